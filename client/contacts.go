@@ -1,0 +1,205 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"net/http"
+	"net/url"
+	"strconv"
+)
+
+// ContactListOptions are the query of GET /contact_identities/.
+type ContactListOptions struct {
+	ListOptions
+	Filter ContactFilter
+}
+
+// ListContacts returns one offset page of contacts.
+func (c *Client) ListContacts(ctx context.Context, opts ContactListOptions) (*Page[Contact], error) {
+	if err := checkOrdering(opts.Ordering, ContactOrderings, "contact_identities"); err != nil {
+		return nil, err
+	}
+	q := url.Values{}
+	opts.Filter.encode(q)
+	opts.ListOptions.encode(q)
+	var p Page[Contact]
+	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(v3+"/contact_identities/", q)}, &p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// SearchContacts runs search_query on the contacts list: results in rank order.
+func (c *Client) SearchContacts(ctx context.Context, query string, limit int) (*Page[Contact], error) {
+	return c.ListContacts(ctx, ContactListOptions{ListOptions: ListOptions{Search: query, Limit: limit}})
+}
+
+// AllContactsOptions are the query of GET /contact_identities/all/.
+type AllContactsOptions struct {
+	CursorOptions
+	Filter ContactFilter
+}
+
+// ContactsAllPage returns one cursor page of /contact_identities/all/.
+func (c *Client) ContactsAllPage(ctx context.Context, opts AllContactsOptions) (*CursorPage[Contact], error) {
+	if err := checkOrdering(opts.Ordering, AllOrderings, "contact_identities/all"); err != nil {
+		return nil, err
+	}
+	q := url.Values{}
+	opts.Filter.encode(q)
+	opts.CursorOptions.encode(q)
+	var p CursorPage[Contact]
+	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(v3+"/contact_identities/all/", q)}, &p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// ContactsAll walks /contact_identities/all/ by cursor to the end.
+func (c *Client) ContactsAll(ctx context.Context, opts AllContactsOptions) iter.Seq2[Contact, error] {
+	return walkCursor(ctx, c, func() (*CursorPage[Contact], error) { return c.ContactsAllPage(ctx, opts) })
+}
+
+// GetContact returns one contact.
+func (c *Client) GetContact(ctx context.Context, id int64) (*Contact, error) {
+	var ct Contact
+	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(contactPath(id), nil)}, &ct); err != nil {
+		return nil, err
+	}
+	return &ct, nil
+}
+
+// ContactUpdate is a contact PATCH (or PUT) body: nil fields are not sent; a pointer to ""
+// for a nullable text field sends null (clears it).
+type ContactUpdate struct {
+	Name                      *string
+	Email                     *string
+	PhoneNumber               *string
+	MobileNumber              *string
+	Company                   *string
+	Position                  *string
+	Gender                    *string
+	Salutation                *string
+	Street                    *string
+	City                      *string
+	Country                   *string
+	Locale                    *string
+	ExternalCustomerID        *string
+	ContactByEmail            *bool
+	ContactByPhone            *bool
+	ContactByServiceChannels  *bool
+	ContactByServiceMessenger *bool
+	URLFacebook               *string
+	URLLinkedIn               *string
+	URLTwitter                *string
+	URLProfilePicture         *string
+}
+
+// Fields lists the JSON names and values of the set fields.
+func (u ContactUpdate) Fields() map[string]any {
+	m := map[string]any{}
+	text := func(k string, p *string, nullable bool) {
+		if p == nil {
+			return
+		}
+		if *p == "" && nullable {
+			m[k] = nil
+			return
+		}
+		m[k] = *p
+	}
+	flag := func(k string, p *bool) {
+		if p != nil {
+			m[k] = *p
+		}
+	}
+	text("name", u.Name, true)
+	text("email", u.Email, true)
+	text("phone_number", u.PhoneNumber, true)
+	text("mobile_number", u.MobileNumber, true)
+	text("company", u.Company, true)
+	text("position", u.Position, true)
+	text("gender", u.Gender, true)
+	text("salutation", u.Salutation, true)
+	text("street", u.Street, true)
+	text("city", u.City, true)
+	text("country", u.Country, true)
+	text("locale", u.Locale, false)
+	text("external_customer_id", u.ExternalCustomerID, true)
+	flag("contact_by_email", u.ContactByEmail)
+	flag("contact_by_phone", u.ContactByPhone)
+	flag("contact_by_service_channels", u.ContactByServiceChannels)
+	flag("contact_by_service_messenger", u.ContactByServiceMessenger)
+	text("url_facebook", u.URLFacebook, true)
+	text("url_linkedin", u.URLLinkedIn, true)
+	text("url_twitter", u.URLTwitter, true)
+	text("url_profile_picture", u.URLProfilePicture, true)
+	return m
+}
+
+// MarshalJSON writes the set fields at top level.
+func (u ContactUpdate) MarshalJSON() ([]byte, error) { return json.Marshal(u.Fields()) }
+
+// UpdateContact PATCHes a contact and returns it as the server now has it.
+func (c *Client) UpdateContact(ctx context.Context, id int64, u ContactUpdate) (*Contact, error) {
+	var ct Contact
+	if _, err := c.do(ctx, request{method: http.MethodPatch, url: c.endpoint(contactPath(id), nil), body: u}, &ct); err != nil {
+		return nil, err
+	}
+	return &ct, nil
+}
+
+// Identifier fields accepted by the PUT upsert (docs/api-notes.md).
+const (
+	IdentifierEmail              = "email"
+	IdentifierExternalCustomerID = "external_customer_id"
+	IdentifierMobileNumber       = "mobile_number"
+	IdentifierID                 = "id"
+)
+
+// UpsertContact sends PUT /contact_identities/?identifier=FIELD: the contact whose FIELD
+// equals the body's value is updated, or a new one is created (created reports which).
+func (c *Client) UpsertContact(ctx context.Context, identifier string, u ContactUpdate) (ct *Contact, created bool, err error) {
+	switch identifier {
+	case IdentifierEmail, IdentifierExternalCustomerID, IdentifierMobileNumber, IdentifierID:
+	default:
+		return nil, false, fmt.Errorf("client: identifier %q is not one of email, external_customer_id, mobile_number, id", identifier)
+	}
+	q := url.Values{"identifier": {identifier}}
+	var out Contact
+	status, err := c.do(ctx, request{method: http.MethodPut, url: c.endpoint(v3+"/contact_identities/", q), body: u}, &out)
+	if err != nil {
+		return nil, false, err
+	}
+	return &out, status == http.StatusCreated, nil
+}
+
+// DeleteContact deletes one contact.
+func (c *Client) DeleteContact(ctx context.Context, id int64) error {
+	_, err := c.do(ctx, request{method: http.MethodDelete, url: c.endpoint(contactPath(id), nil)}, nil)
+	return err
+}
+
+// DeleteContacts deletes exactly the given contacts (`delete_ids`).
+func (c *Client) DeleteContacts(ctx context.Context, ids []int64) error {
+	if len(ids) == 0 {
+		return ErrEmptyBulkDelete
+	}
+	return c.BulkDeleteContacts(ctx, BulkDelete[ContactFilter]{DeleteIDs: ids})
+}
+
+// BulkDeleteContacts sends a list DELETE of contacts (irrevocable; see BulkDelete).
+func (c *Client) BulkDeleteContacts(ctx context.Context, b BulkDelete[ContactFilter]) error {
+	q, err := b.values()
+	if err != nil {
+		return err
+	}
+	_, err = c.do(ctx, request{method: http.MethodDelete, url: c.endpoint(v3+"/contact_identities/", q)}, nil)
+	return err
+}
+
+func contactPath(id int64) string {
+	return v3 + "/contact_identities/" + strconv.FormatInt(id, 10) + "/"
+}

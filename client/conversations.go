@@ -1,0 +1,172 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"net/http"
+	"net/url"
+	"strconv"
+)
+
+const v3 = "/api/um/v3"
+
+// ConversationListOptions are the query of GET /conversations/.
+type ConversationListOptions struct {
+	ListOptions
+	Filter ConversationFilter
+}
+
+// ListConversations returns one offset page of conversations (each with only its last
+// message). Follow Page.Next with FetchPage[Conversation].
+func (c *Client) ListConversations(ctx context.Context, opts ConversationListOptions) (*Page[Conversation], error) {
+	if err := checkOrdering(opts.Ordering, ConversationOrderings, "conversations"); err != nil {
+		return nil, err
+	}
+	q := url.Values{}
+	opts.Filter.encode(q)
+	opts.ListOptions.encode(q)
+	var p Page[Conversation]
+	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(v3+"/conversations/", q)}, &p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// AllConversationsOptions are the query of GET /conversations/all/.
+type AllConversationsOptions struct {
+	CursorOptions
+	Filter ConversationFilter
+}
+
+// ConversationsAllPage returns one cursor page of /conversations/all/ (no result cap).
+func (c *Client) ConversationsAllPage(ctx context.Context, opts AllConversationsOptions) (*CursorPage[Conversation], error) {
+	if err := checkOrdering(opts.Ordering, AllOrderings, "conversations/all"); err != nil {
+		return nil, err
+	}
+	q := url.Values{}
+	opts.Filter.encode(q)
+	opts.CursorOptions.encode(q)
+	var p CursorPage[Conversation]
+	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(v3+"/conversations/all/", q)}, &p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// ConversationsAll walks /conversations/all/ by cursor to the end.
+func (c *Client) ConversationsAll(ctx context.Context, opts AllConversationsOptions) iter.Seq2[Conversation, error] {
+	return walkCursor(ctx, c, func() (*CursorPage[Conversation], error) { return c.ConversationsAllPage(ctx, opts) })
+}
+
+// GetConversation returns one conversation including conversation_part_set.
+func (c *Client) GetConversation(ctx context.Context, id int64) (*Conversation, error) {
+	var conv Conversation
+	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(conversationPath(id), nil)}, &conv); err != nil {
+		return nil, err
+	}
+	return &conv, nil
+}
+
+// ConversationUpdate is a conversation PATCH body: only set fields are sent, at top level.
+type ConversationUpdate struct {
+	// Topics replaces the conversation's topics; texts unknown to the organization are
+	// created. A non-nil empty slice clears them.
+	Topics *[]string
+	Status *string
+	// OperatorAssignedTo assigns the conversation; Unassign sends null instead.
+	OperatorAssignedTo *int64
+	Unassign           bool
+	MarkedReadOperator *bool
+}
+
+// MarshalJSON writes the set fields only.
+func (u ConversationUpdate) MarshalJSON() ([]byte, error) {
+	m := map[string]any{}
+	if u.Topics != nil {
+		t := *u.Topics
+		if t == nil {
+			t = []string{}
+		}
+		m["topics"] = t
+	}
+	if u.Status != nil {
+		m["status"] = *u.Status
+	}
+	if u.Unassign {
+		m["operator_assigned_to"] = nil
+	} else if u.OperatorAssignedTo != nil {
+		m["operator_assigned_to"] = *u.OperatorAssignedTo
+	}
+	if u.MarkedReadOperator != nil {
+		m["marked_read_operator"] = *u.MarkedReadOperator
+	}
+	return json.Marshal(m)
+}
+
+// UpdateConversation PATCHes a conversation and returns it as the server now has it.
+func (c *Client) UpdateConversation(ctx context.Context, id int64, u ConversationUpdate) (*Conversation, error) {
+	var conv Conversation
+	if _, err := c.do(ctx, request{method: http.MethodPatch, url: c.endpoint(conversationPath(id), nil), body: u}, &conv); err != nil {
+		return nil, err
+	}
+	return &conv, nil
+}
+
+// SetConversationTopics replaces a conversation's topics (PATCH with topics as strings).
+func (c *Client) SetConversationTopics(ctx context.Context, id int64, topics []string) (*Conversation, error) {
+	if topics == nil {
+		topics = []string{}
+	}
+	return c.UpdateConversation(ctx, id, ConversationUpdate{Topics: &topics})
+}
+
+// DeleteConversation deletes one conversation.
+func (c *Client) DeleteConversation(ctx context.Context, id int64) error {
+	_, err := c.do(ctx, request{method: http.MethodDelete, url: c.endpoint(conversationPath(id), nil)}, nil)
+	return err
+}
+
+// DeleteConversations deletes exactly the given conversations (`delete_ids`). The server
+// never deletes an ongoing one; the answer does not say which were skipped.
+func (c *Client) DeleteConversations(ctx context.Context, ids []int64) error {
+	if len(ids) == 0 {
+		return ErrEmptyBulkDelete
+	}
+	return c.BulkDeleteConversations(ctx, BulkDelete[ConversationFilter]{DeleteIDs: ids})
+}
+
+// BulkDeleteConversations sends a list DELETE (irrevocable; see BulkDelete).
+func (c *Client) BulkDeleteConversations(ctx context.Context, b BulkDelete[ConversationFilter]) error {
+	q, err := b.values()
+	if err != nil {
+		return err
+	}
+	_, err = c.do(ctx, request{method: http.MethodDelete, url: c.endpoint(v3+"/conversations/", q)}, nil)
+	return err
+}
+
+// MessagesPage returns one cursor page of a conversation's messages. Without options that is
+// the latest 100, newest first; follow Next for older ones (FetchCursorPage[Message]).
+func (c *Client) MessagesPage(ctx context.Context, conversationID int64, opts CursorOptions) (*CursorPage[Message], error) {
+	if err := checkOrdering(opts.Ordering, MessageOrderings, "messages"); err != nil {
+		return nil, err
+	}
+	q := url.Values{}
+	opts.encode(q)
+	var p CursorPage[Message]
+	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(conversationPath(conversationID)+"messages/", q)}, &p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// Messages walks a conversation's messages by cursor to the end (newest first by default).
+func (c *Client) Messages(ctx context.Context, conversationID int64, opts CursorOptions) iter.Seq2[Message, error] {
+	return walkCursor(ctx, c, func() (*CursorPage[Message], error) { return c.MessagesPage(ctx, conversationID, opts) })
+}
+
+func conversationPath(id int64) string {
+	return fmt.Sprintf("%s/conversations/%s/", v3, strconv.FormatInt(id, 10))
+}

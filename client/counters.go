@@ -1,0 +1,200 @@
+package client
+
+import (
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Family is a rate-limit family of the API: the daily limit is counted per family and per
+// organization. Analytics requests count per metric ("analytics:<metric>").
+type Family string
+
+// The v3 families of the spec (Limits, rule 1), plus notes, which the spec leaves open and
+// parley counts on their own.
+const (
+	FamilyConversations Family = "conversations"
+	FamilyContacts      Family = "contacts"
+	FamilyNavigation    Family = "navigation"
+	FamilyOperators     Family = "operators"
+	FamilyNotes         Family = "notes"
+	FamilyOther         Family = "other"
+)
+
+const analyticsPrefix = "analytics:"
+
+func analyticsFamily(m Metric) Family { return Family(analyticsPrefix + string(m)) }
+
+// IsAnalytics reports whether f counts an analytics metric.
+func (f Family) IsAnalytics() bool { return strings.HasPrefix(string(f), analyticsPrefix) }
+
+// Metric returns the analytics metric of an analytics family ("" otherwise).
+func (f Family) Metric() Metric {
+	if !f.IsAnalytics() {
+		return ""
+	}
+	return Metric(strings.TrimPrefix(string(f), analyticsPrefix))
+}
+
+// familyOf maps a request path (with or without a base path prefix) to its family.
+func familyOf(path string) Family {
+	if i := strings.Index(path, "/api/um/"); i >= 0 {
+		path = path[i+len("/api/um/"):]
+	} else {
+		return FamilyOther
+	}
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	// v3/<family>/…, v1/analytics/<metric>/, analytics/<metric>/
+	if len(segs) > 0 && len(segs[0]) > 1 && segs[0][0] == 'v' {
+		segs = segs[1:]
+	}
+	if len(segs) == 0 {
+		return FamilyOther
+	}
+	switch segs[0] {
+	case "conversations":
+		return FamilyConversations
+	case "contact_identities":
+		return FamilyContacts
+	case "navigation":
+		return FamilyNavigation
+	case "operators":
+		return FamilyOperators
+	case "notes":
+		return FamilyNotes
+	case "analytics":
+		if len(segs) > 1 && segs[1] != "" {
+			return analyticsFamily(Metric(segs[1]))
+		}
+	}
+	return FamilyOther
+}
+
+// CounterKey names one counter: a family of one organization (0 = the token's default).
+type CounterKey struct {
+	OrganizationID int64
+	Family         Family
+}
+
+// Counters counts requests sent per family and organization during the current UTC day
+// (every attempt counts, as the server counts them). Safe for concurrent use.
+type Counters struct {
+	mu   sync.Mutex
+	now  func() time.Time
+	day  string
+	byID map[CounterKey]int
+}
+
+func newCounters(now func() time.Time) *Counters {
+	return &Counters{now: now, byID: map[CounterKey]int{}}
+}
+
+func (c *Counters) rollover() {
+	day := c.now().UTC().Format(time.DateOnly)
+	if day != c.day {
+		c.day = day
+		clear(c.byID)
+	}
+}
+
+func (c *Counters) add(org int64, f Family) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rollover()
+	c.byID[CounterKey{org, f}]++
+}
+
+// Get is today's count for one family of one organization.
+func (c *Counters) Get(org int64, f Family) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rollover()
+	return c.byID[CounterKey{org, f}]
+}
+
+// CounterValue is one row of a Snapshot.
+type CounterValue struct {
+	CounterKey
+	Count int
+}
+
+// Snapshot lists today's non-zero counters, sorted by organization then family.
+func (c *Counters) Snapshot() []CounterValue {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rollover()
+	out := make([]CounterValue, 0, len(c.byID))
+	for k, v := range c.byID {
+		out = append(out, CounterValue{k, v})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].OrganizationID != out[j].OrganizationID {
+			return out[i].OrganizationID < out[j].OrganizationID
+		}
+		return out[i].Family < out[j].Family
+	})
+	return out
+}
+
+type limiterKey struct {
+	org    int64
+	family Family
+}
+
+// limiter allows at most n requests per window per key (a sliding window over the send times).
+type limiter struct {
+	mu     sync.Mutex
+	n      int
+	window time.Duration
+	now    func() time.Time
+	sent   map[limiterKey][]time.Time
+}
+
+func newLimiter(n int, window time.Duration, now func() time.Time) *limiter {
+	return &limiter{n: n, window: window, now: now, sent: map[limiterKey][]time.Time{}}
+}
+
+// prune drops send times that left the window; the caller holds mu.
+func (l *limiter) prune(k limiterKey, now time.Time) []time.Time {
+	ts := l.sent[k]
+	i := 0
+	for i < len(ts) && now.Sub(ts[i]) >= l.window {
+		i++
+	}
+	ts = ts[i:]
+	l.sent[k] = ts
+	return ts
+}
+
+// reserve takes a slot and returns 0, or returns how long to wait before asking again.
+func (l *limiter) reserve(k limiterKey) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	ts := l.prune(k, now)
+	if len(ts) < l.n {
+		l.sent[k] = append(ts, now)
+		return 0
+	}
+	return ts[0].Add(l.window).Sub(now)
+}
+
+// peek is reserve without taking the slot.
+func (l *limiter) peek(k limiterKey) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	ts := l.prune(k, now)
+	if len(ts) < l.n {
+		return 0
+	}
+	return ts[0].Add(l.window).Sub(now)
+}
+
+// free is how many requests key may send now without waiting.
+func (l *limiter) free(k limiterKey) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.n - len(l.prune(k, l.now()))
+}

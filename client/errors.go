@@ -1,0 +1,154 @@
+package client
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Error is an HTTP error answer of the API: the status and the server's `detail` text.
+type Error struct {
+	Method string
+	Path   string
+	Status int
+	// Detail is the server's `detail` string, or the start of a non-JSON body.
+	Detail string
+	// RetryAfter is the server's Retry-After, when it sent one.
+	RetryAfter time.Duration
+}
+
+func (e *Error) Error() string {
+	d := e.Detail
+	if d == "" {
+		d = http.StatusText(e.Status)
+	}
+	return fmt.Sprintf("%s %s: %d %s", e.Method, e.Path, e.Status, d)
+}
+
+func (e *Error) retryable() bool {
+	switch e.Status {
+	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
+}
+
+const maxDetail = 200
+
+// newError builds an Error from a response. Bodies that are not JSON with a `detail`
+// string become the (cut) detail text themselves.
+func newError(method, path string, status int, h http.Header, body []byte, now time.Time) *Error {
+	e := &Error{Method: method, Path: path, Status: status}
+	var payload struct {
+		Detail any `json:"detail"`
+	}
+	if json.Unmarshal(body, &payload) == nil && payload.Detail != nil {
+		switch d := payload.Detail.(type) {
+		case string:
+			e.Detail = d
+		default:
+			b, _ := json.Marshal(d)
+			e.Detail = string(b)
+		}
+	} else if len(body) > 0 {
+		var obj map[string]any
+		if json.Unmarshal(body, &obj) == nil {
+			// A validation error shaped {"field": ["message"]}.
+			e.Detail = compactJSON(body)
+		} else {
+			e.Detail = strings.TrimSpace(string(body))
+		}
+	}
+	e.Detail = cut(e.Detail, maxDetail)
+	if h != nil {
+		e.RetryAfter = parseRetryAfter(h.Get("Retry-After"), now)
+	}
+	return e
+}
+
+func compactJSON(b []byte) string {
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return string(b)
+	}
+	out, _ := json.Marshal(v)
+	return string(out)
+}
+
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	for !utf8.ValidString(s) && len(s) > 0 {
+		s = s[:len(s)-1]
+	}
+	return s + "…"
+}
+
+// parseRetryAfter reads seconds or an HTTP date.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if n, err := strconv.ParseFloat(v, 64); err == nil {
+		if n <= 0 {
+			return 0
+		}
+		return time.Duration(n * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+func statusOf(err error) int {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Status
+	}
+	return 0
+}
+
+// IsNotFound reports a 404.
+func IsNotFound(err error) bool { return statusOf(err) == http.StatusNotFound }
+
+// IsPermission reports a 403: the acting operator lacks the capability.
+func IsPermission(err error) bool { return statusOf(err) == http.StatusForbidden }
+
+// IsAuth reports a 401: the token is missing or rejected.
+func IsAuth(err error) bool { return statusOf(err) == http.StatusUnauthorized }
+
+// IsRateLimited reports a 429 (daily limit, burst throttling or analytics limit).
+func IsRateLimited(err error) bool { return statusOf(err) == http.StatusTooManyRequests }
+
+// IsValidation reports a 400: the server refused the input.
+func IsValidation(err error) bool { return statusOf(err) == http.StatusBadRequest }
+
+// Detail returns the server's detail text of an API error, or err's text otherwise.
+func Detail(err error) string {
+	var e *Error
+	if errors.As(err, &e) && e.Detail != "" {
+		return e.Detail
+	}
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// ErrInvalidOrdering is returned, before any request, for an ordering the spec does not
+// allow on that endpoint.
+var ErrInvalidOrdering = errors.New("ordering not allowed")
+
+// ErrEmptyBulkDelete is returned for a list DELETE that names no ids, no filter and no search.
+var ErrEmptyBulkDelete = errors.New("refusing a list DELETE without delete_ids, filters or search")

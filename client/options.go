@@ -1,0 +1,238 @@
+package client
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// MaxLimit is the largest page size the API serves; DefaultLimit what it uses without one.
+const (
+	MaxLimit     = 100
+	DefaultLimit = 10
+)
+
+// ClampLimit brings a page size into 1..100; zero or less means "not set" and stays 0.
+func ClampLimit(n int) int {
+	switch {
+	case n <= 0:
+		return 0
+	case n > MaxLimit:
+		return MaxLimit
+	}
+	return n
+}
+
+// Allowed ordering values per endpoint (spec: Ordering; docs/api-notes.md for the rest).
+var (
+	ConversationOrderings = []string{
+		"id", "-id",
+		"last_message_sent_at", "-last_message_sent_at",
+		"contact_first_message_sent_at", "-contact_first_message_sent_at",
+		"contact_last_update_at", "-contact_last_update_at",
+		"contact_last_message_sent_at", "-contact_last_message_sent_at",
+	}
+	ContactOrderings    = []string{"created_at", "-created_at", "name", "-name", "email", "-email"}
+	NavigationOrderings = []string{"id", "-id"}
+	AllOrderings        = []string{"id"}
+	NoteOrderings       = []string{"id", "-id", "created_at", "-created_at"}
+	OperatorOrderings   = []string{"id", "-id", "name", "-name"}
+	MessageOrderings    = []string{"id", "-id"}
+)
+
+func checkOrdering(value string, allowed []string, endpoint string) error {
+	if value == "" || slices.Contains(allowed, value) {
+		return nil
+	}
+	return fmt.Errorf("%w: %q on %s (allowed: %s)", ErrInvalidOrdering, value, endpoint, strings.Join(allowed, ", "))
+}
+
+// ListOptions are the paging, ordering and search parameters of offset lists.
+type ListOptions struct {
+	Limit    int    // 1..100; 0 = server default (10)
+	Offset   int    // 0 = first page
+	Ordering string // checked against the endpoint's allowed values
+	// Search is the server's search_query: whitespace-separated keywords combined with OR,
+	// ranked by the server (ordering is then ignored).
+	Search     string
+	ExcludeIDs []int64
+}
+
+func (o ListOptions) encode(q url.Values) {
+	if l := ClampLimit(o.Limit); l > 0 {
+		q.Set("limit", strconv.Itoa(l))
+	}
+	if o.Offset > 0 {
+		q.Set("offset", strconv.Itoa(o.Offset))
+	}
+	if o.Ordering != "" {
+		q.Set("ordering", o.Ordering)
+	}
+	if s := strings.TrimSpace(o.Search); s != "" {
+		q.Set("search_query", s)
+	}
+	setIDs(q, "exclude_ids", o.ExcludeIDs)
+}
+
+func setIDs(q url.Values, key string, ids []int64) {
+	if len(ids) == 0 {
+		return
+	}
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = strconv.FormatInt(id, 10)
+	}
+	q.Set(key, strings.Join(parts, ","))
+}
+
+func setInt(q url.Values, key string, v int64) {
+	if v != 0 {
+		q.Set(key, strconv.FormatInt(v, 10))
+	}
+}
+
+func setTime(q url.Values, key string, t time.Time) {
+	if !t.IsZero() {
+		q.Set(key, formatFilterTime(t))
+	}
+}
+
+func setStr(q url.Values, key, v string) {
+	if v != "" {
+		q.Set(key, v)
+	}
+}
+
+// ConversationFilter holds the 16 conversation filters of the spec; zero values are unset.
+// Filters combine with AND.
+type ConversationFilter struct {
+	ContactUUID                 string    // contact_uuid
+	OperatorID                  int64     // operator_id
+	Status                      string    // status: new, pending, ended
+	TopicID                     int64     // topics
+	WidgetID                    int64     // um_widget_id
+	ContactFirstMessageToDate   time.Time // contact_first_message_to_date
+	ContactFirstMessageFromDate time.Time // contact_first_message_from_date
+	ContactLastMessageToDate    time.Time // contact_last_message_to_date
+	ContactLastMessageFromDate  time.Time // contact_last_message_from_date
+	UpdatedAtToDate             time.Time // updated_at_to_date
+	UpdatedAtFromDate           time.Time // updated_at_from_date
+	IDGreaterThan               int64     // id__gt
+	IDLessThan                  int64     // id__lt
+	ContactIdentityID           int64     // contact_identity_id
+	LastActivityToDate          time.Time // last_activity_to_date
+	LastActivityFromDate        time.Time // last_activity_from_date
+}
+
+// Values encodes the set filters as query parameters.
+func (f ConversationFilter) Values() url.Values {
+	q := url.Values{}
+	f.encode(q)
+	return q
+}
+
+func (f ConversationFilter) encode(q url.Values) {
+	setStr(q, "contact_uuid", f.ContactUUID)
+	setInt(q, "operator_id", f.OperatorID)
+	setStr(q, "status", f.Status)
+	setInt(q, "topics", f.TopicID)
+	setInt(q, "um_widget_id", f.WidgetID)
+	setTime(q, "contact_first_message_to_date", f.ContactFirstMessageToDate)
+	setTime(q, "contact_first_message_from_date", f.ContactFirstMessageFromDate)
+	setTime(q, "contact_last_message_to_date", f.ContactLastMessageToDate)
+	setTime(q, "contact_last_message_from_date", f.ContactLastMessageFromDate)
+	setTime(q, "updated_at_to_date", f.UpdatedAtToDate)
+	setTime(q, "updated_at_from_date", f.UpdatedAtFromDate)
+	setInt(q, "id__gt", f.IDGreaterThan)
+	setInt(q, "id__lt", f.IDLessThan)
+	setInt(q, "contact_identity_id", f.ContactIdentityID)
+	setTime(q, "last_activity_to_date", f.LastActivityToDate)
+	setTime(q, "last_activity_from_date", f.LastActivityFromDate)
+}
+
+// IsZero reports whether no filter is set.
+func (f ConversationFilter) IsZero() bool { return f == ConversationFilter{} }
+
+// ContactFilter holds the 7 contact filters of the spec; zero values are unset.
+type ContactFilter struct {
+	ID           int64     // id
+	Email        string    // email
+	Name         string    // name
+	ToDateTime   time.Time // to_date_time: active before
+	FromDateTime time.Time // from_date_time: active after
+	Verified     *bool     // verified
+	Locale       string    // locale
+}
+
+// Values encodes the set filters as query parameters.
+func (f ContactFilter) Values() url.Values {
+	q := url.Values{}
+	f.encode(q)
+	return q
+}
+
+func (f ContactFilter) encode(q url.Values) {
+	setInt(q, "id", f.ID)
+	setStr(q, "email", f.Email)
+	setStr(q, "name", f.Name)
+	setTime(q, "to_date_time", f.ToDateTime)
+	setTime(q, "from_date_time", f.FromDateTime)
+	if f.Verified != nil {
+		q.Set("verified", strconv.FormatBool(*f.Verified))
+	}
+	setStr(q, "locale", f.Locale)
+}
+
+// IsZero reports whether no filter is set.
+func (f ContactFilter) IsZero() bool {
+	return f.ID == 0 && f.Email == "" && f.Name == "" && f.ToDateTime.IsZero() &&
+		f.FromDateTime.IsZero() && f.Verified == nil && f.Locale == ""
+}
+
+// CursorOptions are the parameters of cursor-paginated endpoints.
+type CursorOptions struct {
+	Cursor   string // "" = first page; an item id, or "-<id>" for the other direction
+	Limit    int    // 1..100; 0 = server default
+	Ordering string // `/all/`: only "id"; messages: "id" or "-id"
+}
+
+func (o CursorOptions) encode(q url.Values) {
+	setStr(q, "cursor", o.Cursor)
+	if l := ClampLimit(o.Limit); l > 0 {
+		q.Set("limit", strconv.Itoa(l))
+	}
+	setStr(q, "ordering", o.Ordering)
+}
+
+// BulkDelete selects what a list DELETE removes. DeleteIDs, when set, wins over everything
+// else (only those ids are deleted). Otherwise Limit (default 10, max 100) items of the set
+// chosen by the filter and search are deleted. A request with none of ids, filter or search is
+// refused by the client (ErrEmptyBulkDelete).
+type BulkDelete[F interface {
+	IsZero() bool
+	encode(url.Values)
+}] struct {
+	DeleteIDs  []int64
+	Filter     F
+	Search     string
+	Limit      int
+	ExcludeIDs []int64
+}
+
+func (b BulkDelete[F]) values() (url.Values, error) {
+	q := url.Values{}
+	if len(b.DeleteIDs) == 0 && b.Filter.IsZero() && strings.TrimSpace(b.Search) == "" {
+		return nil, ErrEmptyBulkDelete
+	}
+	setIDs(q, "delete_ids", b.DeleteIDs)
+	b.Filter.encode(q)
+	setStr(q, "search_query", strings.TrimSpace(b.Search))
+	if l := ClampLimit(b.Limit); l > 0 {
+		q.Set("limit", strconv.Itoa(l))
+	}
+	setIDs(q, "exclude_ids", b.ExcludeIDs)
+	return q, nil
+}

@@ -1,0 +1,165 @@
+package client
+
+import (
+	"context"
+	"iter"
+	"net/http"
+	"net/url"
+	"strconv"
+)
+
+// NoteListOptions are the query of GET /notes/ (filters: docs/api-notes.md).
+type NoteListOptions struct {
+	ListOptions
+	ContactIdentityID int64
+}
+
+// ListNotes returns one page of notes.
+func (c *Client) ListNotes(ctx context.Context, opts NoteListOptions) (*Page[Note], error) {
+	if err := checkOrdering(opts.Ordering, NoteOrderings, "notes"); err != nil {
+		return nil, err
+	}
+	q := url.Values{}
+	setInt(q, "contact_identity_id", opts.ContactIdentityID)
+	opts.ListOptions.encode(q)
+	var p Page[Note]
+	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(v3+"/notes/", q)}, &p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// NewNote is the body of POST /notes/.
+type NewNote struct {
+	ContactIdentityID int64  `json:"contact_identity_id"`
+	Body              string `json:"body"`
+}
+
+// CreateNote creates a note about a contact. It is never retried.
+func (c *Client) CreateNote(ctx context.Context, n NewNote) (*Note, error) {
+	var out Note
+	if _, err := c.do(ctx, request{method: http.MethodPost, url: c.endpoint(v3+"/notes/", nil), body: n}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// GetNote returns one note.
+func (c *Client) GetNote(ctx context.Context, id int64) (*Note, error) {
+	var out Note
+	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(idPath("notes", id), nil)}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// DeleteNote deletes one note.
+func (c *Client) DeleteNote(ctx context.Context, id int64) error {
+	_, err := c.do(ctx, request{method: http.MethodDelete, url: c.endpoint(idPath("notes", id), nil)}, nil)
+	return err
+}
+
+// NavigationListOptions are the query of GET /navigation/ (ordering id or -id).
+type NavigationListOptions struct {
+	ListOptions
+	ContactIdentityID int64
+	ConversationID    int64
+}
+
+// ListNavigation returns one page of navigation events.
+func (c *Client) ListNavigation(ctx context.Context, opts NavigationListOptions) (*Page[NavigationEvent], error) {
+	if err := checkOrdering(opts.Ordering, NavigationOrderings, "navigation"); err != nil {
+		return nil, err
+	}
+	q := url.Values{}
+	setInt(q, "contact_identity_id", opts.ContactIdentityID)
+	setInt(q, "conversation_id", opts.ConversationID)
+	opts.ListOptions.encode(q)
+	var p Page[NavigationEvent]
+	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(v3+"/navigation/", q)}, &p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// ListOperators returns one page of operators.
+func (c *Client) ListOperators(ctx context.Context, opts ListOptions) (*Page[Operator], error) {
+	if err := checkOrdering(opts.Ordering, OperatorOrderings, "operators"); err != nil {
+		return nil, err
+	}
+	q := url.Values{}
+	opts.encode(q)
+	var p Page[Operator]
+	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(v3+"/operators/", q)}, &p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// Operators walks every operator page by page (limit 100).
+func (c *Client) Operators(ctx context.Context) iter.Seq2[Operator, error] {
+	return walkOffset(ctx, c, func() (*Page[Operator], error) {
+		return c.ListOperators(ctx, ListOptions{Limit: MaxLimit})
+	})
+}
+
+// GetOperator returns one operator.
+func (c *Client) GetOperator(ctx context.Context, id int64) (*Operator, error) {
+	var out Operator
+	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(idPath("operators", id), nil)}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// OperatorUpdate is an operator PATCH body (writable fields: docs/api-notes.md). It never
+// carries the away status: that goes through SetOperatorAway.
+type OperatorUpdate struct {
+	Name        *string `json:"name,omitempty"`
+	DisplayName *string `json:"display_name,omitempty"`
+	Email       *string `json:"email,omitempty"`
+	Locale      *string `json:"locale,omitempty"`
+}
+
+// UpdateOperator PATCHes an operator.
+func (c *Client) UpdateOperator(ctx context.Context, id int64, u OperatorUpdate) (*Operator, error) {
+	var out Operator
+	if _, err := c.do(ctx, request{method: http.MethodPatch, url: c.endpoint(idPath("operators", id), nil), body: u}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// DeleteOperator deletes an operator.
+func (c *Client) DeleteOperator(ctx context.Context, id int64) error {
+	_, err := c.do(ctx, request{method: http.MethodDelete, url: c.endpoint(idPath("operators", id), nil)}, nil)
+	return err
+}
+
+// OperatorSlots returns an operator's slot usage.
+func (c *Client) OperatorSlots(ctx context.Context, id int64) (*Slots, error) {
+	var out Slots
+	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(idPath("operators", id)+"slots/", nil)}, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// SetOperatorAway changes an operator's away status through /operators/{id}/away/.
+func (c *Client) SetOperatorAway(ctx context.Context, id int64, away bool) (*AwayStatus, error) {
+	body := struct {
+		IsAway bool `json:"is_away"`
+	}{away}
+	var out AwayStatus
+	if _, err := c.do(ctx, request{method: http.MethodPatch, url: c.endpoint(idPath("operators", id)+"away/", nil), body: body}, &out); err != nil {
+		return nil, err
+	}
+	if out.OperatorID == 0 {
+		out.OperatorID = id
+	}
+	return &out, nil
+}
+
+func idPath(resource string, id int64) string {
+	return v3 + "/" + resource + "/" + strconv.FormatInt(id, 10) + "/"
+}
