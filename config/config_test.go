@@ -1,0 +1,307 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseFull(t *testing.T) {
+	data := `base_url: https://API.example.com/api/um/v3/
+organization_id: 12
+operator_id: "3"
+theme: Dark
+refresh_interval: 2m
+page_size: 50
+request_budget: 800
+keys:
+  quit: q
+  refresh: [r, f5]
+  help: []
+`
+	c, err := Parse([]byte(data), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	two := 2 * time.Minute
+	want := Config{
+		Path: "c.yaml", BaseURL: "https://api.example.com", OrganizationID: "12", OperatorID: "3",
+		Theme: ThemeDark, RefreshInterval: &two, PageSize: 50, RequestBudget: 800,
+		Keys:     map[string][]string{"quit": {"q"}, "refresh": {"r", "f5"}, "help": {}},
+		KeyLines: map[string]int{"quit": 9, "refresh": 10, "help": 11},
+	}
+	if !sameValues(c, want) || !reflect.DeepEqual(c.KeyLines, want.KeyLines) {
+		t.Fatalf("got %+v\nwant %+v", c, want)
+	}
+	if c.Lines[KeyTheme] != 4 {
+		t.Errorf("theme line = %d, want 4", c.Lines[KeyTheme])
+	}
+}
+
+func TestParseProblemsCarryLines(t *testing.T) {
+	data := `base_url: ftp://x
+them: dark
+page_size: 101
+refresh_interval: 2s
+organization_id: abc
+request_budget: 0
+colour: red
+theme: neon
+keys:
+  quit: {a: b}
+page_size: 5
+`
+	_, err := Parse([]byte(data), "c.yaml")
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("want *Error, got %v", err)
+	}
+	msg := err.Error()
+	for _, want := range []string{
+		`c.yaml:1: base_url: "ftp://x" must start with https://`,
+		`c.yaml:2: unknown key "them" (did you mean "theme"?)`,
+		`c.yaml:3: page_size: 101 is out of range (1 to 100)`,
+		`c.yaml:4: refresh_interval: "2s" is out of range`,
+		`c.yaml:5: organization_id: "abc" is not a positive integer id`,
+		`c.yaml:6: request_budget: 0 is out of range`,
+		`c.yaml:7: unknown key "colour" (known keys: base_url,`,
+		`c.yaml:8: theme: "neon" is not a theme`,
+		`c.yaml:10: keys: quit must be a key or a list of keys`,
+		`c.yaml:11: page_size is set twice (first on line 3)`,
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("missing %q in\n%s", want, msg)
+		}
+	}
+}
+
+func TestParseSyntaxErrorHasLine(t *testing.T) {
+	_, err := Parse([]byte("theme: dark\nkeys: [a\n"), "c.yaml")
+	if err == nil || !strings.HasPrefix(err.Error(), "c.yaml:") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestParseEmptyAndNull(t *testing.T) {
+	for _, data := range []string{"", "# only a comment\n", "---\n", "base_url:\ntheme: ~\n"} {
+		c, err := Parse([]byte(data), "c.yaml")
+		if err != nil {
+			t.Errorf("%q: %v", data, err)
+		}
+		if c.BaseURL != "" || c.Theme != "" {
+			t.Errorf("%q: values set: %+v", data, c)
+		}
+	}
+	if _, err := Parse([]byte("- a\n- b\n"), "c.yaml"); err == nil {
+		t.Error("a list at the top level must be refused")
+	}
+}
+
+func TestRefreshInterval(t *testing.T) {
+	for in, want := range map[string]time.Duration{"0": 0, "off": 0, "0s": 0, "30": 30 * time.Second, "1m30s": 90 * time.Second} {
+		got, err := ParseRefreshInterval(in)
+		if err != nil || got != want {
+			t.Errorf("%q: got %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"1s", "-5s", "25h", "soon", "-1"} {
+		if _, err := ParseRefreshInterval(in); err == nil {
+			t.Errorf("%q: want an error", in)
+		}
+	}
+}
+
+func TestNormalizeBaseURL(t *testing.T) {
+	ok := map[string]string{
+		"https://api.example.com/":             "https://api.example.com",
+		"HTTPS://Api.Example.com:8443/x/":      "https://api.example.com:8443/x",
+		"http://127.0.0.1:8080/api/um/v3":      "http://127.0.0.1:8080",
+		" https://api.example.com/api/um/v3/ ": "https://api.example.com",
+	}
+	for in, want := range ok {
+		got, err := NormalizeBaseURL(in)
+		if err != nil || got != want {
+			t.Errorf("%q: got %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "api.example.com", "ftp://x", "https://", "https://u:secret@x", "https://x?token=1", "https://x#f"} {
+		_, err := NormalizeBaseURL(in)
+		if err == nil {
+			t.Errorf("%q: want an error", in)
+		} else if strings.Contains(err.Error(), "secret") || strings.Contains(err.Error(), "token=1") {
+			t.Errorf("%q: error repeats a credential: %v", in, err)
+		}
+	}
+}
+
+func TestDir(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	d, err := Dir(env(map[string]string{"XDG_CONFIG_HOME": "/x", "HOME": "/h"}))
+	if err != nil || d != filepath.Join("/x", "parley") {
+		t.Errorf("got %q, %v", d, err)
+	}
+	d, err = Dir(env(map[string]string{"XDG_CONFIG_HOME": "relative", "HOME": "/h"}))
+	if err != nil || d != filepath.Join("/h", ".config", "parley") {
+		t.Errorf("got %q, %v", d, err)
+	}
+	if _, err := Dir(env(nil)); err == nil {
+		t.Error("want an error without HOME")
+	}
+}
+
+func TestLoadMissingFile(t *testing.T) {
+	c, err := Load(filepath.Join(t.TempDir(), "none.yaml"))
+	if err != nil || c.Exists {
+		t.Fatalf("got %+v, %v", c, err)
+	}
+}
+
+var setting = regexp.MustCompile(`^ *[a-z_]+:( |$)`)
+
+func TestExampleParsesToNothing(t *testing.T) {
+	c, err := Parse(Example(), "example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameValues(c, Config{}) {
+		t.Fatalf("the example sets values: %+v", c)
+	}
+	// Every commented setting, uncommented, is valid.
+	var lines []string
+	for _, l := range strings.Split(string(Example()), "\n") {
+		if rest, ok := strings.CutPrefix(l, "# "); ok && setting.MatchString(rest) {
+			lines = append(lines, rest)
+		}
+	}
+	uncommented := strings.Join(lines, "\n") + "\n"
+	c, err = Parse([]byte(uncommented), "uncommented")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, uncommented)
+	}
+	if c.BaseURL == "" || c.PageSize != 100 || c.RequestBudget != 400 || len(c.Keys) != 2 {
+		t.Fatalf("uncommented example: %+v\n%s", c, uncommented)
+	}
+}
+
+func TestWriteExample(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "config.yaml")
+	if err := WriteExample(path, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteExample(path, false); !errors.Is(err, ErrExists) {
+		t.Fatalf("second write: %v", err)
+	}
+	if err := os.WriteFile(path, []byte("theme: dark\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteExample(path, true); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if string(data) != string(Example()) {
+		t.Fatal("--force did not replace the file")
+	}
+}
+
+func TestSetCreatesFromExample(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "parley", "config.yaml")
+	res, err := Set(path, Setting{KeyBaseURL, "https://api.example.com/"}, Setting{KeyOrganizationID, "12"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Created || len(res.Changed) != 2 {
+		t.Fatalf("result %+v", res)
+	}
+	data, _ := os.ReadFile(path)
+	s := string(data)
+	if !strings.Contains(s, "\nbase_url: https://api.example.com\n") || !strings.Contains(s, "\norganization_id: \"12\"\n") {
+		t.Fatalf("file:\n%s", s)
+	}
+	if strings.Count(s, "\n") != strings.Count(example, "\n") {
+		t.Fatal("the commented lines were not replaced in place")
+	}
+	c, err := Load(path)
+	if err != nil || c.BaseURL != "https://api.example.com" || c.OrganizationID != "12" {
+		t.Fatalf("got %+v, %v", c, err)
+	}
+}
+
+func TestSetKeepsCommentsAndOtherValues(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	orig := `# my settings
+theme: dark   # dark terminal
+base_url: https://old.example.com # the old one
+keys:
+  quit: [q]   # muscle memory
+`
+	if err := os.WriteFile(path, []byte(orig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Set(path, Setting{KeyBaseURL, "https://new.example.com"}, Setting{KeyOperatorID, "7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Created || len(res.Changed) != 2 {
+		t.Fatalf("result %+v", res)
+	}
+	data, _ := os.ReadFile(path)
+	want := `# my settings
+theme: dark   # dark terminal
+base_url: https://new.example.com # the old one
+keys:
+  quit: [q]   # muscle memory
+operator_id: "7"
+`
+	if string(data) != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", data, want)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode changed to %v", fi.Mode().Perm())
+	}
+	// Unchanged values do not rewrite the file.
+	res, err = Set(path, Setting{KeyBaseURL, "https://new.example.com/"})
+	if err != nil || len(res.Changed) != 0 {
+		t.Fatalf("got %+v, %v", res, err)
+	}
+}
+
+func TestSetFallsBackToNodeEdit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	orig := "{theme: dark, base_url: \"https://old.example.com\"}  # flow style\n"
+	if err := os.WriteFile(path, []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Set(path, Setting{KeyBaseURL, "https://new.example.com"}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(path)
+	if err != nil || c.BaseURL != "https://new.example.com" || c.Theme != ThemeDark {
+		t.Fatalf("got %+v, %v", c, err)
+	}
+}
+
+func TestSetRefusesBrokenFileAndBadValue(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	orig := "them: dark\n"
+	if err := os.WriteFile(path, []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Set(path, Setting{KeyBaseURL, "https://x.example.com"}); err == nil || !strings.Contains(err.Error(), ":1: unknown key") {
+		t.Fatalf("got %v", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != orig {
+		t.Fatal("a broken file was rewritten")
+	}
+	good := filepath.Join(t.TempDir(), "config.yaml")
+	if _, err := Set(good, Setting{KeyOrganizationID, "x"}); err == nil {
+		t.Fatal("want an error for a bad id")
+	}
+	if _, err := os.Stat(good); err == nil {
+		t.Fatal("a file was created for a bad value")
+	}
+}

@@ -1,0 +1,382 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The top-level keys a config file may hold.
+const (
+	KeyBaseURL         = "base_url"
+	KeyOrganizationID  = "organization_id"
+	KeyOperatorID      = "operator_id"
+	KeyTheme           = "theme"
+	KeyRefreshInterval = "refresh_interval"
+	KeyPageSize        = "page_size"
+	KeyRequestBudget   = "request_budget"
+	KeyKeys            = "keys"
+)
+
+var knownKeys = []string{
+	KeyBaseURL, KeyOrganizationID, KeyOperatorID, KeyTheme,
+	KeyRefreshInterval, KeyPageSize, KeyRequestBudget, KeyKeys,
+}
+
+// maxProblems caps the problems reported for one file.
+const maxProblems = 20
+
+// Parse validates data as a config file; name is used in messages. Every problem found
+// (unknown keys, bad values, duplicates) is reported in one *Error, each with its line.
+func Parse(data []byte, name string) (Config, error) {
+	c := Config{Path: name, Lines: map[string]int{}}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return c, &Error{Path: name, Problems: []Problem{syntaxProblem(err)}}
+	}
+	p := parser{c: &c}
+	if len(doc.Content) > 0 {
+		p.document(doc.Content[0])
+	}
+	if len(p.problems) > 0 {
+		sort.SliceStable(p.problems, func(i, j int) bool { return p.problems[i].Line < p.problems[j].Line })
+		if len(p.problems) > maxProblems {
+			n := len(p.problems) - maxProblems
+			p.problems = append(p.problems[:maxProblems], Problem{Msg: fmt.Sprintf("and %d more problems", n)})
+		}
+		return c, &Error{Path: name, Problems: p.problems}
+	}
+	return c, nil
+}
+
+// syntaxProblem turns a YAML syntax error ("yaml: line 3: …") into a Problem with its line.
+func syntaxProblem(err error) Problem {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if num, text, ok := strings.Cut(rest, ": "); ok {
+			if n, err := strconv.Atoi(num); err == nil {
+				return Problem{Line: n, Msg: text}
+			}
+		}
+	}
+	return Problem{Msg: msg}
+}
+
+type parser struct {
+	c        *Config
+	problems []Problem
+}
+
+func (p *parser) addf(n *yaml.Node, format string, args ...any) {
+	line := 0
+	if n != nil {
+		line = n.Line
+	}
+	p.problems = append(p.problems, Problem{Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
+}
+
+func (p *parser) document(root *yaml.Node) {
+	root = deref(root)
+	if isNull(root) {
+		return
+	}
+	if root.Kind != yaml.MappingNode {
+		p.addf(root, "the file must be a mapping of keys to values (like \"theme: dark\")")
+		return
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := deref(root.Content[i]), deref(root.Content[i+1])
+		if k.Kind != yaml.ScalarNode {
+			p.addf(k, "keys must be plain names")
+			continue
+		}
+		name := k.Value
+		if prev, dup := p.c.Lines[name]; dup {
+			p.addf(k, "%s is set twice (first on line %d)", name, prev)
+			continue
+		}
+		if !known(name) {
+			if s := suggest(name, knownKeys); s != "" {
+				p.addf(k, "unknown key %q (did you mean %q?)", name, s)
+			} else {
+				p.addf(k, "unknown key %q (known keys: %s)", name, strings.Join(knownKeys, ", "))
+			}
+			continue
+		}
+		p.c.Lines[name] = k.Line
+		if isNull(v) {
+			continue
+		}
+		p.value(name, v)
+	}
+}
+
+func known(name string) bool {
+	for _, k := range knownKeys {
+		if k == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *parser) scalar(name string, v *yaml.Node) (string, bool) {
+	if v.Kind != yaml.ScalarNode {
+		p.addf(v, "%s must be a single value", name)
+		return "", false
+	}
+	return strings.TrimSpace(v.Value), true
+}
+
+func (p *parser) value(name string, v *yaml.Node) {
+	if name == KeyKeys {
+		p.keys(v)
+		return
+	}
+	s, ok := p.scalar(name, v)
+	if !ok {
+		return
+	}
+	switch name {
+	case KeyBaseURL:
+		u, err := NormalizeBaseURL(s)
+		if err != nil {
+			p.addf(v, "%s: %v", name, err)
+			return
+		}
+		p.c.BaseURL = u
+	case KeyOrganizationID, KeyOperatorID:
+		id, err := NormalizeID(s)
+		if err != nil {
+			p.addf(v, "%s: %v", name, err)
+			return
+		}
+		if name == KeyOrganizationID {
+			p.c.OrganizationID = id
+		} else {
+			p.c.OperatorID = id
+		}
+	case KeyTheme:
+		t, err := ParseTheme(s)
+		if err != nil {
+			p.addf(v, "%s: %v", name, err)
+			return
+		}
+		p.c.Theme = t
+	case KeyRefreshInterval:
+		d, err := ParseRefreshInterval(s)
+		if err != nil {
+			p.addf(v, "%s: %v", name, err)
+			return
+		}
+		p.c.RefreshInterval = &d
+	case KeyPageSize:
+		n, err := intIn(s, 1, MaxPageSize)
+		if err != nil {
+			p.addf(v, "%s: %v", name, err)
+			return
+		}
+		p.c.PageSize = n
+	case KeyRequestBudget:
+		n, err := intIn(s, 1, MaxRequestBudget)
+		if err != nil {
+			p.addf(v, "%s: %v", name, err)
+			return
+		}
+		p.c.RequestBudget = n
+	}
+}
+
+func (p *parser) keys(v *yaml.Node) {
+	if v.Kind != yaml.MappingNode {
+		p.addf(v, "keys must map action names to keys, like \"quit: [q, ctrl+q]\"")
+		return
+	}
+	p.c.Keys = map[string][]string{}
+	p.c.KeyLines = map[string]int{}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := deref(v.Content[i]), deref(v.Content[i+1])
+		if k.Kind != yaml.ScalarNode || strings.TrimSpace(k.Value) == "" {
+			p.addf(k, "keys: action names must be plain names")
+			continue
+		}
+		action := strings.TrimSpace(k.Value)
+		if prev, dup := p.c.KeyLines[action]; dup {
+			p.addf(k, "keys: %s is set twice (first on line %d)", action, prev)
+			continue
+		}
+		var list []string
+		switch {
+		case isNull(val):
+			list = []string{}
+		case val.Kind == yaml.ScalarNode:
+			list = []string{val.Value}
+		case val.Kind == yaml.SequenceNode:
+			list = make([]string, 0, len(val.Content))
+			for _, e := range val.Content {
+				e = deref(e)
+				if e.Kind != yaml.ScalarNode || isNull(e) {
+					p.addf(e, "keys: %s: each key must be a single value like \"ctrl+r\"", action)
+					continue
+				}
+				list = append(list, e.Value)
+			}
+		default:
+			p.addf(val, "keys: %s must be a key or a list of keys", action)
+			continue
+		}
+		bad := false
+		for _, key := range list {
+			if strings.TrimSpace(key) == "" {
+				p.addf(val, "keys: %s: a key must not be empty", action)
+				bad = true
+				break
+			}
+		}
+		if bad {
+			continue
+		}
+		p.c.Keys[action] = list
+		p.c.KeyLines[action] = k.Line
+	}
+}
+
+// NormalizeBaseURL checks an API base address and returns it without a trailing slash.
+// It must be an absolute http or https URL without user information, query or fragment.
+// A trailing "/api/um/v3" (the path prefix of every endpoint) is removed, so a URL copied
+// from an endpoint's documentation works.
+func NormalizeBaseURL(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	u, err := url.Parse(s)
+	if err != nil {
+		return "", fmt.Errorf("%q is not a valid URL", s)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("%q must start with https:// (or http://)", s)
+	}
+	if u.Host == "" {
+		return "", fmt.Errorf("%q has no host", s)
+	}
+	if u.User != nil {
+		return "", fmt.Errorf("the URL must not carry a user name or password (the token goes in the credentials store)")
+	}
+	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
+		return "", fmt.Errorf("the URL must not have a query (?…) or fragment (#…)")
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	u.Host = strings.ToLower(u.Host)
+	path := strings.TrimRight(u.Path, "/")
+	for _, suffix := range []string{"/api/um/v3", "/api/um/v1/analytics", "/api/um"} {
+		path = strings.TrimSuffix(path, suffix)
+	}
+	u.Path = strings.TrimRight(path, "/")
+	u.RawPath = ""
+	return u.String(), nil
+}
+
+// NormalizeID checks an organization or operator id: a positive decimal integer.
+func NormalizeID(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return "", fmt.Errorf("%q is not a positive integer id", s)
+	}
+	return strconv.FormatInt(n, 10), nil
+}
+
+// ParseTheme checks a theme name.
+func ParseTheme(s string) (Theme, error) {
+	switch t := Theme(strings.ToLower(strings.TrimSpace(s))); t {
+	case ThemeAuto, ThemeDark, ThemeLight, ThemeMono:
+		return t, nil
+	}
+	return "", fmt.Errorf("%q is not a theme (auto, dark, light or mono)", s)
+}
+
+// ParseRefreshInterval reads an auto-refresh interval: a Go duration such as "30s" or
+// "2m", a number of seconds, or 0/"off" to turn auto-refresh off. Other than 0 it must be
+// between MinRefreshInterval and MaxRefreshInterval.
+func ParseRefreshInterval(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if s == "off" || s == "0" {
+		return 0, nil
+	}
+	var d time.Duration
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if n < 0 || n > int64(MaxRefreshInterval/time.Second) {
+			return 0, fmt.Errorf("%q is out of range (0 = off, or %s to %s)", s, MinRefreshInterval, MaxRefreshInterval)
+		}
+		d = time.Duration(n) * time.Second
+	} else {
+		d, err = time.ParseDuration(s)
+		if err != nil {
+			return 0, fmt.Errorf("%q is not a duration like 30s or 2m (0 or off turns auto-refresh off)", s)
+		}
+	}
+	if d == 0 {
+		return 0, nil
+	}
+	if d < MinRefreshInterval || d > MaxRefreshInterval {
+		return 0, fmt.Errorf("%q is out of range (0 = off, or %s to %s)", s, MinRefreshInterval, MaxRefreshInterval)
+	}
+	return d, nil
+}
+
+func intIn(s string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a whole number", s)
+	}
+	if n < lo || n > hi {
+		return 0, fmt.Errorf("%d is out of range (%d to %d)", n, lo, hi)
+	}
+	return n, nil
+}
+
+// suggest returns the candidate closest to s when it is a likely typo, else "".
+func suggest(s string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		if d := editDistance(strings.ToLower(s), c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

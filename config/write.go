@@ -1,0 +1,325 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// example is the commented config file written by "parley config init". Every setting is
+// commented out, so the file changes nothing until a line is uncommented.
+const example = `# parley configuration
+#
+# Every setting is optional. Precedence, highest first: command-line flags, environment
+# variables, this file, built-in defaults. The API token never goes in this file: store it
+# with "parley auth login" (OS keyring) or set PARLEY_TOKEN in the environment.
+
+# API base address; the API paths (/api/um/v3/...) are appended to it.
+# Flag --base-url, env PARLEY_BASE_URL. With no base URL and no token, parley opens the
+# embedded demo sandbox.
+# base_url: https://api.example.com
+
+# Organization the requests run in, sent as Service-Organization-Id (for a customer token).
+# Flag --org, env PARLEY_ORG_ID. Default: the token's own (or default) organization.
+# organization_id: 12
+
+# Operator whose permissions the requests use, sent as Service-Operator-Id.
+# Flag --operator, env PARLEY_OPERATOR_ID. Default: the account's owner.
+# operator_id: 3
+
+# Colours: auto (follow the terminal background), dark, light or mono.
+# theme: auto
+
+# How often the visible page refreshes itself: a duration such as 30s or 2m; 0 or off
+# turns auto-refresh off. At least 5s; the request budget may stretch it further.
+# refresh_interval: 30s
+
+# Rows fetched per list request, 1 to 100.
+# page_size: 100
+
+# Requests per resource family per day this parley may spend. The API allows 5000 per
+# family, organization and day, shared by every agent of the organization.
+# request_budget: 400
+
+# Key bindings: an action name and the key or keys that trigger it (a key or a list).
+# The "?" help shows the actions and their keys; conflicts are reported at start-up.
+# keys:
+#   refresh: [r, f5]
+#   quit: q
+`
+
+// Example returns the commented example config file.
+func Example() []byte { return []byte(example) }
+
+// ErrExists is returned by WriteExample when the file exists and force is false.
+var ErrExists = errors.New("config file already exists")
+
+// WriteExample writes the commented example to path, creating its directory. It refuses
+// to replace an existing file unless force is set.
+func WriteExample(path string, force bool) error {
+	if !force {
+		if _, err := os.Lstat(path); err == nil {
+			return fmt.Errorf("%s: %w (use --force to replace it)", path, ErrExists)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("check config file: %w", err)
+		}
+	}
+	return writeFile(path, Example(), 0o644)
+}
+
+// Setting is one top-level scalar value for Set.
+type Setting struct {
+	Key   string // one of base_url, organization_id, operator_id, theme, refresh_interval, page_size, request_budget
+	Value string
+}
+
+// SetResult says what Set did.
+type SetResult struct {
+	Created bool     // the file did not exist and was written from the example
+	Changed []string // the keys whose value changed; empty when the file already said so
+}
+
+var errNeedsNodeEdit = errors.New("line edit not possible")
+
+// Set records top-level scalar values in the config file at path, keeping the rest of the
+// file: its other settings, its comments and their layout. A missing file is created from
+// the commented example. A setting already holding the value is left alone; a file that
+// does not parse is refused (with its problems), never overwritten.
+func Set(path string, settings ...Setting) (SetResult, error) {
+	var res SetResult
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		data, res.Created = Example(), true
+	case err != nil:
+		return res, fmt.Errorf("read config: %w", err)
+	}
+	before, err := Parse(data, path)
+	if err != nil {
+		return res, err
+	}
+	want := before
+	for _, s := range settings {
+		if s.Key == KeyKeys || !known(s.Key) {
+			return res, fmt.Errorf("config: cannot set %q", s.Key)
+		}
+		changed, err := apply(&want, &s)
+		if err != nil {
+			return res, err
+		}
+		if !changed {
+			continue
+		}
+		res.Changed = append(res.Changed, s.Key)
+		out, err := setLine(data, s)
+		if err == nil {
+			err = check(out, path, want)
+		}
+		if err != nil {
+			out, err = setNode(data, s)
+			if err == nil {
+				err = check(out, path, want)
+			}
+			if err != nil {
+				return SetResult{}, fmt.Errorf("update %s in %s: %w", s.Key, path, err)
+			}
+		}
+		data = out
+	}
+	if len(res.Changed) == 0 && !res.Created {
+		return res, nil
+	}
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	return res, writeFile(path, data, mode)
+}
+
+// apply validates s, normalizes its value and stores it in c, reporting whether the value
+// changed.
+func apply(c *Config, s *Setting) (bool, error) {
+	s.Value = strings.TrimSpace(s.Value)
+	one := fmt.Sprintf("%s: %s\n", s.Key, quote(s.Value))
+	parsed, err := Parse([]byte(one), "value")
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) && len(e.Problems) > 0 {
+			return false, errors.New(e.Problems[0].Msg)
+		}
+		return false, err
+	}
+	old := *c
+	switch s.Key {
+	case KeyBaseURL:
+		c.BaseURL, s.Value = parsed.BaseURL, parsed.BaseURL
+	case KeyOrganizationID:
+		c.OrganizationID, s.Value = parsed.OrganizationID, parsed.OrganizationID
+	case KeyOperatorID:
+		c.OperatorID, s.Value = parsed.OperatorID, parsed.OperatorID
+	case KeyTheme:
+		c.Theme, s.Value = parsed.Theme, string(parsed.Theme)
+	case KeyRefreshInterval:
+		c.RefreshInterval = parsed.RefreshInterval
+	case KeyPageSize:
+		c.PageSize = parsed.PageSize
+	case KeyRequestBudget:
+		c.RequestBudget = parsed.RequestBudget
+	}
+	return !sameValues(old, *c), nil
+}
+
+// check verifies that data parses to exactly the values in want.
+func check(data []byte, path string, want Config) error {
+	got, err := Parse(data, path)
+	if err != nil {
+		return err
+	}
+	if !sameValues(got, want) {
+		return errors.New("the edited file does not read back as intended")
+	}
+	return nil
+}
+
+func sameValues(a, b Config) bool {
+	a.Path, b.Path, a.Exists, b.Exists = "", "", false, false
+	a.Lines, b.Lines, a.KeyLines, b.KeyLines = nil, nil, nil, nil
+	return reflect.DeepEqual(a, b)
+}
+
+// quote renders v as a YAML scalar (quoted only when needed).
+func quote(v string) string {
+	out, err := yaml.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%q", v)
+	}
+	return strings.TrimSuffix(string(out), "\n")
+}
+
+// setLine edits the file as text: it replaces the key's line, or uncomments a
+// "# key: …" line, or appends the key at the end.
+func setLine(data []byte, s Setting) ([]byte, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	lines := strings.Split(string(data), "\n")
+	entry := s.Key + ": " + quote(s.Value)
+	var root *yaml.Node
+	if len(doc.Content) > 0 {
+		root = doc.Content[0]
+	}
+	if root != nil && root.Kind == yaml.MappingNode {
+		if root.Style&yaml.FlowStyle != 0 {
+			return nil, errNeedsNodeEdit
+		}
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			k, v := root.Content[i], root.Content[i+1]
+			if k.Value != s.Key {
+				continue
+			}
+			if v.Kind != yaml.ScalarNode || v.Line != k.Line || v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 || k.Column != 1 {
+				return nil, errNeedsNodeEdit
+			}
+			if comment := v.LineComment; comment != "" {
+				entry += " " + comment
+			}
+			lines[k.Line-1] = entry
+			return []byte(strings.Join(lines, "\n")), nil
+		}
+	} else if root != nil && !isNull(root) {
+		return nil, errNeedsNodeEdit
+	}
+	commented := regexp.MustCompile(`^#\s?` + regexp.QuoteMeta(s.Key) + `\s*:`)
+	for i, l := range lines {
+		if commented.MatchString(l) {
+			lines[i] = entry
+			return []byte(strings.Join(lines, "\n")), nil
+		}
+	}
+	out := bytes.TrimRight(data, "\n")
+	if len(out) > 0 {
+		out = append(out, '\n')
+	}
+	return append(out, entry+"\n"...), nil
+}
+
+// setNode edits the parsed document and encodes it again: the fallback for layouts the
+// line edit cannot handle. Comments survive; indentation may change.
+func setNode(data []byte, s Setting) ([]byte, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	if len(doc.Content) == 0 {
+		doc = yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode}}}
+	}
+	root := doc.Content[0]
+	if isNull(root) {
+		root = &yaml.Node{Kind: yaml.MappingNode, HeadComment: root.HeadComment}
+		doc.Content[0] = root
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, errors.New("the file is not a mapping of keys to values")
+	}
+	val := &yaml.Node{Kind: yaml.ScalarNode, Value: s.Value}
+	found := false
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == s.Key {
+			val.LineComment = root.Content[i+1].LineComment
+			root.Content[i+1] = val
+			found = true
+		}
+	}
+	if !found {
+		root.Content = append(root.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: s.Key}, val)
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(&doc); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// writeFile replaces path atomically (temporary file and rename), creating its directory
+// with mode 0700 when missing.
+func writeFile(path string, data []byte, mode fs.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create config directory: %w", err)
+	}
+	f, err := os.CreateTemp(dir, ".config-*.yaml")
+	if err != nil {
+		return fmt.Errorf("write config: %w", err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // no-op after the rename
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write config: %w", err)
+	}
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
+		return fmt.Errorf("write config: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write config: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write config: %w", err)
+	}
+	return nil
+}
