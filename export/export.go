@@ -1,0 +1,125 @@
+// Package export writes analytics data points as CSV or JSON, the one format shared by
+// `parley analytics export` and the analytics screen's export.
+package export
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/parley-tui/parley/client"
+)
+
+// Format is an export file format.
+type Format string
+
+// Formats.
+const (
+	CSV  Format = "csv"
+	JSON Format = "json"
+)
+
+// ParseFormat reads "csv" or "json".
+func ParseFormat(s string) (Format, error) {
+	switch Format(strings.ToLower(strings.TrimSpace(s))) {
+	case CSV:
+		return CSV, nil
+	case JSON:
+		return JSON, nil
+	}
+	return "", fmt.Errorf("format %q: want csv or json", s)
+}
+
+// Header is the CSV header row.
+var Header = []string{
+	"metric", "time", "organization_id", "operator_id", "operator_group_id", "um_widget_id",
+	"value", "value_str", "conversation_id", "conversation_part_id", "conversation_session_id",
+	"is_chatbot_metric", "chatbot_interaction", "human_interaction",
+}
+
+// DataPoints writes pts of metric to w in format f. JSON is an array of objects shaped like
+// the API's data points with a "metric" key added; CSV has Header as its first row and empty
+// cells for null values.
+func DataPoints(w io.Writer, f Format, metric client.Metric, pts []client.DataPoint) error {
+	switch f {
+	case CSV:
+		return writeCSV(w, metric, pts)
+	case JSON:
+		return writeJSON(w, metric, pts)
+	}
+	return fmt.Errorf("export: unknown format %q", f)
+}
+
+func writeCSV(w io.Writer, metric client.Metric, pts []client.DataPoint) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(Header); err != nil {
+		return fmt.Errorf("export csv: %w", err)
+	}
+	row := make([]string, len(Header))
+	for _, p := range pts {
+		row[0] = string(metric)
+		row[1] = p.Time.UTC().Format("2006-01-02T15:04:05")
+		row[2] = strconv.FormatInt(p.OrganizationID, 10)
+		row[3] = optInt(p.OperatorID)
+		row[4] = optInt(p.OperatorGroupID)
+		ids := make([]string, len(p.WidgetIDs))
+		for i, id := range p.WidgetIDs {
+			ids[i] = strconv.FormatInt(id, 10)
+		}
+		row[5] = strings.Join(ids, " ")
+		row[6] = ""
+		if p.Value != nil {
+			row[6] = strconv.FormatFloat(*p.Value, 'f', -1, 64)
+		}
+		row[7] = client.Str(p.ValueStr)
+		row[8] = optInt(p.ConversationID)
+		row[9] = optInt(p.ConversationPartID)
+		row[10] = optInt(p.ConversationSessionID)
+		row[11] = strconv.FormatBool(p.IsChatbotMetric)
+		row[12] = optBool(p.ChatbotInteraction)
+		row[13] = optBool(p.HumanInteraction)
+		if err := cw.Write(row); err != nil {
+			return fmt.Errorf("export csv: %w", err)
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("export csv: %w", err)
+	}
+	return nil
+}
+
+type jsonPoint struct {
+	Metric client.Metric `json:"metric"`
+	client.DataPoint
+}
+
+func writeJSON(w io.Writer, metric client.Metric, pts []client.DataPoint) error {
+	out := make([]jsonPoint, len(pts))
+	for i, p := range pts {
+		out[i] = jsonPoint{Metric: metric, DataPoint: p}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return fmt.Errorf("export json: %w", err)
+	}
+	return nil
+}
+
+func optInt(p *int64) string {
+	if p == nil {
+		return ""
+	}
+	return strconv.FormatInt(*p, 10)
+}
+
+func optBool(p *bool) string {
+	if p == nil {
+		return ""
+	}
+	return strconv.FormatBool(*p)
+}
