@@ -66,6 +66,12 @@ type Config struct {
 	OnEvent func(Event)
 	// Now is the clock used for counters and the limiter; nil means time.Now.
 	Now func() time.Time
+	// CacheTTL, when positive, keeps successful GET responses for that long and answers
+	// repeated requests from memory (no request, nothing counted). Fresh(ctx) skips it; any
+	// successful write clears it.
+	CacheTTL time.Duration
+	// CacheMaxBytes bounds the cache; zero means 32 MiB.
+	CacheMaxBytes int
 }
 
 // EventKind tells what an Event reports.
@@ -107,6 +113,7 @@ type Client struct {
 	now        func() time.Time
 	counters   *Counters
 	limiter    *limiter
+	cache      *cache // nil when caching is off
 	// sleep waits for d or until ctx is done; tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
 }
@@ -171,6 +178,13 @@ func New(cfg Config) (*Client, error) {
 	}
 	c.counters = newCounters(c.now)
 	c.limiter = newLimiter(perMinute, time.Minute, c.now)
+	if cfg.CacheTTL > 0 {
+		maxBytes := cfg.CacheMaxBytes
+		if maxBytes <= 0 {
+			maxBytes = 32 << 20
+		}
+		c.cache = newCache(cfg.CacheTTL, maxBytes, c.now)
+	}
 	return c, nil
 }
 
@@ -242,6 +256,20 @@ func (c *Client) do(ctx context.Context, req request, out any) (int, error) {
 			return 0, fmt.Errorf("%s %s: encode body: %w", req.method, u.Path, err)
 		}
 	}
+	var ckey string
+	if req.method == http.MethodGet && c.cache != nil {
+		ckey = cacheKey(c.org, c.operator, u.String())
+		if !isFresh(ctx) {
+			if body, status, ok := c.cache.get(ckey); ok {
+				if out != nil && len(bytes.TrimSpace(body)) > 0 {
+					if err := json.Unmarshal(body, out); err != nil {
+						return status, fmt.Errorf("%s %s: decode cached response: %w", req.method, u.Path, err)
+					}
+				}
+				return status, nil
+			}
+		}
+	}
 	idempotent := req.method == http.MethodGet || req.method == http.MethodPut ||
 		req.method == http.MethodDelete || req.method == http.MethodHead
 	for attempt := 0; ; attempt++ {
@@ -252,6 +280,13 @@ func (c *Client) do(ctx context.Context, req request, out any) (int, error) {
 		}
 		status, header, body, err := c.once(ctx, req.method, u, payload)
 		if err == nil && status < 400 {
+			if c.cache != nil {
+				if ckey != "" {
+					c.cache.put(ckey, status, body)
+				} else {
+					c.cache.clear()
+				}
+			}
 			if out != nil && status != http.StatusNoContent && len(bytes.TrimSpace(body)) > 0 {
 				if err := json.Unmarshal(body, out); err != nil {
 					return status, fmt.Errorf("%s %s: decode response: %w", req.method, u.Path, err)
