@@ -32,5 +32,7 @@ func newRootCmd() *cobra.Command {
 	pf.StringVar(&g.debug, "debug", "", "write a debug log to this file")
 
 	// Subcommands register here, one line each.
+	root.AddCommand(newAuthCmd(&g))
+	root.AddCommand(newConfigCmd(&g))
 	return root
 }

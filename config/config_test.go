@@ -63,11 +63,11 @@ page_size: 5
 	}
 	msg := err.Error()
 	for _, want := range []string{
-		`c.yaml:1: base_url: "ftp://x" must start with https://`,
+		`c.yaml:1: base_url: the URL must start with https://`,
 		`c.yaml:2: unknown key "them" (did you mean "theme"?)`,
 		`c.yaml:3: page_size: 101 is out of range (1 to 100)`,
 		`c.yaml:4: refresh_interval: "2s" is out of range`,
-		`c.yaml:5: organization_id: "abc" is not a positive integer id`,
+		`c.yaml:5: organization_id: not a positive integer id`,
 		`c.yaml:6: request_budget: 0 is out of range`,
 		`c.yaml:7: unknown key "colour" (known keys: base_url,`,
 		`c.yaml:8: theme: "neon" is not a theme`,

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"sort"
@@ -262,22 +263,24 @@ func (p *parser) keys(v *yaml.Node) {
 // A trailing "/api/um/v3" (the path prefix of every endpoint) is removed, so a URL copied
 // from an endpoint's documentation works.
 func NormalizeBaseURL(s string) (string, error) {
+	// The messages never repeat the value: a token pasted into the wrong place must not
+	// end up on the screen or in a log.
 	s = strings.TrimSpace(s)
 	u, err := url.Parse(s)
 	if err != nil {
-		return "", fmt.Errorf("%q is not a valid URL", s)
+		return "", errors.New("not a valid URL")
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", fmt.Errorf("%q must start with https:// (or http://)", s)
+		return "", errors.New("the URL must start with https:// (or http://)")
 	}
 	if u.Host == "" {
-		return "", fmt.Errorf("%q has no host", s)
+		return "", errors.New("the URL has no host")
 	}
 	if u.User != nil {
-		return "", fmt.Errorf("the URL must not carry a user name or password (the token goes in the credentials store)")
+		return "", errors.New("the URL must not carry a user name or password (the token goes in the credentials store)")
 	}
 	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
-		return "", fmt.Errorf("the URL must not have a query (?…) or fragment (#…)")
+		return "", errors.New("the URL must not have a query (?…) or fragment (#…)")
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
 	u.Host = strings.ToLower(u.Host)
@@ -295,7 +298,7 @@ func NormalizeID(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n <= 0 {
-		return "", fmt.Errorf("%q is not a positive integer id", s)
+		return "", errors.New("not a positive integer id") // the value is not repeated (see NormalizeBaseURL)
 	}
 	return strconv.FormatInt(n, 10), nil
 }

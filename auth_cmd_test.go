@@ -1,0 +1,316 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/zalando/go-keyring"
+
+	"github.com/parley-tui/parley/config"
+	"github.com/parley-tui/parley/credentials"
+)
+
+const testToken = "tok-SECRET-0123456789abcdef"
+
+// fakeAPI answers the two requests auth makes: the operators list and an analytics metric.
+type fakeAPI struct {
+	token string
+	orgs  []int64 // organizations in the analytics answer
+
+	mu       sync.Mutex
+	requests []*http.Request
+}
+
+func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	f.requests = append(f.requests, r.Clone(context.Background()))
+	f.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	if r.Header.Get("Authorization") != f.token {
+		w.WriteHeader(http.StatusUnauthorized)
+		w.Write([]byte(`{"detail": "Invalid token."}`))
+		return
+	}
+	switch {
+	case strings.HasPrefix(r.URL.Path, "/api/um/v3/operators/"):
+		w.Write([]byte(`{"count": 1, "next": null, "previous": null, "results": [{"id": 1, "name": "Owner"}]}`))
+	case strings.HasPrefix(r.URL.Path, "/api/um/v1/analytics/"):
+		var pts []map[string]any
+		for _, o := range f.orgs {
+			pts = append(pts, map[string]any{"organization_id": o, "time": "2026-01-02T03:04:05", "um_widget_id": []int{1}})
+		}
+		json.NewEncoder(w).Encode(map[string]any{"results": pts})
+	default:
+		w.WriteHeader(http.StatusNotFound)
+		w.Write([]byte(`{"detail": "Not found."}`))
+	}
+}
+
+func (f *fakeAPI) seen() []*http.Request {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]*http.Request(nil), f.requests...)
+}
+
+func newFakeAPI(t *testing.T, orgs ...int64) (*fakeAPI, *httptest.Server) {
+	t.Helper()
+	f := &fakeAPI{token: testToken, orgs: orgs}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	return f, srv
+}
+
+// runAuth runs "parley <args>" in process with the auth and config commands, env and
+// stdin, returning stdout, stderr and the error.
+func runAuth(t *testing.T, env map[string]string, stdin string, args ...string) (string, string, error) {
+	t.Helper()
+	var g globalFlags
+	root := &cobra.Command{Use: "parley", SilenceUsage: true, SilenceErrors: true}
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.baseURL, "base-url", "", "")
+	pf.StringVar(&g.org, "org", "", "")
+	pf.StringVar(&g.operator, "operator", "", "")
+	pf.BoolVar(&g.demo, "demo", false, "")
+	pf.StringVar(&g.configPath, "config", "", "")
+	d := authDeps{env: mapEnv(env), now: time.Now}
+	root.AddCommand(newAuthCmdWith(&g, d), newConfigCmdWith(&g, mapEnv(env)))
+	var out, errOut bytes.Buffer
+	root.SetArgs(args)
+	root.SetIn(strings.NewReader(stdin))
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	err := root.ExecuteContext(ctx)
+	if strings.Contains(out.String()+errOut.String(), testToken) || (err != nil && strings.Contains(err.Error(), testToken)) {
+		t.Fatalf("parley %v: the token appears in the output:\n%s\n%s\n%v", args, out.String(), errOut.String(), err)
+	}
+	return out.String(), errOut.String(), err
+}
+
+// mockKeyringEnv returns an env with a fresh config dir and a (fake) D-Bus address, on
+// go-keyring's mock provider.
+func mockKeyringEnv(t *testing.T) map[string]string {
+	t.Helper()
+	keyring.MockInit()
+	env := writeConfig(t, "")
+	env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
+	return env
+}
+
+func TestAuthLoginStatusLogoutWithKeyring(t *testing.T) {
+	env := mockKeyringEnv(t)
+	api, srv := newFakeAPI(t, 1, 2)
+
+	_, stderr, err := runAuth(t, env, testToken+"\n", "auth", "login", "--with-token", "--base-url", srv.URL+"/", "--org", "7")
+	if err != nil {
+		t.Fatalf("login: %v\n%s", err, stderr)
+	}
+	for _, want := range []string{
+		"Logged in to " + srv.URL,
+		"****cdef (customer token: data of 2 organizations) stored in the OS keyring",
+		"config.yaml: set base_url and organization_id",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("login output lacks %q:\n%s", want, stderr)
+		}
+	}
+	v, err := keyring.Get(credentials.Service, srv.URL+"#org=7")
+	if err != nil || v != testToken {
+		t.Fatalf("keyring entry: %v", err)
+	}
+	reqs := api.seen()
+	if len(reqs) != 2 || reqs[0].URL.Query().Get("limit") != "1" || reqs[0].Header.Get("Service-Organization-Id") != "7" {
+		t.Fatalf("verification requests: %v", reqs)
+	}
+	if reqs[1].Header.Get("Service-Organization-Id") != "" {
+		t.Error("the token-kind probe must not select an organization")
+	}
+	// The base URL and organization were recorded: no flags needed from now on.
+	cfg, err := config.Load(filepath.Join(env["XDG_CONFIG_HOME"], "parley", "config.yaml"))
+	if err != nil || cfg.BaseURL != srv.URL || cfg.OrganizationID != "7" {
+		t.Fatalf("config: %+v %v", cfg, err)
+	}
+
+	stdout, _, err := runAuth(t, env, "", "auth", "status")
+	if err != nil {
+		t.Fatalf("status: %v\n%s", err, stdout)
+	}
+	for _, want := range []string{
+		"API:          " + srv.URL + " (from config file)",
+		"Organization: 7 (from config file)",
+		"Operator:     not set",
+		"Token:        ****cdef from the OS keyring (service parley), profile " + srv.URL + "#org=7",
+		"Works:        yes",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("status lacks %q:\n%s", want, stdout)
+		}
+	}
+
+	_, stderr, err = runAuth(t, env, "", "auth", "logout")
+	if err != nil || !strings.Contains(stderr, "Removed the token for "+srv.URL+"#org=7 from the OS keyring.") {
+		t.Fatalf("logout: %v\n%s", err, stderr)
+	}
+	if _, err := keyring.Get(credentials.Service, srv.URL+"#org=7"); !errors.Is(err, keyring.ErrNotFound) {
+		t.Fatalf("still in the keyring: %v", err)
+	}
+	stdout, _, err = runAuth(t, env, "", "auth", "status")
+	if err == nil || !strings.Contains(err.Error(), "not logged in") || !strings.Contains(stdout, "Token:        none") {
+		t.Fatalf("status after logout: %v\n%s", err, stdout)
+	}
+}
+
+func TestAuthLoginRejectedTokenStoresNothing(t *testing.T) {
+	env := mockKeyringEnv(t)
+	_, srv := newFakeAPI(t)
+	_, _, err := runAuth(t, env, "tok-WRONG-0123456789abcdef", "auth", "login", "--with-token", "--base-url", srv.URL)
+	if err == nil || !strings.Contains(err.Error(), "token rejected by "+srv.URL+": Invalid token. (HTTP 401); nothing was stored") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := keyring.Get(credentials.Service, srv.URL); !errors.Is(err, keyring.ErrNotFound) {
+		t.Fatal("a rejected token was stored")
+	}
+	if _, err := os.Stat(filepath.Join(env["XDG_CONFIG_HOME"], "parley", "config.yaml")); err == nil {
+		t.Fatal("a rejected login wrote the config file")
+	}
+}
+
+func TestAuthLoginKindOrganization(t *testing.T) {
+	env := mockKeyringEnv(t)
+	_, srv := newFakeAPI(t, 4)
+	_, stderr, err := runAuth(t, env, testToken, "auth", "login", "--with-token", "--base-url", srv.URL)
+	if err != nil || !strings.Contains(stderr, "(organization token, or a customer token with one organization)") {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	_, srv2 := newFakeAPI(t)
+	_, stderr, err = runAuth(t, env, testToken, "auth", "login", "--with-token", "--base-url", srv2.URL)
+	if err != nil || !strings.Contains(stderr, "(kind unknown: no analytics data in the last 7 days)") {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	// The second login switched the recorded base URL.
+	cfg, _ := config.Load(filepath.Join(env["XDG_CONFIG_HOME"], "parley", "config.yaml"))
+	if cfg.BaseURL != srv2.URL {
+		t.Fatalf("recorded %q", cfg.BaseURL)
+	}
+}
+
+func TestAuthLoginWithoutKeyring(t *testing.T) {
+	keyring.MockInitWithError(errors.New("org.freedesktop.DBus.Error.ServiceUnknown: The name org.freedesktop.secrets was not provided"))
+	env := writeConfig(t, "")
+	env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
+	_, srv := newFakeAPI(t, 1)
+
+	_, _, err := runAuth(t, env, testToken, "auth", "login", "--with-token", "--base-url", srv.URL)
+	credPath := filepath.Join(env["XDG_CONFIG_HOME"], "parley", "credentials")
+	for _, want := range []string{"OS keyring unavailable", "set PARLEY_TOKEN", "--insecure-storage", credPath} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("error lacks %q: %v", want, err)
+		}
+	}
+
+	_, stderr, err := runAuth(t, env, testToken, "auth", "login", "--with-token", "--base-url", srv.URL, "--insecure-storage")
+	if err != nil || !strings.Contains(stderr, "stored in the file "+credPath) {
+		t.Fatalf("insecure login: %v\n%s", err, stderr)
+	}
+	fi, err := os.Stat(credPath)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("credentials file: %v %v", fi, err)
+	}
+	stdout, _, err := runAuth(t, env, "", "auth", "status")
+	if err != nil || !strings.Contains(stdout, "****cdef from the file "+credPath) || !strings.Contains(stdout, "Keyring:") {
+		t.Fatalf("status: %v\n%s", err, stdout)
+	}
+	_, stderr, err = runAuth(t, env, "", "auth", "logout")
+	if err != nil || !strings.Contains(stderr, "from "+credPath) || !strings.Contains(stderr, "The OS keyring was not checked") {
+		t.Fatalf("logout: %v\n%s", err, stderr)
+	}
+	if _, err := os.Stat(credPath); !os.IsNotExist(err) {
+		t.Fatal("logout left the credentials file")
+	}
+}
+
+func TestAuthStatusEnvTokenAndFailures(t *testing.T) {
+	env := mockKeyringEnv(t)
+	_, srv := newFakeAPI(t)
+	env[credentials.EnvToken] = testToken
+	env[envBaseURL] = srv.URL
+	stdout, _, err := runAuth(t, env, "", "auth", "status")
+	if err != nil || !strings.Contains(stdout, "****cdef from the PARLEY_TOKEN environment variable") || !strings.Contains(stdout, "(from PARLEY_BASE_URL)") {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	env[credentials.EnvToken] = "tok-WRONG-0123456789abcdef"
+	stdout, _, err = runAuth(t, env, "", "auth", "status")
+	if err == nil || !strings.Contains(stdout, "Works:        no: token rejected") || strings.Contains(stdout, "tok-WRONG") {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	// No API at all: demo.
+	stdout, _, err = runAuth(t, writeConfig(t, ""), "", "auth", "status")
+	if err == nil || !strings.Contains(stdout, "embedded demo sandbox") {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+}
+
+func TestAuthLoginInputErrors(t *testing.T) {
+	env := mockKeyringEnv(t)
+	_, srv := newFakeAPI(t)
+	cases := []struct {
+		stdin string
+		args  []string
+		want  string
+	}{
+		{"", []string{"auth", "login", "--with-token"}, "no base URL"},
+		{"", []string{"auth", "login", "--base-url", srv.URL}, "stdin is not a terminal"},
+		{"", []string{"auth", "login", "--with-token", "--base-url", srv.URL}, "the token is empty"},
+		{testToken + "\n" + testToken, []string{"auth", "login", "--with-token", "--base-url", srv.URL}, "paste exactly one token"},
+		{testToken, []string{"auth", "login", "--with-token", "--base-url", srv.URL, "--org", "x"}, `--org: not a positive integer id`},
+		{testToken, []string{"auth", "login", "--with-token", "--base-url", srv.URL, testToken}, "takes no arguments"},
+		{testToken, []string{"auth", testToken}, "takes no arguments"},
+		{testToken, []string{"auth", "login", "--with-token", "--base-url", testToken}, "--base-url: the URL must start with https://"},
+		{testToken, []string{"auth", "login", "--with-token", "--base-url", srv.URL, "--operator", testToken}, "--operator: not a positive integer id"},
+	}
+	for _, c := range cases {
+		_, _, err := runAuth(t, env, c.stdin, c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: got %v, want %q", c.args, err, c.want)
+		}
+	}
+}
+
+func TestConfigInit(t *testing.T) {
+	env := writeConfig(t, "")
+	path := filepath.Join(env["XDG_CONFIG_HOME"], "parley", "config.yaml")
+	stdout, _, err := runAuth(t, env, "", "config", "init")
+	if err != nil || !strings.Contains(stdout, "Wrote "+path) {
+		t.Fatalf("%v %s", err, stdout)
+	}
+	_, _, err = runAuth(t, env, "", "config", "init")
+	if err == nil || !strings.Contains(err.Error(), "already exists (use --force") {
+		t.Fatalf("second init: %v", err)
+	}
+	if _, _, err = runAuth(t, env, "", "config", "init", "--force"); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, err = runAuth(t, env, "", "config", "path")
+	if err != nil || strings.TrimSpace(stdout) != path {
+		t.Fatalf("path: %v %q", err, stdout)
+	}
+	other := filepath.Join(t.TempDir(), "other.yaml")
+	if _, _, err = runAuth(t, env, "", "--config", other, "config", "init"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Fatal(err)
+	}
+}

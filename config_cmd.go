@@ -1,0 +1,85 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parley-tui/parley/config"
+)
+
+func newConfigCmd(g *globalFlags) *cobra.Command {
+	return newConfigCmdWith(g, os.Getenv)
+}
+
+func newConfigCmdWith(g *globalFlags, env func(string) string) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Create or locate the config file",
+		Long: `Create or locate the config file.
+
+The config file (YAML) holds the base URL, organization, operator, theme, key
+bindings, auto-refresh interval, page size and request budget. It lives at
+$XDG_CONFIG_HOME/parley/config.yaml unless --config or PARLEY_CONFIG names another.
+Flags and environment variables override it. It never holds the token.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	var force bool
+	initCmd := &cobra.Command{
+		Use:   "init [--force]",
+		Short: "Write a commented example config file",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			path, err := configPath(g, env)
+			if err != nil {
+				return err
+			}
+			if err := config.WriteExample(path, force); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Wrote %s; every setting in it is commented out until you change it.\n", path)
+			return nil
+		},
+	}
+	initCmd.Flags().BoolVar(&force, "force", false, "replace an existing file")
+	pathCmd := &cobra.Command{
+		Use:   "path",
+		Short: "Print the config file's path and check the file",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			path, err := configPath(g, env)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), path)
+			c, err := config.Load(path)
+			if err != nil {
+				return err
+			}
+			if !c.Exists {
+				fmt.Fprintln(cmd.ErrOrStderr(), `(the file does not exist; "parley config init" writes an example)`)
+			}
+			return nil
+		},
+	}
+	cmd.AddCommand(initCmd, pathCmd)
+	return cmd
+}
+
+// configPath is the config file in use: --config, else PARLEY_CONFIG, else the default.
+func configPath(g *globalFlags, env func(string) string) (string, error) {
+	if g.configPath != "" {
+		return g.configPath, nil
+	}
+	if p := env(envConfig); p != "" {
+		return p, nil
+	}
+	p, err := config.DefaultPath(env)
+	if err != nil {
+		return "", errors.Join(errors.New("no config file location; pass --config"), err)
+	}
+	return p, nil
+}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parley-tui/parley/config"
+	"github.com/parley-tui/parley/credentials"
+)
+
+func mapEnv(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+// writeConfig writes a config file under a fresh XDG_CONFIG_HOME and returns the env.
+func writeConfig(t *testing.T, content string) map[string]string {
+	t.Helper()
+	dir := t.TempDir()
+	if content != "" {
+		if err := os.MkdirAll(filepath.Join(dir, "parley"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "parley", "config.yaml"), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return map[string]string{"XDG_CONFIG_HOME": dir, "HOME": t.TempDir()}
+}
+
+func TestSettingsDefaultsAndDemo(t *testing.T) {
+	env := writeConfig(t, "")
+	s, err := resolveSettings(context.Background(), &globalFlags{}, mapEnv(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Demo || s.DemoReason != "no base URL and no token configured" {
+		t.Errorf("demo %v %q", s.Demo, s.DemoReason)
+	}
+	if s.Theme != config.ThemeAuto || s.RefreshInterval != 30*time.Second || s.PageSize != 100 || s.RequestBudget != 400 {
+		t.Errorf("defaults: %+v", s)
+	}
+	if s.ConfigPath != filepath.Join(env["XDG_CONFIG_HOME"], "parley", "config.yaml") || s.ConfigExists {
+		t.Errorf("config path %q exists %v", s.ConfigPath, s.ConfigExists)
+	}
+	if s.Credentials == nil || s.Credentials.FilePath() != filepath.Join(env["XDG_CONFIG_HOME"], "parley", "credentials") {
+		t.Errorf("credentials file %q", s.Credentials.FilePath())
+	}
+}
+
+func TestSettingsPrecedence(t *testing.T) {
+	file := `base_url: https://file.example.com
+organization_id: 1
+operator_id: 2
+theme: light
+refresh_interval: 0
+page_size: 25
+request_budget: 1000
+keys:
+  quit: [x]
+`
+	ctx := context.Background()
+
+	// File only.
+	env := writeConfig(t, file)
+	s, err := resolveSettings(ctx, &globalFlags{}, mapEnv(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.BaseURL != "https://file.example.com" || s.OrganizationID != 1 || s.OperatorID != 2 || s.Demo {
+		t.Errorf("file: %+v", s)
+	}
+	if s.From != (Origins{"config file", "config file", "config file"}) {
+		t.Errorf("origins %+v", s.From)
+	}
+	if s.Theme != config.ThemeLight || s.RefreshInterval != 0 || s.PageSize != 25 || s.RequestBudget != 1000 {
+		t.Errorf("file values: %+v", s)
+	}
+	if len(s.Keys["quit"]) != 1 || s.KeyLines["quit"] != 9 {
+		t.Errorf("keys %v lines %v", s.Keys, s.KeyLines)
+	}
+	if s.Profile.Key() != "https://file.example.com#org=1" {
+		t.Errorf("profile %q", s.Profile.Key())
+	}
+
+	// Env over file.
+	env[envBaseURL] = "https://env.example.com/"
+	env[envOrg] = "10"
+	env[envOperator] = "20"
+	s, err = resolveSettings(ctx, &globalFlags{}, mapEnv(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.BaseURL != "https://env.example.com" || s.OrganizationID != 10 || s.OperatorID != 20 {
+		t.Errorf("env: %+v", s)
+	}
+	if s.From != (Origins{envBaseURL, envOrg, envOperator}) {
+		t.Errorf("origins %+v", s.From)
+	}
+
+	// Flags over env.
+	g := &globalFlags{baseURL: "https://flag.example.com", org: "100", operator: "200"}
+	s, err = resolveSettings(ctx, g, mapEnv(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.BaseURL != "https://flag.example.com" || s.OrganizationID != 100 || s.OperatorID != 200 {
+		t.Errorf("flags: %+v", s)
+	}
+	if s.From != (Origins{"--base-url", "--org", "--operator"}) {
+		t.Errorf("origins %+v", s.From)
+	}
+
+	// --demo wins over a configured API.
+	g.demo = true
+	s, err = resolveSettings(ctx, g, mapEnv(env))
+	if err != nil || !s.Demo || s.DemoReason != "--demo" {
+		t.Errorf("demo: %v %v %q", err, s.Demo, s.DemoReason)
+	}
+}
+
+func TestSettingsConfigPathFlagAndEnv(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.yaml")
+	b := filepath.Join(dir, "b.yaml")
+	os.WriteFile(a, []byte("theme: dark\n"), 0o644)
+	os.WriteFile(b, []byte("theme: mono\n"), 0o644)
+	env := map[string]string{"HOME": dir, envConfig: b}
+	s, err := resolveSettings(ctx, &globalFlags{}, mapEnv(env))
+	if err != nil || s.Theme != config.ThemeMono || s.ConfigPath != b {
+		t.Fatalf("env: %v %q %q", err, s.Theme, s.ConfigPath)
+	}
+	s, err = resolveSettings(ctx, &globalFlags{configPath: a}, mapEnv(env))
+	if err != nil || s.Theme != config.ThemeDark || s.ConfigPath != a {
+		t.Fatalf("flag: %v %q %q", err, s.Theme, s.ConfigPath)
+	}
+	_, err = resolveSettings(ctx, &globalFlags{configPath: filepath.Join(dir, "missing.yaml")}, mapEnv(env))
+	if err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Fatalf("missing explicit file: %v", err)
+	}
+	s, err = resolveSettingsOpts(ctx, &globalFlags{configPath: filepath.Join(dir, "missing.yaml")}, mapEnv(env), true)
+	if err != nil || s.ConfigExists {
+		t.Fatalf("missing file allowed: %v", err)
+	}
+}
+
+func TestSettingsErrors(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		file string
+		g    globalFlags
+		env  map[string]string
+		want string
+	}{
+		{"bad flag url", "", globalFlags{baseURL: "ftp://x"}, nil, "--base-url: "},
+		{"bad env org", "", globalFlags{}, map[string]string{envOrg: "abc"}, `PARLEY_ORG_ID: not a positive integer id`},
+		{"bad flag operator", "", globalFlags{operator: "-3"}, nil, "--operator: "},
+		{"file problem", "base_url: https://x.example.com\nthme: dark\n", globalFlags{}, nil, "config.yaml:2: unknown key \"thme\""},
+		{"token without base", "", globalFlags{}, map[string]string{credentials.EnvToken: "tok-SECRET-0123456789abcdef"}, "PARLEY_TOKEN is set but no base URL"},
+	}
+	for _, c := range cases {
+		env := writeConfig(t, c.file)
+		for k, v := range c.env {
+			env[k] = v
+		}
+		_, err := resolveSettings(ctx, &c.g, mapEnv(env))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "tok-SECRET") {
+			t.Errorf("%s: error contains the token", c.name)
+		}
+	}
+}
+
+func TestSettingsTokenFromEnv(t *testing.T) {
+	env := writeConfig(t, "base_url: https://api.example.com\n")
+	env[credentials.EnvToken] = "tok-SECRET-0123456789abcdef"
+	s, err := resolveSettings(context.Background(), &globalFlags{}, mapEnv(env))
+	if err != nil || s.Demo {
+		t.Fatalf("%v demo=%v", err, s.Demo)
+	}
+	tok, err := s.Token(context.Background())
+	if err != nil || tok.Source != credentials.SourceEnv || tok.Reveal() != env[credentials.EnvToken] {
+		t.Fatalf("token %v %v", tok, err)
+	}
+	// Nothing configured but the environment token and --demo.
+	delete(env, credentials.EnvToken)
+	env["DBUS_SESSION_BUS_ADDRESS"] = "" // no keyring here
+	s, _ = resolveSettings(context.Background(), &globalFlags{}, mapEnv(env))
+	if _, err := s.Token(context.Background()); !errors.Is(err, credentials.ErrNoToken) {
+		t.Fatalf("want ErrNoToken, got %v", err)
+	}
+}
