@@ -149,9 +149,26 @@ func New(cfg Config) (*Client, error) {
 		now:        cfg.Now,
 		sleep:      sleepCtx,
 	}
-	if c.http == nil {
-		c.http = &http.Client{}
+	// Work on a copy of the transport client: its redirect policy must drop the token when a
+	// redirect leaves the API (net/http keeps it for another port or scheme of the same host).
+	hc := http.Client{}
+	if cfg.HTTPClient != nil {
+		hc = *cfg.HTTPClient
 	}
+	prevCheck := hc.CheckRedirect
+	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if !c.sameOrigin(req.URL) {
+			req.Header.Del("Authorization")
+		}
+		if prevCheck != nil {
+			return prevCheck(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	c.http = &hc
 	if c.userAgent == "" {
 		c.userAgent = "parley"
 	}
