@@ -366,7 +366,7 @@ func runStatus(cmd *cobra.Command, g *globalFlags, d authDeps) error {
 
 	tok, err := s.Token(ctx)
 	if kp := s.Credentials.KeyringProblem(); kp != nil {
-		row("Keyring", strings.TrimPrefix(kp.Error(), "OS keyring unavailable: ")+" (not used)")
+		row("Keyring", "unavailable ("+strings.TrimPrefix(kp.Error(), "OS keyring unavailable: ")+")")
 	}
 	if err != nil {
 		if errors.Is(err, credentials.ErrNoToken) {

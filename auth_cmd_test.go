@@ -21,10 +21,10 @@ import (
 	"github.com/parley-tui/parley/credentials"
 )
 
-const testToken = "tok-SECRET-0123456789abcdef"
+const authTestToken = "tok-SECRET-0123456789abcdef"
 
-// fakeAPI answers the two requests auth makes: the operators list and an analytics metric.
-type fakeAPI struct {
+// fakeAuthAPI answers the two requests auth makes: the operators list and an analytics metric.
+type fakeAuthAPI struct {
 	token string
 	orgs  []int64 // organizations in the analytics answer
 
@@ -32,7 +32,7 @@ type fakeAPI struct {
 	requests []*http.Request
 }
 
-func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (f *fakeAuthAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.requests = append(f.requests, r.Clone(context.Background()))
 	f.mu.Unlock()
@@ -57,15 +57,15 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (f *fakeAPI) seen() []*http.Request {
+func (f *fakeAuthAPI) seen() []*http.Request {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]*http.Request(nil), f.requests...)
 }
 
-func newFakeAPI(t *testing.T, orgs ...int64) (*fakeAPI, *httptest.Server) {
+func newFakeAuthAPI(t *testing.T, orgs ...int64) (*fakeAuthAPI, *httptest.Server) {
 	t.Helper()
-	f := &fakeAPI{token: testToken, orgs: orgs}
+	f := &fakeAuthAPI{token: authTestToken, orgs: orgs}
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
 	return f, srv
@@ -93,7 +93,7 @@ func runAuth(t *testing.T, env map[string]string, stdin string, args ...string) 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	err := root.ExecuteContext(ctx)
-	if strings.Contains(out.String()+errOut.String(), testToken) || (err != nil && strings.Contains(err.Error(), testToken)) {
+	if strings.Contains(out.String()+errOut.String(), authTestToken) || (err != nil && strings.Contains(err.Error(), authTestToken)) {
 		t.Fatalf("parley %v: the token appears in the output:\n%s\n%s\n%v", args, out.String(), errOut.String(), err)
 	}
 	return out.String(), errOut.String(), err
@@ -104,16 +104,16 @@ func runAuth(t *testing.T, env map[string]string, stdin string, args ...string) 
 func mockKeyringEnv(t *testing.T) map[string]string {
 	t.Helper()
 	keyring.MockInit()
-	env := writeConfig(t, "")
+	env := writeTestConfig(t, "")
 	env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
 	return env
 }
 
 func TestAuthLoginStatusLogoutWithKeyring(t *testing.T) {
 	env := mockKeyringEnv(t)
-	api, srv := newFakeAPI(t, 1, 2)
+	api, srv := newFakeAuthAPI(t, 1, 2)
 
-	_, stderr, err := runAuth(t, env, testToken+"\n", "auth", "login", "--with-token", "--base-url", srv.URL+"/", "--org", "7")
+	_, stderr, err := runAuth(t, env, authTestToken+"\n", "auth", "login", "--with-token", "--base-url", srv.URL+"/", "--org", "7")
 	if err != nil {
 		t.Fatalf("login: %v\n%s", err, stderr)
 	}
@@ -127,7 +127,7 @@ func TestAuthLoginStatusLogoutWithKeyring(t *testing.T) {
 		}
 	}
 	v, err := keyring.Get(credentials.Service, srv.URL+"#org=7")
-	if err != nil || v != testToken {
+	if err != nil || v != authTestToken {
 		t.Fatalf("keyring entry: %v", err)
 	}
 	reqs := api.seen()
@@ -174,7 +174,7 @@ func TestAuthLoginStatusLogoutWithKeyring(t *testing.T) {
 
 func TestAuthLoginRejectedTokenStoresNothing(t *testing.T) {
 	env := mockKeyringEnv(t)
-	_, srv := newFakeAPI(t)
+	_, srv := newFakeAuthAPI(t)
 	_, _, err := runAuth(t, env, "tok-WRONG-0123456789abcdef", "auth", "login", "--with-token", "--base-url", srv.URL)
 	if err == nil || !strings.Contains(err.Error(), "token rejected by "+srv.URL+": Invalid token. (HTTP 401); nothing was stored") {
 		t.Fatalf("got %v", err)
@@ -189,13 +189,13 @@ func TestAuthLoginRejectedTokenStoresNothing(t *testing.T) {
 
 func TestAuthLoginKindOrganization(t *testing.T) {
 	env := mockKeyringEnv(t)
-	_, srv := newFakeAPI(t, 4)
-	_, stderr, err := runAuth(t, env, testToken, "auth", "login", "--with-token", "--base-url", srv.URL)
+	_, srv := newFakeAuthAPI(t, 4)
+	_, stderr, err := runAuth(t, env, authTestToken, "auth", "login", "--with-token", "--base-url", srv.URL)
 	if err != nil || !strings.Contains(stderr, "(organization token, or a customer token with one organization)") {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	_, srv2 := newFakeAPI(t)
-	_, stderr, err = runAuth(t, env, testToken, "auth", "login", "--with-token", "--base-url", srv2.URL)
+	_, srv2 := newFakeAuthAPI(t)
+	_, stderr, err = runAuth(t, env, authTestToken, "auth", "login", "--with-token", "--base-url", srv2.URL)
 	if err != nil || !strings.Contains(stderr, "(kind unknown: no analytics data in the last 7 days)") {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
@@ -208,11 +208,11 @@ func TestAuthLoginKindOrganization(t *testing.T) {
 
 func TestAuthLoginWithoutKeyring(t *testing.T) {
 	keyring.MockInitWithError(errors.New("org.freedesktop.DBus.Error.ServiceUnknown: The name org.freedesktop.secrets was not provided"))
-	env := writeConfig(t, "")
+	env := writeTestConfig(t, "")
 	env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
-	_, srv := newFakeAPI(t, 1)
+	_, srv := newFakeAuthAPI(t, 1)
 
-	_, _, err := runAuth(t, env, testToken, "auth", "login", "--with-token", "--base-url", srv.URL)
+	_, _, err := runAuth(t, env, authTestToken, "auth", "login", "--with-token", "--base-url", srv.URL)
 	credPath := filepath.Join(env["XDG_CONFIG_HOME"], "parley", "credentials")
 	for _, want := range []string{"OS keyring unavailable", "set PARLEY_TOKEN", "--insecure-storage", credPath} {
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -220,7 +220,7 @@ func TestAuthLoginWithoutKeyring(t *testing.T) {
 		}
 	}
 
-	_, stderr, err := runAuth(t, env, testToken, "auth", "login", "--with-token", "--base-url", srv.URL, "--insecure-storage")
+	_, stderr, err := runAuth(t, env, authTestToken, "auth", "login", "--with-token", "--base-url", srv.URL, "--insecure-storage")
 	if err != nil || !strings.Contains(stderr, "stored in the file "+credPath) {
 		t.Fatalf("insecure login: %v\n%s", err, stderr)
 	}
@@ -243,8 +243,8 @@ func TestAuthLoginWithoutKeyring(t *testing.T) {
 
 func TestAuthStatusEnvTokenAndFailures(t *testing.T) {
 	env := mockKeyringEnv(t)
-	_, srv := newFakeAPI(t)
-	env[credentials.EnvToken] = testToken
+	_, srv := newFakeAuthAPI(t)
+	env[credentials.EnvToken] = authTestToken
 	env[envBaseURL] = srv.URL
 	stdout, _, err := runAuth(t, env, "", "auth", "status")
 	if err != nil || !strings.Contains(stdout, "****cdef from the PARLEY_TOKEN environment variable") || !strings.Contains(stdout, "(from PARLEY_BASE_URL)") {
@@ -256,7 +256,7 @@ func TestAuthStatusEnvTokenAndFailures(t *testing.T) {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
 	// No API at all: demo.
-	stdout, _, err = runAuth(t, writeConfig(t, ""), "", "auth", "status")
+	stdout, _, err = runAuth(t, writeTestConfig(t, ""), "", "auth", "status")
 	if err == nil || !strings.Contains(stdout, "embedded demo sandbox") {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
@@ -264,7 +264,7 @@ func TestAuthStatusEnvTokenAndFailures(t *testing.T) {
 
 func TestAuthLoginInputErrors(t *testing.T) {
 	env := mockKeyringEnv(t)
-	_, srv := newFakeAPI(t)
+	_, srv := newFakeAuthAPI(t)
 	cases := []struct {
 		stdin string
 		args  []string
@@ -273,12 +273,12 @@ func TestAuthLoginInputErrors(t *testing.T) {
 		{"", []string{"auth", "login", "--with-token"}, "no base URL"},
 		{"", []string{"auth", "login", "--base-url", srv.URL}, "stdin is not a terminal"},
 		{"", []string{"auth", "login", "--with-token", "--base-url", srv.URL}, "the token is empty"},
-		{testToken + "\n" + testToken, []string{"auth", "login", "--with-token", "--base-url", srv.URL}, "paste exactly one token"},
-		{testToken, []string{"auth", "login", "--with-token", "--base-url", srv.URL, "--org", "x"}, `--org: not a positive integer id`},
-		{testToken, []string{"auth", "login", "--with-token", "--base-url", srv.URL, testToken}, "takes no arguments"},
-		{testToken, []string{"auth", testToken}, "takes no arguments"},
-		{testToken, []string{"auth", "login", "--with-token", "--base-url", testToken}, "--base-url: the URL must start with https://"},
-		{testToken, []string{"auth", "login", "--with-token", "--base-url", srv.URL, "--operator", testToken}, "--operator: not a positive integer id"},
+		{authTestToken + "\n" + authTestToken, []string{"auth", "login", "--with-token", "--base-url", srv.URL}, "paste exactly one token"},
+		{authTestToken, []string{"auth", "login", "--with-token", "--base-url", srv.URL, "--org", "x"}, `--org: not a positive integer id`},
+		{authTestToken, []string{"auth", "login", "--with-token", "--base-url", srv.URL, authTestToken}, "takes no arguments"},
+		{authTestToken, []string{"auth", authTestToken}, "takes no arguments"},
+		{authTestToken, []string{"auth", "login", "--with-token", "--base-url", authTestToken}, "--base-url: the URL must start with https://"},
+		{authTestToken, []string{"auth", "login", "--with-token", "--base-url", srv.URL, "--operator", authTestToken}, "--operator: not a positive integer id"},
 	}
 	for _, c := range cases {
 		_, _, err := runAuth(t, env, c.stdin, c.args...)
@@ -289,7 +289,7 @@ func TestAuthLoginInputErrors(t *testing.T) {
 }
 
 func TestConfigInit(t *testing.T) {
-	env := writeConfig(t, "")
+	env := writeTestConfig(t, "")
 	path := filepath.Join(env["XDG_CONFIG_HOME"], "parley", "config.yaml")
 	stdout, _, err := runAuth(t, env, "", "config", "init")
 	if err != nil || !strings.Contains(stdout, "Wrote "+path) {

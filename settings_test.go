@@ -15,8 +15,8 @@ import (
 
 func mapEnv(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
-// writeConfig writes a config file under a fresh XDG_CONFIG_HOME and returns the env.
-func writeConfig(t *testing.T, content string) map[string]string {
+// writeTestConfig writes a config file under a fresh XDG_CONFIG_HOME and returns the env.
+func writeTestConfig(t *testing.T, content string) map[string]string {
 	t.Helper()
 	dir := t.TempDir()
 	if content != "" {
@@ -31,7 +31,7 @@ func writeConfig(t *testing.T, content string) map[string]string {
 }
 
 func TestSettingsDefaultsAndDemo(t *testing.T) {
-	env := writeConfig(t, "")
+	env := writeTestConfig(t, "")
 	s, err := resolveSettings(context.Background(), &globalFlags{}, mapEnv(env))
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +64,7 @@ keys:
 	ctx := context.Background()
 
 	// File only.
-	env := writeConfig(t, file)
+	env := writeTestConfig(t, file)
 	s, err := resolveSettings(ctx, &globalFlags{}, mapEnv(env))
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +163,7 @@ func TestSettingsErrors(t *testing.T) {
 		{"token without base", "", globalFlags{}, map[string]string{credentials.EnvToken: "tok-SECRET-0123456789abcdef"}, "PARLEY_TOKEN is set but no base URL"},
 	}
 	for _, c := range cases {
-		env := writeConfig(t, c.file)
+		env := writeTestConfig(t, c.file)
 		for k, v := range c.env {
 			env[k] = v
 		}
@@ -178,7 +178,7 @@ func TestSettingsErrors(t *testing.T) {
 }
 
 func TestSettingsTokenFromEnv(t *testing.T) {
-	env := writeConfig(t, "base_url: https://api.example.com\n")
+	env := writeTestConfig(t, "base_url: https://api.example.com\n")
 	env[credentials.EnvToken] = "tok-SECRET-0123456789abcdef"
 	s, err := resolveSettings(context.Background(), &globalFlags{}, mapEnv(env))
 	if err != nil || s.Demo {
