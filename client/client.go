@@ -313,6 +313,11 @@ func (c *Client) do(ctx context.Context, req request, out any) (int, error) {
 		}
 		var apiErr *Error
 		if err == nil {
+			if c.token != "" {
+				// A server may echo the token (an HTML error page listing headers, a detail
+				// naming it); keep it out of Detail, which the UI shows.
+				body = bytes.ReplaceAll(body, []byte(c.token), []byte("[redacted]"))
+			}
 			apiErr = newError(req.method, u.Path, status, header, body, c.now())
 			err = apiErr
 		} else if ctx.Err() != nil {

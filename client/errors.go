@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -98,8 +99,11 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 		return 0
 	}
 	if n, err := strconv.ParseFloat(v, 64); err == nil {
-		if n <= 0 {
+		if !(n > 0) { // also NaN
 			return 0
+		}
+		if n >= float64(math.MaxInt64/int64(time.Second)) {
+			return time.Duration(math.MaxInt64) // a huge value would overflow into a negative wait
 		}
 		return time.Duration(n * float64(time.Second))
 	}

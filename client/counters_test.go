@@ -1,0 +1,180 @@
+package client
+
+import (
+	"net/http"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// genericAPI answers every request with something decodable.
+func genericAPI(w http.ResponseWriter, r *http.Request, n int) {
+	switch r.Method {
+	case http.MethodDelete:
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		writeJSON(w, 200, `{"count": 0, "next": null, "previous": null, "results": []}`)
+	}
+}
+
+func TestCountersPerFamilyAndOrganization(t *testing.T) {
+	rec := newRecorder(t, genericAPI)
+	c, _ := newTestClient(t, rec.base(), func(cfg *Config) { cfg.OrganizationID = 7 })
+	calls := []struct {
+		fam  Family
+		call func(c *Client) error
+	}{
+		{FamilyConversations, func(c *Client) error { _, err := c.ListConversations(bg(), ConversationListOptions{}); return err }},
+		{FamilyConversations, func(c *Client) error { _, err := c.ConversationsAllPage(bg(), AllConversationsOptions{}); return err }},
+		{FamilyConversations, func(c *Client) error { _, err := c.GetConversation(bg(), 1); return err }},
+		{FamilyConversations, func(c *Client) error { _, err := c.SetConversationTopics(bg(), 1, nil); return err }},
+		{FamilyConversations, func(c *Client) error { return c.DeleteConversation(bg(), 1) }},
+		{FamilyConversations, func(c *Client) error { return c.DeleteConversations(bg(), []int64{1}) }},
+		{FamilyConversations, func(c *Client) error { _, err := c.MessagesPage(bg(), 1, CursorOptions{}); return err }},
+		{FamilyContacts, func(c *Client) error { _, err := c.ListContacts(bg(), ContactListOptions{}); return err }},
+		{FamilyContacts, func(c *Client) error { _, err := c.ContactsAllPage(bg(), AllContactsOptions{}); return err }},
+		{FamilyContacts, func(c *Client) error { _, err := c.GetContact(bg(), 1); return err }},
+		{FamilyContacts, func(c *Client) error { _, err := c.UpdateContact(bg(), 1, ContactUpdate{}); return err }},
+		{FamilyContacts, func(c *Client) error {
+			_, _, err := c.UpsertContact(bg(), IdentifierID, ContactUpdate{})
+			return err
+		}},
+		{FamilyContacts, func(c *Client) error { return c.DeleteContact(bg(), 1) }},
+		{FamilyNavigation, func(c *Client) error { _, err := c.ListNavigation(bg(), NavigationListOptions{}); return err }},
+		{FamilyOperators, func(c *Client) error { _, err := c.ListOperators(bg(), ListOptions{}); return err }},
+		{FamilyOperators, func(c *Client) error { _, err := c.GetOperator(bg(), 1); return err }},
+		{FamilyOperators, func(c *Client) error { _, err := c.UpdateOperator(bg(), 1, OperatorUpdate{}); return err }},
+		{FamilyOperators, func(c *Client) error { return c.DeleteOperator(bg(), 1) }},
+		{FamilyOperators, func(c *Client) error { _, err := c.OperatorSlots(bg(), 1); return err }},
+		{FamilyOperators, func(c *Client) error { _, err := c.SetOperatorAway(bg(), 1, true); return err }},
+		{FamilyNotes, func(c *Client) error { _, err := c.ListNotes(bg(), NoteListOptions{}); return err }},
+		{FamilyNotes, func(c *Client) error { _, err := c.CreateNote(bg(), NewNote{}); return err }},
+		{FamilyNotes, func(c *Client) error { _, err := c.GetNote(bg(), 1); return err }},
+		{FamilyNotes, func(c *Client) error { return c.DeleteNote(bg(), 1) }},
+		{"analytics:um_conversation_rating", func(c *Client) error {
+			_, err := c.Analytics(bg(), AnalyticsQuery{Metric: MetricConversationRating})
+			return err
+		}},
+		{"analytics:um_conversation_rating", func(c *Client) error {
+			_, err := c.Analytics(bg(), AnalyticsQuery{Metric: MetricConversationRating})
+			return err
+		}},
+		{"analytics:um_operator_status", func(c *Client) error {
+			_, err := c.Analytics(bg(), AnalyticsQuery{Metric: MetricOperatorStatus})
+			return err
+		}},
+	}
+	want := map[Family]int{}
+	for i, cl := range calls {
+		if err := cl.call(c); err != nil {
+			t.Fatalf("call %d (%s): %v", i, cl.fam, mustFail(t, err))
+		}
+		want[cl.fam]++
+		if got := c.Usage(cl.fam); got != want[cl.fam] {
+			t.Errorf("call %d: usage of %s = %d, want %d", i, cl.fam, got, want[cl.fam])
+		}
+	}
+	if rec.count() != len(calls) {
+		t.Fatalf("%d requests for %d calls", rec.count(), len(calls))
+	}
+	wantSnap := []CounterValue{
+		{CounterKey{7, "analytics:um_conversation_rating"}, 2},
+		{CounterKey{7, "analytics:um_operator_status"}, 1},
+		{CounterKey{7, FamilyContacts}, 6},
+		{CounterKey{7, FamilyConversations}, 7},
+		{CounterKey{7, FamilyNavigation}, 1},
+		{CounterKey{7, FamilyNotes}, 4},
+		{CounterKey{7, FamilyOperators}, 6},
+	}
+	if got := c.Counters().Snapshot(); !reflect.DeepEqual(got, wantSnap) {
+		t.Errorf("snapshot = %v\nwant       %v", got, wantSnap)
+	}
+
+	// A sibling for another organization shares the counters and counts under its own org.
+	d := c.WithContext(9, 3)
+	if d.Counters() != c.Counters() {
+		t.Fatal("WithContext does not share the counters")
+	}
+	if d.OrganizationID() != 9 || d.OperatorID() != 3 || c.OrganizationID() != 7 || c.OperatorID() != 0 {
+		t.Errorf("contexts: d %d/%d, c %d/%d", d.OrganizationID(), d.OperatorID(), c.OrganizationID(), c.OperatorID())
+	}
+	if d.Usage(FamilyConversations) != 0 {
+		t.Errorf("org 9 starts at %d", d.Usage(FamilyConversations))
+	}
+	if _, err := d.GetConversation(bg(), 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.OperatorSlots(bg(), 1); err != nil {
+		t.Fatal(err)
+	}
+	if d.Usage(FamilyConversations) != 1 || c.Counters().Get(9, FamilyConversations) != 1 || c.Usage(FamilyConversations) != 7 ||
+		c.Counters().Get(9, FamilyOperators) != 1 || c.Usage(FamilyOperators) != 6 {
+		t.Errorf("after org 9 calls: org 9 conversations %d operators %d, org 7 conversations %d operators %d",
+			d.Usage(FamilyConversations), d.Usage(FamilyOperators), c.Usage(FamilyConversations), c.Usage(FamilyOperators))
+	}
+	// Requests refused before sending count nothing.
+	_, _ = d.ListConversations(bg(), ConversationListOptions{ListOptions: ListOptions{Ordering: "bogus"}})
+	_ = d.DeleteContacts(bg(), nil)
+	if d.Usage(FamilyConversations) != 1 || d.Usage(FamilyContacts) != 0 {
+		t.Error("a refused request was counted")
+	}
+}
+
+func TestCountersRollOverAtUTCMidnight(t *testing.T) {
+	clock := newFakeClock(time.Date(2024, 3, 1, 23, 59, 58, 0, time.UTC))
+	rec := newRecorder(t, genericAPI)
+	c, _ := newTestClient(t, rec.base(), func(cfg *Config) { cfg.Now = clock.Now })
+	for range 2 {
+		if _, err := c.GetContact(bg(), 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c.Usage(FamilyContacts) != 2 {
+		t.Fatalf("usage %d, want 2", c.Usage(FamilyContacts))
+	}
+	// 08:59:59 in Tokyo on March 2 is still March 1 in UTC: no rollover.
+	clock.Set(time.Date(2024, 3, 2, 8, 59, 59, 0, tokyo))
+	if c.Usage(FamilyContacts) != 2 {
+		t.Errorf("usage %d before UTC midnight, want 2", c.Usage(FamilyContacts))
+	}
+	clock.Set(time.Date(2024, 3, 2, 0, 0, 0, 0, time.UTC))
+	if c.Usage(FamilyContacts) != 0 || len(c.Counters().Snapshot()) != 0 {
+		t.Errorf("after midnight: usage %d, snapshot %v", c.Usage(FamilyContacts), c.Counters().Snapshot())
+	}
+	if _, err := c.GetContact(bg(), 1); err != nil {
+		t.Fatal(err)
+	}
+	if c.Usage(FamilyContacts) != 1 {
+		t.Errorf("usage %d on the new day, want 1", c.Usage(FamilyContacts))
+	}
+	// 23:00 in New York on March 2 is March 3 in UTC.
+	clock.Set(time.Date(2024, 3, 2, 23, 0, 0, 0, time.FixedZone("EST", -5*3600)))
+	if c.Usage(FamilyContacts) != 0 {
+		t.Errorf("usage %d on the next UTC day", c.Usage(FamilyContacts))
+	}
+}
+
+func TestFamilyOf(t *testing.T) {
+	for path, want := range map[string]Family{
+		"/api/um/v3/conversations/":                       FamilyConversations,
+		"/prefix/api/um/v3/conversations/5/messages/":     FamilyConversations,
+		"/api/um/v3/contact_identities/all/":              FamilyContacts,
+		"/a/b/api/um/v3/navigation/":                      FamilyNavigation,
+		"/api/um/v3/operators/3/away/":                    FamilyOperators,
+		"/api/um/v3/notes/1/":                             FamilyNotes,
+		"/api/um/v1/analytics/um_conversation_duration/":  "analytics:um_conversation_duration",
+		"/prefix/api/um/analytics/um_missed_opportunity/": "analytics:um_missed_opportunity",
+		"/api/um/v1/analytics/":                           FamilyOther,
+		"/api/um/v3/":                                     FamilyOther,
+		"/api/um/v3/webhooks/":                            FamilyOther,
+		"/somewhere/else/":                                FamilyOther,
+	} {
+		if got := familyOf(path); got != want {
+			t.Errorf("familyOf(%q) = %q, want %q", path, got, want)
+		}
+	}
+	f := familyOf("/api/um/v1/analytics/um_operator_status/")
+	if !f.IsAnalytics() || f.Metric() != MetricOperatorStatus || FamilyContacts.IsAnalytics() || FamilyContacts.Metric() != "" {
+		t.Errorf("analytics family helpers: %q %v %q", f, f.IsAnalytics(), f.Metric())
+	}
+}
