@@ -9,8 +9,10 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/charmbracelet/x/term"
@@ -160,10 +162,12 @@ Two ways on:
 }
 
 // readToken reads the token from stdin (--with-token) or, on a terminal, from a prompt
-// without echo.
+// without echo. --with-token on a terminal prompts too, so the token never shows.
 func readToken(cmd *cobra.Command, withToken bool, baseURL string) (string, error) {
 	in := cmd.InOrStdin()
-	if withToken {
+	f, isFile := in.(*os.File)
+	tty := isFile && term.IsTerminal(f.Fd())
+	if withToken && !tty {
 		b, err := io.ReadAll(io.LimitReader(in, maxTokenInput+1))
 		if err != nil {
 			return "", fmt.Errorf("read token from stdin: %w", err)
@@ -173,17 +177,44 @@ func readToken(cmd *cobra.Command, withToken bool, baseURL string) (string, erro
 		}
 		return string(b), nil
 	}
-	f, ok := in.(*os.File)
-	if !ok || !term.IsTerminal(f.Fd()) {
+	if !tty {
 		return "", errors.New("stdin is not a terminal: pipe the token in with --with-token (for example: printenv MY_TOKEN | parley auth login --with-token)")
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "API token for %s (input is hidden): ", baseURL)
-	b, err := term.ReadPassword(f.Fd())
-	fmt.Fprintln(cmd.ErrOrStderr())
+	stderr := cmd.ErrOrStderr()
+	fmt.Fprintf(stderr, "API token for %s (input is hidden): ", baseURL)
+	b, err := readPassword(f.Fd(), stderr)
+	fmt.Fprintln(stderr)
 	if err != nil {
 		return "", fmt.Errorf("read token: %w", err)
 	}
 	return string(b), nil
+}
+
+// readPassword reads a line without echo. An interrupt while it waits turns the echo back
+// on before parley exits, so the shell is not left without echo.
+func readPassword(fd uintptr, stderr io.Writer) ([]byte, error) {
+	state, err := term.GetState(fd)
+	if err != nil {
+		return nil, err
+	}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	defer func() {
+		signal.Stop(sigs)
+		close(done)
+	}()
+	go func() {
+		defer func() { _ = recover() }()
+		select {
+		case <-sigs:
+			_ = term.Restore(fd, state)
+			fmt.Fprintln(stderr)
+			os.Exit(130)
+		case <-done:
+		}
+	}()
+	return term.ReadPassword(fd)
 }
 
 // warnInsecureURL warns when the token would travel unencrypted to another machine.
