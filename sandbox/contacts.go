@@ -1,0 +1,547 @@
+package sandbox
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+)
+
+var contactOrderings = map[string]string{
+	"created_at":  "ct.created_at ASC, ct.id ASC",
+	"-created_at": "ct.created_at DESC, ct.id DESC",
+	"name":        "ct.name COLLATE NOCASE ASC, ct.id ASC",
+	"-name":       "ct.name COLLATE NOCASE DESC, ct.id DESC",
+	"email":       "ct.email COLLATE NOCASE ASC, ct.id ASC",
+	"-email":      "ct.email COLLATE NOCASE DESC, ct.id DESC",
+}
+
+const contactRank = "bm25(contacts_fts, 10.0, 10.0, 10.0, 10.0, 10.0, 4.0)"
+
+func (rq *request) contactWhere() (*whereB, error) {
+	w := &whereB{}
+	w.add("ct.organization_id = ?", rq.org)
+	if n, ok, err := rq.intParam("id"); err != nil {
+		return nil, err
+	} else if ok {
+		w.add("ct.id = ?", n)
+	}
+	if v, ok := rq.str("email"); ok {
+		w.add("ct.email = ? COLLATE NOCASE", v)
+	}
+	if v, ok := rq.str("name"); ok {
+		w.add("ct.name = ? COLLATE NOCASE", v)
+	}
+	if v, ok := rq.str("locale"); ok {
+		w.add("ct.locale = ?", v)
+	}
+	if b, ok, err := rq.boolParam("verified"); err != nil {
+		return nil, err
+	} else if ok {
+		w.add("(ct.email_verified OR ct.is_mobile_number_verified) = ?", b2i(b))
+	}
+	if us, ok, err := rq.timeBound("to_date_time", true); err != nil {
+		return nil, err
+	} else if ok {
+		w.add("coalesce(ct.first_message_sent_at, ct.created_at) < ?", us)
+	}
+	if us, ok, err := rq.timeBound("from_date_time", false); err != nil {
+		return nil, err
+	} else if ok {
+		w.add("coalesce(ct.last_message_sent_at, ct.created_at) >= ?", us)
+	}
+	if err := rq.addExclude(w, "ct.id"); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+func (rq *request) contactSet() (from string, w *whereB, order string, err error) {
+	w, err = rq.contactWhere()
+	if err != nil {
+		return "", nil, "", err
+	}
+	from = "contacts ct"
+	if fts, ok := rq.searchParam(); ok {
+		if fts == "" {
+			w.add("0")
+			return from, w, "ct.id DESC", nil
+		}
+		from = "contacts_fts JOIN contacts ct ON ct.id = contacts_fts.rowid"
+		w.add("contacts_fts MATCH ?", fts)
+		return from, w, contactRank + ", ct.id DESC", nil
+	}
+	order, err = rq.ordering(contactOrderings, "ct.id DESC")
+	if err != nil {
+		return "", nil, "", err
+	}
+	return from, w, order, nil
+}
+
+func (rq *request) listContacts() (int, any, error) {
+	from, w, order, err := rq.contactSet()
+	if err != nil {
+		return 0, nil, err
+	}
+	return rq.offsetList(from, w, order, "ct.id", rq.loadContactsAny)
+}
+
+func (rq *request) allContacts() (int, any, error) {
+	w, err := rq.contactWhere()
+	if err != nil {
+		return 0, nil, err
+	}
+	return rq.allList("contacts ct", w, "ct.id", rq.loadContactsAny)
+}
+
+func (rq *request) loadContactsAny(ids []int64) (any, error) { return rq.loadContacts(ids) }
+
+func (rq *request) loadContacts(ids []int64) ([]contactJSON, error) {
+	out := make([]contactJSON, 0, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	writable := rq.writable(capEditContact, 0)
+	db := rq.s.db
+	in := "(" + placeholders(len(ids)) + ")"
+	rows, err := db.QueryContext(rq.ctx, `SELECT `+contactColumns("ct")+`,
+		(SELECT count(*) FROM conversations c WHERE c.contact_id = ct.id)
+		FROM contacts ct WHERE ct.id IN `+in, int64Args(ids)...)
+	if err != nil {
+		return nil, fmt.Errorf("load contacts: %w", err)
+	}
+	byID := map[int64]*contactJSON{}
+	for rows.Next() {
+		c := &contactJSON{}
+		var n int
+		if err := rows.Scan(append(contactTargets(c), &n)...); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("scan contact: %w", err)
+		}
+		finishContact(c, writable)
+		c.ConversationCount = &n
+		uuids := []string{}
+		c.ContactUUIDs = &uuids
+		byID[c.ID] = c
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load contacts: %w", err)
+	}
+	rows, err = db.QueryContext(rq.ctx, `SELECT contact_id, uuid FROM contact_uuids WHERE contact_id IN `+in+`
+		ORDER BY created_at, widget_id, uuid`, int64Args(ids)...)
+	if err != nil {
+		return nil, fmt.Errorf("load contact uuids: %w", err)
+	}
+	for rows.Next() {
+		var id int64
+		var u string
+		if err := rows.Scan(&id, &u); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("scan contact uuid: %w", err)
+		}
+		if c := byID[id]; c != nil {
+			*c.ContactUUIDs = append(*c.ContactUUIDs, u)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load contact uuids: %w", err)
+	}
+	for _, id := range ids {
+		if c := byID[id]; c != nil {
+			out = append(out, *c)
+		}
+	}
+	return out, nil
+}
+
+func (rq *request) findContact(id int64) error {
+	ex, err := rq.excluded(id)
+	if err != nil {
+		return err
+	}
+	if ex {
+		return notFound()
+	}
+	var one int
+	err = rq.s.db.QueryRowContext(rq.ctx, `SELECT 1 FROM contacts WHERE id = ? AND organization_id = ?`, id, rq.org).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return notFound()
+	}
+	if err != nil {
+		return fmt.Errorf("find contact: %w", err)
+	}
+	return nil
+}
+
+func (rq *request) getContact() (int, any, error) {
+	if err := rq.findContact(rq.route.id); err != nil {
+		return 0, nil, err
+	}
+	return rq.oneContact(rq.route.id, http.StatusOK)
+}
+
+func (rq *request) oneContact(id int64, status int) (int, any, error) {
+	cs, err := rq.loadContacts([]int64{id})
+	if err != nil {
+		return 0, nil, err
+	}
+	if len(cs) == 0 {
+		return 0, nil, notFound()
+	}
+	return status, cs[0], nil
+}
+
+// --- writes --------------------------------------------------------------------------------
+
+var (
+	localeRe  = regexp.MustCompile(`^[a-z]{2}_[A-Z]{2}$`)
+	countryRe = regexp.MustCompile(`^[A-Za-z]{2}$`)
+)
+
+var contactStringFields = []string{"name", "email", "phone_number", "mobile_number", "company", "position",
+	"gender", "salutation", "street", "city", "country", "external_customer_id", "url_facebook", "url_linkedin",
+	"url_twitter", "url_profile_picture"}
+
+var contactBoolFields = []string{"contact_by_email", "contact_by_phone", "contact_by_service_channels",
+	"contact_by_service_messenger"}
+
+// contactChanges validates the writable fields of a contact body and returns column → value.
+func contactChanges(body map[string]json.RawMessage) (map[string]any, error) {
+	ch := map[string]any{}
+	for _, f := range contactStringFields {
+		raw, ok := body[f]
+		if !ok {
+			continue
+		}
+		if isNull(raw) {
+			ch[f] = nil
+			continue
+		}
+		var s string
+		if err := decodeValue(raw, &s); err != nil {
+			return nil, badRequest("%s: expected a string or null.", f)
+		}
+		if len(s) > 2000 {
+			return nil, badRequest("%s: at most 2000 bytes.", f)
+		}
+		switch {
+		case f == "email":
+			s = strings.TrimSpace(s)
+			at := strings.Index(s, "@")
+			if at <= 0 || at == len(s)-1 || strings.ContainsAny(s, " \t\r\n") {
+				return nil, badRequest("email: %q is not a valid email address.", s)
+			}
+		case f == "country":
+			if !countryRe.MatchString(s) {
+				return nil, badRequest("country: expected a two-letter country code, got %q.", s)
+			}
+			s = strings.ToUpper(s)
+		case strings.HasPrefix(f, "url_"):
+			if !strings.HasPrefix(s, "http://") && !strings.HasPrefix(s, "https://") {
+				return nil, badRequest("%s: expected an http(s) URL.", f)
+			}
+		}
+		ch[f] = s
+	}
+	if raw, ok := body["locale"]; ok {
+		var s string
+		if err := decodeValue(raw, &s); err != nil || !localeRe.MatchString(s) {
+			return nil, badRequest("locale: expected the form ll_CC, e.g. en_US.")
+		}
+		ch["locale"] = s
+	}
+	for _, f := range contactBoolFields {
+		raw, ok := body[f]
+		if !ok {
+			continue
+		}
+		var b bool
+		if err := decodeValue(raw, &b); err != nil {
+			return nil, badRequest("%s: expected a boolean.", f)
+		}
+		ch[f] = b2i(b)
+	}
+	return ch, nil
+}
+
+// applyContactChanges updates a contact, resets verification of a changed email or mobile
+// number, touches its conversations and keeps both search indexes in sync.
+func applyContactChanges(rq *request, q querier, id int64, ch map[string]any) error {
+	now := rq.s.opts.Now().UnixMicro()
+	var oldEmail, oldMobile sql.NullString
+	if err := q.QueryRowContext(rq.ctx, `SELECT email, mobile_number FROM contacts WHERE id = ?`, id).Scan(&oldEmail, &oldMobile); err != nil {
+		return fmt.Errorf("read contact: %w", err)
+	}
+	sets := []string{"updated_at = max(updated_at, ?)"}
+	args := []any{now}
+	cols := make([]string, 0, len(ch))
+	for _, f := range append(append(append([]string{}, contactStringFields...), "locale"), contactBoolFields...) {
+		if _, ok := ch[f]; ok {
+			cols = append(cols, f)
+		}
+	}
+	for _, c := range cols {
+		sets = append(sets, c+" = ?")
+		args = append(args, ch[c])
+	}
+	if v, ok := ch["email"]; ok && !sameNullString(oldEmail, v) {
+		sets = append(sets, "email_verified = 0")
+	}
+	if v, ok := ch["mobile_number"]; ok && !sameNullString(oldMobile, v) {
+		sets = append(sets, "is_mobile_number_verified = 0")
+	}
+	if _, err := q.ExecContext(rq.ctx, "UPDATE contacts SET "+strings.Join(sets, ", ")+" WHERE id = ?", append(args, id)...); err != nil {
+		return fmt.Errorf("update contact: %w", err)
+	}
+	if _, err := q.ExecContext(rq.ctx, `UPDATE conversations SET contact_last_update_at = ?, updated_at = max(updated_at, ?)
+		WHERE contact_id = ?`, now, now, id); err != nil {
+		return fmt.Errorf("touch conversations: %w", err)
+	}
+	return reindexContact(rq, q, id)
+}
+
+func sameNullString(old sql.NullString, v any) bool {
+	s, ok := v.(string)
+	if !ok {
+		return !old.Valid
+	}
+	return old.Valid && strings.EqualFold(old.String, s)
+}
+
+// reindexContact rewrites the contact's search row and the contact columns of its
+// conversations' search rows.
+func reindexContact(rq *request, q querier, id int64) error {
+	if _, err := q.ExecContext(rq.ctx, `DELETE FROM contacts_fts WHERE rowid = ?`, id); err != nil {
+		return fmt.Errorf("reindex contact: %w", err)
+	}
+	if _, err := q.ExecContext(rq.ctx, `INSERT INTO contacts_fts(rowid, name, email, street, city, country, notes)
+		SELECT ct.id, ct.name, ct.email, ct.street, ct.city, `+countrySearchExpr("ct.country")+`,
+			(SELECT group_concat(n.body, char(10)) FROM notes n WHERE n.contact_id = ct.id)
+		FROM contacts ct WHERE ct.id = ?`, id); err != nil {
+		return fmt.Errorf("reindex contact: %w", err)
+	}
+	var name, email, street, city sql.NullString
+	if err := q.QueryRowContext(rq.ctx, `SELECT name, email, street, city FROM contacts WHERE id = ?`, id).
+		Scan(&name, &email, &street, &city); err != nil {
+		return fmt.Errorf("reindex contact: %w", err)
+	}
+	if _, err := q.ExecContext(rq.ctx, `UPDATE conversations_fts SET name = ?, email = ?, street = ?, city = ?
+		WHERE rowid IN (SELECT id FROM conversations WHERE contact_id = ?)`, name, email, street, city, id); err != nil {
+		return fmt.Errorf("reindex contact conversations: %w", err)
+	}
+	return nil
+}
+
+func (rq *request) patchContact() (int, any, error) {
+	if err := rq.require(capEditContact, 0); err != nil {
+		return 0, nil, err
+	}
+	body, err := rq.patchObject()
+	if err != nil {
+		return 0, nil, err
+	}
+	id := rq.route.id
+	if err := rq.findContact(id); err != nil {
+		return 0, nil, err
+	}
+	ch, err := contactChanges(body)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := rq.s.inTx(rq, func(q querier) error { return applyContactChanges(rq, q, id, ch) }); err != nil {
+		return 0, nil, err
+	}
+	return rq.oneContact(id, http.StatusOK)
+}
+
+// putContact is PUT /contact_identities/?identifier=FIELD: update the contact matching the
+// body's FIELD value, or create one.
+func (rq *request) putContact() (int, any, error) {
+	if err := rq.require(capEditContact, 0); err != nil {
+		return 0, nil, err
+	}
+	field, _ := rq.str("identifier")
+	switch field {
+	case "email", "external_customer_id", "mobile_number", "id":
+	case "":
+		return 0, nil, badRequest("identifier: required; one of email, external_customer_id, mobile_number, id.")
+	default:
+		return 0, nil, badRequest("identifier: %q is not one of email, external_customer_id, mobile_number, id.", field)
+	}
+	body, err := rq.patchObject()
+	if err != nil {
+		return 0, nil, err
+	}
+	raw, ok := body[field]
+	if !ok || isNull(raw) {
+		return 0, nil, badRequest("%s: the body must carry the identifier field's value.", field)
+	}
+	ch, err := contactChanges(body)
+	if err != nil {
+		return 0, nil, err
+	}
+	var id int64
+	if field == "id" {
+		if err := decodeValue(raw, &id); err != nil {
+			return 0, nil, badRequest("id: expected an integer.")
+		}
+		err = rq.s.db.QueryRowContext(rq.ctx, `SELECT id FROM contacts WHERE organization_id = ? AND id = ?`, rq.org, id).Scan(&id)
+	} else {
+		var v string
+		if err := decodeValue(raw, &v); err != nil || strings.TrimSpace(v) == "" {
+			return 0, nil, badRequest("%s: expected a non-empty string.", field)
+		}
+		cmp := field + " = ?"
+		if field == "email" {
+			cmp = "email = ? COLLATE NOCASE"
+			v = strings.TrimSpace(v)
+		}
+		err = rq.s.db.QueryRowContext(rq.ctx, `SELECT id FROM contacts WHERE organization_id = ? AND `+cmp+` ORDER BY id LIMIT 1`, rq.org, v).Scan(&id)
+	}
+	switch {
+	case err == nil:
+		if ex, err := rq.excluded(id); err != nil {
+			return 0, nil, err
+		} else if ex {
+			return 0, nil, notFound()
+		}
+		if err := rq.s.inTx(rq, func(q querier) error { return applyContactChanges(rq, q, id, ch) }); err != nil {
+			return 0, nil, err
+		}
+		return rq.oneContact(id, http.StatusOK)
+	case !errors.Is(err, sql.ErrNoRows):
+		return 0, nil, fmt.Errorf("look up contact: %w", err)
+	case field == "id":
+		return 0, nil, notFound()
+	}
+	var newID int64
+	err = rq.s.inTx(rq, func(q querier) error {
+		now := rq.s.opts.Now().UnixMicro()
+		res, err := q.ExecContext(rq.ctx, `INSERT INTO contacts(organization_id, email_verified,
+			is_mobile_number_verified, loc_lat, loc_lon, locale, contact_by_email, contact_by_phone,
+			contact_by_service_channels, contact_by_service_messenger, is_blocked, needs_register, created_at, updated_at)
+			VALUES (?, 0, 0, 0, 0, 'en_US', 0, 0, 0, 0, 0, 0, ?, ?)`, rq.org, now, now)
+		if err != nil {
+			return fmt.Errorf("create contact: %w", err)
+		}
+		newID, err = res.LastInsertId()
+		if err != nil {
+			return fmt.Errorf("create contact: %w", err)
+		}
+		return applyContactChanges(rq, q, newID, ch)
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return rq.oneContact(newID, http.StatusCreated)
+}
+
+// --- deletes -------------------------------------------------------------------------------
+
+// deleteContacts removes contacts with everything that belongs to them: notes, navigation
+// events, conversation contact UUIDs and all their conversations (whatever their status).
+func deleteContacts(rq *request, q querier, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	in := "(" + placeholders(len(ids)) + ")"
+	args := int64Args(ids)
+	rows, err := q.QueryContext(rq.ctx, `SELECT id FROM conversations WHERE contact_id IN `+in, args...)
+	if err != nil {
+		return fmt.Errorf("delete contacts: %w", err)
+	}
+	var convs []int64
+	for rows.Next() {
+		var c int64
+		if err := rows.Scan(&c); err != nil {
+			rows.Close()
+			return fmt.Errorf("delete contacts: %w", err)
+		}
+		convs = append(convs, c)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("delete contacts: %w", err)
+	}
+	for len(convs) > 0 {
+		n := min(len(convs), 500)
+		if err := deleteConversations(rq, q, convs[:n]); err != nil {
+			return err
+		}
+		convs = convs[n:]
+	}
+	for _, st := range []string{
+		`DELETE FROM notes WHERE contact_id IN ` + in,
+		`DELETE FROM navigation WHERE contact_id IN ` + in,
+		`DELETE FROM contact_uuids WHERE contact_id IN ` + in,
+		`DELETE FROM contacts_fts WHERE rowid IN ` + in,
+		`DELETE FROM contacts WHERE id IN ` + in,
+	} {
+		if _, err := q.ExecContext(rq.ctx, st, args...); err != nil {
+			return fmt.Errorf("delete contacts: %w", err)
+		}
+	}
+	return nil
+}
+
+func (rq *request) deleteContact() (int, any, error) {
+	if err := rq.require(capDelete, 0); err != nil {
+		return 0, nil, err
+	}
+	if err := rq.findContact(rq.route.id); err != nil {
+		return 0, nil, err
+	}
+	if err := rq.s.inTx(rq, func(q querier) error { return deleteContacts(rq, q, []int64{rq.route.id}) }); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusNoContent, nil, nil
+}
+
+func (rq *request) bulkDeleteContacts() (int, any, error) {
+	if err := rq.require(capDelete, 0); err != nil {
+		return 0, nil, err
+	}
+	var ids []int64
+	delIDs, present, err := rq.idList("delete_ids")
+	if err != nil {
+		return 0, nil, err
+	}
+	if present {
+		if len(delIDs) > 0 {
+			w := &whereB{}
+			w.add("ct.organization_id = ?", rq.org)
+			w.add("ct.id IN ("+placeholders(len(delIDs))+")", int64Args(delIDs)...)
+			if err := rq.addExclude(w, "ct.id"); err != nil {
+				return 0, nil, err
+			}
+			ids, err = rq.s.queryIDs(rq, "SELECT ct.id FROM contacts ct"+w.sql(), w.args...)
+			if err != nil {
+				return 0, nil, err
+			}
+		}
+	} else {
+		from, w, order, err := rq.contactSet()
+		if err != nil {
+			return 0, nil, err
+		}
+		limit, err := rq.limitParam(defaultLimit)
+		if err != nil {
+			return 0, nil, err
+		}
+		ids, err = rq.s.queryIDs(rq, "SELECT ct.id FROM "+from+w.sql()+" ORDER BY "+order+" LIMIT ?", append(w.args, limit)...)
+		if err != nil {
+			return 0, nil, err
+		}
+	}
+	if len(ids) > 0 {
+		if err := rq.s.inTx(rq, func(q querier) error { return deleteContacts(rq, q, ids) }); err != nil {
+			return 0, nil, err
+		}
+	}
+	return http.StatusNoContent, nil, nil
+}

@@ -1,0 +1,451 @@
+package sandbox
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// --- notes -----------------------------------------------------------------------------------
+
+var noteOrderings = map[string]string{
+	"-id":         "n.id DESC",
+	"id":          "n.id ASC",
+	"created_at":  "n.created_at ASC, n.id ASC",
+	"-created_at": "n.created_at DESC, n.id DESC",
+}
+
+func (rq *request) listNotes() (int, any, error) {
+	w := &whereB{}
+	w.add("n.organization_id = ?", rq.org)
+	if n, ok, err := rq.intParam("contact_identity_id"); err != nil {
+		return 0, nil, err
+	} else if ok {
+		w.add("n.contact_id = ?", n)
+	}
+	if err := rq.addExclude(w, "n.id"); err != nil {
+		return 0, nil, err
+	}
+	order, err := rq.ordering(noteOrderings, "n.id DESC")
+	if err != nil {
+		return 0, nil, err
+	}
+	return rq.offsetList("notes n", w, order, "n.id", func(ids []int64) (any, error) { return rq.loadNotes(ids) })
+}
+
+func (rq *request) loadNotes(ids []int64) ([]noteJSON, error) {
+	out := make([]noteJSON, 0, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	writable := rq.writable(capCreateNote, 0)
+	rows, err := rq.s.db.QueryContext(rq.ctx, `SELECT id, organization_id, contact_id, body, operator_id, created_at, updated_at
+		FROM notes WHERE id IN (`+placeholders(len(ids))+`)`, int64Args(ids)...)
+	if err != nil {
+		return nil, fmt.Errorf("load notes: %w", err)
+	}
+	defer rows.Close()
+	byID := map[int64]noteJSON{}
+	for rows.Next() {
+		n := noteJSON{ReadPermission: true, WritePermission: writable}
+		if err := rows.Scan(&n.ID, &n.OrganizationID, &n.ContactIdentityID, &n.Body, &n.OperatorID, &n.CreatedAt, &n.UpdatedAt); err != nil {
+			return nil, fmt.Errorf("scan note: %w", err)
+		}
+		byID[n.ID] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load notes: %w", err)
+	}
+	for _, id := range ids {
+		if n, ok := byID[id]; ok {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+func (rq *request) findNote(id int64) (contactID int64, err error) {
+	ex, err := rq.excluded(id)
+	if err != nil {
+		return 0, err
+	}
+	if ex {
+		return 0, notFound()
+	}
+	err = rq.s.db.QueryRowContext(rq.ctx, `SELECT contact_id FROM notes WHERE id = ? AND organization_id = ?`, id, rq.org).Scan(&contactID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, notFound()
+	}
+	if err != nil {
+		return 0, fmt.Errorf("find note: %w", err)
+	}
+	return contactID, nil
+}
+
+func (rq *request) oneNote(id int64, status int) (int, any, error) {
+	ns, err := rq.loadNotes([]int64{id})
+	if err != nil {
+		return 0, nil, err
+	}
+	if len(ns) == 0 {
+		return 0, nil, notFound()
+	}
+	return status, ns[0], nil
+}
+
+func (rq *request) getNote() (int, any, error) {
+	if _, err := rq.findNote(rq.route.id); err != nil {
+		return 0, nil, err
+	}
+	return rq.oneNote(rq.route.id, http.StatusOK)
+}
+
+func (rq *request) createNote() (int, any, error) {
+	if err := rq.require(capCreateNote, 0); err != nil {
+		return 0, nil, err
+	}
+	body, err := rq.patchObject()
+	if err != nil {
+		return 0, nil, err
+	}
+	var contactID int64
+	raw, ok := body["contact_identity_id"]
+	if !ok || decodeValue(raw, &contactID) != nil {
+		return 0, nil, badRequest("contact_identity_id: required integer.")
+	}
+	var text string
+	raw, ok = body["body"]
+	if !ok || decodeValue(raw, &text) != nil {
+		return 0, nil, badRequest("body: required string.")
+	}
+	if strings.TrimSpace(text) == "" {
+		return 0, nil, badRequest("body: may not be blank.")
+	}
+	if len(text) > 10000 {
+		return 0, nil, badRequest("body: at most 10000 bytes.")
+	}
+	var one int
+	err = rq.s.db.QueryRowContext(rq.ctx, `SELECT 1 FROM contacts WHERE id = ? AND organization_id = ?`, contactID, rq.org).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil, badRequest("contact_identity_id: unknown contact %d.", contactID)
+	}
+	if err != nil {
+		return 0, nil, fmt.Errorf("check contact: %w", err)
+	}
+	var author any
+	if !(rq.op.implicit && !rq.tok.customer) {
+		author = rq.op.id
+	}
+	var id int64
+	err = rq.s.inTx(rq, func(q querier) error {
+		now := rq.s.opts.Now().UnixMicro()
+		res, err := q.ExecContext(rq.ctx, `INSERT INTO notes(organization_id, contact_id, body, operator_id, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?)`, rq.org, contactID, text, author, now, now)
+		if err != nil {
+			return fmt.Errorf("create note: %w", err)
+		}
+		if id, err = res.LastInsertId(); err != nil {
+			return fmt.Errorf("create note: %w", err)
+		}
+		return reindexContact(rq, q, contactID)
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return rq.oneNote(id, http.StatusCreated)
+}
+
+func (rq *request) deleteNote() (int, any, error) {
+	if err := rq.require(capDelete, 0); err != nil {
+		return 0, nil, err
+	}
+	contactID, err := rq.findNote(rq.route.id)
+	if err != nil {
+		return 0, nil, err
+	}
+	err = rq.s.inTx(rq, func(q querier) error {
+		if _, err := q.ExecContext(rq.ctx, `DELETE FROM notes WHERE id = ?`, rq.route.id); err != nil {
+			return fmt.Errorf("delete note: %w", err)
+		}
+		return reindexContact(rq, q, contactID)
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusNoContent, nil, nil
+}
+
+// --- navigation ------------------------------------------------------------------------------
+
+var navigationOrderings = map[string]string{"-id": "v.id DESC", "id": "v.id ASC"}
+
+func (rq *request) listNavigation() (int, any, error) {
+	w := &whereB{}
+	w.add("v.organization_id = ?", rq.org)
+	for _, f := range []struct{ param, cond string }{
+		{"contact_identity_id", "v.contact_id = ?"},
+		{"conversation_id", "v.conversation_id = ?"},
+	} {
+		if n, ok, err := rq.intParam(f.param); err != nil {
+			return 0, nil, err
+		} else if ok {
+			w.add(f.cond, n)
+		}
+	}
+	if err := rq.addExclude(w, "v.id"); err != nil {
+		return 0, nil, err
+	}
+	order, err := rq.ordering(navigationOrderings, "v.id DESC")
+	if err != nil {
+		return 0, nil, err
+	}
+	return rq.offsetList("navigation v", w, order, "v.id", func(ids []int64) (any, error) {
+		out := make([]navigationJSON, 0, len(ids))
+		if len(ids) == 0 {
+			return out, nil
+		}
+		rows, err := rq.s.db.QueryContext(rq.ctx, `SELECT id, organization_id, contact_id, conversation_id, url, title,
+			referrer, created_at FROM navigation WHERE id IN (`+placeholders(len(ids))+`)`, int64Args(ids)...)
+		if err != nil {
+			return nil, fmt.Errorf("load navigation: %w", err)
+		}
+		defer rows.Close()
+		byID := map[int64]navigationJSON{}
+		for rows.Next() {
+			var v navigationJSON
+			if err := rows.Scan(&v.ID, &v.OrganizationID, &v.ContactIdentityID, &v.ConversationID, &v.URL, &v.Title,
+				&v.Referrer, &v.CreatedAt); err != nil {
+				return nil, fmt.Errorf("scan navigation: %w", err)
+			}
+			byID[v.ID] = v
+		}
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("load navigation: %w", err)
+		}
+		for _, id := range ids {
+			if v, ok := byID[id]; ok {
+				out = append(out, v)
+			}
+		}
+		return out, nil
+	})
+}
+
+// --- operators -------------------------------------------------------------------------------
+
+var operatorOrderings = map[string]string{
+	"id":    "o.id ASC",
+	"-id":   "o.id DESC",
+	"name":  "o.name COLLATE NOCASE ASC, o.id ASC",
+	"-name": "o.name COLLATE NOCASE DESC, o.id DESC",
+}
+
+func (rq *request) listOperators() (int, any, error) {
+	w := &whereB{}
+	w.add("o.organization_id = ?", rq.org)
+	if err := rq.addExclude(w, "o.id"); err != nil {
+		return 0, nil, err
+	}
+	order, err := rq.ordering(operatorOrderings, "o.id ASC")
+	if err != nil {
+		return 0, nil, err
+	}
+	return rq.offsetList("operators o", w, order, "o.id", func(ids []int64) (any, error) { return rq.loadOperators(ids) })
+}
+
+func (rq *request) loadOperators(ids []int64) ([]operatorJSON, error) {
+	out := make([]operatorJSON, 0, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := rq.s.db.QueryContext(rq.ctx, `SELECT id, organization_id, name, display_name, email, role, is_bot,
+		is_away, is_online, locale, operator_group_id, created_at, updated_at
+		FROM operators WHERE id IN (`+placeholders(len(ids))+`)`, int64Args(ids)...)
+	if err != nil {
+		return nil, fmt.Errorf("load operators: %w", err)
+	}
+	defer rows.Close()
+	byID := map[int64]operatorJSON{}
+	for rows.Next() {
+		o := operatorJSON{ReadPermission: true}
+		if err := rows.Scan(&o.ID, &o.OrganizationID, &o.Name, &o.DisplayName, &o.Email, &o.Role, &o.IsBot,
+			&o.IsAway, &o.IsOnline, &o.Locale, &o.OperatorGroupID, &o.CreatedAt, &o.UpdatedAt); err != nil {
+			return nil, fmt.Errorf("scan operator: %w", err)
+		}
+		o.WritePermission = rq.writable(capEditOperator, o.ID)
+		byID[o.ID] = o
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load operators: %w", err)
+	}
+	for _, id := range ids {
+		if o, ok := byID[id]; ok {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+func (rq *request) findOperator(id int64) error {
+	ex, err := rq.excluded(id)
+	if err != nil {
+		return err
+	}
+	if ex {
+		return notFound()
+	}
+	var one int
+	err = rq.s.db.QueryRowContext(rq.ctx, `SELECT 1 FROM operators WHERE id = ? AND organization_id = ?`, id, rq.org).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return notFound()
+	}
+	if err != nil {
+		return fmt.Errorf("find operator: %w", err)
+	}
+	return nil
+}
+
+func (rq *request) oneOperator(id int64) (int, any, error) {
+	ops, err := rq.loadOperators([]int64{id})
+	if err != nil {
+		return 0, nil, err
+	}
+	if len(ops) == 0 {
+		return 0, nil, notFound()
+	}
+	return http.StatusOK, ops[0], nil
+}
+
+func (rq *request) getOperator() (int, any, error) {
+	if err := rq.findOperator(rq.route.id); err != nil {
+		return 0, nil, err
+	}
+	return rq.oneOperator(rq.route.id)
+}
+
+func (rq *request) patchOperator() (int, any, error) {
+	id := rq.route.id
+	if err := rq.require(capEditOperator, id); err != nil {
+		return 0, nil, err
+	}
+	body, err := rq.patchObject()
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := rq.findOperator(id); err != nil {
+		return 0, nil, err
+	}
+	sets := []string{"updated_at = ?"}
+	args := []any{rq.s.opts.Now().UnixMicro()}
+	for _, f := range []string{"name", "display_name", "email", "locale"} {
+		raw, ok := body[f]
+		if !ok {
+			continue
+		}
+		var s string
+		if err := decodeValue(raw, &s); err != nil || strings.TrimSpace(s) == "" {
+			return 0, nil, badRequest("%s: expected a non-empty string.", f)
+		}
+		if len(s) > 200 {
+			return 0, nil, badRequest("%s: at most 200 bytes.", f)
+		}
+		switch f {
+		case "email":
+			if at := strings.Index(s, "@"); at <= 0 || at == len(s)-1 || strings.ContainsAny(s, " \t\r\n") {
+				return 0, nil, badRequest("email: %q is not a valid email address.", s)
+			}
+		case "locale":
+			if !localeRe.MatchString(s) {
+				return 0, nil, badRequest("locale: expected the form ll_CC, e.g. en_US.")
+			}
+		}
+		sets = append(sets, f+" = ?")
+		args = append(args, s)
+	}
+	// is_away is ignored here: only /operators/{id}/away/ changes it.
+	if _, err := rq.s.db.ExecContext(rq.ctx, "UPDATE operators SET "+strings.Join(sets, ", ")+" WHERE id = ?", append(args, id)...); err != nil {
+		return 0, nil, fmt.Errorf("update operator: %w", err)
+	}
+	return rq.oneOperator(id)
+}
+
+func (rq *request) deleteOperator() (int, any, error) {
+	id := rq.route.id
+	if err := rq.require(capDelete, id); err != nil {
+		return 0, nil, err
+	}
+	if err := rq.findOperator(id); err != nil {
+		return 0, nil, err
+	}
+	if rq.s.ownerOf[rq.org] == id {
+		return 0, nil, badRequest("Operator %d is the organization's owner and cannot be deleted.", id)
+	}
+	err := rq.s.inTx(rq, func(q querier) error {
+		if _, err := q.ExecContext(rq.ctx, `UPDATE conversations SET operator_assigned_to = NULL, slot_reserved = 0
+			WHERE operator_assigned_to = ?`, id); err != nil {
+			return fmt.Errorf("unassign conversations: %w", err)
+		}
+		if _, err := q.ExecContext(rq.ctx, `DELETE FROM operators WHERE id = ?`, id); err != nil {
+			return fmt.Errorf("delete operator: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusNoContent, nil, nil
+}
+
+type slotsJSON struct {
+	OperatorID   int64 `json:"operator_id"`
+	CurrentSlots int   `json:"current_slots"`
+	TotalSlots   int   `json:"total_slots"`
+}
+
+func (rq *request) operatorSlots() (int, any, error) {
+	id := rq.route.id
+	if err := rq.findOperator(id); err != nil {
+		return 0, nil, err
+	}
+	out := slotsJSON{OperatorID: id}
+	if err := rq.s.db.QueryRowContext(rq.ctx, `SELECT o.total_slots,
+		(SELECT count(*) FROM conversations c WHERE c.operator_assigned_to = o.id AND c.status <> 'ended')
+		FROM operators o WHERE o.id = ?`, id).Scan(&out.TotalSlots, &out.CurrentSlots); err != nil {
+		return 0, nil, fmt.Errorf("operator slots: %w", err)
+	}
+	out.CurrentSlots = min(out.CurrentSlots, out.TotalSlots)
+	return http.StatusOK, out, nil
+}
+
+type awayJSON struct {
+	OperatorID int64 `json:"operator_id"`
+	IsAway     bool  `json:"is_away"`
+	ChangedAt  stamp `json:"changed_at"`
+}
+
+func (rq *request) operatorAway() (int, any, error) {
+	id := rq.route.id
+	if err := rq.require(capToggleAway, id); err != nil {
+		return 0, nil, err
+	}
+	body, err := rq.patchObject()
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := rq.findOperator(id); err != nil {
+		return 0, nil, err
+	}
+	raw, ok := body["is_away"]
+	var away bool
+	if !ok || decodeValue(raw, &away) != nil {
+		return 0, nil, badRequest("is_away: required boolean.")
+	}
+	now := rq.s.opts.Now().UnixMicro()
+	if _, err := rq.s.db.ExecContext(rq.ctx, `UPDATE operators SET is_away = ?, away_changed_at = ?,
+		is_online = CASE WHEN ? THEN 0 ELSE is_online END WHERE id = ?`, b2i(away), now, b2i(away), id); err != nil {
+		return 0, nil, fmt.Errorf("update away status: %w", err)
+	}
+	return http.StatusOK, awayJSON{OperatorID: id, IsAway: away, ChangedAt: stamp(now)}, nil
+}

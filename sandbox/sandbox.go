@@ -1,0 +1,225 @@
+// Package sandbox serves the whole Messaging Platform JSON API v3 and the Analytics API v1
+// from an SQLite database filled with deterministic demo data. It backs demo mode,
+// `parley sandbox` and every test above unit level.
+//
+// The behaviour follows spec/api-v3.md, spec/analytics-v1.md and the decisions recorded in
+// docs/api-notes.md.
+package sandbox
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Size selects how much demo data is seeded.
+type Size string
+
+// The seed sizes.
+const (
+	SizeSmall  Size = "small"
+	SizeMedium Size = "medium"
+	SizeLarge  Size = "large"
+)
+
+// ParseSize validates a size name; "" means medium.
+func ParseSize(s string) (Size, error) {
+	switch Size(s) {
+	case "":
+		return SizeMedium, nil
+	case SizeSmall, SizeMedium, SizeLarge:
+		return Size(s), nil
+	}
+	return "", fmt.Errorf("unknown sandbox size %q (want small, medium or large)", s)
+}
+
+// Options configure a sandbox server. The zero value is usable.
+type Options struct {
+	DBPath             string           // "" = in-memory database
+	Seed               int64            // deterministic data; default 1
+	Size               Size             // default "medium"
+	Now                func() time.Time // clock for seeding and for "today"/daily counters; default time.Now
+	DailyLimit         int              // requests per family per org per UTC day; 0 = 5000
+	BurstRate          float64          // requests per second per token+org; 0 = 20; negative = unlimited
+	Burst              int              // 0 = 40
+	AnalyticsPerMinute int              // per metric per org; 0 = 10
+	PathPrefix         string           // serve under this prefix, e.g. "/proxy/x"; links include it
+	RequestLog         io.Writer        // one JSON line per request; never the token
+}
+
+func (o Options) withDefaults() (Options, error) {
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	sz, err := ParseSize(string(o.Size))
+	if err != nil {
+		return o, err
+	}
+	o.Size = sz
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.DailyLimit <= 0 {
+		o.DailyLimit = 5000
+	}
+	if o.BurstRate == 0 {
+		o.BurstRate = 20
+	}
+	if o.Burst <= 0 {
+		o.Burst = 40
+	}
+	if o.AnalyticsPerMinute <= 0 {
+		o.AnalyticsPerMinute = 10
+	}
+	p := strings.TrimRight(o.PathPrefix, "/")
+	if p != "" && !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	o.PathPrefix = p
+	return o, nil
+}
+
+// Info describes the seeded data that clients and tests need to know.
+type Info struct {
+	CustomerToken         string
+	OrgTokens             map[int64]string // per organization id
+	DefaultOrgID          int64
+	OrgIDs                []int64
+	RestrictedOperatorID  int64 // the "agent" role operator (cannot delete or change other operators)
+	OwnerOperatorID       int64 // of the default org
+	LongConversationID    int64 // the conversation with >= 1,500 messages
+	HostileConversationID int64 // a conversation whose contact name and messages carry hostile text
+}
+
+// Server is the sandbox API. It is an http.Handler.
+type Server struct {
+	db         *sql.DB
+	opts       Options
+	info       Info
+	reused     bool
+	tokens     map[string]tokenInfo
+	ownerOf    map[int64]int64 // organization id → owner operator id
+	customerID int64
+	offsetCap  int // results reachable by offset (10,000; lowered in tests)
+	limits     *limiter
+	logMu      sync.Mutex
+}
+
+type tokenInfo struct {
+	customer bool
+	orgID    int64
+}
+
+// Open opens (creating or migrating) the database, seeds it when it is empty, was seeded with
+// another seed or size, or was seeded more than 7 days before Now, and returns the server.
+func Open(ctx context.Context, opts Options) (*Server, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	db, reused, err := openDB(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{db: db, opts: o, reused: reused, limits: newLimiter(o), offsetCap: maxOffsetTot}
+	if err := s.loadInfo(ctx); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Info returns the tokens and the notable ids of the seeded data.
+func (s *Server) Info() Info {
+	i := s.info
+	i.OrgTokens = make(map[int64]string, len(s.info.OrgTokens))
+	for k, v := range s.info.OrgTokens {
+		i.OrgTokens[k] = v
+	}
+	i.OrgIDs = append([]int64(nil), s.info.OrgIDs...)
+	return i
+}
+
+// Reused reports whether Open found an already seeded database and kept it.
+func (s *Server) Reused() bool { return s.reused }
+
+// Close closes the database.
+func (s *Server) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("close sandbox database: %w", err)
+	}
+	return nil
+}
+
+// Running is a sandbox served over HTTP in the background.
+type Running struct {
+	URL    string // base URL including PathPrefix, no trailing slash
+	Server *Server
+
+	srv  *http.Server
+	done chan error
+	once sync.Once
+	err  error
+}
+
+// Start opens the sandbox and serves it on addr ("127.0.0.1:0" picks a free port). ctx bounds
+// opening and seeding only; stop the server with Close.
+func Start(ctx context.Context, opts Options, addr string) (*Running, error) {
+	s, err := Open(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		_ = s.Close()
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+	r := &Running{
+		URL:    "http://" + ln.Addr().String() + s.opts.PathPrefix,
+		Server: s,
+		srv:    srv,
+		done:   make(chan error, 1),
+	}
+	go func() {
+		err := srv.Serve(ln)
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
+		}
+		r.done <- err
+	}()
+	return r, nil
+}
+
+// Close shuts the HTTP server down gracefully (waiting up to 5 s for requests in flight) and
+// closes the database.
+func (r *Running) Close() error {
+	r.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		var errs []error
+		if err := r.srv.Shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("shut down sandbox server: %w", err))
+		}
+		if err := <-r.done; err != nil {
+			errs = append(errs, fmt.Errorf("serve sandbox: %w", err))
+		}
+		if err := r.Server.Close(); err != nil {
+			errs = append(errs, err)
+		}
+		r.err = errors.Join(errs...)
+	})
+	return r.err
+}
