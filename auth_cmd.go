@@ -248,6 +248,9 @@ func newVerifyClient(d authDeps, s Settings, token string, org, operator int64) 
 	})
 }
 
+// errTokenRejected is matched by verifyToken's error when the server refused the token (401).
+var errTokenRejected = errors.New("token rejected")
+
 // verifyToken makes the one cheap request that proves the token works:
 // GET /api/um/v3/operators/?limit=1 in the configured organization and operator.
 func verifyToken(ctx context.Context, d authDeps, s Settings, token string) error {
@@ -269,7 +272,7 @@ func verifyToken(ctx context.Context, d authDeps, s Settings, token string) erro
 		}
 		switch ce.Status {
 		case http.StatusUnauthorized:
-			return fmt.Errorf("token rejected by %s: %s (HTTP 401)", s.BaseURL, detail)
+			return fmt.Errorf("%w by %s: %s (HTTP 401)", errTokenRejected, s.BaseURL, detail)
 		case http.StatusForbidden:
 			return fmt.Errorf("%s refused the request (HTTP 403): %s", s.BaseURL, detail)
 		case http.StatusBadRequest:
@@ -416,7 +419,10 @@ func runStatus(cmd *cobra.Command, g *globalFlags, d authDeps) error {
 	if err := verifyToken(ctx, d, s, tok.Reveal()); err != nil {
 		err = credentials.RedactError(err, tok.Reveal())
 		row("Works", "no: "+err.Error())
-		return errors.New("the token does not work")
+		if errors.Is(err, errTokenRejected) {
+			return errors.New("the token does not work")
+		}
+		return errors.New("the token could not be checked")
 	}
 	row("Works", "yes")
 	return nil

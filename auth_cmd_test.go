@@ -43,6 +43,9 @@ func (f *fakeAuthAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch {
+	case r.Header.Get("Service-Operator-Id") == "999":
+		w.WriteHeader(http.StatusBadRequest)
+		w.Write([]byte(`{"detail": "Unknown operator 999."}`))
 	case strings.HasPrefix(r.URL.Path, "/api/um/v3/operators/"):
 		w.Write([]byte(`{"count": 1, "next": null, "previous": null, "results": [{"id": 1, "name": "Owner"}]}`))
 	case strings.HasPrefix(r.URL.Path, "/api/um/v1/analytics/"):
@@ -253,6 +256,11 @@ func TestAuthStatusEnvTokenAndFailures(t *testing.T) {
 	env[credentials.EnvToken] = "tok-WRONG-0123456789abcdef"
 	stdout, _, err = runAuth(t, env, "", "auth", "status")
 	if err == nil || !strings.Contains(stdout, "Works:        no: token rejected") || strings.Contains(stdout, "tok-WRONG") {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	env[credentials.EnvToken] = authTestToken
+	stdout, _, err = runAuth(t, env, "", "auth", "status", "--operator", "999")
+	if err == nil || err.Error() != "the token could not be checked" || !strings.Contains(stdout, "(HTTP 400; check --org and --operator): Unknown operator 999.") {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
 	// No API at all: demo.

@@ -172,6 +172,6 @@ func SessionBusCheck(env func(string) string) func() error {
 		if _, err := os.Stat(bus); err == nil {
 			return nil
 		}
-		return fmt.Errorf("no D-Bus session (DBUS_SESSION_BUS_ADDRESS is not set and %s does not exist)", bus)
+		return fmt.Errorf("no D-Bus session: DBUS_SESSION_BUS_ADDRESS is not set and %s does not exist", bus)
 	}
 }
