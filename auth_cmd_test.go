@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/parley-tui/parley/config"
 	"github.com/parley-tui/parley/credentials"
+	"github.com/parley-tui/parley/sandbox"
 )
 
 const authTestToken = "tok-SECRET-0123456789abcdef"
@@ -320,5 +322,38 @@ func TestConfigInit(t *testing.T) {
 	}
 	if _, err := os.Stat(other); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAuthLoginAgainstSandbox logs in to the embedded sandbox with its customer token and
+// an organization token.
+func TestAuthLoginAgainstSandbox(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	run, err := sandbox.Start(ctx, sandbox.Options{Size: sandbox.SizeSmall}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer run.Close()
+	info := run.Server.Info()
+	env := mockKeyringEnv(t)
+
+	_, stderr, err := runAuth(t, env, info.CustomerToken, "auth", "login", "--with-token", "--base-url", run.URL)
+	if err != nil || !strings.Contains(stderr, "(customer token: data of ") || strings.Contains(stderr, info.CustomerToken) {
+		t.Fatalf("customer token: %v\n%s", err, stderr)
+	}
+	org := strconv.FormatInt(info.DefaultOrgID, 10)
+	orgToken := info.OrgTokens[info.DefaultOrgID]
+	_, stderr, err = runAuth(t, env, orgToken, "auth", "login", "--with-token", "--org", org)
+	if err != nil || !strings.Contains(stderr, "(organization token, or a customer token with one organization)") || strings.Contains(stderr, orgToken) {
+		t.Fatalf("organization token: %v\n%s", err, stderr)
+	}
+	stdout, _, err := runAuth(t, env, "", "auth", "status")
+	if err != nil || !strings.Contains(stdout, "Organization: "+org+" (from config file)") || !strings.Contains(stdout, credentials.Mask(orgToken)+" from the OS keyring") || !strings.Contains(stdout, "Works:        yes") {
+		t.Fatalf("status: %v\n%s", err, stdout)
+	}
+	_, _, err = runAuth(t, env, "", "auth", "status", "--operator", strconv.FormatInt(info.RestrictedOperatorID, 10))
+	if err != nil {
+		t.Fatalf("status as the agent operator: %v", err)
 	}
 }
