@@ -661,7 +661,8 @@ func TestParseTime(t *testing.T) {
 			t.Errorf("ParseTime(%q) = %v, want %v", c.in, got, c.want)
 		}
 	}
-	for _, bad := range []string{"", "yesterday", "2024-13-01T00:00:00Z", "2024-03-01T25:00:00Z", "01.03.2024", "2024-03-01T10:15:30 CET", "1709288130"} {
+	for _, bad := range []string{"", "yesterday", "2024-13-01T00:00:00Z", "2024-03-01T25:00:00Z", "01.03.2024", "2024-03-01T10:15:30 CET", "1709288130",
+		"0000-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"} {
 		if got, err := ParseTime(bad); err == nil {
 			t.Errorf("ParseTime(%q) = %v, want an error", bad, got)
 		}

@@ -28,7 +28,13 @@ func ParseTime(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	for _, l := range timeLayouts {
 		if t, err := time.Parse(l, s); err == nil {
-			return t.UTC(), nil
+			t = t.UTC()
+			// A zone offset can push year 0 or 9999 out of the four-digit range, which
+			// MarshalJSON would then write in a form ParseTime cannot read back.
+			if y := t.Year(); y < 0 || y > 9999 {
+				return time.Time{}, fmt.Errorf("timestamp %q is out of range", s)
+			}
+			return t, nil
 		}
 	}
 	return time.Time{}, fmt.Errorf("timestamp %q is not ISO 8601", s)
