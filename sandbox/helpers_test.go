@@ -74,9 +74,10 @@ type api struct {
 	headers map[string]string
 }
 
-func newAPI(t testing.TB, r *sandbox.Running) *api {
-	info := r.Server.Info()
-	return &api{t: t, base: r.URL, info: info, token: info.CustomerToken, headers: map[string]string{}}
+func newAPI(t testing.TB, r *sandbox.Running) *api { return apiFor(t, r.URL, r.Server.Info()) }
+
+func apiFor(t testing.TB, base string, info sandbox.Info) *api {
+	return &api{t: t, base: base, info: info, token: info.CustomerToken, headers: map[string]string{}}
 }
 
 // as returns a copy of the client with extra headers.
