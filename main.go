@@ -3,16 +3,26 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
+
+	"boot.parley.local/termguard"
 )
 
 // version is parley's version; release builds set it with -ldflags "-X main.version=…".
 var version = "0.1.0-dev"
 
 func main() {
+	// First thing: undo the TERM=dumb that kept Bubble Tea's init from querying the
+	// terminal (see termguard).
+	termguard.Restore()
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
 	root := newRootCmd()
-	if err := root.Execute(); err != nil {
+	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "parley:", err)
 		os.Exit(1)
 	}

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"errors"
+
+	"boot.parley.local/termguard"
+
 	"github.com/spf13/cobra"
 )
 
@@ -15,10 +19,26 @@ type globalFlags struct {
 }
 
 func newRootCmd() *cobra.Command {
-	var g globalFlags
+	g := &globalFlags{}
 	root := &cobra.Command{
-		Use:           "parley",
-		Short:         "A terminal UI for the Messaging Platform JSON API",
+		Use:   "parley",
+		Short: "A terminal UI for the Messaging Platform JSON API",
+		Long: `parley is a terminal UI for the Messaging Platform JSON API v3 and the Analytics
+API v1: triage conversations, look up contacts, manage operators and read analytics.
+
+Run without a command to open the TUI. With no API configured it opens on demo data
+from an embedded sandbox.`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				// Never repeat the argument: it might be a token pasted by mistake.
+				return errors.New("parley takes no arguments; its commands are listed by parley --help")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			termVar, hadTerm := termguard.Restore()
+			return runTUI(cmd.Context(), g, termVar, hadTerm, cmd.ErrOrStderr())
+		},
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -32,7 +52,10 @@ func newRootCmd() *cobra.Command {
 	pf.StringVar(&g.debug, "debug", "", "write a debug log to this file")
 
 	// Subcommands register here, one line each.
-	root.AddCommand(newAuthCmd(&g))
-	root.AddCommand(newConfigCmd(&g))
+	root.AddCommand(newAuthCmd(g))
+	root.AddCommand(newConfigCmd(g))
+	root.AddCommand(newConversationsCmd(g))
+	root.AddCommand(newContactsCmd(g))
+	root.AddCommand(newAnalyticsCmd(g))
 	return root
 }

@@ -1,0 +1,433 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/export"
+	"github.com/parley-tui/parley/sanitize"
+)
+
+// newConversationsCmd is `parley conversations export`.
+func newConversationsCmd(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "conversations",
+		Short: "Conversations from the command line",
+	}
+	var (
+		f        conversationFilterFlags
+		pageSize int
+		max      int
+	)
+	exp := &cobra.Command{
+		Use:   "export [filters]",
+		Short: "Write every matching conversation as one JSON object per line",
+		Long: `Walks /conversations/all/ by cursor (no 10,000-result cap) and writes one JSON
+object per line to stdout. Progress goes to stderr when stderr is a terminal.
+
+Timestamps accept ISO 8601 with or without fraction and zone (no zone = UTC), or a date.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			filter, err := f.filter()
+			if err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			s, err := openSession(ctx, g, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			out := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
+			enc := json.NewEncoder(out)
+			progress := newProgress(cmd.ErrOrStderr(), "conversations")
+			n := 0
+			opts := client.AllConversationsOptions{Filter: filter, CursorOptions: client.CursorOptions{Limit: pageSize, Ordering: "id"}}
+			for conv, err := range s.Client.ConversationsAll(ctx, opts) {
+				if err != nil {
+					out.Flush()
+					progress.done(n)
+					return fmt.Errorf("export conversations after %d: %w", n, err)
+				}
+				if err := enc.Encode(conv); err != nil {
+					return fmt.Errorf("write conversation %d: %w", conv.ID, err)
+				}
+				n++
+				progress.update(n)
+				if max > 0 && n >= max {
+					break
+				}
+			}
+			progress.done(n)
+			if err := out.Flush(); err != nil {
+				return fmt.Errorf("write output: %w", err)
+			}
+			return nil
+		},
+	}
+	f.register(exp)
+	exp.Flags().IntVar(&pageSize, "page-size", client.MaxLimit, "conversations per request (1..100)")
+	exp.Flags().IntVar(&max, "max", 0, "stop after this many conversations (0 = all)")
+	cmd.AddCommand(exp)
+	return cmd
+}
+
+// conversationFilterFlags are the 16 conversation filters as flags.
+type conversationFilterFlags struct {
+	contactUUID, status                              string
+	operatorID, topicID, widgetID, contactID         int64
+	idGT, idLT                                       int64
+	firstFrom, firstTo, lastFrom, lastTo             string
+	updatedFrom, updatedTo, activityFrom, activityTo string
+}
+
+func (f *conversationFilterFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.status, "status", "", "status: new, pending or ended")
+	fl.StringVar(&f.contactUUID, "contact-uuid", "", "conversation contact UUID (contact_uuid)")
+	fl.Int64Var(&f.operatorID, "operator-id", 0, "conversations of this operator")
+	fl.Int64Var(&f.topicID, "topic", 0, "conversations with this topic id")
+	fl.Int64Var(&f.widgetID, "widget", 0, "conversations via this widget id")
+	fl.Int64Var(&f.contactID, "contact", 0, "conversations of this contact id")
+	fl.Int64Var(&f.idGT, "id-gt", 0, "id greater than")
+	fl.Int64Var(&f.idLT, "id-lt", 0, "id smaller than")
+	fl.StringVar(&f.firstFrom, "first-message-from", "", "first contact message sent after")
+	fl.StringVar(&f.firstTo, "first-message-to", "", "first contact message sent before")
+	fl.StringVar(&f.lastFrom, "last-message-from", "", "last contact message sent after")
+	fl.StringVar(&f.lastTo, "last-message-to", "", "last contact message sent before")
+	fl.StringVar(&f.updatedFrom, "updated-from", "", "last update after")
+	fl.StringVar(&f.updatedTo, "updated-to", "", "last update before")
+	fl.StringVar(&f.activityFrom, "activity-from", "", "last activity after")
+	fl.StringVar(&f.activityTo, "activity-to", "", "last activity before")
+}
+
+func (f *conversationFilterFlags) filter() (client.ConversationFilter, error) {
+	out := client.ConversationFilter{
+		ContactUUID:       f.contactUUID,
+		OperatorID:        f.operatorID,
+		TopicID:           f.topicID,
+		WidgetID:          f.widgetID,
+		ContactIdentityID: f.contactID,
+		IDGreaterThan:     f.idGT,
+		IDLessThan:        f.idLT,
+	}
+	switch f.status {
+	case "", client.StatusNew, client.StatusPending, client.StatusEnded:
+		out.Status = f.status
+	default:
+		return out, fmt.Errorf("--status %q: want new, pending or ended", f.status)
+	}
+	times := []struct {
+		flag string
+		val  string
+		dst  *time.Time
+	}{
+		{"first-message-from", f.firstFrom, &out.ContactFirstMessageFromDate},
+		{"first-message-to", f.firstTo, &out.ContactFirstMessageToDate},
+		{"last-message-from", f.lastFrom, &out.ContactLastMessageFromDate},
+		{"last-message-to", f.lastTo, &out.ContactLastMessageToDate},
+		{"updated-from", f.updatedFrom, &out.UpdatedAtFromDate},
+		{"updated-to", f.updatedTo, &out.UpdatedAtToDate},
+		{"activity-from", f.activityFrom, &out.LastActivityFromDate},
+		{"activity-to", f.activityTo, &out.LastActivityToDate},
+	}
+	for _, t := range times {
+		if t.val == "" {
+			continue
+		}
+		v, err := client.ParseTime(t.val)
+		if err != nil {
+			return out, fmt.Errorf("--%s: %w", t.flag, err)
+		}
+		*t.dst = v
+	}
+	return out, nil
+}
+
+// newContactsCmd is `parley contacts search`.
+func newContactsCmd(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "contacts",
+		Short: "Contacts from the command line",
+	}
+	var (
+		limit int
+		table bool
+	)
+	search := &cobra.Command{
+		Use:   "search QUERY...",
+		Short: "Search contacts with the server's search_query, in rank order",
+		Long: `Runs the server's search_query on the contacts list. Keywords are combined with
+OR, stemmed and matched as prefixes; results come in rank order (name, email, street,
+city and country weigh most, then notes). Prints a JSON array, or a table with --table.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			query := strings.TrimSpace(strings.Join(args, " "))
+			if query == "" {
+				return fmt.Errorf("search needs at least one keyword")
+			}
+			if limit < 1 || limit > client.MaxLimit {
+				return fmt.Errorf("--limit %d: want 1..%d", limit, client.MaxLimit)
+			}
+			ctx := cmd.Context()
+			s, err := openSession(ctx, g, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			page, err := s.Client.SearchContacts(ctx, query, limit)
+			if err != nil {
+				return fmt.Errorf("search contacts: %w", err)
+			}
+			if table {
+				return writeContactTable(cmd.OutOrStdout(), page)
+			}
+			enc := json.NewEncoder(cmd.OutOrStdout())
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(page.Results); err != nil {
+				return fmt.Errorf("write output: %w", err)
+			}
+			return nil
+		},
+	}
+	search.Flags().IntVar(&limit, "limit", 20, "how many results (1..100)")
+	search.Flags().BoolVar(&table, "table", false, "print a table for humans instead of JSON")
+	cmd.AddCommand(search)
+	return cmd
+}
+
+func writeContactTable(w io.Writer, page *client.Page[client.Contact]) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RANK\tID\tNAME\tEMAIL\tCITY\tCOUNTRY\tVERIFIED")
+	for i, c := range page.Results {
+		verified := "no"
+		if c.Verified {
+			verified = "yes"
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\n", i+1, c.ID,
+			cell(client.Str(c.Name)), cell(client.Str(c.Email)), cell(client.Str(c.City)), cell(client.Str(c.Country)), verified)
+	}
+	fmt.Fprintf(tw, "\n%d shown of %d matching\n", len(page.Results), page.Count)
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write table: %w", err)
+	}
+	return nil
+}
+
+// newAnalyticsCmd is `parley analytics export`.
+func newAnalyticsCmd(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "analytics",
+		Short: "Analytics API data points from the command line",
+	}
+	var (
+		from, to, mode, format, output         string
+		orgIDs, widgetIDs, operatorIDs, groups string
+	)
+	exp := &cobra.Command{
+		Use:   "export METRIC --from DATE --to DATE",
+		Short: "Export one metric's data points as CSV or JSON",
+		Long: `Exports the data points of one analytics metric for a period. Dates are
+YYYY-mm-dd (UTC) or YYYY-mm-ddTHH:MM:SS; both ends are inclusive. Periods longer than 93
+days are split into several requests (at most 10 per minute per metric; parley waits
+rather than fail) and merged in time order.
+
+Metrics: run "parley analytics metrics".`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			metric, ok := client.LookupMetric(args[0])
+			if !ok {
+				return fmt.Errorf("unknown metric %q (see parley analytics metrics)", args[0])
+			}
+			f, err := export.ParseFormat(format)
+			if err != nil {
+				return fmt.Errorf("--format: %w", err)
+			}
+			q := client.AnalyticsQuery{Metric: metric.Metric, OperatorMode: client.OperatorMode(mode)}
+			if q.From, q.To, q.WithTime, err = parseRange(from, to); err != nil {
+				return err
+			}
+			for _, l := range []struct {
+				flag, val string
+				dst       *[]int64
+			}{
+				{"organization-ids", orgIDs, &q.OrganizationIDs},
+				{"widget-ids", widgetIDs, &q.WidgetIDs},
+				{"operator-ids", operatorIDs, &q.OperatorIDs},
+				{"group-ids", groups, &q.OperatorGroupIDs},
+			} {
+				if *l.dst, err = parseIDList(l.val); err != nil {
+					return fmt.Errorf("--%s: %w", l.flag, err)
+				}
+			}
+			if err := q.Validate(); err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			s, err := openSession(ctx, g, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			if n := q.Requests(); n > 1 && isTerminal(cmd.ErrOrStderr()) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d requests (periods of at most %d days)\n", metric.Metric, n, client.MaxAnalyticsDays)
+			}
+			pts, err := s.Client.Analytics(ctx, q)
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			var file *os.File
+			if output != "" && output != "-" {
+				file, err = os.OpenFile(output, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+				if err != nil {
+					return fmt.Errorf("open output: %w", err)
+				}
+				w = file
+			}
+			bw := bufio.NewWriter(w)
+			if err := export.DataPoints(bw, f, metric.Metric, pts); err != nil {
+				return err
+			}
+			if err := bw.Flush(); err != nil {
+				return fmt.Errorf("write output: %w", err)
+			}
+			if file != nil {
+				if err := file.Close(); err != nil {
+					return fmt.Errorf("close output: %w", err)
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "wrote %d data points to %s\n", len(pts), output)
+			}
+			return nil
+		},
+	}
+	fl := exp.Flags()
+	fl.StringVar(&from, "from", "", "first day (YYYY-mm-dd or YYYY-mm-ddTHH:MM:SS, UTC)")
+	fl.StringVar(&to, "to", "", "last day, inclusive (same formats)")
+	fl.StringVar(&orgIDs, "organization-ids", "", "organization ids (comma or space separated)")
+	fl.StringVar(&widgetIDs, "widget-ids", "", "widget ids")
+	fl.StringVar(&operatorIDs, "operator-ids", "", "operator ids")
+	fl.StringVar(&groups, "group-ids", "", "operator group ids")
+	fl.StringVar(&mode, "mode", "", "operator mode: human or bot (default all)")
+	fl.StringVar(&format, "format", "csv", "csv or json")
+	fl.StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
+	_ = exp.MarkFlagRequired("from")
+	_ = exp.MarkFlagRequired("to")
+
+	metrics := &cobra.Command{
+		Use:   "metrics",
+		Short: "List every analytics metric with what it measures",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			for _, grp := range client.MetricGroups {
+				fmt.Fprintf(tw, "%s\n", grp)
+				for _, m := range client.Metrics {
+					if m.Group == grp {
+						fmt.Fprintf(tw, "  %s\t%s\n", m.Metric, m.Description)
+					}
+				}
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.AddCommand(exp, metrics)
+	return cmd
+}
+
+// parseRange reads --from/--to as dates or date-times.
+func parseRange(from, to string) (f, t time.Time, withTime bool, err error) {
+	parse := func(flag, s string) (time.Time, bool, error) {
+		s = strings.TrimSpace(s)
+		if v, err := time.Parse(time.DateOnly, s); err == nil {
+			return v, false, nil
+		}
+		if v, err := time.Parse("2006-01-02T15:04:05", s); err == nil {
+			return v, true, nil
+		}
+		return time.Time{}, false, fmt.Errorf("--%s %q: want YYYY-mm-dd or YYYY-mm-ddTHH:MM:SS", flag, s)
+	}
+	f, ft, err := parse("from", from)
+	if err != nil {
+		return
+	}
+	t, tt, err := parse("to", to)
+	if err != nil {
+		return
+	}
+	if ft || tt {
+		withTime = true
+		if !tt {
+			// A date-only end includes that whole day.
+			t = t.Add(24*time.Hour - time.Second)
+		}
+	}
+	if t.Before(f) {
+		err = fmt.Errorf("--to %s is before --from %s", to, from)
+	}
+	return
+}
+
+// parseIDList reads ids separated by commas and/or whitespace.
+func parseIDList(s string) ([]int64, error) {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+	var ids []int64
+	for _, f := range fields {
+		id, err := strconv.ParseInt(f, 10, 64)
+		if err != nil || id <= 0 {
+			return nil, fmt.Errorf("%q is not an id", f)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+// cell keeps API text safe for a terminal table.
+func cell(s string) string { return sanitize.Line(s) }
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// progress prints a counter on stderr when stderr is a terminal.
+type progress struct {
+	w     io.Writer
+	what  string
+	on    bool
+	last  time.Time
+	shown bool
+}
+
+func newProgress(w io.Writer, what string) *progress {
+	return &progress{w: w, what: what, on: isTerminal(w)}
+}
+
+func (p *progress) update(n int) {
+	if !p.on || time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	p.shown = true
+	fmt.Fprintf(p.w, "\r%d %s…", n, p.what)
+}
+
+func (p *progress) done(n int) {
+	if p.on {
+		if p.shown {
+			fmt.Fprint(p.w, "\r\x1b[K")
+		}
+		fmt.Fprintf(p.w, "%d %s\n", n, p.what)
+	}
+}

@@ -1,0 +1,290 @@
+// Package keymap holds every key binding of parley (bubbles/key), their help groups and the
+// user's overrides from the config file. Views match keys only through these bindings.
+package keymap
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// Action names: the config file's `keys:` map uses them.
+const (
+	Quit          = "quit"
+	Help          = "help"
+	Back          = "back"
+	Conversations = "conversations"
+	Contacts      = "contacts"
+	Operators     = "operators"
+	Analytics     = "analytics"
+	Navigation    = "navigation"
+	NextPane      = "next_pane"
+	PrevPane      = "prev_pane"
+	ToggleDetail  = "toggle_detail"
+	Refresh       = "refresh"
+	PickOrg       = "pick_org"
+	ActAs         = "act_as"
+
+	Up       = "up"
+	Down     = "down"
+	Top      = "top"
+	Bottom   = "bottom"
+	PageDown = "page_down"
+	PageUp   = "page_up"
+	Open     = "open"
+
+	Search = "search"
+	Filter = "filter"
+	Status = "status"
+	Order  = "order"
+	Mark   = "mark"
+	Delete = "delete"
+	CopyID = "copy_id"
+
+	Topics = "topics"
+	Note   = "note"
+	Edit   = "edit"
+	Away   = "away"
+	Upsert = "upsert"
+
+	Export    = "export"
+	Metric    = "metric"
+	Range     = "range"
+	Mode      = "mode"
+	Split     = "split"
+	ChartKind = "chart_kind"
+)
+
+// KeyMap is every binding, grouped by where it applies.
+type KeyMap struct {
+	// Global: valid everywhere outside forms.
+	Quit, ForceQuit, Help, Back                               key.Binding
+	Conversations, Contacts, Operators, Analytics, Navigation key.Binding
+	NextPane, PrevPane, ToggleDetail, Refresh, PickOrg, ActAs key.Binding
+	// Moving in lists, threads and detail panes.
+	Up, Down, Top, Bottom, PageDown, PageUp, Open key.Binding
+	// Lists.
+	Search, Filter, Status, Order, Mark, Delete, CopyID key.Binding
+	// Edits.
+	Topics, Note, Edit, Away, Upsert key.Binding
+	// Analytics.
+	Export, Metric, Range, Mode, Split, ChartKind key.Binding
+}
+
+// Default returns the default bindings of DESIGN.md.
+func Default() *KeyMap {
+	b := func(help string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKeys(keys), help))
+	}
+	return &KeyMap{
+		Quit:          b("quit", "q"),
+		ForceQuit:     b("quit now", "ctrl+c"),
+		Help:          b("help", "?"),
+		Back:          b("back/close", "esc"),
+		Conversations: b("conversations", "1"),
+		Contacts:      b("contacts", "2"),
+		Operators:     b("operators", "3"),
+		Analytics:     b("analytics", "4"),
+		Navigation:    b("navigation", "5"),
+		NextPane:      b("next pane", "tab"),
+		PrevPane:      b("previous pane", "shift+tab"),
+		ToggleDetail:  b("toggle detail", "p"),
+		Refresh:       b("refresh", "r"),
+		PickOrg:       b("organization", "ctrl+o"),
+		ActAs:         b("act as operator", "ctrl+p"),
+
+		Up:       b("up", "k", "up"),
+		Down:     b("down", "j", "down"),
+		Top:      b("top", "g", "home"),
+		Bottom:   b("bottom", "G", "end"),
+		PageDown: b("page down", "ctrl+d", "pgdown"),
+		PageUp:   b("page up", "ctrl+u", "pgup"),
+		Open:     b("open", "enter"),
+
+		Search: b("search", "/"),
+		Filter: b("filters", "f"),
+		Status: b("cycle status", "s"),
+		Order:  b("cycle ordering", "o"),
+		Mark:   b("mark row", " "),
+		Delete: b("delete", "d"),
+		CopyID: b("copy id", "y"),
+
+		Topics: b("edit topics", "t"),
+		Note:   b("new note", "n"),
+		Edit:   b("edit", "e"),
+		Away:   b("toggle away", "w"),
+		Upsert: b("create/update by identifier", "a"),
+
+		Export:    b("export", "e"),
+		Metric:    b("pick metric", "m"),
+		Range:     b("date range", "d"),
+		Mode:      b("human/bot/all", "h"),
+		Split:     b("split by interaction", "i"),
+		ChartKind: b("count/mean", "c"),
+	}
+}
+
+// helpKeys renders keys for help ("j/↓").
+func helpKeys(keys []string) string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		switch k {
+		case "up":
+			k = "↑"
+		case "down":
+			k = "↓"
+		case " ":
+			k = "space"
+		}
+		out[i] = k
+	}
+	return strings.Join(out, "/")
+}
+
+// binding returns the binding of an action name.
+func (k *KeyMap) binding(action string) *key.Binding {
+	m := map[string]*key.Binding{
+		Quit: &k.Quit, Help: &k.Help, Back: &k.Back,
+		Conversations: &k.Conversations, Contacts: &k.Contacts, Operators: &k.Operators,
+		Analytics: &k.Analytics, Navigation: &k.Navigation,
+		NextPane: &k.NextPane, PrevPane: &k.PrevPane, ToggleDetail: &k.ToggleDetail,
+		Refresh: &k.Refresh, PickOrg: &k.PickOrg, ActAs: &k.ActAs,
+		Up: &k.Up, Down: &k.Down, Top: &k.Top, Bottom: &k.Bottom,
+		PageDown: &k.PageDown, PageUp: &k.PageUp, Open: &k.Open,
+		Search: &k.Search, Filter: &k.Filter, Status: &k.Status, Order: &k.Order,
+		Mark: &k.Mark, Delete: &k.Delete, CopyID: &k.CopyID,
+		Topics: &k.Topics, Note: &k.Note, Edit: &k.Edit, Away: &k.Away, Upsert: &k.Upsert,
+		Export: &k.Export, Metric: &k.Metric, Range: &k.Range, Mode: &k.Mode,
+		Split: &k.Split, ChartKind: &k.ChartKind,
+	}
+	return m[action]
+}
+
+// Actions lists every action name that can be rebound, sorted.
+func Actions() []string {
+	var out []string
+	for _, g := range contexts {
+		out = append(out, g.actions...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// contexts are the sets of actions that are live at the same time; a key may appear only
+// once within one context.
+var contexts = []struct {
+	name    string
+	actions []string
+}{
+	{"lists", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
+		NextPane, PrevPane, ToggleDetail, Refresh, PickOrg, ActAs,
+		Up, Down, Top, Bottom, PageDown, PageUp, Open,
+		Search, Filter, Status, Order, Mark, Delete, CopyID, Topics, Note, Edit, Away, Upsert}},
+	{"analytics", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
+		NextPane, PrevPane, Refresh, PickOrg, ActAs,
+		Up, Down, Top, Bottom, PageDown, PageUp, Open,
+		Export, Metric, Range, Mode, Split, ChartKind, Filter}},
+}
+
+// Problem is one rejected override.
+type Problem struct {
+	Action string
+	Msg    string
+}
+
+// ApplyError lists every problem of a set of overrides.
+type ApplyError struct{ Problems []Problem }
+
+func (e *ApplyError) Error() string {
+	var b strings.Builder
+	b.WriteString("key bindings:")
+	for _, p := range e.Problems {
+		fmt.Fprintf(&b, "\n  %s: %s", p.Action, p.Msg)
+	}
+	return b.String()
+}
+
+// Apply replaces the keys of the named actions, refreshes their help labels and checks that
+// no key is bound twice within one context. ctrl+c always quits and cannot be rebound or
+// taken. On error k is left unchanged.
+func (k *KeyMap) Apply(overrides map[string][]string) error {
+	next := *k
+	var probs []Problem
+	names := make([]string, 0, len(overrides))
+	for a := range overrides {
+		names = append(names, a)
+	}
+	sort.Strings(names)
+	for _, a := range names {
+		keys := overrides[a]
+		b := next.binding(a)
+		if b == nil {
+			probs = append(probs, Problem{a, fmt.Sprintf("unknown action (known: %s)", strings.Join(Actions(), ", "))})
+			continue
+		}
+		if len(keys) == 0 {
+			probs = append(probs, Problem{a, "no keys given"})
+			continue
+		}
+		clean := make([]string, 0, len(keys))
+		for _, kk := range keys {
+			kk = strings.TrimSpace(kk)
+			if kk == "space" {
+				kk = " "
+			}
+			if kk == "" {
+				probs = append(probs, Problem{a, "empty key"})
+				continue
+			}
+			if kk == "ctrl+c" {
+				probs = append(probs, Problem{a, "ctrl+c always quits and cannot be rebound"})
+				continue
+			}
+			clean = append(clean, kk)
+		}
+		*b = key.NewBinding(key.WithKeys(clean...), key.WithHelp(helpKeys(clean), b.Help().Desc))
+	}
+	probs = append(probs, next.conflicts()...)
+	if len(probs) > 0 {
+		return &ApplyError{Problems: probs}
+	}
+	*k = next
+	return nil
+}
+
+// conflicts reports keys bound to two actions of one context.
+func (k *KeyMap) conflicts() []Problem {
+	var probs []Problem
+	seen := map[string]bool{}
+	for _, c := range contexts {
+		owner := map[string]string{}
+		for _, a := range c.actions {
+			for _, kk := range k.binding(a).Keys() {
+				if prev, ok := owner[kk]; ok && prev != a {
+					msg := fmt.Sprintf("key %q is also bound to %q (%s)", helpKeys([]string{kk}), prev, c.name)
+					if !seen[a+msg] {
+						seen[a+msg] = true
+						probs = append(probs, Problem{a, msg})
+					}
+					continue
+				}
+				owner[kk] = a
+			}
+		}
+	}
+	return probs
+}
+
+// Global is the help group valid everywhere.
+func (k *KeyMap) Global() []key.Binding {
+	return []key.Binding{k.Help, k.Back, k.Refresh, k.Conversations, k.Contacts, k.Operators,
+		k.Analytics, k.Navigation, k.PickOrg, k.ActAs, k.Quit}
+}
+
+// Move is the help group for moving in a list or pane.
+func (k *KeyMap) Move() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Top, k.Bottom, k.PageDown, k.PageUp}
+}

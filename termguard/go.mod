@@ -1,0 +1,3 @@
+module boot.parley.local/termguard
+
+go 1.26

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+	"golang.org/x/term"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/ui"
+)
+
+// responseCacheTTL is how long the TUI answers a revisited page from memory.
+const responseCacheTTL = 2 * time.Minute
+
+// bgQueryTimeout bounds the background-colour query at start-up.
+const bgQueryTimeout = 400 * time.Millisecond
+
+// needTerminal explains why parley will not draw (nil when it may).
+func needTerminal(termVar string, hadTerm bool) error {
+	switch {
+	case !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())):
+		return errors.New("parley needs a terminal: stdin and stdout must be a TTY (over ssh use `ssh -t`); for scripts use the subcommands, see parley --help")
+	case !hadTerm || termVar == "" || termVar == "dumb":
+		return errors.New("parley needs a terminal that can draw: TERM is unset or \"dumb\"; for scripts use the subcommands, see parley --help")
+	}
+	return nil
+}
+
+// runTUI opens the full-screen UI.
+func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, stderr io.Writer) error {
+	if err := needTerminal(termVar, hadTerm); err != nil {
+		return err
+	}
+	s, err := resolveSettings(ctx, g, os.Getenv)
+	if err != nil {
+		return err
+	}
+	keys := keymap.Default()
+	if err := keys.Apply(s.Keys); err != nil {
+		return keyError(err, s)
+	}
+	mode, err := theme.ParseMode(string(s.Theme))
+	if err != nil {
+		return err
+	}
+	styles := setupStyles(mode)
+
+	events := make(chan client.Event, 64)
+	onEvent := func(e client.Event) {
+		select {
+		case events <- e:
+		default: // never block a request on a busy UI
+		}
+	}
+	sess, err := sessionFor(ctx, s, stderr, onEvent, responseCacheTTL)
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+
+	app := ui.New(ui.Options{
+		Client:            sess.Client,
+		Styles:            styles,
+		Keys:              keys,
+		Demo:              sess.Demo,
+		Label:             hostOf(sess.Label),
+		RefreshInterval:   s.RefreshInterval,
+		RequestBudget:     s.RequestBudget,
+		PageSize:          s.PageSize,
+		Events:            events,
+		DefaultOperatorID: sess.OwnerID,
+	})
+	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithContext(ctx))
+	_, err = p.Run()
+	switch {
+	case errors.Is(err, tea.ErrProgramPanic):
+		return errors.New("parley stopped after an internal error; the terminal was restored")
+	case errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil:
+		return nil
+	case err != nil:
+		return fmt.Errorf("run the terminal UI: %w", err)
+	}
+	return nil
+}
+
+// setupStyles fixes the colour profile and background of the default renderer (the
+// package init ran with TERM=dumb, see termguard) and builds parley's styles.
+func setupStyles(mode theme.Mode) *theme.Styles {
+	r := lipgloss.DefaultRenderer()
+	out := termenv.NewOutput(os.Stdout)
+	profile := out.EnvColorProfile() // honours NO_COLOR and CLICOLOR_FORCE
+	mono := mode == theme.ModeMono || profile == termenv.Ascii
+	if mono {
+		profile = termenv.Ascii
+	}
+	r.SetColorProfile(profile)
+	lipgloss.SetColorProfile(profile)
+	dark := true
+	switch mode {
+	case theme.ModeLight:
+		dark = false
+	case theme.ModeDark, theme.ModeMono:
+	default:
+		if v, ok := colorFGBG(os.Getenv("COLORFGBG")); ok {
+			dark = v
+		} else if !mono {
+			if v, ok := queryDarkBackground(os.Stdin, os.Stdout, bgQueryTimeout); ok {
+				dark = v
+			}
+		}
+	}
+	r.SetHasDarkBackground(dark)
+	lipgloss.SetHasDarkBackground(dark)
+	return theme.New(r, theme.Default(), mono)
+}
+
+// colorFGBG reads the COLORFGBG convention ("fg;bg"): backgrounds 0-6 and 8 are dark.
+func colorFGBG(v string) (dark, ok bool) {
+	if v == "" {
+		return false, false
+	}
+	parts := strings.Split(v, ";")
+	bg := parts[len(parts)-1]
+	switch bg {
+	case "0", "1", "2", "3", "4", "5", "6", "8":
+		return true, true
+	case "7", "9", "10", "11", "12", "13", "14", "15":
+		return false, true
+	}
+	return false, false
+}
+
+// keyError names the config line of each bad key binding.
+func keyError(err error, s Settings) error {
+	var ae *keymap.ApplyError
+	if !errors.As(err, &ae) {
+		return err
+	}
+	var b strings.Builder
+	b.WriteString("key bindings in the config file are not usable:")
+	for _, p := range ae.Problems {
+		where := displayPath(s.ConfigPath)
+		if line, ok := s.KeyLines[p.Action]; ok {
+			where = fmt.Sprintf("%s:%d", where, line)
+		}
+		fmt.Fprintf(&b, "\n  %s: keys.%s: %s", where, p.Action, p.Msg)
+	}
+	return errors.New(b.String())
+}
+
+func hostOf(label string) string {
+	if i := strings.Index(label, "://"); i >= 0 {
+		label = label[i+3:]
+	}
+	return strings.TrimSuffix(label, "/")
+}

@@ -1,0 +1,550 @@
+// Package ui is parley's root model: it owns the screens, screen switching, the modal stack,
+// the tab bar, the status bar, toasts, auto-refresh with the request budget, and the wiring
+// of client events (rate-limit waits) into the status bar. Update and View never do I/O.
+package ui
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/triage"
+)
+
+// Minimum terminal size; below it parley shows a "terminal too small" screen.
+const (
+	MinWidth  = 80
+	MinHeight = 20
+)
+
+// Options are the dependencies of the root model.
+type Options struct {
+	Client *client.Client
+	Styles *theme.Styles
+	Keys   *keymap.KeyMap
+	// Now is the clock (fixed in tests); nil means time.Now.
+	Now func() time.Time
+	// Demo is true on the embedded sandbox.
+	Demo bool
+	// Label names the API in the status bar (the base URL's host).
+	Label string
+	// RefreshInterval is the auto-refresh period (0 = off).
+	RefreshInterval time.Duration
+	// RequestBudget is the conversations-family requests one parley may spend per day.
+	RequestBudget int
+	// PageSize is the list page size.
+	PageSize int
+	// Events delivers the client's wait events (retries, queued analytics), or nil.
+	Events <-chan client.Event
+	// DefaultOperatorID is the token's own operator, when known.
+	DefaultOperatorID int64
+}
+
+type screenEntry struct {
+	id     common.ScreenID
+	key    key.Binding
+	screen common.Screen
+}
+
+// App is the root model.
+type App struct {
+	ctx      *common.Ctx
+	opts     Options
+	base     *client.Client // the client without organization/operator context changes
+	screens  []screenEntry
+	active   int
+	overlays []common.Modal
+	width    int
+	height   int
+
+	toasts  []toast
+	toastID int
+
+	waits       map[client.Family]wait // rate-limit and queue waits by family
+	statusTick  bool
+	lastRefresh time.Time
+	autoGen     int
+	opsReq      int
+}
+
+type toast struct {
+	id    int
+	text  string
+	err   bool
+	until time.Time
+}
+
+type wait struct {
+	kind  client.EventKind
+	until time.Time
+}
+
+type toastExpiredMsg struct{ id int }
+type eventMsg struct{ ev client.Event }
+type statusTickMsg struct{}
+type autoTickMsg struct{ gen int }
+
+// New builds the root model with its screens.
+func New(o Options) *App {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.RequestBudget <= 0 {
+		o.RequestBudget = 400
+	}
+	ctx := &common.Ctx{
+		Styles:            o.Styles,
+		Keys:              o.Keys,
+		Now:               o.Now,
+		Client:            o.Client,
+		PageSize:          o.PageSize,
+		Operators:         map[int64]string{},
+		DefaultOperatorID: o.DefaultOperatorID,
+		ActingOperatorID:  o.Client.OperatorID(),
+	}
+	a := &App{ctx: ctx, opts: o, base: o.Client, waits: map[client.Family]wait{}}
+	k := o.Keys
+	a.screens = []screenEntry{
+		{common.ScreenConversations, k.Conversations, triage.New(ctx)},
+	}
+	return a
+}
+
+// Ctx exposes the shared context (tests).
+func (a *App) Ctx() *common.Ctx { return a.ctx }
+
+// Screen returns the active screen.
+func (a *App) Screen() common.Screen { return a.screens[a.active].screen }
+
+// Init starts every screen, loads the operator directory, listens for client events and
+// starts auto-refresh.
+func (a *App) Init() tea.Cmd {
+	cmds := []tea.Cmd{a.loadOperators(), a.listen(), a.scheduleAuto()}
+	for _, s := range a.screens {
+		cmds = append(cmds, s.screen.Init())
+	}
+	return tea.Batch(cmds...)
+}
+
+func (a *App) loadOperators() tea.Cmd {
+	a.opsReq++
+	req, c := a.opsReq, a.ctx.Client
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		var ops []client.Operator
+		for op, err := range c.Operators(ctx) {
+			if err != nil {
+				return common.OperatorsLoadedMsg{ReqID: req, Err: err}
+			}
+			ops = append(ops, op)
+		}
+		return common.OperatorsLoadedMsg{ReqID: req, Operators: ops}
+	}
+}
+
+func (a *App) listen() tea.Cmd {
+	ch := a.opts.Events
+	if ch == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		ev, ok := <-ch
+		if !ok {
+			return nil
+		}
+		return eventMsg{ev}
+	}
+}
+
+// autoInterval is the effective auto-refresh period and whether it is paused by the budget.
+func (a *App) autoInterval() (time.Duration, bool) {
+	used := a.ctx.Client.Usage(client.FamilyConversations)
+	return EffectiveInterval(a.opts.RefreshInterval, a.opts.RequestBudget, used, a.ctx.Now())
+}
+
+func (a *App) scheduleAuto() tea.Cmd {
+	if a.opts.RefreshInterval <= 0 {
+		return nil
+	}
+	a.autoGen++
+	d, paused := a.autoInterval()
+	if paused {
+		d = time.Minute // look again later: the budget frees up at midnight UTC
+	}
+	return common.Tick(d, autoTickMsg{gen: a.autoGen})
+}
+
+// Update routes messages: keys to the top modal, else globals, else the active screen;
+// results to every screen and modal (each drops what is not its own).
+func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.width, a.height = msg.Width, msg.Height
+		a.resize()
+		return a, nil
+	case tea.KeyMsg:
+		return a, a.onKey(msg)
+	case common.OpenModalMsg:
+		a.overlays = append(a.overlays, msg.Modal)
+		a.sizeModal(msg.Modal)
+		return a, msg.Modal.Init()
+	case common.CloseModalMsg:
+		if len(a.overlays) > 0 {
+			a.overlays = a.overlays[:len(a.overlays)-1]
+		}
+		return a, nil
+	case common.ToastMsg:
+		return a, a.addToast(msg.Text, msg.Error)
+	case toastExpiredMsg:
+		for i, t := range a.toasts {
+			if t.id == msg.id {
+				a.toasts = append(a.toasts[:i], a.toasts[i+1:]...)
+				break
+			}
+		}
+		return a, nil
+	case eventMsg:
+		a.waits[msg.ev.Family] = wait{kind: msg.ev.Kind, until: a.ctx.Now().Add(msg.ev.Delay)}
+		cmds := []tea.Cmd{a.listen()}
+		if !a.statusTick {
+			a.statusTick = true
+			cmds = append(cmds, common.Tick(time.Second, statusTickMsg{}))
+		}
+		return a, tea.Batch(cmds...)
+	case statusTickMsg:
+		now := a.ctx.Now()
+		for f, w := range a.waits {
+			if !now.Before(w.until) {
+				delete(a.waits, f)
+			}
+		}
+		if len(a.waits) == 0 {
+			a.statusTick = false
+			return a, nil
+		}
+		return a, common.Tick(time.Second, statusTickMsg{})
+	case autoTickMsg:
+		if msg.gen != a.autoGen {
+			return a, nil
+		}
+		var cmd tea.Cmd
+		if _, paused := a.autoInterval(); !paused {
+			s := a.Screen()
+			var c tea.Cmd
+			s, c = s.Update(common.RefreshMsg{Auto: true})
+			a.screens[a.active].screen = s
+			cmd = c
+		}
+		return a, tea.Batch(cmd, a.scheduleAuto())
+	case common.RefreshedMsg:
+		if msg.At.After(a.lastRefresh) {
+			a.lastRefresh = msg.At
+		}
+		return a, nil
+	case common.OperatorsLoadedMsg:
+		if msg.ReqID != a.opsReq {
+			return a, nil
+		}
+		if msg.Err != nil {
+			return a, common.ErrorToast(fmt.Errorf("operators: %w", msg.Err))
+		}
+		names := make(map[int64]string, len(msg.Operators))
+		for _, op := range msg.Operators {
+			n := op.DisplayName
+			if n == "" {
+				n = op.Name
+			}
+			names[op.ID] = sanitize.Line(n)
+		}
+		a.ctx.Operators = names
+		return a, a.broadcast(msg)
+	case common.SwitchScreenMsg:
+		cmd := a.switchTo(msg.Screen)
+		if msg.Then != nil {
+			s, c := a.Screen().Update(msg.Then)
+			a.screens[a.active].screen = s
+			cmd = tea.Batch(cmd, c)
+		}
+		return a, cmd
+	}
+	return a, a.broadcast(msg)
+}
+
+// broadcast sends a non-key message to every modal and every screen.
+func (a *App) broadcast(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	for i, m := range a.overlays {
+		var c tea.Cmd
+		a.overlays[i], c = m.Update(msg)
+		cmds = append(cmds, c)
+	}
+	for i, e := range a.screens {
+		var c tea.Cmd
+		a.screens[i].screen, c = e.screen.Update(msg)
+		cmds = append(cmds, c)
+	}
+	return tea.Batch(cmds...)
+}
+
+func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
+	k := a.ctx.Keys
+	if key.Matches(msg, k.ForceQuit) {
+		return tea.Quit
+	}
+	if n := len(a.overlays); n > 0 {
+		var c tea.Cmd
+		a.overlays[n-1], c = a.overlays[n-1].Update(msg)
+		return c
+	}
+	if a.tooSmall() {
+		if key.Matches(msg, k.Quit) {
+			return tea.Quit
+		}
+		return nil
+	}
+	s := a.Screen()
+	if !s.Capturing() {
+		switch {
+		case key.Matches(msg, k.Quit):
+			return tea.Quit
+		case key.Matches(msg, k.Help):
+			return common.OpenModal(newHelp(a.ctx, a.Screen().Title(), a.helpGroups()))
+		}
+		for i, e := range a.screens {
+			if key.Matches(msg, e.key) {
+				return a.switchTo(a.screens[i].id)
+			}
+		}
+	}
+	s, c := s.Update(msg)
+	a.screens[a.active].screen = s
+	return c
+}
+
+func (a *App) switchTo(id common.ScreenID) tea.Cmd {
+	for i, e := range a.screens {
+		if e.id == id && i != a.active {
+			a.Screen().Blur()
+			a.active = i
+			return a.Screen().Focus()
+		}
+	}
+	return nil
+}
+
+// helpGroups are the bindings valid where the user is: the screen's, then the global ones
+// of screens that exist.
+func (a *App) helpGroups() [][]key.Binding {
+	k := a.ctx.Keys
+	groups := a.Screen().FullHelp()
+	global := []key.Binding{k.Help, k.Refresh}
+	for _, e := range a.screens {
+		global = append(global, e.key)
+	}
+	global = append(global, k.Quit, k.ForceQuit)
+	return append(groups, global)
+}
+
+func (a *App) addToast(text string, isErr bool) tea.Cmd {
+	a.toastID++
+	d := 4 * time.Second
+	if isErr {
+		d = 7 * time.Second
+	}
+	a.toasts = append(a.toasts, toast{id: a.toastID, text: sanitize.Line(text), err: isErr, until: a.ctx.Now().Add(d)})
+	if len(a.toasts) > 3 {
+		a.toasts = a.toasts[len(a.toasts)-3:]
+	}
+	return common.Tick(d, toastExpiredMsg{id: a.toastID})
+}
+
+func (a *App) tooSmall() bool { return a.width < MinWidth || a.height < MinHeight }
+
+// screenHeight is the lines between the tab bar and the status bar.
+func (a *App) screenHeight() int { return max(0, a.height-2) }
+
+func (a *App) resize() {
+	for _, e := range a.screens {
+		e.screen.SetSize(a.width, a.screenHeight())
+	}
+	for _, m := range a.overlays {
+		a.sizeModal(m)
+	}
+}
+
+func (a *App) sizeModal(m common.Modal) {
+	if m.Inline() {
+		m.SetSize(a.width, 1)
+		return
+	}
+	m.SetSize(max(20, a.width-4), max(6, a.screenHeight()-2))
+}
+
+// View draws the tab bar, the active screen with modals over it, and the status bar.
+func (a *App) View() string {
+	if a.width == 0 {
+		return ""
+	}
+	if a.tooSmall() {
+		return a.tooSmallView()
+	}
+	st := a.ctx.Styles
+	body := a.Screen().View()
+	var bottom string
+	var inline common.Modal
+	if n := len(a.overlays); n > 0 && a.overlays[n-1].Inline() {
+		inline = a.overlays[n-1]
+	}
+	for _, m := range a.overlays {
+		if !m.Inline() {
+			body = overlayCenter(body, m.View(), a.width, a.screenHeight())
+		}
+	}
+	if len(a.toasts) > 0 {
+		body = overlayBottomRight(body, a.toastView(), a.width, a.screenHeight())
+	}
+	if inline != nil {
+		bottom = common.Fit(inline.View(), a.width)
+	} else {
+		bottom = a.statusBar()
+	}
+	_ = st
+	return a.tabBar() + "\n" + body + "\n" + bottom
+}
+
+func (a *App) tooSmallView() string {
+	st := a.ctx.Styles
+	lines := []string{
+		st.Warning.Render("Terminal too small"),
+		"",
+		fmt.Sprintf("parley needs at least %d×%d; this one is %d×%d.", MinWidth, MinHeight, a.width, a.height),
+		"Enlarge the window, or press q to quit.",
+	}
+	var out []string
+	top := max(0, (a.height-len(lines))/2)
+	for i := 0; i < a.height; i++ {
+		j := i - top
+		if j >= 0 && j < len(lines) {
+			out = append(out, common.Fit(common.PadLeft("", max(0, (a.width-widthOf(lines[j]))/2))+lines[j], a.width))
+		} else {
+			out = append(out, strings.Repeat(" ", a.width))
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func (a *App) tabBar() string {
+	st := a.ctx.Styles
+	var b strings.Builder
+	b.WriteString(st.Accent.Render(" parley "))
+	for i, e := range a.screens {
+		label := e.key.Help().Key + " " + e.screen.Title()
+		if i == a.active {
+			b.WriteString(st.TabActive.Render(label))
+		} else {
+			b.WriteString(st.Tab.Render(label))
+		}
+	}
+	return common.Fit(b.String(), a.width)
+}
+
+// statusBar shows the context, today's requests against the budget, the last refresh, any
+// rate-limit wait and the help hint.
+func (a *App) statusBar() string {
+	st := a.ctx.Styles
+	now := a.ctx.Now()
+	var parts []string
+	ctxLabel := a.opts.Label
+	if a.opts.Demo {
+		ctxLabel = "demo data (embedded sandbox)"
+	}
+	if org := a.ctx.Client.OrganizationID(); org != 0 {
+		ctxLabel += fmt.Sprintf(" · org %d", org)
+	}
+	if op := a.ctx.Client.OperatorID(); op != 0 {
+		name := a.ctx.Operators[op]
+		if name == "" {
+			name = fmt.Sprintf("operator %d", op)
+		}
+		ctxLabel += " · as " + name
+	}
+	parts = append(parts, st.StatusKey.Render(" "+ctxLabel))
+	used := a.ctx.Client.Usage(client.FamilyConversations)
+	parts = append(parts, st.StatusBar.Render(fmt.Sprintf("conv %d/%d today", used, a.opts.RequestBudget)))
+	if a.opts.RefreshInterval > 0 {
+		d, paused := a.autoInterval()
+		switch {
+		case paused:
+			parts = append(parts, st.StatusWarn.Render("auto-refresh paused: daily budget spent (r still works)"))
+		case d > a.opts.RefreshInterval:
+			parts = append(parts, st.StatusWarn.Render("auto "+shortDur(d)+" (budget)"))
+		default:
+			parts = append(parts, st.StatusBar.Render("auto "+shortDur(d)))
+		}
+	}
+	if !a.lastRefresh.IsZero() {
+		parts = append(parts, st.StatusBar.Render("refreshed "+a.lastRefresh.In(now.Location()).Format("15:04:05")))
+	}
+	fams := make([]string, 0, len(a.waits))
+	for f := range a.waits {
+		fams = append(fams, string(f))
+	}
+	sort.Strings(fams)
+	for _, f := range fams {
+		w := a.waits[client.Family(f)]
+		secs := int(w.until.Sub(now).Round(time.Second) / time.Second)
+		if secs < 0 {
+			continue
+		}
+		if w.kind == client.EventQueued {
+			parts = append(parts, st.StatusWarn.Render(fmt.Sprintf("%s queued, %ds", f, secs)))
+		} else {
+			parts = append(parts, st.StatusWarn.Render(fmt.Sprintf("rate-limited, retrying in %ds", secs)))
+		}
+	}
+	sep := st.StatusBar.Render(" │ ")
+	left := strings.Join(parts, sep)
+	right := st.StatusBar.Render(a.ctx.Keys.Help.Help().Key + " help  " + a.ctx.Keys.Quit.Help().Key + " quit ")
+	gap := a.width - widthOf(left) - widthOf(right)
+	if gap < 1 {
+		return common.Fit(left, a.width)
+	}
+	return left + st.StatusBar.Render(strings.Repeat(" ", gap)) + right
+}
+
+func (a *App) toastView() string {
+	st := a.ctx.Styles
+	var lines []string
+	maxW := min(60, a.width-4)
+	for _, t := range a.toasts {
+		style := st.Toast
+		text := t.text
+		if t.err {
+			style = st.ToastError
+			text = "✗ " + text
+		}
+		lines = append(lines, style.Width(min(maxW, widthOf(text)+4)).Render(text))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func shortDur(d time.Duration) string {
+	switch {
+	case d >= time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	case d >= time.Minute:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%ds", int(d.Seconds()))
+}

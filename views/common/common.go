@@ -1,0 +1,159 @@
+// Package common is what every view shares: the injected context (styles, keys, clock, API
+// client), the screen and modal contracts, and the app-wide messages views send upward.
+package common
+
+import (
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/theme"
+)
+
+// Ctx is injected into every view at construction. The root owns it; it replaces Client when
+// the user switches organization or operator, so views read c.Client when they build a
+// command (never inside the command's closure).
+type Ctx struct {
+	Styles *theme.Styles
+	Keys   *keymap.KeyMap
+	Now    func() time.Time
+	Client *client.Client
+	// PageSize is the list page size (1..100).
+	PageSize int
+	// Operators maps operator ids to sanitized display names, filled by the root.
+	Operators map[int64]string
+	// ActingOperatorID is the operator requests run as (0 = the token's default).
+	ActingOperatorID int64
+	// DefaultOperatorID is the token's own operator when known (demo: the owner).
+	DefaultOperatorID int64
+}
+
+// FrameStyles returns the pane frame styles of the theme.
+func (c *Ctx) FrameStyles() FrameStyles {
+	st := c.Styles
+	return FrameStyles{Focused: st.BorderFocused, Blurred: st.BorderBlurred,
+		TitleFocused: st.PaneTitleFocused, TitleBlurred: st.PaneTitleBlurred, Thick: st.Mono}
+}
+
+// Screen is a top-level screen (conversations, contacts, …). Update returns the concrete
+// Screen so the root can assign it back.
+type Screen interface {
+	Init() tea.Cmd
+	Update(tea.Msg) (Screen, tea.Cmd)
+	View() string
+	SetSize(w, h int)
+	Focus() tea.Cmd
+	Blur()
+	// Title names the screen in the tab bar.
+	Title() string
+	// Capturing reports whether the screen is in an input-capturing state (an inline
+	// prompt): global keys must then go to it.
+	Capturing() bool
+	ShortHelp() []key.Binding
+	FullHelp() [][]key.Binding
+}
+
+// Modal is an overlay on the modal stack: it sees every key first while it is on top.
+// It closes itself by returning CloseModal().
+type Modal interface {
+	Init() tea.Cmd
+	Update(tea.Msg) (Modal, tea.Cmd)
+	View() string
+	// SetSize gives the area the modal may use (it centers itself within).
+	SetSize(w, h int)
+	// Inline modals render in the bottom line instead of a centered box.
+	Inline() bool
+	ShortHelp() []key.Binding
+}
+
+// OpenModalMsg asks the root to push a modal.
+type OpenModalMsg struct{ Modal Modal }
+
+// CloseModalMsg asks the root to pop the top modal.
+type CloseModalMsg struct{}
+
+// OpenModal returns a command that pushes m.
+func OpenModal(m Modal) tea.Cmd { return func() tea.Msg { return OpenModalMsg{Modal: m} } }
+
+// CloseModal returns a command that pops the top modal.
+func CloseModal() tea.Cmd { return func() tea.Msg { return CloseModalMsg{} } }
+
+// ToastMsg shows a non-modal notice for a few seconds.
+type ToastMsg struct {
+	Text  string
+	Error bool
+}
+
+// Toast returns a command showing text.
+func Toast(text string) tea.Cmd { return func() tea.Msg { return ToastMsg{Text: text} } }
+
+// ErrorToast returns a command showing an error in plain words.
+func ErrorToast(err error) tea.Cmd {
+	return func() tea.Msg { return ToastMsg{Text: ErrorText(err), Error: true} }
+}
+
+// SwitchScreenMsg asks the root to show another screen.
+type SwitchScreenMsg struct {
+	Screen ScreenID
+	// Then is delivered to the screen after switching (e.g. "open conversation 42").
+	Then tea.Msg
+}
+
+// ScreenID names a screen.
+type ScreenID int
+
+// Screens, in tab order.
+const (
+	ScreenConversations ScreenID = iota
+	ScreenContacts
+	ScreenOperators
+	ScreenAnalytics
+	ScreenNavigation
+)
+
+// OpenConversationMsg asks the conversations screen to show one conversation (for example
+// from a contact's detail).
+type OpenConversationMsg struct {
+	ConversationID int64
+	ContactID      int64
+}
+
+// RefreshMsg asks a screen to refresh what it shows. Auto is true for the auto-refresh tick
+// (only the visible page, only what changed); false for the user's `r`.
+type RefreshMsg struct{ Auto bool }
+
+// RefreshedMsg tells the root a refresh finished (for "refreshed at" in the status bar).
+type RefreshedMsg struct{ At time.Time }
+
+// ContextChangedMsg tells every screen that the organization or acting operator changed:
+// drop what is shown and load again.
+type ContextChangedMsg struct{}
+
+// OperatorsLoadedMsg carries the operator directory the root loaded (for names).
+type OperatorsLoadedMsg struct {
+	ReqID     int
+	Operators []client.Operator
+	Err       error
+}
+
+// TaskDoneMsg reports a finished mutation (PATCH/POST/PUT/DELETE): forms match TaskID,
+// screens update rows in place from Result.
+type TaskDoneMsg struct {
+	TaskID int
+	Kind   string
+	Result any
+	Err    error
+}
+
+// SelectedMsg is what lists emit when their cursor moves, for debounced loading.
+type SelectedMsg struct {
+	Seq int
+}
+
+// Tick returns a command that delivers msg after d.
+func Tick(d time.Duration, msg tea.Msg) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
+}

@@ -1,0 +1,215 @@
+package common
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/client"
+)
+
+// Pad cuts s (which may be styled) to w cells with an ellipsis and pads it with spaces to
+// exactly w cells.
+func Pad(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		s = ansi.Truncate(s, w, "…")
+		sw = ansi.StringWidth(s)
+	}
+	if sw < w {
+		s += strings.Repeat(" ", w-sw)
+	}
+	return s
+}
+
+// PadLeft right-aligns s in w cells.
+func PadLeft(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		return ansi.Truncate(s, w, "…")
+	}
+	return strings.Repeat(" ", w-sw) + s
+}
+
+// Fit makes a styled line exactly w cells wide, cutting without an ellipsis.
+func Fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		s = ansi.Truncate(s, w, "")
+		sw = ansi.StringWidth(s)
+	}
+	if sw < w {
+		s += strings.Repeat(" ", w-sw)
+	}
+	return s
+}
+
+// Block makes lines exactly w×h: each line fitted, missing lines blank, extra lines cut.
+func Block(lines []string, w, h int) string {
+	var b strings.Builder
+	for i := 0; i < h; i++ {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if i < len(lines) {
+			b.WriteString(Fit(lines[i], w))
+		} else {
+			b.WriteString(strings.Repeat(" ", w))
+		}
+	}
+	return b.String()
+}
+
+// StatusSymbol is a conversation status as a symbol and a word (never colour alone).
+func StatusSymbol(status string) (symbol, word string) {
+	switch status {
+	case client.StatusNew:
+		return "●", "new"
+	case client.StatusPending:
+		return "◐", "pending"
+	case client.StatusEnded:
+		return "○", "ended"
+	case "":
+		return "?", "unknown"
+	}
+	return "◇", status
+}
+
+// RelTime is a compact relative time: "now", "5m", "3h", "2d", then a date.
+func RelTime(t, now time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "now"
+	case d < time.Hour:
+		return itoa(int(d/time.Minute)) + "m"
+	case d < 24*time.Hour:
+		return itoa(int(d/time.Hour)) + "h"
+	case d < 7*24*time.Hour:
+		return itoa(int(d/(24*time.Hour))) + "d"
+	case t.Year() == now.Year():
+		return t.In(now.Location()).Format("Jan 2")
+	}
+	return t.In(now.Location()).Format("2006-01")
+}
+
+// Thousands formats n with thousands separators.
+func Thousands(n int) string {
+	s := itoa(n)
+	if n < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func itoa(n int) string {
+	if n < 0 {
+		return "-" + itoa(-n)
+	}
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
+	}
+	return string(b[i:])
+}
+
+// Frame draws a rounded border around body (which must be exactly (w-2)×(h-2)) with title
+// in the top edge. The border is drawn by hand: cheaper than lipgloss borders per frame,
+// and it carries the title.
+func Frame(st FrameStyles, title, body string, w, h int, focused bool) string {
+	if w < 2 || h < 2 {
+		return ""
+	}
+	border, titleStyle := st.Blurred, st.TitleBlurred
+	if focused {
+		border, titleStyle = st.Focused, st.TitleFocused
+	}
+	inner := w - 2
+	tl, tr, bl, br, hz, vt := "╭", "╮", "╰", "╯", "─", "│"
+	if focused && st.Thick {
+		tl, tr, bl, br, hz, vt = "┏", "┓", "┗", "┛", "━", "┃"
+	}
+	title = ansi.Truncate(title, max(0, inner-4), "…")
+	tw := ansi.StringWidth(title)
+	var b strings.Builder
+	b.Grow((w + 24) * h)
+	if tw > 0 {
+		b.WriteString(border.Render(tl+hz) + titleStyle.Render(" "+title+" ") + border.Render(strings.Repeat(hz, max(0, inner-tw-3))+tr))
+	} else {
+		b.WriteString(border.Render(tl + strings.Repeat(hz, inner) + tr))
+	}
+	left, right := border.Render(vt), border.Render(vt)
+	lines := strings.Split(body, "\n")
+	for i := 0; i < h-2; i++ {
+		b.WriteByte('\n')
+		b.WriteString(left)
+		if i < len(lines) {
+			b.WriteString(Fit(lines[i], inner))
+		} else {
+			b.WriteString(strings.Repeat(" ", inner))
+		}
+		b.WriteString(right)
+	}
+	b.WriteByte('\n')
+	b.WriteString(border.Render(bl + strings.Repeat(hz, inner) + br))
+	return b.String()
+}
+
+// FrameStyles are the styles Frame uses.
+type FrameStyles struct {
+	Focused, Blurred           lipgloss.Style
+	TitleFocused, TitleBlurred lipgloss.Style
+	Thick                      bool // mono: the focused pane gets a heavy border
+}
+
+// JoinHorizontal puts blocks of equal height side by side, line by line.
+func JoinHorizontal(blocks ...string) string {
+	if len(blocks) == 1 {
+		return blocks[0]
+	}
+	split := make([][]string, len(blocks))
+	n := 0
+	for i, bl := range blocks {
+		split[i] = strings.Split(bl, "\n")
+		n = max(n, len(split[i]))
+	}
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		for _, s := range split {
+			if i < len(s) {
+				b.WriteString(s[i])
+			}
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,193 @@
+package conversations
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/forms"
+)
+
+// filterValues are the form's bound fields (text, so a failed parse keeps what was typed).
+type filterValues struct {
+	status, operator, topic, widget string
+	contact, uuid                   string
+	idGT, idLT                      string
+	firstFrom, firstTo              string
+	lastFrom, lastTo                string
+	updatedFrom, updatedTo          string
+	activityFrom, activityTo        string
+}
+
+func valuesFrom(f client.ConversationFilter) *filterValues {
+	id := func(v int64) string {
+		if v == 0 {
+			return ""
+		}
+		return strconv.FormatInt(v, 10)
+	}
+	return &filterValues{
+		status: f.Status, operator: id(f.OperatorID), topic: id(f.TopicID), widget: id(f.WidgetID),
+		contact: id(f.ContactIdentityID), uuid: f.ContactUUID, idGT: id(f.IDGreaterThan), idLT: id(f.IDLessThan),
+		firstFrom: common.FormatWhen(f.ContactFirstMessageFromDate), firstTo: common.FormatWhen(f.ContactFirstMessageToDate),
+		lastFrom: common.FormatWhen(f.ContactLastMessageFromDate), lastTo: common.FormatWhen(f.ContactLastMessageToDate),
+		updatedFrom: common.FormatWhen(f.UpdatedAtFromDate), updatedTo: common.FormatWhen(f.UpdatedAtToDate),
+		activityFrom: common.FormatWhen(f.LastActivityFromDate), activityTo: common.FormatWhen(f.LastActivityToDate),
+	}
+}
+
+// filter parses the values; the first problem is returned with the field's name.
+func (v *filterValues) filter(now time.Time) (client.ConversationFilter, error) {
+	var f client.ConversationFilter
+	var err error
+	f.Status = v.status
+	f.ContactUUID = v.uuid
+	ids := []struct {
+		name string
+		s    string
+		dst  *int64
+	}{
+		{"operator", v.operator, &f.OperatorID}, {"topic", v.topic, &f.TopicID}, {"widget", v.widget, &f.WidgetID},
+		{"contact id", v.contact, &f.ContactIdentityID}, {"id greater than", v.idGT, &f.IDGreaterThan},
+		{"id smaller than", v.idLT, &f.IDLessThan},
+	}
+	for _, x := range ids {
+		if *x.dst, err = common.ParseID(x.s); err != nil {
+			return f, fmt.Errorf("%s: %w", x.name, err)
+		}
+	}
+	times := []struct {
+		name string
+		s    string
+		dst  *time.Time
+	}{
+		{"first contact message after", v.firstFrom, &f.ContactFirstMessageFromDate},
+		{"first contact message before", v.firstTo, &f.ContactFirstMessageToDate},
+		{"last contact message after", v.lastFrom, &f.ContactLastMessageFromDate},
+		{"last contact message before", v.lastTo, &f.ContactLastMessageToDate},
+		{"updated after", v.updatedFrom, &f.UpdatedAtFromDate},
+		{"updated before", v.updatedTo, &f.UpdatedAtToDate},
+		{"last activity after", v.activityFrom, &f.LastActivityFromDate},
+		{"last activity before", v.activityTo, &f.LastActivityToDate},
+	}
+	for _, x := range times {
+		if *x.dst, err = common.ParseWhen(x.s, now); err != nil {
+			return f, fmt.Errorf("%s: %w", x.name, err)
+		}
+	}
+	if f.IDGreaterThan != 0 && f.IDLessThan != 0 && f.IDGreaterThan >= f.IDLessThan-1 {
+		return f, fmt.Errorf("no id is greater than %d and smaller than %d", f.IDGreaterThan, f.IDLessThan)
+	}
+	return f, nil
+}
+
+type option struct {
+	id   int64
+	name string
+}
+
+// known collects the topics and widgets seen in the loaded rows, for the selects.
+func (m Model) known() (topics, widgets []option) {
+	seenT, seenW := map[int64]bool{}, map[int64]bool{}
+	for _, r := range m.rows {
+		for i, id := range r.TopicIDs {
+			if !seenT[id] && i < len(r.Topics) {
+				seenT[id] = true
+				topics = append(topics, option{id, r.Topics[i]})
+			}
+		}
+		if r.WidgetID != 0 && !seenW[r.WidgetID] {
+			seenW[r.WidgetID] = true
+			widgets = append(widgets, option{r.WidgetID, r.WidgetName})
+		}
+	}
+	byName := func(a, b option) int { return cmp.Compare(a.name, b.name) }
+	slices.SortFunc(topics, byName)
+	slices.SortFunc(widgets, byName)
+	return topics, widgets
+}
+
+func selectOptions(any string, opts []option, current string) []huh.Option[string] {
+	out := []huh.Option[string]{huh.NewOption(any, "")}
+	found := current == ""
+	for _, o := range opts {
+		id := strconv.FormatInt(o.id, 10)
+		found = found || id == current
+		out = append(out, huh.NewOption(fmt.Sprintf("%s (#%d)", o.name, o.id), id))
+	}
+	if !found {
+		out = append(out, huh.NewOption("#"+current, current))
+	}
+	return out
+}
+
+func validWhen(now func() time.Time) func(string) error {
+	return func(s string) error { _, err := common.ParseWhen(s, now()); return err }
+}
+
+func validID(s string) error { _, err := common.ParseID(s); return err }
+
+// FilterForm is the `f` modal with all 16 conversation filters; applying it sends a FilterMsg.
+func (m Model) FilterForm() common.Modal {
+	v := valuesFrom(m.q.Filter)
+	topics, widgets := m.known()
+	var ops []option
+	for id, name := range m.ctx.Operators {
+		ops = append(ops, option{id, name})
+	}
+	slices.SortFunc(ops, func(a, b option) int { return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.id, b.id)) })
+	now := m.ctx.Now
+	build := func() *huh.Form {
+		when := func(title string, dst *string) *huh.Input {
+			return huh.NewInput().Title(title).Value(dst).Validate(validWhen(now)).
+				Placeholder("2026-11-01, 2026-11-01 14:30, 6h, 7d, today")
+		}
+		return huh.NewForm(
+			huh.NewGroup(
+				huh.NewSelect[string]().Title("Status").Value(&v.status).Options(
+					huh.NewOption("any", ""), huh.NewOption("● new", client.StatusNew),
+					huh.NewOption("◐ pending", client.StatusPending), huh.NewOption("○ ended", client.StatusEnded)),
+				huh.NewSelect[string]().Title("Operator").Value(&v.operator).Options(selectOptions("any operator", ops, v.operator)...).Height(6),
+				huh.NewSelect[string]().Title("Topic").Value(&v.topic).Options(selectOptions("any topic", topics, v.topic)...).Height(6),
+				huh.NewSelect[string]().Title("Widget").Value(&v.widget).Options(selectOptions("any widget", widgets, v.widget)...).Height(5),
+			).Title("Who and what"),
+			huh.NewGroup(
+				huh.NewInput().Title("Contact id").Value(&v.contact).Validate(validID),
+				huh.NewInput().Title("Contact UUID (conversation contact)").Value(&v.uuid),
+				huh.NewInput().Title("Id greater than").Value(&v.idGT).Validate(validID),
+				huh.NewInput().Title("Id smaller than").Value(&v.idLT).Validate(validID),
+			).Title("Ids"),
+			huh.NewGroup(
+				when("First contact message after", &v.firstFrom),
+				when("First contact message before", &v.firstTo),
+				when("Last contact message after", &v.lastFrom),
+				when("Last contact message before", &v.lastTo),
+			).Title("Contact messages"),
+			huh.NewGroup(
+				when("Updated after", &v.updatedFrom),
+				when("Updated before", &v.updatedTo),
+				when("Last activity after", &v.activityFrom),
+				when("Last activity before", &v.activityTo),
+			).Title("Activity"),
+		)
+	}
+	return forms.New(m.ctx, forms.Options{
+		Title: "Filter conversations",
+		Build: build,
+		Width: 72,
+		Submit: func() (int, tea.Cmd, error) {
+			f, err := v.filter(now())
+			if err != nil {
+				return 0, nil, err
+			}
+			return 0, func() tea.Msg { return FilterMsg{Filter: f} }, nil
+		},
+	})
+}

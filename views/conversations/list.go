@@ -1,0 +1,853 @@
+package conversations
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/common"
+)
+
+// Query is what the list shows: filters (status included), ordering and search.
+type Query struct {
+	Filter   client.ConversationFilter
+	Ordering string // "" = the server's default (id descending)
+	Search   string
+}
+
+// OrderingCycle is the order `o` walks through the spec's 10 orderings.
+var OrderingCycle = []string{
+	"-id", "id",
+	"-last_message_sent_at", "last_message_sent_at",
+	"-contact_last_message_sent_at", "contact_last_message_sent_at",
+	"-contact_first_message_sent_at", "contact_first_message_sent_at",
+	"-contact_last_update_at", "contact_last_update_at",
+}
+
+// StatusCycle is the order `s` walks through.
+var StatusCycle = []string{"", client.StatusNew, client.StatusPending, client.StatusEnded}
+
+type linkKind int
+
+const (
+	linkNone    linkKind = iota
+	linkOffset           // follow the offset envelope's next link
+	linkAllNext          // /all/ ascending: follow next
+	linkAllPrev          // /all/ descending: follow previous, reversing each page
+)
+
+// offsetCap is the most results an offset list returns.
+const offsetCap = 10000
+
+// requestTimeout bounds one list request (retries included).
+const requestTimeout = 90 * time.Second
+
+type pageMsg struct {
+	gen, req int
+	rows     []Row
+	total    int
+	link     string
+	kind     linkKind
+	replace  bool
+	keepID   int64 // on replace, keep the cursor on this conversation when present
+	err      error
+	at       time.Time
+}
+
+type mergeMsg struct {
+	gen  int
+	rows []Row
+	err  error
+	at   time.Time
+}
+
+// SearchMsg sets (or with "" clears) the server search.
+type SearchMsg struct{ Text string }
+
+// FilterMsg replaces every filter, status included.
+type FilterMsg struct{ Filter client.ConversationFilter }
+
+// Model is the list pane.
+type Model struct {
+	ctx     *common.Ctx
+	q       Query
+	rows    []Row
+	index   map[int64]int
+	cursor  int
+	offset  int // first visible entry
+	width   int
+	height  int
+	focused bool
+	marked  map[int64]bool
+
+	total   int
+	link    string
+	kind    linkKind
+	loading bool
+	loaded  bool
+	err     error
+	gen     int // query generation: results of an older one are dropped
+	req     int // id of the request in flight
+
+	lastRefresh time.Time
+
+	cache      map[int64]string // rendered unselected entries at cacheWidth
+	cacheWidth int
+}
+
+// New returns an empty list; Load fetches the first page.
+func New(ctx *common.Ctx) Model {
+	return Model{ctx: ctx, index: map[int64]int{}, marked: map[int64]bool{}, cache: map[int64]string{}}
+}
+
+// Query is the current query.
+func (m Model) Query() Query { return m.q }
+
+// Rows are the loaded rows.
+func (m Model) Rows() []Row { return m.rows }
+
+// Total is the server's count for the query.
+func (m Model) Total() int { return m.total }
+
+// Loading reports a request in flight.
+func (m Model) Loading() bool { return m.loading }
+
+// LastRefresh is when the list last got data.
+func (m Model) LastRefresh() time.Time { return m.lastRefresh }
+
+// Selected returns the row under the cursor.
+func (m Model) Selected() (Row, bool) {
+	if m.cursor < 0 || m.cursor >= len(m.rows) {
+		return Row{}, false
+	}
+	return m.rows[m.cursor], true
+}
+
+// Marked returns the marked ids in list order.
+func (m Model) Marked() []Row {
+	var out []Row
+	for _, r := range m.rows {
+		if m.marked[r.ID] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// SetSize sets the pane's inner size.
+func (m *Model) SetSize(w, h int) {
+	if w != m.width {
+		clear(m.cache)
+	}
+	m.width, m.height = w, h
+	m.clampOffset()
+}
+
+// Focus and Blur toggle the selection style.
+func (m *Model) Focus() { m.focused = true }
+
+// Blur marks the list as not focused.
+func (m *Model) Blur() { m.focused = false }
+
+// SetQuery replaces the query and loads its first page.
+func (m *Model) SetQuery(q Query) tea.Cmd {
+	m.q = q
+	return m.Load(false)
+}
+
+// Load fetches the first page of the current query (fresh skips the response cache).
+func (m *Model) Load(fresh bool) tea.Cmd {
+	keep := int64(0)
+	if r, ok := m.Selected(); ok {
+		keep = r.ID
+	}
+	m.gen++
+	m.req++
+	m.loading = true
+	m.err = nil
+	gen, req := m.gen, m.req
+	c, q, limit, now := m.ctx.Client, m.q, m.pageSize(), m.ctx.Now
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		if fresh {
+			ctx = client.Fresh(ctx)
+		}
+		p, err := c.ListConversations(ctx, client.ConversationListOptions{
+			ListOptions: client.ListOptions{Limit: limit, Ordering: q.Ordering, Search: q.Search},
+			Filter:      q.Filter,
+		})
+		if err != nil {
+			return pageMsg{gen: gen, req: req, replace: true, err: err}
+		}
+		return pageMsg{gen: gen, req: req, rows: rowsFrom(p.Results), total: p.Count, link: p.Next,
+			kind: linkOffset, replace: true, keepID: keep, at: now()}
+	}
+}
+
+func (m Model) pageSize() int {
+	if m.ctx.PageSize >= 1 && m.ctx.PageSize <= client.MaxLimit {
+		return m.ctx.PageSize
+	}
+	return client.MaxLimit
+}
+
+func rowsFrom(cs []client.Conversation) []Row {
+	rows := make([]Row, len(cs))
+	for i, c := range cs {
+		rows[i] = RowFrom(c)
+	}
+	return rows
+}
+
+// canContinue reports whether browsing may go on past the offset cap through /all/: only
+// id orderings without search map onto the cursor endpoint.
+func (m Model) canContinue() bool {
+	return m.q.Search == "" && (m.q.Ordering == "" || m.q.Ordering == "-id" || m.q.Ordering == "id")
+}
+
+// capped reports that the offset list ended before count (its 10,000-result cap).
+func (m Model) capped() bool {
+	return m.loaded && m.link == "" && len(m.rows) < m.total && len(m.rows) >= offsetCap
+}
+
+// more fetches the next page when there is one and nothing is in flight.
+func (m *Model) more() tea.Cmd {
+	if m.loading || !m.loaded || m.err != nil {
+		return nil
+	}
+	link, kind := m.link, m.kind
+	if link == "" {
+		if !m.capped() || !m.canContinue() || len(m.rows) == 0 {
+			return nil
+		}
+		kind = linkAllPrev
+		if m.q.Ordering == "id" {
+			kind = linkAllNext
+		}
+	}
+	m.req++
+	m.loading = true
+	gen, req := m.gen, m.req
+	c, q, limit, now := m.ctx.Client, m.q, m.pageSize(), m.ctx.Now
+	lastID := m.rows[len(m.rows)-1].ID
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		msg := pageMsg{gen: gen, req: req, kind: kind, at: now()}
+		switch {
+		case kind == linkOffset:
+			p, err := client.FetchPage[client.Conversation](ctx, c, link)
+			if err != nil {
+				msg.err = err
+				return msg
+			}
+			msg.rows, msg.total, msg.link = rowsFrom(p.Results), p.Count, p.Next
+		default:
+			var p *client.CursorPage[client.Conversation]
+			var err error
+			if link != "" {
+				p, err = client.FetchCursorPage[client.Conversation](ctx, c, link)
+			} else {
+				cursor := fmt.Sprint(lastID)
+				if kind == linkAllPrev {
+					cursor = "-" + cursor
+				}
+				p, err = c.ConversationsAllPage(ctx, client.AllConversationsOptions{
+					Filter:        q.Filter,
+					CursorOptions: client.CursorOptions{Cursor: cursor, Limit: limit, Ordering: "id"},
+				})
+			}
+			if err != nil {
+				msg.err = err
+				return msg
+			}
+			msg.rows = rowsFrom(p.Results)
+			msg.total = -1
+			if kind == linkAllPrev {
+				slices.Reverse(msg.rows)
+				msg.link = p.Previous
+			} else {
+				msg.link = p.Next
+			}
+		}
+		return msg
+	}
+}
+
+// RefreshChanged asks only for conversations updated since the last refresh (minus an
+// overlap) and merges them into the loaded rows.
+func (m *Model) RefreshChanged() tea.Cmd {
+	if !m.loaded || m.loading {
+		return nil
+	}
+	since := m.lastRefresh.Add(-2 * time.Minute)
+	gen := m.gen
+	c, q, limit, now := m.ctx.Client, m.q, m.pageSize(), m.ctx.Now
+	if q.Filter.UpdatedAtFromDate.After(since) {
+		since = q.Filter.UpdatedAtFromDate
+	}
+	q.Filter.UpdatedAtFromDate = since
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		p, err := c.ListConversations(client.Fresh(ctx), client.ConversationListOptions{
+			ListOptions: client.ListOptions{Limit: limit, Ordering: q.Ordering, Search: q.Search},
+			Filter:      q.Filter,
+		})
+		if err != nil {
+			return mergeMsg{gen: gen, err: err}
+		}
+		return mergeMsg{gen: gen, rows: rowsFrom(p.Results), at: now()}
+	}
+}
+
+// Update handles pages and, when focused, keys.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case pageMsg:
+		return m.onPage(msg)
+	case mergeMsg:
+		return m.onMerge(msg)
+	case SearchMsg:
+		m.q.Search = strings.TrimSpace(msg.Text)
+		return m, m.Load(false)
+	case FilterMsg:
+		m.q.Filter = msg.Filter
+		return m, m.Load(false)
+	case tea.KeyMsg:
+		if m.focused {
+			return m.onKey(msg)
+		}
+	}
+	return m, nil
+}
+
+func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
+	if msg.gen != m.gen || msg.req != m.req {
+		return m, nil // stale: an older query or a superseded request
+	}
+	m.loading = false
+	if msg.err != nil {
+		m.err = msg.err
+		if msg.replace {
+			m.loaded = true
+		}
+		return m, common.ErrorToast(msg.err)
+	}
+	m.err = nil
+	m.lastRefresh = msg.at
+	if msg.replace {
+		m.rows = m.rows[:0:0]
+		clear(m.index)
+		clear(m.cache)
+		m.cursor, m.offset = 0, 0
+	}
+	for _, r := range msg.rows {
+		if _, dup := m.index[r.ID]; dup {
+			continue
+		}
+		m.index[r.ID] = len(m.rows)
+		m.rows = append(m.rows, r)
+	}
+	if msg.total >= 0 {
+		m.total = msg.total
+	}
+	if len(m.rows) > m.total {
+		m.total = len(m.rows)
+	}
+	m.link, m.kind = msg.link, msg.kind
+	m.loaded = true
+	if msg.replace && msg.keepID != 0 {
+		if i, ok := m.index[msg.keepID]; ok {
+			m.cursor = i
+		}
+	}
+	for id := range m.marked {
+		if _, ok := m.index[id]; !ok && msg.replace {
+			delete(m.marked, id)
+		}
+	}
+	m.clampOffset()
+	return m, tea.Batch(m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: msg.at} })
+}
+
+func (m Model) onMerge(msg mergeMsg) (Model, tea.Cmd) {
+	if msg.gen != m.gen || !m.loaded {
+		return m, nil
+	}
+	if msg.err != nil {
+		return m, nil // auto-refresh failures stay quiet; the status bar shows rate limits
+	}
+	m.lastRefresh = msg.at
+	selected := int64(0)
+	if r, ok := m.Selected(); ok {
+		selected = r.ID
+	}
+	var fresh []Row
+	for _, r := range msg.rows {
+		if i, ok := m.index[r.ID]; ok {
+			m.rows[i] = r
+			delete(m.cache, r.ID)
+			continue
+		}
+		fresh = append(fresh, r)
+	}
+	// New conversations go on top for descending orders (where new activity sorts first).
+	if len(fresh) > 0 && strings.HasPrefix(m.orderingOrDefault(), "-") {
+		m.rows = append(fresh, m.rows...)
+		m.total += len(fresh)
+		m.reindex()
+		if i, ok := m.index[selected]; ok {
+			m.cursor = i
+			m.offset += len(fresh)
+		}
+		m.clampOffset()
+	}
+	return m, func() tea.Msg { return common.RefreshedMsg{At: msg.at} }
+}
+
+func (m Model) orderingOrDefault() string {
+	if m.q.Ordering == "" {
+		return "-id"
+	}
+	return m.q.Ordering
+}
+
+func (m *Model) reindex() {
+	clear(m.index)
+	for i, r := range m.rows {
+		m.index[r.ID] = i
+	}
+}
+
+// UpdateRow replaces one row in place (after an edit) when it is loaded.
+func (m *Model) UpdateRow(r Row) {
+	if i, ok := m.index[r.ID]; ok {
+		m.rows[i] = r
+		delete(m.cache, r.ID)
+	}
+}
+
+// RemoveRows drops rows by id (after a delete) and keeps the cursor near where it was.
+func (m *Model) RemoveRows(ids []int64) {
+	drop := map[int64]bool{}
+	for _, id := range ids {
+		drop[id] = true
+		delete(m.marked, id)
+	}
+	kept := m.rows[:0]
+	removed := 0
+	for i, r := range m.rows {
+		if drop[r.ID] {
+			if i < m.cursor {
+				m.cursor--
+			}
+			removed++
+			continue
+		}
+		kept = append(kept, r)
+	}
+	m.rows = kept
+	m.total -= removed
+	if m.total < len(m.rows) {
+		m.total = len(m.rows)
+	}
+	m.reindex()
+	m.clampOffset()
+}
+
+// ClearMarks unmarks every row.
+func (m *Model) ClearMarks() { clear(m.marked) }
+
+// CanClear reports whether esc has something to clear (search, then filters).
+func (m Model) CanClear() bool { return m.q.Search != "" || !m.q.Filter.IsZero() }
+
+func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	k := m.ctx.Keys
+	switch {
+	case key.Matches(msg, k.Down):
+		m.move(1)
+	case key.Matches(msg, k.Up):
+		m.move(-1)
+	case key.Matches(msg, k.PageDown):
+		m.move(m.visibleItems())
+	case key.Matches(msg, k.PageUp):
+		m.move(-m.visibleItems())
+	case key.Matches(msg, k.Top):
+		m.move(-len(m.rows))
+	case key.Matches(msg, k.Bottom):
+		m.move(len(m.rows))
+	case key.Matches(msg, k.Mark):
+		if r, ok := m.Selected(); ok {
+			if m.marked[r.ID] {
+				delete(m.marked, r.ID)
+			} else {
+				m.marked[r.ID] = true
+			}
+			delete(m.cache, r.ID)
+			m.move(1)
+		}
+	case key.Matches(msg, k.Status):
+		i := slices.Index(StatusCycle, m.q.Filter.Status)
+		m.q.Filter.Status = StatusCycle[(i+1)%len(StatusCycle)]
+		return m, m.Load(false)
+	case key.Matches(msg, k.Order):
+		i := slices.Index(OrderingCycle, m.orderingOrDefault())
+		m.q.Ordering = OrderingCycle[(i+1)%len(OrderingCycle)]
+		return m, m.Load(false)
+	case key.Matches(msg, k.Back):
+		switch {
+		case m.q.Search != "":
+			m.q.Search = ""
+			return m, m.Load(false)
+		case !m.q.Filter.IsZero():
+			m.q.Filter = client.ConversationFilter{}
+			return m, m.Load(false)
+		}
+	case key.Matches(msg, k.Refresh):
+		return m, m.Load(true)
+	default:
+		return m, nil
+	}
+	return m, m.prefetch()
+}
+
+// prefetch asks for the next page once the cursor is within a screen of the loaded end.
+func (m *Model) prefetch() tea.Cmd {
+	if len(m.rows)-m.cursor <= m.visibleItems()+1 {
+		return m.more()
+	}
+	return nil
+}
+
+func (m *Model) move(d int) {
+	if len(m.rows) == 0 {
+		return
+	}
+	m.cursor = max(0, min(len(m.rows)-1, m.cursor+d))
+	m.clampOffset()
+}
+
+// itemHeight is 1 line per conversation when the pane is wide enough, else 2.
+func (m Model) itemHeight() int {
+	if m.width >= wideRow {
+		return 1
+	}
+	return 2
+}
+
+const wideRow = 76
+
+// bodyHeight is the lines left for entries (a header and a footer line).
+func (m Model) bodyHeight() int { return max(0, m.height-2) }
+
+func (m Model) visibleItems() int { return max(1, m.bodyHeight()/m.itemHeight()) }
+
+func (m *Model) clampOffset() {
+	n := m.visibleItems()
+	if m.cursor >= len(m.rows) {
+		m.cursor = max(0, len(m.rows)-1)
+	}
+	if m.cursor < m.offset {
+		m.offset = m.cursor
+	}
+	if m.cursor >= m.offset+n {
+		m.offset = m.cursor - n + 1
+	}
+	if m.offset > max(0, len(m.rows)-n) {
+		m.offset = max(0, len(m.rows)-n)
+	}
+	if m.offset < 0 {
+		m.offset = 0
+	}
+}
+
+// ShortHelp lists the list's keys.
+func (m Model) ShortHelp() []key.Binding {
+	k := m.ctx.Keys
+	return []key.Binding{k.Down, k.Up, k.Open, k.Search, k.Filter, k.Status, k.Order, k.Mark}
+}
+
+// FullHelp lists the list's keys by group.
+func (m Model) FullHelp() [][]key.Binding {
+	k := m.ctx.Keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.Top, k.Bottom, k.PageDown, k.PageUp, k.Open},
+		{k.Search, k.Filter, k.Status, k.Order, k.Back, k.Refresh, k.Mark, k.Delete, k.CopyID, k.Topics, k.Note},
+	}
+}
+
+// View renders the header, the visible window of entries and the footer, exactly
+// width×height.
+func (m *Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	if m.cacheWidth != m.width {
+		clear(m.cache)
+		m.cacheWidth = m.width
+	}
+	var b strings.Builder
+	b.Grow((m.width + 16) * m.height)
+	b.WriteString(common.Fit(m.ctx.Styles.HeaderLine.Render(m.header()), m.width))
+	lines := 1
+	body := m.bodyHeight()
+	switch {
+	case len(m.rows) == 0:
+		msg := "No conversations match."
+		switch {
+		case !m.loaded || m.loading:
+			msg = "Loading conversations…"
+		case m.err != nil:
+			msg = "Could not load: " + common.ErrorText(m.err)
+		}
+		b.WriteString("\n")
+		b.WriteString(common.Fit(m.ctx.Styles.Muted.Render("  "+msg), m.width))
+		lines++
+	default:
+		end := min(len(m.rows), m.offset+m.visibleItems())
+		for i := m.offset; i < end; i++ {
+			b.WriteString("\n")
+			b.WriteString(m.entry(i))
+			lines += m.itemHeight()
+		}
+	}
+	for lines < body+1 {
+		b.WriteString("\n")
+		b.WriteString(strings.Repeat(" ", m.width))
+		lines++
+	}
+	b.WriteString("\n")
+	b.WriteString(common.Fit(m.footer(), m.width))
+	return b.String()
+}
+
+// entry renders row i: from the cache when not selected.
+func (m *Model) entry(i int) string {
+	r := &m.rows[i]
+	if i == m.cursor {
+		st := m.ctx.Styles.SelectedBlurred
+		if m.focused {
+			st = m.ctx.Styles.Selected
+		}
+		plain := m.renderEntry(r, false)
+		parts := strings.Split(plain, "\n")
+		for j, p := range parts {
+			parts[j] = st.Render(p)
+		}
+		return strings.Join(parts, "\n")
+	}
+	if s, ok := m.cache[r.ID]; ok {
+		return s
+	}
+	s := m.renderEntry(r, true)
+	m.cache[r.ID] = s
+	return s
+}
+
+// renderEntry lays a row out at the pane width; styled=false gives plain text for the
+// selection highlight (nested styles would break its background).
+func (m *Model) renderEntry(r *Row, styled bool) string {
+	st := m.ctx.Styles
+	paint := func(s string, style lipgloss.Style) string {
+		if styled {
+			return style.Render(s)
+		}
+		return s
+	}
+	w := m.width
+	mark := " "
+	if m.marked[r.ID] {
+		mark = paint("*", st.Marked)
+	}
+	sym, word := common.StatusSymbol(r.Status)
+	statusStyle := st.StatusUnknown
+	switch r.Status {
+	case client.StatusNew:
+		statusStyle = st.StatusNew
+	case client.StatusPending:
+		statusStyle = st.StatusPending
+	case client.StatusEnded:
+		statusStyle = st.StatusEnded
+	}
+	status := paint(common.Pad(sym+" "+word, 9), statusStyle)
+	unread := "  "
+	if r.Unread {
+		unread = paint("•", st.Unread) + " "
+	}
+	name := r.Name
+	if name == "" {
+		name = r.Email
+	}
+	if name == "" {
+		name = "(no name)"
+	}
+	when := common.RelTime(r.LastAt, m.ctx.Now())
+	op := m.operatorName(r.OperatorID)
+	topics := strings.Join(r.Topics, ", ")
+	pv := r.Preview
+	if r.PreviewFromOperator && pv != "" {
+		pv = "↩ " + pv
+	}
+	if w >= wideRow {
+		nameW := clamp(w/5, 12, 24)
+		timeW := 6
+		opW, topW := 0, 0
+		if w >= 100 {
+			opW = clamp(w/9, 8, 16)
+		}
+		if w >= 110 {
+			topW = clamp(w/7, 10, 24)
+		}
+		fixed := 1 + 9 + 1 + 2 + nameW + 1 + timeW + 1
+		if opW > 0 {
+			fixed += opW + 1
+		}
+		if topW > 0 {
+			fixed += topW + 1
+		}
+		pvW := max(0, w-fixed)
+		var b strings.Builder
+		b.WriteString(mark)
+		b.WriteString(status)
+		b.WriteString(" ")
+		b.WriteString(unread)
+		b.WriteString(paint(common.Pad(name, nameW), st.Bold))
+		b.WriteString(" ")
+		b.WriteString(common.Pad(pv, pvW))
+		if topW > 0 {
+			b.WriteString(" ")
+			b.WriteString(paint(common.Pad(topics, topW), st.Topic))
+		}
+		if opW > 0 {
+			b.WriteString(" ")
+			b.WriteString(paint(common.Pad(op, opW), st.Muted))
+		}
+		b.WriteString(" ")
+		b.WriteString(paint(common.PadLeft(when, timeW), st.Muted))
+		b.WriteString(" ")
+		return b.String()
+	}
+	// Two lines: status, unread, name, time / preview, topics, operator.
+	timeW := 6
+	nameW := max(1, w-1-9-1-2-1-timeW)
+	line1 := mark + status + " " + unread + paint(common.Pad(name, nameW), st.Bold) + " " +
+		paint(common.PadLeft(when, timeW), st.Muted)
+	tail := op
+	if topics != "" {
+		tail = topics + " · " + op
+	}
+	tailW := min(ansi.StringWidth(tail), max(0, (w-3)/2))
+	pvW := max(0, w-3-tailW-1)
+	line2 := "   " + paint(common.Pad(pv, pvW), st.Muted) + " " + paint(common.PadLeft(tail, tailW), st.Topic)
+	return common.Fit(line1, w) + "\n" + common.Fit(line2, w)
+}
+
+func (m Model) operatorName(id int64) string {
+	if id == 0 {
+		return "unassigned"
+	}
+	if n, ok := m.ctx.Operators[id]; ok && n != "" {
+		return n
+	}
+	return fmt.Sprintf("operator %d", id)
+}
+
+// header describes the query: status, filters, ordering, search and the total.
+func (m Model) header() string {
+	var parts []string
+	status := m.q.Filter.Status
+	if status == "" {
+		status = "all"
+	}
+	parts = append(parts, "status:"+status)
+	parts = append(parts, DescribeFilter(m.q.Filter, m.ctx.Operators)...)
+	parts = append(parts, "order:"+m.orderingOrDefault())
+	if m.q.Search != "" {
+		parts = append(parts, fmt.Sprintf("search:%q", m.q.Search))
+	}
+	count := "…"
+	if m.loaded {
+		count = common.Thousands(m.total)
+	}
+	return " " + count + " conversations · " + strings.Join(parts, " · ")
+}
+
+// footer shows the position, loading state and the offset cap.
+func (m Model) footer() string {
+	st := m.ctx.Styles
+	if len(m.rows) == 0 {
+		return ""
+	}
+	pos := fmt.Sprintf(" %s/%s", common.Thousands(m.cursor+1), common.Thousands(m.total))
+	if n := len(m.marked); n > 0 {
+		pos += st.Marked.Render(fmt.Sprintf(" · %d marked", n))
+	}
+	switch {
+	case m.err != nil:
+		return pos + " · " + st.Error.Render("load failed; r retries")
+	case m.loading:
+		return pos + " · " + st.Loading.Render("loading…")
+	case m.capped() && !m.canContinue():
+		return pos + " · " + st.Warning.Render("API shows at most 10,000; order by id (o) to browse all")
+	case m.kind != linkOffset && m.kind != linkNone:
+		return pos + st.Muted.Render(" · past 10,000 via /all/")
+	}
+	return pos
+}
+
+// DescribeFilter lists the set filters (status excluded) in short words.
+func DescribeFilter(f client.ConversationFilter, ops map[int64]string) []string {
+	var out []string
+	ts := func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") }
+	if f.OperatorID != 0 {
+		name := ops[f.OperatorID]
+		if name == "" {
+			name = fmt.Sprint(f.OperatorID)
+		}
+		out = append(out, "operator:"+name)
+	}
+	if f.TopicID != 0 {
+		out = append(out, fmt.Sprintf("topic:%d", f.TopicID))
+	}
+	if f.WidgetID != 0 {
+		out = append(out, fmt.Sprintf("widget:%d", f.WidgetID))
+	}
+	if f.ContactIdentityID != 0 {
+		out = append(out, fmt.Sprintf("contact:%d", f.ContactIdentityID))
+	}
+	if f.ContactUUID != "" {
+		out = append(out, "uuid:"+f.ContactUUID)
+	}
+	if f.IDGreaterThan != 0 {
+		out = append(out, fmt.Sprintf("id>%d", f.IDGreaterThan))
+	}
+	if f.IDLessThan != 0 {
+		out = append(out, fmt.Sprintf("id<%d", f.IDLessThan))
+	}
+	for _, d := range []struct {
+		name string
+		t    time.Time
+	}{
+		{"first≥", f.ContactFirstMessageFromDate}, {"first≤", f.ContactFirstMessageToDate},
+		{"last≥", f.ContactLastMessageFromDate}, {"last≤", f.ContactLastMessageToDate},
+		{"updated≥", f.UpdatedAtFromDate}, {"updated≤", f.UpdatedAtToDate},
+		{"activity≥", f.LastActivityFromDate}, {"activity≤", f.LastActivityToDate},
+	} {
+		if !d.t.IsZero() {
+			out = append(out, d.name+ts(d.t))
+		}
+	}
+	return out
+}
+
+func clamp(v, lo, hi int) int { return max(lo, min(hi, v)) }

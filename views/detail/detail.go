@@ -1,0 +1,367 @@
+// Package detail is the conversation detail pane: status, assignment, widget, locale,
+// times, rating, topics, custom data, the contact summary and every conversation part.
+package detail
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/views/common"
+)
+
+const requestTimeout = 90 * time.Second
+
+type loadedMsg struct {
+	gen  int
+	id   int64
+	conv *client.Conversation
+	err  error
+}
+
+// LoadedMsg is sent upward when a conversation finished loading (the triage screen uses it
+// to refresh the list row).
+type LoadedMsg struct{ Conversation client.Conversation }
+
+// Model is the detail pane.
+type Model struct {
+	ctx     *common.Ctx
+	id      int64
+	conv    *client.Conversation
+	loading bool
+	err     error
+	gen     int
+	lines   []string
+	offset  int
+	width   int
+	height  int
+	focused bool
+}
+
+// New returns an empty pane.
+func New(ctx *common.Ctx) Model { return Model{ctx: ctx} }
+
+// Conversation is the loaded conversation, if any.
+func (m Model) Conversation() (client.Conversation, bool) {
+	if m.conv == nil {
+		return client.Conversation{}, false
+	}
+	return *m.conv, true
+}
+
+// ID is the conversation shown (0 = none).
+func (m Model) ID() int64 { return m.id }
+
+// Load fetches a conversation (with its parts). Loading the one shown does nothing unless
+// fresh is set.
+func (m *Model) Load(id int64, fresh bool) tea.Cmd {
+	if id == m.id && !fresh && (m.conv != nil || m.loading) {
+		return nil
+	}
+	m.gen++
+	m.id = id
+	m.conv = nil
+	m.err = nil
+	m.offset = 0
+	m.loading = id != 0
+	m.rebuild()
+	if id == 0 {
+		return nil
+	}
+	gen, c := m.gen, m.ctx.Client
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		if fresh {
+			ctx = client.Fresh(ctx)
+		}
+		conv, err := c.GetConversation(ctx, id)
+		return loadedMsg{gen: gen, id: id, conv: conv, err: err}
+	}
+}
+
+// Set shows a conversation the caller already has (after an edit).
+func (m *Model) Set(c client.Conversation) {
+	if c.ID != m.id {
+		return
+	}
+	if len(c.ConversationPartSet) == 0 && m.conv != nil {
+		c.ConversationPartSet = m.conv.ConversationPartSet
+	}
+	m.conv = &c
+	m.rebuild()
+}
+
+// SetSize sets the inner size.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.rebuild()
+}
+
+// Focus and Blur toggle focus.
+func (m *Model) Focus() { m.focused = true }
+
+// Blur marks the pane as not focused.
+func (m *Model) Blur() { m.focused = false }
+
+// Update handles the loaded conversation and scrolling keys.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case loadedMsg:
+		if msg.gen != m.gen || msg.id != m.id {
+			return m, nil
+		}
+		m.loading = false
+		if msg.err != nil {
+			m.err = msg.err
+			m.rebuild()
+			return m, nil
+		}
+		m.conv = msg.conv
+		m.rebuild()
+		conv := *msg.conv
+		return m, func() tea.Msg { return LoadedMsg{Conversation: conv} }
+	case tea.KeyMsg:
+		if !m.focused {
+			return m, nil
+		}
+		k := m.ctx.Keys
+		switch {
+		case key.Matches(msg, k.Down):
+			m.offset++
+		case key.Matches(msg, k.Up):
+			m.offset--
+		case key.Matches(msg, k.PageDown):
+			m.offset += m.height - 1
+		case key.Matches(msg, k.PageUp):
+			m.offset -= m.height - 1
+		case key.Matches(msg, k.Top):
+			m.offset = 0
+		case key.Matches(msg, k.Bottom):
+			m.offset = len(m.lines)
+		case key.Matches(msg, k.Refresh):
+			return m, m.Load(m.id, true)
+		}
+		m.offset = max(0, min(m.offset, len(m.lines)-m.height))
+	}
+	return m, nil
+}
+
+// ShortHelp lists the pane's keys.
+func (m Model) ShortHelp() []key.Binding {
+	k := m.ctx.Keys
+	return []key.Binding{k.Up, k.Down, k.Topics, k.Note}
+}
+
+// View renders the visible lines, exactly width×height.
+func (m Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	end := min(len(m.lines), m.offset+m.height)
+	n := 0
+	for i := m.offset; i < end; i++ {
+		if n > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(common.Fit(m.lines[i], m.width))
+		n++
+	}
+	for ; n < m.height; n++ {
+		if n > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(strings.Repeat(" ", m.width))
+	}
+	return b.String()
+}
+
+// rebuild lays the conversation out at the current width.
+func (m *Model) rebuild() {
+	st := m.ctx.Styles
+	w := max(10, m.width)
+	var out []string
+	add := func(s string) { out = append(out, s) }
+	if m.id == 0 {
+		m.lines = []string{st.Muted.Render(" No conversation selected.")}
+		return
+	}
+	if m.conv == nil {
+		switch {
+		case m.err != nil:
+			m.lines = wrap(st.Error.Render(" "+common.ErrorText(m.err)), w)
+		default:
+			m.lines = []string{st.Loading.Render(" Loading details…")}
+		}
+		return
+	}
+	c := m.conv
+	now := m.ctx.Now()
+	loc := now.Location()
+	ts := func(t time.Time) string {
+		if t.IsZero() {
+			return "—"
+		}
+		return t.In(loc).Format("2006-01-02 15:04") + " (" + rel(t, now) + ")"
+	}
+	tsp := func(t *client.Time) string {
+		if t == nil {
+			return "—"
+		}
+		return ts(t.Time)
+	}
+	labelW := 12
+	field := func(label, value string) {
+		value = sanitize.Line(value)
+		prefix := " " + st.Label.Render(common.Pad(label, labelW)) + " "
+		room := max(4, w-labelW-2)
+		wrapped := strings.Split(ansi.Wrap(value, room, ""), "\n")
+		for i, l := range wrapped {
+			if i == 0 {
+				add(prefix + l)
+			} else {
+				add(strings.Repeat(" ", labelW+2) + l)
+			}
+		}
+	}
+	section := func(title string) {
+		if len(out) > 0 {
+			add("")
+		}
+		add(" " + st.Section.Render(title))
+	}
+
+	section(fmt.Sprintf("Conversation #%d", c.ID))
+	sym, word := common.StatusSymbol(c.Status)
+	field("Status", sym+" "+word+descSuffix(c.StatusDescription))
+	op := "unassigned"
+	if c.OperatorAssignedTo != nil {
+		op = m.ctx.Operators[*c.OperatorAssignedTo]
+		if op == "" {
+			op = fmt.Sprintf("operator %d", *c.OperatorAssignedTo)
+		}
+	}
+	field("Operator", op)
+	field("Widget", fmt.Sprintf("%s (#%d, %s)", c.Widget.Name, c.Widget.ID, c.Widget.LanguageName))
+	field("Locale", c.Locale+" · "+c.LanguageName)
+	field("Channel", strings.Trim(c.ContactChannel.Type+" · "+c.ContactChannel.State, " ·"))
+	field("Created", ts(c.CreatedAt.Time))
+	field("Updated", ts(c.UpdatedAt.Time))
+	field("First msg", tsp(c.ContactFirstMessageSentAt))
+	field("Last msg", tsp(c.ContactLastMessageSentAt))
+	rate := "—"
+	if c.Rate != nil {
+		rate = fmt.Sprintf("%d", *c.Rate)
+	}
+	field("Rating", rate)
+	if fb := client.Str(c.FeedbackMessage); fb != "" {
+		field("Feedback", fb)
+	}
+	read := "unread by operator"
+	if c.MarkedReadOperator {
+		read = "read by operator"
+	}
+	field("Read", read)
+	var topics []string
+	for _, t := range c.Topics {
+		topics = append(topics, t.Text)
+	}
+	if len(topics) == 0 {
+		topics = []string{"—"}
+	}
+	field("Topics", strings.Join(topics, ", "))
+	if cd := compactJSON(c.Custom); cd != "" {
+		field("Custom", cd)
+	}
+
+	ct := c.Contact
+	section("Contact")
+	field("Name", orDash(client.Str(ct.Name)))
+	field("Email", orDash(client.Str(ct.Email)))
+	phone := client.Str(ct.PhoneNumber)
+	if mob := client.Str(ct.MobileNumber); mob != "" {
+		phone = strings.Trim(phone+" · mobile "+mob, " ·")
+	}
+	field("Phone", orDash(phone))
+	company := client.Str(ct.Company)
+	if pos := client.Str(ct.Position); pos != "" {
+		company = strings.Trim(company+" · "+pos, " ·")
+	}
+	field("Company", orDash(company))
+	field("Location", orDash(strings.Trim(client.Str(ct.City)+", "+client.Str(ct.Country), ", ")))
+	verified := "no"
+	if ct.Verified {
+		verified = "yes"
+	}
+	field("Verified", verified)
+	field("Contact id", fmt.Sprintf("%d", ct.ID))
+
+	for i, p := range c.ConversationPartSet {
+		section(fmt.Sprintf("Part %d of %d · %s", i+1, len(c.ConversationPartSet), orDash(p.NameFriendly)))
+		field("Browser", orDash(strings.TrimSpace(p.Browser.Name+" "+p.Browser.Version+" · "+p.Browser.OS)))
+		field("Location", orDash(strings.Trim(p.Location.City+", "+p.Location.Country, ", ")))
+		field("Started", ts(p.CreatedAt.Time))
+		field("Duration", orDash(p.Duration))
+		field("Referrer", orDash(client.Str(p.Referrer)))
+	}
+	m.lines = out
+	m.offset = max(0, min(m.offset, len(m.lines)-m.height))
+}
+
+func descSuffix(d string) string {
+	if d == "" {
+		return ""
+	}
+	return " — " + d
+}
+
+func orDash(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "—"
+	}
+	return s
+}
+
+// compactJSON renders custom data on one line, keys sorted (encoding/json sorts maps).
+func compactJSON(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" || string(raw) == "{}" {
+		return ""
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return string(raw)
+	}
+	return string(b)
+}
+
+func rel(t, now time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < 0:
+		return "in the future"
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
+}
+
+func wrap(s string, w int) []string { return strings.Split(ansi.Wrap(s, w, ""), "\n") }

@@ -1,0 +1,444 @@
+// Package messages is the thread pane: it opens at the newest message, fetches older pages
+// by following `next` once the view is within a screen of the oldest loaded message, keeps
+// the view still when a page is prepended, and never fetches a page twice.
+package messages
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/views/common"
+)
+
+// PageSize is how many messages one request asks for.
+const PageSize = 100
+
+const requestTimeout = 90 * time.Second
+
+// item is a message reduced to what the pane draws, sanitized.
+type item struct {
+	id           string
+	fromOperator bool
+	bot          bool
+	name         string
+	at           time.Time
+	state        string
+	body         string // sanitized, newlines kept
+}
+
+func itemFrom(m client.Message) item {
+	name := m.DisplayName
+	if name == "" {
+		name = m.Name
+	}
+	if m.FromOperator() {
+		if m.OperatorDisplayName != "" {
+			name = m.OperatorDisplayName
+		} else if name == "" {
+			name = m.OperatorName
+		}
+	}
+	return item{
+		id:           m.ID,
+		fromOperator: m.FromOperator(),
+		bot:          m.OperatorIsBot,
+		name:         sanitize.Line(strings.TrimSpace(name)),
+		at:           m.SentAt.Time,
+		state:        sanitize.Line(m.State.Label()),
+		body:         sanitize.Text(m.Body),
+	}
+}
+
+type pageMsg struct {
+	gen, req int
+	convID   int64
+	items    []item // newest first, as the API sends them
+	next     string
+	err      error
+}
+
+// Model is the messages pane.
+type Model struct {
+	ctx     *common.Ctx
+	convID  int64
+	title   string
+	items   []item   // oldest first
+	lines   []string // rendered, oldest first
+	offset  int      // first visible line
+	width   int
+	height  int
+	focused bool
+
+	next      string          // link to the next older page ("" = none)
+	requested map[string]bool // links already asked for: never fetched twice
+	loading   bool
+	opened    bool // the first page arrived
+	err       error
+	gen, req  int
+	requests  int // pages requested for this conversation
+
+	blocks     map[string][]string // rendered block per message id at blockWidth
+	blockWidth int
+}
+
+// New returns an empty pane.
+func New(ctx *common.Ctx) Model {
+	return Model{ctx: ctx, requested: map[string]bool{}, blocks: map[string][]string{}}
+}
+
+// ConversationID is the open conversation (0 = none).
+func (m Model) ConversationID() int64 { return m.convID }
+
+// Requests is how many message pages were requested for the open conversation.
+func (m Model) Requests() int { return m.requests }
+
+// Loaded is how many messages are loaded.
+func (m Model) Loaded() int { return len(m.items) }
+
+// Loading reports a page in flight.
+func (m Model) Loading() bool { return m.loading }
+
+// HasOlder reports whether older messages remain on the server.
+func (m Model) HasOlder() bool { return m.next != "" }
+
+// Open shows a conversation, fetching its newest page. Opening the one already open does
+// nothing unless fresh is set.
+func (m *Model) Open(convID int64, title string, fresh bool) tea.Cmd {
+	if convID == m.convID && !fresh && (m.opened || m.loading) {
+		return nil
+	}
+	m.gen++
+	m.convID = convID
+	m.title = title
+	m.items = nil
+	m.lines = nil
+	m.offset = 0
+	m.next = ""
+	m.err = nil
+	m.opened = false
+	m.requests = 0
+	clear(m.requested)
+	clear(m.blocks)
+	if convID == 0 {
+		m.loading = false
+		return nil
+	}
+	return m.fetch("", fresh)
+}
+
+// Close empties the pane.
+func (m *Model) Close() { _ = m.Open(0, "", false) }
+
+// fetch requests the first page (link "") or follows link.
+func (m *Model) fetch(link string, fresh bool) tea.Cmd {
+	m.req++
+	m.loading = true
+	m.requests++
+	if link != "" {
+		m.requested[link] = true
+	}
+	gen, req, conv, c := m.gen, m.req, m.convID, m.ctx.Client
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		if fresh {
+			ctx = client.Fresh(ctx)
+		}
+		var (
+			p   *client.CursorPage[client.Message]
+			err error
+		)
+		if link == "" {
+			p, err = c.MessagesPage(ctx, conv, client.CursorOptions{Limit: PageSize})
+		} else {
+			p, err = client.FetchCursorPage[client.Message](ctx, c, link)
+		}
+		msg := pageMsg{gen: gen, req: req, convID: conv}
+		if err != nil {
+			msg.err = err
+			return msg
+		}
+		msg.items = make([]item, len(p.Results))
+		for i, r := range p.Results {
+			msg.items[i] = itemFrom(r)
+		}
+		msg.next = p.Next
+		return msg
+	}
+}
+
+// SetSize sets the pane's inner size; content is re-wrapped when the width changes.
+func (m *Model) SetSize(w, h int) {
+	if w == m.width && h == m.height {
+		return
+	}
+	atBottom := m.atBottom()
+	widthChanged := w != m.width
+	m.width, m.height = w, h
+	if widthChanged {
+		// Keep the same message at the top: remember the fraction through the content.
+		frac := 0.0
+		if len(m.lines) > 0 {
+			frac = float64(m.offset) / float64(len(m.lines))
+		}
+		m.rebuild()
+		m.offset = int(frac * float64(len(m.lines)))
+	}
+	if atBottom {
+		m.offset = m.maxOffset()
+	}
+	m.clamp()
+}
+
+// Focus and Blur toggle focus.
+func (m *Model) Focus() { m.focused = true }
+
+// Blur marks the pane as not focused.
+func (m *Model) Blur() { m.focused = false }
+
+// Update handles pages and, when focused, scrolling keys.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case pageMsg:
+		return m.onPage(msg)
+	case tea.KeyMsg:
+		if !m.focused {
+			return m, nil
+		}
+		k := m.ctx.Keys
+		switch {
+		case key.Matches(msg, k.Down):
+			m.scroll(1)
+		case key.Matches(msg, k.Up):
+			m.scroll(-1)
+		case key.Matches(msg, k.PageDown):
+			m.scroll(m.viewHeight() - 1)
+		case key.Matches(msg, k.PageUp):
+			m.scroll(-(m.viewHeight() - 1))
+		case key.Matches(msg, k.Top):
+			m.scroll(-len(m.lines))
+		case key.Matches(msg, k.Bottom):
+			m.scroll(len(m.lines))
+		case key.Matches(msg, k.Refresh):
+			if m.convID != 0 {
+				return m, m.Open(m.convID, m.title, true)
+			}
+			return m, nil
+		default:
+			return m, nil
+		}
+		return m, m.prefetch()
+	}
+	return m, nil
+}
+
+func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
+	if msg.gen != m.gen || msg.req != m.req || msg.convID != m.convID {
+		return m, nil // another conversation, or a superseded request
+	}
+	m.loading = false
+	if msg.err != nil {
+		m.err = msg.err
+		return m, common.ErrorToast(msg.err)
+	}
+	m.err = nil
+	first := !m.opened
+	m.opened = true
+	m.next = msg.next
+	if m.requested[m.next] {
+		m.next = "" // the server sent a link we already followed: stop rather than loop
+	}
+	older := slices.Clone(msg.items)
+	slices.Reverse(older) // oldest first
+	before := len(m.lines)
+	m.items = append(older, m.items...)
+	m.rebuild()
+	if first {
+		m.offset = m.maxOffset() // a thread opens at its newest message
+	} else {
+		m.offset += len(m.lines) - before // prepended: keep the same lines in view
+	}
+	m.clamp()
+	return m, m.prefetch()
+}
+
+// prefetch asks for the next older page when the view is within a screen of the oldest
+// loaded message.
+func (m *Model) prefetch() tea.Cmd {
+	if m.loading || !m.opened || m.next == "" || m.err != nil || m.requested[m.next] {
+		return nil
+	}
+	if m.offset < m.viewHeight() {
+		return m.fetch(m.next, false)
+	}
+	return nil
+}
+
+func (m *Model) scroll(d int) {
+	m.offset += d
+	m.clamp()
+}
+
+func (m Model) viewHeight() int { return max(1, m.height-1) }
+
+func (m Model) maxOffset() int { return max(0, len(m.lines)-m.viewHeight()) }
+
+func (m Model) atBottom() bool { return m.offset >= m.maxOffset() }
+
+func (m *Model) clamp() {
+	m.offset = max(0, min(m.offset, m.maxOffset()))
+}
+
+// rebuild lays every loaded message out at the current width (blocks are cached per
+// message, so a prepend renders only the new page).
+func (m *Model) rebuild() {
+	if m.blockWidth != m.width {
+		clear(m.blocks)
+		m.blockWidth = m.width
+	}
+	lines := make([]string, 0, len(m.lines)+len(m.items)*3)
+	var lastDay string
+	for _, it := range m.items {
+		day := it.at.In(m.ctx.Now().Location()).Format("Mon 2 Jan 2006")
+		if day != lastDay {
+			lines = append(lines, m.divider(day))
+			lastDay = day
+		}
+		b, ok := m.blocks[it.id]
+		if !ok {
+			b = m.block(it)
+			m.blocks[it.id] = b
+		}
+		lines = append(lines, b...)
+	}
+	m.lines = lines
+}
+
+func (m Model) divider(day string) string {
+	w := m.width
+	label := " " + day + " "
+	side := max(0, (w-ansi.StringWidth(label))/2)
+	s := strings.Repeat("─", side) + label
+	s += strings.Repeat("─", max(0, w-ansi.StringWidth(s)))
+	return m.ctx.Styles.Divider.Render(ansi.Truncate(s, w, ""))
+}
+
+// block renders one message: a header (name, role, time, delivery state) and the wrapped
+// body. Contact messages sit on the left, operator messages are indented to the right.
+func (m Model) block(it item) []string {
+	st := m.ctx.Styles
+	w := max(10, m.width)
+	bodyW := w
+	indent := 0
+	if it.fromOperator {
+		indent = min(w/4, 16)
+		bodyW = w - indent
+	}
+	nameStyle := st.ContactName
+	role := "contact"
+	switch {
+	case it.fromOperator && it.bot:
+		nameStyle, role = st.BotName, "bot"
+	case it.fromOperator:
+		nameStyle, role = st.OperatorName, "operator"
+	}
+	name := it.name
+	if name == "" {
+		name = "(" + role + ")"
+	}
+	meta := " · " + role + " · " + it.at.In(m.ctx.Now().Location()).Format("15:04")
+	if it.fromOperator && it.state != "" {
+		meta += " · " + it.state
+	}
+	nameW := min(ansi.StringWidth(name), max(1, bodyW-ansi.StringWidth(meta)))
+	header := nameStyle.Render(ansi.Truncate(name, nameW, "…")) + st.MessageMeta.Render(ansi.Truncate(meta, bodyW-nameW, "…"))
+	prefix := strings.Repeat(" ", indent)
+	out := []string{prefix + header}
+	body := it.body
+	if body == "" {
+		body = st.Muted.Render("(empty message)")
+	}
+	for _, l := range strings.Split(body, "\n") {
+		wrapped := ansi.Wrap(l, max(1, bodyW-2), "")
+		for _, wl := range strings.Split(wrapped, "\n") {
+			out = append(out, prefix+"  "+wl)
+		}
+	}
+	out = append(out, "")
+	return out
+}
+
+// ShortHelp lists the pane's keys.
+func (m Model) ShortHelp() []key.Binding {
+	k := m.ctx.Keys
+	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
+}
+
+// View renders the header line and the visible lines, exactly width×height.
+func (m Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	st := m.ctx.Styles
+	var b strings.Builder
+	b.WriteString(common.Fit(m.header(), m.width))
+	vh := m.viewHeight()
+	switch {
+	case m.convID == 0:
+		b.WriteString("\n" + common.Fit(st.Muted.Render("  Select a conversation (enter opens it)."), m.width))
+		vh--
+	case !m.opened && m.loading:
+		b.WriteString("\n" + common.Fit(st.Loading.Render("  Loading messages…"), m.width))
+		vh--
+	case m.opened && len(m.items) == 0:
+		b.WriteString("\n" + common.Fit(st.Muted.Render("  No messages."), m.width))
+		vh--
+	default:
+		end := min(len(m.lines), m.offset+vh)
+		for i := m.offset; i < end; i++ {
+			line := m.lines[i]
+			if i == m.offset && m.offset == 0 && m.loading {
+				line = st.Loading.Render("  ⟳ loading older messages…")
+			}
+			b.WriteString("\n")
+			b.WriteString(common.Fit(line, m.width))
+			vh--
+		}
+	}
+	for ; vh > 0; vh-- {
+		b.WriteString("\n" + strings.Repeat(" ", m.width))
+	}
+	return b.String()
+}
+
+func (m Model) header() string {
+	st := m.ctx.Styles
+	if m.convID == 0 {
+		return st.Muted.Render(" Messages")
+	}
+	h := fmt.Sprintf(" #%d %s · %d loaded", m.convID, m.title, len(m.items))
+	switch {
+	case m.loading && m.opened:
+		h += " · " + st.Loading.Render("loading older…")
+	case m.err != nil:
+		h += " · " + st.Error.Render("failed: r retries")
+	case m.opened && m.next == "":
+		h += " · all"
+	case m.opened:
+		pct := 100
+		if len(m.lines) > 0 {
+			pct = (m.offset + m.viewHeight()) * 100 / len(m.lines)
+		}
+		h += fmt.Sprintf(" · %d%%", min(100, pct))
+	}
+	return h
+}

@@ -1,0 +1,71 @@
+// Package prompt is a one-line input shown in the bottom line (search): enter submits,
+// esc cancels.
+package prompt
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parley-tui/parley/views/common"
+)
+
+// Model is the inline prompt modal.
+type Model struct {
+	ctx    *common.Ctx
+	input  textinput.Model
+	label  string
+	submit func(string) tea.Msg
+}
+
+// New returns a prompt labelled label, prefilled with value; submit turns the entered text
+// into the message delivered on enter.
+func New(ctx *common.Ctx, label, value string, submit func(string) tea.Msg) *Model {
+	in := textinput.New()
+	in.Prompt = label + " "
+	in.SetValue(value)
+	in.CharLimit = 200
+	in.PromptStyle = ctx.Styles.Accent
+	in.Focus()
+	return &Model{ctx: ctx, input: in, label: label, submit: submit}
+}
+
+// Init starts the cursor blink.
+func (m *Model) Init() tea.Cmd { return textinput.Blink }
+
+// SetSize fits the input to the bottom line.
+func (m *Model) SetSize(w, _ int) { m.input.Width = max(10, w-len(m.label)-3) }
+
+// Inline is true: the prompt sits in the bottom line.
+func (m *Model) Inline() bool { return true }
+
+// ShortHelp lists the prompt's keys.
+func (m *Model) ShortHelp() []key.Binding {
+	return []key.Binding{
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp(m.ctx.Keys.Back.Help().Key, "cancel")),
+	}
+}
+
+// Update edits the text; enter submits, esc cancels.
+func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		switch {
+		case k.Type == tea.KeyEnter:
+			text := m.input.Value()
+			out := m.submit(text)
+			return m, tea.Sequence(common.CloseModal(), func() tea.Msg { return out })
+		case key.Matches(k, m.ctx.Keys.Back):
+			return m, common.CloseModal()
+		}
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	return m, cmd
+}
+
+// View renders the input line.
+func (m *Model) View() string { return m.input.View() }
+
+// Value is the current text.
+func (m *Model) Value() string { return m.input.Value() }

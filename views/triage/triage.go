@@ -1,0 +1,377 @@
+// Package triage is the conversations screen: the list, the thread and the detail pane,
+// laid out side by side when wide, two at a time when medium and one at a time when narrow.
+// Moving the cursor loads the thread and detail only after it rests for RestDelay.
+package triage
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/detail"
+	"github.com/parley-tui/parley/views/messages"
+	"github.com/parley-tui/parley/views/prompt"
+)
+
+// RestDelay is how long the cursor must rest on a row before its thread and detail load.
+const RestDelay = 150 * time.Millisecond
+
+// Layout widths.
+const (
+	WideWidth   = 160 // list | messages | detail
+	MediumWidth = 100 // list | messages (+ detail with p); below: one pane at a time
+)
+
+// Pane names a pane of the screen.
+type Pane int
+
+// Panes in tab order.
+const (
+	PaneList Pane = iota
+	PaneMessages
+	PaneDetail
+)
+
+type restMsg struct{ seq int }
+
+// Model is the conversations screen.
+type Model struct {
+	ctx          *common.Ctx
+	List         conversations.Model
+	Msgs         messages.Model
+	Detail       detail.Model
+	focus        Pane
+	showDetail   bool // wide: the detail is shown unless hidden with p
+	mediumDetail bool // medium: the detail is hidden until shown with p
+	width        int
+	height       int
+	seq          int
+	restingID    int64
+	started      bool
+}
+
+// New returns the screen; Init loads the first page.
+func New(ctx *common.Ctx) *Model {
+	m := &Model{
+		ctx:        ctx,
+		List:       conversations.New(ctx),
+		Msgs:       messages.New(ctx),
+		Detail:     detail.New(ctx),
+		showDetail: true,
+	}
+	m.List.Focus()
+	return m
+}
+
+// Init loads the first page of conversations.
+func (m *Model) Init() tea.Cmd {
+	m.started = true
+	return m.List.Load(false)
+}
+
+// Title names the screen.
+func (m *Model) Title() string { return "Conversations" }
+
+// Capturing is false: inline inputs are modals.
+func (m *Model) Capturing() bool { return false }
+
+// Focus is called when the screen becomes active.
+func (m *Model) Focus() tea.Cmd { return nil }
+
+// Blur is called when another screen becomes active.
+func (m *Model) Blur() {}
+
+// Focused is the focused pane.
+func (m *Model) Focused() Pane { return m.focus }
+
+// mode is the layout for the current width.
+func (m *Model) mode() int {
+	switch {
+	case m.width >= WideWidth:
+		return 3
+	case m.width >= MediumWidth:
+		return 2
+	}
+	return 1
+}
+
+// visible lists the panes shown, left to right.
+func (m *Model) visible() []Pane {
+	switch {
+	case m.mode() == 3 && m.showDetail, m.mode() == 2 && m.mediumDetail:
+		return []Pane{PaneList, PaneMessages, PaneDetail}
+	case m.mode() >= 2:
+		return []Pane{PaneList, PaneMessages}
+	}
+	return []Pane{m.focus}
+}
+
+// SetSize lays the panes out.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.layout()
+}
+
+func (m *Model) widths() map[Pane]int {
+	w := m.width
+	out := map[Pane]int{}
+	vis := m.visible()
+	switch len(vis) {
+	case 1:
+		out[vis[0]] = w
+	case 2:
+		lw := w * 45 / 100
+		out[PaneList], out[PaneMessages] = lw, w-lw
+	case 3:
+		lw, dw := w*37/100, w*26/100
+		if m.mode() == 2 {
+			lw, dw = w*34/100, w*30/100
+		}
+		out[PaneList], out[PaneDetail], out[PaneMessages] = lw, dw, w-lw-dw
+	}
+	return out
+}
+
+func (m *Model) layout() {
+	ws := m.widths()
+	h := max(0, m.height-2)
+	for _, p := range []Pane{PaneList, PaneMessages, PaneDetail} {
+		w, ok := ws[p]
+		if !ok {
+			continue // hidden panes keep their last size
+		}
+		iw := max(0, w-2)
+		switch p {
+		case PaneList:
+			m.List.SetSize(iw, h)
+		case PaneMessages:
+			m.Msgs.SetSize(iw, h)
+		case PaneDetail:
+			m.Detail.SetSize(iw, h)
+		}
+	}
+}
+
+func (m *Model) setFocus(p Pane) {
+	m.focus = p
+	m.List.Blur()
+	m.Msgs.Blur()
+	m.Detail.Blur()
+	switch p {
+	case PaneList:
+		m.List.Focus()
+	case PaneMessages:
+		m.Msgs.Focus()
+	case PaneDetail:
+		m.Detail.Focus()
+	}
+	m.layout()
+}
+
+// cycle moves focus to the next (d=1) or previous (d=-1) pane: among the visible ones when
+// several are shown, among all three when one is shown at a time.
+func (m *Model) cycle(d int) {
+	panes := m.visible()
+	if len(panes) == 1 {
+		panes = []Pane{PaneList, PaneMessages, PaneDetail}
+	}
+	i := 0
+	for j, p := range panes {
+		if p == m.focus {
+			i = j
+		}
+	}
+	m.setFocus(panes[(i+d+len(panes))%len(panes)])
+}
+
+// openSelected loads the selected conversation's thread and detail now.
+func (m *Model) openSelected() tea.Cmd {
+	r, ok := m.List.Selected()
+	if !ok {
+		return nil
+	}
+	m.restingID = r.ID
+	title := r.Name
+	if title == "" {
+		title = r.Email
+	}
+	return tea.Batch(m.Msgs.Open(r.ID, title, false), m.Detail.Load(r.ID, false))
+}
+
+// Update routes messages to the panes and handles the screen's keys.
+func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return m, m.onKey(msg)
+	case restMsg:
+		if msg.seq != m.seq {
+			return m, nil // the cursor moved on
+		}
+		return m, m.openSelected()
+	case detail.LoadedMsg:
+		m.List.UpdateRow(conversations.RowFrom(msg.Conversation))
+		return m, nil
+	case common.RefreshMsg:
+		if msg.Auto {
+			return m, m.List.RefreshChanged()
+		}
+		return m, tea.Batch(m.List.Load(true), m.Detail.Load(m.Detail.ID(), true))
+	case common.ContextChangedMsg:
+		m.Msgs.Close()
+		_ = m.Detail.Load(0, false)
+		m.restingID = 0
+		return m, m.List.Load(true)
+	case common.OpenConversationMsg:
+		m.restingID = msg.ConversationID
+		m.setFocus(PaneMessages)
+		return m, tea.Batch(m.Msgs.Open(msg.ConversationID, fmt.Sprintf("conversation %d", msg.ConversationID), false),
+			m.Detail.Load(msg.ConversationID, false))
+	}
+	var c1, c2, c3 tea.Cmd
+	before := m.selectedID()
+	m.List, c1 = m.List.Update(msg)
+	m.Msgs, c2 = m.Msgs.Update(msg)
+	m.Detail, c3 = m.Detail.Update(msg)
+	return m, tea.Batch(c1, c2, c3, m.afterMove(before))
+}
+
+func (m *Model) selectedID() int64 {
+	if r, ok := m.List.Selected(); ok {
+		return r.ID
+	}
+	return 0
+}
+
+// afterMove starts the rest timer when the selected row changed.
+func (m *Model) afterMove(before int64) tea.Cmd {
+	id := m.selectedID()
+	if id == before || id == 0 || id == m.restingID {
+		return nil
+	}
+	m.seq++
+	return common.Tick(RestDelay, restMsg{seq: m.seq})
+}
+
+func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.ctx.Keys
+	switch {
+	case key.Matches(msg, k.NextPane):
+		m.cycle(1)
+		return nil
+	case key.Matches(msg, k.PrevPane):
+		m.cycle(-1)
+		return nil
+	case key.Matches(msg, k.ToggleDetail):
+		switch m.mode() {
+		case 1:
+			if m.focus == PaneDetail {
+				m.setFocus(PaneList)
+			} else {
+				m.setFocus(PaneDetail)
+			}
+		case 2:
+			m.mediumDetail = !m.mediumDetail
+		case 3:
+			m.showDetail = !m.showDetail
+		}
+		if m.focus == PaneDetail && !m.paneVisible(PaneDetail) {
+			m.setFocus(PaneList)
+		}
+		m.layout()
+		return nil
+	case key.Matches(msg, k.Open) && m.focus == PaneList:
+		cmd := m.openSelected()
+		m.setFocus(PaneMessages)
+		return cmd
+	case key.Matches(msg, k.Back) && m.focus != PaneList:
+		m.setFocus(PaneList)
+		return nil
+	case key.Matches(msg, k.Search):
+		return common.OpenModal(prompt.New(m.ctx, "Search conversations:", m.List.Query().Search,
+			func(s string) tea.Msg { return conversations.SearchMsg{Text: s} }))
+	case key.Matches(msg, k.Filter):
+		return common.OpenModal(m.List.FilterForm())
+	}
+	var cmd tea.Cmd
+	switch m.focus {
+	case PaneList:
+		before := m.selectedID()
+		m.List, cmd = m.List.Update(msg)
+		return tea.Batch(cmd, m.afterMove(before))
+	case PaneMessages:
+		m.Msgs, cmd = m.Msgs.Update(msg)
+	case PaneDetail:
+		m.Detail, cmd = m.Detail.Update(msg)
+	}
+	return cmd
+}
+
+func (m *Model) paneVisible(p Pane) bool {
+	for _, v := range m.visible() {
+		if v == p {
+			return true
+		}
+	}
+	return false
+}
+
+// ShortHelp lists the focused pane's keys and the screen's.
+func (m *Model) ShortHelp() []key.Binding {
+	k := m.ctx.Keys
+	var out []key.Binding
+	switch m.focus {
+	case PaneList:
+		out = m.List.ShortHelp()
+	case PaneMessages:
+		out = m.Msgs.ShortHelp()
+	case PaneDetail:
+		out = m.Detail.ShortHelp()
+	}
+	return append(out, k.NextPane, k.ToggleDetail)
+}
+
+// FullHelp groups every key valid on the screen, the focused pane's first.
+func (m *Model) FullHelp() [][]key.Binding {
+	k := m.ctx.Keys
+	groups := [][]key.Binding{}
+	switch m.focus {
+	case PaneList:
+		groups = append(groups, m.List.FullHelp()...)
+	case PaneMessages:
+		groups = append(groups, m.Msgs.ShortHelp())
+	case PaneDetail:
+		groups = append(groups, m.Detail.ShortHelp())
+	}
+	return append(groups, []key.Binding{k.NextPane, k.PrevPane, k.ToggleDetail, k.Search, k.Filter, k.Back})
+}
+
+// View renders the visible panes in their frames.
+func (m *Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	ws := m.widths()
+	fs := m.ctx.FrameStyles()
+	var blocks []string
+	for _, p := range m.visible() {
+		w := ws[p]
+		var title, body string
+		switch p {
+		case PaneList:
+			title, body = "Conversations", m.List.View()
+		case PaneMessages:
+			title, body = "Messages", m.Msgs.View()
+		case PaneDetail:
+			title, body = "Detail", m.Detail.View()
+		}
+		if m.mode() == 1 {
+			title += "  (tab: next pane)"
+		}
+		blocks = append(blocks, common.Frame(fs, title, body, w, m.height, p == m.focus))
+	}
+	return common.JoinHorizontal(blocks...)
+}
