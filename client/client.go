@@ -134,6 +134,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("client: base URL %q has no host", cfg.BaseURL)
 	}
 	u.RawQuery, u.Fragment = "", ""
+	u.Path, u.RawPath = strings.TrimRight(u.Path, "/"), strings.TrimRight(u.RawPath, "/") // "…/prefix/?q" too
 	c := &Client{
 		base:       u,
 		token:      cfg.Token,

@@ -39,7 +39,7 @@ func (f Family) Metric() Metric {
 
 // familyOf maps a request path (with or without a base path prefix) to its family.
 func familyOf(path string) Family {
-	if i := strings.Index(path, "/api/um/"); i >= 0 {
+	if i := strings.LastIndex(path, "/api/um/"); i >= 0 { // the base path may contain /api/um/ too
 		path = path[i+len("/api/um/"):]
 	} else {
 		return FamilyOther

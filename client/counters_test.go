@@ -156,18 +156,20 @@ func TestCountersRollOverAtUTCMidnight(t *testing.T) {
 
 func TestFamilyOf(t *testing.T) {
 	for path, want := range map[string]Family{
-		"/api/um/v3/conversations/":                       FamilyConversations,
-		"/prefix/api/um/v3/conversations/5/messages/":     FamilyConversations,
-		"/api/um/v3/contact_identities/all/":              FamilyContacts,
-		"/a/b/api/um/v3/navigation/":                      FamilyNavigation,
-		"/api/um/v3/operators/3/away/":                    FamilyOperators,
-		"/api/um/v3/notes/1/":                             FamilyNotes,
-		"/api/um/v1/analytics/um_conversation_duration/":  "analytics:um_conversation_duration",
-		"/prefix/api/um/analytics/um_missed_opportunity/": "analytics:um_missed_opportunity",
-		"/api/um/v1/analytics/":                           FamilyOther,
-		"/api/um/v3/":                                     FamilyOther,
-		"/api/um/v3/webhooks/":                            FamilyOther,
-		"/somewhere/else/":                                FamilyOther,
+		"/api/um/v3/conversations/":                          FamilyConversations,
+		"/prefix/api/um/v3/conversations/5/messages/":        FamilyConversations,
+		"/api/um/v3/contact_identities/all/":                 FamilyContacts,
+		"/a/b/api/um/v3/navigation/":                         FamilyNavigation,
+		"/api/um/v3/operators/3/away/":                       FamilyOperators,
+		"/api/um/v3/notes/1/":                                FamilyNotes,
+		"/api/um/v1/analytics/um_conversation_duration/":     "analytics:um_conversation_duration",
+		"/prefix/api/um/analytics/um_missed_opportunity/":    "analytics:um_missed_opportunity",
+		"/api/um/v1/analytics/":                              FamilyOther,
+		"/api/um/v3/":                                        FamilyOther,
+		"/api/um/v3/webhooks/":                               FamilyOther,
+		"/somewhere/else/":                                   FamilyOther,
+		"/api/um/gateway/api/um/v3/notes/":                   FamilyNotes,
+		"/api/um/api/um/v1/analytics/um_conversation_topic/": "analytics:um_conversation_topic",
 	} {
 		if got := familyOf(path); got != want {
 			t.Errorf("familyOf(%q) = %q, want %q", path, got, want)
@@ -176,5 +178,27 @@ func TestFamilyOf(t *testing.T) {
 	f := familyOf("/api/um/v1/analytics/um_operator_status/")
 	if !f.IsAnalytics() || f.Metric() != MetricOperatorStatus || FamilyContacts.IsAnalytics() || FamilyContacts.Metric() != "" {
 		t.Errorf("analytics family helpers: %q %v %q", f, f.IsAnalytics(), f.Metric())
+	}
+}
+
+// TestBasePathContainingAPIPrefix: a base URL whose own path contains /api/um/ still counts
+// families right, and analytics requests still pass the limiter.
+func TestBasePathContainingAPIPrefix(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) { writeJSON(w, 200, `{"results": []}`) })
+	c, _ := newTestClient(t, rec.srv.URL+"/api/um/", func(cfg *Config) { cfg.AnalyticsPerMinute = 3 })
+	if _, err := c.Analytics(bg(), AnalyticsQuery{Metric: MetricContactCountry}); err != nil {
+		t.Fatal(mustFail(t, err))
+	}
+	if got := rec.last(t).Path; got != "/api/um/api/um/v1/analytics/um_contact_country/" {
+		t.Errorf("path %q", got)
+	}
+	if c.Usage("analytics:um_contact_country") != 1 || c.AnalyticsFree(MetricContactCountry) != 2 {
+		t.Errorf("usage %d, free %d; want 1 and 2", c.Usage("analytics:um_contact_country"), c.AnalyticsFree(MetricContactCountry))
+	}
+	if _, err := c.GetNote(bg(), 1); err != nil {
+		t.Fatal(err)
+	}
+	if c.Usage(FamilyNotes) != 1 {
+		t.Errorf("notes usage %d", c.Usage(FamilyNotes))
 	}
 }
