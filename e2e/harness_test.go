@@ -1,0 +1,287 @@
+//go:build e2e
+
+// Package e2e drives the built parley binary in a real tmux against `parley sandbox`.
+// Run with: go test -tags e2e ./e2e/...
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/parley-tui/parley/client"
+)
+
+// binary is the parley binary built once for the whole run.
+var binary string
+
+func TestMain(m *testing.M) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: tmux is required (apt-get install tmux)")
+		os.Exit(1)
+	}
+	dir, err := os.MkdirTemp("", "parley-e2e-bin")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "parley")
+	build := exec.Command("go", "build", "-o", binary, "..")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: build parley:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// Sandbox is a running `parley sandbox` process.
+type Sandbox struct {
+	BaseURL, Token, OrgToken string
+	RestrictedOperatorID     string
+	RequestLog               string
+	Env                      []string // PARLEY_* variables for parley runs against it
+	cmd                      *exec.Cmd
+}
+
+// StartSandbox runs `parley sandbox` on a free port with a request log and a fresh
+// database of the given size ("small" keeps tests fast and still has the long and the
+// hostile conversations).
+func StartSandbox(t *testing.T, size string) *Sandbox {
+	t.Helper()
+	dir := t.TempDir()
+	port := freePort(t)
+	sb := &Sandbox{RequestLog: filepath.Join(dir, "requests.jsonl")}
+	cmd := exec.Command(binary, "sandbox", "--addr", fmt.Sprintf("127.0.0.1:%d", port),
+		"--db", filepath.Join(dir, "sandbox.db"), "--size", size, "--seed", "1",
+		"--request-log", sb.RequestLog)
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+dir)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start parley sandbox: %v", err)
+	}
+	sb.cmd = cmd
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+		}
+	})
+	sc := bufio.NewScanner(stdout)
+	vars := map[string]string{}
+	deadline := time.Now().Add(2 * time.Minute)
+	for len(vars) < 4 && time.Now().Before(deadline) && sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), "=")
+		if ok {
+			vars[k] = v
+		}
+	}
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	sb.BaseURL, sb.Token = vars["PARLEY_BASE_URL"], vars["PARLEY_TOKEN"]
+	sb.OrgToken, sb.RestrictedOperatorID = vars["PARLEY_ORG_TOKEN"], vars["PARLEY_RESTRICTED_OPERATOR_ID"]
+	if sb.BaseURL == "" || sb.Token == "" {
+		t.Fatalf("parley sandbox printed %v", vars)
+	}
+	sb.Env = []string{"PARLEY_BASE_URL=" + sb.BaseURL, "PARLEY_TOKEN=" + sb.Token}
+	return sb
+}
+
+// Client is an API client on the sandbox, for setting up and checking through the API.
+func (sb *Sandbox) Client(t *testing.T) *client.Client {
+	t.Helper()
+	c, err := client.New(client.Config{BaseURL: sb.BaseURL, Token: sb.Token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// Request is one line of the sandbox's request log.
+type Request struct {
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	Query  string `json:"query"`
+	Status int    `json:"status"`
+}
+
+// Requests reads the request log.
+func (sb *Sandbox) Requests(t *testing.T) []Request {
+	t.Helper()
+	f, err := os.Open(sb.RequestLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []Request
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var r Request
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("request log line %q: %v", sc.Text(), err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// CountRequests counts logged requests whose path satisfies match.
+func (sb *Sandbox) CountRequests(t *testing.T, match func(Request) bool) int {
+	n := 0
+	for _, r := range sb.Requests(t) {
+		if match(r) {
+			n++
+		}
+	}
+	return n
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+var sessionSeq struct {
+	sync.Mutex
+	n int
+}
+
+// TUI is parley running in a tmux session.
+type TUI struct {
+	t       *testing.T
+	session string
+	socket  string
+	W, H    int
+}
+
+// StartTUI runs parley with args in a new tmux session of w×h (tmux's status line off, so
+// parley gets the whole window) against the sandbox's environment plus extra env.
+func StartTUI(t *testing.T, w, h int, env []string, args ...string) *TUI {
+	t.Helper()
+	sessionSeq.Lock()
+	sessionSeq.n++
+	n := sessionSeq.n
+	sessionSeq.Unlock()
+	dir := t.TempDir()
+	tui := &TUI{t: t, session: fmt.Sprintf("parley-e2e-%d-%d", os.Getpid(), n), socket: filepath.Join(dir, "tmux.sock"), W: w, H: h}
+	var script strings.Builder
+	script.WriteString("export TERM=xterm-256color XDG_CONFIG_HOME=" + shq(filepath.Join(dir, "config")) +
+		" XDG_CACHE_HOME=" + shq(filepath.Join(dir, "cache")) + " XDG_DATA_HOME=" + shq(filepath.Join(dir, "data")) + "; ")
+	script.WriteString("unset DBUS_SESSION_BUS_ADDRESS NO_COLOR PARLEY_BASE_URL PARLEY_TOKEN PARLEY_ORG_ID PARLEY_OPERATOR_ID PARLEY_CONFIG; ")
+	for _, e := range env {
+		k, v, _ := strings.Cut(e, "=")
+		script.WriteString("export " + k + "=" + shq(v) + "; ")
+	}
+	script.WriteString("exec " + shq(binary))
+	for _, a := range args {
+		script.WriteString(" " + shq(a))
+	}
+	script.WriteString(" 2>" + shq(filepath.Join(dir, "stderr")))
+	tui.tmux("-f", "/dev/null", "new-session", "-d", "-s", tui.session, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "sh", "-c", script.String())
+	tui.tmux("set-option", "-t", tui.session, "status", "off")
+	tui.tmux("set-option", "-t", tui.session, "remain-on-exit", "on")
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("screen at failure:\n%s", tui.Screen())
+			if b, err := os.ReadFile(filepath.Join(dir, "stderr")); err == nil && len(b) > 0 {
+				t.Logf("stderr:\n%s", b)
+			}
+		}
+		_ = exec.Command("tmux", "-S", tui.socket, "kill-server").Run()
+	})
+	return tui
+}
+
+func (tui *TUI) tmux(args ...string) string {
+	tui.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-S", tui.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		tui.t.Fatalf("tmux %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// Keys sends keys (tmux key names such as "j", "Enter", "Escape", "C-c", "Space").
+func (tui *TUI) Keys(keys ...string) {
+	tui.t.Helper()
+	tui.tmux(append([]string{"send-keys", "-t", tui.session}, keys...)...)
+}
+
+// Type sends literal text.
+func (tui *TUI) Type(text string) {
+	tui.t.Helper()
+	tui.tmux("send-keys", "-t", tui.session, "-l", text)
+}
+
+// Screen is the visible text of the pane.
+func (tui *TUI) Screen() string {
+	out, err := exec.Command("tmux", "-S", tui.socket, "capture-pane", "-p", "-t", tui.session).CombinedOutput()
+	if err != nil {
+		return "capture-pane failed: " + err.Error()
+	}
+	return string(out)
+}
+
+// Title is the pane's window title as tmux sees it.
+func (tui *TUI) Title() string {
+	return strings.TrimSpace(tui.tmux("display-message", "-p", "-t", tui.session, "#{pane_title}"))
+}
+
+// WaitFor waits until the screen contains text and returns the screen.
+func (tui *TUI) WaitFor(text string, timeout time.Duration) string {
+	tui.t.Helper()
+	return tui.WaitUntil(func(s string) bool { return strings.Contains(s, text) }, timeout, "text "+fmt.Sprintf("%q", text))
+}
+
+// WaitUntil waits until ok(screen) holds.
+func (tui *TUI) WaitUntil(ok func(string) bool, timeout time.Duration, what string) string {
+	tui.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	for {
+		s := tui.Screen()
+		if ok(s) {
+			return s
+		}
+		select {
+		case <-ctx.Done():
+			tui.t.Fatalf("waited %s for %s; screen:\n%s", timeout, what, s)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// Dead reports whether the program in the pane exited.
+func (tui *TUI) Dead() bool {
+	out, err := exec.Command("tmux", "-S", tui.socket, "display-message", "-p", "-t", tui.session, "#{pane_dead}").CombinedOutput()
+	return err == nil && strings.TrimSpace(string(out)) == "1"
+}
+
+func shq(s string) string { return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'" }
