@@ -3,9 +3,10 @@
 //
 // Every call takes a context. Idempotent requests (GET, PUT, DELETE) are retried with
 // jittered exponential backoff on 429, 502, 503, 504 and connection errors, honouring
-// Retry-After; POST and PATCH are never retried. Requests are counted per family and
-// organization for the current UTC day, and analytics requests pass through a limiter that
-// keeps each metric of each organization under 10 requests per minute.
+// Retry-After; POST and PATCH are never retried, nor is a list DELETE without delete_ids
+// (each one deletes another batch). Requests are counted per family and organization for
+// the current UTC day, and analytics requests pass through a limiter that keeps each metric
+// of each organization under 10 requests per minute.
 package client
 
 import (
@@ -254,6 +255,9 @@ type request struct {
 	method string
 	url    string // absolute
 	body   any    // JSON-encoded when non-nil
+	// noRetry marks a request that is not idempotent although its method is: a list DELETE
+	// by filter or search deletes the next batch each time it is sent.
+	noRetry bool
 }
 
 // do sends req (with retries when idempotent), checks the status and decodes a JSON body
@@ -288,8 +292,8 @@ func (c *Client) do(ctx context.Context, req request, out any) (int, error) {
 			}
 		}
 	}
-	idempotent := req.method == http.MethodGet || req.method == http.MethodPut ||
-		req.method == http.MethodDelete || req.method == http.MethodHead
+	idempotent := !req.noRetry && (req.method == http.MethodGet || req.method == http.MethodPut ||
+		req.method == http.MethodDelete || req.method == http.MethodHead)
 	for attempt := 0; ; attempt++ {
 		if fam.IsAnalytics() {
 			if err := c.waitLimiter(ctx, fam, req.method); err != nil {

@@ -196,7 +196,7 @@ func (c *Client) BulkDeleteContacts(ctx context.Context, b BulkDelete[ContactFil
 	if err != nil {
 		return err
 	}
-	_, err = c.do(ctx, request{method: http.MethodDelete, url: c.endpoint(v3+"/contact_identities/", q)}, nil)
+	_, err = c.do(ctx, request{method: http.MethodDelete, url: c.endpoint(v3+"/contact_identities/", q), noRetry: len(b.DeleteIDs) == 0}, nil)
 	return err
 }
 

@@ -143,7 +143,7 @@ func (c *Client) BulkDeleteConversations(ctx context.Context, b BulkDelete[Conve
 	if err != nil {
 		return err
 	}
-	_, err = c.do(ctx, request{method: http.MethodDelete, url: c.endpoint(v3+"/conversations/", q)}, nil)
+	_, err = c.do(ctx, request{method: http.MethodDelete, url: c.endpoint(v3+"/conversations/", q), noRetry: len(b.DeleteIDs) == 0}, nil)
 	return err
 }
 

@@ -210,7 +210,8 @@ func (o CursorOptions) encode(q url.Values) {
 // BulkDelete selects what a list DELETE removes. DeleteIDs, when set, wins over everything
 // else (only those ids are deleted). Otherwise Limit (default 10, max 100) items of the set
 // chosen by the filter and search are deleted. A request with none of ids, filter or search is
-// refused by the client (ErrEmptyBulkDelete).
+// refused by the client (ErrEmptyBulkDelete). Without DeleteIDs the request is never retried:
+// sent again, it would delete the next batch.
 type BulkDelete[F interface {
 	IsZero() bool
 	encode(url.Values)

@@ -338,7 +338,26 @@ func TestWritesNeverRetried(t *testing.T) {
 			}
 		}
 	}
-	// PUT and DELETE are idempotent and retried.
+	// A list DELETE by filter or search deletes the next batch each time: never sent twice.
+	bulk := map[string]func(c *Client) error{
+		"BulkDeleteConversations by filter": func(c *Client) error {
+			return c.BulkDeleteConversations(bg(), BulkDelete[ConversationFilter]{Filter: ConversationFilter{Status: StatusEnded}})
+		},
+		"BulkDeleteContacts by search": func(c *Client) error {
+			return c.BulkDeleteContacts(bg(), BulkDelete[ContactFilter]{Search: "spam", Limit: 100})
+		},
+	}
+	for name, call := range bulk {
+		for fname, fail := range failures {
+			rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) { fail(t, w) })
+			c, w := newTestClient(t, rec.base(), func(cfg *Config) { cfg.MaxRetries = 5 })
+			mustFail(t, call(c))
+			if rec.count() != 1 || len(w.all()) != 0 {
+				t.Errorf("%s on %s: %d requests, %d waits; want 1, 0", name, fname, rec.count(), len(w.all()))
+			}
+		}
+	}
+	// PUT and DELETE are idempotent and retried, a list DELETE by ids too.
 	idempotent := map[string]func(c *Client) error{
 		"UpsertContact": func(c *Client) error {
 			_, _, err := c.UpsertContact(bg(), IdentifierEmail, ContactUpdate{Email: ptr("a@b.c")})
@@ -346,6 +365,9 @@ func TestWritesNeverRetried(t *testing.T) {
 		},
 		"DeleteNote":     func(c *Client) error { return c.DeleteNote(bg(), 1) },
 		"DeleteContacts": func(c *Client) error { return c.DeleteContacts(bg(), []int64{1}) },
+		"BulkDeleteConversations by ids and filter": func(c *Client) error {
+			return c.BulkDeleteConversations(bg(), BulkDelete[ConversationFilter]{DeleteIDs: []int64{1, 2}, Filter: ConversationFilter{Status: StatusEnded}})
+		},
 	}
 	for name, call := range idempotent {
 		rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
