@@ -415,3 +415,20 @@ func TestAnalyticsValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalytics94Days: the second window is a single day and goes out as event_date.
+func TestAnalytics94Days(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) { writeJSON(w, 200, `{"results": []}`) })
+	c, _ := newTestClient(t, rec.base(), nil)
+	q := AnalyticsQuery{Metric: MetricMissedOpportunity, From: date(2024, 1, 1), To: date(2024, 4, 3), OperatorMode: OperatorModeBot}
+	if _, err := c.Analytics(bg(), q); err != nil {
+		t.Fatal(mustFail(t, err))
+	}
+	reqs := rec.requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	path := "/prefix/api/um/v1/analytics/um_missed_opportunity/"
+	assertRequest(t, reqs[0], "GET", path, url.Values{"event_date_from": {"2024-01-01"}, "event_date_to": {"2024-04-02"}, "operator_mode": {"bot"}}, "")
+	assertRequest(t, reqs[1], "GET", path, url.Values{"event_date": {"2024-04-03"}, "operator_mode": {"bot"}}, "")
+}

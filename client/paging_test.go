@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"net/http"
@@ -423,4 +424,31 @@ func equalValues(a, b url.Values) bool {
 		}
 	}
 	return true
+}
+
+// TestIteratorsRefuseBadOrdering: the error comes once, before any request.
+func TestIteratorsRefuseBadOrdering(t *testing.T) {
+	rec := newRecorder(t, nil)
+	c, _ := newTestClient(t, rec.base(), nil)
+	seqs := map[string]iter.Seq2[string, error]{
+		"ConversationsAll": strs(c.ConversationsAll(bg(), AllConversationsOptions{CursorOptions: CursorOptions{Ordering: "-id"}}), func(v Conversation) string { return "" }),
+		"ContactsAll":      strs(c.ContactsAll(bg(), AllContactsOptions{CursorOptions: CursorOptions{Ordering: "name"}}), func(v Contact) string { return "" }),
+		"Messages":         strs(c.Messages(bg(), 1, CursorOptions{Ordering: "sent_at"}), func(v Message) string { return "" }),
+	}
+	for name, seq := range seqs {
+		n := 0
+		for _, err := range seq {
+			n++
+			if !errors.Is(err, ErrInvalidOrdering) {
+				t.Errorf("%s: yielded %v", name, err)
+			}
+			checkNoToken(t, err)
+		}
+		if n != 1 {
+			t.Errorf("%s: %d yields, want 1", name, n)
+		}
+	}
+	if rec.count() != 0 {
+		t.Errorf("%d requests", rec.count())
+	}
 }
