@@ -57,5 +57,6 @@ from an embedded sandbox.`,
 	root.AddCommand(newConversationsCmd(g))
 	root.AddCommand(newContactsCmd(g))
 	root.AddCommand(newAnalyticsCmd(g))
+	root.AddCommand(newSandboxCmd())
 	return root
 }

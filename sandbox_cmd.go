@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/parley-tui/parley/sandbox"
+)
+
+// sandboxFlags are the flags of `parley sandbox`.
+type sandboxFlags struct {
+	addr       string
+	db         string
+	seed       int64
+	size       string
+	requestLog string
+}
+
+func newSandboxCmd() *cobra.Command {
+	var f sandboxFlags
+	cmd := &cobra.Command{
+		Use:   "sandbox",
+		Short: "Serve the embedded API with demo data",
+		Long: `Serve the whole Messaging Platform API (v3 and analytics v1) from a local SQLite database
+filled with deterministic demo data.
+
+On start it prints the environment for parley, one variable per line, ready for eval:
+
+  PARLEY_BASE_URL=http://127.0.0.1:8765
+  PARLEY_TOKEN=…                     (customer token: every organization)
+  PARLEY_ORG_TOKEN=…                 (organization token of the default organization)
+  PARLEY_RESTRICTED_OPERATOR_ID=…    (an operator with the agent role)
+
+It then serves until interrupted (Ctrl-C or SIGTERM). Progress goes to stderr.
+The database is kept (default: the user cache directory) and reused on the next start; it is
+seeded anew when the seed or size differ or when it was seeded more than 7 days ago.`,
+		Example: `  eval "$(parley sandbox --size small &)"   # or run it in another terminal
+  parley sandbox --addr 127.0.0.1:0 --db /tmp/demo.db --seed 2 --request-log requests.jsonl`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runSandbox(cmd.Context(), f, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.addr, "addr", "127.0.0.1:8765", "address to listen on (port 0 picks a free port)")
+	fl.StringVar(&f.db, "db", "", "database file (default <user cache dir>/parley/sandbox-<size>-<seed>.db)")
+	fl.Int64Var(&f.seed, "seed", 1, "seed of the demo data (a positive integer)")
+	fl.StringVar(&f.size, "size", string(sandbox.SizeMedium), "amount of demo data: small, medium or large")
+	fl.StringVar(&f.requestLog, "request-log", "", "append one JSON line per request to this file")
+	return cmd
+}
+
+// validate checks the flags and fills in the default database path.
+func (f *sandboxFlags) validate() (sandbox.Size, error) {
+	size, err := sandbox.ParseSize(f.size)
+	if err != nil || f.size == "" {
+		return "", fmt.Errorf("--size: %q is not one of small, medium, large", f.size)
+	}
+	if f.seed <= 0 {
+		return "", fmt.Errorf("--seed: must be a positive integer, got %d", f.seed)
+	}
+	_, port, err := net.SplitHostPort(f.addr)
+	if err != nil {
+		return "", fmt.Errorf("--addr: %q is not host:port: %w", f.addr, err)
+	}
+	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+		return "", fmt.Errorf("--addr: %q is not a port number", port)
+	}
+	if f.db == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return "", fmt.Errorf("--db not given and no user cache directory: %w", err)
+		}
+		f.db = filepath.Join(dir, "parley", fmt.Sprintf("sandbox-%s-%d.db", size, f.seed))
+	}
+	if fi, err := os.Stat(f.db); err == nil && fi.IsDir() {
+		return "", fmt.Errorf("--db: %s is a directory", f.db)
+	}
+	return size, nil
+}
+
+func runSandbox(ctx context.Context, f sandboxFlags, stdout, stderr io.Writer) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	size, err := f.validate()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(f.db), 0o700); err != nil {
+		return fmt.Errorf("create the database directory: %w", err)
+	}
+	opts := sandbox.Options{DBPath: f.db, Seed: f.seed, Size: size}
+	if f.requestLog != "" {
+		lf, err := os.OpenFile(f.requestLog, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return fmt.Errorf("--request-log: %w", err)
+		}
+		defer lf.Close()
+		opts.RequestLog = lf
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	fmt.Fprintf(stderr, "parley sandbox: opening %s (size %s, seed %d)…\n", f.db, size, f.seed)
+	began := time.Now()
+	run, err := sandbox.Start(ctx, opts, f.addr)
+	if err != nil {
+		return fmt.Errorf("start the sandbox: %w", err)
+	}
+	if run.Server.Reused() {
+		fmt.Fprintf(stderr, "parley sandbox: reused the seeded data (%v)\n", time.Since(began).Round(time.Millisecond))
+	} else {
+		fmt.Fprintf(stderr, "parley sandbox: seeded demo data in %v\n", time.Since(began).Round(time.Millisecond))
+	}
+	info := run.Server.Info()
+	if _, err := fmt.Fprintf(stdout, "PARLEY_BASE_URL=%s\nPARLEY_TOKEN=%s\nPARLEY_ORG_TOKEN=%s\nPARLEY_RESTRICTED_OPERATOR_ID=%d\n",
+		run.URL, info.CustomerToken, info.OrgTokens[info.DefaultOrgID], info.RestrictedOperatorID); err != nil {
+		_ = run.Close()
+		return fmt.Errorf("write the environment: %w", err)
+	}
+	fmt.Fprintf(stderr, "parley sandbox: serving %s; press Ctrl-C to stop\n", run.URL)
+	<-ctx.Done()
+	fmt.Fprintln(stderr, "parley sandbox: shutting down")
+	if err := run.Close(); err != nil && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("shut down the sandbox: %w", err)
+	}
+	return nil
+}
