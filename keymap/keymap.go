@@ -50,6 +50,9 @@ const (
 	Away   = "away"
 	Upsert = "upsert"
 
+	Yes = "yes"
+	No  = "no"
+
 	Export    = "export"
 	Metric    = "metric"
 	Range     = "range"
@@ -70,6 +73,8 @@ type KeyMap struct {
 	Search, Filter, Status, Order, Mark, Delete, CopyID key.Binding
 	// Edits.
 	Topics, Note, Edit, Away, Upsert key.Binding
+	// Confirmations (delete and other irreversible actions).
+	Yes, No key.Binding
 	// Analytics.
 	Export, Metric, Range, Mode, Split, ChartKind key.Binding
 }
@@ -118,6 +123,9 @@ func Default() *KeyMap {
 		Away:   b("toggle away", "w"),
 		Upsert: b("create/update by identifier", "a"),
 
+		Yes: b("yes, go ahead", "y", "enter"),
+		No:  b("no, cancel", "n"),
+
 		Export:    b("export", "e"),
 		Metric:    b("pick metric", "m"),
 		Range:     b("date range", "d"),
@@ -157,6 +165,7 @@ func (k *KeyMap) binding(action string) *key.Binding {
 		Search: &k.Search, Filter: &k.Filter, Status: &k.Status, Order: &k.Order,
 		Mark: &k.Mark, Delete: &k.Delete, CopyID: &k.CopyID,
 		Topics: &k.Topics, Note: &k.Note, Edit: &k.Edit, Away: &k.Away, Upsert: &k.Upsert,
+		Yes: &k.Yes, No: &k.No,
 		Export: &k.Export, Metric: &k.Metric, Range: &k.Range, Mode: &k.Mode,
 		Split: &k.Split, ChartKind: &k.ChartKind,
 	}
@@ -187,6 +196,7 @@ var contexts = []struct {
 		NextPane, PrevPane, Refresh, PickOrg, ActAs,
 		Up, Down, Top, Bottom, PageDown, PageUp, Open,
 		Export, Metric, Range, Mode, Split, ChartKind, Filter}},
+	{"confirm", []string{Back, Yes, No}},
 }
 
 // Problem is one rejected override.

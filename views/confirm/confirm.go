@@ -1,0 +1,106 @@
+// Package confirm is the yes/no modal in front of every destructive action: y or enter runs
+// the action once, n or esc cancels. The caller writes the question (naming the item, or
+// stating the count of marked items) with destructive wording; API text in it must already
+// be sanitized.
+package confirm
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/views/common"
+)
+
+// Model is the confirmation modal.
+type Model struct {
+	ctx    *common.Ctx
+	title  string
+	body   string
+	onYes  tea.Cmd
+	width  int
+	height int
+	done   bool // answered: further keys do nothing (a second y never runs onYes twice)
+}
+
+// New returns a confirmation modal: title is the question's headline ("Delete contact?"),
+// body says exactly what happens ("Delete contact “Anna” (#12)? This cannot be undone.").
+// onYes runs after the modal closed, once; nothing runs on cancel.
+func New(ctx *common.Ctx, title, body string, onYes tea.Cmd) common.Modal {
+	return &Model{ctx: ctx, title: title, body: body, onYes: onYes}
+}
+
+// Init does nothing.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// SetSize gives the area the modal may use.
+func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
+
+// Inline is false: the question is a centered box.
+func (m *Model) Inline() bool { return false }
+
+// ShortHelp lists the modal's keys.
+func (m *Model) ShortHelp() []key.Binding {
+	k := m.ctx.Keys
+	return []key.Binding{k.Yes, k.No, k.Back}
+}
+
+// Answered reports whether the user already said yes or no.
+func (m *Model) Answered() bool { return m.done }
+
+// Update handles y/enter (run onYes and close) and n/esc (close).
+func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok || m.done {
+		return m, nil
+	}
+	k := m.ctx.Keys
+	switch {
+	case key.Matches(km, k.Yes):
+		m.done = true
+		if m.onYes == nil {
+			return m, common.CloseModal()
+		}
+		return m, tea.Sequence(common.CloseModal(), m.onYes)
+	case key.Matches(km, k.No), key.Matches(km, k.Back):
+		m.done = true
+		return m, common.CloseModal()
+	}
+	return m, nil
+}
+
+func (m *Model) boxWidth() int {
+	w := 60
+	if m.width > 0 {
+		w = min(w, m.width-2)
+	}
+	return max(24, w)
+}
+
+// View renders the box: the headline, the question and the keys.
+func (m *Model) View() string {
+	st := m.ctx.Styles
+	k := m.ctx.Keys
+	inner := m.boxWidth() - 4
+	var b strings.Builder
+	b.WriteString(st.Warning.Render(ansi.Truncate("⚠ "+m.title, inner, "…")))
+	b.WriteString("\n\n")
+	b.WriteString(ansi.Wrap(m.body, inner, ""))
+	b.WriteString("\n\n")
+	yes := st.HelpKey.Render(k.Yes.Help().Key) + " " + st.Error.Render("yes, "+firstWord(m.title))
+	no := st.HelpKey.Render(k.No.Help().Key+"/"+k.Back.Help().Key) + " " + st.HelpDesc.Render("no, keep it")
+	b.WriteString(ansi.Truncate(yes+"   "+no, inner, "…"))
+	return st.Modal.Width(m.boxWidth() - 2).Render(b.String())
+}
+
+// firstWord is the action of the headline in lower case ("Delete contact?" → "delete"),
+// so the yes key reads like the action it takes.
+func firstWord(title string) string {
+	f := strings.Fields(title)
+	if len(f) == 0 {
+		return "go ahead"
+	}
+	return strings.ToLower(strings.TrimRight(f[0], "?!.:"))
+}

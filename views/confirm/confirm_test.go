@@ -1,0 +1,134 @@
+package confirm
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/common"
+)
+
+type yesMsg struct{}
+
+func testCtx() *common.Ctx {
+	return &common.Ctx{
+		Styles: theme.New(nil, theme.Default(), true),
+		Keys:   keymap.Default(),
+		Now:    func() time.Time { return time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC) },
+	}
+}
+
+func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+
+// collect runs cmd and every command it sequences or batches, returning the messages.
+func collect(t *testing.T, cmd tea.Cmd) []tea.Msg {
+	t.Helper()
+	if cmd == nil {
+		return nil
+	}
+	var out []tea.Msg
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			out = append(out, collect(t, c)...)
+		}
+	default:
+		if s := sequenceCmds(msg); s != nil {
+			for _, c := range s {
+				out = append(out, collect(t, c)...)
+			}
+			return out
+		}
+		out = append(out, msg)
+	}
+	return out
+}
+
+// sequenceCmds unpacks tea.Sequence's message (an unexported []tea.Cmd type).
+func sequenceCmds(msg tea.Msg) []tea.Cmd {
+	v := reflect.ValueOf(msg)
+	if !v.IsValid() || v.Kind() != reflect.Slice || v.Type().Elem() != reflect.TypeFor[tea.Cmd]() {
+		return nil
+	}
+	out := make([]tea.Cmd, v.Len())
+	for i := range out {
+		out[i] = v.Index(i).Interface().(tea.Cmd)
+	}
+	return out
+}
+
+func TestYesRunsOnceAndCloses(t *testing.T) {
+	for _, k := range []tea.KeyMsg{runes("y"), {Type: tea.KeyEnter}} {
+		ran := 0
+		onYes := func() tea.Msg { ran++; return yesMsg{} }
+		m := New(testCtx(), "Delete contact?", "Delete contact “Anna” (#12)? This cannot be undone.", onYes)
+		m, cmd := m.Update(k)
+		msgs := collect(t, cmd)
+		if ran != 1 {
+			t.Fatalf("%s: onYes ran %d times, want 1", k, ran)
+		}
+		if len(msgs) != 2 {
+			t.Fatalf("%s: got %#v, want close then yes", k, msgs)
+		}
+		if _, ok := msgs[0].(common.CloseModalMsg); !ok {
+			t.Fatalf("%s: first message %#v, want CloseModalMsg", k, msgs[0])
+		}
+		if _, ok := msgs[1].(yesMsg); !ok {
+			t.Fatalf("%s: second message %#v, want the action's", k, msgs[1])
+		}
+		// A second y before the modal is gone does nothing.
+		_, cmd = m.Update(runes("y"))
+		if cmd != nil {
+			t.Fatalf("%s: a second yes returned a command", k)
+		}
+	}
+}
+
+func TestNoAndEscCancel(t *testing.T) {
+	for _, k := range []tea.KeyMsg{runes("n"), {Type: tea.KeyEsc}} {
+		ran := false
+		m := New(testCtx(), "Delete note?", "Delete the note?", func() tea.Msg { ran = true; return nil })
+		_, cmd := m.Update(k)
+		msgs := collect(t, cmd)
+		if ran {
+			t.Fatalf("%s: the action ran on cancel", k)
+		}
+		if len(msgs) != 1 {
+			t.Fatalf("%s: got %#v", k, msgs)
+		}
+		if _, ok := msgs[0].(common.CloseModalMsg); !ok {
+			t.Fatalf("%s: got %#v, want CloseModalMsg", k, msgs[0])
+		}
+	}
+}
+
+func TestOtherKeysDoNothing(t *testing.T) {
+	m := New(testCtx(), "Delete contact?", "body", func() tea.Msg { t.Fatal("ran"); return nil })
+	for _, s := range []string{"d", "j", "x", " "} {
+		if _, cmd := m.Update(runes(s)); cmd != nil {
+			t.Fatalf("%q returned a command", s)
+		}
+	}
+}
+
+func TestViewNamesTheActionAndFits(t *testing.T) {
+	m := New(testCtx(), "Delete 3 contacts?", "Delete the 3 marked contacts? This cannot be undone.", nil)
+	m.SetSize(40, 10)
+	v := m.View()
+	for _, want := range []string{"Delete 3 contacts?", "3 marked contacts", "y/enter", "yes, delete", "n/esc"} {
+		if !strings.Contains(strings.ReplaceAll(v, "\n", " "), want) && !strings.Contains(v, want) {
+			t.Errorf("view lacks %q:\n%s", want, v)
+		}
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if w := ansi.StringWidth(l); w > 40 {
+			t.Errorf("line %q is %d wide, area is 40", l, w)
+		}
+	}
+}
