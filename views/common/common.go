@@ -29,6 +29,17 @@ type Ctx struct {
 	ActingOperatorID int64
 	// DefaultOperatorID is the token's own operator when known (demo: the owner).
 	DefaultOperatorID int64
+
+	// taskSeq numbers tasks (NewTaskID).
+	taskSeq int
+}
+
+// NewTaskID returns a task id that no other task of this app uses, so a TaskDoneMsg reaches
+// only the form or screen that started it. Call it from Update or a form's Submit, never
+// from inside a command.
+func (c *Ctx) NewTaskID() int {
+	c.taskSeq++
+	return c.taskSeq
 }
 
 // FrameStyles returns the pane frame styles of the theme.
