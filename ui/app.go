@@ -307,6 +307,15 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		a.overlays[n-1], c = a.overlays[n-1].Update(msg)
 		return c
 	}
+	// Over a slow link several key presses can arrive in one read, and Bubble Tea then
+	// delivers them as one message ("jj"); outside text inputs, replay them one by one.
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+		var cmds []tea.Cmd
+		for _, r := range msg.Runes {
+			cmds = append(cmds, a.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
+		}
+		return tea.Batch(cmds...)
+	}
 	if a.tooSmall() {
 		if key.Matches(msg, k.Quit) {
 			return tea.Quit

@@ -708,7 +708,7 @@ func (m *Model) renderEntry(r *Row, styled bool) string {
 		if w >= 110 {
 			topW = clamp(w/7, 10, 24)
 		}
-		fixed := 1 + 9 + 1 + 2 + nameW + 1 + timeW + 1
+		fixed := 1 + 9 + 1 + 2 + nameW + 1 + timeW + 2
 		if opW > 0 {
 			fixed += opW + 1
 		}
@@ -735,7 +735,7 @@ func (m *Model) renderEntry(r *Row, styled bool) string {
 		b.WriteString(" ")
 		b.WriteString(paint(common.PadLeft(when, timeW), st.Muted))
 		b.WriteString(" ")
-		return b.String()
+		return common.Fit(b.String(), w)
 	}
 	// Two lines: status, unread, name, time / preview, topics, operator.
 	timeW := 6

@@ -1,0 +1,53 @@
+package ui_test
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/triage"
+)
+
+func TestMoveAndOpenThread(t *testing.T) {
+	sb := testSandbox(t)
+	c := newClient(t, sb, client.Config{})
+	app := newApp(t, c)
+	d := newDriver(t, app, 80, 24)
+	d.waitFor("conversations ·")
+	tri := app.Screen().(*triage.Model)
+	rows := tri.List.Rows()
+	if len(rows) < 3 {
+		t.Fatalf("loaded %d rows", len(rows))
+	}
+	d.key("j", "j")
+	if r, _ := tri.List.Selected(); r.ID != rows[2].ID {
+		t.Fatalf("after j j the cursor is on %d, want the third row %d", r.ID, rows[2].ID)
+	}
+	d.key("enter")
+	if got := tri.Msgs.ConversationID(); got != rows[2].ID {
+		t.Fatalf("enter opened %d, want %d", got, rows[2].ID)
+	}
+	v := d.view()
+	for i, l := range strings.Split(v, "\n") {
+		if w := ansi.StringWidth(l); w != 80 {
+			t.Fatalf("line %d is %d wide: %q", i, w, l)
+		}
+	}
+}
+
+func TestCoalescedKeysAreReplayed(t *testing.T) {
+	sb := testSandbox(t)
+	app := newApp(t, newClient(t, sb, client.Config{}))
+	d := newDriver(t, app, 120, 40)
+	d.waitFor("conversations ·")
+	tri := app.Screen().(*triage.Model)
+	rows := tri.List.Rows()
+	// Two presses read together arrive as one message with two runes.
+	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")})
+	if r, _ := tri.List.Selected(); r.ID != rows[2].ID {
+		t.Fatalf("\"jj\" in one read moved the cursor to %d, want the third row %d", r.ID, rows[2].ID)
+	}
+}

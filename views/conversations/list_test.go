@@ -1,0 +1,196 @@
+package conversations_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+const wait = 5 * time.Second
+
+// apply feeds msgs to m and returns it with the commands they produced.
+func apply(m conversations.Model, msgs []tea.Msg) (conversations.Model, []tea.Cmd) {
+	var cmds []tea.Cmd
+	for _, msg := range msgs {
+		var c tea.Cmd
+		m, c = m.Update(msg)
+		cmds = append(cmds, c)
+	}
+	return m, cmds
+}
+
+// settle runs cmd and everything that follows until nothing is left.
+func settle(m conversations.Model, cmd tea.Cmd) conversations.Model {
+	pending := []tea.Cmd{cmd}
+	for len(pending) > 0 {
+		c := pending[0]
+		pending = pending[1:]
+		var next []tea.Cmd
+		m, next = apply(m, viewtest.Run(c, wait))
+		pending = append(pending, next...)
+	}
+	return m
+}
+
+func newList(t *testing.T, c *client.Client, pageSize, w, h int) conversations.Model {
+	t.Helper()
+	ctx := viewtest.Ctx(c)
+	ctx.PageSize = pageSize
+	m := conversations.New(ctx)
+	m.SetSize(w, h)
+	m.Focus()
+	return m
+}
+
+func TestPagingWalksEveryConversationOnce(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	c := viewtest.Client(t, sb)
+	m := newList(t, c, 10, 100, 20)
+	before := c.Usage(client.FamilyConversations)
+	m = settle(m, m.Load(false))
+	total := m.Total()
+	if total <= 30 {
+		t.Fatalf("sandbox has only %d conversations; the test needs several pages", total)
+	}
+	if got := len(m.Rows()); got >= total {
+		t.Fatalf("first load fetched %d of %d rows; it should fetch one page and prefetch the next only near the end", got, total)
+	}
+	for i := 0; i < 200 && len(m.Rows()) < total; i++ {
+		var cmd tea.Cmd
+		m, cmd = m.Update(viewtest.Key("G"))
+		m = settle(m, cmd)
+	}
+	if got := len(m.Rows()); got != total {
+		t.Fatalf("walked %d rows, count is %d", got, total)
+	}
+	seen := map[int64]bool{}
+	for _, r := range m.Rows() {
+		if seen[r.ID] {
+			t.Fatalf("conversation %d listed twice", r.ID)
+		}
+		seen[r.ID] = true
+	}
+	pages := (total + 9) / 10
+	if used := c.Usage(client.FamilyConversations) - before; used != pages {
+		t.Fatalf("walking %d pages took %d requests, want one per page", pages, used)
+	}
+}
+
+func TestStaleResultsAreDropped(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	c := viewtest.Client(t, sb)
+	m := newList(t, c, 100, 100, 20)
+	// Two queries in a row; the answer to the first arrives last and must be ignored.
+	first := m.SetQuery(conversations.Query{Filter: client.ConversationFilter{Status: client.StatusEnded}})
+	second := m.SetQuery(conversations.Query{Filter: client.ConversationFilter{Status: client.StatusNew}})
+	m, _ = apply(m, viewtest.Run(second, wait))
+	m, _ = apply(m, viewtest.Run(first, wait))
+	if len(m.Rows()) == 0 {
+		t.Fatal("no rows")
+	}
+	for _, r := range m.Rows() {
+		if r.Status != client.StatusNew {
+			t.Fatalf("row %d has status %q: a stale page overwrote the newer query", r.ID, r.Status)
+		}
+	}
+}
+
+func TestStatusOrderSearchAndEsc(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	c := viewtest.Client(t, sb)
+	m := newList(t, c, 100, 120, 20)
+	m = settle(m, m.Load(false))
+	var cmd tea.Cmd
+	m, cmd = m.Update(viewtest.Key("s"))
+	m = settle(m, cmd)
+	if m.Query().Filter.Status != client.StatusNew {
+		t.Fatalf("s set status %q, want new", m.Query().Filter.Status)
+	}
+	for _, r := range m.Rows() {
+		if r.Status != client.StatusNew {
+			t.Fatalf("status filter new shows a %q row", r.Status)
+		}
+	}
+	m, cmd = m.Update(viewtest.Key("o"))
+	m = settle(m, cmd)
+	if m.Query().Ordering != "id" {
+		t.Fatalf("o after the default -id gave %q, want id", m.Query().Ordering)
+	}
+	rows := m.Rows()
+	for i := 1; i < len(rows); i++ {
+		if rows[i].ID < rows[i-1].ID {
+			t.Fatalf("ordering id: %d listed after %d", rows[i].ID, rows[i-1].ID)
+		}
+	}
+	m, cmd = m.Update(conversations.SearchMsg{Text: "zzzznotaword"})
+	m = settle(m, cmd)
+	if m.Total() != 0 || !strings.Contains(m.View(), "No conversations match") {
+		t.Fatalf("search for nonsense: total %d, view:\n%s", m.Total(), m.View())
+	}
+	if !strings.Contains(m.View(), `search:"zzzznotaword"`) {
+		t.Fatalf("header does not show the search:\n%s", m.View())
+	}
+	m, cmd = m.Update(viewtest.Key("esc")) // clears the search
+	m = settle(m, cmd)
+	if m.Query().Search != "" || m.Query().Filter.Status != client.StatusNew {
+		t.Fatalf("first esc: query %+v, want search cleared and filters kept", m.Query())
+	}
+	m, cmd = m.Update(viewtest.Key("esc")) // then the filters
+	m = settle(m, cmd)
+	if !m.Query().Filter.IsZero() {
+		t.Fatalf("second esc left filters %+v", m.Query().Filter)
+	}
+}
+
+func TestViewIsExactlyItsSize(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	c := viewtest.Client(t, sb)
+	for _, size := range [][2]int{{40, 10}, {60, 22}, {76, 30}, {120, 40}, {200, 50}} {
+		m := newList(t, c, 100, size[0], size[1])
+		m = settle(m, m.Load(false))
+		for _, k := range []string{"j", "j", " ", "G", "g"} {
+			var cmd tea.Cmd
+			m, cmd = m.Update(viewtest.Key(k))
+			m = settle(m, cmd)
+			lines := strings.Split(m.View(), "\n")
+			if len(lines) != size[1] {
+				t.Fatalf("%dx%d after %q: %d lines", size[0], size[1], k, len(lines))
+			}
+			for i, l := range lines {
+				if w := ansi.StringWidth(l); w != size[0] {
+					t.Fatalf("%dx%d after %q: line %d is %d wide: %q", size[0], size[1], k, i, w, l)
+				}
+			}
+		}
+	}
+}
+
+func TestRowsAreSanitized(t *testing.T) {
+	r := conversations.RowFrom(client.Conversation{
+		ID:          1,
+		Status:      "new",
+		Contact:     client.Contact{Name: ptr("\x1b]0;pwned\x07Eve\u202e")},
+		LastMessage: &client.Message{Body: "hi\x1b[2J\nthere\u009b", Sender: client.Sender{Type: "contact"}},
+		Topics:      []client.Topic{{ID: 3, Text: "bad\x07topic"}},
+	})
+	for _, s := range append([]string{r.Name, r.Preview}, r.Topics...) {
+		if strings.ContainsAny(s, "\x1b\x07\u202e\u009b\n") {
+			t.Fatalf("unsanitized text in a row: %q", s)
+		}
+	}
+	if want := "␛]0;pwned␇Eve"; r.Name != want {
+		t.Fatalf("name %q, want %q", r.Name, want)
+	}
+	_ = common.StatusSymbol
+}
+
+func ptr(s string) *string { return &s }

@@ -1,0 +1,162 @@
+package messages_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/views/messages"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+const wait = 5 * time.Second
+
+func apply(m messages.Model, msgs []tea.Msg) (messages.Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	for _, msg := range msgs {
+		var c tea.Cmd
+		m, c = m.Update(msg)
+		cmds = append(cmds, c)
+	}
+	return m, tea.Batch(cmds...)
+}
+
+func open(t *testing.T, w, h int) (messages.Model, *client.Client, int64) {
+	t.Helper()
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	c := viewtest.Client(t, sb)
+	long := sb.Server.Info().LongConversationID
+	m := messages.New(viewtest.Ctx(c))
+	m.SetSize(w, h)
+	m.Focus()
+	m, _ = apply(m, viewtest.Run(m.Open(long, "Long thread", false), wait))
+	return m, c, long
+}
+
+func TestOpensAtNewestAndScrollsBackWithOneRequestPerPage(t *testing.T) {
+	m, c, long := open(t, 80, 30)
+	if !strings.Contains(m.View(), "100 loaded") {
+		t.Fatalf("first page not shown:\n%s", m.View())
+	}
+	// The newest message is at the bottom of the first view.
+	newest, err := c.MessagesPage(t.Context(), long, client.CursorOptions{Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(m.View(), firstWords(newest.Results[0].Body)) {
+		t.Fatalf("the thread does not open at the newest message %q:\n%s", firstWords(newest.Results[0].Body), m.View())
+	}
+	total := 0
+	for _, err := range c.Messages(t.Context(), long, client.CursorOptions{Limit: 100}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		total++
+	}
+	if total < 1500 {
+		t.Fatalf("the long conversation has %d messages", total)
+	}
+	// Scroll up a page at a time until everything is loaded and the top is reached.
+	for i := 0; i < 5000 && (m.HasOlder() || m.Loading() || !strings.Contains(m.View(), "Start of the long thread")); i++ {
+		var cmd tea.Cmd
+		m, cmd = m.Update(viewtest.Key("ctrl+u"))
+		for cmd != nil {
+			m, cmd = apply(m, viewtest.Run(cmd, wait))
+		}
+	}
+	if m.Loaded() != total {
+		t.Fatalf("loaded %d of %d messages", m.Loaded(), total)
+	}
+	if want := (total + 99) / 100; m.Requests() != want {
+		t.Fatalf("scrolling back through %d messages took %d requests, want %d", total, m.Requests(), want)
+	}
+	if !strings.Contains(m.View(), "Start of the long thread") {
+		t.Fatalf("the top does not show the first message:\n%s", m.View())
+	}
+}
+
+func TestPrependDoesNotMoveTheView(t *testing.T) {
+	m, _, _ := open(t, 80, 30)
+	// Scroll up until a prefetch is in flight, but do not run it yet.
+	var pending tea.Cmd
+	for i := 0; i < 1000 && pending == nil; i++ {
+		m, pending = m.Update(viewtest.Key("k"))
+	}
+	if pending == nil {
+		t.Fatal("scrolling up never asked for older messages")
+	}
+	if !m.Loading() {
+		t.Fatal("a request is in flight but the pane does not say it is loading")
+	}
+	if !strings.Contains(m.View(), "loading older") {
+		t.Fatalf("no loading line while a page is in flight:\n%s", m.View())
+	}
+	before := body(m.View())
+	m, _ = apply(m, viewtest.Run(pending, wait))
+	after := body(m.View())
+	if before != after {
+		t.Fatalf("the view moved when older messages were prepended:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+	if m.Loaded() != 200 {
+		t.Fatalf("loaded %d messages after one older page, want 200", m.Loaded())
+	}
+}
+
+func TestStalePageOfAnotherConversationIsDropped(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	c := viewtest.Client(t, sb)
+	info := sb.Server.Info()
+	m := messages.New(viewtest.Ctx(c))
+	m.SetSize(80, 30)
+	first := m.Open(info.LongConversationID, "long", false)
+	second := m.Open(info.HostileConversationID, "hostile", false)
+	m, _ = apply(m, viewtest.Run(second, wait))
+	m, _ = apply(m, viewtest.Run(first, wait))
+	if m.ConversationID() != info.HostileConversationID {
+		t.Fatalf("showing %d", m.ConversationID())
+	}
+	if strings.Contains(m.View(), "Start of the long thread") || m.Loaded() > 100 {
+		t.Fatal("a page of the previously opened conversation was shown")
+	}
+}
+
+func TestHostileThreadFitsAndIsInert(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	c := viewtest.Client(t, sb)
+	m := messages.New(viewtest.Ctx(c))
+	m.SetSize(70, 40)
+	m.Focus()
+	m, _ = apply(m, viewtest.Run(m.Open(sb.Server.Info().HostileConversationID, "hostile", false), wait))
+	for i := 0; i < 400; i++ {
+		v := m.View()
+		for j, l := range strings.Split(v, "\n") {
+			if w := ansi.StringWidth(l); w != 70 {
+				t.Fatalf("line %d is %d wide: %q", j, w, l)
+			}
+			if strings.ContainsAny(ansi.Strip(l), "\x1b\x07\u009b\u202e") {
+				t.Fatalf("line %d carries a raw control: %q", j, l)
+			}
+		}
+		var cmd tea.Cmd
+		m, cmd = m.Update(viewtest.Key("k"))
+		m, _ = apply(m, viewtest.Run(cmd, wait))
+	}
+}
+
+func body(v string) string {
+	lines := strings.Split(v, "\n")
+	return strings.Join(lines[1:], "\n") // the header line counts loaded messages
+}
+
+func firstWords(s string) string {
+	f := strings.Fields(s)
+	if len(f) > 3 {
+		f = f[:3]
+	}
+	return strings.Join(f, " ")
+}

@@ -1,0 +1,182 @@
+package triage_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/triage"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+const wait = 5 * time.Second
+
+func settle(m *triage.Model, cmd tea.Cmd) {
+	pending := []tea.Cmd{cmd}
+	for len(pending) > 0 {
+		c := pending[0]
+		pending = pending[1:]
+		for _, msg := range viewtest.Run(c, wait) {
+			var next tea.Cmd
+			_, next = m.Update(msg)
+			pending = append(pending, next)
+		}
+	}
+}
+
+func newScreen(t *testing.T, w, h int) (*triage.Model, *client.Client, *sandbox.Running) {
+	t.Helper()
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	c := viewtest.Client(t, sb)
+	m := triage.New(viewtest.Ctx(c))
+	m.SetSize(w, h)
+	settle(m, m.Init())
+	return m, c, sb
+}
+
+func TestHoldingJLoadsOnlyWhereTheCursorRests(t *testing.T) {
+	m, c, _ := newScreen(t, 120, 40)
+	before := c.Usage(client.FamilyConversations)
+	// Key repeat: every press arrives before the previous rest timer fires.
+	var ticks []tea.Cmd
+	for range 30 {
+		_, cmd := m.Update(viewtest.Key("j"))
+		ticks = append(ticks, cmd)
+	}
+	for _, cmd := range ticks {
+		settle(m, cmd)
+	}
+	used := c.Usage(client.FamilyConversations) - before
+	// The thread and the detail of the row the cursor rests on: two requests (plus at most
+	// one list page prefetched near the end of the loaded rows).
+	if used < 2 || used > 3 {
+		t.Fatalf("30 presses of j cost %d requests, want 2 (thread and detail of the last row)", used)
+	}
+	r, _ := m.List.Selected()
+	if m.Msgs.ConversationID() != r.ID || m.Detail.ID() != r.ID {
+		t.Fatalf("loaded thread %d and detail %d, the cursor rests on %d", m.Msgs.ConversationID(), m.Detail.ID(), r.ID)
+	}
+}
+
+func TestRevisitIsAnsweredWithoutRequests(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: viewtest.Clock, CacheTTL: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := triage.New(viewtest.Ctx(c))
+	m.SetSize(120, 40)
+	settle(m, m.Init())
+	for _, k := range []string{"j", "k", "j"} {
+		_, cmd := m.Update(viewtest.Key(k))
+		settle(m, cmd)
+	}
+	before := c.Usage(client.FamilyConversations)
+	for _, k := range []string{"k", "j", "k", "j"} {
+		_, cmd := m.Update(viewtest.Key(k))
+		settle(m, cmd)
+	}
+	if used := c.Usage(client.FamilyConversations) - before; used != 0 {
+		t.Fatalf("revisiting two rows already seen cost %d requests; the cache should answer", used)
+	}
+}
+
+func TestLayouts(t *testing.T) {
+	cases := []struct {
+		w, h   int
+		panes  []string
+		absent []string
+	}{
+		{200, 50, []string{"Conversations", "Messages", "Detail"}, nil},
+		{120, 40, []string{"Conversations", "Messages"}, []string{"─ Detail"}},
+		{80, 24, []string{"Conversations"}, []string{"─ Messages", "─ Detail"}},
+	}
+	for _, tc := range cases {
+		m, _, _ := newScreen(t, tc.w, tc.h)
+		v := m.View()
+		checkSize(t, v, tc.w, tc.h)
+		for _, p := range tc.panes {
+			if !strings.Contains(v, "─ "+p) {
+				t.Errorf("%dx%d: pane %s missing", tc.w, tc.h, p)
+			}
+		}
+		for _, p := range tc.absent {
+			if strings.Contains(v, p) {
+				t.Errorf("%dx%d: pane %q shown", tc.w, tc.h, p)
+			}
+		}
+	}
+	// Medium: p shows the detail as a third pane, p again hides it.
+	m, _, _ := newScreen(t, 120, 40)
+	m.Update(viewtest.Key("p"))
+	if v := m.View(); !strings.Contains(v, "─ Detail") {
+		t.Fatal("p did not show the detail pane at 120 columns")
+	}
+	checkSize(t, m.View(), 120, 40)
+	m.Update(viewtest.Key("p"))
+	if strings.Contains(m.View(), "─ Detail") {
+		t.Fatal("p did not hide the detail pane again")
+	}
+	// Narrow: tab walks list → messages → detail → list.
+	m, _, _ = newScreen(t, 80, 24)
+	for _, want := range []string{"─ Messages", "─ Detail", "─ Conversations"} {
+		m.Update(viewtest.Key("tab"))
+		if v := m.View(); !strings.Contains(v, want) {
+			t.Fatalf("tab at 80 columns: want %s shown:\n%s", want, v)
+		}
+	}
+	// Every resize re-lays out to exactly the new size.
+	for _, s := range [][2]int{{200, 50}, {80, 24}, {159, 30}, {160, 30}, {99, 25}, {100, 25}, {81, 21}} {
+		m.SetSize(s[0], s[1])
+		checkSize(t, m.View(), s[0], s[1])
+	}
+}
+
+func TestEnterOpensAndEscReturns(t *testing.T) {
+	m, _, _ := newScreen(t, 120, 40)
+	_, cmd := m.Update(viewtest.Key("enter"))
+	settle(m, cmd)
+	if m.Focused() != triage.PaneMessages {
+		t.Fatalf("focus after enter: %v", m.Focused())
+	}
+	r, _ := m.List.Selected()
+	if m.Msgs.ConversationID() != r.ID {
+		t.Fatalf("enter opened %d, selected %d", m.Msgs.ConversationID(), r.ID)
+	}
+	m.Update(viewtest.Key("esc"))
+	if m.Focused() != triage.PaneList {
+		t.Fatalf("esc did not return to the list")
+	}
+}
+
+func TestOpenConversationMessage(t *testing.T) {
+	m, _, sb := newScreen(t, 200, 50)
+	id := sb.Server.Info().LongConversationID
+	_, cmd := m.Update(common.OpenConversationMsg{ConversationID: id})
+	settle(m, cmd)
+	if m.Msgs.ConversationID() != id || m.Detail.ID() != id {
+		t.Fatalf("OpenConversationMsg opened %d / %d, want %d", m.Msgs.ConversationID(), m.Detail.ID(), id)
+	}
+	if !strings.Contains(m.View(), "Part 1 of") {
+		t.Fatalf("detail does not show the conversation parts:\n%s", m.View())
+	}
+}
+
+func checkSize(t *testing.T, v string, w, h int) {
+	t.Helper()
+	lines := strings.Split(v, "\n")
+	if len(lines) != h {
+		t.Fatalf("%dx%d: view has %d lines", w, h, len(lines))
+	}
+	for i, l := range lines {
+		if lw := ansi.StringWidth(l); lw != w {
+			t.Fatalf("%dx%d: line %d is %d wide: %q", w, h, i, lw, l)
+		}
+	}
+}

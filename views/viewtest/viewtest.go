@@ -1,0 +1,176 @@
+// Package viewtest has helpers for the views' tests: an in-process sandbox with a fixed
+// clock, a view context on it, and a runner that executes commands the way Bubble Tea
+// would. It is imported only by tests.
+package viewtest
+
+import (
+	"context"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/common"
+)
+
+// Now is the fixed clock of view tests; the sandbox seeds its data relative to it.
+var Now = time.Date(2026, 11, 20, 15, 4, 5, 0, time.UTC)
+
+// Clock returns Now.
+func Clock() time.Time { return Now }
+
+// Sandbox starts an in-process sandbox (small, seed 1, fixed clock, no burst limit) that
+// lives until the test ends.
+func Sandbox(t testing.TB, opts sandbox.Options) *sandbox.Running {
+	t.Helper()
+	if opts.Size == "" {
+		opts.Size = "small"
+	}
+	if opts.Seed == 0 {
+		opts.Seed = 1
+	}
+	if opts.Now == nil {
+		opts.Now = Clock
+	}
+	if opts.BurstRate == 0 {
+		opts.BurstRate = -1
+	}
+	sb, err := sandbox.Start(context.Background(), opts, "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("start sandbox: %v", err)
+	}
+	t.Cleanup(func() { _ = sb.Close() })
+	return sb
+}
+
+// Client is a client on sb with the customer token.
+func Client(t testing.TB, sb *sandbox.Running) *client.Client {
+	t.Helper()
+	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: Clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// Ctx is a view context on c with plain styles (no colour), default keys and the clock.
+func Ctx(c *client.Client) *common.Ctx {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	return &common.Ctx{
+		Styles:    theme.New(nil, theme.Default(), false),
+		Keys:      keymap.Default(),
+		Now:       Clock,
+		Client:    c,
+		PageSize:  100,
+		Operators: map[int64]string{},
+	}
+}
+
+// Run executes cmd and everything it batches or sequences, concurrently like Bubble Tea,
+// and returns the messages produced. Commands still running after wait (long ticks,
+// listeners) are abandoned.
+func Run(cmd tea.Cmd, wait time.Duration) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	var (
+		mu  sync.Mutex
+		out []tea.Msg
+		wg  sync.WaitGroup
+	)
+	var exec func(c tea.Cmd)
+	exec = func(c tea.Cmd) {
+		defer wg.Done()
+		if c == nil {
+			return
+		}
+		done := make(chan tea.Msg, 1)
+		go func() { done <- c() }()
+		var msg tea.Msg
+		select {
+		case msg = <-done:
+		case <-time.After(wait):
+			return
+		}
+		if msg == nil {
+			return
+		}
+		if cmds, ok := SubCommands(msg); ok {
+			for _, sc := range cmds {
+				wg.Add(1)
+				go exec(sc)
+			}
+			return
+		}
+		mu.Lock()
+		out = append(out, msg)
+		mu.Unlock()
+	}
+	wg.Add(1)
+	exec(cmd)
+	wg.Wait()
+	return out
+}
+
+// SubCommands unpacks tea.Batch and tea.Sequence messages.
+func SubCommands(msg tea.Msg) ([]tea.Cmd, bool) {
+	if b, ok := msg.(tea.BatchMsg); ok {
+		return b, true
+	}
+	v := reflect.ValueOf(msg)
+	if v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeOf(tea.Cmd(nil)) {
+		out := make([]tea.Cmd, v.Len())
+		for i := range out {
+			out[i] = v.Index(i).Interface().(tea.Cmd)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// Key is a key press message for a key name ("j", "enter", "esc", "tab", " ", …).
+func Key(k string) tea.KeyMsg {
+	switch k {
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyMsg{Type: tea.KeyShiftTab}
+	case "ctrl+d":
+		return tea.KeyMsg{Type: tea.KeyCtrlD}
+	case "ctrl+u":
+		return tea.KeyMsg{Type: tea.KeyCtrlU}
+	case "ctrl+s":
+		return tea.KeyMsg{Type: tea.KeyCtrlS}
+	case "ctrl+c":
+		return tea.KeyMsg{Type: tea.KeyCtrlC}
+	case "ctrl+o":
+		return tea.KeyMsg{Type: tea.KeyCtrlO}
+	case "ctrl+p":
+		return tea.KeyMsg{Type: tea.KeyCtrlP}
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "home":
+		return tea.KeyMsg{Type: tea.KeyHome}
+	case "end":
+		return tea.KeyMsg{Type: tea.KeyEnd}
+	case "backspace":
+		return tea.KeyMsg{Type: tea.KeyBackspace}
+	case " ":
+		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+}
