@@ -19,8 +19,6 @@ var contactOrderings = map[string]string{
 	"-email":      "ct.email COLLATE NOCASE DESC, ct.id DESC",
 }
 
-const contactRank = "bm25(contacts_fts, 10.0, 10.0, 10.0, 10.0, 10.0, 4.0)"
-
 func (rq *request) contactWhere() (*whereB, error) {
 	w := &whereB{}
 	w.add("ct.organization_id = ?", rq.org)
@@ -59,34 +57,33 @@ func (rq *request) contactWhere() (*whereB, error) {
 	return w, nil
 }
 
-func (rq *request) contactSet() (from string, w *whereB, order string, err error) {
-	w, err = rq.contactWhere()
+func (rq *request) contactSet() (searchedSet, error) {
+	w, err := rq.contactWhere()
 	if err != nil {
-		return "", nil, "", err
+		return searchedSet{}, err
 	}
-	from = "contacts ct"
+	set := searchedSet{from: "contacts ct", w: w, idCol: "ct.id"}
 	if fts, ok := rq.searchParam(); ok {
 		if fts == "" {
 			w.add("0")
-			return from, w, "ct.id DESC", nil
+			set.order = "ct.id DESC"
+			return set, nil
 		}
-		from = "contacts_fts JOIN contacts ct ON ct.id = contacts_fts.rowid"
-		w.add("contacts_fts MATCH ?", fts)
-		return from, w, contactRank + ", ct.id DESC", nil
+		return rq.searchSet(w, fts, "contacts ct", "ct.id", contactSearchColumns, contactRank), nil
 	}
-	order, err = rq.ordering(contactOrderings, "ct.id DESC")
+	set.order, err = rq.ordering(contactOrderings, "ct.id DESC")
 	if err != nil {
-		return "", nil, "", err
+		return searchedSet{}, err
 	}
-	return from, w, order, nil
+	return set, nil
 }
 
 func (rq *request) listContacts() (int, any, error) {
-	from, w, order, err := rq.contactSet()
+	set, err := rq.contactSet()
 	if err != nil {
 		return 0, nil, err
 	}
-	return rq.offsetList(from, w, order, "ct.id", rq.loadContactsAny)
+	return rq.offsetList(set.from, set.w, set.order, set.idCol, rq.loadContactsAny)
 }
 
 func (rq *request) allContacts() (int, any, error) {
@@ -313,30 +310,6 @@ func sameNullString(old sql.NullString, v any) bool {
 	return old.Valid && strings.EqualFold(old.String, s)
 }
 
-// reindexContact rewrites the contact's search row and the contact columns of its
-// conversations' search rows.
-func reindexContact(rq *request, q querier, id int64) error {
-	if _, err := q.ExecContext(rq.ctx, `DELETE FROM contacts_fts WHERE rowid = ?`, id); err != nil {
-		return fmt.Errorf("reindex contact: %w", err)
-	}
-	if _, err := q.ExecContext(rq.ctx, `INSERT INTO contacts_fts(rowid, name, email, street, city, country, notes)
-		SELECT ct.id, ct.name, ct.email, ct.street, ct.city, `+countrySearchExpr("ct.country")+`,
-			(SELECT group_concat(n.body, char(10)) FROM notes n WHERE n.contact_id = ct.id)
-		FROM contacts ct WHERE ct.id = ?`, id); err != nil {
-		return fmt.Errorf("reindex contact: %w", err)
-	}
-	var name, email, street, city sql.NullString
-	if err := q.QueryRowContext(rq.ctx, `SELECT name, email, street, city FROM contacts WHERE id = ?`, id).
-		Scan(&name, &email, &street, &city); err != nil {
-		return fmt.Errorf("reindex contact: %w", err)
-	}
-	if _, err := q.ExecContext(rq.ctx, `UPDATE conversations_fts SET name = ?, email = ?, street = ?, city = ?
-		WHERE rowid IN (SELECT id FROM conversations WHERE contact_id = ?)`, name, email, street, city, id); err != nil {
-		return fmt.Errorf("reindex contact conversations: %w", err)
-	}
-	return nil
-}
-
 func (rq *request) patchContact() (int, any, error) {
 	if err := rq.require(capEditContact, 0); err != nil {
 		return 0, nil, err
@@ -525,7 +498,7 @@ func (rq *request) bulkDeleteContacts() (int, any, error) {
 			}
 		}
 	} else {
-		from, w, order, err := rq.contactSet()
+		set, err := rq.contactSet()
 		if err != nil {
 			return 0, nil, err
 		}
@@ -533,7 +506,7 @@ func (rq *request) bulkDeleteContacts() (int, any, error) {
 		if err != nil {
 			return 0, nil, err
 		}
-		ids, err = rq.s.queryIDs(rq, "SELECT ct.id FROM "+from+w.sql()+" ORDER BY "+order+" LIMIT ?", append(w.args, limit)...)
+		ids, err = rq.s.queryIDs(rq, "SELECT "+set.idCol+" FROM "+set.from+set.w.sql()+" ORDER BY "+set.order+" LIMIT ?", append(set.w.args, limit)...)
 		if err != nil {
 			return 0, nil, err
 		}

@@ -25,8 +25,6 @@ var conversationOrderings = map[string]string{
 	"-contact_last_message_sent_at":  "c.contact_last_message_sent_at DESC, c.id DESC",
 }
 
-const conversationRank = "bm25(conversations_fts, 10.0, 10.0, 10.0, 10.0, 1.0)"
-
 // conversationWhere builds the organization, filter and exclude_ids conditions.
 func (rq *request) conversationWhere() (*whereB, error) {
 	w := &whereB{}
@@ -97,36 +95,38 @@ func (rq *request) conversationWhere() (*whereB, error) {
 	return w, nil
 }
 
-// conversationSet resolves the filtered (and maybe searched) set: FROM clause, conditions and
-// the ORDER BY for it.
-func (rq *request) conversationSet() (from string, w *whereB, order string, err error) {
-	w, err = rq.conversationWhere()
+// conversationSet resolves the filtered (and maybe searched) set, with extra conditions on
+// the conversations table (alias c).
+func (rq *request) conversationSet(extra ...string) (searchedSet, error) {
+	w, err := rq.conversationWhere()
 	if err != nil {
-		return "", nil, "", err
+		return searchedSet{}, err
 	}
-	from = "conversations c"
+	for _, e := range extra {
+		w.add(e)
+	}
+	set := searchedSet{from: "conversations c", w: w, idCol: "c.id"}
 	if fts, ok := rq.searchParam(); ok {
 		if fts == "" {
 			w.add("0")
-			return from, w, "c.id DESC", nil
+			set.order = "c.id DESC"
+			return set, nil
 		}
-		from = "conversations_fts JOIN conversations c ON c.id = conversations_fts.rowid"
-		w.add("conversations_fts MATCH ?", fts)
-		return from, w, conversationRank + ", c.id DESC", nil
+		return rq.searchSet(w, fts, "conversations c", "c.id", conversationSearchColumns, conversationRank), nil
 	}
-	order, err = rq.ordering(conversationOrderings, "c.id DESC")
+	set.order, err = rq.ordering(conversationOrderings, "c.id DESC")
 	if err != nil {
-		return "", nil, "", err
+		return searchedSet{}, err
 	}
-	return from, w, order, nil
+	return set, nil
 }
 
 func (rq *request) listConversations() (int, any, error) {
-	from, w, order, err := rq.conversationSet()
+	set, err := rq.conversationSet()
 	if err != nil {
 		return 0, nil, err
 	}
-	return rq.offsetList(from, w, order, "c.id", func(ids []int64) (any, error) {
+	return rq.offsetList(set.from, set.w, set.order, set.idCol, func(ids []int64) (any, error) {
 		return rq.loadConversations(ids, false)
 	})
 }
@@ -255,19 +255,28 @@ func (rq *request) loadConversations(ids []int64, withParts bool) ([]conversatio
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("load topics: %w", err)
 	}
-	// Last messages.
-	for _, c := range loaded {
+	// Last messages, one index lookup per conversation in one statement.
+	rows, err = db.QueryContext(rq.ctx, `SELECT `+prefixed("m", messageColumns)+` FROM conversations c
+		JOIN messages m ON m.conversation_id = c.id AND (m.part_id, m.seq) = (
+			SELECT l.part_id, l.seq FROM messages l WHERE l.conversation_id = c.id ORDER BY l.part_id DESC, l.seq DESC LIMIT 1)
+		WHERE c.id IN (`+placeholders(len(ids))+`)`, int64Args(ids)...)
+	if err != nil {
+		return nil, fmt.Errorf("load last messages: %w", err)
+	}
+	for rows.Next() {
 		m := &messageJSON{}
-		err := db.QueryRowContext(rq.ctx, `SELECT `+messageColumns+` FROM messages WHERE conversation_id = ?
-			ORDER BY part_id DESC, seq DESC LIMIT 1`, c.ID).Scan(messageTargets(m)...)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("load last message: %w", err)
+		if err := rows.Scan(messageTargets(m)...); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("scan last message: %w", err)
 		}
 		m.finish()
-		c.LastMessage = m
+		if c := byID[m.ConversationID]; c != nil {
+			c.LastMessage = m
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load last messages: %w", err)
 	}
 	if withParts {
 		for _, c := range loaded {
@@ -481,7 +490,7 @@ func (rq *request) bulkDeleteConversations() (int, any, error) {
 			}
 		}
 	} else {
-		from, w, order, err := rq.conversationSet()
+		set, err := rq.conversationSet("c.status = 'ended'")
 		if err != nil {
 			return 0, nil, err
 		}
@@ -489,8 +498,7 @@ func (rq *request) bulkDeleteConversations() (int, any, error) {
 		if err != nil {
 			return 0, nil, err
 		}
-		w.add("c.status = 'ended'")
-		ids, err = rq.s.queryIDs(rq, "SELECT c.id FROM "+from+w.sql()+" ORDER BY "+order+" LIMIT ?", append(w.args, limit)...)
+		ids, err = rq.s.queryIDs(rq, "SELECT "+set.idCol+" FROM "+set.from+set.w.sql()+" ORDER BY "+set.order+" LIMIT ?", append(set.w.args, limit)...)
 		if err != nil {
 			return 0, nil, err
 		}

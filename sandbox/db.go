@@ -27,6 +27,7 @@ const reseedAfter = 7 * 24 * time.Hour
 // migrations[i] brings the schema from version i to version i+1.
 var migrations = []string{
 	schemaV1,
+	searchSchema(),
 }
 
 const schemaV1 = `

@@ -146,6 +146,15 @@ const messageColumns = `conversation_id, part_id, seq, sent_at, body, url, state
 	operator_display_name, operator_is_bot, sender_type, sender_id, name, display_name, marked_read_operator,
 	marked_read_contact`
 
+// prefixed qualifies a comma-separated column list with a table alias.
+func prefixed(alias, cols string) string {
+	parts := strings.Split(cols, ",")
+	for i, p := range parts {
+		parts[i] = alias + "." + strings.TrimSpace(p)
+	}
+	return strings.Join(parts, ", ")
+}
+
 func messageTargets(m *messageJSON) []any {
 	return []any{&m.ConversationID, &m.PartID, &m.seq, &m.SentAt, &m.Body, &m.URL, &m.State.Type, &m.OperatorID,
 		&m.OperatorName, &m.OperatorDisplayName, &m.OperatorIsBot, &m.Sender.Type, &m.Sender.ID, &m.Name,

@@ -1050,36 +1050,12 @@ func (g *gen) seedNavigation() error {
 // --- search index and meta -------------------------------------------------------------------
 
 func (g *gen) buildSearchIndex() error {
-	stmts := []string{
-		`INSERT INTO conversations_fts(rowid, name, email, street, city, messages)
-			SELECT c.id, ct.name, ct.email, ct.street, ct.city,
-				(SELECT group_concat(m.body, char(10)) FROM messages m WHERE m.conversation_id = c.id)
-			FROM conversations c JOIN contacts ct ON ct.id = c.contact_id`,
-		`INSERT INTO contacts_fts(rowid, name, email, street, city, country, notes)
-			SELECT ct.id, ct.name, ct.email, ct.street, ct.city, ` + countrySearchExpr("ct.country") + `,
-				(SELECT group_concat(n.body, char(10)) FROM notes n WHERE n.contact_id = ct.id)
-			FROM contacts ct`,
-		`INSERT INTO conversations_fts(conversations_fts) VALUES ('optimize')`,
-		`INSERT INTO contacts_fts(contacts_fts) VALUES ('optimize')`,
-	}
-	for _, s := range stmts {
+	for _, s := range rebuildSearchStatements() {
 		if _, err := g.q.ExecContext(g.ctx, s); err != nil {
 			return fmt.Errorf("build search index: %w", err)
 		}
 	}
 	return nil
-}
-
-// countrySearchExpr is an SQL expression giving the searchable text of a country code: the
-// code and the English country name.
-func countrySearchExpr(col string) string {
-	var b strings.Builder
-	b.WriteString("CASE upper(" + col + ")")
-	for _, c := range countries {
-		fmt.Fprintf(&b, " WHEN '%s' THEN '%s %s'", c.code, c.code, c.name)
-	}
-	b.WriteString(" ELSE " + col + " END")
-	return b.String()
 }
 
 func (g *gen) writeMeta() error {

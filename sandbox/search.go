@@ -1,0 +1,127 @@
+package sandbox
+
+import (
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// The full-text indexes. Each has an "org" column holding "o<organization id>" so that a search
+// is restricted to one organization inside FTS5 (the ranking then only scores that
+// organization's rows), with weight 0 in the ranking. The prefix indexes make the prefix
+// queries of 1 to 6 characters direct lookups.
+
+const (
+	conversationSearchColumns = "{name email street city messages}"
+	contactSearchColumns      = "{name email street city country notes}"
+
+	// bm25 column weights: org 0, contact fields A = 10, notes B = 4, messages C = 1.
+	conversationRank = "bm25(conversations_fts, 0.0, 10.0, 10.0, 10.0, 10.0, 1.0)"
+	contactRank      = "bm25(contacts_fts, 0.0, 10.0, 10.0, 10.0, 10.0, 10.0, 4.0)"
+)
+
+// searchSchema (migration 2) replaces the first full-text tables by ones with the org column
+// and longer prefix indexes, and fills them from the data.
+func searchSchema() string {
+	return `
+DROP TABLE IF EXISTS conversations_fts;
+DROP TABLE IF EXISTS contacts_fts;
+CREATE VIRTUAL TABLE conversations_fts USING fts5(
+	org, name, email, street, city, messages,
+	tokenize = 'porter unicode61 remove_diacritics 2',
+	prefix = '1 2 3 4 5 6'
+);
+CREATE VIRTUAL TABLE contacts_fts USING fts5(
+	org, name, email, street, city, country, notes,
+	tokenize = 'porter unicode61 remove_diacritics 2',
+	prefix = '1 2 3 4 5 6'
+);
+` + strings.Join(rebuildSearchStatements(), ";\n") + ";\n"
+}
+
+// rebuildSearchStatements fill both (empty) indexes from the tables.
+func rebuildSearchStatements() []string {
+	return []string{
+		`INSERT INTO conversations_fts(rowid, org, name, email, street, city, messages)
+			SELECT c.id, 'o' || c.organization_id, ct.name, ct.email, ct.street, ct.city,
+				(SELECT group_concat(m.body, char(10)) FROM messages m WHERE m.conversation_id = c.id)
+			FROM conversations c JOIN contacts ct ON ct.id = c.contact_id`,
+		`INSERT INTO contacts_fts(rowid, org, name, email, street, city, country, notes) ` + contactSearchSelect + ``,
+		`INSERT INTO conversations_fts(conversations_fts) VALUES ('optimize')`,
+		`INSERT INTO contacts_fts(contacts_fts) VALUES ('optimize')`,
+	}
+}
+
+var contactSearchSelect = `SELECT ct.id, 'o' || ct.organization_id, ct.name, ct.email, ct.street, ct.city, ` +
+	countrySearchExpr("ct.country") + `,
+		(SELECT group_concat(n.body, char(10)) FROM notes n WHERE n.contact_id = ct.id)
+	FROM contacts ct`
+
+// countrySearchExpr is an SQL expression giving the searchable text of a country code: the
+// code and the English country name.
+func countrySearchExpr(col string) string {
+	var b strings.Builder
+	b.WriteString("CASE upper(" + col + ")")
+	for _, c := range countries {
+		fmt.Fprintf(&b, " WHEN '%s' THEN '%s %s'", c.code, c.code, c.name)
+	}
+	b.WriteString(" ELSE " + col + " END")
+	return b.String()
+}
+
+// matchExpr restricts sanitized keywords (see ftsQuery) to the searchable columns and to one
+// organization.
+func matchExpr(org int64, columns, terms string) string {
+	return fmt.Sprintf(`org : "o%d" AND (%s : (%s))`, org, columns, terms)
+}
+
+// reindexContact rewrites the contact's search row and the contact columns of its
+// conversations' search rows.
+func reindexContact(rq *request, q querier, id int64) error {
+	if _, err := q.ExecContext(rq.ctx, `DELETE FROM contacts_fts WHERE rowid = ?`, id); err != nil {
+		return fmt.Errorf("reindex contact: %w", err)
+	}
+	if _, err := q.ExecContext(rq.ctx, `INSERT INTO contacts_fts(rowid, org, name, email, street, city, country, notes) `+
+		contactSearchSelect+` WHERE ct.id = ?`, id); err != nil {
+		return fmt.Errorf("reindex contact: %w", err)
+	}
+	var name, email, street, city sql.NullString
+	if err := q.QueryRowContext(rq.ctx, `SELECT name, email, street, city FROM contacts WHERE id = ?`, id).
+		Scan(&name, &email, &street, &city); err != nil {
+		return fmt.Errorf("reindex contact: %w", err)
+	}
+	if _, err := q.ExecContext(rq.ctx, `UPDATE conversations_fts SET name = ?, email = ?, street = ?, city = ?
+		WHERE rowid IN (SELECT id FROM conversations WHERE contact_id = ?)`, name, email, street, city, id); err != nil {
+		return fmt.Errorf("reindex contact conversations: %w", err)
+	}
+	return nil
+}
+
+// searchedSet is a list query over a full-text index: without other filters it runs on the
+// index alone, else joined with the table.
+type searchedSet struct {
+	from  string
+	w     *whereB
+	order string
+	idCol string
+}
+
+// searchSet builds the set for a search. base holds the organization condition first and then
+// any other filters; table is e.g. "conversations c" with alias and idCol its id column.
+func (rq *request) searchSet(base *whereB, fts, table, idCol, columns, rank string) searchedSet {
+	index := strings.SplitN(rank[len("bm25("):], ",", 2)[0]
+	match := matchExpr(rq.org, columns, fts)
+	if len(base.parts) == 1 {
+		w := &whereB{}
+		w.add(index+" MATCH ?", match)
+		return searchedSet{from: index, w: w, order: rank + ", " + index + ".rowid DESC", idCol: index + ".rowid"}
+	}
+	w := base.clone()
+	w.add(index+" MATCH ?", match)
+	return searchedSet{
+		from:  index + " JOIN " + table + " ON " + idCol + " = " + index + ".rowid",
+		w:     w,
+		order: rank + ", " + idCol + " DESC",
+		idCol: idCol,
+	}
+}
