@@ -317,6 +317,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.onPage(msg)
 	case mergeMsg:
 		return m.onMerge(msg)
+	case common.OperatorsLoadedMsg:
+		clear(m.cache) // rows show operator names
+		return m, nil
 	case SearchMsg:
 		m.q.Search = strings.TrimSpace(msg.Text)
 		return m, m.Load(false)

@@ -116,6 +116,9 @@ func (m *Model) Blur() { m.focused = false }
 // Update handles the loaded conversation and scrolling keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case common.OperatorsLoadedMsg:
+		m.rebuild() // the detail shows the operator's name
+		return m, nil
 	case loadedMsg:
 		if msg.gen != m.gen || msg.id != m.id {
 			return m, nil

@@ -1,0 +1,171 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/client"
+)
+
+// findConversation returns the first conversation the server ranks for query.
+func findConversation(t *testing.T, sb *Sandbox, query string) client.Conversation {
+	t.Helper()
+	p, err := sb.Client(t).ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Search: query, Limit: 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Results) == 0 {
+		t.Fatalf("no conversation matches %q", query)
+	}
+	return p.Results[0]
+}
+
+func TestRowsAppearAndEnterOpensAThread(t *testing.T) {
+	sb := StartSandbox(t, "small")
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		tui := StartTUI(t, size[0], size[1], sb.Env)
+		s := tui.WaitFor("conversations ·", 30*time.Second)
+		if !regexp.MustCompile(`[●◐○] (new|pending|ended)`).MatchString(s) {
+			t.Fatalf("%dx%d: no conversation rows:\n%s", size[0], size[1], s)
+		}
+		if strings.Contains(s, "demo data") {
+			t.Fatalf("%dx%d: status bar says demo data against a configured API:\n%s", size[0], size[1], s)
+		}
+		tui.Keys("Enter")
+		s = tui.WaitFor(" loaded ·", 15*time.Second)
+		if !strings.Contains(s, "Messages") {
+			t.Fatalf("enter did not show the thread:\n%s", s)
+		}
+		checkFits(t, s, size[0], size[1])
+		tui.Keys("q")
+		tui.WaitUntil(func(string) bool { return tui.Dead() }, 5*time.Second, "parley to quit on q")
+	}
+}
+
+func TestScrollBackThroughTheLongThread(t *testing.T) {
+	sb := StartSandbox(t, "small")
+	long := findConversation(t, sb, "Start of the long thread")
+	n := 0
+	for _, err := range sb.Client(t).Messages(t.Context(), long.ID, client.CursorOptions{Limit: 100}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n < 1500 {
+		t.Fatalf("the long conversation %d has %d messages, want at least 1,500", long.ID, n)
+	}
+	tui := StartTUI(t, 120, 40, sb.Env)
+	tui.WaitFor("conversations ·", 30*time.Second)
+	tui.Keys("/")
+	tui.Type("Start of the long thread")
+	tui.Keys("Enter")
+	tui.WaitFor(`search:"Start of the long thread"`, 15*time.Second)
+	tui.WaitFor(fmt.Sprintf("%d", long.ID), 15*time.Second)
+	tui.Keys("g", "Enter")
+	tui.WaitFor(fmt.Sprintf("#%d", long.ID), 15*time.Second)
+	// Scroll up steadily, like a user holding ctrl+u.
+	deadline := time.Now().Add(3 * time.Minute)
+	for !strings.Contains(tui.Screen(), "Start of the long thread") || strings.Contains(tui.Screen(), "loading") {
+		if time.Now().After(deadline) {
+			t.Fatalf("never reached the first message:\n%s", tui.Screen())
+		}
+		tui.Keys("C-u", "C-u", "C-u")
+		time.Sleep(50 * time.Millisecond)
+	}
+	s := tui.WaitFor(fmt.Sprintf("%d loaded · all", n), 15*time.Second)
+	want := (n + 99) / 100
+	path := fmt.Sprintf("/conversations/%d/messages/", long.ID)
+	got := sb.CountRequests(t, func(r Request) bool { return strings.HasSuffix(r.Path, path) && r.Method == "GET" })
+	if got != want {
+		t.Fatalf("scrolling back through %d messages took %d message requests, want exactly %d", n, got, want)
+	}
+	checkFits(t, s, 120, 40)
+}
+
+func TestHostileTextIsInert(t *testing.T) {
+	sb := StartSandbox(t, "small")
+	tui := StartTUI(t, 100, 30, sb.Env)
+	tui.WaitFor("conversations ·", 30*time.Second)
+	title := tui.Title()
+	tui.Keys("/")
+	tui.Type("Mallory")
+	tui.Keys("Enter")
+	tui.WaitFor(`search:"Mallory"`, 15*time.Second)
+	tui.Keys("Enter")
+	tui.WaitFor(" loaded ·", 15*time.Second)
+	for i := 0; i < 40; i++ {
+		s := tui.Screen()
+		if got := tui.Title(); got != title {
+			t.Fatalf("hostile text changed the pane title from %q to %q", title, got)
+		}
+		if !strings.Contains(s, "parley") || !strings.Contains(s, "help") {
+			t.Fatalf("the screen was cleared or scrolled away (tab bar or status bar missing):\n%s", s)
+		}
+		checkFits(t, s, 100, 30)
+		tui.Keys("k", "k", "k")
+		time.Sleep(30 * time.Millisecond)
+	}
+	s := tui.Screen()
+	if !strings.Contains(s, "␛") {
+		t.Fatalf("escape sequences are not shown as inert text:\n%s", s)
+	}
+	// No OSC 52 write reached tmux's clipboard buffers.
+	out, _ := exec.Command("tmux", "-S", tui.socket, "list-buffers").CombinedOutput()
+	if strings.TrimSpace(string(out)) != "" {
+		t.Fatalf("something wrote to the clipboard: %s", out)
+	}
+}
+
+func TestNoColorWritesNoColour(t *testing.T) {
+	sb := StartSandbox(t, "small")
+	tui := StartTUI(t, 120, 30, append(sb.Env, "NO_COLOR=1"))
+	tui.WaitFor("conversations ·", 30*time.Second)
+	tui.Keys("j", "Enter")
+	tui.WaitFor(" loaded ·", 15*time.Second)
+	out := tui.tmux("capture-pane", "-p", "-e", "-t", tui.session)
+	if m := regexp.MustCompile(`\x1b\[[0-9;]*(3[0-9]|4[0-9]|9[0-7]|10[0-7])[;m]`).FindString(out); m != "" {
+		t.Fatalf("NO_COLOR set but a colour code was written: %q", m)
+	}
+}
+
+func TestTooSmallAndResize(t *testing.T) {
+	sb := StartSandbox(t, "small")
+	tui := StartTUI(t, 70, 18, sb.Env)
+	tui.WaitFor("Terminal too small", 30*time.Second)
+	for _, s := range [][2]int{{80, 24}, {200, 50}, {120, 40}, {100, 30}, {99, 30}, {60, 10}, {160, 45}} {
+		tui.tmux("resize-window", "-t", tui.session, "-x", fmt.Sprint(s[0]), "-y", fmt.Sprint(s[1]))
+		var scr string
+		if s[0] < 80 || s[1] < 20 {
+			scr = tui.WaitFor("Terminal too small", 10*time.Second)
+		} else {
+			scr = tui.WaitFor("conversations ·", 10*time.Second)
+		}
+		checkFits(t, scr, s[0], s[1])
+		if tui.Dead() {
+			t.Fatalf("parley exited after a resize to %dx%d", s[0], s[1])
+		}
+	}
+}
+
+// checkFits asserts the screen has at most h lines, none wider than w cells.
+func checkFits(t *testing.T, screen string, w, h int) {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	if len(lines) > h {
+		t.Fatalf("%d lines on a %d-line screen", len(lines), h)
+	}
+	for i, l := range lines {
+		if lw := ansi.StringWidth(l); lw > w {
+			t.Fatalf("line %d is %d cells on a %d-column screen: %q", i, lw, w, l)
+		}
+	}
+}
