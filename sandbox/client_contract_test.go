@@ -1,0 +1,384 @@
+package sandbox_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sandbox"
+)
+
+// The typed client against the sandbox: the two halves of the contract must agree.
+
+func newClient(t *testing.T, r *sandbox.Running, token string, operator int64) *client.Client {
+	t.Helper()
+	c, err := client.New(client.Config{BaseURL: r.URL, Token: token, OperatorID: operator, MaxRetries: -1,
+		AnalyticsPerMinute: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func collect[T any](t *testing.T, seq func(yield func(T, error) bool)) []T {
+	t.Helper()
+	var out []T
+	for it, err := range seq {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+func TestClientPagingWalks(t *testing.T) {
+	t.Parallel()
+	r := start(t, sandbox.Options{PathPrefix: "/proxy/x"})
+	info := r.Server.Info()
+	c := newClient(t, r, info.CustomerToken, 0)
+	ctx := context.Background()
+
+	all := collect[client.Conversation](t, c.ConversationsAll(ctx, client.AllConversationsOptions{CursorOptions: client.CursorOptions{Limit: 17}}))
+	first, err := c.ConversationsAllPage(ctx, client.AllConversationsOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Count == nil || *first.Count != len(all) {
+		t.Fatalf("/all/ walk found %d, count %v", len(all), first.Count)
+	}
+	// The offset walk through Next links (which carry the prefix) finds the same set.
+	page, err := c.ListConversations(ctx, client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 9}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var walked []int64
+	for {
+		for _, cv := range page.Results {
+			walked = append(walked, cv.ID)
+		}
+		if page.Next == "" {
+			break
+		}
+		if !strings.Contains(page.Next, "/proxy/x/api/um/v3/") {
+			t.Fatalf("next link without the prefix: %s", page.Next)
+		}
+		page, err = client.FetchPage[client.Conversation](ctx, c, page.Next)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(walked) != page.Count || len(walked) != len(all) {
+		t.Fatalf("offset walk %d, count %d, /all/ %d", len(walked), page.Count, len(all))
+	}
+	contacts := collect[client.Contact](t, c.ContactsAll(ctx, client.AllContactsOptions{CursorOptions: client.CursorOptions{Limit: 100}}))
+	cp, err := c.ListContacts(ctx, client.ContactListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cp.Count != len(contacts) {
+		t.Fatalf("contacts: walked %d, count %d", len(contacts), cp.Count)
+	}
+	// Messages of the long conversation, newest first, to the oldest.
+	msgs := collect[client.Message](t, c.Messages(ctx, info.LongConversationID, client.CursorOptions{}))
+	if len(msgs) < 1500 || !strings.HasPrefix(msgs[len(msgs)-1].Body, "Start of the long thread") {
+		t.Fatalf("%d messages, oldest %q", len(msgs), msgs[len(msgs)-1].Body)
+	}
+	for i := 1; i < len(msgs); i++ {
+		if msgs[i].SentAt.After(msgs[i-1].SentAt.Time) {
+			t.Fatalf("messages not newest first at %d", i)
+		}
+	}
+	// Going back with previous from the second page gives the first page again.
+	p1, err := c.MessagesPage(ctx, info.LongConversationID, client.CursorOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := client.FetchCursorPage[client.Message](ctx, c, p1.Next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := client.FetchCursorPage[client.Message](ctx, c, p2.Previous)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Results[0].ID != p1.Results[0].ID || back.Previous != "" {
+		t.Fatal("previous page differs from the first page")
+	}
+	// Operators, notes and navigation pages decode.
+	ops := collect[client.Operator](t, c.Operators(ctx))
+	if len(ops) == 0 {
+		t.Fatal("no operators")
+	}
+	if _, err := c.ListNotes(ctx, client.NoteListOptions{ListOptions: client.ListOptions{Ordering: "-created_at"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ListNavigation(ctx, client.NavigationListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestClientFiltersAndOrderings(t *testing.T) {
+	t.Parallel()
+	r := start(t, sandbox.Options{})
+	info := r.Server.Info()
+	c := newClient(t, r, info.CustomerToken, 0)
+	ctx := context.Background()
+	all := collect[client.Conversation](t, c.ConversationsAll(ctx, client.AllConversationsOptions{CursorOptions: client.CursorOptions{Limit: 100}}))
+	mid := all[len(all)/2]
+	bound := mid.LastMessageSentAt.Time
+	cases := []struct {
+		name string
+		f    client.ConversationFilter
+		keep func(client.Conversation) bool
+	}{
+		{"status", client.ConversationFilter{Status: client.StatusPending}, func(x client.Conversation) bool { return x.Status == client.StatusPending }},
+		{"contact", client.ConversationFilter{ContactIdentityID: mid.Contact.ID}, func(x client.Conversation) bool { return x.Contact.ID == mid.Contact.ID }},
+		{"uuid", client.ConversationFilter{ContactUUID: mid.ConversationContactUUID}, func(x client.Conversation) bool {
+			return x.ConversationContactUUID == mid.ConversationContactUUID
+		}},
+		{"id range", client.ConversationFilter{IDGreaterThan: all[3].ID, IDLessThan: mid.ID}, func(x client.Conversation) bool {
+			return x.ID > all[3].ID && x.ID < mid.ID
+		}},
+		{"last activity from", client.ConversationFilter{LastActivityFromDate: bound}, func(x client.Conversation) bool {
+			return !x.LastMessageSentAt.Before(bound)
+		}},
+		{"last activity to", client.ConversationFilter{LastActivityToDate: bound}, func(x client.Conversation) bool {
+			return !x.LastMessageSentAt.After(bound)
+		}},
+		{"updated from", client.ConversationFilter{UpdatedAtFromDate: bound}, func(x client.Conversation) bool {
+			return !x.UpdatedAt.Before(bound)
+		}},
+	}
+	for _, tc := range cases {
+		got := collect[client.Conversation](t, c.ConversationsAll(ctx, client.AllConversationsOptions{Filter: tc.f, CursorOptions: client.CursorOptions{Limit: 100}}))
+		var want []int64
+		for _, x := range all {
+			if tc.keep(x) {
+				want = append(want, x.ID)
+			}
+		}
+		sameIDs(t, "client filter "+tc.name, ids(got, func(x client.Conversation) int64 { return x.ID }), want)
+		p, err := c.ListConversations(ctx, client.ConversationListOptions{Filter: tc.f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Count != len(want) {
+			t.Fatalf("%s: list count %d, want %d", tc.name, p.Count, len(want))
+		}
+	}
+	verified := true
+	vs := collect[client.Contact](t, c.ContactsAll(ctx, client.AllContactsOptions{Filter: client.ContactFilter{Verified: &verified}}))
+	for _, x := range vs {
+		if !x.Verified {
+			t.Fatalf("contact %d is not verified", x.ID)
+		}
+	}
+	// Every ordering the client allows is accepted and applied.
+	for _, o := range client.ConversationOrderings {
+		p, err := c.ListConversations(ctx, client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 100, Ordering: o}})
+		if err != nil {
+			t.Fatalf("ordering %s: %v", o, err)
+		}
+		key := func(x client.Conversation) time.Time {
+			switch strings.TrimPrefix(o, "-") {
+			case "last_message_sent_at":
+				return x.LastMessageSentAt.Time
+			case "contact_last_update_at":
+				return x.ContactLastUpdateAt.Time
+			case "contact_first_message_sent_at":
+				if x.ContactFirstMessageSentAt != nil {
+					return x.ContactFirstMessageSentAt.Time
+				}
+			case "contact_last_message_sent_at":
+				if x.ContactLastMessageSentAt != nil {
+					return x.ContactLastMessageSentAt.Time
+				}
+			case "id":
+				return time.Unix(x.ID, 0)
+			}
+			return time.Time{}
+		}
+		desc := strings.HasPrefix(o, "-")
+		if !sort.SliceIsSorted(p.Results, func(i, j int) bool {
+			if desc {
+				return key(p.Results[i]).After(key(p.Results[j]))
+			}
+			return key(p.Results[i]).Before(key(p.Results[j]))
+		}) {
+			t.Fatalf("ordering %s not applied", o)
+		}
+	}
+	for _, o := range client.ContactOrderings {
+		if _, err := c.ListContacts(ctx, client.ContactListOptions{ListOptions: client.ListOptions{Ordering: o}}); err != nil {
+			t.Fatalf("contact ordering %s: %v", o, err)
+		}
+	}
+	for _, o := range client.OperatorOrderings {
+		if _, err := c.ListOperators(ctx, client.ListOptions{Ordering: o}); err != nil {
+			t.Fatalf("operator ordering %s: %v", o, err)
+		}
+	}
+	for _, o := range client.NoteOrderings {
+		if _, err := c.ListNotes(ctx, client.NoteListOptions{ListOptions: client.ListOptions{Ordering: o}}); err != nil {
+			t.Fatalf("note ordering %s: %v", o, err)
+		}
+	}
+	if _, err := c.ListConversations(ctx, client.ConversationListOptions{ListOptions: client.ListOptions{Ordering: "name"}}); !errors.Is(err, client.ErrInvalidOrdering) {
+		t.Fatalf("client-side ordering check: %v", err)
+	}
+}
+
+func TestClientSearchRanking(t *testing.T) {
+	t.Parallel()
+	r := start(t, sandbox.Options{})
+	info := r.Server.Info()
+	c := newClient(t, r, info.CustomerToken, 0)
+	ctx := context.Background()
+	a := newAPI(t, r)
+	cs := plainContacts(t, a, 2)
+	name := "Okapi Lindqvist"
+	if _, err := c.UpdateContact(ctx, cs[0].ID, client.ContactUpdate{Name: &name}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CreateNote(ctx, client.NewNote{ContactIdentityID: cs[1].ID, Body: "Asked about an okapi plush toy."}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.SearchContacts(ctx, "okapi", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Count != 2 || p.Results[0].ID != cs[0].ID || p.Results[1].ID != cs[1].ID {
+		t.Fatalf("okapi: %d results, want name match %d before note match %d", p.Count, cs[0].ID, cs[1].ID)
+	}
+	convs, err := c.ListConversations(ctx, client.ConversationListOptions{ListOptions: client.ListOptions{Search: "okap"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if convs.Count != *cs[0].ConversationCount {
+		t.Fatalf("conversation search: %d, contact has %d conversations", convs.Count, *cs[0].ConversationCount)
+	}
+	// Upsert by email through the client.
+	email := "okapi.fan@example.org"
+	ct, created, err := c.UpsertContact(ctx, client.IdentifierEmail, client.ContactUpdate{Email: &email, Name: &name})
+	if err != nil || !created {
+		t.Fatalf("upsert create: %v created=%v", err, created)
+	}
+	city := "Kinshasa"
+	ct2, created, err := c.UpsertContact(ctx, client.IdentifierEmail, client.ContactUpdate{Email: &email, City: &city})
+	if err != nil || created || ct2.ID != ct.ID || client.Str(ct2.City) != city {
+		t.Fatalf("upsert update: %v created=%v", err, created)
+	}
+	// Topics and away through the client.
+	conv, err := c.SetConversationTopics(ctx, convs.Results[0].ID, []string{"Okapi questions"})
+	if err != nil || len(conv.Topics) != 1 || conv.Topics[0].Text != "Okapi questions" {
+		t.Fatalf("topics: %v %+v", err, conv)
+	}
+	away, err := c.SetOperatorAway(ctx, info.OwnerOperatorID, true)
+	if err != nil || !away.IsAway {
+		t.Fatalf("away: %v %+v", err, away)
+	}
+	op, err := c.GetOperator(ctx, info.OwnerOperatorID)
+	if err != nil || !op.IsAway {
+		t.Fatalf("operator after away: %v %+v", err, op)
+	}
+}
+
+func TestClientErrorHelpers(t *testing.T) {
+	t.Parallel()
+	r := start(t, sandbox.Options{DailyLimit: 30})
+	info := r.Server.Info()
+	ctx := context.Background()
+	c := newClient(t, r, info.CustomerToken, 0)
+
+	_, err := c.GetConversation(ctx, 1)
+	if !client.IsNotFound(err) || client.Detail(err) != "Not found." {
+		t.Fatalf("not found: %v", err)
+	}
+	bad := newClient(t, r, "wrong", 0)
+	if _, err := bad.ListOperators(ctx, client.ListOptions{}); !client.IsAuth(err) {
+		t.Fatalf("auth: %v", err)
+	}
+	agent := newClient(t, r, info.CustomerToken, info.RestrictedOperatorID)
+	all := collect[client.Conversation](t, c.ConversationsAll(ctx, client.AllConversationsOptions{CursorOptions: client.CursorOptions{Limit: 100}}))
+	var ended int64
+	for _, x := range all {
+		if !x.Ongoing() {
+			ended = x.ID
+		}
+	}
+	err = agent.DeleteConversation(ctx, ended)
+	if !client.IsPermission(err) || !strings.Contains(client.Detail(err), "permission") {
+		t.Fatalf("permission: %v", err)
+	}
+	if err := c.DeleteConversations(ctx, []int64{ended}); err != nil {
+		t.Fatalf("owner delete: %v", err)
+	}
+	if _, err := c.GetConversation(ctx, ended); !client.IsNotFound(err) {
+		t.Fatalf("deleted conversation: %v", err)
+	}
+	badEmail := "no-at-sign"
+	_, err = c.UpdateContact(ctx, all[0].Contact.ID, client.ContactUpdate{Email: &badEmail})
+	if !client.IsValidation(err) || !strings.Contains(client.Detail(err), "email") {
+		t.Fatalf("validation: %v", err)
+	}
+	// The daily limit: the operators family runs out, the error carries Retry-After.
+	var last error
+	for i := 0; i < 40 && last == nil; i++ {
+		_, last = c.OperatorSlots(ctx, info.OwnerOperatorID)
+	}
+	var apiErr *client.Error
+	if !client.IsRateLimited(last) || !errors.As(last, &apiErr) || apiErr.RetryAfter < time.Second {
+		t.Fatalf("rate limited: %v", last)
+	}
+}
+
+func TestClientAnalyticsWindows(t *testing.T) {
+	t.Parallel()
+	a := shared(t)
+	c, err := client.New(client.Config{BaseURL: a.base, Token: a.info.CustomerToken, MaxRetries: -1, AnalyticsPerMinute: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	q := client.AnalyticsQuery{
+		Metric: client.MetricOperatorSlotUsage,
+		From:   fixedNow.AddDate(0, 0, -119),
+		To:     fixedNow,
+	}
+	if q.Requests() != 2 {
+		t.Fatalf("a 120-day range takes %d requests", q.Requests())
+	}
+	pts, err := c.Analytics(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	days := map[string]bool{}
+	for _, p := range pts {
+		days[p.Time.UTC().Format("2006-01-02")] = true
+	}
+	if len(days) < 110 {
+		t.Fatalf("slot usage covers %d of 120 days", len(days))
+	}
+	if !slices.IsSortedFunc(pts, func(x, y client.DataPoint) int { return x.Time.Compare(y.Time.Time) }) {
+		t.Fatal("points not in time order")
+	}
+	bots, err := c.Analytics(ctx, client.AnalyticsQuery{Metric: client.MetricOperatorResponseTime, From: fixedNow.AddDate(0, 0, -6), To: fixedNow, OperatorMode: client.OperatorModeBot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range bots {
+		if !p.IsChatbotMetric {
+			t.Fatal("bot mode returned a human point")
+		}
+	}
+	missed, err := c.Analytics(ctx, client.AnalyticsQuery{Metric: client.MetricMissedOpportunity, From: fixedNow.AddDate(0, 0, -30), To: fixedNow})
+	if err != nil || len(missed) == 0 {
+		t.Fatalf("missed opportunities: %v (%d)", err, len(missed))
+	}
+}
