@@ -206,7 +206,7 @@ func TestSearchQuerySyntaxIsSanitized(t *testing.T) {
 	for _, s := range []string{
 		`"`, `"unbalanced`, `*`, `a*b`, `NEAR(a b)`, `a AND`, `OR OR`, `NOT`, `(`, `)`, `^start`, `name:foo`,
 		`-`, `--`, `{name}`, `col:*`, `'; DROP TABLE contacts; --`, "\x00", "\x1b[2J", `""""`, `a"b"c`,
-		"\u202e", "😀", "中文", strings.Repeat("x ", 500), `+`, `%`, `\`, `a+b-c`,
+		"\u202e", "😀", "中文", strings.Repeat("x ", 500), `+`, `%`, `\`, `a+b-c`, "\xff\xfe", "ab\xffcd",
 	} {
 		for _, res := range []string{"conversations", "contact_identities"} {
 			r := a.get("/api/um/v3/" + res + "/?search_query=" + url.QueryEscape(s))
