@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -335,6 +336,26 @@ func openDB(ctx context.Context, o Options) (*sql.DB, bool, error) {
 		}
 		dsn = o.DBPath
 	}
+	db, reused, err := openDSN(ctx, dsn, o)
+	if err != nil && o.DBPath != "" && isDamaged(err) {
+		// The file is a cache of generated data: a damaged one is replaced.
+		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+			if rmErr := os.Remove(o.DBPath + suffix); rmErr != nil && !errors.Is(rmErr, os.ErrNotExist) {
+				return nil, false, fmt.Errorf("remove damaged sandbox database: %w (after %w)", rmErr, err)
+			}
+		}
+		db, reused, err = openDSN(ctx, dsn, o)
+	}
+	return db, reused, err
+}
+
+// isDamaged reports errors of a file that is not a usable SQLite database.
+func isDamaged(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "not a database") || strings.Contains(s, "malformed") || strings.Contains(s, "SQLITE_CORRUPT")
+}
+
+func openDSN(ctx context.Context, dsn string, o Options) (*sql.DB, bool, error) {
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, false, fmt.Errorf("open sandbox database: %w", err)

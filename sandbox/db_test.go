@@ -216,3 +216,19 @@ func TestReuseDatabaseFile(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestDamagedDatabaseFileIsReplaced(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "broken.db")
+	if err := os.WriteFile(path, bytes.Repeat([]byte("this is not a database "), 400), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := sandbox.Open(context.Background(), sandbox.Options{DBPath: path, Size: sandbox.SizeSmall, Now: clock})
+	if err != nil {
+		t.Fatalf("open over a damaged file: %v", err)
+	}
+	defer s.Close()
+	if s.Reused() || s.Info().CustomerToken == "" {
+		t.Fatal("the damaged file was not seeded anew")
+	}
+}
