@@ -235,7 +235,6 @@ func (g *gen) seedAnalytics() error {
 
 func (g *gen) insertPoint(id int64, o *genOrg, m metricDef, t int64, daysAgo int) error {
 	op := pick(g, o.humans)
-	isBot := false
 	switch m.scope {
 	case scopeOperator:
 		if g.chance(0.1) {
@@ -246,7 +245,7 @@ func (g *gen) insertPoint(id int64, o *genOrg, m metricDef, t int64, daysAgo int
 			op = o.bot
 		}
 	}
-	isBot = op.isBot
+	isBot := op.isBot
 	pc := &pointCtx{org: o, op: op}
 	var convID, partID, sessionID, chatbot, human, opID, groupID any
 	idx := -1
@@ -365,7 +364,7 @@ func (rq *request) analyticsRange() (int64, int64, error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	from, fromDate, fromOK, err := parse("event_date_from")
+	from, _, fromOK, err := parse("event_date_from")
 	if err != nil {
 		return 0, 0, err
 	}
@@ -388,7 +387,6 @@ func (rq *request) analyticsRange() (int64, int64, error) {
 		if toDate {
 			hi = to.AddDate(0, 0, 1)
 		}
-		_ = fromDate
 		if !hi.After(lo) {
 			return 0, 0, badRequest("event_date_from must not be after event_date_to.")
 		}
