@@ -18,6 +18,7 @@ import (
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/contacts"
 	"github.com/parley-tui/parley/views/triage"
 )
 
@@ -116,6 +117,7 @@ func New(o Options) *App {
 	k := o.Keys
 	a.screens = []screenEntry{
 		{common.ScreenConversations, k.Conversations, triage.New(ctx)},
+		{common.ScreenContacts, k.Contacts, contacts.New(ctx)},
 	}
 	return a
 }

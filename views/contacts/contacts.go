@@ -1,0 +1,522 @@
+// Package contacts is the contacts screen: a list of contacts (server search in rank order,
+// six orderings, seven filters, offset paging with `next` links followed verbatim and
+// /contact_identities/all/ past the 10,000 cap in the default order), marks and deletes,
+// and a detail pane with every contact field, the contact's conversations and its notes.
+// The edit, create-or-update-by-identifier and note forms open from here.
+//
+// Quick lookup: the screen opens with the search prompt focused while it has no query, so
+// pressing 2, typing a few words and enter shows ranked contacts.
+package contacts
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/confirm"
+	"github.com/parley-tui/parley/views/notes"
+	"github.com/parley-tui/parley/views/prompt"
+)
+
+// SideBySideWidth is the width from which the list and the detail are shown side by side;
+// below it one pane is shown at a time (tab switches).
+const SideBySideWidth = 100
+
+// deleteChunk is how many ids one bulk DELETE carries.
+const deleteChunk = 100
+
+// Pane names a pane of the screen.
+type Pane int
+
+// Panes in tab order.
+const (
+	PaneList Pane = iota
+	PaneDetail
+)
+
+type editLoadedMsg struct {
+	req     int
+	contact *client.Contact
+	err     error
+}
+
+// Model is the contacts screen.
+type Model struct {
+	ctx        *common.Ctx
+	List       List
+	Detail     Detail
+	focus      Pane
+	showDetail bool
+	width      int
+	height     int
+	started    bool
+	editReq    int
+	tasks      map[int]bool // delete tasks this screen started (it reports their outcome)
+}
+
+// New returns the screen; the first page loads when the screen is first shown.
+func New(ctx *common.Ctx) *Model {
+	m := &Model{ctx: ctx, List: NewList(ctx), Detail: NewDetail(ctx), showDetail: true, tasks: map[int]bool{}}
+	m.List.Focus()
+	return m
+}
+
+// Init does nothing: contacts load when the screen is first shown (no request is spent on a
+// screen the user never opens).
+func (m *Model) Init() tea.Cmd { return nil }
+
+// Title names the screen.
+func (m *Model) Title() string { return "Contacts" }
+
+// Capturing is false: the search prompt is a modal.
+func (m *Model) Capturing() bool { return false }
+
+// Focus is called when the screen becomes active: the first time it loads the first page;
+// while there is no query yet it opens the search prompt (quick lookup).
+func (m *Model) Focus() tea.Cmd {
+	var cmds []tea.Cmd
+	if !m.started {
+		m.started = true
+		cmds = append(cmds, m.List.Load(false))
+	}
+	if m.fresh() {
+		cmds = append(cmds, m.searchPrompt())
+	}
+	return tea.Batch(cmds...)
+}
+
+// fresh reports the untouched state: no search, no filter, the cursor on the first row and
+// no contact open.
+func (m *Model) fresh() bool {
+	q := m.List.Query()
+	return q.Search == "" && q.Filter.IsZero() && m.List.Cursor() == 0 && m.Detail.ID() == 0 && len(m.List.Marked()) == 0
+}
+
+func (m *Model) searchPrompt() tea.Cmd {
+	return common.OpenModal(prompt.New(m.ctx, "Search contacts:", m.List.Query().Search,
+		func(s string) tea.Msg { return SearchMsg{Text: s} }))
+}
+
+// Blur is called when another screen becomes active.
+func (m *Model) Blur() {}
+
+// Focused is the focused pane.
+func (m *Model) Focused() Pane { return m.focus }
+
+func (m *Model) wide() bool { return m.width >= SideBySideWidth }
+
+func (m *Model) visible() []Pane {
+	if m.wide() && m.showDetail {
+		return []Pane{PaneList, PaneDetail}
+	}
+	if m.wide() {
+		return []Pane{PaneList}
+	}
+	return []Pane{m.focus}
+}
+
+// SetSize lays the panes out.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.layout()
+}
+
+func (m *Model) widths() map[Pane]int {
+	vis := m.visible()
+	if len(vis) == 1 {
+		return map[Pane]int{vis[0]: m.width}
+	}
+	lw := m.width * 45 / 100
+	return map[Pane]int{PaneList: lw, PaneDetail: m.width - lw}
+}
+
+func (m *Model) layout() {
+	h := max(0, m.height-2)
+	for p, w := range m.widths() {
+		switch p {
+		case PaneList:
+			m.List.SetSize(max(0, w-2), h)
+		case PaneDetail:
+			m.Detail.SetSize(max(0, w-2), h)
+		}
+	}
+}
+
+func (m *Model) setFocus(p Pane) {
+	m.focus = p
+	m.List.Blur()
+	m.Detail.Blur()
+	if p == PaneList {
+		m.List.Focus()
+	} else {
+		m.Detail.Focus()
+	}
+	if m.wide() && p == PaneDetail {
+		m.showDetail = true
+	}
+	m.layout()
+}
+
+// open shows the selected contact in the detail pane and focuses it.
+func (m *Model) open() tea.Cmd {
+	r, ok := m.List.Selected()
+	if !ok {
+		return nil
+	}
+	cmd := m.Detail.Open(r.ID, false)
+	m.setFocus(PaneDetail)
+	return cmd
+}
+
+// Update routes messages to the panes and handles the screen's keys and task results.
+func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return m, m.onKey(msg)
+	case SearchMsg, FilterMsg:
+		if !m.wide() && m.focus != PaneList {
+			m.setFocus(PaneList)
+		}
+		var cmd tea.Cmd
+		m.List, cmd = m.List.Update(msg)
+		m.started = true
+		return m, cmd
+	case contactLoadedMsg:
+		m.List.UpdateRow(RowFrom(msg.contact))
+		return m, nil
+	case editLoadedMsg:
+		if msg.req != m.editReq {
+			return m, nil
+		}
+		if msg.err != nil {
+			return m, common.ErrorToast(msg.err)
+		}
+		return m, common.OpenModal(NewEditForm(m.ctx, *msg.contact))
+	case common.TaskDoneMsg:
+		return m, m.onTask(msg)
+	case common.RefreshMsg:
+		if msg.Auto || !m.started {
+			return m, nil // contacts have no "changed since" filter: only r reloads them
+		}
+		return m, tea.Batch(m.List.Load(true), m.Detail.Open(m.Detail.ID(), true))
+	case common.ContextChangedMsg:
+		m.Detail.Clear()
+		if !m.started {
+			return m, nil
+		}
+		return m, m.List.Load(true)
+	}
+	var c1, c2 tea.Cmd
+	m.List, c1 = m.List.Update(msg)
+	m.Detail, c2 = m.Detail.Update(msg)
+	return m, tea.Batch(c1, c2)
+}
+
+func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
+	switch msg.Kind {
+	case KindUpdated:
+		if c, ok := msg.Result.(client.Contact); ok && msg.Err == nil {
+			m.List.UpdateRow(RowFrom(c))
+			m.Detail.SetContact(c)
+		}
+	case KindUpserted:
+		u, ok := msg.Result.(Upserted)
+		if !ok || msg.Err != nil {
+			return nil
+		}
+		r := RowFrom(u.Contact)
+		word := "Updated"
+		if u.Created {
+			word = "Created"
+			if q := m.List.Query(); q.Search == "" && q.Filter.IsZero() && q.Ordering == "" {
+				m.List.InsertTop(r)
+			}
+		} else {
+			m.List.UpdateRow(r)
+		}
+		m.List.Select(r.ID)
+		cmd := m.Detail.Open(r.ID, true)
+		m.setFocus(PaneDetail)
+		return tea.Batch(cmd, common.Toast(fmt.Sprintf("%s contact %s (#%d)", word, r.Title(), r.ID)))
+	case KindDeleted:
+		if !m.tasks[msg.TaskID] {
+			return nil
+		}
+		delete(m.tasks, msg.TaskID)
+		ids, _ := msg.Result.([]int64)
+		m.List.RemoveRows(ids)
+		for _, id := range ids {
+			if id == m.Detail.ID() {
+				m.Detail.Clear()
+				m.setFocus(PaneList)
+			}
+		}
+		if msg.Err != nil {
+			return common.ErrorToast(msg.Err)
+		}
+		return common.Toast(plural(len(ids), "contact", "contacts") + " deleted")
+	case notes.KindCreated:
+		if n, ok := msg.Result.(client.Note); ok && msg.Err == nil {
+			m.Detail.AddNote(n)
+		}
+	case notes.KindDeleted:
+		id, _ := msg.Result.(int64)
+		if msg.Err == nil {
+			m.Detail.RemoveNote(id)
+		}
+		if !m.tasks[msg.TaskID] {
+			return nil
+		}
+		delete(m.tasks, msg.TaskID)
+		if msg.Err != nil {
+			return common.ErrorToast(msg.Err)
+		}
+		return common.Toast(fmt.Sprintf("Note #%d deleted", id))
+	}
+	return nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// target is the contact the edit keys act on: the open one when the detail is focused,
+// else the row under the cursor.
+func (m *Model) target() (id int64, title string, ok bool) {
+	if m.focus == PaneDetail && m.Detail.ID() != 0 {
+		if c, ok := m.Detail.Contact(); ok {
+			return c.ID, RowFrom(c).Title(), true
+		}
+		return m.Detail.ID(), fmt.Sprintf("contact #%d", m.Detail.ID()), true
+	}
+	r, ok := m.List.Selected()
+	if !ok {
+		return 0, "", false
+	}
+	return r.ID, r.Title(), true
+}
+
+func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.ctx.Keys
+	switch {
+	case key.Matches(msg, k.NextPane), key.Matches(msg, k.PrevPane):
+		if m.focus == PaneList {
+			m.setFocus(PaneDetail)
+		} else {
+			m.setFocus(PaneList)
+		}
+		return nil
+	case key.Matches(msg, k.ToggleDetail):
+		switch {
+		case !m.wide() && m.focus == PaneDetail:
+			m.setFocus(PaneList)
+		case !m.wide():
+			m.setFocus(PaneDetail)
+		default:
+			m.showDetail = !m.showDetail
+			if !m.showDetail {
+				m.setFocus(PaneList)
+			}
+		}
+		m.layout()
+		return nil
+	case key.Matches(msg, k.Open) && m.focus == PaneList:
+		return m.open()
+	case key.Matches(msg, k.Open) && m.focus == PaneDetail:
+		if r, ok := m.Detail.SelectedConversation(); ok {
+			return func() tea.Msg {
+				return common.SwitchScreenMsg{Screen: common.ScreenConversations,
+					Then: common.OpenConversationMsg{ConversationID: r.ID, ContactID: r.ContactID}}
+			}
+		}
+		return nil
+	case key.Matches(msg, k.Back) && m.focus == PaneDetail:
+		m.setFocus(PaneList)
+		return nil
+	case key.Matches(msg, k.Search):
+		return m.searchPrompt()
+	case key.Matches(msg, k.Filter):
+		return common.OpenModal(m.List.FilterForm())
+	case key.Matches(msg, k.Order) && m.List.Query().Search != "":
+		return common.Toast("Search results come in rank order; esc clears the search, then o orders")
+	case key.Matches(msg, k.Delete):
+		return m.deleteKey()
+	case key.Matches(msg, k.Edit):
+		return m.edit()
+	case key.Matches(msg, k.Upsert):
+		return common.OpenModal(NewUpsertForm(m.ctx))
+	case key.Matches(msg, k.Note):
+		id, title, ok := m.target()
+		if !ok {
+			return nil
+		}
+		return common.OpenModal(notes.NewNoteForm(m.ctx, id, title))
+	}
+	var cmd tea.Cmd
+	switch m.focus {
+	case PaneList:
+		m.List, cmd = m.List.Update(msg)
+	case PaneDetail:
+		m.Detail, cmd = m.Detail.Update(msg)
+	}
+	return cmd
+}
+
+// edit opens the edit form: at once with the open contact, else after fetching the contact
+// under the cursor (list rows keep only a summary).
+func (m *Model) edit() tea.Cmd {
+	id, _, ok := m.target()
+	if !ok {
+		return nil
+	}
+	if c, ok := m.Detail.Contact(); ok && c.ID == id {
+		return common.OpenModal(NewEditForm(m.ctx, c))
+	}
+	m.editReq++
+	req, c := m.editReq, m.ctx.Client
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		ct, err := c.GetContact(client.Fresh(ctx), id)
+		if err != nil {
+			err = fmt.Errorf("load contact %d for editing: %w", id, err)
+		}
+		return editLoadedMsg{req: req, contact: ct, err: err}
+	}
+}
+
+// deleteKey asks before deleting: the note or conversation under the detail cursor is not a
+// contact; marked rows go as exactly their ids; else the one contact is named.
+func (m *Model) deleteKey() tea.Cmd {
+	if m.focus == PaneDetail {
+		if id, preview, ok := m.Detail.SelectedNote(); ok {
+			task := m.ctx.NewTaskID()
+			m.tasks[task] = true
+			return common.OpenModal(notes.ConfirmDelete(m.ctx, task, id, preview))
+		}
+		if _, ok := m.Detail.SelectedConversation(); ok {
+			return common.Toast("Conversations are deleted from the conversations screen")
+		}
+		if c, ok := m.Detail.Contact(); ok {
+			return m.confirmOne(c.ID, RowFrom(c).Title())
+		}
+		return nil
+	}
+	if marked := m.List.Marked(); len(marked) > 0 {
+		return m.confirmMarked(marked)
+	}
+	r, ok := m.List.Selected()
+	if !ok {
+		return nil
+	}
+	return m.confirmOne(r.ID, r.Title())
+}
+
+func (m *Model) confirmOne(id int64, title string) tea.Cmd {
+	task := m.ctx.NewTaskID()
+	m.tasks[task] = true
+	c := m.ctx.Client
+	run := func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		if err := c.DeleteContact(ctx, id); err != nil {
+			return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Err: fmt.Errorf("delete contact %d: %w", id, err)}
+		}
+		return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: []int64{id}}
+	}
+	body := fmt.Sprintf("Delete contact “%s” (#%d)? This cannot be undone.", title, id)
+	return common.OpenModal(confirm.New(m.ctx, "Delete contact?", body, run))
+}
+
+func (m *Model) confirmMarked(rows []Row) tea.Cmd {
+	ids := make([]int64, len(rows))
+	names := make([]string, 0, 3)
+	for i, r := range rows {
+		ids[i] = r.ID
+		if i < 3 {
+			names = append(names, fmt.Sprintf("“%s”", r.Title()))
+		}
+	}
+	list := strings.Join(names, ", ")
+	if len(rows) > 3 {
+		list += fmt.Sprintf(" and %d more", len(rows)-3)
+	}
+	task := m.ctx.NewTaskID()
+	m.tasks[task] = true
+	c := m.ctx.Client
+	run := func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		var done []int64
+		for start := 0; start < len(ids); start += deleteChunk {
+			chunk := ids[start:min(len(ids), start+deleteChunk)]
+			if err := c.DeleteContacts(ctx, chunk); err != nil {
+				return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: done,
+					Err: fmt.Errorf("delete contacts (%d of %d done): %w", len(done), len(ids), err)}
+			}
+			done = append(done, chunk...)
+		}
+		return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: done}
+	}
+	title := fmt.Sprintf("Delete %s?", plural(len(ids), "contact", "contacts"))
+	body := fmt.Sprintf("Delete the %s marked: %s? Exactly these %d ids are sent. This cannot be undone.",
+		plural(len(ids), "contact", "contacts"), list, len(ids))
+	return common.OpenModal(confirm.New(m.ctx, title, body, run))
+}
+
+// ShortHelp lists the focused pane's keys and the screen's.
+func (m *Model) ShortHelp() []key.Binding {
+	k := m.ctx.Keys
+	var out []key.Binding
+	if m.focus == PaneList {
+		out = m.List.ShortHelp()
+	} else {
+		out = m.Detail.ShortHelp()
+	}
+	return append(out, k.NextPane, k.ToggleDetail)
+}
+
+// FullHelp groups every key valid on the screen, the focused pane's first.
+func (m *Model) FullHelp() [][]key.Binding {
+	k := m.ctx.Keys
+	var groups [][]key.Binding
+	if m.focus == PaneList {
+		groups = m.List.FullHelp()
+	} else {
+		groups = [][]key.Binding{m.Detail.ShortHelp(), m.ctx.Keys.Move()}
+	}
+	return append(groups, []key.Binding{k.NextPane, k.PrevPane, k.ToggleDetail, k.Search, k.Filter,
+		k.Edit, k.Upsert, k.Note, k.Delete, k.Back})
+}
+
+// View renders the visible panes in their frames, exactly the size given.
+func (m *Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	ws := m.widths()
+	fs := m.ctx.FrameStyles()
+	var blocks []string
+	for _, p := range m.visible() {
+		var title, body string
+		switch p {
+		case PaneList:
+			title, body = "Contacts", m.List.View()
+		case PaneDetail:
+			title, body = m.Detail.Title(), m.Detail.View()
+		}
+		if !m.wide() {
+			title += "  (tab: next pane)"
+		}
+		blocks = append(blocks, common.Frame(fs, title, body, ws[p], m.height, p == m.focus))
+	}
+	return common.JoinHorizontal(blocks...)
+}

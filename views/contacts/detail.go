@@ -1,0 +1,901 @@
+package contacts
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/conversations"
+)
+
+// DetailPageSize is how many conversations or notes one request asks for.
+const DetailPageSize = 100
+
+type contactMsg struct {
+	gen     int
+	id      int64
+	contact *client.Contact
+	err     error
+}
+
+type convPageMsg struct {
+	gen, req int
+	id       int64
+	rows     []conversations.Row
+	count    int
+	next     string
+	replace  bool
+	err      error
+}
+
+type notePageMsg struct {
+	gen, req int
+	id       int64
+	notes    []noteItem
+	count    int
+	next     string
+	replace  bool
+	err      error
+}
+
+// noteItem is a note reduced to what the pane draws, sanitized.
+type noteItem struct {
+	id         int64
+	operatorID int64
+	at         time.Time
+	lines      []string // body lines, sanitized
+}
+
+func noteFrom(n client.Note) noteItem {
+	it := noteItem{id: n.ID, at: n.CreatedAt.Time, lines: sanitize.Lines(strings.TrimRight(n.Body, "\n "))}
+	if n.OperatorID != nil {
+		it.operatorID = *n.OperatorID
+	}
+	return it
+}
+
+// Preview is the note's first non-empty line.
+func (n noteItem) preview() string {
+	for _, l := range n.lines {
+		if s := strings.TrimSpace(l); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+type itemKind int
+
+const (
+	itemConversation itemKind = iota
+	itemNote
+)
+
+// item is a selectable entry of the pane: a conversation or a note.
+type item struct {
+	kind itemKind
+	idx  int // into convs or notes
+	line int // first line in lines
+	end  int // one past its last line
+}
+
+// dline is one laid-out line: styled for display, plain for the selection highlight.
+type dline struct {
+	styled, plain string
+	item          int // index into items, -1 for text
+}
+
+// Detail is the contact detail pane: every contact field worth seeing, its conversations
+// (enter opens one in the conversations screen) and its notes (d deletes one).
+type Detail struct {
+	ctx     *common.Ctx
+	id      int64
+	contact *client.Contact // sanitized copy
+	loading bool
+	err     error
+	gen     int
+
+	convs        []conversations.Row
+	convCount    int
+	convNext     string
+	convLoading  bool
+	convErr      error
+	convReq      int
+	notes        []noteItem
+	noteCount    int
+	noteNext     string
+	notesLoading bool
+	notesErr     error
+	noteReq      int
+
+	items   []item
+	lines   []dline
+	cursor  int // index into items; -1 = reading the fields
+	offset  int
+	width   int
+	height  int
+	focused bool
+}
+
+// NewDetail returns an empty pane.
+func NewDetail(ctx *common.Ctx) Detail { return Detail{ctx: ctx, cursor: -1} }
+
+// ID is the contact shown (0 = none).
+func (m Detail) ID() int64 { return m.id }
+
+// Contact is the loaded contact (sanitized), if any.
+func (m Detail) Contact() (client.Contact, bool) {
+	if m.contact == nil {
+		return client.Contact{}, false
+	}
+	return *m.contact, true
+}
+
+// Conversations are the loaded conversations of the contact.
+func (m Detail) Conversations() []conversations.Row { return m.convs }
+
+// NoteIDs are the loaded notes' ids, newest first.
+func (m Detail) NoteIDs() []int64 {
+	out := make([]int64, len(m.notes))
+	for i, n := range m.notes {
+		out[i] = n.id
+	}
+	return out
+}
+
+// Loading reports whether anything of the contact is still loading.
+func (m Detail) Loading() bool { return m.loading || m.convLoading || m.notesLoading }
+
+// SetSize sets the inner size.
+func (m *Detail) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.rebuild()
+}
+
+// Focus marks the pane as focused.
+func (m *Detail) Focus() { m.focused = true }
+
+// Blur marks the pane as not focused.
+func (m *Detail) Blur() { m.focused = false }
+
+// Clear shows no contact.
+func (m *Detail) Clear() {
+	m.gen++
+	m.id, m.contact, m.err = 0, nil, nil
+	m.convs, m.notes = nil, nil
+	m.loading, m.convLoading, m.notesLoading = false, false, false
+	m.cursor, m.offset = -1, 0
+	m.rebuild()
+}
+
+// Open loads a contact, its conversations and its notes (three requests). Opening the one
+// shown again does nothing unless fresh is set.
+func (m *Detail) Open(id int64, fresh bool) tea.Cmd {
+	if id == 0 {
+		m.Clear()
+		return nil
+	}
+	if id == m.id && !fresh && (m.contact != nil || m.loading) {
+		return nil
+	}
+	if id != m.id {
+		m.contact, m.convs, m.notes = nil, nil, nil
+		m.convCount, m.noteCount, m.convNext, m.noteNext = 0, 0, "", ""
+		m.cursor, m.offset = -1, 0
+	}
+	m.gen++
+	m.id = id
+	m.err = nil
+	m.loading = true
+	gen, c := m.gen, m.ctx.Client
+	load := func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		if fresh {
+			ctx = client.Fresh(ctx)
+		}
+		ct, err := c.GetContact(ctx, id)
+		if err != nil {
+			err = fmt.Errorf("contact %d: %w", id, err)
+		}
+		return contactMsg{gen: gen, id: id, contact: ct, err: err}
+	}
+	cmd := tea.Batch(load, m.loadConversations(fresh), m.loadNotes(fresh))
+	m.rebuild()
+	return cmd
+}
+
+// SetContact shows a contact the caller already has (after an edit) when it is the one open.
+func (m *Detail) SetContact(c client.Contact) {
+	if c.ID != m.id {
+		return
+	}
+	sc := sanitizeContact(c)
+	if sc.ConversationCount == nil && m.contact != nil {
+		sc.ConversationCount = m.contact.ConversationCount
+	}
+	if len(sc.ContactUUIDs) == 0 && m.contact != nil {
+		sc.ContactUUIDs = m.contact.ContactUUIDs
+	}
+	m.contact = &sc
+	m.rebuild()
+}
+
+// AddNote shows a note created elsewhere when it belongs to the contact shown.
+func (m *Detail) AddNote(n client.Note) {
+	if n.ContactIdentityID != m.id || m.id == 0 {
+		return
+	}
+	for _, x := range m.notes {
+		if x.id == n.ID {
+			return
+		}
+	}
+	m.notes = append([]noteItem{noteFrom(n)}, m.notes...)
+	m.noteCount++
+	if m.cursor >= len(m.convs) {
+		m.cursor++ // keep the same note selected
+	}
+	m.rebuild()
+}
+
+// RemoveNote drops a deleted note.
+func (m *Detail) RemoveNote(id int64) {
+	for i, n := range m.notes {
+		if n.id == id {
+			m.notes = append(m.notes[:i], m.notes[i+1:]...)
+			m.noteCount = max(len(m.notes), m.noteCount-1)
+			m.rebuild()
+			return
+		}
+	}
+}
+
+func (m *Detail) loadConversations(fresh bool) tea.Cmd {
+	m.convReq++
+	m.convLoading = true
+	m.convErr = nil
+	gen, req, id, c := m.gen, m.convReq, m.id, m.ctx.Client
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		if fresh {
+			ctx = client.Fresh(ctx)
+		}
+		p, err := c.ListConversations(ctx, client.ConversationListOptions{
+			ListOptions: client.ListOptions{Limit: DetailPageSize, Ordering: "-last_message_sent_at"},
+			Filter:      client.ConversationFilter{ContactIdentityID: id},
+		})
+		if err != nil {
+			return convPageMsg{gen: gen, req: req, id: id, replace: true, err: fmt.Errorf("conversations of contact %d: %w", id, err)}
+		}
+		return convPageMsg{gen: gen, req: req, id: id, rows: convRows(p.Results), count: p.Count, next: p.Next, replace: true}
+	}
+}
+
+func (m *Detail) moreConversations() tea.Cmd {
+	if m.convLoading || m.convNext == "" {
+		return nil
+	}
+	m.convReq++
+	m.convLoading = true
+	gen, req, id, c, link := m.gen, m.convReq, m.id, m.ctx.Client, m.convNext
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		p, err := client.FetchPage[client.Conversation](ctx, c, link)
+		if err != nil {
+			return convPageMsg{gen: gen, req: req, id: id, err: fmt.Errorf("conversations of contact %d: %w", id, err)}
+		}
+		return convPageMsg{gen: gen, req: req, id: id, rows: convRows(p.Results), count: p.Count, next: p.Next}
+	}
+}
+
+func convRows(cs []client.Conversation) []conversations.Row {
+	out := make([]conversations.Row, len(cs))
+	for i, c := range cs {
+		out[i] = conversations.RowFrom(c)
+	}
+	return out
+}
+
+func (m *Detail) loadNotes(fresh bool) tea.Cmd {
+	m.noteReq++
+	m.notesLoading = true
+	m.notesErr = nil
+	gen, req, id, c := m.gen, m.noteReq, m.id, m.ctx.Client
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		if fresh {
+			ctx = client.Fresh(ctx)
+		}
+		p, err := c.ListNotes(ctx, client.NoteListOptions{
+			ListOptions:       client.ListOptions{Limit: DetailPageSize, Ordering: "-created_at"},
+			ContactIdentityID: id,
+		})
+		if err != nil {
+			return notePageMsg{gen: gen, req: req, id: id, replace: true, err: fmt.Errorf("notes of contact %d: %w", id, err)}
+		}
+		return notePageMsg{gen: gen, req: req, id: id, notes: noteItems(p.Results), count: p.Count, next: p.Next, replace: true}
+	}
+}
+
+func (m *Detail) moreNotes() tea.Cmd {
+	if m.notesLoading || m.noteNext == "" {
+		return nil
+	}
+	m.noteReq++
+	m.notesLoading = true
+	gen, req, id, c, link := m.gen, m.noteReq, m.id, m.ctx.Client, m.noteNext
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		p, err := client.FetchPage[client.Note](ctx, c, link)
+		if err != nil {
+			return notePageMsg{gen: gen, req: req, id: id, err: fmt.Errorf("notes of contact %d: %w", id, err)}
+		}
+		return notePageMsg{gen: gen, req: req, id: id, notes: noteItems(p.Results), count: p.Count, next: p.Next}
+	}
+}
+
+func noteItems(ns []client.Note) []noteItem {
+	out := make([]noteItem, len(ns))
+	for i, n := range ns {
+		out[i] = noteFrom(n)
+	}
+	return out
+}
+
+// sanitizeContact returns c with every text made inert (the pane keeps only this copy).
+func sanitizeContact(c client.Contact) client.Contact {
+	s := func(p *string) *string {
+		if p == nil {
+			return nil
+		}
+		v := sanitize.Line(*p)
+		return &v
+	}
+	c.Name, c.Email, c.PhoneNumber, c.MobileNumber = s(c.Name), s(c.Email), s(c.PhoneNumber), s(c.MobileNumber)
+	c.Company, c.Position, c.Gender, c.Salutation = s(c.Company), s(c.Position), s(c.Gender), s(c.Salutation)
+	c.Street, c.City, c.Country = s(c.Street), s(c.City), s(c.Country)
+	c.ExternalCustomerID = s(c.ExternalCustomerID)
+	c.URLFacebook, c.URLLinkedIn, c.URLTwitter, c.URLProfilePicture = s(c.URLFacebook), s(c.URLLinkedIn), s(c.URLTwitter), s(c.URLProfilePicture)
+	c.Locale = sanitize.Line(c.Locale)
+	uuids := make([]string, len(c.ContactUUIDs))
+	for i, u := range c.ContactUUIDs {
+		uuids[i] = sanitize.Line(u)
+	}
+	c.ContactUUIDs = uuids
+	return c
+}
+
+// Update handles the loaded data and, when focused, moving keys.
+func (m Detail) Update(msg tea.Msg) (Detail, tea.Cmd) {
+	switch msg := msg.(type) {
+	case contactMsg:
+		if msg.gen != m.gen || msg.id != m.id {
+			return m, nil
+		}
+		m.loading = false
+		if msg.err != nil {
+			m.err = msg.err
+		} else {
+			sc := sanitizeContact(*msg.contact)
+			m.contact = &sc
+		}
+		m.rebuild()
+		if msg.err != nil {
+			return m, nil
+		}
+		c := *m.contact
+		return m, func() tea.Msg { return contactLoadedMsg{contact: c} }
+	case convPageMsg:
+		if msg.gen != m.gen || msg.id != m.id || msg.req != m.convReq {
+			return m, nil
+		}
+		m.convLoading = false
+		if msg.err != nil {
+			m.convErr = msg.err
+			m.rebuild()
+			return m, nil
+		}
+		if msg.replace {
+			m.convs = nil
+		}
+		m.convs = append(m.convs, msg.rows...)
+		m.convCount, m.convNext = max(msg.count, len(m.convs)), msg.next
+		m.rebuild()
+		return m, nil
+	case notePageMsg:
+		if msg.gen != m.gen || msg.id != m.id || msg.req != m.noteReq {
+			return m, nil
+		}
+		m.notesLoading = false
+		if msg.err != nil {
+			m.notesErr = msg.err
+			m.rebuild()
+			return m, nil
+		}
+		if msg.replace {
+			m.notes = nil
+		}
+		seen := map[int64]bool{}
+		for _, n := range m.notes {
+			seen[n.id] = true
+		}
+		for _, n := range msg.notes {
+			if !seen[n.id] {
+				m.notes = append(m.notes, n)
+			}
+		}
+		m.noteCount, m.noteNext = max(msg.count, len(m.notes)), msg.next
+		m.rebuild()
+		return m, nil
+	case common.OperatorsLoadedMsg:
+		m.rebuild() // note authors get their names
+		return m, nil
+	case tea.KeyMsg:
+		if m.focused {
+			return m.onKey(msg)
+		}
+	}
+	return m, nil
+}
+
+// contactLoadedMsg tells the screen the open contact arrived (to refresh its list row).
+type contactLoadedMsg struct{ contact client.Contact }
+
+// SelectedConversation is the conversation under the cursor, if any.
+func (m Detail) SelectedConversation() (conversations.Row, bool) {
+	if m.cursor < 0 || m.cursor >= len(m.items) || m.items[m.cursor].kind != itemConversation {
+		return conversations.Row{}, false
+	}
+	return m.convs[m.items[m.cursor].idx], true
+}
+
+// SelectedNote is the note under the cursor (id and sanitized first line), if any.
+func (m Detail) SelectedNote() (id int64, preview string, ok bool) {
+	if m.cursor < 0 || m.cursor >= len(m.items) || m.items[m.cursor].kind != itemNote {
+		return 0, "", false
+	}
+	n := m.notes[m.items[m.cursor].idx]
+	return n.id, n.preview(), true
+}
+
+func (m Detail) onKey(msg tea.KeyMsg) (Detail, tea.Cmd) {
+	k := m.ctx.Keys
+	switch {
+	case key.Matches(msg, k.Down):
+		m.down()
+	case key.Matches(msg, k.Up):
+		m.up()
+	case key.Matches(msg, k.PageDown):
+		m.page(1)
+	case key.Matches(msg, k.PageUp):
+		m.page(-1)
+	case key.Matches(msg, k.Top):
+		m.cursor, m.offset = -1, 0
+	case key.Matches(msg, k.Bottom):
+		m.cursor = len(m.items) - 1
+		m.offset = m.maxOffset()
+	case key.Matches(msg, k.Refresh):
+		return m, m.Open(m.id, true)
+	default:
+		return m, nil
+	}
+	return m, m.prefetch()
+}
+
+// prefetch loads more conversations or notes when the cursor nears the loaded end of either.
+func (m *Detail) prefetch() tea.Cmd {
+	if m.cursor < 0 || m.cursor >= len(m.items) {
+		return nil
+	}
+	it := m.items[m.cursor]
+	switch {
+	case it.kind == itemConversation && len(m.convs)-it.idx <= m.height:
+		return m.moreConversations()
+	case it.kind == itemNote && len(m.notes)-it.idx <= m.height:
+		return m.moreNotes()
+	}
+	return nil
+}
+
+func (m *Detail) maxOffset() int { return max(0, len(m.lines)-m.height) }
+
+func (m *Detail) down() {
+	switch {
+	case m.cursor < 0 && len(m.items) > 0 && m.items[0].line < m.offset+m.height:
+		m.cursor = 0
+		m.ensureVisible()
+	case m.cursor >= 0 && m.cursor+1 < len(m.items):
+		m.cursor++
+		m.ensureVisible()
+	default:
+		m.offset = min(m.offset+1, m.maxOffset())
+	}
+}
+
+func (m *Detail) up() {
+	switch {
+	case m.cursor > 0:
+		m.cursor--
+		m.ensureVisible()
+	case m.cursor == 0:
+		m.cursor = -1
+		m.offset = max(0, m.offset-1)
+	default:
+		m.offset = max(0, m.offset-1)
+	}
+}
+
+// page scrolls by a screen and moves the cursor onto the first entry in view.
+func (m *Detail) page(d int) {
+	step := max(1, m.height-1)
+	m.offset = max(0, min(m.maxOffset(), m.offset+d*step))
+	if m.cursor >= 0 && m.cursor < len(m.items) {
+		if l := m.items[m.cursor].line; l >= m.offset && l < m.offset+m.height {
+			return
+		}
+	}
+	m.cursor = -1
+	for i, it := range m.items {
+		if it.line >= m.offset && it.line < m.offset+m.height {
+			m.cursor = i
+			return
+		}
+	}
+}
+
+// ensureVisible scrolls so the selected entry (all its lines when they fit) is in view.
+func (m *Detail) ensureVisible() {
+	if m.cursor < 0 || m.cursor >= len(m.items) || m.height <= 0 {
+		return
+	}
+	it := m.items[m.cursor]
+	if it.end-m.offset > m.height {
+		m.offset = min(it.line, it.end-m.height)
+	}
+	if it.line < m.offset {
+		m.offset = it.line
+	}
+	if it.line >= m.offset+m.height {
+		m.offset = it.line - m.height + 1
+	}
+	m.offset = max(0, min(m.offset, m.maxOffset()))
+}
+
+// ShortHelp lists the pane's keys.
+func (m Detail) ShortHelp() []key.Binding {
+	k := m.ctx.Keys
+	return []key.Binding{k.Down, k.Up, k.Open, k.Note, k.Edit, k.Delete}
+}
+
+// View renders the visible lines, exactly width×height.
+func (m Detail) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	st := m.ctx.Styles
+	sel := st.SelectedBlurred
+	if m.focused {
+		sel = st.Selected
+	}
+	var b strings.Builder
+	b.Grow((m.width + 16) * m.height)
+	for i := 0; i < m.height; i++ {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		j := m.offset + i
+		if j >= len(m.lines) {
+			b.WriteString(strings.Repeat(" ", m.width))
+			continue
+		}
+		l := m.lines[j]
+		if l.item >= 0 && l.item == m.cursor {
+			b.WriteString(sel.Render(common.Fit(l.plain, m.width)))
+			continue
+		}
+		b.WriteString(common.Fit(l.styled, m.width))
+	}
+	return b.String()
+}
+
+// Title is the pane's frame title.
+func (m Detail) Title() string {
+	if m.contact == nil {
+		return "Contact"
+	}
+	r := RowFrom(*m.contact)
+	return r.Title()
+}
+
+// rebuild lays the contact out at the current width.
+func (m *Detail) rebuild() {
+	st := m.ctx.Styles
+	w := max(10, m.width)
+	m.lines = make([]dline, 0, len(m.lines))
+	m.items = make([]item, 0, len(m.items))
+	text := func(s string) { m.lines = append(m.lines, dline{styled: s, plain: s, item: -1}) }
+	if m.id == 0 {
+		text(st.Muted.Render(" No contact open."))
+		text("")
+		text(st.Muted.Render(" Select one in the list and press " + m.ctx.Keys.Open.Help().Key + "."))
+		m.offset = 0
+		return
+	}
+	now := m.ctx.Now()
+	loc := now.Location()
+	ts := func(t time.Time) string {
+		if t.IsZero() {
+			return "—"
+		}
+		return t.In(loc).Format("2006-01-02 15:04") + ago(t, now)
+	}
+	tsp := func(t *client.Time) string {
+		if t == nil {
+			return "—"
+		}
+		return ts(t.Time)
+	}
+	const labelW = 13
+	field := func(label, value string) {
+		prefix := " " + st.Label.Render(common.Pad(label, labelW)) + " "
+		room := max(4, w-labelW-2)
+		for i, l := range strings.Split(ansi.Wrap(value, room, ""), "\n") {
+			if i == 0 {
+				text(prefix + l)
+			} else {
+				text(strings.Repeat(" ", labelW+2) + l)
+			}
+		}
+	}
+	section := func(title string) {
+		if len(m.lines) > 0 {
+			text("")
+		}
+		text(" " + st.Section.Render(title))
+	}
+	c := m.contact
+	str := func(p *string) string { return orDash(client.Str(p)) }
+	if c == nil {
+		switch {
+		case m.err != nil:
+			for _, l := range strings.Split(ansi.Wrap(" "+common.ErrorText(m.err), w, ""), "\n") {
+				text(st.Error.Render(l))
+			}
+		default:
+			text(st.Loading.Render(fmt.Sprintf(" Loading contact #%d…", m.id)))
+		}
+	} else {
+		// The summary first, so the conversations and notes show without scrolling.
+		r := RowFrom(*c)
+		badge := ""
+		if c.Verified {
+			badge = "  " + st.Success.Render("✓ verified")
+		}
+		if c.IsBlocked {
+			badge += "  " + st.Error.Render("⊘ blocked")
+		}
+		text(" " + st.Bold.Render(r.Title()) + badge)
+		email := str(c.Email)
+		if c.EmailVerified && client.Str(c.Email) != "" {
+			email += " ✓"
+		}
+		field("Email", email)
+		phones := joinNonEmpty(" · ", client.Str(c.PhoneNumber), prefixed("mobile ", client.Str(c.MobileNumber)))
+		if c.IsMobileNumberVerified && client.Str(c.MobileNumber) != "" {
+			phones += " ✓"
+		}
+		field("Phone", orDash(phones))
+		field("Address", orDash(joinNonEmpty(", ", client.Str(c.Street), client.Str(c.City), client.Str(c.Country))))
+	}
+
+	// Conversations.
+	title := "Conversations"
+	switch {
+	case m.convLoading && len(m.convs) == 0:
+		title += " (loading…)"
+	case c != nil && c.ConversationCount != nil:
+		title += fmt.Sprintf(" (%s)", common.Thousands(*c.ConversationCount))
+	case m.convErr == nil:
+		title += fmt.Sprintf(" (%s)", common.Thousands(m.convCount))
+	}
+	section(title)
+	switch {
+	case m.convErr != nil && len(m.convs) == 0:
+		text(st.Error.Render(common.Fit(" "+common.ErrorText(m.convErr), w)))
+	case len(m.convs) == 0 && !m.convLoading:
+		text(st.Muted.Render(" none"))
+	}
+	for i := range m.convs {
+		r := &m.convs[i]
+		plain, styled := m.convLine(r, w, now)
+		m.items = append(m.items, item{kind: itemConversation, idx: i, line: len(m.lines), end: len(m.lines) + 1})
+		m.lines = append(m.lines, dline{styled: styled, plain: plain, item: len(m.items) - 1})
+	}
+	if m.convNext != "" {
+		text(st.Muted.Render(fmt.Sprintf(" … %d more (move down to load)", max(0, m.convCount-len(m.convs)))))
+	}
+
+	// Notes.
+	title = "Notes"
+	switch {
+	case m.notesLoading && len(m.notes) == 0:
+		title += " (loading…)"
+	case m.notesErr == nil:
+		title += fmt.Sprintf(" (%s)", common.Thousands(m.noteCount))
+	}
+	section(title)
+	switch {
+	case m.notesErr != nil && len(m.notes) == 0:
+		text(st.Error.Render(common.Fit(" "+common.ErrorText(m.notesErr), w)))
+	case len(m.notes) == 0 && !m.notesLoading:
+		text(st.Muted.Render(" none yet: " + m.ctx.Keys.Note.Help().Key + " writes one"))
+	}
+	for i := range m.notes {
+		n := &m.notes[i]
+		author := "organization"
+		if n.operatorID != 0 {
+			author = m.ctx.Operators[n.operatorID]
+			if author == "" {
+				author = fmt.Sprintf("operator %d", n.operatorID)
+			}
+		}
+		head := fmt.Sprintf(" #%d · %s · %s", n.id, n.at.In(loc).Format("2006-01-02 15:04"), author)
+		start := len(m.lines)
+		m.items = append(m.items, item{kind: itemNote, idx: i, line: start})
+		idx := len(m.items) - 1
+		m.lines = append(m.lines, dline{styled: st.Muted.Render(head), plain: head, item: idx})
+		for _, bl := range n.lines {
+			for _, wl := range strings.Split(ansi.Wrap(bl, max(4, w-3), ""), "\n") {
+				text("   " + wl)
+			}
+		}
+		m.items[idx].end = len(m.lines)
+	}
+	if m.noteNext != "" {
+		text(st.Muted.Render(fmt.Sprintf(" … %d more (move down to load)", max(0, m.noteCount-len(m.notes)))))
+	}
+
+	if c != nil {
+		section("Details")
+		field("Company", orDash(joinNonEmpty(" · ", client.Str(c.Company), client.Str(c.Position))))
+		field("Salutation", orDash(joinNonEmpty(" · ", client.Str(c.Salutation), genderWord(client.Str(c.Gender)))))
+		field("Locale", orDash(c.Locale))
+		if c.LocLat != 0 || c.LocLon != 0 {
+			field("Coordinates", fmt.Sprintf("%.4f, %.4f", c.LocLat, c.LocLon))
+		}
+		field("External id", str(c.ExternalCustomerID))
+		var by []string
+		for _, f := range []struct {
+			on   bool
+			name string
+		}{{c.ContactByEmail, "email"}, {c.ContactByPhone, "phone"}, {c.ContactByServiceChannels, "service channels"}, {c.ContactByServiceMessenger, "service messenger"}} {
+			if f.on {
+				by = append(by, f.name)
+			}
+		}
+		if len(by) == 0 {
+			by = []string{"—"}
+		}
+		field("Contact by", strings.Join(by, ", "))
+		if c.NeedsRegister {
+			field("Register", "needs to register")
+		}
+		for _, u := range []struct {
+			label string
+			v     *string
+		}{{"Facebook", c.URLFacebook}, {"LinkedIn", c.URLLinkedIn}, {"Twitter", c.URLTwitter}, {"Picture", c.URLProfilePicture}} {
+			if s := client.Str(u.v); s != "" {
+				field(u.label, s)
+			}
+		}
+		field("Created", ts(c.CreatedAt.Time))
+		field("First msg", tsp(c.FirstMessageSentAt))
+		field("Last msg", tsp(c.LastMessageSentAt))
+		if len(c.ContactUUIDs) > 0 {
+			field("UUIDs", strings.Join(c.ContactUUIDs, ", "))
+		}
+		access := "read only"
+		if c.WritePermission {
+			access = "read and write"
+		}
+		field("Contact id", fmt.Sprintf("%d · %s", c.ID, access))
+	}
+	if m.cursor >= len(m.items) {
+		m.cursor = len(m.items) - 1
+	}
+	m.offset = max(0, min(m.offset, m.maxOffset()))
+}
+
+func (m *Detail) convLine(r *conversations.Row, w int, now time.Time) (plain, styled string) {
+	st := m.ctx.Styles
+	sym, word := common.StatusSymbol(r.Status)
+	when := common.PadLeft(common.RelTime(r.LastAt, now), 6)
+	id := common.Pad("#"+strconv.FormatInt(r.ID, 10), 8)
+	status := common.Pad(sym+" "+word, 9)
+	pvW := max(0, w-1-9-1-8-1-6-1)
+	pv := r.Preview
+	if len(r.Topics) > 0 {
+		pv = "[" + strings.Join(r.Topics, ", ") + "] " + pv
+	}
+	pvs := common.Pad(pv, pvW)
+	plain = " " + status + " " + id + " " + pvs + " " + when
+	styleOf := st.StatusUnknown
+	switch r.Status {
+	case client.StatusNew:
+		styleOf = st.StatusNew
+	case client.StatusPending:
+		styleOf = st.StatusPending
+	case client.StatusEnded:
+		styleOf = st.StatusEnded
+	}
+	styled = " " + styleOf.Render(status) + " " + st.Bold.Render(id) + " " + pvs + " " + st.Muted.Render(when)
+	return plain, styled
+}
+
+// ago is " (5h ago)" for times within two months, else "".
+func ago(t, now time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < 0:
+		return ""
+	case d < time.Minute:
+		return " (just now)"
+	case d < time.Hour:
+		return fmt.Sprintf(" (%dm ago)", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf(" (%dh ago)", int(d/time.Hour))
+	case d < 60*24*time.Hour:
+		return fmt.Sprintf(" (%dd ago)", int(d/(24*time.Hour)))
+	}
+	return ""
+}
+
+func prefixed(prefix, s string) string {
+	if s == "" {
+		return ""
+	}
+	return prefix + s
+}
+
+func genderWord(g string) string {
+	switch strings.ToLower(g) {
+	case "":
+		return ""
+	case "f":
+		return "gender f"
+	case "m":
+		return "gender m"
+	}
+	return "gender " + g
+}
+
+func joinNonEmpty(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
+}
+
+func orDash(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "—"
+	}
+	return s
+}

@@ -1,0 +1,310 @@
+package contacts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/forms"
+)
+
+// TaskDoneMsg kinds reported by the contact forms and deletes.
+const (
+	// KindUpdated: Result is the updated client.Contact.
+	KindUpdated = "contact.update"
+	// KindUpserted: Result is an Upserted.
+	KindUpserted = "contact.upsert"
+	// KindDeleted: Result is the deleted contact ids ([]int64).
+	KindDeleted = "contact.delete"
+)
+
+// Upserted is the result of the create-or-update-by-identifier form.
+type Upserted struct {
+	Contact client.Contact
+	Created bool
+}
+
+// contact-by flags as the multi-select's values.
+const (
+	byEmail     = "email"
+	byPhone     = "phone"
+	byChannels  = "channels"
+	byMessenger = "messenger"
+)
+
+// fields are the writable contact fields as the form edits them (text, sanitized when they
+// came from the API).
+type fields struct {
+	name, email, phone, mobile, company, position string
+	gender, salutation, street, city, country     string
+	locale, externalID                            string
+	contactBy                                     []string
+	facebook, linkedin, twitter, picture          string
+}
+
+func fieldsFrom(c client.Contact) fields {
+	s := func(p *string) string { return sanitize.Line(client.Str(p)) }
+	f := fields{
+		name: s(c.Name), email: s(c.Email), phone: s(c.PhoneNumber), mobile: s(c.MobileNumber),
+		company: s(c.Company), position: s(c.Position), gender: s(c.Gender), salutation: s(c.Salutation),
+		street: s(c.Street), city: s(c.City), country: s(c.Country), locale: sanitize.Line(c.Locale),
+		externalID: s(c.ExternalCustomerID),
+		facebook:   s(c.URLFacebook), linkedin: s(c.URLLinkedIn), twitter: s(c.URLTwitter), picture: s(c.URLProfilePicture),
+	}
+	for _, b := range []struct {
+		on  bool
+		val string
+	}{{c.ContactByEmail, byEmail}, {c.ContactByPhone, byPhone}, {c.ContactByServiceChannels, byChannels}, {c.ContactByServiceMessenger, byMessenger}} {
+		if b.on {
+			f.contactBy = append(f.contactBy, b.val)
+		}
+	}
+	return f
+}
+
+// text is one text field: its label, its value in the form, where it goes in an update and
+// its check.
+type text struct {
+	label string
+	cur   *string
+	dst   **string
+	check func(string) error
+}
+
+func (f *fields) texts(u *client.ContactUpdate) []text {
+	return []text{
+		{"Name", &f.name, &u.Name, nil},
+		{"Email", &f.email, &u.Email, ValidEmail},
+		{"Phone number", &f.phone, &u.PhoneNumber, nil},
+		{"Mobile number", &f.mobile, &u.MobileNumber, nil},
+		{"Company", &f.company, &u.Company, nil},
+		{"Position", &f.position, &u.Position, nil},
+		{"Gender", &f.gender, &u.Gender, nil},
+		{"Salutation", &f.salutation, &u.Salutation, nil},
+		{"Street", &f.street, &u.Street, nil},
+		{"City", &f.city, &u.City, nil},
+		{"Country", &f.country, &u.Country, ValidCountry},
+		{"Locale", &f.locale, &u.Locale, ValidLocale},
+		{"External customer id", &f.externalID, &u.ExternalCustomerID, nil},
+		{"Facebook URL", &f.facebook, &u.URLFacebook, ValidURL},
+		{"LinkedIn URL", &f.linkedin, &u.URLLinkedIn, ValidURL},
+		{"Twitter URL", &f.twitter, &u.URLTwitter, ValidURL},
+		{"Profile picture URL", &f.picture, &u.URLProfilePicture, ValidURL},
+	}
+}
+
+// validate checks every field; the first problem names its field.
+func (f *fields) validate() error {
+	var u client.ContactUpdate
+	for _, t := range f.texts(&u) {
+		if t.check == nil {
+			continue
+		}
+		if err := t.check(*t.cur); err != nil {
+			return fmt.Errorf("%s: %w", t.label, err)
+		}
+	}
+	return nil
+}
+
+func normalize(label, v string) string {
+	v = strings.TrimSpace(v)
+	if label == "Country" {
+		v = strings.ToUpper(v)
+	}
+	return v
+}
+
+// changes is the PATCH body: only the fields that differ from orig. A cleared nullable
+// field is sent as null; the locale cannot be cleared.
+func (f *fields) changes(orig fields) (client.ContactUpdate, error) {
+	var u, uo client.ContactUpdate
+	cur, old := f.texts(&u), orig.texts(&uo)
+	for i, t := range cur {
+		if *t.cur == *old[i].cur {
+			continue
+		}
+		v := normalize(t.label, *t.cur)
+		if v == normalize(t.label, *old[i].cur) {
+			continue // only spaces (or the country's case) changed
+		}
+		if t.label == "Locale" && v == "" {
+			return u, errors.New("locale: a contact always has one (ll_CC); it cannot be removed")
+		}
+		*t.dst = &v
+	}
+	flag := func(val string, dst **bool) {
+		on, was := slices.Contains(f.contactBy, val), slices.Contains(orig.contactBy, val)
+		if on != was {
+			*dst = &on
+		}
+	}
+	flag(byEmail, &u.ContactByEmail)
+	flag(byPhone, &u.ContactByPhone)
+	flag(byChannels, &u.ContactByServiceChannels)
+	flag(byMessenger, &u.ContactByServiceMessenger)
+	return u, nil
+}
+
+// filled is the PUT body of the upsert form: every non-empty field (an empty field leaves
+// an existing contact's value alone).
+func (f *fields) filled() client.ContactUpdate {
+	var u client.ContactUpdate
+	for _, t := range f.texts(&u) {
+		if v := normalize(t.label, *t.cur); v != "" {
+			*t.dst = &v
+		}
+	}
+	return u
+}
+
+func input(title string, v *string, check func(string) error, placeholder string) *huh.Input {
+	in := huh.NewInput().Title(title).Value(v).CharLimit(500)
+	if check != nil {
+		in = in.Validate(check)
+	}
+	if placeholder != "" {
+		in = in.Placeholder(placeholder)
+	}
+	return in
+}
+
+// groups are the form's pages over f; the first group may get extra fields in front.
+func (f *fields) groups(lead []huh.Field, withFlags bool) []*huh.Group {
+	person := append(lead,
+		input("Name", &f.name, nil, ""),
+		input("Email", &f.email, ValidEmail, "name@example.com"),
+		input("Salutation", &f.salutation, nil, "ms, mr, …"),
+		input("Gender", &f.gender, nil, "f, m, …"),
+		input("Company", &f.company, nil, ""),
+		input("Position", &f.position, nil, ""),
+	)
+	reach := []huh.Field{input("External customer id", &f.externalID, nil, "")}
+	if withFlags {
+		reach = append(reach, huh.NewMultiSelect[string]().Title("May be contacted by").Value(&f.contactBy).Options(
+			huh.NewOption("email", byEmail), huh.NewOption("phone", byPhone),
+			huh.NewOption("service channels", byChannels), huh.NewOption("service messenger", byMessenger)).
+			Description("space toggles"))
+	}
+	return []*huh.Group{
+		huh.NewGroup(person...).Title("Person"),
+		huh.NewGroup(
+			input("Phone number", &f.phone, nil, ""),
+			input("Mobile number", &f.mobile, nil, ""),
+			input("Street", &f.street, nil, ""),
+			input("City", &f.city, nil, ""),
+			input("Country", &f.country, ValidCountry, "two letters: DE, US, …"),
+			input("Locale", &f.locale, ValidLocale, "ll_CC: de_DE, en_US, …"),
+		).Title("Phone and address"),
+		huh.NewGroup(reach...).Title("Reach and ids"),
+		huh.NewGroup(
+			input("Facebook URL", &f.facebook, ValidURL, "https://…"),
+			input("LinkedIn URL", &f.linkedin, ValidURL, "https://…"),
+			input("Twitter URL", &f.twitter, ValidURL, "https://…"),
+			input("Profile picture URL", &f.picture, ValidURL, "https://…"),
+		).Title("Social and picture"),
+	}
+}
+
+// NewEditForm returns the `e` modal: every writable field of c prefilled (sanitized),
+// checked before sending; the PATCH carries only the changed fields (a cleared field is sent
+// as null) and reports KindUpdated with the updated client.Contact.
+func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
+	orig := fieldsFrom(c)
+	cur := orig
+	cur.contactBy = slices.Clone(orig.contactBy)
+	id := c.ID
+	title := fmt.Sprintf("Edit contact #%d", id)
+	if n := sanitize.Line(strings.TrimSpace(client.Str(c.Name))); n != "" {
+		title = fmt.Sprintf("Edit %s (#%d)", n, id)
+	}
+	return forms.New(ctx, forms.Options{
+		Title: title,
+		Build: func() *huh.Form { return huh.NewForm(cur.groups(nil, true)...) },
+		Width: 64,
+		Dirty: func() bool {
+			u, err := cur.changes(orig)
+			return err != nil || len(u.Fields()) > 0
+		},
+		Success: "Contact saved",
+		Submit: func() (int, tea.Cmd, error) {
+			if err := cur.validate(); err != nil {
+				return 0, nil, err
+			}
+			u, err := cur.changes(orig)
+			if err != nil {
+				return 0, nil, err
+			}
+			if len(u.Fields()) == 0 {
+				return 0, common.Toast("Nothing changed"), nil
+			}
+			task := ctx.NewTaskID()
+			c := ctx.Client
+			return task, func() tea.Msg {
+				cctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+				defer cancel()
+				ct, err := c.UpdateContact(cctx, id, u)
+				if err != nil {
+					return common.TaskDoneMsg{TaskID: task, Kind: KindUpdated, Err: fmt.Errorf("update contact %d: %w", id, err)}
+				}
+				return common.TaskDoneMsg{TaskID: task, Kind: KindUpdated, Result: *ct}
+			}, nil
+		},
+	})
+}
+
+// NewUpsertForm returns the `a` modal: "create or update by identifier". The identifier is
+// the email or the external customer id; the PUT updates the contact whose identifier field
+// equals the typed value, or creates one. Only filled fields are sent. It reports
+// KindUpserted with an Upserted.
+func NewUpsertForm(ctx *common.Ctx) common.Modal {
+	var cur fields
+	identifier := client.IdentifierEmail
+	lead := func() []huh.Field {
+		return []huh.Field{huh.NewSelect[string]().Title("Find the contact by").Value(&identifier).Options(
+			huh.NewOption("email", client.IdentifierEmail),
+			huh.NewOption("external customer id", client.IdentifierExternalCustomerID)).
+			Description("the contact with this value is updated; without one, a new contact is created")}
+	}
+	return forms.New(ctx, forms.Options{
+		Title: "Create or update a contact by identifier",
+		Build: func() *huh.Form { return huh.NewForm(cur.groups(lead(), false)...) },
+		Width: 64,
+		Dirty: func() bool { return len(cur.filled().Fields()) > 0 },
+		Submit: func() (int, tea.Cmd, error) {
+			if err := cur.validate(); err != nil {
+				return 0, nil, err
+			}
+			switch identifier {
+			case client.IdentifierEmail:
+				if strings.TrimSpace(cur.email) == "" {
+					return 0, nil, errRequired("Email (the identifier)")
+				}
+			case client.IdentifierExternalCustomerID:
+				if strings.TrimSpace(cur.externalID) == "" {
+					return 0, nil, errRequired("External customer id (the identifier)")
+				}
+			}
+			u := cur.filled()
+			task := ctx.NewTaskID()
+			c, ident := ctx.Client, identifier
+			return task, func() tea.Msg {
+				cctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+				defer cancel()
+				ct, created, err := c.UpsertContact(cctx, ident, u)
+				if err != nil {
+					return common.TaskDoneMsg{TaskID: task, Kind: KindUpserted, Err: fmt.Errorf("create or update contact: %w", err)}
+				}
+				return common.TaskDoneMsg{TaskID: task, Kind: KindUpserted, Result: Upserted{Contact: *ct, Created: created}}
+			}, nil
+		},
+	})
+}

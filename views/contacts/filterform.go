@@ -1,0 +1,114 @@
+package contacts
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/forms"
+)
+
+// filterValues are the filter form's bound fields (text, so a failed parse keeps what was
+// typed).
+type filterValues struct {
+	id, email, name    string
+	activeFrom, active string // active after / active before
+	verified           string // "", "yes", "no"
+	locale             string
+}
+
+func filterValuesFrom(f client.ContactFilter) *filterValues {
+	v := &filterValues{email: f.Email, name: f.Name, locale: f.Locale,
+		activeFrom: common.FormatWhen(f.FromDateTime), active: common.FormatWhen(f.ToDateTime)}
+	if f.ID != 0 {
+		v.id = strconv.FormatInt(f.ID, 10)
+	}
+	if f.Verified != nil {
+		v.verified = "no"
+		if *f.Verified {
+			v.verified = "yes"
+		}
+	}
+	return v
+}
+
+// filter parses the values; the first problem is returned with the field's name.
+func (v *filterValues) filter(now time.Time) (client.ContactFilter, error) {
+	var f client.ContactFilter
+	var err error
+	if f.ID, err = common.ParseID(v.id); err != nil {
+		return f, fmt.Errorf("id: %w", err)
+	}
+	f.Email = strings.TrimSpace(v.email)
+	if err := ValidEmail(f.Email); err != nil {
+		return f, fmt.Errorf("email: %w", err)
+	}
+	f.Name = strings.TrimSpace(v.name)
+	if f.FromDateTime, err = common.ParseWhen(v.activeFrom, now); err != nil {
+		return f, fmt.Errorf("active after: %w", err)
+	}
+	if f.ToDateTime, err = common.ParseWhen(v.active, now); err != nil {
+		return f, fmt.Errorf("active before: %w", err)
+	}
+	if !f.FromDateTime.IsZero() && !f.ToDateTime.IsZero() && !f.FromDateTime.Before(f.ToDateTime) {
+		return f, fmt.Errorf("active after (%s) must be before active before (%s)",
+			common.FormatWhen(f.FromDateTime), common.FormatWhen(f.ToDateTime))
+	}
+	switch v.verified {
+	case "yes":
+		t := true
+		f.Verified = &t
+	case "no":
+		no := false
+		f.Verified = &no
+	}
+	f.Locale = strings.TrimSpace(v.locale)
+	if err := ValidLocale(f.Locale); err != nil {
+		return f, fmt.Errorf("locale: %w", err)
+	}
+	return f, nil
+}
+
+// FilterForm is the `f` modal with the 7 contact filters; applying it sends a FilterMsg.
+func (m List) FilterForm() common.Modal {
+	v := filterValuesFrom(m.q.Filter)
+	now := m.ctx.Now
+	when := func(s string) error { _, err := common.ParseWhen(s, now()); return err }
+	validID := func(s string) error { _, err := common.ParseID(s); return err }
+	build := func() *huh.Form {
+		return huh.NewForm(
+			huh.NewGroup(
+				huh.NewInput().Title("Name").Value(&v.name).Placeholder("exact name"),
+				huh.NewInput().Title("Email").Value(&v.email).Validate(ValidEmail).Placeholder("name@example.com"),
+				huh.NewInput().Title("Contact id").Value(&v.id).Validate(validID),
+				huh.NewInput().Title("Locale").Value(&v.locale).Validate(ValidLocale).Placeholder("de_DE"),
+			).Title("Who"),
+			huh.NewGroup(
+				huh.NewInput().Title("Active after").Value(&v.activeFrom).Validate(when).
+					Placeholder("2026-11-01, 2026-11-01 14:30, 6h, 7d, today"),
+				huh.NewInput().Title("Active before").Value(&v.active).Validate(when).
+					Placeholder("2026-11-01, 2026-11-01 14:30, 6h, 7d, today"),
+				huh.NewSelect[string]().Title("Verified (email or mobile)").Value(&v.verified).Options(
+					huh.NewOption("any", ""), huh.NewOption("✓ verified", "yes"), huh.NewOption("not verified", "no")),
+			).Title("Activity"),
+		)
+	}
+	return forms.New(m.ctx, forms.Options{
+		Title: "Filter contacts",
+		Build: build,
+		Width: 64,
+		Submit: func() (int, tea.Cmd, error) {
+			f, err := v.filter(now())
+			if err != nil {
+				return 0, nil, err
+			}
+			return 0, func() tea.Msg { return FilterMsg{Filter: f} }, nil
+		},
+	})
+}

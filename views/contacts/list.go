@@ -1,0 +1,795 @@
+package contacts
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/views/common"
+)
+
+// Query is what the list shows: filters, ordering and search.
+type Query struct {
+	Filter   client.ContactFilter
+	Ordering string // "" = the server's default (newest first: id descending)
+	Search   string // server search_query; results then come in rank order
+}
+
+// OrderingCycle is the order `o` walks through: the default (newest first), then the
+// spec's six contact orderings.
+var OrderingCycle = []string{"", "-created_at", "created_at", "name", "-name", "email", "-email"}
+
+// OrderingLabel names an ordering for the header.
+func OrderingLabel(o string) string {
+	switch o {
+	case "":
+		return "newest"
+	case "created_at":
+		return "created ↑"
+	case "-created_at":
+		return "created ↓"
+	case "name":
+		return "name A→Z"
+	case "-name":
+		return "name Z→A"
+	case "email":
+		return "email A→Z"
+	case "-email":
+		return "email Z→A"
+	}
+	return o
+}
+
+type linkKind int
+
+const (
+	linkNone    linkKind = iota
+	linkOffset           // follow the offset envelope's next link
+	linkAllPrev          // /all/ descending: follow previous, reversing each page
+)
+
+// offsetCap is the most results an offset list returns.
+const offsetCap = 10000
+
+// requestTimeout bounds one request (retries included).
+const requestTimeout = 90 * time.Second
+
+type pageMsg struct {
+	gen, req int
+	rows     []Row
+	total    int // -1: keep the known total
+	link     string
+	kind     linkKind
+	replace  bool
+	keepID   int64
+	err      error
+	at       time.Time
+}
+
+// SearchMsg sets (or with "" clears) the server search.
+type SearchMsg struct{ Text string }
+
+// FilterMsg replaces every contact filter.
+type FilterMsg struct{ Filter client.ContactFilter }
+
+// List is the contact list pane.
+type List struct {
+	ctx     *common.Ctx
+	q       Query
+	rows    []Row
+	index   map[int64]int
+	cursor  int
+	offset  int
+	width   int
+	height  int
+	focused bool
+	marked  map[int64]bool
+
+	total   int
+	link    string
+	kind    linkKind
+	loading bool
+	loaded  bool
+	err     error
+	gen     int
+	req     int
+
+	cache      map[int64]string
+	cacheWidth int
+}
+
+// NewList returns an empty list; Load fetches the first page.
+func NewList(ctx *common.Ctx) List {
+	return List{ctx: ctx, index: map[int64]int{}, marked: map[int64]bool{}, cache: map[int64]string{}}
+}
+
+// Query is the current query.
+func (m List) Query() Query { return m.q }
+
+// Rows are the loaded rows.
+func (m List) Rows() []Row { return m.rows }
+
+// Total is the server's count for the query.
+func (m List) Total() int { return m.total }
+
+// Loading reports a request in flight.
+func (m List) Loading() bool { return m.loading }
+
+// Loaded reports that the first page arrived (or failed).
+func (m List) Loaded() bool { return m.loaded }
+
+// Cursor is the index of the selected row.
+func (m List) Cursor() int { return m.cursor }
+
+// Selected returns the row under the cursor.
+func (m List) Selected() (Row, bool) {
+	if m.cursor < 0 || m.cursor >= len(m.rows) {
+		return Row{}, false
+	}
+	return m.rows[m.cursor], true
+}
+
+// Row returns a loaded row by id.
+func (m List) Row(id int64) (Row, bool) {
+	i, ok := m.index[id]
+	if !ok {
+		return Row{}, false
+	}
+	return m.rows[i], true
+}
+
+// Marked returns the marked rows in list order.
+func (m List) Marked() []Row {
+	var out []Row
+	for _, r := range m.rows {
+		if m.marked[r.ID] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// SetSize sets the pane's inner size.
+func (m *List) SetSize(w, h int) {
+	if w != m.width {
+		clear(m.cache)
+	}
+	m.width, m.height = w, h
+	m.clampOffset()
+}
+
+// Focus marks the list as focused.
+func (m *List) Focus() { m.focused = true }
+
+// Blur marks the list as not focused.
+func (m *List) Blur() { m.focused = false }
+
+// SetQuery replaces the query and loads its first page.
+func (m *List) SetQuery(q Query) tea.Cmd {
+	m.q = q
+	return m.Load(false)
+}
+
+// Load fetches the first page of the current query (fresh skips the response cache).
+func (m *List) Load(fresh bool) tea.Cmd {
+	keep := int64(0)
+	if r, ok := m.Selected(); ok {
+		keep = r.ID
+	}
+	m.gen++
+	m.req++
+	m.loading = true
+	m.err = nil
+	gen, req := m.gen, m.req
+	c, q, limit, now := m.ctx.Client, m.q, m.pageSize(), m.ctx.Now
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		if fresh {
+			ctx = client.Fresh(ctx)
+		}
+		ordering := q.Ordering
+		if q.Search != "" {
+			ordering = "" // ranked by the server; an ordering would be ignored anyway
+		}
+		p, err := c.ListContacts(ctx, client.ContactListOptions{
+			ListOptions: client.ListOptions{Limit: limit, Ordering: ordering, Search: q.Search},
+			Filter:      q.Filter,
+		})
+		if err != nil {
+			return pageMsg{gen: gen, req: req, replace: true, err: fmt.Errorf("contacts: %w", err)}
+		}
+		return pageMsg{gen: gen, req: req, rows: rowsFrom(p.Results), total: p.Count, link: p.Next,
+			kind: linkOffset, replace: true, keepID: keep, at: now()}
+	}
+}
+
+func (m List) pageSize() int {
+	if m.ctx.PageSize >= 1 && m.ctx.PageSize <= client.MaxLimit {
+		return m.ctx.PageSize
+	}
+	return client.MaxLimit
+}
+
+// CanContinue reports whether browsing may go on past the offset cap through
+// /contact_identities/all/. That endpoint orders only by id, so only the default order
+// (newest first, id descending) without a search maps onto it: it is walked backwards with
+// `previous` cursors and each page reversed. Filters apply to both endpoints.
+func (m List) CanContinue() bool { return m.q.Search == "" && m.q.Ordering == "" }
+
+// capped reports that the offset list ended before count (its 10,000-result cap).
+func (m List) capped() bool {
+	return m.loaded && m.link == "" && len(m.rows) < m.total && len(m.rows) >= offsetCap
+}
+
+// more fetches the next page when there is one and nothing is in flight.
+func (m *List) more() tea.Cmd {
+	if m.loading || !m.loaded || m.err != nil || len(m.rows) == 0 {
+		return nil
+	}
+	link, kind := m.link, m.kind
+	if link == "" {
+		if !m.capped() || !m.CanContinue() {
+			return nil
+		}
+		kind = linkAllPrev
+	}
+	m.req++
+	m.loading = true
+	gen, req := m.gen, m.req
+	c, q, limit, now := m.ctx.Client, m.q, m.pageSize(), m.ctx.Now
+	lastID := m.rows[len(m.rows)-1].ID
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		msg := pageMsg{gen: gen, req: req, kind: kind, at: now()}
+		if kind == linkOffset {
+			p, err := client.FetchPage[client.Contact](ctx, c, link)
+			if err != nil {
+				msg.err = fmt.Errorf("contacts: %w", err)
+				return msg
+			}
+			msg.rows, msg.total, msg.link = rowsFrom(p.Results), p.Count, p.Next
+			return msg
+		}
+		var p *client.CursorPage[client.Contact]
+		var err error
+		if link != "" {
+			p, err = client.FetchCursorPage[client.Contact](ctx, c, link)
+		} else {
+			p, err = c.ContactsAllPage(ctx, client.AllContactsOptions{
+				Filter:        q.Filter,
+				CursorOptions: client.CursorOptions{Cursor: "-" + strconv.FormatInt(lastID, 10), Limit: limit, Ordering: "id"},
+			})
+		}
+		if err != nil {
+			msg.err = fmt.Errorf("contacts (all): %w", err)
+			return msg
+		}
+		msg.rows = rowsFrom(p.Results)
+		slices.Reverse(msg.rows)
+		msg.total, msg.link = -1, p.Previous
+		return msg
+	}
+}
+
+// Update handles pages, search and filter messages and, when focused, keys.
+func (m List) Update(msg tea.Msg) (List, tea.Cmd) {
+	switch msg := msg.(type) {
+	case pageMsg:
+		return m.onPage(msg)
+	case SearchMsg:
+		m.q.Search = strings.TrimSpace(msg.Text)
+		m.cursor, m.offset = 0, 0
+		return m, m.Load(false)
+	case FilterMsg:
+		m.q.Filter = msg.Filter
+		m.cursor, m.offset = 0, 0
+		return m, m.Load(false)
+	case tea.KeyMsg:
+		if m.focused {
+			return m.onKey(msg)
+		}
+	}
+	return m, nil
+}
+
+func (m List) onPage(msg pageMsg) (List, tea.Cmd) {
+	if msg.gen != m.gen || msg.req != m.req {
+		return m, nil // stale: an older query or a superseded request
+	}
+	m.loading = false
+	if msg.err != nil {
+		m.err = msg.err
+		if msg.replace {
+			m.loaded = true
+		}
+		return m, common.ErrorToast(msg.err)
+	}
+	m.err = nil
+	if msg.replace {
+		m.rows = m.rows[:0:0]
+		clear(m.index)
+		clear(m.cache)
+		m.cursor, m.offset = 0, 0
+	}
+	for _, r := range msg.rows {
+		if _, dup := m.index[r.ID]; dup {
+			continue
+		}
+		m.index[r.ID] = len(m.rows)
+		m.rows = append(m.rows, r)
+	}
+	if msg.total >= 0 {
+		m.total = msg.total
+	}
+	if len(m.rows) > m.total {
+		m.total = len(m.rows)
+	}
+	m.link, m.kind = msg.link, msg.kind
+	m.loaded = true
+	if msg.replace && msg.keepID != 0 {
+		if i, ok := m.index[msg.keepID]; ok {
+			m.cursor = i
+		}
+	}
+	if msg.replace {
+		for id := range m.marked {
+			if _, ok := m.index[id]; !ok {
+				delete(m.marked, id)
+			}
+		}
+	}
+	m.clampOffset()
+	return m, tea.Batch(m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: msg.at} })
+}
+
+// UpdateRow replaces one row in place (after an edit) when it is loaded.
+func (m *List) UpdateRow(r Row) {
+	if i, ok := m.index[r.ID]; ok {
+		if r.ConversationCount < 0 {
+			r.ConversationCount = m.rows[i].ConversationCount
+		}
+		m.rows[i] = r
+		delete(m.cache, r.ID)
+	}
+}
+
+// InsertTop puts a new contact first (after a create, in the default newest-first order).
+func (m *List) InsertTop(r Row) {
+	if _, ok := m.index[r.ID]; ok {
+		m.UpdateRow(r)
+		return
+	}
+	m.rows = append([]Row{r}, m.rows...)
+	m.total++
+	m.reindex()
+	m.cursor = 0
+	m.clampOffset()
+}
+
+// Select moves the cursor to a loaded contact.
+func (m *List) Select(id int64) bool {
+	i, ok := m.index[id]
+	if ok {
+		m.cursor = i
+		m.clampOffset()
+	}
+	return ok
+}
+
+// RemoveRows drops rows by id (after a delete) and keeps the cursor near where it was.
+func (m *List) RemoveRows(ids []int64) {
+	drop := map[int64]bool{}
+	for _, id := range ids {
+		drop[id] = true
+		delete(m.marked, id)
+	}
+	kept := m.rows[:0]
+	removed := 0
+	for i, r := range m.rows {
+		if drop[r.ID] {
+			if i < m.cursor {
+				m.cursor--
+			}
+			removed++
+			continue
+		}
+		kept = append(kept, r)
+	}
+	m.rows = kept
+	m.total = max(len(m.rows), m.total-removed)
+	m.reindex()
+	m.clampOffset()
+}
+
+func (m *List) reindex() {
+	clear(m.index)
+	for i, r := range m.rows {
+		m.index[r.ID] = i
+	}
+}
+
+// CanClear reports whether esc has something to clear (search, then filters).
+func (m List) CanClear() bool { return m.q.Search != "" || !m.q.Filter.IsZero() }
+
+// Clear drops the search, or when there is none the filters, and reloads.
+func (m *List) Clear() tea.Cmd {
+	switch {
+	case m.q.Search != "":
+		m.q.Search = ""
+	case !m.q.Filter.IsZero():
+		m.q.Filter = client.ContactFilter{}
+	default:
+		return nil
+	}
+	m.cursor, m.offset = 0, 0
+	return m.Load(false)
+}
+
+// CycleOrdering moves to the next ordering and reloads.
+func (m *List) CycleOrdering() tea.Cmd {
+	i := slices.Index(OrderingCycle, m.q.Ordering)
+	m.q.Ordering = OrderingCycle[(i+1)%len(OrderingCycle)]
+	m.cursor, m.offset = 0, 0
+	return m.Load(false)
+}
+
+// ToggleMark marks or unmarks the selected row and moves down.
+func (m *List) ToggleMark() {
+	r, ok := m.Selected()
+	if !ok {
+		return
+	}
+	if m.marked[r.ID] {
+		delete(m.marked, r.ID)
+	} else {
+		m.marked[r.ID] = true
+	}
+	delete(m.cache, r.ID)
+	m.move(1)
+}
+
+func (m List) onKey(msg tea.KeyMsg) (List, tea.Cmd) {
+	k := m.ctx.Keys
+	switch {
+	case key.Matches(msg, k.Down):
+		m.move(1)
+	case key.Matches(msg, k.Up):
+		m.move(-1)
+	case key.Matches(msg, k.PageDown):
+		m.move(m.visibleItems())
+	case key.Matches(msg, k.PageUp):
+		m.move(-m.visibleItems())
+	case key.Matches(msg, k.Top):
+		m.move(-len(m.rows))
+	case key.Matches(msg, k.Bottom):
+		m.move(len(m.rows))
+	case key.Matches(msg, k.Mark):
+		m.ToggleMark()
+	case key.Matches(msg, k.Order):
+		return m, m.CycleOrdering()
+	case key.Matches(msg, k.Back):
+		return m, m.Clear()
+	case key.Matches(msg, k.Refresh):
+		return m, m.Load(true)
+	default:
+		return m, nil
+	}
+	return m, m.prefetch()
+}
+
+// prefetch asks for the next page once the cursor is within a screen of the loaded end.
+func (m *List) prefetch() tea.Cmd {
+	if len(m.rows)-m.cursor <= m.visibleItems()+1 {
+		return m.more()
+	}
+	return nil
+}
+
+func (m *List) move(d int) {
+	if len(m.rows) == 0 {
+		return
+	}
+	m.cursor = max(0, min(len(m.rows)-1, m.cursor+d))
+	m.clampOffset()
+}
+
+// wideRow is the width from which a contact takes one line instead of two.
+const wideRow = 60
+
+func (m List) itemHeight() int {
+	if m.width >= wideRow {
+		return 1
+	}
+	return 2
+}
+
+// bodyHeight is the lines left for entries (a header and a footer line).
+func (m List) bodyHeight() int { return max(0, m.height-2) }
+
+func (m List) visibleItems() int { return max(1, m.bodyHeight()/m.itemHeight()) }
+
+func (m *List) clampOffset() {
+	n := m.visibleItems()
+	if m.cursor >= len(m.rows) {
+		m.cursor = max(0, len(m.rows)-1)
+	}
+	if m.cursor < 0 {
+		m.cursor = 0
+	}
+	if m.cursor < m.offset {
+		m.offset = m.cursor
+	}
+	if m.cursor >= m.offset+n {
+		m.offset = m.cursor - n + 1
+	}
+	m.offset = max(0, min(m.offset, len(m.rows)-n))
+}
+
+// ShortHelp lists the list's main keys.
+func (m List) ShortHelp() []key.Binding {
+	k := m.ctx.Keys
+	return []key.Binding{k.Down, k.Up, k.Open, k.Search, k.Filter, k.Order, k.Mark, k.Delete}
+}
+
+// FullHelp lists the list's keys by group.
+func (m List) FullHelp() [][]key.Binding {
+	k := m.ctx.Keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.Top, k.Bottom, k.PageDown, k.PageUp, k.Open},
+		{k.Search, k.Filter, k.Order, k.Back, k.Refresh, k.Mark, k.Delete, k.Edit, k.Upsert, k.Note},
+	}
+}
+
+// View renders the header, the visible window of entries and the footer, exactly
+// width×height.
+func (m *List) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	if m.cacheWidth != m.width {
+		clear(m.cache)
+		m.cacheWidth = m.width
+	}
+	st := m.ctx.Styles
+	var b strings.Builder
+	b.Grow((m.width + 16) * m.height)
+	b.WriteString(common.Fit(st.HeaderLine.Render(common.Pad(m.header(), m.width)), m.width))
+	lines := 1
+	body := m.bodyHeight()
+	switch {
+	case len(m.rows) == 0:
+		msg := "No contacts match."
+		switch {
+		case !m.loaded || m.loading:
+			msg = "Loading contacts…"
+		case m.err != nil:
+			msg = "Could not load: " + common.ErrorText(m.err)
+		case m.q.Search != "":
+			msg = "No contact matches the search. esc clears it."
+		}
+		if body > 0 {
+			b.WriteString("\n")
+			b.WriteString(common.Fit(st.Muted.Render(common.Pad("  "+msg, m.width)), m.width))
+			lines++
+		}
+	default:
+		end := min(len(m.rows), m.offset+m.visibleItems())
+		for i := m.offset; i < end; i++ {
+			b.WriteString("\n")
+			b.WriteString(m.entry(i))
+			lines += m.itemHeight()
+		}
+	}
+	for lines < body+1 {
+		b.WriteString("\n")
+		b.WriteString(strings.Repeat(" ", m.width))
+		lines++
+	}
+	if m.height >= 2 {
+		b.WriteString("\n")
+		b.WriteString(common.Fit(m.footer(), m.width))
+	}
+	return b.String()
+}
+
+// entry renders row i: from the cache when not selected.
+func (m *List) entry(i int) string {
+	r := &m.rows[i]
+	if i == m.cursor {
+		st := m.ctx.Styles.SelectedBlurred
+		if m.focused {
+			st = m.ctx.Styles.Selected
+		}
+		parts := strings.Split(m.renderEntry(r, false), "\n")
+		for j, p := range parts {
+			parts[j] = st.Render(p)
+		}
+		return strings.Join(parts, "\n")
+	}
+	if s, ok := m.cache[r.ID]; ok {
+		return s
+	}
+	s := m.renderEntry(r, true)
+	m.cache[r.ID] = s
+	return s
+}
+
+// when is the time column: creation for the created_at orderings, else the last message.
+func (m *List) when(r *Row) string {
+	now := m.ctx.Now()
+	if strings.HasSuffix(m.q.Ordering, "created_at") || r.LastAt.IsZero() {
+		return common.RelTime(r.CreatedAt, now)
+	}
+	return common.RelTime(r.LastAt, now)
+}
+
+// renderEntry lays a row out at the pane width; styled=false gives plain text for the
+// selection highlight.
+func (m *List) renderEntry(r *Row, styled bool) string {
+	st := m.ctx.Styles
+	paint := func(s string, style lipgloss.Style) string {
+		if styled {
+			return style.Render(s)
+		}
+		return s
+	}
+	w := m.width
+	mark := " "
+	if m.marked[r.ID] {
+		mark = paint("*", st.Marked)
+	}
+	verified := "  "
+	if r.Verified {
+		verified = paint("✓", st.Success) + " "
+	}
+	if r.Blocked {
+		verified = paint("⊘", st.Error) + " "
+	}
+	name := r.Name
+	if name == "" {
+		name = "(no name)"
+	}
+	when := m.when(r)
+	const timeW = 6
+	if w >= wideRow {
+		nameW := clamp(w/4, 12, 28)
+		emailW := clamp(w/4, 10, 32)
+		locW, phoneW, companyW := 0, 0, 0
+		if w >= 90 {
+			locW = 5
+		}
+		if w >= 120 {
+			phoneW = 16
+		}
+		if w >= 140 {
+			companyW = clamp(w/8, 10, 22)
+		}
+		fixed := 1 + 2 + nameW + 1 + emailW + 1 + timeW + 1
+		for _, x := range []int{locW, phoneW, companyW} {
+			if x > 0 {
+				fixed += x + 1
+			}
+		}
+		placeW := max(0, w-fixed)
+		var b strings.Builder
+		b.WriteString(mark)
+		b.WriteString(verified)
+		b.WriteString(paint(common.Pad(name, nameW), st.Bold))
+		b.WriteString(" ")
+		b.WriteString(common.Pad(r.Email, emailW))
+		b.WriteString(" ")
+		b.WriteString(paint(common.Pad(r.Place(), placeW), st.Muted))
+		if phoneW > 0 {
+			b.WriteString(" ")
+			b.WriteString(paint(common.Pad(r.Phone, phoneW), st.Muted))
+		}
+		if companyW > 0 {
+			b.WriteString(" ")
+			b.WriteString(paint(common.Pad(r.Company, companyW), st.Muted))
+		}
+		if locW > 0 {
+			b.WriteString(" ")
+			b.WriteString(paint(common.Pad(r.Locale, locW), st.Muted))
+		}
+		b.WriteString(" ")
+		b.WriteString(paint(common.PadLeft(when, timeW), st.Muted))
+		b.WriteString(" ")
+		return common.Fit(b.String(), w)
+	}
+	nameW := max(1, w-1-2-1-timeW)
+	line1 := mark + verified + paint(common.Pad(name, nameW), st.Bold) + " " + paint(common.PadLeft(when, timeW), st.Muted)
+	second := r.Email
+	if p := r.Place(); p != "" {
+		if second != "" {
+			second += " · "
+		}
+		second += p
+	}
+	line2 := "   " + paint(common.Pad(second, max(0, w-3)), st.Muted)
+	return common.Fit(line1, w) + "\n" + common.Fit(line2, w)
+}
+
+// header describes the query: count, search, filters and ordering.
+func (m List) header() string {
+	count := "…"
+	if m.loaded {
+		count = common.Thousands(m.total)
+	}
+	parts := []string{count + " contacts"}
+	if m.q.Search != "" {
+		parts = append(parts, fmt.Sprintf("search:%q (ranked)", sanitize.Line(m.q.Search)))
+	}
+	parts = append(parts, DescribeFilter(m.q.Filter)...)
+	if m.q.Search == "" {
+		parts = append(parts, "order:"+OrderingLabel(m.q.Ordering))
+	}
+	return " " + strings.Join(parts, " · ")
+}
+
+// footer shows the position, marks, loading state and the offset cap.
+func (m List) footer() string {
+	st := m.ctx.Styles
+	if len(m.rows) == 0 {
+		return ""
+	}
+	pos := fmt.Sprintf(" %s/%s", common.Thousands(m.cursor+1), common.Thousands(m.total))
+	if n := len(m.marked); n > 0 {
+		pos += st.Marked.Render(fmt.Sprintf(" · %d marked", n))
+	}
+	switch {
+	case m.err != nil:
+		return pos + " · " + st.Error.Render("load failed; r retries")
+	case m.loading:
+		return pos + " · " + st.Loading.Render("loading…")
+	case m.capped() && !m.CanContinue():
+		return pos + " · " + st.Warning.Render("API shows at most 10,000; use the default order (o) to browse all")
+	case m.kind == linkAllPrev:
+		return pos + st.Muted.Render(" · past 10,000 via /all/")
+	}
+	return pos
+}
+
+// DescribeFilter lists the set filters in short words.
+func DescribeFilter(f client.ContactFilter) []string {
+	var out []string
+	ts := func(t time.Time) string { return common.FormatWhen(t) }
+	if f.ID != 0 {
+		out = append(out, fmt.Sprintf("id:%d", f.ID))
+	}
+	if f.Email != "" {
+		out = append(out, "email:"+sanitize.Line(f.Email))
+	}
+	if f.Name != "" {
+		out = append(out, fmt.Sprintf("name:%q", sanitize.Line(f.Name)))
+	}
+	if !f.FromDateTime.IsZero() {
+		out = append(out, "active≥"+ts(f.FromDateTime))
+	}
+	if !f.ToDateTime.IsZero() {
+		out = append(out, "active≤"+ts(f.ToDateTime))
+	}
+	if f.Verified != nil {
+		if *f.Verified {
+			out = append(out, "verified")
+		} else {
+			out = append(out, "unverified")
+		}
+	}
+	if f.Locale != "" {
+		out = append(out, "locale:"+sanitize.Line(f.Locale))
+	}
+	return out
+}
+
+func clamp(v, lo, hi int) int { return max(lo, min(hi, v)) }

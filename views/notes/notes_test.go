@@ -1,0 +1,386 @@
+package notes
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/common"
+)
+
+var fixedNow = time.Date(2026, 11, 20, 10, 15, 0, 0, time.UTC)
+
+// logBuffer is the sandbox's request log, safe to read while the server writes.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// count counts logged requests with this method whose path starts with prefix.
+func (l *logBuffer) count(t *testing.T, method, prefix string) int {
+	t.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	sc := bufio.NewScanner(bytes.NewReader(l.b.Bytes()))
+	for sc.Scan() {
+		var r struct{ Method, Path string }
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Method == method && strings.HasPrefix(r.Path, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+type env struct {
+	ctx  *common.Ctx
+	log  *logBuffer
+	info sandbox.Info
+	url  string
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.r != nil {
+		_ = shared.r.Close()
+	}
+	os.Exit(code)
+}
+
+// shared is one small sandbox for the package's tests (seeding takes about a second);
+// request counts are taken as differences.
+var shared struct {
+	once sync.Once
+	r    *sandbox.Running
+	log  *logBuffer
+	err  error
+}
+
+func start(t *testing.T) *env {
+	t.Helper()
+	shared.once.Do(func() {
+		shared.log = &logBuffer{}
+		shared.r, shared.err = sandbox.Start(context.Background(), sandbox.Options{Size: sandbox.SizeSmall, Seed: 1,
+			Now: func() time.Time { return fixedNow }, BurstRate: -1, DailyLimit: 1 << 30, RequestLog: shared.log}, "127.0.0.1:0")
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	info := shared.r.Server.Info()
+	c, err := client.New(client.Config{BaseURL: shared.r.URL, Token: info.CustomerToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := &common.Ctx{Styles: theme.New(nil, theme.Default(), true), Keys: keymap.Default(),
+		Now: func() time.Time { return fixedNow }, Client: c, Operators: map[int64]string{}}
+	return &env{ctx: ctx, log: shared.log, info: info, url: shared.r.URL}
+}
+
+// as returns a client acting as the given operator.
+func (e *env) as(t *testing.T, operatorID int64) *client.Client {
+	t.Helper()
+	c, err := client.New(client.Config{BaseURL: e.url, Token: e.info.CustomerToken, OperatorID: operatorID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func (e *env) firstContact(t *testing.T) client.Contact {
+	t.Helper()
+	p, err := e.ctx.Client.ListContacts(context.Background(), client.ContactListOptions{ListOptions: client.ListOptions{Limit: 1}})
+	if err != nil || len(p.Results) == 0 {
+		t.Fatalf("list contacts: %v %v", p, err)
+	}
+	return p.Results[0]
+}
+
+func (e *env) botID(t *testing.T) int64 {
+	t.Helper()
+	for op, err := range e.ctx.Client.Operators(context.Background()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if op.Role == client.RoleBot {
+			return op.ID
+		}
+	}
+	t.Fatal("no bot operator in the sandbox")
+	return 0
+}
+
+func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+
+var (
+	enter = tea.KeyMsg{Type: tea.KeyEnter}
+	ctrlS = tea.KeyMsg{Type: tea.KeyCtrlS}
+	esc   = tea.KeyMsg{Type: tea.KeyEsc}
+)
+
+// typeText sends text one key at a time.
+func typeText(m common.Modal, s string) common.Modal {
+	for _, r := range s {
+		m, _ = m.Update(runes(string(r)))
+	}
+	return m
+}
+
+// collect runs cmd and every command batched or sequenced in it concurrently and returns
+// the messages that arrive before the deadline (cursor blink ticks never make it: they
+// sleep half a second).
+func collect(cmd tea.Cmd, d time.Duration, stop func(tea.Msg) bool) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	ch := make(chan tea.Msg, 64)
+	var launch func(c tea.Cmd)
+	launch = func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		go func() {
+			msg := c()
+			if b, ok := msg.(tea.BatchMsg); ok {
+				for _, cc := range b {
+					launch(cc)
+				}
+				return
+			}
+			v := reflect.ValueOf(msg)
+			if v.IsValid() && v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeFor[tea.Cmd]() {
+				for i := 0; i < v.Len(); i++ {
+					launch(v.Index(i).Interface().(tea.Cmd))
+				}
+				return
+			}
+			ch <- msg
+		}()
+	}
+	launch(cmd)
+	var out []tea.Msg
+	timeout := time.After(d)
+	for {
+		select {
+		case msg := <-ch:
+			out = append(out, msg)
+			if stop != nil && stop(msg) {
+				return out
+			}
+		case <-timeout:
+			return out
+		}
+	}
+}
+
+// run collects the quick messages of cmd (no network).
+func run(cmd tea.Cmd) []tea.Msg { return collect(cmd, 150*time.Millisecond, nil) }
+
+// runTask waits for cmd's TaskDoneMsg (a request to the sandbox).
+func runTask(cmd tea.Cmd) []tea.Msg {
+	return collect(cmd, 10*time.Second, func(m tea.Msg) bool { _, ok := m.(common.TaskDoneMsg); return ok })
+}
+
+func taskDone(msgs []tea.Msg) (common.TaskDoneMsg, bool) {
+	for _, m := range msgs {
+		if d, ok := m.(common.TaskDoneMsg); ok {
+			return d, true
+		}
+	}
+	return common.TaskDoneMsg{}, false
+}
+
+func has[T any](msgs []tea.Msg) bool {
+	for _, m := range msgs {
+		if _, ok := m.(T); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func open(e *env, id int64, name string) common.Modal {
+	m := NewNoteForm(e.ctx, id, name)
+	m.SetSize(76, 20)
+	run(m.Init())
+	return m
+}
+
+func TestNoteEnterIsNewLineCtrlSSavesOnce(t *testing.T) {
+	e := start(t)
+	ct := e.firstContact(t)
+	posts := e.log.count(t, "POST", "/api/um/v3/notes/")
+	m := open(e, ct.ID, "Anna")
+	m = typeText(m, "first line")
+	m, cmd := m.Update(enter)
+	if d, ok := taskDone(run(cmd)); ok {
+		t.Fatalf("enter submitted: %+v", d)
+	}
+	m = typeText(m, "second line")
+	if v := m.View(); !strings.Contains(v, "first line") || !strings.Contains(v, "second line") {
+		t.Fatalf("view lacks the typed lines:\n%s", v)
+	}
+	m, cmd = m.Update(ctrlS)
+	if cmd == nil {
+		t.Fatal("ctrl+s returned no command")
+	}
+	if !m.(*Form).Submitting() || !strings.Contains(m.View(), "Saving") {
+		t.Fatalf("not shown as saving:\n%s", m.View())
+	}
+	// A second ctrl+s (and an enter) while saving sends nothing.
+	if _, c2 := m.Update(ctrlS); c2 != nil {
+		if _, ok := taskDone(run(c2)); ok {
+			t.Fatal("a second ctrl+s sent a second request")
+		}
+	}
+	m.Update(enter)
+	d, ok := taskDone(runTask(cmd))
+	if !ok || d.Err != nil || d.Kind != KindCreated {
+		t.Fatalf("task: %+v", d)
+	}
+	n := d.Result.(client.Note)
+	if n.Body != "first line\nsecond line" || n.ContactIdentityID != ct.ID {
+		t.Fatalf("note: %+v", n)
+	}
+	if got := e.log.count(t, "POST", "/api/um/v3/notes/") - posts; got != 1 {
+		t.Fatalf("%d note POSTs, want 1", got)
+	}
+	_, cmd = m.Update(d)
+	msgs := run(cmd)
+	if !has[common.CloseModalMsg](msgs) || !has[common.ToastMsg](msgs) {
+		t.Fatalf("success did not close with a toast: %#v", msgs)
+	}
+}
+
+func TestNoteEmptyIsRefusedWithoutRequest(t *testing.T) {
+	e := start(t)
+	posts := e.log.count(t, "POST", "/api/um/v3/notes/")
+	m := open(e, e.firstContact(t).ID, "Anna")
+	m = typeText(m, "   ")
+	m, cmd := m.Update(ctrlS)
+	if _, ok := taskDone(run(cmd)); ok {
+		t.Fatal("an empty note was sent")
+	}
+	if !strings.Contains(m.View(), "the note is empty") {
+		t.Fatalf("no validation message:\n%s", m.View())
+	}
+	if got := e.log.count(t, "POST", "/api/um/v3/notes/") - posts; got != 0 {
+		t.Fatalf("%d POSTs", got)
+	}
+}
+
+func TestNoteEscAsksBeforeDiscarding(t *testing.T) {
+	e := start(t)
+	m := open(e, 1, "Anna")
+	// Nothing typed: esc closes at once.
+	_, cmd := m.Update(esc)
+	if !has[common.CloseModalMsg](run(cmd)) {
+		t.Fatal("esc on an empty note did not close")
+	}
+	m = open(e, 1, "Anna")
+	m = typeText(m, "keep me")
+	m, cmd = m.Update(esc)
+	if has[common.CloseModalMsg](run(cmd)) {
+		t.Fatal("esc discarded typed text without asking")
+	}
+	if !strings.Contains(m.View(), "Discard") {
+		t.Fatalf("no discard question:\n%s", m.View())
+	}
+	m, _ = m.Update(runes("n")) // keep editing
+	if !strings.Contains(m.View(), "keep me") || strings.Contains(m.View(), "Discard") {
+		t.Fatalf("text lost or still asking:\n%s", m.View())
+	}
+	m, _ = m.Update(esc)
+	_, cmd = m.Update(runes("y"))
+	if !has[common.CloseModalMsg](run(cmd)) {
+		t.Fatal("y did not discard")
+	}
+}
+
+func TestNoteFailureKeepsTextAndShowsDetail(t *testing.T) {
+	e := start(t)
+	ct := e.firstContact(t)
+	e.ctx.Client = e.as(t, e.botID(t)) // bots are read-only: 403
+	posts := e.log.count(t, "POST", "/api/um/v3/notes/")
+	m := open(e, ct.ID, "Anna")
+	m = typeText(m, "line one")
+	m, _ = m.Update(enter)
+	m = typeText(m, "line two")
+	m, cmd := m.Update(ctrlS)
+	d, ok := taskDone(runTask(cmd))
+	if !ok || d.Err == nil {
+		t.Fatalf("want a failed task, got %+v", d)
+	}
+	m, cmd = m.Update(d)
+	if has[common.CloseModalMsg](run(cmd)) {
+		t.Fatal("a failed save closed the form")
+	}
+	v := m.View()
+	if !strings.Contains(v, "You lack permission") {
+		t.Fatalf("no permission message:\n%s", v)
+	}
+	if !strings.Contains(v, "line one") || !strings.Contains(v, "line two") {
+		t.Fatalf("typed text lost:\n%s", v)
+	}
+	// Enter is still a new line on the rebuilt form, and ctrl+s retries (once).
+	m, cmd = m.Update(enter)
+	if _, ok := taskDone(run(cmd)); ok {
+		t.Fatal("enter submitted after a failure")
+	}
+	m = typeText(m, "line three")
+	e.ctx.Client = e.as(t, 0)
+	_, cmd = m.Update(ctrlS)
+	d, ok = taskDone(runTask(cmd))
+	if !ok || d.Err != nil {
+		t.Fatalf("retry as the owner: %+v", d)
+	}
+	if got := d.Result.(client.Note).Body; got != "line one\nline two\nline three" {
+		t.Fatalf("saved body %q", got)
+	}
+	if got := e.log.count(t, "POST", "/api/um/v3/notes/") - posts; got != 2 {
+		t.Fatalf("%d POSTs, want 2", got)
+	}
+}
+
+func TestConfirmDeleteNamesTheNoteAndDeletes(t *testing.T) {
+	e := start(t)
+	ct := e.firstContact(t)
+	n, err := e.ctx.Client.CreateNote(context.Background(), client.NewNote{ContactIdentityID: ct.ID, Body: "to delete"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := ConfirmDelete(e.ctx, 7, n.ID, "to delete")
+	m.SetSize(76, 20)
+	if v := m.View(); !strings.Contains(v, "to delete") || !strings.Contains(v, "cannot be undone") {
+		t.Fatalf("confirmation does not name the note:\n%s", v)
+	}
+	_, cmd := m.Update(runes("y"))
+	d, ok := taskDone(runTask(cmd))
+	if !ok || d.Err != nil || d.Kind != KindDeleted || d.TaskID != 7 || d.Result.(int64) != n.ID {
+		t.Fatalf("delete task: %+v", d)
+	}
+	if _, err := e.ctx.Client.GetNote(client.Fresh(context.Background()), n.ID); !client.IsNotFound(err) {
+		t.Fatalf("note still there: %v", err)
+	}
+}
