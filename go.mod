@@ -13,7 +13,14 @@ require (
 	modernc.org/sqlite v1.60.1
 )
 
-require github.com/aymanbagabas/go-osc52/v2 v2.0.1 // indirect
+require (
+	github.com/NimbleMarkets/ntcharts v0.4.0
+	github.com/aymanbagabas/go-osc52/v2 v2.0.1 // indirect
+	github.com/aymanbagabas/go-udiff v0.3.1 // indirect
+	github.com/charmbracelet/x/exp/golden v0.0.0-20241011142426-46044092ad91
+	github.com/charmbracelet/x/exp/teatest v0.0.0-20251215102626-e0db08df7383
+	github.com/lrstanley/bubblezone v0.0.0-20240914071701-b48c55a5e78e // indirect
+)
 
 require (
 	boot.parley.local/termguard v0.0.0

@@ -17,6 +17,7 @@ import (
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/analytics"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/contacts"
 	"github.com/parley-tui/parley/views/triage"
@@ -118,6 +119,7 @@ func New(o Options) *App {
 	a.screens = []screenEntry{
 		{common.ScreenConversations, k.Conversations, triage.New(ctx)},
 		{common.ScreenContacts, k.Contacts, contacts.New(ctx)},
+		{common.ScreenAnalytics, k.Analytics, analytics.New(ctx)},
 	}
 	return a
 }

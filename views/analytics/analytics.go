@@ -1,0 +1,527 @@
+// Package analytics is the analytics screen for supervisors: pick a metric and a date
+// range, filter by organization, widget, operator, operator group and operator mode, and
+// read the results as a time-series chart, a summary, breakdowns by value_str and by
+// operator, and a table of the raw data points; export them as CSV or JSON.
+//
+// Queries run window by window (at most 93 days per request) in commands; the client's
+// limiter keeps each metric under 10 requests per minute and queues the rest (the status
+// bar counts down). Results are cached per query for the whole run, so switching back to
+// an earlier query, or changing only how results are shown, costs no request.
+package analytics
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/views/common"
+)
+
+// RunDelay is how long the query must stay unchanged before a one-request query runs by
+// itself (so several quick changes cost one request).
+const RunDelay = 300 * time.Millisecond
+
+// windowTimeout bounds one window's request, waits for the limiter included.
+const windowTimeout = 3 * time.Minute
+
+// DefaultMetric is the metric the screen opens with: conversations started.
+const DefaultMetric = client.MetricConversationFirstMessage
+
+// View of the left pane.
+type leftView int
+
+const (
+	viewChart leftView = iota
+	viewTable
+)
+
+// Filters are the query's id filters; several ids in one filter combine with OR.
+type Filters struct {
+	Orgs, Widgets, Operators, Groups []int64
+}
+
+// result is the data points of one query, as fetched.
+type result struct {
+	key    string
+	query  client.AnalyticsQuery
+	period Period
+	points []client.DataPoint
+	strs   []string // sanitized value_str per point ("" for null)
+	at     time.Time
+}
+
+// run is a query being fetched window by window.
+type run struct {
+	id      int
+	key     string
+	query   client.AnalyticsQuery
+	period  Period
+	windows []client.AnalyticsWindow
+	next    int // index of the window in flight
+	points  []client.DataPoint
+	fresh   bool
+	// ctx is cancelled when the run is replaced, so a queued window never goes out for a
+	// query nobody looks at any more.
+	ctx    context.Context
+	cancel context.CancelFunc
+	// queuedUntil is when the window in flight may leave the client's limiter (zero when
+	// it went out at once).
+	queuedUntil time.Time
+}
+
+// Messages of the screen (each carries what it needs to be matched).
+type (
+	runTickMsg      struct{ seq int }
+	clockTickMsg    struct{ seq int }
+	metricPickedMsg struct{ metric client.Metric }
+	rangePickedMsg  struct{ r Range }
+	menuClosedMsg   struct{}
+	filtersMsg      struct {
+		f    Filters
+		mode client.OperatorMode
+	}
+	windowMsg struct {
+		runID  int
+		key    string
+		index  int
+		points []client.DataPoint
+		err    error
+	}
+)
+
+// Model is the analytics screen.
+type Model struct {
+	ctx *common.Ctx
+
+	// The query.
+	metric  client.MetricInfo
+	rng     Range
+	filters Filters
+	mode    client.OperatorMode
+
+	// How results are shown (no request).
+	chart ChartKind
+	split SplitMode
+	left  leftView
+
+	// Query state.
+	key      string // key of the current query
+	period   Period // its resolved period
+	cost     int    // its requests
+	pending  bool   // not in the cache and not run yet
+	menuOpen bool   // a picker of ours is open: hold automatic runs
+	started  bool   // the screen was shown once
+	seq      int    // debounce generation
+	runSeq   int
+	run      *run
+	cache    map[string]*result
+	cur      *result // results of the current query, nil until fetched
+	err      string  // the last run's error
+
+	// Limiter snapshot for the controls line, taken in Update.
+	free     int
+	delay    time.Duration
+	now      time.Time
+	clockSeq int
+	ticking  bool
+
+	// Derived from cur, split and chart (recomputed by derive).
+	d derived
+
+	// Table.
+	cursor, offset int
+
+	width, height int
+	focused       bool
+}
+
+// New returns the screen. Nothing is requested until it is first shown.
+func New(ctx *common.Ctx) *Model {
+	info, _ := client.LookupMetric(string(DefaultMetric))
+	m := &Model{
+		ctx:    ctx,
+		metric: info,
+		rng:    Range{Preset: PresetLast30},
+		chart:  DefaultChart(info),
+		cache:  map[string]*result{},
+	}
+	m.now = ctx.Now()
+	m.refreshQuery()
+	return m
+}
+
+// Init does nothing: the first query runs when the screen is first shown.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// Title names the screen.
+func (m *Model) Title() string { return "Analytics" }
+
+// Capturing is false: inputs are modals.
+func (m *Model) Capturing() bool { return false }
+
+// Focus runs the first query the first time the screen is shown.
+func (m *Model) Focus() tea.Cmd {
+	m.focused = true
+	m.snapshot()
+	if !m.started {
+		m.started = true
+		return m.queryChanged(0)
+	}
+	return nil
+}
+
+// Blur is called when another screen becomes active.
+func (m *Model) Blur() { m.focused = false }
+
+// Metric is the selected metric.
+func (m *Model) Metric() client.MetricInfo { return m.metric }
+
+// Period is the resolved period of the current query.
+func (m *Model) Period() Period { return m.period }
+
+// Query is the current query.
+func (m *Model) Query() client.AnalyticsQuery { return m.query() }
+
+// Points are the data points of the current query (nil until fetched).
+func (m *Model) Points() []client.DataPoint {
+	if m.cur == nil {
+		return nil
+	}
+	return m.cur.points
+}
+
+// Loaded reports whether the current query's results are shown.
+func (m *Model) Loaded() bool { return m.cur != nil }
+
+// query builds the API query from the controls.
+func (m *Model) query() client.AnalyticsQuery {
+	q := client.AnalyticsQuery{
+		Metric:           m.metric.Metric,
+		OrganizationIDs:  m.filters.Orgs,
+		WidgetIDs:        m.filters.Widgets,
+		OperatorIDs:      m.filters.Operators,
+		OperatorGroupIDs: m.filters.Groups,
+		OperatorMode:     m.mode,
+	}
+	return m.period.Apply(q)
+}
+
+// refreshQuery resolves the period and key of the controls and shows cached results.
+func (m *Model) refreshQuery() {
+	m.period = m.rng.Period(m.ctx.Now())
+	q := m.query()
+	m.key = QueryKey(q, m.ctx.Client.OrganizationID())
+	m.cost = len(Plan(q))
+	if r, ok := m.cache[m.key]; ok {
+		m.cur, m.pending = r, false
+	} else {
+		m.cur, m.pending = nil, true
+	}
+	m.err = ""
+	m.cursor, m.offset = 0, 0
+	m.derive()
+}
+
+// queryChanged is called after a control changed the query: cached results show at once;
+// otherwise a one-request query runs after delay (unless a picker is open) and a longer
+// one waits for enter. A run of another query is cancelled.
+func (m *Model) queryChanged(delay time.Duration) tea.Cmd {
+	m.refreshQuery()
+	if m.run != nil && m.run.key != m.key {
+		m.stopRun()
+	}
+	m.snapshot()
+	if !m.pending || m.running() || !m.started || m.cost > 1 {
+		return nil
+	}
+	m.seq++
+	if delay <= 0 {
+		delay = time.Millisecond
+	}
+	return common.Tick(delay, runTickMsg{seq: m.seq})
+}
+
+func (m *Model) running() bool { return m.run != nil && m.run.key == m.key }
+
+func (m *Model) stopRun() {
+	if m.run != nil && m.run.cancel != nil {
+		m.run.cancel()
+	}
+	m.run = nil
+}
+
+// snapshot reads the limiter for the controls line (Update only, never View).
+func (m *Model) snapshot() {
+	m.now = m.ctx.Now()
+	if m.ctx.Client == nil {
+		return
+	}
+	m.free = m.ctx.Client.AnalyticsFree(m.metric.Metric)
+	m.delay = m.ctx.Client.AnalyticsDelay(m.metric.Metric)
+}
+
+// start runs the current query (fresh: bypassing every cache).
+func (m *Model) start(fresh bool) tea.Cmd {
+	q := m.query()
+	if err := q.Validate(); err != nil {
+		m.err = err.Error()
+		return nil
+	}
+	m.stopRun()
+	m.runSeq++
+	ctx, cancel := context.WithCancel(context.Background())
+	m.run = &run{id: m.runSeq, key: m.key, query: q, period: m.period, windows: Plan(q), fresh: fresh, ctx: ctx, cancel: cancel}
+	m.err = ""
+	return tea.Batch(m.fetchNext(), m.startClock())
+}
+
+// fetchNext starts the request of the run's next window. Its inputs are copied before the
+// command is built.
+func (m *Model) fetchNext() tea.Cmd {
+	r := m.run
+	c := m.ctx.Client
+	m.snapshot()
+	r.queuedUntil = time.Time{}
+	if m.delay > 0 {
+		r.queuedUntil = m.now.Add(m.delay)
+	}
+	ctx, q, w, id, idx, n, key, fresh := r.ctx, r.query, r.windows[r.next], r.id, r.next, len(r.windows), r.key, r.fresh
+	return func() tea.Msg {
+		wctx, cancel := context.WithTimeout(ctx, windowTimeout)
+		defer cancel()
+		if fresh {
+			wctx = client.Fresh(wctx)
+		}
+		pts, err := c.AnalyticsWindowPoints(wctx, q, w)
+		if err != nil {
+			err = fmt.Errorf("analytics %s, window %d of %d: %w", q.Metric, idx+1, n, err)
+		}
+		return windowMsg{runID: id, key: key, index: idx, points: pts, err: err}
+	}
+}
+
+// onWindow takes one window's points: the next window is requested, or the run completes
+// and its results are cached. Results of any other run are dropped.
+func (m *Model) onWindow(msg windowMsg) tea.Cmd {
+	r := m.run
+	if r == nil || msg.runID != r.id || msg.key != r.key || msg.index != r.next {
+		return nil // stale: a newer query replaced this one
+	}
+	if msg.err != nil {
+		m.stopRun()
+		m.err = common.ErrorText(msg.err)
+		m.snapshot()
+		return common.ErrorToast(msg.err)
+	}
+	r.points = append(r.points, msg.points...)
+	r.next++
+	if r.next < len(r.windows) {
+		return m.fetchNext()
+	}
+	client.SortDataPoints(r.points)
+	res := &result{key: r.key, query: r.query, period: r.period, points: r.points, at: m.ctx.Now()}
+	res.strs = make([]string, len(res.points))
+	for i, p := range res.points {
+		if p.ValueStr != nil {
+			res.strs[i] = sanitize.Line(*p.ValueStr)
+		}
+	}
+	m.cache[r.key] = res
+	m.stopRun()
+	if res.key == m.key {
+		m.cur, m.pending = res, false
+		m.cursor, m.offset = 0, 0
+		m.derive()
+	}
+	m.snapshot()
+	return nil
+}
+
+// startClock ticks every second while a window waits for the limiter, for the countdown.
+func (m *Model) startClock() tea.Cmd {
+	if m.ticking {
+		return nil
+	}
+	m.ticking = true
+	m.clockSeq++
+	return common.Tick(time.Second, clockTickMsg{seq: m.clockSeq})
+}
+
+// Update handles the screen's keys, its pickers' results and its query results.
+func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return m, m.onKey(msg)
+	case runTickMsg:
+		if msg.seq != m.seq || m.menuOpen || !m.pending || m.running() || m.cost > 1 {
+			return m, nil
+		}
+		return m, m.start(false)
+	case clockTickMsg:
+		if msg.seq != m.clockSeq {
+			return m, nil
+		}
+		m.snapshot()
+		if m.run == nil && m.delay <= 0 {
+			m.ticking = false
+			return m, nil
+		}
+		return m, common.Tick(time.Second, clockTickMsg{seq: m.clockSeq})
+	case windowMsg:
+		return m, m.onWindow(msg)
+	case metricPickedMsg:
+		m.menuOpen = false
+		if info, ok := client.LookupMetric(string(msg.metric)); ok && info.Metric != m.metric.Metric {
+			m.metric = info
+			m.chart = DefaultChart(info)
+		}
+		return m, m.queryChanged(RunDelay)
+	case rangePickedMsg:
+		m.menuOpen = false
+		m.rng = msg.r
+		return m, m.queryChanged(RunDelay)
+	case menuClosedMsg:
+		m.menuOpen = false
+		return m, m.queryChanged(RunDelay)
+	case filtersMsg:
+		m.filters, m.mode = msg.f, msg.mode
+		return m, m.queryChanged(RunDelay)
+	case common.TaskDoneMsg:
+		if msg.Kind != KindExport || msg.Err != nil {
+			return m, nil
+		}
+		if r, ok := msg.Result.(ExportResult); ok {
+			return m, common.Toast("Wrote " + common.Thousands(r.Points) + " data points to " + r.Path)
+		}
+		return m, nil
+	case common.ContextChangedMsg:
+		if !m.started {
+			return m, nil
+		}
+		return m, m.queryChanged(RunDelay)
+	case common.OperatorsLoadedMsg:
+		m.derive() // operator names in the breakdown
+		return m, nil
+	case common.RefreshMsg:
+		return m, nil // analytics never refresh by themselves: each request counts
+	}
+	return m, nil
+}
+
+func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.ctx.Keys
+	switch {
+	case key.Matches(msg, k.Metric):
+		m.menuOpen = true
+		return common.OpenModal(newPicker(m.ctx, m.metric.Metric))
+	case key.Matches(msg, k.Range):
+		m.menuOpen = true
+		return common.OpenModal(newRangeMenu(m.ctx, m.rng, m.query()))
+	case key.Matches(msg, k.Filter):
+		return common.OpenModal(filterForm(m.ctx, m.filters, m.mode))
+	case key.Matches(msg, k.Mode):
+		switch m.mode {
+		case client.OperatorModeAll:
+			m.mode = client.OperatorModeHuman
+		case client.OperatorModeHuman:
+			m.mode = client.OperatorModeBot
+		default:
+			m.mode = client.OperatorModeAll
+		}
+		return m.queryChanged(RunDelay)
+	case key.Matches(msg, k.Split):
+		m.split = m.split.Next()
+		m.derive()
+		return nil
+	case key.Matches(msg, k.ChartKind):
+		m.chart = NextChart(m.chart, m.metric)
+		m.derive()
+		return nil
+	case key.Matches(msg, k.NextPane), key.Matches(msg, k.PrevPane):
+		if m.left == viewChart {
+			m.left = viewTable
+		} else {
+			m.left = viewChart
+		}
+		return nil
+	case key.Matches(msg, k.Back) && m.left == viewTable:
+		m.left = viewChart
+		return nil
+	case key.Matches(msg, k.Open):
+		if m.pending && !m.running() {
+			return m.start(false)
+		}
+		return nil
+	case key.Matches(msg, k.Refresh):
+		if m.running() {
+			return nil
+		}
+		return m.start(true)
+	case key.Matches(msg, k.Export):
+		if m.cur == nil {
+			return common.ErrorToast(errors.New("nothing to export yet: run the query first (" + k.Open.Help().Key + ")"))
+		}
+		return common.OpenModal(exportForm(m.ctx, m.cur.query, m.cur.period, m.cur.points))
+	}
+	if m.left == viewTable {
+		m.moveTable(msg)
+	}
+	return nil
+}
+
+// moveTable scrolls the data point table.
+func (m *Model) moveTable(msg tea.KeyMsg) {
+	k := m.ctx.Keys
+	n := len(m.Points())
+	page := max(1, m.tableRows()-1)
+	switch {
+	case key.Matches(msg, k.Down):
+		m.cursor++
+	case key.Matches(msg, k.Up):
+		m.cursor--
+	case key.Matches(msg, k.PageDown):
+		m.cursor += page
+	case key.Matches(msg, k.PageUp):
+		m.cursor -= page
+	case key.Matches(msg, k.Top):
+		m.cursor = 0
+	case key.Matches(msg, k.Bottom):
+		m.cursor = n - 1
+	default:
+		return
+	}
+	m.cursor = max(0, min(m.cursor, n-1))
+	rows := m.tableRows()
+	if m.cursor < m.offset {
+		m.offset = m.cursor
+	}
+	if m.cursor >= m.offset+rows {
+		m.offset = m.cursor - rows + 1
+	}
+	m.offset = max(0, min(m.offset, max(0, n-rows)))
+}
+
+// ShortHelp lists the screen's main keys.
+func (m *Model) ShortHelp() []key.Binding {
+	k := m.ctx.Keys
+	return []key.Binding{k.Metric, k.Range, k.Mode, k.Filter, k.ChartKind, k.Split, k.NextPane, k.Export}
+}
+
+// FullHelp groups every key of the screen.
+func (m *Model) FullHelp() [][]key.Binding {
+	k := m.ctx.Keys
+	run := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "run the query"))
+	refresh := key.NewBinding(key.WithKeys(k.Refresh.Keys()...), key.WithHelp(k.Refresh.Help().Key, "run again (no cache)"))
+	table := key.NewBinding(key.WithKeys(k.NextPane.Keys()...), key.WithHelp(k.NextPane.Help().Key, "chart/table"))
+	return [][]key.Binding{
+		{k.Metric, k.Range, k.Mode, k.Filter, run, refresh},
+		{k.ChartKind, k.Split, table, k.Export, k.Back},
+		k.Move(),
+	}
+}

@@ -1,0 +1,704 @@
+package analytics
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/export"
+	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/common"
+)
+
+// fixedNow is the clock of these tests; the sandbox seeds its data relative to it.
+var fixedNow = time.Date(2026, 11, 20, 15, 4, 5, 0, time.UTC)
+
+func clock() time.Time { return fixedNow }
+
+// testSandbox starts an in-process sandbox (small, seed 1, fixed clock) for one test.
+func testSandbox(t *testing.T) *sandbox.Running {
+	t.Helper()
+	sb, err := sandbox.Start(context.Background(), sandbox.Options{Size: "small", Seed: 1, Now: clock, BurstRate: -1}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("start sandbox: %v", err)
+	}
+	t.Cleanup(func() { _ = sb.Close() })
+	return sb
+}
+
+// testCtx is a view context with plain styles and the fixed clock. The client keeps the real
+// clock: its per-minute limiter must see time pass.
+func testCtx(t *testing.T, baseURL, token string) *common.Ctx {
+	t.Helper()
+	lipgloss.SetColorProfile(termenv.Ascii)
+	c, err := client.New(client.Config{BaseURL: baseURL, Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &common.Ctx{
+		Styles:    theme.New(nil, theme.Default(), false),
+		Keys:      keymap.Default(),
+		Now:       clock,
+		Client:    c,
+		PageSize:  100,
+		Operators: map[int64]string{},
+	}
+}
+
+func sandboxCtx(t *testing.T) (*common.Ctx, *sandbox.Running) {
+	sb := testSandbox(t)
+	return testCtx(t, sb.URL, sb.Server.Info().CustomerToken), sb
+}
+
+// Keys.
+func typed(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+
+var (
+	keyTab   = tea.KeyMsg{Type: tea.KeyTab}
+	keyEnter = tea.KeyMsg{Type: tea.KeyEnter}
+	keyEsc   = tea.KeyMsg{Type: tea.KeyEsc}
+)
+
+// host stands in for the root model: it sizes the screen, keeps the modal stack and routes
+// messages the same way, and publishes a snapshot of the screen's state after every update
+// so a test can wait for a state instead of sleeping.
+type host struct {
+	s      *Model
+	modals []common.Modal
+	w, h   int
+
+	mu    sync.Mutex
+	state hostState
+}
+
+type hostState struct {
+	updates int
+	key     string
+	loaded  bool
+	running bool
+	modals  int
+	toasts  []string
+}
+
+func (h *host) Init() tea.Cmd { return h.s.Focus() }
+
+func (h *host) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	var toast string
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		h.w, h.h = msg.Width, msg.Height
+		h.s.SetSize(msg.Width, msg.Height)
+		for _, m := range h.modals {
+			m.SetSize(max(20, h.w-4), max(6, h.h-2))
+		}
+	case tea.KeyMsg:
+		if n := len(h.modals); n > 0 {
+			h.modals[n-1], cmd = h.modals[n-1].Update(msg)
+		} else {
+			_, cmd = h.s.Update(msg)
+		}
+	case common.OpenModalMsg:
+		h.modals = append(h.modals, msg.Modal)
+		msg.Modal.SetSize(max(20, h.w-4), max(6, h.h-2))
+		cmd = msg.Modal.Init()
+	case common.CloseModalMsg:
+		if n := len(h.modals); n > 0 {
+			h.modals = h.modals[:n-1]
+		}
+	case common.ToastMsg:
+		toast = msg.Text
+	default:
+		cmds := make([]tea.Cmd, 0, len(h.modals)+1)
+		for i, m := range h.modals {
+			var c tea.Cmd
+			h.modals[i], c = m.Update(msg)
+			cmds = append(cmds, c)
+		}
+		_, c := h.s.Update(msg)
+		cmd = tea.Batch(append(cmds, c)...)
+	}
+	h.mu.Lock()
+	h.state.updates++
+	h.state.key, h.state.loaded, h.state.running, h.state.modals = h.s.key, h.s.Loaded(), h.s.running(), len(h.modals)
+	if toast != "" {
+		h.state.toasts = append(h.state.toasts, toast)
+	}
+	h.mu.Unlock()
+	return h, cmd
+}
+
+func (h *host) View() string {
+	if n := len(h.modals); n > 0 {
+		return h.modals[n-1].View()
+	}
+	return h.s.View()
+}
+
+func (h *host) snapshot() hostState {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s := h.state
+	s.toasts = append([]string(nil), h.state.toasts...)
+	return s
+}
+
+// waitState polls the host until ok holds.
+func waitState(t *testing.T, h *host, what string, ok func(hostState) bool) hostState {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s := h.snapshot()
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 20s for %s; state %+v", what, s)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func loadedNotRunning(s hostState) bool { return s.loaded && !s.running && s.modals == 0 }
+
+// keyFor is the query key of a metric, preset and mode without filters.
+func keyFor(metric client.Metric, p Preset, mode client.OperatorMode) string {
+	return QueryKey(p.Period(fixedNow).Apply(client.AnalyticsQuery{Metric: metric, OperatorMode: mode}), 0)
+}
+
+// waitFor waits until the results of the query with key are shown.
+func waitFor(t *testing.T, h *host, key string) {
+	t.Helper()
+	waitState(t, h, "the results of "+key, func(s hostState) bool { return s.key == key && loadedNotRunning(s) })
+}
+
+// startHost runs the screen in a teatest program of w×h.
+func startHost(t *testing.T, ctx *common.Ctx, w, h int) (*host, *teatest.TestModel) {
+	t.Helper()
+	hs := &host{s: New(ctx)}
+	tm := teatest.NewTestModel(t, hs, teatest.WithInitialTermSize(w, h))
+	t.Cleanup(func() { _ = tm.Quit() })
+	return hs, tm
+}
+
+// questionPath is the keystrokes after `4` that answer "what was our median first response
+// time last month, human operators only, and how did it move day by day?".
+var questionPath = []tea.KeyMsg{
+	typed("m"), keyTab, keyTab, keyEnter, // metric: the Response times group's first, um_operator_response_time_first
+	typed("d"), typed("j"), keyEnter, // range: from "Last 30 days" one down to "Last month"
+	typed("h"), // operator_mode human
+}
+
+func TestQuestionPathUnderTenKeystrokes(t *testing.T) {
+	if n := len(questionPath); n >= 10 {
+		t.Fatalf("the path takes %d keystrokes", n)
+	}
+	ctx, _ := sandboxCtx(t)
+	h, tm := startHost(t, ctx, 120, 40)
+	waitState(t, h, "the first query", loadedNotRunning)
+	// A person types slower than a modal opens; wait for each menu to open and close.
+	for _, k := range questionPath {
+		before := h.snapshot().modals
+		tm.Send(k)
+		switch {
+		case k.String() == "m" || k.String() == "d":
+			waitState(t, h, "a menu", func(s hostState) bool { return s.modals == 1 })
+		case k.Type == tea.KeyEnter && before > 0:
+			waitState(t, h, "the menu to close", func(s hostState) bool { return s.modals == 0 })
+		}
+	}
+	waitFor(t, h, keyFor(client.MetricOperatorResponseTimeFirst, PresetLastMonth, client.OperatorModeHuman))
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	m := tm.FinalModel(t).(*host).s
+	if m.Period().Granularity() != Daily || m.chart != ChartMedian || m.Period().String() != "2026-10-01 → 2026-10-31" {
+		t.Errorf("chart %s per %s over %s; want the median per day over October", m.chart, m.Period().Granularity(), m.Period())
+	}
+	// The screen's median is the median of what the API returns for that question.
+	want, err := ctx.Client.Analytics(context.Background(), m.Query())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) == 0 || len(want) != len(m.Points()) {
+		t.Fatalf("screen has %d points, the API %d", len(m.Points()), len(want))
+	}
+	for _, p := range want {
+		if p.IsChatbotMetric {
+			t.Fatal("operator_mode human returned a bot's data point")
+		}
+	}
+	s := Summarize(want)
+	view := ansi.Strip(m.View())
+	if !regexp.MustCompile(`Median\s+` + regexp.QuoteMeta(FormatDuration(s.Median)) + `\s`).MatchString(view) {
+		t.Errorf("the summary does not show the median %s:\n%s", FormatDuration(s.Median), view)
+	}
+	if !strings.Contains(view, "Chart · median time per day") {
+		t.Errorf("the chart is not the median per day:\n%s", view)
+	}
+}
+
+// TestGolden renders the screen at 120×40 after the question's path, then with the split by
+// interaction and the table, with the fixed seed and clock.
+func TestGolden(t *testing.T) {
+	ctx, _ := sandboxCtx(t)
+	h, tm := startHost(t, ctx, 120, 40)
+	waitState(t, h, "the first query", loadedNotRunning)
+	// One step at a time, each waiting for its query: the request counts in the controls line
+	// are then the same on every run.
+	rt := client.MetricOperatorResponseTimeFirst
+	tm.Send(typed("m"))
+	waitState(t, h, "the picker", func(s hostState) bool { return s.modals == 1 })
+	tm.Send(keyTab)
+	tm.Send(keyTab)
+	tm.Send(keyEnter)
+	waitFor(t, h, keyFor(rt, PresetLast30, ""))
+	tm.Send(typed("d"))
+	waitState(t, h, "the range menu", func(s hostState) bool { return s.modals == 1 })
+	tm.Send(typed("j"))
+	tm.Send(keyEnter)
+	waitFor(t, h, keyFor(rt, PresetLastMonth, ""))
+	tm.Send(typed("h"))
+	waitFor(t, h, keyFor(rt, PresetLastMonth, client.OperatorModeHuman))
+	tm.Send(typed("i"))
+	tm.Send(typed("i"))
+	tm.Send(keyTab)
+	for range 3 {
+		tm.Send(typed("j"))
+	}
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	m := tm.FinalModel(t).(*host).s
+	if m.split != SplitInteraction || m.left != viewTable || m.cursor != 3 {
+		t.Fatalf("split %s, left %d, cursor %d", m.split, m.left, m.cursor)
+	}
+	t.Run("table", func(t *testing.T) { golden.RequireEqual(t, []byte(m.View())) })
+	m.left, m.split = viewChart, SplitNone
+	m.derive()
+	t.Run("chart", func(t *testing.T) { golden.RequireEqual(t, []byte(m.View())) })
+}
+
+func TestExportWritesTheCLIFormat(t *testing.T) {
+	dir := t.TempDir()
+	s := func(v string) *string { return &v }
+	pts := []client.DataPoint{pt("2026-10-01T08:00:00", fp(12)), {Time: client.Time{Time: at("2026-10-02T09:00:00")}, ValueStr: s("a,\"b\"\n")}}
+	p := Period{From: day("2026-10-01"), To: day("2026-10-31")}
+	for _, f := range []export.Format{export.CSV, export.JSON} {
+		var want bytes.Buffer
+		if err := export.DataPoints(&want, f, client.MetricConversationDuration, pts); err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Join(dir, ExportName(client.MetricConversationDuration, p, f))
+		got1, err := WriteExport(name, true, f, client.MetricConversationDuration, pts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got2, err := WriteExport(name, true, f, client.MetricConversationDuration, pts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got1 != name || got2 == got1 || !strings.HasSuffix(got2, "-2."+string(f)) {
+			t.Errorf("auto names %q then %q", got1, got2)
+		}
+		for _, path := range []string{got1, got2} {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(b, want.Bytes()) {
+				t.Errorf("%s differs from the CLI's format:\n%s\nwant\n%s", path, b, want.Bytes())
+			}
+		}
+		// A typed name is overwritten.
+		if got, err := WriteExport(got1, false, f, client.MetricConversationDuration, pts[:1]); err != nil || got != got1 {
+			t.Errorf("overwrite: %q %v", got, err)
+		}
+	}
+	if _, err := WriteExport(filepath.Join(dir, "missing", "x.csv"), false, export.CSV, client.MetricConversationDuration, pts); err == nil {
+		t.Error("no error for a missing directory")
+	}
+	if n := ExportName(client.MetricConversationDuration, p, export.JSON); n != "parley-um_conversation_duration-2026-10-01_2026-10-31.json" {
+		t.Errorf("name %q", n)
+	}
+}
+
+// usage is how many requests the client sent today for metric.
+func usage(ctx *common.Ctx, metric client.Metric) int {
+	return ctx.Client.Usage(client.Family("analytics:" + string(metric)))
+}
+
+// settle sends msgs and waits until the host handled them and any debounced run had time to
+// start and finish.
+func settle(t *testing.T, h *host, tm *teatest.TestModel, msgs ...tea.Msg) hostState {
+	t.Helper()
+	n := h.snapshot().updates
+	for _, m := range msgs {
+		tm.Send(m)
+	}
+	waitState(t, h, "the messages", func(s hostState) bool { return s.updates >= n+len(msgs) })
+	time.Sleep(2 * RunDelay)
+	return waitState(t, h, "no run", func(s hostState) bool { return !s.running })
+}
+
+func TestCacheAndViewChangesCostNoRequest(t *testing.T) {
+	ctx, _ := sandboxCtx(t)
+	h, tm := startHost(t, ctx, 120, 40)
+	waitState(t, h, "the first query", loadedNotRunning)
+	metric := DefaultMetric
+	if n := usage(ctx, metric); n != 1 {
+		t.Fatalf("the first query cost %d requests", n)
+	}
+	// Chart kind, split and table: no request.
+	s := settle(t, h, tm, typed("c"), typed("i"), typed("i"), typed("i"), keyTab, keyTab)
+	if n := usage(ctx, metric); n != 1 || !s.loaded {
+		t.Fatalf("view changes cost %d requests (loaded %v)", n-1, s.loaded)
+	}
+	// Human only is a new query; back to all operators (two quick presses) is cached.
+	settle(t, h, tm, typed("h"))
+	waitFor(t, h, keyFor(metric, PresetLast30, client.OperatorModeHuman))
+	if n := usage(ctx, metric); n != 2 {
+		t.Fatalf("human only: %d requests in all", n)
+	}
+	s = settle(t, h, tm, typed("h"), typed("h"))
+	if s.key != keyFor(metric, PresetLast30, "") || !s.loaded || usage(ctx, metric) != 2 {
+		t.Fatalf("back to all operators: key %s loaded %v, %d requests in all", s.key, s.loaded, usage(ctx, metric))
+	}
+	// r fetches again, bypassing every cache.
+	settle(t, h, tm, typed("r"))
+	waitFor(t, h, keyFor(metric, PresetLast30, ""))
+	if n := usage(ctx, metric); n != 3 {
+		t.Fatalf("r: %d requests in all, want 3", n)
+	}
+}
+
+func TestLongRangeShowsCostAndRunsOnEnter(t *testing.T) {
+	ctx, _ := sandboxCtx(t)
+	h, tm := startHost(t, ctx, 120, 40)
+	waitState(t, h, "the first query", loadedNotRunning)
+	metric := client.MetricConversationDuration
+	p, err := ParseCustom("119d", "today", fixedNow)
+	if err != nil || p.Days() != 120 {
+		t.Fatalf("120 days: %+v %v", p, err)
+	}
+	settle(t, h, tm, metricPickedMsg{metric: metric}, rangePickedMsg{r: Range{Preset: PresetCustom, Custom: p}})
+	s := h.snapshot()
+	if s.loaded || s.running || usage(ctx, metric) != 0 {
+		t.Fatalf("a 2-request query ran by itself: %+v, %d requests", s, usage(ctx, metric))
+	}
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	m := tm.FinalModel(t).(*host).s
+	view := ansi.Strip(m.View())
+	for _, want := range []string{"2 requests (≤93 days each)", "enter runs it", "Press enter to run it.", "120 days"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the screen does not say %q:\n%s", want, view)
+		}
+	}
+	// enter runs both windows, one after the other; the result is the API's whole range.
+	_, cmd := m.Update(keyEnter)
+	if !m.running() || m.run.next != 0 || len(m.run.windows) != 2 {
+		t.Fatalf("enter did not start a 2-window run: %+v", m.run)
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "Loading window 1 of 2") || !strings.Contains(v, "running: window 1 of 2") {
+		t.Errorf("no progress shown:\n%s", v)
+	}
+	drain(t, m, cmd)
+	if !m.Loaded() || usage(ctx, metric) != 2 {
+		t.Fatalf("loaded %v after %d requests", m.Loaded(), usage(ctx, metric))
+	}
+	want, err := ctx.Client.Analytics(context.Background(), m.Query())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != len(m.Points()) || len(want) == 0 {
+		t.Fatalf("%d points on screen, %d from the API", len(m.Points()), len(want))
+	}
+	view = ansi.Strip(m.View())
+	if !regexp.MustCompile(`Data points\s+` + regexp.QuoteMeta(common.Thousands(len(want))) + `\s`).MatchString(view) {
+		t.Errorf("the summary count is not %d:\n%s", len(want), view)
+	}
+}
+
+// drain runs cmd and every command that follows from it against m, like Bubble Tea would
+// (batches concurrently, the rest in order), ignoring the countdown clock and modals.
+func drain(t *testing.T, m *Model, cmd tea.Cmd) {
+	t.Helper()
+	queue := []tea.Cmd{cmd}
+	deadline := time.Now().Add(30 * time.Second)
+	for len(queue) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("commands did not settle")
+		}
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case clockTickMsg, common.OpenModalMsg, common.CloseModalMsg, common.ToastMsg, nil:
+		default:
+			_, next := m.Update(msg)
+			queue = append(queue, next)
+		}
+	}
+}
+
+// loadSynthetic puts pts in as the results of m's current query, as a finished run would.
+func loadSynthetic(t *testing.T, m *Model, pts []client.DataPoint) {
+	t.Helper()
+	m.started = true
+	if cmd := m.start(false); cmd == nil {
+		t.Fatalf("no run started: %s", m.err)
+	}
+	for i := range m.run.windows {
+		var part []client.DataPoint
+		if i == 0 {
+			part = pts
+		}
+		m.Update(windowMsg{runID: m.run.id, key: m.run.key, index: i, points: part})
+	}
+	if !m.Loaded() {
+		t.Fatal("synthetic results not loaded")
+	}
+}
+
+func offlineCtx(t *testing.T) *common.Ctx {
+	return testCtx(t, "http://127.0.0.1:9", "token")
+}
+
+func TestStaleResultsDropped(t *testing.T) {
+	m := New(offlineCtx(t))
+	m.started = true
+	m.start(false)
+	old := *m.run
+	m.Update(typed("h")) // another query: the old run is cancelled
+	if m.run != nil {
+		t.Fatal("the run of the previous query was not stopped")
+	}
+	if old.ctx.Err() == nil {
+		t.Error("the previous run's context was not cancelled")
+	}
+	m.Update(windowMsg{runID: old.id, key: old.key, index: 0, points: []client.DataPoint{pt("2026-11-01T00:00:00", nil)}})
+	if m.Loaded() || len(m.cache) != 0 {
+		t.Fatal("a stale window was taken")
+	}
+	// A late window of a run that is current but for the wrong index is dropped too.
+	m.start(false)
+	m.Update(windowMsg{runID: m.run.id, key: m.run.key, index: 5})
+	if m.Loaded() || m.run == nil || m.run.next != 0 {
+		t.Fatal("a window out of order was taken")
+	}
+	// An error keeps nothing and says what happened.
+	cmd := func() tea.Cmd {
+		_, c := m.Update(windowMsg{runID: m.run.id, key: m.run.key, index: 0, err: context.DeadlineExceeded})
+		return c
+	}()
+	if m.running() || m.Loaded() || m.err == "" || cmd == nil {
+		t.Fatalf("error not shown: %q", m.err)
+	}
+	if v := ansi.Strip(m.View()); v != "" {
+		t.Fatal("a view before SetSize")
+	}
+	m.SetSize(100, 30)
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "failed:") || !strings.Contains(v, "Press enter to try again") {
+		t.Errorf("error view:\n%s", v)
+	}
+}
+
+func hostilePoints() []client.DataPoint {
+	s := func(v string) *string { return &v }
+	op := func(id int64) *int64 { return &id }
+	var pts []client.DataPoint
+	strs := []string{"online", "away\x1b[31m\x07red", "\u202eevil\u202c", "a\r\nb\tc", "\x9b2J", "emoji 👩‍💻"}
+	for i := range 40 {
+		p := client.DataPoint{Time: client.Time{Time: fixedNow.Add(-time.Duration(i) * 7 * time.Hour)}, OperatorID: op(int64(i % 3)),
+			ValueStr: s(strs[i%len(strs)]), IsChatbotMetric: i%4 == 0}
+		if i%5 != 0 {
+			p.Value = fp(float64(i * 13))
+			p.HumanInteraction = bp(i%2 == 0)
+			p.ChatbotInteraction = bp(i%3 == 0)
+		}
+		pts = append(pts, p)
+	}
+	client.SortDataPoints(pts)
+	return pts
+}
+
+func TestUntrustedTextSanitized(t *testing.T) {
+	ctx := offlineCtx(t)
+	ctx.Operators = map[int64]string{1: "Ada"}
+	m := New(ctx)
+	m.Update(metricPickedMsg{metric: client.MetricOperatorStatus})
+	m.Update(rangePickedMsg{r: Range{Preset: PresetLast7}})
+	m.SetSize(160, 40)
+	loadSynthetic(t, m, hostilePoints())
+	for _, left := range []leftView{viewChart, viewTable} {
+		m.left = left
+		m.moveTable(typed("G"))
+		v := m.View()
+		if strings.ContainsAny(v, "\x1b\x07\r\t\u202e\u202c\u009b") {
+			t.Fatalf("control characters reach the screen:\n%q", v)
+		}
+		if !strings.Contains(v, "␛") {
+			t.Errorf("escape not shown as a stand-in (view %d):\n%s", left, v)
+		}
+	}
+	if !strings.Contains(m.View(), "emoji 👩‍💻") {
+		t.Error("emoji sequences lost")
+	}
+}
+
+func TestViewIsExactlyItsSize(t *testing.T) {
+	sizes := [][2]int{{80, 18}, {80, 22}, {81, 19}, {99, 30}, {120, 38}, {200, 48}, {80, 8}}
+	ctx := offlineCtx(t)
+	ctx.Operators = map[int64]string{1: "Ada Lovelace-Byron the Second"}
+	check := func(name string, m *Model) {
+		t.Helper()
+		for _, sz := range sizes {
+			m.SetSize(sz[0], sz[1])
+			lines := strings.Split(m.View(), "\n")
+			if len(lines) != sz[1] {
+				t.Fatalf("%s at %dx%d: %d lines", name, sz[0], sz[1], len(lines))
+			}
+			for i, l := range lines {
+				if w := ansi.StringWidth(l); w != sz[0] {
+					t.Fatalf("%s at %dx%d: line %d is %d wide: %q", name, sz[0], sz[1], i, w, l)
+				}
+			}
+		}
+	}
+	m := New(ctx)
+	check("before any query", m)
+	m.Update(rangePickedMsg{r: Range{Preset: PresetCustom, Custom: Period{From: day("2026-01-01"), To: day("2026-11-20")}}})
+	check("an expensive query", m)
+	m.Update(metricPickedMsg{metric: client.MetricConversationStatusDuration})
+	m.Update(rangePickedMsg{r: Range{Preset: PresetToday}})
+	loadSynthetic(t, m, hostilePoints())
+	for _, split := range []SplitMode{SplitNone, SplitOperator, SplitInteraction} {
+		for _, left := range []leftView{viewChart, viewTable} {
+			for _, kind := range []ChartKind{ChartCount, ChartMean, ChartMedian} {
+				m.split, m.left, m.chart = split, left, kind
+				m.derive()
+				check(fmt.Sprintf("split %s, view %d, %s", split, left, kind), m)
+			}
+		}
+	}
+	// No data points at all, and a single one.
+	m.split, m.left = SplitNone, viewChart
+	m.Update(rangePickedMsg{r: Range{Preset: PresetYesterday}})
+	loadSynthetic(t, m, nil)
+	check("no data points", m)
+	m.SetSize(120, 38)
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "No data points for this query.") {
+		t.Errorf("empty results:\n%s", v)
+	}
+	m.Update(rangePickedMsg{r: Range{Preset: PresetLast90}})
+	loadSynthetic(t, m, []client.DataPoint{pt("2026-11-01T10:00:00", fp(65))})
+	check("one data point", m)
+	m.SetSize(120, 38)
+	if v := ansi.Strip(m.View()); !regexp.MustCompile(`Median\s+1m05s`).MatchString(v) {
+		t.Errorf("single point:\n%s", v)
+	}
+}
+
+func TestExportToast(t *testing.T) {
+	m := New(offlineCtx(t))
+	_, cmd := m.Update(typed("e"))
+	if msg, ok := cmd().(common.ToastMsg); !ok || !msg.Error {
+		t.Fatalf("export without results: %#v", msg)
+	}
+	_, cmd = m.Update(common.TaskDoneMsg{Kind: KindExport, Result: ExportResult{Path: "x.csv", Points: 1234}})
+	if msg, ok := cmd().(common.ToastMsg); !ok || msg.Text != "Wrote 1,234 data points to x.csv" {
+		t.Fatalf("toast %#v", msg)
+	}
+}
+
+func TestPickerAndMenus(t *testing.T) {
+	ctx := offlineCtx(t)
+	p := newPicker(ctx, DefaultMetric)
+	p.SetSize(116, 36)
+	p.Update(keyTab)
+	if p.Selected() != client.MetricChatMessagesTotal {
+		t.Errorf("tab: %s, want the Messages group's first metric", p.Selected())
+	}
+	p.Update(keyTab)
+	if p.Selected() != client.MetricOperatorResponseTimeFirst {
+		t.Errorf("tab tab: %s", p.Selected())
+	}
+	p.Update(tea.KeyMsg{Type: tea.KeyShiftTab})
+	p.Update(tea.KeyMsg{Type: tea.KeyShiftTab})
+	p.Update(tea.KeyMsg{Type: tea.KeyShiftTab})
+	if p.Selected() != client.MetricConversationSessionCount {
+		t.Errorf("shift+tab wraps to the last group: %s", p.Selected())
+	}
+	p.Update(typed("G"))
+	p.Update(typed("j"))
+	if p.Selected() != client.MetricConversationSessionDurationReEngage {
+		t.Errorf("bottom: %s", p.Selected())
+	}
+	v := ansi.Strip(p.View())
+	for _, want := range []string{"Sessions", "um_conversation_session_duration_re_engage", "A session in which only operators were active. value: seconds. value_str: re-engage."} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the picker does not show %q:\n%s", want, v)
+		}
+	}
+	if _, cmd := p.Update(keyEsc); cmd == nil {
+		t.Error("esc does nothing")
+	}
+
+	// While a menu of the screen is open, a one-request query waits for it to close.
+	m := New(ctx)
+	m.started = true
+	m.Update(typed("m"))
+	if !m.menuOpen {
+		t.Fatal("m did not open the picker")
+	}
+	m.Update(runTickMsg{seq: m.seq})
+	if m.run != nil {
+		t.Fatal("a query ran while the picker was open")
+	}
+	_, cmd := m.Update(metricPickedMsg{metric: client.MetricConversationRating})
+	if cmd == nil || m.menuOpen || !m.pending {
+		t.Fatal("picking a metric schedules no run")
+	}
+	m.Update(runTickMsg{seq: m.seq})
+	if !m.running() || m.metric.Metric != client.MetricConversationRating {
+		t.Fatal("the scheduled run did not start")
+	}
+
+	// The range menu shows each preset's dates and cost and starts on the current one.
+	r := newRangeMenu(ctx, Range{Preset: PresetLast30}, m.Query())
+	r.SetSize(116, 36)
+	if r.Selected() != PresetLast30 {
+		t.Errorf("range menu starts on %s", r.Selected().Label())
+	}
+	r.Update(typed("j"))
+	if r.Selected() != PresetLastMonth {
+		t.Errorf("one down from last 30 days is %s", r.Selected().Label())
+	}
+	v = ansi.Strip(r.View())
+	if !strings.Contains(v, "Last month    2026-10-01 → 2026-10-31") || !strings.Contains(v, "Custom…") {
+		t.Errorf("range menu:\n%s", v)
+	}
+}

@@ -1,0 +1,623 @@
+package analytics
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/common"
+)
+
+// Layout.
+const (
+	controlsHeight = 7  // the query pane: five lines and its frame
+	summaryHeight  = 11 // nine lines and the frame
+	minRightWidth  = 30
+	maxRightWidth  = 46
+)
+
+// groupView is one split group's numbers.
+type groupView struct {
+	name    string
+	short   string
+	summary Summary
+	buckets []Bucket
+}
+
+// derived is everything computed from the results and the view settings; View only reads it.
+type derived struct {
+	groups []groupView
+	all    Summary
+	byStr  []Slice
+	byOp   []OperatorSlice
+	hasOp  bool
+	chart  string // rendered for chartW×chartH
+	chartW int
+	chartH int
+}
+
+// derive recomputes the numbers and the chart from the current results.
+func (m *Model) derive() {
+	m.d = derived{}
+	if m.cur == nil {
+		return
+	}
+	pts := m.cur.points
+	m.d.all = Summarize(pts)
+	for _, g := range Split(pts, m.split) {
+		m.d.groups = append(m.d.groups, groupView{name: g.Name, short: g.Short, summary: Summarize(g.Points), buckets: Buckets(g.Points, m.cur.period)})
+	}
+	if m.metric.Categorical {
+		m.d.byStr = ByValueStr(pts, m.cur.strs)
+	}
+	m.d.byOp, m.d.hasOp = ByOperator(pts)
+	m.renderChart()
+}
+
+// renderChart draws the chart for the left pane's size (on data, setting or size changes).
+func (m *Model) renderChart() {
+	w, h := m.leftInner()
+	m.d.chartW, m.d.chartH = w, h
+	if m.cur == nil || len(m.cur.points) == 0 || w <= 0 || h <= 0 {
+		m.d.chart = ""
+		return
+	}
+	m.d.chart = drawChart(m.ctx.Styles, m.d.groups, m.chart, m.metric.Unit, w, h)
+}
+
+// SetSize lays the panes out and redraws the chart.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	if m.cur != nil {
+		m.renderChart()
+	}
+}
+
+func (m *Model) rightWidth() int {
+	return max(minRightWidth, min(maxRightWidth, m.width*36/100))
+}
+
+// leftInner is the inside of the chart/table pane.
+func (m *Model) leftInner() (int, int) {
+	return max(0, m.width-m.rightWidth()-2), max(0, m.height-controlsHeight-2)
+}
+
+// tableRows is how many data point rows the table shows.
+func (m *Model) tableRows() int {
+	_, h := m.leftInner()
+	return max(1, h-1)
+}
+
+// View renders the screen at exactly its size.
+func (m *Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	fs := m.ctx.FrameStyles()
+	top := common.Frame(fs, "Analytics · "+string(m.metric.Metric), m.controls(m.width-2), m.width, controlsHeight, false)
+	resH := m.height - controlsHeight
+	if resH < 3 {
+		return common.Block(strings.Split(top, "\n"), m.width, m.height)
+	}
+	rw := m.rightWidth()
+	lw := m.width - rw
+	iw, ih := m.leftInner()
+	var leftTitle, leftBody string
+	if m.left == viewTable {
+		leftTitle = "Data points · " + common.Thousands(len(m.Points()))
+		if n := len(m.Points()); n > 0 {
+			leftTitle += fmt.Sprintf(" · row %d", m.cursor+1)
+		}
+		leftBody = m.tableView(iw, ih)
+	} else {
+		leftTitle = m.chartTitle()
+		leftBody = m.chartBody(iw, ih)
+	}
+	left := common.Frame(fs, leftTitle, leftBody, lw, resH, true)
+	sh := min(summaryHeight, resH)
+	right := common.Frame(fs, "Summary", m.summaryView(rw-2, sh-2), rw, sh, false)
+	if bh := resH - sh; bh >= 4 {
+		right += "\n" + common.Frame(fs, "Breakdown", m.breakdownView(rw-2, bh-2), rw, bh, false)
+	} else if bh > 0 {
+		right = common.Frame(fs, "Summary", m.summaryView(rw-2, resH-2), rw, resH, false)
+	}
+	return top + "\n" + common.JoinHorizontal(left, right)
+}
+
+// chartTitle says what the chart plots.
+func (m *Model) chartTitle() string {
+	what := m.chart.String()
+	if m.chart != ChartCount {
+		what += " " + unitName(m.metric.Unit)
+	}
+	t := "Chart · " + what + " per " + m.period.Granularity().String()
+	if m.split != SplitNone {
+		t += " · split: " + m.split.String()
+	}
+	return t
+}
+
+func unitName(u client.Unit) string {
+	switch u {
+	case client.UnitSeconds:
+		return "time"
+	case client.UnitPercent:
+		return "percent"
+	case client.UnitRating:
+		return "rating"
+	}
+	return "value"
+}
+
+// controls is the query pane: metric, range, filters and what the query costs.
+func (m *Model) controls(w int) string {
+	st := m.ctx.Styles
+	k := m.ctx.Keys
+	label := func(s string) string { return st.Label.Render(common.Pad(s, 9)) }
+	hint := func(line, keys string) string {
+		h := st.Subtle.Render(keys)
+		gap := w - ansi.StringWidth(line) - ansi.StringWidth(h)
+		if gap < 2 {
+			return line
+		}
+		return line + strings.Repeat(" ", gap) + h
+	}
+	lines := make([]string, 0, 5)
+	lines = append(lines, hint(label("Metric")+st.Bold.Render(string(m.metric.Metric))+st.Muted.Render(" · "+m.metric.Group), k.Metric.Help().Key+" pick"))
+	lines = append(lines, label("")+st.Muted.Render(common.Pad(describe(m.metric), max(0, w-9))))
+	p := m.period
+	rangeText := m.rng.Preset.Label() + ": " + p.String() + " UTC · " + plural(p.Days(), "day") + " · per " + p.Granularity().String()
+	lines = append(lines, hint(label("Range")+rangeText, k.Range.Help().Key+" change"))
+	lines = append(lines, hint(label("Filters")+m.filterText(), k.Mode.Help().Key+" mode · "+k.Filter.Help().Key+" filters"))
+	lines = append(lines, label("Cost")+m.costText())
+	return strings.Join(lines, "\n")
+}
+
+// describe is a metric's one-line description: what is tracked and what value and
+// value_str mean.
+func describe(info client.MetricInfo) string {
+	s := info.Description
+	if info.Value != "" {
+		s += " value: " + info.Value + "."
+	}
+	if info.ValueStr != "" {
+		s += " value_str: " + info.ValueStr + "."
+	}
+	return s
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return common.Thousands(n) + " " + word + "s"
+}
+
+func (m *Model) filterText() string {
+	mode := "all operators"
+	switch m.mode {
+	case client.OperatorModeHuman:
+		mode = "human operators only"
+	case client.OperatorModeBot:
+		mode = "bots only"
+	}
+	parts := []string{mode}
+	add := func(name string, ids []int64, names map[int64]string) {
+		if len(ids) == 0 {
+			return
+		}
+		var vals []string
+		for _, id := range ids {
+			if n := names[id]; n != "" {
+				vals = append(vals, n)
+			} else {
+				vals = append(vals, "#"+strconv.FormatInt(id, 10))
+			}
+		}
+		parts = append(parts, name+" "+strings.Join(vals, " or "))
+	}
+	add("organization", m.filters.Orgs, nil)
+	add("widget", m.filters.Widgets, nil)
+	add("operator", m.filters.Operators, m.ctx.Operators)
+	add("group", m.filters.Groups, nil)
+	if len(parts) == 1 {
+		parts = append(parts, "every organization, widget, operator and group")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// costText says what running the query costs, or where the run is.
+func (m *Model) costText() string {
+	st := m.ctx.Styles
+	k := m.ctx.Keys
+	free := fmt.Sprintf("%d free this minute", m.free)
+	switch {
+	case m.running():
+		r := m.run
+		s := fmt.Sprintf("running: window %d of %d", r.next+1, len(r.windows))
+		if left := r.queuedUntil.Sub(m.now); left > 0 {
+			s += fmt.Sprintf(" · queued by the 10/min limit, %ds", int(math.Ceil(left.Seconds())))
+		}
+		return st.Warning.Render(s)
+	case m.err != "":
+		return st.Error.Render("failed: "+m.err) + st.Muted.Render(" · "+k.Open.Help().Key+" tries again")
+	case m.cur != nil:
+		return "cached, 0 requests · fetched " + m.cur.at.UTC().Format("15:04:05") + " UTC (" + k.Refresh.Help().Key + ": again) · " + st.Muted.Render(free)
+	}
+	s := CostText(m.cost)
+	if m.cost > 1 {
+		s += fmt.Sprintf(" (≤%d days each)", client.MaxAnalyticsDays)
+	}
+	s += " · " + free
+	if m.cost > m.free {
+		wait := "the rest wait for the limit"
+		if m.free == 0 && m.delay > 0 {
+			wait = fmt.Sprintf("next slot in %ds", int(math.Ceil(m.delay.Seconds())))
+		}
+		s += " · " + wait
+	}
+	if m.cost > 1 {
+		return s + st.Accent.Render(" · "+k.Open.Help().Key+" runs it")
+	}
+	return s
+}
+
+// chartBody is the chart, or what stands in for it.
+func (m *Model) chartBody(w, h int) string {
+	if lines := m.statusLines(); lines != nil {
+		return common.Block(lines, w, h)
+	}
+	if m.d.chart == "" || m.d.chartW != w || m.d.chartH != h {
+		return common.Block([]string{"", "  " + m.ctx.Styles.Muted.Render("Nothing to chart.")}, w, h)
+	}
+	return m.d.chart
+}
+
+// statusLines stand in for results that are not there (nil when there are results).
+func (m *Model) statusLines() []string {
+	st := m.ctx.Styles
+	k := m.ctx.Keys
+	switch {
+	case m.running():
+		r := m.run
+		lines := []string{"", "  " + st.Loading.Render(fmt.Sprintf("Loading window %d of %d…", r.next+1, len(r.windows)))}
+		if left := r.queuedUntil.Sub(m.now); left > 0 {
+			lines = append(lines, "  "+st.Muted.Render(fmt.Sprintf("Queued: at most 10 requests per minute per metric; this one goes out in %ds.", int(math.Ceil(left.Seconds())))))
+		}
+		return lines
+	case m.err != "":
+		return []string{"", "  " + st.Error.Render("✗ "+m.err), "  " + st.Muted.Render("Press "+k.Open.Help().Key+" to try again.")}
+	case m.cur == nil && m.cost > 1:
+		return []string{"", "  This query costs " + CostText(m.cost) + fmt.Sprintf(" (periods of at most %d days).", client.MaxAnalyticsDays),
+			"  " + st.Accent.Render("Press "+k.Open.Help().Key+" to run it.")}
+	case m.cur == nil:
+		return []string{"", "  " + st.Loading.Render("Loading…")}
+	case len(m.cur.points) == 0:
+		return []string{"", "  " + st.Muted.Render("No data points for this query.")}
+	}
+	return nil
+}
+
+// summaryView shows count, sum, mean, median, p90, min and max of value in the metric's
+// unit; with a split, one column per group.
+func (m *Model) summaryView(w, h int) string {
+	st := m.ctx.Styles
+	if m.cur == nil {
+		return common.Block([]string{st.Muted.Render("No results yet.")}, w, h)
+	}
+	quantity := HasQuantity(m.metric)
+	u := m.metric.Unit
+	val := func(s Summary, f func(Summary) float64) string {
+		if !quantity || s.N == 0 {
+			return "—"
+		}
+		return FormatValue(u, f(s))
+	}
+	type row struct {
+		name string
+		f    func(Summary) string
+	}
+	rows := []row{
+		{"Data points", func(s Summary) string { return common.Thousands(s.Count) }},
+		{"With value", func(s Summary) string { return common.Thousands(s.N) }},
+		{"Sum", func(s Summary) string { return val(s, func(s Summary) float64 { return s.Sum }) }},
+		{"Mean", func(s Summary) string { return val(s, func(s Summary) float64 { return s.Mean }) }},
+		{"Median", func(s Summary) string { return val(s, func(s Summary) float64 { return s.Median }) }},
+		{"p90", func(s Summary) string { return val(s, func(s Summary) float64 { return s.P90 }) }},
+		{"Min", func(s Summary) string { return val(s, func(s Summary) float64 { return s.Min }) }},
+		{"Max", func(s Summary) string { return val(s, func(s Summary) float64 { return s.Max }) }},
+	}
+	const lw = 12
+	var lines []string
+	if m.split == SplitNone {
+		lines = append(lines, st.Label.Render(common.Pad("Unit", lw))+st.Muted.Render(unitText(m.metric)))
+		for _, r := range rows {
+			lines = append(lines, st.Label.Render(common.Pad(r.name, lw))+r.f(m.d.all))
+		}
+		return common.Block(lines, w, h)
+	}
+	n := max(1, len(m.d.groups))
+	cw := max(6, (w-lw)/n)
+	head := common.Pad("", lw)
+	for _, g := range m.d.groups {
+		head += common.PadLeft(g.short, cw)
+	}
+	lines = append(lines, st.Bold.Render(head))
+	for _, r := range rows {
+		line := st.Label.Render(common.Pad(r.name, lw))
+		for _, g := range m.d.groups {
+			line += common.PadLeft(r.f(g.summary), cw)
+		}
+		lines = append(lines, line)
+	}
+	return common.Block(lines, w, h)
+}
+
+// unitText says how to read the metric's value.
+func unitText(info client.MetricInfo) string {
+	switch {
+	case info.Unit == client.UnitSeconds:
+		return "duration"
+	case info.Unit == client.UnitPercent:
+		return "percent"
+	case info.Unit == client.UnitRating:
+		return "rating"
+	case info.Unit == client.UnitID:
+		return "an id, not a quantity"
+	case info.Unit == client.UnitCount && HasQuantity(info):
+		return "count"
+	case info.Unit == client.UnitCount:
+		return "1 per event"
+	}
+	return "none: each point is one event"
+}
+
+// breakdownView lists the points per value_str (categorical metrics) and per operator.
+func (m *Model) breakdownView(w, h int) string {
+	st := m.ctx.Styles
+	if m.cur == nil || len(m.cur.points) == 0 {
+		return common.Block([]string{st.Muted.Render("—")}, w, h)
+	}
+	var sections [][]barItem
+	var titles []string
+	if len(m.d.byStr) > 0 {
+		items := make([]barItem, len(m.d.byStr))
+		for i, s := range m.d.byStr {
+			items[i] = barItem{label: s.Label, count: s.Count}
+		}
+		sections = append(sections, items)
+		titles = append(titles, "By value_str")
+	}
+	if m.d.hasOp {
+		quantity := HasQuantity(m.metric)
+		items := make([]barItem, len(m.d.byOp))
+		for i, s := range m.d.byOp {
+			label := s.Label
+			if s.HasID {
+				if n := m.ctx.Operators[s.ID]; n != "" {
+					label = n
+				}
+			}
+			it := barItem{label: label, count: s.Count}
+			if quantity && s.N > 0 {
+				it.extra = FormatValue(m.metric.Unit, s.Mean())
+			}
+			items[i] = it
+		}
+		sections = append(sections, items)
+		title := "By operator"
+		if quantity {
+			title += " (count, mean)"
+		}
+		titles = append(titles, title)
+	}
+	if len(sections) == 0 {
+		return common.Block([]string{st.Muted.Render("No value_str categories or operators to break down.")}, w, h)
+	}
+	var lines []string
+	per := h / len(sections)
+	for i, items := range sections {
+		budget := per
+		if i == len(sections)-1 {
+			budget = h - len(lines)
+		}
+		if budget < 2 {
+			break
+		}
+		lines = append(lines, st.Section.Render(titles[i]))
+		lines = append(lines, barList(st, items, m.d.all.Count, w, budget-1)...)
+	}
+	return common.Block(lines, w, h)
+}
+
+// tableView is the scrollable table of raw data points (visible rows only).
+func (m *Model) tableView(w, h int) string {
+	st := m.ctx.Styles
+	if lines := m.statusLines(); lines != nil {
+		return common.Block(lines, w, h)
+	}
+	cols := tableColumns(w - 2)
+	var lines []string
+	head := "  "
+	for _, c := range cols {
+		head += cellText(c, c.title)
+	}
+	lines = append(lines, st.Bold.Render(head))
+	pts := m.cur.points
+	end := min(len(pts), m.offset+m.tableRows())
+	for i := m.offset; i < end; i++ {
+		line := "  "
+		if i == m.cursor {
+			line = "▸ " // the cursor shows without colours too
+		}
+		for _, c := range cols {
+			line += cellText(c, m.cell(c.id, i))
+		}
+		line = common.Fit(line, w)
+		if i == m.cursor {
+			line = st.Selected.Render(line)
+		}
+		lines = append(lines, line)
+	}
+	return common.Block(lines, w, h)
+}
+
+type column struct {
+	id, title string
+	width     int
+	right     bool
+}
+
+// tableColumns fits the columns to w: the value_str column takes what is left; columns
+// drop from the right when space runs out.
+func tableColumns(w int) []column {
+	all := []column{
+		{"time", "time (UTC)", 20, false},
+		{"value", "value", 10, true},
+		{"str", "value_str", 0, false},
+		{"op", "operator", 16, false},
+		{"conv", "conversation", 13, true},
+		{"kind", "op. kind", 9, false},
+		{"inter", "interaction", 11, false},
+	}
+	const minStr = 12
+	used := 0
+	var out []column
+	for _, c := range all {
+		if c.id == "str" {
+			out = append(out, c)
+			continue
+		}
+		if used+c.width+minStr > w && c.id != "time" {
+			continue
+		}
+		used += c.width
+		out = append(out, c)
+	}
+	for i := range out {
+		if out[i].id == "str" {
+			out[i].width = max(0, w-used)
+		}
+	}
+	return out
+}
+
+func cellText(c column, s string) string {
+	if c.width <= 0 {
+		return ""
+	}
+	if c.right {
+		return common.PadLeft(s, c.width-1) + " "
+	}
+	return common.Pad(s, c.width-1) + " "
+}
+
+// cell is one table cell of point i (value_str already sanitized).
+func (m *Model) cell(id string, i int) string {
+	p := &m.cur.points[i]
+	switch id {
+	case "time":
+		return p.Time.UTC().Format("2006-01-02 15:04:05")
+	case "value":
+		if p.Value == nil {
+			return "—"
+		}
+		if HasQuantity(m.metric) {
+			return FormatValue(m.metric.Unit, *p.Value)
+		}
+		return FormatNumber(*p.Value)
+	case "str":
+		if p.ValueStr == nil {
+			return "—"
+		}
+		return m.cur.strs[i]
+	case "op":
+		if p.OperatorID == nil {
+			return "—"
+		}
+		if n := m.ctx.Operators[*p.OperatorID]; n != "" {
+			return n
+		}
+		return "#" + strconv.FormatInt(*p.OperatorID, 10)
+	case "conv":
+		if p.ConversationID == nil {
+			return "—"
+		}
+		return strconv.FormatInt(*p.ConversationID, 10)
+	case "kind":
+		if p.IsChatbotMetric {
+			return "bot"
+		}
+		return "human"
+	case "inter":
+		return Interaction(p)
+	}
+	return ""
+}
+
+// barItem is one line of a bar list.
+type barItem struct {
+	label string
+	count int
+	extra string
+}
+
+var eighths = []string{"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"}
+
+// barList draws items as "label ███▌ count share extra", at most n lines (the last says how
+// many more there are when they do not fit).
+func barList(st *theme.Styles, items []barItem, total, w, n int) []string {
+	if n <= 0 || len(items) == 0 {
+		return nil
+	}
+	show := items
+	more := 0
+	if len(items) > n {
+		show, more = items[:n-1], len(items)-(n-1)
+	}
+	lw := 0
+	for _, it := range show {
+		lw = max(lw, ansi.StringWidth(it.label))
+	}
+	lw = min(lw, max(8, w/3))
+	maxCount := 1
+	for _, it := range show {
+		maxCount = max(maxCount, it.count)
+	}
+	nums := make([]string, len(show))
+	nw := 0
+	for i, it := range show {
+		nums[i] = common.Thousands(it.count)
+		if total > 0 {
+			nums[i] += fmt.Sprintf(" %3.0f%%", float64(it.count)*100/float64(total))
+		}
+		if it.extra != "" {
+			nums[i] += " " + common.PadLeft(it.extra, 6)
+		}
+		nw = max(nw, ansi.StringWidth(nums[i]))
+	}
+	bw := max(0, w-lw-nw-2)
+	out := make([]string, 0, len(show)+1)
+	for i, it := range show {
+		b := bar(float64(it.count)/float64(maxCount), bw)
+		out = append(out, common.Pad(it.label, lw)+" "+seriesStyle(st, 0).Render(common.Pad(b, bw))+" "+common.PadLeft(nums[i], nw))
+	}
+	if more > 0 {
+		out = append(out, st.Muted.Render(fmt.Sprintf("+ %d more (tab: table)", more)))
+	}
+	return out
+}
+
+// bar is a horizontal bar of frac×w cells with eighth blocks.
+func bar(frac float64, w int) string {
+	if w <= 0 || frac <= 0 {
+		return ""
+	}
+	e := int(math.Round(min(1, frac) * float64(w) * 8))
+	return strings.Repeat("█", e/8) + eighths[e%8]
+}
