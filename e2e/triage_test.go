@@ -15,24 +15,50 @@ import (
 	"github.com/parley-tui/parley/client"
 )
 
-// findConversation returns the first conversation the server ranks for query.
-func findConversation(t *testing.T, sb *Sandbox, query string) client.Conversation {
+// findConversation returns the first conversation among the server's ranked results for
+// query that satisfies ok, and its rank (0 = first).
+func findConversation(t *testing.T, sb *Sandbox, query string, ok func(client.Conversation) bool) (client.Conversation, int) {
 	t.Helper()
-	p, err := sb.Client(t).ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Search: query, Limit: 5}})
+	p, err := sb.Client(t).ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Search: query, Limit: 100}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Results) == 0 {
-		t.Fatalf("no conversation matches %q", query)
+	for i, c := range p.Results {
+		if ok(c) {
+			return c, i
+		}
 	}
-	return p.Results[0]
+	t.Fatalf("no conversation ranked for %q qualifies", query)
+	return client.Conversation{}, 0
+}
+
+var listLoaded = regexp.MustCompile(`\d+ conversations? ·`)
+
+// waitList waits until the conversation list has loaded (its header shows the count).
+func waitList(t *testing.T, tui *TUI) string {
+	t.Helper()
+	return tui.WaitUntil(listLoaded.MatchString, 30*time.Second, "the conversation list")
+}
+
+// search runs a search in the TUI's conversation list.
+func search(t *testing.T, tui *TUI, query string) {
+	t.Helper()
+	tui.Keys("/")
+	tui.WaitFor("Search conversations:", 10*time.Second)
+	tui.Type(query)
+	tui.Keys("Enter")
+	quoted := fmt.Sprintf("search:%q", query)
+	quoted = quoted[:min(len(quoted), 16)] // a narrow header cuts the end
+	tui.WaitUntil(func(s string) bool {
+		return strings.Contains(s, quoted) && !strings.Contains(s, "loading…") && listLoaded.MatchString(s)
+	}, 15*time.Second, "search results")
 }
 
 func TestRowsAppearAndEnterOpensAThread(t *testing.T) {
 	sb := StartSandbox(t, "small")
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		tui := StartTUI(t, size[0], size[1], sb.Env)
-		s := tui.WaitFor("conversations ·", 30*time.Second)
+		s := waitList(t, tui)
 		if !regexp.MustCompile(`[●◐○] (new|pending|ended)`).MatchString(s) {
 			t.Fatalf("%dx%d: no conversation rows:\n%s", size[0], size[1], s)
 		}
@@ -52,7 +78,11 @@ func TestRowsAppearAndEnterOpensAThread(t *testing.T) {
 
 func TestScrollBackThroughTheLongThread(t *testing.T) {
 	sb := StartSandbox(t, "small")
-	long := findConversation(t, sb, "Start of the long thread")
+	c := sb.Client(t)
+	long, rank := findConversation(t, sb, "Start of the long thread", func(conv client.Conversation) bool {
+		p, err := c.MessagesPage(t.Context(), conv.ID, client.CursorOptions{Limit: 100})
+		return err == nil && p.Next != ""
+	})
 	n := 0
 	for _, err := range sb.Client(t).Messages(t.Context(), long.ID, client.CursorOptions{Limit: 100}) {
 		if err != nil {
@@ -63,18 +93,22 @@ func TestScrollBackThroughTheLongThread(t *testing.T) {
 	if n < 1500 {
 		t.Fatalf("the long conversation %d has %d messages, want at least 1,500", long.ID, n)
 	}
+	path := fmt.Sprintf("/conversations/%d/messages/", long.ID)
+	isMessages := func(r Request) bool { return strings.HasSuffix(r.Path, path) && r.Method == "GET" }
+	before := sb.CountRequests(t, isMessages) // the test's own look-ups above
 	tui := StartTUI(t, 120, 40, sb.Env)
-	tui.WaitFor("conversations ·", 30*time.Second)
-	tui.Keys("/")
-	tui.Type("Start of the long thread")
+	waitList(t, tui)
+	search(t, tui, "Start of the long thread")
+	tui.Keys("g")
+	for range rank {
+		tui.Keys("j")
+	}
 	tui.Keys("Enter")
-	tui.WaitFor(`search:"Start of the long thread"`, 15*time.Second)
-	tui.WaitFor(fmt.Sprintf("%d", long.ID), 15*time.Second)
-	tui.Keys("g", "Enter")
 	tui.WaitFor(fmt.Sprintf("#%d", long.ID), 15*time.Second)
 	// Scroll up steadily, like a user holding ctrl+u.
 	deadline := time.Now().Add(3 * time.Minute)
-	for !strings.Contains(tui.Screen(), "Start of the long thread") || strings.Contains(tui.Screen(), "loading") {
+	// The oldest message's body (the list header shows the query without the colon).
+	for !strings.Contains(tui.Screen(), "Start of the long thread:") || strings.Contains(tui.Screen(), "loading") {
 		if time.Now().After(deadline) {
 			t.Fatalf("never reached the first message:\n%s", tui.Screen())
 		}
@@ -83,8 +117,7 @@ func TestScrollBackThroughTheLongThread(t *testing.T) {
 	}
 	s := tui.WaitFor(fmt.Sprintf("%d loaded · all", n), 15*time.Second)
 	want := (n + 99) / 100
-	path := fmt.Sprintf("/conversations/%d/messages/", long.ID)
-	got := sb.CountRequests(t, func(r Request) bool { return strings.HasSuffix(r.Path, path) && r.Method == "GET" })
+	got := sb.CountRequests(t, isMessages) - before
 	if got != want {
 		t.Fatalf("scrolling back through %d messages took %d message requests, want exactly %d", n, got, want)
 	}
@@ -94,12 +127,9 @@ func TestScrollBackThroughTheLongThread(t *testing.T) {
 func TestHostileTextIsInert(t *testing.T) {
 	sb := StartSandbox(t, "small")
 	tui := StartTUI(t, 100, 30, sb.Env)
-	tui.WaitFor("conversations ·", 30*time.Second)
+	waitList(t, tui)
 	title := tui.Title()
-	tui.Keys("/")
-	tui.Type("Mallory")
-	tui.Keys("Enter")
-	tui.WaitFor(`search:"Mallory"`, 15*time.Second)
+	search(t, tui, "Mallory")
 	tui.Keys("Enter")
 	tui.WaitFor(" loaded ·", 15*time.Second)
 	for i := 0; i < 40; i++ {
@@ -128,7 +158,7 @@ func TestHostileTextIsInert(t *testing.T) {
 func TestNoColorWritesNoColour(t *testing.T) {
 	sb := StartSandbox(t, "small")
 	tui := StartTUI(t, 120, 30, append(sb.Env, "NO_COLOR=1"))
-	tui.WaitFor("conversations ·", 30*time.Second)
+	waitList(t, tui)
 	tui.Keys("j", "Enter")
 	tui.WaitFor(" loaded ·", 15*time.Second)
 	out := tui.tmux("capture-pane", "-p", "-e", "-t", tui.session)
@@ -147,7 +177,7 @@ func TestTooSmallAndResize(t *testing.T) {
 		if s[0] < 80 || s[1] < 20 {
 			scr = tui.WaitFor("Terminal too small", 10*time.Second)
 		} else {
-			scr = tui.WaitFor("conversations ·", 10*time.Second)
+			scr = tui.WaitUntil(listLoaded.MatchString, 10*time.Second, "the list")
 		}
 		checkFits(t, scr, s[0], s[1])
 		if tui.Dead() {

@@ -765,9 +765,13 @@ func (m Model) operatorName(id int64) string {
 	return fmt.Sprintf("operator %d", id)
 }
 
-// header describes the query: status, filters, ordering, search and the total.
+// header describes the query: the total, search, status, filters and ordering (most
+// specific first, since a narrow pane cuts the end).
 func (m Model) header() string {
 	var parts []string
+	if m.q.Search != "" {
+		parts = append(parts, fmt.Sprintf("search:%q", m.q.Search))
+	}
 	status := m.q.Filter.Status
 	if status == "" {
 		status = "all"
@@ -775,14 +779,15 @@ func (m Model) header() string {
 	parts = append(parts, "status:"+status)
 	parts = append(parts, DescribeFilter(m.q.Filter, m.ctx.Operators)...)
 	parts = append(parts, "order:"+m.orderingOrDefault())
-	if m.q.Search != "" {
-		parts = append(parts, fmt.Sprintf("search:%q", m.q.Search))
-	}
 	count := "…"
+	noun := " conversations"
 	if m.loaded {
 		count = common.Thousands(m.total)
+		if m.total == 1 {
+			noun = " conversation"
+		}
 	}
-	return " " + count + " conversations · " + strings.Join(parts, " · ")
+	return " " + count + noun + " · " + strings.Join(parts, " · ")
 }
 
 // footer shows the position, loading state and the offset cap.
