@@ -13,6 +13,8 @@ require (
 	modernc.org/sqlite v1.60.1
 )
 
+require github.com/creack/pty v1.1.24 // indirect
+
 require (
 	github.com/NimbleMarkets/ntcharts v0.4.0
 	github.com/aymanbagabas/go-osc52/v2 v2.0.1 // indirect
