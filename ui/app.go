@@ -6,6 +6,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -20,6 +21,8 @@ import (
 	"github.com/parley-tui/parley/views/analytics"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/contacts"
+	"github.com/parley-tui/parley/views/navigation"
+	"github.com/parley-tui/parley/views/operators"
 	"github.com/parley-tui/parley/views/triage"
 )
 
@@ -77,6 +80,12 @@ type App struct {
 	lastRefresh time.Time
 	autoGen     int
 	opsReq      int
+
+	// Organization and operator context (context.go).
+	opList   []client.Operator // the current organization's operators, for ctrl+p
+	opsOrg   int64             // the organization the operator directory came from
+	orgReq   int               // organization probe in flight
+	checkOrg bool              // after a switch: warn when the API answers for another org
 }
 
 type toast struct {
@@ -120,7 +129,11 @@ func New(o Options) *App {
 		{common.ScreenConversations, k.Conversations, triage.New(ctx)},
 		{common.ScreenContacts, k.Contacts, contacts.New(ctx)},
 		{common.ScreenAnalytics, k.Analytics, analytics.New(ctx)},
+		{common.ScreenOperators, k.Operators, operators.New(ctx, operators.Options{Budget: o.RequestBudget})},
+		{common.ScreenNavigation, k.Navigation, navigation.New(ctx)},
 	}
+	// Tabs in ScreenID order, however the registrations above are listed.
+	slices.SortStableFunc(a.screens, func(x, y screenEntry) int { return int(x.id) - int(y.id) })
 	return a
 }
 
@@ -272,7 +285,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			names[op.ID] = sanitize.Line(n)
 		}
 		a.ctx.Operators = names
-		return a, a.broadcast(msg)
+		return a, tea.Batch(a.onDirectory(msg.Operators), a.broadcast(msg))
+	case contextPickedMsg:
+		return a, a.setContext(msg)
 	case common.SwitchScreenMsg:
 		cmd := a.switchTo(msg.Screen)
 		if msg.Then != nil {
@@ -333,6 +348,10 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 			return tea.Quit
 		case key.Matches(msg, k.Help):
 			return common.OpenModal(newHelp(a.ctx, a.Screen().Title(), a.helpGroups()))
+		case key.Matches(msg, k.PickOrg):
+			return a.orgPicker()
+		case key.Matches(msg, k.ActAs):
+			return a.operatorPicker()
 		}
 		for i, e := range a.screens {
 			if key.Matches(msg, e.key) {
@@ -365,7 +384,7 @@ func (a *App) helpGroups() [][]key.Binding {
 	for _, e := range a.screens {
 		global = append(global, e.key)
 	}
-	global = append(global, k.Quit, k.ForceQuit)
+	global = append(global, k.PickOrg, k.ActAs, k.Quit, k.ForceQuit)
 	return append(groups, global)
 }
 
@@ -482,16 +501,7 @@ func (a *App) statusBar() string {
 	if a.opts.Demo {
 		ctxLabel = "demo data (embedded sandbox)"
 	}
-	if org := a.ctx.Client.OrganizationID(); org != 0 {
-		ctxLabel += fmt.Sprintf(" · org %d", org)
-	}
-	if op := a.ctx.Client.OperatorID(); op != 0 {
-		name := a.ctx.Operators[op]
-		if name == "" {
-			name = fmt.Sprintf("operator %d", op)
-		}
-		ctxLabel += " · as " + name
-	}
+	ctxLabel += " · " + a.contextLabel()
 	parts = append(parts, st.StatusKey.Render(" "+ctxLabel))
 	used := a.ctx.Client.Usage(client.FamilyConversations)
 	parts = append(parts, st.StatusBar.Render(fmt.Sprintf("conv %d/%d today", used, a.opts.RequestBudget)))

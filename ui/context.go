@@ -1,0 +1,429 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/views/common"
+)
+
+// probeDays is the period the organization probe asks the Analytics API about.
+const probeDays = 7
+
+// contextPickedMsg is what a picker sends when the user chose an organization or operator.
+type contextPickedMsg struct {
+	org, op int64
+}
+
+// orgsFoundMsg is the answer of the organization probe.
+type orgsFoundMsg struct {
+	req  int
+	orgs []int64
+	err  error
+}
+
+type pickItem struct {
+	label   string
+	org, op int64
+	current bool
+}
+
+// picker is the ctrl+o / ctrl+p modal: a list to choose from and a field to type an id.
+type picker struct {
+	ctx     *common.Ctx
+	title   string
+	note    string
+	items   []pickItem
+	cursor  int
+	input   textinput.Model
+	width   int
+	height  int
+	loading bool
+	req     int
+	// choose turns a typed id into the context to switch to.
+	choose func(id int64) contextPickedMsg
+	// found fills the list from the probe (organization picker only).
+	found func(p *picker, msg orgsFoundMsg)
+}
+
+func newPicker(ctx *common.Ctx, title, placeholder string) *picker {
+	in := textinput.New()
+	in.Prompt = "or type an id: "
+	in.Placeholder = placeholder
+	in.CharLimit = 18
+	in.Width = 20
+	in.PromptStyle = ctx.Styles.Muted
+	in.Focus()
+	return &picker{ctx: ctx, title: title, input: in}
+}
+
+func (p *picker) Init() tea.Cmd    { return nil }
+func (p *picker) Inline() bool     { return false }
+func (p *picker) SetSize(w, h int) { p.width, p.height = w, h }
+
+func (p *picker) ShortHelp() []key.Binding {
+	k := p.ctx.Keys
+	return []key.Binding{k.Up, k.Down, k.Open, k.Back}
+}
+
+func (p *picker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
+	switch msg := msg.(type) {
+	case orgsFoundMsg:
+		if msg.req == p.req && p.found != nil {
+			p.loading = false
+			p.found(p, msg)
+		}
+		return p, nil
+	case tea.KeyMsg:
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !digits(msg.Runes) {
+			// Several presses in one read ("jj"): take them one by one.
+			var cmds []tea.Cmd
+			for _, r := range msg.Runes {
+				_, c := p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+				cmds = append(cmds, c)
+			}
+			return p, tea.Batch(cmds...)
+		}
+		k := p.ctx.Keys
+		switch {
+		case key.Matches(msg, k.Back):
+			return p, common.CloseModal()
+		case key.Matches(msg, k.Open):
+			return p, p.pick()
+		case key.Matches(msg, k.Up):
+			p.cursor = max(0, p.cursor-1)
+			return p, nil
+		case key.Matches(msg, k.Down):
+			p.cursor = max(0, min(len(p.items)-1, p.cursor+1))
+			return p, nil
+		case key.Matches(msg, k.Top):
+			p.cursor = 0
+			return p, nil
+		case key.Matches(msg, k.Bottom):
+			p.cursor = max(0, len(p.items)-1)
+			return p, nil
+		case msg.Type == tea.KeyRunes && !digits(msg.Runes):
+			return p, nil // ids are numbers
+		}
+		var cmd tea.Cmd
+		p.input, cmd = p.input.Update(msg)
+		return p, cmd
+	}
+	return p, nil
+}
+
+func digits(rs []rune) bool {
+	for _, r := range rs {
+		if !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return len(rs) > 0
+}
+
+// pick chooses the typed id when there is one, else the item under the cursor.
+func (p *picker) pick() tea.Cmd {
+	var out contextPickedMsg
+	if s := strings.TrimSpace(p.input.Value()); s != "" {
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || id <= 0 {
+			p.note = fmt.Sprintf("%q is not an id (a positive whole number).", s)
+			return nil
+		}
+		out = p.choose(id)
+	} else {
+		if p.cursor < 0 || p.cursor >= len(p.items) {
+			return nil
+		}
+		it := p.items[p.cursor]
+		out = contextPickedMsg{org: it.org, op: it.op}
+	}
+	return tea.Sequence(common.CloseModal(), func() tea.Msg { return out })
+}
+
+func (p *picker) boxWidth() int {
+	w := 64
+	if p.width > 0 {
+		w = min(w, p.width-2)
+	}
+	return max(30, w)
+}
+
+func (p *picker) View() string {
+	st := p.ctx.Styles
+	k := p.ctx.Keys
+	inner := p.boxWidth() - 4
+	var b strings.Builder
+	b.WriteString(st.ModalTitle.Render(ansi.Truncate(p.title, inner, "…")))
+	b.WriteString("\n")
+	if p.note != "" {
+		b.WriteString("\n")
+		b.WriteString(st.Muted.Render(ansi.Wrap(p.note, inner, "")))
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+	if p.loading {
+		b.WriteString(st.Loading.Render("Looking for organizations (one analytics request)…"))
+		b.WriteString("\n")
+	}
+	// A window of the list around the cursor.
+	maxRows := max(3, min(12, p.height-12))
+	start := max(0, min(p.cursor-maxRows/2, len(p.items)-maxRows))
+	end := min(len(p.items), start+maxRows)
+	if start > 0 {
+		b.WriteString(st.Muted.Render("  ↑ more") + "\n")
+	}
+	for i := start; i < end; i++ {
+		it := p.items[i]
+		label := it.label
+		if it.current {
+			label += "  ✓ current"
+		}
+		line := "  " + label
+		if i == p.cursor {
+			line = "› " + label
+			line = st.Selected.Render(common.Pad(line, inner))
+		} else {
+			line = common.Pad(line, inner)
+		}
+		b.WriteString(line + "\n")
+	}
+	if end < len(p.items) {
+		b.WriteString(st.Muted.Render("  ↓ more") + "\n")
+	}
+	b.WriteString("\n")
+	b.WriteString(p.input.View())
+	b.WriteString("\n\n")
+	b.WriteString(st.HelpKey.Render(k.Up.Help().Key+"/"+k.Down.Help().Key) + st.HelpDesc.Render(" move  ") +
+		st.HelpKey.Render(k.Open.Help().Key) + st.HelpDesc.Render(" choose  ") +
+		st.HelpKey.Render(k.Back.Help().Key) + st.HelpDesc.Render(" cancel"))
+	return st.Modal.Width(p.boxWidth() - 2).Render(b.String())
+}
+
+// orgPicker is the ctrl+o modal. The API has no organizations endpoint: the Analytics API,
+// asked without an organization filter and without Service-Organization-Id, returns data of
+// every organization a customer token may read (docs/api-notes.md, "Token kind"); their ids,
+// the configured one and the current one make the list, and any id can be typed.
+func (a *App) orgPicker() tea.Cmd {
+	a.orgReq++
+	cur := a.ctx.Client
+	curOrg, curOp := cur.OrganizationID(), cur.OperatorID()
+	baseOrg := a.base.OrganizationID()
+	known := a.opsOrg
+	p := newPicker(a.ctx, "Organization (Service-Organization-Id)", "1001")
+	p.loading = true
+	p.req = a.orgReq
+	p.note = "Choosing another organization acts as its default operator (the owner)."
+	p.choose = func(id int64) contextPickedMsg {
+		op := int64(0)
+		if id == curOrg {
+			op = curOp
+		}
+		return contextPickedMsg{org: id, op: op}
+	}
+	build := func(found []int64) {
+		ids := append([]int64(nil), found...)
+		for _, id := range []int64{baseOrg, curOrg, known} {
+			if id != 0 && !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+		slices.Sort(ids)
+		p.items = []pickItem{{label: "default organization of the token", current: curOrg == 0}}
+		for _, id := range ids {
+			label := fmt.Sprintf("organization %d", id)
+			switch {
+			case id == baseOrg && id == known:
+				label += " (configured; shown now)"
+			case id == baseOrg:
+				label += " (configured)"
+			case id == known && curOrg == 0:
+				label += " (the token's default)"
+			}
+			op := int64(0)
+			if id == curOrg {
+				op = curOp
+			}
+			p.items = append(p.items, pickItem{label: label, org: id, op: op, current: id == curOrg})
+		}
+		for i, it := range p.items {
+			if it.current {
+				p.cursor = i
+			}
+		}
+	}
+	build(nil)
+	p.found = func(p *picker, msg orgsFoundMsg) {
+		switch {
+		case msg.err != nil:
+			p.note = "Could not list organizations (" + common.ErrorText(msg.err) + "). Type an id."
+		case len(msg.orgs) > 1:
+			p.note = fmt.Sprintf("Customer token: the Analytics API shows data of %d organizations. "+
+				"Choosing one acts as its default operator.", len(msg.orgs))
+		case len(msg.orgs) == 1:
+			p.note = "Only one organization has data: an organization token is fixed to its organization " +
+				"and cannot switch (the API ignores Service-Organization-Id); a customer token with one " +
+				"organization has nothing to switch to."
+		default:
+			p.note = fmt.Sprintf("No analytics data in the last %d days to find organizations by; type an id.", probeDays)
+		}
+		build(msg.orgs)
+	}
+	probe := a.base.WithContext(0, 0)
+	req, now := a.orgReq, a.ctx.Now()
+	return tea.Batch(common.OpenModal(p), func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		q := client.AnalyticsQuery{Metric: client.MetricConversationCategory,
+			From: now.UTC().AddDate(0, 0, -(probeDays - 1)), To: now.UTC()}
+		pts, err := probe.AnalyticsWindowPoints(ctx, q, client.AnalyticsWindow{From: q.From, To: q.To})
+		if err != nil {
+			return orgsFoundMsg{req: req, err: fmt.Errorf("organization probe: %w", err)}
+		}
+		var ids []int64
+		for _, pt := range pts {
+			if pt.OrganizationID != 0 && !slices.Contains(ids, pt.OrganizationID) {
+				ids = append(ids, pt.OrganizationID)
+			}
+		}
+		return orgsFoundMsg{req: req, orgs: ids}
+	})
+}
+
+// operatorPicker is the ctrl+p modal: the current organization's operators (from the
+// directory the root keeps) and the token's own operator.
+func (a *App) operatorPicker() tea.Cmd {
+	cur := a.ctx.Client
+	org, op := cur.OrganizationID(), cur.OperatorID()
+	p := newPicker(a.ctx, "Act as operator (Service-Operator-Id)", "2006")
+	p.note = "Requests run with this operator's role and permissions."
+	if len(a.opList) == 0 {
+		p.note = "The operator list is not loaded; type an id or choose the default."
+	}
+	p.choose = func(id int64) contextPickedMsg { return contextPickedMsg{org: org, op: id} }
+	def := "default (the token's own operator)"
+	if n := a.ctx.Operators[a.ctx.DefaultOperatorID]; n != "" && a.ctx.DefaultOperatorID != 0 {
+		def += " · " + n
+	}
+	p.items = []pickItem{{label: def, org: org, current: op == 0}}
+	for _, o := range a.opList {
+		name := sanitize.Line(o.Name)
+		if name == "" {
+			name = sanitize.Line(o.DisplayName)
+		}
+		label := fmt.Sprintf("%s · %s (#%d)", name, sanitize.Line(o.Role), o.ID)
+		if o.IsBot {
+			label += " [bot]"
+		}
+		if o.IsAway {
+			label += " · away"
+		}
+		p.items = append(p.items, pickItem{label: label, org: org, op: o.ID, current: o.ID == op})
+	}
+	for i, it := range p.items {
+		if it.current {
+			p.cursor = i
+		}
+	}
+	return common.OpenModal(p)
+}
+
+// setContext switches organization and operator: a new client for both, the operator
+// directory reloaded, and every screen told to reload.
+func (a *App) setContext(msg contextPickedMsg) tea.Cmd {
+	cur := a.ctx.Client
+	if msg.org == cur.OrganizationID() && msg.op == cur.OperatorID() {
+		return nil
+	}
+	a.ctx.Client = a.base.WithContext(msg.org, msg.op)
+	a.ctx.ActingOperatorID = msg.op
+	a.checkOrg = msg.org != 0
+	if msg.org != cur.OrganizationID() {
+		a.opList = nil
+		a.opsOrg = 0
+		a.ctx.Operators = map[int64]string{}
+	}
+	what := "organization "
+	if msg.org == 0 {
+		what += "default"
+	} else {
+		what += strconv.FormatInt(msg.org, 10)
+	}
+	who := "the default operator"
+	if msg.op != 0 {
+		who = fmt.Sprintf("operator #%d", msg.op)
+		if n := a.ctx.Operators[msg.op]; n != "" {
+			who = n
+		}
+	}
+	text := "Now acting as " + who
+	if msg.org != cur.OrganizationID() {
+		text = "Now in " + what + ", acting as " + who
+	}
+	return tea.Batch(a.loadOperators(), a.broadcast(common.ContextChangedMsg{}), common.Toast(text))
+}
+
+// onDirectory keeps the full operator list for the ctrl+p picker, learns the organization
+// the API answered for, and the default operator (the token's own, else the owner).
+func (a *App) onDirectory(ops []client.Operator) tea.Cmd {
+	a.opList = ops
+	a.opsOrg = 0
+	if len(ops) > 0 {
+		a.opsOrg = ops[0].OrganizationID
+	}
+	def := a.opts.DefaultOperatorID
+	if !slices.ContainsFunc(ops, func(o client.Operator) bool { return o.ID == def }) {
+		def = 0
+		for _, o := range ops {
+			if o.Role == client.RoleOwner {
+				def = o.ID
+				break
+			}
+		}
+	}
+	a.ctx.DefaultOperatorID = def
+	if want := a.ctx.Client.OrganizationID(); a.checkOrg && want != 0 && a.opsOrg != 0 && a.opsOrg != want {
+		a.checkOrg = false
+		return common.Toast(fmt.Sprintf("Organization %d is not available to this token: the API answers for organization %d.", want, a.opsOrg))
+	}
+	a.checkOrg = false
+	return nil
+}
+
+// contextLabel is the status bar's "org N · as NAME".
+func (a *App) contextLabel() string {
+	var parts []string
+	switch org := a.ctx.Client.OrganizationID(); {
+	case org != 0:
+		parts = append(parts, fmt.Sprintf("org %d", org))
+	case a.opsOrg != 0:
+		parts = append(parts, fmt.Sprintf("org %d", a.opsOrg))
+	default:
+		parts = append(parts, "default org")
+	}
+	op := a.ctx.Client.OperatorID()
+	name := ""
+	if op != 0 {
+		name = a.ctx.Operators[op]
+		if name == "" {
+			name = fmt.Sprintf("operator %d", op)
+		}
+	} else if d := a.ctx.DefaultOperatorID; d != 0 && a.ctx.Operators[d] != "" {
+		name = a.ctx.Operators[d]
+	} else {
+		name = "default operator"
+	}
+	return strings.Join(append(parts, "as "+name), " · ")
+}

@@ -1,0 +1,621 @@
+// Package navigation is the navigation screen: the pages contacts visited (time, contact,
+// conversation, title, URL, referrer), newest or oldest first, paged 100 at a time with the
+// next page fetched before the cursor reaches the end. enter on an event with a
+// conversation opens that conversation.
+package navigation
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/views/common"
+)
+
+// Orderings the screen toggles between with `o` (the spec's two).
+const (
+	OrderNewest = "-id"
+	OrderOldest = "id"
+)
+
+// requestTimeout bounds one page request (retries included).
+const requestTimeout = 90 * time.Second
+
+// wideRow is the inner width from which an event takes one line instead of two.
+const wideRow = 120
+
+// idsWidth fits "contact 1234567 · conv 1234567" in the two-line layout.
+const idsWidth = 30
+
+// Row is the sanitized form of a navigation event.
+type Row struct {
+	ID             int64
+	ContactID      int64 // 0 = none
+	ConversationID int64 // 0 = none
+	Title          string
+	URL            string
+	Referrer       string
+	At             time.Time
+}
+
+// RowFrom builds a Row from an API event, sanitizing every text.
+func RowFrom(e client.NavigationEvent) Row {
+	r := Row{
+		ID:    e.ID,
+		Title: sanitize.Line(e.Title),
+		URL:   sanitize.Line(e.URL),
+		At:    e.CreatedAt.Time,
+	}
+	if e.ContactIdentityID != nil {
+		r.ContactID = *e.ContactIdentityID
+	}
+	if e.ConversationID != nil {
+		r.ConversationID = *e.ConversationID
+	}
+	if e.Referrer != nil {
+		r.Referrer = sanitize.Line(*e.Referrer)
+	}
+	return r
+}
+
+func rowsFrom(es []client.NavigationEvent) []Row {
+	out := make([]Row, len(es))
+	for i, e := range es {
+		out[i] = RowFrom(e)
+	}
+	return out
+}
+
+type pageMsg struct {
+	gen, req int
+	rows     []Row
+	total    int
+	next     string
+	replace  bool
+	keepID   int64
+	err      error
+	at       time.Time
+}
+
+type mergeMsg struct {
+	gen  int
+	rows []Row
+	err  error
+	at   time.Time
+}
+
+// Model is the navigation screen.
+type Model struct {
+	ctx      *common.Ctx
+	ordering string
+
+	rows   []Row
+	index  map[int64]bool
+	cursor int
+	offset int
+	width  int
+	height int
+
+	total   int
+	next    string
+	active  bool
+	loaded  bool
+	loading bool
+	merging bool
+	stale   bool
+	err     error
+	gen     int // query generation (ordering, context): older results are dropped
+	req     int // page request in flight
+	at      time.Time
+}
+
+// New returns the screen; it loads when first shown.
+func New(ctx *common.Ctx) *Model {
+	return &Model{ctx: ctx, ordering: OrderNewest, index: map[int64]bool{}}
+}
+
+// Init does nothing: the first page loads when the screen is first shown.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// Title names the screen.
+func (m *Model) Title() string { return "Navigation" }
+
+// Capturing is false.
+func (m *Model) Capturing() bool { return false }
+
+// Rows are the loaded events.
+func (m *Model) Rows() []Row { return m.rows }
+
+// Ordering is the current ordering (-id or id).
+func (m *Model) Ordering() string { return m.ordering }
+
+// Total is the server's count.
+func (m *Model) Total() int { return m.total }
+
+// Loaded reports that a page arrived; Loading a request in flight.
+func (m *Model) Loaded() bool  { return m.loaded }
+func (m *Model) Loading() bool { return m.loading || m.merging }
+
+// Selected is the event under the cursor.
+func (m *Model) Selected() (Row, bool) {
+	if m.cursor < 0 || m.cursor >= len(m.rows) {
+		return Row{}, false
+	}
+	return m.rows[m.cursor], true
+}
+
+// Focus shows the screen and loads it the first time (or after a context change).
+func (m *Model) Focus() tea.Cmd {
+	m.active = true
+	if !m.loaded || m.stale {
+		m.stale = false
+		return m.Load(false)
+	}
+	return nil
+}
+
+// Blur hides the screen.
+func (m *Model) Blur() { m.active = false }
+
+// SetSize sets the screen's size.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.clampOffset()
+}
+
+func (m *Model) pageSize() int {
+	if m.ctx.PageSize >= 1 && m.ctx.PageSize <= client.MaxLimit {
+		return m.ctx.PageSize
+	}
+	return client.MaxLimit
+}
+
+// Load fetches the first page of the current ordering (fresh skips the response cache).
+func (m *Model) Load(fresh bool) tea.Cmd {
+	keep := int64(0)
+	if r, ok := m.Selected(); ok {
+		keep = r.ID
+	}
+	m.gen++
+	m.req++
+	m.loading, m.merging = true, false
+	m.err = nil
+	gen, req := m.gen, m.req
+	c, ordering, limit, now := m.ctx.Client, m.ordering, m.pageSize(), m.ctx.Now
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		if fresh {
+			ctx = client.Fresh(ctx)
+		}
+		p, err := c.ListNavigation(ctx, client.NavigationListOptions{ListOptions: client.ListOptions{Limit: limit, Ordering: ordering}})
+		if err != nil {
+			return pageMsg{gen: gen, req: req, replace: true, err: fmt.Errorf("load navigation events: %w", err)}
+		}
+		return pageMsg{gen: gen, req: req, replace: true, rows: rowsFrom(p.Results), total: p.Count, next: p.Next, keepID: keep, at: now()}
+	}
+}
+
+// more follows the next link verbatim when there is one and nothing is in flight.
+func (m *Model) more() tea.Cmd {
+	if m.loading || !m.loaded || m.err != nil || m.next == "" {
+		return nil
+	}
+	m.req++
+	m.loading = true
+	gen, req, link, c, now := m.gen, m.req, m.next, m.ctx.Client, m.ctx.Now
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		p, err := client.FetchPage[client.NavigationEvent](ctx, c, link)
+		if err != nil {
+			return pageMsg{gen: gen, req: req, err: fmt.Errorf("load more navigation events: %w", err)}
+		}
+		return pageMsg{gen: gen, req: req, rows: rowsFrom(p.Results), total: p.Count, next: p.Next, at: now()}
+	}
+}
+
+// refreshNew asks for the newest page and merges events not shown yet on top (newest
+// first only: there new events sort first).
+func (m *Model) refreshNew() tea.Cmd {
+	if !m.loaded || m.loading || m.merging || m.ordering != OrderNewest {
+		return nil
+	}
+	m.merging = true
+	gen, c, limit, now := m.gen, m.ctx.Client, m.pageSize(), m.ctx.Now
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		p, err := c.ListNavigation(client.Fresh(ctx), client.NavigationListOptions{ListOptions: client.ListOptions{Limit: limit, Ordering: OrderNewest}})
+		if err != nil {
+			return mergeMsg{gen: gen, err: err}
+		}
+		return mergeMsg{gen: gen, rows: rowsFrom(p.Results), at: now()}
+	}
+}
+
+// Update handles pages and, when active, keys.
+func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return m, m.onKey(msg)
+	case pageMsg:
+		return m, m.onPage(msg)
+	case mergeMsg:
+		return m, m.onMerge(msg)
+	case common.RefreshMsg:
+		if !m.active {
+			return m, nil
+		}
+		if msg.Auto {
+			return m, m.refreshNew()
+		}
+		return m, m.Load(true)
+	case common.ContextChangedMsg:
+		m.rows, m.cursor, m.offset, m.total, m.next = nil, 0, 0, 0, ""
+		clear(m.index)
+		m.loaded, m.err = false, nil
+		if !m.active {
+			m.gen++
+			m.loading, m.merging = false, false
+			m.stale = true
+			return m, nil
+		}
+		return m, m.Load(false)
+	}
+	return m, nil
+}
+
+func (m *Model) onPage(msg pageMsg) tea.Cmd {
+	if msg.gen != m.gen || msg.req != m.req {
+		return nil // stale
+	}
+	m.loading = false
+	if msg.err != nil {
+		m.err = msg.err
+		m.loaded = true
+		return common.ErrorToast(msg.err)
+	}
+	m.err = nil
+	m.at = msg.at
+	if msg.replace {
+		m.rows = m.rows[:0:0]
+		clear(m.index)
+		m.cursor, m.offset = 0, 0
+	}
+	for _, r := range msg.rows {
+		if m.index[r.ID] {
+			continue
+		}
+		m.index[r.ID] = true
+		m.rows = append(m.rows, r)
+	}
+	m.total = max(msg.total, len(m.rows))
+	m.next = msg.next
+	m.loaded = true
+	if msg.replace && msg.keepID != 0 {
+		for i, r := range m.rows {
+			if r.ID == msg.keepID {
+				m.cursor = i
+				break
+			}
+		}
+	}
+	m.clampOffset()
+	at := msg.at
+	return tea.Batch(m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: at} })
+}
+
+func (m *Model) onMerge(msg mergeMsg) tea.Cmd {
+	if msg.gen != m.gen {
+		return nil
+	}
+	m.merging = false
+	if msg.err != nil || !m.loaded {
+		return nil // auto-refresh failures stay quiet
+	}
+	m.at = msg.at
+	var fresh []Row
+	top := int64(0)
+	if len(m.rows) > 0 {
+		top = m.rows[0].ID
+	}
+	for _, r := range msg.rows {
+		if r.ID > top && !m.index[r.ID] {
+			fresh = append(fresh, r)
+		}
+	}
+	if len(fresh) > 0 {
+		for _, r := range fresh {
+			m.index[r.ID] = true
+		}
+		m.rows = append(fresh, m.rows...)
+		m.total += len(fresh)
+		m.cursor += len(fresh)
+		m.offset += len(fresh)
+		m.clampOffset()
+	}
+	at := msg.at
+	return func() tea.Msg { return common.RefreshedMsg{At: at} }
+}
+
+// prefetch asks for the next page once the cursor is within a screen of the loaded end.
+func (m *Model) prefetch() tea.Cmd {
+	if len(m.rows)-m.cursor <= m.visibleItems()+1 {
+		return m.more()
+	}
+	return nil
+}
+
+func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.ctx.Keys
+	switch {
+	case key.Matches(msg, k.Down):
+		m.move(1)
+	case key.Matches(msg, k.Up):
+		m.move(-1)
+	case key.Matches(msg, k.PageDown):
+		m.move(m.visibleItems())
+	case key.Matches(msg, k.PageUp):
+		m.move(-m.visibleItems())
+	case key.Matches(msg, k.Top):
+		m.move(-len(m.rows))
+	case key.Matches(msg, k.Bottom):
+		m.move(len(m.rows))
+	case key.Matches(msg, k.Order):
+		if m.ordering == OrderNewest {
+			m.ordering = OrderOldest
+		} else {
+			m.ordering = OrderNewest
+		}
+		m.cursor, m.offset = 0, 0
+		return m.Load(false)
+	case key.Matches(msg, k.Refresh):
+		return m.Load(true)
+	case key.Matches(msg, k.Open):
+		r, ok := m.Selected()
+		if !ok {
+			return nil
+		}
+		if r.ConversationID == 0 {
+			return common.Toast(fmt.Sprintf("Event #%d belongs to no conversation", r.ID))
+		}
+		then := common.OpenConversationMsg{ConversationID: r.ConversationID, ContactID: r.ContactID}
+		return func() tea.Msg {
+			return common.SwitchScreenMsg{Screen: common.ScreenConversations, Then: then}
+		}
+	default:
+		return nil
+	}
+	return m.prefetch()
+}
+
+func (m *Model) move(d int) {
+	if len(m.rows) == 0 {
+		return
+	}
+	m.cursor = max(0, min(len(m.rows)-1, m.cursor+d))
+	m.clampOffset()
+}
+
+func (m *Model) innerW() int { return max(0, m.width-2) }
+func (m *Model) innerH() int { return max(0, m.height-2) }
+
+// itemHeight is 1 line per event when wide, else 2.
+func (m *Model) itemHeight() int {
+	if m.innerW() >= wideRow {
+		return 1
+	}
+	return 2
+}
+
+// bodyHeight is the lines for events (a header, column titles when wide, and a footer).
+func (m *Model) bodyHeight() int {
+	h := m.innerH() - 2
+	if m.itemHeight() == 1 {
+		h--
+	}
+	return max(0, h)
+}
+
+func (m *Model) visibleItems() int { return max(1, m.bodyHeight()/m.itemHeight()) }
+
+func (m *Model) clampOffset() {
+	n := m.visibleItems()
+	if m.cursor >= len(m.rows) {
+		m.cursor = max(0, len(m.rows)-1)
+	}
+	if m.cursor < m.offset {
+		m.offset = m.cursor
+	}
+	if m.cursor >= m.offset+n {
+		m.offset = m.cursor - n + 1
+	}
+	m.offset = max(0, min(m.offset, len(m.rows)-n))
+}
+
+// ShortHelp lists the screen's main keys.
+func (m *Model) ShortHelp() []key.Binding {
+	k := m.ctx.Keys
+	return []key.Binding{k.Down, k.Up, k.Open, k.Order, k.Refresh}
+}
+
+// FullHelp groups every key of the screen.
+func (m *Model) FullHelp() [][]key.Binding {
+	k := m.ctx.Keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.Top, k.Bottom, k.PageDown, k.PageUp},
+		{k.Open, k.Order, k.Refresh},
+	}
+}
+
+// View renders the frame with the visible events only, exactly the size given.
+func (m *Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	st := m.ctx.Styles
+	w, h := m.innerW(), m.innerH()
+	lines := make([]string, 0, h)
+	lines = append(lines, st.HeaderLine.Render(m.header()))
+	if m.itemHeight() == 1 {
+		lines = append(lines, st.Muted.Render(m.titles()))
+	}
+	switch {
+	case len(m.rows) == 0:
+		msg := "No navigation events."
+		switch {
+		case !m.loaded || m.loading:
+			msg = "Loading navigation events…"
+		case m.err != nil:
+			msg = "Could not load: " + common.ErrorText(m.err)
+		}
+		lines = append(lines, st.Muted.Render("  "+msg))
+	default:
+		end := min(len(m.rows), m.offset+m.visibleItems())
+		for i := m.offset; i < end; i++ {
+			lines = append(lines, strings.Split(m.entry(i), "\n")...)
+		}
+	}
+	for len(lines) < h-1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines[:max(0, h-1)], m.footer())
+	return common.Frame(m.ctx.FrameStyles(), "Navigation", common.Block(lines, w, h), m.width, m.height, m.active)
+}
+
+// columns of the one-line layout.
+type columns struct{ at, contact, conv, title, url, ref int }
+
+func (m *Model) columns() columns {
+	w := m.innerW()
+	c := columns{at: 12, contact: 9, conv: 9}
+	flex := max(3, w-1-c.at-1-c.contact-1-c.conv-1-3)
+	c.title = flex * 30 / 100
+	c.url = flex * 45 / 100
+	c.ref = flex - c.title - c.url
+	return c
+}
+
+func (m *Model) titles() string {
+	c := m.columns()
+	return " " + common.Pad("TIME", c.at) + " " + common.PadLeft("CONTACT", c.contact) + " " +
+		common.PadLeft("CONV", c.conv) + " " + common.Pad("TITLE", c.title) + " " + common.Pad("URL", c.url) + " " +
+		common.Pad("REFERRER", c.ref)
+}
+
+func (m *Model) when(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	now := m.ctx.Now()
+	t = t.In(now.Location())
+	if t.Year() != now.Year() {
+		return t.Format("2006-01-02")
+	}
+	return t.Format("Jan 02 15:04")
+}
+
+func id(v int64) string {
+	if v == 0 {
+		return "—"
+	}
+	return fmt.Sprint(v)
+}
+
+// entry renders event i, highlighted when under the cursor.
+func (m *Model) entry(i int) string {
+	r := &m.rows[i]
+	if i != m.cursor {
+		return m.render(r, true)
+	}
+	style := m.ctx.Styles.SelectedBlurred
+	if m.active {
+		style = m.ctx.Styles.Selected
+	}
+	parts := strings.Split(m.render(r, false), "\n")
+	for j, p := range parts {
+		parts[j] = style.Render(common.Fit(p, m.innerW()))
+	}
+	return strings.Join(parts, "\n")
+}
+
+func (m *Model) render(r *Row, styled bool) string {
+	st := m.ctx.Styles
+	paint := func(s string, style lipgloss.Style) string {
+		if styled {
+			return style.Render(s)
+		}
+		return s
+	}
+	w := m.innerW()
+	title := r.Title
+	if title == "" {
+		title = "(no title)"
+	}
+	ref := r.Referrer
+	if m.itemHeight() == 1 {
+		c := m.columns()
+		return " " + paint(common.Pad(m.when(r.At), c.at), st.Muted) + " " +
+			common.PadLeft(id(r.ContactID), c.contact) + " " + common.PadLeft(id(r.ConversationID), c.conv) + " " +
+			paint(common.Pad(title, c.title), st.Bold) + " " + paint(common.Pad(r.URL, c.url), st.Topic) + " " +
+			paint(common.Pad(ref, c.ref), st.Muted)
+	}
+	at := m.when(r.At)
+	ids := "contact " + id(r.ContactID) + " · conv " + id(r.ConversationID)
+	idsW := min(idsWidth, max(0, w/2))
+	titleW := max(1, w-1-12-1-1-idsW)
+	line1 := " " + paint(common.Pad(at, 12), st.Muted) + " " + paint(common.Pad(title, titleW), st.Bold) + " " +
+		paint(common.PadLeft(ids, idsW), st.Muted)
+	line2 := "   " + paint(r.URL, st.Topic)
+	if ref != "" {
+		line2 += paint("  ← "+ref, st.Muted)
+	}
+	return common.Fit(line1, w) + "\n" + common.Fit(line2, w)
+}
+
+// header counts the events and names the ordering.
+func (m *Model) header() string {
+	count := "…"
+	if m.loaded {
+		count = common.Thousands(m.total)
+	}
+	order := "newest first"
+	if m.ordering == OrderOldest {
+		order = "oldest first"
+	}
+	return fmt.Sprintf(" %s navigation events · order:%s (%s, %s toggles)", count, m.ordering, order, m.ctx.Keys.Order.Help().Key)
+}
+
+// footer shows the position, the loading state and the keys.
+func (m *Model) footer() string {
+	st := m.ctx.Styles
+	k := m.ctx.Keys
+	left := ""
+	if len(m.rows) > 0 {
+		left = fmt.Sprintf(" %s/%s", common.Thousands(m.cursor+1), common.Thousands(m.total))
+		if len(m.rows) < m.total {
+			left += st.Muted.Render(fmt.Sprintf(" (%s loaded)", common.Thousands(len(m.rows))))
+		}
+	}
+	switch {
+	case m.err != nil && len(m.rows) > 0:
+		left += " · " + st.Error.Render("load failed; "+k.Refresh.Help().Key+" retries")
+	case m.loading && m.loaded:
+		left += " · " + st.Loading.Render("loading…")
+	}
+	right := st.Muted.Render(fmt.Sprintf("%s open conversation · %s order · %s refresh ",
+		k.Open.Help().Key, k.Order.Help().Key, k.Refresh.Help().Key))
+	gap := m.innerW() - lipgloss.Width(left) - lipgloss.Width(right)
+	if gap < 1 {
+		return left
+	}
+	return left + strings.Repeat(" ", gap) + right
+}

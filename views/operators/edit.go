@@ -1,0 +1,163 @@
+package operators
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/forms"
+)
+
+// maxFieldBytes is the longest value the API accepts for a text field.
+const maxFieldBytes = 200
+
+var localeRe = regexp.MustCompile(`^[a-z]{2}_[A-Z]{2}$`)
+
+// EditValues are the edit form's bound fields.
+type EditValues struct {
+	Name, DisplayName, Email, Locale string
+}
+
+func valuesOf(r Row) EditValues {
+	return EditValues{Name: r.Name, DisplayName: r.DisplayName, Email: r.Email, Locale: r.Locale}
+}
+
+// ValidateName checks a name or display name: not empty, at most 200 bytes.
+func ValidateName(s string) error {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "":
+		return errors.New("cannot be empty")
+	case len(s) > maxFieldBytes:
+		return fmt.Errorf("at most %d bytes", maxFieldBytes)
+	}
+	return nil
+}
+
+// ValidateEmail checks an email address the way the API does: something, @, something,
+// no spaces.
+func ValidateEmail(s string) error {
+	s = strings.TrimSpace(s)
+	at := strings.Index(s, "@")
+	switch {
+	case s == "":
+		return errors.New("cannot be empty")
+	case at <= 0 || at == len(s)-1 || strings.ContainsAny(s, " \t"):
+		return fmt.Errorf("%q is not an email address (name@example.com)", s)
+	case len(s) > maxFieldBytes:
+		return fmt.Errorf("at most %d bytes", maxFieldBytes)
+	}
+	return nil
+}
+
+// ValidateLocale checks a locale of the form ll_CC (en_US).
+func ValidateLocale(s string) error {
+	s = strings.TrimSpace(s)
+	if !localeRe.MatchString(s) {
+		return fmt.Errorf("%q: use language_COUNTRY, e.g. en_US or de_DE", s)
+	}
+	return nil
+}
+
+// optional lets a field stay empty when it was empty before (nothing is sent then).
+func optional(was string, check func(string) error) func(string) error {
+	return func(s string) error {
+		if strings.TrimSpace(s) == "" && strings.TrimSpace(was) == "" {
+			return nil
+		}
+		return check(s)
+	}
+}
+
+// Changes is the PATCH body of what differs from the row: only changed fields, never the
+// away status (only /away/ changes that).
+func (v EditValues) Changes(r Row) (client.OperatorUpdate, bool) {
+	var u client.OperatorUpdate
+	changed := false
+	set := func(now, was string, dst **string) {
+		now = strings.TrimSpace(now)
+		if now != strings.TrimSpace(was) {
+			s := now
+			*dst = &s
+			changed = true
+		}
+	}
+	set(v.Name, r.Name, &u.Name)
+	set(v.DisplayName, r.DisplayName, &u.DisplayName)
+	set(v.Email, r.Email, &u.Email)
+	set(v.Locale, r.Locale, &u.Locale)
+	return u, changed
+}
+
+// validate checks every field (the form's validators, again, before sending).
+func (v EditValues) validate(r Row) error {
+	checks := []struct {
+		name string
+		s    string
+		fn   func(string) error
+	}{
+		{"name", v.Name, optional(r.Name, ValidateName)},
+		{"display name", v.DisplayName, optional(r.DisplayName, ValidateName)},
+		{"email", v.Email, optional(r.Email, ValidateEmail)},
+		{"locale", v.Locale, optional(r.Locale, ValidateLocale)},
+	}
+	for _, c := range checks {
+		if err := c.fn(c.s); err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+	}
+	return nil
+}
+
+// EditForm is the `e` modal: name, display name, email and locale of r. Only the changed
+// fields are sent; a failure keeps everything typed and shows the server's detail.
+func (m *Model) EditForm(r Row) common.Modal {
+	v := valuesOf(r)
+	orig := v
+	build := func() *huh.Form {
+		return huh.NewForm(huh.NewGroup(
+			huh.NewInput().Title("Name").Value(&v.Name).CharLimit(maxFieldBytes).
+				Validate(optional(orig.Name, ValidateName)),
+			huh.NewInput().Title("Display name").Description("shown to contacts").Value(&v.DisplayName).
+				CharLimit(maxFieldBytes).Validate(optional(orig.DisplayName, ValidateName)),
+			huh.NewInput().Title("Email").Value(&v.Email).CharLimit(maxFieldBytes).
+				Validate(optional(orig.Email, ValidateEmail)),
+			huh.NewInput().Title("Locale").Placeholder("en_US").Value(&v.Locale).CharLimit(5).
+				Validate(optional(orig.Locale, ValidateLocale)),
+		))
+	}
+	return forms.New(m.ctx, forms.Options{
+		Title:   "Edit operator " + r.Label(),
+		Build:   build,
+		Width:   64,
+		Success: "Saved operator " + r.Label(),
+		Dirty:   func() bool { return v != orig },
+		Submit: func() (int, tea.Cmd, error) {
+			if err := v.validate(r); err != nil {
+				return 0, nil, err
+			}
+			u, changed := v.Changes(r)
+			if !changed {
+				return 0, common.Toast("Nothing changed"), nil
+			}
+			taskID := m.ctx.NewTaskID()
+			c, id := m.ctx.Client, r.ID
+			return taskID, func() tea.Msg {
+				ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+				defer cancel()
+				op, err := c.UpdateOperator(ctx, id, u)
+				if err != nil {
+					return common.TaskDoneMsg{TaskID: taskID, Kind: KindEdit, Err: fmt.Errorf("update operator %d: %w", id, err)}
+				}
+				return common.TaskDoneMsg{TaskID: taskID, Kind: KindEdit, Result: RowFrom(*op)}
+			}, nil
+		},
+	})
+}

@@ -1,0 +1,902 @@
+// Package operators is the operators screen: every operator of the organization with role,
+// away status, presence and slot usage; `w` toggles away (asking first when the operator is
+// not the one parley acts as), `e` edits the writable fields, `d` deletes after a
+// confirmation. While the screen is shown it refreshes itself on its own interval, stretched
+// so that the operators family's daily request budget lasts the day.
+package operators
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/confirm"
+)
+
+// Defaults of Options.
+const (
+	DefaultInterval = 20 * time.Second
+	DefaultBudget   = 400
+)
+
+// Task kinds this screen reports in common.TaskDoneMsg.
+const (
+	KindAway   = "operators.away"
+	KindEdit   = "operators.edit"
+	KindDelete = "operators.delete"
+)
+
+// requestTimeout bounds one command (retries included).
+const requestTimeout = 60 * time.Second
+
+// wideRow is the inner width from which email and locale get their own columns.
+const wideRow = 120
+
+// Options configure the screen.
+type Options struct {
+	// Interval is the auto-refresh period while the screen is shown (0 = DefaultInterval,
+	// negative = no auto-refresh).
+	Interval time.Duration
+	// Budget is the operators-family requests one parley may spend per day
+	// (0 = DefaultBudget). Auto-refresh stretches its interval to stay within it.
+	Budget int
+}
+
+type listMsg struct {
+	gen, req int
+	rows     []Row
+	err      error
+	at       time.Time
+	auto     bool
+}
+
+type slotsMsg struct {
+	gen, req, round int
+	id              int64
+	slots           client.Slots
+	err             error
+}
+
+type tickMsg struct{ gen int }
+
+// awayMsg starts the away task once the user confirmed (or right away for oneself).
+type awayMsg struct {
+	id   int64
+	away bool
+}
+
+// deleteMsg starts the delete task once the user confirmed.
+type deleteMsg struct{ id int64 }
+
+type task struct {
+	kind string
+	id   int64
+	gen  int
+}
+
+// Model is the operators screen.
+type Model struct {
+	ctx  *common.Ctx
+	opts Options
+
+	rows   []Row
+	index  map[int64]int
+	cursor int
+	offset int
+	width  int // outer size
+	height int
+
+	active  bool
+	loaded  bool
+	loading bool
+	stale   bool // the context changed while the screen was hidden
+	err     error
+	gen     int // context generation: results of an older one are dropped
+	req     int // list request in flight
+	at      time.Time
+
+	slots   map[int64]slotState
+	slotSeq int
+	round   int // refresh round: slots of an older round are fetched again when visible
+
+	pending map[int64]string // operator id → what is being saved
+	tasks   map[int]task     // task id → what it changes
+
+	tickGen int
+}
+
+// New returns the screen; it loads when first shown.
+func New(ctx *common.Ctx, opts Options) *Model {
+	if opts.Interval == 0 {
+		opts.Interval = DefaultInterval
+	}
+	if opts.Budget <= 0 {
+		opts.Budget = DefaultBudget
+	}
+	return &Model{
+		ctx:     ctx,
+		opts:    opts,
+		index:   map[int64]int{},
+		slots:   map[int64]slotState{},
+		pending: map[int64]string{},
+		tasks:   map[int]task{},
+	}
+}
+
+// Init does nothing: the list loads when the screen is first shown.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// Title names the screen.
+func (m *Model) Title() string { return "Operators" }
+
+// Capturing is false: inputs are modals.
+func (m *Model) Capturing() bool { return false }
+
+// Rows are the loaded operators.
+func (m *Model) Rows() []Row { return m.rows }
+
+// Loaded reports that a list arrived.
+func (m *Model) Loaded() bool { return m.loaded }
+
+// Loading reports a list request in flight.
+func (m *Model) Loading() bool { return m.loading }
+
+// Busy reports whether any request of the screen is in flight.
+func (m *Model) Busy() bool {
+	if m.loading || len(m.tasks) > 0 {
+		return true
+	}
+	for _, s := range m.slots {
+		if s.req != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Selected is the operator under the cursor.
+func (m *Model) Selected() (Row, bool) {
+	if m.cursor < 0 || m.cursor >= len(m.rows) {
+		return Row{}, false
+	}
+	return m.rows[m.cursor], true
+}
+
+// Slots returns the known slot usage of an operator.
+func (m *Model) Slots(id int64) (current, total int, ok bool) {
+	s := m.slots[id]
+	return s.current, s.total, s.known
+}
+
+// Focus shows the screen: it loads when needed and starts the auto-refresh.
+func (m *Model) Focus() tea.Cmd {
+	m.active = true
+	var cmds []tea.Cmd
+	if !m.loaded || m.stale {
+		m.stale = false
+		cmds = append(cmds, m.Load(false, false))
+	} else {
+		cmds = append(cmds, m.fetchSlots())
+	}
+	return tea.Batch(append(cmds, m.schedule())...)
+}
+
+// Blur hides the screen and stops its auto-refresh.
+func (m *Model) Blur() {
+	m.active = false
+	m.tickGen++
+}
+
+// SetSize sets the screen's size.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.clampOffset()
+}
+
+// Load fetches every operator (all pages). fresh skips the response cache; auto marks an
+// auto-refresh, whose failures stay quiet.
+func (m *Model) Load(fresh, auto bool) tea.Cmd {
+	m.req++
+	m.loading = true
+	gen, req, c, now := m.gen, m.req, m.ctx.Client, m.ctx.Now
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		if fresh {
+			ctx = client.Fresh(ctx)
+		}
+		var rows []Row
+		for op, err := range c.Operators(ctx) {
+			if err != nil {
+				return listMsg{gen: gen, req: req, auto: auto, err: fmt.Errorf("load operators: %w", err)}
+			}
+			rows = append(rows, RowFrom(op))
+		}
+		return listMsg{gen: gen, req: req, auto: auto, rows: rows, at: now()}
+	}
+}
+
+// schedule arms the next auto-refresh tick.
+func (m *Model) schedule() tea.Cmd {
+	m.tickGen++
+	if m.opts.Interval < 0 || !m.active {
+		return nil
+	}
+	d, paused := m.AutoInterval()
+	if paused {
+		d = time.Minute // look again later: the budget frees up at midnight UTC
+	}
+	return common.Tick(d, tickMsg{gen: m.tickGen})
+}
+
+// refreshCost is the requests one auto-refresh sends: the list and the visible slots.
+func (m *Model) refreshCost() int {
+	return 1 + max(1, min(len(m.rows), m.visibleRows()))
+}
+
+// AutoInterval is the effective auto-refresh period: the configured interval, stretched
+// so that the remaining operators-family budget lasts until the end of the UTC day.
+// paused is true when the budget cannot pay for another refresh (`r` still works).
+func (m *Model) AutoInterval() (d time.Duration, paused bool) {
+	if m.opts.Interval < 0 {
+		return 0, true
+	}
+	cost := m.refreshCost()
+	remaining := m.opts.Budget - m.ctx.Client.Usage(client.FamilyOperators)
+	if remaining < cost {
+		return 0, true
+	}
+	now := m.ctx.Now().UTC()
+	y, mo, day := now.Date()
+	untilMidnight := time.Date(y, mo, day+1, 0, 0, 0, 0, time.UTC).Sub(now)
+	spread := untilMidnight * time.Duration(cost) / time.Duration(remaining)
+	if spread > m.opts.Interval {
+		return spread.Round(time.Second), false
+	}
+	return m.opts.Interval, false
+}
+
+// Update handles results, tasks and, when active, keys.
+func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return m, m.onKey(msg)
+	case listMsg:
+		return m, m.onList(msg)
+	case slotsMsg:
+		m.onSlots(msg)
+		return m, nil
+	case tickMsg:
+		if msg.gen != m.tickGen || !m.active {
+			return m, nil
+		}
+		var cmd tea.Cmd
+		if _, paused := m.AutoInterval(); !paused && !m.loading {
+			cmd = m.Load(true, true)
+		}
+		return m, tea.Batch(cmd, m.schedule())
+	case common.RefreshMsg:
+		if msg.Auto || !m.active {
+			return m, nil // the screen refreshes on its own interval
+		}
+		return m, m.Load(true, false)
+	case common.ContextChangedMsg:
+		m.gen++
+		m.rows, m.cursor, m.offset = nil, 0, 0
+		clear(m.index)
+		clear(m.slots)
+		clear(m.pending)
+		m.loaded, m.loading, m.err = false, false, nil
+		if !m.active {
+			m.stale = true
+			return m, nil
+		}
+		return m, tea.Batch(m.Load(false, false), m.schedule())
+	case awayMsg:
+		return m, m.startAway(msg.id, msg.away)
+	case deleteMsg:
+		return m, m.startDelete(msg.id)
+	case common.TaskDoneMsg:
+		return m, m.onTask(msg)
+	}
+	return m, nil
+}
+
+func (m *Model) onList(msg listMsg) tea.Cmd {
+	if msg.gen != m.gen || msg.req != m.req {
+		return nil // stale: another context or a superseded request
+	}
+	m.loading = false
+	if msg.err != nil {
+		m.err = msg.err
+		m.loaded = true
+		if msg.auto {
+			return nil // auto-refresh failures stay quiet; the footer says so
+		}
+		return common.ErrorToast(msg.err)
+	}
+	m.err = nil
+	m.at = msg.at
+	keep := int64(0)
+	if r, ok := m.Selected(); ok {
+		keep = r.ID
+	}
+	m.rows = msg.rows
+	clear(m.index)
+	for i, r := range m.rows {
+		m.index[r.ID] = i
+	}
+	for id := range m.slots {
+		if _, ok := m.index[id]; !ok {
+			delete(m.slots, id)
+		}
+	}
+	if i, ok := m.index[keep]; ok {
+		m.cursor = i
+	}
+	m.loaded = true
+	m.round++
+	m.clampOffset()
+	at := msg.at
+	return tea.Batch(m.fetchSlots(), func() tea.Msg { return common.RefreshedMsg{At: at} })
+}
+
+// fetchSlots asks, in parallel, for the slots of the visible operators whose value is not
+// of the current round and not already on its way.
+func (m *Model) fetchSlots() tea.Cmd {
+	var cmds []tea.Cmd
+	c, gen, round := m.ctx.Client, m.gen, m.round
+	end := min(len(m.rows), m.offset+m.visibleRows())
+	for i := m.offset; i < end; i++ {
+		id := m.rows[i].ID
+		s := m.slots[id]
+		if s.req != 0 || s.gen == round {
+			continue
+		}
+		m.slotSeq++
+		s.req = m.slotSeq
+		m.slots[id] = s
+		req := s.req
+		cmds = append(cmds, func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+			defer cancel()
+			sl, err := c.OperatorSlots(client.Fresh(ctx), id)
+			if err != nil {
+				return slotsMsg{gen: gen, req: req, round: round, id: id, err: fmt.Errorf("slots of operator %d: %w", id, err)}
+			}
+			return slotsMsg{gen: gen, req: req, round: round, id: id, slots: *sl}
+		})
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) onSlots(msg slotsMsg) {
+	if msg.gen != m.gen {
+		return
+	}
+	s, ok := m.slots[msg.id]
+	if !ok || s.req != msg.req {
+		return // superseded
+	}
+	s.req = 0
+	s.gen = msg.round
+	if msg.err != nil {
+		s.err = msg.err
+	} else {
+		s.err = nil
+		s.current, s.total, s.known = msg.slots.CurrentSlots, msg.slots.TotalSlots, true
+	}
+	m.slots[msg.id] = s
+}
+
+// SelfID is the operator parley acts as: the chosen one, else the token's own operator,
+// else the organization's owner (the API's default, spec Authentication 4).
+func (m *Model) SelfID() int64 {
+	if id := m.ctx.ActingOperatorID; id != 0 {
+		return id
+	}
+	if id := m.ctx.DefaultOperatorID; id != 0 {
+		if _, ok := m.index[id]; ok || len(m.rows) == 0 {
+			return id
+		}
+	}
+	for _, r := range m.rows {
+		if r.Role == client.RoleOwner {
+			return r.ID
+		}
+	}
+	return 0
+}
+
+func (m *Model) selfLabel() string {
+	id := m.SelfID()
+	if i, ok := m.index[id]; ok {
+		return m.rows[i].Label()
+	}
+	if id == 0 {
+		return "the token's own operator"
+	}
+	return fmt.Sprintf("operator #%d", id)
+}
+
+func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
+	k := m.ctx.Keys
+	switch {
+	case key.Matches(msg, k.Down):
+		m.move(1)
+	case key.Matches(msg, k.Up):
+		m.move(-1)
+	case key.Matches(msg, k.PageDown):
+		m.move(m.visibleRows())
+	case key.Matches(msg, k.PageUp):
+		m.move(-m.visibleRows())
+	case key.Matches(msg, k.Top):
+		m.move(-len(m.rows))
+	case key.Matches(msg, k.Bottom):
+		m.move(len(m.rows))
+	case key.Matches(msg, k.Refresh):
+		return m.Load(true, false)
+	case key.Matches(msg, k.Away):
+		return m.askAway()
+	case key.Matches(msg, k.Edit):
+		if r, ok := m.Selected(); ok {
+			return common.OpenModal(m.EditForm(r))
+		}
+		return nil
+	case key.Matches(msg, k.Delete):
+		return m.askDelete()
+	default:
+		return nil
+	}
+	return m.fetchSlots()
+}
+
+func (m *Model) move(d int) {
+	if len(m.rows) == 0 {
+		return
+	}
+	m.cursor = max(0, min(len(m.rows)-1, m.cursor+d))
+	m.clampOffset()
+}
+
+// askAway toggles the selected operator's away status: at once for oneself, after a
+// confirmation naming the operator otherwise.
+func (m *Model) askAway() tea.Cmd {
+	r, ok := m.Selected()
+	if !ok {
+		return nil
+	}
+	if what, busy := m.pending[r.ID]; busy {
+		return common.Toast(r.Label() + ": still " + what)
+	}
+	away := !r.IsAway
+	if r.ID == m.SelfID() {
+		return m.startAway(r.ID, away)
+	}
+	word, title := "away", "Set operator away?"
+	if !away {
+		word, title = "available", "Set operator available?"
+	}
+	body := fmt.Sprintf("Set %s %s? You act as %s, so this changes another operator's status.",
+		r.Label(), word, m.selfLabel())
+	id := r.ID
+	return common.OpenModal(confirm.New(m.ctx, title, body, func() tea.Msg { return awayMsg{id: id, away: away} }))
+}
+
+// startAway sends PATCH /operators/{id}/away/ and reads the operator back.
+func (m *Model) startAway(id int64, away bool) tea.Cmd {
+	if _, ok := m.index[id]; !ok {
+		return nil
+	}
+	if _, busy := m.pending[id]; busy {
+		return nil // one request per operator at a time
+	}
+	taskID := m.ctx.NewTaskID()
+	m.tasks[taskID] = task{kind: KindAway, id: id, gen: m.gen}
+	m.pending[id] = "saving"
+	c := m.ctx.Client
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		st, err := c.SetOperatorAway(ctx, id, away)
+		if err != nil {
+			return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Err: fmt.Errorf("set away of operator %d: %w", id, err)}
+		}
+		op, err := c.GetOperator(client.Fresh(ctx), id)
+		if err != nil {
+			// The change went through; show what the away answer says.
+			return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Result: *st}
+		}
+		return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Result: RowFrom(*op)}
+	}
+}
+
+func (m *Model) askDelete() tea.Cmd {
+	r, ok := m.Selected()
+	if !ok {
+		return nil
+	}
+	if what, busy := m.pending[r.ID]; busy {
+		return common.Toast(r.Label() + ": still " + what)
+	}
+	body := fmt.Sprintf("Delete operator %s? Their open conversations become unassigned. This cannot be undone.", r.Label())
+	id := r.ID
+	return common.OpenModal(confirm.New(m.ctx, "Delete operator?", body, func() tea.Msg { return deleteMsg{id: id} }))
+}
+
+func (m *Model) startDelete(id int64) tea.Cmd {
+	if _, ok := m.index[id]; !ok {
+		return nil
+	}
+	if _, busy := m.pending[id]; busy {
+		return nil
+	}
+	taskID := m.ctx.NewTaskID()
+	m.tasks[taskID] = task{kind: KindDelete, id: id, gen: m.gen}
+	m.pending[id] = "deleting"
+	c := m.ctx.Client
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		if err := c.DeleteOperator(ctx, id); err != nil {
+			return common.TaskDoneMsg{TaskID: taskID, Kind: KindDelete, Err: fmt.Errorf("delete operator %d: %w", id, err)}
+		}
+		return common.TaskDoneMsg{TaskID: taskID, Kind: KindDelete, Result: id}
+	}
+}
+
+func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
+	switch msg.Kind {
+	case KindEdit:
+		// The edit form reports the updated operator; update the row in place.
+		if r, ok := msg.Result.(Row); ok && msg.Err == nil {
+			m.updateRow(r)
+		}
+		return nil
+	case KindAway, KindDelete:
+	default:
+		return nil
+	}
+	t, ok := m.tasks[msg.TaskID]
+	if !ok {
+		return nil
+	}
+	delete(m.tasks, msg.TaskID)
+	if t.gen != m.gen {
+		return nil // another organization or operator by now
+	}
+	delete(m.pending, t.id)
+	label := fmt.Sprintf("operator #%d", t.id)
+	if i, ok := m.index[t.id]; ok {
+		label = m.rows[i].Label()
+	}
+	if msg.Err != nil {
+		return common.ErrorToast(msg.Err)
+	}
+	switch t.kind {
+	case KindAway:
+		switch res := msg.Result.(type) {
+		case Row:
+			m.updateRow(res)
+		case client.AwayStatus:
+			if i, ok := m.index[t.id]; ok {
+				m.rows[i].IsAway = res.IsAway
+			}
+		}
+		away := false
+		if i, ok := m.index[t.id]; ok {
+			away = m.rows[i].IsAway
+		}
+		_, word := AwaySymbol(away)
+		return common.Toast(label + " is now " + word)
+	case KindDelete:
+		m.removeRow(t.id)
+		return tea.Batch(common.Toast("Deleted operator "+label), m.fetchSlots())
+	}
+	return nil
+}
+
+// updateRow replaces a loaded row in place.
+func (m *Model) updateRow(r Row) {
+	if i, ok := m.index[r.ID]; ok {
+		m.rows[i] = r
+	}
+}
+
+func (m *Model) removeRow(id int64) {
+	i, ok := m.index[id]
+	if !ok {
+		return
+	}
+	m.rows = append(m.rows[:i:i], m.rows[i+1:]...)
+	if i < m.cursor {
+		m.cursor--
+	}
+	clear(m.index)
+	for j, r := range m.rows {
+		m.index[r.ID] = j
+	}
+	delete(m.slots, id)
+	m.clampOffset()
+}
+
+// innerW and innerH are the frame's inside.
+func (m *Model) innerW() int { return max(0, m.width-2) }
+func (m *Model) innerH() int { return max(0, m.height-2) }
+
+// visibleRows is the operators shown at once (a header, the column titles and a footer
+// take three lines).
+func (m *Model) visibleRows() int { return max(1, m.innerH()-3) }
+
+func (m *Model) clampOffset() {
+	n := m.visibleRows()
+	if m.cursor >= len(m.rows) {
+		m.cursor = max(0, len(m.rows)-1)
+	}
+	if m.cursor < m.offset {
+		m.offset = m.cursor
+	}
+	if m.cursor >= m.offset+n {
+		m.offset = m.cursor - n + 1
+	}
+	m.offset = max(0, min(m.offset, len(m.rows)-n))
+}
+
+// ShortHelp lists the screen's main keys.
+func (m *Model) ShortHelp() []key.Binding {
+	k := m.ctx.Keys
+	return []key.Binding{k.Down, k.Up, k.Away, k.Edit, k.Delete, k.Refresh}
+}
+
+// FullHelp groups every key of the screen.
+func (m *Model) FullHelp() [][]key.Binding {
+	k := m.ctx.Keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.Top, k.Bottom, k.PageDown, k.PageUp},
+		{k.Away, k.Edit, k.Delete, k.Refresh},
+	}
+}
+
+// View renders the frame: a header, the column titles, the visible operators and a footer,
+// exactly the size given.
+func (m *Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	w, h := m.innerW(), m.innerH()
+	st := m.ctx.Styles
+	lines := make([]string, 0, h)
+	lines = append(lines, st.HeaderLine.Render(m.header()))
+	lines = append(lines, st.Muted.Render(m.columns().titles()))
+	switch {
+	case len(m.rows) == 0:
+		msg := "No operators."
+		switch {
+		case !m.loaded || m.loading:
+			msg = "Loading operators…"
+		case m.err != nil:
+			msg = "Could not load: " + common.ErrorText(m.err)
+		}
+		lines = append(lines, st.Muted.Render("  "+msg))
+	default:
+		end := min(len(m.rows), m.offset+m.visibleRows())
+		for i := m.offset; i < end; i++ {
+			lines = append(lines, m.entry(i))
+		}
+	}
+	for len(lines) < h-1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines[:max(0, h-1)], m.footer())
+	return common.Frame(m.ctx.FrameStyles(), "Operators", common.Block(lines, w, h), m.width, m.height, m.active)
+}
+
+// layout holds the column widths for the current width.
+type layout struct {
+	w                          int
+	away, online, name, disp   int
+	role, slots, email, locale int
+}
+
+func (m *Model) columns() layout {
+	w := m.innerW()
+	l := layout{w: w, away: 12, online: 7, role: 6, slots: 11}
+	if w >= wideRow {
+		l.locale = 6
+		l.email = min(40, max(16, w/5))
+	}
+	fixed := 1 + l.away + 1 + l.online + 1 + 1 + 1 + l.role + 1 + l.slots // name and display name flex
+	if l.email > 0 {
+		fixed += l.email + 1 + l.locale + 1
+	}
+	flex := max(2, w-fixed)
+	l.name = min(32, flex*60/100)
+	l.disp = min(24, flex-l.name)
+	if l.email > 0 {
+		l.email += flex - l.name - l.disp // what is left goes to the email column
+	} else {
+		l.disp = flex - l.name
+	}
+	return l
+}
+
+func (l layout) titles() string {
+	var b strings.Builder
+	b.WriteString(" ")
+	b.WriteString(common.Pad("STATUS", l.away))
+	b.WriteString(" ")
+	b.WriteString(common.Pad("ONLINE", l.online))
+	b.WriteString(" ")
+	b.WriteString(common.Pad("NAME", l.name))
+	b.WriteString(" ")
+	b.WriteString(common.Pad("DISPLAY NAME", l.disp))
+	b.WriteString(" ")
+	if l.email > 0 {
+		b.WriteString(common.Pad("EMAIL", l.email))
+		b.WriteString(" ")
+		b.WriteString(common.Pad("LOCALE", l.locale))
+		b.WriteString(" ")
+	}
+	b.WriteString(common.Pad("ROLE", l.role))
+	b.WriteString(" ")
+	b.WriteString(common.PadLeft("SLOTS", l.slots-1))
+	return b.String()
+}
+
+// entry renders row i, highlighted when under the cursor.
+func (m *Model) entry(i int) string {
+	r := &m.rows[i]
+	if i == m.cursor {
+		style := m.ctx.Styles.SelectedBlurred
+		if m.active {
+			style = m.ctx.Styles.Selected
+		}
+		return style.Render(common.Fit(m.render(r, false), m.innerW()))
+	}
+	return m.render(r, true)
+}
+
+// render lays out one operator; styled=false gives plain text for the selection highlight.
+func (m *Model) render(r *Row, styled bool) string {
+	st := m.ctx.Styles
+	paint := func(s string, style lipgloss.Style) string {
+		if styled {
+			return style.Render(s)
+		}
+		return s
+	}
+	l := m.columns()
+	sym, word := AwaySymbol(r.IsAway)
+	status := paint(common.Pad(sym+" "+word, l.away), st.StatusNew)
+	if r.IsAway {
+		status = paint(common.Pad(sym+" "+word, l.away), st.StatusPending)
+	}
+	if what, ok := m.pending[r.ID]; ok {
+		status = paint(common.Pad("… "+what, l.away), st.Loading)
+	}
+	online := paint(common.Pad(OnlineWord(r.IsOnline), l.online), st.Success)
+	if !r.IsOnline {
+		online = paint(common.Pad(OnlineWord(false), l.online), st.Muted)
+	}
+	name := r.Name
+	if name == "" {
+		name = "(no name)"
+	}
+	tags := ""
+	if r.IsBot {
+		tags += " [bot]"
+	}
+	if r.ID == m.SelfID() {
+		tags += " (you)"
+	}
+	nameStyle := st.Bold
+	if r.IsBot {
+		nameStyle = st.BotName
+	}
+	// Cut the name, not the tags: "(you)" and "[bot]" must stay visible.
+	if tw := lipgloss.Width(tags); lipgloss.Width(name)+tw > l.name && l.name > tw+3 {
+		name = ansi.Truncate(name, l.name-tw, "…")
+	}
+	nameCell := common.Pad(paint(name, nameStyle)+paint(tags, st.Accent), l.name)
+	var b strings.Builder
+	b.WriteString(" ")
+	b.WriteString(status)
+	b.WriteString(" ")
+	b.WriteString(online)
+	b.WriteString(" ")
+	b.WriteString(nameCell)
+	b.WriteString(" ")
+	b.WriteString(common.Pad(r.DisplayName, l.disp))
+	b.WriteString(" ")
+	if l.email > 0 {
+		b.WriteString(paint(common.Pad(r.Email, l.email), st.Muted))
+		b.WriteString(" ")
+		b.WriteString(paint(common.Pad(r.Locale, l.locale), st.Muted))
+		b.WriteString(" ")
+	}
+	b.WriteString(paint(common.Pad(r.Role, l.role), st.Muted))
+	b.WriteString(" ")
+	b.WriteString(common.PadLeft(m.slotText(r.ID), l.slots-1))
+	return b.String()
+}
+
+func (m *Model) slotText(id int64) string {
+	s := m.slots[id]
+	switch {
+	case s.known:
+		return fmt.Sprintf("slots %d/%d", s.current, s.total)
+	case s.err != nil:
+		return "slots ?"
+	}
+	return "slots …"
+}
+
+// header counts the operators and shows the operators family's requests today against the
+// budget and the auto-refresh state.
+func (m *Model) header() string {
+	count := "…"
+	if m.loaded {
+		count = common.Thousands(len(m.rows))
+	}
+	used := m.ctx.Client.Usage(client.FamilyOperators)
+	parts := []string{
+		" " + count + " operators",
+		fmt.Sprintf("operators requests today %d/%d", used, m.opts.Budget),
+	}
+	if m.opts.Interval > 0 {
+		d, paused := m.AutoInterval()
+		switch {
+		case paused:
+			parts = append(parts, "auto-refresh paused: budget spent ("+m.ctx.Keys.Refresh.Help().Key+" still works)")
+		case d > m.opts.Interval:
+			parts = append(parts, "auto "+shortDur(d)+" (budget)")
+		default:
+			parts = append(parts, "auto "+shortDur(d))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// footer shows the position, the last refresh, the loading state and the screen's keys.
+func (m *Model) footer() string {
+	st := m.ctx.Styles
+	k := m.ctx.Keys
+	var left string
+	if len(m.rows) > 0 {
+		left = fmt.Sprintf(" %d/%d", m.cursor+1, len(m.rows))
+	}
+	if !m.at.IsZero() {
+		left += " · refreshed " + m.at.In(m.ctx.Now().Location()).Format("15:04:05")
+	}
+	switch {
+	case m.loading && m.loaded:
+		left += " · " + st.Loading.Render("refreshing…")
+	case m.err != nil && len(m.rows) > 0:
+		left += " · " + st.Error.Render("refresh failed; "+k.Refresh.Help().Key+" retries")
+	}
+	right := st.Muted.Render(fmt.Sprintf("%s away · %s edit · %s delete · %s refresh ",
+		k.Away.Help().Key, k.Edit.Help().Key, k.Delete.Help().Key, k.Refresh.Help().Key))
+	gap := m.innerW() - lipgloss.Width(left) - lipgloss.Width(right)
+	if gap < 1 {
+		return left
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+func shortDur(d time.Duration) string {
+	switch {
+	case d >= time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	case d >= time.Minute:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%ds", int(d.Seconds()))
+}

@@ -1,0 +1,510 @@
+package operators_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/confirm"
+	"github.com/parley-tui/parley/views/forms"
+	"github.com/parley-tui/parley/views/operators"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+// open shows the operators screen at w×h and waits until the list and the visible slots
+// are in.
+func open(t *testing.T, e *env, c *client.Client, w, h int) (*loop, *operators.Model, *common.Ctx) {
+	t.Helper()
+	ctx := viewtest.Ctx(c)
+	ctx.ActingOperatorID = c.OperatorID()
+	m := operators.New(ctx, operators.Options{Interval: -1})
+	l := newLoop(t, m, w, h)
+	l.until("operators and slots", func() bool { return m.Loaded() && !m.Busy() })
+	return l, m, ctx
+}
+
+func rowIndex(t *testing.T, m *operators.Model, id int64) int {
+	t.Helper()
+	for i, r := range m.Rows() {
+		if r.ID == id {
+			return i
+		}
+	}
+	t.Fatalf("operator %d not listed", id)
+	return -1
+}
+
+// moveTo puts the cursor on operator id.
+func moveTo(t *testing.T, l *loop, m *operators.Model, id int64) {
+	t.Helper()
+	l.key("g")
+	for i := rowIndex(t, m, id); i > 0; i-- {
+		l.key("j")
+	}
+	if r, _ := m.Selected(); r.ID != id {
+		t.Fatalf("cursor on %d, want %d", r.ID, id)
+	}
+}
+
+func assertSize(t *testing.T, view string, w, h int) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	if len(lines) != h {
+		t.Fatalf("view has %d lines, want %d:\n%s", len(lines), h, view)
+	}
+	for i, line := range lines {
+		if got := ansi.StringWidth(line); got != w {
+			t.Fatalf("line %d is %d wide, want %d: %q", i, got, w, line)
+		}
+	}
+}
+
+func TestListShowsEveryOperatorWithStatusAndSlots(t *testing.T) {
+	e := newEnv(t)
+	l, m, _ := open(t, e, e.client, 80, 24)
+	rows := m.Rows()
+	if len(rows) != 7 {
+		t.Fatalf("%d operators, want the 7 of the default organization", len(rows))
+	}
+	if n := e.log.count("GET", "/slots/"); n != 7 {
+		t.Errorf("%d slot requests, want one per visible operator (7)", n)
+	}
+	view := l.h.View()
+	assertSize(t, view, 80, 24)
+	for _, r := range rows {
+		cur, total, ok := m.Slots(r.ID)
+		if !ok {
+			t.Fatalf("no slots for %d", r.ID)
+		}
+		s, err := e.client.OperatorSlots(context.Background(), r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cur != s.CurrentSlots || total != s.TotalSlots {
+			t.Errorf("operator %d: slots %d/%d, API says %d/%d", r.ID, cur, total, s.CurrentSlots, s.TotalSlots)
+		}
+		if !strings.Contains(view, fmt.Sprintf("slots %d/%d", cur, total)) {
+			t.Errorf("view lacks slots %d/%d of %d", cur, total, r.ID)
+		}
+		sym, word := operators.AwaySymbol(r.IsAway)
+		if !strings.Contains(view, sym+" "+word) {
+			t.Errorf("view lacks %q for %d", sym+" "+word, r.ID)
+		}
+	}
+	for _, want := range []string{"Clara Hoffma", "(you)", "[bot]", "owner", "agent", "operators requests today"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("view lacks %q:\n%s", want, view)
+		}
+	}
+}
+
+// Slots are fetched only for visible operators, and for those scrolled into view.
+func TestSlotsOnlyForVisibleOperators(t *testing.T) {
+	e := newEnv(t)
+	l, m, _ := open(t, e, e.client, 80, 8) // 3 operators visible
+	l.until("three slot requests", func() bool { return e.log.count("GET", "/slots/") >= 3 })
+	l.drain(100 * time.Millisecond)
+	if n := e.log.count("GET", "/slots/"); n != 3 {
+		t.Fatalf("%d slot requests for 3 visible operators", n)
+	}
+	assertSize(t, l.h.View(), 80, 8)
+	l.key("j", "j", "j", "j") // cursor on the 5th: rows 3-5 visible
+	l.until("slots of the rows scrolled in", func() bool { return !m.Busy() && e.log.count("GET", "/slots/") == 5 })
+	l.drain(100 * time.Millisecond)
+	if n := e.log.count("GET", "/slots/"); n != 5 {
+		t.Fatalf("%d slot requests after scrolling two rows into view, want 5", n)
+	}
+}
+
+func TestAwayOfOneselfNeedsNoConfirmation(t *testing.T) {
+	e := newEnv(t)
+	l, m, _ := open(t, e, e.client, 80, 24)
+	owner := e.info.OwnerOperatorID
+	if m.SelfID() != owner {
+		t.Fatalf("self is %d, want the owner %d (the default operator)", m.SelfID(), owner)
+	}
+	moveTo(t, l, m, owner)
+	before := m.Rows()[rowIndex(t, m, owner)].IsAway
+	l.key("w")
+	l.until("the away task", func() bool {
+		return e.log.count("PATCH", "/away/") == 1 && !m.Busy() && l.h.lastToast() != ""
+	})
+	if l.h.top() != nil || l.h.count("common.OpenModalMsg") != 0 {
+		t.Fatalf("a modal opened for one's own away status")
+	}
+	op, err := e.client.GetOperator(context.Background(), owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if op.IsAway == before || m.Rows()[rowIndex(t, m, owner)].IsAway != op.IsAway {
+		t.Fatalf("away was %v; API now %v, row %v", before, op.IsAway, m.Rows()[rowIndex(t, m, owner)].IsAway)
+	}
+	if n := e.log.count("PATCH", fmt.Sprintf("/operators/%d/away/", owner)); n != 1 {
+		t.Fatalf("%d away PATCHes", n)
+	}
+	if !strings.Contains(l.h.lastToast(), "is now") {
+		t.Fatalf("toast %q", l.h.lastToast())
+	}
+}
+
+func TestAwayOfAnotherOperatorAsksFirst(t *testing.T) {
+	e := newEnv(t)
+	l, m, _ := open(t, e, e.client, 80, 24)
+	other := e.info.OwnerOperatorID + 1
+	moveTo(t, l, m, other)
+	row := m.Rows()[rowIndex(t, m, other)]
+	l.key("w")
+	cm, ok := l.modal().(*confirm.Model)
+	if !ok {
+		t.Fatalf("w on another operator opened %T, want a confirmation", l.h.top())
+	}
+	if v := ansi.Strip(cm.View()); !strings.Contains(strings.Join(strings.Fields(v), " "), row.Label()) {
+		t.Fatalf("the question does not name %s:\n%s", row.Label(), v)
+	}
+	l.key("n")
+	l.until("closed", func() bool { return l.h.top() == nil })
+	l.drain(50 * time.Millisecond)
+	if n := e.log.count("PATCH", "/away/"); n != 0 {
+		t.Fatalf("after n: %d PATCHes", n)
+	}
+	l.key("w")
+	l.modal()
+	l.key("y")
+	l.until("the away task", func() bool { return l.h.top() == nil && !m.Busy() && e.log.count("PATCH", "/away/") == 1 })
+	op, err := e.client.GetOperator(context.Background(), other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if op.IsAway == row.IsAway || m.Rows()[rowIndex(t, m, other)].IsAway != op.IsAway {
+		t.Fatalf("away was %v, API %v, row %v", row.IsAway, op.IsAway, m.Rows()[rowIndex(t, m, other)].IsAway)
+	}
+}
+
+// A second w while the first toggle is on its way sends nothing.
+func TestAwayTwiceSendsOneRequest(t *testing.T) {
+	e := newEnv(t)
+	l, m, _ := open(t, e, e.client, 80, 24)
+	moveTo(t, l, m, e.info.OwnerOperatorID)
+	_, first := l.h.Update(viewtest.Key("w"))
+	_, second := l.h.Update(viewtest.Key("w"))
+	l.run(first)
+	l.run(second)
+	l.until("the away task", func() bool { return !m.Busy() && e.log.count("PATCH", "/away/") >= 1 })
+	l.drain(100 * time.Millisecond)
+	if n := e.log.count("PATCH", "/away/"); n != 1 {
+		t.Fatalf("%d away PATCHes for w w", n)
+	}
+}
+
+func TestAwayForbiddenThenAllowedAsDefault(t *testing.T) {
+	e := newEnv(t)
+	restricted := e.client.WithContext(0, e.info.RestrictedOperatorID)
+	l, m, ctx := open(t, e, restricted, 80, 24)
+	if m.SelfID() != e.info.RestrictedOperatorID {
+		t.Fatalf("self %d", m.SelfID())
+	}
+	other := e.info.OwnerOperatorID + 1
+	moveTo(t, l, m, other)
+	before := m.Rows()[rowIndex(t, m, other)].IsAway
+	l.key("w")
+	l.modal()
+	l.key("y")
+	l.until("the refusal", func() bool { return !m.Busy() && strings.Contains(l.h.lastToast(), "You lack permission") })
+	// Back to the default operator: the same keys work.
+	ctx.Client, ctx.ActingOperatorID = e.client, 0
+	l.deliver(common.ContextChangedMsg{})
+	l.until("reload", func() bool { return m.Loaded() && !m.Busy() })
+	moveTo(t, l, m, other)
+	l.key("w")
+	l.modal()
+	l.key("y")
+	l.until("the toggle", func() bool { return !m.Busy() && strings.Contains(l.h.lastToast(), "is now") })
+	op, err := e.client.GetOperator(context.Background(), other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if op.IsAway == before {
+		t.Fatalf("away still %v", op.IsAway)
+	}
+}
+
+func TestDeleteConfirmsNamingTheOperator(t *testing.T) {
+	e := newEnv(t)
+	l, m, _ := open(t, e, e.client, 80, 24)
+	victim := e.info.OwnerOperatorID + 2
+	moveTo(t, l, m, victim)
+	row := m.Rows()[rowIndex(t, m, victim)]
+	l.key("d")
+	cm, ok := l.modal().(*confirm.Model)
+	if !ok {
+		t.Fatalf("d opened %T", l.h.top())
+	}
+	if v := strings.Join(strings.Fields(ansi.Strip(cm.View())), " "); !strings.Contains(v, "Delete operator "+row.Label()) {
+		t.Fatalf("question: %s", v)
+	}
+	l.key("y")
+	l.until("the delete", func() bool { return !m.Busy() && len(m.Rows()) == 6 })
+	if _, err := e.client.GetOperator(context.Background(), victim); !client.IsNotFound(err) {
+		t.Fatalf("operator still there: %v", err)
+	}
+	if n := e.log.count("DELETE", fmt.Sprintf("/operators/%d/", victim)); n != 1 {
+		t.Fatalf("%d DELETEs", n)
+	}
+}
+
+func TestDeleteForbiddenShowsPermission(t *testing.T) {
+	e := newEnv(t)
+	l, m, _ := open(t, e, e.client.WithContext(0, e.info.RestrictedOperatorID), 80, 24)
+	moveTo(t, l, m, e.info.OwnerOperatorID+1)
+	l.key("d")
+	l.modal()
+	l.key("y")
+	l.until("the refusal", func() bool { return !m.Busy() && l.h.lastToast() != "" })
+	if got := l.h.lastToast(); !strings.HasPrefix(got, "You lack permission: ") {
+		t.Fatalf("toast %q", got)
+	}
+	if len(m.Rows()) != 7 {
+		t.Fatalf("%d rows after a refused delete", len(m.Rows()))
+	}
+}
+
+// Results of an older context are dropped.
+func TestStaleListDropped(t *testing.T) {
+	e := newEnv(t)
+	ctx := viewtest.Ctx(e.client)
+	m := operators.New(ctx, operators.Options{Interval: -1})
+	m.SetSize(80, 24)
+	old := m.Focus()
+	ctx.Client = e.client.WithContext(e.info.OrgIDs[1], 0)
+	_, fresh := m.Update(common.ContextChangedMsg{})
+	l := newLoop(t, m, 80, 24)
+	l.run(fresh)
+	l.until("the new organization", func() bool { return m.Loaded() && !m.Busy() })
+	want := m.Rows()[0].ID
+	l.run(old) // the default organization's answer arrives late
+	l.drain(300 * time.Millisecond)
+	if got := m.Rows()[0].ID; got != want {
+		t.Fatalf("first row %d after a stale answer, want %d", got, want)
+	}
+}
+
+func TestAutoRefreshUpdatesInPlace(t *testing.T) {
+	e := newEnv(t)
+	ctx := viewtest.Ctx(e.client)
+	m := operators.New(ctx, operators.Options{Interval: 20 * time.Millisecond, Budget: 1 << 30})
+	l := newLoop(t, m, 80, 24)
+	l.until("loaded", func() bool { return m.Loaded() && !m.Busy() })
+	target := e.info.OwnerOperatorID + 3
+	moveTo(t, l, m, target)
+	before := m.Rows()[rowIndex(t, m, target)].IsAway
+	if _, err := e.client.SetOperatorAway(context.Background(), target, !before); err != nil {
+		t.Fatal(err)
+	}
+	l.until("the change to show", func() bool { return m.Rows()[rowIndex(t, m, target)].IsAway != before })
+	if r, _ := m.Selected(); r.ID != target {
+		t.Fatalf("cursor moved to %d", r.ID)
+	}
+	m.Blur()
+	lists := e.log.count("GET", "/operators/")
+	l.drain(150 * time.Millisecond)
+	if n := e.log.count("GET", "/operators/"); n > lists+1 { // one may have been on its way
+		t.Fatalf("auto-refresh went on while hidden: %d → %d list requests", lists, n)
+	}
+}
+
+func TestAutoIntervalFollowsTheBudget(t *testing.T) {
+	e := newEnv(t)
+	ctx := viewtest.Ctx(e.client)
+	m := operators.New(ctx, operators.Options{Budget: 400})
+	l := newLoop(t, m, 80, 24)
+	l.until("loaded", func() bool { return m.Loaded() && !m.Busy() })
+	used := e.client.Usage(client.FamilyOperators) // the list and 7 slots
+	if used != 8 {
+		t.Fatalf("used %d operators requests, want 8", used)
+	}
+	// 15:04:05 UTC: 8h55m55s left; one refresh costs 8; 392 left.
+	left := 8*time.Hour + 55*time.Minute + 55*time.Second
+	want := (left * 8 / 392).Round(time.Second)
+	d, paused := m.AutoInterval()
+	if paused || d != want {
+		t.Fatalf("interval %v (paused %v), want %v", d, paused, want)
+	}
+	if v := l.h.View(); !strings.Contains(v, "auto "+fmt.Sprintf("%dm%02ds", int(want.Minutes()), int(want.Seconds())%60)+" (budget)") ||
+		!strings.Contains(v, "operators requests today 8/400") {
+		t.Fatalf("header does not show the budget:\n%s", v)
+	}
+	spent := operators.New(ctx, operators.Options{Budget: 9})
+	spent.SetSize(80, 24)
+	if _, paused := spent.AutoInterval(); !paused {
+		t.Fatal("not paused with 1 of 9 requests left")
+	}
+	if v := spent.View(); !strings.Contains(v, "auto-refresh paused") {
+		t.Fatalf("no pause notice:\n%s", v)
+	}
+}
+
+func TestViewIsExactlyTheSizeGiven(t *testing.T) {
+	e := newEnv(t)
+	l, m, _ := open(t, e, e.client, 80, 24)
+	for _, sz := range [][2]int{{80, 24}, {80, 20}, {100, 30}, {120, 40}, {160, 48}, {200, 50}, {81, 7}} {
+		l.deliver(struct{}{})
+		m.SetSize(sz[0], sz[1])
+		l.until("slots", func() bool { return !m.Busy() })
+		assertSize(t, m.View(), sz[0], sz[1])
+	}
+}
+
+func TestRowsAreSanitized(t *testing.T) {
+	r := operators.RowFrom(client.Operator{ID: 1, Name: "Eve\x1b]52;c;aGk=\x07\u202e", DisplayName: "a\nb", Role: "agent\r"})
+	for _, s := range []string{r.Name, r.DisplayName, r.Role} {
+		if strings.ContainsAny(s, "\x1b\x07\n\r\u202e") {
+			t.Fatalf("unsanitized %q", s)
+		}
+	}
+}
+
+// edit opens the edit form of operator id.
+func edit(t *testing.T, l *loop, m *operators.Model, id int64) *forms.Modal {
+	t.Helper()
+	moveTo(t, l, m, id)
+	l.key("e")
+	f, ok := l.modal().(*forms.Modal)
+	if !ok {
+		t.Fatalf("e opened %T", l.h.top())
+	}
+	return f
+}
+
+// typeInto clears the focused field and types s.
+func typeInto(l *loop, s string) {
+	for range 60 {
+		l.deliver(viewtest.Key("backspace"))
+	}
+	l.key(s)
+}
+
+func TestEditValidatesLocally(t *testing.T) {
+	for _, tc := range []struct {
+		fn   func(string) error
+		in   string
+		okay bool
+	}{
+		{operators.ValidateEmail, "ben@example.com", true},
+		{operators.ValidateEmail, "ben", false},
+		{operators.ValidateEmail, "@example.com", false},
+		{operators.ValidateEmail, "ben@", false},
+		{operators.ValidateEmail, "b en@example.com", false},
+		{operators.ValidateLocale, "de_DE", true},
+		{operators.ValidateLocale, "de", false},
+		{operators.ValidateLocale, "DE_de", false},
+		{operators.ValidateName, "Ben", true},
+		{operators.ValidateName, "   ", false},
+		{operators.ValidateName, strings.Repeat("x", 201), false},
+	} {
+		if err := tc.fn(tc.in); (err == nil) != tc.okay {
+			t.Errorf("%q: err %v, want ok=%v", tc.in, err, tc.okay)
+		}
+	}
+
+	e := newEnv(t)
+	l, m, _ := open(t, e, e.client, 80, 24)
+	f := edit(t, l, m, e.info.OwnerOperatorID+1)
+	l.key("tab", "tab") // email
+	typeInto(l, "not-an-email")
+	l.key("enter")
+	if v := ansi.Strip(f.View()); !strings.Contains(v, "is not an email address") {
+		t.Fatalf("no validation message:\n%s", v)
+	}
+	l.drain(50 * time.Millisecond)
+	if n := len(e.bodies.list()); n != 0 {
+		t.Fatalf("%d PATCHes with an invalid email", n)
+	}
+	if l.h.top() != f {
+		t.Fatal("the form closed")
+	}
+}
+
+func TestEditSendsOnlyChangedFields(t *testing.T) {
+	e := newEnv(t)
+	l, m, _ := open(t, e, e.client, 80, 24)
+	id := e.info.OwnerOperatorID + 1
+	edit(t, l, m, id)
+	l.key("tab") // display name
+	typeInto(l, "Benji")
+	l.key("enter", "enter", "enter") // display name → email → locale → submit
+	l.until("saved", func() bool { return l.h.top() == nil })
+	got := e.bodies.list()
+	if len(got) != 1 || got[0] != fmt.Sprintf(`/api/um/v3/operators/%d/ {"display_name":"Benji"}`, id) {
+		t.Fatalf("PATCH bodies %q, want only display_name", got)
+	}
+	if r := m.Rows()[rowIndex(t, m, id)]; r.DisplayName != "Benji" {
+		t.Fatalf("row not updated in place: %+v", r)
+	}
+	if !strings.Contains(l.h.lastToast(), "Saved operator") {
+		t.Fatalf("toast %q", l.h.lastToast())
+	}
+	// No change: nothing is sent.
+	edit(t, l, m, id)
+	l.key("enter", "enter", "enter", "enter")
+	l.until("closed", func() bool { return l.h.top() == nil })
+	if n := len(e.bodies.list()); n != 1 {
+		t.Fatalf("%d PATCHes after an unchanged submit", n)
+	}
+}
+
+func TestEditKeepsInputOnPermissionErrorAndWorksAsDefault(t *testing.T) {
+	e := newEnv(t)
+	restricted := e.client.WithContext(0, e.info.RestrictedOperatorID)
+	l, m, ctx := open(t, e, restricted, 80, 24)
+	id := e.info.OwnerOperatorID + 1
+	f := edit(t, l, m, id)
+	l.key("tab")
+	typeInto(l, "Benedict")
+	l.key("enter", "enter", "enter")
+	l.until("the refusal", func() bool { return !f.Submitting() && f.Err() != "" })
+	if !strings.HasPrefix(f.Err(), "You lack permission: ") {
+		t.Fatalf("form error %q", f.Err())
+	}
+	if l.h.top() != f {
+		t.Fatal("the form closed on failure")
+	}
+	if v := ansi.Strip(f.View()); !strings.Contains(v, "Benedict") || !strings.Contains(v, "You lack permission") {
+		t.Fatalf("the form lost the input or the error:\n%s", v)
+	}
+	// Switch back to the default operator and submit the same form again.
+	ctx.Client, ctx.ActingOperatorID = e.client, 0
+	l.key("enter", "enter", "enter", "enter")
+	l.until("saved", func() bool { return l.h.top() == nil })
+	op, err := e.client.GetOperator(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if op.DisplayName != "Benedict" {
+		t.Fatalf("display name %q", op.DisplayName)
+	}
+}
+
+func TestEditNeverSubmitsTwice(t *testing.T) {
+	e := newEnv(t)
+	l, m, _ := open(t, e, e.client, 80, 24)
+	edit(t, l, m, e.info.OwnerOperatorID+1)
+	l.key("tab")
+	typeInto(l, "Twice")
+	l.key("enter", "enter")
+	// The last enter submits; more presses arrive before the answer.
+	for range 3 {
+		_, c := l.h.Update(viewtest.Key("enter"))
+		l.run(c)
+	}
+	l.until("saved", func() bool { return l.h.top() == nil })
+	l.drain(100 * time.Millisecond)
+	if n := e.log.count("PATCH", "/"); n != 1 {
+		t.Fatalf("%d PATCHes for one form", n)
+	}
+}
