@@ -195,7 +195,7 @@ func (f *fields) groups(lead []huh.Field, withFlags bool) []*huh.Group {
 			Description("space toggles"))
 	}
 	return []*huh.Group{
-		huh.NewGroup(person...).Title("Person"),
+		huh.NewGroup(person...).Title("Person").Description("tab/shift+tab move · ctrl+s saves from any field · esc cancels"),
 		huh.NewGroup(
 			input("Phone number", &f.phone, nil, ""),
 			input("Mobile number", &f.mobile, nil, ""),
@@ -227,9 +227,10 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 		title = fmt.Sprintf("Edit %s (#%d)", n, id)
 	}
 	return forms.New(ctx, forms.Options{
-		Title: title,
-		Build: func() *huh.Form { return huh.NewForm(cur.groups(nil, true)...) },
-		Width: 64,
+		Title:      title,
+		Build:      func() *huh.Form { return huh.NewForm(cur.groups(nil, true)...) },
+		Width:      64,
+		SubmitKeys: []string{"ctrl+s"},
 		Dirty: func() bool {
 			u, err := cur.changes(orig)
 			return err != nil || len(u.Fields()) > 0
@@ -275,10 +276,11 @@ func NewUpsertForm(ctx *common.Ctx) common.Modal {
 			Description("the contact with this value is updated; without one, a new contact is created")}
 	}
 	return forms.New(ctx, forms.Options{
-		Title: "Create or update a contact by identifier",
-		Build: func() *huh.Form { return huh.NewForm(cur.groups(lead(), false)...) },
-		Width: 64,
-		Dirty: func() bool { return len(cur.filled().Fields()) > 0 },
+		Title:      "Create or update a contact by identifier",
+		Build:      func() *huh.Form { return huh.NewForm(cur.groups(lead(), false)...) },
+		Width:      64,
+		SubmitKeys: []string{"ctrl+s"},
+		Dirty:      func() bool { return len(cur.filled().Fields()) > 0 },
 		Submit: func() (int, tea.Cmd, error) {
 			if err := cur.validate(); err != nil {
 				return 0, nil, err

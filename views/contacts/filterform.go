@@ -88,7 +88,7 @@ func (m List) FilterForm() common.Modal {
 				huh.NewInput().Title("Email").Value(&v.email).Validate(ValidEmail).Placeholder("name@example.com"),
 				huh.NewInput().Title("Contact id").Value(&v.id).Validate(validID),
 				huh.NewInput().Title("Locale").Value(&v.locale).Validate(ValidLocale).Placeholder("de_DE"),
-			).Title("Who"),
+			).Title("Who").Description("tab/shift+tab move · ctrl+s applies from any field · esc cancels"),
 			huh.NewGroup(
 				huh.NewInput().Title("Active after").Value(&v.activeFrom).Validate(when).
 					Placeholder("2026-11-01, 2026-11-01 14:30, 6h, 7d, today"),
@@ -100,9 +100,10 @@ func (m List) FilterForm() common.Modal {
 		)
 	}
 	return forms.New(m.ctx, forms.Options{
-		Title: "Filter contacts",
-		Build: build,
-		Width: 64,
+		Title:      "Filter contacts",
+		Build:      build,
+		Width:      64,
+		SubmitKeys: []string{"ctrl+s"},
 		Submit: func() (int, tea.Cmd, error) {
 			f, err := v.filter(now())
 			if err != nil {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +20,7 @@ import (
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/viewtest"
 )
 
 var fixedNow = time.Date(2026, 11, 20, 10, 15, 0, 0, time.UTC)
@@ -147,60 +149,51 @@ func typeText(m common.Modal, s string) common.Modal {
 	return m
 }
 
-// collect runs cmd and every command batched or sequenced in it concurrently and returns
-// the messages that arrive before the deadline (cursor blink ticks never make it: they
-// sleep half a second).
-func collect(cmd tea.Cmd, d time.Duration, stop func(tea.Msg) bool) []tea.Msg {
+// slow reports the commands that only sleep (tea.Tick and cursor blinks): run skips them.
+func slow(c tea.Cmd) bool {
+	name := runtime.FuncForPC(reflect.ValueOf(c).Pointer()).Name()
+	return strings.Contains(name, "bubbletea.Tick") || strings.Contains(name, "cursor.(*Model).BlinkCmd")
+}
+
+// run runs cmd and what it batches or sequences, concurrently like Bubble Tea, skipping
+// ticks and cursor blinks, and returns the messages (requests are awaited).
+func run(cmd tea.Cmd) []tea.Msg {
 	if cmd == nil {
 		return nil
 	}
-	ch := make(chan tea.Msg, 64)
-	var launch func(c tea.Cmd)
-	launch = func(c tea.Cmd) {
-		if c == nil {
+	var (
+		mu  sync.Mutex
+		out []tea.Msg
+		wg  sync.WaitGroup
+	)
+	var exec func(c tea.Cmd)
+	exec = func(c tea.Cmd) {
+		defer wg.Done()
+		if c == nil || slow(c) {
 			return
 		}
-		go func() {
-			msg := c()
-			if b, ok := msg.(tea.BatchMsg); ok {
-				for _, cc := range b {
-					launch(cc)
-				}
-				return
+		msg := c()
+		if cmds, ok := viewtest.SubCommands(msg); ok {
+			for _, sc := range cmds {
+				wg.Add(1)
+				go exec(sc)
 			}
-			v := reflect.ValueOf(msg)
-			if v.IsValid() && v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeFor[tea.Cmd]() {
-				for i := 0; i < v.Len(); i++ {
-					launch(v.Index(i).Interface().(tea.Cmd))
-				}
-				return
-			}
-			ch <- msg
-		}()
-	}
-	launch(cmd)
-	var out []tea.Msg
-	timeout := time.After(d)
-	for {
-		select {
-		case msg := <-ch:
+			return
+		}
+		if msg != nil {
+			mu.Lock()
 			out = append(out, msg)
-			if stop != nil && stop(msg) {
-				return out
-			}
-		case <-timeout:
-			return out
+			mu.Unlock()
 		}
 	}
+	wg.Add(1)
+	exec(cmd)
+	wg.Wait()
+	return out
 }
 
-// run collects the quick messages of cmd (no network).
-func run(cmd tea.Cmd) []tea.Msg { return collect(cmd, 150*time.Millisecond, nil) }
-
-// runTask waits for cmd's TaskDoneMsg (a request to the sandbox).
-func runTask(cmd tea.Cmd) []tea.Msg {
-	return collect(cmd, 10*time.Second, func(m tea.Msg) bool { _, ok := m.(common.TaskDoneMsg); return ok })
-}
+// runTask is run for a command that makes a request.
+func runTask(cmd tea.Cmd) []tea.Msg { return run(cmd) }
 
 func taskDone(msgs []tea.Msg) (common.TaskDoneMsg, bool) {
 	for _, m := range msgs {

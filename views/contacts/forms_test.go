@@ -1,0 +1,298 @@
+package contacts_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/contacts"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+// enterUntilSubmit presses enter (next field, then submit on the last) until the form
+// starts its task (returned unrun) or closes (the messages are returned).
+func enterUntilSubmit(t *testing.T, m common.Modal) (common.Modal, tea.Cmd, []tea.Msg) {
+	t.Helper()
+	for i := 0; i < 40; i++ {
+		var cmd tea.Cmd
+		var out []tea.Msg
+		m, cmd, out = drive(m, viewtest.Key("enter"))
+		if isSubmitting(m) {
+			return m, cmd, out
+		}
+		if _, closed := find[common.CloseModalMsg](out); closed {
+			return m, nil, out
+		}
+	}
+	return m, nil, nil
+}
+
+// save presses ctrl+s.
+func save(m common.Modal) (common.Modal, tea.Cmd, []tea.Msg) { return drive(m, viewtest.Key("ctrl+s")) }
+
+func task(t *testing.T, cmd tea.Cmd) common.TaskDoneMsg {
+	t.Helper()
+	d, ok := find[common.TaskDoneMsg](viewtest.Run(cmd, wait))
+	if !ok {
+		t.Fatal("no task result")
+	}
+	return d
+}
+
+func bodyOf(t *testing.T, s sent) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(s.Body), &m); err != nil {
+		t.Fatalf("body %q: %v", s.Body, err)
+	}
+	return m
+}
+
+func TestEditFormPrefillsAndSendsOnlyChanges(t *testing.T) {
+	e := writable(t)
+	ct := e.contactWith(t, func(c client.Contact) bool {
+		return client.Str(c.Name) != "" && client.Str(c.Company) != "" && client.Str(c.Email) != ""
+	})
+	m := openModal(contacts.NewEditForm(e.ctx, ct), 76, 40)
+	v := m.View()
+	if !strings.Contains(v, client.Str(ct.Name)) || !strings.Contains(v, client.Str(ct.Email)) {
+		t.Fatalf("not prefilled with %q, %q:\n%s", client.Str(ct.Name), client.Str(ct.Email), v)
+	}
+	// Untouched: nothing to send, the form closes saying so.
+	_, _, msgs := enterUntilSubmit(t, openModal(contacts.NewEditForm(e.ctx, ct), 76, 40))
+	if toast, ok := find[common.ToastMsg](msgs); !ok || !strings.Contains(toast.Text, "Nothing changed") {
+		t.Fatalf("untouched form: %#v", msgs)
+	}
+	if n := len(e.rec.requests("PATCH", "/contact_identities/")); n != 0 {
+		t.Fatalf("untouched form sent %d PATCHes", n)
+	}
+
+	// Rename (field 1) and clear the company (field 5): exactly those two are sent.
+	m = press(m, "ctrl+u")
+	m = typeInto(m, "Renamed Person")
+	m = press(m, "tab", "tab", "tab", "tab", "ctrl+u")
+	m, cmd, _ := save(m)
+	if !strings.Contains(m.View(), "Saving") {
+		t.Fatalf("no saving state:\n%s", m.View())
+	}
+	d := task(t, cmd)
+	if d.Err != nil || d.Kind != contacts.KindUpdated {
+		t.Fatalf("task: %+v", d)
+	}
+	patches := e.rec.requests("PATCH", "/contact_identities/")
+	if len(patches) != 1 {
+		t.Fatalf("%d PATCHes", len(patches))
+	}
+	body := bodyOf(t, patches[0])
+	if len(body) != 2 || body["name"] != "Renamed Person" || body["company"] != nil {
+		t.Fatalf("PATCH body %s: want only name and company (null)", patches[0].Body)
+	}
+	if _, ok := body["company"]; !ok {
+		t.Fatalf("PATCH body %s lacks company: null", patches[0].Body)
+	}
+	got := d.Result.(client.Contact)
+	if client.Str(got.Name) != "Renamed Person" || got.Company != nil || client.Str(got.Email) != client.Str(ct.Email) {
+		t.Fatalf("contact after PATCH: name %q company %v email %q", client.Str(got.Name), got.Company, client.Str(got.Email))
+	}
+	_, _, out := drive(m, d)
+	if _, ok := find[common.CloseModalMsg](out); !ok {
+		t.Fatal("the form did not close on success")
+	}
+}
+
+func TestEditFormValidatesBeforeSending(t *testing.T) {
+	e := writable(t)
+	ct := e.contactWith(t, func(c client.Contact) bool { return client.Str(c.Email) != "" })
+
+	// Typed into a field: the field says what is wrong and keeps the focus.
+	m := openModal(contacts.NewEditForm(e.ctx, ct), 76, 40)
+	m = press(m, "tab", "ctrl+u")
+	m = typeInto(m, "not-an-email")
+	m = press(m, "enter", "enter", "ctrl+s")
+	if isSubmitting(m) {
+		t.Fatal("submitted an invalid email")
+	}
+	if v := m.View(); !strings.Contains(v, "not an email address") || !strings.Contains(v, "not-an-email") {
+		t.Fatalf("no visible message, or the text is gone:\n%s", v)
+	}
+
+	// Anywhere in the form: ctrl+s checks every field and names the first bad one.
+	for _, tc := range []struct {
+		edit func(*client.Contact)
+		want string
+	}{
+		{func(c *client.Contact) { c.Country = ptr("Germany") }, "Country: \"Germany\": the country is a two-letter code"},
+		{func(c *client.Contact) { c.Locale = "german" }, "Locale: \"german\": the locale has the form ll_CC"},
+		{func(c *client.Contact) { c.URLTwitter = ptr("ftp://x.example/me") }, "Twitter URL: \"ftp://x.example/me\" is not a web address"},
+		{func(c *client.Contact) { c.Locale = "de_DE" }, "locale: a contact always has one"},
+	} {
+		bad := ct
+		tc.edit(&bad)
+		m := openModal(contacts.NewEditForm(e.ctx, bad), 76, 40)
+		if strings.HasPrefix(tc.want, "locale:") { // clearing the locale is refused
+			m = press(m, "tab", "tab", "tab", "tab", "tab", "tab", "tab", "tab", "tab", "tab", "tab", "ctrl+u")
+		}
+		m, cmd, _ := save(m)
+		if isSubmitting(m) || cmd != nil {
+			t.Fatalf("%q: submitted", tc.want)
+		}
+		if v := strings.Join(strings.Fields(m.View()), " "); !strings.Contains(strings.ReplaceAll(v, "│ ", ""), tc.want) {
+			t.Fatalf("no visible %q:\n%s", tc.want, m.View())
+		}
+	}
+	if n := len(e.rec.requests("PATCH", "/contact_identities/")); n != 0 {
+		t.Fatalf("invalid input sent %d PATCHes", n)
+	}
+}
+
+func TestEditFormKeepsInputOnFailureAndNeverSubmitsTwice(t *testing.T) {
+	e := writable(t)
+	ct := e.contactWith(t, func(c client.Contact) bool { return client.Str(c.Name) != "" })
+	e.ctx.Client = e.as(t, e.operatorWithRole(t, client.RoleBot)) // bots may not edit: 403
+	m := openModal(contacts.NewEditForm(e.ctx, ct), 76, 40)
+	m = press(m, "ctrl+u")
+	m = typeInto(m, "Kept Name")
+	m, cmd, _ := save(m)
+	if cmd == nil {
+		t.Fatal("no task")
+	}
+	// While the request is in flight, more enters (and esc) send nothing.
+	for _, k := range []string{"enter", "enter", "ctrl+s", "esc"} {
+		var c2 tea.Cmd
+		var out []tea.Msg
+		m, c2, out = drive(m, viewtest.Key(k))
+		if c2 != nil || len(out) > 0 {
+			t.Fatalf("%s while saving did something: %v", k, out)
+		}
+	}
+	d := task(t, cmd)
+	if d.Err == nil || !client.IsPermission(d.Err) {
+		t.Fatalf("want a 403, got %+v", d)
+	}
+	m, _, out := drive(m, d)
+	if _, ok := find[common.CloseModalMsg](out); ok {
+		t.Fatal("a failed save closed the form")
+	}
+	v := m.View()
+	if !strings.Contains(v, "You lack permission") || !strings.Contains(v, "Kept Name") {
+		t.Fatalf("after the failure the form must show the detail and keep the input:\n%s", v)
+	}
+	if n := len(e.rec.requests("PATCH", "/contact_identities/")); n != 1 {
+		t.Fatalf("%d PATCHes, want exactly 1", n)
+	}
+	// Submitting again (now allowed) sends the same input once more.
+	e.ctx.Client = e.c
+	_, cmd, _ = save(m)
+	d = task(t, cmd)
+	if d.Err != nil || client.Str(d.Result.(client.Contact).Name) != "Kept Name" {
+		t.Fatalf("retry: %+v", d)
+	}
+}
+
+func TestUpsertFormCreatesThenUpdatesByIdentifier(t *testing.T) {
+	e := writable(t)
+	open := func() common.Modal { return openModal(contacts.NewUpsertForm(e.ctx), 76, 40) }
+
+	// The identifier's value is required.
+	m, _, _ := save(open())
+	if isSubmitting(m) {
+		t.Fatal("submitted without an email")
+	}
+	if !strings.Contains(m.View(), "Email (the identifier) is required") {
+		t.Fatalf("no message about the missing identifier:\n%s", m.View())
+	}
+
+	for i, name := range []string{"Nova Person", "Nova Renamed"} {
+		m = open()
+		m = press(m, "enter") // identifier: email (the first option)
+		m = typeInto(m, name)
+		m = press(m, "tab")
+		m = typeInto(m, "nova.person@example.com")
+		_, cmd, _ := save(m)
+		d := task(t, cmd)
+		if d.Err != nil || d.Kind != contacts.KindUpserted {
+			t.Fatalf("upsert %d: %+v", i, d)
+		}
+		u := d.Result.(contacts.Upserted)
+		if u.Created != (i == 0) || client.Str(u.Contact.Name) != name {
+			t.Fatalf("upsert %d: created %v name %q", i, u.Created, client.Str(u.Contact.Name))
+		}
+	}
+	puts := e.rec.requests("PUT", "/contact_identities/")
+	if len(puts) != 2 || !strings.Contains(puts[0].Query, "identifier=email") {
+		t.Fatalf("PUTs: %+v", puts)
+	}
+	body := bodyOf(t, puts[1])
+	if len(body) != 2 || body["email"] != "nova.person@example.com" || body["name"] != "Nova Renamed" {
+		t.Fatalf("PUT body %s: want only the filled fields", puts[1].Body)
+	}
+}
+
+func TestFilterFormSendsTheSevenFilters(t *testing.T) {
+	e := readOnly(t)
+	l := newList(e, 100, 100, 20)
+	m := openModal(l.FilterForm(), 76, 40)
+	m = typeInto(m, "Anna Wagner") // name
+	m = press(m, "tab")
+	m = typeInto(m, "anna@") // email: invalid
+	m = press(m, "enter")
+	if !strings.Contains(m.View(), "not an email address") {
+		t.Fatalf("no email message:\n%s", m.View())
+	}
+	m = typeInto(m, "example.com") // anna@example.com
+	m = press(m, "tab")
+	m = typeInto(m, "42") // id
+	m = press(m, "tab")
+	m = typeInto(m, "de_DE") // locale
+	m = press(m, "tab")
+	m = typeInto(m, "7d") // active after
+	m = press(m, "tab")
+	m = typeInto(m, "today") // active before
+	m = press(m, "tab", "j") // verified: ✓ verified
+	m, _, out := drive(m, viewtest.Key("enter"))
+	fm, ok := find[contacts.FilterMsg](out)
+	if !ok {
+		t.Fatalf("no FilterMsg:\n%s", m.View())
+	}
+	f := fm.Filter
+	day := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	if f.Name != "Anna Wagner" || f.Email != "anna@example.com" || f.ID != 42 || f.Locale != "de_DE" ||
+		f.Verified == nil || !*f.Verified || !f.FromDateTime.Equal(viewtest.Now.AddDate(0, 0, -7).UTC()) || !f.ToDateTime.Equal(day) {
+		t.Fatalf("filter %+v", f)
+	}
+	q := f.Values()
+	for _, k := range []string{"id", "email", "name", "from_date_time", "to_date_time", "verified", "locale"} {
+		if q.Get(k) == "" {
+			t.Fatalf("filter does not encode %s: %v", k, q)
+		}
+	}
+}
+
+func TestValidators(t *testing.T) {
+	for _, tc := range []struct {
+		f    func(string) error
+		good []string
+		bad  []string
+	}{
+		{contacts.ValidEmail, []string{"", "a@b.de", "anna.w+x@mail.example.com"}, []string{"a", "a@", "@b.de", "a@b", "Anna <a@b.de>", "a b@c.de", "a@b.de."}},
+		{contacts.ValidCountry, []string{"", "DE", "us", " FR "}, []string{"D", "DEU", "D1", "Germany"}},
+		{contacts.ValidLocale, []string{"", "de_DE", "en_US"}, []string{"de", "de-DE", "DE_de", "de_de", "deu_DE"}},
+		{contacts.ValidURL, []string{"", "https://x.example", "http://x.example/a?b=c"}, []string{"x.example", "ftp://x.example", "https://", "javascript:alert(1)", "https://a b.example"}},
+	} {
+		for _, s := range tc.good {
+			if err := tc.f(s); err != nil {
+				t.Errorf("%q refused: %v", s, err)
+			}
+		}
+		for _, s := range tc.bad {
+			if tc.f(s) == nil {
+				t.Errorf("%q accepted", s)
+			}
+		}
+	}
+}

@@ -1,0 +1,310 @@
+package contacts_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/contacts"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+const wait = 5 * time.Second
+
+// sent is one request the recorder saw.
+type sent struct {
+	Method, Path string
+	Query        string
+	Body         string
+}
+
+// recorder is an http.RoundTripper that logs every request (with its body) and forwards it.
+type recorder struct {
+	mu   sync.Mutex
+	reqs []sent
+}
+
+func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
+	if req.Body != nil {
+		body, _ = io.ReadAll(req.Body)
+		req.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	r.mu.Lock()
+	r.reqs = append(r.reqs, sent{Method: req.Method, Path: req.URL.Path, Query: req.URL.RawQuery, Body: string(body)})
+	r.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// requests returns the logged requests with this method whose path contains part.
+func (r *recorder) requests(method, part string) []sent {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []sent
+	for _, s := range r.reqs {
+		if s.Method == method && strings.Contains(s.Path, part) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+type env struct {
+	sb   *sandbox.Running
+	rec  *recorder
+	c    *client.Client
+	ctx  *common.Ctx
+	info sandbox.Info
+}
+
+// shared is one small sandbox for the tests that only read; writers get their own.
+var shared struct {
+	once sync.Once
+	sb   *sandbox.Running
+	err  error
+}
+
+func readOnly(t *testing.T) *env {
+	t.Helper()
+	shared.once.Do(func() {
+		shared.sb, shared.err = sandbox.Start(context.Background(), sandbox.Options{Size: sandbox.SizeSmall, Seed: 1,
+			Now: viewtest.Clock, BurstRate: -1, DailyLimit: 1 << 30}, "127.0.0.1:0")
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	return envOn(t, shared.sb, 0)
+}
+
+func writable(t *testing.T) *env {
+	t.Helper()
+	return envOn(t, viewtest.Sandbox(t, sandbox.Options{DailyLimit: 1 << 30}), 0)
+}
+
+func envOn(t *testing.T, sb *sandbox.Running, operatorID int64) *env {
+	t.Helper()
+	rec := &recorder{}
+	info := sb.Server.Info()
+	c, err := client.New(client.Config{BaseURL: sb.URL, Token: info.CustomerToken, OperatorID: operatorID,
+		HTTPClient: &http.Client{Transport: rec}, Now: viewtest.Clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &env{sb: sb, rec: rec, c: c, ctx: viewtest.Ctx(c), info: info}
+}
+
+// as returns a client of the same sandbox acting as operatorID, recording into e.rec.
+func (e *env) as(t *testing.T, operatorID int64) *client.Client {
+	t.Helper()
+	c, err := client.New(client.Config{BaseURL: e.sb.URL, Token: e.info.CustomerToken, OperatorID: operatorID,
+		HTTPClient: &http.Client{Transport: e.rec}, Now: viewtest.Clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func (e *env) operatorWithRole(t *testing.T, role string) int64 {
+	t.Helper()
+	for op, err := range e.c.Operators(context.Background()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if op.Role == role {
+			return op.ID
+		}
+	}
+	t.Fatalf("no %s operator in the sandbox", role)
+	return 0
+}
+
+// contactWith returns a contact for which ok holds.
+func (e *env) contactWith(t *testing.T, ok func(client.Contact) bool) client.Contact {
+	t.Helper()
+	for ct, err := range e.c.ContactsAll(context.Background(), client.AllContactsOptions{CursorOptions: client.CursorOptions{Limit: 100}}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok(ct) {
+			return ct
+		}
+	}
+	t.Fatal("no such contact in the sandbox")
+	return client.Contact{}
+}
+
+// slow reports the commands that only sleep (tea.Tick and cursor blinks): run skips them.
+func slow(c tea.Cmd) bool {
+	name := runtime.FuncForPC(reflect.ValueOf(c).Pointer()).Name()
+	return strings.Contains(name, "bubbletea.Tick") || strings.Contains(name, "bubbletea.Every") ||
+		strings.Contains(name, "cursor.(*Model).BlinkCmd")
+}
+
+// run runs cmd and what it batches or sequences, concurrently like Bubble Tea, and returns
+// the messages. Ticks and cursor blinks are skipped (they only sleep), so nothing waits
+// for them; everything else (requests included) is awaited.
+func run(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	var (
+		mu  sync.Mutex
+		out []tea.Msg
+		wg  sync.WaitGroup
+	)
+	var exec func(c tea.Cmd)
+	exec = func(c tea.Cmd) {
+		defer wg.Done()
+		if c == nil || slow(c) {
+			return
+		}
+		msg := c()
+		if cmds, ok := viewtest.SubCommands(msg); ok {
+			for _, sc := range cmds {
+				wg.Add(1)
+				go exec(sc)
+			}
+			return
+		}
+		if msg != nil {
+			mu.Lock()
+			out = append(out, msg)
+			mu.Unlock()
+		}
+	}
+	wg.Add(1)
+	done := make(chan struct{})
+	go func() { exec(cmd); wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(wait):
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return append([]tea.Msg(nil), out...)
+}
+
+func find[T any](msgs []tea.Msg) (T, bool) {
+	for _, m := range msgs {
+		if v, ok := m.(T); ok {
+			return v, true
+		}
+	}
+	var zero T
+	return zero, false
+}
+
+type submitter interface{ Submitting() bool }
+
+func isSubmitting(m common.Modal) bool {
+	s, ok := m.(submitter)
+	return ok && s.Submitting()
+}
+
+// drive delivers msg to a modal the way Bubble Tea would: it runs the commands that need no
+// I/O and feeds their messages (huh's field moves) back, until nothing is left or the form
+// starts its task, whose command is returned unrun. Messages for the root or a screen
+// (close, toast, filter, …) are returned.
+func drive(m common.Modal, msg tea.Msg) (common.Modal, tea.Cmd, []tea.Msg) {
+	queue := []tea.Msg{msg}
+	var out []tea.Msg
+	for n := 0; len(queue) > 0 && n < 200; n++ {
+		next := queue[0]
+		queue = queue[1:]
+		was := isSubmitting(m)
+		var cmd tea.Cmd
+		m, cmd = m.Update(next)
+		if !was && isSubmitting(m) {
+			return m, cmd, out
+		}
+		for _, r := range run(cmd) {
+			switch r.(type) {
+			case common.CloseModalMsg, common.ToastMsg, common.TaskDoneMsg, common.OpenModalMsg,
+				contacts.FilterMsg, contacts.SearchMsg:
+				out = append(out, r)
+			default:
+				queue = append(queue, r)
+			}
+		}
+	}
+	return m, nil, out
+}
+
+// typeInto sends text to a modal one key at a time (typing needs none of the commands it
+// returns: they only blink the cursor).
+func typeInto(m common.Modal, s string) common.Modal {
+	for _, r := range s {
+		m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	return m
+}
+
+// press sends keys to a modal.
+func press(m common.Modal, keys ...string) common.Modal {
+	for _, k := range keys {
+		m, _, _ = drive(m, viewtest.Key(k))
+	}
+	return m
+}
+
+// openModal sizes and starts a modal like the root does.
+func openModal(m common.Modal, w, h int) common.Modal {
+	m.SetSize(w, h)
+	for _, r := range run(m.Init()) {
+		m, _, _ = drive(m, r)
+	}
+	return m
+}
+
+// applyList feeds msgs to the list.
+func applyList(m contacts.List, msgs []tea.Msg) (contacts.List, []tea.Cmd) {
+	var cmds []tea.Cmd
+	for _, msg := range msgs {
+		var c tea.Cmd
+		m, c = m.Update(msg)
+		cmds = append(cmds, c)
+	}
+	return m, cmds
+}
+
+// settleList runs cmd and everything that follows until nothing is left.
+func settleList(m contacts.List, cmd tea.Cmd) contacts.List {
+	pending := []tea.Cmd{cmd}
+	for len(pending) > 0 {
+		c := pending[0]
+		pending = pending[1:]
+		var next []tea.Cmd
+		m, next = applyList(m, viewtest.Run(c, wait))
+		pending = append(pending, next...)
+	}
+	return m
+}
+
+// checkSize fails unless view is exactly w×h.
+func checkSize(t *testing.T, view string, w, h int, what string) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	if len(lines) != h {
+		t.Fatalf("%s: %d lines, want %d", what, len(lines), h)
+	}
+	for i, l := range lines {
+		if lw := ansi.StringWidth(l); lw != w {
+			t.Fatalf("%s: line %d is %d wide, want %d: %q", what, i, lw, w, l)
+		}
+	}
+}
+
+func ptr(s string) *string { return &s }

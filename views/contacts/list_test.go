@@ -1,0 +1,347 @@
+package contacts_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/contacts"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+func newList(e *env, pageSize, w, h int) contacts.List {
+	e.ctx.PageSize = pageSize
+	m := contacts.NewList(e.ctx)
+	m.SetSize(w, h)
+	m.Focus()
+	return m
+}
+
+func TestListPagingFollowsNextOncePerPage(t *testing.T) {
+	e := readOnly(t)
+	m := newList(e, 10, 100, 20)
+	before := len(e.rec.requests("GET", "/contact_identities/"))
+	m = settleList(m, m.Load(false))
+	total := m.Total()
+	if total <= 30 {
+		t.Fatalf("sandbox has only %d contacts; the test needs several pages", total)
+	}
+	if got := len(m.Rows()); got >= total {
+		t.Fatalf("first load fetched %d of %d rows", got, total)
+	}
+	for i := 0; i < 100 && len(m.Rows()) < total; i++ {
+		var cmd tea.Cmd
+		m, cmd = m.Update(viewtest.Key("G"))
+		m = settleList(m, cmd)
+	}
+	if got := len(m.Rows()); got != total {
+		t.Fatalf("walked %d rows, count is %d", got, total)
+	}
+	seen := map[int64]bool{}
+	for i, r := range m.Rows() {
+		if seen[r.ID] {
+			t.Fatalf("contact %d listed twice", r.ID)
+		}
+		seen[r.ID] = true
+		if i > 0 && r.ID > m.Rows()[i-1].ID {
+			t.Fatalf("default order is newest first: %d after %d", r.ID, m.Rows()[i-1].ID)
+		}
+	}
+	reqs := e.rec.requests("GET", "/contact_identities/")
+	pages := (total + 9) / 10
+	if got := len(reqs) - before; got != pages {
+		t.Fatalf("walking %d pages took %d requests", pages, got)
+	}
+	for _, r := range reqs[before+1:] {
+		q, _ := url.ParseQuery(r.Query)
+		if q.Get("offset") == "" || q.Get("limit") != "10" {
+			t.Fatalf("a later page was not the server's next link: %s?%s", r.Path, r.Query)
+		}
+	}
+}
+
+func TestListPrefetchesWithinAScreenOfTheEnd(t *testing.T) {
+	e := readOnly(t)
+	m := newList(e, 20, 100, 12) // 10 rows visible
+	m = settleList(m, m.Load(false))
+	if len(m.Rows()) != 20 {
+		t.Fatalf("first page: %d rows", len(m.Rows()))
+	}
+	before := len(e.rec.requests("GET", "/contact_identities/"))
+	var cmd tea.Cmd
+	for i := 0; i < 5; i++ { // cursor 5: 15 rows left, more than a screen
+		m, cmd = m.Update(viewtest.Key("j"))
+		if cmd != nil {
+			t.Fatalf("fetched at cursor %d, far from the end", m.Cursor())
+		}
+	}
+	for i := 0; i < 5 && cmd == nil; i++ {
+		m, cmd = m.Update(viewtest.Key("j"))
+	}
+	if cmd == nil {
+		t.Fatal("no prefetch within a screen of the end")
+	}
+	m = settleList(m, cmd)
+	if len(m.Rows()) != 40 || len(e.rec.requests("GET", "/contact_identities/"))-before != 1 {
+		t.Fatalf("after prefetch: %d rows, %d requests", len(m.Rows()), len(e.rec.requests("GET", "/contact_identities/"))-before)
+	}
+}
+
+func TestListStaleResultsAreDropped(t *testing.T) {
+	e := readOnly(t)
+	m := newList(e, 100, 100, 20)
+	// Two queries in a row; the answer to the first arrives last and must be ignored.
+	first := m.SetQuery(contacts.Query{Ordering: "name"})
+	second := m.SetQuery(contacts.Query{Search: "berlin"})
+	m, _ = applyList(m, viewtest.Run(second, wait))
+	m, _ = applyList(m, viewtest.Run(first, wait))
+	p, err := e.c.SearchContacts(t.Context(), "berlin", 100)
+	if err != nil || len(p.Results) == 0 {
+		t.Fatalf("search: %v", err)
+	}
+	if len(m.Rows()) != len(p.Results) {
+		t.Fatalf("%d rows, the search has %d: a stale page overwrote the newer query", len(m.Rows()), len(p.Results))
+	}
+	for i, r := range m.Rows() {
+		if r.ID != p.Results[i].ID {
+			t.Fatalf("row %d is contact %d, want %d", i, r.ID, p.Results[i].ID)
+		}
+	}
+}
+
+func TestListSearchOrderingFiltersAndEsc(t *testing.T) {
+	e := readOnly(t)
+	m := newList(e, 100, 120, 20)
+	m = settleList(m, m.Load(false))
+	// o walks the six orderings after the default, each sent to the server.
+	for _, want := range contacts.OrderingCycle[1:] {
+		var cmd tea.Cmd
+		m, cmd = m.Update(viewtest.Key("o"))
+		m = settleList(m, cmd)
+		if m.Query().Ordering != want {
+			t.Fatalf("o gave %q, want %q", m.Query().Ordering, want)
+		}
+		reqs := e.rec.requests("GET", "/contact_identities/")
+		if q, _ := url.ParseQuery(reqs[len(reqs)-1].Query); q.Get("ordering") != want {
+			t.Fatalf("request for %q sent ordering=%q", want, q.Get("ordering"))
+		}
+		if !strings.Contains(m.View(), "order:"+contacts.OrderingLabel(want)) {
+			t.Fatalf("header lacks the ordering %q:\n%s", want, m.View())
+		}
+	}
+	rows := m.Rows()
+	for i := 1; i < len(rows); i++ {
+		if rows[i].Email != "" && rows[i-1].Email != "" && strings.ToLower(rows[i].Email) > strings.ToLower(rows[i-1].Email) {
+			t.Fatalf("-email: %q after %q", rows[i].Email, rows[i-1].Email)
+		}
+	}
+	var cmd tea.Cmd
+	m, cmd = m.Update(viewtest.Key("o")) // back to the default
+	m = settleList(m, cmd)
+	if m.Query().Ordering != "" {
+		t.Fatalf("o after -email gave %q, want the default", m.Query().Ordering)
+	}
+
+	m, cmd = m.Update(contacts.FilterMsg{Filter: client.ContactFilter{Locale: "de_DE"}})
+	m = settleList(m, cmd)
+	m, cmd = m.Update(contacts.SearchMsg{Text: "berlin"})
+	m = settleList(m, cmd)
+	if m.Total() == 0 {
+		t.Fatal("search berlin with locale de_DE found nothing")
+	}
+	for _, r := range m.Rows() {
+		if r.Locale != "de_DE" {
+			t.Fatalf("locale filter: row %d has %q", r.ID, r.Locale)
+		}
+	}
+	v := m.View()
+	if !strings.Contains(v, `search:"berlin" (ranked)`) || !strings.Contains(v, "locale:de_DE") {
+		t.Fatalf("header does not show search and filter:\n%s", v)
+	}
+	last := e.rec.requests("GET", "/contact_identities/")
+	if q, _ := url.ParseQuery(last[len(last)-1].Query); q.Get("search_query") != "berlin" || q.Get("locale") != "de_DE" || q.Has("ordering") {
+		t.Fatalf("search request: %s", last[len(last)-1].Query)
+	}
+	m, cmd = m.Update(viewtest.Key("esc")) // clears the search
+	m = settleList(m, cmd)
+	if m.Query().Search != "" || m.Query().Filter.Locale != "de_DE" {
+		t.Fatalf("first esc: %+v", m.Query())
+	}
+	m, cmd = m.Update(viewtest.Key("esc")) // then the filters
+	m = settleList(m, cmd)
+	if !m.Query().Filter.IsZero() {
+		t.Fatalf("second esc left %+v", m.Query().Filter)
+	}
+	m, cmd = m.Update(contacts.SearchMsg{Text: "zzzznotaword"})
+	m = settleList(m, cmd)
+	if m.Total() != 0 || !strings.Contains(m.View(), "No contact matches the search") {
+		t.Fatalf("nonsense search: total %d\n%s", m.Total(), m.View())
+	}
+}
+
+func TestListSearchIsRanked(t *testing.T) {
+	e := readOnly(t)
+	m := newList(e, 100, 120, 20)
+	m, cmd := m.Update(contacts.SearchMsg{Text: "berlin"})
+	m = settleList(m, cmd)
+	p, err := e.c.SearchContacts(client.Fresh(t.Context()), "berlin", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Results) == 0 || len(p.Results) != len(m.Rows()) {
+		t.Fatalf("list has %d rows, the API %d", len(m.Rows()), len(p.Results))
+	}
+	for i, r := range m.Rows() {
+		if r.ID != p.Results[i].ID {
+			t.Fatalf("row %d is contact %d; the server ranked %d there", i, r.ID, p.Results[i].ID)
+		}
+	}
+}
+
+func TestListViewIsExactlyItsSize(t *testing.T) {
+	e := readOnly(t)
+	for _, size := range [][2]int{{30, 6}, {43, 20}, {59, 10}, {60, 22}, {78, 20}, {120, 40}, {200, 50}} {
+		m := newList(e, 100, size[0], size[1])
+		checkSize(t, m.View(), size[0], size[1], "loading")
+		m = settleList(m, m.Load(false))
+		for _, k := range []string{"j", "j", " ", "G", "g", "o"} {
+			var cmd tea.Cmd
+			m, cmd = m.Update(viewtest.Key(k))
+			m = settleList(m, cmd)
+			checkSize(t, m.View(), size[0], size[1], fmt.Sprintf("%dx%d after %q", size[0], size[1], k))
+		}
+	}
+}
+
+func TestRowsAreSanitized(t *testing.T) {
+	r := contacts.RowFrom(client.Contact{ID: 1, Name: ptr("\x1b]0;pwned\x07Eve\u202e"), Email: ptr("e\x1b[2J@x.io"),
+		City: ptr("Ber\u009blin\nX"), Country: ptr("D\x07E")})
+	for _, s := range []string{r.Name, r.Email, r.City, r.Country, r.Place()} {
+		if strings.ContainsAny(s, "\x1b\x07\u202e\u009b\n") {
+			t.Fatalf("unsanitized text in a row: %q", s)
+		}
+	}
+	if want := "␛]0;pwned␇Eve"; r.Name != want {
+		t.Fatalf("name %q, want %q", r.Name, want)
+	}
+}
+
+// fakeCapped serves a contacts list of total contacts with ids total..1 whose offset list
+// stops at 10,000 like the API, and /all/ by cursor. Offset next links carry a marker, so the
+// test sees they are followed verbatim.
+type fakeCapped struct {
+	total int
+	mu    sync.Mutex
+	all   []string // /all/ queries
+	pages int
+}
+
+func (f *fakeCapped) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	limit, _ := strconv.Atoi(q.Get("limit"))
+	if limit <= 0 {
+		limit = 10
+	}
+	contact := func(id int) map[string]any {
+		return map[string]any{"id": id, "name": fmt.Sprintf("Contact %d", id), "email": fmt.Sprintf("c%d@example.com", id),
+			"created_at": "2026-01-01T00:00:00Z", "locale": "en_US"}
+	}
+	base := "http://" + r.Host + r.URL.Path
+	switch {
+	case strings.HasSuffix(r.URL.Path, "/contact_identities/all/"):
+		f.mu.Lock()
+		f.all = append(f.all, r.URL.RawQuery)
+		f.mu.Unlock()
+		cur, _ := strconv.Atoi(strings.TrimPrefix(q.Get("cursor"), "-"))
+		lo := max(1, cur-limit)
+		var res []map[string]any
+		for id := lo; id < cur; id++ {
+			res = append(res, contact(id))
+		}
+		var prev any
+		if lo > 1 {
+			prev = fmt.Sprintf("%s?cursor=-%d&limit=%d&ordering=id", base, lo, limit)
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"count": f.total, "next": nil, "previous": prev, "results": res})
+	case strings.HasSuffix(r.URL.Path, "/contact_identities/"):
+		f.mu.Lock()
+		f.pages++
+		f.mu.Unlock()
+		if q.Get("offset") != "" && q.Get("marker") != "kept" {
+			http.Error(w, `{"detail":"next link not followed verbatim"}`, http.StatusBadRequest)
+			return
+		}
+		off, _ := strconv.Atoi(q.Get("offset"))
+		var res []map[string]any
+		for i := off; i < min(off+limit, 10000, f.total); i++ {
+			res = append(res, contact(f.total-i))
+		}
+		var next any
+		if off+limit < min(10000, f.total) {
+			next = fmt.Sprintf("%s?limit=%d&offset=%d&marker=kept", base, limit, off+limit)
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"count": f.total, "next": next, "previous": nil, "results": res})
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func TestListContinuesPastTheOffsetCapThroughAll(t *testing.T) {
+	f := &fakeCapped{total: 10250}
+	srv := httptest.NewServer(f)
+	defer srv.Close()
+	c, err := client.New(client.Config{BaseURL: srv.URL, Token: "t", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{c: c, ctx: viewtest.Ctx(c)}
+	m := newList(e, 100, 100, 20)
+	m = settleList(m, m.Load(false))
+	for i := 0; i < 200 && len(m.Rows()) < f.total; i++ {
+		var cmd tea.Cmd
+		m, cmd = m.Update(viewtest.Key("G"))
+		m = settleList(m, cmd)
+	}
+	if got := len(m.Rows()); got != f.total {
+		t.Fatalf("browsed %d of %d contacts", got, f.total)
+	}
+	for i, r := range m.Rows() {
+		if want := int64(f.total - i); r.ID != want {
+			t.Fatalf("row %d is contact %d, want %d (newest first, no gap or repeat at the cap)", i, r.ID, want)
+		}
+	}
+	if f.pages != 100 {
+		t.Fatalf("%d offset pages, want 100", f.pages)
+	}
+	if len(f.all) != 3 {
+		t.Fatalf("%d /all/ requests, want 3: %v", len(f.all), f.all)
+	}
+	if q, _ := url.ParseQuery(f.all[0]); q.Get("cursor") != "-251" || q.Get("ordering") != "id" {
+		t.Fatalf("first /all/ request %q: want cursor=-251 (below the last row) and ordering=id", f.all[0])
+	}
+	if !strings.Contains(m.View(), "past 10,000 via /all/") {
+		t.Fatalf("footer does not say where the rows come from:\n%s", m.View())
+	}
+
+	// Orderings the cursor endpoint cannot serve stop at the cap and say so.
+	m2 := newList(e, 100, 120, 20)
+	m2 = settleList(m2, m2.SetQuery(contacts.Query{Ordering: "name"}))
+	for i := 0; i < 200 && m2.Loading() == false && len(m2.Rows()) < 10000; i++ {
+		var cmd tea.Cmd
+		m2, cmd = m2.Update(viewtest.Key("G"))
+		m2 = settleList(m2, cmd)
+	}
+	m2, _ = m2.Update(viewtest.Key("G"))
+	if len(m2.Rows()) != 10000 || !strings.Contains(m2.View(), "at most 10,000") {
+		t.Fatalf("ordering by name: %d rows\n%s", len(m2.Rows()), m2.View())
+	}
+}
