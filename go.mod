@@ -13,7 +13,10 @@ require (
 	modernc.org/sqlite v1.60.1
 )
 
-require github.com/creack/pty v1.1.24 // indirect
+require (
+	github.com/creack/pty v1.1.24 // indirect
+	github.com/sahilm/fuzzy v0.1.1 // indirect
+)
 
 require (
 	github.com/NimbleMarkets/ntcharts v0.4.0

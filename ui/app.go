@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -77,6 +76,7 @@ type App struct {
 
 	waits       map[client.Family]wait // rate-limit and queue waits by family
 	statusTick  bool
+	bars        barCache // the tab bar and status bar, redrawn only when their text changes
 	lastRefresh time.Time
 	autoGen     int
 	opsReq      int
@@ -474,76 +474,6 @@ func (a *App) tooSmallView() string {
 		}
 	}
 	return strings.Join(out, "\n")
-}
-
-func (a *App) tabBar() string {
-	st := a.ctx.Styles
-	var b strings.Builder
-	b.WriteString(st.Accent.Render(" parley "))
-	for i, e := range a.screens {
-		label := e.key.Help().Key + " " + e.screen.Title()
-		if i == a.active {
-			b.WriteString(st.TabActive.Render(label))
-		} else {
-			b.WriteString(st.Tab.Render(label))
-		}
-	}
-	return common.Fit(b.String(), a.width)
-}
-
-// statusBar shows the context, today's requests against the budget, the last refresh, any
-// rate-limit wait and the help hint.
-func (a *App) statusBar() string {
-	st := a.ctx.Styles
-	now := a.ctx.Now()
-	var parts []string
-	ctxLabel := a.opts.Label
-	if a.opts.Demo {
-		ctxLabel = "demo data (embedded sandbox)"
-	}
-	ctxLabel += " · " + a.contextLabel()
-	parts = append(parts, st.StatusKey.Render(" "+ctxLabel))
-	used := a.ctx.Client.Usage(client.FamilyConversations)
-	parts = append(parts, st.StatusBar.Render(fmt.Sprintf("conv %d/%d today", used, a.opts.RequestBudget)))
-	if a.opts.RefreshInterval > 0 {
-		d, paused := a.autoInterval()
-		switch {
-		case paused:
-			parts = append(parts, st.StatusWarn.Render("auto-refresh paused: daily budget spent (r still works)"))
-		case d > a.opts.RefreshInterval:
-			parts = append(parts, st.StatusWarn.Render("auto "+shortDur(d)+" (budget)"))
-		default:
-			parts = append(parts, st.StatusBar.Render("auto "+shortDur(d)))
-		}
-	}
-	if !a.lastRefresh.IsZero() {
-		parts = append(parts, st.StatusBar.Render("refreshed "+a.lastRefresh.In(now.Location()).Format("15:04:05")))
-	}
-	fams := make([]string, 0, len(a.waits))
-	for f := range a.waits {
-		fams = append(fams, string(f))
-	}
-	sort.Strings(fams)
-	for _, f := range fams {
-		w := a.waits[client.Family(f)]
-		secs := int(w.until.Sub(now).Round(time.Second) / time.Second)
-		if secs < 0 {
-			continue
-		}
-		if w.kind == client.EventQueued {
-			parts = append(parts, st.StatusWarn.Render(fmt.Sprintf("%s queued, %ds", f, secs)))
-		} else {
-			parts = append(parts, st.StatusWarn.Render(fmt.Sprintf("rate-limited, retrying in %ds", secs)))
-		}
-	}
-	sep := st.StatusBar.Render(" │ ")
-	left := strings.Join(parts, sep)
-	right := st.StatusBar.Render(a.ctx.Keys.Help.Help().Key + " help  " + a.ctx.Keys.Quit.Help().Key + " quit ")
-	gap := a.width - widthOf(left) - widthOf(right)
-	if gap < 1 {
-		return common.Fit(left, a.width)
-	}
-	return left + st.StatusBar.Render(strings.Repeat(" ", gap)) + right
 }
 
 func (a *App) toastView() string {

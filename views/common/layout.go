@@ -140,7 +140,8 @@ func itoa(n int) string {
 	return string(b[i:])
 }
 
-// Frame draws a rounded border around body (which must be exactly (w-2)×(h-2)) with title
+// Frame draws a rounded border around body (which must be exactly (w-2)×(h-2): every line
+// already fitted, as the views' View methods guarantee) with title
 // in the top edge. The border is drawn by hand: cheaper than lipgloss borders per frame,
 // and it carries the title.
 func Frame(st FrameStyles, title, body string, w, h int, focused bool) string {
@@ -151,6 +152,7 @@ func Frame(st FrameStyles, title, body string, w, h int, focused bool) string {
 	if focused {
 		border, titleStyle = st.Focused, st.TitleFocused
 	}
+	paint := Painter(border)
 	inner := w - 2
 	tl, tr, bl, br, hz, vt := "╭", "╮", "╰", "╯", "─", "│"
 	if focused && st.Thick {
@@ -161,24 +163,32 @@ func Frame(st FrameStyles, title, body string, w, h int, focused bool) string {
 	var b strings.Builder
 	b.Grow((w + 24) * h)
 	if tw > 0 {
-		b.WriteString(border.Render(tl+hz) + titleStyle.Render(" "+title+" ") + border.Render(strings.Repeat(hz, max(0, inner-tw-3))+tr))
+		b.WriteString(paint(tl+hz) + titleStyle.Render(" "+title+" ") + paint(strings.Repeat(hz, max(0, inner-tw-3))+tr))
 	} else {
-		b.WriteString(border.Render(tl + strings.Repeat(hz, inner) + tr))
+		b.WriteString(paint(tl + strings.Repeat(hz, inner) + tr))
 	}
-	left, right := border.Render(vt), border.Render(vt)
-	lines := strings.Split(body, "\n")
+	left, right := paint(vt), paint(vt)
+	blank := strings.Repeat(" ", inner)
+	// Views hand over bodies of exactly the inner size, so lines are copied as they are:
+	// measuring every line of every pane per frame was the biggest cost of a keystroke.
+	rest := body
 	for i := 0; i < h-2; i++ {
 		b.WriteByte('\n')
 		b.WriteString(left)
-		if i < len(lines) {
-			b.WriteString(Fit(lines[i], inner))
+		if rest != "" || i == 0 {
+			line, tail, found := strings.Cut(rest, "\n")
+			b.WriteString(line)
+			rest = tail
+			if !found {
+				rest = ""
+			}
 		} else {
-			b.WriteString(strings.Repeat(" ", inner))
+			b.WriteString(blank)
 		}
 		b.WriteString(right)
 	}
 	b.WriteByte('\n')
-	b.WriteString(border.Render(bl + strings.Repeat(hz, inner) + br))
+	b.WriteString(paint(bl + strings.Repeat(hz, inner) + br))
 	return b.String()
 }
 
@@ -212,4 +222,18 @@ func JoinHorizontal(blocks ...string) string {
 		}
 	}
 	return b.String()
+}
+
+// Painter returns a function that applies a simple style (colours and attributes, no
+// padding, margins or width) to single-line text without lipgloss measuring the text every
+// time: the style's opening and closing sequences are taken once from a one-rune sample.
+func Painter(style lipgloss.Style) func(string) string {
+	const sample = "\u00a4"
+	r := style.Render(sample)
+	i := strings.Index(r, sample)
+	if i < 0 {
+		return func(s string) string { return style.Render(s) }
+	}
+	open, end := r[:i], r[i+len(sample):]
+	return func(s string) string { return open + s + end }
 }

@@ -432,6 +432,20 @@ func (m *Model) reindex() {
 	}
 }
 
+// Preload shows conversations the caller already has (tests and benchmarks), as if they
+// were the loaded pages of the current query, with total as the server's count.
+func (m *Model) Preload(convs []client.Conversation, total int) {
+	m.gen++
+	m.rows = rowsFrom(convs)
+	m.reindex()
+	clear(m.cache)
+	m.total = max(total, len(m.rows))
+	m.loaded, m.loading, m.err = true, false, nil
+	m.link, m.kind = "", linkOffset
+	m.cursor, m.offset = 0, 0
+	m.clampOffset()
+}
+
 // UpdateRow replaces one row in place (after an edit) when it is loaded.
 func (m *Model) UpdateRow(r Row) {
 	if i, ok := m.index[r.ID]; ok {

@@ -177,7 +177,7 @@ func (m Model) View() string {
 		if n > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString(common.Fit(m.lines[i], m.width))
+		b.WriteString(m.lines[i]) // fitted by rebuild
 		n++
 	}
 	for ; n < m.height; n++ {
@@ -196,15 +196,15 @@ func (m *Model) rebuild() {
 	var out []string
 	add := func(s string) { out = append(out, s) }
 	if m.id == 0 {
-		m.lines = []string{st.Muted.Render(" No conversation selected.")}
+		m.lines = fitAll([]string{st.Muted.Render(" No conversation selected.")}, m.width)
 		return
 	}
 	if m.conv == nil {
 		switch {
 		case m.err != nil:
-			m.lines = wrap(st.Error.Render(" "+common.ErrorText(m.err)), w)
+			m.lines = fitAll(wrap(st.Error.Render(" "+common.ErrorText(m.err)), w), m.width)
 		default:
-			m.lines = []string{st.Loading.Render(" Loading details…")}
+			m.lines = fitAll([]string{st.Loading.Render(" Loading details…")}, m.width)
 		}
 		return
 	}
@@ -317,8 +317,15 @@ func (m *Model) rebuild() {
 		field("Duration", orDash(p.Duration))
 		field("Referrer", orDash(client.Str(p.Referrer)))
 	}
-	m.lines = out
+	m.lines = fitAll(out, m.width)
 	m.offset = max(0, min(m.offset, len(m.lines)-m.height))
+}
+
+func fitAll(lines []string, w int) []string {
+	for i, l := range lines {
+		lines[i] = common.Fit(l, w)
+	}
+	return lines
 }
 
 func descSuffix(d string) string {

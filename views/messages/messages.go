@@ -135,6 +135,20 @@ func (m *Model) Open(convID int64, title string, fresh bool) tea.Cmd {
 	return m.fetch("", fresh)
 }
 
+// Preload shows messages the caller already has (tests and benchmarks), newest first as
+// the API sends them, as a fully loaded thread.
+func (m *Model) Preload(convID int64, title string, msgs []client.Message) {
+	m.gen++
+	m.convID, m.title = convID, title
+	m.items = make([]item, len(msgs))
+	for i, msg := range msgs {
+		m.items[len(msgs)-1-i] = itemFrom(msg)
+	}
+	m.next, m.loading, m.opened, m.err = "", false, true, nil
+	m.rebuild()
+	m.offset = m.maxOffset()
+}
+
 // Close empties the pane.
 func (m *Model) Close() { _ = m.Open(0, "", false) }
 
@@ -310,12 +324,15 @@ func (m *Model) rebuild() {
 	for _, it := range m.items {
 		day := it.at.In(m.ctx.Now().Location()).Format("Mon 2 Jan 2006")
 		if day != lastDay {
-			lines = append(lines, m.divider(day))
+			lines = append(lines, common.Fit(m.divider(day), m.width))
 			lastDay = day
 		}
 		b, ok := m.blocks[it.id]
 		if !ok {
 			b = m.block(it)
+			for i, l := range b {
+				b[i] = common.Fit(l, m.width) // fitted once, so View only copies
+			}
 			m.blocks[it.id] = b
 		}
 		lines = append(lines, b...)
@@ -405,12 +422,12 @@ func (m Model) View() string {
 	default:
 		end := min(len(m.lines), m.offset+vh)
 		for i := m.offset; i < end; i++ {
-			line := m.lines[i]
+			line := m.lines[i] // fitted by rebuild
 			if i == m.offset && m.offset == 0 && m.loading {
-				line = st.Loading.Render("  ⟳ loading older messages…")
+				line = common.Fit(st.Loading.Render("  ⟳ loading older messages…"), m.width)
 			}
 			b.WriteString("\n")
-			b.WriteString(common.Fit(line, m.width))
+			b.WriteString(line)
 			vh--
 		}
 	}

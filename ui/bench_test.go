@@ -1,0 +1,240 @@
+package ui_test
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/bubbles/list"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/ui"
+	"github.com/parley-tui/parley/views/triage"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+// The performance budgets of DESIGN.md, measured with:
+//
+//	go test -run '^$' -bench 'Keystroke|StockList' -benchmem ./ui/
+//	go test -run 'TestKeystrokeBytes|TestMemoryWithLargeData' -v ./ui/
+const (
+	benchConversations = 10000
+	benchMessages      = 5000
+)
+
+var (
+	dataOnce sync.Once
+	convs    []client.Conversation
+	msgs     []client.Message
+)
+
+// benchData builds 10,000 conversations and a 5,000-message thread shaped like the API's.
+func benchData() ([]client.Conversation, []client.Message) {
+	dataOnce.Do(func() {
+		names := []string{"Anna Schmidt", "王 伟", "Sofía Sánchez", "Jonas Meyer", "נועה לוי", "Freya Roberts", "Léa Bernard", "Giulia Colombo"}
+		texts := []string{
+			"Hi, I have a question about my order, it has not arrived yet and the tracking page shows nothing.",
+			"Thanks, that's really helpful.",
+			"Could you check whether the jacket is available in size M? 👩‍💻",
+			"مرحبا، أحتاج إلى مساعدة في طلبي",
+			"您好！您的订单将在两个工作日内发货。",
+		}
+		now := viewtest.Now
+		convs = make([]client.Conversation, benchConversations)
+		for i := range convs {
+			name := names[i%len(names)]
+			op := int64(1 + i%7)
+			convs[i] = client.Conversation{
+				ID:                 int64(1_000_000 - i),
+				Status:             []string{"new", "pending", "ended"}[i%3],
+				Contact:            client.Contact{ID: int64(i), Name: &name},
+				LastMessage:        &client.Message{Body: texts[i%len(texts)], Sender: client.Sender{Type: []string{"contact", "operator"}[i%2]}},
+				LastMessageSentAt:  client.Time{Time: now.Add(-time.Duration(i) * time.Minute)},
+				OperatorAssignedTo: &op,
+				MarkedReadOperator: i%4 != 0,
+				Topics:             []client.Topic{{ID: int64(i % 5), Text: "Billing"}, {ID: 9, Text: "Sales lead"}},
+			}
+		}
+		msgs = make([]client.Message, benchMessages)
+		for i := range msgs {
+			op := i%2 == 0
+			sender := client.Sender{Type: "contact", ID: 1}
+			if op {
+				sender = client.Sender{Type: "operator", ID: 3}
+			}
+			msgs[i] = client.Message{
+				ID:          fmt.Sprintf("42.1.%d", benchMessages-i),
+				Body:        texts[i%len(texts)] + " " + strconv.Itoa(i),
+				Sender:      sender,
+				DisplayName: "Anna",
+				SentAt:      client.Time{Time: now.Add(-time.Duration(i) * 30 * time.Second)},
+				State:       client.MessageState{Type: 4, Message: "Read by user"},
+			}
+		}
+	})
+	return convs, msgs
+}
+
+// loadedApp is the root model at w×h with the big data preloaded and the thread open.
+func loadedApp(tb testing.TB, w, h int) *ui.App {
+	tb.Helper()
+	// No server: the data is preloaded and nothing here sends a request (the rest timer's
+	// command is never run), so the memory measured is parley's alone.
+	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "t", Now: clock})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	app := newApp(tb, c)
+	app.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	cs, ms := benchData()
+	tri := app.Screen().(*triage.Model)
+	tri.List.Preload(cs, len(cs))
+	tri.Msgs.Preload(42, "Anna", ms)
+	app.View()
+	return app
+}
+
+// BenchmarkKeystroke is one `j` (Update and View) with 10,000 conversations and a
+// 5,000-message thread loaded; the rest timer's command is not run.
+func BenchmarkKeystroke(b *testing.B) {
+	for _, size := range [][2]int{{120, 40}, {200, 50}} {
+		b.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(b *testing.B) {
+			app := loadedApp(b, size[0], size[1])
+			j := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")}
+			k := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("k")}
+			i := 0
+			for b.Loop() {
+				key := j
+				if (i/200)%2 == 1 {
+					key = k
+				}
+				i++
+				app.Update(key)
+				_ = app.View()
+			}
+		})
+	}
+}
+
+// convItem is a row of the stock bubbles/list with the same text.
+type convItem struct{ title, desc string }
+
+func (c convItem) Title() string       { return c.title }
+func (c convItem) Description() string { return c.desc }
+func (c convItem) FilterValue() string { return c.title }
+
+// BenchmarkStockList is the same keystroke on a stock bubbles/list holding the same 10,000
+// rows, for comparison.
+func BenchmarkStockList(b *testing.B) {
+	cs, _ := benchData()
+	items := make([]list.Item, len(cs))
+	for i, c := range cs {
+		items[i] = convItem{title: client.Str(c.Contact.Name), desc: c.LastMessage.Body}
+	}
+	l := list.New(items, list.NewDefaultDelegate(), 120, 40)
+	j := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")}
+	k := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("k")}
+	i := 0
+	for b.Loop() {
+		key := j
+		if (i/200)%2 == 1 {
+			key = k
+		}
+		i++
+		l, _ = l.Update(key)
+		_ = l.View()
+	}
+}
+
+// countingWriter counts bytes written to the "terminal".
+type countingWriter struct{ n atomic.Int64 }
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.n.Add(int64(len(p)))
+	return len(p), nil
+}
+
+// keystrokeBytes runs the real Bubble Tea renderer at w×h and returns the bytes it writes
+// for one `j`.
+func keystrokeBytes(tb testing.TB, w, h int) int64 {
+	tb.Helper()
+	app := loadedApp(tb, w, h)
+	out := &countingWriter{}
+	p := tea.NewProgram(app, tea.WithInput(nil), tea.WithOutput(out), tea.WithoutSignalHandler(), tea.WithAltScreen())
+	done := make(chan struct{})
+	go func() { _, _ = p.Run(); close(done) }()
+	p.Send(tea.WindowSizeMsg{Width: w, Height: h})
+	settle := func() int64 {
+		// The renderer flushes at most 60 times a second: wait until output stops.
+		last := int64(-1)
+		for out.n.Load() != last {
+			last = out.n.Load()
+			time.Sleep(60 * time.Millisecond)
+		}
+		return last
+	}
+	before := settle()
+	p.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")})
+	time.Sleep(50 * time.Millisecond) // one frame; the 150 ms rest timer has not fired
+	after := out.n.Load()
+	p.Quit()
+	<-done
+	return after - before
+}
+
+// TestKeystrokeBytes: the terminal bytes for one `j` at 120×40 stay within 1.5 KB.
+func TestKeystrokeBytes(t *testing.T) {
+	n := keystrokeBytes(t, 120, 40)
+	t.Logf("one j at 120x40 wrote %d bytes", n)
+	if n > 1536 {
+		t.Fatalf("one j wrote %d bytes to the terminal, budget 1,536", n)
+	}
+	if n == 0 {
+		t.Fatal("one j wrote nothing: the measurement is broken")
+	}
+}
+
+// TestMemoryWithLargeData: RSS with 10,000 conversations and a 5,000-message thread loaded
+// stays within 80 MB.
+func TestMemoryWithLargeData(t *testing.T) {
+	app := loadedApp(t, 200, 50)
+	for range 50 {
+		app.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")})
+		_ = app.View()
+	}
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	rss := readRSS(t)
+	t.Logf("heap in use %.1f MB, RSS %.1f MB", float64(ms.HeapInuse)/1e6, float64(rss)/1e6)
+	if rss > 80<<20 {
+		t.Fatalf("RSS %d MB with the data loaded, budget 80 MB", rss>>20)
+	}
+	runtime.KeepAlive(app)
+}
+
+// readRSS reads the resident set size from /proc (Linux); other systems skip.
+func readRSS(t *testing.T) int64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		t.Skip("no /proc: RSS not measured here")
+	}
+	defer f.Close()
+	b, _ := io.ReadAll(f)
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	t.Skip("VmRSS not found")
+	return 0
+}

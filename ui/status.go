@@ -1,0 +1,170 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/common"
+)
+
+// barCache keeps the last rendered bars: styling them is most of a frame's cost, and
+// their text rarely changes between two keystrokes.
+type barCache struct {
+	tabKey, tab       string
+	statusKey, status string
+}
+
+func (a *App) tabBar() string {
+	key := strconv.Itoa(a.width) + "|" + strconv.Itoa(a.active) + "|" + strconv.Itoa(len(a.screens))
+	if key == a.bars.tabKey {
+		return a.bars.tab
+	}
+	st := a.ctx.Styles
+	var b strings.Builder
+	b.WriteString(st.Accent.Render(" parley "))
+	for i, e := range a.screens {
+		label := e.key.Help().Key + " " + e.screen.Title()
+		if i == a.active {
+			b.WriteString(st.TabActive.Render(label))
+		} else {
+			b.WriteString(st.Tab.Render(label))
+		}
+	}
+	a.bars.tabKey, a.bars.tab = key, common.Fit(b.String(), a.width)
+	return a.bars.tab
+}
+
+// segment is one part of the status bar; lower priority parts are dropped first when the
+// terminal is narrow.
+type segment struct {
+	text     string
+	short    string // used when the full text does not fit ("" = drop instead)
+	style    lipgloss.Style
+	priority int
+}
+
+// statusBar shows the context (demo data or the API, organization, acting operator),
+// today's conversation requests against the budget, the auto-refresh period, the last
+// refresh, any rate-limit wait or queue, and the help hint.
+func (a *App) statusBar() string {
+	st := a.ctx.Styles
+	now := a.ctx.Now()
+	var segs []segment
+	api := a.opts.Label
+	short := api
+	if a.opts.Demo {
+		api, short = "demo data (embedded sandbox)", "demo data"
+	}
+	if c := a.contextLabel(); c != "" {
+		api += " · " + c
+		short += " · " + c
+	}
+	segs = append(segs, segment{" " + api, " " + short, st.StatusKey, 0})
+	used := a.ctx.Client.Usage(client.FamilyConversations)
+	segs = append(segs, segment{fmt.Sprintf("conv %d/%d today", used, a.opts.RequestBudget), fmt.Sprintf("%d/%d", used, a.opts.RequestBudget), st.StatusBar, 2})
+	if a.opts.RefreshInterval > 0 {
+		d, paused := a.autoInterval()
+		switch {
+		case paused:
+			segs = append(segs, segment{"auto-refresh paused: daily budget spent (r still works)", "auto paused (budget)", st.StatusWarn, 1})
+		case d > a.opts.RefreshInterval:
+			segs = append(segs, segment{"auto " + shortDur(d) + " (budget)", "auto " + shortDur(d), st.StatusWarn, 4})
+		default:
+			segs = append(segs, segment{"auto " + shortDur(d), "", st.StatusBar, 4})
+		}
+	}
+	if !a.lastRefresh.IsZero() {
+		t := a.lastRefresh.In(now.Location()).Format("15:04:05")
+		segs = append(segs, segment{"refreshed " + t, t, st.StatusBar, 3})
+	}
+	fams := make([]string, 0, len(a.waits))
+	for f := range a.waits {
+		fams = append(fams, string(f))
+	}
+	sort.Strings(fams)
+	for _, f := range fams {
+		w := a.waits[client.Family(f)]
+		secs := int(w.until.Sub(now).Round(time.Second) / time.Second)
+		if secs < 0 {
+			continue
+		}
+		if w.kind == client.EventQueued {
+			segs = append(segs, segment{fmt.Sprintf("%s queued, %ds", f, secs), fmt.Sprintf("queued %ds", secs), st.StatusWarn, 0})
+		} else {
+			segs = append(segs, segment{fmt.Sprintf("rate-limited, retrying in %ds", secs), fmt.Sprintf("retry in %ds", secs), st.StatusWarn, 0})
+		}
+	}
+	right := a.ctx.Keys.Help.Help().Key + " help  " + a.ctx.Keys.Quit.Help().Key + " quit "
+
+	var key strings.Builder
+	key.WriteString(strconv.Itoa(a.width))
+	for _, s := range segs {
+		key.WriteString("|" + s.text)
+	}
+	if key.String() == a.bars.statusKey {
+		return a.bars.status
+	}
+	a.bars.statusKey = key.String()
+	a.bars.status = a.layoutStatus(segs, right)
+	return a.bars.status
+}
+
+// layoutStatus fits the segments into the width: the least important ones (highest
+// priority number) first switch to their short form, then go; the help hint always stays.
+func (a *App) layoutStatus(segs []segment, right string) string {
+	st := a.ctx.Styles
+	const sep = " │ "
+	width := func() int {
+		n := 0
+		for i, s := range segs {
+			if i > 0 {
+				n += widthOf(sep)
+			}
+			n += widthOf(s.text)
+		}
+		return n
+	}
+	room := a.width - widthOf(right) - 1
+	order := make([]int, len(segs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(x, y int) bool { return segs[order[x]].priority > segs[order[y]].priority })
+	for _, i := range order {
+		if width() <= room {
+			break
+		}
+		if segs[i].short != "" {
+			segs[i].text = segs[i].short
+		}
+	}
+	for width() > room && len(segs) > 1 {
+		worst := 1
+		for i := range segs {
+			if i > 0 && segs[i].priority > segs[worst].priority {
+				worst = i
+			}
+		}
+		segs = append(segs[:worst], segs[worst+1:]...)
+	}
+	bar := common.Painter(st.StatusBar)
+	var b strings.Builder
+	for i, s := range segs {
+		if i > 0 {
+			b.WriteString(bar(sep))
+		}
+		b.WriteString(common.Painter(s.style)(s.text))
+	}
+	left := b.String()
+	gap := a.width - widthOf(left) - widthOf(right)
+	if gap < 1 {
+		return common.Fit(left, a.width)
+	}
+	return left + bar(strings.Repeat(" ", gap)+right)
+}
