@@ -12,7 +12,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/conversations"
 )
@@ -56,7 +55,7 @@ type noteItem struct {
 }
 
 func noteFrom(n client.Note) noteItem {
-	it := noteItem{id: n.ID, at: n.CreatedAt.Time, lines: sanitize.Lines(strings.TrimRight(n.Body, "\n "))}
+	it := noteItem{id: n.ID, at: n.CreatedAt.Time, lines: strings.Split(cleanText(strings.TrimRight(n.Body, "\n ")), "\n")}
 	if n.OperatorID != nil {
 		it.operatorID = *n.OperatorID
 	}
@@ -303,7 +302,12 @@ func (m *Detail) moreConversations() tea.Cmd {
 func convRows(cs []client.Conversation) []conversations.Row {
 	out := make([]conversations.Row, len(cs))
 	for i, c := range cs {
-		out[i] = conversations.RowFrom(c)
+		r := conversations.RowFrom(c)
+		r.Name, r.Preview = strayZWJ(r.Name), strayZWJ(r.Preview)
+		for j, tp := range r.Topics {
+			r.Topics[j] = strayZWJ(tp)
+		}
+		out[i] = r
 	}
 	return out
 }
@@ -362,7 +366,7 @@ func sanitizeContact(c client.Contact) client.Contact {
 		if p == nil {
 			return nil
 		}
-		v := sanitize.Line(*p)
+		v := cleanLine(*p)
 		return &v
 	}
 	c.Name, c.Email, c.PhoneNumber, c.MobileNumber = s(c.Name), s(c.Email), s(c.PhoneNumber), s(c.MobileNumber)
@@ -370,10 +374,10 @@ func sanitizeContact(c client.Contact) client.Contact {
 	c.Street, c.City, c.Country = s(c.Street), s(c.City), s(c.Country)
 	c.ExternalCustomerID = s(c.ExternalCustomerID)
 	c.URLFacebook, c.URLLinkedIn, c.URLTwitter, c.URLProfilePicture = s(c.URLFacebook), s(c.URLLinkedIn), s(c.URLTwitter), s(c.URLProfilePicture)
-	c.Locale = sanitize.Line(c.Locale)
+	c.Locale = cleanLine(c.Locale)
 	uuids := make([]string, len(c.ContactUUIDs))
 	for i, u := range c.ContactUUIDs {
-		uuids[i] = sanitize.Line(u)
+		uuids[i] = cleanLine(u)
 	}
 	c.ContactUUIDs = uuids
 	return c

@@ -13,7 +13,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 )
 
@@ -728,7 +727,7 @@ func (m List) header() string {
 	}
 	parts := []string{count + " contacts"}
 	if m.q.Search != "" {
-		parts = append(parts, fmt.Sprintf("search:%q (ranked)", sanitize.Line(m.q.Search)))
+		parts = append(parts, fmt.Sprintf("search:%q (ranked)", cleanLine(m.q.Search)))
 	}
 	parts = append(parts, DescribeFilter(m.q.Filter)...)
 	if m.q.Search == "" {
@@ -768,10 +767,10 @@ func DescribeFilter(f client.ContactFilter) []string {
 		out = append(out, fmt.Sprintf("id:%d", f.ID))
 	}
 	if f.Email != "" {
-		out = append(out, "email:"+sanitize.Line(f.Email))
+		out = append(out, "email:"+cleanLine(f.Email))
 	}
 	if f.Name != "" {
-		out = append(out, fmt.Sprintf("name:%q", sanitize.Line(f.Name)))
+		out = append(out, fmt.Sprintf("name:%q", cleanLine(f.Name)))
 	}
 	if !f.FromDateTime.IsZero() {
 		out = append(out, "active≥"+ts(f.FromDateTime))
@@ -787,7 +786,7 @@ func DescribeFilter(f client.ContactFilter) []string {
 		}
 	}
 	if f.Locale != "" {
-		out = append(out, "locale:"+sanitize.Line(f.Locale))
+		out = append(out, "locale:"+cleanLine(f.Locale))
 	}
 	return out
 }

@@ -345,3 +345,10 @@ func TestListContinuesPastTheOffsetCapThroughAll(t *testing.T) {
 		t.Fatalf("ordering by name: %d rows\n%s", len(m2.Rows()), m2.View())
 	}
 }
+
+func TestStrayJoinersAreDroppedEmojiKept(t *testing.T) {
+	r := contacts.RowFrom(client.Contact{ID: 1, Name: ptr("a\u200db 👩\u200d💻 x\u200d")})
+	if r.Name != "ab 👩\u200d💻 x" {
+		t.Fatalf("name %q", r.Name)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/sanitize"
 )
 
 // Row is the compact, sanitized form of a contact that the list keeps.
@@ -28,23 +27,23 @@ type Row struct {
 
 // RowFrom builds a Row from an API contact, sanitizing every text.
 func RowFrom(c client.Contact) Row {
-	line := func(p *string) string { return sanitize.Line(strings.TrimSpace(client.Str(p))) }
+	str := func(p *string) string { return cleanLine(strings.TrimSpace(client.Str(p))) }
 	r := Row{
 		ID:                c.ID,
-		Name:              line(c.Name),
-		Email:             line(c.Email),
-		Phone:             line(c.PhoneNumber),
-		Company:           line(c.Company),
-		City:              line(c.City),
-		Country:           line(c.Country),
-		Locale:            sanitize.Line(c.Locale),
+		Name:              str(c.Name),
+		Email:             str(c.Email),
+		Phone:             str(c.PhoneNumber),
+		Company:           str(c.Company),
+		City:              str(c.City),
+		Country:           str(c.Country),
+		Locale:            cleanLine(c.Locale),
 		Verified:          c.Verified,
 		Blocked:           c.IsBlocked,
 		CreatedAt:         c.CreatedAt.Time,
 		ConversationCount: -1,
 	}
 	if r.Phone == "" {
-		r.Phone = line(c.MobileNumber)
+		r.Phone = str(c.MobileNumber)
 	}
 	if c.LastMessageSentAt != nil {
 		r.LastAt = c.LastMessageSentAt.Time
