@@ -8,6 +8,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/ui"
 	"github.com/parley-tui/parley/views/triage"
 )
 
@@ -49,5 +52,31 @@ func TestCoalescedKeysAreReplayed(t *testing.T) {
 	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")})
 	if r, _ := tri.List.Selected(); r.ID != rows[2].ID {
 		t.Fatalf("\"jj\" in one read moved the cursor to %d, want the third row %d", r.ID, rows[2].ID)
+	}
+}
+
+func TestHelpShowsTheKeysOfWhereYouAre(t *testing.T) {
+	sb := testSandbox(t)
+	c := newClient(t, sb, client.Config{})
+	keys := keymap.Default()
+	if err := keys.Apply(map[string][]string{keymap.Status: {"S"}}); err != nil {
+		t.Fatal(err)
+	}
+	app := ui.New(ui.Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keys, Now: clock, PageSize: 100})
+	d := newDriver(t, app, 120, 40)
+	d.waitFor("conversations ·")
+	d.key("?")
+	v := d.view()
+	for _, want := range []string{"cycle status", "filters", "search", "next pane", "quit"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("help lacks %q:\n%s", want, v)
+		}
+	}
+	if !strings.Contains(v, "S ") || strings.Contains(v, "pick metric") {
+		t.Errorf("help does not show the rebound S for status, or shows another screen's keys:\n%s", v)
+	}
+	d.key("x") // any key closes help
+	if strings.Contains(d.view(), "Keys:") {
+		t.Fatal("help stayed open")
 	}
 }

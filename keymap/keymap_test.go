@@ -1,0 +1,64 @@
+package keymap
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+func press(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+
+func TestDefaultsHaveNoConflicts(t *testing.T) {
+	if p := Default().conflicts(); len(p) > 0 {
+		t.Fatalf("default bindings conflict: %+v", p)
+	}
+}
+
+func TestApplyRebindsAndUpdatesHelp(t *testing.T) {
+	k := Default()
+	if err := k.Apply(map[string][]string{Down: {"n", "down"}, Note: {"N"}}); err != nil {
+		t.Fatal(err)
+	}
+	if !key.Matches(press("n"), k.Down) || key.Matches(press("j"), k.Down) {
+		t.Fatalf("down is bound to %v", k.Down.Keys())
+	}
+	if got := k.Down.Help().Key; got != "n/↓" {
+		t.Fatalf("help label %q, want n/↓", got)
+	}
+	if got := k.Down.Help().Desc; got != "down" {
+		t.Fatalf("help description %q lost", got)
+	}
+}
+
+func TestApplyRejectsConflictsUnknownActionsAndCtrlC(t *testing.T) {
+	k := Default()
+	err := k.Apply(map[string][]string{Search: {"j"}, "fly": {"x"}, Quit: {"ctrl+c"}})
+	var ae *ApplyError
+	if !errors.As(err, &ae) {
+		t.Fatalf("want *ApplyError, got %v", err)
+	}
+	text := err.Error()
+	for _, want := range []string{`"j" is also bound to "down"`, "fly: unknown action", "ctrl+c always quits"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("error %q does not mention %q", text, want)
+		}
+	}
+	if !key.Matches(press("/"), k.Search) {
+		t.Fatal("a rejected Apply changed the key map")
+	}
+}
+
+func TestConflictsOnlyWithinAContext(t *testing.T) {
+	k := Default()
+	// Export lives on the analytics screen, edit on the lists: one key may serve both.
+	if err := k.Apply(map[string][]string{Export: {"x"}, Edit: {"x"}}); err != nil {
+		t.Fatalf("export and edit never live together, yet: %v", err)
+	}
+	// Filter lives on both: binding export to f clashes there.
+	if err := k.Apply(map[string][]string{Export: {"f"}}); err == nil || !strings.Contains(err.Error(), "analytics") {
+		t.Fatalf("export on f clashes with filter on the analytics screen; got %v", err)
+	}
+}
