@@ -405,9 +405,6 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 			return m, nil
 		}
 		return m, m.queryChanged(RunDelay)
-	case common.OperatorsLoadedMsg:
-		m.derive() // operator names in the breakdown
-		return m, nil
 	case common.RefreshMsg:
 		return m, nil // analytics never refresh by themselves: each request counts
 	}

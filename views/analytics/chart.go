@@ -103,7 +103,15 @@ func chartBlock(st *theme.Styles, buckets []Bucket, series int, kind ChartKind, 
 		}
 		return t.Format("01-02")
 	}
-	yfmt := func(_ int, v float64) string { return FormatAxis(unit, kind, v) }
+	// Labels of one width, so stacked charts line their axes up.
+	lw := 0
+	for _, v := range []float64{0, ymax / 4, ymax / 2, ymax * 3 / 4, ymax} {
+		lw = max(lw, len(FormatAxis(unit, kind, v)))
+	}
+	yfmt := func(_ int, v float64) string {
+		s := FormatAxis(unit, kind, v)
+		return strings.Repeat(" ", max(0, lw-len(s))) + s
+	}
 	ystep := max(1, (h-2)/4)
 	c := timeserieslinechart.New(w, h,
 		timeserieslinechart.WithTimeRange(first, last),

@@ -706,7 +706,7 @@ func FormatValue(u client.Unit, v float64) string {
 // FormatAxis is a short ASCII label for a chart's value axis.
 func FormatAxis(u client.Unit, kind ChartKind, v float64) string {
 	if kind == ChartCount {
-		return shortNumber(v)
+		return shortNumber(math.Round(v)) // counts are whole numbers
 	}
 	switch u {
 	case client.UnitSeconds:

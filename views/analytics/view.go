@@ -154,7 +154,8 @@ func unitName(u client.Unit) string {
 	return "value"
 }
 
-// controls is the query pane: metric, range, filters and what the query costs.
+// controls is the query pane: metric, range, filters and what the query costs, exactly
+// w cells wide.
 func (m *Model) controls(w int) string {
 	st := m.ctx.Styles
 	k := m.ctx.Keys
@@ -175,7 +176,7 @@ func (m *Model) controls(w int) string {
 	lines = append(lines, hint(label("Range")+rangeText, k.Range.Help().Key+" change"))
 	lines = append(lines, hint(label("Filters")+m.filterText(), k.Mode.Help().Key+" mode · "+k.Filter.Help().Key+" filters"))
 	lines = append(lines, label("Cost")+m.costText())
-	return strings.Join(lines, "\n")
+	return common.Block(lines, w, controlsHeight-2)
 }
 
 // describe is a metric's one-line description: what is tracked and what value and
@@ -247,7 +248,7 @@ func (m *Model) costText() string {
 	case m.err != "":
 		return st.Error.Render("failed: "+m.err) + st.Muted.Render(" · "+k.Open.Help().Key+" tries again")
 	case m.cur != nil:
-		return "cached, 0 requests · fetched " + m.cur.at.UTC().Format("15:04:05") + " UTC (" + k.Refresh.Help().Key + ": again) · " + st.Muted.Render(free)
+		return "cached, 0 requests · fetched " + m.cur.at.UTC().Format("15:04:05") + " (" + k.Refresh.Help().Key + ": again) · " + st.Muted.Render(free)
 	}
 	s := CostText(m.cost)
 	if m.cost > 1 {
@@ -577,7 +578,10 @@ func barList(st *theme.Styles, items []barItem, total, w, n int) []string {
 	}
 	show := items
 	more := 0
-	if len(items) > n {
+	switch {
+	case len(items) > n && n == 1:
+		show = items[:1]
+	case len(items) > n:
 		show, more = items[:n-1], len(items)-(n-1)
 	}
 	lw := 0
