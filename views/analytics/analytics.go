@@ -116,8 +116,8 @@ type Model struct {
 	cost     int    // its requests
 	pending  bool   // not in the cache and not run yet
 	menuOpen bool   // a picker of ours is open: hold automatic runs
-	started  bool   // the screen was shown once
-	seq      int    // debounce generation
+	focused  bool
+	seq      int // debounce generation
 	runSeq   int
 	run      *run
 	cache    map[string]*result
@@ -138,7 +138,6 @@ type Model struct {
 	cursor, offset int
 
 	width, height int
-	focused       bool
 }
 
 // New returns the screen. Nothing is requested until it is first shown.
@@ -165,15 +164,16 @@ func (m *Model) Title() string { return "Analytics" }
 // Capturing is false: inputs are modals.
 func (m *Model) Capturing() bool { return false }
 
-// Focus runs the first query the first time the screen is shown.
+// Focus runs the query when its results are not there yet (the first time the screen is
+// shown, or after a change made while another screen was active) and re-resolves relative
+// ranges when the date changed since.
 func (m *Model) Focus() tea.Cmd {
 	m.focused = true
 	m.snapshot()
-	if !m.started {
-		m.started = true
+	if !m.rng.Period(m.ctx.Now()).Equal(m.period) {
 		return m.queryChanged(0)
 	}
-	return nil
+	return m.schedule(0)
 }
 
 // Blur is called when another screen becomes active.
@@ -229,15 +229,20 @@ func (m *Model) refreshQuery() {
 }
 
 // queryChanged is called after a control changed the query: cached results show at once;
-// otherwise a one-request query runs after delay (unless a picker is open) and a longer
-// one waits for enter. A run of another query is cancelled.
+// otherwise a one-request query runs after delay (unless a picker is open or the screen is
+// not shown) and a longer one waits for enter. A run of another query is cancelled.
 func (m *Model) queryChanged(delay time.Duration) tea.Cmd {
 	m.refreshQuery()
 	if m.run != nil && m.run.key != m.key {
 		m.stopRun()
 	}
 	m.snapshot()
-	if !m.pending || m.running() || !m.started || m.cost > 1 {
+	return m.schedule(delay)
+}
+
+// schedule starts the debounce of an automatic run when one is due.
+func (m *Model) schedule(delay time.Duration) tea.Cmd {
+	if !m.pending || m.running() || !m.focused || m.menuOpen || m.cost > 1 {
 		return nil
 	}
 	m.seq++
@@ -359,7 +364,7 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	case tea.KeyMsg:
 		return m, m.onKey(msg)
 	case runTickMsg:
-		if msg.seq != m.seq || m.menuOpen || !m.pending || m.running() || m.cost > 1 {
+		if msg.seq != m.seq || m.menuOpen || !m.pending || m.running() || m.cost > 1 || !m.focused {
 			return m, nil
 		}
 		return m, m.start(false)
@@ -388,7 +393,7 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		return m, m.queryChanged(RunDelay)
 	case menuClosedMsg:
 		m.menuOpen = false
-		return m, m.queryChanged(RunDelay)
+		return m, m.schedule(RunDelay)
 	case filtersMsg:
 		m.filters, m.mode = msg.f, msg.mode
 		return m, m.queryChanged(RunDelay)
@@ -401,10 +406,7 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		}
 		return m, nil
 	case common.ContextChangedMsg:
-		if !m.started {
-			return m, nil
-		}
-		return m, m.queryChanged(RunDelay)
+		return m, m.queryChanged(RunDelay) // a new key (the organization is part of it)
 	case common.RefreshMsg:
 		return m, nil // analytics never refresh by themselves: each request counts
 	}

@@ -467,7 +467,7 @@ func drain(t *testing.T, m *Model, cmd tea.Cmd) {
 // loadSynthetic puts pts in as the results of m's current query, as a finished run would.
 func loadSynthetic(t *testing.T, m *Model, pts []client.DataPoint) {
 	t.Helper()
-	m.started = true
+	m.focused = true
 	if cmd := m.start(false); cmd == nil {
 		t.Fatalf("no run started: %s", m.err)
 	}
@@ -489,7 +489,7 @@ func offlineCtx(t *testing.T) *common.Ctx {
 
 func TestStaleResultsDropped(t *testing.T) {
 	m := New(offlineCtx(t))
-	m.started = true
+	m.focused = true
 	m.start(false)
 	old := *m.run
 	m.Update(typed("h")) // another query: the old run is cancelled
@@ -669,7 +669,7 @@ func TestPickerAndMenus(t *testing.T) {
 
 	// While a menu of the screen is open, a one-request query waits for it to close.
 	m := New(ctx)
-	m.started = true
+	m.focused = true
 	m.Update(typed("m"))
 	if !m.menuOpen {
 		t.Fatal("m did not open the picker")
@@ -700,5 +700,30 @@ func TestPickerAndMenus(t *testing.T) {
 	v = ansi.Strip(r.View())
 	if !strings.Contains(v, "Last month    2026-10-01 → 2026-10-31") || !strings.Contains(v, "Custom…") {
 		t.Errorf("range menu:\n%s", v)
+	}
+}
+
+func TestNoRequestWhileHidden(t *testing.T) {
+	m := New(offlineCtx(t))
+	if cmd := m.Init(); cmd != nil {
+		t.Fatal("Init requests something")
+	}
+	if _, cmd := m.Update(common.ContextChangedMsg{}); cmd != nil {
+		t.Fatal("a context change schedules a run for a hidden screen")
+	}
+	if _, cmd := m.Update(typed("h")); cmd != nil || m.run != nil {
+		t.Fatal("a change while hidden schedules a run")
+	}
+	cmd := m.Focus()
+	if cmd == nil {
+		t.Fatal("showing the screen does not run its query")
+	}
+	m.Update(runTickMsg{seq: m.seq})
+	if !m.running() {
+		t.Fatal("the scheduled run did not start")
+	}
+	m.Blur()
+	if _, cmd := m.Update(common.RefreshMsg{Auto: true}); cmd != nil {
+		t.Fatal("auto-refresh spends analytics requests")
 	}
 }

@@ -82,6 +82,11 @@ func (p Period) Start() time.Time {
 	return dayOf(p.From)
 }
 
+// Equal reports whether two periods are the same.
+func (p Period) Equal(q Period) bool {
+	return p.WithTime == q.WithTime && p.From.Equal(q.From) && p.To.Equal(q.To)
+}
+
 // Length is how long the period lasts.
 func (p Period) Length() time.Duration { return p.End().Sub(p.Start()) }
 
