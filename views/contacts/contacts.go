@@ -281,6 +281,13 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 	return nil
 }
 
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
@@ -467,8 +474,8 @@ func (m *Model) confirmMarked(rows []Row) tea.Cmd {
 		return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: done}
 	}
 	title := fmt.Sprintf("Delete %s?", plural(len(ids), "contact", "contacts"))
-	body := fmt.Sprintf("Delete the %s marked: %s? Exactly these %d ids are sent. This cannot be undone.",
-		plural(len(ids), "contact", "contacts"), list, len(ids))
+	body := fmt.Sprintf("Delete the %d marked %s: %s? Only these %d are deleted. This cannot be undone.",
+		len(ids), pluralWord(len(ids), "contact", "contacts"), list, len(ids))
 	return common.OpenModal(confirm.New(m.ctx, title, body, run))
 }
 

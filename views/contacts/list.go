@@ -418,12 +418,17 @@ func (m *List) reindex() {
 	}
 }
 
-// CanClear reports whether esc has something to clear (search, then filters).
-func (m List) CanClear() bool { return m.q.Search != "" || !m.q.Filter.IsZero() }
+// CanClear reports whether esc has something to clear (marks, search, then filters).
+func (m List) CanClear() bool { return len(m.marked) > 0 || m.q.Search != "" || !m.q.Filter.IsZero() }
 
-// Clear drops the search, or when there is none the filters, and reloads.
+// Clear drops the marks; without marks the search, or when there is none the filters, and
+// reloads.
 func (m *List) Clear() tea.Cmd {
 	switch {
+	case len(m.marked) > 0:
+		clear(m.marked)
+		clear(m.cache)
+		return nil
 	case m.q.Search != "":
 		m.q.Search = ""
 	case !m.q.Filter.IsZero():

@@ -171,7 +171,15 @@ func TestListSearchOrderingFiltersAndEsc(t *testing.T) {
 	if q, _ := url.ParseQuery(last[len(last)-1].Query); q.Get("search_query") != "berlin" || q.Get("locale") != "de_DE" || q.Has("ordering") {
 		t.Fatalf("search request: %s", last[len(last)-1].Query)
 	}
-	m, cmd = m.Update(viewtest.Key("esc")) // clears the search
+	m, _ = m.Update(viewtest.Key(" "))
+	if len(m.Marked()) != 1 {
+		t.Fatal("space did not mark")
+	}
+	m, cmd = m.Update(viewtest.Key("esc")) // clears the marks first
+	if cmd != nil || len(m.Marked()) != 0 || m.Query().Search != "berlin" {
+		t.Fatalf("esc with marks: marks %d, query %+v", len(m.Marked()), m.Query())
+	}
+	m, cmd = m.Update(viewtest.Key("esc")) // then the search
 	m = settleList(m, cmd)
 	if m.Query().Search != "" || m.Query().Filter.Locale != "de_DE" {
 		t.Fatalf("first esc: %+v", m.Query())
