@@ -130,8 +130,8 @@ func Default() *KeyMap {
 		Metric:    b("pick metric", "m"),
 		Range:     b("date range", "d"),
 		Mode:      b("human/bot/all", "h"),
-		Split:     b("split by interaction", "i"),
-		ChartKind: b("count/mean", "c"),
+		Split:     b("split: human/bot", "i"),
+		ChartKind: b("count/mean/median", "c"),
 	}
 }
 
