@@ -11,8 +11,11 @@ package contacts
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 
+	"github.com/aymanbagabas/go-osc52/v2"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -366,6 +369,12 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		return common.OpenModal(notes.NewNoteForm(m.ctx, id, title))
+	case key.Matches(msg, k.CopyID):
+		id, _, ok := m.target()
+		if !ok {
+			return nil
+		}
+		return copyID(id)
 	}
 	var cmd tea.Cmd
 	switch m.focus {
@@ -375,6 +384,20 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.Detail, cmd = m.Detail.Update(msg)
 	}
 	return cmd
+}
+
+// copyID copies a contact id to the clipboard with OSC 52 (through tmux when inside it).
+func copyID(id int64) tea.Cmd {
+	text := strconv.FormatInt(id, 10)
+	inTmux := os.Getenv("TMUX") != ""
+	return tea.Sequence(func() tea.Msg {
+		seq := osc52.New(text)
+		if inTmux {
+			seq = seq.Tmux()
+		}
+		_, _ = fmt.Fprint(os.Stderr, seq.String())
+		return nil
+	}, common.Toast("Copied contact id "+text+" to the clipboard (OSC 52)"))
 }
 
 // edit opens the edit form: at once with the open contact, else after fetching the contact
@@ -501,7 +524,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 		groups = [][]key.Binding{m.Detail.ShortHelp(), m.ctx.Keys.Move()}
 	}
 	return append(groups, []key.Binding{k.NextPane, k.PrevPane, k.ToggleDetail, k.Search, k.Filter,
-		k.Edit, k.Upsert, k.Note, k.Delete, k.Back})
+		k.Edit, k.Upsert, k.Note, k.Delete, k.CopyID, k.Back})
 }
 
 // View renders the visible panes in their frames, exactly the size given.

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/contacts"
 	"github.com/parley-tui/parley/views/viewtest"
@@ -294,5 +295,35 @@ func TestValidators(t *testing.T) {
 				t.Errorf("%q accepted", s)
 			}
 		}
+	}
+}
+
+func TestEditFormRateLimitedKeepsInput(t *testing.T) {
+	e := envOn(t, viewtest.Sandbox(t, sandbox.Options{DailyLimit: 2}), 0)
+	p, err := e.c.ListContacts(t.Context(), client.ContactListOptions{ListOptions: client.ListOptions{Limit: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct := p.Results[0]
+	if _, err := e.c.GetContact(t.Context(), ct.ID); err != nil { // the day's last contacts request
+		t.Fatal(err)
+	}
+	m := openModal(contacts.NewEditForm(e.ctx, ct), 76, 40)
+	m = press(m, "ctrl+u")
+	m = typeInto(m, "Typed Before The Limit")
+	m, cmd, _ := save(m)
+	d := task(t, cmd)
+	if !client.IsRateLimited(d.Err) {
+		t.Fatalf("want a 429, got %+v", d)
+	}
+	m, _, out := drive(m, d)
+	if _, closed := find[common.CloseModalMsg](out); closed {
+		t.Fatal("a rate-limited save closed the form")
+	}
+	if v := m.View(); !strings.Contains(v, "Rate-limited by the API") || !strings.Contains(v, "Typed Before The Limit") {
+		t.Fatalf("the form must say it was rate-limited and keep the input:\n%s", v)
+	}
+	if n := len(e.rec.requests("PATCH", "/contact_identities/")); n != 1 {
+		t.Fatalf("%d PATCHes: a PATCH is not retried", n)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -453,5 +454,25 @@ func TestNarrowShowsOnePaneAndTabSwitches(t *testing.T) {
 	hs.key("tab")
 	if v := hs.s.View(); !strings.Contains(v, "Contacts  (tab: next pane)") {
 		t.Fatalf("tab did not show the list:\n%s", v)
+	}
+}
+
+func TestCopyIDToastsTheID(t *testing.T) {
+	// The OSC 52 sequence goes to stderr; keep it out of the test output.
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := os.Stderr
+	os.Stderr = devnull
+	t.Cleanup(func() { os.Stderr = stderr; _ = devnull.Close() })
+	e := readOnly(t)
+	hs := newHarness(t, e.ctx, 80, 22)
+	hs.focus()
+	hs.key("esc")
+	r, _ := hs.s.List.Selected()
+	hs.key("y")
+	if want := fmt.Sprintf("Copied contact id %d", r.ID); !strings.Contains(hs.lastToast(), want) {
+		t.Fatalf("toast %q, want %q", hs.lastToast(), want)
 	}
 }
