@@ -212,6 +212,8 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 			return m, nil // the cursor moved on
 		}
 		return m, m.openSelected()
+	case common.TaskDoneMsg:
+		return m, m.onTask(msg)
 	case detail.LoadedMsg:
 		m.List.UpdateRow(conversations.RowFrom(msg.Conversation))
 		return m, nil
@@ -295,6 +297,14 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 			func(s string) tea.Msg { return conversations.SearchMsg{Text: s} }))
 	case key.Matches(msg, k.Filter):
 		return common.OpenModal(m.List.FilterForm())
+	case key.Matches(msg, k.Topics):
+		return m.topicsForm()
+	case key.Matches(msg, k.Note):
+		return m.noteForm()
+	case key.Matches(msg, k.Delete) && m.focus == PaneList:
+		return m.deleteConfirm()
+	case key.Matches(msg, k.CopyID):
+		return m.copyID()
 	}
 	var cmd tea.Cmd
 	switch m.focus {
@@ -346,7 +356,8 @@ func (m *Model) FullHelp() [][]key.Binding {
 	case PaneDetail:
 		groups = append(groups, m.Detail.ShortHelp())
 	}
-	return append(groups, []key.Binding{k.NextPane, k.PrevPane, k.ToggleDetail, k.Search, k.Filter, k.Back})
+	return append(groups, []key.Binding{k.NextPane, k.PrevPane, k.ToggleDetail, k.Search, k.Filter,
+		k.Topics, k.Note, k.Mark, k.Delete, k.CopyID, k.Back})
 }
 
 // View renders the visible panes in their frames.

@@ -1,0 +1,128 @@
+package ui_test
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+	"strings"
+	"testing"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/views/triage"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+// ownSandbox is a sandbox for tests that write.
+func ownSandbox(t *testing.T) *sandbox.Running { return viewtest.Sandbox(t, sandbox.Options{}) }
+
+func TestEditTopicsUpdatesRowAndDetailInPlace(t *testing.T) {
+	sb := ownSandbox(t)
+	c := newClient(t, sb, client.Config{})
+	app := newApp(t, c)
+	d := newDriver(t, app, 200, 50)
+	d.waitFor("conversations ·")
+	tri := app.Screen().(*triage.Model)
+	d.key("enter") // open the first conversation
+	row, _ := tri.List.Selected()
+	d.key("t")
+	d.waitFor("Topics of conversation")
+	d.key("tab") // from the topic picker to the free-text field
+	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("Escalated, vip")})
+	before := c.Usage(client.FamilyConversations)
+	d.key("enter")
+	d.key("enter") // a second enter while saving sends nothing
+	if used := c.Usage(client.FamilyConversations) - before; used != 1 {
+		t.Fatalf("saving topics sent %d requests, want exactly 1", used)
+	}
+	got, _ := tri.List.Selected()
+	want := append(append([]string{}, row.Topics...), "Escalated", "vip")
+	if strings.Join(got.Topics, ",") != strings.Join(want, ",") {
+		t.Fatalf("row topics %q, want %q", got.Topics, want)
+	}
+	conv, err := c.GetConversation(t.Context(), row.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, tp := range conv.Topics {
+		texts = append(texts, tp.Text)
+	}
+	if strings.Join(texts, ",") != strings.Join(want, ",") {
+		t.Fatalf("server has topics %q, want %q", texts, want)
+	}
+	if v := d.view(); !strings.Contains(v, "Escalated, vip") {
+		t.Fatalf("detail or row does not show the new topics:\n%s", v)
+	}
+}
+
+func TestDeleteMarkedConversations(t *testing.T) {
+	sb := ownSandbox(t)
+	c := newClient(t, sb, client.Config{})
+	app := newApp(t, c)
+	d := newDriver(t, app, 120, 40)
+	d.waitFor("conversations ·")
+	tri := app.Screen().(*triage.Model)
+	// Mark two ended conversations and one ongoing one.
+	var ended, ongoing []int64
+	for i, r := range tri.List.Rows() {
+		mark := (r.Status == client.StatusEnded && len(ended) < 2) || (r.Status != client.StatusEnded && len(ongoing) < 1)
+		if !mark {
+			continue
+		}
+		for cur, _ := tri.List.Selected(); cur.ID != r.ID; cur, _ = tri.List.Selected() {
+			d.key("j")
+			if cur2, _ := tri.List.Selected(); cur2.ID == cur.ID {
+				t.Fatalf("cannot reach row %d", i)
+			}
+		}
+		d.key(" ") // marks and moves down
+		if r.Status == client.StatusEnded {
+			ended = append(ended, r.ID)
+		} else {
+			ongoing = append(ongoing, r.ID)
+		}
+		if len(ended) == 2 && len(ongoing) == 1 {
+			break
+		}
+		d.key("k")
+	}
+	if len(ended) != 2 || len(ongoing) != 1 {
+		t.Fatalf("found %d ended and %d ongoing rows to mark", len(ended), len(ongoing))
+	}
+	d.key("d")
+	v := d.waitFor("Delete 3 conversations?")
+	if !strings.Contains(v, "1 of them is ongoing") {
+		t.Fatalf("confirmation does not warn about the ongoing conversation:\n%s", v)
+	}
+	d.key("y")
+	v = d.waitFor("Deleted 2 conversations.")
+	if !strings.Contains(v, "1 ongoing conversation not deleted") {
+		t.Fatalf("no report of the ongoing conversation:\n%s", v)
+	}
+	for _, id := range ended {
+		if _, err := c.GetConversation(t.Context(), id); !client.IsNotFound(err) {
+			t.Fatalf("ended conversation %d still there (err %v)", id, err)
+		}
+	}
+	if _, err := c.GetConversation(t.Context(), ongoing[0]); err != nil {
+		t.Fatalf("ongoing conversation %d was deleted: %v", ongoing[0], err)
+	}
+}
+
+func TestDeleteOneOngoingIsRefusedWithoutARequest(t *testing.T) {
+	sb := ownSandbox(t)
+	c := newClient(t, sb, client.Config{})
+	app := newApp(t, c)
+	d := newDriver(t, app, 120, 40)
+	d.waitFor("conversations ·")
+	tri := app.Screen().(*triage.Model)
+	r, _ := tri.List.Selected()
+	if r.Status == client.StatusEnded {
+		t.Skip("the first row is ended")
+	}
+	before := c.Usage(client.FamilyConversations)
+	d.key("d")
+	d.waitFor("only ended conversations can be deleted")
+	if c.Usage(client.FamilyConversations) != before {
+		t.Fatal("a request was sent for a delete that cannot succeed")
+	}
+}

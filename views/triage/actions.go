@@ -1,0 +1,260 @@
+package triage
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aymanbagabas/go-osc52/v2"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/confirm"
+	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/forms"
+	"github.com/parley-tui/parley/views/notes"
+)
+
+// Task kinds of this screen (common.TaskDoneMsg.Kind).
+const (
+	KindConversation = "conversation"          // a PATCH; Result is *client.Conversation
+	KindDeleted      = "conversations-deleted" // Result is deleteResult
+)
+
+const taskTimeout = 90 * time.Second
+
+// deleteResult says what a delete asked for and what the server could delete.
+type deleteResult struct {
+	deleted []int64 // ids gone
+	ongoing []int64 // ids kept: ongoing conversations are never deleted
+	reload  bool    // reload the list to show what the server now has
+}
+
+// target is the conversation an action applies to: the open one when the thread or detail
+// pane has focus, else the row under the cursor.
+func (m *Model) target() (conversations.Row, bool) {
+	if m.focus != PaneList {
+		if conv, ok := m.Detail.Conversation(); ok {
+			return conversations.RowFrom(conv), true
+		}
+	}
+	return m.List.Selected()
+}
+
+// topicsForm edits the target's topics: pick from the organization's known topics (those
+// seen on loaded conversations) and add new ones as free text.
+func (m *Model) topicsForm() tea.Cmd {
+	r, ok := m.target()
+	if !ok {
+		return nil
+	}
+	known := map[string]string{} // lower-case → shown text
+	var order []string
+	add := func(t string) {
+		k := strings.ToLower(strings.TrimSpace(t))
+		if k == "" || known[k] != "" {
+			return
+		}
+		known[k] = strings.TrimSpace(t)
+		order = append(order, known[k])
+	}
+	for _, t := range r.Topics {
+		add(t)
+	}
+	for _, row := range m.List.Rows() {
+		for _, t := range row.Topics {
+			add(t)
+		}
+	}
+	slices.SortFunc(order, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
+	selected := slices.Clone(r.Topics)
+	var extra string
+	opts := make([]huh.Option[string], len(order))
+	for i, t := range order {
+		opts[i] = huh.NewOption(t, t)
+	}
+	ctx, id, c := m.ctx, r.ID, m.ctx.Client
+	title := fmt.Sprintf("Topics of conversation #%d", r.ID)
+	if r.Name != "" {
+		title += " with " + r.Name
+	}
+	return common.OpenModal(forms.New(ctx, forms.Options{
+		Title: title,
+		Width: 64,
+		Build: func() *huh.Form {
+			fields := []huh.Field{}
+			if len(opts) > 0 {
+				fields = append(fields, huh.NewMultiSelect[string]().Title("Topics (space toggles)").
+					Options(opts...).Value(&selected).Height(min(12, len(opts)+2)))
+			}
+			fields = append(fields, huh.NewInput().Title("New topics").Description("comma-separated; created as needed").
+				Value(&extra).Validate(func(s string) error {
+				for _, t := range strings.Split(s, ",") {
+					if len([]rune(strings.TrimSpace(t))) > 100 {
+						return fmt.Errorf("a topic is at most 100 characters")
+					}
+				}
+				return nil
+			}))
+			return huh.NewForm(huh.NewGroup(fields...))
+		},
+		Success: "Topics saved",
+		Submit: func() (int, tea.Cmd, error) {
+			topics := mergeTopics(selected, extra)
+			task := ctx.NewTaskID()
+			return task, func() tea.Msg {
+				cctx, cancel := context.WithTimeout(context.Background(), taskTimeout)
+				defer cancel()
+				conv, err := c.SetConversationTopics(cctx, id, topics)
+				return common.TaskDoneMsg{TaskID: task, Kind: KindConversation, Result: conv, Err: err}
+			}, nil
+		},
+	}))
+}
+
+// mergeTopics joins the picked topics and the typed ones, without duplicates (compared
+// case-insensitively, first spelling kept).
+func mergeTopics(picked []string, typed string) []string {
+	seen := map[string]bool{}
+	out := []string{}
+	for _, t := range append(slices.Clone(picked), strings.Split(typed, ",")...) {
+		t = strings.TrimSpace(t)
+		if t == "" || seen[strings.ToLower(t)] {
+			continue
+		}
+		seen[strings.ToLower(t)] = true
+		out = append(out, t)
+	}
+	return out
+}
+
+// deleteConfirm asks before deleting: the marked rows (by delete_ids, stating the count),
+// or the row under the cursor (naming it). Nothing is ever deleted by a filter.
+func (m *Model) deleteConfirm() tea.Cmd {
+	marked := m.List.Marked()
+	c, ctx := m.ctx.Client, m.ctx
+	if len(marked) == 0 {
+		r, ok := m.List.Selected()
+		if !ok {
+			return nil
+		}
+		who := r.Name
+		if who == "" {
+			who = "(no name)"
+		}
+		if r.Status != client.StatusEnded {
+			return common.Toast(fmt.Sprintf("Conversation #%d with %s is %s: only ended conversations can be deleted.", r.ID, who, r.Status))
+		}
+		task := ctx.NewTaskID()
+		id := r.ID
+		return common.OpenModal(confirm.New(ctx, "Delete conversation?",
+			fmt.Sprintf("Delete conversation #%d with %s? This cannot be undone.", r.ID, who),
+			func() tea.Msg {
+				cctx, cancel := context.WithTimeout(context.Background(), taskTimeout)
+				defer cancel()
+				err := c.DeleteConversation(cctx, id)
+				return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: deleteResult{deleted: []int64{id}}, Err: err}
+			}))
+	}
+	var ids, ended, ongoing []int64
+	for _, r := range marked {
+		ids = append(ids, r.ID)
+		if r.Status == client.StatusEnded {
+			ended = append(ended, r.ID)
+		} else {
+			ongoing = append(ongoing, r.ID)
+		}
+	}
+	body := fmt.Sprintf("Delete the %d marked conversations? This cannot be undone.", len(ids))
+	if n := len(ongoing); n > 0 {
+		body += fmt.Sprintf("\n%d of them %s ongoing and will not be deleted.", n, map[bool]string{true: "is", false: "are"}[n == 1])
+	}
+	task := ctx.NewTaskID()
+	return common.OpenModal(confirm.New(ctx, fmt.Sprintf("Delete %d conversations?", len(ids)), body, func() tea.Msg {
+		cctx, cancel := context.WithTimeout(context.Background(), taskTimeout)
+		defer cancel()
+		// Exactly the marked ids; the server skips ongoing ones (its answer does not say
+		// which, so the report uses the statuses shown and the list reloads after).
+		err := c.DeleteConversations(cctx, ids)
+		return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: deleteResult{deleted: ended, ongoing: ongoing, reload: true}, Err: err}
+	}))
+}
+
+// onTask updates rows after this screen's mutations.
+func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
+	if msg.Err != nil {
+		if msg.Kind == KindDeleted {
+			return common.ErrorToast(msg.Err)
+		}
+		return nil // forms show their own errors
+	}
+	switch msg.Kind {
+	case KindConversation:
+		if res, ok := msg.Result.(*client.Conversation); ok && res != nil {
+			m.List.UpdateRow(conversations.RowFrom(*res))
+			m.Detail.Set(*res)
+		}
+	case KindDeleted:
+		res, ok := msg.Result.(deleteResult)
+		if !ok {
+			return nil
+		}
+		m.List.RemoveRows(res.deleted)
+		m.List.ClearMarks()
+		if slices.Contains(res.deleted, m.Msgs.ConversationID()) {
+			m.Msgs.Close()
+			_ = m.Detail.Load(0, false)
+			m.restingID = 0
+		}
+		text := fmt.Sprintf("Deleted %d conversation%s.", len(res.deleted), plural(len(res.deleted)))
+		if n := len(res.ongoing); n > 0 {
+			text += fmt.Sprintf(" %d ongoing conversation%s not deleted (only ended ones can be).", n, plural(n))
+		}
+		var reload tea.Cmd
+		if res.reload {
+			reload = m.List.Load(true)
+		}
+		return tea.Batch(common.Toast(text), reload)
+	}
+	return nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// noteForm writes a note about the target conversation's contact.
+func (m *Model) noteForm() tea.Cmd {
+	r, ok := m.target()
+	if !ok || r.ContactID == 0 {
+		return nil
+	}
+	return common.OpenModal(notes.NewNoteForm(m.ctx, r.ContactID, r.Name))
+}
+
+// copyID copies the target's id to the clipboard with OSC 52 (through tmux when inside it).
+func (m *Model) copyID() tea.Cmd {
+	r, ok := m.target()
+	if !ok {
+		return nil
+	}
+	text := fmt.Sprint(r.ID)
+	inTmux := os.Getenv("TMUX") != ""
+	return tea.Sequence(func() tea.Msg {
+		seq := osc52.New(text)
+		if inTmux {
+			seq = seq.Tmux()
+		}
+		_, _ = fmt.Fprint(os.Stderr, seq.String())
+		return nil
+	}, common.Toast("Copied "+sanitize.Line(text)+" to the clipboard (OSC 52)"))
+}
