@@ -8,23 +8,47 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
 // These tests run the built parley binary, as a user would.
 
-// parleyBinary builds the binary into a temporary directory of the test.
+// built is the parley binary, built once per test run (TestMain removes it).
+var built struct {
+	sync.Once
+	dir, bin string
+	err      error
+	out      []byte
+}
+
+// parleyBinary builds the binary once into a temporary directory.
 func parleyBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
 	}
-	bin := filepath.Join(t.TempDir(), "parley")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "parley-bin")
+		if built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "parley")
+		built.out, built.err = exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("go build: %v\n%s", built.err, built.out)
 	}
-	return bin
+	return built.bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // headlessEnv is an environment without any D-Bus session: no DBUS_SESSION_BUS_ADDRESS,

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sandbox"
+)
+
+func apiEnv(t *testing.T, sb *sandbox.Running) []string {
+	return append(headlessEnv(t), "PARLEY_BASE_URL="+sb.URL, "PARLEY_TOKEN="+sb.Server.Info().CustomerToken)
+}
+
+func TestConversationsExportWalksEverything(t *testing.T) {
+	bin := parleyBinary(t)
+	sb, err := sandbox.Start(t.Context(), sandbox.Options{Size: sandbox.SizeMedium}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sb.Close() })
+	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := c.ConversationsAllPage(t.Context(), client.AllConversationsOptions{CursorOptions: client.CursorOptions{Limit: 1}})
+	if err != nil || page.Count == nil {
+		t.Fatalf("count: %v", err)
+	}
+	total := *page.Count
+	if total <= 100 {
+		t.Fatalf("the sandbox has %d conversations; the walk must cross several pages", total)
+	}
+	r := runParley(t, bin, apiEnv(t, sb), "", "conversations", "export", "--page-size", "100")
+	if r.err != nil {
+		t.Fatalf("export: %v\n%s", r.err, r.stderr)
+	}
+	seen := map[int64]bool{}
+	sc := bufio.NewScanner(strings.NewReader(r.stdout))
+	sc.Buffer(make([]byte, 1<<20), 4<<20)
+	for sc.Scan() {
+		var conv client.Conversation
+		if err := json.Unmarshal(sc.Bytes(), &conv); err != nil {
+			t.Fatalf("line is not a conversation: %v", err)
+		}
+		if seen[conv.ID] {
+			t.Fatalf("conversation %d exported twice", conv.ID)
+		}
+		seen[conv.ID] = true
+	}
+	if len(seen) != total {
+		t.Fatalf("exported %d conversations, the API counts %d", len(seen), total)
+	}
+	if strings.Contains(r.stderr, "\r") {
+		t.Fatal("progress written to a stderr that is not a terminal")
+	}
+
+	// Filters narrow the walk.
+	r = runParley(t, bin, apiEnv(t, sb), "", "conversations", "export", "--status", "ended")
+	for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var conv client.Conversation
+		if err := json.Unmarshal([]byte(l), &conv); err != nil || conv.Status != client.StatusEnded {
+			t.Fatalf("--status ended exported %q (%v)", l[:min(80, len(l))], err)
+		}
+	}
+	r = runParley(t, bin, apiEnv(t, sb), "", "conversations", "export", "--status", "open")
+	if r.err == nil || !strings.Contains(r.stderr, "want new, pending or ended") {
+		t.Fatalf("a bad status was accepted: %v %s", r.err, r.stderr)
+	}
+}
+
+func TestContactsSearchRanked(t *testing.T) {
+	bin := parleyBinary(t)
+	sb := startTestSandbox(t)
+	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Search for the city of some contact.
+	var city string
+	for ct, err := range c.ContactsAll(t.Context(), client.AllContactsOptions{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cty := client.Str(ct.City); cty != "" && !strings.ContainsAny(cty, " \x1b") {
+			city = cty
+			break
+		}
+	}
+	want, err := c.SearchContacts(t.Context(), city, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runParley(t, bin, apiEnv(t, sb), "", "contacts", "search", city)
+	if r.err != nil {
+		t.Fatalf("search: %v\n%s", r.err, r.stderr)
+	}
+	var got []client.Contact
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("output is not a JSON array of contacts: %v\n%s", err, r.stdout)
+	}
+	if len(got) == 0 || len(got) != len(want.Results) {
+		t.Fatalf("%d results, the API ranks %d", len(got), len(want.Results))
+	}
+	for i := range got {
+		if got[i].ID != want.Results[i].ID {
+			t.Fatalf("result %d is contact %d, the API ranks %d there", i, got[i].ID, want.Results[i].ID)
+		}
+	}
+	if !strings.EqualFold(client.Str(got[0].City), city) {
+		t.Fatalf("the best match for %q lives in %q", city, client.Str(got[0].City))
+	}
+	r = runParley(t, bin, apiEnv(t, sb), "", "contacts", "search", "--table", city)
+	if r.err != nil || !strings.Contains(r.stdout, "RANK") || !strings.Contains(r.stdout, city) {
+		t.Fatalf("--table: %v\n%s", r.err, r.stdout)
+	}
+}
+
+func TestAnalyticsExportSplitsLongRanges(t *testing.T) {
+	bin := parleyBinary(t)
+	sb := startTestSandbox(t)
+	to := time.Now().UTC()
+	from := to.AddDate(0, 0, -119)
+	args := []string{"analytics", "export", "um_conversation_duration", "--from", from.Format(time.DateOnly), "--to", to.Format(time.DateOnly)}
+	r := runParley(t, bin, apiEnv(t, sb), "", append(args, "--format", "json")...)
+	if r.err != nil {
+		t.Fatalf("export: %v\n%s", r.err, r.stderr)
+	}
+	var pts []client.DataPoint
+	if err := json.Unmarshal([]byte(r.stdout), &pts); err != nil {
+		t.Fatalf("json: %v", err)
+	}
+	if len(pts) == 0 {
+		t.Fatal("no data points in 120 days")
+	}
+	for i := 1; i < len(pts); i++ {
+		if pts[i].Time.Before(pts[i-1].Time.Time) {
+			t.Fatalf("points not in time order at %d", i)
+		}
+	}
+	r = runParley(t, bin, apiEnv(t, sb), "", append(args, "--format", "csv")...)
+	rows, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
+	if err != nil || len(rows) != len(pts)+1 || rows[0][0] != "metric" {
+		t.Fatalf("csv: %v, %d rows for %d points", err, len(rows), len(pts))
+	}
+	r = runParley(t, bin, apiEnv(t, sb), "", "analytics", "export", "um_nonsense", "--from", "2026-01-01", "--to", "2026-01-02")
+	if r.err == nil || !strings.Contains(r.stderr, "unknown metric") {
+		t.Fatalf("unknown metric accepted: %s", r.stderr)
+	}
+}
