@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -83,6 +84,9 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 	})
 	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithContext(ctx))
 	_, err = p.Run()
+	if c := app.Crash(); c != nil {
+		return crashError(c)
+	}
 	switch {
 	case errors.Is(err, tea.ErrProgramPanic):
 		return errors.New("parley stopped after an internal error; the terminal was restored")
@@ -164,4 +168,23 @@ func hostOf(label string) string {
 		label = label[i+3:]
 	}
 	return strings.TrimSuffix(label, "/")
+}
+
+// crashError writes a caught panic's details to a file and returns the short message
+// printed after the terminal was restored.
+func crashError(c *ui.Crash) error {
+	msg := fmt.Sprintf("parley stopped after an internal error (%v); the terminal was restored", c.Value)
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return errors.New(msg)
+	}
+	path := filepath.Join(dir, "parley", "crash.log")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return errors.New(msg)
+	}
+	report := fmt.Sprintf("%s\nparley %s: %v\n\n%s", time.Now().UTC().Format(time.RFC3339), version, c.Value, c.Stack)
+	if err := os.WriteFile(path, []byte(report), 0o600); err != nil {
+		return errors.New(msg)
+	}
+	return fmt.Errorf("%s; details in %s", msg, path)
 }

@@ -79,6 +79,7 @@ type App struct {
 	bars        barCache // the tab bar and status bar, redrawn only when their text changes
 	lastRefresh time.Time
 	autoGen     int
+	crash       *Crash // a panic caught in Update, View or a command
 	opsReq      int
 
 	// Organization and operator context (context.go).
@@ -143,9 +144,9 @@ func (a *App) Ctx() *common.Ctx { return a.ctx }
 // Screen returns the active screen.
 func (a *App) Screen() common.Screen { return a.screens[a.active].screen }
 
-// Init starts every screen, loads the operator directory, listens for client events and
-// starts auto-refresh.
-func (a *App) Init() tea.Cmd {
+// initCmds starts every screen, loads the operator directory, listens for client events
+// and starts auto-refresh.
+func (a *App) initCmds() tea.Cmd {
 	cmds := []tea.Cmd{a.loadOperators(), a.listen(), a.scheduleAuto()}
 	for _, s := range a.screens {
 		cmds = append(cmds, s.screen.Init())
@@ -204,7 +205,7 @@ func (a *App) scheduleAuto() tea.Cmd {
 
 // Update routes messages: keys to the top modal, else globals, else the active screen;
 // results to every screen and modal (each drops what is not its own).
-func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.width, a.height = msg.Width, msg.Height
@@ -424,7 +425,7 @@ func (a *App) sizeModal(m common.Modal) {
 }
 
 // View draws the tab bar, the active screen with modals over it, and the status bar.
-func (a *App) View() string {
+func (a *App) view() string {
 	if a.width == 0 {
 		return ""
 	}
@@ -479,7 +480,7 @@ func (a *App) tooSmallView() string {
 func (a *App) toastView() string {
 	st := a.ctx.Styles
 	var lines []string
-	maxW := min(60, a.width-4)
+	maxW := min(100, a.width-4)
 	for _, t := range a.toasts {
 		style := st.Toast
 		text := t.text
