@@ -588,7 +588,7 @@ func barList(st *theme.Styles, items []barItem, total, w, n int) []string {
 	for _, it := range show {
 		lw = max(lw, ansi.StringWidth(it.label))
 	}
-	lw = min(lw, max(8, w/3))
+	lw = min(lw, max(8, w*2/5))
 	maxCount := 1
 	for _, it := range show {
 		maxCount = max(maxCount, it.count)
