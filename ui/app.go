@@ -289,6 +289,8 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, tea.Batch(a.onDirectory(msg.Operators), a.broadcast(msg))
 	case contextPickedMsg:
 		return a, a.setContext(msg)
+	case common.TaskDoneMsg:
+		return a, tea.Batch(a.broadcast(msg), a.afterOperatorTask(msg))
 	case common.SwitchScreenMsg:
 		cmd := a.switchTo(msg.Screen)
 		if msg.Then != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/operators"
 )
 
 // probeDays is the period the organization probe asks the Analytics API about.
@@ -399,6 +400,18 @@ func (a *App) onDirectory(ops []client.Operator) tea.Cmd {
 		return common.Toast(fmt.Sprintf("Organization %d is not available to this token: the API answers for organization %d.", want, a.opsOrg))
 	}
 	a.checkOrg = false
+	return nil
+}
+
+// afterOperatorTask reloads the operator directory (names in lists, the ctrl+p picker)
+// after an operator was edited, deleted or set away.
+func (a *App) afterOperatorTask(msg common.TaskDoneMsg) tea.Cmd {
+	switch msg.Kind {
+	case operators.KindEdit, operators.KindDelete, operators.KindAway:
+		if msg.Err == nil {
+			return a.loadOperators()
+		}
+	}
 	return nil
 }
 

@@ -247,3 +247,21 @@ func TestPickerTakesOnlyIDs(t *testing.T) {
 		t.Fatal("esc switched")
 	}
 }
+
+// An edit on the operators screen reaches the directory (names, the ctrl+p picker).
+func TestOperatorEditReloadsTheDirectory(t *testing.T) {
+	l, info := startApp(t, nil, 100, 30)
+	l.key("3")
+	ops := l.app.Screen().(*operators.Model)
+	l.until("operators", func() bool { return ops.Loaded() && !ops.Busy() })
+	l.key("j", "e")
+	l.until("the form", func() bool { return len(l.app.overlays) == 1 })
+	l.quiet(30 * time.Millisecond)
+	l.key("tab")
+	for range 10 {
+		l.deliver(viewtest.Key("backspace"))
+	}
+	l.key("Benno", "enter", "enter", "enter")
+	id := info.OwnerOperatorID + 1
+	l.until("the new name in the directory", func() bool { return l.app.ctx.Operators[id] == "Benno" })
+}

@@ -303,11 +303,14 @@ type env struct {
 	info   sandbox.Info
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t *testing.T) *env { return newEnvWith(t, sandbox.Options{}) }
+
+func newEnvWith(t *testing.T, opts sandbox.Options) *env {
 	t.Helper()
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	e := &env{log: &reqLog{}, bodies: &bodies{next: tr}}
-	e.sb = viewtest.Sandbox(t, sandbox.Options{RequestLog: e.log})
+	opts.RequestLog = e.log
+	e.sb = viewtest.Sandbox(t, opts)
 	// Before the sandbox shuts down (cleanups run last first): a connection dialled but
 	// never used would hold its shutdown for 5 s.
 	t.Cleanup(tr.CloseIdleConnections)

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/confirm"
 	"github.com/parley-tui/parley/views/forms"
@@ -506,5 +507,25 @@ func TestEditNeverSubmitsTwice(t *testing.T) {
 	l.drain(100 * time.Millisecond)
 	if n := e.log.count("PATCH", "/"); n != 1 {
 		t.Fatalf("%d PATCHes for one form", n)
+	}
+}
+
+// A 429 on the PATCH (never retried) shows in the form, which keeps what was typed.
+func TestEditRateLimitedKeepsInput(t *testing.T) {
+	e := newEnvWith(t, sandbox.Options{DailyLimit: 8}) // the list and 7 slots use it up
+	l, m, _ := open(t, e, e.client, 80, 24)
+	f := edit(t, l, m, e.info.OwnerOperatorID+1)
+	l.key("tab")
+	typeInto(l, "Later")
+	l.key("enter", "enter", "enter")
+	l.until("the refusal", func() bool { return !f.Submitting() && f.Err() != "" })
+	if !strings.HasPrefix(f.Err(), "Rate-limited by the API: ") || l.h.top() != f {
+		t.Fatalf("form error %q, top %T", f.Err(), l.h.top())
+	}
+	if v := ansi.Strip(f.View()); !strings.Contains(v, "Later") {
+		t.Fatalf("the input is gone:\n%s", v)
+	}
+	if n := e.log.count("PATCH", "/"); n != 1 {
+		t.Fatalf("%d PATCHes: a PATCH is never retried", n)
 	}
 }
