@@ -57,6 +57,7 @@ func clean(s string, single bool) string {
 			b.WriteByte('\n')
 		}
 	}
+	var prev rune
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
@@ -78,11 +79,19 @@ func clean(s string, single bool) string {
 			b.WriteRune('\u2421') // ␡
 		case r >= 0x80 && r < 0xa0:
 			b.WriteRune(utf8.RuneError)
+		case r == '\u200d':
+			// A joiner only joins emoji: between other characters terminals disagree on its
+			// width (tmux draws "a\u200db" in one cell, layout measures two), so it goes.
+			next, _ := utf8.DecodeRuneInString(s[i:])
+			if pictographic(prev) && pictographic(next) {
+				b.WriteRune(r)
+			}
 		case removed(r):
 			// dropped
 		default:
 			b.WriteRune(r)
 		}
+		prev = r
 	}
 	return b.String()
 }
@@ -108,3 +117,18 @@ func Lines(s string) []string { return strings.Split(Text(s), "\n") }
 
 // IsClean reports whether s needs no change for a single-line slot (for tests and asserts).
 func IsClean(s string) bool { return Line(s) == s }
+
+// pictographic reports the characters a zero-width joiner may join: emoji, their skin-tone
+// modifiers and the emoji presentation selector that often precedes a joiner.
+func pictographic(r rune) bool {
+	switch {
+	case r >= 0x1F000 && r <= 0x1FAFF, // emoji blocks, modifiers, symbols and pictographs
+		r >= 0x2600 && r <= 0x27BF,   // miscellaneous symbols, dingbats (❤, ✈, ☕)
+		r >= 0x2300 && r <= 0x23FF,   // technical (⌚, ⏰)
+		r >= 0x2B00 && r <= 0x2BFF,   // arrows and stars (⭐, ⬛)
+		r == 0xFE0F,                  // emoji presentation selector
+		r >= 0xE0020 && r <= 0xE007F: // tags
+		return true
+	}
+	return false
+}

@@ -122,3 +122,20 @@ func BenchmarkLineHostile(b *testing.B) {
 		_ = Line(s)
 	}
 }
+
+func TestJoinerOnlyBetweenEmoji(t *testing.T) {
+	cases := map[string]string{
+		"a\u200db":       "ab",             // tmux draws one cell, layout measures two
+		"👩\u200d💻":       "👩\u200d💻",       // emoji sequence kept
+		"🏳\ufe0f\u200d🌈": "🏳\ufe0f\u200d🌈", // after the presentation selector
+		"👋🏽\u200d":       "👋🏽",             // trailing joiner
+		"\u200d👍":        "👍",              // leading joiner
+		"❤\ufe0f\u200d🔥": "❤\ufe0f\u200d🔥", // dingbat heart
+		"नमस्\u200dते":   "नमस्ते",         // between letters of a script
+	}
+	for in, want := range cases {
+		if got := Line(in); got != want {
+			t.Errorf("Line(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
