@@ -419,6 +419,9 @@ func (a *App) afterOperatorTask(msg common.TaskDoneMsg) tea.Cmd {
 func (a *App) contextLabel() string {
 	var parts []string
 	switch org := a.ctx.Client.OrganizationID(); {
+	case org != 0 && a.opsOrg != 0 && a.opsOrg != org:
+		// An organization token, or an id the token cannot use: the API answers for another.
+		parts = append(parts, fmt.Sprintf("org %d (not %d)", a.opsOrg, org))
 	case org != 0:
 		parts = append(parts, fmt.Sprintf("org %d", org))
 	case a.opsOrg != 0:

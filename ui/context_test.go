@@ -231,6 +231,10 @@ func TestOrganizationTokenCannotSwitch(t *testing.T) {
 	other := info.OrgIDs[1]
 	l2.key(strconv.FormatInt(other, 10), "enter")
 	l2.until("the warning", func() bool { return strings.Contains(l2.toasts(), "not available to this token") })
+	want := "org " + strconv.FormatInt(info.DefaultOrgID, 10) + " (not " + strconv.FormatInt(other, 10) + ")"
+	if bar := l2.statusBar(); !strings.Contains(bar, want) {
+		t.Fatalf("status bar %q lacks %q", bar, want)
+	}
 }
 
 func TestPickerTakesOnlyIDs(t *testing.T) {
