@@ -411,7 +411,7 @@ func (rq *request) operatorSlots() (int, any, error) {
 	}
 	out := slotsJSON{OperatorID: id}
 	if err := rq.s.db.QueryRowContext(rq.ctx, `SELECT o.total_slots,
-		(SELECT count(*) FROM conversations c WHERE c.operator_assigned_to = o.id AND c.status <> 'ended')
+		(SELECT count(*) FROM conversations c WHERE c.operator_assigned_to = o.id AND c.status = 'new')
 		FROM operators o WHERE o.id = ?`, id).Scan(&out.TotalSlots, &out.CurrentSlots); err != nil {
 		return 0, nil, fmt.Errorf("operator slots: %w", err)
 	}
