@@ -214,9 +214,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		return a, a.onKey(msg)
 	case common.OpenModalMsg:
-		a.overlays = append(a.overlays, msg.Modal)
-		a.sizeModal(msg.Modal)
-		return a, msg.Modal.Init()
+		return a, a.ctx.OpenModal(msg.Modal)
 	case common.CloseModalMsg:
 		if len(a.overlays) > 0 {
 			a.overlays = a.overlays[:len(a.overlays)-1]
@@ -335,6 +333,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		var cmds []tea.Cmd
 		for _, r := range msg.Runes {
 			cmds = append(cmds, a.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
+			cmds = append(cmds, a.applyModalChanges()) // "/abc": the prompt gets "abc"
 		}
 		return tea.Batch(cmds...)
 	}
@@ -350,7 +349,7 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		case key.Matches(msg, k.Quit):
 			return tea.Quit
 		case key.Matches(msg, k.Help):
-			return common.OpenModal(newHelp(a.ctx, a.Screen().Title(), a.helpGroups()))
+			return a.ctx.OpenModal(newHelp(a.ctx, a.Screen().Title(), a.helpGroups()))
 		case key.Matches(msg, k.PickOrg):
 			return a.orgPicker()
 		case key.Matches(msg, k.ActAs):
@@ -365,6 +364,28 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	s, c := s.Update(msg)
 	a.screens[a.active].screen = s
 	return c
+}
+
+// applyModalChanges closes and opens the modals asked for during the last update, before
+// the next message (a key typed right after "/" goes to the search prompt), and returns
+// the opened modals' Init commands.
+func (a *App) applyModalChanges() tea.Cmd {
+	closing, opening := a.ctx.TakeModalChanges()
+	for _, c := range closing {
+		for i := len(a.overlays) - 1; i >= 0; i-- {
+			if a.overlays[i] == c {
+				a.overlays = append(a.overlays[:i], a.overlays[i+1:]...)
+				break
+			}
+		}
+	}
+	var cmds []tea.Cmd
+	for _, m := range opening {
+		a.overlays = append(a.overlays, m)
+		a.sizeModal(m)
+		cmds = append(cmds, m.Init())
+	}
+	return tea.Batch(cmds...)
 }
 
 func (a *App) switchTo(id common.ScreenID) tea.Cmd {

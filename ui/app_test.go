@@ -12,6 +12,7 @@ import (
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/ui"
 	"github.com/parley-tui/parley/views/triage"
+	"github.com/parley-tui/parley/views/viewtest"
 )
 
 func TestMoveAndOpenThread(t *testing.T) {
@@ -78,5 +79,38 @@ func TestHelpShowsTheKeysOfWhereYouAre(t *testing.T) {
 	d.key("x") // any key closes help
 	if strings.Contains(d.view(), "Keys:") {
 		t.Fatal("help stayed open")
+	}
+}
+
+// TestKeysRightAfterSlashGoToTheSearch: a fast typist (or several keys in one read over
+// SSH) sends "/dos" before the prompt could open through a command; none of d (delete),
+// o (ordering) or s (status) may reach the list.
+func TestKeysRightAfterSlashGoToTheSearch(t *testing.T) {
+	sb := testSandbox(t)
+	for _, oneRead := range []bool{false, true} {
+		app := newApp(t, newClient(t, sb, client.Config{}))
+		d := newDriver(t, app, 120, 40)
+		d.waitFor("conversations ·")
+		tri := app.Screen().(*triage.Model)
+		if oneRead {
+			d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/dos")})
+		} else {
+			// Each key is handled before the previous one's commands ran.
+			for _, k := range []string{"/", "d", "o", "s"} {
+				app.Update(viewtest.Key(k))
+			}
+		}
+		q := tri.List.Query()
+		if q.Ordering != "" || q.Filter.Status != "" {
+			t.Fatalf("oneRead=%v: keys typed after / reached the list: %+v", oneRead, q)
+		}
+		v := app.View()
+		if !strings.Contains(v, "Search conversations: dos") || strings.Contains(v, "Delete") {
+			t.Fatalf("oneRead=%v: the prompt did not get the keys:\n%s", oneRead, v)
+		}
+		d.key("enter")
+		if tri.List.Query().Search != "dos" {
+			t.Fatalf("oneRead=%v: search is %q", oneRead, tri.List.Query().Search)
+		}
 	}
 }

@@ -100,7 +100,7 @@ func (p *picker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 		k := p.ctx.Keys
 		switch {
 		case key.Matches(msg, k.Back):
-			return p, common.CloseModal()
+			return p, p.ctx.CloseModal(p)
 		case key.Matches(msg, k.Open):
 			return p, p.pick()
 		case key.Matches(msg, k.Up):
@@ -151,7 +151,8 @@ func (p *picker) pick() tea.Cmd {
 		it := p.items[p.cursor]
 		out = contextPickedMsg{org: it.org, op: it.op}
 	}
-	return tea.Sequence(common.CloseModal(), func() tea.Msg { return out })
+	p.ctx.CloseModal(p)
+	return func() tea.Msg { return out }
 }
 
 func (p *picker) boxWidth() int {
@@ -284,7 +285,8 @@ func (a *App) orgPicker() tea.Cmd {
 	}
 	probe := a.base.WithContext(0, 0)
 	req, now := a.orgReq, a.ctx.Now()
-	return tea.Batch(common.OpenModal(p), func() tea.Msg {
+	a.ctx.OpenModal(p)
+	return tea.Batch(func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		q := client.AnalyticsQuery{Metric: client.MetricConversationCategory,
@@ -338,7 +340,7 @@ func (a *App) operatorPicker() tea.Cmd {
 			p.cursor = i
 		}
 	}
-	return common.OpenModal(p)
+	return a.ctx.OpenModal(p)
 }
 
 // setContext switches organization and operator: a new client for both, the operator

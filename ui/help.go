@@ -29,7 +29,7 @@ func (h *helpModal) ShortHelp() []key.Binding { return nil }
 
 func (h *helpModal) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	if _, ok := msg.(tea.KeyMsg); ok {
-		return h, common.CloseModal() // any key closes help
+		return h, h.ctx.CloseModal(h) // any key closes help
 	}
 	return h, nil
 }

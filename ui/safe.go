@@ -25,7 +25,11 @@ func (a *App) Crash() *Crash { return a.crash }
 // starts auto-refresh.
 func (a *App) Init() (cmd tea.Cmd) {
 	defer a.recover(&cmd)
-	return guard(a.initCmds())
+	cmd = a.initCmds()
+	if opened := a.applyModalChanges(); opened != nil {
+		cmd = tea.Batch(cmd, opened)
+	}
+	return guard(cmd)
 }
 
 // Update is the root's update with panics turned into a clean quit: the terminal is
@@ -40,6 +44,9 @@ func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	}
 	defer a.recover(&cmd)
 	_, cmd = a.update(msg)
+	if opened := a.applyModalChanges(); opened != nil {
+		cmd = tea.Batch(cmd, opened)
+	}
 	return a, guard(cmd)
 }
 

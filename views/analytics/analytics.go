@@ -418,12 +418,12 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Metric):
 		m.menuOpen = true
-		return common.OpenModal(newPicker(m.ctx, m.metric.Metric))
+		return m.ctx.OpenModal(newPicker(m.ctx, m.metric.Metric))
 	case key.Matches(msg, k.Range):
 		m.menuOpen = true
-		return common.OpenModal(newRangeMenu(m.ctx, m.rng, m.query()))
+		return m.ctx.OpenModal(newRangeMenu(m.ctx, m.rng, m.query()))
 	case key.Matches(msg, k.Filter):
-		return common.OpenModal(filterForm(m.ctx, m.filters, m.mode))
+		return m.ctx.OpenModal(filterForm(m.ctx, m.filters, m.mode))
 	case key.Matches(msg, k.Mode):
 		switch m.mode {
 		case client.OperatorModeAll:
@@ -466,7 +466,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		if m.cur == nil {
 			return common.ErrorToast(errors.New("nothing to export yet: run the query first (" + k.Open.Help().Key + ")"))
 		}
-		return common.OpenModal(exportForm(m.ctx, m.cur.query, m.cur.period, m.cur.points))
+		return m.ctx.OpenModal(exportForm(m.ctx, m.cur.query, m.cur.period, m.cur.points))
 	}
 	if m.left == viewTable {
 		m.moveTable(msg)

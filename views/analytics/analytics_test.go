@@ -53,12 +53,14 @@ func testCtx(t *testing.T, baseURL, token string) *common.Ctx {
 		t.Fatal(err)
 	}
 	return &common.Ctx{
-		Styles:    theme.New(nil, theme.Default(), false),
-		Keys:      keymap.Default(),
-		Now:       clock,
-		Client:    c,
-		PageSize:  100,
-		Operators: map[int64]string{},
+		Styles:   theme.New(nil, theme.Default(), false),
+		Keys:     keymap.Default(),
+		Now:      clock,
+		Client:   c,
+		PageSize: 100,
+		// Modal changes as messages, routed by the test host.
+		AsyncModals: true,
+		Operators:   map[int64]string{},
 	}
 }
 

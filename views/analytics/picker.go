@@ -141,10 +141,10 @@ func (p *picker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	k := p.ctx.Keys
 	switch {
 	case key.Matches(km, k.Back):
-		return p, tea.Sequence(common.CloseModal(), func() tea.Msg { return menuClosedMsg{} })
+		return p, tea.Sequence(p.ctx.CloseModal(p), func() tea.Msg { return menuClosedMsg{} })
 	case key.Matches(km, k.Open):
 		m := p.Selected()
-		return p, tea.Sequence(common.CloseModal(), func() tea.Msg { return metricPickedMsg{metric: m} })
+		return p, tea.Sequence(p.ctx.CloseModal(p), func() tea.Msg { return metricPickedMsg{metric: m} })
 	case key.Matches(km, k.Down):
 		p.move(1)
 	case key.Matches(km, k.Up):

@@ -59,14 +59,14 @@ func (m *rangeMenu) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	k := m.ctx.Keys
 	switch {
 	case key.Matches(km, k.Back):
-		return m, tea.Sequence(common.CloseModal(), func() tea.Msg { return menuClosedMsg{} })
+		return m, tea.Sequence(m.ctx.CloseModal(m), func() tea.Msg { return menuClosedMsg{} })
 	case key.Matches(km, k.Open):
 		p := m.Selected()
 		if p == PresetCustom {
 			form := customForm(m.ctx, m.cur.Period(m.now))
-			return m, tea.Sequence(common.CloseModal(), func() tea.Msg { return menuClosedMsg{} }, common.OpenModal(form))
+			return m, tea.Sequence(m.ctx.CloseModal(m), m.ctx.OpenModal(form), func() tea.Msg { return menuClosedMsg{} })
 		}
-		return m, tea.Sequence(common.CloseModal(), func() tea.Msg { return rangePickedMsg{r: Range{Preset: p}} })
+		return m, tea.Sequence(m.ctx.CloseModal(m), func() tea.Msg { return rangePickedMsg{r: Range{Preset: p}} })
 	case key.Matches(km, k.Down):
 		m.cursor = min(len(m.items)-1, m.cursor+1)
 	case key.Matches(km, k.Up):

@@ -32,6 +32,43 @@ type Ctx struct {
 
 	// taskSeq numbers tasks (NewTaskID).
 	taskSeq int
+	// AsyncModals makes OpenModal and CloseModal answer with OpenModalMsg/CloseModalMsg
+	// commands instead: for the stand-in hosts of view tests, which route those messages.
+	// The root never sets it.
+	AsyncModals bool
+
+	// opening and closing are modal changes asked for during the current Update; the root
+	// applies them before it handles the next message.
+	opening, closing []Modal
+}
+
+// OpenModal pushes m onto the modal stack before the next message is handled, so keys
+// typed right after the one that opened it (a fast typist, or several keys arriving in one
+// read over SSH) go to it and not to the screen. It returns nil so it can stand where a
+// command is expected.
+func (c *Ctx) OpenModal(m Modal) tea.Cmd {
+	if c.AsyncModals {
+		return OpenModal(m)
+	}
+	c.opening = append(c.opening, m)
+	return nil
+}
+
+// CloseModal removes m from the modal stack before the next message is handled.
+func (c *Ctx) CloseModal(m Modal) tea.Cmd {
+	if c.AsyncModals {
+		return CloseModal()
+	}
+	c.closing = append(c.closing, m)
+	return nil
+}
+
+// TakeModalChanges returns the modals to close and to open, and forgets them (the root
+// calls it after every Update).
+func (c *Ctx) TakeModalChanges() (closing, opening []Modal) {
+	closing, opening = c.closing, c.opening
+	c.closing, c.opening = nil, nil
+	return closing, opening
 }
 
 // NewTaskID returns a task id that no other task of this app uses, so a TaskDoneMsg reaches
@@ -80,7 +117,8 @@ type Modal interface {
 	ShortHelp() []key.Binding
 }
 
-// OpenModalMsg asks the root to push a modal.
+// OpenModalMsg asks the root to push a modal (from a command's result; in Update use
+// Ctx.OpenModal).
 type OpenModalMsg struct{ Modal Modal }
 
 // CloseModalMsg asks the root to pop the top modal.

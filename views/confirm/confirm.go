@@ -61,12 +61,12 @@ func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	case key.Matches(km, k.Yes):
 		m.done = true
 		if m.onYes == nil {
-			return m, common.CloseModal()
+			return m, m.ctx.CloseModal(m)
 		}
-		return m, tea.Sequence(common.CloseModal(), m.onYes)
+		return m, tea.Sequence(m.ctx.CloseModal(m), m.onYes)
 	case key.Matches(km, k.No), key.Matches(km, k.Back):
 		m.done = true
-		return m, common.CloseModal()
+		return m, m.ctx.CloseModal(m)
 	}
 	return m, nil
 }

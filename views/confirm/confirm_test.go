@@ -21,6 +21,8 @@ func testCtx() *common.Ctx {
 		Styles: theme.New(nil, theme.Default(), true),
 		Keys:   keymap.Default(),
 		Now:    func() time.Time { return time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC) },
+		// Modal changes as messages, which these tests inspect.
+		AsyncModals: true,
 	}
 }
 

@@ -101,7 +101,7 @@ func (m *Model) fresh() bool {
 }
 
 func (m *Model) searchPrompt() tea.Cmd {
-	return common.OpenModal(prompt.New(m.ctx, "Search contacts:", m.List.Query().Search,
+	return m.ctx.OpenModal(prompt.New(m.ctx, "Search contacts:", m.List.Query().Search,
 		func(s string) tea.Msg { return SearchMsg{Text: s} }))
 }
 
@@ -199,7 +199,7 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		if msg.err != nil {
 			return m, common.ErrorToast(msg.err)
 		}
-		return m, common.OpenModal(NewEditForm(m.ctx, *msg.contact))
+		return m, m.ctx.OpenModal(NewEditForm(m.ctx, *msg.contact))
 	case common.TaskDoneMsg:
 		return m, m.onTask(msg)
 	case common.RefreshMsg:
@@ -354,7 +354,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Search):
 		return m.searchPrompt()
 	case key.Matches(msg, k.Filter):
-		return common.OpenModal(m.List.FilterForm())
+		return m.ctx.OpenModal(m.List.FilterForm())
 	case key.Matches(msg, k.Order) && m.List.Query().Search != "":
 		return common.Toast("Search results come in rank order; esc clears the search, then o orders")
 	case key.Matches(msg, k.Delete):
@@ -362,13 +362,13 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Edit):
 		return m.edit()
 	case key.Matches(msg, k.Upsert):
-		return common.OpenModal(NewUpsertForm(m.ctx))
+		return m.ctx.OpenModal(NewUpsertForm(m.ctx))
 	case key.Matches(msg, k.Note):
 		id, title, ok := m.target()
 		if !ok {
 			return nil
 		}
-		return common.OpenModal(notes.NewNoteForm(m.ctx, id, title))
+		return m.ctx.OpenModal(notes.NewNoteForm(m.ctx, id, title))
 	case key.Matches(msg, k.CopyID):
 		id, _, ok := m.target()
 		if !ok {
@@ -408,7 +408,7 @@ func (m *Model) edit() tea.Cmd {
 		return nil
 	}
 	if c, ok := m.Detail.Contact(); ok && c.ID == id {
-		return common.OpenModal(NewEditForm(m.ctx, c))
+		return m.ctx.OpenModal(NewEditForm(m.ctx, c))
 	}
 	m.editReq++
 	req, c := m.editReq, m.ctx.Client
@@ -430,7 +430,7 @@ func (m *Model) deleteKey() tea.Cmd {
 		if id, preview, ok := m.Detail.SelectedNote(); ok {
 			task := m.ctx.NewTaskID()
 			m.tasks[task] = true
-			return common.OpenModal(notes.ConfirmDelete(m.ctx, task, id, preview))
+			return m.ctx.OpenModal(notes.ConfirmDelete(m.ctx, task, id, preview))
 		}
 		if _, ok := m.Detail.SelectedConversation(); ok {
 			return common.Toast("Conversations are deleted from the conversations screen")
@@ -463,7 +463,7 @@ func (m *Model) confirmOne(id int64, title string) tea.Cmd {
 		return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: []int64{id}}
 	}
 	body := fmt.Sprintf("Delete contact “%s” (#%d)? This cannot be undone.", title, id)
-	return common.OpenModal(confirm.New(m.ctx, "Delete contact?", body, run))
+	return m.ctx.OpenModal(confirm.New(m.ctx, "Delete contact?", body, run))
 }
 
 func (m *Model) confirmMarked(rows []Row) tea.Cmd {
@@ -499,7 +499,7 @@ func (m *Model) confirmMarked(rows []Row) tea.Cmd {
 	title := fmt.Sprintf("Delete %s?", plural(len(ids), "contact", "contacts"))
 	body := fmt.Sprintf("Delete the %d marked %s: %s? Only these %d are deleted. This cannot be undone.",
 		len(ids), pluralWord(len(ids), "contact", "contacts"), list, len(ids))
-	return common.OpenModal(confirm.New(m.ctx, title, body, run))
+	return m.ctx.OpenModal(confirm.New(m.ctx, title, body, run))
 }
 
 // ShortHelp lists the focused pane's keys and the screen's.

@@ -148,7 +148,7 @@ func (m *Modal) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 			m.form = m.build() // same bound values: nothing typed is lost
 			return m, m.form.Init()
 		}
-		cmds := []tea.Cmd{common.CloseModal()}
+		cmds := []tea.Cmd{m.ctx.CloseModal(m)}
 		if m.opts.Success != "" {
 			cmds = append(cmds, common.Toast(m.opts.Success))
 		}
@@ -159,7 +159,7 @@ func (m *Modal) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 		if m.confirming {
 			switch msg.String() {
 			case "y", "Y":
-				return m, common.CloseModal()
+				return m, m.ctx.CloseModal(m)
 			default:
 				m.confirming = false
 				return m, nil
@@ -173,7 +173,7 @@ func (m *Modal) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 				m.confirming = true
 				return m, nil
 			}
-			return m, common.CloseModal()
+			return m, m.ctx.CloseModal(m)
 		}
 		if m.submitting {
 			return m, nil // a second submit never sends a second request
@@ -214,7 +214,7 @@ func (m *Modal) complete() (common.Modal, tea.Cmd) {
 	}
 	m.err = ""
 	if id == 0 {
-		return m, tea.Batch(cmd, common.CloseModal())
+		return m, tea.Batch(cmd, m.ctx.CloseModal(m))
 	}
 	m.submitting = true
 	m.taskID = id

@@ -96,7 +96,7 @@ func start(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	ctx := &common.Ctx{Styles: theme.New(nil, theme.Default(), true), Keys: keymap.Default(),
-		Now: func() time.Time { return fixedNow }, Client: c, Operators: map[int64]string{}}
+		Now: func() time.Time { return fixedNow }, Client: c, Operators: map[int64]string{}, AsyncModals: true}
 	return &env{ctx: ctx, log: shared.log, info: info, url: shared.r.URL}
 }
 

@@ -448,7 +448,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return m.askAway()
 	case key.Matches(msg, k.Edit):
 		if r, ok := m.Selected(); ok {
-			return common.OpenModal(m.EditForm(r))
+			return m.ctx.OpenModal(m.EditForm(r))
 		}
 		return nil
 	case key.Matches(msg, k.Delete):
@@ -488,7 +488,7 @@ func (m *Model) askAway() tea.Cmd {
 	body := fmt.Sprintf("Set %s %s? You act as %s, so this changes another operator's status.",
 		r.Label(), word, m.selfLabel())
 	id := r.ID
-	return common.OpenModal(confirm.New(m.ctx, title, body, func() tea.Msg { return awayMsg{id: id, away: away} }))
+	return m.ctx.OpenModal(confirm.New(m.ctx, title, body, func() tea.Msg { return awayMsg{id: id, away: away} }))
 }
 
 // startAway sends PATCH /operators/{id}/away/ and reads the operator back.
@@ -529,7 +529,7 @@ func (m *Model) askDelete() tea.Cmd {
 	}
 	body := fmt.Sprintf("Delete operator %s? Their open conversations become unassigned. This cannot be undone.", r.Label())
 	id := r.ID
-	return common.OpenModal(confirm.New(m.ctx, "Delete operator?", body, func() tea.Msg { return deleteMsg{id: id} }))
+	return m.ctx.OpenModal(confirm.New(m.ctx, "Delete operator?", body, func() tea.Msg { return deleteMsg{id: id} }))
 }
 
 func (m *Model) startDelete(id int64) tea.Cmd {

@@ -54,9 +54,9 @@ func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 		case k.Type == tea.KeyEnter:
 			text := m.input.Value()
 			out := m.submit(text)
-			return m, tea.Sequence(common.CloseModal(), func() tea.Msg { return out })
+			return m, tea.Sequence(m.ctx.CloseModal(m), func() tea.Msg { return out })
 		case key.Matches(k, m.ctx.Keys.Back):
-			return m, common.CloseModal()
+			return m, m.ctx.CloseModal(m)
 		}
 	}
 	var cmd tea.Cmd

@@ -84,7 +84,7 @@ func (m *Model) topicsForm() tea.Cmd {
 	if r.Name != "" {
 		title += " with " + r.Name
 	}
-	return common.OpenModal(forms.New(ctx, forms.Options{
+	return ctx.OpenModal(forms.New(ctx, forms.Options{
 		Title: title,
 		Width: 64,
 		Build: func() *huh.Form {
@@ -153,7 +153,7 @@ func (m *Model) deleteConfirm() tea.Cmd {
 		}
 		task := ctx.NewTaskID()
 		id := r.ID
-		return common.OpenModal(confirm.New(ctx, "Delete conversation?",
+		return m.ctx.OpenModal(confirm.New(ctx, "Delete conversation?",
 			fmt.Sprintf("Delete conversation #%d with %s? This cannot be undone.", r.ID, who),
 			func() tea.Msg {
 				cctx, cancel := context.WithTimeout(context.Background(), taskTimeout)
@@ -176,7 +176,7 @@ func (m *Model) deleteConfirm() tea.Cmd {
 		body += fmt.Sprintf("\n%d of them %s ongoing and will not be deleted.", n, map[bool]string{true: "is", false: "are"}[n == 1])
 	}
 	task := ctx.NewTaskID()
-	return common.OpenModal(confirm.New(ctx, fmt.Sprintf("Delete %d conversations?", len(ids)), body, func() tea.Msg {
+	return m.ctx.OpenModal(confirm.New(ctx, fmt.Sprintf("Delete %d conversations?", len(ids)), body, func() tea.Msg {
 		cctx, cancel := context.WithTimeout(context.Background(), taskTimeout)
 		defer cancel()
 		// Exactly the marked ids; the server skips ongoing ones (its answer does not say
@@ -238,7 +238,7 @@ func (m *Model) noteForm() tea.Cmd {
 	if !ok || r.ContactID == 0 {
 		return nil
 	}
-	return common.OpenModal(notes.NewNoteForm(m.ctx, r.ContactID, r.Name))
+	return m.ctx.OpenModal(notes.NewNoteForm(m.ctx, r.ContactID, r.Name))
 }
 
 // copyID copies the target's id to the clipboard with OSC 52 (through tmux when inside it).

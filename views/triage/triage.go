@@ -293,10 +293,10 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.setFocus(PaneList)
 		return nil
 	case key.Matches(msg, k.Search):
-		return common.OpenModal(prompt.New(m.ctx, "Search conversations:", m.List.Query().Search,
+		return m.ctx.OpenModal(prompt.New(m.ctx, "Search conversations:", m.List.Query().Search,
 			func(s string) tea.Msg { return conversations.SearchMsg{Text: s} }))
 	case key.Matches(msg, k.Filter):
-		return common.OpenModal(m.List.FilterForm())
+		return m.ctx.OpenModal(m.List.FilterForm())
 	case key.Matches(msg, k.Topics):
 		return m.topicsForm()
 	case key.Matches(msg, k.Note):

@@ -71,6 +71,9 @@ func Ctx(c *client.Client) *common.Ctx {
 		Client:    c,
 		PageSize:  100,
 		Operators: map[int64]string{},
+		// The views' tests route modals through messages with stand-in hosts; the root's
+		// synchronous path is tested in package ui.
+		AsyncModals: true,
 	}
 }
 
