@@ -126,3 +126,32 @@ func TestDeleteOneOngoingIsRefusedWithoutARequest(t *testing.T) {
 		t.Fatal("a request was sent for a delete that cannot succeed")
 	}
 }
+
+func TestNoteFromTheConversationsScreenSavesAndCloses(t *testing.T) {
+	sb := ownSandbox(t)
+	c := newClient(t, sb, client.Config{})
+	app := newApp(t, c)
+	d := newDriver(t, app, 120, 40)
+	d.waitFor("conversations ·")
+	tri := app.Screen().(*triage.Model)
+	row, _ := tri.List.Selected()
+	d.key("n")
+	d.waitFor("New note about")
+	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("Call back on Monday")})
+	d.key("ctrl+s")
+	v := d.waitFor("Note saved")
+	if strings.Contains(v, "New note about") {
+		t.Fatalf("the note form stayed open after saving:\n%s", v)
+	}
+	notes, err := c.ListNotes(t.Context(), client.NoteListOptions{ContactIdentityID: row.ContactID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, n := range notes.Results {
+		found = found || n.Body == "Call back on Monday"
+	}
+	if !found {
+		t.Fatalf("the note is not on the server: %+v", notes.Results)
+	}
+}

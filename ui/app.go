@@ -372,11 +372,18 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 func (a *App) applyModalChanges() tea.Cmd {
 	closing, opening := a.ctx.TakeModalChanges()
 	for _, c := range closing {
+		found := false
 		for i := len(a.overlays) - 1; i >= 0; i-- {
 			if a.overlays[i] == c {
 				a.overlays = append(a.overlays[:i], a.overlays[i+1:]...)
+				found = true
 				break
 			}
+		}
+		if !found && len(a.overlays) > 0 {
+			// A modal wrapped in another (the note form around a form) closes its wrapper,
+			// which is the one on the stack: the top.
+			a.overlays = a.overlays[:len(a.overlays)-1]
 		}
 	}
 	var cmds []tea.Cmd
