@@ -475,7 +475,7 @@ func (a *App) view() string {
 		}
 	}
 	if len(a.toasts) > 0 {
-		body = overlayBottomRight(body, a.toastView(), a.width, a.screenHeight())
+		body = a.overlayToasts(body)
 	}
 	if inline != nil {
 		bottom = common.Fit(inline.View(), a.width)
@@ -507,9 +507,10 @@ func (a *App) tooSmallView() string {
 	return strings.Join(out, "\n")
 }
 
-func (a *App) toastView() string {
+// toastBoxes renders the toasts, oldest first.
+func (a *App) toastBoxes() []string {
 	st := a.ctx.Styles
-	var lines []string
+	var boxes []string
 	maxW := min(100, a.width-4)
 	for _, t := range a.toasts {
 		style := st.Toast
@@ -518,9 +519,26 @@ func (a *App) toastView() string {
 			style = st.ToastError
 			text = "✗ " + text
 		}
-		lines = append(lines, style.Width(min(maxW, widthOf(text)+4)).Render(text))
+		boxes = append(boxes, style.Width(min(maxW, widthOf(text)+4)).Render(text))
 	}
-	return strings.Join(lines, "\n")
+	return boxes
+}
+
+// overlayToasts stacks the toast boxes in the bottom-right corner of the screen area,
+// newest at the bottom, above the panes' bottom border, each box right-aligned.
+func (a *App) overlayToasts(body string) string {
+	boxes := a.toastBoxes()
+	bottom := a.screenHeight() - 1
+	for i := len(boxes) - 1; i >= 0; i-- {
+		bw, bh := blockSize(boxes[i])
+		top := bottom - bh
+		if top < 0 {
+			break
+		}
+		body = overlayAt(body, boxes[i], max(0, a.width-bw-2), top, a.width)
+		bottom = top
+	}
+	return body
 }
 
 func shortDur(d time.Duration) string {

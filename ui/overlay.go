@@ -39,12 +39,6 @@ func overlayCenter(bg, fg string, w, h int) string {
 	return overlayAt(bg, fg, max(0, (w-fw)/2), max(0, (h-fh)/2), w)
 }
 
-// overlayBottomRight puts fg in bg's bottom-right corner.
-func overlayBottomRight(bg, fg string, w, h int) string {
-	fw, fh := blockSize(fg)
-	return overlayAt(bg, fg, max(0, w-fw-1), max(0, h-fh), w)
-}
-
 func blockSize(s string) (w, h int) {
 	lines := strings.Split(s, "\n")
 	for _, l := range lines {

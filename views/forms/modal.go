@@ -82,10 +82,21 @@ func (m *Modal) build() *huh.Form {
 	if m.width > 0 {
 		f = f.WithWidth(m.innerWidth())
 	}
-	if m.height > 0 {
-		f = f.WithHeight(max(6, m.height-6))
+	if m.height > 0 && m.naturalHeight() > m.height-6 {
+		f = f.WithHeight(max(6, m.height-6)) // taller than the screen: huh scrolls the group
 	}
 	return f
+}
+
+// naturalHeight is how many lines the form takes without a height limit (a huh form given
+// a height pads every group to it, which stretched short forms on tall terminals).
+func (m *Modal) naturalHeight() int {
+	f := m.opts.Build().WithTheme(Theme(m.ctx)).WithShowHelp(true).WithShowErrors(true)
+	if m.width > 0 {
+		f = f.WithWidth(m.innerWidth())
+	}
+	_ = f.Init()
+	return strings.Count(f.View(), "\n") + 1
 }
 
 // Err is the error shown in the form ("" = none).
@@ -116,7 +127,10 @@ func (m *Modal) Init() tea.Cmd { return m.form.Init() }
 // SetSize gives the area the modal may use.
 func (m *Modal) SetSize(w, h int) {
 	m.width, m.height = w, h
-	m.form = m.form.WithWidth(m.innerWidth()).WithHeight(max(6, h-6))
+	m.form = m.form.WithWidth(m.innerWidth())
+	if m.naturalHeight() > h-6 {
+		m.form = m.form.WithHeight(max(6, h-6))
+	}
 }
 
 // Inline is false: forms are centered boxes.
