@@ -442,7 +442,8 @@ func (m Model) header() string {
 	if m.convID == 0 {
 		return st.Muted.Render(" Messages")
 	}
-	h := fmt.Sprintf(" #%d %s · %d loaded", m.convID, m.title, len(m.items))
+	// The counts come first: a long contact name is what a narrow pane cuts.
+	h := fmt.Sprintf(" #%d · %d loaded", m.convID, len(m.items))
 	switch {
 	case m.loading && m.opened:
 		h += " · " + st.Loading.Render("loading older…")
@@ -457,5 +458,5 @@ func (m Model) header() string {
 		}
 		h += fmt.Sprintf(" · %d%%", min(100, pct))
 	}
-	return h
+	return h + " · " + m.title
 }
