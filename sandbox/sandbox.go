@@ -52,6 +52,7 @@ type Options struct {
 	AnalyticsPerMinute int              // per metric per org; 0 = 10
 	PathPrefix         string           // serve under this prefix, e.g. "/proxy/x"; links include it
 	RequestLog         io.Writer        // one JSON line per request; never the token
+	OffsetCap          int              // results reachable by offset; 0 = 10,000 (the spec's cap; tests lower it)
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -129,6 +130,9 @@ func Open(ctx context.Context, opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{db: db, opts: o, reused: reused, limits: newLimiter(o), offsetCap: maxOffsetTot}
+	if o.OffsetCap > 0 {
+		s.offsetCap = o.OffsetCap
+	}
 	if err := s.loadInfo(ctx); err != nil {
 		_ = db.Close()
 		return nil, err

@@ -44,9 +44,6 @@ const (
 	linkAllPrev          // /all/ descending: follow previous, reversing each page
 )
 
-// offsetCap is the most results an offset list returns.
-const offsetCap = 10000
-
 // requestTimeout bounds one list request (retries included).
 const requestTimeout = 90 * time.Second
 
@@ -214,9 +211,10 @@ func (m Model) canContinue() bool {
 	return m.q.Search == "" && (m.q.Ordering == "" || m.q.Ordering == "-id" || m.q.Ordering == "id")
 }
 
-// capped reports that the offset list ended before count (its 10,000-result cap).
+// capped reports that the offset list ended before count: the API's cap on results
+// reachable by offset (10,000 per the spec).
 func (m Model) capped() bool {
-	return m.loaded && m.link == "" && len(m.rows) < m.total && len(m.rows) >= offsetCap
+	return m.loaded && m.link == "" && m.kind == linkOffset && len(m.rows) < m.total
 }
 
 // more fetches the next page when there is one and nothing is in flight.

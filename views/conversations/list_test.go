@@ -194,3 +194,49 @@ func TestRowsAreSanitized(t *testing.T) {
 }
 
 func ptr(s string) *string { return &s }
+
+// TestPastTheOffsetCapByCursor: with the server's offset cap lowered to 30, id-ordered
+// browsing continues through /conversations/all/ by cursor to the last conversation, in
+// both directions; other orderings stop at the cap and say so.
+func TestPastTheOffsetCapByCursor(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{OffsetCap: 30})
+	c := viewtest.Client(t, sb)
+	for _, ordering := range []string{"", "id"} {
+		m := newList(t, c, 10, 100, 20)
+		var cmd tea.Cmd
+		m = settle(m, m.SetQuery(conversations.Query{Ordering: ordering}))
+		total := m.Total()
+		if total <= 30 {
+			t.Fatalf("only %d conversations", total)
+		}
+		for i := 0; i < 100 && len(m.Rows()) < total; i++ {
+			m, cmd = m.Update(viewtest.Key("G"))
+			m = settle(m, cmd)
+		}
+		rows := m.Rows()
+		if len(rows) != total {
+			t.Fatalf("ordering %q: browsed %d of %d conversations past the cap of 30", ordering, len(rows), total)
+		}
+		for i := 1; i < len(rows); i++ {
+			if (ordering == "id") != (rows[i].ID > rows[i-1].ID) {
+				t.Fatalf("ordering %q: %d follows %d", ordering, rows[i].ID, rows[i-1].ID)
+			}
+		}
+		if !strings.Contains(m.View(), "via /all/") {
+			t.Fatalf("the footer does not say browsing went on through /all/:\n%s", m.View())
+		}
+	}
+	m := newList(t, c, 10, 100, 20)
+	m = settle(m, m.SetQuery(conversations.Query{Ordering: "-last_message_sent_at"}))
+	for i := 0; i < 20; i++ {
+		var cmd tea.Cmd
+		m, cmd = m.Update(viewtest.Key("G"))
+		m = settle(m, cmd)
+	}
+	if got := len(m.Rows()); got != 30 {
+		t.Fatalf("a time ordering browsed %d rows, want the cap of 30", got)
+	}
+	if !strings.Contains(m.View(), "order by id") {
+		t.Fatalf("the footer does not explain the cap:\n%s", m.View())
+	}
+}
