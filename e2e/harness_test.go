@@ -178,6 +178,7 @@ type TUI struct {
 	t       *testing.T
 	session string
 	socket  string
+	dir     string
 	W, H    int
 }
 
@@ -190,7 +191,7 @@ func StartTUI(t *testing.T, w, h int, env []string, args ...string) *TUI {
 	n := sessionSeq.n
 	sessionSeq.Unlock()
 	dir := t.TempDir()
-	tui := &TUI{t: t, session: fmt.Sprintf("parley-e2e-%d-%d", os.Getpid(), n), socket: filepath.Join(dir, "tmux.sock"), W: w, H: h}
+	tui := &TUI{t: t, session: fmt.Sprintf("parley-e2e-%d-%d", os.Getpid(), n), socket: filepath.Join(dir, "tmux.sock"), dir: dir, W: w, H: h}
 	var script strings.Builder
 	script.WriteString("export TERM=xterm-256color XDG_CONFIG_HOME=" + shq(filepath.Join(dir, "config")) +
 		" XDG_CACHE_HOME=" + shq(filepath.Join(dir, "cache")) + " XDG_DATA_HOME=" + shq(filepath.Join(dir, "data")) + "; ")
@@ -226,6 +227,12 @@ func (tui *TUI) tmux(args ...string) string {
 		tui.t.Fatalf("tmux %s: %v: %s", strings.Join(args, " "), err, out)
 	}
 	return string(out)
+}
+
+// Stderr is what parley wrote to stderr so far.
+func (tui *TUI) Stderr() string {
+	b, _ := os.ReadFile(filepath.Join(tui.dir, "stderr"))
+	return string(b)
 }
 
 // Keys sends keys (tmux key names such as "j", "Enter", "Escape", "C-c", "Space").
