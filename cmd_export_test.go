@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/csv"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -150,5 +151,29 @@ func TestAnalyticsExportSplitsLongRanges(t *testing.T) {
 	r = runParley(t, bin, apiEnv(t, sb), "", "analytics", "export", "um_nonsense", "--from", "2026-01-01", "--to", "2026-01-02")
 	if r.err == nil || !strings.Contains(r.stderr, "unknown metric") {
 		t.Fatalf("unknown metric accepted: %s", r.stderr)
+	}
+}
+
+func TestDebugLogRecordsRequestsWithoutTheToken(t *testing.T) {
+	bin := parleyBinary(t)
+	sb := startTestSandbox(t)
+	logPath := t.TempDir() + "/debug.log"
+	r := runParley(t, bin, apiEnv(t, sb), "", "--debug", logPath, "contacts", "search", "berlin")
+	if r.err != nil {
+		t.Fatalf("search: %v\n%s", r.err, r.stderr)
+	}
+	b, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := string(b)
+	if !strings.Contains(log, "msg=request method=GET path=/api/um/v3/contact_identities/ family=contacts status=200") {
+		t.Fatalf("the debug log lacks the request:\n%s", log)
+	}
+	if strings.Contains(log, sb.Server.Info().CustomerToken) {
+		t.Fatal("the debug log contains the token")
+	}
+	if fi, err := os.Stat(logPath); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("debug log mode: %v %v", fi.Mode(), err)
 	}
 }

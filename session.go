@@ -40,6 +40,7 @@ type clientConfig struct {
 	OperatorID int64
 	Demo       bool
 	OnEvent    func(client.Event)
+	OnRequest  func(client.RequestInfo)
 	// CacheTTL enables the client's response cache (the TUI uses it; scripts do not).
 	CacheTTL time.Duration
 }
@@ -80,6 +81,7 @@ func newSession(ctx context.Context, cfg clientConfig, stderr io.Writer) (*sessi
 		UserAgent:      userAgent(),
 		OnEvent:        cfg.OnEvent,
 		CacheTTL:       cfg.CacheTTL,
+		OnRequest:      cfg.OnRequest,
 	})
 	if err != nil {
 		s.Close()

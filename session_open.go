@@ -13,20 +13,36 @@ import (
 )
 
 // openSession resolves flags, environment, config file and token into a session for CLI
-// commands (no response cache).
+// commands (no response cache; requests go to the --debug log).
 func openSession(ctx context.Context, g *globalFlags, stderr io.Writer) (*session, error) {
 	s, err := resolveSettings(ctx, g, os.Getenv)
 	if err != nil {
 		return nil, err
 	}
-	return sessionFor(ctx, s, stderr, nil, 0)
+	dl, err := openDebugLog(g.debug)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := sessionFor(ctx, s, stderr, dl, nil, 0)
+	if err != nil {
+		_ = dl.close()
+		return nil, err
+	}
+	sess.closers = append(sess.closers, dl.close)
+	return sess, nil
 }
 
 // sessionFor builds the session of resolved settings: the embedded sandbox in demo mode,
 // else the configured API with the token from env, keyring or file.
-func sessionFor(ctx context.Context, s Settings, stderr io.Writer, onEvent func(client.Event), cacheTTL time.Duration) (*session, error) {
+func sessionFor(ctx context.Context, s Settings, stderr io.Writer, dl *debugLog, onEvent func(client.Event), cacheTTL time.Duration) (*session, error) {
 	cfg := clientConfig{BaseURL: s.BaseURL, OrgID: s.OrganizationID, OperatorID: s.OperatorID,
-		Demo: s.Demo, OnEvent: onEvent, CacheTTL: cacheTTL}
+		Demo: s.Demo, OnEvent: func(e client.Event) {
+			dl.event(e)
+			if onEvent != nil {
+				onEvent(e)
+			}
+		}, OnRequest: dl.request, CacheTTL: cacheTTL}
+	dl.log.Info("start", "version", version, "demo", s.Demo, "config", s.ConfigPath)
 	if s.Demo {
 		fmt.Fprintln(stderr, "parley: using demo data from the embedded sandbox ("+s.DemoReason+")")
 	} else {

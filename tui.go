@@ -64,7 +64,12 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 		default: // never block a request on a busy UI
 		}
 	}
-	sess, err := sessionFor(ctx, s, stderr, onEvent, responseCacheTTL)
+	dl, err := openDebugLog(g.debug)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = dl.close() }()
+	sess, err := sessionFor(ctx, s, stderr, dl, onEvent, responseCacheTTL)
 	if err != nil {
 		return err
 	}
@@ -85,6 +90,7 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithContext(ctx))
 	_, err = p.Run()
 	if c := app.Crash(); c != nil {
+		dl.log.Error("crash", "panic", fmt.Sprint(c.Value), "stack", string(c.Stack))
 		return crashError(c)
 	}
 	switch {

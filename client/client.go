@@ -73,6 +73,22 @@ type Config struct {
 	CacheTTL time.Duration
 	// CacheMaxBytes bounds the cache; zero means 32 MiB.
 	CacheMaxBytes int
+	// OnRequest, when set, is called after every attempt and every cached answer, for a
+	// debug log. It never sees the token. It must not block.
+	OnRequest func(RequestInfo)
+}
+
+// RequestInfo describes one attempt of a request (or an answer from the cache).
+type RequestInfo struct {
+	Method   string
+	Path     string // without the base URL's scheme and host
+	Query    string
+	Family   Family
+	Status   int // 0 when no answer came
+	Duration time.Duration
+	Attempt  int  // 0 for the first
+	Cached   bool // answered from the response cache, nothing sent
+	Err      error
 }
 
 // EventKind tells what an Event reports.
@@ -111,6 +127,7 @@ type Client struct {
 	maxWait    time.Duration
 	maxBody    int64
 	onEvent    func(Event)
+	onRequest  func(RequestInfo)
 	now        func() time.Time
 	counters   *Counters
 	limiter    *limiter
@@ -148,6 +165,7 @@ func New(cfg Config) (*Client, error) {
 		maxWait:    cfg.MaxRetryWait,
 		maxBody:    cfg.MaxBodyBytes,
 		onEvent:    cfg.OnEvent,
+		onRequest:  cfg.OnRequest,
 		now:        cfg.Now,
 		sleep:      sleepCtx,
 	}
@@ -283,6 +301,7 @@ func (c *Client) do(ctx context.Context, req request, out any) (int, error) {
 		ckey = cacheKey(c.org, c.operator, u.String())
 		if !isFresh(ctx) {
 			if body, status, ok := c.cache.get(ckey); ok {
+				c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: status, Cached: true})
 				if out != nil && len(bytes.TrimSpace(body)) > 0 {
 					if err := json.Unmarshal(body, out); err != nil {
 						return status, fmt.Errorf("%s %s: decode cached response: %w", req.method, u.Path, err)
@@ -300,7 +319,10 @@ func (c *Client) do(ctx context.Context, req request, out any) (int, error) {
 				return 0, err
 			}
 		}
+		started := time.Now()
 		status, header, body, err := c.once(ctx, req.method, u, payload)
+		c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: status,
+			Duration: time.Since(started), Attempt: attempt, Err: c.redact(err)})
 		if err == nil && status < 400 {
 			if c.cache != nil {
 				if ckey != "" {
@@ -373,6 +395,10 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, payload []
 	c.counters.add(c.org, familyOf(u.Path))
 	resp, err := c.http.Do(hreq)
 	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) && ue.Err != nil {
+			err = ue.Err // it would repeat the method and URL
+		}
 		return 0, nil, nil, fmt.Errorf("%s %s: %w", method, redactURL(u), err)
 	}
 	defer resp.Body.Close()
@@ -403,6 +429,12 @@ func (c *Client) waitLimiter(ctx context.Context, fam Family, method string) err
 // AnalyticsDelay is how long an analytics request for metric would wait right now.
 func (c *Client) AnalyticsDelay(metric Metric) time.Duration {
 	return c.limiter.peek(limiterKey{org: c.org, family: analyticsFamily(metric)})
+}
+
+func (c *Client) logRequest(r RequestInfo) {
+	if c.onRequest != nil {
+		c.onRequest(r)
+	}
 }
 
 func (c *Client) emit(e Event) {
