@@ -45,7 +45,7 @@ On start it prints the environment for parley, one variable per line, ready for 
 It then serves until interrupted (Ctrl-C or SIGTERM). Progress goes to stderr.
 The database is kept (default: the user cache directory) and reused on the next start; it is
 seeded anew when the seed or size differ or when it was seeded more than 7 days ago.`,
-		Example: `  eval "$(parley sandbox --size small &)"   # or run it in another terminal
+		Example: `  parley sandbox > sandbox.env &   # then: set -a; . ./sandbox.env; set +a
   parley sandbox --addr 127.0.0.1:0 --db ./demo.db --seed 2 --request-log requests.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
