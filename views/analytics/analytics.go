@@ -134,8 +134,8 @@ type Model struct {
 	// Derived from cur, split and chart (recomputed by derive).
 	d derived
 
-	// Table.
-	cursor, offset int
+	// table is the data point table's cursor and scroll; a page keeps one row in view.
+	table common.Window
 
 	width, height int
 }
@@ -149,6 +149,7 @@ func New(ctx *common.Ctx) *Model {
 		rng:    Range{Preset: PresetLast30},
 		chart:  DefaultChart(info),
 		cache:  map[string]*result{},
+		table:  common.Window{Overlap: 1},
 	}
 	m.now = ctx.Now()
 	m.refreshQuery()
@@ -224,7 +225,7 @@ func (m *Model) refreshQuery() {
 		m.cur, m.pending = nil, true
 	}
 	m.err = ""
-	m.cursor, m.offset = 0, 0
+	m.table.Reset()
 	m.derive()
 }
 
@@ -341,7 +342,7 @@ func (m *Model) onWindow(msg windowMsg) tea.Cmd {
 	m.stopRun()
 	if res.key == m.key {
 		m.cur, m.pending = res, false
-		m.cursor, m.offset = 0, 0
+		m.table.Reset()
 		m.derive()
 	}
 	m.snapshot()
@@ -476,34 +477,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 
 // moveTable scrolls the data point table.
 func (m *Model) moveTable(msg tea.KeyMsg) {
-	k := m.ctx.Keys
-	n := len(m.Points())
-	page := max(1, m.tableRows()-1)
-	switch {
-	case key.Matches(msg, k.Down):
-		m.cursor++
-	case key.Matches(msg, k.Up):
-		m.cursor--
-	case key.Matches(msg, k.PageDown):
-		m.cursor += page
-	case key.Matches(msg, k.PageUp):
-		m.cursor -= page
-	case key.Matches(msg, k.Top):
-		m.cursor = 0
-	case key.Matches(msg, k.Bottom):
-		m.cursor = n - 1
-	default:
-		return
-	}
-	m.cursor = max(0, min(m.cursor, n-1))
-	rows := m.tableRows()
-	if m.cursor < m.offset {
-		m.offset = m.cursor
-	}
-	if m.cursor >= m.offset+rows {
-		m.offset = m.cursor - rows + 1
-	}
-	m.offset = max(0, min(m.offset, max(0, n-rows)))
+	m.table.HandleMoveKey(msg, m.ctx.Keys, len(m.Points()))
 }
 
 // ShortHelp lists the screen's main keys.

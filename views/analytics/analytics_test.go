@@ -289,8 +289,8 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := tm.FinalModel(t).(*host).s
-	if m.split != SplitInteraction || m.left != viewTable || m.cursor != 3 {
-		t.Fatalf("split %s, left %d, cursor %d", m.split, m.left, m.cursor)
+	if m.split != SplitInteraction || m.left != viewTable || m.table.Cursor != 3 {
+		t.Fatalf("split %s, left %d, cursor %d", m.split, m.left, m.table.Cursor)
 	}
 	t.Run("table", func(t *testing.T) { golden.RequireEqual(t, []byte(m.View())) })
 	m.left, m.split = viewChart, SplitNone

@@ -73,6 +73,7 @@ func (m *Model) renderChart() {
 // SetSize lays the panes out and redraws the chart.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
+	m.table.SetSize(m.tableRows())
 	if m.cur != nil {
 		m.renderChart()
 	}
@@ -111,7 +112,7 @@ func (m *Model) View() string {
 	if m.left == viewTable {
 		leftTitle = "Data points · " + common.Thousands(len(m.Points()))
 		if n := len(m.Points()); n > 0 {
-			leftTitle += fmt.Sprintf(" · row %d", m.cursor+1)
+			leftTitle += fmt.Sprintf(" · row %d", m.table.Cursor+1)
 		}
 		leftBody = m.tableView(iw, ih)
 	} else {
@@ -450,17 +451,17 @@ func (m *Model) tableView(w, h int) string {
 	}
 	lines = append(lines, st.Bold.Render(head))
 	pts := m.cur.points
-	end := min(len(pts), m.offset+m.tableRows())
-	for i := m.offset; i < end; i++ {
+	end := m.table.End(len(pts))
+	for i := m.table.Offset; i < end; i++ {
 		line := "  "
-		if i == m.cursor {
+		if i == m.table.Cursor {
 			line = "▸ " // the cursor shows without colours too
 		}
 		for _, c := range cols {
 			line += cellText(c, m.cell(c.id, i))
 		}
 		line = common.Fit(line, w)
-		if i == m.cursor {
+		if i == m.table.Cursor {
 			line = st.Selected.Render(line)
 		}
 		lines = append(lines, line)

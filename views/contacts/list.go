@@ -86,8 +86,7 @@ type List struct {
 	q       Query
 	rows    []Row
 	index   map[int64]int
-	cursor  int
-	offset  int
+	win     common.Window
 	width   int
 	height  int
 	focused bool
@@ -127,14 +126,14 @@ func (m List) Loading() bool { return m.loading }
 func (m List) Loaded() bool { return m.loaded }
 
 // Cursor is the index of the selected row.
-func (m List) Cursor() int { return m.cursor }
+func (m List) Cursor() int { return m.win.Cursor }
 
 // Selected returns the row under the cursor.
 func (m List) Selected() (Row, bool) {
-	if m.cursor < 0 || m.cursor >= len(m.rows) {
+	if m.win.Cursor < 0 || m.win.Cursor >= len(m.rows) {
 		return Row{}, false
 	}
-	return m.rows[m.cursor], true
+	return m.rows[m.win.Cursor], true
 }
 
 // Row returns a loaded row by id.
@@ -163,7 +162,8 @@ func (m *List) SetSize(w, h int) {
 		clear(m.cache)
 	}
 	m.width, m.height = w, h
-	m.clampOffset()
+	m.win.SetSize(m.bodyHeight() / m.itemHeight())
+	m.win.Clamp(len(m.rows))
 }
 
 // Focus marks the list as focused.
@@ -288,11 +288,11 @@ func (m List) Update(msg tea.Msg) (List, tea.Cmd) {
 		return m.onPage(msg)
 	case SearchMsg:
 		m.q.Search = strings.TrimSpace(msg.Text)
-		m.cursor, m.offset = 0, 0
+		m.win.Reset()
 		return m, m.Load(false)
 	case FilterMsg:
 		m.q.Filter = msg.Filter
-		m.cursor, m.offset = 0, 0
+		m.win.Reset()
 		return m, m.Load(false)
 	case tea.KeyMsg:
 		if m.focused {
@@ -319,7 +319,7 @@ func (m List) onPage(msg pageMsg) (List, tea.Cmd) {
 		m.rows = m.rows[:0:0]
 		clear(m.index)
 		clear(m.cache)
-		m.cursor, m.offset = 0, 0
+		m.win.Reset()
 	}
 	for _, r := range msg.rows {
 		if _, dup := m.index[r.ID]; dup {
@@ -338,7 +338,7 @@ func (m List) onPage(msg pageMsg) (List, tea.Cmd) {
 	m.loaded = true
 	if msg.replace && msg.keepID != 0 {
 		if i, ok := m.index[msg.keepID]; ok {
-			m.cursor = i
+			m.win.Cursor = i
 		}
 	}
 	if msg.replace {
@@ -348,7 +348,7 @@ func (m List) onPage(msg pageMsg) (List, tea.Cmd) {
 			}
 		}
 	}
-	m.clampOffset()
+	m.win.Clamp(len(m.rows))
 	return m, tea.Batch(m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: msg.at} })
 }
 
@@ -372,16 +372,16 @@ func (m *List) InsertTop(r Row) {
 	m.rows = append([]Row{r}, m.rows...)
 	m.total++
 	m.reindex()
-	m.cursor = 0
-	m.clampOffset()
+	m.win.Cursor = 0
+	m.win.Clamp(len(m.rows))
 }
 
 // Select moves the cursor to a loaded contact.
 func (m *List) Select(id int64) bool {
 	i, ok := m.index[id]
 	if ok {
-		m.cursor = i
-		m.clampOffset()
+		m.win.Cursor = i
+		m.win.Clamp(len(m.rows))
 	}
 	return ok
 }
@@ -397,8 +397,8 @@ func (m *List) RemoveRows(ids []int64) {
 	removed := 0
 	for i, r := range m.rows {
 		if drop[r.ID] {
-			if i < m.cursor {
-				m.cursor--
+			if i < m.win.Cursor {
+				m.win.Cursor--
 			}
 			removed++
 			continue
@@ -408,7 +408,7 @@ func (m *List) RemoveRows(ids []int64) {
 	m.rows = kept
 	m.total = max(len(m.rows), m.total-removed)
 	m.reindex()
-	m.clampOffset()
+	m.win.Clamp(len(m.rows))
 }
 
 func (m *List) reindex() {
@@ -436,7 +436,7 @@ func (m *List) Clear() tea.Cmd {
 	default:
 		return nil
 	}
-	m.cursor, m.offset = 0, 0
+	m.win.Reset()
 	return m.Load(false)
 }
 
@@ -444,7 +444,7 @@ func (m *List) Clear() tea.Cmd {
 func (m *List) CycleOrdering() tea.Cmd {
 	i := slices.Index(OrderingCycle, m.q.Ordering)
 	m.q.Ordering = OrderingCycle[(i+1)%len(OrderingCycle)]
-	m.cursor, m.offset = 0, 0
+	m.win.Reset()
 	return m.Load(false)
 }
 
@@ -460,24 +460,15 @@ func (m *List) ToggleMark() {
 		m.marked[r.ID] = true
 	}
 	delete(m.cache, r.ID)
-	m.move(1)
+	m.win.Move(1, len(m.rows))
 }
 
 func (m List) onKey(msg tea.KeyMsg) (List, tea.Cmd) {
 	k := m.ctx.Keys
+	if m.win.HandleMoveKey(msg, k, len(m.rows)) {
+		return m, m.prefetch()
+	}
 	switch {
-	case key.Matches(msg, k.Down):
-		m.move(1)
-	case key.Matches(msg, k.Up):
-		m.move(-1)
-	case key.Matches(msg, k.PageDown):
-		m.move(m.visibleItems())
-	case key.Matches(msg, k.PageUp):
-		m.move(-m.visibleItems())
-	case key.Matches(msg, k.Top):
-		m.move(-len(m.rows))
-	case key.Matches(msg, k.Bottom):
-		m.move(len(m.rows))
 	case key.Matches(msg, k.Mark):
 		m.ToggleMark()
 	case key.Matches(msg, k.Order):
@@ -494,18 +485,10 @@ func (m List) onKey(msg tea.KeyMsg) (List, tea.Cmd) {
 
 // prefetch asks for the next page once the cursor is within a screen of the loaded end.
 func (m *List) prefetch() tea.Cmd {
-	if len(m.rows)-m.cursor <= m.visibleItems()+1 {
+	if m.win.NearEnd(len(m.rows)) {
 		return m.more()
 	}
 	return nil
-}
-
-func (m *List) move(d int) {
-	if len(m.rows) == 0 {
-		return
-	}
-	m.cursor = max(0, min(len(m.rows)-1, m.cursor+d))
-	m.clampOffset()
 }
 
 // wideRow is the width from which a contact takes one line instead of two.
@@ -520,25 +503,6 @@ func (m List) itemHeight() int {
 
 // bodyHeight is the lines left for entries (a header and a footer line).
 func (m List) bodyHeight() int { return max(0, m.height-2) }
-
-func (m List) visibleItems() int { return max(1, m.bodyHeight()/m.itemHeight()) }
-
-func (m *List) clampOffset() {
-	n := m.visibleItems()
-	if m.cursor >= len(m.rows) {
-		m.cursor = max(0, len(m.rows)-1)
-	}
-	if m.cursor < 0 {
-		m.cursor = 0
-	}
-	if m.cursor < m.offset {
-		m.offset = m.cursor
-	}
-	if m.cursor >= m.offset+n {
-		m.offset = m.cursor - n + 1
-	}
-	m.offset = max(0, min(m.offset, len(m.rows)-n))
-}
 
 // ShortHelp lists the list's main keys.
 func (m List) ShortHelp() []key.Binding {
@@ -588,8 +552,8 @@ func (m *List) View() string {
 			lines++
 		}
 	default:
-		end := min(len(m.rows), m.offset+m.visibleItems())
-		for i := m.offset; i < end; i++ {
+		end := m.win.End(len(m.rows))
+		for i := m.win.Offset; i < end; i++ {
 			b.WriteString("\n")
 			b.WriteString(m.entry(i))
 			lines += m.itemHeight()
@@ -610,7 +574,7 @@ func (m *List) View() string {
 // entry renders row i: from the cache when not selected.
 func (m *List) entry(i int) string {
 	r := &m.rows[i]
-	if i == m.cursor {
+	if i == m.win.Cursor {
 		st := m.ctx.Styles.SelectedBlurred
 		if m.focused {
 			st = m.ctx.Styles.Selected
@@ -747,7 +711,7 @@ func (m List) footer() string {
 	if len(m.rows) == 0 {
 		return ""
 	}
-	pos := fmt.Sprintf(" %s/%s", common.Thousands(m.cursor+1), common.Thousands(m.total))
+	pos := fmt.Sprintf(" %s/%s", common.Thousands(m.win.Cursor+1), common.Thousands(m.total))
 	if n := len(m.marked); n > 0 {
 		pos += st.Marked.Render(fmt.Sprintf(" · %d marked", n))
 	}

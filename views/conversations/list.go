@@ -78,8 +78,7 @@ type Model struct {
 	q       Query
 	rows    []Row
 	index   map[int64]int
-	cursor  int
-	offset  int // first visible entry
+	win     common.Window
 	width   int
 	height  int
 	focused bool
@@ -122,10 +121,10 @@ func (m Model) LastRefresh() time.Time { return m.lastRefresh }
 
 // Selected returns the row under the cursor.
 func (m Model) Selected() (Row, bool) {
-	if m.cursor < 0 || m.cursor >= len(m.rows) {
+	if m.win.Cursor < 0 || m.win.Cursor >= len(m.rows) {
 		return Row{}, false
 	}
-	return m.rows[m.cursor], true
+	return m.rows[m.win.Cursor], true
 }
 
 // Marked returns the marked ids in list order.
@@ -145,7 +144,8 @@ func (m *Model) SetSize(w, h int) {
 		clear(m.cache)
 	}
 	m.width, m.height = w, h
-	m.clampOffset()
+	m.win.SetSize(m.bodyHeight() / m.itemHeight())
+	m.win.Clamp(len(m.rows))
 }
 
 // Focus and Blur toggle the selection style.
@@ -350,7 +350,7 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 		m.rows = m.rows[:0:0]
 		clear(m.index)
 		clear(m.cache)
-		m.cursor, m.offset = 0, 0
+		m.win.Reset()
 	}
 	for _, r := range msg.rows {
 		if _, dup := m.index[r.ID]; dup {
@@ -369,7 +369,7 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 	m.loaded = true
 	if msg.replace && msg.keepID != 0 {
 		if i, ok := m.index[msg.keepID]; ok {
-			m.cursor = i
+			m.win.Cursor = i
 		}
 	}
 	for id := range m.marked {
@@ -377,7 +377,7 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 			delete(m.marked, id)
 		}
 	}
-	m.clampOffset()
+	m.win.Clamp(len(m.rows))
 	return m, tea.Batch(m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: msg.at} })
 }
 
@@ -408,10 +408,10 @@ func (m Model) onMerge(msg mergeMsg) (Model, tea.Cmd) {
 		m.total += len(fresh)
 		m.reindex()
 		if i, ok := m.index[selected]; ok {
-			m.cursor = i
-			m.offset += len(fresh)
+			m.win.Cursor = i
+			m.win.Offset += len(fresh)
 		}
-		m.clampOffset()
+		m.win.Clamp(len(m.rows))
 	}
 	return m, func() tea.Msg { return common.RefreshedMsg{At: msg.at} }
 }
@@ -440,8 +440,7 @@ func (m *Model) Preload(convs []client.Conversation, total int) {
 	m.total = max(total, len(m.rows))
 	m.loaded, m.loading, m.err = true, false, nil
 	m.link, m.kind = "", linkOffset
-	m.cursor, m.offset = 0, 0
-	m.clampOffset()
+	m.win.Reset()
 }
 
 // UpdateRow replaces one row in place (after an edit) when it is loaded.
@@ -463,8 +462,8 @@ func (m *Model) RemoveRows(ids []int64) {
 	removed := 0
 	for i, r := range m.rows {
 		if drop[r.ID] {
-			if i < m.cursor {
-				m.cursor--
+			if i < m.win.Cursor {
+				m.win.Cursor--
 			}
 			removed++
 			continue
@@ -477,7 +476,7 @@ func (m *Model) RemoveRows(ids []int64) {
 		m.total = len(m.rows)
 	}
 	m.reindex()
-	m.clampOffset()
+	m.win.Clamp(len(m.rows))
 }
 
 // ClearMarks unmarks every row.
@@ -488,19 +487,10 @@ func (m Model) CanClear() bool { return m.q.Search != "" || !m.q.Filter.IsZero()
 
 func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.ctx.Keys
+	if m.win.HandleMoveKey(msg, k, len(m.rows)) {
+		return m, m.prefetch()
+	}
 	switch {
-	case key.Matches(msg, k.Down):
-		m.move(1)
-	case key.Matches(msg, k.Up):
-		m.move(-1)
-	case key.Matches(msg, k.PageDown):
-		m.move(m.visibleItems())
-	case key.Matches(msg, k.PageUp):
-		m.move(-m.visibleItems())
-	case key.Matches(msg, k.Top):
-		m.move(-len(m.rows))
-	case key.Matches(msg, k.Bottom):
-		m.move(len(m.rows))
 	case key.Matches(msg, k.Mark):
 		if r, ok := m.Selected(); ok {
 			if m.marked[r.ID] {
@@ -509,7 +499,7 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 				m.marked[r.ID] = true
 			}
 			delete(m.cache, r.ID)
-			m.move(1)
+			m.win.Move(1, len(m.rows))
 		}
 	case key.Matches(msg, k.Status):
 		i := slices.Index(StatusCycle, m.q.Filter.Status)
@@ -538,18 +528,10 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 
 // prefetch asks for the next page once the cursor is within a screen of the loaded end.
 func (m *Model) prefetch() tea.Cmd {
-	if len(m.rows)-m.cursor <= m.visibleItems()+1 {
+	if m.win.NearEnd(len(m.rows)) {
 		return m.more()
 	}
 	return nil
-}
-
-func (m *Model) move(d int) {
-	if len(m.rows) == 0 {
-		return
-	}
-	m.cursor = max(0, min(len(m.rows)-1, m.cursor+d))
-	m.clampOffset()
 }
 
 // itemHeight is 1 line per conversation when the pane is wide enough, else 2.
@@ -564,27 +546,6 @@ const wideRow = 76
 
 // bodyHeight is the lines left for entries (a header and a footer line).
 func (m Model) bodyHeight() int { return max(0, m.height-2) }
-
-func (m Model) visibleItems() int { return max(1, m.bodyHeight()/m.itemHeight()) }
-
-func (m *Model) clampOffset() {
-	n := m.visibleItems()
-	if m.cursor >= len(m.rows) {
-		m.cursor = max(0, len(m.rows)-1)
-	}
-	if m.cursor < m.offset {
-		m.offset = m.cursor
-	}
-	if m.cursor >= m.offset+n {
-		m.offset = m.cursor - n + 1
-	}
-	if m.offset > max(0, len(m.rows)-n) {
-		m.offset = max(0, len(m.rows)-n)
-	}
-	if m.offset < 0 {
-		m.offset = 0
-	}
-}
 
 // ShortHelp lists the list's keys.
 func (m Model) ShortHelp() []key.Binding {
@@ -629,8 +590,8 @@ func (m *Model) View() string {
 		b.WriteString(common.Fit(m.ctx.Styles.Muted.Render("  "+msg), m.width))
 		lines++
 	default:
-		end := min(len(m.rows), m.offset+m.visibleItems())
-		for i := m.offset; i < end; i++ {
+		end := m.win.End(len(m.rows))
+		for i := m.win.Offset; i < end; i++ {
 			b.WriteString("\n")
 			b.WriteString(m.entry(i))
 			lines += m.itemHeight()
@@ -649,7 +610,7 @@ func (m *Model) View() string {
 // entry renders row i: from the cache when not selected.
 func (m *Model) entry(i int) string {
 	r := &m.rows[i]
-	if i == m.cursor {
+	if i == m.win.Cursor {
 		st := m.ctx.Styles.SelectedBlurred
 		if m.focused {
 			st = m.ctx.Styles.Selected
@@ -808,7 +769,7 @@ func (m Model) footer() string {
 	if len(m.rows) == 0 {
 		return ""
 	}
-	pos := fmt.Sprintf(" %s/%s", common.Thousands(m.cursor+1), common.Thousands(m.total))
+	pos := fmt.Sprintf(" %s/%s", common.Thousands(m.win.Cursor+1), common.Thousands(m.total))
 	if n := len(m.marked); n > 0 {
 		pos += st.Marked.Render(fmt.Sprintf(" · %d marked", n))
 	}

@@ -98,8 +98,7 @@ type Model struct {
 
 	rows   []Row
 	index  map[int64]bool
-	cursor int
-	offset int
+	win    common.Window
 	width  int
 	height int
 
@@ -145,10 +144,10 @@ func (m *Model) Loading() bool { return m.loading || m.merging }
 
 // Selected is the event under the cursor.
 func (m *Model) Selected() (Row, bool) {
-	if m.cursor < 0 || m.cursor >= len(m.rows) {
+	if m.win.Cursor < 0 || m.win.Cursor >= len(m.rows) {
 		return Row{}, false
 	}
-	return m.rows[m.cursor], true
+	return m.rows[m.win.Cursor], true
 }
 
 // Focus shows the screen and loads it the first time (or after a context change).
@@ -167,7 +166,8 @@ func (m *Model) Blur() { m.active = false }
 // SetSize sets the screen's size.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
-	m.clampOffset()
+	m.win.SetSize(m.bodyHeight() / m.itemHeight())
+	m.win.Clamp(len(m.rows))
 }
 
 func (m *Model) pageSize() int {
@@ -259,7 +259,8 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		}
 		return m, m.Load(true)
 	case common.ContextChangedMsg:
-		m.rows, m.cursor, m.offset, m.total, m.next = nil, 0, 0, 0, ""
+		m.rows, m.total, m.next = nil, 0, ""
+		m.win.Reset()
 		clear(m.index)
 		m.loaded, m.err = false, nil
 		if !m.active {
@@ -288,7 +289,7 @@ func (m *Model) onPage(msg pageMsg) tea.Cmd {
 	if msg.replace {
 		m.rows = m.rows[:0:0]
 		clear(m.index)
-		m.cursor, m.offset = 0, 0
+		m.win.Reset()
 	}
 	for _, r := range msg.rows {
 		if m.index[r.ID] {
@@ -303,12 +304,12 @@ func (m *Model) onPage(msg pageMsg) tea.Cmd {
 	if msg.replace && msg.keepID != 0 {
 		for i, r := range m.rows {
 			if r.ID == msg.keepID {
-				m.cursor = i
+				m.win.Cursor = i
 				break
 			}
 		}
 	}
-	m.clampOffset()
+	m.win.Clamp(len(m.rows))
 	at := msg.at
 	return tea.Batch(m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: at} })
 }
@@ -338,9 +339,9 @@ func (m *Model) onMerge(msg mergeMsg) tea.Cmd {
 		}
 		m.rows = append(fresh, m.rows...)
 		m.total += len(fresh)
-		m.cursor += len(fresh)
-		m.offset += len(fresh)
-		m.clampOffset()
+		m.win.Cursor += len(fresh)
+		m.win.Offset += len(fresh)
+		m.win.Clamp(len(m.rows))
 	}
 	at := msg.at
 	return func() tea.Msg { return common.RefreshedMsg{At: at} }
@@ -348,7 +349,7 @@ func (m *Model) onMerge(msg mergeMsg) tea.Cmd {
 
 // prefetch asks for the next page once the cursor is within a screen of the loaded end.
 func (m *Model) prefetch() tea.Cmd {
-	if len(m.rows)-m.cursor <= m.visibleItems()+1 {
+	if m.win.NearEnd(len(m.rows)) {
 		return m.more()
 	}
 	return nil
@@ -356,26 +357,17 @@ func (m *Model) prefetch() tea.Cmd {
 
 func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.ctx.Keys
+	if m.win.HandleMoveKey(msg, k, len(m.rows)) {
+		return m.prefetch()
+	}
 	switch {
-	case key.Matches(msg, k.Down):
-		m.move(1)
-	case key.Matches(msg, k.Up):
-		m.move(-1)
-	case key.Matches(msg, k.PageDown):
-		m.move(m.visibleItems())
-	case key.Matches(msg, k.PageUp):
-		m.move(-m.visibleItems())
-	case key.Matches(msg, k.Top):
-		m.move(-len(m.rows))
-	case key.Matches(msg, k.Bottom):
-		m.move(len(m.rows))
 	case key.Matches(msg, k.Order):
 		if m.ordering == OrderNewest {
 			m.ordering = OrderOldest
 		} else {
 			m.ordering = OrderNewest
 		}
-		m.cursor, m.offset = 0, 0
+		m.win.Reset()
 		return m.Load(false)
 	case key.Matches(msg, k.Refresh):
 		return m.Load(true)
@@ -391,18 +383,8 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return func() tea.Msg {
 			return common.SwitchScreenMsg{Screen: common.ScreenConversations, Then: then}
 		}
-	default:
-		return nil
 	}
-	return m.prefetch()
-}
-
-func (m *Model) move(d int) {
-	if len(m.rows) == 0 {
-		return
-	}
-	m.cursor = max(0, min(len(m.rows)-1, m.cursor+d))
-	m.clampOffset()
+	return nil
 }
 
 func (m *Model) innerW() int { return max(0, m.width-2) }
@@ -423,22 +405,6 @@ func (m *Model) bodyHeight() int {
 		h--
 	}
 	return max(0, h)
-}
-
-func (m *Model) visibleItems() int { return max(1, m.bodyHeight()/m.itemHeight()) }
-
-func (m *Model) clampOffset() {
-	n := m.visibleItems()
-	if m.cursor >= len(m.rows) {
-		m.cursor = max(0, len(m.rows)-1)
-	}
-	if m.cursor < m.offset {
-		m.offset = m.cursor
-	}
-	if m.cursor >= m.offset+n {
-		m.offset = m.cursor - n + 1
-	}
-	m.offset = max(0, min(m.offset, len(m.rows)-n))
 }
 
 // ShortHelp lists the screen's main keys.
@@ -479,8 +445,8 @@ func (m *Model) View() string {
 		}
 		lines = append(lines, st.Muted.Render("  "+msg))
 	default:
-		end := min(len(m.rows), m.offset+m.visibleItems())
-		for i := m.offset; i < end; i++ {
+		end := m.win.End(len(m.rows))
+		for i := m.win.Offset; i < end; i++ {
 			lines = append(lines, strings.Split(m.entry(i), "\n")...)
 		}
 	}
@@ -533,7 +499,7 @@ func id(v int64) string {
 // entry renders event i, highlighted when under the cursor.
 func (m *Model) entry(i int) string {
 	r := &m.rows[i]
-	if i != m.cursor {
+	if i != m.win.Cursor {
 		return m.render(r, true)
 	}
 	style := m.ctx.Styles.SelectedBlurred
@@ -600,7 +566,7 @@ func (m *Model) footer() string {
 	k := m.ctx.Keys
 	left := ""
 	if len(m.rows) > 0 {
-		left = fmt.Sprintf(" %s/%s", common.Thousands(m.cursor+1), common.Thousands(m.total))
+		left = fmt.Sprintf(" %s/%s", common.Thousands(m.win.Cursor+1), common.Thousands(m.total))
 		if len(m.rows) < m.total {
 			left += st.Muted.Render(fmt.Sprintf(" (%s loaded)", common.Thousands(len(m.rows))))
 		}

@@ -89,8 +89,7 @@ type Model struct {
 
 	rows   []Row
 	index  map[int64]int
-	cursor int
-	offset int
+	win    common.Window
 	width  int // outer size
 	height int
 
@@ -164,10 +163,10 @@ func (m *Model) Busy() bool {
 
 // Selected is the operator under the cursor.
 func (m *Model) Selected() (Row, bool) {
-	if m.cursor < 0 || m.cursor >= len(m.rows) {
+	if m.win.Cursor < 0 || m.win.Cursor >= len(m.rows) {
 		return Row{}, false
 	}
-	return m.rows[m.cursor], true
+	return m.rows[m.win.Cursor], true
 }
 
 // Slots returns the known slot usage of an operator.
@@ -198,7 +197,8 @@ func (m *Model) Blur() {
 // SetSize sets the screen's size.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
-	m.clampOffset()
+	m.win.SetSize(m.innerH() - 3) // a header, the column titles and a footer
+	m.win.Clamp(len(m.rows))
 }
 
 // Load fetches every operator (all pages). fresh skips the response cache; auto marks an
@@ -239,7 +239,7 @@ func (m *Model) schedule() tea.Cmd {
 
 // refreshCost is the requests one auto-refresh sends: the list and the visible slots.
 func (m *Model) refreshCost() int {
-	return 1 + max(1, min(len(m.rows), m.visibleRows()))
+	return 1 + max(1, min(len(m.rows), m.win.Visible()))
 }
 
 // AutoInterval is the effective auto-refresh period: the configured interval, stretched
@@ -290,7 +290,8 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		return m, m.Load(true, false)
 	case common.ContextChangedMsg:
 		m.gen++
-		m.rows, m.cursor, m.offset = nil, 0, 0
+		m.rows = nil
+		m.win.Reset()
 		clear(m.index)
 		clear(m.slots)
 		clear(m.pending)
@@ -340,11 +341,11 @@ func (m *Model) onList(msg listMsg) tea.Cmd {
 		}
 	}
 	if i, ok := m.index[keep]; ok {
-		m.cursor = i
+		m.win.Cursor = i
 	}
 	m.loaded = true
 	m.round++
-	m.clampOffset()
+	m.win.Clamp(len(m.rows))
 	at := msg.at
 	return tea.Batch(m.fetchSlots(), func() tea.Msg { return common.RefreshedMsg{At: at} })
 }
@@ -354,8 +355,8 @@ func (m *Model) onList(msg listMsg) tea.Cmd {
 func (m *Model) fetchSlots() tea.Cmd {
 	var cmds []tea.Cmd
 	c, gen, round := m.ctx.Client, m.gen, m.round
-	end := min(len(m.rows), m.offset+m.visibleRows())
-	for i := m.offset; i < end; i++ {
+	end := m.win.End(len(m.rows))
+	for i := m.win.Offset; i < end; i++ {
 		id := m.rows[i].ID
 		s := m.slots[id]
 		if s.req != 0 || s.gen == round {
@@ -429,19 +430,10 @@ func (m *Model) selfLabel() string {
 
 func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.ctx.Keys
+	if m.win.HandleMoveKey(msg, k, len(m.rows)) {
+		return m.fetchSlots()
+	}
 	switch {
-	case key.Matches(msg, k.Down):
-		m.move(1)
-	case key.Matches(msg, k.Up):
-		m.move(-1)
-	case key.Matches(msg, k.PageDown):
-		m.move(m.visibleRows())
-	case key.Matches(msg, k.PageUp):
-		m.move(-m.visibleRows())
-	case key.Matches(msg, k.Top):
-		m.move(-len(m.rows))
-	case key.Matches(msg, k.Bottom):
-		m.move(len(m.rows))
 	case key.Matches(msg, k.Refresh):
 		return m.Load(true, false)
 	case key.Matches(msg, k.Away):
@@ -453,18 +445,8 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Delete):
 		return m.askDelete()
-	default:
-		return nil
 	}
-	return m.fetchSlots()
-}
-
-func (m *Model) move(d int) {
-	if len(m.rows) == 0 {
-		return
-	}
-	m.cursor = max(0, min(len(m.rows)-1, m.cursor+d))
-	m.clampOffset()
+	return nil
 }
 
 // askAway toggles the selected operator's away status: at once for oneself, after a
@@ -617,38 +599,20 @@ func (m *Model) removeRow(id int64) {
 		return
 	}
 	m.rows = append(m.rows[:i:i], m.rows[i+1:]...)
-	if i < m.cursor {
-		m.cursor--
+	if i < m.win.Cursor {
+		m.win.Cursor--
 	}
 	clear(m.index)
 	for j, r := range m.rows {
 		m.index[r.ID] = j
 	}
 	delete(m.slots, id)
-	m.clampOffset()
+	m.win.Clamp(len(m.rows))
 }
 
 // innerW and innerH are the frame's inside.
 func (m *Model) innerW() int { return max(0, m.width-2) }
 func (m *Model) innerH() int { return max(0, m.height-2) }
-
-// visibleRows is the operators shown at once (a header, the column titles and a footer
-// take three lines).
-func (m *Model) visibleRows() int { return max(1, m.innerH()-3) }
-
-func (m *Model) clampOffset() {
-	n := m.visibleRows()
-	if m.cursor >= len(m.rows) {
-		m.cursor = max(0, len(m.rows)-1)
-	}
-	if m.cursor < m.offset {
-		m.offset = m.cursor
-	}
-	if m.cursor >= m.offset+n {
-		m.offset = m.cursor - n + 1
-	}
-	m.offset = max(0, min(m.offset, len(m.rows)-n))
-}
 
 // ShortHelp lists the screen's main keys.
 func (m *Model) ShortHelp() []key.Binding {
@@ -687,8 +651,8 @@ func (m *Model) View() string {
 		}
 		lines = append(lines, st.Muted.Render("  "+msg))
 	default:
-		end := min(len(m.rows), m.offset+m.visibleRows())
-		for i := m.offset; i < end; i++ {
+		end := m.win.End(len(m.rows))
+		for i := m.win.Offset; i < end; i++ {
 			lines = append(lines, m.entry(i))
 		}
 	}
@@ -754,7 +718,7 @@ func (l layout) titles() string {
 // entry renders row i, highlighted when under the cursor.
 func (m *Model) entry(i int) string {
 	r := &m.rows[i]
-	if i == m.cursor {
+	if i == m.win.Cursor {
 		style := m.ctx.Styles.SelectedBlurred
 		if m.active {
 			style = m.ctx.Styles.Selected
@@ -871,7 +835,7 @@ func (m *Model) footer() string {
 	k := m.ctx.Keys
 	var left string
 	if len(m.rows) > 0 {
-		left = fmt.Sprintf(" %d/%d", m.cursor+1, len(m.rows))
+		left = fmt.Sprintf(" %d/%d", m.win.Cursor+1, len(m.rows))
 	}
 	if !m.at.IsZero() {
 		left += " · refreshed " + m.at.In(m.ctx.Now().Location()).Format("15:04:05")
