@@ -79,6 +79,15 @@ func (c *Ctx) NewTaskID() int {
 	return c.taskSeq
 }
 
+// PageLimit is the page size lists ask for: PageSize when the API allows it, else the
+// API's maximum.
+func (c *Ctx) PageLimit() int {
+	if c.PageSize >= 1 && c.PageSize <= client.MaxLimit {
+		return c.PageSize
+	}
+	return client.MaxLimit
+}
+
 // FrameStyles returns the pane frame styles of the theme.
 func (c *Ctx) FrameStyles() FrameStyles {
 	st := c.Styles

@@ -48,31 +48,13 @@ func OrderingLabel(o string) string {
 	return o
 }
 
-type linkKind int
-
-const (
-	linkNone    linkKind = iota
-	linkOffset           // follow the offset envelope's next link
-	linkAllPrev          // /all/ descending: follow previous, reversing each page
-)
-
 // offsetCap is the most results an offset list returns.
 const offsetCap = 10000
 
 // requestTimeout bounds one request (retries included).
 const requestTimeout = 90 * time.Second
 
-type pageMsg struct {
-	gen, req int
-	rows     []Row
-	total    int // -1: keep the known total
-	link     string
-	kind     linkKind
-	replace  bool
-	keepID   int64
-	err      error
-	at       time.Time
-}
+type pageMsg common.Page[Row]
 
 // SearchMsg sets (or with "" clears) the server search.
 type SearchMsg struct{ Text string }
@@ -91,15 +73,7 @@ type List struct {
 	height  int
 	focused bool
 	marked  map[int64]bool
-
-	total   int
-	link    string
-	kind    linkKind
-	loading bool
-	loaded  bool
-	err     error
-	gen     int
-	req     int
+	pg      common.Pager
 
 	cache      map[int64]string
 	cacheWidth int
@@ -117,13 +91,13 @@ func (m List) Query() Query { return m.q }
 func (m List) Rows() []Row { return m.rows }
 
 // Total is the server's count for the query.
-func (m List) Total() int { return m.total }
+func (m List) Total() int { return m.pg.Total }
 
 // Loading reports a request in flight.
-func (m List) Loading() bool { return m.loading }
+func (m List) Loading() bool { return m.pg.Loading }
 
 // Loaded reports that the first page arrived (or failed).
-func (m List) Loaded() bool { return m.loaded }
+func (m List) Loaded() bool { return m.pg.Loaded }
 
 // Cursor is the index of the selected row.
 func (m List) Cursor() int { return m.win.Cursor }
@@ -184,12 +158,8 @@ func (m *List) Load(fresh bool) tea.Cmd {
 	if r, ok := m.Selected(); ok {
 		keep = r.ID
 	}
-	m.gen++
-	m.req++
-	m.loading = true
-	m.err = nil
-	gen, req := m.gen, m.req
-	c, q, limit, now := m.ctx.Client, m.q, m.pageSize(), m.ctx.Now
+	r := m.pg.Start(keep)
+	c, q, limit, now := m.ctx.Client, m.q, m.ctx.PageLimit(), m.ctx.Now
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
@@ -205,18 +175,10 @@ func (m *List) Load(fresh bool) tea.Cmd {
 			Filter:      q.Filter,
 		})
 		if err != nil {
-			return pageMsg{gen: gen, req: req, replace: true, err: fmt.Errorf("contacts: %w", err)}
+			err = fmt.Errorf("contacts: %w", err)
 		}
-		return pageMsg{gen: gen, req: req, rows: rowsFrom(p.Results), total: p.Count, link: p.Next,
-			kind: linkOffset, replace: true, keepID: keep, at: now()}
+		return pageMsg(common.FirstPage(r, p, err, RowFrom, now()))
 	}
-}
-
-func (m List) pageSize() int {
-	if m.ctx.PageSize >= 1 && m.ctx.PageSize <= client.MaxLimit {
-		return m.ctx.PageSize
-	}
-	return client.MaxLimit
 }
 
 // CanContinue reports whether browsing may go on past the offset cap through
@@ -227,57 +189,43 @@ func (m List) CanContinue() bool { return m.q.Search == "" && m.q.Ordering == ""
 
 // capped reports that the offset list ended before count (its 10,000-result cap).
 func (m List) capped() bool {
-	return m.loaded && m.link == "" && len(m.rows) < m.total && len(m.rows) >= offsetCap
+	return m.pg.EndedBefore(len(m.rows)) && len(m.rows) >= offsetCap
 }
 
 // more fetches the next page when there is one and nothing is in flight.
 func (m *List) more() tea.Cmd {
-	if m.loading || !m.loaded || m.err != nil || len(m.rows) == 0 {
+	if !m.pg.Ready() || len(m.rows) == 0 {
 		return nil
 	}
-	link, kind := m.link, m.kind
+	link, kind := m.pg.Link, m.pg.Kind
 	if link == "" {
 		if !m.capped() || !m.CanContinue() {
 			return nil
 		}
-		kind = linkAllPrev
+		kind = common.LinkAllPrev
 	}
-	m.req++
-	m.loading = true
-	gen, req := m.gen, m.req
-	c, q, limit, now := m.ctx.Client, m.q, m.pageSize(), m.ctx.Now
-	lastID := m.rows[len(m.rows)-1].ID
+	r := m.pg.Next()
+	c, q, limit, now := m.ctx.Client, m.q, m.ctx.PageLimit(), m.ctx.Now
+	cursor := "-" + strconv.FormatInt(m.rows[len(m.rows)-1].ID, 10)
+	first := func(ctx context.Context) (*client.CursorPage[client.Contact], error) {
+		return c.ContactsAllPage(ctx, client.AllContactsOptions{
+			Filter:        q.Filter,
+			CursorOptions: client.CursorOptions{Cursor: cursor, Limit: limit, Ordering: "id"},
+		})
+	}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
-		msg := pageMsg{gen: gen, req: req, kind: kind, at: now()}
-		if kind == linkOffset {
-			p, err := client.FetchPage[client.Contact](ctx, c, link)
-			if err != nil {
-				msg.err = fmt.Errorf("contacts: %w", err)
-				return msg
+		p := common.FetchNext(ctx, c, r, link, kind, first, RowFrom)
+		if p.Err != nil {
+			what := "contacts"
+			if kind != common.LinkOffset {
+				what = "contacts (all)"
 			}
-			msg.rows, msg.total, msg.link = rowsFrom(p.Results), p.Count, p.Next
-			return msg
+			p.Err = fmt.Errorf("%s: %w", what, p.Err)
 		}
-		var p *client.CursorPage[client.Contact]
-		var err error
-		if link != "" {
-			p, err = client.FetchCursorPage[client.Contact](ctx, c, link)
-		} else {
-			p, err = c.ContactsAllPage(ctx, client.AllContactsOptions{
-				Filter:        q.Filter,
-				CursorOptions: client.CursorOptions{Cursor: "-" + strconv.FormatInt(lastID, 10), Limit: limit, Ordering: "id"},
-			})
-		}
-		if err != nil {
-			msg.err = fmt.Errorf("contacts (all): %w", err)
-			return msg
-		}
-		msg.rows = rowsFrom(p.Results)
-		slices.Reverse(msg.rows)
-		msg.total, msg.link = -1, p.Previous
-		return msg
+		p.At = now()
+		return pageMsg(p)
 	}
 }
 
@@ -303,45 +251,20 @@ func (m List) Update(msg tea.Msg) (List, tea.Cmd) {
 }
 
 func (m List) onPage(msg pageMsg) (List, tea.Cmd) {
-	if msg.gen != m.gen || msg.req != m.req {
+	rows, ok := common.AddPage(&m.pg, m.rows, m.index, common.Page[Row](msg), rowID)
+	if !ok {
 		return m, nil // stale: an older query or a superseded request
 	}
-	m.loading = false
-	if msg.err != nil {
-		m.err = msg.err
-		if msg.replace {
-			m.loaded = true
-		}
-		return m, common.ErrorToast(msg.err)
+	if msg.Err != nil {
+		return m, common.ErrorToast(msg.Err)
 	}
-	m.err = nil
-	if msg.replace {
-		m.rows = m.rows[:0:0]
-		clear(m.index)
+	m.rows = rows
+	if msg.Replace {
 		clear(m.cache)
 		m.win.Reset()
-	}
-	for _, r := range msg.rows {
-		if _, dup := m.index[r.ID]; dup {
-			continue
-		}
-		m.index[r.ID] = len(m.rows)
-		m.rows = append(m.rows, r)
-	}
-	if msg.total >= 0 {
-		m.total = msg.total
-	}
-	if len(m.rows) > m.total {
-		m.total = len(m.rows)
-	}
-	m.link, m.kind = msg.link, msg.kind
-	m.loaded = true
-	if msg.replace && msg.keepID != 0 {
-		if i, ok := m.index[msg.keepID]; ok {
+		if i, ok := m.index[msg.KeepID]; ok && msg.KeepID != 0 {
 			m.win.Cursor = i
 		}
-	}
-	if msg.replace {
 		for id := range m.marked {
 			if _, ok := m.index[id]; !ok {
 				delete(m.marked, id)
@@ -349,8 +272,10 @@ func (m List) onPage(msg pageMsg) (List, tea.Cmd) {
 		}
 	}
 	m.win.Clamp(len(m.rows))
-	return m, tea.Batch(m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: msg.at} })
+	return m, tea.Batch(m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: msg.At} })
 }
+
+func rowID(r Row) int64 { return r.ID }
 
 // UpdateRow replaces one row in place (after an edit) when it is loaded.
 func (m *List) UpdateRow(r Row) {
@@ -370,7 +295,7 @@ func (m *List) InsertTop(r Row) {
 		return
 	}
 	m.rows = append([]Row{r}, m.rows...)
-	m.total++
+	m.pg.Total++
 	m.reindex()
 	m.win.Cursor = 0
 	m.win.Clamp(len(m.rows))
@@ -406,7 +331,7 @@ func (m *List) RemoveRows(ids []int64) {
 		kept = append(kept, r)
 	}
 	m.rows = kept
-	m.total = max(len(m.rows), m.total-removed)
+	m.pg.Total = max(len(m.rows), m.pg.Total-removed)
 	m.reindex()
 	m.win.Clamp(len(m.rows))
 }
@@ -539,10 +464,10 @@ func (m *List) View() string {
 	case len(m.rows) == 0:
 		msg := "No contacts match."
 		switch {
-		case !m.loaded || m.loading:
+		case !m.pg.Loaded || m.pg.Loading:
 			msg = "Loading contacts…"
-		case m.err != nil:
-			msg = "Could not load: " + common.ErrorText(m.err)
+		case m.pg.Err != nil:
+			msg = "Could not load: " + common.ErrorText(m.pg.Err)
 		case m.q.Search != "":
 			msg = "No contact matches the search. esc clears it."
 		}
@@ -691,8 +616,8 @@ func (m *List) renderEntry(r *Row, styled bool) string {
 // header describes the query: count, search, filters and ordering.
 func (m List) header() string {
 	count := "…"
-	if m.loaded {
-		count = common.Thousands(m.total)
+	if m.pg.Loaded {
+		count = common.Thousands(m.pg.Total)
 	}
 	parts := []string{count + " contacts"}
 	if m.q.Search != "" {
@@ -711,18 +636,18 @@ func (m List) footer() string {
 	if len(m.rows) == 0 {
 		return ""
 	}
-	pos := fmt.Sprintf(" %s/%s", common.Thousands(m.win.Cursor+1), common.Thousands(m.total))
+	pos := fmt.Sprintf(" %s/%s", common.Thousands(m.win.Cursor+1), common.Thousands(m.pg.Total))
 	if n := len(m.marked); n > 0 {
 		pos += st.Marked.Render(fmt.Sprintf(" · %d marked", n))
 	}
 	switch {
-	case m.err != nil:
+	case m.pg.Err != nil:
 		return pos + " · " + st.Error.Render("load failed; r retries")
-	case m.loading:
+	case m.pg.Loading:
 		return pos + " · " + st.Loading.Render("loading…")
 	case m.capped() && !m.CanContinue():
 		return pos + " · " + st.Warning.Render("API shows at most 10,000; use the default order (o) to browse all")
-	case m.kind == linkAllPrev:
+	case m.pg.Kind == common.LinkAllPrev:
 		return pos + st.Muted.Render(" · past 10,000 via /all/")
 	}
 	return pos

@@ -75,11 +75,3 @@ func (r Row) Place() string {
 	}
 	return r.Country
 }
-
-func rowsFrom(cs []client.Contact) []Row {
-	rows := make([]Row, len(cs))
-	for i, c := range cs {
-		rows[i] = RowFrom(c)
-	}
-	return rows
-}

@@ -35,29 +35,10 @@ var OrderingCycle = []string{
 // StatusCycle is the order `s` walks through.
 var StatusCycle = []string{"", client.StatusNew, client.StatusPending, client.StatusEnded}
 
-type linkKind int
-
-const (
-	linkNone    linkKind = iota
-	linkOffset           // follow the offset envelope's next link
-	linkAllNext          // /all/ ascending: follow next
-	linkAllPrev          // /all/ descending: follow previous, reversing each page
-)
-
 // requestTimeout bounds one list request (retries included).
 const requestTimeout = 90 * time.Second
 
-type pageMsg struct {
-	gen, req int
-	rows     []Row
-	total    int
-	link     string
-	kind     linkKind
-	replace  bool
-	keepID   int64 // on replace, keep the cursor on this conversation when present
-	err      error
-	at       time.Time
-}
+type pageMsg common.Page[Row]
 
 type mergeMsg struct {
 	gen  int
@@ -83,15 +64,7 @@ type Model struct {
 	height  int
 	focused bool
 	marked  map[int64]bool
-
-	total   int
-	link    string
-	kind    linkKind
-	loading bool
-	loaded  bool
-	err     error
-	gen     int // query generation: results of an older one are dropped
-	req     int // id of the request in flight
+	pg      common.Pager
 
 	lastRefresh time.Time
 
@@ -111,10 +84,10 @@ func (m Model) Query() Query { return m.q }
 func (m Model) Rows() []Row { return m.rows }
 
 // Total is the server's count for the query.
-func (m Model) Total() int { return m.total }
+func (m Model) Total() int { return m.pg.Total }
 
 // Loading reports a request in flight.
-func (m Model) Loading() bool { return m.loading }
+func (m Model) Loading() bool { return m.pg.Loading }
 
 // LastRefresh is when the list last got data.
 func (m Model) LastRefresh() time.Time { return m.lastRefresh }
@@ -166,12 +139,8 @@ func (m *Model) Load(fresh bool) tea.Cmd {
 	if r, ok := m.Selected(); ok {
 		keep = r.ID
 	}
-	m.gen++
-	m.req++
-	m.loading = true
-	m.err = nil
-	gen, req := m.gen, m.req
-	c, q, limit, now := m.ctx.Client, m.q, m.pageSize(), m.ctx.Now
+	r := m.pg.Start(keep)
+	c, q, limit, now := m.ctx.Client, m.q, m.ctx.PageLimit(), m.ctx.Now
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
@@ -182,27 +151,8 @@ func (m *Model) Load(fresh bool) tea.Cmd {
 			ListOptions: client.ListOptions{Limit: limit, Ordering: q.Ordering, Search: q.Search},
 			Filter:      q.Filter,
 		})
-		if err != nil {
-			return pageMsg{gen: gen, req: req, replace: true, err: err}
-		}
-		return pageMsg{gen: gen, req: req, rows: rowsFrom(p.Results), total: p.Count, link: p.Next,
-			kind: linkOffset, replace: true, keepID: keep, at: now()}
+		return pageMsg(common.FirstPage(r, p, err, RowFrom, now()))
 	}
-}
-
-func (m Model) pageSize() int {
-	if m.ctx.PageSize >= 1 && m.ctx.PageSize <= client.MaxLimit {
-		return m.ctx.PageSize
-	}
-	return client.MaxLimit
-}
-
-func rowsFrom(cs []client.Conversation) []Row {
-	rows := make([]Row, len(cs))
-	for i, c := range cs {
-		rows[i] = RowFrom(c)
-	}
-	return rows
 }
 
 // canContinue reports whether browsing may go on past the offset cap through /all/: only
@@ -214,82 +164,54 @@ func (m Model) canContinue() bool {
 // capped reports that the offset list ended before count: the API's cap on results
 // reachable by offset (10,000 per the spec).
 func (m Model) capped() bool {
-	return m.loaded && m.link == "" && m.kind == linkOffset && len(m.rows) < m.total
+	return m.pg.EndedBefore(len(m.rows)) && m.pg.Kind == common.LinkOffset
 }
 
 // more fetches the next page when there is one and nothing is in flight.
 func (m *Model) more() tea.Cmd {
-	if m.loading || !m.loaded || m.err != nil {
+	if !m.pg.Ready() || len(m.rows) == 0 {
 		return nil
 	}
-	link, kind := m.link, m.kind
+	link, kind := m.pg.Link, m.pg.Kind
 	if link == "" {
-		if !m.capped() || !m.canContinue() || len(m.rows) == 0 {
+		if !m.capped() || !m.canContinue() {
 			return nil
 		}
-		kind = linkAllPrev
+		kind = common.LinkAllPrev
 		if m.q.Ordering == "id" {
-			kind = linkAllNext
+			kind = common.LinkAllNext
 		}
 	}
-	m.req++
-	m.loading = true
-	gen, req := m.gen, m.req
-	c, q, limit, now := m.ctx.Client, m.q, m.pageSize(), m.ctx.Now
-	lastID := m.rows[len(m.rows)-1].ID
+	r := m.pg.Next()
+	c, q, limit, now := m.ctx.Client, m.q, m.ctx.PageLimit(), m.ctx.Now
+	cursor := fmt.Sprint(m.rows[len(m.rows)-1].ID)
+	if kind == common.LinkAllPrev {
+		cursor = "-" + cursor
+	}
+	first := func(ctx context.Context) (*client.CursorPage[client.Conversation], error) {
+		return c.ConversationsAllPage(ctx, client.AllConversationsOptions{
+			Filter:        q.Filter,
+			CursorOptions: client.CursorOptions{Cursor: cursor, Limit: limit, Ordering: "id"},
+		})
+	}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
-		msg := pageMsg{gen: gen, req: req, kind: kind, at: now()}
-		switch {
-		case kind == linkOffset:
-			p, err := client.FetchPage[client.Conversation](ctx, c, link)
-			if err != nil {
-				msg.err = err
-				return msg
-			}
-			msg.rows, msg.total, msg.link = rowsFrom(p.Results), p.Count, p.Next
-		default:
-			var p *client.CursorPage[client.Conversation]
-			var err error
-			if link != "" {
-				p, err = client.FetchCursorPage[client.Conversation](ctx, c, link)
-			} else {
-				cursor := fmt.Sprint(lastID)
-				if kind == linkAllPrev {
-					cursor = "-" + cursor
-				}
-				p, err = c.ConversationsAllPage(ctx, client.AllConversationsOptions{
-					Filter:        q.Filter,
-					CursorOptions: client.CursorOptions{Cursor: cursor, Limit: limit, Ordering: "id"},
-				})
-			}
-			if err != nil {
-				msg.err = err
-				return msg
-			}
-			msg.rows = rowsFrom(p.Results)
-			msg.total = -1
-			if kind == linkAllPrev {
-				slices.Reverse(msg.rows)
-				msg.link = p.Previous
-			} else {
-				msg.link = p.Next
-			}
-		}
-		return msg
+		p := common.FetchNext(ctx, c, r, link, kind, first, RowFrom)
+		p.At = now()
+		return pageMsg(p)
 	}
 }
 
 // RefreshChanged asks only for conversations updated since the last refresh (minus an
 // overlap) and merges them into the loaded rows.
 func (m *Model) RefreshChanged() tea.Cmd {
-	if !m.loaded || m.loading {
+	if !m.pg.Loaded || m.pg.Loading {
 		return nil
 	}
 	since := m.lastRefresh.Add(-2 * time.Minute)
-	gen := m.gen
-	c, q, limit, now := m.ctx.Client, m.q, m.pageSize(), m.ctx.Now
+	gen := m.pg.Gen()
+	c, q, limit, now := m.ctx.Client, m.q, m.ctx.PageLimit(), m.ctx.Now
 	if q.Filter.UpdatedAtFromDate.After(since) {
 		since = q.Filter.UpdatedAtFromDate
 	}
@@ -304,7 +226,7 @@ func (m *Model) RefreshChanged() tea.Cmd {
 		if err != nil {
 			return mergeMsg{gen: gen, err: err}
 		}
-		return mergeMsg{gen: gen, rows: rowsFrom(p.Results), at: now()}
+		return mergeMsg{gen: gen, rows: common.Map(p.Results, RowFrom), at: now()}
 	}
 }
 
@@ -333,56 +255,35 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
-	if msg.gen != m.gen || msg.req != m.req {
+	rows, ok := common.AddPage(&m.pg, m.rows, m.index, common.Page[Row](msg), rowID)
+	if !ok {
 		return m, nil // stale: an older query or a superseded request
 	}
-	m.loading = false
-	if msg.err != nil {
-		m.err = msg.err
-		if msg.replace {
-			m.loaded = true
-		}
-		return m, common.ErrorToast(msg.err)
+	if msg.Err != nil {
+		return m, common.ErrorToast(msg.Err)
 	}
-	m.err = nil
-	m.lastRefresh = msg.at
-	if msg.replace {
-		m.rows = m.rows[:0:0]
-		clear(m.index)
+	m.rows = rows
+	m.lastRefresh = msg.At
+	if msg.Replace {
 		clear(m.cache)
 		m.win.Reset()
-	}
-	for _, r := range msg.rows {
-		if _, dup := m.index[r.ID]; dup {
-			continue
-		}
-		m.index[r.ID] = len(m.rows)
-		m.rows = append(m.rows, r)
-	}
-	if msg.total >= 0 {
-		m.total = msg.total
-	}
-	if len(m.rows) > m.total {
-		m.total = len(m.rows)
-	}
-	m.link, m.kind = msg.link, msg.kind
-	m.loaded = true
-	if msg.replace && msg.keepID != 0 {
-		if i, ok := m.index[msg.keepID]; ok {
+		if i, ok := m.index[msg.KeepID]; ok && msg.KeepID != 0 {
 			m.win.Cursor = i
 		}
-	}
-	for id := range m.marked {
-		if _, ok := m.index[id]; !ok && msg.replace {
-			delete(m.marked, id)
+		for id := range m.marked {
+			if _, ok := m.index[id]; !ok {
+				delete(m.marked, id)
+			}
 		}
 	}
 	m.win.Clamp(len(m.rows))
-	return m, tea.Batch(m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: msg.at} })
+	return m, tea.Batch(m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: msg.At} })
 }
 
+func rowID(r Row) int64 { return r.ID }
+
 func (m Model) onMerge(msg mergeMsg) (Model, tea.Cmd) {
-	if msg.gen != m.gen || !m.loaded {
+	if msg.gen != m.pg.Gen() || !m.pg.Loaded {
 		return m, nil
 	}
 	if msg.err != nil {
@@ -405,7 +306,7 @@ func (m Model) onMerge(msg mergeMsg) (Model, tea.Cmd) {
 	// New conversations go on top for descending orders (where new activity sorts first).
 	if len(fresh) > 0 && strings.HasPrefix(m.orderingOrDefault(), "-") {
 		m.rows = append(fresh, m.rows...)
-		m.total += len(fresh)
+		m.pg.Total += len(fresh)
 		m.reindex()
 		if i, ok := m.index[selected]; ok {
 			m.win.Cursor = i
@@ -433,13 +334,11 @@ func (m *Model) reindex() {
 // Preload shows conversations the caller already has (tests and benchmarks), as if they
 // were the loaded pages of the current query, with total as the server's count.
 func (m *Model) Preload(convs []client.Conversation, total int) {
-	m.gen++
-	m.rows = rowsFrom(convs)
+	m.rows = common.Map(convs, RowFrom)
 	m.reindex()
 	clear(m.cache)
-	m.total = max(total, len(m.rows))
-	m.loaded, m.loading, m.err = true, false, nil
-	m.link, m.kind = "", linkOffset
+	m.pg.Reset()
+	m.pg.Total, m.pg.Kind, m.pg.Loaded = max(total, len(m.rows)), common.LinkOffset, true
 	m.win.Reset()
 }
 
@@ -471,10 +370,7 @@ func (m *Model) RemoveRows(ids []int64) {
 		kept = append(kept, r)
 	}
 	m.rows = kept
-	m.total -= removed
-	if m.total < len(m.rows) {
-		m.total = len(m.rows)
-	}
+	m.pg.Total = max(len(m.rows), m.pg.Total-removed)
 	m.reindex()
 	m.win.Clamp(len(m.rows))
 }
@@ -581,10 +477,10 @@ func (m *Model) View() string {
 	case len(m.rows) == 0:
 		msg := "No conversations match."
 		switch {
-		case !m.loaded || m.loading:
+		case !m.pg.Loaded || m.pg.Loading:
 			msg = "Loading conversations…"
-		case m.err != nil:
-			msg = "Could not load: " + common.ErrorText(m.err)
+		case m.pg.Err != nil:
+			msg = "Could not load: " + common.ErrorText(m.pg.Err)
 		}
 		b.WriteString("\n")
 		b.WriteString(common.Fit(m.ctx.Styles.Muted.Render("  "+msg), m.width))
@@ -754,9 +650,9 @@ func (m Model) header() string {
 	parts = append(parts, "order:"+m.orderingOrDefault())
 	count := "…"
 	noun := " conversations"
-	if m.loaded {
-		count = common.Thousands(m.total)
-		if m.total == 1 {
+	if m.pg.Loaded {
+		count = common.Thousands(m.pg.Total)
+		if m.pg.Total == 1 {
 			noun = " conversation"
 		}
 	}
@@ -769,18 +665,18 @@ func (m Model) footer() string {
 	if len(m.rows) == 0 {
 		return ""
 	}
-	pos := fmt.Sprintf(" %s/%s", common.Thousands(m.win.Cursor+1), common.Thousands(m.total))
+	pos := fmt.Sprintf(" %s/%s", common.Thousands(m.win.Cursor+1), common.Thousands(m.pg.Total))
 	if n := len(m.marked); n > 0 {
 		pos += st.Marked.Render(fmt.Sprintf(" · %d marked", n))
 	}
 	switch {
-	case m.err != nil:
+	case m.pg.Err != nil:
 		return pos + " · " + st.Error.Render("load failed; r retries")
-	case m.loading:
+	case m.pg.Loading:
 		return pos + " · " + st.Loading.Render("loading…")
 	case m.capped() && !m.canContinue():
 		return pos + " · " + st.Warning.Render("API shows at most 10,000; order by id (o) to browse all")
-	case m.kind != linkOffset && m.kind != linkNone:
+	case m.pg.Kind != common.LinkOffset && m.pg.Kind != common.LinkNone:
 		return pos + st.Muted.Render(" · past 10,000 via /all/")
 	}
 	return pos

@@ -65,24 +65,9 @@ func RowFrom(e client.NavigationEvent) Row {
 	return r
 }
 
-func rowsFrom(es []client.NavigationEvent) []Row {
-	out := make([]Row, len(es))
-	for i, e := range es {
-		out[i] = RowFrom(e)
-	}
-	return out
-}
+func rowID(r Row) int64 { return r.ID }
 
-type pageMsg struct {
-	gen, req int
-	rows     []Row
-	total    int
-	next     string
-	replace  bool
-	keepID   int64
-	err      error
-	at       time.Time
-}
+type pageMsg common.Page[Row]
 
 type mergeMsg struct {
 	gen  int
@@ -97,27 +82,21 @@ type Model struct {
 	ordering string
 
 	rows   []Row
-	index  map[int64]bool
+	index  map[int64]int
 	win    common.Window
 	width  int
 	height int
 
-	total   int
-	next    string
+	pg      common.Pager
 	active  bool
-	loaded  bool
-	loading bool
 	merging bool
 	stale   bool
-	err     error
-	gen     int // query generation (ordering, context): older results are dropped
-	req     int // page request in flight
 	at      time.Time
 }
 
 // New returns the screen; it loads when first shown.
 func New(ctx *common.Ctx) *Model {
-	return &Model{ctx: ctx, ordering: OrderNewest, index: map[int64]bool{}}
+	return &Model{ctx: ctx, ordering: OrderNewest, index: map[int64]int{}}
 }
 
 // Init does nothing: the first page loads when the screen is first shown.
@@ -136,11 +115,11 @@ func (m *Model) Rows() []Row { return m.rows }
 func (m *Model) Ordering() string { return m.ordering }
 
 // Total is the server's count.
-func (m *Model) Total() int { return m.total }
+func (m *Model) Total() int { return m.pg.Total }
 
 // Loaded reports that a page arrived; Loading a request in flight.
-func (m *Model) Loaded() bool  { return m.loaded }
-func (m *Model) Loading() bool { return m.loading || m.merging }
+func (m *Model) Loaded() bool  { return m.pg.Loaded }
+func (m *Model) Loading() bool { return m.pg.Loading || m.merging }
 
 // Selected is the event under the cursor.
 func (m *Model) Selected() (Row, bool) {
@@ -153,7 +132,7 @@ func (m *Model) Selected() (Row, bool) {
 // Focus shows the screen and loads it the first time (or after a context change).
 func (m *Model) Focus() tea.Cmd {
 	m.active = true
-	if !m.loaded || m.stale {
+	if !m.pg.Loaded || m.stale {
 		m.stale = false
 		return m.Load(false)
 	}
@@ -170,25 +149,15 @@ func (m *Model) SetSize(w, h int) {
 	m.win.Clamp(len(m.rows))
 }
 
-func (m *Model) pageSize() int {
-	if m.ctx.PageSize >= 1 && m.ctx.PageSize <= client.MaxLimit {
-		return m.ctx.PageSize
-	}
-	return client.MaxLimit
-}
-
 // Load fetches the first page of the current ordering (fresh skips the response cache).
 func (m *Model) Load(fresh bool) tea.Cmd {
 	keep := int64(0)
 	if r, ok := m.Selected(); ok {
 		keep = r.ID
 	}
-	m.gen++
-	m.req++
-	m.loading, m.merging = true, false
-	m.err = nil
-	gen, req := m.gen, m.req
-	c, ordering, limit, now := m.ctx.Client, m.ordering, m.pageSize(), m.ctx.Now
+	r := m.pg.Start(keep)
+	m.merging = false
+	c, ordering, limit, now := m.ctx.Client, m.ordering, m.ctx.PageLimit(), m.ctx.Now
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
@@ -197,39 +166,39 @@ func (m *Model) Load(fresh bool) tea.Cmd {
 		}
 		p, err := c.ListNavigation(ctx, client.NavigationListOptions{ListOptions: client.ListOptions{Limit: limit, Ordering: ordering}})
 		if err != nil {
-			return pageMsg{gen: gen, req: req, replace: true, err: fmt.Errorf("load navigation events: %w", err)}
+			err = fmt.Errorf("load navigation events: %w", err)
 		}
-		return pageMsg{gen: gen, req: req, replace: true, rows: rowsFrom(p.Results), total: p.Count, next: p.Next, keepID: keep, at: now()}
+		return pageMsg(common.FirstPage(r, p, err, RowFrom, now()))
 	}
 }
 
 // more follows the next link verbatim when there is one and nothing is in flight.
 func (m *Model) more() tea.Cmd {
-	if m.loading || !m.loaded || m.err != nil || m.next == "" {
+	if !m.pg.Ready() || m.pg.Link == "" {
 		return nil
 	}
-	m.req++
-	m.loading = true
-	gen, req, link, c, now := m.gen, m.req, m.next, m.ctx.Client, m.ctx.Now
+	r := m.pg.Next()
+	link, c, now := m.pg.Link, m.ctx.Client, m.ctx.Now
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
-		p, err := client.FetchPage[client.NavigationEvent](ctx, c, link)
-		if err != nil {
-			return pageMsg{gen: gen, req: req, err: fmt.Errorf("load more navigation events: %w", err)}
+		p := common.FetchNext(ctx, c, r, link, common.LinkOffset, nil, RowFrom)
+		if p.Err != nil {
+			p.Err = fmt.Errorf("load more navigation events: %w", p.Err)
 		}
-		return pageMsg{gen: gen, req: req, rows: rowsFrom(p.Results), total: p.Count, next: p.Next, at: now()}
+		p.At = now()
+		return pageMsg(p)
 	}
 }
 
 // refreshNew asks for the newest page and merges events not shown yet on top (newest
 // first only: there new events sort first).
 func (m *Model) refreshNew() tea.Cmd {
-	if !m.loaded || m.loading || m.merging || m.ordering != OrderNewest {
+	if !m.pg.Loaded || m.pg.Loading || m.merging || m.ordering != OrderNewest {
 		return nil
 	}
 	m.merging = true
-	gen, c, limit, now := m.gen, m.ctx.Client, m.pageSize(), m.ctx.Now
+	gen, c, limit, now := m.pg.Gen(), m.ctx.Client, m.ctx.PageLimit(), m.ctx.Now
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
@@ -237,7 +206,7 @@ func (m *Model) refreshNew() tea.Cmd {
 		if err != nil {
 			return mergeMsg{gen: gen, err: err}
 		}
-		return mergeMsg{gen: gen, rows: rowsFrom(p.Results), at: now()}
+		return mergeMsg{gen: gen, rows: common.Map(p.Results, RowFrom), at: now()}
 	}
 }
 
@@ -259,13 +228,12 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		}
 		return m, m.Load(true)
 	case common.ContextChangedMsg:
-		m.rows, m.total, m.next = nil, 0, ""
+		m.rows = nil
 		m.win.Reset()
 		clear(m.index)
-		m.loaded, m.err = false, nil
+		m.pg.Reset()
+		m.merging = false
 		if !m.active {
-			m.gen++
-			m.loading, m.merging = false, false
 			m.stale = true
 			return m, nil
 		}
@@ -275,51 +243,32 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 }
 
 func (m *Model) onPage(msg pageMsg) tea.Cmd {
-	if msg.gen != m.gen || msg.req != m.req {
+	rows, ok := common.AddPage(&m.pg, m.rows, m.index, common.Page[Row](msg), rowID)
+	if !ok {
 		return nil // stale
 	}
-	m.loading = false
-	if msg.err != nil {
-		m.err = msg.err
-		m.loaded = true
-		return common.ErrorToast(msg.err)
+	if msg.Err != nil {
+		return common.ErrorToast(msg.Err)
 	}
-	m.err = nil
-	m.at = msg.at
-	if msg.replace {
-		m.rows = m.rows[:0:0]
-		clear(m.index)
+	m.rows = rows
+	m.at = msg.At
+	if msg.Replace {
 		m.win.Reset()
-	}
-	for _, r := range msg.rows {
-		if m.index[r.ID] {
-			continue
-		}
-		m.index[r.ID] = true
-		m.rows = append(m.rows, r)
-	}
-	m.total = max(msg.total, len(m.rows))
-	m.next = msg.next
-	m.loaded = true
-	if msg.replace && msg.keepID != 0 {
-		for i, r := range m.rows {
-			if r.ID == msg.keepID {
-				m.win.Cursor = i
-				break
-			}
+		if i, ok := m.index[msg.KeepID]; ok && msg.KeepID != 0 {
+			m.win.Cursor = i
 		}
 	}
 	m.win.Clamp(len(m.rows))
-	at := msg.at
+	at := msg.At
 	return tea.Batch(m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: at} })
 }
 
 func (m *Model) onMerge(msg mergeMsg) tea.Cmd {
-	if msg.gen != m.gen {
+	if msg.gen != m.pg.Gen() {
 		return nil
 	}
 	m.merging = false
-	if msg.err != nil || !m.loaded {
+	if msg.err != nil || !m.pg.Loaded {
 		return nil // auto-refresh failures stay quiet
 	}
 	m.at = msg.at
@@ -329,16 +278,16 @@ func (m *Model) onMerge(msg mergeMsg) tea.Cmd {
 		top = m.rows[0].ID
 	}
 	for _, r := range msg.rows {
-		if r.ID > top && !m.index[r.ID] {
+		if _, shown := m.index[r.ID]; r.ID > top && !shown {
 			fresh = append(fresh, r)
 		}
 	}
 	if len(fresh) > 0 {
-		for _, r := range fresh {
-			m.index[r.ID] = true
-		}
 		m.rows = append(fresh, m.rows...)
-		m.total += len(fresh)
+		for i, r := range m.rows {
+			m.index[r.ID] = i
+		}
+		m.pg.Total += len(fresh)
 		m.win.Cursor += len(fresh)
 		m.win.Offset += len(fresh)
 		m.win.Clamp(len(m.rows))
@@ -438,10 +387,10 @@ func (m *Model) View() string {
 	case len(m.rows) == 0:
 		msg := "No navigation events."
 		switch {
-		case !m.loaded || m.loading:
+		case !m.pg.Loaded || m.pg.Loading:
 			msg = "Loading navigation events…"
-		case m.err != nil:
-			msg = "Could not load: " + common.ErrorText(m.err)
+		case m.pg.Err != nil:
+			msg = "Could not load: " + common.ErrorText(m.pg.Err)
 		}
 		lines = append(lines, st.Muted.Render("  "+msg))
 	default:
@@ -550,8 +499,8 @@ func (m *Model) render(r *Row, styled bool) string {
 // header counts the events and names the ordering.
 func (m *Model) header() string {
 	count := "…"
-	if m.loaded {
-		count = common.Thousands(m.total)
+	if m.pg.Loaded {
+		count = common.Thousands(m.pg.Total)
 	}
 	order := "newest first"
 	if m.ordering == OrderOldest {
@@ -566,15 +515,15 @@ func (m *Model) footer() string {
 	k := m.ctx.Keys
 	left := ""
 	if len(m.rows) > 0 {
-		left = fmt.Sprintf(" %s/%s", common.Thousands(m.win.Cursor+1), common.Thousands(m.total))
-		if len(m.rows) < m.total {
+		left = fmt.Sprintf(" %s/%s", common.Thousands(m.win.Cursor+1), common.Thousands(m.pg.Total))
+		if len(m.rows) < m.pg.Total {
 			left += st.Muted.Render(fmt.Sprintf(" (%s loaded)", common.Thousands(len(m.rows))))
 		}
 	}
 	switch {
-	case m.err != nil && len(m.rows) > 0:
+	case m.pg.Err != nil && len(m.rows) > 0:
 		left += " · " + st.Error.Render("load failed; "+k.Refresh.Help().Key+" retries")
-	case m.loading && m.loaded:
+	case m.pg.Loading && m.pg.Loaded:
 		left += " · " + st.Loading.Render("loading…")
 	}
 	right := st.Muted.Render(fmt.Sprintf("%s open conversation · %s order · %s refresh ",
