@@ -74,9 +74,9 @@ func (a *App) statusBar() string {
 		case paused:
 			segs = append(segs, segment{"auto-refresh paused: daily budget spent (r still works)", "auto paused (budget)", st.StatusWarn, 1})
 		case d > a.opts.RefreshInterval:
-			segs = append(segs, segment{"auto " + shortDur(d) + " (budget)", "auto " + shortDur(d), st.StatusWarn, 4})
+			segs = append(segs, segment{"auto " + common.ShortDuration(d) + " (budget)", "auto " + common.ShortDuration(d), st.StatusWarn, 4})
 		default:
-			segs = append(segs, segment{"auto " + shortDur(d), "", st.StatusBar, 4})
+			segs = append(segs, segment{"auto " + common.ShortDuration(d), "", st.StatusBar, 4})
 		}
 	}
 	if !a.lastRefresh.IsZero() {

@@ -1,6 +1,7 @@
 package common
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -8,24 +9,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/theme"
 )
 
 // Pad cuts s (which may be styled) to w cells with an ellipsis and pads it with spaces to
 // exactly w cells.
-func Pad(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	sw := ansi.StringWidth(s)
-	if sw > w {
-		s = ansi.Truncate(s, w, "…")
-		sw = ansi.StringWidth(s)
-	}
-	if sw < w {
-		s += strings.Repeat(" ", w-sw)
-	}
-	return s
-}
+func Pad(s string, w int) string { return fit(s, w, "…") }
 
 // PadLeft right-aligns s in w cells.
 func PadLeft(s string, w int) string {
@@ -40,17 +29,38 @@ func PadLeft(s string, w int) string {
 }
 
 // Fit makes a styled line exactly w cells wide, cutting without an ellipsis.
-func Fit(s string, w int) string {
+func Fit(s string, w int) string { return fit(s, w, "") }
+
+// fit cuts s to w cells, ending a cut with tail, and pads it with spaces to w cells.
+func fit(s string, w int, tail string) string {
 	if w <= 0 {
 		return ""
 	}
 	sw := ansi.StringWidth(s)
 	if sw > w {
-		s = ansi.Truncate(s, w, "")
+		s = ansi.Truncate(s, w, tail)
 		sw = ansi.StringWidth(s)
 	}
 	if sw < w {
 		s += strings.Repeat(" ", w-sw)
+	}
+	return s
+}
+
+// Spread puts left at the start and right at the end of w cells; left alone when they do
+// not fit with a space between.
+func Spread(left, right string, w int) string {
+	gap := w - ansi.StringWidth(left) - ansi.StringWidth(right)
+	if gap < 1 {
+		return left
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+// OrDash is s, or "—" when s is blank.
+func OrDash(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "—"
 	}
 	return s
 }
@@ -86,6 +96,19 @@ func StatusSymbol(status string) (symbol, word string) {
 	return "◇", status
 }
 
+// StatusStyle is the style of a conversation status.
+func StatusStyle(st *theme.Styles, status string) lipgloss.Style {
+	switch status {
+	case client.StatusNew:
+		return st.StatusNew
+	case client.StatusPending:
+		return st.StatusPending
+	case client.StatusEnded:
+		return st.StatusEnded
+	}
+	return st.StatusUnknown
+}
+
 // RelTime is a compact relative time: "now", "5m", "3h", "2d", then a date.
 func RelTime(t, now time.Time) string {
 	if t.IsZero() {
@@ -105,6 +128,34 @@ func RelTime(t, now time.Time) string {
 		return t.In(now.Location()).Format("Jan 2")
 	}
 	return t.In(now.Location()).Format("2006-01")
+}
+
+// Ago says how long before now t was: "just now", "5m ago", "30h ago" (hours up to two
+// days), then "3d ago"; "in the future" after now.
+func Ago(t, now time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < 0:
+		return "in the future"
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return itoa(int(d/time.Minute)) + "m ago"
+	case d < 48*time.Hour:
+		return itoa(int(d/time.Hour)) + "h ago"
+	}
+	return itoa(int(d/(24*time.Hour))) + "d ago"
+}
+
+// ShortDuration is a compact duration: "45s", "3m05s", "2h07m".
+func ShortDuration(d time.Duration) string {
+	switch {
+	case d >= time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	case d >= time.Minute:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%ds", int(d.Seconds()))
 }
 
 // Thousands formats n with thousands separators.

@@ -11,11 +11,9 @@ package contacts
 import (
 	"context"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
-	"github.com/aymanbagabas/go-osc52/v2"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -374,7 +372,8 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		if !ok {
 			return nil
 		}
-		return copyID(id)
+		text := strconv.FormatInt(id, 10)
+		return common.CopyToClipboard(text, "contact id "+text)
 	}
 	var cmd tea.Cmd
 	switch m.focus {
@@ -384,20 +383,6 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.Detail, cmd = m.Detail.Update(msg)
 	}
 	return cmd
-}
-
-// copyID copies a contact id to the clipboard with OSC 52 (through tmux when inside it).
-func copyID(id int64) tea.Cmd {
-	text := strconv.FormatInt(id, 10)
-	inTmux := os.Getenv("TMUX") != ""
-	return tea.Sequence(func() tea.Msg {
-		seq := osc52.New(text)
-		if inTmux {
-			seq = seq.Tmux()
-		}
-		_, _ = fmt.Fprint(os.Stderr, seq.String())
-		return nil
-	}, common.Toast("Copied contact id "+text+" to the clipboard (OSC 52)"))
 }
 
 // edit opens the edit form: at once with the open contact, else after fetching the contact

@@ -672,7 +672,7 @@ func (m *Detail) rebuild() {
 		text(" " + st.Section.Render(title))
 	}
 	c := m.contact
-	str := func(p *string) string { return orDash(client.Str(p)) }
+	str := func(p *string) string { return common.OrDash(client.Str(p)) }
 	if c == nil {
 		switch {
 		case m.err != nil:
@@ -702,8 +702,8 @@ func (m *Detail) rebuild() {
 		if c.IsMobileNumberVerified && client.Str(c.MobileNumber) != "" {
 			phones += " ✓"
 		}
-		field("Phone", orDash(phones))
-		field("Address", orDash(joinNonEmpty(", ", client.Str(c.Street), client.Str(c.City), client.Str(c.Country))))
+		field("Phone", common.OrDash(phones))
+		field("Address", common.OrDash(joinNonEmpty(", ", client.Str(c.Street), client.Str(c.City), client.Str(c.Country))))
 	}
 
 	// Conversations.
@@ -775,9 +775,9 @@ func (m *Detail) rebuild() {
 
 	if c != nil {
 		section("Details")
-		field("Company", orDash(joinNonEmpty(" · ", client.Str(c.Company), client.Str(c.Position))))
-		field("Salutation", orDash(joinNonEmpty(" · ", client.Str(c.Salutation), genderWord(client.Str(c.Gender)))))
-		field("Locale", orDash(c.Locale))
+		field("Company", common.OrDash(joinNonEmpty(" · ", client.Str(c.Company), client.Str(c.Position))))
+		field("Salutation", common.OrDash(joinNonEmpty(" · ", client.Str(c.Salutation), genderWord(client.Str(c.Gender)))))
+		field("Locale", common.OrDash(c.Locale))
 		if c.LocLat != 0 || c.LocLon != 0 {
 			field("Coordinates", fmt.Sprintf("%.4f, %.4f", c.LocLat, c.LocLon))
 		}
@@ -837,35 +837,16 @@ func (m *Detail) convLine(r *conversations.Row, w int, now time.Time) (plain, st
 	}
 	pvs := common.Pad(pv, pvW)
 	plain = " " + status + " " + id + " " + pvs + " " + when
-	styleOf := st.StatusUnknown
-	switch r.Status {
-	case client.StatusNew:
-		styleOf = st.StatusNew
-	case client.StatusPending:
-		styleOf = st.StatusPending
-	case client.StatusEnded:
-		styleOf = st.StatusEnded
-	}
-	styled = " " + styleOf.Render(status) + " " + st.Bold.Render(id) + " " + pvs + " " + st.Muted.Render(when)
+	styled = " " + common.StatusStyle(st, r.Status).Render(status) + " " + st.Bold.Render(id) + " " + pvs + " " + st.Muted.Render(when)
 	return plain, styled
 }
 
 // ago is " (5h ago)" for times within two months, else "".
 func ago(t, now time.Time) string {
-	d := now.Sub(t)
-	switch {
-	case d < 0:
+	if d := now.Sub(t); d < 0 || d >= 60*24*time.Hour {
 		return ""
-	case d < time.Minute:
-		return " (just now)"
-	case d < time.Hour:
-		return fmt.Sprintf(" (%dm ago)", int(d/time.Minute))
-	case d < 48*time.Hour:
-		return fmt.Sprintf(" (%dh ago)", int(d/time.Hour))
-	case d < 60*24*time.Hour:
-		return fmt.Sprintf(" (%dd ago)", int(d/(24*time.Hour)))
 	}
-	return ""
+	return " (" + common.Ago(t, now) + ")"
 }
 
 func prefixed(prefix, s string) string {
@@ -895,11 +876,4 @@ func joinNonEmpty(sep string, parts ...string) string {
 		}
 	}
 	return strings.Join(out, sep)
-}
-
-func orDash(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return "—"
-	}
-	return s
 }

@@ -542,16 +542,7 @@ func (m *Model) renderEntry(r *Row, styled bool) string {
 		mark = paint("*", st.Marked)
 	}
 	sym, word := common.StatusSymbol(r.Status)
-	statusStyle := st.StatusUnknown
-	switch r.Status {
-	case client.StatusNew:
-		statusStyle = st.StatusNew
-	case client.StatusPending:
-		statusStyle = st.StatusPending
-	case client.StatusEnded:
-		statusStyle = st.StatusEnded
-	}
-	status := paint(common.Pad(sym+" "+word, 9), statusStyle)
+	status := paint(common.Pad(sym+" "+word, 9), common.StatusStyle(st, r.Status))
 	unread := "  "
 	if r.Unread {
 		unread = paint("•", st.Unread) + " "

@@ -215,7 +215,7 @@ func (m *Model) rebuild() {
 		if t.IsZero() {
 			return "—"
 		}
-		return t.In(loc).Format("2006-01-02 15:04") + " (" + rel(t, now) + ")"
+		return t.In(loc).Format("2006-01-02 15:04") + " (" + common.Ago(t, now) + ")"
 	}
 	tsp := func(t *client.Time) string {
 		if t == nil {
@@ -289,19 +289,19 @@ func (m *Model) rebuild() {
 
 	ct := c.Contact
 	section("Contact")
-	field("Name", orDash(client.Str(ct.Name)))
-	field("Email", orDash(client.Str(ct.Email)))
+	field("Name", common.OrDash(client.Str(ct.Name)))
+	field("Email", common.OrDash(client.Str(ct.Email)))
 	phone := client.Str(ct.PhoneNumber)
 	if mob := client.Str(ct.MobileNumber); mob != "" {
 		phone = strings.Trim(phone+" · mobile "+mob, " ·")
 	}
-	field("Phone", orDash(phone))
+	field("Phone", common.OrDash(phone))
 	company := client.Str(ct.Company)
 	if pos := client.Str(ct.Position); pos != "" {
 		company = strings.Trim(company+" · "+pos, " ·")
 	}
-	field("Company", orDash(company))
-	field("Location", orDash(strings.Trim(client.Str(ct.City)+", "+client.Str(ct.Country), ", ")))
+	field("Company", common.OrDash(company))
+	field("Location", common.OrDash(strings.Trim(client.Str(ct.City)+", "+client.Str(ct.Country), ", ")))
 	verified := "no"
 	if ct.Verified {
 		verified = "yes"
@@ -310,12 +310,12 @@ func (m *Model) rebuild() {
 	field("Contact id", fmt.Sprintf("%d", ct.ID))
 
 	for i, p := range c.ConversationPartSet {
-		section(fmt.Sprintf("Part %d of %d · %s", i+1, len(c.ConversationPartSet), orDash(p.NameFriendly)))
-		field("Browser", orDash(strings.TrimSpace(p.Browser.Name+" "+p.Browser.Version+" · "+p.Browser.OS)))
-		field("Location", orDash(strings.Trim(p.Location.City+", "+p.Location.Country, ", ")))
+		section(fmt.Sprintf("Part %d of %d · %s", i+1, len(c.ConversationPartSet), common.OrDash(p.NameFriendly)))
+		field("Browser", common.OrDash(strings.TrimSpace(p.Browser.Name+" "+p.Browser.Version+" · "+p.Browser.OS)))
+		field("Location", common.OrDash(strings.Trim(p.Location.City+", "+p.Location.Country, ", ")))
 		field("Started", ts(p.CreatedAt.Time))
-		field("Duration", orDash(p.Duration))
-		field("Referrer", orDash(client.Str(p.Referrer)))
+		field("Duration", common.OrDash(p.Duration))
+		field("Referrer", common.OrDash(client.Str(p.Referrer)))
 	}
 	m.lines = fitAll(out, m.width)
 	m.offset = max(0, min(m.offset, len(m.lines)-m.height))
@@ -335,13 +335,6 @@ func descSuffix(d string) string {
 	return " — " + d
 }
 
-func orDash(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return "—"
-	}
-	return s
-}
-
 // compactJSON renders custom data on one line, keys sorted (encoding/json sorts maps).
 func compactJSON(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
@@ -357,21 +350,6 @@ func compactJSON(raw json.RawMessage) string {
 		return string(raw)
 	}
 	return string(b)
-}
-
-func rel(t, now time.Time) string {
-	d := now.Sub(t)
-	switch {
-	case d < 0:
-		return "in the future"
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d/time.Minute))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d/time.Hour))
-	}
-	return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
 }
 
 func wrap(s string, w int) []string { return strings.Split(ansi.Wrap(s, w, ""), "\n") }

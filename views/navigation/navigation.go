@@ -528,9 +528,5 @@ func (m *Model) footer() string {
 	}
 	right := st.Muted.Render(fmt.Sprintf("%s open conversation · %s order · %s refresh ",
 		k.Open.Help().Key, k.Order.Help().Key, k.Refresh.Help().Key))
-	gap := m.innerW() - lipgloss.Width(left) - lipgloss.Width(right)
-	if gap < 1 {
-		return left
-	}
-	return left + strings.Repeat(" ", gap) + right
+	return common.Spread(left, right, m.innerW())
 }

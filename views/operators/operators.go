@@ -821,9 +821,9 @@ func (m *Model) header() string {
 		case paused:
 			parts = append(parts, "auto-refresh paused: budget spent ("+m.ctx.Keys.Refresh.Help().Key+" still works)")
 		case d > m.opts.Interval:
-			parts = append(parts, "auto "+shortDur(d)+" (budget)")
+			parts = append(parts, "auto "+common.ShortDuration(d)+" (budget)")
 		default:
-			parts = append(parts, "auto "+shortDur(d))
+			parts = append(parts, "auto "+common.ShortDuration(d))
 		}
 	}
 	return strings.Join(parts, " · ")
@@ -848,19 +848,5 @@ func (m *Model) footer() string {
 	}
 	right := st.Muted.Render(fmt.Sprintf("%s away · %s edit · %s delete · %s refresh ",
 		k.Away.Help().Key, k.Edit.Help().Key, k.Delete.Help().Key, k.Refresh.Help().Key))
-	gap := m.innerW() - lipgloss.Width(left) - lipgloss.Width(right)
-	if gap < 1 {
-		return left
-	}
-	return left + strings.Repeat(" ", gap) + right
-}
-
-func shortDur(d time.Duration) string {
-	switch {
-	case d >= time.Hour:
-		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
-	case d >= time.Minute:
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-	}
-	return fmt.Sprintf("%ds", int(d.Seconds()))
+	return common.Spread(left, right, m.innerW())
 }

@@ -1,6 +1,7 @@
 package operators
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/parley-tui/parley/client"
@@ -46,7 +47,7 @@ func (r Row) Label() string {
 	if n == "" {
 		n = "operator"
 	}
-	return n + " (#" + itoa(r.ID) + ")"
+	return n + " (#" + strconv.FormatInt(r.ID, 10) + ")"
 }
 
 // AwaySymbol is the away status as a symbol and a word (never colour alone).
@@ -72,21 +73,4 @@ type slotState struct {
 	err            error // the last request failed
 	gen            int   // the refresh round the value belongs to
 	req            int   // request in flight (0 = none)
-}
-
-func itoa(n int64) string {
-	if n < 0 {
-		return "-" + itoa(-n)
-	}
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			break
-		}
-	}
-	return string(b[i:])
 }

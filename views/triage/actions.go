@@ -3,12 +3,10 @@ package triage
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/aymanbagabas/go-osc52/v2"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 
@@ -248,13 +246,5 @@ func (m *Model) copyID() tea.Cmd {
 		return nil
 	}
 	text := fmt.Sprint(r.ID)
-	inTmux := os.Getenv("TMUX") != ""
-	return tea.Sequence(func() tea.Msg {
-		seq := osc52.New(text)
-		if inTmux {
-			seq = seq.Tmux()
-		}
-		_, _ = fmt.Fprint(os.Stderr, seq.String())
-		return nil
-	}, common.Toast("Copied "+sanitize.Line(text)+" to the clipboard (OSC 52)"))
+	return common.CopyToClipboard(text, sanitize.Line(text))
 }

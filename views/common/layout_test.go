@@ -1,0 +1,34 @@
+package common
+
+import (
+	"testing"
+	"time"
+)
+
+func TestAgoAndShortDuration(t *testing.T) {
+	now := time.Date(2026, 11, 20, 15, 0, 0, 0, time.UTC)
+	for d, want := range map[time.Duration]string{
+		-time.Minute: "in the future", 30 * time.Second: "just now", 5 * time.Minute: "5m ago",
+		47 * time.Hour: "47h ago", 72 * time.Hour: "3d ago",
+	} {
+		if got := Ago(now.Add(-d), now); got != want {
+			t.Errorf("Ago(%s before) = %q, want %q", d, got, want)
+		}
+	}
+	for d, want := range map[time.Duration]string{
+		45 * time.Second: "45s", 185 * time.Second: "3m05s", 127 * time.Minute: "2h07m",
+	} {
+		if got := ShortDuration(d); got != want {
+			t.Errorf("ShortDuration(%s) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+func TestSpread(t *testing.T) {
+	if got := Spread("ab", "cd", 7); got != "ab   cd" {
+		t.Errorf("Spread = %q", got)
+	}
+	if got := Spread("ab", "cd", 4); got != "ab" {
+		t.Errorf("Spread without room = %q, want the left part", got)
+	}
+}
