@@ -370,25 +370,10 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 // the next message (a key typed right after "/" goes to the search prompt), and returns
 // the opened modals' Init commands.
 func (a *App) applyModalChanges() tea.Cmd {
-	closing, opening := a.ctx.TakeModalChanges()
-	for _, c := range closing {
-		found := false
-		for i := len(a.overlays) - 1; i >= 0; i-- {
-			if a.overlays[i] == c {
-				a.overlays = append(a.overlays[:i], a.overlays[i+1:]...)
-				found = true
-				break
-			}
-		}
-		if !found && len(a.overlays) > 0 {
-			// A modal wrapped in another (the note form around a form) closes its wrapper,
-			// which is the one on the stack: the top.
-			a.overlays = a.overlays[:len(a.overlays)-1]
-		}
-	}
+	var opened []common.Modal
+	a.overlays, opened = a.ctx.ApplyModalChanges(a.overlays)
 	var cmds []tea.Cmd
-	for _, m := range opening {
-		a.overlays = append(a.overlays, m)
+	for _, m := range opened {
 		a.sizeModal(m)
 		cmds = append(cmds, m.Init())
 	}

@@ -13,59 +13,34 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
-	"github.com/muesli/termenv"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/export"
-	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sandbox"
-	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/viewtest"
 )
 
 // fixedNow is the clock of these tests; the sandbox seeds its data relative to it.
-var fixedNow = time.Date(2026, 11, 20, 15, 4, 5, 0, time.UTC)
-
-func clock() time.Time { return fixedNow }
-
-// testSandbox starts an in-process sandbox (small, seed 1, fixed clock) for one test.
-func testSandbox(t *testing.T) *sandbox.Running {
-	t.Helper()
-	sb, err := sandbox.Start(context.Background(), sandbox.Options{Size: "small", Seed: 1, Now: clock, BurstRate: -1}, "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("start sandbox: %v", err)
-	}
-	t.Cleanup(func() { _ = sb.Close() })
-	return sb
-}
+var fixedNow = viewtest.Now
 
 // testCtx is a view context with plain styles and the fixed clock. The client keeps the real
 // clock: its per-minute limiter must see time pass.
 func testCtx(t *testing.T, baseURL, token string) *common.Ctx {
 	t.Helper()
-	lipgloss.SetColorProfile(termenv.Ascii)
 	c, err := client.New(client.Config{BaseURL: baseURL, Token: token})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &common.Ctx{
-		Styles:   theme.New(nil, theme.Default(), false),
-		Keys:     keymap.Default(),
-		Now:      clock,
-		Client:   c,
-		PageSize: 100,
-		// Modal changes as messages, routed by the test host.
-		AsyncModals: true,
-		Operators:   map[int64]string{},
-	}
+	return viewtest.Ctx(c) // modal changes as messages, routed by the test host
 }
 
+// sandboxCtx starts an in-process sandbox (small, seed 1, fixed clock) for one test.
 func sandboxCtx(t *testing.T) (*common.Ctx, *sandbox.Running) {
-	sb := testSandbox(t)
+	sb := viewtest.Sandbox(t, sandbox.Options{})
 	return testCtx(t, sb.URL, sb.Server.Info().CustomerToken), sb
 }
 
@@ -78,13 +53,11 @@ var (
 	keyEsc   = tea.KeyMsg{Type: tea.KeyEsc}
 )
 
-// host stands in for the root model: it sizes the screen, keeps the modal stack and routes
-// messages the same way, and publishes a snapshot of the screen's state after every update
-// so a test can wait for a state instead of sleeping.
+// host is the shared stand-in root (viewtest.Host) that publishes a snapshot of the
+// screen's state after every update, so a test can wait for a state instead of sleeping.
 type host struct {
-	s      *Model
-	modals []common.Modal
-	w, h   int
+	*viewtest.Host
+	s *Model
 
 	mu    sync.Mutex
 	state hostState
@@ -99,59 +72,16 @@ type hostState struct {
 	toasts  []string
 }
 
-func (h *host) Init() tea.Cmd { return h.s.Focus() }
-
 func (h *host) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
-	var toast string
-	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		h.w, h.h = msg.Width, msg.Height
-		h.s.SetSize(msg.Width, msg.Height)
-		for _, m := range h.modals {
-			m.SetSize(max(20, h.w-4), max(6, h.h-2))
-		}
-	case tea.KeyMsg:
-		if n := len(h.modals); n > 0 {
-			h.modals[n-1], cmd = h.modals[n-1].Update(msg)
-		} else {
-			_, cmd = h.s.Update(msg)
-		}
-	case common.OpenModalMsg:
-		h.modals = append(h.modals, msg.Modal)
-		msg.Modal.SetSize(max(20, h.w-4), max(6, h.h-2))
-		cmd = msg.Modal.Init()
-	case common.CloseModalMsg:
-		if n := len(h.modals); n > 0 {
-			h.modals = h.modals[:n-1]
-		}
-	case common.ToastMsg:
-		toast = msg.Text
-	default:
-		cmds := make([]tea.Cmd, 0, len(h.modals)+1)
-		for i, m := range h.modals {
-			var c tea.Cmd
-			h.modals[i], c = m.Update(msg)
-			cmds = append(cmds, c)
-		}
-		_, c := h.s.Update(msg)
-		cmd = tea.Batch(append(cmds, c)...)
-	}
+	_, cmd := h.Host.Update(msg)
 	h.mu.Lock()
 	h.state.updates++
-	h.state.key, h.state.loaded, h.state.running, h.state.modals = h.s.key, h.s.Loaded(), h.s.running(), len(h.modals)
-	if toast != "" {
-		h.state.toasts = append(h.state.toasts, toast)
+	h.state.key, h.state.loaded, h.state.running, h.state.modals = h.s.key, h.s.Loaded(), h.s.running(), len(h.Modals)
+	if t, ok := msg.(common.ToastMsg); ok && t.Text != "" {
+		h.state.toasts = append(h.state.toasts, t.Text)
 	}
 	h.mu.Unlock()
 	return h, cmd
-}
-
-func (h *host) View() string {
-	if n := len(h.modals); n > 0 {
-		return h.modals[n-1].View()
-	}
-	return h.s.View()
 }
 
 func (h *host) snapshot() hostState {
@@ -194,7 +124,8 @@ func waitFor(t *testing.T, h *host, key string) {
 // startHost runs the screen in a teatest program of w×h.
 func startHost(t *testing.T, ctx *common.Ctx, w, h int) (*host, *teatest.TestModel) {
 	t.Helper()
-	hs := &host{s: New(ctx)}
+	s := New(ctx)
+	hs := &host{Host: viewtest.NewHost(ctx, s), s: s}
 	tm := teatest.NewTestModel(t, hs, teatest.WithInitialTermSize(w, h))
 	t.Cleanup(func() { _ = tm.Quit() })
 	return hs, tm

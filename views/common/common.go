@@ -33,8 +33,8 @@ type Ctx struct {
 	// taskSeq numbers tasks (NewTaskID).
 	taskSeq int
 	// AsyncModals makes OpenModal and CloseModal answer with OpenModalMsg/CloseModalMsg
-	// commands instead: for the stand-in hosts of view tests, which route those messages.
-	// The root never sets it.
+	// commands instead: for view tests that inspect those messages (viewtest.Host routes
+	// both forms). The root never sets it.
 	AsyncModals bool
 
 	// opening and closing are modal changes asked for during the current Update; the root
@@ -69,6 +69,29 @@ func (c *Ctx) TakeModalChanges() (closing, opening []Modal) {
 	closing, opening = c.closing, c.opening
 	c.closing, c.opening = nil, nil
 	return closing, opening
+}
+
+// ApplyModalChanges applies to stack the modal changes asked for during the last Update
+// (the root calls it after every Update): the closing modals leave the stack, then the
+// opening ones go on top. A closing modal that is not on the stack was wrapped in another
+// (the note form around a form) and closes the top one, its wrapper. It returns the new
+// stack and the modals opened, for the caller to size and start.
+func (c *Ctx) ApplyModalChanges(stack []Modal) (out, opened []Modal) {
+	closing, opening := c.TakeModalChanges()
+	for _, m := range closing {
+		found := false
+		for i := len(stack) - 1; i >= 0; i-- {
+			if stack[i] == m {
+				stack = append(stack[:i], stack[i+1:]...)
+				found = true
+				break
+			}
+		}
+		if !found && len(stack) > 0 {
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return append(stack, opening...), opening
 }
 
 // NewTaskID returns a task id that no other task of this app uses, so a TaskDoneMsg reaches

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
@@ -291,20 +290,6 @@ func settleList(m contacts.List, cmd tea.Cmd) contacts.List {
 		pending = append(pending, next...)
 	}
 	return m
-}
-
-// checkSize fails unless view is exactly w×h.
-func checkSize(t *testing.T, view string, w, h int, what string) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	if len(lines) != h {
-		t.Fatalf("%s: %d lines, want %d", what, len(lines), h)
-	}
-	for i, l := range lines {
-		if lw := ansi.StringWidth(l); lw != w {
-			t.Fatalf("%s: line %d is %d wide, want %d: %q", what, i, lw, w, l)
-		}
-	}
 }
 
 func ptr(s string) *string { return &s }

@@ -219,13 +219,13 @@ func TestListViewIsExactlyItsSize(t *testing.T) {
 	e := readOnly(t)
 	for _, size := range [][2]int{{30, 6}, {43, 20}, {59, 10}, {60, 22}, {78, 20}, {120, 40}, {200, 50}} {
 		m := newList(e, 100, size[0], size[1])
-		checkSize(t, m.View(), size[0], size[1], "loading")
+		viewtest.CheckSize(t, m.View(), size[0], size[1], "loading")
 		m = settleList(m, m.Load(false))
 		for _, k := range []string{"j", "j", " ", "G", "g", "o"} {
 			var cmd tea.Cmd
 			m, cmd = m.Update(viewtest.Key(k))
 			m = settleList(m, cmd)
-			checkSize(t, m.View(), size[0], size[1], fmt.Sprintf("%dx%d after %q", size[0], size[1], k))
+			viewtest.CheckSize(t, m.View(), size[0], size[1], fmt.Sprintf("%dx%d after %q", size[0], size[1], k))
 		}
 	}
 }

@@ -17,32 +17,23 @@ import (
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
-// harness is a tiny root: the contacts screen with a modal stack. Keys go to the top modal,
-// else to the screen; every other message goes to the screen and every modal.
+// harness drives the contacts screen in a viewtest.Host (the stand-in root) on the test's
+// goroutine: every message is handled, and the commands it returns run, before the next.
 type harness struct {
-	t        *testing.T
-	s        *contacts.Model
-	modals   []common.Modal
-	toasts   []common.ToastMsg
-	switches []common.SwitchScreenMsg
-	w, h     int
+	*viewtest.Host
+	t *testing.T
+	s *contacts.Model
 }
 
 func newHarness(t *testing.T, ctx *common.Ctx, w, h int) *harness {
-	hs := &harness{t: t, s: contacts.New(ctx), w: w, h: h}
-	hs.s.SetSize(w, h)
+	s := contacts.New(ctx)
+	hs := &harness{Host: viewtest.NewHost(ctx, s), t: t, s: s}
+	hs.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return hs
 }
 
 // focus shows the screen (as pressing 2 does) and settles.
 func (hs *harness) focus() { hs.settle(hs.s.Focus()) }
-
-func (hs *harness) top() common.Modal {
-	if len(hs.modals) == 0 {
-		return nil
-	}
-	return hs.modals[len(hs.modals)-1]
-}
 
 // key sends one key and settles what follows.
 func (hs *harness) key(keys ...string) {
@@ -61,43 +52,8 @@ func (hs *harness) send(msg tea.Msg) {
 	hs.t.Helper()
 	queue := []tea.Msg{msg}
 	for n := 0; len(queue) > 0 && n < 500; n++ {
-		m := queue[0]
-		queue = queue[1:]
-		var cmds []tea.Cmd
-		switch m := m.(type) {
-		case common.OpenModalMsg:
-			m.Modal.SetSize(hs.w, hs.h)
-			hs.modals = append(hs.modals, m.Modal)
-			cmds = append(cmds, m.Modal.Init())
-		case common.CloseModalMsg:
-			if len(hs.modals) > 0 {
-				hs.modals = hs.modals[:len(hs.modals)-1]
-			}
-		case common.ToastMsg:
-			hs.toasts = append(hs.toasts, m)
-		case common.SwitchScreenMsg:
-			hs.switches = append(hs.switches, m)
-		case tea.KeyMsg:
-			if top := hs.top(); top != nil {
-				var c tea.Cmd
-				hs.modals[len(hs.modals)-1], c = top.Update(m)
-				cmds = append(cmds, c)
-			} else {
-				_, c := hs.s.Update(m)
-				cmds = append(cmds, c)
-			}
-		default:
-			_, c := hs.s.Update(m)
-			cmds = append(cmds, c)
-			for i, md := range hs.modals {
-				var c tea.Cmd
-				hs.modals[i], c = md.Update(m)
-				cmds = append(cmds, c)
-			}
-		}
-		for _, c := range cmds {
-			queue = append(queue, run(c)...)
-		}
+		_, cmd := hs.Update(queue[0])
+		queue = append(queue[1:], run(cmd)...)
 	}
 }
 
@@ -107,23 +63,16 @@ func (hs *harness) settle(cmd tea.Cmd) {
 	}
 }
 
-func (hs *harness) lastToast() string {
-	if len(hs.toasts) == 0 {
-		return ""
-	}
-	return hs.toasts[len(hs.toasts)-1].Text
-}
-
 func TestQuickLookupIsOneKeystrokePlusTheQuery(t *testing.T) {
 	e := readOnly(t)
 	hs := newHarness(t, e.ctx, 80, 22)
 	hs.focus() // what pressing 2 does
-	if hs.top() == nil || !hs.top().Inline() || !strings.Contains(hs.top().View(), "Search contacts:") {
-		t.Fatalf("showing the screen did not focus the search prompt: %v", hs.modals)
+	if hs.Top() == nil || !hs.Top().Inline() || !strings.Contains(hs.Top().View(), "Search contacts:") {
+		t.Fatalf("showing the screen did not focus the search prompt: %v", hs.Modals)
 	}
 	hs.typeText("berlin")
 	hs.key("enter")
-	if hs.top() != nil {
+	if hs.Top() != nil {
 		t.Fatal("the prompt stayed open")
 	}
 	p, err := e.c.SearchContacts(t.Context(), "berlin", 100)
@@ -145,11 +94,11 @@ func TestQuickLookupIsOneKeystrokePlusTheQuery(t *testing.T) {
 	}
 	// With a query, showing the screen again does not open the prompt; / does.
 	hs.focus()
-	if hs.top() != nil {
+	if hs.Top() != nil {
 		t.Fatal("prompt opened over an existing search")
 	}
 	hs.key("/")
-	if hs.top() == nil || !strings.Contains(hs.top().View(), "berlin") {
+	if hs.Top() == nil || !strings.Contains(hs.Top().View(), "berlin") {
 		t.Fatal("/ did not open the prompt with the current search")
 	}
 	hs.key("esc")
@@ -164,7 +113,7 @@ func TestDeleteOneNamesItAndSendsTheSingleDelete(t *testing.T) {
 	r, _ := hs.s.List.Selected()
 	before := hs.s.List.Total()
 	hs.key("d")
-	top := hs.top()
+	top := hs.Top()
 	if top == nil {
 		t.Fatal("d did not ask")
 	}
@@ -183,15 +132,15 @@ func TestDeleteOneNamesItAndSendsTheSingleDelete(t *testing.T) {
 	if _, ok := hs.s.List.Row(r.ID); ok || hs.s.List.Total() != before-1 {
 		t.Fatalf("row %d still listed (total %d → %d)", r.ID, before, hs.s.List.Total())
 	}
-	if !strings.Contains(hs.lastToast(), "1 contact deleted") {
-		t.Fatalf("toast %q", hs.lastToast())
+	if !strings.Contains(hs.LastToast(), "1 contact deleted") {
+		t.Fatalf("toast %q", hs.LastToast())
 	}
 	if _, err := e.c.GetContact(client.Fresh(context.Background()), r.ID); !client.IsNotFound(err) {
 		t.Fatalf("contact still there: %v", err)
 	}
 	// n cancels.
 	hs.key("d", "n")
-	if len(e.rec.requests("DELETE", "/contact_identities/")) != 1 || hs.top() != nil {
+	if len(e.rec.requests("DELETE", "/contact_identities/")) != 1 || hs.Top() != nil {
 		t.Fatal("n did not cancel")
 	}
 }
@@ -213,7 +162,7 @@ func TestDeleteMarkedSendsExactlyTheirIds(t *testing.T) {
 		t.Fatalf("%d marked", len(marked))
 	}
 	hs.key("d")
-	v := hs.top().View()
+	v := hs.Top().View()
 	if !strings.Contains(v, "Delete 3 contacts?") || !strings.Contains(v, "3") {
 		t.Fatalf("confirmation does not state the count:\n%s", v)
 	}
@@ -232,8 +181,8 @@ func TestDeleteMarkedSendsExactlyTheirIds(t *testing.T) {
 			t.Fatalf("deleted row %d still listed", r.ID)
 		}
 	}
-	if len(hs.s.List.Marked()) != 0 || !strings.Contains(hs.lastToast(), "3 contacts deleted") {
-		t.Fatalf("marks %v, toast %q", hs.s.List.Marked(), hs.lastToast())
+	if len(hs.s.List.Marked()) != 0 || !strings.Contains(hs.LastToast(), "3 contacts deleted") {
+		t.Fatalf("marks %v, toast %q", hs.s.List.Marked(), hs.LastToast())
 	}
 	for _, r := range rows[4:] {
 		if _, err := e.c.GetContact(client.Fresh(context.Background()), r.ID); err != nil {
@@ -250,8 +199,8 @@ func TestDeleteWithoutPermissionSaysSo(t *testing.T) {
 	hs.key("esc")
 	r, _ := hs.s.List.Selected()
 	hs.key("d", "y")
-	if !strings.Contains(hs.lastToast(), "You lack permission") {
-		t.Fatalf("toast %q", hs.lastToast())
+	if !strings.Contains(hs.LastToast(), "You lack permission") {
+		t.Fatalf("toast %q", hs.LastToast())
 	}
 	if _, ok := hs.s.List.Row(r.ID); !ok {
 		t.Fatal("the row went although the delete failed")
@@ -262,7 +211,7 @@ func TestDeleteWithoutPermissionSaysSo(t *testing.T) {
 func openContact(t *testing.T, hs *harness, ct client.Contact) {
 	t.Helper()
 	hs.focus()
-	if hs.top() != nil {
+	if hs.Top() != nil {
 		hs.key("esc")
 	}
 	hs.send(contacts.FilterMsg{Filter: client.ContactFilter{ID: ct.ID}})
@@ -283,7 +232,7 @@ func TestDetailShowsFieldsConversationsAndNotesAndOpensAConversation(t *testing.
 		t.Fatal("enter did not focus the detail")
 	}
 	v := hs.s.View()
-	checkSize(t, v, 160, 46, "wide with detail")
+	viewtest.CheckSize(t, v, 160, 46, "wide with detail")
 	r := contacts.RowFrom(ct)
 	for _, want := range []string{r.Name, r.City, r.Locale,
 		fmt.Sprintf("Conversations (%d)", *ct.ConversationCount), "Notes (", "Created", fmt.Sprintf("%d · ", ct.ID)} {
@@ -306,10 +255,10 @@ func TestDetailShowsFieldsConversationsAndNotesAndOpensAConversation(t *testing.
 		t.Fatalf("selected %+v, want conversation %d", c, convs[1].ID)
 	}
 	hs.key("enter")
-	if len(hs.switches) != 1 {
+	if len(hs.Switched) != 1 {
 		t.Fatal("enter on a conversation did not switch screens")
 	}
-	sw := hs.switches[0]
+	sw := hs.Switched[0]
 	oc, ok := sw.Then.(common.OpenConversationMsg)
 	if sw.Screen != common.ScreenConversations || !ok || oc.ConversationID != convs[1].ID || oc.ContactID != ct.ID {
 		t.Fatalf("switch %+v", sw)
@@ -327,7 +276,7 @@ func TestNoteCreateAndDeleteUpdateTheDetailInPlace(t *testing.T) {
 	openContact(t, hs, ct)
 	before := len(hs.s.Detail.NoteIDs())
 	hs.key("n")
-	if hs.top() == nil || !strings.Contains(hs.top().View(), "New note about "+contacts.RowFrom(ct).Title()) {
+	if hs.Top() == nil || !strings.Contains(hs.Top().View(), "New note about "+contacts.RowFrom(ct).Title()) {
 		t.Fatal("n did not open the note form for the contact")
 	}
 	hs.typeText("Prefers email.")
@@ -335,14 +284,14 @@ func TestNoteCreateAndDeleteUpdateTheDetailInPlace(t *testing.T) {
 	hs.typeText("Second line.")
 	gets := len(e.rec.requests("GET", "/notes/"))
 	hs.key("ctrl+s")
-	if hs.top() != nil {
-		t.Fatalf("the form stayed open:\n%s", hs.top().View())
+	if hs.Top() != nil {
+		t.Fatalf("the form stayed open:\n%s", hs.Top().View())
 	}
 	ids := hs.s.Detail.NoteIDs()
 	if len(ids) != before+1 || len(e.rec.requests("GET", "/notes/")) != gets {
 		t.Fatalf("notes %v (before %d); the new one must show without reloading", ids, before)
 	}
-	if !strings.Contains(hs.s.View(), "Prefers email.") || !strings.Contains(hs.lastToast(), "Note saved") {
+	if !strings.Contains(hs.s.View(), "Prefers email.") || !strings.Contains(hs.LastToast(), "Note saved") {
 		t.Fatalf("note not shown:\n%s", hs.s.View())
 	}
 	// Select it (first note, after the conversations) and delete it.
@@ -353,7 +302,7 @@ func TestNoteCreateAndDeleteUpdateTheDetailInPlace(t *testing.T) {
 		hs.key("j")
 	}
 	hs.key("d")
-	if v := hs.top().View(); !strings.Contains(v, fmt.Sprintf("Delete note #%d", ids[0])) || !strings.Contains(v, "Prefers email.") {
+	if v := hs.Top().View(); !strings.Contains(v, fmt.Sprintf("Delete note #%d", ids[0])) || !strings.Contains(v, "Prefers email.") {
 		t.Fatalf("confirmation does not name the note:\n%s", v)
 	}
 	hs.key("y")
@@ -363,8 +312,8 @@ func TestNoteCreateAndDeleteUpdateTheDetailInPlace(t *testing.T) {
 	if _, err := e.c.GetNote(client.Fresh(context.Background()), ids[0]); !client.IsNotFound(err) {
 		t.Fatalf("note still there: %v", err)
 	}
-	if !strings.Contains(hs.lastToast(), fmt.Sprintf("Note #%d deleted", ids[0])) {
-		t.Fatalf("toast %q", hs.lastToast())
+	if !strings.Contains(hs.LastToast(), fmt.Sprintf("Note #%d deleted", ids[0])) {
+		t.Fatalf("toast %q", hs.LastToast())
 	}
 }
 
@@ -375,14 +324,14 @@ func TestEditFromTheScreenUpdatesRowAndDetailInPlace(t *testing.T) {
 	openContact(t, hs, ct)
 	gets := len(e.rec.requests("GET", "/contact_identities/"))
 	hs.key("e")
-	if hs.top() == nil {
+	if hs.Top() == nil {
 		t.Fatal("e did not open the form")
 	}
 	hs.key("ctrl+u")
 	hs.typeText("Edited Name")
 	hs.key("ctrl+s")
-	if hs.top() != nil {
-		t.Fatalf("form still open:\n%s", hs.top().View())
+	if hs.Top() != nil {
+		t.Fatalf("form still open:\n%s", hs.Top().View())
 	}
 	if r, ok := hs.s.List.Row(ct.ID); !ok || r.Name != "Edited Name" {
 		t.Fatalf("row not updated: %+v", r)
@@ -395,7 +344,7 @@ func TestEditFromTheScreenUpdatesRowAndDetailInPlace(t *testing.T) {
 	}
 	// From the list (no detail of that row loaded), e fetches the contact first.
 	hs.key("esc", "j", "e")
-	if hs.top() == nil || !strings.Contains(hs.top().View(), "Edit ") {
+	if hs.Top() == nil || !strings.Contains(hs.Top().View(), "Edit ") {
 		t.Fatal("e on a list row did not open the form")
 	}
 }
@@ -405,7 +354,7 @@ func TestUpsertFromTheScreenOpensTheContact(t *testing.T) {
 	hs := newHarness(t, e.ctx, 160, 46)
 	hs.focus()
 	hs.key("esc", "a")
-	if hs.top() == nil {
+	if hs.Top() == nil {
 		t.Fatal("a did not open the form")
 	}
 	hs.key("enter") // identifier: email
@@ -413,8 +362,8 @@ func TestUpsertFromTheScreenOpensTheContact(t *testing.T) {
 	hs.key("tab")
 	hs.typeText("una.upsert@example.com")
 	hs.key("ctrl+s")
-	if hs.top() != nil {
-		t.Fatalf("form still open:\n%s", hs.top().View())
+	if hs.Top() != nil {
+		t.Fatalf("form still open:\n%s", hs.Top().View())
 	}
 	c, ok := hs.s.Detail.Contact()
 	if !ok || client.Str(c.Email) != "una.upsert@example.com" {
@@ -423,8 +372,8 @@ func TestUpsertFromTheScreenOpensTheContact(t *testing.T) {
 	if r, ok := hs.s.List.Selected(); !ok || r.ID != c.ID {
 		t.Fatal("the new contact is not selected in the list")
 	}
-	if !strings.Contains(hs.lastToast(), "Created contact Una Upsert") {
-		t.Fatalf("toast %q", hs.lastToast())
+	if !strings.Contains(hs.LastToast(), "Created contact Una Upsert") {
+		t.Fatalf("toast %q", hs.LastToast())
 	}
 }
 
@@ -433,11 +382,11 @@ func TestScreenViewIsExactlyItsSizeInEveryLayout(t *testing.T) {
 	ct := e.contactWith(t, func(c client.Contact) bool { return c.ConversationCount != nil && *c.ConversationCount > 0 })
 	for _, size := range [][2]int{{80, 22}, {99, 30}, {100, 30}, {160, 46}, {200, 48}} {
 		hs := newHarness(t, e.ctx, size[0], size[1])
-		checkSize(t, hs.s.View(), size[0], size[1], "before loading")
+		viewtest.CheckSize(t, hs.s.View(), size[0], size[1], "before loading")
 		openContact(t, hs, ct)
 		for _, k := range []string{"j", "j", "G", "g", "tab", "j", "p", "tab", "p", "esc"} {
 			hs.key(k)
-			checkSize(t, hs.s.View(), size[0], size[1], fmt.Sprintf("%dx%d after %q", size[0], size[1], k))
+			viewtest.CheckSize(t, hs.s.View(), size[0], size[1], fmt.Sprintf("%dx%d after %q", size[0], size[1], k))
 		}
 	}
 }
@@ -472,7 +421,7 @@ func TestCopyIDToastsTheID(t *testing.T) {
 	hs.key("esc")
 	r, _ := hs.s.List.Selected()
 	hs.key("y")
-	if want := fmt.Sprintf("Copied contact id %d", r.ID); !strings.Contains(hs.lastToast(), want) {
-		t.Fatalf("toast %q, want %q", hs.lastToast(), want)
+	if want := fmt.Sprintf("Copied contact id %d", r.ID); !strings.Contains(hs.LastToast(), want) {
+		t.Fatalf("toast %q, want %q", hs.LastToast(), want)
 	}
 }

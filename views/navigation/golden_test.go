@@ -20,15 +20,10 @@ func TestGoldenNavigation(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			e := newEnv(t)
-			h := newHost(navigation.New(viewtest.Ctx(e.client)))
+			ctx := viewtest.Ctx(e.Client)
+			h := viewtest.NewHost(ctx, navigation.New(ctx))
 			tm := teatest.NewTestModel(t, h, teatest.WithInitialTermSize(size[0], size[1]))
-			deadline := time.Now().Add(15 * time.Second)
-			for h.count("navigation.pageMsg") < 1 {
-				if time.Now().After(deadline) {
-					t.Fatal("the first page never arrived")
-				}
-				time.Sleep(5 * time.Millisecond)
-			}
+			h.WaitSeen(t, map[string]int{"navigation.pageMsg": 1})
 			tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 			golden.RequireEqual(t, []byte(tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()))
 		})

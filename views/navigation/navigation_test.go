@@ -6,33 +6,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/navigation"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
-func open(t *testing.T, e *env, w, h int) (*loop, *navigation.Model) {
+func open(t *testing.T, e *viewtest.Env, w, h int) (*viewtest.Screen, *navigation.Model) {
 	t.Helper()
-	m := navigation.New(viewtest.Ctx(e.client))
-	l := newLoop(t, m, w, h)
-	l.until("the first page", func() bool { return m.Loaded() && !m.Loading() })
+	ctx := viewtest.Ctx(e.Client)
+	m := navigation.New(ctx)
+	l := viewtest.RunScreen(t, ctx, m, w, h)
+	l.Until("the first page", func() bool { return m.Loaded() && !m.Loading() })
 	return l, m
-}
-
-func assertSize(t *testing.T, view string, w, h int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	if len(lines) != h {
-		t.Fatalf("view has %d lines, want %d:\n%s", len(lines), h, view)
-	}
-	for i, line := range lines {
-		if got := ansi.StringWidth(line); got != w {
-			t.Fatalf("line %d is %d wide, want %d: %q", i, got, w, line)
-		}
-	}
 }
 
 func TestPagesOfHundredWithPrefetch(t *testing.T) {
@@ -52,8 +38,8 @@ func TestPagesOfHundredWithPrefetch(t *testing.T) {
 	// Walk down until the next page is asked for: within a screen of the loaded end.
 	asked := -1
 	for i := 0; i < 100; i++ {
-		l.key("j")
-		if e.log.count("GET", "/navigation/") == 2 {
+		l.Key("j")
+		if e.Log.Count("GET", "/navigation/") == 2 {
 			asked = i + 1
 			break
 		}
@@ -62,13 +48,13 @@ func TestPagesOfHundredWithPrefetch(t *testing.T) {
 	if asked < 0 || 100-asked > visible+1 {
 		t.Fatalf("the second page was asked for at row %d (%d visible)", asked, visible)
 	}
-	l.until("the second page", func() bool { return len(m.Rows()) == m.Total() && !m.Loading() })
-	l.key("G") // the end: nothing more to ask for
+	l.Until("the second page", func() bool { return len(m.Rows()) == m.Total() && !m.Loading() })
+	l.Key("G") // the end: nothing more to ask for
 	for range 5 {
-		l.key("k")
+		l.Key("k")
 	}
-	l.drain(100 * time.Millisecond)
-	lines := e.log.lines()
+	l.Drain(100 * time.Millisecond)
+	lines := e.Log.Lines()
 	var nav []string
 	for _, r := range lines {
 		if strings.HasSuffix(r.Path, "/navigation/") {
@@ -78,31 +64,31 @@ func TestPagesOfHundredWithPrefetch(t *testing.T) {
 	if len(nav) != 2 || !strings.Contains(nav[1], "offset=100") || !strings.Contains(nav[1], "limit=100") {
 		t.Fatalf("navigation requests %q: want two, the second at offset 100", nav)
 	}
-	assertSize(t, l.h.View(), 80, 24)
+	viewtest.CheckSize(t, l.H.View(), 80, 24, "the screen")
 }
 
 func TestOrderingToggles(t *testing.T) {
 	e := newEnv(t)
 	l, m := open(t, e, 80, 24)
 	newest := m.Rows()[0].ID
-	l.key("o")
-	l.until("oldest first", func() bool { return m.Loaded() && !m.Loading() && m.Ordering() == "id" })
+	l.Key("o")
+	l.Until("oldest first", func() bool { return m.Loaded() && !m.Loading() && m.Ordering() == "id" })
 	rows := m.Rows()
 	for i := 1; i < len(rows); i++ {
 		if rows[i].ID <= rows[i-1].ID {
 			t.Fatalf("not oldest first at %d", i)
 		}
 	}
-	if !strings.Contains(l.h.View(), "order:id (oldest first") {
-		t.Fatalf("header:\n%s", l.h.View())
+	if !strings.Contains(l.H.View(), "order:id (oldest first") {
+		t.Fatalf("header:\n%s", l.H.View())
 	}
-	l.key("o")
-	l.until("newest first", func() bool { return !m.Loading() && m.Ordering() == "-id" })
+	l.Key("o")
+	l.Until("newest first", func() bool { return !m.Loading() && m.Ordering() == "-id" })
 	if m.Rows()[0].ID != newest {
 		t.Fatalf("first %d, want %d", m.Rows()[0].ID, newest)
 	}
 	got := map[string]bool{}
-	for _, r := range e.log.lines() {
+	for _, r := range e.Log.Lines() {
 		if strings.HasSuffix(r.Path, "/navigation/") {
 			got[r.Query] = true
 		}
@@ -118,13 +104,13 @@ func TestOrderingToggles(t *testing.T) {
 func TestStalePageDropped(t *testing.T) {
 	e := newEnv(t)
 	l, m := open(t, e, 80, 24)
-	_, toOldest := l.h.Update(viewtest.Key("o"))
-	_, toNewest := l.h.Update(viewtest.Key("o"))
-	l.run(toNewest)
-	l.until("newest first", func() bool { return !m.Loading() })
+	_, toOldest := l.H.Update(viewtest.Key("o"))
+	_, toNewest := l.H.Update(viewtest.Key("o"))
+	l.Run(toNewest)
+	l.Until("newest first", func() bool { return !m.Loading() })
 	first := m.Rows()[0].ID
-	l.run(toOldest)
-	l.drain(200 * time.Millisecond)
+	l.Run(toOldest)
+	l.Drain(200 * time.Millisecond)
 	if m.Rows()[0].ID != first || m.Ordering() != "-id" {
 		t.Fatalf("a stale page replaced the list: first %d (want %d), ordering %s", m.Rows()[0].ID, first, m.Ordering())
 	}
@@ -146,21 +132,21 @@ func TestEnterOpensTheConversation(t *testing.T) {
 		t.Fatal("the first page lacks an event with and one without a conversation")
 	}
 	for range without {
-		l.key("j")
+		l.Key("j")
 	}
-	l.key("enter")
-	l.until("a toast", func() bool { return l.h.lastToast() != "" })
-	if len(l.h.switched) != 0 || !strings.Contains(l.h.lastToast(), "no conversation") {
-		t.Fatalf("enter without a conversation: switched %v, toast %q", l.h.switched, l.h.lastToast())
+	l.Key("enter")
+	l.Until("a toast", func() bool { return l.H.LastToast() != "" })
+	if len(l.H.Switched) != 0 || !strings.Contains(l.H.LastToast(), "no conversation") {
+		t.Fatalf("enter without a conversation: switched %v, toast %q", l.H.Switched, l.H.LastToast())
 	}
-	l.key("g")
+	l.Key("g")
 	for range with {
-		l.key("j")
+		l.Key("j")
 	}
 	r := m.Rows()[with]
-	l.key("enter")
-	l.until("the switch", func() bool { return len(l.h.switched) == 1 })
-	sw := l.h.switched[0]
+	l.Key("enter")
+	l.Until("the switch", func() bool { return len(l.H.Switched) == 1 })
+	sw := l.H.Switched[0]
 	want := common.OpenConversationMsg{ConversationID: r.ConversationID, ContactID: r.ContactID}
 	if sw.Screen != common.ScreenConversations || sw.Then != want {
 		t.Fatalf("switch %+v, want conversations then %+v", sw, want)
@@ -171,10 +157,10 @@ func TestEnterOpensTheConversation(t *testing.T) {
 func TestAutoRefreshKeepsTheCursor(t *testing.T) {
 	e := newEnv(t)
 	l, m := open(t, e, 80, 24)
-	l.key("j", "j", "j")
+	l.Key("j", "j", "j")
 	at, _ := m.Selected()
-	l.deliver(common.RefreshMsg{Auto: true})
-	l.until("the merge", func() bool { return !m.Loading() && e.log.count("GET", "/navigation/") == 2 })
+	l.Deliver(common.RefreshMsg{Auto: true})
+	l.Until("the merge", func() bool { return !m.Loading() && e.Log.Count("GET", "/navigation/") == 2 })
 	if r, _ := m.Selected(); r.ID != at.ID || len(m.Rows()) != 100 {
 		t.Fatalf("cursor on %d (was %d), %d rows", r.ID, at.ID, len(m.Rows()))
 	}
@@ -182,25 +168,25 @@ func TestAutoRefreshKeepsTheCursor(t *testing.T) {
 
 func TestContextChangeReloads(t *testing.T) {
 	e := newEnv(t)
-	ctx := viewtest.Ctx(e.client)
+	ctx := viewtest.Ctx(e.Client)
 	m := navigation.New(ctx)
-	l := newLoop(t, m, 80, 24)
-	l.until("loaded", func() bool { return m.Loaded() && !m.Loading() })
+	l := viewtest.RunScreen(t, ctx, m, 80, 24)
+	l.Until("loaded", func() bool { return m.Loaded() && !m.Loading() })
 	total := m.Total()
-	ctx.Client = e.client.WithContext(e.info.OrgIDs[1], 0)
-	l.deliver(common.ContextChangedMsg{})
-	l.until("reloaded", func() bool { return m.Loaded() && !m.Loading() })
+	ctx.Client = e.Client.WithContext(e.Info.OrgIDs[1], 0)
+	l.Deliver(common.ContextChangedMsg{})
+	l.Until("reloaded", func() bool { return m.Loaded() && !m.Loading() })
 	if m.Total() == total {
 		t.Fatalf("same count %d in another organization", total)
 	}
 	// Hidden screens reload when shown again.
 	m.Blur()
-	l.deliver(common.ContextChangedMsg{})
+	l.Deliver(common.ContextChangedMsg{})
 	if m.Loaded() {
 		t.Fatal("a hidden screen kept its rows after a context change")
 	}
-	l.run(m.Focus())
-	l.until("reloaded on focus", func() bool { return m.Loaded() && !m.Loading() })
+	l.Run(m.Focus())
+	l.Until("reloaded on focus", func() bool { return m.Loaded() && !m.Loading() })
 }
 
 func TestRowsAreSanitized(t *testing.T) {
@@ -221,6 +207,6 @@ func TestViewIsExactlyTheSizeGiven(t *testing.T) {
 	_, m := open(t, e, 80, 24)
 	for _, sz := range [][2]int{{80, 24}, {80, 20}, {100, 30}, {119, 30}, {122, 30}, {160, 48}, {200, 50}, {80, 5}} {
 		m.SetSize(sz[0], sz[1])
-		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) { assertSize(t, m.View(), sz[0], sz[1]) })
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) { viewtest.CheckSize(t, m.View(), sz[0], sz[1], "the screen") })
 	}
 }

@@ -20,16 +20,10 @@ func TestGoldenOperators(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			e := newEnv(t)
-			m := operators.New(viewtest.Ctx(e.client), operators.Options{})
-			h := newHost(m)
+			ctx := viewtest.Ctx(e.Client)
+			h := viewtest.NewHost(ctx, operators.New(ctx, operators.Options{}))
 			tm := teatest.NewTestModel(t, h, teatest.WithInitialTermSize(size[0], size[1]))
-			deadline := time.Now().Add(15 * time.Second)
-			for h.count("operators.listMsg") < 1 || h.count("operators.slotsMsg") < 7 {
-				if time.Now().After(deadline) {
-					t.Fatal("the list and the slots never arrived")
-				}
-				time.Sleep(5 * time.Millisecond)
-			}
+			h.WaitSeen(t, map[string]int{"operators.listMsg": 1, "operators.slotsMsg": 7})
 			tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 			golden.RequireEqual(t, []byte(tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()))
 		})

@@ -20,13 +20,13 @@ import (
 
 // open shows the operators screen at w×h and waits until the list and the visible slots
 // are in.
-func open(t *testing.T, e *env, c *client.Client, w, h int) (*loop, *operators.Model, *common.Ctx) {
+func open(t *testing.T, e *env, c *client.Client, w, h int) (*viewtest.Screen, *operators.Model, *common.Ctx) {
 	t.Helper()
 	ctx := viewtest.Ctx(c)
 	ctx.ActingOperatorID = c.OperatorID()
 	m := operators.New(ctx, operators.Options{Interval: -1})
-	l := newLoop(t, m, w, h)
-	l.until("operators and slots", func() bool { return m.Loaded() && !m.Busy() })
+	l := viewtest.RunScreen(t, ctx, m, w, h)
+	l.Until("operators and slots", func() bool { return m.Loaded() && !m.Busy() })
 	return l, m, ctx
 }
 
@@ -42,48 +42,35 @@ func rowIndex(t *testing.T, m *operators.Model, id int64) int {
 }
 
 // moveTo puts the cursor on operator id.
-func moveTo(t *testing.T, l *loop, m *operators.Model, id int64) {
+func moveTo(t *testing.T, l *viewtest.Screen, m *operators.Model, id int64) {
 	t.Helper()
-	l.key("g")
+	l.Key("g")
 	for i := rowIndex(t, m, id); i > 0; i-- {
-		l.key("j")
+		l.Key("j")
 	}
 	if r, _ := m.Selected(); r.ID != id {
 		t.Fatalf("cursor on %d, want %d", r.ID, id)
 	}
 }
 
-func assertSize(t *testing.T, view string, w, h int) {
-	t.Helper()
-	lines := strings.Split(view, "\n")
-	if len(lines) != h {
-		t.Fatalf("view has %d lines, want %d:\n%s", len(lines), h, view)
-	}
-	for i, line := range lines {
-		if got := ansi.StringWidth(line); got != w {
-			t.Fatalf("line %d is %d wide, want %d: %q", i, got, w, line)
-		}
-	}
-}
-
 func TestListShowsEveryOperatorWithStatusAndSlots(t *testing.T) {
 	e := newEnv(t)
-	l, m, _ := open(t, e, e.client, 80, 24)
+	l, m, _ := open(t, e, e.Client, 80, 24)
 	rows := m.Rows()
 	if len(rows) != 7 {
 		t.Fatalf("%d operators, want the 7 of the default organization", len(rows))
 	}
-	if n := e.log.count("GET", "/slots/"); n != 7 {
+	if n := e.Log.Count("GET", "/slots/"); n != 7 {
 		t.Errorf("%d slot requests, want one per visible operator (7)", n)
 	}
-	view := l.h.View()
-	assertSize(t, view, 80, 24)
+	view := l.H.View()
+	viewtest.CheckSize(t, view, 80, 24, "the screen")
 	for _, r := range rows {
 		cur, total, ok := m.Slots(r.ID)
 		if !ok {
 			t.Fatalf("no slots for %d", r.ID)
 		}
-		s, err := e.client.OperatorSlots(context.Background(), r.ID)
+		s, err := e.Client.OperatorSlots(context.Background(), r.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,77 +95,77 @@ func TestListShowsEveryOperatorWithStatusAndSlots(t *testing.T) {
 // Slots are fetched only for visible operators, and for those scrolled into view.
 func TestSlotsOnlyForVisibleOperators(t *testing.T) {
 	e := newEnv(t)
-	l, m, _ := open(t, e, e.client, 80, 8) // 3 operators visible
-	l.until("three slot requests", func() bool { return e.log.count("GET", "/slots/") >= 3 })
-	l.drain(100 * time.Millisecond)
-	if n := e.log.count("GET", "/slots/"); n != 3 {
+	l, m, _ := open(t, e, e.Client, 80, 8) // 3 operators visible
+	l.Until("three slot requests", func() bool { return e.Log.Count("GET", "/slots/") >= 3 })
+	l.Drain(100 * time.Millisecond)
+	if n := e.Log.Count("GET", "/slots/"); n != 3 {
 		t.Fatalf("%d slot requests for 3 visible operators", n)
 	}
-	assertSize(t, l.h.View(), 80, 8)
-	l.key("j", "j", "j", "j") // cursor on the 5th: rows 3-5 visible
-	l.until("slots of the rows scrolled in", func() bool { return !m.Busy() && e.log.count("GET", "/slots/") == 5 })
-	l.drain(100 * time.Millisecond)
-	if n := e.log.count("GET", "/slots/"); n != 5 {
+	viewtest.CheckSize(t, l.H.View(), 80, 8, "the screen")
+	l.Key("j", "j", "j", "j") // cursor on the 5th: rows 3-5 visible
+	l.Until("slots of the rows scrolled in", func() bool { return !m.Busy() && e.Log.Count("GET", "/slots/") == 5 })
+	l.Drain(100 * time.Millisecond)
+	if n := e.Log.Count("GET", "/slots/"); n != 5 {
 		t.Fatalf("%d slot requests after scrolling two rows into view, want 5", n)
 	}
 }
 
 func TestAwayOfOneselfNeedsNoConfirmation(t *testing.T) {
 	e := newEnv(t)
-	l, m, _ := open(t, e, e.client, 80, 24)
-	owner := e.info.OwnerOperatorID
+	l, m, _ := open(t, e, e.Client, 80, 24)
+	owner := e.Info.OwnerOperatorID
 	if m.SelfID() != owner {
 		t.Fatalf("self is %d, want the owner %d (the default operator)", m.SelfID(), owner)
 	}
 	moveTo(t, l, m, owner)
 	before := m.Rows()[rowIndex(t, m, owner)].IsAway
-	l.key("w")
-	l.until("the away task", func() bool {
-		return e.log.count("PATCH", "/away/") == 1 && !m.Busy() && l.h.lastToast() != ""
+	l.Key("w")
+	l.Until("the away task", func() bool {
+		return e.Log.Count("PATCH", "/away/") == 1 && !m.Busy() && l.H.LastToast() != ""
 	})
-	if l.h.top() != nil || l.h.count("common.OpenModalMsg") != 0 {
+	if l.H.Top() != nil || l.H.Count("common.OpenModalMsg") != 0 {
 		t.Fatalf("a modal opened for one's own away status")
 	}
-	op, err := e.client.GetOperator(context.Background(), owner)
+	op, err := e.Client.GetOperator(context.Background(), owner)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if op.IsAway == before || m.Rows()[rowIndex(t, m, owner)].IsAway != op.IsAway {
 		t.Fatalf("away was %v; API now %v, row %v", before, op.IsAway, m.Rows()[rowIndex(t, m, owner)].IsAway)
 	}
-	if n := e.log.count("PATCH", fmt.Sprintf("/operators/%d/away/", owner)); n != 1 {
+	if n := e.Log.Count("PATCH", fmt.Sprintf("/operators/%d/away/", owner)); n != 1 {
 		t.Fatalf("%d away PATCHes", n)
 	}
-	if !strings.Contains(l.h.lastToast(), "is now") {
-		t.Fatalf("toast %q", l.h.lastToast())
+	if !strings.Contains(l.H.LastToast(), "is now") {
+		t.Fatalf("toast %q", l.H.LastToast())
 	}
 }
 
 func TestAwayOfAnotherOperatorAsksFirst(t *testing.T) {
 	e := newEnv(t)
-	l, m, _ := open(t, e, e.client, 80, 24)
-	other := e.info.OwnerOperatorID + 1
+	l, m, _ := open(t, e, e.Client, 80, 24)
+	other := e.Info.OwnerOperatorID + 1
 	moveTo(t, l, m, other)
 	row := m.Rows()[rowIndex(t, m, other)]
-	l.key("w")
-	cm, ok := l.modal().(*confirm.Model)
+	l.Key("w")
+	cm, ok := l.Modal().(*confirm.Model)
 	if !ok {
-		t.Fatalf("w on another operator opened %T, want a confirmation", l.h.top())
+		t.Fatalf("w on another operator opened %T, want a confirmation", l.H.Top())
 	}
 	if v := ansi.Strip(cm.View()); !strings.Contains(strings.Join(strings.Fields(v), " "), row.Label()) {
 		t.Fatalf("the question does not name %s:\n%s", row.Label(), v)
 	}
-	l.key("n")
-	l.until("closed", func() bool { return l.h.top() == nil })
-	l.drain(50 * time.Millisecond)
-	if n := e.log.count("PATCH", "/away/"); n != 0 {
+	l.Key("n")
+	l.Until("closed", func() bool { return l.H.Top() == nil })
+	l.Drain(50 * time.Millisecond)
+	if n := e.Log.Count("PATCH", "/away/"); n != 0 {
 		t.Fatalf("after n: %d PATCHes", n)
 	}
-	l.key("w")
-	l.modal()
-	l.key("y")
-	l.until("the away task", func() bool { return l.h.top() == nil && !m.Busy() && e.log.count("PATCH", "/away/") == 1 })
-	op, err := e.client.GetOperator(context.Background(), other)
+	l.Key("w")
+	l.Modal()
+	l.Key("y")
+	l.Until("the away task", func() bool { return l.H.Top() == nil && !m.Busy() && e.Log.Count("PATCH", "/away/") == 1 })
+	op, err := e.Client.GetOperator(context.Background(), other)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,43 +177,43 @@ func TestAwayOfAnotherOperatorAsksFirst(t *testing.T) {
 // A second w while the first toggle is on its way sends nothing.
 func TestAwayTwiceSendsOneRequest(t *testing.T) {
 	e := newEnv(t)
-	l, m, _ := open(t, e, e.client, 80, 24)
-	moveTo(t, l, m, e.info.OwnerOperatorID)
-	_, first := l.h.Update(viewtest.Key("w"))
-	_, second := l.h.Update(viewtest.Key("w"))
-	l.run(first)
-	l.run(second)
-	l.until("the away task", func() bool { return !m.Busy() && e.log.count("PATCH", "/away/") >= 1 })
-	l.drain(100 * time.Millisecond)
-	if n := e.log.count("PATCH", "/away/"); n != 1 {
+	l, m, _ := open(t, e, e.Client, 80, 24)
+	moveTo(t, l, m, e.Info.OwnerOperatorID)
+	_, first := l.H.Update(viewtest.Key("w"))
+	_, second := l.H.Update(viewtest.Key("w"))
+	l.Run(first)
+	l.Run(second)
+	l.Until("the away task", func() bool { return !m.Busy() && e.Log.Count("PATCH", "/away/") >= 1 })
+	l.Drain(100 * time.Millisecond)
+	if n := e.Log.Count("PATCH", "/away/"); n != 1 {
 		t.Fatalf("%d away PATCHes for w w", n)
 	}
 }
 
 func TestAwayForbiddenThenAllowedAsDefault(t *testing.T) {
 	e := newEnv(t)
-	restricted := e.client.WithContext(0, e.info.RestrictedOperatorID)
+	restricted := e.Client.WithContext(0, e.Info.RestrictedOperatorID)
 	l, m, ctx := open(t, e, restricted, 80, 24)
-	if m.SelfID() != e.info.RestrictedOperatorID {
+	if m.SelfID() != e.Info.RestrictedOperatorID {
 		t.Fatalf("self %d", m.SelfID())
 	}
-	other := e.info.OwnerOperatorID + 1
+	other := e.Info.OwnerOperatorID + 1
 	moveTo(t, l, m, other)
 	before := m.Rows()[rowIndex(t, m, other)].IsAway
-	l.key("w")
-	l.modal()
-	l.key("y")
-	l.until("the refusal", func() bool { return !m.Busy() && strings.Contains(l.h.lastToast(), "You lack permission") })
+	l.Key("w")
+	l.Modal()
+	l.Key("y")
+	l.Until("the refusal", func() bool { return !m.Busy() && strings.Contains(l.H.LastToast(), "You lack permission") })
 	// Back to the default operator: the same keys work.
-	ctx.Client, ctx.ActingOperatorID = e.client, 0
-	l.deliver(common.ContextChangedMsg{})
-	l.until("reload", func() bool { return m.Loaded() && !m.Busy() })
+	ctx.Client, ctx.ActingOperatorID = e.Client, 0
+	l.Deliver(common.ContextChangedMsg{})
+	l.Until("reload", func() bool { return m.Loaded() && !m.Busy() })
 	moveTo(t, l, m, other)
-	l.key("w")
-	l.modal()
-	l.key("y")
-	l.until("the toggle", func() bool { return !m.Busy() && strings.Contains(l.h.lastToast(), "is now") })
-	op, err := e.client.GetOperator(context.Background(), other)
+	l.Key("w")
+	l.Modal()
+	l.Key("y")
+	l.Until("the toggle", func() bool { return !m.Busy() && strings.Contains(l.H.LastToast(), "is now") })
+	op, err := e.Client.GetOperator(context.Background(), other)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,37 +224,37 @@ func TestAwayForbiddenThenAllowedAsDefault(t *testing.T) {
 
 func TestDeleteConfirmsNamingTheOperator(t *testing.T) {
 	e := newEnv(t)
-	l, m, _ := open(t, e, e.client, 80, 24)
-	victim := e.info.OwnerOperatorID + 2
+	l, m, _ := open(t, e, e.Client, 80, 24)
+	victim := e.Info.OwnerOperatorID + 2
 	moveTo(t, l, m, victim)
 	row := m.Rows()[rowIndex(t, m, victim)]
-	l.key("d")
-	cm, ok := l.modal().(*confirm.Model)
+	l.Key("d")
+	cm, ok := l.Modal().(*confirm.Model)
 	if !ok {
-		t.Fatalf("d opened %T", l.h.top())
+		t.Fatalf("d opened %T", l.H.Top())
 	}
 	if v := strings.Join(strings.Fields(ansi.Strip(cm.View())), " "); !strings.Contains(v, "Delete operator "+row.Label()) {
 		t.Fatalf("question: %s", v)
 	}
-	l.key("y")
-	l.until("the delete", func() bool { return !m.Busy() && len(m.Rows()) == 6 })
-	if _, err := e.client.GetOperator(context.Background(), victim); !client.IsNotFound(err) {
+	l.Key("y")
+	l.Until("the delete", func() bool { return !m.Busy() && len(m.Rows()) == 6 })
+	if _, err := e.Client.GetOperator(context.Background(), victim); !client.IsNotFound(err) {
 		t.Fatalf("operator still there: %v", err)
 	}
-	if n := e.log.count("DELETE", fmt.Sprintf("/operators/%d/", victim)); n != 1 {
+	if n := e.Log.Count("DELETE", fmt.Sprintf("/operators/%d/", victim)); n != 1 {
 		t.Fatalf("%d DELETEs", n)
 	}
 }
 
 func TestDeleteForbiddenShowsPermission(t *testing.T) {
 	e := newEnv(t)
-	l, m, _ := open(t, e, e.client.WithContext(0, e.info.RestrictedOperatorID), 80, 24)
-	moveTo(t, l, m, e.info.OwnerOperatorID+1)
-	l.key("d")
-	l.modal()
-	l.key("y")
-	l.until("the refusal", func() bool { return !m.Busy() && l.h.lastToast() != "" })
-	if got := l.h.lastToast(); !strings.HasPrefix(got, "You lack permission: ") {
+	l, m, _ := open(t, e, e.Client.WithContext(0, e.Info.RestrictedOperatorID), 80, 24)
+	moveTo(t, l, m, e.Info.OwnerOperatorID+1)
+	l.Key("d")
+	l.Modal()
+	l.Key("y")
+	l.Until("the refusal", func() bool { return !m.Busy() && l.H.LastToast() != "" })
+	if got := l.H.LastToast(); !strings.HasPrefix(got, "You lack permission: ") {
 		t.Fatalf("toast %q", got)
 	}
 	if len(m.Rows()) != 7 {
@@ -278,18 +265,18 @@ func TestDeleteForbiddenShowsPermission(t *testing.T) {
 // Results of an older context are dropped.
 func TestStaleListDropped(t *testing.T) {
 	e := newEnv(t)
-	ctx := viewtest.Ctx(e.client)
+	ctx := viewtest.Ctx(e.Client)
 	m := operators.New(ctx, operators.Options{Interval: -1})
 	m.SetSize(80, 24)
 	old := m.Focus()
-	ctx.Client = e.client.WithContext(e.info.OrgIDs[1], 0)
+	ctx.Client = e.Client.WithContext(e.Info.OrgIDs[1], 0)
 	_, fresh := m.Update(common.ContextChangedMsg{})
-	l := newLoop(t, m, 80, 24)
-	l.run(fresh)
-	l.until("the new organization", func() bool { return m.Loaded() && !m.Busy() })
+	l := viewtest.RunScreen(t, ctx, m, 80, 24)
+	l.Run(fresh)
+	l.Until("the new organization", func() bool { return m.Loaded() && !m.Busy() })
 	want := m.Rows()[0].ID
-	l.run(old) // the default organization's answer arrives late
-	l.drain(300 * time.Millisecond)
+	l.Run(old) // the default organization's answer arrives late
+	l.Drain(300 * time.Millisecond)
 	if got := m.Rows()[0].ID; got != want {
 		t.Fatalf("first row %d after a stale answer, want %d", got, want)
 	}
@@ -297,35 +284,35 @@ func TestStaleListDropped(t *testing.T) {
 
 func TestAutoRefreshUpdatesInPlace(t *testing.T) {
 	e := newEnv(t)
-	ctx := viewtest.Ctx(e.client)
+	ctx := viewtest.Ctx(e.Client)
 	m := operators.New(ctx, operators.Options{Interval: 20 * time.Millisecond, Budget: 1 << 30})
-	l := newLoop(t, m, 80, 24)
-	l.until("loaded", func() bool { return m.Loaded() && !m.Busy() })
-	target := e.info.OwnerOperatorID + 3
+	l := viewtest.RunScreen(t, ctx, m, 80, 24)
+	l.Until("loaded", func() bool { return m.Loaded() && !m.Busy() })
+	target := e.Info.OwnerOperatorID + 3
 	moveTo(t, l, m, target)
 	before := m.Rows()[rowIndex(t, m, target)].IsAway
-	if _, err := e.client.SetOperatorAway(context.Background(), target, !before); err != nil {
+	if _, err := e.Client.SetOperatorAway(context.Background(), target, !before); err != nil {
 		t.Fatal(err)
 	}
-	l.until("the change to show", func() bool { return m.Rows()[rowIndex(t, m, target)].IsAway != before })
+	l.Until("the change to show", func() bool { return m.Rows()[rowIndex(t, m, target)].IsAway != before })
 	if r, _ := m.Selected(); r.ID != target {
 		t.Fatalf("cursor moved to %d", r.ID)
 	}
 	m.Blur()
-	lists := e.log.count("GET", "/operators/")
-	l.drain(150 * time.Millisecond)
-	if n := e.log.count("GET", "/operators/"); n > lists+1 { // one may have been on its way
+	lists := e.Log.Count("GET", "/operators/")
+	l.Drain(150 * time.Millisecond)
+	if n := e.Log.Count("GET", "/operators/"); n > lists+1 { // one may have been on its way
 		t.Fatalf("auto-refresh went on while hidden: %d → %d list requests", lists, n)
 	}
 }
 
 func TestAutoIntervalFollowsTheBudget(t *testing.T) {
 	e := newEnv(t)
-	ctx := viewtest.Ctx(e.client)
+	ctx := viewtest.Ctx(e.Client)
 	m := operators.New(ctx, operators.Options{Budget: 400})
-	l := newLoop(t, m, 80, 24)
-	l.until("loaded", func() bool { return m.Loaded() && !m.Busy() })
-	used := e.client.Usage(client.FamilyOperators) // the list and 7 slots
+	l := viewtest.RunScreen(t, ctx, m, 80, 24)
+	l.Until("loaded", func() bool { return m.Loaded() && !m.Busy() })
+	used := e.Client.Usage(client.FamilyOperators) // the list and 7 slots
 	if used != 8 {
 		t.Fatalf("used %d operators requests, want 8", used)
 	}
@@ -336,7 +323,7 @@ func TestAutoIntervalFollowsTheBudget(t *testing.T) {
 	if paused || d != want {
 		t.Fatalf("interval %v (paused %v), want %v", d, paused, want)
 	}
-	if v := l.h.View(); !strings.Contains(v, "auto "+fmt.Sprintf("%dm%02ds", int(want.Minutes()), int(want.Seconds())%60)+" (budget)") ||
+	if v := l.H.View(); !strings.Contains(v, "auto "+fmt.Sprintf("%dm%02ds", int(want.Minutes()), int(want.Seconds())%60)+" (budget)") ||
 		!strings.Contains(v, "operators requests today 8/400") {
 		t.Fatalf("header does not show the budget:\n%s", v)
 	}
@@ -352,12 +339,12 @@ func TestAutoIntervalFollowsTheBudget(t *testing.T) {
 
 func TestViewIsExactlyTheSizeGiven(t *testing.T) {
 	e := newEnv(t)
-	l, m, _ := open(t, e, e.client, 80, 24)
+	l, m, _ := open(t, e, e.Client, 80, 24)
 	for _, sz := range [][2]int{{80, 24}, {80, 20}, {100, 30}, {120, 40}, {160, 48}, {200, 50}, {81, 7}} {
-		l.deliver(struct{}{})
+		l.Deliver(struct{}{})
 		m.SetSize(sz[0], sz[1])
-		l.until("slots", func() bool { return !m.Busy() })
-		assertSize(t, m.View(), sz[0], sz[1])
+		l.Until("slots", func() bool { return !m.Busy() })
+		viewtest.CheckSize(t, m.View(), sz[0], sz[1], "the screen")
 	}
 }
 
@@ -371,23 +358,23 @@ func TestRowsAreSanitized(t *testing.T) {
 }
 
 // edit opens the edit form of operator id.
-func edit(t *testing.T, l *loop, m *operators.Model, id int64) *forms.Modal {
+func edit(t *testing.T, l *viewtest.Screen, m *operators.Model, id int64) *forms.Modal {
 	t.Helper()
 	moveTo(t, l, m, id)
-	l.key("e")
-	f, ok := l.modal().(*forms.Modal)
+	l.Key("e")
+	f, ok := l.Modal().(*forms.Modal)
 	if !ok {
-		t.Fatalf("e opened %T", l.h.top())
+		t.Fatalf("e opened %T", l.H.Top())
 	}
 	return f
 }
 
 // typeInto clears the focused field and types s.
-func typeInto(l *loop, s string) {
+func typeInto(l *viewtest.Screen, s string) {
 	for range 60 {
-		l.deliver(viewtest.Key("backspace"))
+		l.Deliver(viewtest.Key("backspace"))
 	}
-	l.key(s)
+	l.Key(s)
 }
 
 func TestEditValidatesLocally(t *testing.T) {
@@ -414,32 +401,32 @@ func TestEditValidatesLocally(t *testing.T) {
 	}
 
 	e := newEnv(t)
-	l, m, _ := open(t, e, e.client, 80, 24)
-	f := edit(t, l, m, e.info.OwnerOperatorID+1)
-	l.key("tab", "tab") // email
+	l, m, _ := open(t, e, e.Client, 80, 24)
+	f := edit(t, l, m, e.Info.OwnerOperatorID+1)
+	l.Key("tab", "tab") // email
 	typeInto(l, "not-an-email")
-	l.key("enter")
+	l.Key("enter")
 	if v := ansi.Strip(f.View()); !strings.Contains(v, "is not an email address") {
 		t.Fatalf("no validation message:\n%s", v)
 	}
-	l.drain(50 * time.Millisecond)
+	l.Drain(50 * time.Millisecond)
 	if n := len(e.bodies.list()); n != 0 {
 		t.Fatalf("%d PATCHes with an invalid email", n)
 	}
-	if l.h.top() != f {
+	if l.H.Top() != f {
 		t.Fatal("the form closed")
 	}
 }
 
 func TestEditSendsOnlyChangedFields(t *testing.T) {
 	e := newEnv(t)
-	l, m, _ := open(t, e, e.client, 80, 24)
-	id := e.info.OwnerOperatorID + 1
+	l, m, _ := open(t, e, e.Client, 80, 24)
+	id := e.Info.OwnerOperatorID + 1
 	edit(t, l, m, id)
-	l.key("tab") // display name
+	l.Key("tab") // display name
 	typeInto(l, "Benji")
-	l.key("enter", "enter", "enter") // display name → email → locale → submit
-	l.until("saved", func() bool { return l.h.top() == nil })
+	l.Key("enter", "enter", "enter") // display name → email → locale → submit
+	l.Until("saved", func() bool { return l.H.Top() == nil })
 	got := e.bodies.list()
 	if len(got) != 1 || got[0] != fmt.Sprintf(`/api/um/v3/operators/%d/ {"display_name":"Benji"}`, id) {
 		t.Fatalf("PATCH bodies %q, want only display_name", got)
@@ -447,13 +434,13 @@ func TestEditSendsOnlyChangedFields(t *testing.T) {
 	if r := m.Rows()[rowIndex(t, m, id)]; r.DisplayName != "Benji" {
 		t.Fatalf("row not updated in place: %+v", r)
 	}
-	if !strings.Contains(l.h.lastToast(), "Saved operator") {
-		t.Fatalf("toast %q", l.h.lastToast())
+	if !strings.Contains(l.H.LastToast(), "Saved operator") {
+		t.Fatalf("toast %q", l.H.LastToast())
 	}
 	// No change: nothing is sent.
 	edit(t, l, m, id)
-	l.key("enter", "enter", "enter", "enter")
-	l.until("closed", func() bool { return l.h.top() == nil })
+	l.Key("enter", "enter", "enter", "enter")
+	l.Until("closed", func() bool { return l.H.Top() == nil })
 	if n := len(e.bodies.list()); n != 1 {
 		t.Fatalf("%d PATCHes after an unchanged submit", n)
 	}
@@ -461,28 +448,28 @@ func TestEditSendsOnlyChangedFields(t *testing.T) {
 
 func TestEditKeepsInputOnPermissionErrorAndWorksAsDefault(t *testing.T) {
 	e := newEnv(t)
-	restricted := e.client.WithContext(0, e.info.RestrictedOperatorID)
+	restricted := e.Client.WithContext(0, e.Info.RestrictedOperatorID)
 	l, m, ctx := open(t, e, restricted, 80, 24)
-	id := e.info.OwnerOperatorID + 1
+	id := e.Info.OwnerOperatorID + 1
 	f := edit(t, l, m, id)
-	l.key("tab")
+	l.Key("tab")
 	typeInto(l, "Benedict")
-	l.key("enter", "enter", "enter")
-	l.until("the refusal", func() bool { return !f.Submitting() && f.Err() != "" })
+	l.Key("enter", "enter", "enter")
+	l.Until("the refusal", func() bool { return !f.Submitting() && f.Err() != "" })
 	if !strings.HasPrefix(f.Err(), "You lack permission: ") {
 		t.Fatalf("form error %q", f.Err())
 	}
-	if l.h.top() != f {
+	if l.H.Top() != f {
 		t.Fatal("the form closed on failure")
 	}
 	if v := ansi.Strip(f.View()); !strings.Contains(v, "Benedict") || !strings.Contains(v, "You lack permission") {
 		t.Fatalf("the form lost the input or the error:\n%s", v)
 	}
 	// Switch back to the default operator and submit the same form again.
-	ctx.Client, ctx.ActingOperatorID = e.client, 0
-	l.key("enter", "enter", "enter", "enter")
-	l.until("saved", func() bool { return l.h.top() == nil })
-	op, err := e.client.GetOperator(context.Background(), id)
+	ctx.Client, ctx.ActingOperatorID = e.Client, 0
+	l.Key("enter", "enter", "enter", "enter")
+	l.Until("saved", func() bool { return l.H.Top() == nil })
+	op, err := e.Client.GetOperator(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -493,19 +480,19 @@ func TestEditKeepsInputOnPermissionErrorAndWorksAsDefault(t *testing.T) {
 
 func TestEditNeverSubmitsTwice(t *testing.T) {
 	e := newEnv(t)
-	l, m, _ := open(t, e, e.client, 80, 24)
-	edit(t, l, m, e.info.OwnerOperatorID+1)
-	l.key("tab")
+	l, m, _ := open(t, e, e.Client, 80, 24)
+	edit(t, l, m, e.Info.OwnerOperatorID+1)
+	l.Key("tab")
 	typeInto(l, "Twice")
-	l.key("enter", "enter")
+	l.Key("enter", "enter")
 	// The last enter submits; more presses arrive before the answer.
 	for range 3 {
-		_, c := l.h.Update(viewtest.Key("enter"))
-		l.run(c)
+		_, c := l.H.Update(viewtest.Key("enter"))
+		l.Run(c)
 	}
-	l.until("saved", func() bool { return l.h.top() == nil })
-	l.drain(100 * time.Millisecond)
-	if n := e.log.count("PATCH", "/"); n != 1 {
+	l.Until("saved", func() bool { return l.H.Top() == nil })
+	l.Drain(100 * time.Millisecond)
+	if n := e.Log.Count("PATCH", "/"); n != 1 {
 		t.Fatalf("%d PATCHes for one form", n)
 	}
 }
@@ -513,19 +500,19 @@ func TestEditNeverSubmitsTwice(t *testing.T) {
 // A 429 on the PATCH (never retried) shows in the form, which keeps what was typed.
 func TestEditRateLimitedKeepsInput(t *testing.T) {
 	e := newEnvWith(t, sandbox.Options{DailyLimit: 8}) // the list and 7 slots use it up
-	l, m, _ := open(t, e, e.client, 80, 24)
-	f := edit(t, l, m, e.info.OwnerOperatorID+1)
-	l.key("tab")
+	l, m, _ := open(t, e, e.Client, 80, 24)
+	f := edit(t, l, m, e.Info.OwnerOperatorID+1)
+	l.Key("tab")
 	typeInto(l, "Later")
-	l.key("enter", "enter", "enter")
-	l.until("the refusal", func() bool { return !f.Submitting() && f.Err() != "" })
-	if !strings.HasPrefix(f.Err(), "Rate-limited by the API: ") || l.h.top() != f {
-		t.Fatalf("form error %q, top %T", f.Err(), l.h.top())
+	l.Key("enter", "enter", "enter")
+	l.Until("the refusal", func() bool { return !f.Submitting() && f.Err() != "" })
+	if !strings.HasPrefix(f.Err(), "Rate-limited by the API: ") || l.H.Top() != f {
+		t.Fatalf("form error %q, top %T", f.Err(), l.H.Top())
 	}
 	if v := ansi.Strip(f.View()); !strings.Contains(v, "Later") {
 		t.Fatalf("the input is gone:\n%s", v)
 	}
-	if n := e.log.count("PATCH", "/"); n != 1 {
+	if n := e.Log.Count("PATCH", "/"); n != 1 {
 		t.Fatalf("%d PATCHes: a PATCH is never retried", n)
 	}
 }

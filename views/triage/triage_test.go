@@ -1,12 +1,12 @@
 package triage_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
@@ -100,7 +100,7 @@ func TestLayouts(t *testing.T) {
 	for _, tc := range cases {
 		m, _, _ := newScreen(t, tc.w, tc.h)
 		v := m.View()
-		checkSize(t, v, tc.w, tc.h)
+		viewtest.CheckSize(t, v, tc.w, tc.h, fmt.Sprintf("%dx%d", tc.w, tc.h))
 		for _, p := range tc.panes {
 			if !strings.Contains(v, "─ "+p) {
 				t.Errorf("%dx%d: pane %s missing", tc.w, tc.h, p)
@@ -118,7 +118,7 @@ func TestLayouts(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "─ Detail") {
 		t.Fatal("p did not show the detail pane at 120 columns")
 	}
-	checkSize(t, m.View(), 120, 40)
+	viewtest.CheckSize(t, m.View(), 120, 40, "120x40")
 	m.Update(viewtest.Key("p"))
 	if strings.Contains(m.View(), "─ Detail") {
 		t.Fatal("p did not hide the detail pane again")
@@ -134,7 +134,7 @@ func TestLayouts(t *testing.T) {
 	// Every resize re-lays out to exactly the new size.
 	for _, s := range [][2]int{{200, 50}, {80, 24}, {159, 30}, {160, 30}, {99, 25}, {100, 25}, {81, 21}} {
 		m.SetSize(s[0], s[1])
-		checkSize(t, m.View(), s[0], s[1])
+		viewtest.CheckSize(t, m.View(), s[0], s[1], fmt.Sprintf("%dx%d", s[0], s[1]))
 	}
 }
 
@@ -165,18 +165,5 @@ func TestOpenConversationMessage(t *testing.T) {
 	}
 	if !strings.Contains(m.View(), "Part 1 of") {
 		t.Fatalf("detail does not show the conversation parts:\n%s", m.View())
-	}
-}
-
-func checkSize(t *testing.T, v string, w, h int) {
-	t.Helper()
-	lines := strings.Split(v, "\n")
-	if len(lines) != h {
-		t.Fatalf("%dx%d: view has %d lines", w, h, len(lines))
-	}
-	for i, l := range lines {
-		if lw := ansi.StringWidth(l); lw != w {
-			t.Fatalf("%dx%d: line %d is %d wide: %q", w, h, i, lw, l)
-		}
 	}
 }

@@ -1,17 +1,19 @@
 // Package viewtest has helpers for the views' tests: an in-process sandbox with a fixed
-// clock, a view context on it, and a runner that executes commands the way Bubble Tea
-// would. It is imported only by tests.
+// clock, a view context on it, a runner that executes commands the way Bubble Tea would,
+// a stand-in root (Host) and a message loop to run it (Loop). It is imported only by tests.
 package viewtest
 
 import (
 	"context"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"github.com/parley-tui/parley/client"
@@ -71,8 +73,8 @@ func Ctx(c *client.Client) *common.Ctx {
 		Client:    c,
 		PageSize:  100,
 		Operators: map[int64]string{},
-		// The views' tests route modals through messages with stand-in hosts; the root's
-		// synchronous path is tested in package ui.
+		// Modal changes come as messages, which tests can inspect; Host routes them, and
+		// with AsyncModals off it applies the root's synchronous changes instead.
 		AsyncModals: true,
 	}
 }
@@ -176,4 +178,19 @@ func Key(k string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+}
+
+// CheckSize fails the test unless view is exactly w×h: h lines, each w cells wide. what
+// names the view in the failure.
+func CheckSize(t testing.TB, view string, w, h int, what string) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	if len(lines) != h {
+		t.Fatalf("%s: %d lines, want %d:\n%s", what, len(lines), h, view)
+	}
+	for i, l := range lines {
+		if lw := ansi.StringWidth(l); lw != w {
+			t.Fatalf("%s: line %d is %d wide, want %d: %q", what, i, lw, w, l)
+		}
+	}
 }
