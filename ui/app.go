@@ -370,14 +370,9 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 // the next message (a key typed right after "/" goes to the search prompt), and returns
 // the opened modals' Init commands.
 func (a *App) applyModalChanges() tea.Cmd {
-	var opened []common.Modal
-	a.overlays, opened = a.ctx.ApplyModalChanges(a.overlays)
-	var cmds []tea.Cmd
-	for _, m := range opened {
-		a.sizeModal(m)
-		cmds = append(cmds, m.Init())
-	}
-	return tea.Batch(cmds...)
+	var inits tea.Cmd
+	a.overlays, inits = a.ctx.ApplyModalChanges(a.overlays, a.sizeModal)
+	return inits
 }
 
 func (a *App) switchTo(id common.ScreenID) tea.Cmd {

@@ -3,6 +3,7 @@
 package common
 
 import (
+	"context"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -73,10 +74,10 @@ func (c *Ctx) TakeModalChanges() (closing, opening []Modal) {
 
 // ApplyModalChanges applies to stack the modal changes asked for during the last Update
 // (the root calls it after every Update): the closing modals leave the stack, then the
-// opening ones go on top. A closing modal that is not on the stack was wrapped in another
-// (the note form around a form) and closes the top one, its wrapper. It returns the new
-// stack and the modals opened, for the caller to size and start.
-func (c *Ctx) ApplyModalChanges(stack []Modal) (out, opened []Modal) {
+// opening ones go on top, each sized by size. A closing modal that is not on the stack was
+// wrapped in another (the note form around a form) and closes the top one, its wrapper.
+// It returns the new stack and the opened modals' Init commands.
+func (c *Ctx) ApplyModalChanges(stack []Modal, size func(Modal)) ([]Modal, tea.Cmd) {
 	closing, opening := c.TakeModalChanges()
 	for _, m := range closing {
 		found := false
@@ -91,7 +92,13 @@ func (c *Ctx) ApplyModalChanges(stack []Modal) (out, opened []Modal) {
 			stack = stack[:len(stack)-1]
 		}
 	}
-	return append(stack, opening...), opening
+	var inits []tea.Cmd
+	for _, m := range opening {
+		stack = append(stack, m)
+		size(m)
+		inits = append(inits, m.Init())
+	}
+	return stack, tea.Batch(inits...)
 }
 
 // NewTaskID returns a task id that no other task of this app uses, so a TaskDoneMsg reaches
@@ -100,6 +107,16 @@ func (c *Ctx) ApplyModalChanges(stack []Modal) (out, opened []Modal) {
 func (c *Ctx) NewTaskID() int {
 	c.taskSeq++
 	return c.taskSeq
+}
+
+// RequestContext is the context of one request, bounded by timeout; fresh makes it skip
+// the client's response cache.
+func RequestContext(timeout time.Duration, fresh bool) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	if fresh {
+		ctx = client.Fresh(ctx)
+	}
+	return ctx, cancel
 }
 
 // PageLimit is the page size lists ask for: PageSize when the API allows it, else the

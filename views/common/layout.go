@@ -275,6 +275,16 @@ func JoinHorizontal(blocks ...string) string {
 	return b.String()
 }
 
+// PaintIf returns a function that renders s in a style, or when not styled returns s as
+// it is: a selected row is laid out plain and then highlighted as a whole, since nested
+// styles would break its background.
+func PaintIf(styled bool) func(s string, style lipgloss.Style) string {
+	if styled {
+		return func(s string, style lipgloss.Style) string { return style.Render(s) }
+	}
+	return func(s string, _ lipgloss.Style) string { return s }
+}
+
 // Painter returns a function that applies a simple style (colours and attributes, no
 // padding, margins or width) to single-line text without lipgloss measuring the text every
 // time: the style's opening and closing sequences are taken once from a one-rune sample.

@@ -197,11 +197,8 @@ func (m *Detail) Open(id int64, fresh bool) tea.Cmd {
 	m.loading = true
 	gen, c := m.gen, m.ctx.Client
 	load := func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := common.RequestContext(requestTimeout, fresh)
 		defer cancel()
-		if fresh {
-			ctx = client.Fresh(ctx)
-		}
 		ct, err := c.GetContact(ctx, id)
 		if err != nil {
 			err = fmt.Errorf("contact %d: %w", id, err)
@@ -265,11 +262,8 @@ func (m *Detail) loadConversations(fresh bool) tea.Cmd {
 	m.convErr = nil
 	gen, req, id, c := m.gen, m.convReq, m.id, m.ctx.Client
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := common.RequestContext(requestTimeout, fresh)
 		defer cancel()
-		if fresh {
-			ctx = client.Fresh(ctx)
-		}
 		p, err := c.ListConversations(ctx, client.ConversationListOptions{
 			ListOptions: client.ListOptions{Limit: DetailPageSize, Ordering: "-last_message_sent_at"},
 			Filter:      client.ConversationFilter{ContactIdentityID: id},
@@ -318,11 +312,8 @@ func (m *Detail) loadNotes(fresh bool) tea.Cmd {
 	m.notesErr = nil
 	gen, req, id, c := m.gen, m.noteReq, m.id, m.ctx.Client
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := common.RequestContext(requestTimeout, fresh)
 		defer cancel()
-		if fresh {
-			ctx = client.Fresh(ctx)
-		}
 		p, err := c.ListNotes(ctx, client.NoteListOptions{
 			ListOptions:       client.ListOptions{Limit: DetailPageSize, Ordering: "-created_at"},
 			ContactIdentityID: id,

@@ -10,7 +10,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
@@ -161,11 +160,8 @@ func (m *List) Load(fresh bool) tea.Cmd {
 	r := m.pg.Start(keep)
 	c, q, limit, now := m.ctx.Client, m.q, m.ctx.PageLimit(), m.ctx.Now
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := common.RequestContext(requestTimeout, fresh)
 		defer cancel()
-		if fresh {
-			ctx = client.Fresh(ctx)
-		}
 		ordering := q.Ordering
 		if q.Search != "" {
 			ordering = "" // ranked by the server; an ordering would be ignored anyway
@@ -531,12 +527,7 @@ func (m *List) when(r *Row) string {
 // selection highlight.
 func (m *List) renderEntry(r *Row, styled bool) string {
 	st := m.ctx.Styles
-	paint := func(s string, style lipgloss.Style) string {
-		if styled {
-			return style.Render(s)
-		}
-		return s
-	}
+	paint := common.PaintIf(styled)
 	w := m.width
 	mark := " "
 	if m.marked[r.ID] {

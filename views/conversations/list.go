@@ -9,7 +9,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
@@ -142,11 +141,8 @@ func (m *Model) Load(fresh bool) tea.Cmd {
 	r := m.pg.Start(keep)
 	c, q, limit, now := m.ctx.Client, m.q, m.ctx.PageLimit(), m.ctx.Now
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := common.RequestContext(requestTimeout, fresh)
 		defer cancel()
-		if fresh {
-			ctx = client.Fresh(ctx)
-		}
 		p, err := c.ListConversations(ctx, client.ConversationListOptions{
 			ListOptions: client.ListOptions{Limit: limit, Ordering: q.Ordering, Search: q.Search},
 			Filter:      q.Filter,
@@ -530,12 +526,7 @@ func (m *Model) entry(i int) string {
 // selection highlight (nested styles would break its background).
 func (m *Model) renderEntry(r *Row, styled bool) string {
 	st := m.ctx.Styles
-	paint := func(s string, style lipgloss.Style) string {
-		if styled {
-			return style.Render(s)
-		}
-		return s
-	}
+	paint := common.PaintIf(styled)
 	w := m.width
 	mark := " "
 	if m.marked[r.ID] {

@@ -4,7 +4,6 @@ package detail
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -79,11 +78,8 @@ func (m *Model) Load(id int64, fresh bool) tea.Cmd {
 	}
 	gen, c := m.gen, m.ctx.Client
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := common.RequestContext(requestTimeout, fresh)
 		defer cancel()
-		if fresh {
-			ctx = client.Fresh(ctx)
-		}
 		conv, err := c.GetConversation(ctx, id)
 		return loadedMsg{gen: gen, id: id, conv: conv, err: err}
 	}

@@ -4,7 +4,6 @@
 package messages
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -162,11 +161,8 @@ func (m *Model) fetch(link string, fresh bool) tea.Cmd {
 	}
 	gen, req, conv, c := m.gen, m.req, m.convID, m.ctx.Client
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := common.RequestContext(requestTimeout, fresh)
 		defer cancel()
-		if fresh {
-			ctx = client.Fresh(ctx)
-		}
 		var (
 			p   *client.CursorPage[client.Message]
 			err error

@@ -12,7 +12,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
@@ -159,11 +158,8 @@ func (m *Model) Load(fresh bool) tea.Cmd {
 	m.merging = false
 	c, ordering, limit, now := m.ctx.Client, m.ordering, m.ctx.PageLimit(), m.ctx.Now
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := common.RequestContext(requestTimeout, fresh)
 		defer cancel()
-		if fresh {
-			ctx = client.Fresh(ctx)
-		}
 		p, err := c.ListNavigation(ctx, client.NavigationListOptions{ListOptions: client.ListOptions{Limit: limit, Ordering: ordering}})
 		if err != nil {
 			err = fmt.Errorf("load navigation events: %w", err)
@@ -464,12 +460,7 @@ func (m *Model) entry(i int) string {
 
 func (m *Model) render(r *Row, styled bool) string {
 	st := m.ctx.Styles
-	paint := func(s string, style lipgloss.Style) string {
-		if styled {
-			return style.Render(s)
-		}
-		return s
-	}
+	paint := common.PaintIf(styled)
 	w := m.innerW()
 	title := r.Title
 	if title == "" {

@@ -208,11 +208,8 @@ func (m *Model) Load(fresh, auto bool) tea.Cmd {
 	m.loading = true
 	gen, req, c, now := m.gen, m.req, m.ctx.Client, m.ctx.Now
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := common.RequestContext(requestTimeout, fresh)
 		defer cancel()
-		if fresh {
-			ctx = client.Fresh(ctx)
-		}
 		var rows []Row
 		for op, err := range c.Operators(ctx) {
 			if err != nil {
@@ -731,12 +728,7 @@ func (m *Model) entry(i int) string {
 // render lays out one operator; styled=false gives plain text for the selection highlight.
 func (m *Model) render(r *Row, styled bool) string {
 	st := m.ctx.Styles
-	paint := func(s string, style lipgloss.Style) string {
-		if styled {
-			return style.Render(s)
-		}
-		return s
-	}
+	paint := common.PaintIf(styled)
 	l := m.columns()
 	sym, word := AwaySymbol(r.IsAway)
 	status := paint(common.Pad(sym+" "+word, l.away), st.StatusNew)

@@ -101,14 +101,9 @@ func (h *Host) route(msg tea.Msg) tea.Cmd {
 }
 
 func (h *Host) applyModalChanges() tea.Cmd {
-	var opened []common.Modal
-	h.Modals, opened = h.ctx.ApplyModalChanges(h.Modals)
-	var cmds []tea.Cmd
-	for _, m := range opened {
-		h.sizeModal(m)
-		cmds = append(cmds, m.Init())
-	}
-	return tea.Batch(cmds...)
+	var inits tea.Cmd
+	h.Modals, inits = h.ctx.ApplyModalChanges(h.Modals, h.sizeModal)
+	return inits
 }
 
 // sizeModal gives a modal the room the root would: the bottom line for an inline one, the
