@@ -5,8 +5,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"reflect"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -145,56 +143,9 @@ func (e *env) contactWith(t *testing.T, ok func(client.Contact) bool) client.Con
 	return client.Contact{}
 }
 
-// slow reports the commands that only sleep (tea.Tick and cursor blinks): run skips them.
-func slow(c tea.Cmd) bool {
-	name := runtime.FuncForPC(reflect.ValueOf(c).Pointer()).Name()
-	return strings.Contains(name, "bubbletea.Tick") || strings.Contains(name, "bubbletea.Every") ||
-		strings.Contains(name, "cursor.(*Model).BlinkCmd")
-}
-
-// run runs cmd and what it batches or sequences, concurrently like Bubble Tea, and returns
-// the messages. Ticks and cursor blinks are skipped (they only sleep), so nothing waits
-// for them; everything else (requests included) is awaited.
-func run(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	var (
-		mu  sync.Mutex
-		out []tea.Msg
-		wg  sync.WaitGroup
-	)
-	var exec func(c tea.Cmd)
-	exec = func(c tea.Cmd) {
-		defer wg.Done()
-		if c == nil || slow(c) {
-			return
-		}
-		msg := c()
-		if cmds, ok := viewtest.SubCommands(msg); ok {
-			for _, sc := range cmds {
-				wg.Add(1)
-				go exec(sc)
-			}
-			return
-		}
-		if msg != nil {
-			mu.Lock()
-			out = append(out, msg)
-			mu.Unlock()
-		}
-	}
-	wg.Add(1)
-	done := make(chan struct{})
-	go func() { exec(cmd); wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(wait):
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	return append([]tea.Msg(nil), out...)
-}
+// run runs cmd and what it batches or sequences, skipping ticks and cursor blinks, and
+// returns the messages.
+func run(cmd tea.Cmd) []tea.Msg { return viewtest.RunSkippingTicks(cmd, wait) }
 
 func find[T any](msgs []tea.Msg) (T, bool) {
 	for _, m := range msgs {
@@ -264,30 +215,6 @@ func openModal(m common.Modal, w, h int) common.Modal {
 	m.SetSize(w, h)
 	for _, r := range run(m.Init()) {
 		m, _, _ = drive(m, r)
-	}
-	return m
-}
-
-// applyList feeds msgs to the list.
-func applyList(m contacts.List, msgs []tea.Msg) (contacts.List, []tea.Cmd) {
-	var cmds []tea.Cmd
-	for _, msg := range msgs {
-		var c tea.Cmd
-		m, c = m.Update(msg)
-		cmds = append(cmds, c)
-	}
-	return m, cmds
-}
-
-// settleList runs cmd and everything that follows until nothing is left.
-func settleList(m contacts.List, cmd tea.Cmd) contacts.List {
-	pending := []tea.Cmd{cmd}
-	for len(pending) > 0 {
-		c := pending[0]
-		pending = pending[1:]
-		var next []tea.Cmd
-		m, next = applyList(m, viewtest.Run(c, wait))
-		pending = append(pending, next...)
 	}
 	return m
 }

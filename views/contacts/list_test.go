@@ -30,7 +30,7 @@ func TestListPagingFollowsNextOncePerPage(t *testing.T) {
 	e := readOnly(t)
 	m := newList(e, 10, 100, 20)
 	before := len(e.rec.requests("GET", "/contact_identities/"))
-	m = settleList(m, m.Load(false))
+	m = viewtest.Settle(m, m.Load(false), wait)
 	total := m.Total()
 	if total <= 30 {
 		t.Fatalf("sandbox has only %d contacts; the test needs several pages", total)
@@ -41,7 +41,7 @@ func TestListPagingFollowsNextOncePerPage(t *testing.T) {
 	for i := 0; i < 100 && len(m.Rows()) < total; i++ {
 		var cmd tea.Cmd
 		m, cmd = m.Update(viewtest.Key("G"))
-		m = settleList(m, cmd)
+		m = viewtest.Settle(m, cmd, wait)
 	}
 	if got := len(m.Rows()); got != total {
 		t.Fatalf("walked %d rows, count is %d", got, total)
@@ -72,7 +72,7 @@ func TestListPagingFollowsNextOncePerPage(t *testing.T) {
 func TestListPrefetchesWithinAScreenOfTheEnd(t *testing.T) {
 	e := readOnly(t)
 	m := newList(e, 20, 100, 12) // 10 rows visible
-	m = settleList(m, m.Load(false))
+	m = viewtest.Settle(m, m.Load(false), wait)
 	if len(m.Rows()) != 20 {
 		t.Fatalf("first page: %d rows", len(m.Rows()))
 	}
@@ -90,7 +90,7 @@ func TestListPrefetchesWithinAScreenOfTheEnd(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("no prefetch within a screen of the end")
 	}
-	m = settleList(m, cmd)
+	m = viewtest.Settle(m, cmd, wait)
 	if len(m.Rows()) != 40 || len(e.rec.requests("GET", "/contact_identities/"))-before != 1 {
 		t.Fatalf("after prefetch: %d rows, %d requests", len(m.Rows()), len(e.rec.requests("GET", "/contact_identities/"))-before)
 	}
@@ -102,8 +102,8 @@ func TestListStaleResultsAreDropped(t *testing.T) {
 	// Two queries in a row; the answer to the first arrives last and must be ignored.
 	first := m.SetQuery(contacts.Query{Ordering: "name"})
 	second := m.SetQuery(contacts.Query{Search: "berlin"})
-	m, _ = applyList(m, viewtest.Run(second, wait))
-	m, _ = applyList(m, viewtest.Run(first, wait))
+	m, _ = viewtest.Apply(m, viewtest.Run(second, wait))
+	m, _ = viewtest.Apply(m, viewtest.Run(first, wait))
 	p, err := e.c.SearchContacts(t.Context(), "berlin", 100)
 	if err != nil || len(p.Results) == 0 {
 		t.Fatalf("search: %v", err)
@@ -121,12 +121,12 @@ func TestListStaleResultsAreDropped(t *testing.T) {
 func TestListSearchOrderingFiltersAndEsc(t *testing.T) {
 	e := readOnly(t)
 	m := newList(e, 100, 120, 20)
-	m = settleList(m, m.Load(false))
+	m = viewtest.Settle(m, m.Load(false), wait)
 	// o walks the six orderings after the default, each sent to the server.
 	for _, want := range contacts.OrderingCycle[1:] {
 		var cmd tea.Cmd
 		m, cmd = m.Update(viewtest.Key("o"))
-		m = settleList(m, cmd)
+		m = viewtest.Settle(m, cmd, wait)
 		if m.Query().Ordering != want {
 			t.Fatalf("o gave %q, want %q", m.Query().Ordering, want)
 		}
@@ -146,15 +146,15 @@ func TestListSearchOrderingFiltersAndEsc(t *testing.T) {
 	}
 	var cmd tea.Cmd
 	m, cmd = m.Update(viewtest.Key("o")) // back to the default
-	m = settleList(m, cmd)
+	m = viewtest.Settle(m, cmd, wait)
 	if m.Query().Ordering != "" {
 		t.Fatalf("o after -email gave %q, want the default", m.Query().Ordering)
 	}
 
 	m, cmd = m.Update(contacts.FilterMsg{Filter: client.ContactFilter{Locale: "de_DE"}})
-	m = settleList(m, cmd)
+	m = viewtest.Settle(m, cmd, wait)
 	m, cmd = m.Update(contacts.SearchMsg{Text: "berlin"})
-	m = settleList(m, cmd)
+	m = viewtest.Settle(m, cmd, wait)
 	if m.Total() == 0 {
 		t.Fatal("search berlin with locale de_DE found nothing")
 	}
@@ -180,17 +180,17 @@ func TestListSearchOrderingFiltersAndEsc(t *testing.T) {
 		t.Fatalf("esc with marks: marks %d, query %+v", len(m.Marked()), m.Query())
 	}
 	m, cmd = m.Update(viewtest.Key("esc")) // then the search
-	m = settleList(m, cmd)
+	m = viewtest.Settle(m, cmd, wait)
 	if m.Query().Search != "" || m.Query().Filter.Locale != "de_DE" {
 		t.Fatalf("first esc: %+v", m.Query())
 	}
 	m, cmd = m.Update(viewtest.Key("esc")) // then the filters
-	m = settleList(m, cmd)
+	m = viewtest.Settle(m, cmd, wait)
 	if !m.Query().Filter.IsZero() {
 		t.Fatalf("second esc left %+v", m.Query().Filter)
 	}
 	m, cmd = m.Update(contacts.SearchMsg{Text: "zzzznotaword"})
-	m = settleList(m, cmd)
+	m = viewtest.Settle(m, cmd, wait)
 	if m.Total() != 0 || !strings.Contains(m.View(), "No contact matches the search") {
 		t.Fatalf("nonsense search: total %d\n%s", m.Total(), m.View())
 	}
@@ -200,7 +200,7 @@ func TestListSearchIsRanked(t *testing.T) {
 	e := readOnly(t)
 	m := newList(e, 100, 120, 20)
 	m, cmd := m.Update(contacts.SearchMsg{Text: "berlin"})
-	m = settleList(m, cmd)
+	m = viewtest.Settle(m, cmd, wait)
 	p, err := e.c.SearchContacts(client.Fresh(t.Context()), "berlin", 100)
 	if err != nil {
 		t.Fatal(err)
@@ -220,11 +220,11 @@ func TestListViewIsExactlyItsSize(t *testing.T) {
 	for _, size := range [][2]int{{30, 6}, {43, 20}, {59, 10}, {60, 22}, {78, 20}, {120, 40}, {200, 50}} {
 		m := newList(e, 100, size[0], size[1])
 		viewtest.CheckSize(t, m.View(), size[0], size[1], "loading")
-		m = settleList(m, m.Load(false))
+		m = viewtest.Settle(m, m.Load(false), wait)
 		for _, k := range []string{"j", "j", " ", "G", "g", "o"} {
 			var cmd tea.Cmd
 			m, cmd = m.Update(viewtest.Key(k))
-			m = settleList(m, cmd)
+			m = viewtest.Settle(m, cmd, wait)
 			viewtest.CheckSize(t, m.View(), size[0], size[1], fmt.Sprintf("%dx%d after %q", size[0], size[1], k))
 		}
 	}
@@ -313,11 +313,11 @@ func TestListContinuesPastTheOffsetCapThroughAll(t *testing.T) {
 	}
 	e := &env{c: c, ctx: viewtest.Ctx(c)}
 	m := newList(e, 100, 100, 20)
-	m = settleList(m, m.Load(false))
+	m = viewtest.Settle(m, m.Load(false), wait)
 	for i := 0; i < 200 && len(m.Rows()) < f.total; i++ {
 		var cmd tea.Cmd
 		m, cmd = m.Update(viewtest.Key("G"))
-		m = settleList(m, cmd)
+		m = viewtest.Settle(m, cmd, wait)
 	}
 	if got := len(m.Rows()); got != f.total {
 		t.Fatalf("browsed %d of %d contacts", got, f.total)
@@ -342,11 +342,11 @@ func TestListContinuesPastTheOffsetCapThroughAll(t *testing.T) {
 
 	// Orderings the cursor endpoint cannot serve stop at the cap and say so.
 	m2 := newList(e, 100, 120, 20)
-	m2 = settleList(m2, m2.SetQuery(contacts.Query{Ordering: "name"}))
+	m2 = viewtest.Settle(m2, m2.SetQuery(contacts.Query{Ordering: "name"}), wait)
 	for i := 0; i < 200 && m2.Loading() == false && len(m2.Rows()) < 10000; i++ {
 		var cmd tea.Cmd
 		m2, cmd = m2.Update(viewtest.Key("G"))
-		m2 = settleList(m2, cmd)
+		m2 = viewtest.Settle(m2, cmd, wait)
 	}
 	m2, _ = m2.Update(viewtest.Key("G"))
 	if len(m2.Rows()) != 10000 || !strings.Contains(m2.View(), "at most 10,000") {

@@ -17,30 +17,6 @@ import (
 
 const wait = 5 * time.Second
 
-// apply feeds msgs to m and returns it with the commands they produced.
-func apply(m conversations.Model, msgs []tea.Msg) (conversations.Model, []tea.Cmd) {
-	var cmds []tea.Cmd
-	for _, msg := range msgs {
-		var c tea.Cmd
-		m, c = m.Update(msg)
-		cmds = append(cmds, c)
-	}
-	return m, cmds
-}
-
-// settle runs cmd and everything that follows until nothing is left.
-func settle(m conversations.Model, cmd tea.Cmd) conversations.Model {
-	pending := []tea.Cmd{cmd}
-	for len(pending) > 0 {
-		c := pending[0]
-		pending = pending[1:]
-		var next []tea.Cmd
-		m, next = apply(m, viewtest.Run(c, wait))
-		pending = append(pending, next...)
-	}
-	return m
-}
-
 func newList(t *testing.T, c *client.Client, pageSize, w, h int) conversations.Model {
 	t.Helper()
 	ctx := viewtest.Ctx(c)
@@ -56,7 +32,7 @@ func TestPagingWalksEveryConversationOnce(t *testing.T) {
 	c := viewtest.Client(t, sb)
 	m := newList(t, c, 10, 100, 20)
 	before := c.Usage(client.FamilyConversations)
-	m = settle(m, m.Load(false))
+	m = viewtest.Settle(m, m.Load(false), wait)
 	total := m.Total()
 	if total <= 30 {
 		t.Fatalf("sandbox has only %d conversations; the test needs several pages", total)
@@ -67,7 +43,7 @@ func TestPagingWalksEveryConversationOnce(t *testing.T) {
 	for i := 0; i < 200 && len(m.Rows()) < total; i++ {
 		var cmd tea.Cmd
 		m, cmd = m.Update(viewtest.Key("G"))
-		m = settle(m, cmd)
+		m = viewtest.Settle(m, cmd, wait)
 	}
 	if got := len(m.Rows()); got != total {
 		t.Fatalf("walked %d rows, count is %d", got, total)
@@ -92,8 +68,8 @@ func TestStaleResultsAreDropped(t *testing.T) {
 	// Two queries in a row; the answer to the first arrives last and must be ignored.
 	first := m.SetQuery(conversations.Query{Filter: client.ConversationFilter{Status: client.StatusEnded}})
 	second := m.SetQuery(conversations.Query{Filter: client.ConversationFilter{Status: client.StatusNew}})
-	m, _ = apply(m, viewtest.Run(second, wait))
-	m, _ = apply(m, viewtest.Run(first, wait))
+	m, _ = viewtest.Apply(m, viewtest.Run(second, wait))
+	m, _ = viewtest.Apply(m, viewtest.Run(first, wait))
 	if len(m.Rows()) == 0 {
 		t.Fatal("no rows")
 	}
@@ -108,10 +84,10 @@ func TestStatusOrderSearchAndEsc(t *testing.T) {
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
 	m := newList(t, c, 100, 120, 20)
-	m = settle(m, m.Load(false))
+	m = viewtest.Settle(m, m.Load(false), wait)
 	var cmd tea.Cmd
 	m, cmd = m.Update(viewtest.Key("s"))
-	m = settle(m, cmd)
+	m = viewtest.Settle(m, cmd, wait)
 	if m.Query().Filter.Status != client.StatusNew {
 		t.Fatalf("s set status %q, want new", m.Query().Filter.Status)
 	}
@@ -121,7 +97,7 @@ func TestStatusOrderSearchAndEsc(t *testing.T) {
 		}
 	}
 	m, cmd = m.Update(viewtest.Key("o"))
-	m = settle(m, cmd)
+	m = viewtest.Settle(m, cmd, wait)
 	if m.Query().Ordering != "id" {
 		t.Fatalf("o after the default -id gave %q, want id", m.Query().Ordering)
 	}
@@ -132,7 +108,7 @@ func TestStatusOrderSearchAndEsc(t *testing.T) {
 		}
 	}
 	m, cmd = m.Update(conversations.SearchMsg{Text: "zzzznotaword"})
-	m = settle(m, cmd)
+	m = viewtest.Settle(m, cmd, wait)
 	if m.Total() != 0 || !strings.Contains(m.View(), "No conversations match") {
 		t.Fatalf("search for nonsense: total %d, view:\n%s", m.Total(), m.View())
 	}
@@ -140,12 +116,12 @@ func TestStatusOrderSearchAndEsc(t *testing.T) {
 		t.Fatalf("header does not show the search:\n%s", m.View())
 	}
 	m, cmd = m.Update(viewtest.Key("esc")) // clears the search
-	m = settle(m, cmd)
+	m = viewtest.Settle(m, cmd, wait)
 	if m.Query().Search != "" || m.Query().Filter.Status != client.StatusNew {
 		t.Fatalf("first esc: query %+v, want search cleared and filters kept", m.Query())
 	}
 	m, cmd = m.Update(viewtest.Key("esc")) // then the filters
-	m = settle(m, cmd)
+	m = viewtest.Settle(m, cmd, wait)
 	if !m.Query().Filter.IsZero() {
 		t.Fatalf("second esc left filters %+v", m.Query().Filter)
 	}
@@ -156,11 +132,11 @@ func TestViewIsExactlyItsSize(t *testing.T) {
 	c := viewtest.Client(t, sb)
 	for _, size := range [][2]int{{40, 10}, {60, 22}, {76, 30}, {120, 40}, {200, 50}} {
 		m := newList(t, c, 100, size[0], size[1])
-		m = settle(m, m.Load(false))
+		m = viewtest.Settle(m, m.Load(false), wait)
 		for _, k := range []string{"j", "j", " ", "G", "g"} {
 			var cmd tea.Cmd
 			m, cmd = m.Update(viewtest.Key(k))
-			m = settle(m, cmd)
+			m = viewtest.Settle(m, cmd, wait)
 			lines := strings.Split(m.View(), "\n")
 			if len(lines) != size[1] {
 				t.Fatalf("%dx%d after %q: %d lines", size[0], size[1], k, len(lines))
@@ -204,14 +180,14 @@ func TestPastTheOffsetCapByCursor(t *testing.T) {
 	for _, ordering := range []string{"", "id"} {
 		m := newList(t, c, 10, 100, 20)
 		var cmd tea.Cmd
-		m = settle(m, m.SetQuery(conversations.Query{Ordering: ordering}))
+		m = viewtest.Settle(m, m.SetQuery(conversations.Query{Ordering: ordering}), wait)
 		total := m.Total()
 		if total <= 30 {
 			t.Fatalf("only %d conversations", total)
 		}
 		for i := 0; i < 100 && len(m.Rows()) < total; i++ {
 			m, cmd = m.Update(viewtest.Key("G"))
-			m = settle(m, cmd)
+			m = viewtest.Settle(m, cmd, wait)
 		}
 		rows := m.Rows()
 		if len(rows) != total {
@@ -227,11 +203,11 @@ func TestPastTheOffsetCapByCursor(t *testing.T) {
 		}
 	}
 	m := newList(t, c, 10, 100, 20)
-	m = settle(m, m.SetQuery(conversations.Query{Ordering: "-last_message_sent_at"}))
+	m = viewtest.Settle(m, m.SetQuery(conversations.Query{Ordering: "-last_message_sent_at"}), wait)
 	for i := 0; i < 20; i++ {
 		var cmd tea.Cmd
 		m, cmd = m.Update(viewtest.Key("G"))
-		m = settle(m, cmd)
+		m = viewtest.Settle(m, cmd, wait)
 	}
 	if got := len(m.Rows()); got != 30 {
 		t.Fatalf("a time ordering browsed %d rows, want the cap of 30", got)

@@ -17,12 +17,7 @@ import (
 const wait = 5 * time.Second
 
 func apply(m messages.Model, msgs []tea.Msg) (messages.Model, tea.Cmd) {
-	var cmds []tea.Cmd
-	for _, msg := range msgs {
-		var c tea.Cmd
-		m, c = m.Update(msg)
-		cmds = append(cmds, c)
-	}
+	m, cmds := viewtest.Apply(m, msgs)
 	return m, tea.Batch(cmds...)
 }
 

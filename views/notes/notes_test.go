@@ -1,13 +1,8 @@
 package notes
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"os"
-	"reflect"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -25,30 +20,10 @@ import (
 
 var fixedNow = time.Date(2026, 11, 20, 10, 15, 0, 0, time.UTC)
 
-// logBuffer is the sandbox's request log, safe to read while the server writes.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-// count counts logged requests with this method whose path starts with prefix.
-func (l *logBuffer) count(t *testing.T, method, prefix string) int {
-	t.Helper()
-	l.mu.Lock()
-	defer l.mu.Unlock()
+// countPrefix counts the logged requests with this method whose path starts with prefix.
+func countPrefix(log *viewtest.RequestLog, method, prefix string) int {
 	n := 0
-	sc := bufio.NewScanner(bytes.NewReader(l.b.Bytes()))
-	for sc.Scan() {
-		var r struct{ Method, Path string }
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
+	for _, r := range log.Lines() {
 		if r.Method == method && strings.HasPrefix(r.Path, prefix) {
 			n++
 		}
@@ -58,7 +33,7 @@ func (l *logBuffer) count(t *testing.T, method, prefix string) int {
 
 type env struct {
 	ctx  *common.Ctx
-	log  *logBuffer
+	log  *viewtest.RequestLog
 	info sandbox.Info
 	url  string
 }
@@ -76,14 +51,14 @@ func TestMain(m *testing.M) {
 var shared struct {
 	once sync.Once
 	r    *sandbox.Running
-	log  *logBuffer
+	log  *viewtest.RequestLog
 	err  error
 }
 
 func start(t *testing.T) *env {
 	t.Helper()
 	shared.once.Do(func() {
-		shared.log = &logBuffer{}
+		shared.log = &viewtest.RequestLog{}
 		shared.r, shared.err = sandbox.Start(context.Background(), sandbox.Options{Size: sandbox.SizeSmall, Seed: 1,
 			Now: func() time.Time { return fixedNow }, BurstRate: -1, DailyLimit: 1 << 30, RequestLog: shared.log}, "127.0.0.1:0")
 	})
@@ -149,48 +124,9 @@ func typeText(m common.Modal, s string) common.Modal {
 	return m
 }
 
-// slow reports the commands that only sleep (tea.Tick and cursor blinks): run skips them.
-func slow(c tea.Cmd) bool {
-	name := runtime.FuncForPC(reflect.ValueOf(c).Pointer()).Name()
-	return strings.Contains(name, "bubbletea.Tick") || strings.Contains(name, "cursor.(*Model).BlinkCmd")
-}
-
-// run runs cmd and what it batches or sequences, concurrently like Bubble Tea, skipping
-// ticks and cursor blinks, and returns the messages (requests are awaited).
-func run(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	var (
-		mu  sync.Mutex
-		out []tea.Msg
-		wg  sync.WaitGroup
-	)
-	var exec func(c tea.Cmd)
-	exec = func(c tea.Cmd) {
-		defer wg.Done()
-		if c == nil || slow(c) {
-			return
-		}
-		msg := c()
-		if cmds, ok := viewtest.SubCommands(msg); ok {
-			for _, sc := range cmds {
-				wg.Add(1)
-				go exec(sc)
-			}
-			return
-		}
-		if msg != nil {
-			mu.Lock()
-			out = append(out, msg)
-			mu.Unlock()
-		}
-	}
-	wg.Add(1)
-	exec(cmd)
-	wg.Wait()
-	return out
-}
+// run runs cmd and what it batches or sequences, skipping ticks and cursor blinks, and
+// returns the messages (requests are awaited).
+func run(cmd tea.Cmd) []tea.Msg { return viewtest.RunSkippingTicks(cmd, 30*time.Second) }
 
 // runTask is run for a command that makes a request.
 func runTask(cmd tea.Cmd) []tea.Msg { return run(cmd) }
@@ -223,7 +159,7 @@ func open(e *env, id int64, name string) common.Modal {
 func TestNoteEnterIsNewLineCtrlSSavesOnce(t *testing.T) {
 	e := start(t)
 	ct := e.firstContact(t)
-	posts := e.log.count(t, "POST", "/api/um/v3/notes/")
+	posts := countPrefix(e.log, "POST", "/api/um/v3/notes/")
 	m := open(e, ct.ID, "Anna")
 	m = typeText(m, "first line")
 	m, cmd := m.Update(enter)
@@ -256,7 +192,7 @@ func TestNoteEnterIsNewLineCtrlSSavesOnce(t *testing.T) {
 	if n.Body != "first line\nsecond line" || n.ContactIdentityID != ct.ID {
 		t.Fatalf("note: %+v", n)
 	}
-	if got := e.log.count(t, "POST", "/api/um/v3/notes/") - posts; got != 1 {
+	if got := countPrefix(e.log, "POST", "/api/um/v3/notes/") - posts; got != 1 {
 		t.Fatalf("%d note POSTs, want 1", got)
 	}
 	_, cmd = m.Update(d)
@@ -268,7 +204,7 @@ func TestNoteEnterIsNewLineCtrlSSavesOnce(t *testing.T) {
 
 func TestNoteEmptyIsRefusedWithoutRequest(t *testing.T) {
 	e := start(t)
-	posts := e.log.count(t, "POST", "/api/um/v3/notes/")
+	posts := countPrefix(e.log, "POST", "/api/um/v3/notes/")
 	m := open(e, e.firstContact(t).ID, "Anna")
 	m = typeText(m, "   ")
 	m, cmd := m.Update(ctrlS)
@@ -278,7 +214,7 @@ func TestNoteEmptyIsRefusedWithoutRequest(t *testing.T) {
 	if !strings.Contains(m.View(), "the note is empty") {
 		t.Fatalf("no validation message:\n%s", m.View())
 	}
-	if got := e.log.count(t, "POST", "/api/um/v3/notes/") - posts; got != 0 {
+	if got := countPrefix(e.log, "POST", "/api/um/v3/notes/") - posts; got != 0 {
 		t.Fatalf("%d POSTs", got)
 	}
 }
@@ -315,7 +251,7 @@ func TestNoteFailureKeepsTextAndShowsDetail(t *testing.T) {
 	e := start(t)
 	ct := e.firstContact(t)
 	e.ctx.Client = e.as(t, e.botID(t)) // bots are read-only: 403
-	posts := e.log.count(t, "POST", "/api/um/v3/notes/")
+	posts := countPrefix(e.log, "POST", "/api/um/v3/notes/")
 	m := open(e, ct.ID, "Anna")
 	m = typeText(m, "line one")
 	m, _ = m.Update(enter)
@@ -351,7 +287,7 @@ func TestNoteFailureKeepsTextAndShowsDetail(t *testing.T) {
 	if got := d.Result.(client.Note).Body; got != "line one\nline two\nline three" {
 		t.Fatalf("saved body %q", got)
 	}
-	if got := e.log.count(t, "POST", "/api/um/v3/notes/") - posts; got != 2 {
+	if got := countPrefix(e.log, "POST", "/api/um/v3/notes/") - posts; got != 2 {
 		t.Fatalf("%d POSTs, want 2", got)
 	}
 }

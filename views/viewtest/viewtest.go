@@ -6,6 +6,7 @@ package viewtest
 import (
 	"context"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -193,4 +194,86 @@ func CheckSize(t testing.TB, view string, w, h int, what string) {
 			t.Fatalf("%s: line %d is %d wide, want %d: %q", what, i, lw, w, l)
 		}
 	}
+}
+
+// Pane is a view whose Update returns its own type (a list or a pane, not a screen).
+type Pane[M any] interface {
+	Update(tea.Msg) (M, tea.Cmd)
+}
+
+// Apply hands msgs to m in order and returns it with the commands they produced.
+func Apply[M Pane[M]](m M, msgs []tea.Msg) (M, []tea.Cmd) {
+	var cmds []tea.Cmd
+	for _, msg := range msgs {
+		var c tea.Cmd
+		m, c = m.Update(msg)
+		cmds = append(cmds, c)
+	}
+	return m, cmds
+}
+
+// Settle runs cmd (as Run does, abandoning what still runs after wait), hands its
+// messages to m, and does the same with the commands they produce until none are left.
+func Settle[M Pane[M]](m M, cmd tea.Cmd, wait time.Duration) M {
+	pending := []tea.Cmd{cmd}
+	for len(pending) > 0 {
+		c := pending[0]
+		pending = pending[1:]
+		var next []tea.Cmd
+		m, next = Apply(m, Run(c, wait))
+		pending = append(pending, next...)
+	}
+	return m
+}
+
+// RunSkippingTicks runs cmd and what it batches or sequences, concurrently like Bubble
+// Tea, and returns the messages. Commands that only sleep (tea.Tick, tea.Every, cursor
+// blinks) are skipped, so nothing waits for them; everything else (requests included) is
+// awaited for up to wait.
+func RunSkippingTicks(cmd tea.Cmd, wait time.Duration) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	var (
+		mu  sync.Mutex
+		out []tea.Msg
+		wg  sync.WaitGroup
+	)
+	var exec func(c tea.Cmd)
+	exec = func(c tea.Cmd) {
+		defer wg.Done()
+		if c == nil || sleeps(c) {
+			return
+		}
+		msg := c()
+		if cmds, ok := SubCommands(msg); ok {
+			for _, sc := range cmds {
+				wg.Add(1)
+				go exec(sc)
+			}
+			return
+		}
+		if msg != nil {
+			mu.Lock()
+			out = append(out, msg)
+			mu.Unlock()
+		}
+	}
+	wg.Add(1)
+	done := make(chan struct{})
+	go func() { exec(cmd); wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(wait):
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return append([]tea.Msg(nil), out...)
+}
+
+// sleeps reports the commands that only sleep: tea.Tick, tea.Every and cursor blinks.
+func sleeps(c tea.Cmd) bool {
+	name := runtime.FuncForPC(reflect.ValueOf(c).Pointer()).Name()
+	return strings.Contains(name, "bubbletea.Tick") || strings.Contains(name, "bubbletea.Every") ||
+		strings.Contains(name, "cursor.(*Model).BlinkCmd")
 }
