@@ -1,7 +1,6 @@
 package contacts
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -26,24 +25,64 @@ type contactMsg struct {
 	err     error
 }
 
-type convPageMsg struct {
-	gen, req int
-	id       int64
-	rows     []conversations.Row
-	count    int
-	next     string
-	replace  bool
-	err      error
+type convPageMsg common.Page[conversations.Row]
+
+type notePageMsg common.Page[noteItem]
+
+// section is one of the pane's paged lists, the contact's conversations or its notes: the
+// items loaded, the count, the next link and the request in flight.
+type section[T any] struct {
+	items   []T
+	count   int
+	next    string
+	loading bool
+	err     error
+	req     int
 }
 
-type notePageMsg struct {
-	gen, req int
-	id       int64
-	notes    []noteItem
-	count    int
-	next     string
-	replace  bool
-	err      error
+// begin starts a request in the pane's generation gen: the first page, or the next one.
+func (s *section[T]) begin(gen int, first bool) common.Request {
+	s.req++
+	s.loading = true
+	if first {
+		s.err = nil
+	}
+	return common.Request{Gen: gen, Req: s.req, Replace: first}
+}
+
+// more reports whether there is a next page to ask for.
+func (s *section[T]) more() bool { return !s.loading && s.next != "" }
+
+// take applies a page when it answers the request in flight of generation gen, and
+// reports whether it did. A failed page keeps what is loaded. With key set, an item that
+// is already loaded is not added again.
+func (s *section[T]) take(gen int, p common.Page[T], key func(T) int64) bool {
+	if p.Gen != gen || p.Req != s.req {
+		return false
+	}
+	s.loading = false
+	if p.Err != nil {
+		s.err = p.Err
+		return true
+	}
+	if p.Replace {
+		s.items = nil
+	}
+	if key == nil {
+		s.items = append(s.items, p.Rows...)
+	} else {
+		seen := make(map[int64]bool, len(s.items))
+		for _, it := range s.items {
+			seen[key(it)] = true
+		}
+		for _, it := range p.Rows {
+			if !seen[key(it)] {
+				s.items = append(s.items, it)
+			}
+		}
+	}
+	s.count, s.next = max(p.Total, len(s.items)), p.Link
+	return true
 }
 
 // noteItem is a note reduced to what the pane draws, sanitized.
@@ -61,6 +100,8 @@ func noteFrom(n client.Note) noteItem {
 	}
 	return it
 }
+
+func noteID(n noteItem) int64 { return n.id }
 
 // Preview is the note's first non-empty line.
 func (n noteItem) preview() string {
@@ -103,18 +144,8 @@ type Detail struct {
 	err     error
 	gen     int
 
-	convs        []conversations.Row
-	convCount    int
-	convNext     string
-	convLoading  bool
-	convErr      error
-	convReq      int
-	notes        []noteItem
-	noteCount    int
-	noteNext     string
-	notesLoading bool
-	notesErr     error
-	noteReq      int
+	convs section[conversations.Row]
+	notes section[noteItem]
 
 	items   []item
 	lines   []dline
@@ -140,19 +171,19 @@ func (m Detail) Contact() (client.Contact, bool) {
 }
 
 // Conversations are the loaded conversations of the contact.
-func (m Detail) Conversations() []conversations.Row { return m.convs }
+func (m Detail) Conversations() []conversations.Row { return m.convs.items }
 
 // NoteIDs are the loaded notes' ids, newest first.
 func (m Detail) NoteIDs() []int64 {
-	out := make([]int64, len(m.notes))
-	for i, n := range m.notes {
+	out := make([]int64, len(m.notes.items))
+	for i, n := range m.notes.items {
 		out[i] = n.id
 	}
 	return out
 }
 
 // Loading reports whether anything of the contact is still loading.
-func (m Detail) Loading() bool { return m.loading || m.convLoading || m.notesLoading }
+func (m Detail) Loading() bool { return m.loading || m.convs.loading || m.notes.loading }
 
 // SetSize sets the inner size.
 func (m *Detail) SetSize(w, h int) {
@@ -170,8 +201,8 @@ func (m *Detail) Blur() { m.focused = false }
 func (m *Detail) Clear() {
 	m.gen++
 	m.id, m.contact, m.err = 0, nil, nil
-	m.convs, m.notes = nil, nil
-	m.loading, m.convLoading, m.notesLoading = false, false, false
+	m.convs.items, m.notes.items = nil, nil
+	m.loading, m.convs.loading, m.notes.loading = false, false, false
 	m.cursor, m.offset = -1, 0
 	m.rebuild()
 }
@@ -187,8 +218,8 @@ func (m *Detail) Open(id int64, fresh bool) tea.Cmd {
 		return nil
 	}
 	if id != m.id {
-		m.contact, m.convs, m.notes = nil, nil, nil
-		m.convCount, m.noteCount, m.convNext, m.noteNext = 0, 0, "", ""
+		m.contact, m.convs.items, m.notes.items = nil, nil, nil
+		m.convs.count, m.notes.count, m.convs.next, m.notes.next = 0, 0, "", ""
 		m.cursor, m.offset = -1, 0
 	}
 	m.gen++
@@ -231,14 +262,14 @@ func (m *Detail) AddNote(n client.Note) {
 	if n.ContactIdentityID != m.id || m.id == 0 {
 		return
 	}
-	for _, x := range m.notes {
+	for _, x := range m.notes.items {
 		if x.id == n.ID {
 			return
 		}
 	}
-	m.notes = append([]noteItem{noteFrom(n)}, m.notes...)
-	m.noteCount++
-	if m.cursor >= len(m.convs) {
+	m.notes.items = append([]noteItem{noteFrom(n)}, m.notes.items...)
+	m.notes.count++
+	if m.cursor >= len(m.convs.items) {
 		m.cursor++ // keep the same note selected
 	}
 	m.rebuild()
@@ -246,10 +277,10 @@ func (m *Detail) AddNote(n client.Note) {
 
 // RemoveNote drops a deleted note.
 func (m *Detail) RemoveNote(id int64) {
-	for i, n := range m.notes {
+	for i, n := range m.notes.items {
 		if n.id == id {
-			m.notes = append(m.notes[:i], m.notes[i+1:]...)
-			m.noteCount = max(len(m.notes), m.noteCount-1)
+			m.notes.items = append(m.notes.items[:i], m.notes.items[i+1:]...)
+			m.notes.count = max(len(m.notes.items), m.notes.count-1)
 			m.rebuild()
 			return
 		}
@@ -257,10 +288,7 @@ func (m *Detail) RemoveNote(id int64) {
 }
 
 func (m *Detail) loadConversations(fresh bool) tea.Cmd {
-	m.convReq++
-	m.convLoading = true
-	m.convErr = nil
-	gen, req, id, c := m.gen, m.convReq, m.id, m.ctx.Client
+	r, id, c := m.convs.begin(m.gen, true), m.id, m.ctx.Client
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, fresh)
 		defer cancel()
@@ -269,48 +297,39 @@ func (m *Detail) loadConversations(fresh bool) tea.Cmd {
 			Filter:      client.ConversationFilter{ContactIdentityID: id},
 		})
 		if err != nil {
-			return convPageMsg{gen: gen, req: req, id: id, replace: true, err: fmt.Errorf("conversations of contact %d: %w", id, err)}
+			err = fmt.Errorf("conversations of contact %d: %w", id, err)
 		}
-		return convPageMsg{gen: gen, req: req, id: id, rows: convRows(p.Results), count: p.Count, next: p.Next, replace: true}
+		return convPageMsg(common.FirstPage(r, p, err, convRow, time.Time{}))
 	}
 }
 
 func (m *Detail) moreConversations() tea.Cmd {
-	if m.convLoading || m.convNext == "" {
+	if !m.convs.more() {
 		return nil
 	}
-	m.convReq++
-	m.convLoading = true
-	gen, req, id, c, link := m.gen, m.convReq, m.id, m.ctx.Client, m.convNext
+	r, id, c, link := m.convs.begin(m.gen, false), m.id, m.ctx.Client, m.convs.next
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := common.RequestContext(requestTimeout, false)
 		defer cancel()
-		p, err := client.FetchPage[client.Conversation](ctx, c, link)
-		if err != nil {
-			return convPageMsg{gen: gen, req: req, id: id, err: fmt.Errorf("conversations of contact %d: %w", id, err)}
+		p := common.FetchNext(ctx, c, r, link, common.LinkOffset, nil, convRow)
+		if p.Err != nil {
+			p.Err = fmt.Errorf("conversations of contact %d: %w", id, p.Err)
 		}
-		return convPageMsg{gen: gen, req: req, id: id, rows: convRows(p.Results), count: p.Count, next: p.Next}
+		return convPageMsg(p)
 	}
 }
 
-func convRows(cs []client.Conversation) []conversations.Row {
-	out := make([]conversations.Row, len(cs))
-	for i, c := range cs {
-		r := conversations.RowFrom(c)
-		r.Name, r.Preview = strayZWJ(r.Name), strayZWJ(r.Preview)
-		for j, tp := range r.Topics {
-			r.Topics[j] = strayZWJ(tp)
-		}
-		out[i] = r
+func convRow(c client.Conversation) conversations.Row {
+	r := conversations.RowFrom(c)
+	r.Name, r.Preview = strayZWJ(r.Name), strayZWJ(r.Preview)
+	for j, tp := range r.Topics {
+		r.Topics[j] = strayZWJ(tp)
 	}
-	return out
+	return r
 }
 
 func (m *Detail) loadNotes(fresh bool) tea.Cmd {
-	m.noteReq++
-	m.notesLoading = true
-	m.notesErr = nil
-	gen, req, id, c := m.gen, m.noteReq, m.id, m.ctx.Client
+	r, id, c := m.notes.begin(m.gen, true), m.id, m.ctx.Client
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, fresh)
 		defer cancel()
@@ -319,36 +338,26 @@ func (m *Detail) loadNotes(fresh bool) tea.Cmd {
 			ContactIdentityID: id,
 		})
 		if err != nil {
-			return notePageMsg{gen: gen, req: req, id: id, replace: true, err: fmt.Errorf("notes of contact %d: %w", id, err)}
+			err = fmt.Errorf("notes of contact %d: %w", id, err)
 		}
-		return notePageMsg{gen: gen, req: req, id: id, notes: noteItems(p.Results), count: p.Count, next: p.Next, replace: true}
+		return notePageMsg(common.FirstPage(r, p, err, noteFrom, time.Time{}))
 	}
 }
 
 func (m *Detail) moreNotes() tea.Cmd {
-	if m.notesLoading || m.noteNext == "" {
+	if !m.notes.more() {
 		return nil
 	}
-	m.noteReq++
-	m.notesLoading = true
-	gen, req, id, c, link := m.gen, m.noteReq, m.id, m.ctx.Client, m.noteNext
+	r, id, c, link := m.notes.begin(m.gen, false), m.id, m.ctx.Client, m.notes.next
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := common.RequestContext(requestTimeout, false)
 		defer cancel()
-		p, err := client.FetchPage[client.Note](ctx, c, link)
-		if err != nil {
-			return notePageMsg{gen: gen, req: req, id: id, err: fmt.Errorf("notes of contact %d: %w", id, err)}
+		p := common.FetchNext(ctx, c, r, link, common.LinkOffset, nil, noteFrom)
+		if p.Err != nil {
+			p.Err = fmt.Errorf("notes of contact %d: %w", id, p.Err)
 		}
-		return notePageMsg{gen: gen, req: req, id: id, notes: noteItems(p.Results), count: p.Count, next: p.Next}
+		return notePageMsg(p)
 	}
-}
-
-func noteItems(ns []client.Note) []noteItem {
-	out := make([]noteItem, len(ns))
-	for i, n := range ns {
-		out[i] = noteFrom(n)
-	}
-	return out
 }
 
 // sanitizeContact returns c with every text made inert (the pane keeps only this copy).
@@ -395,46 +404,14 @@ func (m Detail) Update(msg tea.Msg) (Detail, tea.Cmd) {
 		c := *m.contact
 		return m, func() tea.Msg { return contactLoadedMsg{contact: c} }
 	case convPageMsg:
-		if msg.gen != m.gen || msg.id != m.id || msg.req != m.convReq {
-			return m, nil
-		}
-		m.convLoading = false
-		if msg.err != nil {
-			m.convErr = msg.err
+		if m.convs.take(m.gen, common.Page[conversations.Row](msg), nil) {
 			m.rebuild()
-			return m, nil
 		}
-		if msg.replace {
-			m.convs = nil
-		}
-		m.convs = append(m.convs, msg.rows...)
-		m.convCount, m.convNext = max(msg.count, len(m.convs)), msg.next
-		m.rebuild()
 		return m, nil
 	case notePageMsg:
-		if msg.gen != m.gen || msg.id != m.id || msg.req != m.noteReq {
-			return m, nil
-		}
-		m.notesLoading = false
-		if msg.err != nil {
-			m.notesErr = msg.err
+		if m.notes.take(m.gen, common.Page[noteItem](msg), noteID) {
 			m.rebuild()
-			return m, nil
 		}
-		if msg.replace {
-			m.notes = nil
-		}
-		seen := map[int64]bool{}
-		for _, n := range m.notes {
-			seen[n.id] = true
-		}
-		for _, n := range msg.notes {
-			if !seen[n.id] {
-				m.notes = append(m.notes, n)
-			}
-		}
-		m.noteCount, m.noteNext = max(msg.count, len(m.notes)), msg.next
-		m.rebuild()
 		return m, nil
 	case common.OperatorsLoadedMsg:
 		m.rebuild() // note authors get their names
@@ -455,7 +432,7 @@ func (m Detail) SelectedConversation() (conversations.Row, bool) {
 	if m.cursor < 0 || m.cursor >= len(m.items) || m.items[m.cursor].kind != itemConversation {
 		return conversations.Row{}, false
 	}
-	return m.convs[m.items[m.cursor].idx], true
+	return m.convs.items[m.items[m.cursor].idx], true
 }
 
 // SelectedNote is the note under the cursor (id and sanitized first line), if any.
@@ -463,7 +440,7 @@ func (m Detail) SelectedNote() (id int64, preview string, ok bool) {
 	if m.cursor < 0 || m.cursor >= len(m.items) || m.items[m.cursor].kind != itemNote {
 		return 0, "", false
 	}
-	n := m.notes[m.items[m.cursor].idx]
+	n := m.notes.items[m.items[m.cursor].idx]
 	return n.id, n.preview(), true
 }
 
@@ -498,9 +475,9 @@ func (m *Detail) prefetch() tea.Cmd {
 	}
 	it := m.items[m.cursor]
 	switch {
-	case it.kind == itemConversation && len(m.convs)-it.idx <= m.height:
+	case it.kind == itemConversation && len(m.convs.items)-it.idx <= m.height:
 		return m.moreConversations()
-	case it.kind == itemNote && len(m.notes)-it.idx <= m.height:
+	case it.kind == itemNote && len(m.notes.items)-it.idx <= m.height:
 		return m.moreNotes()
 	}
 	return nil
@@ -700,47 +677,47 @@ func (m *Detail) rebuild() {
 	// Conversations.
 	title := "Conversations"
 	switch {
-	case m.convLoading && len(m.convs) == 0:
+	case m.convs.loading && len(m.convs.items) == 0:
 		title += " (loading…)"
 	case c != nil && c.ConversationCount != nil:
 		title += fmt.Sprintf(" (%s)", common.Thousands(*c.ConversationCount))
-	case m.convErr == nil:
-		title += fmt.Sprintf(" (%s)", common.Thousands(m.convCount))
+	case m.convs.err == nil:
+		title += fmt.Sprintf(" (%s)", common.Thousands(m.convs.count))
 	}
 	section(title)
 	switch {
-	case m.convErr != nil && len(m.convs) == 0:
-		text(st.Error.Render(common.Fit(" "+common.ErrorText(m.convErr), w)))
-	case len(m.convs) == 0 && !m.convLoading:
+	case m.convs.err != nil && len(m.convs.items) == 0:
+		text(st.Error.Render(common.Fit(" "+common.ErrorText(m.convs.err), w)))
+	case len(m.convs.items) == 0 && !m.convs.loading:
 		text(st.Muted.Render(" none"))
 	}
-	for i := range m.convs {
-		r := &m.convs[i]
+	for i := range m.convs.items {
+		r := &m.convs.items[i]
 		plain, styled := m.convLine(r, w, now)
 		m.items = append(m.items, item{kind: itemConversation, idx: i, line: len(m.lines), end: len(m.lines) + 1})
 		m.lines = append(m.lines, dline{styled: styled, plain: plain, item: len(m.items) - 1})
 	}
-	if m.convNext != "" {
-		text(st.Muted.Render(fmt.Sprintf(" … %d more (move down to load)", max(0, m.convCount-len(m.convs)))))
+	if m.convs.next != "" {
+		text(st.Muted.Render(fmt.Sprintf(" … %d more (move down to load)", max(0, m.convs.count-len(m.convs.items)))))
 	}
 
 	// Notes.
 	title = "Notes"
 	switch {
-	case m.notesLoading && len(m.notes) == 0:
+	case m.notes.loading && len(m.notes.items) == 0:
 		title += " (loading…)"
-	case m.notesErr == nil:
-		title += fmt.Sprintf(" (%s)", common.Thousands(m.noteCount))
+	case m.notes.err == nil:
+		title += fmt.Sprintf(" (%s)", common.Thousands(m.notes.count))
 	}
 	section(title)
 	switch {
-	case m.notesErr != nil && len(m.notes) == 0:
-		text(st.Error.Render(common.Fit(" "+common.ErrorText(m.notesErr), w)))
-	case len(m.notes) == 0 && !m.notesLoading:
+	case m.notes.err != nil && len(m.notes.items) == 0:
+		text(st.Error.Render(common.Fit(" "+common.ErrorText(m.notes.err), w)))
+	case len(m.notes.items) == 0 && !m.notes.loading:
 		text(st.Muted.Render(" none yet: " + m.ctx.Keys.Note.Help().Key + " writes one"))
 	}
-	for i := range m.notes {
-		n := &m.notes[i]
+	for i := range m.notes.items {
+		n := &m.notes.items[i]
 		author := "organization"
 		if n.operatorID != 0 {
 			author = m.ctx.Operators[n.operatorID]
@@ -760,8 +737,8 @@ func (m *Detail) rebuild() {
 		}
 		m.items[idx].end = len(m.lines)
 	}
-	if m.noteNext != "" {
-		text(st.Muted.Render(fmt.Sprintf(" … %d more (move down to load)", max(0, m.noteCount-len(m.notes)))))
+	if m.notes.next != "" {
+		text(st.Muted.Render(fmt.Sprintf(" … %d more (move down to load)", max(0, m.notes.count-len(m.notes.items)))))
 	}
 
 	if c != nil {
