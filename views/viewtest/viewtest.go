@@ -83,7 +83,14 @@ func Ctx(c *client.Client) *common.Ctx {
 // Run executes cmd and everything it batches or sequences, concurrently like Bubble Tea,
 // and returns the messages produced. Commands still running after wait (long ticks,
 // listeners) are abandoned.
-func Run(cmd tea.Cmd, wait time.Duration) []tea.Msg {
+func Run(cmd tea.Cmd, wait time.Duration) []tea.Msg { return run(cmd, wait, nil) }
+
+// RunSkippingTicks is Run without the commands that only sleep (tea.Tick, tea.Every,
+// cursor blinks), so nothing waits for them; everything else (requests included) is
+// awaited for up to wait.
+func RunSkippingTicks(cmd tea.Cmd, wait time.Duration) []tea.Msg { return run(cmd, wait, sleeps) }
+
+func run(cmd tea.Cmd, wait time.Duration, skip func(tea.Cmd) bool) []tea.Msg {
 	if cmd == nil {
 		return nil
 	}
@@ -95,7 +102,7 @@ func Run(cmd tea.Cmd, wait time.Duration) []tea.Msg {
 	var exec func(c tea.Cmd)
 	exec = func(c tea.Cmd) {
 		defer wg.Done()
-		if c == nil {
+		if c == nil || skip != nil && skip(c) {
 			return
 		}
 		done := make(chan tea.Msg, 1)
@@ -224,51 +231,6 @@ func Settle[M Pane[M]](m M, cmd tea.Cmd, wait time.Duration) M {
 		pending = append(pending, next...)
 	}
 	return m
-}
-
-// RunSkippingTicks runs cmd and what it batches or sequences, concurrently like Bubble
-// Tea, and returns the messages. Commands that only sleep (tea.Tick, tea.Every, cursor
-// blinks) are skipped, so nothing waits for them; everything else (requests included) is
-// awaited for up to wait.
-func RunSkippingTicks(cmd tea.Cmd, wait time.Duration) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	var (
-		mu  sync.Mutex
-		out []tea.Msg
-		wg  sync.WaitGroup
-	)
-	var exec func(c tea.Cmd)
-	exec = func(c tea.Cmd) {
-		defer wg.Done()
-		if c == nil || sleeps(c) {
-			return
-		}
-		msg := c()
-		if cmds, ok := SubCommands(msg); ok {
-			for _, sc := range cmds {
-				wg.Add(1)
-				go exec(sc)
-			}
-			return
-		}
-		if msg != nil {
-			mu.Lock()
-			out = append(out, msg)
-			mu.Unlock()
-		}
-	}
-	wg.Add(1)
-	done := make(chan struct{})
-	go func() { exec(cmd); wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(wait):
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	return append([]tea.Msg(nil), out...)
 }
 
 // sleeps reports the commands that only sleep: tea.Tick, tea.Every and cursor blinks.
