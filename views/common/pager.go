@@ -160,12 +160,3 @@ func FetchNext[T, R any](ctx context.Context, c *client.Client, r Request, link 
 	}
 	return out
 }
-
-// Map returns f of every item.
-func Map[T, R any](items []T, f func(T) R) []R {
-	out := make([]R, len(items))
-	for i, it := range items {
-		out[i] = f(it)
-	}
-	return out
-}

@@ -292,7 +292,7 @@ func (m *List) InsertTop(r Row) {
 	}
 	m.rows = append([]Row{r}, m.rows...)
 	m.pg.Total++
-	m.reindex()
+	common.Reindex(m.index, m.rows, rowID)
 	m.win.Cursor = 0
 	m.win.Clamp(len(m.rows))
 }
@@ -309,34 +309,12 @@ func (m *List) Select(id int64) bool {
 
 // RemoveRows drops rows by id (after a delete) and keeps the cursor near where it was.
 func (m *List) RemoveRows(ids []int64) {
-	drop := map[int64]bool{}
 	for _, id := range ids {
-		drop[id] = true
 		delete(m.marked, id)
 	}
-	kept := m.rows[:0]
-	removed := 0
-	for i, r := range m.rows {
-		if drop[r.ID] {
-			if i < m.win.Cursor {
-				m.win.Cursor--
-			}
-			removed++
-			continue
-		}
-		kept = append(kept, r)
-	}
-	m.rows = kept
+	var removed int
+	m.rows, removed = common.RemoveRows(m.rows, m.index, ids, rowID, &m.win)
 	m.pg.Total = max(len(m.rows), m.pg.Total-removed)
-	m.reindex()
-	m.win.Clamp(len(m.rows))
-}
-
-func (m *List) reindex() {
-	clear(m.index)
-	for i, r := range m.rows {
-		m.index[r.ID] = i
-	}
 }
 
 // CanClear reports whether esc has something to clear (marks, search, then filters).

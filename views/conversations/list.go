@@ -303,7 +303,7 @@ func (m Model) onMerge(msg mergeMsg) (Model, tea.Cmd) {
 	if len(fresh) > 0 && strings.HasPrefix(m.orderingOrDefault(), "-") {
 		m.rows = append(fresh, m.rows...)
 		m.pg.Total += len(fresh)
-		m.reindex()
+		common.Reindex(m.index, m.rows, rowID)
 		if i, ok := m.index[selected]; ok {
 			m.win.Cursor = i
 			m.win.Offset += len(fresh)
@@ -320,18 +320,11 @@ func (m Model) orderingOrDefault() string {
 	return m.q.Ordering
 }
 
-func (m *Model) reindex() {
-	clear(m.index)
-	for i, r := range m.rows {
-		m.index[r.ID] = i
-	}
-}
-
 // Preload shows conversations the caller already has (tests and benchmarks), as if they
 // were the loaded pages of the current query, with total as the server's count.
 func (m *Model) Preload(convs []client.Conversation, total int) {
 	m.rows = common.Map(convs, RowFrom)
-	m.reindex()
+	common.Reindex(m.index, m.rows, rowID)
 	clear(m.cache)
 	m.pg.Reset()
 	m.pg.Total, m.pg.Kind, m.pg.Loaded = max(total, len(m.rows)), common.LinkOffset, true
@@ -348,27 +341,12 @@ func (m *Model) UpdateRow(r Row) {
 
 // RemoveRows drops rows by id (after a delete) and keeps the cursor near where it was.
 func (m *Model) RemoveRows(ids []int64) {
-	drop := map[int64]bool{}
 	for _, id := range ids {
-		drop[id] = true
 		delete(m.marked, id)
 	}
-	kept := m.rows[:0]
-	removed := 0
-	for i, r := range m.rows {
-		if drop[r.ID] {
-			if i < m.win.Cursor {
-				m.win.Cursor--
-			}
-			removed++
-			continue
-		}
-		kept = append(kept, r)
-	}
-	m.rows = kept
+	var removed int
+	m.rows, removed = common.RemoveRows(m.rows, m.index, ids, rowID, &m.win)
 	m.pg.Total = max(len(m.rows), m.pg.Total-removed)
-	m.reindex()
-	m.win.Clamp(len(m.rows))
 }
 
 // ClearMarks unmarks every row.

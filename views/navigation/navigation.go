@@ -280,9 +280,7 @@ func (m *Model) onMerge(msg mergeMsg) tea.Cmd {
 	}
 	if len(fresh) > 0 {
 		m.rows = append(fresh, m.rows...)
-		for i, r := range m.rows {
-			m.index[r.ID] = i
-		}
+		common.Reindex(m.index, m.rows, rowID)
 		m.pg.Total += len(fresh)
 		m.win.Cursor += len(fresh)
 		m.win.Offset += len(fresh)

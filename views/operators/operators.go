@@ -328,10 +328,7 @@ func (m *Model) onList(msg listMsg) tea.Cmd {
 		keep = r.ID
 	}
 	m.rows = msg.rows
-	clear(m.index)
-	for i, r := range m.rows {
-		m.index[r.ID] = i
-	}
+	common.Reindex(m.index, m.rows, rowID)
 	for id := range m.slots {
 		if _, ok := m.index[id]; !ok {
 			delete(m.slots, id)
@@ -599,10 +596,7 @@ func (m *Model) removeRow(id int64) {
 	if i < m.win.Cursor {
 		m.win.Cursor--
 	}
-	clear(m.index)
-	for j, r := range m.rows {
-		m.index[r.ID] = j
-	}
+	common.Reindex(m.index, m.rows, rowID)
 	delete(m.slots, id)
 	m.win.Clamp(len(m.rows))
 }

@@ -38,6 +38,8 @@ func RowFrom(op client.Operator) Row {
 	}
 }
 
+func rowID(r Row) int64 { return r.ID }
+
 // Label names the operator in questions and toasts: "Ben Okafor (#1002)".
 func (r Row) Label() string {
 	n := r.Name
