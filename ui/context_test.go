@@ -35,9 +35,7 @@ func startApp(t *testing.T, token func(sandbox.Info) string, w, h int) (*appLoop
 	if token != nil {
 		tok = token(info)
 	}
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	t.Cleanup(tr.CloseIdleConnections)
-	c, err := client.New(client.Config{BaseURL: sb.URL, Token: tok, Now: viewtest.Clock, HTTPClient: &http.Client{Transport: tr}})
+	c, err := client.New(client.Config{BaseURL: sb.URL, Token: tok, Now: viewtest.Clock, HTTPClient: &http.Client{Transport: viewtest.Transport(t)}})
 	if err != nil {
 		t.Fatal(err)
 	}

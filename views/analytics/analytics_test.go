@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -31,7 +32,7 @@ var fixedNow = viewtest.Now
 // clock: its per-minute limiter must see time pass.
 func testCtx(t *testing.T, baseURL, token string) *common.Ctx {
 	t.Helper()
-	c, err := client.New(client.Config{BaseURL: baseURL, Token: token})
+	c, err := client.New(client.Config{BaseURL: baseURL, Token: token, HTTPClient: &http.Client{Transport: viewtest.Transport(t)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,6 +30,7 @@ type sent struct {
 
 // recorder is an http.RoundTripper that logs every request (with its body) and forwards it.
 type recorder struct {
+	next http.RoundTripper
 	mu   sync.Mutex
 	reqs []sent
 }
@@ -43,7 +44,7 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	r.mu.Lock()
 	r.reqs = append(r.reqs, sent{Method: req.Method, Path: req.URL.Path, Query: req.URL.RawQuery, Body: string(body)})
 	r.mu.Unlock()
-	return http.DefaultTransport.RoundTrip(req)
+	return r.next.RoundTrip(req)
 }
 
 // requests returns the logged requests with this method whose path contains part.
@@ -93,7 +94,7 @@ func writable(t *testing.T) *env {
 
 func envOn(t *testing.T, sb *sandbox.Running, operatorID int64) *env {
 	t.Helper()
-	rec := &recorder{}
+	rec := &recorder{next: viewtest.Transport(t)}
 	info := sb.Server.Info()
 	c, err := client.New(client.Config{BaseURL: sb.URL, Token: info.CustomerToken, OperatorID: operatorID,
 		HTTPClient: &http.Client{Transport: rec}, Now: viewtest.Clock})

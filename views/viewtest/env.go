@@ -27,20 +27,16 @@ type Env struct {
 }
 
 // NewEnv starts a sandbox with opts (its request log goes to Log) and a client on it with
-// the customer token. wrap, when not nil, wraps the client's transport (to record
-// requests). The client's idle connections close before the sandbox shuts down: a
-// connection dialled but never used would hold the shutdown for 5 s.
+// the customer token, on a Transport that wrap, when not nil, wraps (to record requests).
 func NewEnv(t testing.TB, opts sandbox.Options, wrap func(http.RoundTripper) http.RoundTripper) *Env {
 	t.Helper()
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	var rt http.RoundTripper = tr
-	if wrap != nil {
-		rt = wrap(tr)
-	}
 	e := &Env{Log: &RequestLog{}}
 	opts.RequestLog = e.Log
 	e.Sandbox = Sandbox(t, opts)
-	t.Cleanup(tr.CloseIdleConnections) // cleanups run last first: before the sandbox closes
+	var rt http.RoundTripper = Transport(t)
+	if wrap != nil {
+		rt = wrap(rt)
+	}
 	e.Info = e.Sandbox.Server.Info()
 	c, err := client.New(client.Config{BaseURL: e.Sandbox.URL, Token: e.Info.CustomerToken, Now: Clock,
 		HTTPClient: &http.Client{Transport: rt}})
