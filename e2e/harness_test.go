@@ -205,9 +205,14 @@ func StartTUI(t *testing.T, w, h int, env []string, args ...string) *TUI {
 		script.WriteString(" " + shq(a))
 	}
 	script.WriteString(" 2>" + shq(filepath.Join(dir, "stderr")))
-	tui.tmux("-f", "/dev/null", "new-session", "-d", "-s", tui.session, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "sh", "-c", script.String())
-	tui.tmux("set-option", "-t", tui.session, "status", "off")
-	tui.tmux("set-option", "-t", tui.session, "remain-on-exit", "on")
+	// The options go in a config file so they hold before parley starts: a parley that
+	// exits at once (a refused config) must leave its pane to be inspected, and OSC 52
+	// writes must land in tmux's buffers where tests can see them.
+	conf := filepath.Join(dir, "tmux.conf")
+	if err := os.WriteFile(conf, []byte("set -g status off\nset -g remain-on-exit on\nset -g set-clipboard on\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tui.tmux("-f", conf, "new-session", "-d", "-s", tui.session, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "sh", "-c", script.String())
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("screen at failure:\n%s", tui.Screen())
@@ -283,6 +288,12 @@ func (tui *TUI) WaitUntil(ok func(string) bool, timeout time.Duration, what stri
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// Clipboard is what reached tmux's clipboard buffers (OSC 52), newest first.
+func (tui *TUI) Clipboard() string {
+	out, _ := exec.Command("tmux", "-S", tui.socket, "list-buffers", "-F", "#{buffer_sample}").CombinedOutput()
+	return strings.TrimSpace(string(out))
 }
 
 // Dead reports whether the program in the pane exited.

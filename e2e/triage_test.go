@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"fmt"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -148,10 +147,16 @@ func TestHostileTextIsInert(t *testing.T) {
 	if !strings.Contains(s, "␛") {
 		t.Fatalf("escape sequences are not shown as inert text:\n%s", s)
 	}
-	// No OSC 52 write reached tmux's clipboard buffers.
-	out, _ := exec.Command("tmux", "-S", tui.socket, "list-buffers").CombinedOutput()
-	if strings.TrimSpace(string(out)) != "" {
-		t.Fatalf("something wrote to the clipboard: %s", out)
+	// No OSC 52 write reached tmux's clipboard (the harness turns set-clipboard on).
+	if clip := tui.Clipboard(); clip != "" {
+		t.Fatalf("hostile text wrote to the clipboard: %q", clip)
+	}
+	// parley's own copy does reach it.
+	tui.Keys("y")
+	tui.WaitFor("to the clipboard", 5*time.Second)
+	tui.WaitUntil(func(string) bool { return tui.Clipboard() != "" }, 5*time.Second, "the id in the clipboard")
+	if clip := tui.Clipboard(); !regexp.MustCompile(`^\d+$`).MatchString(clip) {
+		t.Fatalf("y copied %q, want the conversation id", clip)
 	}
 }
 

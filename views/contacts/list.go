@@ -185,7 +185,9 @@ func (m List) CanContinue() bool { return m.q.Search == "" && m.q.Ordering == ""
 
 // capped reports that the offset list ended before count (its 10,000-result cap).
 func (m List) capped() bool {
-	return m.pg.EndedBefore(len(m.rows)) && len(m.rows) >= offsetCap
+	// Only the offset walk can be capped: when the /all/ walk ends short of count (rows
+	// deleted meanwhile), there is nothing more to ask for.
+	return m.pg.EndedBefore(len(m.rows)) && m.pg.Kind == common.LinkOffset && len(m.rows) >= offsetCap
 }
 
 // more fetches the next page when there is one and nothing is in flight.
