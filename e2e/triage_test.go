@@ -125,6 +125,19 @@ func TestScrollBackThroughTheLongThread(t *testing.T) {
 
 func TestHostileTextIsInert(t *testing.T) {
 	sb := StartSandbox(t, "small")
+	narrow := StartTUI(t, 80, 40, sb.Env)
+	waitList(t, narrow)
+	search(t, narrow, "Mallory")
+	narrow.Keys("Enter")
+	narrow.WaitFor(" loaded ·", 15*time.Second)
+	// Walk the whole thread, top to bottom, a screen at a time.
+	narrow.Keys("g")
+	time.Sleep(100 * time.Millisecond)
+	for i := 0; i < 60; i++ {
+		checkFrames(t, narrow.Screen())
+		narrow.Keys("C-d")
+		time.Sleep(40 * time.Millisecond)
+	}
 	tui := StartTUI(t, 100, 30, sb.Env)
 	waitList(t, tui)
 	title := tui.Title()
@@ -187,6 +200,30 @@ func TestTooSmallAndResize(t *testing.T) {
 		checkFits(t, scr, s[0], s[1])
 		if tui.Dead() {
 			t.Fatalf("parley exited after a resize to %dx%d", s[0], s[1])
+		}
+	}
+}
+
+// checkFrames asserts, in tmux's own cell grid, that a single-pane screen keeps its frame:
+// every row between the pane's top and bottom border starts and ends with exactly one │.
+// A line the terminal draws wider than parley measured pushes or wraps the right border.
+func checkFrames(t *testing.T, screen string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	inside := false
+	for i, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "╭") || strings.HasPrefix(l, "┏"):
+			inside = true
+		case strings.HasPrefix(l, "╰") || strings.HasPrefix(l, "┗"):
+			inside = false
+		case inside:
+			trimmed := strings.TrimRight(l, " ")
+			if !strings.HasPrefix(l, "│") && !strings.HasPrefix(l, "┃") ||
+				!(strings.HasSuffix(trimmed, "│") || strings.HasSuffix(trimmed, "┃")) ||
+				strings.HasSuffix(trimmed, "││") || strings.HasSuffix(trimmed, "┃┃") {
+				t.Fatalf("row %d lost its frame in the terminal's own layout: %q\n%s", i, l, screen)
+			}
 		}
 	}
 }

@@ -8,8 +8,15 @@
 //  2. every other C0 control, DEL and C1 control becomes a visible stand-in (a control
 //     picture such as ␛ for C0 and DEL, U+FFFD for C1), so the introducer of any escape
 //     sequence is inert and the rest of it shows as plain text;
-//  3. bidi controls and other invisible format characters are removed, but ZWJ, ZWNJ, tag
-//     characters and variation selectors stay, so emoji sequences and flags keep their width.
+//  3. bidi controls and other invisible format characters are removed (ZWNJ and the tag
+//     characters of flag sequences stay);
+//  4. emoji joiners (ZWJ), variation selectors and skin-tone modifiers are removed, so every
+//     emoji stands alone. Terminals disagree on the width of joined sequences: a terminal
+//     that clusters graphemes draws 👍🏽, ❤️ and 🏳️‍🌈 two cells wide, while tmux, xterm and
+//     VTE add up per code point (4, 1 and 3). A frame measured one way and drawn the other
+//     breaks. Without them (👍, ❤, 🏳🌈) both kinds of terminal agree with the measure.
+//     Flags (pairs of regional indicators) and tag sequences measure the same everywhere
+//     and stay.
 package sanitize
 
 import (
@@ -57,7 +64,6 @@ func clean(s string, single bool) string {
 			b.WriteByte('\n')
 		}
 	}
-	var prev rune
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
@@ -79,29 +85,25 @@ func clean(s string, single bool) string {
 			b.WriteRune('\u2421') // ␡
 		case r >= 0x80 && r < 0xa0:
 			b.WriteRune(utf8.RuneError)
-		case r == '\u200d':
-			// A joiner only joins emoji: between other characters terminals disagree on its
-			// width (tmux draws "a\u200db" in one cell, layout measures two), so it goes.
-			next, _ := utf8.DecodeRuneInString(s[i:])
-			if pictographic(prev) && pictographic(next) {
-				b.WriteRune(r)
-			}
 		case removed(r):
 			// dropped
 		default:
 			b.WriteRune(r)
 		}
-		prev = r
 	}
 	return b.String()
 }
 
-// removed reports the invisible characters that are dropped: bidi controls and format
-// characters, except ZWNJ (U+200C), ZWJ (U+200D) and tag characters, which emoji need.
+// removed reports the characters that are dropped: bidi controls and format characters
+// (but ZWNJ and tag characters), emoji joiners, variation selectors and skin-tone modifiers.
 func removed(r rune) bool {
-	switch r {
-	case '\u200c', '\u200d':
+	switch {
+	case r == '\u200c':
 		return false
+	case r == '\u200d', // zero-width joiner
+		r >= 0xFE00 && r <= 0xFE0F,   // variation selectors (VS16 asks for emoji presentation)
+		r >= 0x1F3FB && r <= 0x1F3FF: // skin-tone modifiers
+		return true
 	}
 	if r >= 0xe0000 && r <= 0xe007f { // tags (flag sequences)
 		return false
@@ -117,18 +119,3 @@ func Lines(s string) []string { return strings.Split(Text(s), "\n") }
 
 // IsClean reports whether s needs no change for a single-line slot (for tests and asserts).
 func IsClean(s string) bool { return Line(s) == s }
-
-// pictographic reports the characters a zero-width joiner may join: emoji, their skin-tone
-// modifiers and the emoji presentation selector that often precedes a joiner.
-func pictographic(r rune) bool {
-	switch {
-	case r >= 0x1F000 && r <= 0x1FAFF, // emoji blocks, modifiers, symbols and pictographs
-		r >= 0x2600 && r <= 0x27BF,   // miscellaneous symbols, dingbats (❤, ✈, ☕)
-		r >= 0x2300 && r <= 0x23FF,   // technical (⌚, ⏰)
-		r >= 0x2B00 && r <= 0x2BFF,   // arrows and stars (⭐, ⬛)
-		r == 0xFE0F,                  // emoji presentation selector
-		r >= 0xE0020 && r <= 0xE007F: // tags
-		return true
-	}
-	return false
-}

@@ -2,6 +2,7 @@ package contacts
 
 import (
 	"fmt"
+	"github.com/parley-tui/parley/sanitize"
 	"strconv"
 	"strings"
 	"time"
@@ -94,7 +95,7 @@ type noteItem struct {
 }
 
 func noteFrom(n client.Note) noteItem {
-	it := noteItem{id: n.ID, at: n.CreatedAt.Time, lines: strings.Split(cleanText(strings.TrimRight(n.Body, "\n ")), "\n")}
+	it := noteItem{id: n.ID, at: n.CreatedAt.Time, lines: strings.Split(sanitize.Text(strings.TrimRight(n.Body, "\n ")), "\n")}
 	if n.OperatorID != nil {
 		it.operatorID = *n.OperatorID
 	}
@@ -299,7 +300,7 @@ func (m *Detail) loadConversations(fresh bool) tea.Cmd {
 		if err != nil {
 			err = fmt.Errorf("conversations of contact %d: %w", id, err)
 		}
-		return convPageMsg(common.FirstPage(r, p, err, convRow, time.Time{}))
+		return convPageMsg(common.FirstPage(r, p, err, conversations.RowFrom, time.Time{}))
 	}
 }
 
@@ -311,7 +312,7 @@ func (m *Detail) moreConversations() tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, false)
 		defer cancel()
-		p := common.FetchNext(ctx, c, r, link, common.LinkOffset, nil, convRow)
+		p := common.FetchNext(ctx, c, r, link, common.LinkOffset, nil, conversations.RowFrom)
 		if p.Err != nil {
 			p.Err = fmt.Errorf("conversations of contact %d: %w", id, p.Err)
 		}
@@ -319,14 +320,6 @@ func (m *Detail) moreConversations() tea.Cmd {
 	}
 }
 
-func convRow(c client.Conversation) conversations.Row {
-	r := conversations.RowFrom(c)
-	r.Name, r.Preview = strayZWJ(r.Name), strayZWJ(r.Preview)
-	for j, tp := range r.Topics {
-		r.Topics[j] = strayZWJ(tp)
-	}
-	return r
-}
 
 func (m *Detail) loadNotes(fresh bool) tea.Cmd {
 	r, id, c := m.notes.begin(m.gen, true), m.id, m.ctx.Client
@@ -366,7 +359,7 @@ func sanitizeContact(c client.Contact) client.Contact {
 		if p == nil {
 			return nil
 		}
-		v := cleanLine(*p)
+		v := sanitize.Line(*p)
 		return &v
 	}
 	c.Name, c.Email, c.PhoneNumber, c.MobileNumber = s(c.Name), s(c.Email), s(c.PhoneNumber), s(c.MobileNumber)
@@ -374,10 +367,10 @@ func sanitizeContact(c client.Contact) client.Contact {
 	c.Street, c.City, c.Country = s(c.Street), s(c.City), s(c.Country)
 	c.ExternalCustomerID = s(c.ExternalCustomerID)
 	c.URLFacebook, c.URLLinkedIn, c.URLTwitter, c.URLProfilePicture = s(c.URLFacebook), s(c.URLLinkedIn), s(c.URLTwitter), s(c.URLProfilePicture)
-	c.Locale = cleanLine(c.Locale)
+	c.Locale = sanitize.Line(c.Locale)
 	uuids := make([]string, len(c.ContactUUIDs))
 	for i, u := range c.ContactUUIDs {
-		uuids[i] = cleanLine(u)
+		uuids[i] = sanitize.Line(u)
 	}
 	c.ContactUUIDs = uuids
 	return c

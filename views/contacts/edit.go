@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/parley-tui/parley/sanitize"
 	"slices"
 	"strings"
 
@@ -50,11 +51,11 @@ type fields struct {
 }
 
 func fieldsFrom(c client.Contact) fields {
-	s := func(p *string) string { return cleanLine(client.Str(p)) }
+	s := func(p *string) string { return sanitize.Line(client.Str(p)) }
 	f := fields{
 		name: s(c.Name), email: s(c.Email), phone: s(c.PhoneNumber), mobile: s(c.MobileNumber),
 		company: s(c.Company), position: s(c.Position), gender: s(c.Gender), salutation: s(c.Salutation),
-		street: s(c.Street), city: s(c.City), country: s(c.Country), locale: cleanLine(c.Locale),
+		street: s(c.Street), city: s(c.City), country: s(c.Country), locale: sanitize.Line(c.Locale),
 		externalID: s(c.ExternalCustomerID),
 		facebook:   s(c.URLFacebook), linkedin: s(c.URLLinkedIn), twitter: s(c.URLTwitter), picture: s(c.URLProfilePicture),
 	}
@@ -222,7 +223,7 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 	cur.contactBy = slices.Clone(orig.contactBy)
 	id := c.ID
 	title := fmt.Sprintf("Edit contact #%d", id)
-	if n := cleanLine(strings.TrimSpace(client.Str(c.Name))); n != "" {
+	if n := sanitize.Line(strings.TrimSpace(client.Str(c.Name))); n != "" {
 		title = fmt.Sprintf("Edit %s (#%d)", n, id)
 	}
 	return forms.New(ctx, forms.Options{

@@ -3,6 +3,7 @@ package contacts
 import (
 	"context"
 	"fmt"
+	"github.com/parley-tui/parley/sanitize"
 	"slices"
 	"strconv"
 	"strings"
@@ -592,7 +593,7 @@ func (m List) header() string {
 	}
 	parts := []string{count + " contacts"}
 	if m.q.Search != "" {
-		parts = append(parts, fmt.Sprintf("search:%q (ranked)", cleanLine(m.q.Search)))
+		parts = append(parts, fmt.Sprintf("search:%q (ranked)", sanitize.Line(m.q.Search)))
 	}
 	parts = append(parts, DescribeFilter(m.q.Filter)...)
 	if m.q.Search == "" {
@@ -632,10 +633,10 @@ func DescribeFilter(f client.ContactFilter) []string {
 		out = append(out, fmt.Sprintf("id:%d", f.ID))
 	}
 	if f.Email != "" {
-		out = append(out, "email:"+cleanLine(f.Email))
+		out = append(out, "email:"+sanitize.Line(f.Email))
 	}
 	if f.Name != "" {
-		out = append(out, fmt.Sprintf("name:%q", cleanLine(f.Name)))
+		out = append(out, fmt.Sprintf("name:%q", sanitize.Line(f.Name)))
 	}
 	if !f.FromDateTime.IsZero() {
 		out = append(out, "active≥"+ts(f.FromDateTime))
@@ -651,7 +652,7 @@ func DescribeFilter(f client.ContactFilter) []string {
 		}
 	}
 	if f.Locale != "" {
-		out = append(out, "locale:"+cleanLine(f.Locale))
+		out = append(out, "locale:"+sanitize.Line(f.Locale))
 	}
 	return out
 }

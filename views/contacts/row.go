@@ -1,6 +1,7 @@
 package contacts
 
 import (
+	"github.com/parley-tui/parley/sanitize"
 	"strconv"
 	"strings"
 	"time"
@@ -27,7 +28,7 @@ type Row struct {
 
 // RowFrom builds a Row from an API contact, sanitizing every text.
 func RowFrom(c client.Contact) Row {
-	str := func(p *string) string { return cleanLine(strings.TrimSpace(client.Str(p))) }
+	str := func(p *string) string { return sanitize.Line(strings.TrimSpace(client.Str(p))) }
 	r := Row{
 		ID:                c.ID,
 		Name:              str(c.Name),
@@ -36,7 +37,7 @@ func RowFrom(c client.Contact) Row {
 		Company:           str(c.Company),
 		City:              str(c.City),
 		Country:           str(c.Country),
-		Locale:            cleanLine(c.Locale),
+		Locale:            sanitize.Line(c.Locale),
 		Verified:          c.Verified,
 		Blocked:           c.IsBlocked,
 		CreatedAt:         c.CreatedAt.Time,
