@@ -320,7 +320,6 @@ func (m *Detail) moreConversations() tea.Cmd {
 	}
 }
 
-
 func (m *Detail) loadNotes(fresh bool) tea.Cmd {
 	r, id, c := m.notes.begin(m.gen, true), m.id, m.ctx.Client
 	return func() tea.Msg {
