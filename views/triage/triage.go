@@ -127,7 +127,7 @@ func (m *Model) widths() map[Pane]int {
 		lw := w * 45 / 100
 		out[PaneList], out[PaneMessages] = lw, w-lw
 	case 3:
-		lw, dw := w*37/100, w*26/100
+		lw, dw := w*40/100, w*25/100
 		if m.mode() == 2 {
 			lw, dw = w*34/100, w*30/100
 		}
