@@ -62,20 +62,7 @@ func (rq *request) contactSet() (searchedSet, error) {
 	if err != nil {
 		return searchedSet{}, err
 	}
-	set := searchedSet{from: "contacts ct", w: w, idCol: "ct.id"}
-	if fts, ok := rq.searchParam(); ok {
-		if fts == "" {
-			w.add("0")
-			set.order = "ct.id DESC"
-			return set, nil
-		}
-		return rq.searchSet(w, fts, "contacts ct", "ct.id", contactSearchColumns, contactRank), nil
-	}
-	set.order, err = rq.ordering(contactOrderings, "ct.id DESC")
-	if err != nil {
-		return searchedSet{}, err
-	}
-	return set, nil
+	return rq.searchedOrOrdered(w, "contacts ct", "ct.id", contactSearchColumns, contactRank, contactOrderings)
 }
 
 func (rq *request) listContacts() (int, any, error) {

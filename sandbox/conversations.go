@@ -105,20 +105,7 @@ func (rq *request) conversationSet(extra ...string) (searchedSet, error) {
 	for _, e := range extra {
 		w.add(e)
 	}
-	set := searchedSet{from: "conversations c", w: w, idCol: "c.id"}
-	if fts, ok := rq.searchParam(); ok {
-		if fts == "" {
-			w.add("0")
-			set.order = "c.id DESC"
-			return set, nil
-		}
-		return rq.searchSet(w, fts, "conversations c", "c.id", conversationSearchColumns, conversationRank), nil
-	}
-	set.order, err = rq.ordering(conversationOrderings, "c.id DESC")
-	if err != nil {
-		return searchedSet{}, err
-	}
-	return set, nil
+	return rq.searchedOrOrdered(w, "conversations c", "c.id", conversationSearchColumns, conversationRank, conversationOrderings)
 }
 
 func (rq *request) listConversations() (int, any, error) {

@@ -106,6 +106,27 @@ type searchedSet struct {
 	idCol string
 }
 
+// searchedOrOrdered is the set a list (or its DELETE) works on: the ranked search when
+// search_query is given (a query without usable keywords matches nothing), else the
+// filtered rows in the requested ordering (default id descending).
+func (rq *request) searchedOrOrdered(w *whereB, table, idCol, columns, rank string, orderings map[string]string) (searchedSet, error) {
+	set := searchedSet{from: table, w: w, idCol: idCol}
+	if fts, ok := rq.searchParam(); ok {
+		if fts == "" {
+			w.add("0")
+			set.order = idCol + " DESC"
+			return set, nil
+		}
+		return rq.searchSet(w, fts, table, idCol, columns, rank), nil
+	}
+	order, err := rq.ordering(orderings, idCol+" DESC")
+	if err != nil {
+		return searchedSet{}, err
+	}
+	set.order = order
+	return set, nil
+}
+
 // searchSet builds the set for a search. base holds the organization condition first and then
 // any other filters; table is e.g. "conversations c" with alias and idCol its id column.
 func (rq *request) searchSet(base *whereB, fts, table, idCol, columns, rank string) searchedSet {
