@@ -237,7 +237,7 @@ func (m *Model) rebuild() {
 		if len(out) > 0 {
 			add("")
 		}
-		add(" " + st.Section.Render(title))
+		add(" " + st.Section.Render(sanitize.Line(title)))
 	}
 
 	section(fmt.Sprintf("Conversation #%d", c.ID))

@@ -1,0 +1,47 @@
+package detail_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/detail"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+// TestEveryTextIsSanitized: API text in any slot of the detail (fields, part titles,
+// custom data) reaches the screen inert, and every line fits the pane.
+func TestEveryTextIsSanitized(t *testing.T) {
+	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := detail.New(viewtest.Ctx(c))
+	m.SetSize(60, 80)
+	evil := "\x1b]0;pwned\x07Eve\u202e\u009b2J"
+	ref := evil
+	m.Load(7, false) // the pane now shows conversation 7 (the command is not run)
+	m.Set(client.Conversation{
+		ID: 7, Status: evil, StatusDescription: evil, LanguageName: evil, Locale: evil,
+		Widget:              client.Widget{Name: evil},
+		Contact:             client.Contact{Name: &evil, City: &evil},
+		FeedbackMessage:     &evil,
+		Topics:              []client.Topic{{Text: evil}},
+		Custom:              []byte(`{"note": "\u001b[2J"}`),
+		ConversationPartSet: []client.ConversationPart{{NameFriendly: evil, Referrer: &ref, Browser: client.Browser{Name: evil}}},
+	})
+	v := m.View()
+	if !strings.Contains(v, "Part 1 of 1") {
+		t.Fatalf("the part is not shown:\n%s", v)
+	}
+	for i, l := range strings.Split(v, "\n") {
+		if strings.ContainsAny(ansi.Strip(l), "\x1b\x07\u202e\u009b") {
+			t.Fatalf("line %d carries a raw control: %q", i, l)
+		}
+		if w := ansi.StringWidth(l); w != 60 {
+			t.Fatalf("line %d is %d wide", i, w)
+		}
+	}
+}
