@@ -47,7 +47,8 @@ func (m *Model) ShortHelp() []key.Binding {
 	}
 }
 
-// Update edits the text; enter submits, esc cancels.
+// Update edits the text; enter submits, esc cancels; the search key is ignored while the
+// prompt is empty.
 func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
 		switch {
@@ -57,6 +58,10 @@ func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 			return m, tea.Sequence(m.ctx.CloseModal(m), func() tea.Msg { return out })
 		case key.Matches(k, m.ctx.Keys.Back):
 			return m, m.ctx.CloseModal(m)
+		case m.input.Value() == "" && key.Matches(k, m.ctx.Keys.Search):
+			// The key that opens a search, pressed in an empty search prompt (the contacts
+			// screen opens its prompt by itself): the user is already where it leads.
+			return m, nil
 		}
 	}
 	var cmd tea.Cmd
