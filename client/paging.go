@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 	"net/http"
 )
@@ -32,11 +33,32 @@ func FetchCursorPage[T any](ctx context.Context, c *Client, link string) (*Curso
 	return &p, nil
 }
 
+// ErrPagingLoop is returned by the list walkers when the server sends a `next` link that was
+// already followed: walking on would repeat the same pages forever.
+var ErrPagingLoop = errors.New("client: the server's next link points back to a page already read")
+
+// links remembers the page links one walk has followed.
+type links map[string]struct{}
+
+// visit records link, or returns ErrPagingLoop when it was followed before.
+func (l *links) visit(link string) error {
+	if *l == nil {
+		*l = links{}
+	}
+	if _, ok := (*l)[link]; ok {
+		return fmt.Errorf("%w: %s", ErrPagingLoop, link)
+	}
+	(*l)[link] = struct{}{}
+	return nil
+}
+
 // walkCursor yields every item of a cursor-paginated list, starting with first() and following
-// `next` links until there is none. It stops at the first error, which it yields.
+// `next` links until there is none. It stops at the first error, which it yields, and at a
+// link it has already followed (ErrPagingLoop).
 func walkCursor[T any](ctx context.Context, c *Client, first func() (*CursorPage[T], error)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
+		var seen links
 		page, err := first()
 		for {
 			if err != nil {
@@ -50,6 +72,9 @@ func walkCursor[T any](ctx context.Context, c *Client, first func() (*CursorPage
 			}
 			if page.Next == "" || len(page.Results) == 0 {
 				return
+			}
+			if err = seen.visit(page.Next); err != nil {
+				continue
 			}
 			page, err = FetchCursorPage[T](ctx, c, page.Next)
 		}
@@ -60,6 +85,7 @@ func walkCursor[T any](ctx context.Context, c *Client, first func() (*CursorPage
 func walkOffset[T any](ctx context.Context, c *Client, first func() (*Page[T], error)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
+		var seen links
 		page, err := first()
 		for {
 			if err != nil {
@@ -73,6 +99,9 @@ func walkOffset[T any](ctx context.Context, c *Client, first func() (*Page[T], e
 			}
 			if page.Next == "" || len(page.Results) == 0 {
 				return
+			}
+			if err = seen.visit(page.Next); err != nil {
+				continue
 			}
 			page, err = FetchPage[T](ctx, c, page.Next)
 		}

@@ -452,3 +452,48 @@ func TestIteratorsRefuseBadOrdering(t *testing.T) {
 		t.Errorf("%d requests", rec.count())
 	}
 }
+
+// A server whose `next` link leads back to a page already read (a cursor that does not
+// advance) must end the walk with ErrPagingLoop instead of repeating it forever.
+func TestIteratorsStopAtALoopingNextLink(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		self := fmt.Sprintf(`"http://%s%s?cursor=7&limit=100"`, r.Host, r.URL.Path)
+		if strings.HasSuffix(r.URL.Path, "/operators/") {
+			writeJSON(w, 200, `{"count": 9, "next": "http://`+r.Host+r.URL.Path+`?limit=100&offset=100", "previous": null, "results": [{"id": 7}]}`)
+			return
+		}
+		if strings.HasSuffix(r.URL.Path, "/messages/") {
+			writeJSON(w, 200, `{"next": `+self+`, "previous": null, "results": [{"id": "1.2.7", "part_id": 2}]}`)
+			return
+		}
+		writeJSON(w, 200, `{"count": 9, "next": `+self+`, "previous": null, "results": [{"id": 7}]}`)
+	})
+	c, _ := newTestClient(t, rec.base(), nil)
+	for name, seq := range map[string]iter.Seq2[int64, error]{
+		"conversations": ids(c.ConversationsAll(bg(), AllConversationsOptions{}), func(v Conversation) int64 { return v.ID }),
+		"contacts":      ids(c.ContactsAll(bg(), AllContactsOptions{}), func(v Contact) int64 { return v.ID }),
+		"operators":     ids(c.Operators(bg()), func(v Operator) int64 { return v.ID }),
+		"messages":      ids(c.Messages(bg(), 1, CursorOptions{}), func(m Message) int64 { return m.PartID }),
+	} {
+		before := rec.count()
+		items, steps := 0, 0
+		var last error
+		for _, err := range seq {
+			if steps++; steps > 50 {
+				t.Fatalf("%s: still walking after 50 items", name)
+			}
+			if err != nil {
+				last = err
+				break
+			}
+			items++
+		}
+		if !errors.Is(last, ErrPagingLoop) {
+			t.Errorf("%s: walk ended with %v, want ErrPagingLoop", name, last)
+		}
+		// first page, the linked page, then the link repeats: two requests, two items.
+		if n := rec.count() - before; n != 2 || items != 2 {
+			t.Errorf("%s: %d items in %d requests, want 2 in 2", name, items, n)
+		}
+	}
+}
