@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -659,5 +660,75 @@ func TestNoRequestWhileHidden(t *testing.T) {
 	m.Blur()
 	if _, cmd := m.Update(common.RefreshMsg{Auto: true}); cmd != nil {
 		t.Fatal("auto-refresh spends analytics requests")
+	}
+}
+
+// "/" filters the picker by words of a metric's name, theme or description; arrows move among
+// the matches; enter picks; esc clears the filter before it cancels.
+func TestPickerFilter(t *testing.T) {
+	ctx := offlineCtx(t)
+	p := newPicker(ctx, DefaultMetric)
+	p.SetSize(116, 36)
+	p.Update(typed("/"))
+	for _, r := range "unanswered service" {
+		p.Update(typed(string(r)))
+	}
+	want := []client.Metric{
+		client.MetricOperatorResponseTimeToUnansweredSessionFirstST,
+		client.MetricOperatorResponseTimeToUnansweredSessionST,
+	}
+	var got []client.Metric
+	for _, it := range p.items {
+		if !it.isHeader() {
+			got = append(got, it.info.Metric)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("filter %q shows %v, want %v", p.filter.Value(), got, want)
+	}
+	if p.Selected() != want[0] {
+		t.Errorf("selected %s, want the first match", p.Selected())
+	}
+	v := ansi.Strip(p.View())
+	for _, s := range []string{"2 of ", "Filter: unanswered service", "Response times", string(want[1])} {
+		if !strings.Contains(v, s) {
+			t.Errorf("the filtered picker does not show %q:\n%s", s, v)
+		}
+	}
+	if strings.Contains(v, string(client.MetricOperatorResponseTimeToUnansweredSession)+" ") {
+		t.Errorf("a metric without %q is shown:\n%s", "service", v)
+	}
+	// j is text while typing; the arrow moves.
+	p.Update(tea.KeyMsg{Type: tea.KeyDown})
+	if p.Selected() != want[1] {
+		t.Errorf("down: %s", p.Selected())
+	}
+	_, cmd := p.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	var picked client.Metric
+	for _, msg := range viewtest.Run(cmd, time.Second) {
+		if m, ok := msg.(metricPickedMsg); ok {
+			picked = m.metric
+		}
+	}
+	if picked != want[1] {
+		t.Errorf("enter picked %q, want %s", picked, want[1])
+	}
+
+	// Nothing matches: a message, enter does nothing; esc clears, then cancels.
+	p.Update(typed("x"))
+	if len(p.items) != 0 || p.Selected() != "" || !strings.Contains(ansi.Strip(p.View()), "No metric matches") {
+		t.Fatalf("no-match state: %d items, view:\n%s", len(p.items), ansi.Strip(p.View()))
+	}
+	if _, cmd := p.Update(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil {
+		t.Error("enter with nothing to pick did something")
+	}
+	if _, cmd := p.Update(keyEsc); cmd != nil || p.filter.Value() != "" || len(p.items) != len(p.all) {
+		t.Errorf("esc did not just clear the filter (%q, %d items)", p.filter.Value(), len(p.items))
+	}
+	if p.Selected() == "" {
+		t.Error("nothing selected after clearing the filter")
+	}
+	if _, cmd := p.Update(keyEsc); cmd == nil {
+		t.Error("the second esc does not cancel")
 	}
 }

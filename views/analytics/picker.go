@@ -1,9 +1,11 @@
 package analytics
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -22,12 +24,16 @@ func (it pickItem) isHeader() bool { return it.header != "" }
 
 // picker is the metric picker: every metric of the spec grouped by theme, each with what it
 // measures and what value and value_str mean. up/down move, tab/shift+tab jump to the
-// next/previous group, enter picks, esc cancels.
+// next/previous group, / filters by words of the name, theme or description, enter picks,
+// esc clears the filter, then cancels.
 type picker struct {
 	ctx    *common.Ctx
-	items  []pickItem
-	cursor int // index into items, always a metric
-	offset int // first visible line
+	all    []pickItem // every group and metric
+	items  []pickItem // the ones shown: all, or those matching the filter with their headers
+	filter textinput.Model
+	typing bool // the filter input has the keys
+	cursor int  // index into items, always a metric (0 with no items)
+	offset int  // first visible line
 	width  int
 	height int
 	descs  [][]string // wrapped descriptions per item, for the current width
@@ -36,20 +42,83 @@ type picker struct {
 func newPicker(ctx *common.Ctx, current client.Metric) *picker {
 	p := &picker{ctx: ctx}
 	for _, g := range client.MetricGroups {
-		p.items = append(p.items, pickItem{header: g})
+		p.all = append(p.all, pickItem{header: g})
 		for _, info := range client.Metrics {
 			if info.Group == g {
-				p.items = append(p.items, pickItem{info: info})
+				p.all = append(p.all, pickItem{info: info})
 			}
 		}
 	}
+	p.filter = textinput.New()
+	p.filter.Prompt = "Filter: "
+	p.filter.PromptStyle = ctx.Styles.Accent
+	p.filter.CharLimit = 60
+	p.items = p.all
 	p.cursor = 1
+	p.selectMetric(current)
+	return p
+}
+
+// selectMetric puts the cursor on m when it is shown, else on the first metric shown.
+func (p *picker) selectMetric(m client.Metric) {
+	p.cursor = min(1, len(p.items)-1)
 	for i, it := range p.items {
-		if !it.isHeader() && it.info.Metric == current {
+		if !it.isHeader() && it.info.Metric == m {
 			p.cursor = i
 		}
 	}
-	return p
+	p.cursor = max(0, p.cursor)
+}
+
+// matches tells whether every word of the filter occurs in the metric's name (underscores
+// read as spaces too), theme or description, ignoring case.
+func matches(info client.MetricInfo, words []string) bool {
+	name := string(info.Metric)
+	hay := strings.ToLower(name + " " + strings.ReplaceAll(name, "_", " ") + " " + info.Group + " " + describe(info))
+	for _, w := range words {
+		if !strings.Contains(hay, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// applyFilter shows the metrics matching the filter text under their group headers, keeping
+// the selected metric when it still shows.
+func (p *picker) applyFilter() {
+	var current client.Metric
+	if p.hasMetric() {
+		current = p.Selected()
+	}
+	words := strings.Fields(strings.ToLower(p.filter.Value()))
+	if len(words) == 0 {
+		p.items = p.all
+	} else {
+		p.items = nil
+		header := -1
+		for i, it := range p.all {
+			if it.isHeader() {
+				header = i
+				continue
+			}
+			if !matches(it.info, words) {
+				continue
+			}
+			if header >= 0 {
+				p.items = append(p.items, p.all[header])
+				header = -1
+			}
+			p.items = append(p.items, it)
+		}
+	}
+	p.selectMetric(current)
+	p.offset = 0
+	p.layout()
+}
+
+// hasMetric is false when the filter matches nothing.
+func (p *picker) hasMetric() bool {
+	return p.cursor < len(p.items) && !p.items[p.cursor].isHeader()
 }
 
 // Init does nothing.
@@ -61,6 +130,12 @@ func (p *picker) Inline() bool { return false }
 // SetSize gives the area the picker may use.
 func (p *picker) SetSize(w, h int) {
 	p.width, p.height = w, h
+	p.filter.Width = max(10, p.innerWidth()-len(p.filter.Prompt)-1)
+	p.layout()
+}
+
+// layout wraps the descriptions of the items shown to the box's width.
+func (p *picker) layout() {
 	dw := max(10, p.innerWidth()-6)
 	p.descs = make([][]string, len(p.items))
 	for i, it := range p.items {
@@ -90,13 +165,27 @@ func (p *picker) ShortHelp() []key.Binding {
 	k := p.ctx.Keys
 	return []key.Binding{k.Up, k.Down,
 		key.NewBinding(key.WithKeys(k.NextPane.Keys()...), key.WithHelp(k.NextPane.Help().Key+"/"+k.PrevPane.Help().Key, "next/previous group")),
+		key.NewBinding(key.WithKeys(k.Search.Keys()...), key.WithHelp(k.Search.Help().Key, "filter")),
 		key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "pick")),
-		key.NewBinding(key.WithKeys(k.Back.Keys()...), key.WithHelp(k.Back.Help().Key, "cancel")),
+		key.NewBinding(key.WithKeys(k.Back.Keys()...), key.WithHelp(k.Back.Help().Key, p.backHelp())),
 	}
 }
 
-// Selected is the metric under the cursor.
-func (p *picker) Selected() client.Metric { return p.items[p.cursor].info.Metric }
+// backHelp says what esc does now.
+func (p *picker) backHelp() string {
+	if p.typing || p.filter.Value() != "" {
+		return "clear filter"
+	}
+	return "cancel"
+}
+
+// Selected is the metric under the cursor ("" when the filter matches nothing).
+func (p *picker) Selected() client.Metric {
+	if !p.hasMetric() {
+		return ""
+	}
+	return p.items[p.cursor].info.Metric
+}
 
 // move goes d metrics down (negative: up), skipping headers, stopping at the ends.
 func (p *picker) move(d int) {
@@ -118,6 +207,9 @@ func (p *picker) move(d int) {
 
 // jump moves to the first metric of the next (d=1) or previous (d=-1) group, wrapping.
 func (p *picker) jump(d int) {
+	if !p.hasMetric() {
+		return
+	}
 	head := p.cursor
 	for head >= 0 && !p.items[head].isHeader() {
 		head--
@@ -140,11 +232,37 @@ func (p *picker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	}
 	k := p.ctx.Keys
 	switch {
+	case key.Matches(km, k.Back) && (p.typing || p.filter.Value() != ""):
+		p.typing = false
+		p.filter.Blur()
+		p.filter.SetValue("")
+		p.applyFilter()
 	case key.Matches(km, k.Back):
 		return p, tea.Sequence(p.ctx.CloseModal(p), func() tea.Msg { return menuClosedMsg{} })
 	case key.Matches(km, k.Open):
+		if !p.hasMetric() {
+			return p, nil
+		}
 		m := p.Selected()
 		return p, tea.Sequence(p.ctx.CloseModal(p), func() tea.Msg { return metricPickedMsg{metric: m} })
+	case p.typing && (km.Type == tea.KeyUp || km.Type == tea.KeyDown):
+		p.move(map[bool]int{true: 1, false: -1}[km.Type == tea.KeyDown])
+	case p.typing && (km.Type == tea.KeyTab || km.Type == tea.KeyShiftTab):
+		p.jump(map[bool]int{true: 1, false: -1}[km.Type == tea.KeyTab])
+		p.offset = max(0, p.lineOf(p.cursor-1))
+	case p.typing:
+		before := p.filter.Value()
+		var cmd tea.Cmd
+		p.filter, cmd = p.filter.Update(km)
+		if p.filter.Value() != before {
+			p.applyFilter()
+		}
+		p.scroll()
+		return p, cmd
+	case key.Matches(km, k.Search):
+		p.typing = true
+		return p, p.filter.Focus()
+	case !p.hasMetric():
 	case key.Matches(km, k.Down):
 		p.move(1)
 	case key.Matches(km, k.Up):
@@ -154,7 +272,7 @@ func (p *picker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	case key.Matches(km, k.PageUp):
 		p.move(-max(1, p.bodyHeight()/3))
 	case key.Matches(km, k.Top):
-		p.cursor = 1
+		p.cursor = min(1, len(p.items)-1)
 	case key.Matches(km, k.Bottom):
 		p.cursor = len(p.items) - 1
 	case key.Matches(km, k.NextPane):
@@ -191,6 +309,10 @@ func (p *picker) lineOf(i int) int {
 // scroll keeps the cursor's item visible, with its group header when it is the group's
 // first metric (Update and SetSize only).
 func (p *picker) scroll() {
+	if !p.hasMetric() {
+		p.offset = 0
+		return
+	}
 	bh := p.bodyHeight()
 	start := p.lineOf(p.cursor)
 	if p.cursor > 0 && p.items[p.cursor-1].isHeader() {
@@ -240,6 +362,17 @@ func (p *picker) lines(w int) (out []string) {
 	return out
 }
 
+// shown counts the metrics shown.
+func (p *picker) shown() int {
+	n := 0
+	for _, it := range p.items {
+		if !it.isHeader() {
+			n++
+		}
+	}
+	return n
+}
+
 // View renders the box with the visible part of the list.
 func (p *picker) View() string {
 	st := p.ctx.Styles
@@ -250,12 +383,29 @@ func (p *picker) View() string {
 	off := max(0, min(p.offset, len(all)))
 	body := all[off:min(len(all), off+bh)]
 	hint := k.Up.Help().Key + "/" + k.Down.Help().Key + " move · " + k.NextPane.Help().Key + "/" + k.PrevPane.Help().Key +
-		" next/previous group · " + k.Open.Help().Key + " pick · " + k.Back.Help().Key + " cancel"
+		" group · " + k.Search.Help().Key + " filter · " + k.Open.Help().Key + " pick · " + k.Back.Help().Key + " " + p.backHelp()
+	if p.typing {
+		hint = "type to filter · ↑/↓ move · " + k.Open.Help().Key + " pick · " + k.Back.Help().Key + " clear filter"
+	}
+	title := "Pick a metric"
+	if len(p.items) != len(p.all) {
+		title += fmt.Sprintf(" · %d of %d metrics", p.shown(), len(client.Metrics))
+	}
 	var b strings.Builder
-	b.WriteString(st.ModalTitle.Render("Pick a metric"))
+	b.WriteString(st.ModalTitle.Render(title))
 	b.WriteString("\n")
 	b.WriteString(st.Muted.Render(common.Pad(hint, w)))
-	b.WriteString("\n\n")
+	b.WriteString("\n")
+	switch {
+	case p.typing || p.filter.Value() != "":
+		b.WriteString(common.Pad(p.filter.View(), w))
+	default:
+		b.WriteString(common.Pad("", w))
+	}
+	b.WriteString("\n")
+	if len(p.items) == 0 {
+		body = []string{st.Muted.Render(common.Pad("No metric matches “"+p.filter.Value()+"”.", w))}
+	}
 	b.WriteString(common.Block(body, w, bh))
 	return st.Modal.Width(p.boxWidth() - 2).Render(lipgloss.NewStyle().MaxWidth(w).Render(b.String()))
 }
