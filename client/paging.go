@@ -56,33 +56,19 @@ func (l *links) visit(link string) error {
 // `next` links until there is none. It stops at the first error, which it yields, and at a
 // link it has already followed (ErrPagingLoop).
 func walkCursor[T any](ctx context.Context, c *Client, first func() (*CursorPage[T], error)) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		var zero T
-		var seen links
-		page, err := first()
-		for {
-			if err != nil {
-				yield(zero, err)
-				return
-			}
-			for _, item := range page.Results {
-				if !yield(item, nil) {
-					return
-				}
-			}
-			if page.Next == "" || len(page.Results) == 0 {
-				return
-			}
-			if err = seen.visit(page.Next); err != nil {
-				continue
-			}
-			page, err = FetchCursorPage[T](ctx, c, page.Next)
-		}
-	}
+	return walk(first, func(p *CursorPage[T]) ([]T, string) { return p.Results, p.Next },
+		func(link string) (*CursorPage[T], error) { return FetchCursorPage[T](ctx, c, link) })
 }
 
-// walkOffset yields every item of an offset list by following `next` links.
+// walkOffset yields every item of an offset list by following `next` links, like walkCursor.
 func walkOffset[T any](ctx context.Context, c *Client, first func() (*Page[T], error)) iter.Seq2[T, error] {
+	return walk(first, func(p *Page[T]) ([]T, string) { return p.Results, p.Next },
+		func(link string) (*Page[T], error) { return FetchPage[T](ctx, c, link) })
+}
+
+// walk is the loop of both walkers: the items of each page, then the page its next link
+// names, until a page without a link or without items.
+func walk[T, P any](first func() (P, error), parts func(P) ([]T, string), fetch func(string) (P, error)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
 		var seen links
@@ -92,18 +78,19 @@ func walkOffset[T any](ctx context.Context, c *Client, first func() (*Page[T], e
 				yield(zero, err)
 				return
 			}
-			for _, item := range page.Results {
+			items, next := parts(page)
+			for _, item := range items {
 				if !yield(item, nil) {
 					return
 				}
 			}
-			if page.Next == "" || len(page.Results) == 0 {
+			if next == "" || len(items) == 0 {
 				return
 			}
-			if err = seen.visit(page.Next); err != nil {
+			if err = seen.visit(next); err != nil {
 				continue
 			}
-			page, err = FetchPage[T](ctx, c, page.Next)
+			page, err = fetch(next)
 		}
 	}
 }
