@@ -80,8 +80,8 @@ func TestBulkDeleteTwoEndedAndAnOngoingRefused(t *testing.T) {
 	}
 	tui.WaitFor("3 marked", 10*time.Second)
 	tui.Keys("d")
-	s := tui.WaitFor("Delete 3 conversations?", 10*time.Second)
-	if !strings.Contains(s, "1 of them is ongoing") {
+	s := tui.WaitFor("Delete 2 of 3 marked conversations?", 10*time.Second)
+	if !strings.Contains(s, "2 ended conversations will be deleted") || !strings.Contains(s, "1 is ongoing and stays") {
 		t.Fatalf("the confirmation does not warn about the ongoing one:\n%s", s)
 	}
 	tui.Keys("y")

@@ -169,19 +169,40 @@ func (m *Model) deleteConfirm() tea.Cmd {
 			ongoing = append(ongoing, r.ID)
 		}
 	}
-	body := fmt.Sprintf("Delete the %d marked conversations? This cannot be undone.", len(ids))
+	if len(ended) == 0 {
+		// Nothing the server would delete: say so instead of asking and sending.
+		return common.Toast(fmt.Sprintf("%s ongoing: only ended conversations can be deleted. Nothing was sent.",
+			countOf(len(ongoing), "The marked conversation is", "All %d marked conversations are")))
+	}
+	title := fmt.Sprintf("Delete %s?", countOf(len(ids), "1 conversation", "%d conversations"))
+	body := fmt.Sprintf("Delete %s? This cannot be undone.", countOf(len(ids), "the marked conversation", "the %d marked conversations"))
 	if n := len(ongoing); n > 0 {
-		body += fmt.Sprintf("\n%d of them %s ongoing and will not be deleted.", n, map[bool]string{true: "is", false: "are"}[n == 1])
+		title = fmt.Sprintf("Delete %d of %d marked conversations?", len(ended), len(ids))
+		body = fmt.Sprintf("%s deleted.\n%s (only ended ones can be deleted).\nThis cannot be undone.",
+			countOf(len(ended), "1 ended conversation will be", "%d ended conversations will be"),
+			countOf(n, "1 is ongoing and stays", "%d are ongoing and stay"))
 	}
 	task := ctx.NewTaskID()
-	return m.ctx.OpenModal(confirm.New(ctx, fmt.Sprintf("Delete %d conversations?", len(ids)), body, func() tea.Msg {
+	return m.ctx.OpenModal(confirm.New(ctx, title, body, func() tea.Msg {
 		cctx, cancel := context.WithTimeout(context.Background(), taskTimeout)
 		defer cancel()
-		// Exactly the marked ids; the server skips ongoing ones (its answer does not say
-		// which, so the report uses the statuses shown and the list reloads after).
+		// Exactly the marked ids (the statuses shown may be stale; the server decides and
+		// skips ongoing ones). Its answer does not say which were skipped, so the report
+		// uses the statuses shown and the list reloads after.
 		err := c.DeleteConversations(cctx, ids)
 		return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: deleteResult{deleted: ended, ongoing: ongoing, reload: true}, Err: err}
 	}))
+}
+
+// countOf picks the singular text for n == 1, else formats plural with n.
+func countOf(n int, singular, plural string) string {
+	if n == 1 {
+		return singular
+	}
+	if strings.Contains(plural, "%d") {
+		return fmt.Sprintf(plural, n)
+	}
+	return plural
 }
 
 // onTask updates rows after this screen's mutations.

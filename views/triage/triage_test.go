@@ -167,3 +167,76 @@ func TestOpenConversationMessage(t *testing.T) {
 		t.Fatalf("detail does not show the conversation parts:\n%s", m.View())
 	}
 }
+
+// markRows moves the cursor to each row index (ascending) and marks it with space.
+func markRows(t *testing.T, m *triage.Model, idx ...int) {
+	t.Helper()
+	at := 0
+	for _, i := range idx {
+		for ; at < i; at++ {
+			m.Update(viewtest.Key("j"))
+		}
+		m.Update(viewtest.Key(" "))
+		at++
+	}
+	if got := len(m.List.Marked()); got != len(idx) {
+		t.Fatalf("%d rows marked, want %d", got, len(idx))
+	}
+}
+
+// The marked-delete confirmation counts what the server will really delete, and marks that
+// are all ongoing send nothing at all.
+func TestDeleteMarkedCountsOnlyEnded(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		ended, active int
+		want          string // in the toast or the confirmation
+		modal         bool
+	}{
+		{"all ongoing", 0, 2, "All 2 marked conversations are ongoing: only ended conversations can be deleted. Nothing was sent.", false},
+		{"one ongoing", 0, 1, "The marked conversation is ongoing", false},
+		{"mixed", 1, 1, "Delete 1 of 2 marked conversations?", true},
+		{"one ended", 1, 0, "Delete 1 conversation?", true},
+		{"two ended", 2, 0, "Delete 2 conversations?", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, c, _ := newScreen(t, 120, 40)
+			var idx []int
+			ended, active := tc.ended, tc.active
+			for i, r := range m.List.Rows() {
+				switch {
+				case r.Status == client.StatusEnded && ended > 0:
+					ended--
+				case r.Status != client.StatusEnded && active > 0:
+					active--
+				default:
+					continue
+				}
+				idx = append(idx, i)
+			}
+			if ended+active > 0 {
+				t.Fatal("the first page lacks the rows this case needs")
+			}
+			markRows(t, m, idx...)
+			before := c.Usage(client.FamilyConversations)
+			_, cmd := m.Update(viewtest.Key("d"))
+			var text string
+			opened := false
+			for _, msg := range viewtest.RunSkippingTicks(cmd, wait) {
+				switch msg := msg.(type) {
+				case common.ToastMsg:
+					text = msg.Text
+				case common.OpenModalMsg:
+					opened = true
+					text = msg.Modal.View()
+				}
+			}
+			if opened != tc.modal || !strings.Contains(text, tc.want) {
+				t.Fatalf("d: modal %v, text %q; want modal %v with %q", opened, text, tc.modal, tc.want)
+			}
+			if used := c.Usage(client.FamilyConversations) - before; used != 0 {
+				t.Fatalf("asking cost %d requests", used)
+			}
+		})
+	}
+}
