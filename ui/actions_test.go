@@ -89,8 +89,8 @@ func TestDeleteMarkedConversations(t *testing.T) {
 		t.Fatalf("found %d ended and %d ongoing rows to mark", len(ended), len(ongoing))
 	}
 	d.key("d")
-	v := d.waitFor("Delete 3 conversations?")
-	if !strings.Contains(v, "1 of them is ongoing") {
+	v := d.waitFor("Delete 2 of 3 marked conversations?")
+	if !strings.Contains(v, "1 is ongoing and stays") {
 		t.Fatalf("confirmation does not warn about the ongoing conversation:\n%s", v)
 	}
 	d.key("y")

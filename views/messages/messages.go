@@ -350,12 +350,13 @@ func (m Model) divider(day string) string {
 func (m Model) block(it item) []string {
 	st := m.ctx.Styles
 	w := max(10, m.width)
-	bodyW := w
-	indent := 0
+	// One column of margin on each side keeps text off the pane's border.
+	const margin = 1
+	indent := margin
 	if it.fromOperator {
-		indent = min(w/4, 16)
-		bodyW = w - indent
+		indent += min(w/4, 16)
 	}
+	bodyW := w - indent - margin
 	nameStyle := st.ContactName
 	role := "contact"
 	switch {
@@ -433,6 +434,14 @@ func (m Model) View() string {
 	return b.String()
 }
 
+// SetTitle renames the open conversation convID in the header (the contact's name, which
+// may arrive or change after Open); other conversations are left alone.
+func (m *Model) SetTitle(convID int64, title string) {
+	if convID != 0 && convID == m.convID {
+		m.title = title
+	}
+}
+
 func (m Model) header() string {
 	st := m.ctx.Styles
 	if m.convID == 0 {
@@ -447,12 +456,13 @@ func (m Model) header() string {
 		h += " · " + st.Error.Render("failed: r retries")
 	case m.opened && m.next == "":
 		h += " · all"
-	case m.opened:
-		pct := 100
-		if len(m.lines) > 0 {
-			pct = (m.offset + m.viewHeight()) * 100 / len(m.lines)
-		}
+	}
+	if m.opened && m.err == nil && len(m.lines) > m.viewHeight() {
+		pct := (m.offset + m.viewHeight()) * 100 / len(m.lines)
 		h += fmt.Sprintf(" · %d%%", min(100, pct))
+	}
+	if m.title == "" {
+		return h
 	}
 	return h + " · " + m.title
 }

@@ -155,3 +155,42 @@ func firstWords(s string) string {
 	}
 	return strings.Join(f, " ")
 }
+
+// The header keeps the reading position once every message is loaded, renames the open
+// conversation only, and ends without a dangling separator when there is no name yet.
+func TestHeaderPositionAndTitle(t *testing.T) {
+	m, _, long := open(t, 80, 30)
+	for m.HasOlder() || m.Loading() {
+		var cmd tea.Cmd
+		m, cmd = m.Update(viewtest.Key("pgup"))
+		m, _ = apply(m, viewtest.Run(cmd, wait))
+	}
+	head := strings.SplitN(ansi.Strip(m.View()), "\n", 2)[0]
+	if !strings.Contains(head, " · all · ") || !strings.Contains(head, "%") {
+		t.Fatalf("fully loaded header lacks the position: %q", head)
+	}
+	m.SetTitle(long+1, "Someone else")
+	m.SetTitle(long, "Renamed")
+	head = strings.SplitN(ansi.Strip(m.View()), "\n", 2)[0]
+	if !strings.HasSuffix(strings.TrimRight(head, " "), "· Renamed") {
+		t.Fatalf("SetTitle: %q", head)
+	}
+	m.SetTitle(long, "")
+	head = strings.TrimRight(strings.SplitN(ansi.Strip(m.View()), "\n", 2)[0], " ")
+	if strings.HasSuffix(head, "·") {
+		t.Fatalf("header ends with a separator: %q", head)
+	}
+}
+
+// Message text keeps one column off both sides of the pane.
+func TestMessagesKeepAMargin(t *testing.T) {
+	m, _, _ := open(t, 60, 30)
+	for i, l := range strings.Split(ansi.Strip(m.View()), "\n")[1:] {
+		if strings.TrimSpace(l) == "" || strings.HasPrefix(strings.TrimSpace(l), "─") {
+			continue
+		}
+		if l[0] != ' ' || ansi.StringWidth(strings.TrimRight(l, " ")) > 59 {
+			t.Fatalf("line %d touches an edge: %q", i+1, l)
+		}
+	}
+}

@@ -4,7 +4,6 @@
 package triage
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -195,11 +194,15 @@ func (m *Model) openSelected() tea.Cmd {
 		return nil
 	}
 	m.restingID = r.ID
-	title := r.Name
-	if title == "" {
-		title = r.Email
+	return tea.Batch(m.Msgs.Open(r.ID, rowTitle(r), false), m.Detail.Load(r.ID, false))
+}
+
+// rowTitle names a conversation in the message pane's header: its contact's name or email.
+func rowTitle(r conversations.Row) string {
+	if r.Name != "" {
+		return r.Name
 	}
-	return tea.Batch(m.Msgs.Open(r.ID, title, false), m.Detail.Load(r.ID, false))
+	return r.Email
 }
 
 // Update routes messages to the panes and handles the screen's keys.
@@ -215,7 +218,9 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	case common.TaskDoneMsg:
 		return m, m.onTask(msg)
 	case detail.LoadedMsg:
-		m.List.UpdateRow(conversations.RowFrom(msg.Conversation))
+		row := conversations.RowFrom(msg.Conversation)
+		m.List.UpdateRow(row)
+		m.Msgs.SetTitle(row.ID, rowTitle(row))
 		return m, nil
 	case common.RefreshMsg:
 		if msg.Auto {
@@ -230,7 +235,8 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	case common.OpenConversationMsg:
 		m.restingID = msg.ConversationID
 		m.setFocus(PaneMessages)
-		return m, tea.Batch(m.Msgs.Open(msg.ConversationID, fmt.Sprintf("conversation %d", msg.ConversationID), false),
+		// The contact's name comes with the detail (detail.LoadedMsg sets the title).
+		return m, tea.Batch(m.Msgs.Open(msg.ConversationID, "", false),
 			m.Detail.Load(msg.ConversationID, false))
 	}
 	var c1, c2, c3 tea.Cmd

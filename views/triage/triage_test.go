@@ -10,6 +10,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/triage"
 	"github.com/parley-tui/parley/views/viewtest"
@@ -165,6 +166,14 @@ func TestOpenConversationMessage(t *testing.T) {
 	}
 	if !strings.Contains(m.View(), "Part 1 of") {
 		t.Fatalf("detail does not show the conversation parts:\n%s", m.View())
+	}
+	// The message pane's header names the contact once the detail has arrived.
+	conv, ok := m.Detail.Conversation()
+	if !ok || conv.Contact.Name == nil || *conv.Contact.Name == "" {
+		t.Fatal("the long conversation has no named contact")
+	}
+	if !strings.Contains(m.Msgs.View(), sanitize.Line(*conv.Contact.Name)) {
+		t.Fatalf("the thread header does not name %q:\n%s", *conv.Contact.Name, m.Msgs.View())
 	}
 }
 
