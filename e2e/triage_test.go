@@ -166,10 +166,23 @@ func TestHostileTextIsInert(t *testing.T) {
 	}
 	// parley's own copy does reach it.
 	tui.Keys("y")
-	tui.WaitFor("to the clipboard", 5*time.Second)
+	tui.WaitFor("Copied", 5*time.Second)
 	tui.WaitUntil(func(string) bool { return tui.Clipboard() != "" }, 5*time.Second, "the id in the clipboard")
-	if clip := tui.Clipboard(); !regexp.MustCompile(`^\d+$`).MatchString(clip) {
-		t.Fatalf("y copied %q, want the conversation id", clip)
+	id := strings.Split(tui.Clipboard(), "\n")[0]
+	if !regexp.MustCompile(`^\d+$`).MatchString(id) {
+		t.Fatalf("y copied %q, want the conversation id", tui.Clipboard())
+	}
+	// With tmux's default set-clipboard (external), tmux drops an application's OSC 52;
+	// parley then goes through tmux's own buffer.
+	tui.tmux("set", "-g", "set-clipboard", "external")
+	for tui.Clipboard() != "" {
+		tui.tmux("delete-buffer")
+	}
+	tui.Keys("y")
+	tui.WaitFor("(tmux buffer and clipboard)", 5*time.Second)
+	tui.WaitUntil(func(string) bool { return tui.Clipboard() != "" }, 5*time.Second, "the id in tmux's buffer")
+	if got := strings.Split(tui.Clipboard(), "\n")[0]; got != id {
+		t.Fatalf("with set-clipboard external y copied %q, want %s", got, id)
 	}
 }
 

@@ -1,21 +1,26 @@
 package common
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"strings"
+	"time"
 
 	"github.com/aymanbagabas/go-osc52/v2"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
 // CopyToClipboard returns a command that copies text to the clipboard with OSC 52, then
-// toasts "Copied <what> to the clipboard (OSC 52)". The sequence goes to the controlling
-// terminal, so it works when stderr is redirected; the text is parley's own (an id), never
-// API text. Inside tmux it is sent plain, which tmux takes with `set-clipboard on` (a DCS
-// passthrough would need `allow-passthrough`, which is off by default).
+// toasts what it did. The sequence goes to the controlling terminal, so it works when stderr
+// is redirected; the text is parley's own (an id), never API text. Inside tmux, tmux ignores
+// an application's OSC 52 unless `set-clipboard on` (the default is `external`), so the text
+// also goes to `tmux load-buffer -w -`, which fills tmux's paste buffer and hands it to the
+// outer terminal's clipboard by tmux's own OSC 52.
 func CopyToClipboard(text, what string) tea.Cmd {
-	return tea.Sequence(func() tea.Msg {
+	return func() tea.Msg {
 		seq := osc52.New(text)
 		var w io.Writer = os.Stderr
 		if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
@@ -25,6 +30,23 @@ func CopyToClipboard(text, what string) tea.Cmd {
 		if _, err := fmt.Fprint(w, seq.String()); err != nil {
 			return ToastMsg{Text: "Could not copy: " + err.Error(), Error: true}
 		}
-		return nil
-	}, Toast("Copied "+what+" to the clipboard (OSC 52)"))
+		if os.Getenv("TMUX") != "" {
+			if err := tmuxLoadBuffer(text); err == nil {
+				return ToastMsg{Text: "Copied " + what + " (tmux buffer and clipboard)"}
+			}
+		}
+		return ToastMsg{Text: "Copied " + what + " to the clipboard (OSC 52)"}
+	}
+}
+
+// tmuxLoadBuffer puts text into tmux's paste buffer and, with -w, the outer clipboard.
+func tmuxLoadBuffer(text string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "tmux", "load-buffer", "-w", "-")
+	cmd.Stdin = strings.NewReader(text)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("tmux load-buffer: %w: %s", err, strings.TrimSpace(string(out)))
+	}
+	return nil
 }
