@@ -46,6 +46,7 @@ type Model struct {
 	focus        Pane
 	showDetail   bool // wide: the detail is shown unless hidden with p
 	mediumDetail bool // medium: the detail is hidden until shown with p
+	beforeDetail Pane // narrow: the pane p was pressed in, where p returns
 	width        int
 	height       int
 	seq          int
@@ -276,9 +277,12 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.ToggleDetail):
 		switch m.mode() {
 		case 1:
+			// One pane at a time: p shows the detail, and p again returns to the pane it
+			// was pressed in.
 			if m.focus == PaneDetail {
-				m.setFocus(PaneList)
+				m.setFocus(m.beforeDetail)
 			} else {
+				m.beforeDetail = m.focus
 				m.setFocus(PaneDetail)
 			}
 		case 2:

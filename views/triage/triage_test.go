@@ -132,6 +132,14 @@ func TestLayouts(t *testing.T) {
 			t.Fatalf("tab at 80 columns: want %s shown:\n%s", want, v)
 		}
 	}
+	// Narrow: p from the messages shows the detail, and p again returns to the messages.
+	m.Update(viewtest.Key("tab"))
+	for _, want := range []triage.Pane{triage.PaneDetail, triage.PaneMessages} {
+		m.Update(viewtest.Key("p"))
+		if m.Focused() != want {
+			t.Fatalf("p at 80 columns: focus %v, want %v", m.Focused(), want)
+		}
+	}
 	// Every resize re-lays out to exactly the new size.
 	for _, s := range [][2]int{{200, 50}, {80, 24}, {159, 30}, {160, 30}, {99, 25}, {100, 25}, {81, 21}} {
 		m.SetSize(s[0], s[1])
