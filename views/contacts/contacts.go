@@ -207,6 +207,7 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		return m, tea.Batch(m.List.Load(true), m.Detail.Open(m.Detail.ID(), true))
 	case common.ContextChangedMsg:
 		m.Detail.Clear()
+		m.setFocus(PaneList) // the open contact belonged to the previous context
 		if !m.started {
 			return m, nil
 		}

@@ -425,3 +425,22 @@ func TestCopyIDToastsTheID(t *testing.T) {
 		t.Fatalf("toast %q, want %q", hs.LastToast(), want)
 	}
 }
+
+// Switching the organization or operator while a contact is open in the narrow layout goes
+// back to the list: the open contact belonged to the previous context.
+func TestContextChangeReturnsToTheList(t *testing.T) {
+	e := writable(t)
+	hs := newHarness(t, e.ctx, 80, 24)
+	hs.focus()
+	hs.key("esc", "enter")
+	if hs.s.Focused() != contacts.PaneDetail {
+		t.Fatalf("enter did not open the contact (focus %v)", hs.s.Focused())
+	}
+	hs.send(common.ContextChangedMsg{})
+	if hs.s.Focused() != contacts.PaneList {
+		t.Fatalf("after a context change the focus stays on %v", hs.s.Focused())
+	}
+	if v := hs.View(); strings.Contains(v, "No contact open") {
+		t.Fatalf("an empty detail is shown:\n%s", v)
+	}
+}
