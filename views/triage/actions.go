@@ -46,7 +46,7 @@ func (m *Model) target() (conversations.Row, bool) {
 }
 
 // topicsForm edits the target's topics: pick from the organization's known topics (those
-// seen on loaded conversations) and add new ones as free text.
+// seen on any conversation loaded in this context) and add new ones as free text.
 func (m *Model) topicsForm() tea.Cmd {
 	r, ok := m.target()
 	if !ok {
@@ -65,10 +65,9 @@ func (m *Model) topicsForm() tea.Cmd {
 	for _, t := range r.Topics {
 		add(t)
 	}
-	for _, row := range m.List.Rows() {
-		for _, t := range row.Topics {
-			add(t)
-		}
+	m.collectTopics()
+	for _, t := range m.topics {
+		add(t)
 	}
 	slices.SortFunc(order, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
 	selected := slices.Clone(r.Topics)
@@ -88,7 +87,7 @@ func (m *Model) topicsForm() tea.Cmd {
 		Build: func() *huh.Form {
 			fields := []huh.Field{}
 			if len(opts) > 0 {
-				fields = append(fields, huh.NewMultiSelect[string]().Title("Topics (space toggles)").
+				fields = append(fields, huh.NewMultiSelect[string]().Title("Topics (space or x toggles)").
 					Options(opts...).Value(&selected).Height(min(12, len(opts)+2)))
 			}
 			fields = append(fields, huh.NewInput().Title("New topics").Description("comma-separated; created as needed").
@@ -216,7 +215,9 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 	switch msg.Kind {
 	case KindConversation:
 		if res, ok := msg.Result.(*client.Conversation); ok && res != nil {
-			m.List.UpdateRow(conversations.RowFrom(*res))
+			row := conversations.RowFrom(*res)
+			m.addTopics(row.Topics) // topics just created are known from now on
+			m.List.UpdateRow(row)
 			m.Detail.Set(*res)
 		}
 	case KindDeleted:

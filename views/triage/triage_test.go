@@ -2,6 +2,7 @@ package triage_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/triage"
 	"github.com/parley-tui/parley/views/viewtest"
@@ -255,5 +257,55 @@ func TestDeleteMarkedCountsOnlyEnded(t *testing.T) {
 				t.Fatalf("asking cost %d requests", used)
 			}
 		})
+	}
+}
+
+// The topics form offers every topic seen in this context, not only those of the rows the
+// current search left, and forgets them when the organization changes.
+func TestTopicsFormOffersTopicsSeenBefore(t *testing.T) {
+	m, _, _ := newScreen(t, 120, 40)
+	all := map[string]bool{}
+	for _, r := range m.List.Rows() {
+		for _, tp := range r.Topics {
+			all[tp] = true
+		}
+	}
+	_, cmd := m.Update(conversations.SearchMsg{Text: "Mallory"})
+	settle(m, cmd)
+	rows := m.List.Rows()
+	if len(rows) == 0 || len(rows) > 5 {
+		t.Fatalf("the search left %d rows", len(rows))
+	}
+	var missing string
+	for tp := range all {
+		if !slices.Contains(rows[0].Topics, tp) {
+			missing = tp
+			break
+		}
+	}
+	if missing == "" {
+		t.Fatal("no topic outside the searched row to look for")
+	}
+	openForm := func() string {
+		_, cmd := m.Update(viewtest.Key("t"))
+		for _, msg := range viewtest.RunSkippingTicks(cmd, wait) {
+			if om, ok := msg.(common.OpenModalMsg); ok {
+				md := om.Modal
+				md.SetSize(120, 40)
+				for _, msg := range viewtest.RunSkippingTicks(md.Init(), wait) {
+					md, _ = md.Update(msg)
+				}
+				return md.View()
+			}
+		}
+		t.Fatal("t opened no form")
+		return ""
+	}
+	if v := openForm(); !strings.Contains(v, missing) {
+		t.Fatalf("the topics form lacks %q, seen before the search:\n%s", missing, v)
+	}
+	m.Update(common.ContextChangedMsg{})
+	if v := openForm(); strings.Contains(v, missing) && !slices.Contains(rows[0].Topics, missing) {
+		t.Fatalf("the topics form still offers %q after a context change:\n%s", missing, v)
 	}
 }
