@@ -242,7 +242,7 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 			m.List.UpdateRow(r)
 		}
 		m.List.Select(r.ID)
-		cmd := m.Detail.Open(r.ID, true)
+		cmd := m.Detail.OpenWith(u.Contact, u.Created)
 		m.setFocus(PaneDetail)
 		return tea.Batch(cmd, common.Toast(fmt.Sprintf("%s contact %s (#%d)", word, r.Title(), r.ID)))
 	case KindDeleted:

@@ -242,6 +242,25 @@ func (m *Detail) Open(id int64, fresh bool) tea.Cmd {
 	return cmd
 }
 
+// OpenWith shows a contact the caller already has (the answer of the create-or-update PUT),
+// so it is not fetched again. A contact just created has no conversations or notes yet,
+// so nothing is requested; otherwise its conversations and notes load (fresh).
+func (m *Detail) OpenWith(c client.Contact, created bool) tea.Cmd {
+	m.gen++
+	m.id, m.err, m.loading = c.ID, nil, false
+	m.convs, m.notes = section[conversations.Row]{req: m.convs.req}, section[noteItem]{req: m.notes.req}
+	m.cursor, m.offset = -1, 0
+	sc := sanitizeContact(c)
+	m.contact = &sc
+	if created {
+		m.rebuild()
+		return nil
+	}
+	cmd := tea.Batch(m.loadConversations(true), m.loadNotes(true))
+	m.rebuild()
+	return cmd
+}
+
 // SetContact shows a contact the caller already has (after an edit) when it is the one open.
 func (m *Detail) SetContact(c client.Contact) {
 	if c.ID != m.id {

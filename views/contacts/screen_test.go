@@ -361,9 +361,15 @@ func TestUpsertFromTheScreenOpensTheContact(t *testing.T) {
 	hs.typeText("Una Upsert")
 	hs.key("tab")
 	hs.typeText("una.upsert@example.com")
+	gets := len(e.rec.requests("GET", "/"))
 	hs.key("ctrl+s")
 	if hs.Top() != nil {
 		t.Fatalf("form still open:\n%s", hs.Top().View())
+	}
+	// The PUT's answer is the contact, and a new contact has no conversations or notes:
+	// showing it costs no further request.
+	if n := len(e.rec.requests("GET", "/")) - gets; n != 0 {
+		t.Fatalf("showing the created contact cost %d GET requests", n)
 	}
 	c, ok := hs.s.Detail.Contact()
 	if !ok || client.Str(c.Email) != "una.upsert@example.com" {
