@@ -76,7 +76,7 @@ func TestHelpShowsTheKeysOfWhereYouAre(t *testing.T) {
 	if !strings.Contains(v, "S ") || strings.Contains(v, "pick metric") {
 		t.Errorf("help does not show the rebound S for status, or shows another screen's keys:\n%s", v)
 	}
-	d.key("x") // any key closes help
+	d.key("esc") // ?, esc and q close help
 	if strings.Contains(d.view(), "Keys:") {
 		t.Fatal("help stayed open")
 	}

@@ -1,77 +1,349 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/views/common"
 )
 
-// helpModal lists the bindings valid where the user is, built from keymap.
+// helpModal lists the bindings valid where the user is, built from keymap. The groups flow
+// into as many columns as the width allows; when they still do not fit the height, the
+// body scrolls (up/down, page keys, top/bottom) and the footer says how much more there
+// is. help, back and quit close it; other keys do nothing.
 type helpModal struct {
 	ctx    *common.Ctx
 	title  string
 	groups [][]key.Binding
-	width  int
+	width  int // the room for the box, border included
 	height int
+	offset int // first body line shown
+
+	// The body laid out for layoutW×layoutH (recomputed when the size changes).
+	lines            []string
+	layoutW, layoutH int
+	layoutContentW   int // the widest body line
 }
+
+// helpGap separates two columns.
+const helpGap = 3
+
+// helpTargetRows is the column height help aims for when the terminal is tall: fewer,
+// longer columns read better than a single very long one.
+const helpTargetRows = 16
 
 func newHelp(ctx *common.Ctx, title string, groups [][]key.Binding) *helpModal {
-	return &helpModal{ctx: ctx, title: title, groups: groups}
+	return &helpModal{ctx: ctx, title: title, groups: dedupeBindings(groups)}
 }
 
-func (h *helpModal) Init() tea.Cmd            { return nil }
-func (h *helpModal) Inline() bool             { return false }
-func (h *helpModal) SetSize(w, hh int)        { h.width, h.height = w, hh }
-func (h *helpModal) ShortHelp() []key.Binding { return nil }
-
-func (h *helpModal) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
-	if _, ok := msg.(tea.KeyMsg); ok {
-		return h, h.ctx.CloseModal(h) // any key closes help
-	}
-	return h, nil
-}
-
-func (h *helpModal) View() string {
-	st := h.ctx.Styles
-	var cols []string
-	colW := 0
-	for _, g := range h.groups {
-		var lines []string
+// dedupeBindings keeps the first binding of every key across the groups (a screen's group
+// and its focused pane's group often name the same key; the first, most specific one is
+// the one that acts), drops disabled bindings and those without help, and drops groups
+// left empty.
+func dedupeBindings(groups [][]key.Binding) [][]key.Binding {
+	seen := map[string]bool{}
+	var out [][]key.Binding
+	for _, g := range groups {
+		var kept []key.Binding
 		for _, b := range g {
 			if !b.Enabled() || b.Help().Key == "" {
 				continue
 			}
-			lines = append(lines, st.HelpKey.Render(common.Pad(b.Help().Key, 14))+st.HelpDesc.Render(b.Help().Desc))
+			dup := false
+			for _, k := range b.Keys() {
+				if seen[k] {
+					dup = true
+				}
+			}
+			if dup {
+				continue
+			}
+			for _, k := range b.Keys() {
+				seen[k] = true
+			}
+			kept = append(kept, b)
 		}
-		if len(lines) == 0 {
+		if len(kept) > 0 {
+			out = append(out, kept)
+		}
+	}
+	return out
+}
+
+func (h *helpModal) Init() tea.Cmd            { return nil }
+func (h *helpModal) Inline() bool             { return false }
+func (h *helpModal) ShortHelp() []key.Binding { return nil }
+
+func (h *helpModal) SetSize(w, hh int) {
+	h.width, h.height = w, hh
+	h.clamp()
+}
+
+// helpChromeLines: the border (2 lines, the title in the top one) and the footer.
+const helpChromeLines = 3
+
+// innerW is the text width inside the border and padding.
+func (h *helpModal) innerW() int { return max(10, h.width-4) }
+
+// bodyH is the lines the body may use.
+func (h *helpModal) bodyH() int { return max(1, h.height-helpChromeLines) }
+
+func (h *helpModal) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return h, nil
+	}
+	k := h.ctx.Keys
+	page := max(1, h.bodyH()-1)
+	switch {
+	case key.Matches(km, k.Help), key.Matches(km, k.Back), key.Matches(km, k.Quit):
+		return h, h.ctx.CloseModal(h)
+	case key.Matches(km, k.Down):
+		h.offset++
+	case key.Matches(km, k.Up):
+		h.offset--
+	case key.Matches(km, k.PageDown):
+		h.offset += page
+	case key.Matches(km, k.PageUp):
+		h.offset -= page
+	case key.Matches(km, k.Top):
+		h.offset = 0
+	case key.Matches(km, k.Bottom):
+		h.offset = len(h.body())
+	}
+	h.clamp()
+	return h, nil
+}
+
+// clamp keeps the offset within the body.
+func (h *helpModal) clamp() {
+	h.offset = max(0, min(h.offset, len(h.body())-h.bodyH()))
+}
+
+// helpEntry is one binding's line: its keys and what they do.
+type helpEntry struct{ key, desc string }
+
+// body lays the groups out for the current size (cached).
+func (h *helpModal) body() []string {
+	w, bh := h.innerW(), h.bodyH()
+	if h.lines != nil && h.layoutW == w && h.layoutH == bh {
+		return h.lines
+	}
+	h.layoutW, h.layoutH = w, bh
+	h.lines, h.layoutContentW = layoutHelp(h.ctx, h.groups, w, bh)
+	return h.lines
+}
+
+// layoutHelp flows the groups (a blank line between two) into columns: the fewest columns
+// that fit the height (aiming at helpTargetRows lines on tall terminals), else the most
+// that fit the width. It returns the lines, each exactly as wide as the widest, and that
+// width.
+func layoutHelp(ctx *common.Ctx, groups [][]key.Binding, w, bodyH int) ([]string, int) {
+	var items []*helpEntry // nil = the gap between two groups
+	for i, g := range groups {
+		if i > 0 {
+			items = append(items, nil)
+		}
+		for _, b := range g {
+			items = append(items, &helpEntry{key: b.Help().Key, desc: b.Help().Desc})
+		}
+	}
+	if len(items) == 0 {
+		none := "No keys here."
+		return []string{ctx.Styles.Muted.Render(none)}, len(none)
+	}
+	target := min(bodyH, helpTargetRows)
+	var best [][]*helpEntry
+	for n := 1; n <= len(items); n++ {
+		cols := splitColumns(items, n)
+		if n > 1 && columnsWidth(cols) > w {
+			break // more columns only get wider
+		}
+		best = cols
+		if columnHeight(cols) <= target {
+			break
+		}
+	}
+	cw := min(w, columnsWidth(best))
+	return renderColumns(ctx, best, cw), cw
+}
+
+// splitColumns cuts items into n columns of about equal height, never starting a column
+// with a group gap.
+func splitColumns(items []*helpEntry, n int) [][]*helpEntry {
+	per := (len(items) + n - 1) / n
+	var cols [][]*helpEntry
+	var col []*helpEntry
+	for _, it := range items {
+		if it == nil && len(col) == 0 {
 			continue
 		}
-		col := strings.Join(lines, "\n")
-		w, _ := blockSize(col)
-		colW = max(colW, w)
+		if len(col) >= per && len(cols) < n-1 {
+			cols = append(cols, col)
+			col = nil
+			if it == nil {
+				continue
+			}
+		}
+		col = append(col, it)
+	}
+	// A column never ends with a gap either.
+	for len(col) > 0 && col[len(col)-1] == nil {
+		col = col[:len(col)-1]
+	}
+	if len(col) > 0 {
 		cols = append(cols, col)
 	}
-	// Lay the groups out in as many columns as fit.
-	perRow := max(1, (h.width-4)/(colW+3))
-	var rows []string
-	for i := 0; i < len(cols); i += perRow {
-		end := min(len(cols), i+perRow)
-		var padded []string
-		maxH := 0
-		for _, c := range cols[i:end] {
-			_, ch := blockSize(c)
-			maxH = max(maxH, ch)
+	for i := range cols {
+		for len(cols[i]) > 0 && cols[i][len(cols[i])-1] == nil {
+			cols[i] = cols[i][:len(cols[i])-1]
 		}
-		for _, c := range cols[i:end] {
-			lines := strings.Split(c, "\n")
-			padded = append(padded, common.Block(lines, colW+3, maxH))
-		}
-		rows = append(rows, common.JoinHorizontal(padded...))
 	}
-	body := st.ModalTitle.Render("Keys: "+h.title) + "\n\n" + strings.Join(rows, "\n\n") +
-		"\n\n" + st.Muted.Render("Press any key to close.")
-	return st.Modal.Render(body)
+	return cols
+}
+
+func columnKeyWidth(col []*helpEntry) int {
+	n := 0
+	for _, e := range col {
+		if e != nil {
+			n = max(n, ansi.StringWidth(e.key))
+		}
+	}
+	return n
+}
+
+func columnWidth(col []*helpEntry) int {
+	kw, n := columnKeyWidth(col), 0
+	for _, e := range col {
+		if e != nil {
+			n = max(n, kw+2+ansi.StringWidth(e.desc))
+		}
+	}
+	return n
+}
+
+func columnsWidth(cols [][]*helpEntry) int {
+	n := 0
+	for i, c := range cols {
+		if i > 0 {
+			n += helpGap
+		}
+		n += columnWidth(c)
+	}
+	return n
+}
+
+func columnHeight(cols [][]*helpEntry) int {
+	n := 0
+	for _, c := range cols {
+		n = max(n, len(c))
+	}
+	return n
+}
+
+// renderColumns draws the columns side by side, each line exactly w cells; descriptions
+// are cut with an ellipsis when even one column is too wide.
+func renderColumns(ctx *common.Ctx, cols [][]*helpEntry, w int) []string {
+	st := ctx.Styles
+	key, desc := common.Painter(st.HelpKey), common.Painter(st.HelpDesc)
+	widths := make([]int, len(cols))
+	for i, c := range cols {
+		widths[i] = columnWidth(c)
+	}
+	if over := columnsWidth(cols) - w; over > 0 && len(cols) > 0 {
+		widths[len(widths)-1] = max(1, widths[len(widths)-1]-over)
+	}
+	lines := make([]string, columnHeight(cols))
+	for r := range lines {
+		var b strings.Builder
+		for i, c := range cols {
+			if i > 0 {
+				b.WriteString(strings.Repeat(" ", helpGap))
+			}
+			cell := strings.Repeat(" ", widths[i])
+			if r < len(c) && c[r] != nil {
+				ks := common.Pad(c[r].key, min(columnKeyWidth(c), widths[i]))
+				cell = key(ks)
+				if rest := widths[i] - ansi.StringWidth(ks); rest > 0 {
+					cell += desc(common.Pad("  "+c[r].desc, rest))
+				}
+			}
+			b.WriteString(cell)
+		}
+		lines[r] = common.Fit(b.String(), w)
+	}
+	return lines
+}
+
+func (h *helpModal) View() string {
+	st := h.ctx.Styles
+	k := h.ctx.Keys
+	bh := h.bodyH()
+	lines := h.body()
+	h.clamp()
+	end := min(len(lines), h.offset+bh)
+	shown := lines[h.offset:end]
+
+	// The first key of each binding, the last of the page keys (pgdown rather than ctrl+d).
+	first := func(b key.Binding) string {
+		if ks := b.Keys(); len(ks) > 0 {
+			return displayKey(ks[0])
+		}
+		return ""
+	}
+	last := func(b key.Binding) string {
+		if ks := b.Keys(); len(ks) > 0 {
+			return displayKey(ks[len(ks)-1])
+		}
+		return ""
+	}
+	closeKeys := first(k.Help) + "/" + first(k.Back) + "/" + first(k.Quit) + " close"
+	scrollKeys := " · " + first(k.Down) + "/" + first(k.Up) + " " + last(k.PageDown) + "/" + last(k.PageUp) + " scroll · " + closeKeys
+	more := func(above, below int) string {
+		var parts []string
+		if above > 0 {
+			parts = append(parts, fmt.Sprintf("↑ %d more", above))
+		}
+		if below > 0 {
+			parts = append(parts, fmt.Sprintf("↓ %d more", below))
+		}
+		return strings.Join(parts, " ")
+	}
+	var footer string
+	footerW := ansi.StringWidth(closeKeys)
+	if len(lines) > bh {
+		hidden := len(lines) - bh
+		footer = st.Warning.Render(more(h.offset, len(lines)-end)) + st.Muted.Render(scrollKeys)
+		// The widest the footer gets while scrolling, so the box keeps its width.
+		footerW = ansi.StringWidth(more(hidden, hidden) + scrollKeys)
+	} else {
+		footer = st.Muted.Render(closeKeys)
+	}
+	title := "Keys: " + h.title
+	// The box is as wide as its content, within the room given.
+	inner := min(h.innerW(), max(h.layoutContentW, ansi.StringWidth(title)+4, footerW))
+	var b strings.Builder
+	for _, l := range shown {
+		b.WriteString(" " + common.Fit(l, inner) + " \n")
+	}
+	b.WriteString(" " + common.Fit(footer, inner) + " ")
+	fs := common.FrameStyles{Focused: st.BorderFocused, TitleFocused: st.ModalTitle}
+	return common.Frame(fs, title, b.String(), inner+4, len(shown)+3, true)
+}
+
+// displayKey shows a key the way help does ("space", "↓").
+func displayKey(k string) string {
+	switch k {
+	case " ":
+		return "space"
+	case "up":
+		return "↑"
+	case "down":
+		return "↓"
+	}
+	return k
 }

@@ -1,0 +1,236 @@
+package ui
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+// openHelp presses ? and returns the help modal.
+func (l *appLoop) openHelp() *helpModal {
+	l.t.Helper()
+	l.Key("?")
+	l.Until("help", func() bool {
+		if n := len(l.app.overlays); n > 0 {
+			_, ok := l.app.overlays[n-1].(*helpModal)
+			return ok
+		}
+		return false
+	})
+	return l.app.overlays[len(l.app.overlays)-1].(*helpModal)
+}
+
+func (l *appLoop) helpOpen() bool {
+	for _, m := range l.app.overlays {
+		if _, ok := m.(*helpModal); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// helpEntries reads the "key  description" entries of help's box, scrolling through all of
+// it, and checks that every frame of the box is whole: a top and a bottom border, every
+// line as wide as the box, the whole screen exactly w×h.
+func helpEntries(t *testing.T, l *appLoop, h *helpModal, w, ht int) []string {
+	t.Helper()
+	entry := regexp.MustCompile(`(\S+)  +(\S[^│]*?)(?:   |$)`)
+	byLine := map[int][]string{} // the entries of every body line, by its index in the body
+	l.Key("g")
+	for range 50 {
+		viewtest.CheckSize(t, l.app.View(), w, ht, "the screen with help")
+		box := ansi.Strip(h.View())
+		lines := strings.Split(box, "\n")
+		if len(lines) > ht-4 {
+			t.Fatalf("help is %d lines high on a %d-line terminal:\n%s", len(lines), ht, box)
+		}
+		bw := ansi.StringWidth(lines[0])
+		if !strings.HasPrefix(lines[0], "╭─ Keys: ") || !strings.HasPrefix(lines[len(lines)-1], "╰") {
+			t.Fatalf("help without its top or bottom border:\n%s", box)
+		}
+		for i, line := range lines {
+			if lw := ansi.StringWidth(line); lw != bw || lw > w-4 {
+				t.Fatalf("line %d of help is %d wide (box %d, terminal %d):\n%s", i, lw, bw, w, box)
+			}
+		}
+		for i, line := range lines[1 : len(lines)-2] {
+			line = strings.Trim(line, "│ ")
+			var es []string
+			for _, m := range entry.FindAllStringSubmatch(line, -1) {
+				es = append(es, m[1]+" "+strings.TrimSpace(m[2]))
+			}
+			byLine[h.offset+i] = es
+		}
+		before := h.offset
+		l.Key("j")
+		if !l.helpOpen() {
+			t.Fatal("j closed help")
+		}
+		if h.offset == before {
+			break
+		}
+	}
+	var out []string
+	for i := range len(byLine) {
+		out = append(out, byLine[i]...)
+	}
+	return out
+}
+
+func TestHelpFitsAndScrollsAtTheSmallestSizes(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {80, 20}} {
+		l, _ := startApp(t, nil, size[0], size[1])
+		l.Until("the list", func() bool { return strings.Contains(l.app.View(), "conversations ·") })
+		h := l.openHelp()
+		got := helpEntries(t, l, h, size[0], size[1])
+		for _, want := range []string{"ctrl+o organization", "ctrl+p act as operator", "q quit", "ctrl+c quit now",
+			"space mark row", "d delete", "y copy id", "t edit topics", "n new note", "5 navigation"} {
+			if !slices.Contains(got, want) {
+				t.Errorf("%dx%d: help never shows %q; it shows %q", size[0], size[1], want, got)
+			}
+		}
+		if size[1] == 20 {
+			// Too little room for all of it: it says there is more, and scrolls.
+			l.Key("g")
+			if v := ansi.Strip(h.View()); !strings.Contains(v, "↓ ") || !strings.Contains(v, "more") {
+				t.Errorf("80x20: no sign of more keys below:\n%s", v)
+			}
+			l.Key("pgdown")
+			if h.offset == 0 {
+				t.Error("pgdown did not scroll help")
+			}
+			l.Key("G")
+			if v := ansi.Strip(h.View()); !strings.Contains(v, "↑ ") || strings.Contains(v, "↓ ") {
+				t.Errorf("80x20 at the end: want only the sign of more above:\n%s", v)
+			}
+			l.Key("pgup", "k", "home")
+			if h.offset != 0 {
+				t.Errorf("back at the top, offset %d", h.offset)
+			}
+		}
+		l.Key("?")
+		if l.helpOpen() {
+			t.Fatal("? did not close help")
+		}
+	}
+}
+
+func TestHelpClosesWithHelpBackAndQuitOnly(t *testing.T) {
+	l, _ := startApp(t, nil, 80, 24)
+	for _, k := range []string{"?", "esc", "q"} {
+		h := l.openHelp()
+		for _, other := range []string{"j", "k", "x", "1", "enter", "tab"} {
+			l.Key(other)
+			if !l.helpOpen() {
+				t.Fatalf("%q closed help", other)
+			}
+		}
+		_, cmd := h.Update(viewtest.Key(k))
+		if cmd != nil {
+			if _, quit := cmd().(tea.QuitMsg); quit {
+				t.Fatalf("%q in help quits parley", k)
+			}
+		}
+		l.Key(k)
+		if l.helpOpen() {
+			t.Fatalf("%q did not close help", k)
+		}
+	}
+}
+
+// At 200×50 every key is listed once, on the conversations list and the contacts list
+// (whose screens repeat keys of their panes).
+func TestHelpListsEveryKeyOnce(t *testing.T) {
+	l, _ := startApp(t, nil, 200, 50)
+	l.Until("the list", func() bool { return strings.Contains(l.app.View(), "conversations ·") })
+	check := func(where string) {
+		t.Helper()
+		h := l.openHelp()
+		got := helpEntries(t, l, h, 200, 50)
+		if h.offset != 0 || len(h.body()) > h.bodyH() {
+			t.Errorf("%s: help scrolls at 200x50", where)
+		}
+		keys := map[string]int{}
+		for _, e := range got {
+			keys[strings.Fields(e)[0]]++
+		}
+		for _, want := range []string{"/", "f", "esc", "r", "space", "d", "y", "n", "?", "q", "ctrl+o"} {
+			if keys[want] != 1 {
+				t.Errorf("%s: %q listed %d times: %q", where, want, keys[want], got)
+			}
+		}
+		l.Key("esc")
+	}
+	check("conversations")
+	l.Key("2")
+	l.Until("the contacts prompt", func() bool { return len(l.app.overlays) > 0 })
+	l.Key("esc")
+	check("contacts")
+}
+
+func TestDedupeBindingsKeepsTheFirstOfEveryKey(t *testing.T) {
+	k := keymap.Default()
+	refresh := key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run again"))
+	hidden := key.NewBinding(key.WithKeys("x"))
+	off := key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "off"), key.WithDisabled())
+	got := dedupeBindings([][]key.Binding{
+		{refresh, k.Down, hidden, off},
+		{k.Down, k.Refresh, k.Quit},
+		{k.Refresh},
+	})
+	var descs [][]string
+	for _, g := range got {
+		var d []string
+		for _, b := range g {
+			d = append(d, b.Help().Desc)
+		}
+		descs = append(descs, d)
+	}
+	want := [][]string{{"run again", "down"}, {"quit"}}
+	if !slices.EqualFunc(descs, want, slices.Equal[[]string]) {
+		t.Fatalf("groups %q, want %q", descs, want)
+	}
+}
+
+// Help lays out in as many columns as it needs and cuts nothing when even one column is
+// narrow.
+func TestHelpLayoutReflows(t *testing.T) {
+	ctx := &common.Ctx{Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default()}
+	k := ctx.Keys
+	groups := [][]key.Binding{k.Move(), k.Global(), {k.Search, k.Filter, k.Status, k.Order},
+		{k.Mark, k.Delete, k.CopyID, k.Topics, k.Note, k.Edit, k.Away, k.Upsert}, {k.NextPane, k.PrevPane, k.ToggleDetail}}
+	h := newHelp(ctx, "Test", groups)
+	h.SetSize(196, 46)
+	wide := h.body()
+	h.SetSize(76, 18)
+	narrow := h.body()
+	if len(wide) >= len(narrow) {
+		t.Fatalf("%d lines at 196 columns, %d at 76: no reflow", len(wide), len(narrow))
+	}
+	if len(narrow) <= h.bodyH() {
+		t.Fatalf("the test wants help taller than its room: %d lines, room %d", len(narrow), h.bodyH())
+	}
+	for _, size := range [][2]int{{196, 46}, {76, 18}, {40, 10}} {
+		h.SetSize(size[0], size[1])
+		box := ansi.Strip(h.View())
+		lines := strings.Split(box, "\n")
+		if len(lines) > size[1] {
+			t.Errorf("%v: %d lines", size, len(lines))
+		}
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w > size[0] {
+				t.Errorf("%v: a line %d wide:\n%s", size, w, box)
+			}
+		}
+	}
+}
