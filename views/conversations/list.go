@@ -1,6 +1,7 @@
 package conversations
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 )
 
@@ -34,10 +36,23 @@ var OrderingCycle = []string{
 // StatusCycle is the order `s` walks through.
 var StatusCycle = []string{"", client.StatusNew, client.StatusPending, client.StatusEnded}
 
+// DefaultOrdering is the server's order when a request names none (spec: id descending).
+// The list keeps it as "" and never sends it, so the default query has one URL (and one
+// entry in the response cache).
+const DefaultOrdering = "-id"
+
 // requestTimeout bounds one list request (retries included).
 const requestTimeout = 90 * time.Second
 
+// ReloadDelay is how long the list waits after the last `s` or `o` before it asks for the
+// new query: cycling through several statuses or orderings costs one request.
+const ReloadDelay = 250 * time.Millisecond
+
 type pageMsg common.Page[Row]
+
+// reloadMsg is the end of a ReloadDelay: req is the first-page request started by the key
+// press, stale once a later press (or any other load) started another.
+type reloadMsg struct{ req common.Request }
 
 type mergeMsg struct {
 	gen  int
@@ -66,14 +81,24 @@ type Model struct {
 	pg      common.Pager
 
 	lastRefresh time.Time
+	// countStale: the query changed and its first page has not arrived yet, so the count
+	// the pager holds is the previous query's.
+	countStale bool
 
-	cache      map[int64]string // rendered unselected entries at cacheWidth
+	cache      map[int64]cachedEntry // rendered unselected entries at cacheWidth
 	cacheWidth int
+}
+
+// cachedEntry is a rendered row and the age it shows: it is drawn again when the age
+// shown for the row would change ("2m" becomes "3m").
+type cachedEntry struct {
+	text string
+	when string
 }
 
 // New returns an empty list; Load fetches the first page.
 func New(ctx *common.Ctx) Model {
-	return Model{ctx: ctx, index: map[int64]int{}, marked: map[int64]bool{}, cache: map[int64]string{}}
+	return Model{ctx: ctx, index: map[int64]int{}, marked: map[int64]bool{}, cache: map[int64]cachedEntry{}}
 }
 
 // Query is the current query.
@@ -128,27 +153,64 @@ func (m *Model) Blur() { m.focused = false }
 
 // SetQuery replaces the query and loads its first page.
 func (m *Model) SetQuery(q Query) tea.Cmd {
+	if q.Ordering == DefaultOrdering {
+		q.Ordering = ""
+	}
 	m.q = q
+	m.countStale = true
 	return m.Load(false)
 }
 
 // Load fetches the first page of the current query (fresh skips the response cache).
-func (m *Model) Load(fresh bool) tea.Cmd {
+func (m *Model) Load(fresh bool) tea.Cmd { return m.fetchFirst(m.startFirst(), fresh) }
+
+// startFirst begins a first page: answers to earlier requests are dropped from now on, and
+// the cursor stays on the selected row when the new rows have it.
+func (m *Model) startFirst() common.Request {
 	keep := int64(0)
 	if r, ok := m.Selected(); ok {
 		keep = r.ID
 	}
-	r := m.pg.Start(keep)
-	c, q, limit, now := m.ctx.Client, m.q, m.ctx.PageLimit(), m.ctx.Now
+	return m.pg.Start(keep)
+}
+
+// fetchFirst asks for the first page of the current query as the answer to r.
+func (m *Model) fetchFirst(r common.Request, fresh bool) tea.Cmd {
+	c, opts, now := m.ctx.Client, m.listOptions(m.q), m.ctx.Now
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, fresh)
 		defer cancel()
-		p, err := c.ListConversations(ctx, client.ConversationListOptions{
-			ListOptions: client.ListOptions{Limit: limit, Ordering: q.Ordering, Search: q.Search},
-			Filter:      q.Filter,
-		})
+		p, err := c.ListConversations(ctx, opts)
+		if err != nil {
+			err = fmt.Errorf("conversations: %w", err)
+		}
 		return pageMsg(common.FirstPage(r, p, err, RowFrom, now()))
 	}
+}
+
+// reloadSoon shows the changed query at once (its header, the rows marked as loading and
+// every answer to the previous query dropped) and asks for its first page after
+// ReloadDelay, unless another change comes first.
+func (m *Model) reloadSoon() tea.Cmd {
+	m.countStale = true
+	return common.Tick(ReloadDelay, reloadMsg{req: m.startFirst()})
+}
+
+// listOptions are the request options of q: no ordering with a search (results come in
+// rank order) or for the server's default, so the default query keeps one URL.
+func (m Model) listOptions(q Query) client.ConversationListOptions {
+	return client.ConversationListOptions{
+		ListOptions: client.ListOptions{Limit: m.ctx.PageLimit(), Ordering: requestOrdering(q), Search: q.Search},
+		Filter:      q.Filter,
+	}
+}
+
+// requestOrdering is the ordering parameter q sends ("" = none).
+func requestOrdering(q Query) string {
+	if q.Search != "" || q.Ordering == DefaultOrdering {
+		return ""
+	}
+	return q.Ordering
 }
 
 // canContinue reports whether browsing may go on past the offset cap through /all/: only
@@ -202,25 +264,23 @@ func (m *Model) more() tea.Cmd {
 // RefreshChanged asks only for conversations updated since the last refresh (minus an
 // overlap) and merges them into the loaded rows.
 func (m *Model) RefreshChanged() tea.Cmd {
-	if !m.pg.Loaded || m.pg.Loading {
+	if !m.pg.Loaded || m.pg.Loading || m.countStale {
 		return nil
 	}
 	since := m.lastRefresh.Add(-2 * time.Minute)
 	gen := m.pg.Gen()
-	c, q, limit, now := m.ctx.Client, m.q, m.ctx.PageLimit(), m.ctx.Now
+	q := m.q
 	if q.Filter.UpdatedAtFromDate.After(since) {
 		since = q.Filter.UpdatedAtFromDate
 	}
 	q.Filter.UpdatedAtFromDate = since
+	c, opts, now := m.ctx.Client, m.listOptions(q), m.ctx.Now
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := common.RequestContext(requestTimeout, true)
 		defer cancel()
-		p, err := c.ListConversations(client.Fresh(ctx), client.ConversationListOptions{
-			ListOptions: client.ListOptions{Limit: limit, Ordering: q.Ordering, Search: q.Search},
-			Filter:      q.Filter,
-		})
+		p, err := c.ListConversations(ctx, opts)
 		if err != nil {
-			return mergeMsg{gen: gen, err: err}
+			return mergeMsg{gen: gen, err: fmt.Errorf("conversations updated since %s: %w", since.UTC().Format(time.RFC3339), err)}
 		}
 		return mergeMsg{gen: gen, rows: common.Map(p.Results, RowFrom), at: now()}
 	}
@@ -233,14 +293,21 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.onPage(msg)
 	case mergeMsg:
 		return m.onMerge(msg)
+	case reloadMsg:
+		if msg.req.Gen != m.pg.Gen() {
+			return m, nil // a later change (or load) superseded it
+		}
+		return m, m.fetchFirst(msg.req, false)
 	case common.OperatorsLoadedMsg:
 		clear(m.cache) // rows show operator names
 		return m, nil
 	case SearchMsg:
 		m.q.Search = strings.TrimSpace(msg.Text)
+		m.countStale = true
 		return m, m.Load(false)
 	case FilterMsg:
 		m.q.Filter = msg.Filter
+		m.countStale = true
 		return m, m.Load(false)
 	case tea.KeyMsg:
 		if m.focused {
@@ -261,6 +328,7 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 	m.rows = rows
 	m.lastRefresh = msg.At
 	if msg.Replace {
+		m.countStale = false
 		clear(m.cache)
 		m.win.Reset()
 		if i, ok := m.index[msg.KeepID]; ok && msg.KeepID != 0 {
@@ -278,8 +346,15 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 
 func rowID(r Row) int64 { return r.ID }
 
+// onMerge takes the conversations updated since the last refresh. Loaded rows are updated
+// in place. An unloaded row is either new or an old conversation edited elsewhere, and the
+// list inserts it only where its place is certain: on top, in the default order (id
+// descending) when its id is above every loaded id, and with -last_message_sent_at when its
+// last message is later than every loaded row's. The merge query's count is the number
+// of changed conversations, not the list's, so the total grows only by the conversations
+// that are new to it: those with an id above every loaded id.
 func (m Model) onMerge(msg mergeMsg) (Model, tea.Cmd) {
-	if msg.gen != m.pg.Gen() || !m.pg.Loaded {
+	if msg.gen != m.pg.Gen() || !m.pg.Loaded || m.countStale {
 		return m, nil
 	}
 	if msg.err != nil {
@@ -290,32 +365,79 @@ func (m Model) onMerge(msg mergeMsg) (Model, tea.Cmd) {
 	if r, ok := m.Selected(); ok {
 		selected = r.ID
 	}
-	var fresh []Row
+	var unloaded []Row
 	for _, r := range msg.rows {
 		if i, ok := m.index[r.ID]; ok {
 			m.rows[i] = r
 			delete(m.cache, r.ID)
 			continue
 		}
-		fresh = append(fresh, r)
+		unloaded = append(unloaded, r)
 	}
-	// New conversations go on top for descending orders (where new activity sorts first).
-	if len(fresh) > 0 && strings.HasPrefix(m.orderingOrDefault(), "-") {
-		m.rows = append(fresh, m.rows...)
-		m.pg.Total += len(fresh)
+	top, added := m.aboveAll(unloaded)
+	if len(top) > 0 {
+		m.rows = append(top, m.rows...)
+		// A row that moved up from past the loaded pages is already counted; the rows
+		// loaded are always counted.
+		m.pg.Total = max(m.pg.Total+added, len(m.rows))
 		common.Reindex(m.index, m.rows, rowID)
 		if i, ok := m.index[selected]; ok {
 			m.win.Cursor = i
-			m.win.Offset += len(fresh)
+			m.win.Offset += len(top)
 		}
 		m.win.Clamp(len(m.rows))
 	}
 	return m, func() tea.Msg { return common.RefreshedMsg{At: msg.at} }
 }
 
+// aboveAll picks, of rows that are not loaded, those that certainly sort above every loaded
+// row (in list order), and counts those new to the list (id above every loaded id).
+func (m Model) aboveAll(rows []Row) (top []Row, added int) {
+	if len(rows) == 0 || len(m.rows) == 0 || m.q.Search != "" {
+		return nil, 0 // ranked results have no place to compute
+	}
+	var maxID int64
+	var latest time.Time
+	for _, r := range m.rows {
+		maxID = max(maxID, r.ID)
+		if r.LastAt.After(latest) {
+			latest = r.LastAt
+		}
+	}
+	switch m.orderingOrDefault() {
+	case DefaultOrdering:
+		for _, r := range rows {
+			if r.ID > maxID {
+				top = append(top, r)
+			}
+		}
+		slices.SortFunc(top, func(a, b Row) int { return cmp.Compare(b.ID, a.ID) })
+	case "-last_message_sent_at":
+		// The first row without a time could mean the server puts those first: then no
+		// place is certain.
+		if m.rows[0].LastAt.IsZero() {
+			return nil, 0
+		}
+		for _, r := range rows {
+			if r.LastAt.After(latest) {
+				top = append(top, r)
+			}
+		}
+		slices.SortStableFunc(top, func(a, b Row) int { return b.LastAt.Compare(a.LastAt) })
+	}
+	for _, r := range top {
+		if r.ID > maxID {
+			added++
+		}
+	}
+	return top, added
+}
+
+// orderingOrDefault is the ordering in effect without a search: the query's, or the
+// server's default.
 func (m Model) orderingOrDefault() string {
 	if m.q.Ordering == "" {
-		return "-id"
+		return DefaultOrdering
 	}
 	return m.q.Ordering
 }
@@ -350,10 +472,31 @@ func (m *Model) RemoveRows(ids []int64) {
 }
 
 // ClearMarks unmarks every row.
-func (m *Model) ClearMarks() { clear(m.marked) }
+func (m *Model) ClearMarks() {
+	clear(m.marked)
+	clear(m.cache) // rows show their mark
+}
 
-// CanClear reports whether esc has something to clear (search, then filters).
-func (m Model) CanClear() bool { return m.q.Search != "" || !m.q.Filter.IsZero() }
+// CanClear reports whether esc has something to clear (marks, search, then filters).
+func (m Model) CanClear() bool { return len(m.marked) > 0 || m.q.Search != "" || !m.q.Filter.IsZero() }
+
+// Clear drops the marks; without marks the search, or when there is none the filters, and
+// reloads (as the contacts list does).
+func (m *Model) Clear() tea.Cmd {
+	switch {
+	case len(m.marked) > 0:
+		m.ClearMarks()
+		return nil
+	case m.q.Search != "":
+		m.q.Search = ""
+	case !m.q.Filter.IsZero():
+		m.q.Filter = client.ConversationFilter{}
+	default:
+		return nil
+	}
+	m.countStale = true
+	return m.Load(false)
+}
 
 func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.ctx.Keys
@@ -374,20 +517,19 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Status):
 		i := slices.Index(StatusCycle, m.q.Filter.Status)
 		m.q.Filter.Status = StatusCycle[(i+1)%len(StatusCycle)]
-		return m, m.Load(false)
+		return m, m.reloadSoon()
 	case key.Matches(msg, k.Order):
+		if m.q.Search != "" {
+			return m, common.Toast("Search results come in rank order: esc clears the search, then o orders the list.")
+		}
 		i := slices.Index(OrderingCycle, m.orderingOrDefault())
 		m.q.Ordering = OrderingCycle[(i+1)%len(OrderingCycle)]
-		return m, m.Load(false)
-	case key.Matches(msg, k.Back):
-		switch {
-		case m.q.Search != "":
-			m.q.Search = ""
-			return m, m.Load(false)
-		case !m.q.Filter.IsZero():
-			m.q.Filter = client.ConversationFilter{}
-			return m, m.Load(false)
+		if m.q.Ordering == DefaultOrdering {
+			m.q.Ordering = ""
 		}
+		return m, m.reloadSoon()
+	case key.Matches(msg, k.Back):
+		return m, m.Clear()
 	case key.Matches(msg, k.Refresh):
 		return m, m.Load(true)
 	default:
@@ -412,7 +554,12 @@ func (m Model) itemHeight() int {
 	return 2
 }
 
-const wideRow = 76
+// wideRow is the pane width from which a conversation takes one line (with the operator);
+// topicsRow the width from which that line shows the topics too.
+const (
+	wideRow   = 76
+	topicsRow = 96
+)
 
 // bodyHeight is the lines left for entries (a header and a footer line).
 func (m Model) bodyHeight() int { return max(0, m.height-2) }
@@ -477,32 +624,34 @@ func (m *Model) View() string {
 	return b.String()
 }
 
-// entry renders row i: from the cache when not selected.
+// entry renders row i: from the cache when not selected and its age still reads the same
+// (the clock moves on while the list waits for a key).
 func (m *Model) entry(i int) string {
 	r := &m.rows[i]
+	when := common.RelTime(r.LastAt, m.ctx.Now())
 	if i == m.win.Cursor {
 		st := m.ctx.Styles.SelectedBlurred
 		if m.focused {
 			st = m.ctx.Styles.Selected
 		}
-		plain := m.renderEntry(r, false)
+		plain := m.renderEntry(r, when, false)
 		parts := strings.Split(plain, "\n")
 		for j, p := range parts {
 			parts[j] = st.Render(p)
 		}
 		return strings.Join(parts, "\n")
 	}
-	if s, ok := m.cache[r.ID]; ok {
-		return s
+	if c, ok := m.cache[r.ID]; ok && c.when == when {
+		return c.text
 	}
-	s := m.renderEntry(r, true)
-	m.cache[r.ID] = s
+	s := m.renderEntry(r, when, true)
+	m.cache[r.ID] = cachedEntry{text: s, when: when}
 	return s
 }
 
-// renderEntry lays a row out at the pane width; styled=false gives plain text for the
-// selection highlight (nested styles would break its background).
-func (m *Model) renderEntry(r *Row, styled bool) string {
+// renderEntry lays a row out at the pane width with its age when; styled=false gives plain
+// text for the selection highlight (nested styles would break its background).
+func (m *Model) renderEntry(r *Row, when string, styled bool) string {
 	st := m.ctx.Styles
 	paint := common.PaintIf(styled)
 	w := m.width
@@ -523,7 +672,6 @@ func (m *Model) renderEntry(r *Row, styled bool) string {
 	if name == "" {
 		name = "(no name)"
 	}
-	when := common.RelTime(r.LastAt, m.ctx.Now())
 	op := m.operatorName(r.OperatorID)
 	topics := strings.Join(r.Topics, ", ")
 	pv := r.Preview
@@ -533,17 +681,13 @@ func (m *Model) renderEntry(r *Row, styled bool) string {
 	if w >= wideRow {
 		nameW := clamp(w/5, 12, 24)
 		timeW := 6
-		opW, topW := 0, 0
-		if w >= 100 {
-			opW = clamp(w/9, 8, 16)
-		}
-		if w >= 110 {
+		// The operator shows on every one-line row (a list pane of 78 columns at 200 or at
+		// 80 columns), the topics from topicsRow; the preview takes what is left.
+		opW, topW := clamp(w/8, 10, 16), 0
+		if w >= topicsRow {
 			topW = clamp(w/7, 10, 24)
 		}
-		fixed := 1 + 9 + 1 + 2 + nameW + 1 + timeW + 2
-		if opW > 0 {
-			fixed += opW + 1
-		}
+		fixed := 1 + 9 + 1 + 2 + nameW + 1 + timeW + 2 + opW + 1
 		if topW > 0 {
 			fixed += topW + 1
 		}
@@ -560,10 +704,8 @@ func (m *Model) renderEntry(r *Row, styled bool) string {
 			b.WriteString(" ")
 			b.WriteString(paint(common.Pad(topics, topW), st.Topic))
 		}
-		if opW > 0 {
-			b.WriteString(" ")
-			b.WriteString(paint(common.Pad(op, opW), st.Muted))
-		}
+		b.WriteString(" ")
+		b.WriteString(paint(common.Pad(op, opW), st.Muted))
 		b.WriteString(" ")
 		b.WriteString(paint(common.PadLeft(when, timeW), st.Muted))
 		b.WriteString(" ")
@@ -599,7 +741,7 @@ func (m Model) operatorName(id int64) string {
 func (m Model) header() string {
 	var parts []string
 	if m.q.Search != "" {
-		parts = append(parts, fmt.Sprintf("search:%q", m.q.Search))
+		parts = append(parts, fmt.Sprintf("search:%q (ranked)", sanitize.Line(m.q.Search)))
 	}
 	status := m.q.Filter.Status
 	if status == "" {
@@ -607,10 +749,12 @@ func (m Model) header() string {
 	}
 	parts = append(parts, "status:"+status)
 	parts = append(parts, DescribeFilter(m.q.Filter, m.ctx.Operators)...)
-	parts = append(parts, "order:"+m.orderingOrDefault())
+	if m.q.Search == "" {
+		parts = append(parts, "order:"+m.orderingOrDefault())
+	}
 	count := "…"
 	noun := " conversations"
-	if m.pg.Loaded {
+	if m.pg.Loaded && !m.countStale {
 		count = common.Thousands(m.pg.Total)
 		if m.pg.Total == 1 {
 			noun = " conversation"
