@@ -3,7 +3,6 @@ package contacts
 import (
 	"context"
 	"fmt"
-	"github.com/parley-tui/parley/sanitize"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 )
 
@@ -54,7 +54,15 @@ const offsetCap = 10000
 // requestTimeout bounds one request (retries included).
 const requestTimeout = 90 * time.Second
 
+// ReloadDelay is how long the list waits after the last `o` before it asks for the new
+// ordering: cycling through several orderings costs one request.
+const ReloadDelay = 250 * time.Millisecond
+
 type pageMsg common.Page[Row]
+
+// reloadMsg is the end of a ReloadDelay: req is the first-page request started by the key
+// press, stale once a later press (or any other load) started another.
+type reloadMsg struct{ req common.Request }
 
 // SearchMsg sets (or with "" clears) the server search.
 type SearchMsg struct{ Text string }
@@ -74,14 +82,24 @@ type List struct {
 	focused bool
 	marked  map[int64]bool
 	pg      common.Pager
+	// countStale: the query changed and its first page has not arrived yet, so the count
+	// the pager holds is the previous query's.
+	countStale bool
 
-	cache      map[int64]string
+	cache      map[int64]cachedEntry // rendered unselected entries at cacheWidth
 	cacheWidth int
+}
+
+// cachedEntry is a rendered row and the age it shows: it is drawn again when the age
+// shown for the row would change ("2m" becomes "3m").
+type cachedEntry struct {
+	text string
+	when string
 }
 
 // NewList returns an empty list; Load fetches the first page.
 func NewList(ctx *common.Ctx) List {
-	return List{ctx: ctx, index: map[int64]int{}, marked: map[int64]bool{}, cache: map[int64]string{}}
+	return List{ctx: ctx, index: map[int64]int{}, marked: map[int64]bool{}, cache: map[int64]cachedEntry{}}
 }
 
 // Query is the current query.
@@ -149,16 +167,25 @@ func (m *List) Blur() { m.focused = false }
 // SetQuery replaces the query and loads its first page.
 func (m *List) SetQuery(q Query) tea.Cmd {
 	m.q = q
+	m.countStale = true
 	return m.Load(false)
 }
 
 // Load fetches the first page of the current query (fresh skips the response cache).
-func (m *List) Load(fresh bool) tea.Cmd {
+func (m *List) Load(fresh bool) tea.Cmd { return m.fetchFirst(m.startFirst(), fresh) }
+
+// startFirst begins a first page: answers to earlier requests are dropped from now on, and
+// the cursor stays on the selected row when the new rows have it.
+func (m *List) startFirst() common.Request {
 	keep := int64(0)
 	if r, ok := m.Selected(); ok {
 		keep = r.ID
 	}
-	r := m.pg.Start(keep)
+	return m.pg.Start(keep)
+}
+
+// fetchFirst asks for the first page of the current query as the answer to r.
+func (m *List) fetchFirst(r common.Request, fresh bool) tea.Cmd {
 	c, q, limit, now := m.ctx.Client, m.q, m.ctx.PageLimit(), m.ctx.Now
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, fresh)
@@ -233,12 +260,19 @@ func (m List) Update(msg tea.Msg) (List, tea.Cmd) {
 	switch msg := msg.(type) {
 	case pageMsg:
 		return m.onPage(msg)
+	case reloadMsg:
+		if msg.req.Gen != m.pg.Gen() {
+			return m, nil // a later change (or load) superseded it
+		}
+		return m, m.fetchFirst(msg.req, false)
 	case SearchMsg:
 		m.q.Search = strings.TrimSpace(msg.Text)
+		m.countStale = true
 		m.win.Reset()
 		return m, m.Load(false)
 	case FilterMsg:
 		m.q.Filter = msg.Filter
+		m.countStale = true
 		m.win.Reset()
 		return m, m.Load(false)
 	case tea.KeyMsg:
@@ -259,6 +293,7 @@ func (m List) onPage(msg pageMsg) (List, tea.Cmd) {
 	}
 	m.rows = rows
 	if msg.Replace {
+		m.countStale = false
 		clear(m.cache)
 		m.win.Reset()
 		if i, ok := m.index[msg.KeepID]; ok && msg.KeepID != 0 {
@@ -338,16 +373,19 @@ func (m *List) Clear() tea.Cmd {
 	default:
 		return nil
 	}
+	m.countStale = true
 	m.win.Reset()
 	return m.Load(false)
 }
 
-// CycleOrdering moves to the next ordering and reloads.
+// CycleOrdering moves to the next ordering and shows it at once; the list reloads
+// ReloadDelay after the last press.
 func (m *List) CycleOrdering() tea.Cmd {
 	i := slices.Index(OrderingCycle, m.q.Ordering)
 	m.q.Ordering = OrderingCycle[(i+1)%len(OrderingCycle)]
 	m.win.Reset()
-	return m.Load(false)
+	m.countStale = true
+	return common.Tick(ReloadDelay, reloadMsg{req: m.startFirst()})
 }
 
 // ToggleMark marks or unmarks the selected row and moves down.
@@ -473,25 +511,27 @@ func (m *List) View() string {
 	return b.String()
 }
 
-// entry renders row i: from the cache when not selected.
+// entry renders row i: from the cache when not selected and its age still reads the same
+// (the clock moves on while the list waits for a key).
 func (m *List) entry(i int) string {
 	r := &m.rows[i]
+	when := m.when(r)
 	if i == m.win.Cursor {
 		st := m.ctx.Styles.SelectedBlurred
 		if m.focused {
 			st = m.ctx.Styles.Selected
 		}
-		parts := strings.Split(m.renderEntry(r, false), "\n")
+		parts := strings.Split(m.renderEntry(r, when, false), "\n")
 		for j, p := range parts {
 			parts[j] = st.Render(p)
 		}
 		return strings.Join(parts, "\n")
 	}
-	if s, ok := m.cache[r.ID]; ok {
-		return s
+	if c, ok := m.cache[r.ID]; ok && c.when == when {
+		return c.text
 	}
-	s := m.renderEntry(r, true)
-	m.cache[r.ID] = s
+	s := m.renderEntry(r, when, true)
+	m.cache[r.ID] = cachedEntry{text: s, when: when}
 	return s
 }
 
@@ -504,9 +544,9 @@ func (m *List) when(r *Row) string {
 	return common.RelTime(r.LastAt, now)
 }
 
-// renderEntry lays a row out at the pane width; styled=false gives plain text for the
-// selection highlight.
-func (m *List) renderEntry(r *Row, styled bool) string {
+// renderEntry lays a row out at the pane width with its age when; styled=false gives plain
+// text for the selection highlight.
+func (m *List) renderEntry(r *Row, when string, styled bool) string {
 	st := m.ctx.Styles
 	paint := common.PaintIf(styled)
 	w := m.width
@@ -525,7 +565,6 @@ func (m *List) renderEntry(r *Row, styled bool) string {
 	if name == "" {
 		name = "(no name)"
 	}
-	when := m.when(r)
 	const timeW = 6
 	if w >= wideRow {
 		nameW := clamp(w/4, 12, 28)
@@ -587,11 +626,14 @@ func (m *List) renderEntry(r *Row, styled bool) string {
 
 // header describes the query: count, search, filters and ordering.
 func (m List) header() string {
-	count := "…"
-	if m.pg.Loaded {
+	count, noun := "…", " contacts"
+	if m.pg.Loaded && !m.countStale {
 		count = common.Thousands(m.pg.Total)
+		if m.pg.Total == 1 {
+			noun = " contact"
+		}
 	}
-	parts := []string{count + " contacts"}
+	parts := []string{count + noun}
 	if m.q.Search != "" {
 		parts = append(parts, fmt.Sprintf("search:%q (ranked)", sanitize.Line(m.q.Search)))
 	}
