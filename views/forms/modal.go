@@ -1,11 +1,23 @@
 // Package forms hosts charmbracelet/huh forms inside parley's modal stack: tab/shift+tab
 // between fields, visible validation, esc cancels (asking first when something was typed,
-// if the form wants that), a failed submit keeps everything typed and shows the server's
-// detail, and a double submit never sends two requests.
+// if the form wants that), a failed submit keeps everything typed and the focus where it
+// was (or on the field the error names) and shows the server's detail, and a double submit
+// never sends two requests.
+//
+// Keys typed fast stay in order: huh moves the focus through a command whose message comes
+// back after the keys already read (tmux send-keys, or several keys in one read over SSH),
+// so those keys would land in the field being left. After a key that may move the focus the
+// modal holds the keys that follow until huh has moved, then replays them in order.
+//
+// The box always fits the height it is given: the form scrolls (huh keeps the focused field
+// in view), and the error block is capped and summarised.
 package forms
 
 import (
+	"errors"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -20,17 +32,24 @@ import (
 // field validator and starts the task: it returns the task id it will report in a
 // common.TaskDoneMsg and the command that runs it. A taskID of 0 means the work is done
 // (the command only notifies) and the modal closes at once. A non-nil error is shown in the
-// form, which stays open with its input.
+// form, which stays open with its input; a *FieldError also moves the focus to its field.
 type Submit func() (taskID int, cmd tea.Cmd, err error)
 
 // Options configure a Modal.
 type Options struct {
 	Title string
-	// Build returns the form over the caller's bound values. It is called again after a
-	// failed submit, so everything typed is kept (huh binds fields to pointers).
+	// Build returns the form over the caller's bound values. It may be called more than
+	// once (to measure the form, and again after a failed submit), so it must only build:
+	// everything typed is kept because huh binds fields to pointers.
 	Build func() *huh.Form
 	// Submit starts the work.
 	Submit Submit
+	// Check, when set, validates the bound values without side effects (what Submit checks
+	// before it starts anything). It runs before Submit, and after a failed check it runs
+	// again as the user edits, so the error shown always describes the values as they are
+	// (it disappears once they are fixed). Without it, such an error is cleared by the
+	// next edit. A *FieldError moves the focus to its field on submit.
+	Check func() error
 	// Dirty, when set, reports whether esc would discard typed text; the modal then asks
 	// before closing.
 	Dirty func() bool
@@ -40,30 +59,102 @@ type Options struct {
 	Success string
 	// Keys extra submit keys (for example ctrl+s for a multi-line note).
 	SubmitKeys []string
+	// KeyMap replaces huh's default keys (nil = defaults); the modal handles esc and
+	// ctrl+c itself, so its Quit binding is disabled.
+	KeyMap *huh.KeyMap
 }
+
+// FieldError is an error about one field of the form (from Check or Submit): the form
+// shows it and moves the focus to that field. Group is the field's group (0 = first) and
+// Field its index among the group's fields.
+type FieldError struct {
+	Group, Field int
+	Err          error
+}
+
+func (e *FieldError) Error() string { return e.Err.Error() }
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// AtField returns err as a FieldError about field of group (nil stays nil).
+func AtField(group, field int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &FieldError{Group: group, Field: field, Err: err}
+}
+
+// holdLimit bounds how long keys are held when huh's focus move does not come back (it
+// always does in a real program; this only keeps the form usable if it did not).
+const holdLimit = 200 * time.Millisecond
+
+// probeHeight is the height a form is measured at (taller than any form parley shows).
+const probeHeight = 300
+
+// settledMsg says that the commands of a focus move sent their messages: the held keys
+// may go to the field that has the focus now.
+type settledMsg struct {
+	m   *Modal
+	gen int
+}
+
+type errKind int
+
+const (
+	errNone   errKind = iota
+	errCheck          // refused before sending: recomputed (or cleared) as the user edits
+	errServer         // the task failed: kept until the next submit
+)
 
 // Modal is a huh form in a centered box.
 type Modal struct {
 	ctx        *common.Ctx
 	opts       Options
+	km         *huh.KeyMap
 	form       *huh.Form
 	width      int
 	height     int
 	submitting bool
 	taskID     int
 	err        string
+	errKind    errKind
 	confirming bool // asking whether to discard typed text
+	closed     bool // asked the root to close it
 	submitKey  key.Binding
+
+	// Keys held while huh moves the focus (see the package comment).
+	holding bool
+	gen     int
+	held    []tea.KeyMsg
+
+	// The form's shape at the current width: its groups and its tallest group's height.
+	groups  int
+	natural int
+	formH   int // the height given to the form (0 = none yet)
 }
 
 // New builds a form modal.
 func New(ctx *common.Ctx, opts Options) *Modal {
-	m := &Modal{ctx: ctx, opts: opts}
+	m := &Modal{ctx: ctx, opts: opts, km: keyMap(opts.KeyMap)}
 	if len(opts.SubmitKeys) > 0 {
 		m.submitKey = key.NewBinding(key.WithKeys(opts.SubmitKeys...), key.WithHelp(strings.Join(opts.SubmitKeys, "/"), "submit"))
 	}
-	m.form = m.build()
+	m.form = m.newForm()
 	return m
+}
+
+// keyMap is km (or huh's defaults) without Quit, with the multi-select's toggle shown as
+// space (huh's help says x; both keys work, and the forms' titles say space).
+func keyMap(km *huh.KeyMap) *huh.KeyMap {
+	if km == nil {
+		km = huh.NewDefaultKeyMap()
+	}
+	km.Quit = key.NewBinding(key.WithDisabled()) // esc/ctrl+c are handled by the modal
+	for _, k := range km.MultiSelect.Toggle.Keys() {
+		if k == " " {
+			km.MultiSelect.Toggle.SetHelp("space", km.MultiSelect.Toggle.Help().Desc)
+		}
+	}
+	return km
 }
 
 // Theme returns the huh theme matching parley's styles.
@@ -74,29 +165,40 @@ func Theme(ctx *common.Ctx) *huh.Theme {
 	return huh.ThemeCharm()
 }
 
-func (m *Modal) build() *huh.Form {
-	f := m.opts.Build().WithTheme(Theme(m.ctx)).WithShowHelp(true).WithShowErrors(true)
-	km := huh.NewDefaultKeyMap()
-	km.Quit = key.NewBinding(key.WithDisabled()) // esc/ctrl+c are handled by the modal
-	f = f.WithKeyMap(km)
+// newForm builds the form at the modal's width. The modal draws the help and the errors
+// itself, below the form, so that it can size the form to what is left.
+func (m *Modal) newForm() *huh.Form {
+	f := m.opts.Build().WithTheme(Theme(m.ctx)).WithShowHelp(false).WithShowErrors(false).WithKeyMap(m.km)
 	if m.width > 0 {
 		f = f.WithWidth(m.innerWidth())
-	}
-	if m.height > 0 && m.naturalHeight() > m.height-6 {
-		f = f.WithHeight(max(6, m.height-6)) // taller than the screen: huh scrolls the group
 	}
 	return f
 }
 
-// naturalHeight is how many lines the form takes without a height limit (a huh form given
-// a height pads every group to it, which stretched short forms on tall terminals).
-func (m *Modal) naturalHeight() int {
-	f := m.opts.Build().WithTheme(Theme(m.ctx)).WithShowHelp(true).WithShowErrors(true)
-	if m.width > 0 {
-		f = f.WithWidth(m.innerWidth())
+// measure finds the number of groups and the height of the tallest one at this width, on
+// a form of its own (moving between groups of a fresh form changes no bound value).
+func (m *Modal) measure() {
+	p := m.newForm().WithHeight(probeHeight)
+	_ = p.Init()
+	m.groups, m.natural = 0, 0
+	for m.groups < 100 {
+		m.groups++
+		m.natural = max(m.natural, contentHeight(p.View()))
+		before := p.GetFocusedField()
+		_ = p.NextGroup()
+		if p.State != huh.StateNormal || p.GetFocusedField() == before {
+			break
+		}
 	}
-	_ = f.Init()
-	return strings.Count(f.View(), "\n") + 1
+}
+
+// contentHeight is the number of lines of v without the blank ones at the end.
+func contentHeight(v string) int {
+	lines := strings.Split(v, "\n")
+	for len(lines) > 1 && strings.TrimSpace(ansi.Strip(lines[len(lines)-1])) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return len(lines)
 }
 
 // Err is the error shown in the form ("" = none).
@@ -126,11 +228,14 @@ func (m *Modal) Init() tea.Cmd { return m.form.Init() }
 
 // SetSize gives the area the modal may use.
 func (m *Modal) SetSize(w, h int) {
+	resized := w != m.width || m.groups == 0
 	m.width, m.height = w, h
 	m.form = m.form.WithWidth(m.innerWidth())
-	if m.naturalHeight() > h-6 {
-		m.form = m.form.WithHeight(max(6, h-6))
+	if resized {
+		m.measure()
 	}
+	m.formH = 0
+	m.fit()
 }
 
 // Inline is false: forms are centered boxes.
@@ -151,109 +256,408 @@ func (m *Modal) ShortHelp() []key.Binding {
 
 // Update routes keys to the form and handles completion and the task's result.
 func (m *Modal) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
+	cmd := m.update(msg)
+	m.fit()
+	return m, cmd
+}
+
+func (m *Modal) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case settledMsg:
+		if msg.m != m || !m.holding || msg.gen != m.gen {
+			return nil
+		}
+		return m.release()
 	case common.TaskDoneMsg:
 		if !m.submitting || msg.TaskID != m.taskID {
-			return m, nil
+			return nil
 		}
 		m.submitting = false
 		if msg.Err != nil {
-			m.err = common.ErrorText(msg.Err)
-			m.form = m.build() // same bound values: nothing typed is lost
-			return m, m.form.Init()
+			return m.fail(common.ErrorText(msg.Err), msg.Err, errServer)
 		}
-		cmds := []tea.Cmd{m.ctx.CloseModal(m)}
+		cmds := []tea.Cmd{m.close()}
 		if m.opts.Success != "" {
 			cmds = append(cmds, common.Toast(m.opts.Success))
 		}
-		return m, tea.Batch(cmds...)
+		return tea.Batch(cmds...)
 	case tea.WindowSizeMsg:
-		return m, nil // the root sizes modals through SetSize
+		return nil // the root sizes modals through SetSize
 	case tea.KeyMsg:
-		if m.confirming {
-			switch msg.String() {
-			case "y", "Y":
-				return m, m.ctx.CloseModal(m)
-			default:
-				m.confirming = false
-				return m, nil
-			}
-		}
-		if key.Matches(msg, m.ctx.Keys.Back) {
-			if m.submitting {
-				return m, nil
-			}
-			if m.opts.Dirty != nil && m.opts.Dirty() {
-				m.confirming = true
-				return m, nil
-			}
-			return m, m.ctx.CloseModal(m)
-		}
-		if m.submitting {
-			return m, nil // a second submit never sends a second request
-		}
-		if len(m.opts.SubmitKeys) > 0 && key.Matches(msg, m.submitKey) {
-			return m.complete()
-		}
+		return m.key(msg)
 	}
 	if m.submitting {
-		return m, nil
+		return nil
 	}
+	// One of huh's own messages (a focus move, a cursor blink, …).
+	fieldMove := msg == huh.NextField() || msg == huh.PrevField()
+	before := m.focused()
+	cmd := m.forward(msg)
+	if m.form.State == huh.StateCompleted {
+		return tea.Batch(cmd, m.complete())
+	}
+	if m.holding && fieldMove {
+		// Leaving the last field of a group moves on to the next group through one more
+		// command: keep holding until that move is done too.
+		if after := m.focused(); after == before || after == nil || after.Skip() {
+			return m.hold(cmd)
+		}
+	}
+	return cmd
+}
+
+func (m *Modal) key(msg tea.KeyMsg) tea.Cmd {
+	if m.holding {
+		m.held = append(m.held, msg)
+		return nil
+	}
+	if m.confirming {
+		switch msg.String() {
+		case "y", "Y":
+			return m.close()
+		default:
+			m.confirming = false
+			return nil
+		}
+	}
+	if key.Matches(msg, m.ctx.Keys.Back) {
+		if m.submitting {
+			return nil
+		}
+		if m.opts.Dirty != nil && m.opts.Dirty() {
+			m.confirming = true
+			return nil
+		}
+		return m.close()
+	}
+	if m.submitting {
+		return nil // a second submit never sends a second request
+	}
+	if len(m.opts.SubmitKeys) > 0 && key.Matches(msg, m.submitKey) {
+		return m.complete()
+	}
+	moves := m.mayMoveFocus(msg)
+	cmd := m.forward(msg)
+	if m.form.State == huh.StateCompleted {
+		return tea.Batch(cmd, m.complete())
+	}
+	m.recheck(moves)
+	if moves {
+		return m.hold(cmd)
+	}
+	return cmd
+}
+
+// forward hands msg to the form.
+func (m *Modal) forward(msg tea.Msg) tea.Cmd {
 	f, cmd := m.form.Update(msg)
 	if ff, ok := f.(*huh.Form); ok {
 		m.form = ff
 	}
-	if m.form.State == huh.StateCompleted {
-		mm, c2 := m.complete()
-		return mm, tea.Batch(cmd, c2)
+	return cmd
+}
+
+func (m *Modal) close() tea.Cmd {
+	m.closed = true
+	return m.ctx.CloseModal(m)
+}
+
+// focused is the field with the focus (nil once the form is done).
+func (m *Modal) focused() huh.Field {
+	if m.form.State != huh.StateNormal {
+		return nil
 	}
-	return m, cmd
+	return m.form.GetFocusedField()
+}
+
+// mayMoveFocus reports whether k is one of the keys with which the focused field moves the
+// focus (to the next or previous field, or on to submit).
+func (m *Modal) mayMoveFocus(k tea.KeyMsg) bool {
+	km := m.km
+	var keys []key.Binding
+	switch m.focused().(type) {
+	case nil:
+		return false
+	case *huh.Input:
+		keys = []key.Binding{km.Input.Next, km.Input.Prev, km.Input.Submit}
+	case *huh.Text:
+		keys = []key.Binding{km.Text.Next, km.Text.Prev, km.Text.Submit}
+	case *huh.Confirm:
+		keys = []key.Binding{km.Confirm.Next, km.Confirm.Prev, km.Confirm.Submit, km.Confirm.Accept, km.Confirm.Reject}
+	case *huh.Note:
+		keys = []key.Binding{km.Note.Next, km.Note.Prev, km.Note.Submit}
+	case *huh.FilePicker:
+		keys = []key.Binding{km.FilePicker.Next, km.FilePicker.Prev, km.FilePicker.Submit}
+	default: // Select[T] and MultiSelect[T]
+		keys = []key.Binding{km.Select.Next, km.Select.Prev, km.Select.Submit,
+			km.MultiSelect.Next, km.MultiSelect.Prev, km.MultiSelect.Submit}
+	}
+	return key.Matches(k, keys...)
+}
+
+// hold keeps the keys that follow until cmd (a focus move) has delivered its messages: a
+// Sequence runs cmd and everything it batches before the settledMsg, and the program
+// handles messages in the order they are sent. holdLimit ends the hold in any case.
+func (m *Modal) hold(cmd tea.Cmd) tea.Cmd {
+	m.gen++
+	m.holding = true
+	done := settledMsg{m: m, gen: m.gen}
+	return tea.Batch(
+		tea.Sequence(cmd, func() tea.Msg { return done }),
+		tea.Tick(holdLimit, func(time.Time) tea.Msg { return done }),
+	)
+}
+
+// release replays the held keys in order (one of them may start a new hold: the keys after
+// it are then held again).
+func (m *Modal) release() tea.Cmd {
+	m.holding = false
+	keys := m.held
+	m.held = nil
+	var cmds []tea.Cmd
+	for i, k := range keys {
+		if m.closed {
+			break // the rest was meant for what is under the modal; it is gone with it
+		}
+		if m.holding {
+			m.held = append(m.held, keys[i:]...)
+			break
+		}
+		cmds = append(cmds, m.key(k))
+	}
+	return tea.Batch(cmds...)
+}
+
+// recheck updates an error from a failed check after an edit: with Check it describes the
+// values as they are now, without it the edit clears it.
+func (m *Modal) recheck(moved bool) {
+	if m.errKind != errCheck {
+		return
+	}
+	if m.opts.Check == nil {
+		if !moved {
+			m.err, m.errKind = "", errNone
+		}
+		return
+	}
+	if err := m.opts.Check(); err != nil {
+		m.err = err.Error()
+	} else {
+		m.err, m.errKind = "", errNone
+	}
 }
 
 // complete runs Submit once.
-func (m *Modal) complete() (common.Modal, tea.Cmd) {
+func (m *Modal) complete() tea.Cmd {
 	if m.submitting {
-		return m, nil
+		return nil
 	}
-	if errs := m.form.Errors(); len(errs) > 0 {
-		m.err = errs[0].Error()
-		m.form = m.build()
-		return m, m.form.Init()
+	if m.form.State == huh.StateNormal && len(m.form.Errors()) > 0 {
+		// A field's own check failed: the field says why; go there.
+		m.err, m.errKind = "", errNone
+		return m.focusFieldError()
+	}
+	if m.opts.Check != nil {
+		if err := m.opts.Check(); err != nil {
+			return m.fail(err.Error(), err, errCheck)
+		}
 	}
 	id, cmd, err := m.opts.Submit()
 	if err != nil {
-		m.err = err.Error()
-		m.form = m.build()
-		return m, m.form.Init()
+		return m.fail(err.Error(), err, errCheck)
 	}
-	m.err = ""
+	m.err, m.errKind = "", errNone
 	if id == 0 {
-		return m, tea.Batch(cmd, m.ctx.CloseModal(m))
+		return tea.Batch(cmd, m.close())
 	}
 	m.submitting = true
 	m.taskID = id
-	return m, cmd
+	return cmd
+}
+
+// fail shows text and keeps the form open with everything typed. The focus stays where it
+// was, or goes to the field err names. A form that huh already completed (enter on its
+// last field) is built again over the same values, with the focus back on that last field.
+func (m *Modal) fail(text string, err error, kind errKind) tea.Cmd {
+	m.err, m.errKind = text, kind
+	var fe *FieldError
+	named := errors.As(err, &fe)
+	if m.form.State == huh.StateNormal && !named {
+		return nil
+	}
+	m.form = m.newForm()
+	m.formH = 0
+	cmds := []tea.Cmd{m.form.Init()}
+	if named {
+		cmds = append(cmds, m.moveTo(fe.Group, fe.Field))
+	} else {
+		cmds = append(cmds, m.moveTo(m.groups-1, probeHeight))
+	}
+	return tea.Batch(cmds...)
+}
+
+// moveTo moves the focus of a fresh form to field (at most: it stops at the last) of group.
+// It uses huh's own moves, run right away; their commands (cursor blinks, and the group
+// change huh asks for after the last field) are dropped, and the field reached is focused
+// again for its cursor.
+func (m *Modal) moveTo(group, field int) tea.Cmd {
+	for g := 0; g < min(group, m.groups-1); g++ {
+		before := m.focused()
+		_ = m.form.NextGroup()
+		if after := m.focused(); after == nil || after == before {
+			break
+		}
+	}
+	for i := 0; i < field; i++ {
+		before := m.focused()
+		_ = m.form.NextField()
+		after := m.focused()
+		if after == nil || after == before {
+			break
+		}
+		if after.Skip() {
+			_ = m.form.PrevField()
+			break
+		}
+	}
+	if f := m.focused(); f != nil {
+		return f.Focus()
+	}
+	return nil
+}
+
+// focusFieldError moves the focus to the first field of the current group with an error.
+func (m *Modal) focusFieldError() tea.Cmd {
+	if f := m.focused(); f == nil || f.Error() != nil {
+		return nil
+	}
+	for i := 0; i < probeHeight; i++ { // back to the group's first field
+		before := m.focused()
+		_ = m.form.PrevField()
+		if after := m.focused(); after == nil || after == before || after.Skip() {
+			break
+		}
+	}
+	for i := 0; i < probeHeight; i++ {
+		f := m.focused()
+		if f == nil || f.Error() != nil {
+			break
+		}
+		_ = m.form.NextField()
+		if after := m.focused(); after == nil || after == f || after.Skip() {
+			break
+		}
+	}
+	if f := m.focused(); f != nil {
+		return f.Focus()
+	}
+	return nil
+}
+
+// fit gives the form the height left by the title, the help and the lines below it, so the
+// box never outgrows the area (huh scrolls the group and keeps the focused field in view).
+func (m *Modal) fit() {
+	if m.height <= 0 {
+		return
+	}
+	// border, title, blank line, blank line and help, then the lines below.
+	h := max(3, m.height-6-len(m.tail()))
+	if m.natural > 0 {
+		h = min(h, m.natural)
+	}
+	if h != m.formH {
+		m.form = m.form.WithHeight(h)
+		m.formH = h
+	}
+}
+
+// errLimit is how many lines the error block may take.
+func (m *Modal) errLimit() int {
+	if m.height <= 0 {
+		return 6
+	}
+	return min(6, max(2, (m.height-2)/5))
+}
+
+// problems are the errors to show: the submit's or the task's, then those of the fields
+// of the current group.
+func (m *Modal) problems() []string {
+	var out []string
+	if m.err != "" {
+		out = append(out, m.err)
+	}
+	if m.form.State == huh.StateNormal {
+		for _, e := range m.form.Errors() {
+			if s := e.Error(); s != "" && !strings.Contains(m.err, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// tail is what goes below the form: the errors (at most errLimit lines, the rest counted),
+// the saving state and the discard question, each wrapped to the box.
+func (m *Modal) tail() []string {
+	st := m.ctx.Styles
+	w := m.innerWidth()
+	var out []string
+	probs := m.problems()
+	limit := m.errLimit()
+	var shown []string
+	for i, p := range probs {
+		rest := len(probs) - i - 1
+		room := limit - len(shown)
+		if rest > 0 {
+			room-- // for the "more" line
+		}
+		lines := strings.Split(ansi.Wrap("✗ "+p, w, ""), "\n")
+		if len(lines) > room {
+			if len(shown) > 0 || room <= 0 {
+				rest++ // this one is counted instead
+			} else {
+				lines = lines[:room]
+				lines[room-1] = ansi.Truncate(lines[room-1], w-1, "") + "…"
+				shown = append(shown, lines...)
+			}
+			if rest > 0 {
+				shown = append(shown, fmt.Sprintf("  … and %d more %s", rest, plural(rest, "problem", "problems")))
+			}
+			break
+		}
+		shown = append(shown, lines...)
+	}
+	for _, l := range shown {
+		out = append(out, st.Error.Render(l))
+	}
+	if m.submitting {
+		out = append(out, st.Loading.Render("Saving…"))
+	}
+	if m.confirming {
+		q := ansi.Wrap("Discard your changes? y discards · any other key keeps editing", w, "")
+		for _, l := range strings.Split(q, "\n") {
+			out = append(out, st.Warning.Render(l))
+		}
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // View renders the box.
 func (m *Modal) View() string {
 	st := m.ctx.Styles
 	w := m.innerWidth()
-	var b strings.Builder
-	b.WriteString(st.ModalTitle.Render(ansi.Truncate(m.opts.Title, w, "…")))
-	b.WriteString("\n\n")
-	b.WriteString(m.form.View())
-	if m.err != "" {
-		b.WriteString("\n")
-		b.WriteString(st.Error.Render(ansi.Wrap("✗ "+m.err, w, "")))
+	lines := []string{st.ModalTitle.Render(ansi.Truncate(m.opts.Title, w, "…")), ""}
+	if fv := m.form.View(); fv != "" {
+		lines = append(lines, fv, "")
+		lines = append(lines, ansi.Truncate(m.form.Help().ShortHelpView(m.form.KeyBinds()), w, "…"))
 	}
-	if m.submitting {
-		b.WriteString("\n")
-		b.WriteString(st.Loading.Render("Saving…"))
-	}
-	if m.confirming {
-		b.WriteString("\n")
-		b.WriteString(st.Warning.Render("Discard what you typed? y = discard, any other key = keep editing"))
-	}
-	return st.Modal.Width(m.boxWidth() - 2).Render(lipgloss.NewStyle().MaxWidth(w).Render(b.String()))
+	lines = append(lines, m.tail()...)
+	return st.Modal.Width(m.boxWidth() - 2).Render(lipgloss.NewStyle().MaxWidth(w).Render(strings.Join(lines, "\n")))
 }

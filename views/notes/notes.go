@@ -40,8 +40,6 @@ func submitKeys() []string { return []string{"ctrl+s"} }
 // Form is the note form modal: a forms.Modal whose text field takes enter as a new line.
 type Form struct {
 	inner   *forms.Modal
-	km      *huh.KeyMap
-	keyed   *huh.Form // the form the note keymap was applied to
 	ctx     *common.Ctx
 	hintKey key.Binding
 }
@@ -56,6 +54,18 @@ func NewNoteForm(ctx *common.Ctx, contactID int64, contactName string) common.Mo
 	if who == "" {
 		who = fmt.Sprintf("contact %d", contactID)
 	}
+	km := huh.NewDefaultKeyMap()
+	km.Text.NewLine = key.NewBinding(key.WithKeys("enter", "alt+enter", "ctrl+j"), key.WithHelp("enter", "new line"))
+	km.Text.Next = key.NewBinding(key.WithDisabled())
+	km.Text.Prev = key.NewBinding(key.WithDisabled())
+	km.Text.Submit = key.NewBinding(key.WithDisabled())
+	km.Text.Editor = key.NewBinding(key.WithDisabled())
+	check := func() error {
+		if strings.TrimSpace(*body) == "" {
+			return errors.New("the note is empty: write something first")
+		}
+		return nil
+	}
 	opts := forms.Options{
 		Title: "New note about " + who,
 		Build: func() *huh.Form {
@@ -66,30 +76,22 @@ func NewNoteForm(ctx *common.Ctx, contactID int64, contactName string) common.Mo
 					Placeholder("What should the next person know about this contact?"),
 			))
 		},
+		Check: check,
 		Submit: func() (int, tea.Cmd, error) {
-			text := strings.TrimSpace(*body)
-			if text == "" {
-				return 0, nil, errors.New("the note is empty: write something first")
+			if err := check(); err != nil {
+				return 0, nil, err
 			}
 			id := ctx.NewTaskID()
-			return id, createCmd(ctx.Client, id, contactID, text), nil
+			return id, createCmd(ctx.Client, id, contactID, strings.TrimSpace(*body)), nil
 		},
 		Dirty:      func() bool { return strings.TrimSpace(*body) != "" },
 		Width:      72,
 		Success:    "Note saved",
 		SubmitKeys: submitKeys(),
+		KeyMap:     km,
 	}
-	km := huh.NewDefaultKeyMap()
-	km.Quit = key.NewBinding(key.WithDisabled())
-	km.Text.NewLine = key.NewBinding(key.WithKeys("enter", "alt+enter", "ctrl+j"), key.WithHelp("enter", "new line"))
-	km.Text.Next = key.NewBinding(key.WithDisabled())
-	km.Text.Prev = key.NewBinding(key.WithDisabled())
-	km.Text.Submit = key.NewBinding(key.WithDisabled())
-	km.Text.Editor = key.NewBinding(key.WithDisabled())
-	f := &Form{inner: forms.New(ctx, opts), km: km, ctx: ctx,
+	return &Form{inner: forms.New(ctx, opts), ctx: ctx,
 		hintKey: key.NewBinding(key.WithKeys(submitKeys()...), key.WithHelp(strings.Join(submitKeys(), "/"), "save"))}
-	f.applyKeys()
-	return f
 }
 
 func createCmd(c *client.Client, taskID int, contactID int64, text string) tea.Cmd {
@@ -101,15 +103,6 @@ func createCmd(c *client.Client, taskID int, contactID int64, text string) tea.C
 			return common.TaskDoneMsg{TaskID: taskID, Kind: KindCreated, Err: fmt.Errorf("create note: %w", err)}
 		}
 		return common.TaskDoneMsg{TaskID: taskID, Kind: KindCreated, Result: *n}
-	}
-}
-
-// applyKeys puts the note keymap on the current huh form (the inner modal rebuilds its form
-// after a failed submit, with huh's defaults, where enter would submit).
-func (f *Form) applyKeys() {
-	if hf := f.inner.Form(); hf != nil && hf != f.keyed {
-		hf.WithKeyMap(f.km)
-		f.keyed = hf
 	}
 }
 
@@ -137,11 +130,9 @@ func (f *Form) ShortHelp() []key.Binding {
 	}
 }
 
-// Update forwards to the form and keeps the note keymap on it.
+// Update forwards to the form.
 func (f *Form) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
-	f.applyKeys()
 	_, cmd := f.inner.Update(msg)
-	f.applyKeys()
 	return f, cmd
 }
 

@@ -1,0 +1,333 @@
+package forms_test
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/forms"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+// program runs a modal the way a Bubble Tea program does, on the test's goroutine: messages
+// are handled one at a time in the order they were sent; a command's message is sent after
+// the messages already waiting (keys read in the same read as the key that started it); a
+// batch's commands all send before the sequence they belong to goes on; ticks and cursor
+// blinks never fire. Messages for the root (close, toast) are kept in out.
+type program struct {
+	m     common.Modal
+	queue []tea.Msg
+	out   []tea.Msg
+}
+
+func newProgram(m common.Modal, w, h int) *program {
+	m.SetSize(w, h)
+	p := &program{m: m}
+	p.exec(m.Init())
+	p.run()
+	return p
+}
+
+// sleeps reports the commands that only wait: tea.Tick and cursor blinks.
+func sleeps(c tea.Cmd) bool {
+	name := runtime.FuncForPC(reflect.ValueOf(c).Pointer()).Name()
+	return strings.Contains(name, "bubbletea.Tick") || strings.Contains(name, "bubbletea.Every") ||
+		strings.Contains(name, "cursor.(*Model).BlinkCmd")
+}
+
+func (p *program) exec(cmd tea.Cmd) {
+	if cmd == nil || sleeps(cmd) {
+		return
+	}
+	msg := cmd()
+	if msg == nil {
+		return
+	}
+	if cmds, ok := viewtest.SubCommands(msg); ok { // a batch or a sequence: in order
+		for _, c := range cmds {
+			p.exec(c)
+		}
+		return
+	}
+	switch msg.(type) {
+	case common.CloseModalMsg, common.ToastMsg, common.TaskDoneMsg:
+		p.out = append(p.out, msg)
+		return
+	}
+	p.queue = append(p.queue, msg)
+}
+
+func (p *program) run() {
+	for n := 0; len(p.queue) > 0 && n < 1000; n++ {
+		msg := p.queue[0]
+		p.queue = p.queue[1:]
+		var cmd tea.Cmd
+		p.m, cmd = p.m.Update(msg)
+		p.exec(cmd)
+	}
+}
+
+// batch sends keys as one read delivers them (nothing runs in between), then runs what they
+// started.
+func (p *program) batch(keys ...string) {
+	for _, k := range keys {
+		p.queue = append(p.queue, viewtest.Key(k))
+	}
+	p.run()
+}
+
+// deliver hands one message to the modal and runs what it starts.
+func (p *program) deliver(msg tea.Msg) {
+	p.queue = append(p.queue, msg)
+	p.run()
+}
+
+func ctx() *common.Ctx { return viewtest.Ctx(nil) }
+
+type person struct{ name, email, city, country string }
+
+func personForm(v *person) func() *huh.Form {
+	return func() *huh.Form {
+		return huh.NewForm(
+			huh.NewGroup(
+				huh.NewInput().Title("Name").Value(&v.name),
+				huh.NewInput().Title("Email").Value(&v.email),
+			).Title("Person"),
+			huh.NewGroup(
+				huh.NewInput().Title("City").Value(&v.city),
+				huh.NewInput().Title("Country").Value(&v.country),
+			).Title("Address"),
+		)
+	}
+}
+
+func TestKeysInOneReadLandInTheFieldsTheyWereTypedFor(t *testing.T) {
+	var v person
+	p := newProgram(forms.New(ctx(), forms.Options{Title: "Person", Build: personForm(&v),
+		Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }}), 76, 40)
+
+	// tmux send-keys "Zed" Tab "zed@x.org" Tab "Berlin" Tab "DE" BTab BTab "!": one read.
+	p.batch("Zed", "tab", "zed@x.org", "tab", "Berlin", "tab", "DE", "shift+tab", "shift+tab", "!")
+	want := person{name: "Zed", email: "zed@x.org!", city: "Berlin", country: "DE"}
+	if v != want {
+		t.Fatalf("typed into the wrong fields: got %+v, want %+v", v, want)
+	}
+}
+
+// typed sends text as one key message, as Bubble Tea delivers a run of printable keys.
+func typed(p *program, s string) { p.batch(s) }
+
+func submitter(err *error, calls *int) forms.Submit {
+	return func() (int, tea.Cmd, error) {
+		*calls++
+		if *err != nil {
+			return 0, nil, *err
+		}
+		return 0, nil, nil
+	}
+}
+
+func TestFailedSubmitKeepsTheFocus(t *testing.T) {
+	fail := errors.New("the server said no")
+	for _, tc := range []struct {
+		name string
+		keys []string // reach the field and submit
+		err  error
+		want person // after typing "!" once the submit failed
+	}{
+		// enter on the last field completes the huh form, which is built again: the focus
+		// goes back to that last field, not to the first one.
+		{"enter on the last field", []string{"tab", "tab", "tab", "enter"}, fail, person{country: "!"}},
+		// ctrl+s from a field: the focus stays there.
+		{"ctrl+s", []string{"tab", "ctrl+s"}, fail, person{email: "!"}},
+		{"ctrl+s in the second group", []string{"tab", "tab", "ctrl+s"}, fail, person{city: "!"}},
+		// an error about a field moves the focus to it.
+		{"error naming a field", []string{"tab", "tab", "tab", "enter"}, forms.AtField(1, 0, fail), person{city: "!"}},
+		{"error naming a field, ctrl+s", []string{"ctrl+s"}, forms.AtField(0, 1, fail), person{email: "!"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var v person
+			err, calls := tc.err, 0
+			p := newProgram(forms.New(ctx(), forms.Options{Title: "Person", Build: personForm(&v),
+				SubmitKeys: []string{"ctrl+s"}, Submit: submitter(&err, &calls)}), 76, 40)
+			for _, k := range tc.keys {
+				p.batch(k)
+			}
+			if calls != 1 {
+				t.Fatalf("%d submits", calls)
+			}
+			if v := p.m.View(); !strings.Contains(v, "the server said no") {
+				t.Fatalf("no error shown:\n%s", v)
+			}
+			typed(p, "!")
+			if v != tc.want {
+				t.Fatalf("after the failed submit, typing went to the wrong field: %+v, want %+v\n%s", v, tc.want, p.m.View())
+			}
+		})
+	}
+}
+
+func TestServerErrorKeepsTheFocusAndTheText(t *testing.T) {
+	v := person{name: "Ann"}
+	task := 0
+	c := ctx()
+	p := newProgram(forms.New(c, forms.Options{Title: "Person", Build: personForm(&v),
+		Submit: func() (int, tea.Cmd, error) {
+			task = c.NewTaskID()
+			return task, nil, nil
+		}}), 76, 40)
+	p.batch("tab", "tab")
+	typed(p, "Oslo")
+	p.batch("tab", "enter")
+	if !p.m.(*forms.Modal).Submitting() {
+		t.Fatalf("not submitting:\n%s", p.m.View())
+	}
+	p.deliver(common.TaskDoneMsg{TaskID: task, Err: errors.New("boom")})
+	if vw := p.m.View(); !strings.Contains(vw, "boom") || !strings.Contains(vw, "Oslo") || v.name != "Ann" {
+		t.Fatalf("the error or the text is gone (%+v):\n%s", v, vw)
+	}
+	typed(p, "NO")
+	if v.country != "NO" || v.city != "Oslo" {
+		t.Fatalf("typing after the failure went elsewhere: %+v", v)
+	}
+}
+
+func TestErrorsFollowTheValues(t *testing.T) {
+	valid := func(s string) error {
+		if strings.Contains(s, "@") {
+			return nil
+		}
+		return fmt.Errorf("%q is not an email address", s)
+	}
+	t.Run("with Check", func(t *testing.T) {
+		v := person{email: "nope"}
+		check := func() error {
+			if err := valid(v.email); err != nil {
+				return forms.AtField(0, 1, fmt.Errorf("Email: %w", err))
+			}
+			return nil
+		}
+		calls := 0
+		p := newProgram(forms.New(ctx(), forms.Options{Title: "Person", Build: personForm(&v), Check: check,
+			SubmitKeys: []string{"ctrl+s"}, Submit: func() (int, tea.Cmd, error) { calls++; return 0, nil, check() }}), 76, 40)
+		p.batch("ctrl+s")
+		if calls != 0 || !strings.Contains(p.m.View(), `Email: "nope" is not an email address`) {
+			t.Fatalf("submitted (%d) or no error:\n%s", calls, p.m.View())
+		}
+		typed(p, "x") // still wrong: the error follows the value
+		if !strings.Contains(p.m.View(), `Email: "nopex" is not an email address`) {
+			t.Fatalf("the error does not describe the value typed:\n%s", p.m.View())
+		}
+		typed(p, "@y.org")
+		if vw := p.m.View(); strings.Contains(vw, "✗") || strings.Contains(vw, "not an email") {
+			t.Fatalf("a stale error stays after the fix:\n%s", vw)
+		}
+	})
+	t.Run("without Check", func(t *testing.T) {
+		v := person{email: "nope"}
+		p := newProgram(forms.New(ctx(), forms.Options{Title: "Person", Build: personForm(&v),
+			SubmitKeys: []string{"ctrl+s"}, Submit: func() (int, tea.Cmd, error) { return 0, nil, valid(v.email) }}), 76, 40)
+		p.batch("tab", "ctrl+s")
+		if !strings.Contains(p.m.View(), "not an email") {
+			t.Fatalf("no error:\n%s", p.m.View())
+		}
+		typed(p, "@y.org")
+		if vw := p.m.View(); strings.Contains(vw, "not an email") {
+			t.Fatalf("a stale error stays after an edit:\n%s", vw)
+		}
+	})
+}
+
+// checkFits fails unless the view is at most h lines and ends with the box's bottom border.
+func checkFits(t *testing.T, view string, h int) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	if len(lines) > h {
+		t.Fatalf("%d lines, more than %d:\n%s", len(lines), h, view)
+	}
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "╰") {
+		t.Fatalf("no bottom border:\n%s", view)
+	}
+}
+
+func TestBoxFitsWithManyErrors(t *testing.T) {
+	vals := make([]string, 8)
+	bad := func(s string) error {
+		if strings.Contains(s, "bad") {
+			return fmt.Errorf("%q is not acceptable here, for a reason that takes a long sentence to explain", s)
+		}
+		return nil
+	}
+	build := func() *huh.Form {
+		var fields []huh.Field
+		for i := range vals {
+			fields = append(fields, huh.NewInput().Title(fmt.Sprintf("Field %d", i+1)).Value(&vals[i]).Validate(bad))
+		}
+		return huh.NewForm(huh.NewGroup(fields...).Title("Many").Description("a description that wraps on a narrow box, " +
+			"so that the header takes two lines"))
+	}
+	// The room the root gives a box at 80×24 (screen less tab and status bar, less a margin).
+	const w, h = 76, 20
+	p := newProgram(forms.New(ctx(), forms.Options{Title: "A form with many fields", Build: build, SubmitKeys: []string{"ctrl+s"},
+		Dirty: func() bool { return true },
+		Submit: func() (int, tea.Cmd, error) {
+			return 0, nil, errors.New("the whole form is wrong, and this message is long enough to wrap onto a second line")
+		}}), w, h)
+	checkFits(t, p.m.View(), h)
+	// Make every field wrong: tab to the last one, then type and go back (leaving a field
+	// checks it).
+	for range len(vals) - 1 {
+		p.batch("tab")
+	}
+	for range len(vals) - 1 {
+		p.batch("bad", "shift+tab")
+		checkFits(t, p.m.View(), h)
+	}
+	p.batch("ctrl+s")
+	checkFits(t, p.m.View(), h)
+	if v := p.m.View(); !strings.Contains(v, "more problems") {
+		t.Fatalf("the errors are not summarised:\n%s", v)
+	}
+	p.batch("esc") // the discard question fits too, in full
+	v := p.m.View()
+	checkFits(t, v, h)
+	if flat := strings.Join(strings.Fields(strings.ReplaceAll(v, "│", "")), " "); !strings.Contains(flat, "any other key keeps editing") {
+		t.Fatalf("the discard question is cut:\n%s", v)
+	}
+	p.batch("n")
+	if !strings.Contains(p.m.View(), "Field") {
+		t.Fatalf("the form is gone after keeping it:\n%s", p.m.View())
+	}
+}
+
+func TestShortFormIsNotStretched(t *testing.T) {
+	var v person
+	p := newProgram(forms.New(ctx(), forms.Options{Title: "Person", Build: personForm(&v),
+		Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }}), 196, 46)
+	if n := strings.Count(p.m.View(), "\n") + 1; n > 16 {
+		t.Fatalf("a two-field form takes %d lines:\n%s", n, p.m.View())
+	}
+}
+
+func TestMultiSelectHelpNamesSpace(t *testing.T) {
+	var picked []string
+	p := newProgram(forms.New(ctx(), forms.Options{Title: "Topics", Build: func() *huh.Form {
+		return huh.NewForm(huh.NewGroup(huh.NewMultiSelect[string]().Title("Topics (space toggles)").
+			Options(huh.NewOptions("billing", "shipping")...).Value(&picked)))
+	}, Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }}), 76, 40)
+	v := p.m.View()
+	if !strings.Contains(v, "space toggle") || strings.Contains(v, "x toggle") {
+		t.Fatalf("the help does not name the space key:\n%s", v)
+	}
+	p.batch(" ")
+	if len(picked) != 1 || picked[0] != "billing" {
+		t.Fatalf("space did not toggle: %v", picked)
+	}
+}
