@@ -71,7 +71,8 @@ func familyOf(path string) Family {
 	return FamilyOther
 }
 
-// CounterKey names one counter: a family of one organization (0 = the token's default).
+// CounterKey names one counter: a family of one organization (0 = the token's default,
+// while it is not known which organization that is).
 type CounterKey struct {
 	OrganizationID int64
 	Family         Family
@@ -79,15 +80,22 @@ type CounterKey struct {
 
 // Counters counts requests sent per family and organization during the current UTC day
 // (every attempt counts, as the server counts them). Safe for concurrent use.
+//
+// Requests are sent with an organization header (or none), but the API counts them against
+// the organization that answers: the token's default one without the header, and also for
+// an id the token may not use (an organization token ignores the header; a customer token
+// falls back to its default for an unknown id). Once the caller knows which organization
+// answers for a header value, Resolve makes both count as one.
 type Counters struct {
-	mu   sync.Mutex
-	now  func() time.Time
-	day  string
-	byID map[CounterKey]int
+	mu    sync.Mutex
+	now   func() time.Time
+	day   string
+	byID  map[CounterKey]int
+	alias map[int64]int64 // header value → the organization that answers for it
 }
 
 func newCounters(now func() time.Time) *Counters {
-	return &Counters{now: now, byID: map[CounterKey]int{}}
+	return &Counters{now: now, byID: map[CounterKey]int{}, alias: map[int64]int64{}}
 }
 
 func (c *Counters) rollover() {
@@ -98,19 +106,65 @@ func (c *Counters) rollover() {
 	}
 }
 
+// effective is the organization that requests sent with header value org count against;
+// the caller holds mu.
+func (c *Counters) effective(org int64) int64 {
+	for range 4 { // aliases never chain in practice; the bound guards against a cycle
+		to, ok := c.alias[org]
+		if !ok || to == org {
+			break
+		}
+		org = to
+	}
+	return org
+}
+
+// Resolve records that requests sent with the organization header value sent (0: no
+// header) are answered, and counted by the API, for organization answered: from now on both
+// share one counter, and what was counted under sent so far moves to answered. It is a fact
+// about the token, so it outlives the day's rollover. A zero answered is ignored.
+func (c *Counters) Resolve(sent, answered int64) {
+	if answered == 0 || sent == answered {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rollover()
+	if c.effective(answered) == sent {
+		return // would make a cycle: the latest word does not undo an earlier one
+	}
+	c.alias[sent] = answered
+	to := c.effective(answered)
+	for k, v := range c.byID {
+		if k.OrganizationID == sent {
+			delete(c.byID, k)
+			c.byID[CounterKey{to, k.Family}] += v
+		}
+	}
+}
+
+// Effective is the organization requests sent with header value org count against: org
+// itself unless Resolve said otherwise.
+func (c *Counters) Effective(org int64) int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.effective(org)
+}
+
 func (c *Counters) add(org int64, f Family) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.rollover()
-	c.byID[CounterKey{org, f}]++
+	c.byID[CounterKey{c.effective(org), f}]++
 }
 
-// Get is today's count for one family of one organization.
+// Get is today's count for one family of the organization that answers for header value
+// org.
 func (c *Counters) Get(org int64, f Family) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.rollover()
-	return c.byID[CounterKey{org, f}]
+	return c.byID[CounterKey{c.effective(org), f}]
 }
 
 // CounterValue is one row of a Snapshot.

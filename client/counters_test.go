@@ -202,3 +202,60 @@ func TestBasePathContainingAPIPrefix(t *testing.T) {
 		t.Errorf("notes usage %d", c.Usage(FamilyNotes))
 	}
 }
+
+// TestCountersResolveTheAnsweringOrganization: requests without the organization header
+// and requests naming the token's default organization count against one organization, as
+// the API counts them, once the caller knows which organization answers.
+func TestCountersResolveTheAnsweringOrganization(t *testing.T) {
+	clock := newFakeClock(time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC))
+	rec := newRecorder(t, genericAPI)
+	c, _ := newTestClient(t, rec.base(), func(cfg *Config) { cfg.Now = clock.Now })
+	named := c.WithContext(1001, 0)
+	unknown := c.WithContext(1002, 0)
+	list := func(c *Client, n int) {
+		t.Helper()
+		for range n {
+			if _, err := c.ListConversations(bg(), ConversationListOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	list(c, 3)
+	list(named, 2)
+	list(unknown, 1)
+	if c.Usage(FamilyConversations) != 3 || named.Usage(FamilyConversations) != 2 {
+		t.Fatalf("before anything is known: default %d, 1001 %d; want 3 and 2",
+			c.Usage(FamilyConversations), named.Usage(FamilyConversations))
+	}
+	cs := c.Counters()
+	cs.Resolve(0, 1001)    // the default organization is 1001
+	cs.Resolve(1002, 1001) // 1002 is not available: the API answered for 1001
+	cs.Resolve(1003, 0)    // nothing known: ignored
+	for name, cl := range map[string]*Client{"no header": c, "1001": named, "1002": unknown} {
+		if got := cl.Usage(FamilyConversations); got != 6 {
+			t.Errorf("%s: usage %d, want 6 (one organization)", name, got)
+		}
+	}
+	list(c, 1)
+	list(named, 1)
+	if c.Usage(FamilyConversations) != 8 || named.Usage(FamilyConversations) != 8 {
+		t.Errorf("after two more: %d and %d, want 8 for both", c.Usage(FamilyConversations), named.Usage(FamilyConversations))
+	}
+	if got, want := cs.Snapshot(), []CounterValue{{CounterKey{1001, FamilyConversations}, 8}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("snapshot %v, want %v", got, want)
+	}
+	if cs.Effective(0) != 1001 || cs.Effective(1002) != 1001 || cs.Effective(1003) != 1003 {
+		t.Errorf("effective: %d %d %d", cs.Effective(0), cs.Effective(1002), cs.Effective(1003))
+	}
+	cs.Resolve(1001, 0) // no answer undoes a known one, and no cycle forms
+	cs.Resolve(1001, 1002)
+	if cs.Effective(0) != 1001 || c.Usage(FamilyConversations) != 8 {
+		t.Errorf("after a contradicting word: effective %d, usage %d", cs.Effective(0), c.Usage(FamilyConversations))
+	}
+	// What is known about the token outlives the day.
+	clock.Advance(24 * time.Hour)
+	list(c, 1)
+	if named.Usage(FamilyConversations) != 1 {
+		t.Errorf("next day: 1001 usage %d, want 1", named.Usage(FamilyConversations))
+	}
+}
