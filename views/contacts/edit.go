@@ -101,18 +101,54 @@ func (f *fields) texts(u *client.ContactUpdate) []text {
 	}
 }
 
-// validate checks every field; the first problem names its field.
-func (f *fields) validate() error {
+// validate checks every field; the first problem names its field and, for the form, says
+// where it is (lead is the number of fields in front of the first group's own).
+func (f *fields) validate(lead int) error {
 	var u client.ContactUpdate
 	for _, t := range f.texts(&u) {
 		if t.check == nil {
 			continue
 		}
 		if err := t.check(*t.cur); err != nil {
-			return fmt.Errorf("%s: %w", t.label, err)
+			return atLabel(t.label, lead, fmt.Errorf("%s: %w", t.label, err))
 		}
 	}
 	return nil
+}
+
+// layout is the order of the text fields in the forms: the groups' titles and the labels
+// in each (the first group may get fields in front, the third the contact-by flags after).
+var layout = []struct {
+	title  string
+	labels []string
+}{
+	{"Person", []string{"Name", "Email", "Salutation", "Gender", "Company", "Position"}},
+	{"Phone and address", []string{"Phone number", "Mobile number", "Street", "City", "Country", "Locale"}},
+	{"Reach and ids", []string{"External customer id"}},
+	{"Social and picture", []string{"Facebook URL", "LinkedIn URL", "Twitter URL", "Profile picture URL"}},
+}
+
+// placeholders are the hints shown in empty fields.
+var placeholders = map[string]string{
+	"Email": "name@example.com", "Salutation": "ms, mr, …", "Gender": "f, m, …",
+	"Country": "two letters: DE, US, …", "Locale": "ll_CC: de_DE, en_US, …",
+	"Facebook URL": "https://…", "LinkedIn URL": "https://…", "Twitter URL": "https://…",
+	"Profile picture URL": "https://…",
+}
+
+// atLabel makes err a forms.FieldError about the field labelled label.
+func atLabel(label string, lead int, err error) error {
+	for g, grp := range layout {
+		for i, l := range grp.labels {
+			if l == label {
+				if g == 0 {
+					i += lead
+				}
+				return forms.AtField(g, i, err)
+			}
+		}
+	}
+	return err
 }
 
 func normalize(label, v string) string {
@@ -137,7 +173,7 @@ func (f *fields) changes(orig fields) (client.ContactUpdate, error) {
 			continue // only spaces (or the country's case) changed
 		}
 		if t.label == "Locale" && v == "" {
-			return u, errors.New("locale: a contact always has one (ll_CC); it cannot be removed")
+			return u, atLabel("Locale", 0, errors.New("locale: a contact always has one (ll_CC); it cannot be removed"))
 		}
 		*t.dst = &v
 	}
@@ -177,41 +213,33 @@ func input(title string, v *string, check func(string) error, placeholder string
 	return in
 }
 
-// groups are the form's pages over f; the first group may get extra fields in front.
+// groups are the form's pages over f, laid out as layout says; the first group may get
+// extra fields in front.
 func (f *fields) groups(lead []huh.Field, withFlags bool) []*huh.Group {
-	person := append(lead,
-		input("Name", &f.name, nil, ""),
-		input("Email", &f.email, ValidEmail, "name@example.com"),
-		input("Salutation", &f.salutation, nil, "ms, mr, …"),
-		input("Gender", &f.gender, nil, "f, m, …"),
-		input("Company", &f.company, nil, ""),
-		input("Position", &f.position, nil, ""),
-	)
-	reach := []huh.Field{input("External customer id", &f.externalID, nil, "")}
-	if withFlags {
-		reach = append(reach, huh.NewMultiSelect[string]().Title("May be contacted by").Value(&f.contactBy).Options(
-			huh.NewOption("email", byEmail), huh.NewOption("phone", byPhone),
-			huh.NewOption("service channels", byChannels), huh.NewOption("service messenger", byMessenger)).
-			Description("space toggles"))
+	byLabel := map[string]text{}
+	for _, t := range f.texts(&client.ContactUpdate{}) {
+		byLabel[t.label] = t
 	}
-	return []*huh.Group{
-		huh.NewGroup(person...).Title("Person").Description("tab/shift+tab move · ctrl+s saves from any field · esc cancels"),
-		huh.NewGroup(
-			input("Phone number", &f.phone, nil, ""),
-			input("Mobile number", &f.mobile, nil, ""),
-			input("Street", &f.street, nil, ""),
-			input("City", &f.city, nil, ""),
-			input("Country", &f.country, ValidCountry, "two letters: DE, US, …"),
-			input("Locale", &f.locale, ValidLocale, "ll_CC: de_DE, en_US, …"),
-		).Title("Phone and address"),
-		huh.NewGroup(reach...).Title("Reach and ids"),
-		huh.NewGroup(
-			input("Facebook URL", &f.facebook, ValidURL, "https://…"),
-			input("LinkedIn URL", &f.linkedin, ValidURL, "https://…"),
-			input("Twitter URL", &f.twitter, ValidURL, "https://…"),
-			input("Profile picture URL", &f.picture, ValidURL, "https://…"),
-		).Title("Social and picture"),
+	out := make([]*huh.Group, len(layout))
+	for g, grp := range layout {
+		var fields []huh.Field
+		if g == 0 {
+			fields = append(fields, lead...)
+		}
+		for _, l := range grp.labels {
+			t := byLabel[l]
+			fields = append(fields, input(l, t.cur, t.check, placeholders[l]))
+		}
+		if g == 2 && withFlags {
+			fields = append(fields, huh.NewMultiSelect[string]().Title("May be contacted by").Value(&f.contactBy).Options(
+				huh.NewOption("email", byEmail), huh.NewOption("phone", byPhone),
+				huh.NewOption("service channels", byChannels), huh.NewOption("service messenger", byMessenger)).
+				Description("space toggles"))
+		}
+		out[g] = huh.NewGroup(fields...).Title(grp.title)
 	}
+	out[0] = out[0].Description("tab/shift+tab move · ctrl+s saves from any field · esc cancels")
+	return out
 }
 
 // NewEditForm returns the `e` modal: every writable field of c prefilled (sanitized),
@@ -226,9 +254,17 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 	if n := sanitize.Line(strings.TrimSpace(client.Str(c.Name))); n != "" {
 		title = fmt.Sprintf("Edit %s (#%d)", n, id)
 	}
+	check := func() error {
+		if err := cur.validate(0); err != nil {
+			return err
+		}
+		_, err := cur.changes(orig)
+		return err
+	}
 	return forms.New(ctx, forms.Options{
 		Title:      title,
 		Build:      func() *huh.Form { return huh.NewForm(cur.groups(nil, true)...) },
+		Check:      check,
 		Width:      64,
 		SubmitKeys: []string{"ctrl+s"},
 		Dirty: func() bool {
@@ -237,7 +273,7 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 		},
 		Success: "Contact saved",
 		Submit: func() (int, tea.Cmd, error) {
-			if err := cur.validate(); err != nil {
+			if err := check(); err != nil {
 				return 0, nil, err
 			}
 			u, err := cur.changes(orig)
@@ -275,25 +311,32 @@ func NewUpsertForm(ctx *common.Ctx) common.Modal {
 			huh.NewOption("external customer id", client.IdentifierExternalCustomerID)).
 			Description("the contact with this value is updated; without one, a new contact is created")}
 	}
+	check := func() error {
+		if err := cur.validate(1); err != nil {
+			return err
+		}
+		switch identifier {
+		case client.IdentifierEmail:
+			if strings.TrimSpace(cur.email) == "" {
+				return atLabel("Email", 1, errRequired("Email (the identifier)"))
+			}
+		case client.IdentifierExternalCustomerID:
+			if strings.TrimSpace(cur.externalID) == "" {
+				return atLabel("External customer id", 1, errRequired("External customer id (the identifier)"))
+			}
+		}
+		return nil
+	}
 	return forms.New(ctx, forms.Options{
 		Title:      "Create or update a contact by identifier",
 		Build:      func() *huh.Form { return huh.NewForm(cur.groups(lead(), false)...) },
+		Check:      check,
 		Width:      64,
 		SubmitKeys: []string{"ctrl+s"},
 		Dirty:      func() bool { return len(cur.filled().Fields()) > 0 },
 		Submit: func() (int, tea.Cmd, error) {
-			if err := cur.validate(); err != nil {
+			if err := check(); err != nil {
 				return 0, nil, err
-			}
-			switch identifier {
-			case client.IdentifierEmail:
-				if strings.TrimSpace(cur.email) == "" {
-					return 0, nil, errRequired("Email (the identifier)")
-				}
-			case client.IdentifierExternalCustomerID:
-				if strings.TrimSpace(cur.externalID) == "" {
-					return 0, nil, errRequired("External customer id (the identifier)")
-				}
 			}
 			u := cur.filled()
 			task := ctx.NewTaskID()

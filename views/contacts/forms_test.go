@@ -2,6 +2,8 @@ package contacts_test
 
 import (
 	"encoding/json"
+	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -325,5 +327,135 @@ func TestEditFormRateLimitedKeepsInput(t *testing.T) {
 	}
 	if n := len(e.rec.requests("PATCH", "/contact_identities/")); n != 1 {
 		t.Fatalf("%d PATCHes: a PATCH is not retried", n)
+	}
+}
+
+// feed delivers keys the way one read delivers them to a program (no command runs in
+// between), then what they started, in order: a sequence's commands one after the other,
+// each with what it batches, before the next; a command's message after those already
+// waiting. Ticks and blinks never fire. When the form starts its task, the task's command
+// is returned unrun; messages for the root are returned.
+func feed(m common.Modal, keys ...string) (common.Modal, tea.Cmd, []tea.Msg) {
+	var queue, out []tea.Msg
+	for _, k := range keys {
+		queue = append(queue, viewtest.Key(k))
+	}
+	var exec func(tea.Cmd)
+	exec = func(c tea.Cmd) {
+		if c == nil || sleeps(c) {
+			return
+		}
+		msg := c()
+		if cmds, ok := viewtest.SubCommands(msg); ok {
+			for _, sc := range cmds {
+				exec(sc)
+			}
+			return
+		}
+		switch msg.(type) {
+		case nil:
+		case common.CloseModalMsg, common.ToastMsg, common.TaskDoneMsg, contacts.FilterMsg:
+			out = append(out, msg)
+		default:
+			queue = append(queue, msg)
+		}
+	}
+	for n := 0; len(queue) > 0 && n < 500; n++ {
+		next := queue[0]
+		queue = queue[1:]
+		was := isSubmitting(m)
+		var cmd tea.Cmd
+		m, cmd = m.Update(next)
+		if !was && isSubmitting(m) {
+			return m, cmd, out
+		}
+		exec(cmd)
+	}
+	return m, nil, out
+}
+
+// sleeps reports the commands that only wait: tea.Tick and cursor blinks.
+func sleeps(c tea.Cmd) bool {
+	name := runtime.FuncForPC(reflect.ValueOf(c).Pointer()).Name()
+	return strings.Contains(name, "bubbletea.Tick") || strings.Contains(name, "cursor.(*Model).BlinkCmd")
+}
+
+func TestUpsertFormKeysOfOneReadLandInTheirFields(t *testing.T) {
+	e := writable(t)
+	m := openModal(contacts.NewUpsertForm(e.ctx), 76, 40)
+	// a, enter, then tmux send-keys "Zed" Tab "zed@x.org" in one batch.
+	m, _, _ = feed(m, "enter")
+	m, _, _ = feed(m, "Zed", "tab", "zed@x.org")
+	_, cmd, _ := feed(m, "ctrl+s")
+	if cmd == nil {
+		t.Fatalf("no task:\n%s", m.View())
+	}
+	if d := task(t, cmd); d.Err != nil {
+		t.Fatalf("upsert: %v", d.Err)
+	}
+	puts := e.rec.requests("PUT", "/contact_identities/")
+	if len(puts) != 1 {
+		t.Fatalf("%d PUTs", len(puts))
+	}
+	if body := bodyOf(t, puts[0]); body["name"] != "Zed" || body["email"] != "zed@x.org" {
+		t.Fatalf("PUT body %s: want name Zed, email zed@x.org", puts[0].Body)
+	}
+}
+
+func TestEditFormErrorsFollowTheFixAndKeepTheFocus(t *testing.T) {
+	e := writable(t)
+	ct := e.contactWith(t, func(c client.Contact) bool { return client.Str(c.Email) != "" })
+	m := openModal(contacts.NewEditForm(e.ctx, ct), 76, 20)
+	m, _, _ = feed(m, "tab", "ctrl+u")
+	m = typeInto(m, "not-an-email")
+	m, cmd, _ := feed(m, "ctrl+s")
+	if cmd != nil || isSubmitting(m) {
+		t.Fatal("submitted an invalid email")
+	}
+	if v := m.View(); !strings.Contains(v, `"not-an-email" is not an email`) {
+		t.Fatalf("no message:\n%s", v)
+	}
+	// Still on the email field: fixing it there clears the message.
+	m, _, _ = feed(m, "ctrl+u")
+	m = typeInto(m, "fixed@example.org")
+	if v := m.View(); strings.Contains(v, "not an email") || strings.Contains(v, "✗") {
+		t.Fatalf("the error stays after the fix:\n%s", v)
+	}
+	_, cmd, _ = feed(m, "ctrl+s")
+	d := task(t, cmd)
+	if d.Err != nil || client.Str(d.Result.(client.Contact).Email) != "fixed@example.org" {
+		t.Fatalf("save: %+v", d)
+	}
+}
+
+func TestEditFormFitsEightyByTwentyFour(t *testing.T) {
+	e := readOnly(t)
+	ct := e.contactWith(t, func(c client.Contact) bool { return client.Str(c.Email) != "" })
+	ct.Country, ct.Locale = ptr("Germany"), "german"
+	ct.URLTwitter, ct.URLFacebook = ptr("ftp://x.example/a-rather-long-address"), ptr("facebook")
+	// The root gives a box at 80×24 76×20.
+	const h = 20
+	m := openModal(contacts.NewEditForm(e.ctx, ct), 76, h)
+	fits := func(what string) {
+		t.Helper()
+		v := m.View()
+		lines := strings.Split(v, "\n")
+		if len(lines) > h || !strings.HasPrefix(lines[len(lines)-1], "╰") {
+			t.Fatalf("%s: %d lines, want at most %d with the bottom border:\n%s", what, len(lines), h, v)
+		}
+	}
+	fits("opened")
+	// ctrl+s names the country and moves there; leaving the wrong fields adds their errors.
+	m, _, _ = feed(m, "ctrl+s")
+	fits("after ctrl+s")
+	if !strings.Contains(m.View(), "Country: \"Germany\"") {
+		t.Fatalf("no country message:\n%s", m.View())
+	}
+	m, _, _ = feed(m, "tab", "tab", "shift+tab", "ctrl+s")
+	fits("after more errors")
+	m, _, _ = feed(m, "x", "esc") // typed something: esc asks
+	fits("asking to discard")
+	if v := strings.Join(strings.Fields(strings.ReplaceAll(m.View(), "│", "")), " "); !strings.Contains(v, "any other key keeps editing") {
+		t.Fatalf("the discard question is cut:\n%s", m.View())
 	}
 }

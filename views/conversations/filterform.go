@@ -43,31 +43,33 @@ func valuesFrom(f client.ConversationFilter) *filterValues {
 	}
 }
 
-// filter parses the values; the first problem is returned with the field's name.
+// filter parses the values; the first problem is returned with the field's name, as a
+// forms.FieldError that says where the field is in the form (group, index).
 func (v *filterValues) filter(now time.Time) (client.ConversationFilter, error) {
 	var f client.ConversationFilter
 	var err error
 	f.Status = v.status
 	f.ContactUUID = v.uuid
 	ids := []struct {
-		name string
-		s    string
-		dst  *int64
+		name       string
+		s          string
+		dst        *int64
+		group, idx int
 	}{
-		{"operator", v.operator, &f.OperatorID}, {"topic", v.topic, &f.TopicID}, {"widget", v.widget, &f.WidgetID},
-		{"contact id", v.contact, &f.ContactIdentityID}, {"id greater than", v.idGT, &f.IDGreaterThan},
-		{"id smaller than", v.idLT, &f.IDLessThan},
+		{"operator", v.operator, &f.OperatorID, 0, 1}, {"topic", v.topic, &f.TopicID, 0, 2},
+		{"widget", v.widget, &f.WidgetID, 0, 3}, {"contact id", v.contact, &f.ContactIdentityID, 1, 0},
+		{"id greater than", v.idGT, &f.IDGreaterThan, 1, 2}, {"id smaller than", v.idLT, &f.IDLessThan, 1, 3},
 	}
 	for _, x := range ids {
 		if *x.dst, err = common.ParseID(x.s); err != nil {
-			return f, fmt.Errorf("%s: %w", x.name, err)
+			return f, forms.AtField(x.group, x.idx, fmt.Errorf("%s: %w", x.name, err))
 		}
 	}
 	times := []struct {
 		name string
 		s    string
 		dst  *time.Time
-	}{
+	}{ // groups 2 and 3, four fields each
 		{"first contact message after", v.firstFrom, &f.ContactFirstMessageFromDate},
 		{"first contact message before", v.firstTo, &f.ContactFirstMessageToDate},
 		{"last contact message after", v.lastFrom, &f.ContactLastMessageFromDate},
@@ -77,13 +79,13 @@ func (v *filterValues) filter(now time.Time) (client.ConversationFilter, error) 
 		{"last activity after", v.activityFrom, &f.LastActivityFromDate},
 		{"last activity before", v.activityTo, &f.LastActivityToDate},
 	}
-	for _, x := range times {
+	for i, x := range times {
 		if *x.dst, err = common.ParseWhen(x.s, now); err != nil {
-			return f, fmt.Errorf("%s: %w", x.name, err)
+			return f, forms.AtField(2+i/4, i%4, fmt.Errorf("%s: %w", x.name, err))
 		}
 	}
 	if f.IDGreaterThan != 0 && f.IDLessThan != 0 && f.IDGreaterThan >= f.IDLessThan-1 {
-		return f, fmt.Errorf("no id is greater than %d and smaller than %d", f.IDGreaterThan, f.IDLessThan)
+		return f, forms.AtField(1, 2, fmt.Errorf("no id is greater than %d and smaller than %d", f.IDGreaterThan, f.IDLessThan))
 	}
 	return f, nil
 }
@@ -182,6 +184,7 @@ func (m Model) FilterForm() common.Modal {
 		Title: "Filter conversations",
 		Build: build,
 		Width: 72,
+		Check: func() error { _, err := v.filter(now()); return err },
 		Submit: func() (int, tea.Cmd, error) {
 			f, err := v.filter(now())
 			if err != nil {

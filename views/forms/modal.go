@@ -453,8 +453,13 @@ func (m *Modal) complete() tea.Cmd {
 		return nil
 	}
 	if m.form.State == huh.StateNormal && len(m.form.Errors()) > 0 {
-		// A field's own check failed: the field says why; go there.
+		// A field's own check failed: go there. Check says the same with the field's name.
 		m.err, m.errKind = "", errNone
+		if m.opts.Check != nil {
+			if err := m.opts.Check(); err != nil {
+				m.err, m.errKind = err.Error(), errCheck
+			}
+		}
 		return m.focusFieldError()
 	}
 	if m.opts.Check != nil {

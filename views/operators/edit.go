@@ -108,9 +108,9 @@ func (v EditValues) validate(r Row) error {
 		{"email", v.Email, optional(r.Email, ValidateEmail)},
 		{"locale", v.Locale, optional(r.Locale, ValidateLocale)},
 	}
-	for _, c := range checks {
+	for i, c := range checks { // in the form's order
 		if err := c.fn(c.s); err != nil {
-			return fmt.Errorf("%s: %w", c.name, err)
+			return forms.AtField(0, i, fmt.Errorf("%s: %w", c.name, err))
 		}
 	}
 	return nil
@@ -139,6 +139,7 @@ func (m *Model) EditForm(r Row) common.Modal {
 		Width:   64,
 		Success: "Saved operator " + r.Label(),
 		Dirty:   func() bool { return v != orig },
+		Check:   func() error { return v.validate(r) },
 		Submit: func() (int, tea.Cmd, error) {
 			if err := v.validate(r); err != nil {
 				return 0, nil, err

@@ -1,0 +1,97 @@
+package conversations_test
+
+import (
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+// filterFormRun is a modal run as a program runs it: messages one at a time, in the order
+// sent, a command's messages after those already waiting, a sequence in order; ticks and
+// cursor blinks never fire. FilterMsg and CloseModalMsg are kept in out.
+type filterFormRun struct {
+	m     common.Modal
+	queue []tea.Msg
+	out   []tea.Msg
+}
+
+func (r *filterFormRun) exec(c tea.Cmd) {
+	if c == nil {
+		return
+	}
+	if name := runtime.FuncForPC(reflect.ValueOf(c).Pointer()).Name(); strings.Contains(name, "bubbletea.Tick") ||
+		strings.Contains(name, "cursor.(*Model).BlinkCmd") {
+		return
+	}
+	msg := c()
+	if cmds, ok := viewtest.SubCommands(msg); ok {
+		for _, sc := range cmds {
+			r.exec(sc)
+		}
+		return
+	}
+	switch msg.(type) {
+	case nil:
+	case conversations.FilterMsg, common.CloseModalMsg:
+		r.out = append(r.out, msg)
+	default:
+		r.queue = append(r.queue, msg)
+	}
+}
+
+func (r *filterFormRun) keys(keys ...string) {
+	for _, k := range keys {
+		r.queue = append(r.queue, viewtest.Key(k))
+	}
+	for n := 0; len(r.queue) > 0 && n < 1000; n++ {
+		msg := r.queue[0]
+		r.queue = r.queue[1:]
+		var cmd tea.Cmd
+		r.m, cmd = r.m.Update(msg)
+		r.exec(cmd)
+	}
+}
+
+func TestFilterFormInconsistentIDsKeepTheFocusOnTheIDs(t *testing.T) {
+	m := conversations.New(viewtest.Ctx(nil))
+	form := m.FilterForm()
+	form.SetSize(76, 20)
+	r := &filterFormRun{m: form}
+	r.exec(form.Init())
+	r.keys()
+	// Status, operator, topic, widget; contact id, UUID; then the id range, the wrong way round.
+	r.keys("enter", "enter", "enter", "enter", "enter", "enter", "500", "enter", "400", "enter")
+	// The eight dates, then submit: refused.
+	r.keys("enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter")
+	v := r.m.View()
+	if len(r.out) != 0 || !strings.Contains(v, "no id is greater than 500 and smaller than 400") {
+		t.Fatalf("sent %v, or no message:\n%s", r.out, v)
+	}
+	if !strings.Contains(v, "┃ Id greater than") {
+		t.Fatalf("the focus is not on the id range:\n%s", v)
+	}
+	// Fix it where the focus is; the message goes as soon as the range is consistent.
+	r.keys("ctrl+u", "100")
+	if v := r.m.View(); strings.Contains(v, "no id is greater") {
+		t.Fatalf("the message stays after the fix:\n%s", v)
+	}
+	for i := 0; i < 12 && len(r.out) == 0; i++ {
+		r.keys("enter")
+	}
+	var got conversations.FilterMsg
+	for _, msg := range r.out {
+		if fm, ok := msg.(conversations.FilterMsg); ok {
+			got = fm
+		}
+	}
+	if got.Filter.IDGreaterThan != 100 || got.Filter.IDLessThan != 400 {
+		t.Fatalf("filter %+v, want ids in (100, 400); sent %v", got.Filter, r.out)
+	}
+}
