@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
@@ -18,7 +19,7 @@ func ErrorText(err error) string {
 	detail := sanitize.Line(client.Detail(err))
 	switch {
 	case client.IsPermission(err):
-		return "You lack permission: " + detail
+		return permissionText(detail)
 	case client.IsAuth(err):
 		return "The token was rejected (" + detail + "). Run `parley auth login` or set PARLEY_TOKEN."
 	case client.IsRateLimited(err):
@@ -37,4 +38,21 @@ func ErrorText(err error) string {
 		return fmt.Sprintf("API error %d: %s", apiErr.Status, detail)
 	}
 	return sanitize.Line(err.Error())
+}
+
+// genericDenial is what the API says about every refusal (Django REST framework's default
+// 403 text); the specific reason, when there is one, follows it.
+const genericDenial = "You do not have permission to perform this action"
+
+// permissionText says a 403 once: the server's specific reason without the generic
+// sentence in front of it.
+func permissionText(detail string) string {
+	d := strings.TrimSpace(detail)
+	if n := len(genericDenial); len(d) >= n && strings.EqualFold(d[:n], genericDenial) {
+		d = strings.TrimSpace(strings.TrimLeft(d[n:], " .:;,-–—"))
+	}
+	if d == "" {
+		return "You lack permission for this action."
+	}
+	return "You lack permission: " + d
 }

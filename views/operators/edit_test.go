@@ -1,0 +1,28 @@
+package operators_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// A 403 says its reason once, and the form keeps the focus on the field the user was on
+// (the last one: enter there submitted), so typing goes on there.
+func TestEditRefusedKeepsTheFocusAndSaysWhyOnce(t *testing.T) {
+	e := newEnv(t)
+	restricted := e.Client.WithContext(0, e.Info.RestrictedOperatorID)
+	l, m, _ := open(t, e, restricted, 80, 24)
+	f := edit(t, l, m, e.Info.OwnerOperatorID+1)
+	l.Key("tab")
+	typeInto(l, "Benedict")
+	l.Key("enter", "enter", "enter")
+	l.Until("the refusal", func() bool { return !f.Submitting() && f.Err() != "" })
+	if strings.Count(f.Err(), "permission") != 1 || strings.Contains(f.Err(), "You do not have permission") {
+		t.Fatalf("the refusal repeats itself: %q", f.Err())
+	}
+	v := ansi.Strip(f.View())
+	if !strings.Contains(v, "┃ Locale") {
+		t.Fatalf("the focus left the locale field:\n%s", v)
+	}
+}
