@@ -83,10 +83,12 @@ type App struct {
 	opsReq      int
 
 	// Organization and operator context (context.go).
-	opList   []client.Operator // the current organization's operators, for ctrl+p
-	opsOrg   int64             // the organization the operator directory came from
-	orgReq   int               // organization probe in flight
-	checkOrg bool              // after a switch: warn when the API answers for another org
+	opList    []client.Operator // the current organization's operators, for ctrl+p
+	opsOrg    int64             // the organization the operator directory came from
+	opsFor    int64             // the organization header the directory was asked with
+	orgReq    int               // organization probe in flight
+	switchReq int               // the latest switch to another organization (stale checks drop)
+	switching *contextPickedMsg // a switch waiting for the API to confirm the organization
 }
 
 type toast struct {
@@ -157,18 +159,25 @@ func (a *App) initCmds() tea.Cmd {
 func (a *App) loadOperators() tea.Cmd {
 	a.opsReq++
 	req, c := a.opsReq, a.ctx.Client
+	a.opsFor = c.OrganizationID()
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		var ops []client.Operator
-		for op, err := range c.Operators(ctx) {
-			if err != nil {
-				return common.OperatorsLoadedMsg{ReqID: req, Err: err}
-			}
-			ops = append(ops, op)
-		}
-		return common.OperatorsLoadedMsg{ReqID: req, Operators: ops}
+		ops, err := fetchOperators(c)
+		return common.OperatorsLoadedMsg{ReqID: req, Operators: ops, Err: err}
 	}
+}
+
+// fetchOperators reads the whole operator directory (runs in a command).
+func fetchOperators(c *client.Client) ([]client.Operator, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var ops []client.Operator
+	for op, err := range c.Operators(ctx) {
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, op)
+	}
+	return ops, nil
 }
 
 func (a *App) listen() tea.Cmd {
@@ -275,16 +284,9 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.Err != nil {
 			return a, common.ErrorToast(fmt.Errorf("operators: %w", msg.Err))
 		}
-		names := make(map[int64]string, len(msg.Operators))
-		for _, op := range msg.Operators {
-			n := op.DisplayName
-			if n == "" {
-				n = op.Name
-			}
-			names[op.ID] = sanitize.Line(n)
-		}
-		a.ctx.Operators = names
-		return a, tea.Batch(a.onDirectory(msg.Operators), a.broadcast(msg))
+		return a, a.applyDirectory(msg)
+	case switchProbedMsg:
+		return a, a.onSwitchProbed(msg)
 	case contextPickedMsg:
 		return a, a.setContext(msg)
 	case common.TaskDoneMsg:

@@ -343,26 +343,108 @@ func (a *App) operatorPicker() tea.Cmd {
 	return a.ctx.OpenModal(p)
 }
 
-// setContext switches organization and operator: a new client for both, the operator
-// directory reloaded, and every screen told to reload.
+// switchProbedMsg answers the check that comes before a switch to another organization:
+// the operator directory as the API returns it in the new context.
+type switchProbedMsg struct {
+	req int
+	to  contextPickedMsg
+	ops []client.Operator
+	err error
+}
+
+// setContext switches organization and operator. A switch of the acting operator alone
+// happens at once. A switch to another organization first asks for that organization's
+// operator directory: only when the API answers for the organization asked for (an
+// organization token answers for its own whatever the header says, and a customer token
+// for its default one when the id is unknown) does parley switch, with that directory;
+// otherwise it says so and nothing changes: screens, status bar and counters stay as they
+// were.
 func (a *App) setContext(msg contextPickedMsg) tea.Cmd {
 	cur := a.ctx.Client
+	a.switchReq++ // whatever was being checked is no longer wanted
+	a.switching = nil
 	if msg.org == cur.OrganizationID() && msg.op == cur.OperatorID() {
 		return nil
 	}
+	if msg.org == cur.OrganizationID() {
+		return a.applyContext(msg, nil, false)
+	}
+	req, c := a.switchReq, a.base.WithContext(msg.org, msg.op)
+	a.switching = &msg
+	return func() tea.Msg {
+		ops, err := fetchOperators(c)
+		return switchProbedMsg{req: req, to: msg, ops: ops, err: err}
+	}
+}
+
+// onSwitchProbed switches when the API answered for the organization asked for, and
+// otherwise stays where it was.
+func (a *App) onSwitchProbed(msg switchProbedMsg) tea.Cmd {
+	if msg.req != a.switchReq {
+		return nil // superseded by a later choice
+	}
+	a.switching = nil
+	what := orgName(msg.to.org)
+	if msg.err != nil {
+		return common.ErrorToast(fmt.Errorf("%s: not switched: %w", what, msg.err))
+	}
+	answered := directoryOrg(msg.ops)
+	a.base.Counters().Resolve(msg.to.org, answered)
+	if msg.to.org != 0 && answered != 0 && answered != msg.to.org {
+		text := fmt.Sprintf("Organization %d is not available to this token: the API answers for organization %d. "+
+			"Staying in %s.", msg.to.org, answered, a.orgShown())
+		return func() tea.Msg { return common.ToastMsg{Text: text, Error: true} }
+	}
+	return a.applyContext(msg.to, msg.ops, true)
+}
+
+// orgName names an organization header value for messages.
+func orgName(org int64) string {
+	if org == 0 {
+		return "the default organization"
+	}
+	return "organization " + strconv.FormatInt(org, 10)
+}
+
+// orgShown names the organization parley is in now, as the status bar does.
+func (a *App) orgShown() string {
+	org := a.ctx.Client.OrganizationID()
+	switch {
+	case a.opsOrg != 0:
+		return "organization " + strconv.FormatInt(a.opsOrg, 10)
+	case org != 0:
+		return "organization " + strconv.FormatInt(org, 10)
+	}
+	return "the default organization"
+}
+
+// directoryOrg is the organization an operator directory belongs to (0 when empty).
+func directoryOrg(ops []client.Operator) int64 {
+	if len(ops) > 0 {
+		return ops[0].OrganizationID
+	}
+	return 0
+}
+
+// applyContext makes the switch: a new client for both, the operator directory (the one
+// the check fetched, else loaded again), and every screen told to reload.
+func (a *App) applyContext(msg contextPickedMsg, ops []client.Operator, probed bool) tea.Cmd {
+	cur := a.ctx.Client
+	orgChanged := msg.org != cur.OrganizationID()
 	a.ctx.Client = a.base.WithContext(msg.org, msg.op)
 	a.ctx.ActingOperatorID = msg.op
-	a.checkOrg = msg.org != 0
-	if msg.org != cur.OrganizationID() {
+	var dir tea.Cmd
+	if orgChanged {
 		a.opList = nil
 		a.opsOrg = 0
 		a.ctx.Operators = map[int64]string{}
 	}
-	what := "organization "
-	if msg.org == 0 {
-		what += "default"
+	if probed {
+		a.opsReq++ // a directory still loading for the old context is stale now
+		a.opsFor = msg.org
+		dir = a.applyDirectory(common.OperatorsLoadedMsg{ReqID: a.opsReq, Operators: ops})
 	} else {
-		what += strconv.FormatInt(msg.org, 10)
+		dir = a.loadOperators()
 	}
 	who := "the default operator"
 	if msg.op != 0 {
@@ -372,20 +454,36 @@ func (a *App) setContext(msg contextPickedMsg) tea.Cmd {
 		}
 	}
 	text := "Now acting as " + who
-	if msg.org != cur.OrganizationID() {
-		text = "Now in " + what + ", acting as " + who
+	if orgChanged {
+		text = "Now in " + orgName(msg.org) + ", acting as " + who
 	}
-	return tea.Batch(a.loadOperators(), a.broadcast(common.ContextChangedMsg{}), common.Toast(text))
+	return tea.Batch(a.broadcast(common.ContextChangedMsg{}), dir, common.Toast(text))
+}
+
+// applyDirectory takes a loaded operator directory: names for every screen, the ctrl+p
+// list, the organization the API answered for.
+func (a *App) applyDirectory(msg common.OperatorsLoadedMsg) tea.Cmd {
+	names := make(map[int64]string, len(msg.Operators))
+	for _, op := range msg.Operators {
+		n := op.DisplayName
+		if n == "" {
+			n = op.Name
+		}
+		names[op.ID] = sanitize.Line(n)
+	}
+	a.ctx.Operators = names
+	a.onDirectory(msg.Operators)
+	return a.broadcast(msg)
 }
 
 // onDirectory keeps the full operator list for the ctrl+p picker, learns the organization
-// the API answered for, and the default operator (the token's own, else the owner).
-func (a *App) onDirectory(ops []client.Operator) tea.Cmd {
+// the API answered for (and tells the request counters, so that requests with and without
+// the header count against that one organization), and the default operator (the token's
+// own, else the owner).
+func (a *App) onDirectory(ops []client.Operator) {
 	a.opList = ops
-	a.opsOrg = 0
-	if len(ops) > 0 {
-		a.opsOrg = ops[0].OrganizationID
-	}
+	a.opsOrg = directoryOrg(ops)
+	a.base.Counters().Resolve(a.opsFor, a.opsOrg)
 	def := a.opts.DefaultOperatorID
 	if !slices.ContainsFunc(ops, func(o client.Operator) bool { return o.ID == def }) {
 		def = 0
@@ -397,12 +495,6 @@ func (a *App) onDirectory(ops []client.Operator) tea.Cmd {
 		}
 	}
 	a.ctx.DefaultOperatorID = def
-	if want := a.ctx.Client.OrganizationID(); a.checkOrg && want != 0 && a.opsOrg != 0 && a.opsOrg != want {
-		a.checkOrg = false
-		return common.Toast(fmt.Sprintf("Organization %d is not available to this token: the API answers for organization %d.", want, a.opsOrg))
-	}
-	a.checkOrg = false
-	return nil
 }
 
 // afterOperatorTask reloads the operator directory (names in lists, the ctrl+p picker)

@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/operators"
+	"github.com/parley-tui/parley/views/triage"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -145,9 +148,21 @@ func TestPickOrganization(t *testing.T) {
 }
 
 // An organization token is fixed to its organization: the picker says so, and a switch
-// is reported as not taking effect.
+// to another one does not happen: parley says so and stays where it was, with the same
+// status bar, counters, refresh time and data.
 func TestOrganizationTokenCannotSwitch(t *testing.T) {
-	l2, info := startApp(t, func(i sandbox.Info) string { return i.OrgTokens[i.DefaultOrgID] }, 100, 30)
+	l2, info := startApp(t, func(i sandbox.Info) string { return i.OrgTokens[i.DefaultOrgID] }, 80, 24)
+	tri := l2.app.Screen().(*triage.Model)
+	l2.Until("the list", func() bool { return len(tri.List.Rows()) > 0 && !l2.app.lastRefresh.IsZero() })
+	l2.Quiet(400 * time.Millisecond) // the thread and detail of the row the cursor rests on
+	barBefore, refreshed := l2.statusBar(), l2.app.lastRefresh
+	usedBefore := l2.app.ctx.Client.Usage(client.FamilyConversations)
+	firstRow := tri.List.Rows()[0].ID
+	clientBefore := l2.app.ctx.Client
+	if !strings.Contains(barBefore, "org 1001 · as Clara │ ") {
+		t.Fatalf("status bar before %q", barBefore)
+	}
+
 	l2.Key("ctrl+o")
 	p := l2.picker()
 	l2.Until("the probe", func() bool { return !p.loading })
@@ -157,9 +172,97 @@ func TestOrganizationTokenCannotSwitch(t *testing.T) {
 	other := info.OrgIDs[1]
 	l2.Key(strconv.FormatInt(other, 10), "enter")
 	l2.Until("the warning", func() bool { return strings.Contains(l2.toasts(), "not available to this token") })
-	want := "org " + strconv.FormatInt(info.DefaultOrgID, 10) + " (not " + strconv.FormatInt(other, 10) + ")"
-	if bar := l2.statusBar(); !strings.Contains(bar, want) {
-		t.Fatalf("status bar %q lacks %q", bar, want)
+	l2.Quiet(400 * time.Millisecond)
+	if !strings.Contains(l2.toasts(), "Staying in organization 1001") {
+		t.Errorf("toasts %q", l2.toasts())
+	}
+	if l2.app.ctx.Client != clientBefore || l2.app.ctx.Client.OrganizationID() != 0 || l2.app.switching != nil {
+		t.Fatalf("the context changed: org %d", l2.app.ctx.Client.OrganizationID())
+	}
+	if bar := l2.statusBar(); bar != barBefore {
+		t.Errorf("status bar changed:\nbefore %q\nafter  %q", barBefore, bar)
+	}
+	if used := l2.app.ctx.Client.Usage(client.FamilyConversations); used != usedBefore {
+		t.Errorf("conversations requests %d, before %d: the screens reloaded", used, usedBefore)
+	}
+	if !l2.app.lastRefresh.Equal(refreshed) || len(tri.List.Rows()) == 0 || tri.List.Rows()[0].ID != firstRow {
+		t.Errorf("data or refresh time changed: refreshed %v (was %v)", l2.app.lastRefresh, refreshed)
+	}
+	// The check's request counted against the organization that answered it.
+	if c := l2.app.base.Counters(); c.Effective(other) != info.DefaultOrgID || c.Effective(0) != info.DefaultOrgID {
+		t.Errorf("counters: %d answers for %d, %d for no header", c.Effective(other), other, c.Effective(0))
+	}
+}
+
+// A check that a later choice superseded is dropped.
+func TestStaleSwitchCheckIsDropped(t *testing.T) {
+	l, info := startApp(t, nil, 100, 30)
+	l.app.switchReq = 7
+	other := info.OrgIDs[1]
+	l.Deliver(switchProbedMsg{req: 6, to: contextPickedMsg{org: other},
+		ops: []client.Operator{{ID: 1, OrganizationID: other}}})
+	l.Quiet(30 * time.Millisecond)
+	if l.app.ctx.Client.OrganizationID() != 0 || l.app.opsOrg != info.DefaultOrgID {
+		t.Fatalf("a stale check switched to %d (directory %d)", l.app.ctx.Client.OrganizationID(), l.app.opsOrg)
+	}
+}
+
+// With a customer token, the organization that is the token's default counts the same
+// requests whether it is chosen by id or as "default organization of the token": the
+// status bar and the auto-refresh budget see one count.
+func TestDefaultOrganizationByIDCountsOnce(t *testing.T) {
+	l, info := startApp(t, nil, 120, 30)
+	tri := l.app.Screen().(*triage.Model)
+	l.Until("the list", func() bool { return len(tri.List.Rows()) > 0 })
+	l.Quiet(50 * time.Millisecond)
+	usedDefault := l.app.ctx.Client.Usage(client.FamilyConversations)
+	if usedDefault == 0 {
+		t.Fatal("no conversations requests counted")
+	}
+	def := info.DefaultOrgID
+
+	l.Key("ctrl+o")
+	p := l.picker()
+	l.Until("the probe", func() bool { return !p.loading })
+	idx := slices.IndexFunc(p.items, func(it pickItem) bool { return it.org == def })
+	if idx < 0 || !strings.Contains(p.items[idx].label, "the token's default") {
+		t.Fatalf("items %+v", p.items)
+	}
+	for p.cursor < idx {
+		l.Key("j")
+	}
+	l.Key("enter")
+	l.Until("the switch", func() bool { return l.app.ctx.Client.OrganizationID() == def })
+	l.Until("the reload", func() bool { return len(tri.List.Rows()) > 0 })
+	l.Quiet(50 * time.Millisecond)
+	usedByID := l.app.ctx.Client.Usage(client.FamilyConversations)
+	noHeader := l.app.base.WithContext(0, 0).Usage(client.FamilyConversations)
+	if usedByID <= usedDefault || noHeader != usedByID {
+		t.Fatalf("organization %d by id: %d conversations requests, without the header %d (%d before the switch): counted apart",
+			def, usedByID, noHeader, usedDefault)
+	}
+	want := fmt.Sprintf("conv %d/400", usedByID)
+	if bar := l.statusBar(); !strings.Contains(bar, want) {
+		t.Errorf("status bar %q lacks %q", bar, want)
+	}
+	if d, _ := l.app.autoInterval(); d <= 0 {
+		t.Errorf("auto interval %v", d)
+	}
+	budgetByID := l.app.base.WithContext(def, 0).Usage(client.FamilyConversations)
+
+	l.Key("ctrl+o")
+	p = l.picker()
+	l.Until("the probe", func() bool { return !p.loading })
+	l.Key("g", "enter")
+	l.Until("back to the default", func() bool { return l.app.ctx.Client.OrganizationID() == 0 })
+	l.Until("the reload", func() bool { return len(tri.List.Rows()) > 0 })
+	l.Quiet(50 * time.Millisecond)
+	back := l.app.ctx.Client.Usage(client.FamilyConversations)
+	if back < budgetByID || back != l.app.base.WithContext(def, 0).Usage(client.FamilyConversations) {
+		t.Errorf("back on the default organization: %d requests, %d by id", back, l.app.base.WithContext(def, 0).Usage(client.FamilyConversations))
+	}
+	if bar := l.statusBar(); !strings.Contains(bar, fmt.Sprintf("conv %d/400", back)) {
+		t.Errorf("status bar %q", bar)
 	}
 }
 
