@@ -14,6 +14,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/notes"
 )
 
 // DetailPageSize is how many conversations or notes one request asks for.
@@ -741,9 +742,13 @@ func (m *Detail) rebuild() {
 		m.items = append(m.items, item{kind: itemNote, idx: i, line: start})
 		idx := len(m.items) - 1
 		m.lines = append(m.lines, dline{styled: st.Muted.Render(head), plain: head, item: idx})
-		for _, bl := range n.lines {
-			for _, wl := range strings.Split(ansi.Wrap(bl, max(4, w-3), ""), "\n") {
-				text("   " + wl)
+		if n.preview() == "" { // no text at all: say so, as the thread does for messages
+			text("   " + st.Muted.Render(notes.EmptyBody))
+		} else {
+			for _, bl := range n.lines {
+				for _, wl := range strings.Split(ansi.Wrap(bl, max(4, w-3), ""), "\n") {
+					text("   " + wl)
+				}
 			}
 		}
 		m.items[idx].end = len(m.lines)

@@ -29,6 +29,10 @@ const (
 	KindDeleted = "note.delete"
 )
 
+// EmptyBody is how a note without any text is shown (the API has such notes; parley never
+// writes one).
+const EmptyBody = "(empty note)"
+
 // MaxBody is the longest note body the form accepts, in characters.
 const MaxBody = 5000
 
