@@ -63,11 +63,21 @@ func (a *App) statusBar() string {
 	}
 	if c := a.contextLabel(); c != "" {
 		api += " · " + c
-		short += " · " + c
+		if a.opts.Demo {
+			short += " · " + c
+		} else {
+			short = c // on a narrow terminal the organization and operator matter more than the host
+		}
 	}
 	segs = append(segs, segment{" " + api, " " + short, st.StatusKey, 0})
+	if a.switching != nil {
+		to := orgName(a.switching.org)
+		segs = append(segs, segment{"checking " + to + "…", "checking…", st.StatusWarn, 1})
+	}
+	// Numbers keep a word even in their short form: a bare "139/400" or "08:39:28" says
+	// nothing.
 	used := a.ctx.Client.Usage(client.FamilyConversations)
-	segs = append(segs, segment{fmt.Sprintf("conv %d/%d today", used, a.opts.RequestBudget), fmt.Sprintf("%d/%d", used, a.opts.RequestBudget), st.StatusBar, 2})
+	segs = append(segs, segment{fmt.Sprintf("conv %d/%d today", used, a.opts.RequestBudget), fmt.Sprintf("conv %d/%d", used, a.opts.RequestBudget), st.StatusBar, 2})
 	if a.opts.RefreshInterval > 0 {
 		d, paused := a.autoInterval()
 		switch {
@@ -81,7 +91,7 @@ func (a *App) statusBar() string {
 	}
 	if !a.lastRefresh.IsZero() {
 		t := a.lastRefresh.In(now.Location()).Format("15:04:05")
-		segs = append(segs, segment{"refreshed " + t, t, st.StatusBar, 3})
+		segs = append(segs, segment{"refreshed " + t, "as of " + t, st.StatusBar, 3})
 	}
 	fams := make([]string, 0, len(a.waits))
 	for f := range a.waits {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -47,4 +49,37 @@ func TestStatusBarShowsRateLimitCountdown(t *testing.T) {
 func lastLine(v string) string {
 	lines := strings.Split(v, "\n")
 	return lines[len(lines)-1]
+}
+
+// TestStatusBarNumbersKeepTheirLabel: however narrow the terminal, the request count and
+// the refresh time say what they are ("conv 3/400", not "3/400").
+func TestStatusBarNumbersKeepTheirLabel(t *testing.T) {
+	bare := regexp.MustCompile(`│ (\d+/\d+|\d\d:\d\d:\d\d)`)
+	for _, o := range []Options{{Demo: true}, {Label: "api.example.com"}, {Label: "chat-api.eu-west-1.example.com"}} {
+		c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Client, o.Styles, o.Keys, o.Now = c, theme.New(nil, theme.Default(), false), keymap.Default(), viewtest.Clock
+		o.RefreshInterval = 30 * time.Second
+		a := New(o)
+		a.opsOrg, a.ctx.DefaultOperatorID, a.ctx.Operators = 1001, 2001, map[int64]string{2001: "Clara"}
+		a.Update(common.RefreshedMsg{At: viewtest.Now})
+		for _, w := range []int{80, 100, 200} {
+			a.Update(tea.WindowSizeMsg{Width: w, Height: 24})
+			bar := lastLine(a.View())
+			if m := bare.FindString(bar); m != "" {
+				t.Errorf("%d columns: %q without a label in %q", w, m, bar)
+			}
+			if !strings.Contains(bar, "conv 0/400") {
+				t.Errorf("%d columns: no request count in %q", w, bar)
+			}
+			if w == 80 && !strings.Contains(bar, "as of 15:04:05") {
+				t.Errorf("80 columns: no refresh time in %q", bar)
+			}
+			if w == 200 && !strings.Contains(bar, "conv 0/400 today") || w == 200 && !strings.Contains(bar, "refreshed 15:04:05") {
+				t.Errorf("200 columns: want the long forms in %q", bar)
+			}
+		}
+	}
 }
