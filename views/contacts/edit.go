@@ -205,7 +205,7 @@ func (f *fields) filled() client.ContactUpdate {
 func input(title string, v *string, check func(string) error, placeholder string) *huh.Input {
 	in := huh.NewInput().Title(title).Value(v).CharLimit(500)
 	if check != nil {
-		in = in.Validate(check)
+		in = in.Validate(forms.Labelled(title, check))
 	}
 	if placeholder != "" {
 		in = in.Placeholder(placeholder)

@@ -453,6 +453,10 @@ func TestEditFormFitsEightyByTwentyFour(t *testing.T) {
 	}
 	m, _, _ = feed(m, "tab", "tab", "shift+tab", "ctrl+s")
 	fits("after more errors")
+	// The field's own message and the form's name the field, and show once.
+	if v := m.View(); strings.Count(v, "Country:") != 1 {
+		t.Fatalf("the country's message is not there once, with the field's name:\n%s", v)
+	}
 	m, _, _ = feed(m, "x", "esc") // typed something: esc asks
 	fits("asking to discard")
 	if v := strings.Join(strings.Fields(strings.ReplaceAll(m.View(), "│", "")), " "); !strings.Contains(v, "any other key keeps editing") {

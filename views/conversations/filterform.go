@@ -56,9 +56,9 @@ func (v *filterValues) filter(now time.Time) (client.ConversationFilter, error) 
 		dst        *int64
 		group, idx int
 	}{
-		{"operator", v.operator, &f.OperatorID, 0, 1}, {"topic", v.topic, &f.TopicID, 0, 2},
-		{"widget", v.widget, &f.WidgetID, 0, 3}, {"contact id", v.contact, &f.ContactIdentityID, 1, 0},
-		{"id greater than", v.idGT, &f.IDGreaterThan, 1, 2}, {"id smaller than", v.idLT, &f.IDLessThan, 1, 3},
+		{"Operator", v.operator, &f.OperatorID, 0, 1}, {"Topic", v.topic, &f.TopicID, 0, 2},
+		{"Widget", v.widget, &f.WidgetID, 0, 3}, {"Contact id", v.contact, &f.ContactIdentityID, 1, 0},
+		{"Id greater than", v.idGT, &f.IDGreaterThan, 1, 2}, {"Id smaller than", v.idLT, &f.IDLessThan, 1, 3},
 	}
 	for _, x := range ids {
 		if *x.dst, err = common.ParseID(x.s); err != nil {
@@ -70,14 +70,14 @@ func (v *filterValues) filter(now time.Time) (client.ConversationFilter, error) 
 		s    string
 		dst  *time.Time
 	}{ // groups 2 and 3, four fields each
-		{"first contact message after", v.firstFrom, &f.ContactFirstMessageFromDate},
-		{"first contact message before", v.firstTo, &f.ContactFirstMessageToDate},
-		{"last contact message after", v.lastFrom, &f.ContactLastMessageFromDate},
-		{"last contact message before", v.lastTo, &f.ContactLastMessageToDate},
-		{"updated after", v.updatedFrom, &f.UpdatedAtFromDate},
-		{"updated before", v.updatedTo, &f.UpdatedAtToDate},
-		{"last activity after", v.activityFrom, &f.LastActivityFromDate},
-		{"last activity before", v.activityTo, &f.LastActivityToDate},
+		{"First contact message after", v.firstFrom, &f.ContactFirstMessageFromDate},
+		{"First contact message before", v.firstTo, &f.ContactFirstMessageToDate},
+		{"Last contact message after", v.lastFrom, &f.ContactLastMessageFromDate},
+		{"Last contact message before", v.lastTo, &f.ContactLastMessageToDate},
+		{"Updated after", v.updatedFrom, &f.UpdatedAtFromDate},
+		{"Updated before", v.updatedTo, &f.UpdatedAtToDate},
+		{"Last activity after", v.activityFrom, &f.LastActivityFromDate},
+		{"Last activity before", v.activityTo, &f.LastActivityToDate},
 	}
 	for i, x := range times {
 		if *x.dst, err = common.ParseWhen(x.s, now); err != nil {
@@ -148,7 +148,7 @@ func (m Model) FilterForm() common.Modal {
 	now := m.ctx.Now
 	build := func() *huh.Form {
 		when := func(title string, dst *string) *huh.Input {
-			return huh.NewInput().Title(title).Value(dst).Validate(validWhen(now)).
+			return huh.NewInput().Title(title).Value(dst).Validate(forms.Labelled(title, validWhen(now))).
 				Placeholder("2026-11-01, 2026-11-01 14:30, 6h, 7d, today")
 		}
 		return huh.NewForm(
@@ -161,10 +161,10 @@ func (m Model) FilterForm() common.Modal {
 				huh.NewSelect[string]().Title("Widget").Value(&v.widget).Options(selectOptions("any widget", widgets, v.widget)...).Height(5),
 			).Title("Who and what"),
 			huh.NewGroup(
-				huh.NewInput().Title("Contact id").Value(&v.contact).Validate(validID),
+				huh.NewInput().Title("Contact id").Value(&v.contact).Validate(forms.Labelled("Contact id", validID)),
 				huh.NewInput().Title("Contact UUID (conversation contact)").Value(&v.uuid),
-				huh.NewInput().Title("Id greater than").Value(&v.idGT).Validate(validID),
-				huh.NewInput().Title("Id smaller than").Value(&v.idLT).Validate(validID),
+				huh.NewInput().Title("Id greater than").Value(&v.idGT).Validate(forms.Labelled("Id greater than", validID)),
+				huh.NewInput().Title("Id smaller than").Value(&v.idLT).Validate(forms.Labelled("Id smaller than", validID)),
 			).Title("Ids"),
 			huh.NewGroup(
 				when("First contact message after", &v.firstFrom),

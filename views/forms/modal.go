@@ -83,6 +83,17 @@ func AtField(group, field int, err error) error {
 	return &FieldError{Group: group, Field: field, Err: err}
 }
 
+// Labelled returns check with the field's title in front of its message ("Email: …"): the
+// modal lists the fields' messages below the form, where they need the name.
+func Labelled(title string, check func(string) error) func(string) error {
+	return func(s string) error {
+		if err := check(s); err != nil {
+			return fmt.Errorf("%s: %w", title, err)
+		}
+		return nil
+	}
+}
+
 // holdLimit bounds how long keys are held when huh's focus move does not come back (it
 // always does in a real program; this only keeps the form usable if it did not).
 const holdLimit = 200 * time.Millisecond

@@ -331,3 +331,26 @@ func TestMultiSelectHelpNamesSpace(t *testing.T) {
 		t.Fatalf("space did not toggle: %v", picked)
 	}
 }
+
+func TestFieldMessagesNameTheirField(t *testing.T) {
+	var name, email string
+	valid := func(s string) error {
+		if s != "" && !strings.Contains(s, "@") {
+			return fmt.Errorf("%q is not an email address", s)
+		}
+		return nil
+	}
+	p := newProgram(forms.New(ctx(), forms.Options{Title: "Person", Build: func() *huh.Form {
+		return huh.NewForm(huh.NewGroup(
+			huh.NewInput().Title("Name").Value(&name),
+			huh.NewInput().Title("Email").Value(&email).Validate(forms.Labelled("Email", valid))))
+	}, Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }}), 76, 40)
+	p.batch("tab", "x", "shift+tab") // leaving the field checks it
+	if v := p.m.View(); !strings.Contains(v, `✗ Email: "x" is not an email address`) {
+		t.Fatalf("the field's message does not name it:\n%s", v)
+	}
+	p.batch("tab", "@y.org", "shift+tab")
+	if v := p.m.View(); strings.Contains(v, "✗") {
+		t.Fatalf("the message stays after the fix:\n%s", v)
+	}
+}

@@ -103,10 +103,10 @@ func (v EditValues) validate(r Row) error {
 		s    string
 		fn   func(string) error
 	}{
-		{"name", v.Name, optional(r.Name, ValidateName)},
-		{"display name", v.DisplayName, optional(r.DisplayName, ValidateName)},
-		{"email", v.Email, optional(r.Email, ValidateEmail)},
-		{"locale", v.Locale, optional(r.Locale, ValidateLocale)},
+		{"Name", v.Name, optional(r.Name, ValidateName)},
+		{"Display name", v.DisplayName, optional(r.DisplayName, ValidateName)},
+		{"Email", v.Email, optional(r.Email, ValidateEmail)},
+		{"Locale", v.Locale, optional(r.Locale, ValidateLocale)},
 	}
 	for i, c := range checks { // in the form's order
 		if err := c.fn(c.s); err != nil {
@@ -124,13 +124,13 @@ func (m *Model) EditForm(r Row) common.Modal {
 	build := func() *huh.Form {
 		return huh.NewForm(huh.NewGroup(
 			huh.NewInput().Title("Name").Value(&v.Name).CharLimit(maxFieldBytes).
-				Validate(optional(orig.Name, ValidateName)),
+				Validate(forms.Labelled("Name", optional(orig.Name, ValidateName))),
 			huh.NewInput().Title("Display name").Description("shown to contacts").Value(&v.DisplayName).
-				CharLimit(maxFieldBytes).Validate(optional(orig.DisplayName, ValidateName)),
+				CharLimit(maxFieldBytes).Validate(forms.Labelled("Display name", optional(orig.DisplayName, ValidateName))),
 			huh.NewInput().Title("Email").Value(&v.Email).CharLimit(maxFieldBytes).
-				Validate(optional(orig.Email, ValidateEmail)),
+				Validate(forms.Labelled("Email", optional(orig.Email, ValidateEmail))),
 			huh.NewInput().Title("Locale").Placeholder("en_US").Value(&v.Locale).CharLimit(5).
-				Validate(optional(orig.Locale, ValidateLocale)),
+				Validate(forms.Labelled("Locale", optional(orig.Locale, ValidateLocale))),
 		))
 	}
 	return forms.New(m.ctx, forms.Options{
