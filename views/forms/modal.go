@@ -108,6 +108,9 @@ type settledMsg struct {
 	gen int
 }
 
+// redrawMsg makes the form draw its group again (fields ignore it).
+type redrawMsg struct{}
+
 type errKind int
 
 const (
@@ -136,6 +139,7 @@ type Modal struct {
 	holding bool
 	gen     int
 	held    []tea.KeyMsg
+	leaving huh.Field // the field a move to another group started from
 
 	// The form's shape at the current width: its groups and its tallest group's height.
 	groups  int
@@ -311,6 +315,7 @@ func (m *Modal) update(msg tea.Msg) tea.Cmd {
 		// Leaving the last field of a group moves on to the next group through one more
 		// command: keep holding until that move is done too.
 		if after := m.focused(); after == before || after == nil || after.Skip() {
+			m.leaving = before
 			return m.hold(cmd)
 		}
 	}
@@ -426,6 +431,12 @@ func (m *Modal) release() tea.Cmd {
 	keys := m.held
 	m.held = nil
 	var cmds []tea.Cmd
+	if m.leaving != nil && m.focused() == m.leaving {
+		// huh refused to change groups (a field of the group has an error) after it had
+		// blurred the field: without this, no field would take the keys.
+		cmds = append(cmds, m.refocus())
+	}
+	m.leaving = nil
 	for i, k := range keys {
 		if m.closed {
 			break // the rest was meant for what is under the modal; it is gone with it
@@ -536,16 +547,23 @@ func (m *Modal) moveTo(group, field int) tea.Cmd {
 			break
 		}
 	}
-	if f := m.focused(); f != nil {
-		return f.Focus()
+	return m.refocus()
+}
+
+// refocus focuses the focused field again (huh's moves, run directly, may leave it blurred)
+// and redraws the group, which huh draws only when it updates.
+func (m *Modal) refocus() tea.Cmd {
+	f := m.focused()
+	if f == nil {
+		return nil
 	}
-	return nil
+	return tea.Batch(f.Focus(), m.forward(redrawMsg{}))
 }
 
 // focusFieldError moves the focus to the first field of the current group with an error.
 func (m *Modal) focusFieldError() tea.Cmd {
 	if f := m.focused(); f == nil || f.Error() != nil {
-		return nil
+		return m.refocus()
 	}
 	for i := 0; i < probeHeight; i++ { // back to the group's first field
 		before := m.focused()
@@ -564,10 +582,7 @@ func (m *Modal) focusFieldError() tea.Cmd {
 			break
 		}
 	}
-	if f := m.focused(); f != nil {
-		return f.Focus()
-	}
-	return nil
+	return m.refocus()
 }
 
 // fit gives the form the height left by the title, the help and the lines below it, so the

@@ -354,3 +354,34 @@ func TestFieldMessagesNameTheirField(t *testing.T) {
 		t.Fatalf("the message stays after the fix:\n%s", v)
 	}
 }
+
+// huh refuses to leave a group with an error, after it has blurred the field the user left:
+// the modal focuses that field again, so typing goes on.
+func TestRefusedGroupChangeKeepsAFieldFocused(t *testing.T) {
+	vals := make([]string, 3)
+	bad := func(s string) error {
+		if strings.Contains(s, "bad") {
+			return fmt.Errorf("%q is bad", s)
+		}
+		return nil
+	}
+	build := func() *huh.Form {
+		var fields []huh.Field
+		for i := range vals {
+			fields = append(fields, huh.NewInput().Title(fmt.Sprintf("F%d", i)).Value(&vals[i]).Validate(bad))
+		}
+		return huh.NewForm(huh.NewGroup(huh.NewInput().Title("First").Value(new(string))), huh.NewGroup(fields...))
+	}
+	p := newProgram(forms.New(ctx(), forms.Options{Title: "x", Build: build, SubmitKeys: []string{"ctrl+s"},
+		Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }}), 76, 30)
+	// Into the second group; a bad value, which tab refuses; back, refused too; more text.
+	p.batch("tab", "bad", "tab", "shift+tab", "shift+tab", "Z")
+	if vals[0] != "badZ" {
+		t.Fatalf("after a refused move the typing was lost: %q\n%s", vals, p.m.View())
+	}
+	// ctrl+s with the focus on the wrong field itself: it stays focused.
+	p.batch("ctrl+s", "Y")
+	if vals[0] != "badZY" {
+		t.Fatalf("after ctrl+s the typing was lost: %q\n%s", vals, p.m.View())
+	}
+}
