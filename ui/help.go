@@ -161,7 +161,7 @@ func layoutHelp(ctx *common.Ctx, groups [][]key.Binding, w, bodyH int) ([]string
 	for n := 1; n <= len(items); n++ {
 		cols := splitColumns(items, n)
 		if n > 1 && columnsWidth(cols) > w {
-			break // more columns only get wider
+			break // more columns are no narrower
 		}
 		best = cols
 		if columnHeight(cols) <= target {
@@ -191,14 +191,10 @@ func splitColumns(items []*helpEntry, n int) [][]*helpEntry {
 		}
 		col = append(col, it)
 	}
-	// A column never ends with a gap either.
-	for len(col) > 0 && col[len(col)-1] == nil {
-		col = col[:len(col)-1]
-	}
 	if len(col) > 0 {
 		cols = append(cols, col)
 	}
-	for i := range cols {
+	for i := range cols { // nor ending with one
 		for len(cols[i]) > 0 && cols[i][len(cols[i])-1] == nil {
 			cols[i] = cols[i][:len(cols[i])-1]
 		}
@@ -284,9 +280,9 @@ func (h *helpModal) View() string {
 	k := h.ctx.Keys
 	bh := h.bodyH()
 	lines := h.body()
-	h.clamp()
-	end := min(len(lines), h.offset+bh)
-	shown := lines[h.offset:end]
+	off := max(0, min(h.offset, len(lines)-bh)) // SetSize and Update keep it so already
+	end := min(len(lines), off+bh)
+	shown := lines[off:end]
 
 	// The first key of each binding, the last of the page keys (pgdown rather than ctrl+d).
 	first := func(b key.Binding) string {
@@ -317,7 +313,7 @@ func (h *helpModal) View() string {
 	footerW := ansi.StringWidth(closeKeys)
 	if len(lines) > bh {
 		hidden := len(lines) - bh
-		footer = st.Warning.Render(more(h.offset, len(lines)-end)) + st.Muted.Render(scrollKeys)
+		footer = st.Warning.Render(more(off, len(lines)-end)) + st.Muted.Render(scrollKeys)
 		// The widest the footer gets while scrolling, so the box keeps its width.
 		footerW = ansi.StringWidth(more(hidden, hidden) + scrollKeys)
 	} else {
