@@ -12,8 +12,8 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/sanitize"
-	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/triage"
 	"github.com/parley-tui/parley/views/viewtest"
 )
