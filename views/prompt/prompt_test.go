@@ -40,10 +40,7 @@ func TestEnterSubmitsTypedText(t *testing.T) {
 		p.Update(runes(string(r)))
 	}
 	_, cmd := p.Update(tea.KeyMsg{Type: tea.KeyEnter})
-	var got []tea.Msg
-	for _, msg := range viewtest.Run(cmd, time.Second) {
-		got = append(got, msg)
-	}
+	got := viewtest.Run(cmd, time.Second)
 	found := false
 	for _, msg := range got {
 		if s, ok := msg.(submitted); ok {
