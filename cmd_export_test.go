@@ -154,6 +154,36 @@ func TestAnalyticsExportSplitsLongRanges(t *testing.T) {
 	}
 }
 
+// A date-time range longer than 93 days starting mid-day: every window must stay within the
+// 93 calendar days the API allows, or the server refuses it.
+func TestAnalyticsExportSplitsLongDateTimeRanges(t *testing.T) {
+	bin := parleyBinary(t)
+	sb := startTestSandbox(t)
+	now := time.Now().UTC()
+	from := time.Date(now.Year(), now.Month(), now.Day(), 6, 30, 0, 0, time.UTC).AddDate(0, 0, -119)
+	to := now.Truncate(time.Second)
+	r := runParley(t, bin, apiEnv(t, sb), "", "analytics", "export", "um_conversation_duration",
+		"--from", from.Format("2006-01-02T15:04:05"), "--to", to.Format("2006-01-02T15:04:05"), "--format", "json")
+	if r.err != nil {
+		t.Fatalf("export: %v\n%s", r.err, r.stderr)
+	}
+	var pts []client.DataPoint
+	if err := json.Unmarshal([]byte(r.stdout), &pts); err != nil {
+		t.Fatalf("json: %v", err)
+	}
+	if len(pts) == 0 {
+		t.Fatal("no data points in 120 days")
+	}
+	for i, p := range pts {
+		if p.Time.Before(from) || p.Time.After(to) {
+			t.Fatalf("point %d at %v lies outside %v..%v", i, p.Time, from, to)
+		}
+		if i > 0 && p.Time.Before(pts[i-1].Time.Time) {
+			t.Fatalf("points not in time order at %d", i)
+		}
+	}
+}
+
 func TestDebugLogRecordsRequestsWithoutTheToken(t *testing.T) {
 	bin := parleyBinary(t)
 	sb := startTestSandbox(t)

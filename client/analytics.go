@@ -80,8 +80,11 @@ func (q AnalyticsQuery) Validate() error {
 }
 
 // Windows splits the query's period into consecutive windows of at most 93 days: dates
-// [from, from+92d], [from+93d, …]; with times, windows of 93×24 h whose ends are one second
-// before the next start. A query without dates is one window (the server's current day).
+// [from, from+92d], [from+93d, …]. With times, a window also touches at most 93 calendar
+// days (the API counts the days a period touches, inclusive): the first runs from the start
+// to one second before midnight 93 days after the start's day, the next ones from midnight to
+// one second before midnight 93 days later. A query without dates is one window (the
+// server's current day).
 func (q AnalyticsQuery) Windows() []AnalyticsWindow {
 	if q.From.IsZero() || q.To.IsZero() {
 		return []AnalyticsWindow{{}}
@@ -99,9 +102,8 @@ func (q AnalyticsQuery) Windows() []AnalyticsWindow {
 		return out
 	}
 	from, to := q.From.UTC().Truncate(time.Second), q.To.UTC().Truncate(time.Second)
-	span := MaxAnalyticsDays * 24 * time.Hour
-	for s := from; !s.After(to); s = s.Add(span) {
-		e := s.Add(span - time.Second)
+	for s := from; !s.After(to); s = day(s).AddDate(0, 0, MaxAnalyticsDays) {
+		e := day(s).AddDate(0, 0, MaxAnalyticsDays).Add(-time.Second)
 		if e.After(to) {
 			e = to
 		}

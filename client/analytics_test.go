@@ -73,24 +73,39 @@ func TestWindowsDates(t *testing.T) {
 
 func TestWindowsDateTimes(t *testing.T) {
 	from := time.Date(2024, 1, 1, 6, 30, 15, 500_000_000, time.UTC)
-	span := MaxAnalyticsDays * 24 * time.Hour
 	start := from.Truncate(time.Second)
+	// The API counts the calendar days a period touches: 06:30 on Jan 1 to 06:30 on Apr 3
+	// is 93×24 h but touches 94 days, and is refused.
+	endOfDay := func(y int, m time.Month, d int) time.Time { return date(y, m, d).AddDate(0, 0, 1).Add(-time.Second) }
 	for _, tc := range []struct {
 		name string
+		from time.Time
 		to   time.Time
 		want [][2]time.Time
 	}{
-		{"one second", start, [][2]time.Time{{start, start}}},
-		{"one day", start.Add(24 * time.Hour), [][2]time.Time{{start, start.Add(24 * time.Hour)}}},
-		{"93x24h minus 1s", start.Add(span - time.Second), [][2]time.Time{{start, start.Add(span - time.Second)}}},
-		{"93x24h", start.Add(span), [][2]time.Time{{start, start.Add(span - time.Second)}, {start.Add(span), start.Add(span)}}},
-		{"200 days and 3 hours", start.Add(200*24*time.Hour + 3*time.Hour), [][2]time.Time{
-			{start, start.Add(span - time.Second)},
-			{start.Add(span), start.Add(2*span - time.Second)},
-			{start.Add(2 * span), start.Add(200*24*time.Hour + 3*time.Hour)},
+		{"one second", from, start, [][2]time.Time{{start, start}}},
+		{"one day", from, start.Add(24 * time.Hour), [][2]time.Time{{start, start.Add(24 * time.Hour)}}},
+		{"to the end of the 93rd day", from, endOfDay(2024, 4, 2), [][2]time.Time{{start, endOfDay(2024, 4, 2)}}},
+		{"into the 94th day", from, date(2024, 4, 3), [][2]time.Time{{start, endOfDay(2024, 4, 2)}, {date(2024, 4, 3), date(2024, 4, 3)}}},
+		{"93x24h", from, start.Add(93 * 24 * time.Hour), [][2]time.Time{
+			{start, endOfDay(2024, 4, 2)},
+			{date(2024, 4, 3), start.Add(93 * 24 * time.Hour)},
+		}},
+		{"200 days and 3 hours", from, start.Add(200*24*time.Hour + 3*time.Hour), [][2]time.Time{
+			{start, endOfDay(2024, 4, 2)},
+			{date(2024, 4, 3), endOfDay(2024, 7, 4)},
+			{date(2024, 7, 5), start.Add(200*24*time.Hour + 3*time.Hour)},
+		}},
+		{"from midnight", date(2024, 1, 1), date(2024, 4, 3).Add(time.Hour), [][2]time.Time{
+			{date(2024, 1, 1), endOfDay(2024, 4, 2)},
+			{date(2024, 4, 3), date(2024, 4, 3).Add(time.Hour)},
+		}},
+		{"from the last second of a day", endOfDay(2024, 1, 1), date(2024, 4, 4), [][2]time.Time{
+			{endOfDay(2024, 1, 1), endOfDay(2024, 4, 2)},
+			{date(2024, 4, 3), date(2024, 4, 4)},
 		}},
 	} {
-		q := AnalyticsQuery{Metric: MetricOperatorStatus, From: from, To: tc.to, WithTime: true}
+		q := AnalyticsQuery{Metric: MetricOperatorStatus, From: tc.from, To: tc.to, WithTime: true}
 		ws := q.Windows()
 		var got [][2]time.Time
 		for i, w := range ws {
@@ -98,12 +113,18 @@ func TestWindowsDateTimes(t *testing.T) {
 			if !w.WithTime {
 				t.Errorf("%s: window %d lacks WithTime", tc.name, i)
 			}
-			if w.To.Sub(w.From) > span-time.Second {
-				t.Errorf("%s: window %d spans %v", tc.name, i, w.To.Sub(w.From))
+			if w.To.Before(w.From) {
+				t.Errorf("%s: window %d ends before it starts", tc.name, i)
+			}
+			if days := int(day(w.To).Sub(day(w.From)).Hours()/24) + 1; days > MaxAnalyticsDays {
+				t.Errorf("%s: window %d touches %d calendar days", tc.name, i, days)
 			}
 			if i > 0 && w.From.Sub(ws[i-1].To) != time.Second {
 				t.Errorf("%s: window %d starts %v after the previous end", tc.name, i, w.From.Sub(ws[i-1].To))
 			}
+		}
+		if len(ws) > 0 && (!ws[0].From.Equal(tc.from.Truncate(time.Second)) || !ws[len(ws)-1].To.Equal(tc.to.Truncate(time.Second))) {
+			t.Errorf("%s: windows cover %v..%v, want %v..%v", tc.name, ws[0].From, ws[len(ws)-1].To, tc.from, tc.to)
 		}
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: windows %v\nwant %v", tc.name, got, tc.want)
