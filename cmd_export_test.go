@@ -184,6 +184,53 @@ func TestAnalyticsExportSplitsLongDateTimeRanges(t *testing.T) {
 	}
 }
 
+// Errors go to stderr with a non-zero exit and the server's detail; stdout stays empty and
+// no output carries the token.
+func TestExportCommandErrors(t *testing.T) {
+	bin := parleyBinary(t)
+	sb := startTestSandbox(t)
+	const badToken = "cust_not_a_real_token_0123456789"
+	badEnv := append(headlessEnv(t), "PARLEY_BASE_URL="+sb.URL, "PARLEY_TOKEN="+badToken)
+	for _, tc := range []struct {
+		name string
+		env  []string
+		args []string
+		want string
+	}{
+		{"export, bad token", badEnv, []string{"conversations", "export"}, "401 Invalid token."},
+		{"search, bad token", badEnv, []string{"contacts", "search", "berlin"}, "401 Invalid token."},
+		{"analytics, bad token", badEnv, []string{"analytics", "export", "um_conversation_duration", "--from", "2026-01-01", "--to", "2026-01-02"}, "401 Invalid token."},
+		{"unknown operator", nil, []string{"--operator", "999999", "contacts", "search", "berlin"}, "400 Unknown operator 999999"},
+		{"unknown metric", nil, []string{"analytics", "export", "um_nonsense", "--from", "2026-01-01", "--to", "2026-01-02"}, `unknown metric "um_nonsense"`},
+		{"bad date", nil, []string{"analytics", "export", "um_conversation_duration", "--from", "2026-13-01", "--to", "2026-01-02"}, "want YYYY-mm-dd"},
+		{"reversed dates", nil, []string{"analytics", "export", "um_conversation_duration", "--from", "2026-02-01", "--to", "2026-01-02"}, "is before --from"},
+		{"bad filter time", nil, []string{"conversations", "export", "--updated-from", "yesterday"}, "not ISO 8601"},
+		{"limit out of range", nil, []string{"contacts", "search", "berlin", "--limit", "101"}, "want 1..100"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := tc.env
+			if env == nil {
+				env = apiEnv(t, sb)
+			}
+			r := runParley(t, bin, env, "", tc.args...)
+			if r.err == nil {
+				t.Fatalf("exit 0; stdout %q", r.stdout)
+			}
+			if !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("stderr %q lacks %q", r.stderr, tc.want)
+			}
+			if r.stdout != "" {
+				t.Errorf("stdout %q, want nothing", r.stdout)
+			}
+			for _, tok := range []string{badToken, sb.Server.Info().CustomerToken} {
+				if strings.Contains(r.stdout+r.stderr, tok) {
+					t.Errorf("the output carries a token: %s", r.stderr)
+				}
+			}
+		})
+	}
+}
+
 func TestDebugLogRecordsRequestsWithoutTheToken(t *testing.T) {
 	bin := parleyBinary(t)
 	sb := startTestSandbox(t)
