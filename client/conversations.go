@@ -42,13 +42,17 @@ type AllConversationsOptions struct {
 
 // ConversationsAllPage returns one cursor page of /conversations/all/ (no result cap).
 func (c *Client) ConversationsAllPage(ctx context.Context, opts AllConversationsOptions) (*CursorPage[Conversation], error) {
+	return conversationsAllPage[Conversation](ctx, c, opts)
+}
+
+func conversationsAllPage[T any](ctx context.Context, c *Client, opts AllConversationsOptions) (*CursorPage[T], error) {
 	if err := checkOrdering(opts.Ordering, AllOrderings, "conversations/all"); err != nil {
 		return nil, err
 	}
 	q := url.Values{}
 	opts.Filter.encode(q)
 	opts.CursorOptions.encode(q)
-	var p CursorPage[Conversation]
+	var p CursorPage[T]
 	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(v3+"/conversations/all/", q)}, &p); err != nil {
 		return nil, err
 	}
@@ -58,6 +62,15 @@ func (c *Client) ConversationsAllPage(ctx context.Context, opts AllConversations
 // ConversationsAll walks /conversations/all/ by cursor to the end.
 func (c *Client) ConversationsAll(ctx context.Context, opts AllConversationsOptions) iter.Seq2[Conversation, error] {
 	return walkCursor(ctx, c, func() (*CursorPage[Conversation], error) { return c.ConversationsAllPage(ctx, opts) })
+}
+
+// ConversationsAllJSON walks /conversations/all/ like ConversationsAll but yields each
+// conversation as the server sent it: fields the client does not know and the server's own
+// timestamp format are kept (what an export should pass on).
+func (c *Client) ConversationsAllJSON(ctx context.Context, opts AllConversationsOptions) iter.Seq2[json.RawMessage, error] {
+	return walkCursor(ctx, c, func() (*CursorPage[json.RawMessage], error) {
+		return conversationsAllPage[json.RawMessage](ctx, c, opts)
+	})
 }
 
 // GetConversation returns one conversation including conversation_part_set.

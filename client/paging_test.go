@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -283,6 +284,16 @@ func TestIterators(t *testing.T) {
 			return strs(c.ConversationsAll(bg(), AllConversationsOptions{CursorOptions: CursorOptions{Limit: 3, Ordering: "id"}, Filter: ConversationFilter{Status: StatusEnded}}),
 				func(v Conversation) string { return strconv.FormatInt(v.ID, 10) })
 		}, url.Values{"limit": {"3"}, "ordering": {"id"}, "status": {"ended"}}},
+		{"ConversationsAllJSON", numbers, true, "/prefix/api/um/v3/conversations/all/", func(c *Client) iter.Seq2[string, error] {
+			return strs(c.ConversationsAllJSON(bg(), AllConversationsOptions{CursorOptions: CursorOptions{Limit: 3, Ordering: "id"}, Filter: ConversationFilter{Status: StatusEnded}}),
+				func(v json.RawMessage) string {
+					var conv Conversation
+					if err := json.Unmarshal(v, &conv); err != nil {
+						return "undecodable: " + string(v)
+					}
+					return strconv.FormatInt(conv.ID, 10)
+				})
+		}, url.Values{"limit": {"3"}, "ordering": {"id"}, "status": {"ended"}}},
 		{"ContactsAll", numbers, true, "/prefix/api/um/v3/contact_identities/all/", func(c *Client) iter.Seq2[string, error] {
 			return strs(c.ContactsAll(bg(), AllContactsOptions{CursorOptions: CursorOptions{Limit: 3}, Filter: ContactFilter{Locale: "de_DE"}}),
 				func(v Contact) string { return strconv.FormatInt(v.ID, 10) })
@@ -369,6 +380,34 @@ func TestIterators(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestConversationsAllJSONVerbatim: the raw walker yields each conversation exactly as the
+// server sent it, with fields the client does not know and the server's timestamp format.
+func TestConversationsAllJSONVerbatim(t *testing.T) {
+	const item = `{"id": 5, "created_at": "2024-01-02T03:04:05Z", "custom": {"a": [1, 2]}, "future_field": {"x": null}}`
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		writeJSON(w, 200, `{"count": 1, "next": null, "previous": null, "results": [`+item+`]}`)
+	})
+	c, _ := newTestClient(t, rec.base(), nil)
+	var got []string
+	for raw, err := range c.ConversationsAllJSON(bg(), AllConversationsOptions{}) {
+		if err != nil {
+			t.Fatal(mustFail(t, err))
+		}
+		got = append(got, string(raw))
+	}
+	if len(got) != 1 || got[0] != item {
+		t.Errorf("yielded %q, want %q", got, item)
+	}
+	for _, err := range c.ConversationsAllJSON(bg(), AllConversationsOptions{CursorOptions: CursorOptions{Ordering: "-id"}}) {
+		if !errors.Is(err, ErrInvalidOrdering) {
+			t.Errorf("ordering -id: %v", err)
+		}
+	}
+	if rec.count() != 1 {
+		t.Errorf("%d requests, want 1 (a bad ordering sends none)", rec.count())
 	}
 }
 
