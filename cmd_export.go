@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -34,7 +35,8 @@ func newConversationsCmd(g *globalFlags) *cobra.Command {
 		Use:   "export [filters]",
 		Short: "Write every matching conversation as one JSON object per line",
 		Long: `Walks /conversations/all/ by cursor (no 10,000-result cap) and writes one JSON
-object per line to stdout. Progress goes to stderr when stderr is a terminal.
+object per line to stdout, each as the API sent it. Progress goes to stderr when stderr
+is a terminal.
 
 Timestamps accept ISO 8601 with or without fraction and zone (no zone = UTC), or a date.`,
 		Args: cobra.NoArgs,
@@ -50,18 +52,25 @@ Timestamps accept ISO 8601 with or without fraction and zone (no zone = UTC), or
 			}
 			defer s.Close()
 			out := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
-			enc := json.NewEncoder(out)
 			progress := newProgress(cmd.ErrOrStderr(), "conversations")
 			n := 0
 			opts := client.AllConversationsOptions{Filter: filter, CursorOptions: client.CursorOptions{Limit: pageSize, Ordering: "id"}}
-			for conv, err := range s.Client.ConversationsAll(ctx, opts) {
+			var line bytes.Buffer
+			// Each conversation goes out as the server sent it (fields parley does not know
+			// included), compacted onto one line.
+			for raw, err := range s.Client.ConversationsAllJSON(ctx, opts) {
 				if err != nil {
 					out.Flush()
 					progress.done(n)
 					return fmt.Errorf("export conversations after %d: %w", n, err)
 				}
-				if err := enc.Encode(conv); err != nil {
-					return fmt.Errorf("write conversation %d: %w", conv.ID, err)
+				line.Reset()
+				if err := json.Compact(&line, raw); err != nil {
+					return fmt.Errorf("conversation %d of the export: %w", n+1, err)
+				}
+				line.WriteByte('\n')
+				if _, err := out.Write(line.Bytes()); err != nil {
+					return fmt.Errorf("write output: %w", err)
 				}
 				n++
 				progress.update(n)

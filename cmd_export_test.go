@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -71,6 +74,52 @@ func TestConversationsExportWalksEverything(t *testing.T) {
 	r = runParley(t, bin, apiEnv(t, sb), "", "conversations", "export", "--status", "open")
 	if r.err == nil || !strings.Contains(r.stderr, "want new, pending or ended") {
 		t.Fatalf("a bad status was accepted: %v %s", r.err, r.stderr)
+	}
+}
+
+// The export passes each conversation on as the API sent it: unknown fields, the server's
+// timestamp format and HTML characters stay as they are, and a pretty-printed answer still
+// gives one line per conversation.
+func TestConversationsExportVerbatim(t *testing.T) {
+	bin := parleyBinary(t)
+	const token = "test-token-export-verbatim"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != token || r.URL.Path != "/api/um/v3/conversations/all/" {
+			w.WriteHeader(http.StatusNotFound)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Query().Get("cursor") == "" {
+			fmt.Fprintf(w, `{
+  "count": 2,
+  "next": "http://%s/api/um/v3/conversations/all/?cursor=1&limit=100&ordering=id",
+  "previous": null,
+  "results": [
+    {
+      "id": 1,
+      "created_at": "2024-01-02T03:04:05Z",
+      "custom": {"note": "<b>&</b>", "nested": [1, {"a": null}]},
+      "field_from_the_future": true
+    }
+  ]
+}`, r.Host)
+			return
+		}
+		fmt.Fprint(w, `{"count": 2, "next": null, "previous": null, "results": [{"id": 2, "status": "ended"}]}`)
+	}))
+	t.Cleanup(srv.Close)
+	env := append(headlessEnv(t), "PARLEY_BASE_URL="+srv.URL, "PARLEY_TOKEN="+token)
+	r := runParley(t, bin, env, "", "conversations", "export")
+	if r.err != nil {
+		t.Fatalf("export: %v\n%s", r.err, r.stderr)
+	}
+	want := `{"id":1,"created_at":"2024-01-02T03:04:05Z","custom":{"note":"<b>&</b>","nested":[1,{"a":null}]},"field_from_the_future":true}` + "\n" +
+		`{"id":2,"status":"ended"}` + "\n"
+	if r.stdout != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)
+	}
+	if strings.Contains(r.stdout+r.stderr, token) {
+		t.Error("the output carries the token")
 	}
 }
 
