@@ -358,6 +358,55 @@ func TestAnalyticsLimiter(t *testing.T) {
 	}
 }
 
+// TestAnalyticsLimiterFollowsTheAnsweringOrganization: once Counters.Resolve says that
+// requests without an organization header are answered by organization 7, both share one
+// window of 10 per minute per metric, as the API counts them; other organizations do not.
+func TestAnalyticsLimiterFollowsTheAnsweringOrganization(t *testing.T) {
+	clock := newFakeClock(time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC))
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) { writeJSON(w, 200, `{"results": []}`) })
+	c, w := newTestClient(t, rec.base(), func(cfg *Config) {
+		cfg.AnalyticsPerMinute = 10
+		cfg.Now = clock.Now
+	})
+	w.advance = clock.Advance
+	get := func(c *Client) {
+		t.Helper()
+		if _, err := c.Analytics(bg(), AnalyticsQuery{Metric: MetricConversationRating}); err != nil {
+			t.Fatal(mustFail(t, err))
+		}
+	}
+	noHeader, org7, org9 := c.WithContext(0, 0), c.WithContext(7, 0), c.WithContext(9, 0)
+	for range 6 {
+		get(noHeader)
+	}
+	if f := org7.AnalyticsFree(MetricConversationRating); f != 10 {
+		t.Fatalf("before Resolve organization 7 has %d free, want 10", f)
+	}
+	c.Counters().Resolve(0, 7)
+	if f := org7.AnalyticsFree(MetricConversationRating); f != 4 {
+		t.Errorf("after Resolve organization 7 has %d free, want 4", f)
+	}
+	if f := noHeader.AnalyticsFree(MetricConversationRating); f != 4 {
+		t.Errorf("after Resolve no header has %d free, want 4", f)
+	}
+	for range 4 {
+		get(org7)
+	}
+	if len(w.all()) != 0 {
+		t.Fatalf("waited %v within the limit", w.all())
+	}
+	if d := noHeader.AnalyticsDelay(MetricConversationRating); d != time.Minute {
+		t.Errorf("no header: delay %v, want 1m", d)
+	}
+	get(noHeader) // the 11th for organization 7
+	if got := w.all(); !reflect.DeepEqual(got, []time.Duration{time.Minute}) {
+		t.Errorf("waits %v, want [1m]", got)
+	}
+	if f := org9.AnalyticsFree(MetricConversationRating); f != 10 {
+		t.Errorf("organization 9 has %d free, want 10", f)
+	}
+}
+
 func TestAnalyticsLimiterAcrossWindowsAndCancel(t *testing.T) {
 	clock := newFakeClock(time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC))
 	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) { writeJSON(w, 200, `{"results": []}`) })

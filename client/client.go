@@ -215,6 +215,8 @@ func New(cfg Config) (*Client, error) {
 	}
 	c.counters = newCounters(c.now)
 	c.limiter = newLimiter(perMinute, time.Minute, c.now)
+	// The API limits analytics per organization it answers for, which Counters learns.
+	c.limiter.answering = c.counters.Effective
 	if cfg.CacheTTL > 0 {
 		maxBytes := cfg.CacheMaxBytes
 		if maxBytes <= 0 {

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -203,6 +204,29 @@ type limiter struct {
 	window time.Duration
 	now    func() time.Time
 	sent   map[limiterKey][]time.Time
+	// answering maps an organization header value to the organization the API counts the
+	// request against (Counters.Effective); nil means the header value itself.
+	answering func(org int64) int64
+}
+
+// key is k for the organization that answers its header value; sends recorded under other
+// header values that turned out to be answered by the same organization are folded in, so
+// they share one window. The caller holds mu.
+func (l *limiter) key(k limiterKey) limiterKey {
+	if l.answering == nil {
+		return k
+	}
+	k.org = l.answering(k.org)
+	for o, ts := range l.sent {
+		if o.family != k.family || o.org == k.org || l.answering(o.org) != k.org {
+			continue
+		}
+		merged := append(slices.Clone(l.sent[k]), ts...)
+		slices.SortFunc(merged, time.Time.Compare)
+		l.sent[k] = merged
+		delete(l.sent, o)
+	}
+	return k
 }
 
 func newLimiter(n int, window time.Duration, now func() time.Time) *limiter {
@@ -225,6 +249,7 @@ func (l *limiter) prune(k limiterKey, now time.Time) []time.Time {
 func (l *limiter) reserve(k limiterKey) time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	k = l.key(k)
 	now := l.now()
 	ts := l.prune(k, now)
 	if len(ts) < l.n {
@@ -238,6 +263,7 @@ func (l *limiter) reserve(k limiterKey) time.Duration {
 func (l *limiter) peek(k limiterKey) time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	k = l.key(k)
 	now := l.now()
 	ts := l.prune(k, now)
 	if len(ts) < l.n {
@@ -250,5 +276,5 @@ func (l *limiter) peek(k limiterKey) time.Duration {
 func (l *limiter) free(k limiterKey) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.n - len(l.prune(k, l.now()))
+	return l.n - len(l.prune(l.key(k), l.now()))
 }
