@@ -118,9 +118,18 @@ func (m *Model) visible() []Pane {
 	return []Pane{m.focus}
 }
 
-// SetSize lays the panes out.
+// SetSize lays the panes out. A resize never hides the focused pane: the detail, focused
+// one pane at a time, stays shown when the terminal grows past MediumWidth or WideWidth.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
+	if m.focus == PaneDetail {
+		switch m.mode() {
+		case 2:
+			m.mediumDetail = true
+		case 3:
+			m.showDetail = true
+		}
+	}
 	m.layout()
 }
 
@@ -407,8 +416,9 @@ func (m *Model) FullHelp() [][]key.Binding {
 	case PaneDetail:
 		groups = append(groups, m.Detail.ShortHelp())
 	}
+	// Marking and deleting act on list rows only: the list's own group has them.
 	return append(groups, []key.Binding{k.NextPane, k.PrevPane, k.ToggleDetail, k.Search, k.Filter,
-		k.Topics, k.Note, k.Mark, k.Delete, k.CopyID, k.Back})
+		k.Topics, k.Note, k.CopyID, k.Back})
 }
 
 // View renders the visible panes in their frames.

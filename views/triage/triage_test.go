@@ -7,9 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
@@ -307,5 +309,55 @@ func TestTopicsFormOffersTopicsSeenBefore(t *testing.T) {
 	m.Update(common.ContextChangedMsg{})
 	if v := openForm(); strings.Contains(v, missing) && !slices.Contains(rows[0].Topics, missing) {
 		t.Fatalf("the topics form still offers %q after a context change:\n%s", missing, v)
+	}
+}
+
+// A resize never leaves the focus on a hidden pane: the detail, shown with p one pane at a
+// time, stays shown (and focused) when the terminal grows to the medium or wide layout.
+func TestResizeKeepsTheFocusedDetailShown(t *testing.T) {
+	for _, size := range [][2]int{{120, 40}, {200, 50}} {
+		m, _, _ := newScreen(t, 200, 50)
+		m.Update(viewtest.Key("p")) // wide: hide the detail
+		if strings.Contains(m.View(), "─ Detail") {
+			t.Fatal("p did not hide the detail at 200 columns")
+		}
+		m.SetSize(80, 24)
+		m.Update(viewtest.Key("p")) // narrow: show the detail
+		if m.Focused() != triage.PaneDetail {
+			t.Fatalf("p at 80 columns: focus %v", m.Focused())
+		}
+		m.SetSize(size[0], size[1])
+		v := m.View()
+		viewtest.CheckSize(t, v, size[0], size[1], fmt.Sprintf("%dx%d", size[0], size[1]))
+		if m.Focused() != triage.PaneDetail || !strings.Contains(v, "─ Detail") {
+			t.Fatalf("%dx%d: focus %v and the detail shown %v; the focused pane must stay visible",
+				size[0], size[1], m.Focused(), strings.Contains(v, "─ Detail"))
+		}
+	}
+}
+
+// Help outside the list does not offer marking or deleting rows, which only the list does.
+func TestHelpOutsideTheListHasNoRowKeys(t *testing.T) {
+	m, _, _ := newScreen(t, 120, 40)
+	k := keymap.Default()
+	has := func(groups [][]key.Binding, b key.Binding) bool {
+		for _, g := range groups {
+			for _, x := range g {
+				if slices.Equal(x.Keys(), b.Keys()) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if !has(m.FullHelp(), k.Mark) || !has(m.FullHelp(), k.Delete) {
+		t.Fatal("the list's help lacks mark or delete")
+	}
+	m.Update(viewtest.Key("tab"))
+	if m.Focused() != triage.PaneMessages {
+		t.Fatalf("focus %v", m.Focused())
+	}
+	if has(m.FullHelp(), k.Mark) || has(m.FullHelp(), k.Delete) {
+		t.Fatal("the messages pane's help offers mark or delete, which do nothing there")
 	}
 }
