@@ -38,10 +38,11 @@ func newConversationsCmd(g *globalFlags) *cobra.Command {
 object per line to stdout, each as the API sent it. Progress goes to stderr when stderr
 is a terminal.
 
-Timestamps accept ISO 8601 with or without fraction and zone (no zone = UTC), or a date.`,
+Times accept ISO 8601 with or without fraction and zone (no zone = UTC), a date, or an
+age before now: whole days (7d) or a duration (12h, 90m).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			filter, err := f.filter()
+			filter, err := f.filter(time.Now())
 			if err != nil {
 				return err
 			}
@@ -121,7 +122,7 @@ func (f *conversationFilterFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.activityTo, "activity-to", "", "last activity before")
 }
 
-func (f *conversationFilterFlags) filter() (client.ConversationFilter, error) {
+func (f *conversationFilterFlags) filter(now time.Time) (client.ConversationFilter, error) {
 	out := client.ConversationFilter{
 		ContactUUID:       f.contactUUID,
 		OperatorID:        f.operatorID,
@@ -155,13 +156,30 @@ func (f *conversationFilterFlags) filter() (client.ConversationFilter, error) {
 		if t.val == "" {
 			continue
 		}
-		v, err := client.ParseTime(t.val)
+		v, err := parseFilterTime(t.val, now)
 		if err != nil {
 			return out, fmt.Errorf("--%s: %w", t.flag, err)
 		}
 		*t.dst = v
 	}
 	return out, nil
+}
+
+// parseFilterTime reads an ISO 8601 timestamp or date, or an age before now: whole days
+// ("7d") or a duration ("12h", "90m", "1h30m").
+func parseFilterTime(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if t, err := client.ParseTime(s); err == nil {
+		return t, nil
+	}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		if n, err := strconv.Atoi(days); err == nil && n >= 0 {
+			return now.UTC().AddDate(0, 0, -n), nil
+		}
+	} else if d, err := time.ParseDuration(s); err == nil && d >= 0 && s != "0" {
+		return now.UTC().Add(-d), nil
+	}
+	return time.Time{}, fmt.Errorf("%q is neither an ISO 8601 timestamp nor an age such as 7d or 12h", s)
 }
 
 // newContactsCmd is `parley contacts search`.

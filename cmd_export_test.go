@@ -123,6 +123,46 @@ func TestConversationsExportVerbatim(t *testing.T) {
 	}
 }
 
+// The time filters of conversations export take ISO 8601 or an age before now ("7d").
+func TestExportFilterTimes(t *testing.T) {
+	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
+	for in, want := range map[string]time.Time{
+		"2026-03-01":                time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
+		"2026-03-01T08:30:00":       time.Date(2026, 3, 1, 8, 30, 0, 0, time.UTC),
+		"2026-03-01T08:30:00.5Z":    time.Date(2026, 3, 1, 8, 30, 0, 500_000_000, time.UTC),
+		"2026-03-01T08:30:00+01:00": time.Date(2026, 3, 1, 7, 30, 0, 0, time.UTC),
+		"7d":                        time.Date(2026, 3, 3, 12, 0, 0, 0, time.UTC),
+		"0d":                        now,
+		"12h":                       time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC),
+		"90m":                       time.Date(2026, 3, 10, 10, 30, 0, 0, time.UTC),
+		" 1h30m ":                   time.Date(2026, 3, 10, 10, 30, 0, 0, time.UTC),
+	} {
+		got, err := parseFilterTime(in, now)
+		if err != nil || !got.Equal(want) {
+			t.Errorf("parseFilterTime(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "0", "yesterday", "-7d", "7", "d", "1.5d", "-2h", "7days", "2026-13-01"} {
+		if got, err := parseFilterTime(in, now); err == nil {
+			t.Errorf("parseFilterTime(%q) = %v, want an error", in, got)
+		}
+	}
+	f := conversationFilterFlags{updatedFrom: "7d", activityTo: "2026-03-09", status: "new", operatorID: 3}
+	got, err := f.filter(now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := client.ConversationFilter{UpdatedAtFromDate: time.Date(2026, 3, 3, 12, 0, 0, 0, time.UTC),
+		LastActivityToDate: time.Date(2026, 3, 9, 0, 0, 0, 0, time.UTC), Status: "new", OperatorID: 3}
+	if got != want {
+		t.Errorf("filter = %+v, want %+v", got, want)
+	}
+	f = conversationFilterFlags{firstFrom: "last week"}
+	if _, err := f.filter(now); err == nil || !strings.Contains(err.Error(), "--first-message-from") {
+		t.Errorf("a bad time names no flag: %v", err)
+	}
+}
+
 func TestContactsSearchRanked(t *testing.T) {
 	bin := parleyBinary(t)
 	sb := startTestSandbox(t)
@@ -253,7 +293,7 @@ func TestExportCommandErrors(t *testing.T) {
 		{"unknown metric", nil, []string{"analytics", "export", "um_nonsense", "--from", "2026-01-01", "--to", "2026-01-02"}, `unknown metric "um_nonsense"`},
 		{"bad date", nil, []string{"analytics", "export", "um_conversation_duration", "--from", "2026-13-01", "--to", "2026-01-02"}, "want YYYY-mm-dd"},
 		{"reversed dates", nil, []string{"analytics", "export", "um_conversation_duration", "--from", "2026-02-01", "--to", "2026-01-02"}, "is before --from"},
-		{"bad filter time", nil, []string{"conversations", "export", "--updated-from", "yesterday"}, "not ISO 8601"},
+		{"bad filter time", nil, []string{"conversations", "export", "--updated-from", "yesterday"}, "neither an ISO 8601 timestamp nor an age"},
 		{"limit out of range", nil, []string{"contacts", "search", "berlin", "--limit", "101"}, "want 1..100"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
