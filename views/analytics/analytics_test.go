@@ -732,3 +732,67 @@ func TestPickerFilter(t *testing.T) {
 		t.Error("the second esc does not cancel")
 	}
 }
+
+// At 80×24 (the screen gets 22 lines) the breakdown of a categorical metric shows its
+// value_str categories (and, for a metric without a quantity, its operators too), and the
+// summary of a quantity keeps its statistics.
+func TestShortScreenShowsTheBreakdown(t *testing.T) {
+	ctx := offlineCtx(t)
+	ctx.Operators = map[int64]string{1: "Ada"}
+	for _, metric := range []client.Metric{client.MetricOperatorStatus, client.MetricConversationStatusDuration} {
+		m := New(ctx)
+		m.Update(metricPickedMsg{metric: metric})
+		m.Update(rangePickedMsg{r: Range{Preset: PresetLast7}})
+		m.SetSize(80, 22)
+		loadSynthetic(t, m, hostilePoints())
+		v := ansi.Strip(m.View())
+		want := []string{"By value_str", "Data points 40"}
+		if !HasQuantity(m.metric) {
+			want = append(want, "By operator", "Ada")
+		}
+		for _, want := range want {
+			if !strings.Contains(v, want) {
+				t.Errorf("%s at 80×22 does not show %q:\n%s", metric, want, v)
+			}
+		}
+		if HasQuantity(m.metric) {
+			for _, want := range []string{"Median", "p90", "Max"} {
+				if !strings.Contains(v, want) {
+					t.Errorf("%s at 80×22: the summary lost %q:\n%s", metric, want, v)
+				}
+			}
+		} else if strings.Contains(v, "Median") {
+			t.Errorf("%s has no quantity but the summary lists a median:\n%s", metric, v)
+		}
+	}
+}
+
+// A window held back by the 10/min limit shows its countdown in full, also in the narrow
+// chart pane of an 80-column terminal.
+func TestQueuedCountdownFits(t *testing.T) {
+	for _, w := range []int{80, 120} {
+		m := New(offlineCtx(t))
+		m.focused = true
+		m.SetSize(w, 22)
+		m.start(false)
+		m.run.queuedUntil = m.now.Add(15 * time.Second)
+		v := ansi.Strip(m.View())
+		if !strings.Contains(v, "goes out in 15s") || !strings.Contains(v, "10 requests per minute per metric") {
+			t.Errorf("at %d columns the countdown is cut:\n%s", w, v)
+		}
+	}
+}
+
+// Values that are ids (topic, goal, survey option) show as the API sends them.
+func TestIDValuesHaveNoSeparators(t *testing.T) {
+	m := New(offlineCtx(t))
+	m.Update(metricPickedMsg{metric: client.MetricConversationTopic})
+	m.Update(rangePickedMsg{r: Range{Preset: PresetToday}})
+	m.SetSize(120, 38)
+	loadSynthetic(t, m, []client.DataPoint{pt("2026-11-20T10:00:00", fp(4001))})
+	m.left = viewTable
+	v := ansi.Strip(m.View())
+	if !strings.Contains(v, " 4001 ") || strings.Contains(v, "4,001") {
+		t.Errorf("the topic id is not shown as 4001:\n%s", v)
+	}
+}

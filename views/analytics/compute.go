@@ -695,6 +695,15 @@ func FormatNumber(v float64) string {
 	return s
 }
 
+// FormatID shows a value that is an id (a goal, a topic, a survey option) as the API sends
+// it: no thousands separators, no rounding.
+func FormatID(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
 // FormatValue shows a value in the metric's unit: seconds as durations, percentages with
 // "%", everything else as a number.
 func FormatValue(u client.Unit, v float64) string {

@@ -238,6 +238,21 @@ func TestPlanRequests(t *testing.T) {
 	if n := len(Plan(p.Apply(client.AnalyticsQuery{Metric: client.MetricConversationDuration}))); n != 2 {
 		t.Errorf("94 days with times: %d requests", n)
 	}
+	// The API counts the calendar days a period touches: a window with times that starts
+	// mid-day must end before the 94th day begins, and the windows leave no second out.
+	p = Period{From: at("2026-01-01T12:00:00"), To: at("2026-06-01T00:00:00"), WithTime: true}
+	ws := Plan(p.Apply(client.AnalyticsQuery{Metric: client.MetricConversationDuration}))
+	for i, w := range ws {
+		if d := (Period{From: w.From, To: w.To, WithTime: true}).Days(); d > client.MaxAnalyticsDays {
+			t.Errorf("window %d (%s → %s) touches %d calendar days", i, w.From, w.To, d)
+		}
+		if i > 0 && !w.From.Equal(ws[i-1].To.Add(time.Second)) {
+			t.Errorf("window %d starts %s, not a second after %s", i, w.From, ws[i-1].To)
+		}
+	}
+	if len(ws) == 0 || !ws[0].From.Equal(p.From) || !ws[len(ws)-1].To.Equal(p.To) {
+		t.Errorf("the windows do not cover %s", p)
+	}
 	if CostText(1) != "1 request" || CostText(3) != "3 requests" {
 		t.Error("cost text")
 	}

@@ -3,6 +3,7 @@ package analytics
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,8 +16,7 @@ import (
 
 // Layout.
 const (
-	controlsHeight = 7  // the query pane: five lines and its frame
-	summaryHeight  = 11 // nine lines and the frame
+	controlsHeight = 7 // the query pane: five lines and its frame
 	minRightWidth  = 30
 	maxRightWidth  = 46
 )
@@ -120,12 +120,12 @@ func (m *Model) View() string {
 		leftBody = m.chartBody(iw, ih)
 	}
 	left := common.Frame(fs, leftTitle, leftBody, lw, resH, true)
-	sh := min(summaryHeight, resH)
-	right := common.Frame(fs, "Summary", m.summaryView(rw-2, sh-2), rw, sh, false)
+	sh := m.summaryHeight(resH)
+	right := common.Frame(fs, "Summary", m.summaryView(rw-2, sh-2, resH), rw, sh, false)
 	if bh := resH - sh; bh >= 4 {
 		right += "\n" + common.Frame(fs, "Breakdown", m.breakdownView(rw-2, bh-2), rw, bh, false)
 	} else if bh > 0 {
-		right = common.Frame(fs, "Summary", m.summaryView(rw-2, resH-2), rw, resH, false)
+		right = common.Frame(fs, "Summary", m.summaryView(rw-2, resH-2, resH), rw, resH, false)
 	}
 	return top + "\n" + common.JoinHorizontal(left, right)
 }
@@ -271,8 +271,8 @@ func (m *Model) costText() string {
 
 // chartBody is the chart, or what stands in for it.
 func (m *Model) chartBody(w, h int) string {
-	if lines := m.statusLines(); lines != nil {
-		return common.Block(lines, w, h)
+	if notes := m.statusNotes(); notes != nil {
+		return common.Block(wrapNotes(notes, w), w, h)
 	}
 	if m.d.chart == "" || m.d.chartW != w || m.d.chartH != h {
 		return common.Block([]string{"", "  " + m.ctx.Styles.Muted.Render("Nothing to chart.")}, w, h)
@@ -280,64 +280,142 @@ func (m *Model) chartBody(w, h int) string {
 	return m.d.chart
 }
 
-// statusLines stand in for results that are not there (nil when there are results).
-func (m *Model) statusLines() []string {
+// note is a sentence of a status message with its style; "" is a blank line.
+type note struct {
+	text  string
+	style func(...string) string
+}
+
+// wrapNotes breaks each note into lines of at most w cells, indented by two, styling each
+// line on its own so a style never runs into the pane's border.
+func wrapNotes(notes []note, w int) []string {
+	var lines []string
+	for _, n := range notes {
+		if n.text == "" {
+			lines = append(lines, "")
+			continue
+		}
+		for _, l := range strings.Split(ansi.Wrap(n.text, max(1, w-2), ""), "\n") {
+			l = strings.TrimRight(l, " ")
+			if n.style != nil {
+				l = n.style(l)
+			}
+			lines = append(lines, "  "+l)
+		}
+	}
+	return lines
+}
+
+// statusNotes stand in for results that are not there (nil when there are results).
+func (m *Model) statusNotes() []note {
 	st := m.ctx.Styles
 	k := m.ctx.Keys
 	switch {
 	case m.running():
 		r := m.run
-		lines := []string{"", "  " + st.Loading.Render(fmt.Sprintf("Loading window %d of %d…", r.next+1, len(r.windows)))}
+		notes := []note{{}, {fmt.Sprintf("Loading window %d of %d…", r.next+1, len(r.windows)), st.Loading.Render}}
 		if left := r.queuedUntil.Sub(m.now); left > 0 {
-			lines = append(lines, "  "+st.Muted.Render(fmt.Sprintf("Queued: at most 10 requests per minute per metric; this one goes out in %ds.", int(math.Ceil(left.Seconds())))))
+			notes = append(notes,
+				note{fmt.Sprintf("Queued: goes out in %ds.", int(math.Ceil(left.Seconds()))), st.Warning.Render},
+				note{"At most 10 requests per minute per metric.", st.Muted.Render})
 		}
-		return lines
+		return notes
 	case m.err != "":
-		return []string{"", "  " + st.Error.Render("✗ "+m.err), "  " + st.Muted.Render("Press "+k.Open.Help().Key+" to try again.")}
+		return []note{{}, {"✗ " + m.err, st.Error.Render}, {"Press " + k.Open.Help().Key + " to try again.", st.Muted.Render}}
 	case m.cur == nil && m.cost > 1:
-		return []string{"", "  This query costs " + CostText(m.cost) + fmt.Sprintf(" (periods of at most %d days).", client.MaxAnalyticsDays),
-			"  " + st.Accent.Render("Press "+k.Open.Help().Key+" to run it.")}
+		return []note{{}, {"This query costs " + CostText(m.cost) + fmt.Sprintf(" (periods of at most %d days).", client.MaxAnalyticsDays), nil},
+			{"Press " + k.Open.Help().Key + " to run it.", st.Accent.Render}}
 	case m.cur == nil:
-		return []string{"", "  " + st.Loading.Render("Loading…")}
+		return []note{{}, {"Loading…", st.Loading.Render}}
 	case len(m.cur.points) == 0:
-		return []string{"", "  " + st.Muted.Render("No data points for this query.")}
+		return []note{{}, {"No data points for this query.", st.Muted.Render}}
 	}
 	return nil
 }
 
+// summaryRow is one line of the summary: a name and how to show it for a group's numbers.
+type summaryRow struct {
+	name string
+	f    func(Summary) string
+}
+
+// minBreakdownHeight is the breakdown pane the summary makes room for when the screen is
+// short: its frame and a title and a row for each of two sections.
+const minBreakdownHeight = 6
+
+// summaryRows are the summary's statistics rows (below its first line: the unit, or the
+// group names of a split). Every metric has the count of data points and of values; a
+// metric whose value is a quantity adds sum, mean, median, p90, min and max in its unit
+// (for the others they mean nothing: no value, a constant 1 or an id). When the screen is
+// too short for the breakdown below, the unit line goes first (the chart title names the
+// unit), then "With value" when every point has one.
+func (m *Model) summaryRows(resH int) (rows []summaryRow, unitLine bool) {
+	val := func(f func(Summary) float64) func(Summary) string {
+		return func(s Summary) string {
+			if s.N == 0 {
+				return "—"
+			}
+			return FormatValue(m.metric.Unit, f(s))
+		}
+	}
+	withValue := summaryRow{"With value", func(s Summary) string { return common.Thousands(s.N) }}
+	rows = []summaryRow{{"Data points", func(s Summary) string { return common.Thousands(s.Count) }}, withValue}
+	if HasQuantity(m.metric) {
+		rows = append(rows,
+			summaryRow{"Sum", val(func(s Summary) float64 { return s.Sum })},
+			summaryRow{"Mean", val(func(s Summary) float64 { return s.Mean })},
+			summaryRow{"Median", val(func(s Summary) float64 { return s.Median })},
+			summaryRow{"p90", val(func(s Summary) float64 { return s.P90 })},
+			summaryRow{"Min", val(func(s Summary) float64 { return s.Min })},
+			summaryRow{"Max", val(func(s Summary) float64 { return s.Max })})
+	}
+	unitLine = m.split == SplitNone
+	tight := func() bool { return resH-summaryLines(rows, unitLine, m.split) < minBreakdownHeight }
+	if m.cur == nil || !tight() {
+		return rows, unitLine
+	}
+	if unitLine {
+		unitLine = false
+		if !tight() {
+			return rows, unitLine
+		}
+	}
+	if m.d.all.N == m.d.all.Count {
+		rows = slices.Delete(rows, 1, 2) // "With value", the same number as "Data points"
+	}
+	return rows, unitLine
+}
+
+// summaryLines is the height of a summary pane with rows: its frame, the first line (the
+// unit, or the group names of a split) and the rows.
+func summaryLines(rows []summaryRow, unitLine bool, split SplitMode) int {
+	n := len(rows) + 2
+	if unitLine || split != SplitNone {
+		n++
+	}
+	return n
+}
+
+// summaryHeight is the height of the summary pane for results of resH lines.
+func (m *Model) summaryHeight(resH int) int {
+	rows, unitLine := m.summaryRows(resH)
+	return min(summaryLines(rows, unitLine, m.split), resH)
+}
+
 // summaryView shows count, sum, mean, median, p90, min and max of value in the metric's
 // unit; with a split, one column per group.
-func (m *Model) summaryView(w, h int) string {
+func (m *Model) summaryView(w, h, resH int) string {
 	st := m.ctx.Styles
 	if m.cur == nil {
 		return common.Block([]string{st.Muted.Render("No results yet.")}, w, h)
 	}
-	quantity := HasQuantity(m.metric)
-	u := m.metric.Unit
-	val := func(s Summary, f func(Summary) float64) string {
-		if !quantity || s.N == 0 {
-			return "—"
-		}
-		return FormatValue(u, f(s))
-	}
-	type row struct {
-		name string
-		f    func(Summary) string
-	}
-	rows := []row{
-		{"Data points", func(s Summary) string { return common.Thousands(s.Count) }},
-		{"With value", func(s Summary) string { return common.Thousands(s.N) }},
-		{"Sum", func(s Summary) string { return val(s, func(s Summary) float64 { return s.Sum }) }},
-		{"Mean", func(s Summary) string { return val(s, func(s Summary) float64 { return s.Mean }) }},
-		{"Median", func(s Summary) string { return val(s, func(s Summary) float64 { return s.Median }) }},
-		{"p90", func(s Summary) string { return val(s, func(s Summary) float64 { return s.P90 }) }},
-		{"Min", func(s Summary) string { return val(s, func(s Summary) float64 { return s.Min }) }},
-		{"Max", func(s Summary) string { return val(s, func(s Summary) float64 { return s.Max }) }},
-	}
+	rows, unitLine := m.summaryRows(resH)
 	const lw = 12
 	var lines []string
 	if m.split == SplitNone {
-		lines = append(lines, st.Label.Render(common.Pad("Unit", lw))+st.Muted.Render(unitText(m.metric)))
+		if unitLine {
+			lines = append(lines, st.Label.Render(common.Pad("Unit", lw))+st.Muted.Render(unitText(m.metric)))
+		}
 		for _, r := range rows {
 			lines = append(lines, st.Label.Render(common.Pad(r.name, lw))+r.f(m.d.all))
 		}
@@ -421,6 +499,11 @@ func (m *Model) breakdownView(w, h int) string {
 	if len(sections) == 0 {
 		return common.Block([]string{st.Muted.Render("No value_str categories or operators to break down.")}, w, h)
 	}
+	// Each section needs its title and a row; when the pane is too short for all of them,
+	// the first ones (value_str before operators) keep theirs.
+	for len(sections) > 1 && h/len(sections) < 2 {
+		sections, titles = sections[:len(sections)-1], titles[:len(titles)-1]
+	}
 	var lines []string
 	per := h / len(sections)
 	for i, items := range sections {
@@ -440,8 +523,8 @@ func (m *Model) breakdownView(w, h int) string {
 // tableView is the scrollable table of raw data points (visible rows only).
 func (m *Model) tableView(w, h int) string {
 	st := m.ctx.Styles
-	if lines := m.statusLines(); lines != nil {
-		return common.Block(lines, w, h)
+	if notes := m.statusNotes(); notes != nil {
+		return common.Block(wrapNotes(notes, w), w, h)
 	}
 	cols := tableColumns(w - 2)
 	var lines []string
@@ -529,8 +612,11 @@ func (m *Model) cell(id string, i int) string {
 		if p.Value == nil {
 			return "—"
 		}
-		if HasQuantity(m.metric) {
+		switch {
+		case HasQuantity(m.metric):
 			return FormatValue(m.metric.Unit, *p.Value)
+		case m.metric.Unit == client.UnitID:
+			return FormatID(*p.Value) // an id reads as written: 4001, not 4,001
 		}
 		return FormatNumber(*p.Value)
 	case "str":
