@@ -325,6 +325,11 @@ func (c *Client) do(ctx context.Context, req request, out any) (int, error) {
 		status, header, body, err := c.once(ctx, req.method, u, payload)
 		c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: status,
 			Duration: time.Since(started), Attempt: attempt, Err: c.redact(err)})
+		if err == nil && status == http.StatusNotFound && attempt > 0 && req.method == http.MethodDelete {
+			// An earlier attempt whose answer was lost (a connection error, a 502 or 504 from
+			// a proxy) may have deleted it: what the caller asked for is done.
+			status, body = http.StatusNoContent, nil
+		}
 		if err == nil && status < 400 {
 			if c.cache != nil {
 				if ckey != "" {

@@ -302,6 +302,42 @@ func TestConnectionErrorsRetried(t *testing.T) {
 	}
 }
 
+// TestRetriedDeleteFindsItGone: a DELETE whose first answer was lost (504, hang-up) and whose
+// retry answers 404 was done by the first attempt: success. A 404 on the first attempt, or
+// on a retried GET, stays an error.
+func TestRetriedDeleteFindsItGone(t *testing.T) {
+	for name, first := range map[string]func(t *testing.T, w http.ResponseWriter){
+		"504":    func(t *testing.T, w http.ResponseWriter) { w.WriteHeader(504) },
+		"hangup": hangUp,
+	} {
+		lostThen404 := func(w http.ResponseWriter, r *http.Request, n int) {
+			if n == 0 {
+				first(t, w)
+				return
+			}
+			writeJSON(w, 404, `{"detail": "Not found."}`)
+		}
+		rec := newRecorder(t, lostThen404)
+		c, _ := newTestClient(t, rec.base(), nil)
+		if err := c.DeleteNote(bg(), 501); err != nil {
+			t.Errorf("%s, then 404: %v", name, err)
+		}
+		if rec.count() != 2 {
+			t.Errorf("%s: %d requests, want 2", name, rec.count())
+		}
+		rec = newRecorder(t, lostThen404)
+		c, _ = newTestClient(t, rec.base(), nil)
+		if _, err := c.GetNote(bg(), 501); !IsNotFound(err) || rec.count() != 2 {
+			t.Errorf("%s: GET, then 404: %v after %d requests, want not found after 2", name, err, rec.count())
+		}
+	}
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) { writeJSON(w, 404, `{"detail": "Not found."}`) })
+	c, _ := newTestClient(t, rec.base(), nil)
+	if err := c.DeleteConversation(bg(), 1); !IsNotFound(err) || rec.count() != 1 {
+		t.Errorf("a first-attempt 404: %v after %d requests", err, rec.count())
+	}
+}
+
 // TestWritesNeverRetried: POST and PATCH go out exactly once, whatever the failure.
 func TestWritesNeverRetried(t *testing.T) {
 	writes := map[string]func(c *Client) error{
