@@ -160,15 +160,29 @@ func (c *Client) AnalyticsURL(q AnalyticsQuery, w AnalyticsWindow) string {
 	return c.endpoint("/api/um/v1/analytics/"+string(q.Metric)+"/", q.values(w))
 }
 
-// AnalyticsWindowPoints fetches the data points of one window.
+// AnalyticsWindowPoints fetches the data points of one window. The spec shows no paging of
+// analytics answers; should an answer carry a `next` link, it is followed to the end.
 func (c *Client) AnalyticsWindowPoints(ctx context.Context, q AnalyticsQuery, w AnalyticsWindow) ([]DataPoint, error) {
-	var env struct {
-		Results []DataPoint `json:"results"`
+	link := c.AnalyticsURL(q, w)
+	var seen links
+	var all []DataPoint
+	for {
+		if err := seen.visit(link); err != nil {
+			return nil, err
+		}
+		var env struct {
+			Results []DataPoint `json:"results"`
+			Next    *string     `json:"next"`
+		}
+		if _, err := c.do(ctx, request{method: http.MethodGet, url: link}, &env); err != nil {
+			return nil, err
+		}
+		all = append(all, env.Results...)
+		if Str(env.Next) == "" || len(env.Results) == 0 {
+			return all, nil
+		}
+		link = Str(env.Next)
 	}
-	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.AnalyticsURL(q, w)}, &env); err != nil {
-		return nil, err
-	}
-	return env.Results, nil
 }
 
 // Analytics fetches every window of q (waiting for the client-side limiter as needed) and

@@ -272,6 +272,57 @@ func TestAnalyticsMergesWindowsInTimeOrder(t *testing.T) {
 	}
 }
 
+// TestAnalyticsFollowsNextLinks: the spec shows no paging of analytics answers; an answer that
+// does carry a next link is followed (with the filters it carries), each page counted against
+// the metric; a next link back to a page already read is an error, not a loop.
+func TestAnalyticsFollowsNextLinks(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		q := r.URL.Query()
+		q.Set("page", fmt.Sprint(n+2))
+		next := "http://" + r.Host + r.URL.Path + "?" + q.Encode()
+		switch n {
+		case 0:
+			writeJSON(w, 200, `{"next": "`+next+`", "results": [{"time": "2024-01-01T10:00:00", "conversation_id": 1}]}`)
+		case 1:
+			writeJSON(w, 200, `{"next": "`+next+`", "results": [{"time": "2024-01-01T09:00:00", "conversation_id": 2}]}`)
+		default:
+			writeJSON(w, 200, `{"next": null, "results": [{"time": "2024-01-01T11:00:00", "conversation_id": 3}]}`)
+		}
+	})
+	c, _ := newTestClient(t, rec.base(), nil)
+	pts, err := c.Analytics(bg(), AnalyticsQuery{Metric: MetricConversationRating, From: date(2024, 1, 1), To: date(2024, 1, 1)})
+	if err != nil {
+		t.Fatal(mustFail(t, err))
+	}
+	var got []int64
+	for _, p := range pts {
+		got = append(got, *p.ConversationID)
+	}
+	if !reflect.DeepEqual(got, []int64{2, 1, 3}) {
+		t.Errorf("points %v, want [2 1 3] (all pages, in time order)", got)
+	}
+	reqs := rec.requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	if q := reqs[2].Query; q.Get("event_date") != "2024-01-01" || q.Get("page") != "3" {
+		t.Errorf("third request %v", q)
+	}
+	if u := c.Usage("analytics:um_conversation_rating"); u != 3 {
+		t.Errorf("usage %d, want 3", u)
+	}
+
+	// A next link that points back at the first page.
+	rec.setRespond(func(w http.ResponseWriter, r *http.Request, n int) {
+		writeJSON(w, 200, `{"next": "http://`+r.Host+r.URL.String()+`", "results": [{"time": "2024-01-01T10:00:00"}]}`)
+	})
+	before := rec.count()
+	_, err = c.Analytics(bg(), AnalyticsQuery{Metric: MetricConversationFeedback})
+	if !errors.Is(err, ErrPagingLoop) || rec.count() != before+1 {
+		t.Errorf("looping next: %v after %d requests", err, rec.count()-before)
+	}
+}
+
 func TestSortDataPointsStable(t *testing.T) {
 	mk := func(ts string, id int64) DataPoint {
 		tm, _ := ParseTime(ts)
