@@ -554,12 +554,8 @@ func (m Model) itemHeight() int {
 	return 2
 }
 
-// wideRow is the pane width from which a conversation takes one line (with the operator);
-// topicsRow the width from which that line shows the topics too.
-const (
-	wideRow   = 76
-	topicsRow = 96
-)
+// wideRow is the pane width from which a conversation takes one line.
+const wideRow = 76
 
 // bodyHeight is the lines left for entries (a header and a footer line).
 func (m Model) bodyHeight() int { return max(0, m.height-2) }
@@ -673,7 +669,6 @@ func (m *Model) renderEntry(r *Row, when string, styled bool) string {
 		name = "(no name)"
 	}
 	op := m.operatorName(r.OperatorID)
-	topics := strings.Join(r.Topics, ", ")
 	pv := r.Preview
 	if r.PreviewFromOperator && pv != "" {
 		pv = "↩ " + pv
@@ -681,16 +676,10 @@ func (m *Model) renderEntry(r *Row, when string, styled bool) string {
 	if w >= wideRow {
 		nameW := clamp(w/5, 12, 24)
 		timeW := 6
-		// The operator shows on every one-line row (a list pane of 78 columns at 200 or at
-		// 80 columns), the topics from topicsRow; the preview takes what is left.
-		opW, topW := clamp(w/8, 10, 16), 0
-		if w >= topicsRow {
-			topW = clamp(w/7, 10, 24)
-		}
-		fixed := 1 + 9 + 1 + 2 + nameW + 1 + timeW + 2 + opW + 1
-		if topW > 0 {
-			fixed += topW + 1
-		}
+		// Every one-line row names the operator and the topics (a list pane of 78 columns
+		// at 200 or at 80 columns included); the preview takes what is left.
+		opW, topW := clamp(w/8, 10, 16), clamp(w/7, 10, 24)
+		fixed := 1 + 9 + 1 + 2 + nameW + 1 + timeW + 2 + opW + 1 + topW + 1
 		pvW := max(0, w-fixed)
 		var b strings.Builder
 		b.WriteString(mark)
@@ -700,10 +689,8 @@ func (m *Model) renderEntry(r *Row, when string, styled bool) string {
 		b.WriteString(paint(common.Pad(name, nameW), st.Bold))
 		b.WriteString(" ")
 		b.WriteString(common.Pad(pv, pvW))
-		if topW > 0 {
-			b.WriteString(" ")
-			b.WriteString(paint(common.Pad(topics, topW), st.Topic))
-		}
+		b.WriteString(" ")
+		b.WriteString(paint(common.Pad(topicsCell(r.Topics, topW), topW), st.Topic))
 		b.WriteString(" ")
 		b.WriteString(paint(common.Pad(op, opW), st.Muted))
 		b.WriteString(" ")
@@ -711,19 +698,55 @@ func (m *Model) renderEntry(r *Row, when string, styled bool) string {
 		b.WriteString(" ")
 		return common.Fit(b.String(), w)
 	}
-	// Two lines: status, unread, name, time / preview, topics, operator.
+	// Two lines: status, unread, name, time / preview, topics, operator. The operator is
+	// never cut for the topics: they shrink to what is left ("Billing +2").
 	timeW := 6
 	nameW := max(1, w-1-9-1-2-1-timeW)
 	line1 := mark + status + " " + unread + paint(common.Pad(name, nameW), st.Bold) + " " +
 		paint(common.PadLeft(when, timeW), st.Muted)
-	tail := op
-	if topics != "" {
-		tail = topics + " · " + op
+	tailMax := max(0, (w-3)/2)
+	tail := ansi.Truncate(op, tailMax, "…")
+	if room := tailMax - ansi.StringWidth(op) - 3; len(r.Topics) > 0 && room > 0 {
+		if t := topicsCell(r.Topics, room); t != "" {
+			tail = t + " · " + op
+		}
 	}
-	tailW := min(ansi.StringWidth(tail), max(0, (w-3)/2))
+	tailW := ansi.StringWidth(tail)
 	pvW := max(0, w-3-tailW-1)
 	line2 := "   " + paint(common.Pad(pv, pvW), st.Muted) + " " + paint(common.PadLeft(tail, tailW), st.Topic)
 	return common.Fit(line1, w) + "\n" + common.Fit(line2, w)
+}
+
+// topicsCell fits topics into w cells: all of them when they fit, else as many whole ones
+// as fit and a count of the rest ("Billing, Returns +2"), else the first one cut short and
+// the count ("Product q… +1"), else the count alone ("+3"); "" when there are none or not
+// even the count fits.
+func topicsCell(topics []string, w int) string {
+	if len(topics) == 0 || w <= 0 {
+		return ""
+	}
+	full := strings.Join(topics, ", ")
+	if ansi.StringWidth(full) <= w {
+		return full
+	}
+	for k := len(topics) - 1; k >= 1; k-- {
+		s := strings.Join(topics[:k], ", ") + fmt.Sprintf(" +%d", len(topics)-k)
+		if ansi.StringWidth(s) <= w {
+			return s
+		}
+	}
+	rest := ""
+	if len(topics) > 1 {
+		rest = fmt.Sprintf(" +%d", len(topics)-1)
+	}
+	if room := w - ansi.StringWidth(rest); room >= 4 {
+		// "Technical…", not "Technical …"
+		return strings.TrimRight(ansi.Truncate(topics[0], room-1, ""), " ,") + "…" + rest
+	}
+	if all := fmt.Sprintf("+%d", len(topics)); ansi.StringWidth(all) <= w {
+		return all
+	}
+	return ""
 }
 
 func (m Model) operatorName(id int64) string {

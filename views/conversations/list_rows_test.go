@@ -66,36 +66,80 @@ func TestAgesStayCurrent(t *testing.T) {
 }
 
 // TestOneLineRowsShowOperatorAndTopics: from 76 columns (a pane at 80 or at 200 columns)
-// a row names the assigned operator; from 96 columns the topics too; every line keeps the
-// pane width.
+// a row names the assigned operator and the topics; every line keeps the pane width.
 func TestOneLineRowsShowOperatorAndTopics(t *testing.T) {
-	for _, tc := range []struct {
-		w              int
-		op, topics, pv bool
-	}{
-		{76, true, false, true},
-		{78, true, false, true},
-		{95, true, false, true},
-		{96, true, true, true},
-		{109, true, true, true},
-		{140, true, true, true},
-	} {
-		m, _ := preloaded(t, tc.w, []client.Conversation{conv(2, viewtest.Now), conv(1, viewtest.Now)}, 2)
+	for _, w := range []int{76, 78, 95, 96, 109, 140} {
+		m, _ := preloaded(t, w, []client.Conversation{conv(2, viewtest.Now), conv(1, viewtest.Now)}, 2)
 		v := m.View()
-		viewtest.CheckSize(t, v, tc.w, 12, "list")
+		viewtest.CheckSize(t, v, w, 12, "list")
 		row := line(v, 1) // not selected
-		if got := strings.Contains(row, "Zora"); got != tc.op {
-			t.Errorf("%d columns: operator shown %v, want %v: %q", tc.w, got, tc.op, row)
+		for _, want := range []string{"Zora", "billing", "a preview"} {
+			if !strings.Contains(row, want) {
+				t.Errorf("%d columns: %q missing: %q", w, want, row)
+			}
 		}
-		if got := strings.Contains(row, "billing"); got != tc.topics {
-			t.Errorf("%d columns: topics shown %v, want %v: %q", tc.w, got, tc.topics, row)
+		if ansi.StringWidth(row) != w {
+			t.Errorf("%d columns: row is %d wide", w, ansi.StringWidth(row))
 		}
-		if !strings.Contains(row, "a preview long") {
-			t.Errorf("%d columns: the preview is gone: %q", tc.w, row)
+	}
+}
+
+// TestNarrowRowsShowTopicsAndTheWholeOperator: at 78 columns several topics shrink to the
+// first and a count; on two-line rows (a narrow pane) the topics never cut the operator.
+func TestNarrowRowsShowTopicsAndTheWholeOperator(t *testing.T) {
+	c := conv(1, viewtest.Now)
+	c.Topics = []client.Topic{{ID: 1, Text: "Product question"}, {ID: 2, Text: "Sales lead"}, {ID: 3, Text: "Billing"}}
+	m, _ := preloaded(t, 78, []client.Conversation{conv(2, viewtest.Now), c}, 2)
+	row := line(m.View(), 1)
+	if !strings.Contains(row, " +2 ") || !strings.Contains(row, "Zora") {
+		t.Errorf("78 columns: want the first topic and +2, and the operator: %q", row)
+	}
+	for _, w := range []int{38, 50, 60} {
+		m, _ := preloaded(t, w, []client.Conversation{conv(2, viewtest.Now), c}, 2)
+		v := m.View()
+		viewtest.CheckSize(t, v, w, 12, "list")
+		second := strings.Split(v, "\n")[4] // row 1 takes lines 3 and 4
+		if !strings.HasSuffix(strings.TrimRight(second, " "), "Zora Quint") {
+			t.Errorf("%d columns: the operator is cut: %q", w, second)
 		}
-		if ansi.StringWidth(row) != tc.w {
-			t.Errorf("%d columns: row is %d wide", tc.w, ansi.StringWidth(row))
+		if !strings.Contains(second, "+") {
+			t.Errorf("%d columns: no sign of the topics: %q", w, second)
 		}
+	}
+}
+
+func TestTopicsCell(t *testing.T) {
+	topics := []string{"Product question", "Sales lead", "Billing"}
+	for _, tc := range []struct {
+		w    int
+		want string
+	}{
+		{40, "Product question, Sales lead, Billing"},
+		{37, "Product question, Sales lead, Billing"},
+		{36, "Product question, Sales lead +1"},
+		{19, "Product question +2"},
+		{18, "Product questi… +2"},
+		{7, "Pro… +2"},
+		{6, "+3"},
+		{2, "+3"},
+		{1, ""},
+	} {
+		got := conversations.TopicsCell(topics, tc.w)
+		if got != tc.want {
+			t.Errorf("width %d: %q, want %q", tc.w, got, tc.want)
+		}
+		if ansi.StringWidth(got) > tc.w {
+			t.Errorf("width %d: %q is too wide", tc.w, got)
+		}
+	}
+	if got := conversations.TopicsCell([]string{"🇺🇦 Україна"}, 6); got != "🇺🇦 Ук…" {
+		t.Errorf("a wide first topic: %q", got)
+	}
+	if got := conversations.TopicsCell([]string{"Technical issue"}, 11); got != "Technical…" {
+		t.Errorf("a cut at a space: %q", got)
+	}
+	if got := conversations.TopicsCell(nil, 20); got != "" {
+		t.Errorf("no topics: %q", got)
 	}
 }
 

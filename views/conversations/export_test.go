@@ -1,0 +1,4 @@
+package conversations
+
+// TopicsCell exposes topicsCell to the tests.
+var TopicsCell = topicsCell
