@@ -29,6 +29,19 @@ type authDeps struct {
 	// httpClient is the transport for the verification requests (nil: the client's default).
 	httpClient *http.Client
 	now        func() time.Time
+	// onRequest sees each verification request (the --debug log); nil for none.
+	onRequest func(client.RequestInfo)
+}
+
+// withDebugLog opens the --debug log for an auth command: its verification requests are
+// logged like every other request (never the token). The returned function closes it.
+func withDebugLog(g *globalFlags, d authDeps) (authDeps, func(), error) {
+	dl, err := openDebugLog(g.debug)
+	if err != nil {
+		return d, nil, err
+	}
+	d.onRequest = dl.request
+	return d, func() { _ = dl.close() }, nil
 }
 
 func defaultAuthDeps() authDeps {
@@ -98,6 +111,11 @@ func runLogin(cmd *cobra.Command, g *globalFlags, d authDeps, o loginOptions) er
 	if err != nil {
 		return err
 	}
+	d, closeLog, err := withDebugLog(g, d)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
 	if s.BaseURL == "" {
 		return errors.New("no base URL: pass --base-url URL (or set PARLEY_BASE_URL, or base_url in the config file)")
 	}
@@ -245,6 +263,7 @@ func newVerifyClient(d authDeps, s Settings, token string, org, operator int64) 
 		MaxRetryWait:   5 * time.Second,
 		MaxBodyBytes:   8 << 20,
 		Now:            d.now,
+		OnRequest:      d.onRequest,
 	})
 }
 
@@ -371,6 +390,11 @@ func runStatus(cmd *cobra.Command, g *globalFlags, d authDeps) error {
 	if err != nil {
 		return err
 	}
+	d, closeLog, err := withDebugLog(g, d)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
 	row := func(k, v string) { fmt.Fprintf(out, "%-14s%s\n", k+":", v) }
 	cfg := "none"
 	if s.ConfigExists {
@@ -467,10 +491,18 @@ func runLogout(cmd *cobra.Command, g *globalFlags, d authDeps) error {
 		return err
 	}
 	if r.KeyringErr != nil {
-		fmt.Fprintf(w, "The OS keyring was not checked: %v.\n", r.KeyringErr)
+		fmt.Fprintf(w, "The OS keyring was not checked: %s.\n", strings.TrimPrefix(r.KeyringErr.Error(), "OS keyring unavailable: "))
 	}
 	if len(r.Keyring)+len(r.File) == 0 {
-		fmt.Fprintf(w, "No stored token for %s.\n", s.Profile.Key())
+		switch {
+		case r.KeyringErr == nil:
+			fmt.Fprintf(w, "No stored token for %s.\n", s.Profile.Key())
+		case s.Credentials.FilePath() != "":
+			// The keyring was not searched: say only what is known.
+			fmt.Fprintf(w, "No token for %s in %s.\n", s.Profile.Key(), s.Credentials.FilePath())
+		default:
+			fmt.Fprintf(w, "Nothing was removed for %s.\n", s.Profile.Key())
+		}
 	}
 	if strings.TrimSpace(d.env(credentials.EnvToken)) != "" {
 		fmt.Fprintf(w, "%s is still set in this environment; unset it to stop using that token.\n", credentials.EnvToken)

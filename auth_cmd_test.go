@@ -88,6 +88,7 @@ func runAuth(t *testing.T, env map[string]string, stdin string, args ...string) 
 	pf.StringVar(&g.operator, "operator", "", "")
 	pf.BoolVar(&g.demo, "demo", false, "")
 	pf.StringVar(&g.configPath, "config", "", "")
+	pf.StringVar(&g.debug, "debug", "", "")
 	d := authDeps{env: mapEnv(env), now: time.Now}
 	root.AddCommand(newAuthCmdWith(&g, d), newConfigCmdWith(&g, mapEnv(env)))
 	var out, errOut bytes.Buffer
@@ -244,6 +245,37 @@ func TestAuthLoginWithoutKeyring(t *testing.T) {
 	if _, err := os.Stat(credPath); !os.IsNotExist(err) {
 		t.Fatal("logout left the credentials file")
 	}
+	// Logging out again: the keyring was not searched, so parley does not claim it holds
+	// nothing.
+	_, stderr, err = runAuth(t, env, "", "auth", "logout")
+	if err != nil || !strings.Contains(stderr, "No token for "+srv.URL+" in "+credPath+".") || strings.Contains(stderr, "No stored token") ||
+		strings.Contains(stderr, "not checked: OS keyring unavailable") {
+		t.Fatalf("second logout: %v\n%s", err, stderr)
+	}
+}
+
+// --debug FILE logs the verification requests of auth login and auth status, never the token.
+func TestAuthDebugLogHasRequestsNotToken(t *testing.T) {
+	env := mockKeyringEnv(t)
+	_, srv := newFakeAuthAPI(t, 1)
+	logPath := filepath.Join(t.TempDir(), "debug.log")
+	if _, stderr, err := runAuth(t, env, authTestToken, "auth", "login", "--with-token", "--base-url", srv.URL, "--debug", logPath); err != nil {
+		t.Fatalf("login: %v\n%s", err, stderr)
+	}
+	if stdout, _, err := runAuth(t, env, "", "auth", "status", "--debug", logPath); err != nil {
+		t.Fatalf("status: %v\n%s", err, stdout)
+	}
+	b, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := string(b)
+	if n := strings.Count(log, "path=/api/um/v3/operators/"); n != 2 || !strings.Contains(log, "path=/api/um/v1/analytics/") {
+		t.Errorf("the log does not show login's two requests and status's one (%d operator requests):\n%s", n, log)
+	}
+	if strings.Contains(log, authTestToken) || strings.Contains(log, "SECRET") {
+		t.Fatalf("the debug log holds the token:\n%s", log)
+	}
 }
 
 func TestAuthStatusEnvTokenAndFailures(t *testing.T) {
@@ -315,6 +347,14 @@ func TestConfigInit(t *testing.T) {
 	stdout, _, err = runAuth(t, env, "", "config", "path")
 	if err != nil || strings.TrimSpace(stdout) != path {
 		t.Fatalf("path: %v %q", err, stdout)
+	}
+	// config path checks the key bindings as start-up does, naming the line.
+	if err := os.WriteFile(path, []byte("theme: dark\nkeys:\n  metric: x\n  range: x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = runAuth(t, env, "", "config", "path")
+	if err == nil || !strings.Contains(err.Error(), path+":4: keys.range: key \"x\" is also bound to \"metric\"") {
+		t.Fatalf("path with conflicting keys: %v", err)
 	}
 	other := filepath.Join(t.TempDir(), "other.yaml")
 	if _, _, err = runAuth(t, env, "", "--config", other, "config", "init"); err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/parley-tui/parley/config"
+	"github.com/parley-tui/parley/keymap"
 )
 
 func newConfigCmd(g *globalFlags) *cobra.Command {
@@ -47,7 +48,7 @@ Flags and environment variables override it. It never holds the token.`,
 	initCmd.Flags().BoolVar(&force, "force", false, "replace an existing file")
 	pathCmd := &cobra.Command{
 		Use:   "path",
-		Short: "Print the config file's path and check the file",
+		Short: "Print the config file's path and check the file, key bindings included",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			path, err := configPath(g, env)
@@ -58,6 +59,10 @@ Flags and environment variables override it. It never holds the token.`,
 			c, err := config.Load(path)
 			if err != nil {
 				return err
+			}
+			// The key bindings are checked as at start-up: unknown actions and conflicts.
+			if err := keymap.Default().Apply(c.Keys); err != nil {
+				return keyError(err, Settings{ConfigPath: path, KeyLines: c.KeyLines})
 			}
 			if !c.Exists {
 				fmt.Fprintln(cmd.ErrOrStderr(), `(the file does not exist; "parley config init" writes an example)`)
