@@ -46,6 +46,12 @@ age before now: whole days (7d) or a duration (12h, 90m).`,
 			if err != nil {
 				return err
 			}
+			if pageSize < 1 || pageSize > client.MaxLimit {
+				return fmt.Errorf("--page-size %d: want 1..%d", pageSize, client.MaxLimit)
+			}
+			if max < 0 {
+				return fmt.Errorf("--max %d: want 0 (all) or more", max)
+			}
 			ctx := cmd.Context()
 			s, err := openSession(ctx, g, cmd.ErrOrStderr())
 			if err != nil {

@@ -63,6 +63,19 @@ func TestConversationsExportWalksEverything(t *testing.T) {
 		t.Fatal("progress written to a stderr that is not a terminal")
 	}
 
+	// --max stops early; small pages still walk in id order.
+	r = runParley(t, bin, apiEnv(t, sb), "", "conversations", "export", "--max", "5", "--page-size", "2")
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if r.err != nil || len(lines) != 5 {
+		t.Fatalf("--max 5: %v, %d lines\n%s", r.err, len(lines), r.stderr)
+	}
+	for i := 1; i < len(lines); i++ {
+		var a, b client.Conversation
+		if json.Unmarshal([]byte(lines[i-1]), &a) != nil || json.Unmarshal([]byte(lines[i]), &b) != nil || b.ID <= a.ID {
+			t.Fatalf("--max 5: lines %d and %d are not conversations in id order", i-1, i)
+		}
+	}
+
 	// Filters narrow the walk.
 	r = runParley(t, bin, apiEnv(t, sb), "", "conversations", "export", "--status", "ended")
 	for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
@@ -295,6 +308,9 @@ func TestExportCommandErrors(t *testing.T) {
 		{"reversed dates", nil, []string{"analytics", "export", "um_conversation_duration", "--from", "2026-02-01", "--to", "2026-01-02"}, "is before --from"},
 		{"bad filter time", nil, []string{"conversations", "export", "--updated-from", "yesterday"}, "neither an ISO 8601 timestamp nor an age"},
 		{"limit out of range", nil, []string{"contacts", "search", "berlin", "--limit", "101"}, "want 1..100"},
+		{"page size zero", nil, []string{"conversations", "export", "--page-size", "0"}, "--page-size 0: want 1..100"},
+		{"page size too large", nil, []string{"conversations", "export", "--page-size", "101"}, "--page-size 101: want 1..100"},
+		{"negative max", nil, []string{"conversations", "export", "--max", "-1"}, "--max -1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := tc.env
