@@ -62,7 +62,7 @@ func (rq *request) contactSet() (searchedSet, error) {
 	if err != nil {
 		return searchedSet{}, err
 	}
-	return rq.searchedOrOrdered(w, "contacts ct", "ct.id", contactSearchColumns, contactRank, contactOrderings)
+	return rq.searchedOrOrdered(w, "contacts ct", "ct.id", contactIndex, contactOrderings)
 }
 
 func (rq *request) listContacts() (int, any, error) {

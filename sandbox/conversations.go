@@ -105,7 +105,7 @@ func (rq *request) conversationSet(extra ...string) (searchedSet, error) {
 	for _, e := range extra {
 		w.add(e)
 	}
-	return rq.searchedOrOrdered(w, "conversations c", "c.id", conversationSearchColumns, conversationRank, conversationOrderings)
+	return rq.searchedOrOrdered(w, "conversations c", "c.id", conversationIndex, conversationOrderings)
 }
 
 func (rq *request) listConversations() (int, any, error) {

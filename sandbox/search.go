@@ -14,11 +14,44 @@ import (
 const (
 	conversationSearchColumns = "{name email street city messages}"
 	contactSearchColumns      = "{name email street city country notes}"
-
-	// bm25 column weights: org 0, contact fields A = 10, notes B = 4, messages C = 1.
-	conversationRank = "bm25(conversations_fts, 0.0, 10.0, 10.0, 10.0, 10.0, 1.0)"
-	contactRank      = "bm25(contacts_fts, 0.0, 10.0, 10.0, 10.0, 10.0, 10.0, 4.0)"
 )
+
+// searchIndex describes a full-text index and its ranking.
+//
+// FTS5's bm25 adds the weighted occurrences of all columns before it saturates them, so
+// weights alone let many occurrences in a low-weight column (a message repeating a word
+// 200 times) outrank one occurrence in a high-weight column (the contact's city). The
+// ranking is therefore by tier first: rows with a keyword in an A column come before all
+// others, and bm25 with the column weights orders within a tier (more occurrences rank
+// higher).
+type searchIndex struct {
+	table   string // the FTS5 table
+	columns string // FTS5 column filter of the searchable columns
+	rank    string // bm25 with the column weights (org 0, A = 10, B = 4, C = 1)
+	// inA is true exactly for rows with a keyword in an A column: bm25 restricted to those
+	// columns is 0 without such an occurrence and negative with one.
+	inA string
+}
+
+var (
+	conversationIndex = searchIndex{
+		table:   "conversations_fts",
+		columns: conversationSearchColumns,
+		rank:    "bm25(conversations_fts, 0.0, 10.0, 10.0, 10.0, 10.0, 1.0)",
+		inA:     "(bm25(conversations_fts, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0) < 0)",
+	}
+	contactIndex = searchIndex{
+		table:   "contacts_fts",
+		columns: contactSearchColumns,
+		rank:    "bm25(contacts_fts, 0.0, 10.0, 10.0, 10.0, 10.0, 10.0, 4.0)",
+		inA:     "(bm25(contacts_fts, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0) < 0)",
+	}
+)
+
+// order is the ORDER BY of a search: tier, weighted rank, then id descending.
+func (ix searchIndex) order(idCol string) string {
+	return ix.inA + " DESC, " + ix.rank + ", " + idCol + " DESC"
+}
 
 // searchSchema (migration 2) replaces the first full-text tables by ones with the org column
 // and longer prefix indexes, and fills them from the data.
@@ -109,7 +142,7 @@ type searchedSet struct {
 // searchedOrOrdered is the set a list (or its DELETE) works on: the ranked search when
 // search_query is given (a query without usable keywords matches nothing), else the
 // filtered rows in the requested ordering (default id descending).
-func (rq *request) searchedOrOrdered(w *whereB, table, idCol, columns, rank string, orderings map[string]string) (searchedSet, error) {
+func (rq *request) searchedOrOrdered(w *whereB, table, idCol string, ix searchIndex, orderings map[string]string) (searchedSet, error) {
 	set := searchedSet{from: table, w: w, idCol: idCol}
 	if fts, ok := rq.searchParam(); ok {
 		if fts == "" {
@@ -117,7 +150,7 @@ func (rq *request) searchedOrOrdered(w *whereB, table, idCol, columns, rank stri
 			set.order = idCol + " DESC"
 			return set, nil
 		}
-		return rq.searchSet(w, fts, table, idCol, columns, rank), nil
+		return rq.searchSet(w, fts, table, idCol, ix), nil
 	}
 	order, err := rq.ordering(orderings, idCol+" DESC")
 	if err != nil {
@@ -129,20 +162,19 @@ func (rq *request) searchedOrOrdered(w *whereB, table, idCol, columns, rank stri
 
 // searchSet builds the set for a search. base holds the organization condition first and then
 // any other filters; table is e.g. "conversations c" with alias and idCol its id column.
-func (rq *request) searchSet(base *whereB, fts, table, idCol, columns, rank string) searchedSet {
-	index := strings.SplitN(rank[len("bm25("):], ",", 2)[0]
-	match := matchExpr(rq.org, columns, fts)
+func (rq *request) searchSet(base *whereB, fts, table, idCol string, ix searchIndex) searchedSet {
+	match := matchExpr(rq.org, ix.columns, fts)
 	if len(base.parts) == 1 {
 		w := &whereB{}
-		w.add(index+" MATCH ?", match)
-		return searchedSet{from: index, w: w, order: rank + ", " + index + ".rowid DESC", idCol: index + ".rowid"}
+		w.add(ix.table+" MATCH ?", match)
+		return searchedSet{from: ix.table, w: w, order: ix.order(ix.table + ".rowid"), idCol: ix.table + ".rowid"}
 	}
 	w := base.clone()
-	w.add(index+" MATCH ?", match)
+	w.add(ix.table+" MATCH ?", match)
 	return searchedSet{
-		from:  index + " JOIN " + table + " ON " + idCol + " = " + index + ".rowid",
+		from:  ix.table + " JOIN " + table + " ON " + idCol + " = " + ix.table + ".rowid",
 		w:     w,
-		order: rank + ", " + idCol + " DESC",
+		order: ix.order(idCol),
 		idCol: idCol,
 	}
 }

@@ -232,3 +232,72 @@ func TestSearchQuerySyntaxIsSanitized(t *testing.T) {
 		t.Fatalf("next link without search_query: %v", p.Next)
 	}
 }
+
+// The field decides first: one occurrence in an A-weighted field outranks any number of
+// occurrences in a lower-weighted one. The seeded hostile conversation repeats "dull" in a
+// 10,000-character message line more than 200 times (C weight).
+func TestSearchFieldOutranksOccurrences(t *testing.T) {
+	t.Parallel()
+	r := start(t, sandbox.Options{})
+	a := newAPI(t, r)
+	hostile := a.info.HostileConversationID
+	hits, _ := searchConversations(t, a, "dull")
+	if indexOf(hits, hostile) < 0 {
+		t.Fatalf("dull: %v does not contain the hostile conversation %d", hits, hostile)
+	}
+	inHits := map[int64]bool{}
+	for _, id := range hits {
+		inHits[id] = true
+	}
+	cs := plainContacts(t, a, 3)
+	var x contact
+	var xConvs []conversation
+	for _, c := range cs {
+		convs, _, _ := walkOffset[conversation](a, "/api/um/v3/conversations/?limit=100&contact_identity_id="+itoa(c.ID))
+		clean := len(convs) > 0
+		for _, cv := range convs {
+			clean = clean && !inHits[cv.ID]
+		}
+		if clean {
+			x, xConvs = c, convs
+			break
+		}
+	}
+	if x.ID == 0 {
+		t.Fatal("no plain contact whose conversations do not mention dull")
+	}
+	expectStatus(t, a.send("PATCH", "/api/um/v3/contact_identities/"+itoa(x.ID)+"/", map[string]any{"city": "Dull"}), 200, "patch city")
+	got, count := searchConversations(t, a, "dull")
+	if count != len(hits)+len(xConvs) {
+		t.Fatalf("dull: count %d, want %d + %d", count, len(hits), len(xConvs))
+	}
+	for i := range xConvs {
+		if inHits[got[i]] {
+			t.Fatalf("dull: rank %d is conversation %d, a message-only match above the city match: %v", i, got[i], got)
+		}
+	}
+	// Also when the keywords differ: the message-only match of one keyword stays below the
+	// city match of the other.
+	got, _ = searchConversations(t, a, "dull boy")
+	for i := range xConvs {
+		if inHits[got[i]] {
+			t.Fatalf("dull boy: rank %d is conversation %d, a message-only match above the city match: %v", i, got[i], got)
+		}
+	}
+
+	// Contacts: a street (A) outranks a note (B) repeating the word.
+	var others []contact
+	for _, c := range cs {
+		if c.ID != x.ID {
+			others = append(others, c)
+		}
+	}
+	y, z := others[0], others[1]
+	expectStatus(t, a.send("POST", "/api/um/v3/notes/", map[string]any{"contact_identity_id": y.ID,
+		"body": strings.Repeat("aardwolf ", 60)}), 201, "note y")
+	expectStatus(t, a.send("PATCH", "/api/um/v3/contact_identities/"+itoa(z.ID)+"/", map[string]any{"street": "Aardwolf Lane 3"}), 200, "patch street")
+	got, count = searchContacts(t, a, "aardwolf")
+	if count != 2 || got[0] != z.ID || got[1] != y.ID {
+		t.Fatalf("aardwolf: %v (count %d), want the street match %d before the note match %d", got, count, z.ID, y.ID)
+	}
+}
