@@ -157,21 +157,29 @@ func (m *Model) SetQuery(q Query) tea.Cmd {
 		q.Ordering = ""
 	}
 	m.q = q
-	m.countStale = true
-	return m.Load(false)
+	return m.loadQuery()
 }
 
-// Load fetches the first page of the current query (fresh skips the response cache).
-func (m *Model) Load(fresh bool) tea.Cmd { return m.fetchFirst(m.startFirst(), fresh) }
+// Load fetches the first page of the current query again (fresh skips the response
+// cache); the cursor stays on the selected row when the new rows have it.
+func (m *Model) Load(fresh bool) tea.Cmd { return m.fetchFirst(m.startFirst(true), fresh) }
 
-// startFirst begins a first page: answers to earlier requests are dropped from now on, and
-// the cursor stays on the selected row when the new rows have it.
-func (m *Model) startFirst() common.Request {
-	keep := int64(0)
-	if r, ok := m.Selected(); ok {
-		keep = r.ID
+// loadQuery fetches the first page of a changed query (search, filters, status, ordering):
+// its rows show from the top, as the first rows are what the new query is for.
+func (m *Model) loadQuery() tea.Cmd {
+	m.countStale = true
+	return m.fetchFirst(m.startFirst(false), false)
+}
+
+// startFirst begins a first page: answers to earlier requests are dropped from now on.
+// With keep, the cursor stays on the selected row when the new rows have it; else the new
+// rows show from the first.
+func (m *Model) startFirst(keep bool) common.Request {
+	id := int64(0)
+	if r, ok := m.Selected(); ok && keep {
+		id = r.ID
 	}
-	return m.pg.Start(keep)
+	return m.pg.Start(id)
 }
 
 // fetchFirst asks for the first page of the current query as the answer to r.
@@ -193,7 +201,7 @@ func (m *Model) fetchFirst(r common.Request, fresh bool) tea.Cmd {
 // ReloadDelay, unless another change comes first.
 func (m *Model) reloadSoon() tea.Cmd {
 	m.countStale = true
-	return common.Tick(ReloadDelay, reloadMsg{req: m.startFirst()})
+	return common.Tick(ReloadDelay, reloadMsg{req: m.startFirst(false)})
 }
 
 // listOptions are the request options of q: no ordering with a search (results come in
@@ -303,12 +311,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case SearchMsg:
 		m.q.Search = strings.TrimSpace(msg.Text)
-		m.countStale = true
-		return m, m.Load(false)
+		return m, m.loadQuery()
 	case FilterMsg:
 		m.q.Filter = msg.Filter
-		m.countStale = true
-		return m, m.Load(false)
+		return m, m.loadQuery()
 	case tea.KeyMsg:
 		if m.focused {
 			return m.onKey(msg)
@@ -494,8 +500,7 @@ func (m *Model) Clear() tea.Cmd {
 	default:
 		return nil
 	}
-	m.countStale = true
-	return m.Load(false)
+	return m.loadQuery()
 }
 
 func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {

@@ -216,3 +216,45 @@ func TestPastTheOffsetCapByCursor(t *testing.T) {
 		t.Fatalf("the footer does not explain the cap:\n%s", m.View())
 	}
 }
+
+// TestNewQueryStartsAtTheTopAndRefreshKeepsTheRow: a changed ordering, status, search or
+// filter shows its rows from the first (even when they hold the row that was selected);
+// r refreshes the same query and keeps the cursor on its row.
+func TestNewQueryStartsAtTheTopAndRefreshKeepsTheRow(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	c := viewtest.Client(t, sb)
+	down := func(m conversations.Model, n int) conversations.Model {
+		for range n {
+			m, _ = m.Update(viewtest.Key("j"))
+		}
+		return m
+	}
+	m := newList(t, c, 100, 120, 20)
+	m = viewtest.Settle(m, m.Load(false), wait)
+	if len(m.Rows()) < 60 || len(m.Rows()) != m.Total() {
+		t.Fatalf("the test needs one page of 60 to 100 rows, got %d of %d", len(m.Rows()), m.Total())
+	}
+	m = down(m, 40)
+	sel, _ := m.Selected()
+	var cmd tea.Cmd
+	m, cmd = m.Update(viewtest.Key("r"))
+	m = viewtest.Settle(m, cmd, wait)
+	if r, _ := m.Selected(); r.ID != sel.ID {
+		t.Fatalf("r moved the cursor from %d to %d", sel.ID, r.ID)
+	}
+	m, cmd = m.Update(viewtest.Key("o")) // id ascending: the same rows, the selected one elsewhere
+	m = viewtest.Settle(m, cmd, wait)
+	if r, _ := m.Selected(); r.ID != m.Rows()[0].ID {
+		t.Fatalf("after o the cursor is on %d, not on the first row %d", r.ID, m.Rows()[0].ID)
+	}
+	m = down(m, 30)
+	sel, _ = m.Selected()
+	m, cmd = m.Update(conversations.SearchMsg{Text: sel.Name})
+	m = viewtest.Settle(m, cmd, wait)
+	if len(m.Rows()) < 2 {
+		t.Fatalf("the search for %q found %d rows", sel.Name, len(m.Rows()))
+	}
+	if r, _ := m.Selected(); r.ID != m.Rows()[0].ID {
+		t.Fatalf("after a search the cursor is on %d, not on the best match %d", r.ID, m.Rows()[0].ID)
+	}
+}
