@@ -57,7 +57,8 @@ type Options struct {
 	Width int
 	// Success is the toast shown when the task succeeds ("" = none).
 	Success string
-	// Keys extra submit keys (for example ctrl+s for a multi-line note).
+	// SubmitKeys submit the form from any field (nil = DefaultSubmitKeys; every form
+	// takes ctrl+s, so a form with many fields does not need enter on each of them).
 	SubmitKeys []string
 	// KeyMap replaces huh's default keys (nil = defaults); the modal handles esc and
 	// ctrl+c itself, so its Quit binding is disabled.
@@ -93,6 +94,10 @@ func Labelled(title string, check func(string) error) func(string) error {
 		return nil
 	}
 }
+
+// DefaultSubmitKeys submit every form from any field unless Options.SubmitKeys says
+// otherwise.
+var DefaultSubmitKeys = []string{"ctrl+s"}
 
 // holdLimit bounds how long keys are held when huh's focus move does not come back (it
 // always does in a real program; this only keeps the form usable if it did not).
@@ -149,6 +154,9 @@ type Modal struct {
 
 // New builds a form modal.
 func New(ctx *common.Ctx, opts Options) *Modal {
+	if opts.SubmitKeys == nil {
+		opts.SubmitKeys = DefaultSubmitKeys
+	}
 	m := &Modal{ctx: ctx, opts: opts, km: keyMap(opts.KeyMap)}
 	if len(opts.SubmitKeys) > 0 {
 		m.submitKey = key.NewBinding(key.WithKeys(opts.SubmitKeys...), key.WithHelp(strings.Join(opts.SubmitKeys, "/"), "submit"))
@@ -263,7 +271,7 @@ func (m *Modal) ShortHelp() []key.Binding {
 		key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab/shift+tab", "next/previous field")),
 		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "next/submit")),
 	}
-	if m.opts.SubmitKeys != nil {
+	if len(m.opts.SubmitKeys) > 0 {
 		out = append(out, m.submitKey)
 	}
 	return append(out, key.NewBinding(key.WithKeys(k.Back.Keys()...), key.WithHelp(k.Back.Help().Key, "cancel")))
@@ -680,6 +688,15 @@ func plural(n int, one, many string) string {
 	return many
 }
 
+// helpKeys are the focused field's keys, then the submit key (when the form has one).
+func (m *Modal) helpKeys() []key.Binding {
+	keys := m.form.KeyBinds()
+	if len(m.opts.SubmitKeys) > 0 {
+		keys = append(keys[:len(keys):len(keys)], m.submitKey)
+	}
+	return keys
+}
+
 // View renders the box.
 func (m *Modal) View() string {
 	st := m.ctx.Styles
@@ -687,7 +704,7 @@ func (m *Modal) View() string {
 	lines := []string{st.ModalTitle.Render(ansi.Truncate(m.opts.Title, w, "…")), ""}
 	if fv := m.form.View(); fv != "" {
 		lines = append(lines, fv, "")
-		lines = append(lines, ansi.Truncate(m.form.Help().ShortHelpView(m.form.KeyBinds()), w, "…"))
+		lines = append(lines, ansi.Truncate(m.form.Help().ShortHelpView(m.helpKeys()), w, "…"))
 	}
 	lines = append(lines, m.tail()...)
 	return st.Modal.Width(m.boxWidth() - 2).Render(lipgloss.NewStyle().MaxWidth(w).Render(strings.Join(lines, "\n")))

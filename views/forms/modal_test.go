@@ -10,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/forms"
@@ -383,5 +384,31 @@ func TestRefusedGroupChangeKeepsAFieldFocused(t *testing.T) {
 	p.batch("ctrl+s", "Y")
 	if vals[0] != "badZY" {
 		t.Fatalf("after ctrl+s the typing was lost: %q\n%s", vals, p.m.View())
+	}
+}
+
+// Every form takes ctrl+s from any field, and its help line says so, unless the form
+// names its own submit keys.
+func TestCtrlSSubmitsEveryFormFromAnyField(t *testing.T) {
+	var v person
+	submits := 0
+	m := forms.New(ctx(), forms.Options{Title: "Person", Build: personForm(&v),
+		Submit: func() (int, tea.Cmd, error) { submits++; return 0, nil, nil }})
+	p := newProgram(m, 76, 40)
+	if view := ansi.Strip(m.View()); !strings.Contains(view, "ctrl+s submit") {
+		t.Fatalf("the help line does not name ctrl+s:\n%s", view)
+	}
+	p.batch("Zed", "ctrl+s")
+	if submits != 1 || v.name != "Zed" {
+		t.Fatalf("ctrl+s on the first field: %d submits, values %+v", submits, v)
+	}
+
+	own := 0
+	m2 := forms.New(ctx(), forms.Options{Title: "Person", Build: personForm(new(person)), SubmitKeys: []string{},
+		Submit: func() (int, tea.Cmd, error) { own++; return 0, nil, nil }})
+	p2 := newProgram(m2, 76, 40)
+	p2.batch("ctrl+s")
+	if own != 0 || strings.Contains(ansi.Strip(m2.View()), "ctrl+s") {
+		t.Fatalf("a form without submit keys took ctrl+s (%d submits)", own)
 	}
 }
