@@ -137,7 +137,7 @@ func (m *Model) EditForm(r Row) common.Modal {
 		Title:   "Edit operator " + r.Label(),
 		Build:   build,
 		Width:   64,
-		Success: "Saved operator " + r.Label(),
+		// The screen says "Saved operator …" with the name as saved (it may have changed).
 		Dirty:   func() bool { return v != orig },
 		Check:   func() error { return v.validate(r) },
 		Submit: func() (int, tea.Cmd, error) {

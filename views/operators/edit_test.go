@@ -1,6 +1,8 @@
 package operators_test
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -24,5 +26,29 @@ func TestEditRefusedKeepsTheFocusAndSaysWhyOnce(t *testing.T) {
 	v := ansi.Strip(f.View())
 	if !strings.Contains(v, "┃ Locale") {
 		t.Fatalf("the focus left the locale field:\n%s", v)
+	}
+}
+
+// ctrl+s saves the operator form from its first field, like every other form.
+func TestEditSavesWithCtrlSFromAnyField(t *testing.T) {
+	e := newEnv(t)
+	l, m, _ := open(t, e, e.Client, 80, 24)
+	id := e.Info.OwnerOperatorID + 1
+	f := edit(t, l, m, id)
+	if v := ansi.Strip(f.View()); !strings.Contains(v, "ctrl+s") {
+		t.Fatalf("the form does not say how to save:\n%s", v)
+	}
+	typeInto(l, "Ben Okafor Jr")
+	l.Key("ctrl+s")
+	l.Until("saved", func() bool { return l.H.Top() == nil })
+	op, err := e.Client.GetOperator(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if op.Name != "Ben Okafor Jr" {
+		t.Fatalf("name %q", op.Name)
+	}
+	if want := fmt.Sprintf("Saved operator Ben Okafor Jr (#%d)", id); l.H.LastToast() != want {
+		t.Fatalf("toast %q, want %q (the name as saved)", l.H.LastToast(), want)
 	}
 }

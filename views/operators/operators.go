@@ -532,9 +532,11 @@ func (m *Model) startDelete(id int64) tea.Cmd {
 func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 	switch msg.Kind {
 	case KindEdit:
-		// The edit form reports the updated operator; update the row in place.
+		// The edit form reports the updated operator; update the row in place and name it
+		// as saved.
 		if r, ok := msg.Result.(Row); ok && msg.Err == nil {
 			m.updateRow(r)
+			return common.Toast("Saved operator " + r.Label())
 		}
 		return nil
 	case KindAway, KindDelete:
