@@ -134,12 +134,12 @@ func (m *Model) EditForm(r Row) common.Modal {
 		))
 	}
 	return forms.New(m.ctx, forms.Options{
-		Title:   "Edit operator " + r.Label(),
-		Build:   build,
-		Width:   64,
+		Title: "Edit operator " + r.Label(),
+		Build: build,
+		Width: 64,
 		// The screen says "Saved operator …" with the name as saved (it may have changed).
-		Dirty:   func() bool { return v != orig },
-		Check:   func() error { return v.validate(r) },
+		Dirty: func() bool { return v != orig },
+		Check: func() error { return v.validate(r) },
 		Submit: func() (int, tea.Cmd, error) {
 			if err := v.validate(r); err != nil {
 				return 0, nil, err
