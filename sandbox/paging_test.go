@@ -89,6 +89,16 @@ func TestOffsetPageShapeAndLimits(t *testing.T) {
 			t.Fatalf("limit=%s: %d results, want the default 10", lim, len(p.Results))
 		}
 	}
+	// A limit too large for any integer type is still "larger than 100".
+	a.mustGet("/api/um/v3/navigation/?limit=99999999999999999999999", &pn)
+	if len(pn.Results) != 100 || !strings.Contains(*pn.Next, "limit=100") {
+		t.Fatalf("huge limit: %d results, next %v", len(pn.Results), pn.Next)
+	}
+	// …and such an offset is past the end.
+	a.mustGet("/api/um/v3/conversations/?offset=99999999999999999999999", &p)
+	if len(p.Results) != 0 || p.Next != nil || p.Previous == nil || *p.Count == 0 {
+		t.Fatalf("huge offset: %d results, next %v, previous %v", len(p.Results), p.Next, p.Previous)
+	}
 	a.mustGet("/api/um/v3/conversations/?offset=100000", &p)
 	if len(p.Results) != 0 || p.Next != nil || *p.Count == 0 {
 		t.Fatalf("offset past the end: %d results, next %v, count %d", len(p.Results), p.Next, *p.Count)

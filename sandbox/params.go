@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -95,8 +97,25 @@ const (
 	maxOffsetTot = 10000
 )
 
+// sizeParam is intParam for limit and offset: a positive integer too large for int64 is
+// still a number (larger than any page or list), so it saturates instead of being refused.
+func (rq *request) sizeParam(name string) (int64, bool, error) {
+	v, ok := rq.str(name)
+	if !ok {
+		return 0, false, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if errors.Is(err, strconv.ErrRange) && n > 0 {
+		return math.MaxInt64, true, nil
+	}
+	if err != nil {
+		return 0, false, badRequest("%s: %q is not an integer.", name, v)
+	}
+	return n, true, nil
+}
+
 func (rq *request) limitParam(def int) (int, error) {
-	n, ok, err := rq.intParam("limit")
+	n, ok, err := rq.sizeParam("limit")
 	if err != nil {
 		return 0, err
 	}
@@ -110,7 +129,7 @@ func (rq *request) limitParam(def int) (int, error) {
 }
 
 func (rq *request) offsetParam() (int, error) {
-	n, ok, err := rq.intParam("offset")
+	n, ok, err := rq.sizeParam("offset")
 	if err != nil {
 		return 0, err
 	}
