@@ -130,6 +130,21 @@ func TestPermissions(t *testing.T) {
 	forbidden(agent, "DELETE", "/api/um/v3/operators/"+itoa(admin.ID)+"/", nil)
 	forbidden(agent, "PATCH", "/api/um/v3/operators/"+itoa(admin.ID)+"/", map[string]any{"name": "x"})
 	forbidden(agent, "PATCH", "/api/um/v3/operators/"+itoa(admin.ID)+"/away/", map[string]any{"is_away": true})
+	// The detail names the operator, its role and what it may not do.
+	for path, want := range map[string]string{
+		"/api/um/v3/operators/" + itoa(admin.ID) + "/":         `operator ` + itoa(agentID) + ` with role "agent" may not change other operators.`,
+		"/api/um/v3/operators/" + itoa(admin.ID) + "/away/":    `operator ` + itoa(agentID) + ` with role "agent" may not change the away status of other operators.`,
+		"/api/um/v3/conversations/" + itoa(endedConv.ID) + "/": `operator ` + itoa(agentID) + ` with role "agent" may not delete.`,
+	} {
+		method, body := "PATCH", any(map[string]any{"is_away": true})
+		if strings.HasPrefix(path, "/api/um/v3/conversations/") {
+			method, body = "DELETE", nil
+		}
+		res := agent.do(method, path, body, "application/json")
+		if d := res.detail(t); !strings.HasSuffix(d, want) {
+			t.Errorf("%s %s: detail %q, want …%q", method, path, d, want)
+		}
+	}
 	var notes page[note]
 	a.mustGet("/api/um/v3/notes/?limit=1", &notes)
 	forbidden(agent, "DELETE", "/api/um/v3/notes/"+itoa(notes.Results[0].ID)+"/", nil)
@@ -235,6 +250,24 @@ func TestPathPrefix(t *testing.T) {
 	a.as("X-Forwarded-Host", "demo.example", "X-Forwarded-Proto", "https").mustGet("/api/um/v3/conversations/?limit=2", &fp)
 	if !strings.HasPrefix(*fp.Next, "https://demo.example/proxy/x/api/um/v3/conversations/?") {
 		t.Fatalf("forwarded next %s", *fp.Next)
+	}
+	// A proxy that strips its own prefix names it in X-Forwarded-Prefix; links put it back.
+	host := strings.TrimPrefix(plain, "http://")
+	a.as("X-Forwarded-Prefix", "/edge/").mustGet("/api/um/v3/conversations/?limit=2", &fp)
+	if want := "http://" + host + "/edge/proxy/x/api/um/v3/conversations/?"; !strings.HasPrefix(*fp.Next, want) {
+		t.Fatalf("next behind a stripping proxy %s, want %s…", *fp.Next, want)
+	}
+	var mp page[message]
+	a.as("X-Forwarded-Prefix", "/edge").mustGet("/api/um/v3/conversations/"+itoa(a.info.LongConversationID)+"/messages/", &mp)
+	if !strings.HasPrefix(*mp.Next, "http://"+host+"/edge/proxy/x/api/um/v3/conversations/") {
+		t.Fatalf("messages next behind a stripping proxy %s", *mp.Next)
+	}
+	// A prefix that is not a plain path is ignored.
+	for _, bad := range []string{"//evil.example", "edge", "/a?b", "/a b", `/a\b`} {
+		a.as("X-Forwarded-Prefix", bad).mustGet("/api/um/v3/conversations/?limit=2", &fp)
+		if !strings.HasPrefix(*fp.Next, r.URL+"/api/um/v3/conversations/?") {
+			t.Fatalf("prefix %q gave next %s", bad, *fp.Next)
+		}
 	}
 }
 

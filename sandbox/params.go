@@ -343,13 +343,30 @@ func (rq *request) link(mod func(url.Values)) *string {
 	if h := strings.TrimSpace(strings.Split(rq.r.Header.Get("X-Forwarded-Host"), ",")[0]); h != "" {
 		host = h
 	}
-	path := rq.r.URL.Path
+	path := forwardedPrefix(rq.r.Header.Get("X-Forwarded-Prefix")) + rq.r.URL.Path
 	if !strings.HasSuffix(path, "/") {
 		path += "/"
 	}
 	u := url.URL{Scheme: scheme, Host: host, Path: path, RawQuery: q.Encode()}
 	s := u.String()
 	return &s
+}
+
+// forwardedPrefix is the path prefix a reverse proxy strips before it forwards a request
+// (X-Forwarded-Prefix), to be put back into links; "" when absent or not a plain absolute
+// path.
+func forwardedPrefix(h string) string {
+	p, _, _ := strings.Cut(h, ",")
+	p = strings.TrimRight(strings.TrimSpace(p), "/")
+	if p == "" || p[0] != '/' || strings.HasPrefix(p, "//") {
+		return ""
+	}
+	for _, r := range p {
+		if r <= ' ' || r == 0x7f || strings.ContainsRune(`?#\%`, r) {
+			return ""
+		}
+	}
+	return p
 }
 
 // pageFunc loads the items of ids, in that order.
@@ -568,8 +585,13 @@ func (rq *request) require(c capability, target int64) error {
 		return nil
 	}
 	what := c.String()
-	if (c == capEditOperator || c == capToggleAway) && target != 0 && rq.op.role == "agent" {
-		what += " of other operators"
+	if target != 0 && target != rq.op.id {
+		switch c {
+		case capEditOperator:
+			what = "change other operators"
+		case capToggleAway:
+			what += " of other operators"
+		}
 	}
 	return errStatus(http.StatusForbidden, "You do not have permission to perform this action: operator %d with role %q may not %s.",
 		rq.op.id, rq.op.role, what)
