@@ -1,4 +1,12 @@
 package conversations
 
+import "github.com/parley-tui/parley/views/common"
+
 // TopicsCell exposes topicsCell to the tests.
 var TopicsCell = topicsCell
+
+// KnownTopics are the names of the topics the filter form offers.
+func KnownTopics(m Model) []string {
+	topics, _ := m.known()
+	return common.Map(topics, func(o option) string { return o.name })
+}

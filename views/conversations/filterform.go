@@ -95,22 +95,16 @@ type option struct {
 	name string
 }
 
-// known collects the topics and widgets seen in the loaded rows, for the selects.
+// known lists the topics and widgets seen in this context (not only on the rows the current
+// query left), by name, for the selects.
 func (m Model) known() (topics, widgets []option) {
-	seenT, seenW := map[int64]bool{}, map[int64]bool{}
-	for _, r := range m.rows {
-		for i, id := range r.TopicIDs {
-			if !seenT[id] && i < len(r.Topics) {
-				seenT[id] = true
-				topics = append(topics, option{id, r.Topics[i]})
-			}
-		}
-		if r.WidgetID != 0 && !seenW[r.WidgetID] {
-			seenW[r.WidgetID] = true
-			widgets = append(widgets, option{r.WidgetID, r.WidgetName})
-		}
+	for id, name := range m.seenTopics {
+		topics = append(topics, option{id, name})
 	}
-	byName := func(a, b option) int { return cmp.Compare(a.name, b.name) }
+	for id, name := range m.seenWidgets {
+		widgets = append(widgets, option{id, name})
+	}
+	byName := func(a, b option) int { return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.id, b.id)) }
 	slices.SortFunc(topics, byName)
 	slices.SortFunc(widgets, byName)
 	return topics, widgets

@@ -3,11 +3,14 @@ package conversations_test
 import (
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/viewtest"
@@ -93,5 +96,56 @@ func TestFilterFormInconsistentIDsKeepTheFocusOnTheIDs(t *testing.T) {
 	}
 	if got.Filter.IDGreaterThan != 100 || got.Filter.IDLessThan != 400 {
 		t.Fatalf("filter %+v, want ids in (100, 400); sent %v", got.Filter, r.out)
+	}
+}
+
+// TestFilterFormOffersTopicsSeenBefore: after a search (or a topic filter) leaves a few
+// rows, the filter form still offers every topic seen, and the header names the topic
+// filtered by; ForgetSeen (another organization) forgets them.
+func TestFilterFormOffersTopicsSeenBefore(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	m := newList(t, viewtest.Client(t, sb), 100, 120, 20)
+	m = viewtest.Settle(m, m.Load(false), wait)
+	all := map[string]int64{}
+	for _, r := range m.Rows() {
+		for i, tp := range r.Topics {
+			all[tp] = r.TopicIDs[i]
+		}
+	}
+	if len(all) < 3 {
+		t.Fatalf("the first page has %d topics", len(all))
+	}
+	m, cmd := m.Update(conversations.SearchMsg{Text: "Mallory"})
+	m = viewtest.Settle(m, cmd, wait)
+	left := map[string]bool{}
+	for _, r := range m.Rows() {
+		for _, tp := range r.Topics {
+			left[tp] = true
+		}
+	}
+	if len(left) == len(all) {
+		t.Fatal("the search left every topic; the test needs fewer rows")
+	}
+	known := conversations.KnownTopics(m)
+	for tp := range all {
+		if !slices.Contains(known, tp) {
+			t.Errorf("the filter form lacks %q, seen before the search (offers %q)", tp, known)
+		}
+	}
+	var name string
+	for tp := range all {
+		if !left[tp] {
+			name = tp
+			break
+		}
+	}
+	m, cmd = m.Update(conversations.FilterMsg{Filter: client.ConversationFilter{TopicID: all[name]}})
+	m = viewtest.Settle(m, cmd, wait)
+	if header := strings.Split(m.View(), "\n")[0]; !strings.Contains(header, "topic:"+name) {
+		t.Errorf("the header does not name the topic %q: %q", name, header)
+	}
+	m.ForgetSeen()
+	if known := conversations.KnownTopics(m); len(known) != 0 {
+		t.Errorf("after ForgetSeen the form offers %q", known)
 	}
 }

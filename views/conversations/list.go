@@ -87,6 +87,11 @@ type Model struct {
 
 	cache      map[int64]cachedEntry // rendered unselected entries at cacheWidth
 	cacheWidth int
+
+	// Topics and widgets seen on any row loaded in this context, by id (the API lists
+	// neither): the filter form offers them and the header names them, whatever the
+	// current query left.
+	seenTopics, seenWidgets map[int64]string
 }
 
 // cachedEntry is a rendered row and the age it shows: it is drawn again when the age
@@ -98,7 +103,28 @@ type cachedEntry struct {
 
 // New returns an empty list; Load fetches the first page.
 func New(ctx *common.Ctx) Model {
-	return Model{ctx: ctx, index: map[int64]int{}, marked: map[int64]bool{}, cache: map[int64]cachedEntry{}}
+	return Model{ctx: ctx, index: map[int64]int{}, marked: map[int64]bool{}, cache: map[int64]cachedEntry{},
+		seenTopics: map[int64]string{}, seenWidgets: map[int64]string{}}
+}
+
+// remember notes the topics and widgets of rows.
+func (m *Model) remember(rows []Row) {
+	for _, r := range rows {
+		for i, id := range r.TopicIDs {
+			if i < len(r.Topics) && r.Topics[i] != "" {
+				m.seenTopics[id] = r.Topics[i]
+			}
+		}
+		if r.WidgetID != 0 && r.WidgetName != "" {
+			m.seenWidgets[r.WidgetID] = r.WidgetName
+		}
+	}
+}
+
+// ForgetSeen forgets the topics and widgets seen (another organization has its own).
+func (m *Model) ForgetSeen() {
+	clear(m.seenTopics)
+	clear(m.seenWidgets)
 }
 
 // Query is the current query.
@@ -332,6 +358,7 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 		return m, common.ErrorToast(msg.Err)
 	}
 	m.rows = rows
+	m.remember(msg.Rows)
 	m.lastRefresh = msg.At
 	if msg.Replace {
 		m.countStale = false
@@ -367,6 +394,7 @@ func (m Model) onMerge(msg mergeMsg) (Model, tea.Cmd) {
 		return m, nil // auto-refresh failures stay quiet; the status bar shows rate limits
 	}
 	m.lastRefresh = msg.at
+	m.remember(msg.rows)
 	selected := int64(0)
 	if r, ok := m.Selected(); ok {
 		selected = r.ID
@@ -452,6 +480,7 @@ func (m Model) orderingOrDefault() string {
 // were the loaded pages of the current query, with total as the server's count.
 func (m *Model) Preload(convs []client.Conversation, total int) {
 	m.rows = common.Map(convs, RowFrom)
+	m.remember(m.rows)
 	common.Reindex(m.index, m.rows, rowID)
 	clear(m.cache)
 	m.pg.Reset()
@@ -461,6 +490,7 @@ func (m *Model) Preload(convs []client.Conversation, total int) {
 
 // UpdateRow replaces one row in place (after an edit) when it is loaded.
 func (m *Model) UpdateRow(r Row) {
+	m.remember([]Row{r})
 	if i, ok := m.index[r.ID]; ok {
 		m.rows[i] = r
 		delete(m.cache, r.ID)
@@ -776,7 +806,7 @@ func (m Model) header() string {
 		status = "all"
 	}
 	parts = append(parts, "status:"+status)
-	parts = append(parts, DescribeFilter(m.q.Filter, m.ctx.Operators)...)
+	parts = append(parts, DescribeFilter(m.q.Filter, m.ctx.Operators, m.seenTopics, m.seenWidgets)...)
 	if m.q.Search == "" {
 		parts = append(parts, "order:"+m.orderingOrDefault())
 	}
@@ -814,8 +844,9 @@ func (m Model) footer() string {
 	return pos
 }
 
-// DescribeFilter lists the set filters (status excluded) in short words.
-func DescribeFilter(f client.ConversationFilter, ops map[int64]string) []string {
+// DescribeFilter lists the set filters (status excluded) in short words, naming the
+// operator, topic and widget when their names are known.
+func DescribeFilter(f client.ConversationFilter, ops, topics, widgets map[int64]string) []string {
 	var out []string
 	ts := func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") }
 	if f.OperatorID != 0 {
@@ -825,11 +856,17 @@ func DescribeFilter(f client.ConversationFilter, ops map[int64]string) []string 
 		}
 		out = append(out, "operator:"+name)
 	}
+	named := func(kind string, id int64, names map[int64]string) string {
+		if n := names[id]; n != "" {
+			return kind + ":" + n
+		}
+		return fmt.Sprintf("%s:%d", kind, id)
+	}
 	if f.TopicID != 0 {
-		out = append(out, fmt.Sprintf("topic:%d", f.TopicID))
+		out = append(out, named("topic", f.TopicID, topics))
 	}
 	if f.WidgetID != 0 {
-		out = append(out, fmt.Sprintf("widget:%d", f.WidgetID))
+		out = append(out, named("widget", f.WidgetID, widgets))
 	}
 	if f.ContactIdentityID != 0 {
 		out = append(out, fmt.Sprintf("contact:%d", f.ContactIdentityID))

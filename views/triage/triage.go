@@ -247,6 +247,7 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		return m, tea.Batch(m.List.Load(true), m.Detail.Load(m.Detail.ID(), true))
 	case common.ContextChangedMsg:
 		m.topics, m.seenRows, m.seenEnds = nil, 0, [2]int64{} // another organization's topics
+		m.List.ForgetSeen()
 		m.Msgs.Close()
 		_ = m.Detail.Load(0, false)
 		m.restingID = 0
