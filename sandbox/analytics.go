@@ -205,6 +205,13 @@ func (g *gen) seedAnalytics() error {
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	nowSec := now.Unix()
 	id := int64(0)
+	type emptyDay struct {
+		o              *genOrg
+		m              metricDef
+		d              int
+		dayStart, span int64
+	}
+	var empty []emptyDay
 	for _, o := range g.orgs {
 		for d := seedDays - 1; d >= 0; d-- {
 			dayStart := today.AddDate(0, 0, -d).Unix()
@@ -221,6 +228,9 @@ func (g *gen) seedAnalytics() error {
 				if m.name == "um_operator_status" || m.name == "um_operator_slot_usage" {
 					n = max(n, 1)
 				}
+				if n == 0 {
+					empty = append(empty, emptyDay{o: o, m: m, d: d, dayStart: dayStart, span: span})
+				}
 				for ; n > 0; n-- {
 					id++
 					if err := g.insertPoint(id, o, m, dayStart+g.rng.Int64N(span), d); err != nil {
@@ -228,6 +238,18 @@ func (g *gen) seedAnalytics() error {
 					}
 				}
 			}
+		}
+	}
+	// Every metric has data points on each of the days in each organization: a day of a rare
+	// metric that drew none gets one. They come from a generator of their own, so the points
+	// above and everything seeded after them stay as they were.
+	main := g.rng
+	g.rng = g.fillRNG
+	defer func() { g.rng = main }()
+	for _, e := range empty {
+		id++
+		if err := g.insertPoint(id, e.o, e.m, e.dayStart+g.rng.Int64N(e.span), e.d); err != nil {
+			return err
 		}
 	}
 	return nil

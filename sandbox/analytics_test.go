@@ -111,6 +111,36 @@ func TestAnalyticsEveryMetric(t *testing.T) {
 	expectStatus(t, a.get("/api/um/v1/analytics/um_chat_session_manual_forward_re_group_engage/"), 200, "variant spelling")
 }
 
+// The seed covers 120 days up to its clock: every metric has data points on each of them in
+// each organization, rare metrics too.
+func TestAnalyticsEveryMetricEveryDay(t *testing.T) {
+	t.Parallel()
+	a := shared(t)
+	first := fixedNow.AddDate(0, 0, -119)
+	windows := [][2]string{
+		{first.Format("2006-01-02"), first.AddDate(0, 0, 92).Format("2006-01-02")},
+		{first.AddDate(0, 0, 93).Format("2006-01-02"), fixedNow.Format("2006-01-02")},
+	}
+	for _, m := range specMetrics {
+		days := map[int64]map[string]bool{}
+		for _, w := range windows {
+			for _, p := range analyticsPoints(t, a, m, q("event_date_from", w[0], "event_date_to", w[1])) {
+				if days[p.OrganizationID] == nil {
+					days[p.OrganizationID] = map[string]bool{}
+				}
+				days[p.OrganizationID][p.Time[:10]] = true
+			}
+		}
+		for _, org := range a.info.OrgIDs {
+			for d := 0; d < 120; d++ {
+				if day := first.AddDate(0, 0, d).Format("2006-01-02"); !days[org][day] {
+					t.Fatalf("%s: no data points on %s in organization %d (%d of 120 days)", m, day, org, len(days[org]))
+				}
+			}
+		}
+	}
+}
+
 func checkValue(t *testing.T, m string, p point) {
 	t.Helper()
 	v := func() float64 {

@@ -121,13 +121,14 @@ type convPlan struct {
 }
 
 type gen struct {
-	ctx   context.Context
-	q     querier
-	rng   *rand.Rand
-	now   int64 // micros
-	size  sizeSpec
-	orgs  []*genOrg
-	stmts map[string]*sql.Stmt
+	ctx     context.Context
+	q       querier
+	rng     *rand.Rand
+	fillRNG *rand.Rand // fills empty analytics days; apart from rng so that no other value changes
+	now     int64      // micros
+	size    sizeSpec
+	orgs    []*genOrg
+	stmts   map[string]*sql.Stmt
 
 	nextPart   int64
 	longID     int64
@@ -141,6 +142,7 @@ func seed(ctx context.Context, q querier, o Options, now time.Time) error {
 		ctx:      ctx,
 		q:        q,
 		rng:      rand.New(rand.NewPCG(uint64(o.Seed), 0x9e3779b97f4a7c15)),
+		fillRNG:  rand.New(rand.NewPCG(uint64(o.Seed), 0xd1b54a32d192ed03)),
 		now:      now.UnixMicro(),
 		size:     sizeSpecs[o.Size],
 		stmts:    map[string]*sql.Stmt{},
