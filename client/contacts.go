@@ -18,13 +18,17 @@ type ContactListOptions struct {
 
 // ListContacts returns one offset page of contacts.
 func (c *Client) ListContacts(ctx context.Context, opts ContactListOptions) (*Page[Contact], error) {
+	return listContacts[Contact](ctx, c, opts)
+}
+
+func listContacts[T any](ctx context.Context, c *Client, opts ContactListOptions) (*Page[T], error) {
 	if err := checkOrdering(opts.Ordering, ContactOrderings, "contact_identities"); err != nil {
 		return nil, err
 	}
 	q := url.Values{}
 	opts.Filter.encode(q)
 	opts.ListOptions.encode(q)
-	var p Page[Contact]
+	var p Page[T]
 	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(v3+"/contact_identities/", q)}, &p); err != nil {
 		return nil, err
 	}
@@ -34,6 +38,12 @@ func (c *Client) ListContacts(ctx context.Context, opts ContactListOptions) (*Pa
 // SearchContacts runs search_query on the contacts list: results in rank order.
 func (c *Client) SearchContacts(ctx context.Context, query string, limit int) (*Page[Contact], error) {
 	return c.ListContacts(ctx, ContactListOptions{ListOptions: ListOptions{Search: query, Limit: limit}})
+}
+
+// SearchContactsJSON is SearchContacts with each contact as the server sent it (fields the
+// client does not know and the server's timestamp format kept), for passing on.
+func (c *Client) SearchContactsJSON(ctx context.Context, query string, limit int) (*Page[json.RawMessage], error) {
+	return listContacts[json.RawMessage](ctx, c, ContactListOptions{ListOptions: ListOptions{Search: query, Limit: limit}})
 }
 
 // AllContactsOptions are the query of GET /contact_identities/all/.

@@ -339,6 +339,20 @@ func endpointCases(t *testing.T) []endpointCase {
 			query: url.Values{"search_query": {"jane berlin"}, "limit": {"100"}},
 		},
 		{
+			name: "SearchContactsJSON", spec: "GET /api/um/v3/contact_identities/",
+			status: 200, resp: `{"count": 2, "next": null, "previous": null, "results": [{"id": 9, "new_field": [1]}, {"id": 88, "created_at": "2024-01-02T03:04:05Z"}]}`,
+			call: func(t *testing.T, c *Client) error {
+				p, err := c.SearchContactsJSON(bg(), " jane  berlin ", 0)
+				if err == nil && (p.Count != 2 || len(p.Results) != 2 || string(p.Results[0]) != `{"id": 9, "new_field": [1]}` ||
+					string(p.Results[1]) != `{"id": 88, "created_at": "2024-01-02T03:04:05Z"}`) {
+					t.Errorf("page = %+v", p)
+				}
+				return err
+			},
+			method: "GET", path: "/api/um/v3/contact_identities/",
+			query: url.Values{"search_query": {"jane  berlin"}},
+		},
+		{
 			name: "BulkDeleteContacts", spec: "DELETE /api/um/v3/contact_identities/",
 			status: 204,
 			call: func(t *testing.T, c *Client) error {
