@@ -219,15 +219,17 @@ city and country weigh most, then notes). Prints a JSON array, or a table with -
 				return err
 			}
 			defer s.Close()
-			page, err := s.Client.SearchContacts(ctx, query, limit)
+			page, err := s.Client.SearchContactsJSON(ctx, query, limit)
 			if err != nil {
 				return fmt.Errorf("search contacts: %w", err)
 			}
 			if table {
 				return writeContactTable(cmd.OutOrStdout(), page)
 			}
+			// The contacts as the API sent them, in its rank order.
 			enc := json.NewEncoder(cmd.OutOrStdout())
 			enc.SetIndent("", "  ")
+			enc.SetEscapeHTML(false)
 			if err := enc.Encode(page.Results); err != nil {
 				return fmt.Errorf("write output: %w", err)
 			}
@@ -240,10 +242,14 @@ city and country weigh most, then notes). Prints a JSON array, or a table with -
 	return cmd
 }
 
-func writeContactTable(w io.Writer, page *client.Page[client.Contact]) error {
+func writeContactTable(w io.Writer, page *client.Page[json.RawMessage]) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RANK\tID\tNAME\tEMAIL\tCITY\tCOUNTRY\tVERIFIED")
-	for i, c := range page.Results {
+	for i, raw := range page.Results {
+		var c client.Contact
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return fmt.Errorf("contact %d of the answer: %w", i+1, err)
+		}
 		verified := "no"
 		if c.Verified {
 			verified = "yes"

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -173,6 +175,51 @@ func TestExportFilterTimes(t *testing.T) {
 	f = conversationFilterFlags{firstFrom: "last week"}
 	if _, err := f.filter(now); err == nil || !strings.Contains(err.Error(), "--first-message-from") {
 		t.Errorf("a bad time names no flag: %v", err)
+	}
+}
+
+// contacts search passes the contacts on as the API sent them, in its rank order.
+func TestContactsSearchVerbatim(t *testing.T) {
+	bin := parleyBinary(t)
+	const token = "test-token-search-verbatim"
+	var gotQuery string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != token || r.URL.Path != "/api/um/v3/contact_identities/" {
+			w.WriteHeader(http.StatusNotFound)
+			return
+		}
+		gotQuery = r.URL.RawQuery
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"count": 7, "next": null, "previous": null, "results": [
+			{"id": 30, "name": "Zoe <Z> & Co", "created_at": "2024-01-02T03:04:05Z", "city": "Berlin", "field_from_the_future": {"x": 1}},
+			{"id": 4, "name": null, "city": "Berlin"}]}`)
+	}))
+	t.Cleanup(srv.Close)
+	env := append(headlessEnv(t), "PARLEY_BASE_URL="+srv.URL, "PARLEY_TOKEN="+token)
+	r := runParley(t, bin, env, "", "contacts", "search", "berlin", "--limit", "2")
+	if r.err != nil {
+		t.Fatalf("search: %v\n%s", r.err, r.stderr)
+	}
+	if q, _ := url.ParseQuery(gotQuery); q.Get("search_query") != "berlin" || q.Get("limit") != "2" || len(q) != 2 {
+		t.Errorf("query %q", gotQuery)
+	}
+	var got []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("not a JSON array: %v\n%s", err, r.stdout)
+	}
+	want := []map[string]any{
+		{"id": 30.0, "name": "Zoe <Z> & Co", "created_at": "2024-01-02T03:04:05Z", "city": "Berlin", "field_from_the_future": map[string]any{"x": 1.0}},
+		{"id": 4.0, "name": nil, "city": "Berlin"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("output %v\nwant %v", got, want)
+	}
+	if !strings.Contains(r.stdout, "Zoe <Z> & Co") {
+		t.Errorf("HTML characters escaped: %s", r.stdout)
+	}
+	r = runParley(t, bin, env, "", "contacts", "search", "berlin", "--table")
+	if r.err != nil || !strings.Contains(r.stdout, "Zoe <Z> & Co") || !strings.Contains(r.stdout, "2 shown of 7 matching") {
+		t.Errorf("--table: %v\n%s", r.err, r.stdout)
 	}
 }
 
