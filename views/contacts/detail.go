@@ -133,7 +133,8 @@ type item struct {
 // dline is one laid-out line: styled for display, plain for the selection highlight.
 type dline struct {
 	styled, plain string
-	item          int // index into items, -1 for text
+	item          int  // index into items, -1 for text
+	body          bool // a line of the item's body: marked at the left edge when selected
 }
 
 // Detail is the contact detail pane: every contact field worth seeing, its conversations
@@ -470,8 +471,7 @@ func (m Detail) onKey(msg tea.KeyMsg) (Detail, tea.Cmd) {
 	case key.Matches(msg, k.Top):
 		m.cursor, m.offset = -1, 0
 	case key.Matches(msg, k.Bottom):
-		m.cursor = len(m.items) - 1
-		m.offset = m.maxOffset()
+		m.bottom()
 	case key.Matches(msg, k.Refresh):
 		return m, m.Open(m.id, true)
 	default:
@@ -497,51 +497,110 @@ func (m *Detail) prefetch() tea.Cmd {
 
 func (m *Detail) maxOffset() int { return max(0, len(m.lines)-m.height) }
 
+// inView reports whether some line of item i is in view.
+func (m *Detail) inView(i int) bool {
+	it := m.items[i]
+	return it.end > m.offset && it.line < m.offset+m.height
+}
+
+// startsInView is the first item whose first line is in view (-1 = none).
+func (m *Detail) startsInView() int {
+	for i, it := range m.items {
+		if it.line >= m.offset && it.line < m.offset+m.height {
+			return i
+		}
+	}
+	return -1
+}
+
+// down selects the next entry, or reads on: an entry taller than the pane scrolls line by
+// line until its end is in view, and past the last entry the pane scrolls on through the
+// fields below it (the entry is let go once it is out of view).
 func (m *Detail) down() {
+	if m.cursor < 0 || m.cursor >= len(m.items) {
+		if i := m.startsInView(); i >= 0 {
+			m.cursor = i
+			m.ensureVisible()
+			return
+		}
+		m.offset = min(m.offset+1, m.maxOffset())
+		return
+	}
+	it := m.items[m.cursor]
 	switch {
-	case m.cursor < 0 && len(m.items) > 0 && m.items[0].line < m.offset+m.height:
-		m.cursor = 0
-		m.ensureVisible()
-	case m.cursor >= 0 && m.cursor+1 < len(m.items):
+	case it.end > m.offset+m.height:
+		m.offset = min(m.offset+1, m.maxOffset())
+	case m.cursor+1 < len(m.items):
 		m.cursor++
 		m.ensureVisible()
 	default:
 		m.offset = min(m.offset+1, m.maxOffset())
+		if !m.inView(m.cursor) {
+			m.cursor = -1
+		}
 	}
 }
 
+// up selects the previous entry, or reads back: an entry whose start is above the pane
+// scrolls line by line until its first line is in view; above the first entry the pane
+// scrolls back to the fields.
 func (m *Detail) up() {
+	if m.cursor < 0 || m.cursor >= len(m.items) {
+		m.offset = max(0, m.offset-1)
+		// Below the entries (the details after the notes): back onto the last one.
+		if n := len(m.items); n > 0 && m.items[n-1].line < m.offset && m.inView(n-1) {
+			m.cursor = n - 1
+		}
+		return
+	}
+	it := m.items[m.cursor]
 	switch {
+	case it.line < m.offset:
+		m.offset--
 	case m.cursor > 0:
 		m.cursor--
-		m.ensureVisible()
-	case m.cursor == 0:
-		m.cursor = -1
-		m.offset = max(0, m.offset-1)
+		prev := m.items[m.cursor]
+		if prev.line < m.offset {
+			// Show the end of the entry above (all of it when it fits).
+			m.offset = max(prev.line, prev.end-m.height)
+		}
 	default:
+		m.cursor = -1
 		m.offset = max(0, m.offset-1)
 	}
 }
 
-// page scrolls by a screen and moves the cursor onto the first entry in view.
+// page scrolls by a screen; the selection stays while some of it is in view, else it
+// moves to the first entry that starts in view, else to an entry filling the view.
 func (m *Detail) page(d int) {
 	step := max(1, m.height-1)
 	m.offset = max(0, min(m.maxOffset(), m.offset+d*step))
-	if m.cursor >= 0 && m.cursor < len(m.items) {
-		if l := m.items[m.cursor].line; l >= m.offset && l < m.offset+m.height {
-			return
-		}
+	if m.cursor >= 0 && m.cursor < len(m.items) && m.inView(m.cursor) {
+		return
 	}
-	m.cursor = -1
-	for i, it := range m.items {
-		if it.line >= m.offset && it.line < m.offset+m.height {
+	m.cursor = m.startsInView()
+	if m.cursor >= 0 {
+		return
+	}
+	for i := range m.items {
+		if m.inView(i) {
 			m.cursor = i
 			return
 		}
 	}
 }
 
-// ensureVisible scrolls so the selected entry (all its lines when they fit) is in view.
+// bottom scrolls to the end; the last entry is selected when some of it is in view.
+func (m *Detail) bottom() {
+	m.offset = m.maxOffset()
+	m.cursor = -1
+	if n := len(m.items); n > 0 && m.inView(n-1) {
+		m.cursor = n - 1
+	}
+}
+
+// ensureVisible scrolls so the selected entry (all its lines when they fit, else its first
+// lines) is in view.
 func (m *Detail) ensureVisible() {
 	if m.cursor < 0 || m.cursor >= len(m.items) || m.height <= 0 {
 		return
@@ -588,6 +647,12 @@ func (m Detail) View() string {
 		}
 		l := m.lines[j]
 		if l.item >= 0 && l.item == m.cursor {
+			if l.body {
+				// The body of the selected note: a bar at the left edge (its lines start
+				// with a space), so the selection shows while its header is scrolled away.
+				b.WriteString(common.Fit(st.Accent.Render("▌")+l.styled[1:], m.width))
+				continue
+			}
 			b.WriteString(sel.Render(common.Fit(l.plain, m.width)))
 			continue
 		}
@@ -742,12 +807,13 @@ func (m *Detail) rebuild() {
 		m.items = append(m.items, item{kind: itemNote, idx: i, line: start})
 		idx := len(m.items) - 1
 		m.lines = append(m.lines, dline{styled: st.Muted.Render(head), plain: head, item: idx})
+		body := func(s string) { m.lines = append(m.lines, dline{styled: s, plain: s, item: idx, body: true}) }
 		if n.preview() == "" { // no text at all: say so, as the thread does for messages
-			text("   " + st.Muted.Render(notes.EmptyBody))
+			body("   " + st.Muted.Render(notes.EmptyBody))
 		} else {
 			for _, bl := range n.lines {
 				for _, wl := range strings.Split(ansi.Wrap(bl, max(4, w-3), ""), "\n") {
-					text("   " + wl)
+					body("   " + wl)
 				}
 			}
 		}

@@ -1,0 +1,127 @@
+package contacts_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/parley-tui/parley/client"
+)
+
+// tallNote gives a contact without notes a note of n numbered lines and returns the
+// contact and the note's id.
+func tallNote(t *testing.T, e *env, n int) (client.Contact, int64) {
+	t.Helper()
+	ct := e.contactWith(t, func(c client.Contact) bool {
+		if client.Str(c.Name) == "" || c.ConversationCount == nil || *c.ConversationCount == 0 {
+			return false
+		}
+		p, err := e.c.ListNotes(context.Background(), client.NoteListOptions{ContactIdentityID: c.ID})
+		return err == nil && len(p.Results) == 0
+	})
+	lines := make([]string, n)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("tall line %d", i+1)
+	}
+	note, err := e.c.CreateNote(context.Background(), client.NewNote{ContactIdentityID: ct.ID, Body: strings.Join(lines, "\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ct, note.ID
+}
+
+// j reads a note taller than the pane line by line before it moves on, and the selection
+// stays visible all the way (a bar marks the body of the selected note).
+func TestDetailJReadsThroughATallNote(t *testing.T) {
+	e := writable(t)
+	ct, tall := tallNote(t, e, 60)
+	hs := newHarness(t, e.ctx, 80, 22)
+	openContact(t, hs, ct)
+	for i := 0; i < 50; i++ {
+		if id, _, ok := hs.s.Detail.SelectedNote(); ok && id == tall {
+			break
+		}
+		hs.key("j")
+	}
+	if id, _, ok := hs.s.Detail.SelectedNote(); !ok || id != tall {
+		t.Fatal("j never reached the tall note")
+	}
+	for i := 0; i < 200 && !strings.Contains(hs.s.View(), "tall line 60"); i++ {
+		hs.key("j")
+		if id, _, ok := hs.s.Detail.SelectedNote(); !ok || id != tall {
+			t.Fatalf("j left the note before its end was shown:\n%s", hs.s.View())
+		}
+		if !strings.Contains(hs.s.View(), "▌") && !strings.Contains(hs.s.View(), fmt.Sprintf("#%d ·", tall)) {
+			t.Fatalf("the selected note is not marked:\n%s", hs.s.View())
+		}
+	}
+	if !strings.Contains(hs.s.View(), "tall line 60") {
+		t.Fatal("the end of the note never showed")
+	}
+	// k reads back up to its first line while it stays selected.
+	for i := 0; i < 200 && !strings.Contains(hs.s.View(), "tall line 1\n") && !strings.Contains(hs.s.View(), "tall line 1 "); i++ {
+		hs.key("k")
+		if id, _, ok := hs.s.Detail.SelectedNote(); !ok || id != tall {
+			t.Fatalf("k left the note before its start was shown:\n%s", hs.s.View())
+		}
+	}
+}
+
+// A page down into the middle of a tall note, then j, goes on from there: it never jumps
+// back to the first entry of the pane.
+func TestDetailPageIntoATallNoteThenJGoesOn(t *testing.T) {
+	e := writable(t)
+	ct, tall := tallNote(t, e, 60)
+	hs := newHarness(t, e.ctx, 80, 22)
+	openContact(t, hs, ct)
+	for i := 0; i < 50; i++ {
+		if id, _, ok := hs.s.Detail.SelectedNote(); ok && id == tall {
+			break
+		}
+		hs.key("j")
+	}
+	hs.key("ctrl+d", "ctrl+d")
+	before := hs.s.View()
+	if id, _, ok := hs.s.Detail.SelectedNote(); !ok || id != tall {
+		t.Fatalf("paging inside the note let it go:\n%s", before)
+	}
+	hs.key("j")
+	if _, ok := hs.s.Detail.SelectedConversation(); ok {
+		t.Fatalf("j jumped back to a conversation:\n%s", hs.s.View())
+	}
+	after := hs.s.View()
+	if !strings.Contains(after, "tall line") || strings.Contains(after, "Conversations (") {
+		t.Fatalf("j after a page down scrolled back up:\n%s", after)
+	}
+}
+
+// G shows the end of the pane, and the entry it selects (if any) is in view: d never
+// asks about a note the user cannot see.
+func TestDetailBottomSelectsOnlyWhatIsInView(t *testing.T) {
+	e := writable(t)
+	ct, tall := tallNote(t, e, 60)
+	hs := newHarness(t, e.ctx, 80, 22)
+	openContact(t, hs, ct)
+	hs.key("G")
+	v := hs.s.View()
+	if !strings.Contains(v, fmt.Sprintf("%d · ", ct.ID)) {
+		t.Fatalf("G did not show the end of the pane:\n%s", v)
+	}
+	if id, _, ok := hs.s.Detail.SelectedNote(); ok {
+		if !strings.Contains(v, "▌") && !strings.Contains(v, fmt.Sprintf("#%d ·", id)) {
+			t.Fatalf("G selected note %d, which is out of view:\n%s", id, v)
+		}
+	}
+	// Back up with k: the last note is selected again once it shows.
+	for i := 0; i < 30; i++ {
+		hs.key("k")
+		if id, _, ok := hs.s.Detail.SelectedNote(); ok {
+			if id != tall {
+				t.Fatalf("k selected note %d, want the last one %d", id, tall)
+			}
+			return
+		}
+	}
+	t.Fatal("k from the bottom never selected the last note")
+}
