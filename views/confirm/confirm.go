@@ -87,12 +87,27 @@ func (m *Model) View() string {
 	var b strings.Builder
 	b.WriteString(st.Warning.Render(ansi.Truncate("⚠ "+m.title, inner, "…")))
 	b.WriteString("\n\n")
-	b.WriteString(ansi.Wrap(m.body, inner, ""))
+	b.WriteString(m.bodyLines(inner))
 	b.WriteString("\n\n")
 	yes := st.HelpKey.Render(k.Yes.Help().Key) + " " + st.Error.Render("yes, "+firstWord(m.title))
 	no := st.HelpKey.Render(k.No.Help().Key+"/"+k.Back.Help().Key) + " " + st.HelpDesc.Render("no, keep it")
 	b.WriteString(ansi.Truncate(yes+"   "+no, inner, "…"))
 	return st.Modal.Width(m.boxWidth() - 2).Render(b.String())
+}
+
+// bodyLines is the question wrapped to the box; when it is taller than the box may be (a
+// very long name in it), its end is cut with an ellipsis so the box and its keys fit.
+func (m *Model) bodyLines(w int) string {
+	lines := strings.Split(ansi.Wrap(m.body, w, ""), "\n")
+	if m.height > 0 {
+		// The frame, the headline, two blank lines and the keys.
+		room := max(1, m.height-m.ctx.Styles.Modal.GetVerticalFrameSize()-4)
+		if len(lines) > room {
+			lines = lines[:room]
+			lines[room-1] = ansi.Truncate(lines[room-1], w-1, "") + "…"
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // firstWord is the action of the headline in lower case ("Delete contact?" → "delete"),

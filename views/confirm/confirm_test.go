@@ -134,3 +134,24 @@ func TestViewNamesTheActionAndFits(t *testing.T) {
 		}
 	}
 }
+
+// A question with a very long name in it is cut so the box, with its keys, fits the area.
+func TestLongQuestionFitsTheHeight(t *testing.T) {
+	body := "Delete contact “" + strings.Repeat("Zed ", 2000) + "” (#7)? This cannot be undone."
+	m := New(testCtx(), "Delete contact?", body, nil)
+	for _, h := range []int{24, 12, 8} {
+		m.SetSize(80, h)
+		v := m.View()
+		if n := strings.Count(v, "\n") + 1; n > h {
+			t.Fatalf("height %d: the box has %d lines", h, n)
+		}
+		if !strings.Contains(ansi.Strip(v), "no, keep it") || !strings.Contains(ansi.Strip(v), "…") {
+			t.Fatalf("height %d: the keys or the cut are missing:\n%s", h, v)
+		}
+		for _, l := range strings.Split(v, "\n") {
+			if ansi.StringWidth(l) > 80 {
+				t.Fatalf("line wider than 80: %q", l)
+			}
+		}
+	}
+}
