@@ -16,6 +16,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
@@ -27,6 +28,10 @@ import (
 // SideBySideWidth is the width from which the list and the detail are shown side by side;
 // below it one pane is shown at a time (tab switches).
 const SideBySideWidth = 100
+
+// nameInQuestion is the most cells of a contact's name a delete question shows (the id
+// beside it says which contact it is).
+const nameInQuestion = 40
 
 // deleteChunk is how many ids one bulk DELETE carries.
 const deleteChunk = 100
@@ -448,7 +453,7 @@ func (m *Model) confirmOne(id int64, title string) tea.Cmd {
 		}
 		return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: []int64{id}}
 	}
-	body := fmt.Sprintf("Delete contact “%s” (#%d)? This cannot be undone.", title, id)
+	body := fmt.Sprintf("Delete contact “%s” (#%d)? This cannot be undone.", ansi.Truncate(title, nameInQuestion, "…"), id)
 	return m.ctx.OpenModal(confirm.New(m.ctx, "Delete contact?", body, run))
 }
 
@@ -458,7 +463,7 @@ func (m *Model) confirmMarked(rows []Row) tea.Cmd {
 	for i, r := range rows {
 		ids[i] = r.ID
 		if i < 3 {
-			names = append(names, fmt.Sprintf("“%s”", r.Title()))
+			names = append(names, fmt.Sprintf("“%s”", ansi.Truncate(r.Title(), nameInQuestion, "…")))
 		}
 	}
 	list := strings.Join(names, ", ")

@@ -6,7 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/contacts"
 )
 
 // tallNote gives a contact without notes a note of n numbered lines and returns the
@@ -124,4 +127,40 @@ func TestDetailBottomSelectsOnlyWhatIsInView(t *testing.T) {
 		}
 	}
 	t.Fatal("k from the bottom never selected the last note")
+}
+
+// A contact with a very long name: the delete question shows the start of the name and
+// the id, and the box with its keys fits the screen.
+func TestDeleteQuestionAboutALongNameFits(t *testing.T) {
+	e := writable(t)
+	name := strings.Repeat("Bartholomew ", 150)
+	ct, _, err := e.c.UpsertContact(context.Background(), client.IdentifierEmail,
+		client.ContactUpdate{Email: ptr("long.name@example.com"), Name: ptr(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, marked := range []bool{false, true} {
+		hs := newHarness(t, e.ctx, 80, 24)
+		hs.focus()
+		hs.key("esc")
+		hs.send(contacts.FilterMsg{Filter: client.ContactFilter{ID: ct.ID}})
+		if marked {
+			hs.key(" ")
+		}
+		hs.key("d")
+		if hs.Top() == nil {
+			t.Fatal("d did not ask")
+		}
+		v := ansi.Strip(hs.Top().View())
+		if n := strings.Count(v, "\n") + 1; n > 24 {
+			t.Fatalf("marked=%v: the question has %d lines at 80×24:\n%s", marked, n, v)
+		}
+		if !strings.Contains(v, "Bartholomew") || !strings.Contains(v, "no, keep it") {
+			t.Fatalf("marked=%v: the question lacks the name or its keys:\n%s", marked, v)
+		}
+		if !marked && !strings.Contains(v, fmt.Sprintf("(#%d)", ct.ID)) {
+			t.Fatalf("the question does not give the id:\n%s", v)
+		}
+		hs.key("n")
+	}
 }
