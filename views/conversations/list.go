@@ -84,6 +84,9 @@ type Model struct {
 	// countStale: the query changed and its first page has not arrived yet, so the count
 	// the pager holds is the previous query's.
 	countStale bool
+	// nextFailed: the last request was for a page after the loaded ones, and it failed; r
+	// asks for that page again instead of starting over from the first.
+	nextFailed bool
 
 	cache      map[int64]cachedEntry // rendered unselected entries at cacheWidth
 	cacheWidth int
@@ -354,6 +357,7 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 	if !ok {
 		return m, nil // stale: an older query or a superseded request
 	}
+	m.nextFailed = msg.Err != nil && !msg.Replace
 	if msg.Err != nil {
 		return m, common.ErrorToast(msg.Err)
 	}
@@ -566,6 +570,11 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Back):
 		return m, m.Clear()
 	case key.Matches(msg, k.Refresh):
+		if m.nextFailed && m.pg.Err != nil && !m.pg.Loading {
+			// Retry the page that failed: the rows loaded and the cursor stay.
+			m.nextFailed, m.pg.Err = false, nil
+			return m, m.more()
+		}
 		return m, m.Load(true)
 	default:
 		return m, nil
@@ -622,7 +631,7 @@ func (m *Model) View() string {
 	}
 	var b strings.Builder
 	b.Grow((m.width + 16) * m.height)
-	b.WriteString(common.Fit(m.ctx.Styles.HeaderLine.Render(m.header()), m.width))
+	b.WriteString(common.Pad(m.ctx.Styles.HeaderLine.Render(m.header()), m.width)) // a cut header ends in …
 	lines := 1
 	body := m.bodyHeight()
 	switch {
@@ -832,6 +841,8 @@ func (m Model) footer() string {
 		pos += st.Marked.Render(fmt.Sprintf(" · %d marked", n))
 	}
 	switch {
+	case m.pg.Err != nil && m.nextFailed:
+		return pos + " · " + st.Error.Render("next page failed; r retries it")
 	case m.pg.Err != nil:
 		return pos + " · " + st.Error.Render("load failed; r retries")
 	case m.pg.Loading:
