@@ -85,14 +85,14 @@ func (m List) FilterForm() common.Modal {
 		return huh.NewForm(
 			huh.NewGroup(
 				huh.NewInput().Title("Name").Value(&v.name).Placeholder("exact name"),
-				huh.NewInput().Title("Email").Value(&v.email).Validate(ValidEmail).Placeholder("name@example.com"),
-				huh.NewInput().Title("Contact id").Value(&v.id).Validate(validID),
-				huh.NewInput().Title("Locale").Value(&v.locale).Validate(ValidLocale).Placeholder("de_DE"),
+				huh.NewInput().Title("Email").Value(&v.email).Validate(forms.Labelled("Email", ValidEmail)).Placeholder("name@example.com"),
+				huh.NewInput().Title("Contact id").Value(&v.id).Validate(forms.Labelled("Contact id", validID)),
+				huh.NewInput().Title("Locale").Value(&v.locale).Validate(forms.Labelled("Locale", ValidLocale)).Placeholder("de_DE"),
 			).Title("Who").Description("tab/shift+tab move · ctrl+s applies from any field · esc cancels"),
 			huh.NewGroup(
-				huh.NewInput().Title("Active after").Value(&v.activeFrom).Validate(when).
+				huh.NewInput().Title("Active after").Value(&v.activeFrom).Validate(forms.Labelled("Active after", when)).
 					Placeholder("2026-11-01, 2026-11-01 14:30, 6h, 7d, today"),
-				huh.NewInput().Title("Active before").Value(&v.active).Validate(when).
+				huh.NewInput().Title("Active before").Value(&v.active).Validate(forms.Labelled("Active before", when)).
 					Placeholder("2026-11-01, 2026-11-01 14:30, 6h, 7d, today"),
 				huh.NewSelect[string]().Title("Verified (email or mobile)").Value(&v.verified).Options(
 					huh.NewOption("any", ""), huh.NewOption("✓ verified", "yes"), huh.NewOption("not verified", "no")),

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
@@ -461,5 +462,31 @@ func TestEditFormFitsEightyByTwentyFour(t *testing.T) {
 	fits("asking to discard")
 	if v := strings.Join(strings.Fields(strings.ReplaceAll(m.View(), "│", "")), " "); !strings.Contains(v, "any other key keeps editing") {
 		t.Fatalf("the discard question is cut:\n%s", m.View())
+	}
+}
+
+// The filter form's messages name their field: they are listed below the form, away
+// from the field.
+func TestFilterFormMessagesNameTheirField(t *testing.T) {
+	e := readOnly(t)
+	l := newList(e, 100, 100, 20)
+	for _, tc := range []struct {
+		tabs  int
+		typed string
+		want  string
+	}{
+		{1, "anna@", "Email: "},
+		{2, "abc", "Contact id: "},
+		{3, "german", "Locale: "},
+	} {
+		m := openModal(l.FilterForm(), 76, 40)
+		for range tc.tabs {
+			m = press(m, "tab")
+		}
+		m = typeInto(m, tc.typed)
+		m = press(m, "enter")
+		if v := ansi.Strip(m.View()); !strings.Contains(v, "✗ "+tc.want) {
+			t.Fatalf("%q: the message does not start with %q:\n%s", tc.typed, tc.want, v)
+		}
 	}
 }
