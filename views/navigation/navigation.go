@@ -482,7 +482,7 @@ func (m *Model) render(r *Row, styled bool) string {
 	if ref != "" {
 		line2 += paint("  ← "+ref, st.Muted)
 	}
-	return common.Fit(line1, w) + "\n" + common.Fit(line2, w)
+	return common.Fit(line1, w) + "\n" + common.Pad(line2, w) // a cut URL ends in "…"
 }
 
 // header counts the events and names the ordering.
