@@ -17,6 +17,9 @@ import (
 	"github.com/parley-tui/parley/views/notes"
 )
 
+// maxFieldLines is the most lines one field of the contact takes in the pane.
+const maxFieldLines = 4
+
 // DetailPageSize is how many conversations or notes one request asks for.
 const DetailPageSize = 100
 
@@ -702,7 +705,14 @@ func (m *Detail) rebuild() {
 	field := func(label, value string) {
 		prefix := " " + st.Label.Render(common.Pad(label, labelW)) + " "
 		room := max(4, w-labelW-2)
-		for i, l := range strings.Split(ansi.Wrap(value, room, ""), "\n") {
+		wrapped := strings.Split(ansi.Wrap(value, room, ""), "\n")
+		if len(wrapped) > maxFieldLines {
+			// A field is a summary: an address of a thousand characters would push the
+			// conversations and notes out of sight (the edit form has all of it).
+			wrapped = wrapped[:maxFieldLines]
+			wrapped[maxFieldLines-1] = ansi.Truncate(wrapped[maxFieldLines-1], room-1, "") + "…"
+		}
+		for i, l := range wrapped {
 			if i == 0 {
 				text(prefix + l)
 			} else {

@@ -164,3 +164,24 @@ func TestDeleteQuestionAboutALongNameFits(t *testing.T) {
 		hs.key("n")
 	}
 }
+
+// A field of a thousand characters takes a few lines, ending in "…": the conversations
+// and notes still show on the first screen.
+func TestDetailLongFieldIsCut(t *testing.T) {
+	e := writable(t)
+	street := strings.Repeat("Long Street ", 100)
+	ct, _, err := e.c.UpsertContact(context.Background(), client.IdentifierEmail,
+		client.ContactUpdate{Email: ptr("long.street@example.com"), Name: ptr("Street Person"), Street: ptr(street)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := newHarness(t, e.ctx, 80, 24)
+	openContact(t, hs, *ct)
+	v := hs.s.View()
+	if n := strings.Count(v, "Long Street"); n > 4*6 {
+		t.Fatalf("the street fills %d mentions:\n%s", n, v)
+	}
+	if !strings.Contains(v, "…") || !strings.Contains(v, "Conversations (") || !strings.Contains(v, "Notes (") {
+		t.Fatalf("the long street hides the rest:\n%s", v)
+	}
+}
