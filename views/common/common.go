@@ -228,7 +228,12 @@ type RefreshedMsg struct{ At time.Time }
 
 // ContextChangedMsg tells every screen that the organization or acting operator changed:
 // drop what is shown and load again.
-type ContextChangedMsg struct{}
+type ContextChangedMsg struct {
+	// OperatorOnly: the organization stayed, only the acting operator changed. What is
+	// shown still exists, so a screen may keep its place and reload it (after a refusal
+	// the user switches operator and does the same thing again).
+	OperatorOnly bool
+}
 
 // OperatorsLoadedMsg carries the operator directory the root loaded (for names).
 type OperatorsLoadedMsg struct {

@@ -211,6 +211,11 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		}
 		return m, tea.Batch(m.List.Load(true), m.Detail.Open(m.Detail.ID(), true))
 	case common.ContextChangedMsg:
+		if id := m.Detail.ID(); msg.OperatorOnly && id != 0 {
+			// Same organization: the open contact is still there; load it again as the
+			// new operator sees it and stay on it.
+			return m, tea.Batch(m.List.Load(true), m.Detail.Open(id, true))
+		}
 		m.Detail.Clear()
 		m.setFocus(PaneList) // the open contact belonged to the previous context
 		if !m.started {

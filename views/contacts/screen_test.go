@@ -450,3 +450,24 @@ func TestContextChangeReturnsToTheList(t *testing.T) {
 		t.Fatalf("an empty detail is shown:\n%s", v)
 	}
 }
+
+// Switching only the acting operator keeps the open contact (reloaded) and the focus on
+// it: the user retries what the other operator was refused, in the same place.
+func TestOperatorSwitchKeepsTheOpenContact(t *testing.T) {
+	e := writable(t)
+	hs := newHarness(t, e.ctx, 80, 24)
+	hs.focus()
+	hs.key("esc", "enter")
+	id := hs.s.Detail.ID()
+	if hs.s.Focused() != contacts.PaneDetail || id == 0 {
+		t.Fatalf("enter did not open the contact (focus %v)", hs.s.Focused())
+	}
+	gets := len(e.rec.requests("GET", fmt.Sprintf("/contact_identities/%d/", id)))
+	hs.send(common.ContextChangedMsg{OperatorOnly: true})
+	if hs.s.Focused() != contacts.PaneDetail || hs.s.Detail.ID() != id || hs.s.Detail.Loading() {
+		t.Fatalf("after an operator switch: focus %v, contact %d (want %d)", hs.s.Focused(), hs.s.Detail.ID(), id)
+	}
+	if n := len(e.rec.requests("GET", fmt.Sprintf("/contact_identities/%d/", id))); n != gets+1 {
+		t.Fatalf("the contact was fetched %d times after the switch, want once", n-gets)
+	}
+}
