@@ -239,6 +239,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case key.Matches(msg, k.Bottom):
 			m.scroll(len(m.lines))
 		case key.Matches(msg, k.Refresh):
+			if m.opened && m.err != nil && m.next != "" && !m.loading {
+				// An older page failed: ask for it again, keeping what is loaded and the
+				// reading position.
+				m.err = nil
+				delete(m.requested, m.next)
+				return m, m.fetch(m.next, false)
+			}
 			if m.convID != 0 {
 				return m, m.Open(m.convID, m.title, true)
 			}
@@ -369,14 +376,28 @@ func (m Model) block(it item) []string {
 	if name == "" {
 		name = "(" + role + ")"
 	}
-	meta := " · " + role + " · " + it.at.In(m.ctx.Now().Location()).Format("15:04")
+	// Name, role, time and delivery state on one line when they fit; else they wrap at
+	// their separators, so that a narrow pane cuts neither the sender nor the state.
+	parts := []string{role, it.at.In(m.ctx.Now().Location()).Format("15:04")}
 	if it.fromOperator && it.state != "" {
-		meta += " · " + it.state
+		parts = append(parts, it.state)
 	}
-	nameW := min(ansi.StringWidth(name), max(1, bodyW-ansi.StringWidth(meta)))
-	header := nameStyle.Render(ansi.Truncate(name, nameW, "…")) + st.MessageMeta.Render(ansi.Truncate(meta, bodyW-nameW, "…"))
 	prefix := strings.Repeat(" ", indent)
-	out := []string{prefix + header}
+	var out []string
+	name = ansi.Truncate(name, bodyW, "…")
+	cur, curW := nameStyle.Render(name), ansi.StringWidth(name)
+	for _, p := range parts {
+		pw := ansi.StringWidth(p)
+		if curW+3+pw <= bodyW {
+			cur += st.MessageMeta.Render(" · " + p)
+			curW += 3 + pw
+			continue
+		}
+		out = append(out, prefix+cur)
+		p = ansi.Truncate(p, bodyW, "…")
+		cur, curW = st.MessageMeta.Render(p), ansi.StringWidth(p)
+	}
+	out = append(out, prefix+cur)
 	body := it.body
 	if body == "" {
 		body = st.Muted.Render("(empty message)")
@@ -404,7 +425,7 @@ func (m Model) View() string {
 	}
 	st := m.ctx.Styles
 	var b strings.Builder
-	b.WriteString(common.Fit(m.header(), m.width))
+	b.WriteString(common.Pad(m.header(), m.width)) // a long contact name ends in …
 	vh := m.viewHeight()
 	switch {
 	case m.convID == 0:

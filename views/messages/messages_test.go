@@ -1,7 +1,10 @@
 package messages_test
 
 import (
+	"io"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -193,4 +196,77 @@ func TestMessagesKeepAMargin(t *testing.T) {
 			t.Fatalf("line %d touches an edge: %q", i+1, l)
 		}
 	}
+}
+
+// A narrow pane wraps a message's header at its separators: the sender's name and the
+// delivery state stay whole, and every line keeps the width.
+func TestNarrowHeadersKeepNameAndState(t *testing.T) {
+	m := messages.New(viewtest.Ctx(nil))
+	at := client.Time{Time: viewtest.Now.Add(-time.Minute)}
+	m.Preload(1, "t", []client.Message{
+		{ID: "1.1.2", Body: "On its way.", SentAt: at, DisplayName: "Greta", OperatorDisplayName: "Greta",
+			Sender: client.Sender{Type: client.SenderOperator, ID: 7}, State: client.MessageState{Type: 4, Message: "Read by user"}},
+		{ID: "1.1.1", Body: "Where is my parcel?", SentAt: at, DisplayName: "Maximiliane Oberhuber",
+			Sender: client.Sender{Type: client.SenderContact, ID: 9}},
+	})
+	for _, w := range []int{30, 42, 53, 80} {
+		m.SetSize(w, 20)
+		v := ansi.Strip(m.View())
+		viewtest.CheckSize(t, m.View(), w, 20, "messages")
+		for _, want := range []string{"Greta", "Read by user", "Maximiliane Oberhuber"} {
+			if w < 40 && want == "Maximiliane Oberhuber" {
+				continue
+			}
+			if !strings.Contains(v, want) {
+				t.Errorf("%d columns: %q is cut:\n%s", w, want, v)
+			}
+		}
+	}
+}
+
+// r after a failed older page asks for that page again and keeps the loaded messages and
+// the reading position, instead of reopening the thread at its newest message.
+func TestRRetriesAFailedOlderPage(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	tr := &failingLinks{next: viewtest.Transport(t)}
+	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: viewtest.Clock,
+		MaxRetries: -1, HTTPClient: &http.Client{Transport: tr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := messages.New(viewtest.Ctx(c))
+	m.SetSize(80, 30)
+	m.Focus()
+	m, _ = apply(m, viewtest.Run(m.Open(sb.Server.Info().LongConversationID, "long", false), wait))
+	tr.fail.Store(true)
+	var cmd tea.Cmd
+	for i := 0; i < 1000 && cmd == nil; i++ {
+		m, cmd = m.Update(viewtest.Key("k"))
+	}
+	m, _ = apply(m, viewtest.Run(cmd, wait))
+	if !strings.Contains(m.View(), "failed: r retries") || m.Loaded() != 100 {
+		t.Fatalf("after a failed older page: %d loaded\n%s", m.Loaded(), m.View())
+	}
+	before := body(m.View())
+	tr.fail.Store(false)
+	m, cmd = m.Update(viewtest.Key("r"))
+	m, _ = apply(m, viewtest.Run(cmd, wait))
+	if m.Loaded() != 200 || body(m.View()) != before {
+		t.Fatalf("after r: %d loaded (want 200) and the view moved:\nbefore:\n%s\nafter:\n%s", m.Loaded(), before, body(m.View()))
+	}
+}
+
+// failingLinks answers 503 to every request that follows a cursor while fail is set.
+type failingLinks struct {
+	next http.RoundTripper
+	fail atomic.Bool
+}
+
+func (f *failingLinks) RoundTrip(req *http.Request) (*http.Response, error) {
+	if f.fail.Load() && req.URL.Query().Get("cursor") != "" {
+		return &http.Response{StatusCode: http.StatusServiceUnavailable, Status: "503 Service Unavailable",
+			Header: http.Header{"Content-Type": {"application/json"}}, Request: req,
+			Body: io.NopCloser(strings.NewReader(`{"detail":"try later"}`))}, nil
+	}
+	return f.next.RoundTrip(req)
 }
