@@ -224,6 +224,16 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		}
 		return m, m.Load(true)
 	case common.ContextChangedMsg:
+		if msg.OperatorOnly && m.pg.Loaded {
+			// The same organization's events: keep them and the cursor while they load
+			// again (as the new operator).
+			m.merging = false
+			if !m.active {
+				m.stale = true
+				return m, nil
+			}
+			return m, m.Load(true)
+		}
 		m.rows = nil
 		m.win.Reset()
 		clear(m.index)

@@ -210,3 +210,25 @@ func TestViewIsExactlyTheSizeGiven(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) { viewtest.CheckSize(t, m.View(), sz[0], sz[1], "the screen") })
 	}
 }
+
+// A switch of the acting operator alone keeps the events and the cursor while they load
+// again.
+func TestOperatorSwitchKeepsTheCursor(t *testing.T) {
+	e := newEnv(t)
+	ctx := viewtest.Ctx(e.Client)
+	m := navigation.New(ctx)
+	l := viewtest.RunScreen(t, ctx, m, 80, 24)
+	l.Until("loaded", func() bool { return m.Loaded() && !m.Loading() })
+	l.Key("j", "j", "j")
+	at, _ := m.Selected()
+	lists := e.Log.Count("GET", "/navigation/")
+	ctx.Client = e.Client.WithContext(0, e.Info.RestrictedOperatorID)
+	l.Deliver(common.ContextChangedMsg{OperatorOnly: true})
+	if len(m.Rows()) == 0 {
+		t.Fatal("the events went while they load again")
+	}
+	l.Until("reloaded", func() bool { return !m.Loading() && e.Log.Count("GET", "/navigation/") == lists+1 })
+	if r, _ := m.Selected(); r.ID != at.ID {
+		t.Fatalf("cursor on %d after the switch, want %d", r.ID, at.ID)
+	}
+}

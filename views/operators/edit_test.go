@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/views/common"
 )
 
 // A 403 says its reason once, and the form keeps the focus on the field the user was on
@@ -50,5 +52,30 @@ func TestEditSavesWithCtrlSFromAnyField(t *testing.T) {
 	}
 	if want := fmt.Sprintf("Saved operator Ben Okafor Jr (#%d)", id); l.H.LastToast() != want {
 		t.Fatalf("toast %q, want %q (the name as saved)", l.H.LastToast(), want)
+	}
+}
+
+// After a refusal, switching back to the default operator (same organization) keeps the
+// list and the cursor, so the same key works at once on the same operator.
+func TestOperatorSwitchKeepsTheCursor(t *testing.T) {
+	e := newEnv(t)
+	restricted := e.Client.WithContext(0, e.Info.RestrictedOperatorID)
+	l, m, ctx := open(t, e, restricted, 80, 24)
+	other := e.Info.OwnerOperatorID + 3
+	moveTo(t, l, m, other)
+	ctx.Client, ctx.ActingOperatorID = e.Client, 0
+	l.Deliver(common.ContextChangedMsg{OperatorOnly: true})
+	if len(m.Rows()) == 0 {
+		t.Fatal("the operators went while they load again")
+	}
+	l.Until("reload", func() bool { return m.Loaded() && !m.Busy() })
+	if r, ok := m.Selected(); !ok || r.ID != other {
+		t.Fatalf("cursor on %+v after the switch, want operator %d", r, other)
+	}
+	if _, _, ok := m.Slots(other); !ok {
+		t.Fatal("no slots after the switch")
+	}
+	if m.SelfID() == e.Info.RestrictedOperatorID {
+		t.Fatal("the screen still acts as the restricted operator")
 	}
 }

@@ -287,12 +287,26 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		return m, m.Load(true, false)
 	case common.ContextChangedMsg:
 		m.gen++
+		clear(m.pending)
+		m.loading, m.err = false, nil
+		if msg.OperatorOnly && m.loaded {
+			// The same organization, so the same operators: keep them and the cursor while
+			// they load again as the new operator sees them (slots included).
+			for id, s := range m.slots {
+				s.req = 0 // an answer on its way belongs to the old context
+				m.slots[id] = s
+			}
+			if !m.active {
+				m.stale = true
+				return m, nil
+			}
+			return m, tea.Batch(m.Load(true, false), m.schedule())
+		}
 		m.rows = nil
 		m.win.Reset()
 		clear(m.index)
 		clear(m.slots)
-		clear(m.pending)
-		m.loaded, m.loading, m.err = false, false, nil
+		m.loaded = false
 		if !m.active {
 			m.stale = true
 			return m, nil
