@@ -107,15 +107,10 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 // setupStyles fixes the colour profile and background of the default renderer (the
 // package init ran with TERM=dumb, see termguard) and builds parley's styles.
 func setupStyles(mode theme.Mode) *theme.Styles {
-	r := lipgloss.DefaultRenderer()
 	out := termenv.NewOutput(os.Stdout)
 	profile := out.EnvColorProfile() // honours NO_COLOR and CLICOLOR_FORCE
 	mono := mode == theme.ModeMono || profile == termenv.Ascii
-	if mono {
-		profile = termenv.Ascii
-	}
-	r.SetColorProfile(profile)
-	lipgloss.SetColorProfile(profile)
+	r := themeRenderer(profile, mono, os.Stdout)
 	dark := true
 	switch mode {
 	case theme.ModeLight:
@@ -133,6 +128,23 @@ func setupStyles(mode theme.Mode) *theme.Styles {
 	r.SetHasDarkBackground(dark)
 	lipgloss.SetHasDarkBackground(dark)
 	return theme.New(r, theme.Default(), mono)
+}
+
+// themeRenderer sets the default renderer to profile and returns the renderer of parley's
+// own styles. Without colour (mono: NO_COLOR, a terminal without colour or the mono theme)
+// the default renderer writes no escape codes at all, so styles from outside the theme
+// (form and input components) come out plain; the theme's mono styles carry no colour,
+// only reverse, bold, underline and faint, and get a renderer that writes those: without
+// them the cursor row and the selected tab would not show.
+func themeRenderer(profile termenv.Profile, mono bool, w io.Writer) *lipgloss.Renderer {
+	if !mono {
+		lipgloss.SetColorProfile(profile)
+		return lipgloss.DefaultRenderer()
+	}
+	lipgloss.SetColorProfile(termenv.Ascii)
+	r := lipgloss.NewRenderer(w)
+	r.SetColorProfile(termenv.ANSI)
+	return r
 }
 
 // colorFGBG reads the COLORFGBG convention ("fg;bg"): backgrounds 0-6 and 8 are dark.

@@ -7,13 +7,18 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/creack/pty"
+	"github.com/muesli/termenv"
 
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/theme"
 )
 
 // startTestSandbox serves a small sandbox in-process for the binary under test.
@@ -124,4 +129,41 @@ func TestNeedsATerminal(t *testing.T) {
 		t.Fatalf("TERM=dumb: output does not explain: %q", out)
 	}
 	_ = os.Stdout
+}
+
+// TestMonoStylesShowTheCursorWithoutColour: without colour (NO_COLOR, the mono theme) the
+// selected row and the other theme styles keep reverse, bold and underline, no theme style
+// writes a colour, and styles from outside the theme (the default renderer) write nothing.
+func TestMonoStylesShowTheCursorWithoutColour(t *testing.T) {
+	old := lipgloss.ColorProfile()
+	t.Cleanup(func() { lipgloss.SetColorProfile(old) })
+	for _, profile := range []termenv.Profile{termenv.Ascii, termenv.TrueColor} {
+		r := themeRenderer(profile, true, io.Discard)
+		st := theme.New(r, theme.Default(), true)
+		if got := st.Selected.Render("row"); !strings.Contains(got, "\x1b[7m") {
+			t.Errorf("profile %v: the selected row is not reversed: %q", profile, got)
+		}
+		if got := st.Bold.Render("x"); !strings.Contains(got, "\x1b[1m") {
+			t.Errorf("profile %v: bold is dropped: %q", profile, got)
+		}
+		colour := regexp.MustCompile(`\x1b\[[0-9;]*(3[0-9]|4[0-9]|9[0-7]|10[0-7])[;m]`)
+		v := reflect.ValueOf(st).Elem()
+		for i := range v.NumField() {
+			s, ok := v.Field(i).Interface().(lipgloss.Style)
+			if !ok {
+				continue
+			}
+			if out := s.Render("x"); colour.MatchString(out) {
+				t.Errorf("profile %v: style %s writes a colour: %q", profile, v.Type().Field(i).Name, out)
+			}
+		}
+		if got := lipgloss.NewStyle().Reverse(true).Foreground(lipgloss.Color("1")).Render("x"); got != "x" {
+			t.Errorf("profile %v: a style outside the theme writes escape codes: %q", profile, got)
+		}
+	}
+	// With colour, parley's styles use the default renderer and its profile.
+	r := themeRenderer(termenv.ANSI256, false, io.Discard)
+	if r != lipgloss.DefaultRenderer() || lipgloss.ColorProfile() != termenv.ANSI256 {
+		t.Errorf("colour: renderer %p (default %p), profile %v", r, lipgloss.DefaultRenderer(), lipgloss.ColorProfile())
+	}
 }
