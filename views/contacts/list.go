@@ -535,10 +535,15 @@ func (m *List) entry(i int) string {
 	return s
 }
 
-// when is the time column: creation for the created_at orderings, else the last message.
+// createdTimes reports whether the time column shows when contacts were created (the
+// created_at orderings) rather than their last message.
+func (m List) createdTimes() bool { return strings.HasSuffix(m.q.Ordering, "created_at") }
+
+// when is the time column: creation for the created_at orderings, else the last message
+// ("—" for a contact that never wrote).
 func (m *List) when(r *Row) string {
 	now := m.ctx.Now()
-	if strings.HasSuffix(m.q.Ordering, "created_at") || r.LastAt.IsZero() {
+	if m.createdTimes() {
 		return common.RelTime(r.CreatedAt, now)
 	}
 	return common.RelTime(r.LastAt, now)
@@ -640,6 +645,12 @@ func (m List) header() string {
 	parts = append(parts, DescribeFilter(m.q.Filter)...)
 	if m.q.Search == "" {
 		parts = append(parts, "order:"+OrderingLabel(m.q.Ordering))
+	}
+	// What the time at the end of each row is (see when).
+	if m.createdTimes() {
+		parts = append(parts, "time: created")
+	} else {
+		parts = append(parts, "time: last message")
 	}
 	return " " + strings.Join(parts, " · ")
 }

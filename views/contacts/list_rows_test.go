@@ -116,3 +116,18 @@ func TestListOrderingKeySendsOneRequest(t *testing.T) {
 		t.Fatal("the list did not load the new ordering")
 	}
 }
+
+// TestListHeaderSaysWhatTheTimeIs: the time at the end of a row is the last message, or
+// the creation in the created_at orderings, and the header says which.
+func TestListHeaderSaysWhatTheTimeIs(t *testing.T) {
+	e := fakeContacts(t, 50*time.Minute)
+	m := newList(e, 100, 100, 10)
+	m = viewtest.Settle(m, m.Load(false), wait)
+	if v := m.View(); !strings.Contains(strings.Split(v, "\n")[0], "time: last message") || !strings.HasSuffix(rowLine(v, 0), " 50m") {
+		t.Fatalf("default order:\n%s", v)
+	}
+	m = viewtest.Settle(m, m.SetQuery(contacts.Query{Ordering: "-created_at"}), wait)
+	if v := m.View(); !strings.Contains(strings.Split(v, "\n")[0], "time: created") || !strings.HasSuffix(rowLine(v, 0), " Jan 1") {
+		t.Fatalf("created order:\n%s", v)
+	}
+}
