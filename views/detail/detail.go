@@ -168,10 +168,18 @@ func (m Model) View() string {
 	}
 	var b strings.Builder
 	end := min(len(m.lines), m.offset+m.height)
+	// More below: the last line says so (the parts come last, often below a short pane).
+	more := end < len(m.lines)
 	n := 0
 	for i := m.offset; i < end; i++ {
 		if n > 0 {
 			b.WriteString("\n")
+		}
+		if more && i == end-1 {
+			hint := fmt.Sprintf(" ↓ %d more lines", len(m.lines)-i)
+			b.WriteString(common.Fit(m.ctx.Styles.Muted.Render(hint), m.width))
+			n++
+			continue
 		}
 		b.WriteString(m.lines[i]) // fitted by rebuild
 		n++

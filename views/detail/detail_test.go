@@ -45,3 +45,25 @@ func TestEveryTextIsSanitized(t *testing.T) {
 		}
 	}
 }
+
+// TestMoreBelowIsShown: a detail taller than the pane says how much is below on its last
+// line, and scrolling to the end shows the last line instead.
+func TestMoreBelowIsShown(t *testing.T) {
+	m := detail.New(viewtest.Ctx(nil))
+	m.SetSize(60, 10)
+	m.Focus()
+	m.Load(7, false)
+	ref := "https://example.com/from"
+	m.Set(client.Conversation{ID: 7, Status: client.StatusNew,
+		ConversationPartSet: []client.ConversationPart{{NameFriendly: "Chat", Referrer: &ref}}})
+	lines := strings.Split(m.View(), "\n")
+	if len(lines) != 10 || !strings.Contains(lines[9], "more lines") {
+		t.Fatalf("no sign of more below:\n%s", m.View())
+	}
+	m, _ = m.Update(viewtest.Key("G"))
+	v := m.View()
+	if strings.Contains(v, "more lines") || !strings.Contains(v, ref) {
+		t.Fatalf("at the end the last line (the referrer) should show:\n%s", v)
+	}
+	viewtest.CheckSize(t, v, 60, 10, "detail")
+}
