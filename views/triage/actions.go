@@ -227,10 +227,12 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		}
 		m.List.RemoveRows(res.deleted)
 		m.List.ClearMarks()
+		var follow tea.Cmd
 		if slices.Contains(res.deleted, m.Msgs.ConversationID()) {
 			m.Msgs.Close()
 			_ = m.Detail.Load(0, false)
 			m.restingID = 0
+			follow = m.afterMove(0) // the row the cursor is on now opens once it rests
 		}
 		text := fmt.Sprintf("Deleted %d conversation%s.", len(res.deleted), plural(len(res.deleted)))
 		if n := len(res.ongoing); n > 0 {
@@ -240,7 +242,7 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		if res.reload {
 			reload = m.List.Load(true)
 		}
-		return tea.Batch(common.Toast(text), reload)
+		return tea.Batch(common.Toast(text), reload, follow)
 	}
 	return nil
 }

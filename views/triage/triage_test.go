@@ -361,3 +361,46 @@ func TestHelpOutsideTheListHasNoRowKeys(t *testing.T) {
 		t.Fatal("the messages pane's help offers mark or delete, which do nothing there")
 	}
 }
+
+// Deleting the open conversation opens the row the cursor lands on (once it rests), instead
+// of leaving the thread and detail panes empty.
+func TestDeletingTheOpenConversationOpensTheNextRow(t *testing.T) {
+	m, _, _ := newScreen(t, 120, 40)
+	var cmd tea.Cmd
+	for range 3 {
+		_, cmd = m.Update(viewtest.Key("s")) // all → new → pending → ended
+	}
+	settle(m, cmd)
+	r, ok := m.List.Selected()
+	if !ok || r.Status != client.StatusEnded || len(m.List.Rows()) < 2 {
+		t.Fatalf("no ended rows to delete (selected %+v)", r)
+	}
+	if m.Msgs.ConversationID() != r.ID {
+		t.Fatalf("thread %d open, the cursor is on %d", m.Msgs.ConversationID(), r.ID)
+	}
+	_, cmd = m.Update(viewtest.Key("d"))
+	var modal common.Modal
+	for _, msg := range viewtest.RunSkippingTicks(cmd, wait) {
+		if om, ok := msg.(common.OpenModalMsg); ok {
+			modal = om.Modal
+		}
+	}
+	if modal == nil {
+		t.Fatal("d asked nothing")
+	}
+	_, cmd = modal.Update(viewtest.Key("y"))
+	for _, msg := range viewtest.Run(cmd, wait) {
+		if done, ok := msg.(common.TaskDoneMsg); ok {
+			_, next := m.Update(done)
+			settle(m, next)
+		}
+	}
+	next, ok := m.List.Selected()
+	if !ok || next.ID == r.ID {
+		t.Fatalf("after the delete the cursor is on %+v", next)
+	}
+	if m.Msgs.ConversationID() != next.ID || m.Detail.ID() != next.ID {
+		t.Fatalf("after deleting %d: thread %d and detail %d open, the cursor is on %d",
+			r.ID, m.Msgs.ConversationID(), m.Detail.ID(), next.ID)
+	}
+}
