@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/operators"
+	"github.com/parley-tui/parley/views/viewtest"
 )
 
 // A 403 says its reason once, and the form keeps the focus on the field the user was on
@@ -77,5 +80,34 @@ func TestOperatorSwitchKeepsTheCursor(t *testing.T) {
 	}
 	if m.SelfID() == e.Info.RestrictedOperatorID {
 		t.Fatal("the screen still acts as the restricted operator")
+	}
+}
+
+// Shown again after longer than the refresh interval, the screen refreshes at once; shown
+// again sooner, it does not.
+func TestFocusAfterAWhileRefreshesAtOnce(t *testing.T) {
+	e := newEnv(t)
+	now := viewtest.Now
+	ctx := viewtest.Ctx(e.Client)
+	ctx.Now = func() time.Time { return now }
+	m := operators.New(ctx, operators.Options{Interval: time.Minute, Budget: 1 << 30})
+	l := viewtest.RunScreen(t, ctx, m, 80, 24)
+	l.Until("loaded", func() bool { return m.Loaded() && !m.Busy() })
+	lists := e.Log.Count("GET", "/v3/operators/")
+
+	m.Blur()
+	now = now.Add(30 * time.Second)
+	l.Run(m.Focus())
+	l.Drain(50 * time.Millisecond)
+	if n := e.Log.Count("GET", "/v3/operators/"); n != lists {
+		t.Fatalf("shown again after 30s of a 1m interval: %d list requests, want none", n-lists)
+	}
+
+	m.Blur()
+	now = now.Add(10 * time.Minute)
+	l.Run(m.Focus())
+	l.Until("the refresh", func() bool { return e.Log.Count("GET", "/v3/operators/") == lists+1 && !m.Busy() })
+	if v := m.View(); !strings.Contains(v, "refreshed "+now.In(now.Location()).Format("15:04:05")) {
+		t.Fatalf("the footer does not show the new refresh:\n%s", v)
 	}
 }

@@ -175,17 +175,24 @@ func (m *Model) Slots(id int64) (current, total int, ok bool) {
 	return s.current, s.total, s.known
 }
 
-// Focus shows the screen: it loads when needed and starts the auto-refresh.
+// Focus shows the screen: it loads when needed and starts the auto-refresh. Shown again
+// after a while, it refreshes at once when the last refresh is older than the interval (a
+// supervisor coming back sees the current state, not the one from when they left), else
+// the next refresh comes one interval after the last one.
 func (m *Model) Focus() tea.Cmd {
 	m.active = true
-	var cmds []tea.Cmd
-	if !m.loaded || m.stale {
+	switch {
+	case !m.loaded || m.stale:
 		m.stale = false
-		cmds = append(cmds, m.Load(false, false))
-	} else {
-		cmds = append(cmds, m.fetchSlots())
+		return tea.Batch(m.Load(false, false), m.schedule())
+	case m.loading || m.at.IsZero():
+		return tea.Batch(m.fetchSlots(), m.schedule())
 	}
-	return tea.Batch(append(cmds, m.schedule())...)
+	since := m.ctx.Now().Sub(m.at)
+	if d, paused := m.AutoInterval(); m.opts.Interval > 0 && !paused && since >= d {
+		return tea.Batch(m.Load(true, true), m.schedule())
+	}
+	return tea.Batch(m.fetchSlots(), m.scheduleAfter(since))
 }
 
 // Blur hides the screen and stops its auto-refresh.
@@ -221,8 +228,12 @@ func (m *Model) Load(fresh, auto bool) tea.Cmd {
 	}
 }
 
-// schedule arms the next auto-refresh tick.
-func (m *Model) schedule() tea.Cmd {
+// schedule arms the next auto-refresh tick, one interval from now.
+func (m *Model) schedule() tea.Cmd { return m.scheduleAfter(0) }
+
+// scheduleAfter arms the next auto-refresh tick one interval after a refresh that was
+// elapsed ago.
+func (m *Model) scheduleAfter(elapsed time.Duration) tea.Cmd {
 	m.tickGen++
 	if m.opts.Interval < 0 || !m.active {
 		return nil
@@ -230,6 +241,8 @@ func (m *Model) schedule() tea.Cmd {
 	d, paused := m.AutoInterval()
 	if paused {
 		d = time.Minute // look again later: the budget frees up at midnight UTC
+	} else if elapsed > 0 {
+		d = max(d-elapsed, min(d, time.Second))
 	}
 	return common.Tick(d, tickMsg{gen: m.tickGen})
 }
