@@ -493,7 +493,9 @@ func (a *App) tooSmallView() string {
 func (a *App) toastBoxes() []string {
 	st := a.ctx.Styles
 	var boxes []string
-	maxW := min(100, a.width-4)
+	// Width excludes the border: a box is at most width-4 wide, so that it keeps two
+	// columns off each side and never covers a pane's left border.
+	maxW := min(100, a.width-6)
 	for _, t := range a.toasts {
 		style := st.Toast
 		text := t.text

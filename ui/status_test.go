@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
@@ -80,6 +81,39 @@ func TestStatusBarNumbersKeepTheirLabel(t *testing.T) {
 			if w == 200 && !strings.Contains(bar, "conv 0/400 today") || w == 200 && !strings.Contains(bar, "refreshed 15:04:05") {
 				t.Errorf("200 columns: want the long forms in %q", bar)
 			}
+		}
+	}
+}
+
+// TestToastsStayInsideThePanes: a toast as wide as the terminal allows keeps two columns off
+// both sides (the panes' borders stay visible) and every line keeps the width.
+func TestToastsStayInsideThePanes(t *testing.T) {
+	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(), Now: viewtest.Clock})
+	for _, w := range []int{80, 120} {
+		a.Update(tea.WindowSizeMsg{Width: w, Height: 24})
+		a.toasts = nil
+		a.Update(common.ToastMsg{Text: strings.Repeat("All 3 marked conversations are ongoing. ", 4)})
+		found := false
+		for i, l := range strings.Split(a.View(), "\n") {
+			if lw := ansi.StringWidth(l); lw != w {
+				t.Fatalf("%d columns: line %d is %d wide", w, i, lw)
+			}
+			plain := ansi.Strip(l)
+			j := strings.Index(plain, "│ All 3 marked")
+			if j < 0 {
+				continue
+			}
+			found = true
+			if col := ansi.StringWidth(plain[:j]); col < 2 {
+				t.Errorf("%d columns: the toast starts at column %d: %q", w, col, plain)
+			}
+		}
+		if !found {
+			t.Fatalf("%d columns: no toast:\n%s", w, a.View())
 		}
 	}
 }
