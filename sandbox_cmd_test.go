@@ -7,72 +7,128 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
 
-func TestSandboxCommandPrintsEnvAndServes(t *testing.T) {
-	dir := t.TempDir()
-	logPath := filepath.Join(dir, "requests.jsonl")
+// syncBuffer is a bytes.Buffer safe for the command goroutine and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// shellSafe is a NAME=value line that a shell's eval reads as one assignment, without quoting.
+var shellSafe = regexp.MustCompile(`^[A-Z_]+=[A-Za-z0-9_.:/-]+$`)
+
+// runSandboxCmd starts `parley sandbox` with args, reads the four variables it prints and
+// returns them with its stderr and a function that stops it (as an interrupt would) and
+// waits for it.
+func runSandboxCmd(t *testing.T, args ...string) (vars map[string]string, stderr *syncBuffer, stop func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	pr, pw := io.Pipe()
-	var stderr bytes.Buffer
+	stderr = &syncBuffer{}
 	cmd := newSandboxCmd()
-	cmd.SetArgs([]string{"--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "s.db"), "--size", "small", "--seed", "2", "--request-log", logPath})
+	cmd.SetArgs(args)
 	cmd.SetOut(pw)
-	cmd.SetErr(&stderr)
+	cmd.SetErr(stderr)
 	done := make(chan error, 1)
 	go func() {
 		err := cmd.ExecuteContext(ctx)
 		_ = pw.Close()
 		done <- err
 	}()
+	stopped := false
+	stop = func() {
+		t.Helper()
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("sandbox command: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the sandbox did not stop")
+		}
+	}
+	t.Cleanup(stop)
 	sc := bufio.NewScanner(pr)
-	vars := map[string]string{}
+	vars = map[string]string{}
 	var order []string
 	for len(order) < 4 && sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), "=")
-		if !ok || v == "" {
-			t.Fatalf("stdout line %q is not NAME=value", sc.Text())
+		line := sc.Text()
+		if !shellSafe.MatchString(line) {
+			t.Fatalf("stdout line %q is not a NAME=value assignment that eval reads as it is", line)
 		}
+		k, v, _ := strings.Cut(line, "=")
 		vars[k] = v
 		order = append(order, k)
 	}
 	go func() { _, _ = io.Copy(io.Discard, pr) }()
 	want := []string{"PARLEY_BASE_URL", "PARLEY_TOKEN", "PARLEY_ORG_TOKEN", "PARLEY_RESTRICTED_OPERATOR_ID"}
 	if strings.Join(order, ",") != strings.Join(want, ",") {
-		t.Fatalf("stdout variables %v, want %v", order, want)
+		t.Fatalf("stdout variables %v, want %v; stderr: %s", order, want, stderr.String())
 	}
-	req, err := http.NewRequest(http.MethodGet, vars["PARLEY_BASE_URL"]+"/api/um/v3/operators/", nil)
+	return vars, stderr, stop
+}
+
+func getStatus(t *testing.T, url, token string) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Authorization", vars["PARLEY_TOKEN"])
+	req.Header.Set("Authorization", token)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
+	_, _ = io.Copy(io.Discard, res.Body)
 	res.Body.Close()
-	if res.StatusCode != 200 {
-		t.Fatalf("status %d", res.StatusCode)
+	return res.StatusCode
+}
+
+func TestSandboxCommandPrintsEnvAndServes(t *testing.T) {
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "requests.jsonl")
+	db := filepath.Join(dir, "s.db")
+	args := []string{"--addr", "127.0.0.1:0", "--db", db, "--size", "small", "--seed", "2", "--request-log", logPath}
+	vars, stderr, stop := runSandboxCmd(t, args...)
+	if s := getStatus(t, vars["PARLEY_BASE_URL"]+"/api/um/v3/operators/", vars["PARLEY_TOKEN"]); s != 200 {
+		t.Fatalf("status %d", s)
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("sandbox command: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the sandbox did not stop")
+	if s := getStatus(t, vars["PARLEY_BASE_URL"]+"/api/um/v3/conversations/", vars["PARLEY_ORG_TOKEN"]); s != 200 {
+		t.Fatalf("organization token: status %d", s)
 	}
+	stop()
 	logged, err := os.ReadFile(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(logged), `"path":"/api/um/v3/operators/"`) || strings.Contains(string(logged), vars["PARLEY_TOKEN"]) {
+	if !strings.Contains(string(logged), `"path":"/api/um/v3/operators/"`) || strings.Contains(string(logged), vars["PARLEY_TOKEN"]) ||
+		strings.Contains(string(logged), vars["PARLEY_ORG_TOKEN"]) {
 		t.Fatalf("request log: %s", logged)
 	}
 	if fi, err := os.Stat(logPath); err != nil || fi.Mode().Perm() != 0o600 {
@@ -81,11 +137,91 @@ func TestSandboxCommandPrintsEnvAndServes(t *testing.T) {
 	if !strings.Contains(stderr.String(), "seeded") {
 		t.Fatalf("stderr: %s", stderr.String())
 	}
+
+	// The second start reuses the seeded file: same tokens, nothing seeded again, and the
+	// request log is appended to.
+	again, stderr2, stop2 := runSandboxCmd(t, args...)
+	if !strings.Contains(stderr2.String(), "reused the seeded data") {
+		t.Fatalf("second start did not reuse the database: %s", stderr2.String())
+	}
+	for _, k := range []string{"PARLEY_TOKEN", "PARLEY_ORG_TOKEN", "PARLEY_RESTRICTED_OPERATOR_ID"} {
+		if again[k] != vars[k] {
+			t.Fatalf("%s changed on the second start: %s, then %s", k, vars[k], again[k])
+		}
+	}
+	if s := getStatus(t, again["PARLEY_BASE_URL"]+"/api/um/v3/conversations/", again["PARLEY_TOKEN"]); s != 200 {
+		t.Fatalf("second start: status %d", s)
+	}
+	stop2()
+	logged2, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(logged2, logged) || bytes.Count(logged2, []byte("\n")) != bytes.Count(logged, []byte("\n"))+1 {
+		t.Fatalf("request log after the second run:\n%s", logged2)
+	}
+}
+
+// The built binary shuts down cleanly on SIGINT and on SIGTERM: exit status 0, the database
+// closed (no write-ahead log left behind) and the port released.
+func TestSandboxCommandStopsOnSignals(t *testing.T) {
+	bin := parleyBinary(t)
+	db := filepath.Join(t.TempDir(), "s.db")
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		var stderr syncBuffer
+		cmd := exec.Command(bin, "sandbox", "--addr", "127.0.0.1:0", "--db", db, "--size", "small")
+		cmd.Stderr = &stderr
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		vars := map[string]string{}
+		sc := bufio.NewScanner(out)
+		for len(vars) < 4 && sc.Scan() {
+			k, v, _ := strings.Cut(sc.Text(), "=")
+			vars[k] = v
+		}
+		if len(vars) < 4 {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatalf("%v: the sandbox printed %v; stderr: %s", sig, vars, stderr.String())
+		}
+		if s := getStatus(t, vars["PARLEY_BASE_URL"]+"/api/um/v3/conversations/", vars["PARLEY_TOKEN"]); s != 200 {
+			t.Fatalf("%v: status %d", sig, s)
+		}
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("%v: %v; stderr: %s", sig, err, stderr.String())
+			}
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Fatalf("%v: the sandbox did not stop", sig)
+		}
+		if !strings.Contains(stderr.String(), "shutting down") {
+			t.Fatalf("%v: stderr: %s", sig, stderr.String())
+		}
+		if _, err := os.Stat(db + "-wal"); !os.IsNotExist(err) {
+			t.Fatalf("%v: the write-ahead log is left behind (%v): the database was not closed", sig, err)
+		}
+		if _, err := http.Get(vars["PARLEY_BASE_URL"] + "/"); err == nil {
+			t.Fatalf("%v: the port still answers after the shutdown", sig)
+		}
+	}
 }
 
 func TestSandboxCommandValidatesFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"--size", "huge"},
+		{"--size", ""},
 		{"--seed", "0"},
 		{"--seed", "-3"},
 		{"--addr", "nohostport"},
