@@ -145,6 +145,14 @@ func (m Model) Loading() bool { return m.pg.Loading }
 // LastRefresh is when the list last got data.
 func (m Model) LastRefresh() time.Time { return m.lastRefresh }
 
+// Row returns the loaded row of conversation id.
+func (m Model) Row(id int64) (Row, bool) {
+	if i, ok := m.index[id]; ok {
+		return m.rows[i], true
+	}
+	return Row{}, false
+}
+
 // Selected returns the row under the cursor.
 func (m Model) Selected() (Row, bool) {
 	if m.win.Cursor < 0 || m.win.Cursor >= len(m.rows) {

@@ -76,7 +76,26 @@ func (m *Model) Load(id int64, fresh bool) tea.Cmd {
 	if id == 0 {
 		return nil
 	}
-	gen, c := m.gen, m.ctx.Client
+	return m.fetch(fresh)
+}
+
+// Refresh asks for the shown conversation again, past the response cache, and keeps
+// showing it (at the same scroll position) until the answer arrives.
+func (m *Model) Refresh() tea.Cmd {
+	if m.id == 0 {
+		return nil
+	}
+	if m.conv == nil {
+		return m.Load(m.id, true)
+	}
+	m.gen++
+	m.loading = true
+	return m.fetch(true)
+}
+
+// fetch asks for conversation m.id as the answer awaited (m.gen).
+func (m *Model) fetch(fresh bool) tea.Cmd {
+	gen, id, c := m.gen, m.id, m.ctx.Client
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, fresh)
 		defer cancel()
@@ -122,6 +141,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.loading = false
 		if msg.err != nil {
 			m.err = msg.err
+			if m.conv != nil {
+				// A refresh failed: the conversation shown stays, and the failure says so.
+				return m, common.ErrorToast(fmt.Errorf("conversation %d: %w", m.id, msg.err))
+			}
 			m.rebuild()
 			return m, nil
 		}
@@ -148,7 +171,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case key.Matches(msg, k.Bottom):
 			m.offset = len(m.lines)
 		case key.Matches(msg, k.Refresh):
-			return m, m.Load(m.id, true)
+			return m, m.Refresh()
 		}
 		m.offset = max(0, min(m.offset, len(m.lines)-m.height))
 	}

@@ -3,6 +3,7 @@ package detail_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -66,4 +67,33 @@ func TestMoreBelowIsShown(t *testing.T) {
 		t.Fatalf("at the end the last line (the referrer) should show:\n%s", v)
 	}
 	viewtest.CheckSize(t, v, 60, 10, "detail")
+}
+
+const wait = 5 * time.Second
+
+// TestRefreshKeepsTheDetailShown: while a refresh is in flight, and when it fails, the
+// conversation stays on screen at the same scroll position.
+func TestRefreshKeepsTheDetailShown(t *testing.T) {
+	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "t", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := detail.New(viewtest.Ctx(c))
+	m.SetSize(60, 10)
+	m.Focus()
+	m.Load(7, false)
+	ref := "https://example.com/from"
+	m.Set(client.Conversation{ID: 7, Status: client.StatusNew,
+		ConversationPartSet: []client.ConversationPart{{NameFriendly: "Chat", Referrer: &ref}}})
+	m, _ = m.Update(viewtest.Key("j"))
+	m, _ = m.Update(viewtest.Key("j"))
+	before := m.View()
+	cmd := m.Refresh()
+	if m.View() != before {
+		t.Fatalf("a refresh in flight changed the pane:\n%s", m.View())
+	}
+	m, _ = viewtest.Apply(m, viewtest.Run(cmd, wait)) // no server: the refresh fails
+	if m.View() != before {
+		t.Fatalf("a failed refresh changed the pane:\nbefore:\n%s\nafter:\n%s", before, m.View())
+	}
 }

@@ -63,6 +63,7 @@ type pageMsg struct {
 	items    []item // newest first, as the API sends them
 	next     string
 	err      error
+	newest   bool // an answer to Refresh: the newest page, to append what is new
 }
 
 // Model is the messages pane.
@@ -84,6 +85,9 @@ type Model struct {
 	err       error
 	gen, req  int
 	requests  int // pages requested for this conversation
+	// refreshReq identifies the Refresh in flight (0 = none); older pages and a refresh
+	// have their own ids, so neither drops the other's answer.
+	refreshReq, refreshes int
 
 	blocks     map[string][]string // rendered block per message id at blockWidth
 	blockWidth int
@@ -125,6 +129,7 @@ func (m *Model) Open(convID int64, title string, fresh bool) tea.Cmd {
 	m.err = nil
 	m.opened = false
 	m.requests = 0
+	m.refreshReq = 0
 	clear(m.requested)
 	clear(m.blocks)
 	if convID == 0 {
@@ -186,6 +191,81 @@ func (m *Model) fetch(link string, fresh bool) tea.Cmd {
 	}
 }
 
+// Refresh asks for the newest page of the open thread (past the response cache) and adds the
+// messages that arrived since it was loaded below the others; the reading position stays,
+// and a view at the newest message follows the new ones. Nothing is asked for before the
+// thread opened or while a refresh is in flight.
+func (m *Model) Refresh() tea.Cmd {
+	if m.convID == 0 || !m.opened || m.refreshReq != 0 {
+		return nil
+	}
+	m.refreshes++
+	m.refreshReq = m.refreshes
+	gen, req, conv, c := m.gen, m.refreshReq, m.convID, m.ctx.Client
+	return func() tea.Msg {
+		ctx, cancel := common.RequestContext(requestTimeout, true)
+		defer cancel()
+		msg := pageMsg{gen: gen, req: req, convID: conv, newest: true}
+		p, err := c.MessagesPage(ctx, conv, client.CursorOptions{Limit: PageSize})
+		if err != nil {
+			msg.err = err
+			return msg
+		}
+		msg.items = make([]item, len(p.Results))
+		for i, r := range p.Results {
+			msg.items[i] = itemFrom(r)
+		}
+		msg.next = p.Next
+		return msg
+	}
+}
+
+// onNewest takes the answer to Refresh: the messages not loaded yet go below the others.
+// When none of the page was loaded, more arrived than a page holds: the thread starts over
+// from this page, as when it was opened.
+func (m Model) onNewest(msg pageMsg) (Model, tea.Cmd) {
+	if msg.gen != m.gen || msg.req != m.refreshReq || msg.convID != m.convID {
+		return m, nil
+	}
+	m.refreshReq = 0
+	if msg.err != nil {
+		return m, nil // the next refresh tries again; the thread shown stays
+	}
+	loaded := make(map[string]bool, len(m.items))
+	for _, it := range m.items {
+		loaded[it.id] = true
+	}
+	var added []item
+	overlap := false
+	for _, it := range msg.items { // newest first
+		if loaded[it.id] {
+			overlap = true
+			break
+		}
+		added = append(added, it)
+	}
+	if len(added) == 0 {
+		return m, nil
+	}
+	atBottom := m.atBottom()
+	if !overlap && len(msg.items) > 0 {
+		// A gap between what is loaded and this page: show this page as a fresh thread.
+		m.gen++
+		m.items, m.next, m.err, m.loading = nil, msg.next, nil, false
+		clear(m.requested)
+		clear(m.blocks)
+		atBottom = true
+	}
+	slices.Reverse(added) // oldest first
+	m.items = append(m.items, added...)
+	m.rebuild()
+	if atBottom {
+		m.offset = m.maxOffset()
+	}
+	m.clamp()
+	return m, m.prefetch()
+}
+
 // SetSize sets the pane's inner size; content is re-wrapped when the width changes.
 func (m *Model) SetSize(w, h int) {
 	if w == m.width && h == m.height {
@@ -219,6 +299,9 @@ func (m *Model) Blur() { m.focused = false }
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case pageMsg:
+		if msg.newest {
+			return m.onNewest(msg)
+		}
 		return m.onPage(msg)
 	case tea.KeyMsg:
 		if !m.focused {

@@ -1,9 +1,14 @@
 package messages_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -269,4 +274,97 @@ func (f *failingLinks) RoundTrip(req *http.Request) (*http.Response, error) {
 			Body: io.NopCloser(strings.NewReader(`{"detail":"try later"}`))}, nil
 	}
 	return f.next.RoundTrip(req)
+}
+
+// fakeThread serves one conversation's messages, newest first, pages of limit following
+// next links by cursor; the test adds messages while the pane is open.
+type fakeThread struct {
+	mu       sync.Mutex
+	n        int // messages 1..n; n is the newest
+	requests int
+}
+
+func (f *fakeThread) add(k int) {
+	f.mu.Lock()
+	f.n += k
+	f.mu.Unlock()
+}
+
+func (f *fakeThread) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.requests++
+	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
+	top := f.n
+	if c := r.URL.Query().Get("cursor"); c != "" {
+		top, _ = strconv.Atoi(c[strings.LastIndex(c, ".")+1:])
+		top--
+	}
+	var res []map[string]any
+	for i := top; i > 0 && len(res) < limit; i-- {
+		res = append(res, map[string]any{"id": fmt.Sprintf("1.1.%d", i), "body": fmt.Sprintf("message number %d", i),
+			"sent_at": viewtest.Now.Add(time.Duration(i-f.n) * time.Minute).Format(time.RFC3339),
+			"sender":  map[string]any{"type": "contact", "id": 9}, "display_name": "Ann"})
+	}
+	var next any
+	if low := top - len(res); low > 0 {
+		next = fmt.Sprintf("http://%s%s?cursor=1.1.%d&limit=%d", r.Host, r.URL.Path, low+1, limit)
+	}
+	_ = json.NewEncoder(w).Encode(map[string]any{"next": next, "previous": nil, "results": res})
+}
+
+// Refresh adds the messages that arrived below the others: a view at the newest message
+// follows them, a view further up stays where it is, a refresh with nothing new changes
+// nothing, and more new messages than a page starts the thread over from the newest page.
+func TestRefreshAppendsNewMessages(t *testing.T) {
+	f := &fakeThread{n: 150}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	c, err := client.New(client.Config{BaseURL: srv.URL, Token: "t", MaxRetries: -1, Now: viewtest.Clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := messages.New(viewtest.Ctx(c))
+	m.SetSize(60, 20)
+	m.Focus()
+	m, _ = apply(m, viewtest.Run(m.Open(1, "Ann", false), wait))
+	if m.Loaded() != 100 || !strings.Contains(m.View(), "message number 150") {
+		t.Fatalf("opened with %d messages:\n%s", m.Loaded(), m.View())
+	}
+	f.add(2)
+	m, _ = apply(m, viewtest.Run(m.Refresh(), wait))
+	if m.Loaded() != 102 || !strings.Contains(m.View(), "message number 152") {
+		t.Fatalf("at the newest message a refresh should show 152 (%d loaded):\n%s", m.Loaded(), m.View())
+	}
+	// Scrolled up a little: new messages do not move the view.
+	for range 5 {
+		m, _ = m.Update(viewtest.Key("k"))
+	}
+	before := body(m.View())
+	f.add(1)
+	m, _ = apply(m, viewtest.Run(m.Refresh(), wait))
+	if m.Loaded() != 103 || body(m.View()) != before {
+		t.Fatalf("a refresh moved a view scrolled up (%d loaded):\nbefore:\n%s\nafter:\n%s", m.Loaded(), before, body(m.View()))
+	}
+	// Nothing new: nothing changes.
+	m, _ = apply(m, viewtest.Run(m.Refresh(), wait))
+	if m.Loaded() != 103 || body(m.View()) != before {
+		t.Fatalf("a refresh without news changed the view (%d loaded)", m.Loaded())
+	}
+	// More than a page arrived: the newest page, at its newest message.
+	f.add(130)
+	m, _ = apply(m, viewtest.Run(m.Refresh(), wait))
+	if m.Loaded() != 100 || !strings.Contains(m.View(), "message number 283") || !m.HasOlder() {
+		t.Fatalf("after 130 new messages: %d loaded, older %v:\n%s", m.Loaded(), m.HasOlder(), m.View())
+	}
+	// Older pages still load by following next, each once.
+	reqs := f.requests
+	for i := 0; i < 300 && m.Loaded() < 200; i++ {
+		var cmd tea.Cmd
+		m, cmd = m.Update(viewtest.Key("ctrl+u"))
+		m, _ = apply(m, viewtest.Run(cmd, wait))
+	}
+	if m.Loaded() != 200 || f.requests-reqs != 1 {
+		t.Fatalf("scrolling back: %d loaded with %d requests", m.Loaded(), f.requests-reqs)
+	}
 }

@@ -261,11 +261,31 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	}
 	var c1, c2, c3 tea.Cmd
 	before := m.selectedID()
+	open, wasLoaded := m.List.Row(m.Msgs.ConversationID())
 	m.List, c1 = m.List.Update(msg)
 	m.Msgs, c2 = m.Msgs.Update(msg)
 	m.Detail, c3 = m.Detail.Update(msg)
 	m.collectTopics()
-	return m, tea.Batch(c1, c2, c3, m.afterMove(before))
+	return m, tea.Batch(c1, c2, c3, m.afterMove(before), m.followOpen(open, wasLoaded))
+}
+
+// followOpen refreshes the open thread and its detail when a list refresh (auto-refresh or
+// r) shows that the open conversation changed since: a new message, a new status. It costs
+// nothing while the open conversation stays as it was.
+func (m *Model) followOpen(before conversations.Row, wasLoaded bool) tea.Cmd {
+	id := m.Msgs.ConversationID()
+	if !wasLoaded || id == 0 || before.ID != id {
+		return nil
+	}
+	now, ok := m.List.Row(id)
+	if !ok || (!now.LastAt.After(before.LastAt) && !now.UpdatedAt.After(before.UpdatedAt)) {
+		return nil
+	}
+	cmd := m.Msgs.Refresh()
+	if m.Detail.ID() == id {
+		cmd = tea.Batch(cmd, m.Detail.Refresh())
+	}
+	return cmd
 }
 
 // collectTopics remembers the topics of the loaded rows when the rows changed (a page, a

@@ -404,3 +404,38 @@ func TestDeletingTheOpenConversationOpensTheNextRow(t *testing.T) {
 			r.ID, m.Msgs.ConversationID(), m.Detail.ID(), next.ID)
 	}
 }
+
+// When a list refresh shows that the open conversation changed, its thread and detail are
+// refreshed (the detail in place); while it stays the same, a refresh costs only the list
+// request.
+func TestRefreshFollowsTheOpenConversation(t *testing.T) {
+	m, c, _ := newScreen(t, 200, 50)
+	_, cmd := m.Update(viewtest.Key("enter"))
+	settle(m, cmd)
+	r, _ := m.List.Selected()
+	if m.Msgs.ConversationID() != r.ID || m.Detail.ID() != r.ID {
+		t.Fatal("enter opened nothing")
+	}
+	before := c.Usage(client.FamilyConversations)
+	_, cmd = m.Update(common.RefreshMsg{Auto: true})
+	settle(m, cmd)
+	if used := c.Usage(client.FamilyConversations) - before; used != 1 {
+		t.Fatalf("a refresh with nothing changed cost %d requests, want 1", used)
+	}
+	if _, err := c.SetConversationTopics(t.Context(), r.ID, []string{"Followed elsewhere"}); err != nil {
+		t.Fatal(err)
+	}
+	before = c.Usage(client.FamilyConversations)
+	_, cmd = m.Update(common.RefreshMsg{Auto: true})
+	settle(m, cmd)
+	if used := c.Usage(client.FamilyConversations) - before; used != 3 {
+		t.Fatalf("a refresh after the open conversation changed cost %d requests, want 3 (list, thread, detail)", used)
+	}
+	conv, ok := m.Detail.Conversation()
+	if !ok || len(conv.Topics) != 1 || conv.Topics[0].Text != "Followed elsewhere" {
+		t.Fatalf("the detail was not refreshed: %+v", conv.Topics)
+	}
+	if !strings.Contains(m.View(), "Followed elsewhere") {
+		t.Fatalf("the change is not shown:\n%s", m.View())
+	}
+}
