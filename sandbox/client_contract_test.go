@@ -382,3 +382,153 @@ func TestClientAnalyticsWindows(t *testing.T) {
 		t.Fatalf("missed opportunities: %v (%d)", err, len(missed))
 	}
 }
+
+// The list DELETE rules through the client: default 10 of the filtered set, at most 100,
+// search order, ongoing conversations never, delete_ids over everything else.
+func TestClientBulkDeleteRules(t *testing.T) {
+	t.Parallel()
+	r := start(t, sandbox.Options{})
+	info := r.Server.Info()
+	c := newClient(t, r, info.CustomerToken, 0)
+	ctx := context.Background()
+	countOf := func(f client.ConversationFilter) int {
+		t.Helper()
+		p, err := c.ListConversations(ctx, client.ConversationListOptions{Filter: f, ListOptions: client.ListOptions{Limit: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Count
+	}
+	ended := client.ConversationFilter{Status: client.StatusEnded}
+	ongoing := countOf(client.ConversationFilter{Status: client.StatusNew}) + countOf(client.ConversationFilter{Status: client.StatusPending})
+	before := countOf(ended)
+	if before < 30 || ongoing == 0 {
+		t.Fatalf("%d ended and %d ongoing conversations", before, ongoing)
+	}
+
+	// Search order: the two best-ranked ended matches go first.
+	ranked, err := c.ListConversations(ctx, client.ConversationListOptions{Filter: ended, ListOptions: client.ListOptions{Limit: 100, Search: "order"}})
+	if err != nil || len(ranked.Results) < 3 {
+		t.Fatalf("search: %v (%d)", err, len(ranked.Results))
+	}
+	if err := c.BulkDeleteConversations(ctx, client.BulkDelete[client.ConversationFilter]{Filter: ended, Search: "order", Limit: 2}); err != nil {
+		t.Fatal(err)
+	}
+	for i, cv := range ranked.Results[:3] {
+		_, err := c.GetConversation(ctx, cv.ID)
+		if gone := client.IsNotFound(err); gone != (i < 2) {
+			t.Fatalf("search delete: rank %d (%d) gone=%v (%v)", i, cv.ID, gone, err)
+		}
+	}
+	before -= 2
+
+	// Default 10 of the filtered set.
+	if err := c.BulkDeleteConversations(ctx, client.BulkDelete[client.ConversationFilter]{Filter: ended}); err != nil {
+		t.Fatal(err)
+	}
+	if n := countOf(ended); n != before-10 {
+		t.Fatalf("default list DELETE: %d ended left of %d, want 10 fewer", n, before)
+	}
+	before -= 10
+
+	// Ongoing conversations are never deleted, whatever selects them.
+	all := collect[client.Conversation](t, c.ConversationsAll(ctx, client.AllConversationsOptions{CursorOptions: client.CursorOptions{Limit: 100}}))
+	var ongoingIDs, endedIDs []int64
+	for _, x := range all {
+		if x.Ongoing() {
+			ongoingIDs = append(ongoingIDs, x.ID)
+		} else {
+			endedIDs = append(endedIDs, x.ID)
+		}
+	}
+	for _, st := range []string{client.StatusNew, client.StatusPending} {
+		if err := c.BulkDeleteConversations(ctx, client.BulkDelete[client.ConversationFilter]{Filter: client.ConversationFilter{Status: st}, Limit: 100}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// delete_ids wins over filters, search and limit; its ongoing ids stay too.
+	pick := append(append([]int64{}, ongoingIDs[:2]...), endedIDs[:3]...)
+	if err := c.BulkDeleteConversations(ctx, client.BulkDelete[client.ConversationFilter]{DeleteIDs: pick,
+		Filter: client.ConversationFilter{IDGreaterThan: 1 << 40}, Search: "nothingmatchesthis", Limit: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range pick {
+		_, err := c.GetConversation(ctx, id)
+		if gone := client.IsNotFound(err); gone != slices.Contains(endedIDs, id) {
+			t.Fatalf("delete_ids: conversation %d gone=%v (%v)", id, gone, err)
+		}
+	}
+	before -= 3
+	if n := countOf(client.ConversationFilter{Status: client.StatusNew}) + countOf(client.ConversationFilter{Status: client.StatusPending}); n != ongoing {
+		t.Fatalf("ongoing conversations: %d, want %d", n, ongoing)
+	}
+
+	// At most 100.
+	if err := c.BulkDeleteConversations(ctx, client.BulkDelete[client.ConversationFilter]{Filter: ended, Limit: 100}); err != nil {
+		t.Fatal(err)
+	}
+	if n := countOf(ended); n != max(0, before-100) {
+		t.Fatalf("limit 100: %d ended left of %d", n, before)
+	}
+
+	// Contacts: default 10 of the filtered set.
+	unverified := false
+	cf := client.ContactFilter{Verified: &unverified}
+	cp, err := c.ListContacts(ctx, client.ContactListOptions{Filter: cf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.BulkDeleteContacts(ctx, client.BulkDelete[client.ContactFilter]{Filter: cf}); err != nil {
+		t.Fatal(err)
+	}
+	cp2, err := c.ListContacts(ctx, client.ContactListOptions{Filter: cf})
+	if err != nil || cp2.Count != cp.Count-min(10, cp.Count) {
+		t.Fatalf("contacts: %d unverified left of %d (%v)", cp2.Count, cp.Count, err)
+	}
+}
+
+// Search ranking through the client: the contact's city (A) above a conversation whose
+// messages repeat the word (C), the hostile conversation's 10,000-character line.
+func TestClientSearchFieldOutranksOccurrences(t *testing.T) {
+	t.Parallel()
+	r := start(t, sandbox.Options{})
+	info := r.Server.Info()
+	c := newClient(t, r, info.CustomerToken, 0)
+	ctx := context.Background()
+	hits, err := c.ListConversations(ctx, client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 100, Search: "dull"}})
+	if err != nil || hits.Count == 0 || hits.Results[0].ID != info.HostileConversationID {
+		t.Fatalf("dull: %v %+v", err, hits)
+	}
+	hit := map[int64]bool{}
+	for _, x := range hits.Results {
+		hit[x.ID] = true
+	}
+	all := collect[client.Conversation](t, c.ConversationsAll(ctx, client.AllConversationsOptions{CursorOptions: client.CursorOptions{Limit: 100}}))
+	var x client.Conversation
+	for _, cv := range all {
+		if !hit[cv.ID] && cv.Contact.ID != hits.Results[0].Contact.ID {
+			x = cv
+			break
+		}
+	}
+	city := "Dull"
+	if _, err := c.UpdateContact(ctx, x.Contact.ID, client.ContactUpdate{City: &city}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.ListConversations(ctx, client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 100, Search: "dull"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine, err := c.ListConversations(ctx, client.ConversationListOptions{Filter: client.ConversationFilter{ContactIdentityID: x.Contact.ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Count != hits.Count+mine.Count {
+		t.Fatalf("dull: count %d, want %d + %d", got.Count, hits.Count, mine.Count)
+	}
+	for i := 0; i < mine.Count; i++ {
+		if hit[got.Results[i].ID] {
+			t.Fatalf("dull: rank %d is the message-only match %d, above the city match of contact %d", i, got.Results[i].ID, x.Contact.ID)
+		}
+	}
+}
