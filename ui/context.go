@@ -457,7 +457,7 @@ func (a *App) applyContext(msg contextPickedMsg, ops []client.Operator, probed b
 	if orgChanged {
 		text = "Now in " + orgName(msg.org) + ", acting as " + who
 	}
-	return tea.Batch(a.broadcast(common.ContextChangedMsg{}), dir, common.Toast(text))
+	return tea.Batch(a.broadcast(common.ContextChangedMsg{OperatorOnly: !orgChanged}), dir, common.Toast(text))
 }
 
 // applyDirectory takes a loaded operator directory: names for every screen, the ctrl+p

@@ -298,3 +298,26 @@ func TestOperatorEditReloadsTheDirectory(t *testing.T) {
 	id := info.OwnerOperatorID + 1
 	l.Until("the new name in the directory", func() bool { return l.app.ctx.Operators[id] == "Benno" })
 }
+
+// Acting as another operator of the same organization keeps the conversations screen in
+// place: the cursor's row and the open thread stay, and they load again.
+func TestActAsOperatorKeepsTheOpenConversation(t *testing.T) {
+	l, info := startApp(t, nil, 100, 30)
+	tri := l.app.Screen().(*triage.Model)
+	l.Until("the list", func() bool { return len(tri.List.Rows()) > 5 && !tri.List.Loading() })
+	l.Key("j", "j", "j", "enter")
+	sel, _ := tri.List.Selected()
+	l.Until("the thread", func() bool { return tri.Msgs.ConversationID() == sel.ID && tri.Msgs.Loaded() > 0 })
+	l.Key("ctrl+p")
+	l.picker()
+	l.Key(strconv.FormatInt(info.RestrictedOperatorID, 10), "enter")
+	l.Until("the switch", func() bool { return l.app.ctx.Client.OperatorID() == info.RestrictedOperatorID })
+	l.Until("the list again", func() bool { return !tri.List.Loading() && !tri.Msgs.Loading() })
+	if r, _ := tri.List.Selected(); r.ID != sel.ID {
+		t.Fatalf("after the switch the cursor is on %d, was on %d", r.ID, sel.ID)
+	}
+	if tri.Msgs.ConversationID() != sel.ID || tri.Msgs.Loaded() == 0 || tri.Detail.ID() != sel.ID {
+		t.Fatalf("after the switch thread %d (%d messages) and detail %d, want %d",
+			tri.Msgs.ConversationID(), tri.Msgs.Loaded(), tri.Detail.ID(), sel.ID)
+	}
+}

@@ -142,6 +142,9 @@ func (m Model) Total() int { return m.pg.Total }
 // Loading reports a request in flight.
 func (m Model) Loading() bool { return m.pg.Loading }
 
+// Loaded reports that the first page of the query arrived (or failed).
+func (m Model) Loaded() bool { return m.pg.Loaded }
+
 // LastRefresh is when the list last got data.
 func (m Model) LastRefresh() time.Time { return m.lastRefresh }
 

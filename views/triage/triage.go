@@ -246,6 +246,11 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		}
 		return m, tea.Batch(m.List.Load(true), m.Detail.Load(m.Detail.ID(), true))
 	case common.ContextChangedMsg:
+		if msg.OperatorOnly && m.List.Loaded() {
+			// The same organization as another operator: the rows, the open thread and
+			// the detail still exist; load them again in place.
+			return m, tea.Batch(m.List.Load(true), m.Msgs.Refresh(), m.Detail.Refresh())
+		}
 		m.topics, m.seenRows, m.seenEnds = nil, 0, [2]int64{} // another organization's topics
 		m.List.ForgetSeen()
 		m.Msgs.Close()
