@@ -164,24 +164,33 @@ func (m *List) Focus() { m.focused = true }
 // Blur marks the list as not focused.
 func (m *List) Blur() { m.focused = false }
 
-// SetQuery replaces the query and loads its first page.
+// SetQuery replaces the query and loads its first page, shown from the top.
 func (m *List) SetQuery(q Query) tea.Cmd {
 	m.q = q
-	m.countStale = true
-	return m.Load(false)
+	return m.loadQuery()
 }
 
-// Load fetches the first page of the current query (fresh skips the response cache).
-func (m *List) Load(fresh bool) tea.Cmd { return m.fetchFirst(m.startFirst(), fresh) }
+// Load fetches the first page of the current query again (fresh skips the response
+// cache); the cursor stays on the selected row when the new rows have it.
+func (m *List) Load(fresh bool) tea.Cmd { return m.fetchFirst(m.startFirst(true), fresh) }
 
-// startFirst begins a first page: answers to earlier requests are dropped from now on, and
-// the cursor stays on the selected row when the new rows have it.
-func (m *List) startFirst() common.Request {
-	keep := int64(0)
-	if r, ok := m.Selected(); ok {
-		keep = r.ID
+// loadQuery fetches the first page of a changed query (search, filters, ordering): its rows
+// show from the top, as the first rows are what the new query is for.
+func (m *List) loadQuery() tea.Cmd {
+	m.countStale = true
+	m.win.Reset()
+	return m.fetchFirst(m.startFirst(false), false)
+}
+
+// startFirst begins a first page: answers to earlier requests are dropped from now on.
+// With keep, the cursor stays on the selected row when the new rows have it; else the new
+// rows show from the first.
+func (m *List) startFirst(keep bool) common.Request {
+	id := int64(0)
+	if r, ok := m.Selected(); ok && keep {
+		id = r.ID
 	}
-	return m.pg.Start(keep)
+	return m.pg.Start(id)
 }
 
 // fetchFirst asks for the first page of the current query as the answer to r.
@@ -267,14 +276,10 @@ func (m List) Update(msg tea.Msg) (List, tea.Cmd) {
 		return m, m.fetchFirst(msg.req, false)
 	case SearchMsg:
 		m.q.Search = strings.TrimSpace(msg.Text)
-		m.countStale = true
-		m.win.Reset()
-		return m, m.Load(false)
+		return m, m.loadQuery()
 	case FilterMsg:
 		m.q.Filter = msg.Filter
-		m.countStale = true
-		m.win.Reset()
-		return m, m.Load(false)
+		return m, m.loadQuery()
 	case tea.KeyMsg:
 		if m.focused {
 			return m.onKey(msg)
@@ -373,9 +378,7 @@ func (m *List) Clear() tea.Cmd {
 	default:
 		return nil
 	}
-	m.countStale = true
-	m.win.Reset()
-	return m.Load(false)
+	return m.loadQuery()
 }
 
 // CycleOrdering moves to the next ordering and shows it at once; the list reloads
@@ -385,7 +388,7 @@ func (m *List) CycleOrdering() tea.Cmd {
 	m.q.Ordering = OrderingCycle[(i+1)%len(OrderingCycle)]
 	m.win.Reset()
 	m.countStale = true
-	return common.Tick(ReloadDelay, reloadMsg{req: m.startFirst()})
+	return common.Tick(ReloadDelay, reloadMsg{req: m.startFirst(false)})
 }
 
 // ToggleMark marks or unmarks the selected row and moves down.

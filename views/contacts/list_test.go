@@ -360,3 +360,67 @@ func TestJoinersAreDroppedEmojiKept(t *testing.T) {
 		t.Fatalf("name %q", r.Name)
 	}
 }
+
+// TestNewQueryStartsAtTheTopAndRefreshKeepsTheRow: a changed ordering, search, filter or
+// query, and esc clearing the search, show their rows from the first (even when they hold
+// the row that was selected before); r refreshes the same query and keeps the cursor on its
+// row.
+func TestNewQueryStartsAtTheTopAndRefreshKeepsTheRow(t *testing.T) {
+	e := readOnly(t)
+	down := func(m contacts.List, n int) contacts.List {
+		for range n {
+			m, _ = m.Update(viewtest.Key("j"))
+		}
+		return m
+	}
+	atTop := func(m contacts.List, after string) {
+		t.Helper()
+		if len(m.Rows()) < 2 {
+			t.Fatalf("after %s: %d rows", after, len(m.Rows()))
+		}
+		if r, _ := m.Selected(); m.Cursor() != 0 || r.ID != m.Rows()[0].ID {
+			t.Fatalf("after %s the cursor is on row %d (contact %d), not on the first (%d)",
+				after, m.Cursor(), r.ID, m.Rows()[0].ID)
+		}
+	}
+	m := newList(e, 100, 120, 20)
+	m = viewtest.Settle(m, m.Load(false), wait)
+	if len(m.Rows()) < 30 || len(m.Rows()) != m.Total() {
+		t.Fatalf("the test needs one page of 30 to 100 rows, got %d of %d", len(m.Rows()), m.Total())
+	}
+	m = down(m, 20)
+	sel, _ := m.Selected()
+	var cmd tea.Cmd
+	m, cmd = m.Update(viewtest.Key("r"))
+	m = viewtest.Settle(m, cmd, wait)
+	if r, _ := m.Selected(); r.ID != sel.ID {
+		t.Fatalf("r moved the cursor from %d to %d", sel.ID, r.ID)
+	}
+
+	m, cmd = m.Update(viewtest.Key("o")) // created, newest first
+	m = viewtest.Settle(m, cmd, wait)
+	atTop(m, "o")
+	m = down(m, 20)
+	m, cmd = m.Update(viewtest.Key("o")) // created, oldest first: the rows reversed
+	m = viewtest.Settle(m, cmd, wait)
+	atTop(m, "o to created ↑")
+
+	m = down(m, 20)
+	m = viewtest.Settle(m, m.SetQuery(contacts.Query{Ordering: "name"}), wait)
+	atTop(m, "a new query")
+
+	m = down(m, 20)
+	m, cmd = m.Update(contacts.SearchMsg{Text: "example"})
+	m = viewtest.Settle(m, cmd, wait)
+	atTop(m, "a search")
+
+	m = down(m, 1)
+	m, cmd = m.Update(viewtest.Key("esc")) // clears the search: back to the name ordering
+	m = viewtest.Settle(m, cmd, wait)
+	atTop(m, "esc")
+
+	m = down(m, 20)
+	m, cmd = m.Update(contacts.FilterMsg{Filter: client.ContactFilter{Locale: "de_DE"}})
+	m = viewtest.Settle(m, cmd, wait)
+	atTop(m, "a filter")
+}
