@@ -20,6 +20,7 @@ import (
 	"github.com/parley-tui/parley/views/analytics"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/contacts"
+	"github.com/parley-tui/parley/views/forms"
 	"github.com/parley-tui/parley/views/navigation"
 	"github.com/parley-tui/parley/views/operators"
 	"github.com/parley-tui/parley/views/triage"
@@ -325,6 +326,12 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		return tea.Quit
 	}
 	if n := len(a.overlays); n > 0 {
+		// A refused edit ("You lack permission: …") can be sent again as another operator
+		// without losing what was typed: ctrl+p opens the operator picker over a form, and
+		// the form, which reads the client when it submits, keeps its input underneath.
+		if f, ok := a.overlays[n-1].(*forms.Modal); ok && key.Matches(msg, k.ActAs) && !f.Submitting() {
+			return a.operatorPicker()
+		}
 		var c tea.Cmd
 		a.overlays[n-1], c = a.overlays[n-1].Update(msg)
 		return c

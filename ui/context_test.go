@@ -15,6 +15,7 @@ import (
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/forms"
 	"github.com/parley-tui/parley/views/operators"
 	"github.com/parley-tui/parley/views/triage"
 	"github.com/parley-tui/parley/views/viewtest"
@@ -319,5 +320,52 @@ func TestActAsOperatorKeepsTheOpenConversation(t *testing.T) {
 	if tri.Msgs.ConversationID() != sel.ID || tri.Msgs.Loaded() == 0 || tri.Detail.ID() != sel.ID {
 		t.Fatalf("after the switch thread %d (%d messages) and detail %d, want %d",
 			tri.Msgs.ConversationID(), tri.Msgs.Loaded(), tri.Detail.ID(), sel.ID)
+	}
+}
+
+// A form refused for lack of permission keeps its input while ctrl+p switches the acting
+// operator over it, and the same form then saves as the new operator.
+func TestActAsOperatorOverARefusedForm(t *testing.T) {
+	l, info := startApp(t, nil, 100, 30)
+	l.Key("ctrl+p")
+	l.picker()
+	l.Key(strconv.FormatInt(info.RestrictedOperatorID, 10), "enter")
+	l.Until("the switch", func() bool { return l.app.ctx.Client.OperatorID() == info.RestrictedOperatorID })
+	l.Key("3")
+	ops := l.app.Screen().(*operators.Model)
+	l.Until("operators", func() bool { return ops.Loaded() && !ops.Busy() })
+	l.Key("e") // the owner, on the first row: the restricted operator may not change others
+	l.Until("the form", func() bool { return len(l.app.overlays) == 1 })
+	l.Quiet(30 * time.Millisecond)
+	l.Key("tab")
+	for range 10 {
+		l.Deliver(viewtest.Key("backspace"))
+	}
+	l.Key("Benno", "ctrl+s")
+	form := func() *forms.Modal {
+		if len(l.app.overlays) == 0 {
+			return nil
+		}
+		f, _ := l.app.overlays[0].(*forms.Modal)
+		return f
+	}
+	l.Until("the refusal in the form", func() bool {
+		f := form()
+		return f != nil && !f.Submitting() && strings.Contains(f.Err(), "You lack permission")
+	})
+
+	l.Key("ctrl+p")
+	if p := l.picker(); len(l.app.overlays) != 2 || p.items[0].current {
+		t.Fatalf("picker over the form: %d overlays, items %+v", len(l.app.overlays), p.items)
+	}
+	l.Key("g", "enter")
+	l.Until("back to the default", func() bool { return l.app.ctx.Client.OperatorID() == 0 })
+	if f := form(); f == nil || len(l.app.overlays) != 1 || !strings.Contains(f.View(), "Benno") {
+		t.Fatalf("the form and its input did not survive the switch: %d overlays", len(l.app.overlays))
+	}
+	l.Key("ctrl+s")
+	l.Until("the new name in the directory", func() bool { return l.app.ctx.Operators[info.OwnerOperatorID] == "Benno" })
+	if len(l.app.overlays) != 0 {
+		t.Fatalf("the form stayed open after saving")
 	}
 }

@@ -76,7 +76,7 @@ func (m *Model) topicsForm() tea.Cmd {
 	for i, t := range order {
 		opts[i] = huh.NewOption(t, t)
 	}
-	ctx, id, c := m.ctx, r.ID, m.ctx.Client
+	ctx, id := m.ctx, r.ID
 	title := fmt.Sprintf("Topics of conversation #%d", r.ID)
 	if r.Name != "" {
 		title += " with " + r.Name
@@ -105,6 +105,7 @@ func (m *Model) topicsForm() tea.Cmd {
 		Submit: func() (int, tea.Cmd, error) {
 			topics := mergeTopics(selected, extra)
 			task := ctx.NewTaskID()
+			c := ctx.Client // as the operator acting now (ctrl+p works over the form)
 			return task, func() tea.Msg {
 				cctx, cancel := context.WithTimeout(context.Background(), taskTimeout)
 				defer cancel()
