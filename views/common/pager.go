@@ -32,6 +32,8 @@ type Pager struct {
 	Err     error    // the last request's error
 
 	gen, req int
+	// nextErr: Err is the error of a page after the loaded ones (not of a first page).
+	nextErr bool
 }
 
 // Request identifies one request of a Pager; the Page answering it carries it back.
@@ -59,7 +61,7 @@ type Page[R any] struct {
 func (p *Pager) Start(keep int64) Request {
 	p.gen++
 	p.req++
-	p.Loading, p.Err = true, nil
+	p.Loading, p.Err, p.nextErr = true, nil, false
 	return Request{Gen: p.gen, Req: p.req, Replace: true, KeepID: keep}
 }
 
@@ -68,6 +70,22 @@ func (p *Pager) Next() Request {
 	p.req++
 	p.Loading = true
 	return Request{Gen: p.gen, Req: p.req}
+}
+
+// NextFailed reports that the last request was for the page after the loaded ones and it
+// failed: the rows loaded are still good, and RetryNext lets that page be asked for again
+// instead of starting over from the first.
+func (p *Pager) NextFailed() bool { return p.Err != nil && p.nextErr && !p.Loading }
+
+// RetryNext forgets the error of a failed next page, so that Ready reports true again and
+// the list may ask for that page once more. It reports false, changing nothing, unless
+// NextFailed.
+func (p *Pager) RetryNext() bool {
+	if !p.NextFailed() {
+		return false
+	}
+	p.Err, p.nextErr = nil, false
+	return true
 }
 
 // Reset forgets the query's paging state and drops every answer in flight.
@@ -93,7 +111,7 @@ func AddPage[R any](p *Pager, rows []R, index map[int64]int, page Page[R], id fu
 		return rows, false
 	}
 	p.Loading, p.Loaded = false, true
-	p.Err = page.Err
+	p.Err, p.nextErr = page.Err, page.Err != nil && !page.Replace
 	if page.Err != nil {
 		return rows, true
 	}

@@ -419,6 +419,12 @@ func (m List) onKey(msg tea.KeyMsg) (List, tea.Cmd) {
 	case key.Matches(msg, k.Back):
 		return m, m.Clear()
 	case key.Matches(msg, k.Refresh):
+		if m.pg.RetryNext() {
+			// Ask for the page that failed again: the rows loaded and the cursor stay.
+			if cmd := m.more(); cmd != nil {
+				return m, cmd
+			}
+		}
 		return m, m.Load(true)
 	default:
 		return m, nil
@@ -669,6 +675,8 @@ func (m List) footer() string {
 		pos += st.Marked.Render(fmt.Sprintf(" · %d marked", n))
 	}
 	switch {
+	case m.pg.NextFailed():
+		return pos + " · " + st.Error.Render("next page failed; r retries it")
 	case m.pg.Err != nil:
 		return pos + " · " + st.Error.Render("load failed; r retries")
 	case m.pg.Loading:

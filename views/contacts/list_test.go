@@ -3,12 +3,14 @@ package contacts_test
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -423,4 +425,68 @@ func TestNewQueryStartsAtTheTopAndRefreshKeepsTheRow(t *testing.T) {
 	m, cmd = m.Update(contacts.FilterMsg{Filter: client.ContactFilter{Locale: "de_DE"}})
 	m = viewtest.Settle(m, cmd, wait)
 	atTop(m, "a filter")
+}
+
+// failingPages answers every request for a list page after the first with 503 while fail
+// is set.
+type failingPages struct {
+	next http.RoundTripper
+	fail atomic.Bool
+}
+
+func (f *failingPages) RoundTrip(req *http.Request) (*http.Response, error) {
+	if f.fail.Load() && req.URL.Query().Get("offset") != "" {
+		return &http.Response{StatusCode: http.StatusServiceUnavailable, Status: "503 Service Unavailable",
+			Header: http.Header{"Content-Type": {"application/json"}}, Request: req,
+			Body: io.NopCloser(strings.NewReader(`{"detail":"try later"}`))}, nil
+	}
+	return f.next.RoundTrip(req)
+}
+
+// TestRRetriesTheFailedNextPage: when the page after the loaded ones fails, the footer says
+// so and r asks for that page again, keeping the rows and the cursor, instead of reloading
+// the first page.
+func TestRRetriesTheFailedNextPage(t *testing.T) {
+	shared := readOnly(t)
+	tr := &failingPages{next: shared.rec}
+	c, err := client.New(client.Config{BaseURL: shared.sb.URL, Token: shared.info.CustomerToken, Now: viewtest.Clock,
+		MaxRetries: -1, HTTPClient: &http.Client{Transport: tr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{sb: shared.sb, rec: shared.rec, c: c, ctx: viewtest.Ctx(c), info: shared.info}
+	m := newList(e, 10, 120, 12)
+	m = viewtest.Settle(m, m.Load(false), wait)
+	tr.fail.Store(true)
+	var cmd tea.Cmd
+	m, cmd = m.Update(viewtest.Key("G"))
+	m = viewtest.Settle(m, cmd, wait)
+	loaded := len(m.Rows())
+	if loaded%10 != 0 || loaded+10 > m.Total() || !strings.Contains(m.View(), "next page failed; r retries it") {
+		t.Fatalf("%d rows of %d after a failed next page; view:\n%s", loaded, m.Total(), m.View())
+	}
+	sel, _ := m.Selected()
+	tr.fail.Store(false)
+	before := len(e.rec.requests("GET", "/contact_identities/"))
+	m, cmd = m.Update(viewtest.Key("r"))
+	m = viewtest.Settle(m, cmd, wait)
+	var sent []url.Values
+	for _, r := range e.rec.requests("GET", "/contact_identities/")[before:] {
+		q, _ := url.ParseQuery(r.Query)
+		sent = append(sent, q)
+	}
+	if len(sent) == 0 || sent[0].Get("offset") != strconv.Itoa(loaded) {
+		t.Fatalf("r sent %v; want the failed page (offset %d) first", sent, loaded)
+	}
+	for _, q := range sent {
+		if q.Get("offset") == "" {
+			t.Fatalf("r asked for the first page again: %v", sent)
+		}
+	}
+	if len(m.Rows()) < loaded+10 {
+		t.Fatalf("after r: %d rows, want the %d loaded and the 10 of the retried page", len(m.Rows()), loaded)
+	}
+	if r, _ := m.Selected(); r.ID != sel.ID || strings.Contains(m.View(), "failed") {
+		t.Fatalf("after r the cursor is on %d (was %d); view:\n%s", r.ID, sel.ID, m.View())
+	}
 }
