@@ -494,7 +494,11 @@ func (m *Model) askAway() tea.Cmd {
 	return m.ctx.OpenModal(confirm.New(m.ctx, title, body, func() tea.Msg { return awayMsg{id: id, away: away} }))
 }
 
-// startAway sends PATCH /operators/{id}/away/ and reads the operator back.
+// startAway sends PATCH /operators/{id}/away/. Its answer is all the row needs (the task's
+// Result is then a client.AwayStatus): away changes neither the operator's other fields nor
+// its slots. Only an answer that does not say what was asked (the spec does not show its
+// fields, and an answer without is_away reads as false) costs a read of the operator (the
+// Result is then a Row).
 func (m *Model) startAway(id int64, away bool) tea.Cmd {
 	if _, ok := m.index[id]; !ok {
 		return nil
@@ -513,10 +517,13 @@ func (m *Model) startAway(id int64, away bool) tea.Cmd {
 		if err != nil {
 			return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Err: fmt.Errorf("set away of operator %d: %w", id, err)}
 		}
+		if st.OperatorID == id && st.IsAway == away {
+			return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Result: *st}
+		}
 		op, err := c.GetOperator(client.Fresh(ctx), id)
 		if err != nil {
-			// The change went through; show what the away answer says.
-			return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Result: *st}
+			// The change went through: the operator is what was asked.
+			return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Result: client.AwayStatus{OperatorID: id, IsAway: away}}
 		}
 		return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Result: RowFrom(*op)}
 	}
@@ -594,6 +601,11 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		case client.AwayStatus:
 			if i, ok := m.index[t.id]; ok {
 				m.rows[i].IsAway = res.IsAway
+				if res.IsAway {
+					// Setting an operator away also marks it offline (docs/api-notes.md);
+					// the next refresh shows what a server does otherwise.
+					m.rows[i].IsOnline = false
+				}
 			}
 		}
 		away := false

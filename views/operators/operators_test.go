@@ -3,6 +3,8 @@ package operators_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -514,5 +516,98 @@ func TestEditRateLimitedKeepsInput(t *testing.T) {
 	}
 	if n := e.Log.Count("PATCH", "/"); n != 1 {
 		t.Fatalf("%d PATCHes: a PATCH is never retried", n)
+	}
+}
+
+// TestAwayTogglesCostOneRequest: the answer of /away/ updates the row in place (away, and
+// offline once away, as the API marks it); nothing else is asked for, neither the list,
+// the operator nor its slots (away does not change them). Both ways, the row then matches
+// what the API says.
+func TestAwayTogglesCostOneRequest(t *testing.T) {
+	e := newEnv(t)
+	l, m, _ := open(t, e, e.Client, 80, 24)
+	target := int64(0)
+	for _, r := range m.Rows() {
+		if !r.IsAway && r.IsOnline && !r.IsBot {
+			target = r.ID
+			break
+		}
+	}
+	if target == 0 {
+		t.Fatal("the test needs an available, online operator")
+	}
+	moveTo(t, l, m, target)
+	cur, total, _ := m.Slots(target)
+	for _, away := range []bool{true, false} {
+		before := len(e.Log.Lines())
+		l.Key("w")
+		if target != m.SelfID() {
+			l.Modal()
+			l.Key("y")
+		}
+		l.Until("the away task", func() bool { return !m.Busy() && strings.Contains(l.H.LastToast(), "is now") })
+		l.Drain(50 * time.Millisecond)
+		sent := e.Log.Lines()[before:]
+		if len(sent) != 1 || sent[0].Method != "PATCH" || sent[0].Path != fmt.Sprintf("/api/um/v3/operators/%d/away/", target) {
+			t.Fatalf("away=%v took %d requests, want the one PATCH: %+v", away, len(sent), sent)
+		}
+		op, err := e.Client.GetOperator(client.Fresh(context.Background()), target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := m.Rows()[rowIndex(t, m, target)]
+		if op.IsAway != away || row.IsAway != op.IsAway || row.IsOnline != op.IsOnline {
+			t.Fatalf("away=%v: row away %v online %v; API away %v online %v", away, row.IsAway, row.IsOnline, op.IsAway, op.IsOnline)
+		}
+		if c, tt, ok := m.Slots(target); !ok || c != cur || tt != total {
+			t.Fatalf("away=%v: slots %d/%d (%v), were %d/%d", away, c, tt, ok, cur, total)
+		}
+		_, word := operators.AwaySymbol(away)
+		if v := l.H.View(); !strings.Contains(v, word) {
+			t.Fatalf("away=%v: the view does not say %q:\n%s", away, word, v)
+		}
+	}
+}
+
+// emptyAway answers every away PATCH, after the server took it, with an empty object.
+type emptyAway struct{ next http.RoundTripper }
+
+func (e emptyAway) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := e.next.RoundTrip(r)
+	if err != nil || r.Method != http.MethodPatch || !strings.HasSuffix(r.URL.Path, "/away/") || resp.StatusCode != http.StatusOK {
+		return resp, err
+	}
+	_ = resp.Body.Close()
+	resp.Body = io.NopCloser(strings.NewReader("{}"))
+	resp.ContentLength = 2
+	resp.Header.Del("Content-Length")
+	return resp, nil
+}
+
+// An away answer that does not say what was asked (the spec does not show its fields; one
+// without is_away reads as false) is checked by reading the operator back, so the row shows
+// the operator's status.
+func TestAwayAnswerWithoutFieldsIsReadBack(t *testing.T) {
+	e := &env{Env: viewtest.NewEnv(t, sandbox.Options{}, func(next http.RoundTripper) http.RoundTripper { return emptyAway{next} })}
+	l, m, _ := open(t, e, e.Client, 80, 24)
+	owner := e.Info.OwnerOperatorID
+	moveTo(t, l, m, owner)
+	for i := range 2 { // both ways: one of them asks for away
+		before := m.Rows()[rowIndex(t, m, owner)].IsAway
+		toggles := l.H.Count("common.TaskDoneMsg")
+		reads := e.Log.Count("GET", fmt.Sprintf("/operators/%d/", owner))
+		l.Key("w")
+		l.Until("the away task", func() bool { return !m.Busy() && l.H.Count("common.TaskDoneMsg") > toggles })
+		if got := m.Rows()[rowIndex(t, m, owner)].IsAway; got == before {
+			t.Fatalf("toggle %d: row away still %v; toast %q", i, got, l.H.LastToast())
+		}
+		// {} reads as "not away": it confirms a change to available, not one to away.
+		want := 0
+		if !before {
+			want = 1
+		}
+		if n := e.Log.Count("GET", fmt.Sprintf("/operators/%d/", owner)) - reads; n != want {
+			t.Fatalf("toggle %d (away %v): %d reads of the operator, want %d", i, !before, n, want)
+		}
 	}
 }
