@@ -497,14 +497,30 @@ func (a *App) onDirectory(ops []client.Operator) {
 	a.ctx.DefaultOperatorID = def
 }
 
-// afterOperatorTask reloads the operator directory (names in lists, the ctrl+p picker)
-// after an operator was edited, deleted or set away.
+// afterOperatorTask keeps the operator directory (names in lists, the ctrl+p picker)
+// current after an operator was edited, deleted or set away. An away change is applied
+// to the directory from the task's answer; an edit or a delete loads it again.
 func (a *App) afterOperatorTask(msg common.TaskDoneMsg) tea.Cmd {
+	if msg.Err != nil {
+		return nil
+	}
 	switch msg.Kind {
-	case operators.KindEdit, operators.KindDelete, operators.KindAway:
-		if msg.Err == nil {
-			return a.loadOperators()
+	case operators.KindAway:
+		id, away := int64(0), false
+		switch r := msg.Result.(type) {
+		case client.AwayStatus:
+			id, away = r.OperatorID, r.IsAway
+		case operators.Row:
+			id, away = r.ID, r.IsAway
 		}
+		if i := slices.IndexFunc(a.opList, func(o client.Operator) bool { return o.ID == id }); i >= 0 {
+			a.opList = slices.Clone(a.opList) // screens were given this slice too
+			a.opList[i].IsAway = away
+			return nil
+		}
+		return a.loadOperators() // not in the directory: it is out of date
+	case operators.KindEdit, operators.KindDelete:
+		return a.loadOperators()
 	}
 	return nil
 }

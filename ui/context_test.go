@@ -27,13 +27,15 @@ type appLoop struct {
 	*viewtest.Loop
 	t   *testing.T
 	app *App
+	log *viewtest.RequestLog // the sandbox's request log
 }
 
 // startApp runs the root model on a fresh sandbox with the token token picks (nil: the
 // customer token).
 func startApp(t *testing.T, token func(sandbox.Info) string, w, h int) (*appLoop, sandbox.Info) {
 	t.Helper()
-	sb := viewtest.Sandbox(t, sandbox.Options{})
+	log := &viewtest.RequestLog{}
+	sb := viewtest.Sandbox(t, sandbox.Options{RequestLog: log})
 	info := sb.Server.Info()
 	tok := info.CustomerToken
 	if token != nil {
@@ -46,7 +48,7 @@ func startApp(t *testing.T, token func(sandbox.Info) string, w, h int) (*appLoop
 	viewtest.Ctx(c) // plain colours
 	app := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(),
 		Now: viewtest.Clock, Demo: true, RequestBudget: 400, PageSize: 100, DefaultOperatorID: info.OwnerOperatorID})
-	l := &appLoop{Loop: viewtest.NewLoop(t, app), t: t, app: app}
+	l := &appLoop{Loop: viewtest.NewLoop(t, app), t: t, app: app, log: log}
 	l.Run(app.Init())
 	l.Deliver(tea.WindowSizeMsg{Width: w, Height: h})
 	l.Until("the operator directory", func() bool { return len(app.opList) > 0 })
@@ -367,5 +369,59 @@ func TestActAsOperatorOverARefusedForm(t *testing.T) {
 	l.Until("the new name in the directory", func() bool { return l.app.ctx.Operators[info.OwnerOperatorID] == "Benno" })
 	if len(l.app.overlays) != 0 {
 		t.Fatalf("the form stayed open after saving")
+	}
+}
+
+// An away toggle costs the one request that makes it: the operators screen updates its row
+// and the root its directory (the ctrl+p picker's "· away") from the answer.
+func TestAwayToggleUpdatesTheDirectoryWithoutARequest(t *testing.T) {
+	l, info := startApp(t, nil, 100, 30)
+	l.Key("3")
+	ops := l.app.Screen().(*operators.Model)
+	l.Until("operators", func() bool { return ops.Loaded() && !ops.Busy() })
+	l.Drain(50 * time.Millisecond)
+	var target client.Operator
+	for _, o := range l.app.opList {
+		if o.ID != info.OwnerOperatorID && !o.IsAway && !o.IsBot {
+			target = o
+			break
+		}
+	}
+	if target.ID == 0 {
+		t.Fatal("the test needs an available operator besides the owner")
+	}
+	idx := slices.IndexFunc(ops.Rows(), func(r operators.Row) bool { return r.ID == target.ID })
+	for range idx { // the cursor starts on the first row
+		l.Key("j")
+	}
+	before := len(l.log.Lines())
+	l.Key("w")
+	l.Until("the confirmation", func() bool { return len(l.app.overlays) == 1 })
+	l.Key("y")
+	l.Until("the toggle", func() bool { return !ops.Busy() && strings.Contains(l.toasts(), "is now") })
+	l.Drain(100 * time.Millisecond)
+	var sent []viewtest.Logged // the conversations screen may still load its first thread
+	for _, r := range l.log.Lines()[before:] {
+		if strings.Contains(r.Path, "/operators/") {
+			sent = append(sent, r)
+		}
+	}
+	if len(sent) != 1 || sent[0].Method != http.MethodPatch ||
+		sent[0].Path != fmt.Sprintf("/api/um/v3/operators/%d/away/", target.ID) {
+		t.Fatalf("the toggle took %d operators requests, want its PATCH alone: %+v", len(sent), sent)
+	}
+	l.Key("ctrl+p")
+	p := l.picker()
+	found := false
+	for _, it := range p.items {
+		if it.op == target.ID {
+			found = true
+			if !strings.HasSuffix(it.label, "· away") {
+				t.Fatalf("the picker does not show %s away: %q", target.Name, it.label)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("%s is not in the picker: %+v", target.Name, p.items)
 	}
 }
