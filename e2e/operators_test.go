@@ -159,7 +159,8 @@ func TestPermissionErrorThenDefaultOperator(t *testing.T) {
 		t.Fatal("the refused change went through")
 	}
 
-	// Back to the default operator with ctrl+p; the same keys now work.
+	// Back to the default operator with ctrl+p; the cursor stays on the row, and the same
+	// action now works.
 	tui.Keys("C-p")
 	tui.WaitFor("Act as operator", 10*time.Second)
 	tui.Keys("g", "Enter")
@@ -168,8 +169,8 @@ func TestPermissionErrorThenDefaultOperator(t *testing.T) {
 	if strings.Contains(s, "as "+restricted.DisplayName) {
 		t.Fatalf("status bar still names the restricted operator:\n%s", s)
 	}
-	tui.Keys("j", "w")
-	tui.WaitFor("Set operator", 10*time.Second)
+	tui.Keys("w")
+	tui.WaitFor("Set "+other.Name, 10*time.Second)
 	tui.Keys("y")
 	waitAway(t, tui, sb, other.ID, !other.IsAway)
 	tui.WaitUntil(func(s string) bool { return strings.Contains(rowOf(s, other.Name), awayWord(!other.IsAway)) },
