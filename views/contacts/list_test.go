@@ -3,14 +3,12 @@ package contacts_test
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -427,28 +425,12 @@ func TestNewQueryStartsAtTheTopAndRefreshKeepsTheRow(t *testing.T) {
 	atTop(m, "a filter")
 }
 
-// failingPages answers every request for a list page after the first with 503 while fail
-// is set.
-type failingPages struct {
-	next http.RoundTripper
-	fail atomic.Bool
-}
-
-func (f *failingPages) RoundTrip(req *http.Request) (*http.Response, error) {
-	if f.fail.Load() && req.URL.Query().Get("offset") != "" {
-		return &http.Response{StatusCode: http.StatusServiceUnavailable, Status: "503 Service Unavailable",
-			Header: http.Header{"Content-Type": {"application/json"}}, Request: req,
-			Body: io.NopCloser(strings.NewReader(`{"detail":"try later"}`))}, nil
-	}
-	return f.next.RoundTrip(req)
-}
-
 // TestRRetriesTheFailedNextPage: when the page after the loaded ones fails, the footer says
 // so and r asks for that page again, keeping the rows and the cursor, instead of reloading
 // the first page.
 func TestRRetriesTheFailedNextPage(t *testing.T) {
 	shared := readOnly(t)
-	tr := &failingPages{next: shared.rec}
+	tr := &viewtest.FailingPages{Next: shared.rec}
 	c, err := client.New(client.Config{BaseURL: shared.sb.URL, Token: shared.info.CustomerToken, Now: viewtest.Clock,
 		MaxRetries: -1, HTTPClient: &http.Client{Transport: tr}})
 	if err != nil {
@@ -457,7 +439,7 @@ func TestRRetriesTheFailedNextPage(t *testing.T) {
 	e := &env{sb: shared.sb, rec: shared.rec, c: c, ctx: viewtest.Ctx(c), info: shared.info}
 	m := newList(e, 10, 120, 12)
 	m = viewtest.Settle(m, m.Load(false), wait)
-	tr.fail.Store(true)
+	tr.Fail.Store(true)
 	var cmd tea.Cmd
 	m, cmd = m.Update(viewtest.Key("G"))
 	m = viewtest.Settle(m, cmd, wait)
@@ -466,7 +448,7 @@ func TestRRetriesTheFailedNextPage(t *testing.T) {
 		t.Fatalf("%d rows of %d after a failed next page; view:\n%s", loaded, m.Total(), m.View())
 	}
 	sel, _ := m.Selected()
-	tr.fail.Store(false)
+	tr.Fail.Store(false)
 	before := len(e.rec.requests("GET", "/contact_identities/"))
 	m, cmd = m.Update(viewtest.Key("r"))
 	m = viewtest.Settle(m, cmd, wait)

@@ -1,11 +1,9 @@
 package conversations_test
 
 import (
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -263,29 +261,13 @@ func TestNewQueryStartsAtTheTopAndRefreshKeepsTheRow(t *testing.T) {
 	}
 }
 
-// failingPages answers every request for a list page after the first with 503 while fail
-// is set.
-type failingPages struct {
-	next http.RoundTripper
-	fail atomic.Bool
-}
-
-func (f *failingPages) RoundTrip(req *http.Request) (*http.Response, error) {
-	if f.fail.Load() && req.URL.Query().Get("offset") != "" {
-		return &http.Response{StatusCode: http.StatusServiceUnavailable, Status: "503 Service Unavailable",
-			Header: http.Header{"Content-Type": {"application/json"}}, Request: req,
-			Body: io.NopCloser(strings.NewReader(`{"detail":"try later"}`))}, nil
-	}
-	return f.next.RoundTrip(req)
-}
-
 // TestRRetriesTheFailedNextPage: when the page after the loaded ones fails, the footer says
 // so and r asks for that page again, keeping the rows and the cursor, instead of reloading
 // the first page.
 func TestRRetriesTheFailedNextPage(t *testing.T) {
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	log := &sentLog{next: viewtest.Transport(t)}
-	tr := &failingPages{next: log}
+	tr := &viewtest.FailingPages{Next: log}
 	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: viewtest.Clock,
 		MaxRetries: -1, HTTPClient: &http.Client{Transport: tr}})
 	if err != nil {
@@ -293,7 +275,7 @@ func TestRRetriesTheFailedNextPage(t *testing.T) {
 	}
 	m := newList(t, c, 10, 120, 12)
 	m = viewtest.Settle(m, m.Load(false), wait)
-	tr.fail.Store(true)
+	tr.Fail.Store(true)
 	var cmd tea.Cmd
 	m, cmd = m.Update(viewtest.Key("G"))
 	m = viewtest.Settle(m, cmd, wait)
@@ -302,7 +284,7 @@ func TestRRetriesTheFailedNextPage(t *testing.T) {
 		t.Fatalf("%d rows of %d after a failed next page; view:\n%s", loaded, m.Total(), m.View())
 	}
 	sel, _ := m.Selected()
-	tr.fail.Store(false)
+	tr.Fail.Store(false)
 	before := len(listRequests(t, log))
 	m, cmd = m.Update(viewtest.Key("r"))
 	m = viewtest.Settle(m, cmd, wait)

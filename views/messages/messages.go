@@ -177,18 +177,22 @@ func (m *Model) fetch(link string, fresh bool) tea.Cmd {
 		} else {
 			p, err = client.FetchCursorPage[client.Message](ctx, c, link)
 		}
-		msg := pageMsg{gen: gen, req: req, convID: conv}
-		if err != nil {
-			msg.err = err
-			return msg
-		}
-		msg.items = make([]item, len(p.Results))
-		for i, r := range p.Results {
-			msg.items[i] = itemFrom(r)
-		}
-		msg.next = p.Next
+		return pageMsg{gen: gen, req: req, convID: conv}.with(p, err)
+	}
+}
+
+// with fills msg from a page of messages or the error that came instead.
+func (msg pageMsg) with(p *client.CursorPage[client.Message], err error) pageMsg {
+	if err != nil {
+		msg.err = err
 		return msg
 	}
+	msg.items = make([]item, len(p.Results))
+	for i, r := range p.Results {
+		msg.items[i] = itemFrom(r)
+	}
+	msg.next = p.Next
+	return msg
 }
 
 // Refresh asks for the newest page of the open thread (past the response cache) and adds the
@@ -205,18 +209,8 @@ func (m *Model) Refresh() tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, true)
 		defer cancel()
-		msg := pageMsg{gen: gen, req: req, convID: conv, newest: true}
 		p, err := c.MessagesPage(ctx, conv, client.CursorOptions{Limit: PageSize})
-		if err != nil {
-			msg.err = err
-			return msg
-		}
-		msg.items = make([]item, len(p.Results))
-		for i, r := range p.Results {
-			msg.items[i] = itemFrom(r)
-		}
-		msg.next = p.Next
-		return msg
+		return pageMsg{gen: gen, req: req, convID: conv, newest: true}.with(p, err)
 	}
 }
 

@@ -5,11 +5,13 @@ package viewtest
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"reflect"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -62,6 +64,23 @@ func Transport(t testing.TB) *http.Transport {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	t.Cleanup(tr.CloseIdleConnections)
 	return tr
+}
+
+// FailingPages answers every request for a list page after the first (one with an
+// offset) with 503 while Fail is set, and passes everything else to Next.
+type FailingPages struct {
+	Next http.RoundTripper
+	Fail atomic.Bool
+}
+
+// RoundTrip implements http.RoundTripper.
+func (f *FailingPages) RoundTrip(req *http.Request) (*http.Response, error) {
+	if f.Fail.Load() && req.URL.Query().Get("offset") != "" {
+		return &http.Response{StatusCode: http.StatusServiceUnavailable, Status: "503 Service Unavailable",
+			Header: http.Header{"Content-Type": {"application/json"}}, Request: req,
+			Body: io.NopCloser(strings.NewReader(`{"detail":"try later"}`))}, nil
+	}
+	return f.Next.RoundTrip(req)
 }
 
 // Client is a client on sb with the customer token, on a Transport.
