@@ -25,6 +25,9 @@ type sandboxFlags struct {
 	seed       int64
 	size       string
 	requestLog string
+	dailyLimit int
+	burstRate  float64
+	burst      int
 }
 
 func newSandboxCmd() *cobra.Command {
@@ -46,7 +49,8 @@ It then serves until interrupted (Ctrl-C or SIGTERM). Progress goes to stderr.
 The database is kept (default: the user cache directory) and reused on the next start; it is
 seeded anew when the seed or size differ or when it was seeded more than 7 days ago.`,
 		Example: `  parley sandbox > sandbox.env &   # then: set -a; . ./sandbox.env; set +a
-  parley sandbox --addr 127.0.0.1:0 --db ./demo.db --seed 2 --request-log requests.jsonl`,
+  parley sandbox --addr 127.0.0.1:0 --db ./demo.db --seed 2 --request-log requests.jsonl
+  parley sandbox --daily-limit 50 --burst-rate 2 --burst 5   # try parley under tight limits`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runSandbox(cmd.Context(), f, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -58,6 +62,9 @@ seeded anew when the seed or size differ or when it was seeded more than 7 days 
 	fl.Int64Var(&f.seed, "seed", 1, "seed of the demo data (a positive integer)")
 	fl.StringVar(&f.size, "size", string(sandbox.SizeMedium), "amount of demo data: small, medium or large")
 	fl.StringVar(&f.requestLog, "request-log", "", "append one JSON line per request to this file")
+	fl.IntVar(&f.dailyLimit, "daily-limit", 5000, "requests per family per organization per UTC day before 429")
+	fl.Float64Var(&f.burstRate, "burst-rate", 20, "requests per second per token and organization before 429 (0: no burst throttling)")
+	fl.IntVar(&f.burst, "burst", 40, "requests allowed at once above --burst-rate")
 	return cmd
 }
 
@@ -66,6 +73,15 @@ func (f *sandboxFlags) validate() (sandbox.Size, error) {
 	size, err := sandbox.ParseSize(f.size)
 	if err != nil || f.size == "" {
 		return "", fmt.Errorf("--size: %q is not one of small, medium, large", f.size)
+	}
+	if f.dailyLimit <= 0 {
+		return "", fmt.Errorf("--daily-limit: must be a positive integer, got %d", f.dailyLimit)
+	}
+	if f.burstRate < 0 {
+		return "", fmt.Errorf("--burst-rate: must be 0 (off) or positive, got %v", f.burstRate)
+	}
+	if f.burst <= 0 {
+		return "", fmt.Errorf("--burst: must be a positive integer, got %d", f.burst)
 	}
 	if f.seed <= 0 {
 		return "", fmt.Errorf("--seed: must be a positive integer, got %d", f.seed)
@@ -101,7 +117,10 @@ func runSandbox(ctx context.Context, f sandboxFlags, stdout, stderr io.Writer) e
 	if err := os.MkdirAll(filepath.Dir(f.db), 0o700); err != nil {
 		return fmt.Errorf("create the database directory: %w", err)
 	}
-	opts := sandbox.Options{DBPath: f.db, Seed: f.seed, Size: size}
+	opts := sandbox.Options{DBPath: f.db, Seed: f.seed, Size: size, DailyLimit: f.dailyLimit, BurstRate: f.burstRate, Burst: f.burst}
+	if f.burstRate == 0 {
+		opts.BurstRate = -1 // the option's zero value means the default rate
+	}
 	if f.requestLog != "" {
 		lf, err := os.OpenFile(f.requestLog, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 		if err != nil {

@@ -227,6 +227,9 @@ func TestSandboxCommandValidatesFlags(t *testing.T) {
 		{"--addr", "nohostport"},
 		{"--addr", "127.0.0.1:99999"},
 		{"--db", t.TempDir()},
+		{"--daily-limit", "0"},
+		{"--burst-rate", "-1"},
+		{"--burst", "0"},
 		{"extra"},
 	} {
 		cmd := newSandboxCmd()
@@ -236,5 +239,35 @@ func TestSandboxCommandValidatesFlags(t *testing.T) {
 		if err := cmd.Execute(); err == nil {
 			t.Fatalf("%v: no error", args)
 		}
+	}
+}
+
+// --daily-limit, --burst-rate and --burst reach the server: a tight daily limit answers 429
+// with Retry-After once spent, and a burst of 2 at one per 10 s throttles the third request.
+func TestSandboxCommandLimits(t *testing.T) {
+	dir := t.TempDir()
+	vars, _, stop := runSandboxCmd(t, "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "s.db"), "--size", "small",
+		"--daily-limit", "3", "--burst-rate", "0")
+	defer stop()
+	url := vars["PARLEY_BASE_URL"] + "/api/um/v3/contact_identities/"
+	for i := range 3 {
+		if s := getStatus(t, url, vars["PARLEY_TOKEN"]); s != 200 {
+			t.Fatalf("request %d: status %d", i+1, s)
+		}
+	}
+	if s := getStatus(t, url, vars["PARLEY_TOKEN"]); s != http.StatusTooManyRequests {
+		t.Fatalf("past the daily limit: status %d, want 429", s)
+	}
+	if s := getStatus(t, vars["PARLEY_BASE_URL"]+"/api/um/v3/operators/", vars["PARLEY_TOKEN"]); s != 200 {
+		t.Fatalf("another family: status %d", s)
+	}
+	stop()
+
+	vars, _, stop = runSandboxCmd(t, "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "s.db"), "--size", "small",
+		"--burst-rate", "0.1", "--burst", "2")
+	url = vars["PARLEY_BASE_URL"] + "/api/um/v3/operators/"
+	got := []int{getStatus(t, url, vars["PARLEY_TOKEN"]), getStatus(t, url, vars["PARLEY_TOKEN"]), getStatus(t, url, vars["PARLEY_TOKEN"])}
+	if got[0] != 200 || got[1] != 200 || got[2] != http.StatusTooManyRequests {
+		t.Fatalf("burst of 2: statuses %v, want 200 200 429", got)
 	}
 }
