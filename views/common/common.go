@@ -112,11 +112,42 @@ func (c *Ctx) NewTaskID() int {
 // RequestContext is the context of one request, bounded by timeout; fresh makes it skip
 // the client's response cache.
 func RequestContext(timeout time.Duration, fresh bool) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	return RequestContextIn(context.Background(), timeout, fresh)
+}
+
+// RequestContextIn is RequestContext within parent (a Generation's context).
+func RequestContextIn(parent context.Context, timeout time.Duration, fresh bool) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(parent, timeout)
 	if fresh {
 		ctx = client.Fresh(ctx)
 	}
 	return ctx, cancel
+}
+
+// Generation cancels the requests a pane started for what it showed before, once it moves
+// on: a request waiting out a 429 for a conversation the cursor has left stops instead of
+// retrying and spending the day's budget. Its zero value is ready (Context is then
+// context.Background()); copies share the current generation.
+type Generation struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// Next cancels every request started under the current generation and starts a new one.
+func (g *Generation) Next() {
+	if g.cancel != nil {
+		g.cancel()
+	}
+	g.ctx, g.cancel = context.WithCancel(context.Background())
+}
+
+// Context is the parent for requests of the current generation; read it in Update and
+// hand it to the command.
+func (g Generation) Context() context.Context {
+	if g.ctx == nil {
+		return context.Background()
+	}
+	return g.ctx
 }
 
 // PageLimit is the page size lists ask for: PageSize when the API allows it, else the

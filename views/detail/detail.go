@@ -39,6 +39,7 @@ type Model struct {
 	loading bool
 	err     error
 	gen     int
+	reqs    common.Generation // cancels the requests of an earlier gen
 	lines   []string
 	offset  int
 	width   int
@@ -67,6 +68,7 @@ func (m *Model) Load(id int64, fresh bool) tea.Cmd {
 		return nil
 	}
 	m.gen++
+	m.reqs.Next()
 	m.id = id
 	m.conv = nil
 	m.err = nil
@@ -95,9 +97,9 @@ func (m *Model) Refresh() tea.Cmd {
 
 // fetch asks for conversation m.id as the answer awaited (m.gen).
 func (m *Model) fetch(fresh bool) tea.Cmd {
-	gen, id, c := m.gen, m.id, m.ctx.Client
+	gen, id, c, parent := m.gen, m.id, m.ctx.Client, m.reqs.Context()
 	return func() tea.Msg {
-		ctx, cancel := common.RequestContext(requestTimeout, fresh)
+		ctx, cancel := common.RequestContextIn(parent, requestTimeout, fresh)
 		defer cancel()
 		conv, err := c.GetConversation(ctx, id)
 		return loadedMsg{gen: gen, id: id, conv: conv, err: err}

@@ -1,10 +1,15 @@
 package detail_test
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
@@ -95,5 +100,49 @@ func TestRefreshKeepsTheDetailShown(t *testing.T) {
 	m, _ = viewtest.Apply(m, viewtest.Run(cmd, wait)) // no server: the refresh fails
 	if m.View() != before {
 		t.Fatalf("a failed refresh changed the pane:\nbefore:\n%s\nafter:\n%s", before, m.View())
+	}
+}
+
+// Loading another conversation cancels the request for the one left, also while it waits
+// out a 429: no retries are spent on a conversation the pane no longer shows.
+func TestLoadingAnotherConversationCancelsTheLeftOne(t *testing.T) {
+	var throttled atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/conversations/1/") {
+			throttled.Add(1)
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusTooManyRequests)
+			_, _ = io.WriteString(w, `{"detail":"slow down"}`)
+			return
+		}
+		_, _ = io.WriteString(w, `{"id":2,"status":"new"}`)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := client.New(client.Config{BaseURL: srv.URL, Token: "t", Now: viewtest.Clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := detail.New(viewtest.Ctx(c))
+	m.SetSize(60, 20)
+	first := m.Load(1, false)
+	done := make(chan []tea.Msg, 1)
+	go func() { done <- viewtest.Run(first, time.Minute) }()
+	for throttled.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	second := m.Load(2, false)
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the request for the conversation left never ended")
+	}
+	if n := throttled.Load(); n != 1 {
+		t.Fatalf("the conversation left was asked for %d times, want once", n)
+	}
+	for _, msg := range viewtest.Run(second, 5*time.Second) {
+		m, _ = m.Update(msg)
+	}
+	if cv, ok := m.Conversation(); !ok || cv.ID != 2 {
+		t.Fatalf("conversation 2 not shown: %+v %v", cv, ok)
 	}
 }

@@ -78,8 +78,9 @@ type Model struct {
 	height  int
 	focused bool
 
-	next      string          // link to the next older page ("" = none)
-	requested map[string]bool // links already asked for: never fetched twice
+	reqs      common.Generation // cancels the requests for the conversation shown before
+	next      string            // link to the next older page ("" = none)
+	requested map[string]bool   // links already asked for: never fetched twice
 	loading   bool
 	opened    bool // the first page arrived
 	err       error
@@ -120,6 +121,7 @@ func (m *Model) Open(convID int64, title string, fresh bool) tea.Cmd {
 		return nil
 	}
 	m.gen++
+	m.reqs.Next()
 	m.convID = convID
 	m.title = title
 	m.items = nil
@@ -164,9 +166,9 @@ func (m *Model) fetch(link string, fresh bool) tea.Cmd {
 	if link != "" {
 		m.requested[link] = true
 	}
-	gen, req, conv, c := m.gen, m.req, m.convID, m.ctx.Client
+	gen, req, conv, c, parent := m.gen, m.req, m.convID, m.ctx.Client, m.reqs.Context()
 	return func() tea.Msg {
-		ctx, cancel := common.RequestContext(requestTimeout, fresh)
+		ctx, cancel := common.RequestContextIn(parent, requestTimeout, fresh)
 		defer cancel()
 		var (
 			p   *client.CursorPage[client.Message]
@@ -205,9 +207,9 @@ func (m *Model) Refresh() tea.Cmd {
 	}
 	m.refreshes++
 	m.refreshReq = m.refreshes
-	gen, req, conv, c := m.gen, m.refreshReq, m.convID, m.ctx.Client
+	gen, req, conv, c, parent := m.gen, m.refreshReq, m.convID, m.ctx.Client, m.reqs.Context()
 	return func() tea.Msg {
-		ctx, cancel := common.RequestContext(requestTimeout, true)
+		ctx, cancel := common.RequestContextIn(parent, requestTimeout, true)
 		defer cancel()
 		p, err := c.MessagesPage(ctx, conv, client.CursorOptions{Limit: PageSize})
 		return pageMsg{gen: gen, req: req, convID: conv, newest: true}.with(p, err)
