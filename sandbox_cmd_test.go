@@ -263,8 +263,9 @@ func TestSandboxCommandLimits(t *testing.T) {
 	}
 	stop()
 
-	vars, _, stop = runSandboxCmd(t, "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "s.db"), "--size", "small",
+	vars, _, stop2 := runSandboxCmd(t, "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "s.db"), "--size", "small",
 		"--burst-rate", "0.1", "--burst", "2")
+	defer stop2()
 	url = vars["PARLEY_BASE_URL"] + "/api/um/v3/operators/"
 	got := []int{getStatus(t, url, vars["PARLEY_TOKEN"]), getStatus(t, url, vars["PARLEY_TOKEN"]), getStatus(t, url, vars["PARLEY_TOKEN"])}
 	if got[0] != 200 || got[1] != 200 || got[2] != http.StatusTooManyRequests {
