@@ -456,6 +456,20 @@ func TestAnalyticsLimiterFollowsTheAnsweringOrganization(t *testing.T) {
 	if f := org9.AnalyticsFree(MetricConversationRating); f != 10 {
 		t.Errorf("organization 9 has %d free, want 10", f)
 	}
+
+	// Sends under two header values that turn out to reach one organization can exceed
+	// the limit together (6 + 10 here); none is then free, never a negative count.
+	org5, org11 := c.WithContext(5, 0), c.WithContext(11, 0)
+	for range 6 {
+		get(org5)
+	}
+	for range 10 {
+		get(org11)
+	}
+	c.Counters().Resolve(5, 11)
+	if f := org11.AnalyticsFree(MetricConversationRating); f != 0 {
+		t.Errorf("organizations 5 and 11 folded: %d free, want 0", f)
+	}
 }
 
 func TestAnalyticsLimiterAcrossWindowsAndCancel(t *testing.T) {

@@ -349,8 +349,8 @@ func wantConversation() Conversation {
 		Subject:                rawNull,
 		Topics:                 []Topic{{5, 7, "Billing", true, true}, {6, 7, "Shipping", true, false}},
 		Widget:                 Widget{ID: 31, LanguageName: "German", Name: "Shop widget"},
-		WidgetGoals:            []json.RawMessage{},
-		UnreadMessagesOperator: []json.RawMessage{},
+		WidgetGoals:            json.RawMessage(`[]`),
+		UnreadMessagesOperator: json.RawMessage(`[]`),
 		UpdatedAt:              utc(2024, 3, 2, 9, 5, 0, 500_000_000),
 		Visits:                 rawNull,
 		WritePermission:        true,
@@ -695,5 +695,23 @@ func TestTimeJSON(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(`{"a": null, "b": "2024-03-01T10:15:30Z"}`), &p); err != nil || p.A != nil || p.B == nil {
 		t.Errorf("nullable: %+v, %v", p, err)
+	}
+}
+
+// The fields the spec shows only as empty arrays decode whatever shape they arrive in: one
+// unexpected value must not make a whole page of conversations fail.
+func TestOpenShapedConversationFieldsDecodeAnyValue(t *testing.T) {
+	for _, v := range []string{`[]`, `[{"id":1}]`, `{}`, `{"goal":"checkout"}`, `"x"`, `3`, `null`} {
+		var c Conversation
+		body := `{"id":1,"um_widget_goals":` + v + `,"unread_messages_operator":` + v + `}`
+		if err := json.Unmarshal([]byte(body), &c); err != nil {
+			t.Fatalf("%s: %v", v, err)
+		}
+		if c.ID != 1 {
+			t.Fatalf("%s: id %d", v, c.ID)
+		}
+		if v != "null" && (string(c.WidgetGoals) != v || string(c.UnreadMessagesOperator) != v) {
+			t.Fatalf("%s: kept %s and %s", v, c.WidgetGoals, c.UnreadMessagesOperator)
+		}
 	}
 }

@@ -112,8 +112,8 @@ type Conversation struct {
 	Subject                   json.RawMessage    `json:"subject,omitempty"`
 	Topics                    []Topic            `json:"topics"`
 	Widget                    Widget             `json:"um_widget"`
-	WidgetGoals               []json.RawMessage  `json:"um_widget_goals"`
-	UnreadMessagesOperator    []json.RawMessage  `json:"unread_messages_operator"`
+	WidgetGoals               json.RawMessage    `json:"um_widget_goals,omitempty"`
+	UnreadMessagesOperator    json.RawMessage    `json:"unread_messages_operator,omitempty"`
 	UpdatedAt                 Time               `json:"updated_at"`
 	Visits                    json.RawMessage    `json:"visits,omitempty"`
 	WritePermission           bool               `json:"write_permission"`
