@@ -199,9 +199,12 @@ func (msg pageMsg) with(p *client.CursorPage[client.Message], err error) pageMsg
 
 // Refresh asks for the newest page of the open thread (past the response cache) and adds the
 // messages that arrived since it was loaded below the others; the reading position stays,
-// and a view at the newest message follows the new ones. Nothing is asked for before the
-// thread opened or while a refresh is in flight.
+// and a view at the newest message follows the new ones. A thread whose first page failed
+// is opened again; nothing is asked for while its first page or a refresh is in flight.
 func (m *Model) Refresh() tea.Cmd {
+	if m.convID != 0 && !m.opened && !m.loading {
+		return m.Open(m.convID, m.title, true) // its first page failed: ask for it again
+	}
 	if m.convID == 0 || !m.opened || m.refreshReq != 0 {
 		return nil
 	}

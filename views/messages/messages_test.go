@@ -233,7 +233,7 @@ func TestNarrowHeadersKeepNameAndState(t *testing.T) {
 // the reading position, instead of reopening the thread at its newest message.
 func TestRRetriesAFailedOlderPage(t *testing.T) {
 	sb := viewtest.Sandbox(t, sandbox.Options{})
-	tr := &failingLinks{next: viewtest.Transport(t)}
+	tr := &viewtest.FailingPages{Next: viewtest.Transport(t), Param: "cursor"}
 	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: viewtest.Clock,
 		MaxRetries: -1, HTTPClient: &http.Client{Transport: tr}})
 	if err != nil {
@@ -243,7 +243,7 @@ func TestRRetriesAFailedOlderPage(t *testing.T) {
 	m.SetSize(80, 30)
 	m.Focus()
 	m, _ = apply(m, viewtest.Run(m.Open(sb.Server.Info().LongConversationID, "long", false), wait))
-	tr.fail.Store(true)
+	tr.Fail.Store(true)
 	var cmd tea.Cmd
 	for i := 0; i < 1000 && cmd == nil; i++ {
 		m, cmd = m.Update(viewtest.Key("k"))
@@ -253,27 +253,12 @@ func TestRRetriesAFailedOlderPage(t *testing.T) {
 		t.Fatalf("after a failed older page: %d loaded\n%s", m.Loaded(), m.View())
 	}
 	before := body(m.View())
-	tr.fail.Store(false)
+	tr.Fail.Store(false)
 	m, cmd = m.Update(viewtest.Key("r"))
 	m, _ = apply(m, viewtest.Run(cmd, wait))
 	if m.Loaded() != 200 || body(m.View()) != before {
 		t.Fatalf("after r: %d loaded (want 200) and the view moved:\nbefore:\n%s\nafter:\n%s", m.Loaded(), before, body(m.View()))
 	}
-}
-
-// failingLinks answers 503 to every request that follows a cursor while fail is set.
-type failingLinks struct {
-	next http.RoundTripper
-	fail atomic.Bool
-}
-
-func (f *failingLinks) RoundTrip(req *http.Request) (*http.Response, error) {
-	if f.fail.Load() && req.URL.Query().Get("cursor") != "" {
-		return &http.Response{StatusCode: http.StatusServiceUnavailable, Status: "503 Service Unavailable",
-			Header: http.Header{"Content-Type": {"application/json"}}, Request: req,
-			Body: io.NopCloser(strings.NewReader(`{"detail":"try later"}`))}, nil
-	}
-	return f.next.RoundTrip(req)
 }
 
 // fakeThread serves one conversation's messages, newest first, pages of limit following
@@ -409,5 +394,33 @@ func TestOpeningAnotherConversationCancelsTheLeftOnesRequests(t *testing.T) {
 	m, _ = apply(m, viewtest.Run(second, wait))
 	if m.ConversationID() != 2 || m.Loading() {
 		t.Fatalf("showing %d, loading %v", m.ConversationID(), m.Loading())
+	}
+}
+
+// Refresh (r, a refresh that shows the conversation changed, a switch of the acting
+// operator) opens a thread again whose first page failed, instead of leaving the error.
+func TestRefreshReopensAThreadWhoseFirstPageFailed(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	tr := &viewtest.FailingPages{Next: viewtest.Transport(t), Param: "limit"} // every page
+	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: viewtest.Clock,
+		MaxRetries: -1, HTTPClient: &http.Client{Transport: tr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := messages.New(viewtest.Ctx(c))
+	m.SetSize(80, 30)
+	tr.Fail.Store(true)
+	m, _ = apply(m, viewtest.Run(m.Open(sb.Server.Info().LongConversationID, "long", false), wait))
+	if m.Loaded() != 0 || m.Loading() {
+		t.Fatalf("after a failed first page: %d loaded, loading %v", m.Loaded(), m.Loading())
+	}
+	tr.Fail.Store(false)
+	cmd := m.Refresh()
+	if cmd == nil {
+		t.Fatal("Refresh asked for nothing after the first page failed")
+	}
+	m, _ = apply(m, viewtest.Run(cmd, wait))
+	if m.Loaded() != 100 || m.ConversationID() != sb.Server.Info().LongConversationID {
+		t.Fatalf("after Refresh: %d loaded of conversation %d", m.Loaded(), m.ConversationID())
 	}
 }

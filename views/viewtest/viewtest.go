@@ -66,16 +66,22 @@ func Transport(t testing.TB) *http.Transport {
 	return tr
 }
 
-// FailingPages answers every request for a list page after the first (one with an
-// offset) with 503 while Fail is set, and passes everything else to Next.
+// FailingPages answers every request for a page after the first (one with the query
+// parameter Param: "offset" when empty, "cursor" for messages) with 503 while Fail is set,
+// and passes everything else to Next.
 type FailingPages struct {
-	Next http.RoundTripper
-	Fail atomic.Bool
+	Next  http.RoundTripper
+	Param string
+	Fail  atomic.Bool
 }
 
 // RoundTrip implements http.RoundTripper.
 func (f *FailingPages) RoundTrip(req *http.Request) (*http.Response, error) {
-	if f.Fail.Load() && req.URL.Query().Get("offset") != "" {
+	param := f.Param
+	if param == "" {
+		param = "offset"
+	}
+	if f.Fail.Load() && req.URL.Query().Get(param) != "" {
 		return &http.Response{StatusCode: http.StatusServiceUnavailable, Status: "503 Service Unavailable",
 			Header: http.Header{"Content-Type": {"application/json"}}, Request: req,
 			Body: io.NopCloser(strings.NewReader(`{"detail":"try later"}`))}, nil
