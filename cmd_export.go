@@ -72,7 +72,7 @@ age before now: whole days (7d) or a duration (12h, 90m).`,
 					return fmt.Errorf("export conversations after %d: %w", n, err)
 				}
 				line.Reset()
-				if err := json.Compact(&line, raw); err != nil {
+				if err := json.Compact(&line, terminalSafeJSON(raw)); err != nil {
 					return fmt.Errorf("conversation %d of the export: %w", n+1, err)
 				}
 				line.WriteByte('\n')
@@ -227,6 +227,9 @@ city and country weigh most, then notes). Prints a JSON array, or a table with -
 				return writeContactTable(cmd.OutOrStdout(), page)
 			}
 			// The contacts as the API sent them, in its rank order.
+			for i, raw := range page.Results {
+				page.Results[i] = terminalSafeJSON(raw)
+			}
 			enc := json.NewEncoder(cmd.OutOrStdout())
 			enc.SetIndent("", "  ")
 			enc.SetEscapeHTML(false)
@@ -469,4 +472,25 @@ func (p *progress) done(n int) {
 		}
 		fmt.Fprintf(p.w, "%d %s\n", n, p.what)
 	}
+}
+
+// terminalSafeJSON is JSON text from the API made safe to print on a terminal without
+// changing what it means: invalid UTF-8 becomes U+FFFD, and C1 controls (U+0080–U+009F,
+// which a terminal may take for the start of an escape sequence) are written as \u0080…
+// escapes. Both can only occur inside strings, and JSON escapes C0 controls itself.
+func terminalSafeJSON(raw []byte) []byte {
+	b := bytes.ToValidUTF8(raw, []byte("\uFFFD"))
+	if !bytes.Contains(b, []byte{0xC2}) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for i := 0; i < len(b); i++ {
+		if b[i] == 0xC2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9F {
+			out = append(out, fmt.Sprintf(`\u%04x`, b[i+1])...)
+			i++
+			continue
+		}
+		out = append(out, b[i])
+	}
+	return out
 }

@@ -120,7 +120,8 @@ func TestConversationsExportVerbatim(t *testing.T) {
 }`, r.Host)
 			return
 		}
-		fmt.Fprint(w, `{"count": 2, "next": null, "previous": null, "results": [{"id": 2, "status": "ended"}]}`)
+		// A C1 control (CSI, U+009B) and a byte that is not UTF-8 in a name.
+		fmt.Fprint(w, "{\"count\": 2, \"next\": null, \"previous\": null, \"results\": [{\"id\": 2, \"status\": \"ended\", \"name\": \"a\xc2\x9bb\xffc\"}]}")
 	}))
 	t.Cleanup(srv.Close)
 	env := append(headlessEnv(t), "PARLEY_BASE_URL="+srv.URL, "PARLEY_TOKEN="+token)
@@ -129,7 +130,8 @@ func TestConversationsExportVerbatim(t *testing.T) {
 		t.Fatalf("export: %v\n%s", r.err, r.stderr)
 	}
 	want := `{"id":1,"created_at":"2024-01-02T03:04:05Z","custom":{"note":"<b>&</b>","nested":[1,{"a":null}]},"field_from_the_future":true}` + "\n" +
-		`{"id":2,"status":"ended"}` + "\n"
+		`{"id":2,"status":"ended","name":"a\u009bb\uFFFDc"}` + "\n"
+	want = strings.Replace(want, `\uFFFD`, "\uFFFD", 1) // invalid UTF-8 becomes U+FFFD; the C1 control an escape
 	if r.stdout != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)
 	}
@@ -192,7 +194,7 @@ func TestContactsSearchVerbatim(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"count": 7, "next": null, "previous": null, "results": [
 			{"id": 30, "name": "Zoe <Z> & Co", "created_at": "2024-01-02T03:04:05Z", "city": "Berlin", "field_from_the_future": {"x": 1}},
-			{"id": 4, "name": null, "city": "Berlin"}]}`)
+			{"id": 4, "name": null, "city": "Berlin", "street": "x`+"\xc2\x85"+`y"}]}`)
 	}))
 	t.Cleanup(srv.Close)
 	env := append(headlessEnv(t), "PARLEY_BASE_URL="+srv.URL, "PARLEY_TOKEN="+token)
@@ -209,13 +211,16 @@ func TestContactsSearchVerbatim(t *testing.T) {
 	}
 	want := []map[string]any{
 		{"id": 30.0, "name": "Zoe <Z> & Co", "created_at": "2024-01-02T03:04:05Z", "city": "Berlin", "field_from_the_future": map[string]any{"x": 1.0}},
-		{"id": 4.0, "name": nil, "city": "Berlin"},
+		{"id": 4.0, "name": nil, "city": "Berlin", "street": "x\u0085y"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("output %v\nwant %v", got, want)
 	}
 	if !strings.Contains(r.stdout, "Zoe <Z> & Co") {
 		t.Errorf("HTML characters escaped: %s", r.stdout)
+	}
+	if strings.Contains(r.stdout, "\u0085") || !strings.Contains(r.stdout, `x\u0085y`) {
+		t.Errorf("a C1 control reached the output raw: %q", r.stdout)
 	}
 	r = runParley(t, bin, env, "", "contacts", "search", "berlin", "--table")
 	if r.err != nil || !strings.Contains(r.stdout, "Zoe <Z> & Co") || !strings.Contains(r.stdout, "2 shown of 7 matching") {
