@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -255,8 +256,19 @@ func TestSandboxCommandLimits(t *testing.T) {
 			t.Fatalf("request %d: status %d", i+1, s)
 		}
 	}
-	if s := getStatus(t, url, vars["PARLEY_TOKEN"]); s != http.StatusTooManyRequests {
-		t.Fatalf("past the daily limit: status %d, want 429", s)
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", vars["PARLEY_TOKEN"])
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	if secs, err := strconv.Atoi(res.Header.Get("Retry-After")); res.StatusCode != http.StatusTooManyRequests || err != nil || secs <= 0 {
+		t.Fatalf("past the daily limit: status %d, Retry-After %q; want 429 with a number of seconds", res.StatusCode, res.Header.Get("Retry-After"))
 	}
 	if s := getStatus(t, vars["PARLEY_BASE_URL"]+"/api/um/v3/operators/", vars["PARLEY_TOKEN"]); s != 200 {
 		t.Fatalf("another family: status %d", s)
