@@ -84,9 +84,6 @@ type Model struct {
 	// countStale: the query changed and its first page has not arrived yet, so the count
 	// the pager holds is the previous query's.
 	countStale bool
-	// nextFailed: the last request was for a page after the loaded ones, and it failed; r
-	// asks for that page again instead of starting over from the first.
-	nextFailed bool
 
 	cache      map[int64]cachedEntry // rendered unselected entries at cacheWidth
 	cacheWidth int
@@ -368,7 +365,6 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 	if !ok {
 		return m, nil // stale: an older query or a superseded request
 	}
-	m.nextFailed = msg.Err != nil && !msg.Replace
 	if msg.Err != nil {
 		return m, common.ErrorToast(msg.Err)
 	}
@@ -581,10 +577,11 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Back):
 		return m, m.Clear()
 	case key.Matches(msg, k.Refresh):
-		if m.nextFailed && m.pg.Err != nil && !m.pg.Loading {
-			// Retry the page that failed: the rows loaded and the cursor stay.
-			m.nextFailed, m.pg.Err = false, nil
-			return m, m.more()
+		if m.pg.RetryNext() {
+			// Ask for the page that failed again: the rows loaded and the cursor stay.
+			if cmd := m.more(); cmd != nil {
+				return m, cmd
+			}
 		}
 		return m, m.Load(true)
 	default:
@@ -852,7 +849,7 @@ func (m Model) footer() string {
 		pos += st.Marked.Render(fmt.Sprintf(" · %d marked", n))
 	}
 	switch {
-	case m.pg.Err != nil && m.nextFailed:
+	case m.pg.NextFailed():
 		return pos + " · " + st.Error.Render("next page failed; r retries it")
 	case m.pg.Err != nil:
 		return pos + " · " + st.Error.Render("load failed; r retries")

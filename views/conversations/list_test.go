@@ -304,3 +304,41 @@ func TestRRetriesTheFailedNextPage(t *testing.T) {
 		t.Fatalf("after r the cursor is on %d (was %d); view:\n%s", r.ID, sel.ID, m.View())
 	}
 }
+
+// TestRAfterAFailedNextPageReloadsWhenThatPageCannotBeAskedFor: when the rows before the
+// failed page are gone (all deleted), there is no page after them to ask for again, and r
+// loads the first page instead of doing nothing.
+func TestRAfterAFailedNextPageReloadsWhenThatPageCannotBeAskedFor(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	log := &sentLog{next: viewtest.Transport(t)}
+	tr := &viewtest.FailingPages{Next: log}
+	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: viewtest.Clock,
+		MaxRetries: -1, HTTPClient: &http.Client{Transport: tr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newList(t, c, 10, 120, 12)
+	m = viewtest.Settle(m, m.Load(false), wait)
+	tr.Fail.Store(true)
+	var cmd tea.Cmd
+	m, cmd = m.Update(viewtest.Key("G"))
+	m = viewtest.Settle(m, cmd, wait)
+	if !strings.Contains(m.View(), "next page failed; r retries it") {
+		t.Fatalf("no failed next page; view:\n%s", m.View())
+	}
+	m.RemoveRows(common.Map(m.Rows(), func(r conversations.Row) int64 { return r.ID }))
+	tr.Fail.Store(false)
+	before := len(listRequests(t, log))
+	m, cmd = m.Update(viewtest.Key("r"))
+	if cmd == nil {
+		t.Fatal("r did nothing")
+	}
+	m = viewtest.Settle(m, cmd, wait)
+	sent := listRequests(t, log)[before:]
+	if len(sent) == 0 || sent[0].Get("offset") != "" {
+		t.Fatalf("r sent %v; want the first page", sent)
+	}
+	if len(m.Rows()) == 0 || strings.Contains(m.View(), "failed") {
+		t.Fatalf("after r: %d rows; view:\n%s", len(m.Rows()), m.View())
+	}
+}
