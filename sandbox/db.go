@@ -257,6 +257,7 @@ CREATE VIRTUAL TABLE contacts_fts USING fts5(
 
 type metaState struct {
 	schemaVersion int
+	dataVersion   int // seedDataVersion of the generator that seeded it; 0 if not recorded
 	seed          int64
 	size          Size
 	seededAt      int64 // micros
@@ -278,6 +279,8 @@ func readMeta(ctx context.Context, q querier) (metaState, error) {
 		switch k {
 		case "schema_version":
 			m.schemaVersion, _ = strconv.Atoi(v)
+		case "seed_data_version":
+			m.dataVersion, _ = strconv.Atoi(v)
 		case "seed":
 			m.seed, _ = strconv.ParseInt(v, 10, 64)
 		case "size":
@@ -317,6 +320,10 @@ func getMeta(ctx context.Context, q querier, key string) (string, error) {
 // usable reports whether a database in state m can be served as it is (after migrations).
 func (m metaState) usable(o Options, now time.Time) bool {
 	if !m.complete || m.seed != o.Seed || m.size != o.Size {
+		return false
+	}
+	// Data from another version of the generator may lack what this one guarantees.
+	if m.dataVersion != seedDataVersion {
 		return false
 	}
 	if m.schemaVersion < 1 || m.schemaVersion > len(migrations) {
@@ -450,6 +457,7 @@ func prepareDB(ctx context.Context, db *sql.DB, o Options) (bool, error) {
 	}
 	for _, kv := range [][2]string{
 		{"seed", strconv.FormatInt(o.Seed, 10)},
+		{"seed_data_version", strconv.Itoa(seedDataVersion)},
 		{"size", string(o.Size)},
 		{"seeded_at", strconv.FormatInt(now.UnixMicro(), 10)},
 		{"seed_duration_ms", strconv.FormatInt(time.Since(start).Milliseconds(), 10)},

@@ -13,6 +13,12 @@ import (
 	"time"
 )
 
+// seedDataVersion identifies the output of the generator in this file and seeddata.go. It is
+// stored in the meta table when a database is seeded, and a file whose stored version differs
+// (or is missing, as in files seeded before it existed) is seeded anew rather than reused.
+// Bump it whenever the generated data changes for the same seed, size and clock.
+const seedDataVersion = 1
+
 type sizeSpec struct {
 	contacts      int
 	conversations int
