@@ -98,16 +98,17 @@ type option struct {
 // known lists the topics and widgets seen in this context (not only on the rows the current
 // query left), by name, for the selects.
 func (m Model) known() (topics, widgets []option) {
-	for id, name := range m.seenTopics {
-		topics = append(topics, option{id, name})
+	return byName(m.seenTopics), byName(m.seenWidgets)
+}
+
+// byName lists names by id as options, sorted by name, then id.
+func byName(names map[int64]string) []option {
+	out := make([]option, 0, len(names))
+	for id, name := range names {
+		out = append(out, option{id, name})
 	}
-	for id, name := range m.seenWidgets {
-		widgets = append(widgets, option{id, name})
-	}
-	byName := func(a, b option) int { return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.id, b.id)) }
-	slices.SortFunc(topics, byName)
-	slices.SortFunc(widgets, byName)
-	return topics, widgets
+	slices.SortFunc(out, func(a, b option) int { return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.id, b.id)) })
+	return out
 }
 
 func selectOptions(any string, opts []option, current string) []huh.Option[string] {

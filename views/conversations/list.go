@@ -89,8 +89,8 @@ type Model struct {
 	cacheWidth int
 
 	// Topics and widgets seen on any row loaded in this context, by id (the API lists
-	// neither): the filter form offers them and the header names them, whatever the
-	// current query left.
+	// neither): the filter form and the topics form offer them and the header names them,
+	// whatever the current query left.
 	seenTopics, seenWidgets map[int64]string
 }
 
@@ -119,6 +119,13 @@ func (m *Model) remember(rows []Row) {
 			m.seenWidgets[r.WidgetID] = r.WidgetName
 		}
 	}
+}
+
+// SeenTopics are the names of the topics seen on any row loaded in this context (every
+// page, every refresh merge, every edit), sorted: the topics form offers them, and the
+// filter form offers the same topics by id.
+func (m Model) SeenTopics() []string {
+	return common.Map(byName(m.seenTopics), func(o option) string { return o.name })
 }
 
 // ForgetSeen forgets the topics and widgets seen (another organization has its own).

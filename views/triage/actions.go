@@ -65,8 +65,7 @@ func (m *Model) topicsForm() tea.Cmd {
 	for _, t := range r.Topics {
 		add(t)
 	}
-	m.collectTopics()
-	for _, t := range m.topics {
+	for _, t := range m.List.SeenTopics() {
 		add(t)
 	}
 	slices.SortFunc(order, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
@@ -217,8 +216,7 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 	case KindConversation:
 		if res, ok := msg.Result.(*client.Conversation); ok && res != nil {
 			row := conversations.RowFrom(*res)
-			m.addTopics(row.Topics) // topics just created are known from now on
-			m.List.UpdateRow(row)
+			m.List.UpdateRow(row) // topics just created are known from now on
 			m.Detail.Set(*res)
 		}
 	case KindDeleted:

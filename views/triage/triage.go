@@ -4,7 +4,6 @@
 package triage
 
 import (
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -53,13 +52,6 @@ type Model struct {
 	seq          int
 	restingID    int64
 	started      bool
-
-	// topics are the topics seen on any conversation loaded since the context was set
-	// (the API has no topic list): lower-case → shown text. seenRows and seenEnds tell
-	// whether the list's rows changed since they were last collected.
-	topics   map[string]string
-	seenRows int
-	seenEnds [2]int64
 }
 
 // New returns the screen; Init loads the first page.
@@ -251,8 +243,7 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 			// the detail still exist; load them again in place.
 			return m, tea.Batch(m.List.Load(true), m.Msgs.Refresh(), m.Detail.Refresh())
 		}
-		m.topics, m.seenRows, m.seenEnds = nil, 0, [2]int64{} // another organization's topics
-		m.List.ForgetSeen()
+		m.List.ForgetSeen() // another organization's topics and widgets
 		m.Msgs.Close()
 		_ = m.Detail.Load(0, false)
 		m.restingID = 0
@@ -270,7 +261,6 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	m.List, c1 = m.List.Update(msg)
 	m.Msgs, c2 = m.Msgs.Update(msg)
 	m.Detail, c3 = m.Detail.Update(msg)
-	m.collectTopics()
 	return m, tea.Batch(c1, c2, c3, m.afterMove(before), m.followOpen(open, wasLoaded))
 }
 
@@ -291,37 +281,6 @@ func (m *Model) followOpen(before conversations.Row, wasLoaded bool) tea.Cmd {
 		cmd = tea.Batch(cmd, m.Detail.Refresh())
 	}
 	return cmd
-}
-
-// collectTopics remembers the topics of the loaded rows when the rows changed (a page, a
-// new query, a refresh), so the topics form can offer every topic seen in this context, not
-// only those of the current search.
-func (m *Model) collectTopics() {
-	rows := m.List.Rows()
-	var ends [2]int64
-	if len(rows) > 0 {
-		ends = [2]int64{rows[0].ID, rows[len(rows)-1].ID}
-	}
-	if len(rows) == m.seenRows && ends == m.seenEnds {
-		return
-	}
-	m.seenRows, m.seenEnds = len(rows), ends
-	for _, r := range rows {
-		m.addTopics(r.Topics)
-	}
-}
-
-// addTopics remembers topics by their lower-case text.
-func (m *Model) addTopics(topics []string) {
-	if m.topics == nil {
-		m.topics = map[string]string{}
-	}
-	for _, t := range topics {
-		t = strings.TrimSpace(t)
-		if k := strings.ToLower(t); k != "" && m.topics[k] == "" {
-			m.topics[k] = t
-		}
-	}
 }
 
 func (m *Model) selectedID() int64 {

@@ -288,27 +288,63 @@ func TestTopicsFormOffersTopicsSeenBefore(t *testing.T) {
 	if missing == "" {
 		t.Fatal("no topic outside the searched row to look for")
 	}
-	openForm := func() string {
-		_, cmd := m.Update(viewtest.Key("t"))
-		for _, msg := range viewtest.RunSkippingTicks(cmd, wait) {
-			if om, ok := msg.(common.OpenModalMsg); ok {
-				md := om.Modal
-				md.SetSize(120, 40)
-				for _, msg := range viewtest.RunSkippingTicks(md.Init(), wait) {
-					md, _ = md.Update(msg)
-				}
-				return md.View()
-			}
-		}
-		t.Fatal("t opened no form")
-		return ""
-	}
+	openForm := func() string { return topicsForm(t, m) }
 	if v := openForm(); !strings.Contains(v, missing) {
 		t.Fatalf("the topics form lacks %q, seen before the search:\n%s", missing, v)
 	}
 	m.Update(common.ContextChangedMsg{})
 	if v := openForm(); strings.Contains(v, missing) && !slices.Contains(rows[0].Topics, missing) {
 		t.Fatalf("the topics form still offers %q after a context change:\n%s", missing, v)
+	}
+}
+
+// topicsForm presses t and returns the view of the form it opens.
+func topicsForm(t *testing.T, m *triage.Model) string {
+	t.Helper()
+	_, cmd := m.Update(viewtest.Key("t"))
+	for _, msg := range viewtest.RunSkippingTicks(cmd, wait) {
+		if om, ok := msg.(common.OpenModalMsg); ok {
+			md := om.Modal
+			md.SetSize(120, 40)
+			for _, msg := range viewtest.RunSkippingTicks(md.Init(), wait) {
+				md, _ = md.Update(msg)
+			}
+			return md.View()
+		}
+	}
+	t.Fatal("t opened no form")
+	return ""
+}
+
+// A topic that first shows on a loaded row through an auto-refresh merge (the row changed
+// in place: no new page, no new row) is offered by the topics form of any row.
+func TestTopicsFormOffersATopicFromARefreshMerge(t *testing.T) {
+	m, c, _ := newScreen(t, 120, 40)
+	rows := m.List.Rows()
+	if len(rows) < 4 {
+		t.Fatalf("%d rows loaded", len(rows))
+	}
+	const topic = "A topic set elsewhere" // sorts first: the form shows it without scrolling
+	for _, r := range rows {
+		if slices.Contains(r.Topics, topic) {
+			t.Fatalf("row %d already has %q", r.ID, topic)
+		}
+	}
+	changed := rows[3].ID // not the row under the cursor, whose own topics the form offers
+	if _, err := c.SetConversationTopics(t.Context(), changed, []string{topic}); err != nil {
+		t.Fatal(err)
+	}
+	_, cmd := m.Update(common.RefreshMsg{Auto: true})
+	settle(m, cmd)
+	r, ok := m.List.Row(changed)
+	if !ok || !slices.Contains(r.Topics, topic) || len(m.List.Rows()) != len(rows) {
+		t.Fatalf("the refresh did not merge the change in place: row %+v, %d rows (were %d)", r, len(m.List.Rows()), len(rows))
+	}
+	if sel, _ := m.List.Selected(); sel.ID == changed {
+		t.Fatal("the cursor is on the changed row")
+	}
+	if v := topicsForm(t, m); !strings.Contains(v, topic) {
+		t.Fatalf("the topics form lacks %q, which arrived with a refresh:\n%s", topic, v)
 	}
 }
 
