@@ -261,10 +261,10 @@ func TestNewQueryStartsAtTheTopAndRefreshKeepsTheRow(t *testing.T) {
 	}
 }
 
-// TestRRetriesTheFailedNextPage: when the page after the loaded ones fails, the footer says
-// so and r asks for that page again, keeping the rows and the cursor, instead of reloading
-// the first page.
-func TestRRetriesTheFailedNextPage(t *testing.T) {
+// listWithAFailedNextPage is a list of pages of 10 on its own sandbox whose next page
+// failed after G: its request log and the transport that failed it (Fail still set).
+func listWithAFailedNextPage(t *testing.T) (conversations.Model, *sentLog, *viewtest.FailingPages) {
+	t.Helper()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	log := &sentLog{next: viewtest.Transport(t)}
 	tr := &viewtest.FailingPages{Next: log}
@@ -276,9 +276,16 @@ func TestRRetriesTheFailedNextPage(t *testing.T) {
 	m := newList(t, c, 10, 120, 12)
 	m = viewtest.Settle(m, m.Load(false), wait)
 	tr.Fail.Store(true)
+	m, cmd := m.Update(viewtest.Key("G"))
+	return viewtest.Settle(m, cmd, wait), log, tr
+}
+
+// TestRRetriesTheFailedNextPage: when the page after the loaded ones fails, the footer says
+// so and r asks for that page again, keeping the rows and the cursor, instead of reloading
+// the first page.
+func TestRRetriesTheFailedNextPage(t *testing.T) {
+	m, log, tr := listWithAFailedNextPage(t)
 	var cmd tea.Cmd
-	m, cmd = m.Update(viewtest.Key("G"))
-	m = viewtest.Settle(m, cmd, wait)
 	loaded := len(m.Rows())
 	if loaded%10 != 0 || loaded+10 > m.Total() || !strings.Contains(m.View(), "next page failed; r retries it") {
 		t.Fatalf("%d rows of %d after a failed next page; view:\n%s", loaded, m.Total(), m.View())
@@ -309,20 +316,8 @@ func TestRRetriesTheFailedNextPage(t *testing.T) {
 // failed page are gone (all deleted), there is no page after them to ask for again, and r
 // loads the first page instead of doing nothing.
 func TestRAfterAFailedNextPageReloadsWhenThatPageCannotBeAskedFor(t *testing.T) {
-	sb := viewtest.Sandbox(t, sandbox.Options{})
-	log := &sentLog{next: viewtest.Transport(t)}
-	tr := &viewtest.FailingPages{Next: log}
-	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: viewtest.Clock,
-		MaxRetries: -1, HTTPClient: &http.Client{Transport: tr}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := newList(t, c, 10, 120, 12)
-	m = viewtest.Settle(m, m.Load(false), wait)
-	tr.Fail.Store(true)
+	m, log, tr := listWithAFailedNextPage(t)
 	var cmd tea.Cmd
-	m, cmd = m.Update(viewtest.Key("G"))
-	m = viewtest.Settle(m, cmd, wait)
 	if !strings.Contains(m.View(), "next page failed; r retries it") {
 		t.Fatalf("no failed next page; view:\n%s", m.View())
 	}
