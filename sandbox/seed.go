@@ -17,7 +17,7 @@ import (
 // stored in the meta table when a database is seeded, and a file whose stored version differs
 // (or is missing, as in files seeded before it existed) is seeded anew rather than reused.
 // Bump it whenever the generated data changes for the same seed, size and clock.
-const seedDataVersion = 1
+const seedDataVersion = 2
 
 type sizeSpec struct {
 	contacts      int
@@ -589,7 +589,7 @@ func (g *gen) seedConversations() error {
 			p.parts = 8
 		case p.hostile:
 			p.createdAt = g.now - g.between(5*usMinute, 40*usMinute)
-			p.messages = len(hostileMessages)*2 + 2
+			p.messages = len(g.hostileLines())
 			p.parts = 1
 		case p.status == "new":
 			p.createdAt = g.now - g.between(usMinute, 8*usHour)
@@ -614,6 +614,7 @@ func (g *gen) seedConversations() error {
 		}
 		plans = append(plans, p)
 	}
+	matchMessageTotal(plans, g.size.messages)
 	sort.SliceStable(plans, func(a, b int) bool { return plans[a].createdAt < plans[b].createdAt })
 	for i, p := range plans {
 		p.id = int64(conversationIDBase + i + 1)
@@ -630,6 +631,40 @@ func (g *gen) seedConversations() error {
 		}
 	}
 	return nil
+}
+
+// matchMessageTotal spreads the difference between the planned and the wanted number of
+// messages over the ordinary conversations, one message each in turn, so that a size's
+// message count is exact (the random lengths only approximate it). A conversation keeps at
+// least two messages and no more parts than a third of them.
+func matchMessageTotal(plans []*convPlan, want int) {
+	sum := 0
+	for _, p := range plans {
+		sum += p.messages
+	}
+	for diff := want - sum; diff != 0; {
+		changed := false
+		for _, p := range plans {
+			if diff == 0 {
+				break
+			}
+			if p.long || p.hostile || (diff < 0 && p.messages <= 2) {
+				continue
+			}
+			if diff > 0 {
+				p.messages++
+				diff--
+			} else {
+				p.messages--
+				diff++
+			}
+			p.parts = min(p.parts, max(1, p.messages/3))
+			changed = true
+		}
+		if !changed {
+			return // every ordinary conversation is down to two messages
+		}
+	}
 }
 
 type line struct {
