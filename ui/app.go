@@ -220,6 +220,9 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		a.width, a.height = msg.Width, msg.Height
 		a.resize()
+		if r, ok := a.Screen().(common.Resizer); ok && !a.tooSmall() {
+			return a, r.Resized()
+		}
 		return a, nil
 	case tea.KeyMsg:
 		return a, a.onKey(msg)

@@ -319,10 +319,12 @@ func TestActAsOperatorKeepsTheOpenConversation(t *testing.T) {
 	if r, _ := tri.List.Selected(); r.ID != sel.ID {
 		t.Fatalf("after the switch the cursor is on %d, was on %d", r.ID, sel.ID)
 	}
-	if tri.Msgs.ConversationID() != sel.ID || tri.Msgs.Loaded() == 0 || tri.Detail.ID() != sel.ID {
-		t.Fatalf("after the switch thread %d (%d messages) and detail %d, want %d",
-			tri.Msgs.ConversationID(), tri.Msgs.Loaded(), tri.Detail.ID(), sel.ID)
+	if tri.Msgs.ConversationID() != sel.ID || tri.Msgs.Loaded() == 0 {
+		t.Fatalf("after the switch thread %d (%d messages), want %d", tri.Msgs.ConversationID(), tri.Msgs.Loaded(), sel.ID)
 	}
+	// At 100 columns the detail is hidden until p shows it; then it is the same conversation.
+	l.Key("p")
+	l.Until("the detail", func() bool { c, ok := tri.Detail.Conversation(); return ok && c.ID == sel.ID })
 }
 
 // A form refused for lack of permission keeps its input while ctrl+p switches the acting

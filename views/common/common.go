@@ -184,6 +184,12 @@ type Screen interface {
 	FullHelp() [][]key.Binding
 }
 
+// Resizer is a Screen with work to do after the terminal was resized while it is active,
+// such as loading what a pane the new layout shows needs. Resized runs after SetSize.
+type Resizer interface {
+	Resized() tea.Cmd
+}
+
 // Modal is an overlay on the modal stack: it sees every key first while it is on top.
 // It closes itself by returning CloseModal().
 type Modal interface {

@@ -37,9 +37,12 @@ type deleteResult struct {
 // target is the conversation an action applies to: the open one when the thread or detail
 // pane has focus, else the row under the cursor.
 func (m *Model) target() (conversations.Row, bool) {
-	if m.focus != PaneList {
-		if conv, ok := m.Detail.Conversation(); ok {
+	if m.focus != PaneList && m.restingID != 0 {
+		if conv, ok := m.Detail.Conversation(); ok && conv.ID == m.restingID {
 			return conversations.RowFrom(conv), true
+		}
+		if r, ok := m.List.Row(m.restingID); ok {
+			return r, true
 		}
 	}
 	return m.List.Selected()

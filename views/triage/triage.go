@@ -1,6 +1,7 @@
 // Package triage is the conversations screen: the list, the thread and the detail pane,
 // laid out side by side when wide, two at a time when medium and one at a time when narrow.
-// Moving the cursor loads the thread and detail only after it rests for RestDelay.
+// Moving the cursor loads the thread and detail only after it rests for RestDelay, and only
+// into panes that are shown: a hidden pane is loaded when it is shown.
 package triage
 
 import (
@@ -79,8 +80,12 @@ func (m *Model) Title() string { return "Conversations" }
 // Capturing is false: inline inputs are modals.
 func (m *Model) Capturing() bool { return false }
 
-// Focus is called when the screen becomes active.
-func (m *Model) Focus() tea.Cmd { return nil }
+// Focus is called when the screen becomes active: panes a resize showed meanwhile load.
+func (m *Model) Focus() tea.Cmd { return m.sync() }
+
+// Resized is called after the active screen got a new size: a pane the new layout shows
+// loads the open conversation if it does not have it yet.
+func (m *Model) Resized() tea.Cmd { return m.sync() }
 
 // Blur is called when another screen becomes active.
 func (m *Model) Blur() {}
@@ -197,14 +202,47 @@ func (m *Model) cycle(d int) {
 	m.setFocus(panes[(i+d+len(panes))%len(panes)])
 }
 
-// openSelected loads the selected conversation's thread and detail now.
+// openSelected makes the selected row the open conversation and loads it into the panes
+// that are shown.
 func (m *Model) openSelected() tea.Cmd {
 	r, ok := m.List.Selected()
 	if !ok {
 		return nil
 	}
 	m.restingID = r.ID
-	return tea.Batch(m.Msgs.Open(r.ID, rowTitle(r), false), m.Detail.Load(r.ID, false))
+	return m.sync()
+}
+
+// sync loads the open conversation into each shown pane that does not hold it yet. A hidden
+// pane costs no request: one pane at a time, resting on rows of the list loads nothing, and
+// in the medium layout the detail loads only once p shows it.
+func (m *Model) sync() tea.Cmd {
+	id := m.restingID
+	if id == 0 {
+		return nil
+	}
+	var cmds []tea.Cmd
+	if m.paneVisible(PaneMessages) && m.Msgs.ConversationID() != id {
+		title := ""
+		if r, ok := m.List.Row(id); ok {
+			title = rowTitle(r)
+		}
+		cmds = append(cmds, m.Msgs.Open(id, title, false))
+	}
+	if m.paneVisible(PaneDetail) && m.Detail.ID() != id {
+		cmds = append(cmds, m.Detail.Load(id, false))
+	}
+	return tea.Batch(cmds...)
+}
+
+// leave is called after a key moved the focus: leaving the list one pane at a time opens
+// the row under the cursor (it may not have rested yet); otherwise the panes now shown load
+// the open conversation if needed.
+func (m *Model) leave(from Pane) tea.Cmd {
+	if from == PaneList && m.focus != PaneList && m.mode() == 1 {
+		return m.openSelected()
+	}
+	return m.sync()
 }
 
 // rowTitle names a conversation in the message pane's header: its contact's name or email.
@@ -304,12 +342,15 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.ctx.Keys
 	switch {
 	case key.Matches(msg, k.NextPane):
+		from := m.focus
 		m.cycle(1)
-		return nil
+		return m.leave(from)
 	case key.Matches(msg, k.PrevPane):
+		from := m.focus
 		m.cycle(-1)
-		return nil
+		return m.leave(from)
 	case key.Matches(msg, k.ToggleDetail):
+		from := m.focus
 		switch m.mode() {
 		case 1:
 			// One pane at a time: p shows the detail, and p again returns to the pane it
@@ -329,11 +370,10 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 			m.setFocus(PaneList)
 		}
 		m.layout()
-		return nil
+		return m.leave(from)
 	case key.Matches(msg, k.Open) && m.focus == PaneList:
-		cmd := m.openSelected()
 		m.setFocus(PaneMessages)
-		return cmd
+		return m.openSelected()
 	case key.Matches(msg, k.Back) && m.focus != PaneList:
 		m.setFocus(PaneList)
 		return nil

@@ -46,26 +46,105 @@ func newScreen(t *testing.T, w, h int) (*triage.Model, *client.Client, *sandbox.
 }
 
 func TestHoldingJLoadsOnlyWhereTheCursorRests(t *testing.T) {
-	m, c, _ := newScreen(t, 120, 40)
-	before := c.Usage(client.FamilyConversations)
-	// Key repeat: every press arrives before the previous rest timer fires.
-	var ticks []tea.Cmd
-	for range 30 {
-		_, cmd := m.Update(viewtest.Key("j"))
-		ticks = append(ticks, cmd)
+	// What resting costs depends on the panes shown: the thread and the detail side by side,
+	// the thread alone (the medium layout hides the detail until p), or nothing at all when
+	// the list is the one pane shown.
+	for _, c := range []struct {
+		w, h           int
+		thread, detail bool
+	}{
+		{200, 50, true, true},
+		{120, 40, true, false},
+		{80, 24, false, false},
+	} {
+		t.Run(fmt.Sprintf("%dx%d", c.w, c.h), func(t *testing.T) {
+			m, cl, _ := newScreen(t, c.w, c.h)
+			before := cl.Usage(client.FamilyConversations)
+			// Key repeat: every press arrives before the previous rest timer fires.
+			var ticks []tea.Cmd
+			for range 30 {
+				_, cmd := m.Update(viewtest.Key("j"))
+				ticks = append(ticks, cmd)
+			}
+			for _, cmd := range ticks {
+				settle(m, cmd)
+			}
+			used := cl.Usage(client.FamilyConversations) - before
+			want := 0
+			if c.thread {
+				want++
+			}
+			if c.detail {
+				want++
+			}
+			// Plus at most one list page prefetched near the end of the loaded rows.
+			if used < want || used > want+1 {
+				t.Fatalf("30 presses of j cost %d requests, want %d (the shown panes of the last row)", used, want)
+			}
+			r, _ := m.List.Selected()
+			if got := m.Msgs.ConversationID() == r.ID; got != c.thread {
+				t.Fatalf("thread %d loaded, the cursor rests on %d (want it loaded: %v)", m.Msgs.ConversationID(), r.ID, c.thread)
+			}
+			if got := m.Detail.ID() == r.ID; got != c.detail {
+				t.Fatalf("detail %d loaded, the cursor rests on %d (want it loaded: %v)", m.Detail.ID(), r.ID, c.detail)
+			}
+			// Showing a hidden pane loads it then, once: tab (one pane at a time) opens
+			// the thread, p the detail.
+			if !c.thread {
+				_, cmd := m.Update(viewtest.Key("tab"))
+				settle(m, cmd)
+				if m.Focused() != triage.PaneMessages || m.Msgs.ConversationID() != r.ID {
+					t.Fatalf("tab from the list: focus %v, thread %d, want %d", m.Focused(), m.Msgs.ConversationID(), r.ID)
+				}
+			}
+			if !c.detail {
+				mid := cl.Usage(client.FamilyConversations)
+				_, cmd := m.Update(viewtest.Key("p"))
+				settle(m, cmd)
+				if m.Detail.ID() != r.ID {
+					t.Fatalf("p showed detail %d, want %d", m.Detail.ID(), r.ID)
+				}
+				_, cmd = m.Update(viewtest.Key("p"))
+				settle(m, cmd)
+				_, cmd = m.Update(viewtest.Key("p"))
+				settle(m, cmd)
+				if n := cl.Usage(client.FamilyConversations) - mid; n != 1 {
+					t.Fatalf("showing the detail three times cost %d requests, want 1", n)
+				}
+			}
+		})
 	}
-	for _, cmd := range ticks {
-		settle(m, cmd)
-	}
-	used := c.Usage(client.FamilyConversations) - before
-	// The thread and the detail of the row the cursor rests on: two requests (plus at most
-	// one list page prefetched near the end of the loaded rows).
-	if used < 2 || used > 3 {
-		t.Fatalf("30 presses of j cost %d requests, want 2 (thread and detail of the last row)", used)
-	}
+}
+
+// One pane at a time, tab pressed before the cursor rests opens the row under the cursor,
+// not the one opened before.
+func TestTabFromTheListOpensTheRowUnderTheCursor(t *testing.T) {
+	m, _, _ := newScreen(t, 80, 24)
+	_, cmd := m.Update(viewtest.Key("enter"))
+	settle(m, cmd)
+	m.Update(viewtest.Key("esc"))
+	m.Update(viewtest.Key("j")) // no time to rest
+	_, cmd = m.Update(viewtest.Key("tab"))
+	settle(m, cmd)
 	r, _ := m.List.Selected()
+	if m.Msgs.ConversationID() != r.ID {
+		t.Fatalf("tab showed thread %d, the cursor is on %d", m.Msgs.ConversationID(), r.ID)
+	}
+}
+
+// Growing the terminal past the one-pane layout loads the thread the new layout shows.
+func TestResizeShowsTheThreadOfTheCursorRow(t *testing.T) {
+	m, _, _ := newScreen(t, 80, 24)
+	_, cmd := m.Update(viewtest.Key("j"))
+	settle(m, cmd)
+	r, _ := m.List.Selected()
+	if m.Msgs.ConversationID() != 0 {
+		t.Fatalf("one pane at a time, resting on the list loaded thread %d", m.Msgs.ConversationID())
+	}
+	m.SetSize(200, 50)
+	settle(m, m.Resized())
 	if m.Msgs.ConversationID() != r.ID || m.Detail.ID() != r.ID {
-		t.Fatalf("loaded thread %d and detail %d, the cursor rests on %d", m.Msgs.ConversationID(), m.Detail.ID(), r.ID)
+		t.Fatalf("after growing to 200x50: thread %d, detail %d, want %d", m.Msgs.ConversationID(), m.Detail.ID(), r.ID)
 	}
 }
 
@@ -401,7 +480,7 @@ func TestHelpOutsideTheListHasNoRowKeys(t *testing.T) {
 // Deleting the open conversation opens the row the cursor lands on (once it rests), instead
 // of leaving the thread and detail panes empty.
 func TestDeletingTheOpenConversationOpensTheNextRow(t *testing.T) {
-	m, _, _ := newScreen(t, 120, 40)
+	m, _, _ := newScreen(t, 200, 50)
 	var cmd tea.Cmd
 	for range 3 {
 		_, cmd = m.Update(viewtest.Key("s")) // all → new → pending → ended
