@@ -411,3 +411,56 @@ func TestDebugLogRecordsRequestsWithoutTheToken(t *testing.T) {
 		t.Fatalf("debug log mode: %v %v", fi.Mode(), err)
 	}
 }
+
+// A command waiting out a 429 says so on stderr, with the wait the server asked for, and
+// then succeeds; the output on stdout is not touched by the notice.
+func TestCommandsTellAboutRateLimitWaits(t *testing.T) {
+	bin := parleyBinary(t)
+	const token = "test-token-rate-limit-notice"
+	var calls int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		w.Header().Set("Content-Type", "application/json")
+		if calls == 1 {
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusTooManyRequests)
+			fmt.Fprint(w, `{"detail": "Request was throttled."}`)
+			return
+		}
+		fmt.Fprint(w, `{"count": 1, "next": null, "previous": null, "results": [{"id": 30, "name": "Zoe"}]}`)
+	}))
+	t.Cleanup(srv.Close)
+	env := append(headlessEnv(t), "PARLEY_BASE_URL="+srv.URL, "PARLEY_TOKEN="+token)
+	r := runParley(t, bin, env, "", "contacts", "search", "zoe")
+	if r.err != nil {
+		t.Fatalf("search: %v\n%s", r.err, r.stderr)
+	}
+	want := "parley: rate-limited by the API (429); sending the contacts request again in 1s (retry 1)\n"
+	if !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr %q\nwant it to contain %q", r.stderr, want)
+	}
+	if calls != 2 || !strings.HasPrefix(strings.TrimSpace(r.stdout), "[") || strings.Contains(r.stdout, "parley:") {
+		t.Errorf("%d calls; stdout %q", calls, r.stdout)
+	}
+	if strings.Contains(r.stderr, token) {
+		t.Error("the token reached stderr")
+	}
+}
+
+func TestWaitNoticeWording(t *testing.T) {
+	for _, c := range []struct {
+		e    client.Event
+		want string
+	}{
+		{client.Event{Kind: client.EventRetry, Family: client.FamilyConversations, Status: 503, Attempt: 2, Delay: 1500 * time.Millisecond},
+			"the API answered 503; sending the conversations request again in 2s (retry 2)"},
+		{client.Event{Kind: client.EventRetry, Family: client.FamilyNotes, Attempt: 1, Delay: 250 * time.Millisecond, Err: fmt.Errorf("dial tcp: connection refused\x1b[2J")},
+			"request failed (dial tcp: connection refused␛[2J); sending the notes request again in 250ms (retry 1)"},
+		{client.Event{Kind: client.EventQueued, Family: client.Family("analytics:" + string(client.MetricConversationDuration)), Delay: 41*time.Second + 300*time.Millisecond},
+			"analytics limit of 10 requests per minute for um_conversation_duration reached; waiting 41s"},
+	} {
+		if got := waitNotice(c.e); got != c.want {
+			t.Errorf("waitNotice(%+v)\n got %q\nwant %q", c.e, got, c.want)
+		}
+	}
+}

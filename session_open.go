@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/credentials"
+	"github.com/parley-tui/parley/sanitize"
 )
 
 // openSession resolves flags, environment, config file and token into a session for CLI
@@ -23,7 +25,7 @@ func openSession(ctx context.Context, g *globalFlags, stderr io.Writer) (*sessio
 	if err != nil {
 		return nil, err
 	}
-	sess, err := sessionFor(ctx, s, stderr, dl, nil, 0)
+	sess, err := sessionFor(ctx, s, stderr, dl, waitNotices(stderr), 0)
 	if err != nil {
 		_ = dl.close()
 		return nil, err
@@ -75,4 +77,55 @@ func lookupToken(ctx context.Context, s Settings, stderr io.Writer) (credentials
 		return tok, fmt.Errorf("read the token: %w", err)
 	}
 	return tok, nil
+}
+
+// waitNotices tells a command's user on stderr why it is waiting: a retry after a 429, a
+// 5xx or a failed connection, and an analytics request queued by the client-side limit of
+// 10 per minute per metric. Without it a script would sit silent through a Retry-After.
+// Each notice is a line of its own; on a terminal it first clears a progress counter,
+// which redraws itself on its next update.
+func waitNotices(stderr io.Writer) func(client.Event) {
+	var mu sync.Mutex
+	clear := ""
+	if isTerminal(stderr) {
+		clear = "\r\x1b[K"
+	}
+	return func(e client.Event) {
+		text := waitNotice(e)
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(stderr, "%sparley: %s\n", clear, text)
+	}
+}
+
+// waitNotice says in words what the client waits for and how long.
+func waitNotice(e client.Event) string {
+	d := roundWait(e.Delay)
+	if e.Kind == client.EventQueued {
+		return fmt.Sprintf("analytics limit of 10 requests per minute for %s reached; waiting %s", e.Family.Metric(), d)
+	}
+	var why string
+	switch {
+	case e.Status == 429:
+		why = "rate-limited by the API (429)"
+	case e.Status != 0:
+		why = fmt.Sprintf("the API answered %d", e.Status)
+	case e.Err != nil:
+		why = "request failed (" + sanitize.Line(e.Err.Error()) + ")"
+	default:
+		why = "request failed"
+	}
+	what := string(e.Family)
+	if e.Family.IsAnalytics() {
+		what = string(e.Family.Metric())
+	}
+	return fmt.Sprintf("%s; sending the %s request again in %s (retry %d)", why, what, d, e.Attempt)
+}
+
+// roundWait shows a wait in whole seconds, or in milliseconds below one second.
+func roundWait(d time.Duration) time.Duration {
+	if d < time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(time.Second)
 }
