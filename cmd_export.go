@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -42,7 +44,7 @@ Times accept ISO 8601 with or without fraction and zone (no zone = UTC), a date,
 age before now: whole days (7d) or a duration (12h, 90m).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			filter, err := f.filter(time.Now())
+			filter, err := f.filter(time.Now(), func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "parley: "+s) })
 			if err != nil {
 				return err
 			}
@@ -99,6 +101,12 @@ age before now: whole days (7d) or a duration (12h, 90m).`,
 	return cmd
 }
 
+// knownStatuses are the conversation statuses the spec has seen.
+var knownStatuses = []string{client.StatusNew, client.StatusPending, client.StatusEnded}
+
+// statusWord is what a status could look like: a word of letters, digits, _ and -.
+var statusWord = regexp.MustCompile(`^[A-Za-z0-9_-]{1,40}$`)
+
 // conversationFilterFlags are the 16 conversation filters as flags.
 type conversationFilterFlags struct {
 	contactUUID, status                              string
@@ -110,7 +118,7 @@ type conversationFilterFlags struct {
 
 func (f *conversationFilterFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.status, "status", "", "status: new, pending or ended")
+	fl.StringVar(&f.status, "status", "", "status: new, pending or ended (another word is sent as given, with a warning)")
 	fl.StringVar(&f.contactUUID, "contact-uuid", "", "conversation contact UUID (contact_uuid)")
 	fl.Int64Var(&f.operatorID, "operator-id", 0, "conversations of this operator")
 	fl.Int64Var(&f.topicID, "topic", 0, "conversations with this topic id")
@@ -128,7 +136,8 @@ func (f *conversationFilterFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.activityTo, "activity-to", "", "last activity before")
 }
 
-func (f *conversationFilterFlags) filter(now time.Time) (client.ConversationFilter, error) {
+// filter builds the API filter; warn receives what is accepted but doubtful.
+func (f *conversationFilterFlags) filter(now time.Time, warn func(string)) (client.ConversationFilter, error) {
 	out := client.ConversationFilter{
 		ContactUUID:       f.contactUUID,
 		OperatorID:        f.operatorID,
@@ -138,11 +147,18 @@ func (f *conversationFilterFlags) filter(now time.Time) (client.ConversationFilt
 		IDGreaterThan:     f.idGT,
 		IDLessThan:        f.idLT,
 	}
-	switch f.status {
-	case "", client.StatusNew, client.StatusPending, client.StatusEnded:
-		out.Status = f.status
+	// The spec lists the statuses it has seen (new, pending, ended), not all there are: a
+	// known one in another case is corrected, another word is sent with a warning (it may
+	// match nothing), anything else is refused.
+	switch st := strings.TrimSpace(f.status); {
+	case st == "":
+	case slices.Contains(knownStatuses, strings.ToLower(st)):
+		out.Status = strings.ToLower(st)
+	case statusWord.MatchString(st):
+		out.Status = st
+		warn(fmt.Sprintf("--status %q is none of the statuses the API documents (new, pending, ended); sent as given, it may match nothing", st))
 	default:
-		return out, fmt.Errorf("--status %q: want new, pending or ended", f.status)
+		return out, fmt.Errorf("--status %q: want a status such as new, pending or ended", f.status)
 	}
 	times := []struct {
 		flag string
