@@ -461,17 +461,29 @@ func (a *App) view() string {
 	if n := len(a.overlays); n > 0 && a.overlays[n-1].Inline() {
 		inline = a.overlays[n-1]
 	}
+	modalTop, modalBottom := -1, -1 // the rows the centered modals cover, if any
 	for _, m := range a.overlays {
 		if !m.Inline() {
-			body = overlayCenter(body, m.View(), a.width, a.screenHeight())
+			v := m.View()
+			_, mh := blockSize(v)
+			top := max(0, (a.screenHeight()-mh)/2)
+			if modalTop < 0 || top < modalTop {
+				modalTop = top
+			}
+			modalBottom = max(modalBottom, top+mh)
+			body = overlayCenter(body, v, a.width, a.screenHeight())
 		}
 	}
+	toastLine := false
 	if len(a.toasts) > 0 {
-		body = a.overlayToasts(body)
+		body, toastLine = a.overlayToasts(body, modalTop, modalBottom)
 	}
-	if inline != nil {
+	switch {
+	case inline != nil:
 		bottom = common.Fit(inline.View(), a.width)
-	} else {
+	case toastLine:
+		bottom = a.toastBar()
+	default:
 		bottom = a.statusBar()
 	}
 	_ = st
@@ -519,10 +531,21 @@ func (a *App) toastBoxes() []string {
 }
 
 // overlayToasts stacks the toast boxes in the bottom-right corner of the screen area,
-// newest at the bottom, above the panes' bottom border, each box right-aligned.
-func (a *App) overlayToasts(body string) string {
+// newest at the bottom, above the panes' bottom border, each box right-aligned. A toast
+// never covers an open form or dialog (rows modalTop to modalBottom, -1 when none): when
+// the stack does not fit below the dialog (a centered dialog has no more room above),
+// onLine is true and the newest toast takes the status bar's line instead.
+func (a *App) overlayToasts(body string, modalTop, modalBottom int) (out string, onLine bool) {
 	boxes := a.toastBoxes()
+	total := 0
+	for _, b := range boxes {
+		_, bh := blockSize(b)
+		total += bh
+	}
 	bottom := a.screenHeight() - 1
+	if modalTop >= 0 && bottom-total < modalBottom {
+		return body, true
+	}
 	for i := len(boxes) - 1; i >= 0; i-- {
 		bw, bh := blockSize(boxes[i])
 		top := bottom - bh
@@ -532,5 +555,16 @@ func (a *App) overlayToasts(body string) string {
 		body = overlayAt(body, boxes[i], max(0, a.width-bw-2), top, a.width)
 		bottom = top
 	}
-	return body
+	return body, false
+}
+
+// toastBar is the newest toast as the bottom line, for when a dialog leaves no room for
+// the boxes.
+func (a *App) toastBar() string {
+	t := a.toasts[len(a.toasts)-1]
+	st := a.ctx.Styles
+	if t.err {
+		return common.Fit(st.Error.Render(" ✗ "+t.text), a.width)
+	}
+	return common.Fit(st.Success.Render(" "+t.text), a.width)
 }

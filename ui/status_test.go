@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -115,5 +116,76 @@ func TestToastsStayInsideThePanes(t *testing.T) {
 		if !found {
 			t.Fatalf("%d columns: no toast:\n%s", w, a.View())
 		}
+	}
+}
+
+// boxModal is a centered dialog of a fixed size, filled with 'F'.
+type boxModal struct{ w, h int }
+
+func (b boxModal) Init() tea.Cmd                          { return nil }
+func (b boxModal) Update(tea.Msg) (common.Modal, tea.Cmd) { return b, nil }
+func (b boxModal) SetSize(int, int)                       {}
+func (b boxModal) Inline() bool                           { return false }
+func (b boxModal) ShortHelp() []key.Binding               { return nil }
+func (b boxModal) View() string {
+	line := strings.Repeat("F", b.w)
+	lines := make([]string, b.h)
+	for i := range lines {
+		lines[i] = line
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestToastsNeverCoverADialog: with a form open, a toast goes below it, and when the form
+// leaves no room there, into the bottom line in place of the status bar; the form's every
+// cell stays visible in all cases.
+func TestToastsNeverCoverADialog(t *testing.T) {
+	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		modalH int
+		where  string // "below" or "line"
+	}{
+		{"small form", 6, "below"},
+		{"tall form", 15, "below"}, // rows 18..20 are free: just enough for one toast
+		{"taller form", 16, "line"},
+		{"full form", 22, "line"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(), Now: viewtest.Clock})
+			a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+			a.overlays = append(a.overlays, boxModal{w: 40, h: tc.modalH})
+			a.Update(common.ToastMsg{Text: "Saved.", Error: true})
+			lines := strings.Split(ansi.Strip(a.View()), "\n")
+			if len(lines) != 24 {
+				t.Fatalf("%d lines", len(lines))
+			}
+			formRows, toastRow := 0, -1
+			for i, l := range lines {
+				if strings.Contains(l, strings.Repeat("F", 40)) {
+					formRows++
+				}
+				if strings.Contains(l, "Saved.") {
+					toastRow = i
+				}
+			}
+			if formRows != tc.modalH {
+				t.Fatalf("%d of the form's %d rows are whole:\n%s", formRows, tc.modalH, strings.Join(lines, "\n"))
+			}
+			top := 1 + (22-tc.modalH)/2 // the tab bar, then the centered form
+			var ok bool
+			switch tc.where {
+			case "below":
+				ok = toastRow >= top+tc.modalH && toastRow < 23
+			case "line":
+				ok = toastRow == 23 && strings.Contains(lines[23], "✗ Saved.")
+			}
+			if !ok {
+				t.Fatalf("toast on row %d, want it %s the form (rows %d..%d):\n%s", toastRow, tc.where, top, top+tc.modalH-1, strings.Join(lines, "\n"))
+			}
+		})
 	}
 }
