@@ -639,6 +639,9 @@ func (m Detail) View() string {
 	}
 	var b strings.Builder
 	b.Grow((m.width + 16) * m.height)
+	// More below: the last line says how much, unless it belongs to the selected entry.
+	last := m.offset + m.height - 1
+	more := last < len(m.lines)-1 && !(m.lines[last].item >= 0 && m.lines[last].item == m.cursor)
 	for i := 0; i < m.height; i++ {
 		if i > 0 {
 			b.WriteByte('\n')
@@ -646,6 +649,10 @@ func (m Detail) View() string {
 		j := m.offset + i
 		if j >= len(m.lines) {
 			b.WriteString(strings.Repeat(" ", m.width))
+			continue
+		}
+		if more && j == last {
+			b.WriteString(common.Fit(st.Muted.Render(fmt.Sprintf(" ↓ %d more lines", len(m.lines)-j)), m.width))
 			continue
 		}
 		l := m.lines[j]

@@ -185,3 +185,20 @@ func TestDetailLongFieldIsCut(t *testing.T) {
 		t.Fatalf("the long street hides the rest:\n%s", v)
 	}
 }
+
+// A contact longer than the pane says how much is below on its last line, like the
+// conversation detail; at the end there is nothing more to say.
+func TestDetailSaysWhatIsBelow(t *testing.T) {
+	e := writable(t)
+	ct, _ := tallNote(t, e, 30)
+	hs := newHarness(t, e.ctx, 80, 22)
+	openContact(t, hs, ct)
+	lines := strings.Split(hs.s.Detail.View(), "\n")
+	if last := ansi.Strip(lines[len(lines)-1]); !strings.Contains(last, "↓ ") || !strings.Contains(last, " more lines") {
+		t.Fatalf("the last line of a tall contact is %q", last)
+	}
+	hs.key("G")
+	if v := hs.s.Detail.View(); strings.Contains(v, "more lines") {
+		t.Fatalf("at the end the pane still says there is more:\n%s", v)
+	}
+}
