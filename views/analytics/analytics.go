@@ -10,9 +10,12 @@
 package analytics
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -137,6 +140,14 @@ type Model struct {
 	// table is the data point table's cursor and scroll; a page keeps one row in view.
 	table common.Window
 
+	// Names of operators of other organizations (a customer token's results cover every
+	// organization; the root's directory has the current one's): one operator list per
+	// organization, asked once per run of parley. namesReq holds the request id asked, -1
+	// once answered.
+	names    map[int64]string
+	namesReq map[int64]int
+	namesSeq int
+
 	width, height int
 }
 
@@ -150,6 +161,9 @@ func New(ctx *common.Ctx) *Model {
 		chart:  DefaultChart(info),
 		cache:  map[string]*result{},
 		table:  common.Window{Overlap: 1},
+
+		names:    map[int64]string{},
+		namesReq: map[int64]int{},
 	}
 	m.now = ctx.Now()
 	m.refreshQuery()
@@ -346,7 +360,72 @@ func (m *Model) onWindow(msg windowMsg) tea.Cmd {
 		m.derive()
 	}
 	m.snapshot()
-	return nil
+	return m.askNames(res.points)
+}
+
+// namesMsg carries the operator names of one organization.
+type namesMsg struct {
+	org   int64
+	req   int
+	names map[int64]string
+	err   error
+}
+
+// askNames asks, once per organization, for the operators of organizations whose operators
+// appear in points without a name: the breakdown by operator and the table then name them.
+func (m *Model) askNames(points []client.DataPoint) tea.Cmd {
+	var orgs []int64
+	for i := range points {
+		p := &points[i]
+		if p.OperatorID == nil || p.OrganizationID == 0 || m.ctx.Operators[*p.OperatorID] != "" ||
+			m.names[*p.OperatorID] != "" || m.namesReq[p.OrganizationID] != 0 || slices.Contains(orgs, p.OrganizationID) {
+			continue
+		}
+		orgs = append(orgs, p.OrganizationID)
+	}
+	var cmds []tea.Cmd
+	for _, org := range orgs {
+		m.namesSeq++
+		req := m.namesSeq
+		m.namesReq[org] = req
+		c := m.ctx.Client.WithContext(org, 0) // as that organization's default operator
+		cmds = append(cmds, func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), windowTimeout)
+			defer cancel()
+			names := map[int64]string{}
+			for op, err := range c.Operators(ctx) {
+				if err != nil {
+					return namesMsg{org: org, req: req, err: err}
+				}
+				names[op.ID] = sanitize.Line(cmp.Or(op.DisplayName, op.Name))
+			}
+			return namesMsg{org: org, req: req, names: names}
+		})
+	}
+	return tea.Batch(cmds...)
+}
+
+// namesPending is how many organizations' operator lists are still on their way.
+func (m *Model) namesPending() int {
+	n := 0
+	for _, req := range m.namesReq {
+		if req > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// operatorLabel names an operator: from the directory, else from its organization's
+// list, else by id and organization.
+func (m *Model) operatorLabel(id, org int64) string {
+	if n := cmp.Or(m.ctx.Operators[id], m.names[id]); n != "" {
+		return n
+	}
+	if org != 0 {
+		return fmt.Sprintf("#%d · org %d", id, org)
+	}
+	return "#" + strconv.FormatInt(id, 10)
 }
 
 // startClock ticks every second while a window waits for the limiter, for the countdown.
@@ -404,6 +483,15 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		}
 		if r, ok := msg.Result.(ExportResult); ok {
 			return m, common.Toast("Wrote " + common.Thousands(r.Points) + " data points to " + r.Path)
+		}
+		return m, nil
+	case namesMsg:
+		if m.namesReq[msg.org] != msg.req {
+			return m, nil
+		}
+		m.namesReq[msg.org] = -1 // a failed list leaves ids shown; it is not asked again this run
+		for id, n := range msg.names {
+			m.names[id] = n
 		}
 		return m, nil
 	case common.ContextChangedMsg:

@@ -71,6 +71,7 @@ type hostState struct {
 	loaded  bool
 	running bool
 	modals  int
+	names   int // operator lists of organizations still on their way
 	toasts  []string
 }
 
@@ -79,6 +80,7 @@ func (h *host) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	h.mu.Lock()
 	h.state.updates++
 	h.state.key, h.state.loaded, h.state.running, h.state.modals = h.s.key, h.s.Loaded(), h.s.running(), len(h.Modals)
+	h.state.names = h.s.namesPending()
 	if t, ok := msg.(common.ToastMsg); ok && t.Text != "" {
 		h.state.toasts = append(h.state.toasts, t.Text)
 	}
@@ -110,7 +112,9 @@ func waitState(t *testing.T, h *host, what string, ok func(hostState) bool) host
 	}
 }
 
-func loadedNotRunning(s hostState) bool { return s.loaded && !s.running && s.modals == 0 }
+func loadedNotRunning(s hostState) bool {
+	return s.loaded && !s.running && s.modals == 0 && s.names == 0
+}
 
 // keyFor is the query key of a metric, preset and mode without filters.
 func keyFor(metric client.Metric, p Preset, mode client.OperatorMode) string {
@@ -794,5 +798,64 @@ func TestIDValuesHaveNoSeparators(t *testing.T) {
 	v := ansi.Strip(m.View())
 	if !strings.Contains(v, " 4001 ") || strings.Contains(v, "4,001") {
 		t.Errorf("the topic id is not shown as 4001:\n%s", v)
+	}
+}
+
+// With a customer token the results cover every organization, and the root's directory
+// names only the current one's operators: the others are named from their organization's
+// operator list, asked once per organization for the whole run, never again for the next
+// query. Until then (or when the list fails) an operator shows as its id and organization.
+func TestOperatorsOfOtherOrganizationsAreNamed(t *testing.T) {
+	ctx, sb := sandboxCtx(t)
+	info := sb.Server.Info()
+	own, err := ctx.Client.ListOperators(t.Context(), client.ListOptions{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx.Operators = map[int64]string{}
+	for _, o := range own.Results {
+		ctx.Operators[o.ID] = o.DisplayName
+	}
+	m := New(ctx)
+	m.SetSize(160, 48)
+	opsUsage := func() int { // requests are counted per organization
+		n := ctx.Client.Usage(client.FamilyOperators)
+		for _, org := range info.OrgIDs {
+			n += ctx.Client.WithContext(org, 0).Usage(client.FamilyOperators)
+		}
+		return n
+	}
+	before := opsUsage()
+	m.focused = true
+	drain(t, m, m.start(false))
+	if !m.Loaded() {
+		t.Fatalf("no results: %s", m.err)
+	}
+	others := map[int64]int64{} // operator → organization, for operators not in the directory
+	for _, p := range m.Points() {
+		if p.OperatorID != nil && ctx.Operators[*p.OperatorID] == "" {
+			others[*p.OperatorID] = p.OrganizationID
+		}
+	}
+	if len(others) == 0 {
+		t.Fatalf("the results have no operator of another organization (orgs %v)", info.OrgIDs)
+	}
+	if n := opsUsage() - before; n != 1 {
+		t.Fatalf("naming the other organization's operators cost %d operator requests, want 1", n)
+	}
+	for id, org := range others {
+		if got := m.operatorLabel(id, org); strings.HasPrefix(got, "#") {
+			t.Errorf("operator %d of organization %d is shown as %q", id, org, got)
+		}
+	}
+	if got := m.operatorLabel(99999, 4242); got != "#99999 · org 4242" {
+		t.Errorf("an operator nobody names: %q", got)
+	}
+	// Another query with the same operators asks for nothing more.
+	m.mode = client.OperatorModeHuman
+	m.refreshQuery()
+	drain(t, m, m.start(false))
+	if n := opsUsage() - before; n != 1 {
+		t.Fatalf("a second query cost %d operator requests in all, want 1", n)
 	}
 }

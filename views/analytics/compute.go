@@ -433,6 +433,7 @@ type OperatorSlice struct {
 	Slice
 	ID    int64
 	HasID bool
+	Org   int64 // organization_id of the operator's first point
 }
 
 // ByOperator counts the points per operator_id, largest first ("(no operator)" last among
@@ -456,7 +457,7 @@ func ByOperator(pts []client.DataPoint) (out []OperatorSlice, ok bool) {
 			if j, seen = idx[*p.OperatorID]; !seen {
 				j = len(out)
 				idx[*p.OperatorID] = j
-				out = append(out, OperatorSlice{ID: *p.OperatorID, HasID: true,
+				out = append(out, OperatorSlice{ID: *p.OperatorID, HasID: true, Org: p.OrganizationID,
 					Slice: Slice{Label: "#" + strconv.FormatInt(*p.OperatorID, 10)}})
 			}
 		}

@@ -479,9 +479,7 @@ func (m *Model) breakdownView(w, h int) string {
 		for i, s := range m.d.byOp {
 			label := s.Label
 			if s.HasID {
-				if n := m.ctx.Operators[s.ID]; n != "" {
-					label = n
-				}
+				label = m.operatorLabel(s.ID, s.Org)
 			}
 			it := barItem{label: label, count: s.Count}
 			if quantity && s.N > 0 {
@@ -628,10 +626,7 @@ func (m *Model) cell(id string, i int) string {
 		if p.OperatorID == nil {
 			return "—"
 		}
-		if n := m.ctx.Operators[*p.OperatorID]; n != "" {
-			return n
-		}
-		return "#" + strconv.FormatInt(*p.OperatorID, 10)
+		return m.operatorLabel(*p.OperatorID, p.OrganizationID)
 	case "conv":
 		if p.ConversationID == nil {
 			return "—"
