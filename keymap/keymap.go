@@ -59,6 +59,7 @@ const (
 	Mode      = "mode"
 	Split     = "split"
 	ChartKind = "chart_kind"
+	Breakdown = "breakdown"
 )
 
 // KeyMap is every binding, grouped by where it applies.
@@ -76,7 +77,7 @@ type KeyMap struct {
 	// Confirmations (delete and other irreversible actions).
 	Yes, No key.Binding
 	// Analytics.
-	Export, Metric, Range, Mode, Split, ChartKind key.Binding
+	Export, Metric, Range, Mode, Split, ChartKind, Breakdown key.Binding
 }
 
 // Default returns the default bindings of DESIGN.md.
@@ -132,6 +133,7 @@ func Default() *KeyMap {
 		Mode:      b("human/bot/all", "h"),
 		Split:     b("split: human/bot", "i"),
 		ChartKind: b("count/mean/median", "c"),
+		Breakdown: b("whole breakdown", "b"),
 	}
 }
 
@@ -167,7 +169,7 @@ func (k *KeyMap) binding(action string) *key.Binding {
 		Topics: &k.Topics, Note: &k.Note, Edit: &k.Edit, Away: &k.Away, Upsert: &k.Upsert,
 		Yes: &k.Yes, No: &k.No,
 		Export: &k.Export, Metric: &k.Metric, Range: &k.Range, Mode: &k.Mode,
-		Split: &k.Split, ChartKind: &k.ChartKind,
+		Split: &k.Split, ChartKind: &k.ChartKind, Breakdown: &k.Breakdown,
 	}
 	return m[action]
 }
@@ -195,7 +197,7 @@ var contexts = []struct {
 	{"analytics", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
 		NextPane, PrevPane, Refresh, PickOrg, ActAs,
 		Up, Down, Top, Bottom, PageDown, PageUp, Open,
-		Export, Metric, Range, Mode, Split, ChartKind, Filter}},
+		Export, Metric, Range, Mode, Split, ChartKind, Breakdown, Filter}},
 	{"confirm", []string{Back, Yes, No}},
 }
 

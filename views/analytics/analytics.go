@@ -42,6 +42,7 @@ type leftView int
 const (
 	viewChart leftView = iota
 	viewTable
+	viewBreakdown // every row of the breakdowns, scrollable
 )
 
 // Filters are the query's id filters; several ids in one filter combine with OR.
@@ -139,6 +140,8 @@ type Model struct {
 
 	// table is the data point table's cursor and scroll; a page keeps one row in view.
 	table common.Window
+	// bdOff is the first line the whole-breakdown view shows.
+	bdOff int
 
 	// Names of operators of other organizations (a customer token's results cover every
 	// organization; the root's directory has the current one's): one operator list per
@@ -240,6 +243,7 @@ func (m *Model) refreshQuery() {
 	}
 	m.err = ""
 	m.table.Reset()
+	m.bdOff = 0
 	m.derive()
 }
 
@@ -357,6 +361,7 @@ func (m *Model) onWindow(msg windowMsg) tea.Cmd {
 	if res.key == m.key {
 		m.cur, m.pending = res, false
 		m.table.Reset()
+		m.bdOff = 0
 		m.derive()
 	}
 	m.snapshot()
@@ -538,7 +543,14 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 			m.left = viewChart
 		}
 		return nil
-	case key.Matches(msg, k.Back) && m.left == viewTable:
+	case key.Matches(msg, k.Breakdown):
+		if m.left == viewBreakdown {
+			m.left = viewChart
+		} else {
+			m.left = viewBreakdown
+		}
+		return nil
+	case key.Matches(msg, k.Back) && m.left != viewChart:
 		m.left = viewChart
 		return nil
 	case key.Matches(msg, k.Open):
@@ -557,10 +569,36 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return m.ctx.OpenModal(exportForm(m.ctx, m.cur.query, m.cur.period, m.cur.points))
 	}
-	if m.left == viewTable {
+	switch m.left {
+	case viewTable:
 		m.moveTable(msg)
+	case viewBreakdown:
+		m.scrollBreakdown(msg)
 	}
 	return nil
+}
+
+// scrollBreakdown moves the whole-breakdown view by a line, a page or to either end.
+func (m *Model) scrollBreakdown(msg tea.KeyMsg) {
+	k := m.ctx.Keys
+	w, h := m.leftInner()
+	n := len(m.breakdownLines(w))
+	page := max(1, h-1)
+	switch {
+	case key.Matches(msg, k.Down):
+		m.bdOff++
+	case key.Matches(msg, k.Up):
+		m.bdOff--
+	case key.Matches(msg, k.PageDown):
+		m.bdOff += page
+	case key.Matches(msg, k.PageUp):
+		m.bdOff -= page
+	case key.Matches(msg, k.Top):
+		m.bdOff = 0
+	case key.Matches(msg, k.Bottom):
+		m.bdOff = n
+	}
+	m.bdOff = max(0, min(m.bdOff, n-h))
 }
 
 // moveTable scrolls the data point table.
@@ -571,7 +609,7 @@ func (m *Model) moveTable(msg tea.KeyMsg) {
 // ShortHelp lists the screen's main keys.
 func (m *Model) ShortHelp() []key.Binding {
 	k := m.ctx.Keys
-	return []key.Binding{k.Metric, k.Range, k.Mode, k.Filter, k.ChartKind, k.Split, k.NextPane, k.Export}
+	return []key.Binding{k.Metric, k.Range, k.Mode, k.Filter, k.ChartKind, k.Split, k.NextPane, k.Breakdown, k.Export}
 }
 
 // FullHelp groups every key of the screen.
@@ -582,7 +620,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	table := key.NewBinding(key.WithKeys(k.NextPane.Keys()...), key.WithHelp(k.NextPane.Help().Key, "chart/table"))
 	return [][]key.Binding{
 		{k.Metric, k.Range, k.Mode, k.Filter, run, refresh},
-		{k.ChartKind, k.Split, table, k.Export, k.Back},
+		{k.ChartKind, k.Split, table, k.Breakdown, k.Export, k.Back},
 		k.Move(),
 	}
 }

@@ -859,3 +859,54 @@ func TestOperatorsOfOtherOrganizationsAreNamed(t *testing.T) {
 		t.Fatalf("a second query cost %d operator requests in all, want 1", n)
 	}
 }
+
+// When the breakdown pane cannot hold every row, it says how many more there are and which
+// key shows them: b puts every row of every breakdown in the left pane, scrolled with the
+// move keys; b or esc returns to the chart.
+func TestWholeBreakdownShowsEveryRow(t *testing.T) {
+	ctx := offlineCtx(t)
+	ctx.Operators = map[int64]string{}
+	var pts []client.DataPoint
+	at := fixedNow.Add(-24 * time.Hour)
+	for op := int64(1); op <= 30; op++ {
+		ctx.Operators[op] = fmt.Sprintf("Operator%02d", op)
+		for range op { // operator n has n points: a stable order, most first
+			id := op
+			pts = append(pts, client.DataPoint{OrganizationID: 1, OperatorID: &id, Time: client.Time{Time: at}})
+		}
+	}
+	m := New(ctx)
+	m.Update(rangePickedMsg{r: Range{Preset: PresetLast7}})
+	m.SetSize(80, 22)
+	loadSynthetic(t, m, pts)
+	v := ansi.Strip(m.View())
+	if !regexp.MustCompile(`\+ \d+ more \(b: all\)`).MatchString(v) {
+		t.Fatalf("the short breakdown does not say how to see the rest:\n%s", v)
+	}
+	key := func(s string) { m.Update(typed(s)) }
+	key("b")
+	seen := map[string]bool{}
+	for range 40 {
+		v = ansi.Strip(m.View())
+		if !strings.Contains(v, "Breakdown · every row") {
+			t.Fatalf("b did not show the whole breakdown:\n%s", v)
+		}
+		for op := 1; op <= 30; op++ {
+			if name := fmt.Sprintf("Operator%02d", op); strings.Contains(v, name) {
+				seen[name] = true
+			}
+		}
+		key("j")
+	}
+	if len(seen) != 30 {
+		t.Fatalf("scrolling the whole breakdown showed %d of 30 operators", len(seen))
+	}
+	key("g")
+	if v = ansi.Strip(m.View()); !strings.Contains(v, "By operator · 30") || !strings.Contains(v, "Operator30") {
+		t.Fatalf("g did not return to the top of the breakdown:\n%s", v)
+	}
+	m.Update(keyEsc)
+	if v = ansi.Strip(m.View()); strings.Contains(v, "Breakdown · every row") || !strings.Contains(v, "Chart ·") {
+		t.Fatalf("esc did not return to the chart:\n%s", v)
+	}
+}

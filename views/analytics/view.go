@@ -109,13 +109,21 @@ func (m *Model) View() string {
 	lw := m.width - rw
 	iw, ih := m.leftInner()
 	var leftTitle, leftBody string
-	if m.left == viewTable {
+	switch m.left {
+	case viewTable:
 		leftTitle = "Data points · " + common.Thousands(len(m.Points()))
 		if n := len(m.Points()); n > 0 {
 			leftTitle += fmt.Sprintf(" · row %d", m.table.Cursor+1)
 		}
 		leftBody = m.tableView(iw, ih)
-	} else {
+	case viewBreakdown:
+		lines := m.breakdownLines(iw)
+		leftTitle = "Breakdown · every row"
+		if len(lines) > ih {
+			leftTitle += fmt.Sprintf(" · lines %d–%d of %d", m.bdOff+1, min(len(lines), m.bdOff+ih), len(lines))
+		}
+		leftBody = common.Block(lines[min(m.bdOff, len(lines)):], iw, ih)
+	default:
 		leftTitle = m.chartTitle()
 		leftBody = m.chartBody(iw, ih)
 	}
@@ -457,14 +465,9 @@ func unitText(info client.MetricInfo) string {
 	return "none: each point is one event"
 }
 
-// breakdownView lists the points per value_str (categorical metrics) and per operator.
-func (m *Model) breakdownView(w, h int) string {
-	st := m.ctx.Styles
-	if m.cur == nil || len(m.cur.points) == 0 {
-		return common.Block([]string{st.Muted.Render("—")}, w, h)
-	}
-	var sections [][]barItem
-	var titles []string
+// breakdownSections are the breakdowns of the results: per value_str (categorical
+// metrics) and per operator, each with its title.
+func (m *Model) breakdownSections() (sections [][]barItem, titles []string) {
 	if len(m.d.byStr) > 0 {
 		items := make([]barItem, len(m.d.byStr))
 		for i, s := range m.d.byStr {
@@ -494,6 +497,38 @@ func (m *Model) breakdownView(w, h int) string {
 		}
 		titles = append(titles, title)
 	}
+	return sections, titles
+}
+
+// breakdownLines is every row of every breakdown at width w, for the left pane (b).
+func (m *Model) breakdownLines(w int) []string {
+	st := m.ctx.Styles
+	if notes := m.statusNotes(); notes != nil {
+		return wrapNotes(notes, w)
+	}
+	sections, titles := m.breakdownSections()
+	if len(sections) == 0 {
+		return []string{st.Muted.Render("No value_str categories or operators to break down.")}
+	}
+	var lines []string
+	for i, items := range sections {
+		if i > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, st.Section.Render(fmt.Sprintf("%s · %d", titles[i], len(items))))
+		lines = append(lines, barList(st, items, m.d.all.Count, w, len(items), "")...)
+	}
+	return lines
+}
+
+// breakdownView lists the points per value_str (categorical metrics) and per operator, as
+// many rows of each as the pane holds.
+func (m *Model) breakdownView(w, h int) string {
+	st := m.ctx.Styles
+	if m.cur == nil || len(m.cur.points) == 0 {
+		return common.Block([]string{st.Muted.Render("—")}, w, h)
+	}
+	sections, titles := m.breakdownSections()
 	if len(sections) == 0 {
 		return common.Block([]string{st.Muted.Render("No value_str categories or operators to break down.")}, w, h)
 	}
@@ -513,7 +548,7 @@ func (m *Model) breakdownView(w, h int) string {
 			break
 		}
 		lines = append(lines, st.Section.Render(titles[i]))
-		lines = append(lines, barList(st, items, m.d.all.Count, w, budget-1)...)
+		lines = append(lines, barList(st, items, m.d.all.Count, w, budget-1, m.ctx.Keys.Breakdown.Help().Key)...)
 	}
 	return common.Block(lines, w, h)
 }
@@ -654,7 +689,7 @@ var eighths = []string{"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"}
 
 // barList draws items as "label ███▌ count share extra", at most n lines (the last says how
 // many more there are when they do not fit).
-func barList(st *theme.Styles, items []barItem, total, w, n int) []string {
+func barList(st *theme.Styles, items []barItem, total, w, n int, allKey string) []string {
 	if n <= 0 || len(items) == 0 {
 		return nil
 	}
@@ -694,7 +729,7 @@ func barList(st *theme.Styles, items []barItem, total, w, n int) []string {
 		out = append(out, common.Pad(it.label, lw)+" "+seriesStyle(st, 0).Render(common.Pad(b, bw))+" "+common.PadLeft(nums[i], nw))
 	}
 	if more > 0 {
-		out = append(out, st.Muted.Render(fmt.Sprintf("+ %d more (tab: table)", more)))
+		out = append(out, st.Muted.Render(fmt.Sprintf("+ %d more (%s: all)", more, allKey)))
 	}
 	return out
 }
