@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/parley-tui/parley/client"
 )
 
@@ -408,5 +410,17 @@ func TestChartDefaults(t *testing.T) {
 	}
 	if NextChart(ChartCount, occ) != ChartCount || NextChart(ChartMedian, dur) != ChartCount || NextChart(ChartCount, dur) != ChartMean {
 		t.Error("chart cycle")
+	}
+}
+
+func TestUnitShortFitsFifteenColumns(t *testing.T) {
+	for _, info := range client.Metrics {
+		long, short := unitText(info), unitShort(info)
+		if ansi.StringWidth(short) > 15 || short == "" {
+			t.Errorf("%s: short unit %q", info.Metric, short)
+		}
+		if len(long) <= 15 && short != long {
+			t.Errorf("%s: %q shortened to %q though it fits", info.Metric, long, short)
+		}
 	}
 }

@@ -422,7 +422,11 @@ func (m *Model) summaryView(w, h, resH int) string {
 	var lines []string
 	if m.split == SplitNone {
 		if unitLine {
-			lines = append(lines, st.Label.Render(common.Pad("Unit", lw))+st.Muted.Render(unitText(m.metric)))
+			unit := unitText(m.metric)
+			if ansi.StringWidth(unit) > w-lw {
+				unit = unitShort(m.metric)
+			}
+			lines = append(lines, st.Label.Render(common.Pad("Unit", lw))+st.Muted.Render(unit))
 		}
 		for _, r := range rows {
 			lines = append(lines, st.Label.Render(common.Pad(r.name, lw))+r.f(m.d.all))
@@ -463,6 +467,17 @@ func unitText(info client.MetricInfo) string {
 		return "1 per event"
 	}
 	return "none: each point is one event"
+}
+
+// unitShort is unitText for a narrow summary (at most 15 columns).
+func unitShort(info client.MetricInfo) string {
+	switch t := unitText(info); {
+	case len(t) <= 15:
+		return t
+	case info.Unit == client.UnitID:
+		return "id, no quantity"
+	}
+	return "— (1 per event)"
 }
 
 // breakdownSections are the breakdowns of the results: per value_str (categorical
