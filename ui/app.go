@@ -417,7 +417,11 @@ func (a *App) addToast(text string, isErr bool) tea.Cmd {
 	if isErr {
 		d = 7 * time.Second
 	}
-	a.toasts = append(a.toasts, toast{id: a.toastID, text: sanitize.Line(text), err: isErr, until: a.ctx.Now().Add(d)})
+	text = sanitize.Line(text)
+	// The same words again (two lists failing on one unreachable API) replace the older
+	// toast rather than stack under it.
+	a.toasts = slices.DeleteFunc(a.toasts, func(t toast) bool { return t.text == text && t.err == isErr })
+	a.toasts = append(a.toasts, toast{id: a.toastID, text: text, err: isErr, until: a.ctx.Now().Add(d)})
 	if len(a.toasts) > 3 {
 		a.toasts = a.toasts[len(a.toasts)-3:]
 	}

@@ -189,3 +189,19 @@ func TestToastsNeverCoverADialog(t *testing.T) {
 		})
 	}
 }
+
+// The same toast twice (two lists failing on one unreachable API) shows once.
+func TestRepeatedToastShowsOnce(t *testing.T) {
+	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(), Now: viewtest.Clock})
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	for _, text := range []string{"Cannot reach 127.0.0.1:9.", "Saved.", "Cannot reach 127.0.0.1:9."} {
+		a.Update(common.ToastMsg{Text: text, Error: true})
+	}
+	if v := ansi.Strip(a.View()); strings.Count(v, "Cannot reach 127.0.0.1:9.") != 1 || !strings.Contains(v, "Saved.") {
+		t.Fatalf("toasts:\n%s", v)
+	}
+}

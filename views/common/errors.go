@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
@@ -37,7 +40,48 @@ func ErrorText(err error) string {
 	if errors.As(err, &apiErr) {
 		return fmt.Sprintf("API error %d: %s", apiErr.Status, detail)
 	}
+	// A transport failure: say which host could not be reached and why, without the
+	// method and the whole URL in front.
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return "Cannot find the API's host " + sanitize.Line(dns.Name) + " (" + sanitize.Line(dns.Err) + ")."
+	}
+	var op *net.OpError
+	if errors.As(err, &op) {
+		if op.Timeout() {
+			return "The API did not answer in time."
+		}
+		reason := err.Error()
+		if op.Err != nil {
+			reason = op.Err.Error()
+		}
+		if op.Addr != nil {
+			return "Cannot reach " + sanitize.Line(op.Addr.String()) + " (" + sanitize.Line(reason) + ")."
+		}
+		return "Cannot reach the API (" + sanitize.Line(reason) + ")."
+	}
 	return sanitize.Line(err.Error())
+}
+
+// LoadFailedLines says that a list could not load and which key tries again, wrapped to
+// w columns in at most n lines, each indented by two spaces.
+func LoadFailedLines(err error, retryKey string, w, n int) []string {
+	text := "Could not load: " + ErrorText(err)
+	if retryKey != "" {
+		text += " " + retryKey + " tries again."
+	}
+	lines := strings.Split(ansi.Wrap(text, max(1, w-2), ""), "\n")
+	if n < 1 {
+		n = 1
+	}
+	if len(lines) > n {
+		lines = lines[:n]
+		lines[n-1] = Pad(lines[n-1]+" …", w-2)
+	}
+	for i := range lines {
+		lines[i] = "  " + strings.TrimRight(lines[i], " ")
+	}
+	return lines
 }
 
 // genericDenial is what the API says about every refusal (Django REST framework's default

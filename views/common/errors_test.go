@@ -3,7 +3,11 @@ package common_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
@@ -31,5 +35,35 @@ func TestPermissionTextSaysItOnce(t *testing.T) {
 	}
 	if got := common.ErrorText(fmt.Errorf("x: %w", context.DeadlineExceeded)); got != "The API did not answer in time." {
 		t.Errorf("timeout: %q", got)
+	}
+}
+
+// A server that cannot be reached is named with the reason, not the method and whole URL.
+func TestErrorTextNamesAnUnreachableHost(t *testing.T) {
+	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9/base", Token: "secret-token-xyz", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, err = c.GetConversation(ctx, 1)
+	if err == nil {
+		t.Fatal("no error from a closed port")
+	}
+	got := common.ErrorText(err)
+	if !strings.HasPrefix(got, "Cannot reach 127.0.0.1:9 (") || !strings.Contains(got, "refused") {
+		t.Fatalf("ErrorText = %q", got)
+	}
+	lines := common.LoadFailedLines(err, "r", 30, 3)
+	if len(lines) > 3 || !strings.HasPrefix(lines[0], "  Could not load: Cannot") {
+		t.Fatalf("LoadFailedLines = %q", lines)
+	}
+	for _, l := range lines {
+		if w := ansi.StringWidth(l); w > 30 {
+			t.Fatalf("line %q is %d wide", l, w)
+		}
+	}
+	if all := strings.Join(strings.Fields(strings.Join(common.LoadFailedLines(err, "r", 80, 4), " ")), " "); !strings.Contains(all, "r tries again.") {
+		t.Fatalf("no retry key in %q", all)
 	}
 }

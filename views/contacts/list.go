@@ -486,18 +486,18 @@ func (m *List) View() string {
 	body := m.bodyHeight()
 	switch {
 	case len(m.rows) == 0:
-		msg := "No contacts match."
+		msg := []string{"  No contacts match."}
 		switch {
 		case !m.pg.Loaded || m.pg.Loading:
-			msg = "Loading contacts…"
+			msg = []string{"  Loading contacts…"}
 		case m.pg.Err != nil:
-			msg = "Could not load: " + common.ErrorText(m.pg.Err)
+			msg = common.LoadFailedLines(m.pg.Err, m.ctx.Keys.Refresh.Help().Key, m.width, min(4, body))
 		case m.q.Search != "":
-			msg = "No contact matches the search. esc clears it."
+			msg = []string{"  No contact matches the search. esc clears it."}
 		}
-		if body > 0 {
+		for _, l := range msg[:min(len(msg), max(0, body))] {
 			b.WriteString("\n")
-			b.WriteString(common.Fit(st.Muted.Render(common.Pad("  "+msg, m.width)), m.width))
+			b.WriteString(common.Fit(st.Muted.Render(common.Pad(l, m.width)), m.width))
 			lines++
 		}
 	default:
@@ -641,7 +641,7 @@ func (m *List) renderEntry(r *Row, when string, styled bool) string {
 // header describes the query: count, search, filters and ordering.
 func (m List) header() string {
 	count, noun := "…", " contacts"
-	if m.pg.Loaded && !m.countStale {
+	if m.pg.Loaded && !m.countStale && !(m.pg.Err != nil && len(m.rows) == 0) {
 		count = common.Thousands(m.pg.Total)
 		if m.pg.Total == 1 {
 			noun = " contact"

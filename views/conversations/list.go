@@ -651,16 +651,18 @@ func (m *Model) View() string {
 	body := m.bodyHeight()
 	switch {
 	case len(m.rows) == 0:
-		msg := "No conversations match."
+		msg := []string{"  No conversations match."}
 		switch {
 		case !m.pg.Loaded || m.pg.Loading:
-			msg = "Loading conversations…"
+			msg = []string{"  Loading conversations…"}
 		case m.pg.Err != nil:
-			msg = "Could not load: " + common.ErrorText(m.pg.Err)
+			msg = common.LoadFailedLines(m.pg.Err, m.ctx.Keys.Refresh.Help().Key, m.width, min(4, body))
 		}
-		b.WriteString("\n")
-		b.WriteString(common.Fit(m.ctx.Styles.Muted.Render("  "+msg), m.width))
-		lines++
+		for _, l := range msg[:min(len(msg), max(1, body))] {
+			b.WriteString("\n")
+			b.WriteString(common.Fit(m.ctx.Styles.Muted.Render(l), m.width))
+			lines++
+		}
 	default:
 		end := m.win.End(len(m.rows))
 		for i := m.win.Offset; i < end; i++ {
@@ -836,7 +838,7 @@ func (m Model) header() string {
 	}
 	count := "…"
 	noun := " conversations"
-	if m.pg.Loaded && !m.countStale {
+	if m.pg.Loaded && !m.countStale && !(m.pg.Err != nil && len(m.rows) == 0) {
 		count = common.Thousands(m.pg.Total)
 		if m.pg.Total == 1 {
 			noun = " conversation"

@@ -389,14 +389,16 @@ func (m *Model) View() string {
 	}
 	switch {
 	case len(m.rows) == 0:
-		msg := "No navigation events."
+		msg := []string{"  No navigation events."}
 		switch {
 		case !m.pg.Loaded || m.pg.Loading:
-			msg = "Loading navigation events…"
+			msg = []string{"  Loading navigation events…"}
 		case m.pg.Err != nil:
-			msg = "Could not load: " + common.ErrorText(m.pg.Err)
+			msg = common.LoadFailedLines(m.pg.Err, m.ctx.Keys.Refresh.Help().Key, w, 4)
 		}
-		lines = append(lines, st.Muted.Render("  "+msg))
+		for _, l := range msg {
+			lines = append(lines, st.Muted.Render(l))
+		}
 	default:
 		end := m.win.End(len(m.rows))
 		for i := m.win.Offset; i < end; i++ {
@@ -498,7 +500,7 @@ func (m *Model) render(r *Row, styled bool) string {
 // header counts the events and names the ordering.
 func (m *Model) header() string {
 	count := "…"
-	if m.pg.Loaded {
+	if m.pg.Loaded && !(m.pg.Err != nil && len(m.rows) == 0) {
 		count = common.Thousands(m.pg.Total)
 	}
 	order := "newest first"

@@ -674,14 +674,16 @@ func (m *Model) View() string {
 	lines = append(lines, st.Muted.Render(m.columns().titles()))
 	switch {
 	case len(m.rows) == 0:
-		msg := "No operators."
+		msg := []string{"  No operators."}
 		switch {
 		case !m.loaded || m.loading:
-			msg = "Loading operators…"
+			msg = []string{"  Loading operators…"}
 		case m.err != nil:
-			msg = "Could not load: " + common.ErrorText(m.err)
+			msg = common.LoadFailedLines(m.err, m.ctx.Keys.Refresh.Help().Key, w, 4)
 		}
-		lines = append(lines, st.Muted.Render("  "+msg))
+		for _, l := range msg {
+			lines = append(lines, st.Muted.Render(l))
+		}
 	default:
 		end := m.win.End(len(m.rows))
 		for i := m.win.Offset; i < end; i++ {
@@ -834,7 +836,7 @@ func (m *Model) slotText(id int64) string {
 // budget and the auto-refresh state.
 func (m *Model) header() string {
 	count := "…"
-	if m.loaded {
+	if m.loaded && !(m.err != nil && len(m.rows) == 0) {
 		count = common.Thousands(len(m.rows))
 	}
 	used := m.ctx.Client.Usage(client.FamilyOperators)
