@@ -470,3 +470,47 @@ func TestWaitNoticeWording(t *testing.T) {
 		}
 	}
 }
+
+// The server's detail text in a command's error is untrusted: it reaches stderr with its
+// escape sequences made inert.
+func TestCommandErrorsAreSafeForTheTerminal(t *testing.T) {
+	bin := parleyBinary(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprint(w, `{"detail": "bad \u001b]0;pwned\u0007 query \u001b[2J\u009b31m"}`)
+	}))
+	t.Cleanup(srv.Close)
+	env := append(headlessEnv(t), "PARLEY_BASE_URL="+srv.URL, "PARLEY_TOKEN=test-token-hostile-detail")
+	r := runParley(t, bin, env, "", "contacts", "search", "x")
+	if r.err == nil {
+		t.Fatal("a 400 did not fail the command")
+	}
+	if strings.ContainsAny(r.stderr, "\x1b\x07\u009b") {
+		t.Fatalf("control characters from the server reached stderr: %q", r.stderr)
+	}
+	if !strings.Contains(r.stderr, "bad ␛]0;pwned␇ query") {
+		t.Fatalf("the detail is not shown: %q", r.stderr)
+	}
+}
+
+// A server that cannot be reached is named in plain words, in the retry notices and in
+// the final error.
+func TestCommandErrorForAnUnreachableAPI(t *testing.T) {
+	bin := parleyBinary(t)
+	srv := httptest.NewServer(http.NotFoundHandler())
+	addr := srv.Listener.Addr().String()
+	srv.Close() // nothing listens there now
+	env := append(headlessEnv(t), "PARLEY_BASE_URL=http://"+addr, "PARLEY_TOKEN=test-token-unreachable")
+	r := runParley(t, bin, env, "", "contacts", "search", "x")
+	last := strings.TrimSpace(r.stderr)
+	if i := strings.LastIndex(last, "\n"); i >= 0 {
+		last = last[i+1:]
+	}
+	if r.err == nil || !strings.HasPrefix(last, "parley: cannot reach "+addr+" (") {
+		t.Fatalf("err %v, stderr %q", r.err, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "parley: cannot reach "+addr+" (") || !strings.Contains(r.stderr, "sending the contacts request again") {
+		t.Fatalf("no retry notice: %q", r.stderr)
+	}
+}

@@ -10,6 +10,9 @@ import (
 	"syscall"
 
 	"boot.parley.local/termguard"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
 )
 
 // version is parley's version; release builds set it with -ldflags "-X main.version=…".
@@ -23,7 +26,16 @@ func main() {
 	defer stop()
 	root := newRootCmd()
 	if err := root.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "parley:", err)
+		fmt.Fprintln(os.Stderr, "parley:", errorLine(err))
 		os.Exit(1)
 	}
+}
+
+// errorLine is a command's error for stderr: a network failure in plain words, and
+// everything made safe for a terminal, since the server's detail text is untrusted.
+func errorLine(err error) string {
+	if text, ok := client.NetworkProblem(err); ok {
+		return sanitize.Line(text)
+	}
+	return sanitize.Text(err.Error())
 }

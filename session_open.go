@@ -111,7 +111,11 @@ func waitNotice(e client.Event) string {
 	case e.Status != 0:
 		why = fmt.Sprintf("the API answered %d", e.Status)
 	case e.Err != nil:
-		why = "request failed (" + sanitize.Line(e.Err.Error()) + ")"
+		if text, ok := client.NetworkProblem(e.Err); ok {
+			why = sanitize.Line(text)
+		} else {
+			why = "request failed (" + sanitize.Line(e.Err.Error()) + ")"
+		}
 	default:
 		why = "request failed"
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -137,6 +138,32 @@ func IsRateLimited(err error) bool { return statusOf(err) == http.StatusTooManyR
 
 // IsValidation reports a 400: the server refused the input.
 func IsValidation(err error) bool { return statusOf(err) == http.StatusBadRequest }
+
+// NetworkProblem says in plain words why err never reached the API ("cannot reach
+// 127.0.0.1:9 (connect: connection refused)", "cannot find the host api.example (no such
+// host)", "no answer in time"), without the method and the URL; ok is false when err is
+// not a network failure. The text is not sanitized.
+func NetworkProblem(err error) (text string, ok bool) {
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return "cannot find the host " + dns.Name + " (" + dns.Err + ")", true
+	}
+	var op *net.OpError
+	if errors.As(err, &op) {
+		if op.Timeout() {
+			return "no answer in time", true
+		}
+		reason := err.Error()
+		if op.Err != nil {
+			reason = op.Err.Error()
+		}
+		if op.Addr != nil {
+			return "cannot reach " + op.Addr.String() + " (" + reason + ")", true
+		}
+		return "cannot reach the API (" + reason + ")", true
+	}
+	return "", false
+}
 
 // Detail returns the server's detail text of an API error, or err's text otherwise.
 func Detail(err error) string {

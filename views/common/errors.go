@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -42,23 +41,8 @@ func ErrorText(err error) string {
 	}
 	// A transport failure: say which host could not be reached and why, without the
 	// method and the whole URL in front.
-	var dns *net.DNSError
-	if errors.As(err, &dns) {
-		return "Cannot find the API's host " + sanitize.Line(dns.Name) + " (" + sanitize.Line(dns.Err) + ")."
-	}
-	var op *net.OpError
-	if errors.As(err, &op) {
-		if op.Timeout() {
-			return "The API did not answer in time."
-		}
-		reason := err.Error()
-		if op.Err != nil {
-			reason = op.Err.Error()
-		}
-		if op.Addr != nil {
-			return "Cannot reach " + sanitize.Line(op.Addr.String()) + " (" + sanitize.Line(reason) + ")."
-		}
-		return "Cannot reach the API (" + sanitize.Line(reason) + ")."
+	if text, ok := client.NetworkProblem(err); ok {
+		return sanitize.Line(strings.ToUpper(text[:1]) + text[1:] + ".")
 	}
 	return sanitize.Line(err.Error())
 }
