@@ -354,11 +354,26 @@ Metrics: run "parley analytics metrics".`,
 				}
 				w = file
 			}
-			bw := bufio.NewWriter(w)
-			if err := export.DataPoints(bw, f, metric.Metric, pts); err != nil {
+			if file == nil && f == export.CSV && isTerminal(w) {
+				// CSV has no escapes: on a terminal, value_str (API text) is shown made
+				// safe, as everywhere else. A file gets it verbatim.
+				pts = slices.Clone(pts)
+				for i := range pts {
+					if v := pts[i].ValueStr; v != nil {
+						safe := sanitize.Line(*v)
+						pts[i].ValueStr = &safe
+					}
+				}
+			}
+			var buf bytes.Buffer
+			if err := export.DataPoints(&buf, f, metric.Metric, pts); err != nil {
 				return err
 			}
-			if err := bw.Flush(); err != nil {
+			out := buf.Bytes()
+			if f == export.JSON {
+				out = terminalSafeJSON(out) // C1 controls as \u escapes; the same JSON values
+			}
+			if _, err := w.Write(out); err != nil {
 				return fmt.Errorf("write output: %w", err)
 			}
 			if file != nil {

@@ -514,3 +514,30 @@ func TestCommandErrorForAnUnreachableAPI(t *testing.T) {
 		t.Fatalf("no retry notice: %q", r.stderr)
 	}
 }
+
+// Analytics exports keep API text inert on a terminal too: JSON writes C1 controls as
+// \u escapes (the same JSON value), and the data survive unchanged.
+func TestAnalyticsExportJSONIsTerminalSafe(t *testing.T) {
+	bin := parleyBinary(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"results": [{"um_widget_id": [3], "organization_id": 1, "operator_id": 7, "operator_group_id": null,
+			"time": "2026-11-02T10:00:00", "value": null, "value_str": "a\u009b31mb\u001b]0;x\u0007c", "is_chatbot_metric": false}]}`)
+	}))
+	t.Cleanup(srv.Close)
+	env := append(headlessEnv(t), "PARLEY_BASE_URL="+srv.URL, "PARLEY_TOKEN=test-token-analytics-safe")
+	r := runParley(t, bin, env, "", "analytics", "export", "um_operator_status", "--from", "2026-11-02", "--to", "2026-11-02", "--format", "json")
+	if r.err != nil {
+		t.Fatalf("export: %v\n%s", r.err, r.stderr)
+	}
+	if strings.ContainsAny(r.stdout, "\x1b\x07\u009b") {
+		t.Fatalf("raw control characters in the JSON: %q", r.stdout)
+	}
+	var got []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || len(got) != 1 {
+		t.Fatalf("not the JSON array: %v\n%s", err, r.stdout)
+	}
+	if got[0]["value_str"] != "a\u009b31mb\x1b]0;x\x07c" {
+		t.Fatalf("value_str changed: %q", got[0]["value_str"])
+	}
+}
