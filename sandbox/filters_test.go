@@ -348,18 +348,23 @@ func TestMalformedQueryValuesAre400(t *testing.T) {
 		"/api/um/v1/analytics/um_conversation_rating/?event_date_from=x&event_date_to=2026-11-01",
 		"/api/um/v1/analytics/um_conversation_rating/?organization_id=1.5",
 		"/api/um/v1/analytics/um_conversation_rating/?operator_mode=human+bot",
+		// A single-valued parameter given twice: which one would count?
+		"/api/um/v3/conversations/?status=new&status=ended",
+		"/api/um/v3/conversations/?limit=5&limit=7",
+		"/api/um/v3/contact_identities/?search_query=a&search_query=b",
+		"/api/um/v1/analytics/um_conversation_rating/?event_date=2026-11-01&event_date=2026-11-02",
 	} {
 		r := a.get(p)
 		expectStatus(t, r, 400, p)
 		r.detail(t)
 	}
-	// Empty values are absent values, and a repeated parameter is no server error.
+	// Empty values are absent values, and the id-list parameters may repeat.
 	for _, p := range []string{
 		"/api/um/v3/conversations/?operator_id=&status=&limit=&offset=&ordering=&exclude_ids=&search_query=",
 		"/api/um/v3/conversations/all/?cursor=&limit=",
 		"/api/um/v3/contact_identities/?verified=&id=&to_date_time=",
-		"/api/um/v3/conversations/?status=new&status=ended&limit=5&limit=7&ordering=id&ordering=-id",
-		"/api/um/v3/conversations/?exclude_ids=1&exclude_ids=2,3&search_query=a&search_query=b",
+		"/api/um/v3/conversations/?exclude_ids=1&exclude_ids=2,3&search_query=a",
+		"/api/um/v1/analytics/um_conversation_rating/?organization_id=1001&organization_id=1002&operator_id=2001&operator_id=2002",
 	} {
 		expectStatus(t, a.get(p), 200, p)
 	}

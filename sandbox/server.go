@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -182,6 +183,9 @@ func (s *Server) handle(w *statusWriter, r *http.Request) (int, any, error) {
 		return 0, nil, badRequest("Malformed query string: %v", err)
 	}
 	rq.q = q
+	if err := singleValued(q, strings.Contains(r.URL.Path, "/analytics/")); err != nil {
+		return 0, nil, err
+	}
 	h, ok := rt.methods[r.Method]
 	if !ok {
 		allow := make([]string, 0, len(rt.methods))
@@ -458,4 +462,38 @@ func (s *Server) logInternal(r *http.Request, err error) {
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
 	_, _ = s.opts.RequestLog.Write(append(b, '\n'))
+}
+
+// singleValued refuses a parameter given more than once with a value (empty values count
+// as absent), unless it takes several ids: the sandbox would otherwise have to pick one of
+// the values without a word.
+func singleValued(q url.Values, analytics bool) error {
+	given := func(vs []string) int {
+		n := 0
+		for _, v := range vs {
+			if strings.TrimSpace(v) != "" {
+				n++
+			}
+		}
+		return n
+	}
+	keys := make([]string, 0, len(q))
+	for k, vs := range q {
+		if given(vs) > 1 {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		switch k {
+		case "exclude_ids", "delete_ids":
+			continue
+		case "organization_id", "um_widget_id", "operator_id", "operator_group_id":
+			if analytics {
+				continue
+			}
+		}
+		return badRequest("%s: given %d times; send it once.", k, given(q[k]))
+	}
+	return nil
 }
