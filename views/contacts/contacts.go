@@ -432,7 +432,8 @@ func (m *Model) deleteKey() tea.Cmd {
 			return common.Toast("Conversations are deleted from the conversations screen")
 		}
 		if c, ok := m.Detail.Contact(); ok {
-			return m.confirmOne(c.ID, RowFrom(c).Title())
+			r := RowFrom(c)
+			return m.confirmOne(r.ID, r.Title(), r.ConversationCount)
 		}
 		return nil
 	}
@@ -443,10 +444,24 @@ func (m *Model) deleteKey() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	return m.confirmOne(r.ID, r.Title())
+	return m.confirmOne(r.ID, r.Title(), r.ConversationCount)
 }
 
-func (m *Model) confirmOne(id int64, title string) tea.Cmd {
+// goesWith says what a contact delete takes with it (the sandbox does so, and a real
+// deletion of a person's data would): conversations is -1 when the count is unknown.
+func goesWith(conversations int) string {
+	switch {
+	case conversations < 0:
+		return "Its conversations (ongoing ones too), notes and visited pages go with it"
+	case conversations == 0:
+		return "Its notes and visited pages go with it"
+	case conversations == 1:
+		return "Its conversation (even an ongoing one), notes and visited pages go with it"
+	}
+	return fmt.Sprintf("Its %d conversations (ongoing ones too), notes and visited pages go with it", conversations)
+}
+
+func (m *Model) confirmOne(id int64, title string, conversations int) tea.Cmd {
 	task := m.ctx.NewTaskID()
 	m.tasks[task] = true
 	c := m.ctx.Client
@@ -458,7 +473,7 @@ func (m *Model) confirmOne(id int64, title string) tea.Cmd {
 		}
 		return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: []int64{id}}
 	}
-	body := fmt.Sprintf("Delete contact “%s” (#%d)? This cannot be undone.", ansi.Truncate(title, nameInQuestion, "…"), id)
+	body := fmt.Sprintf("Delete contact “%s” (#%d)? %s. This cannot be undone.", ansi.Truncate(title, nameInQuestion, "…"), id, goesWith(conversations))
 	return m.ctx.OpenModal(confirm.New(m.ctx, "Delete contact?", body, run))
 }
 
@@ -493,7 +508,7 @@ func (m *Model) confirmMarked(rows []Row) tea.Cmd {
 		return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: done}
 	}
 	title := fmt.Sprintf("Delete %s?", plural(len(ids), "contact", "contacts"))
-	body := fmt.Sprintf("Delete the %d marked %s: %s? Only these %d are deleted. This cannot be undone.",
+	body := fmt.Sprintf("Delete the %d marked %s: %s? Only these %d are deleted, each with its conversations (ongoing ones too), notes and visited pages. This cannot be undone.",
 		len(ids), pluralWord(len(ids), "contact", "contacts"), list, len(ids))
 	return m.ctx.OpenModal(confirm.New(m.ctx, title, body, run))
 }

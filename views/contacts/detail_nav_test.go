@@ -202,3 +202,26 @@ func TestDetailSaysWhatIsBelow(t *testing.T) {
 		t.Fatalf("at the end the pane still says there is more:\n%s", v)
 	}
 }
+
+// Deleting a contact takes its conversations with it, ongoing ones too: the question says
+// how many, so that nobody loses a live chat by surprise.
+func TestDeleteQuestionCountsTheContactsConversations(t *testing.T) {
+	e := writable(t)
+	ct := e.contactWith(t, func(c client.Contact) bool {
+		return c.ConversationCount != nil && *c.ConversationCount >= 2
+	})
+	hs := newHarness(t, e.ctx, 120, 40)
+	hs.focus()
+	hs.key("esc")
+	hs.send(contacts.FilterMsg{Filter: client.ContactFilter{ID: ct.ID}})
+	hs.key("d")
+	if hs.Top() == nil {
+		t.Fatal("d did not ask")
+	}
+	v := strings.Join(strings.Fields(ansi.Strip(hs.Top().View())), " ")
+	want := fmt.Sprintf("Its %d conversations (ongoing ones too)", *ct.ConversationCount)
+	if !strings.Contains(strings.ReplaceAll(v, "│ ", ""), want) {
+		t.Fatalf("the question does not say %q:\n%s", want, hs.Top().View())
+	}
+	hs.key("n")
+}
