@@ -111,6 +111,7 @@ type Server struct {
 	offsetCap  int // results reachable by offset (10,000; lowered in tests)
 	limits     *limiter
 	logMu      sync.Mutex
+	writes     sync.Mutex // held by each write request for its whole handling
 }
 
 type tokenInfo struct {

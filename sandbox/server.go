@@ -216,6 +216,12 @@ func (s *Server) handle(w *statusWriter, r *http.Request) (int, any, error) {
 			return 0, nil, err
 		}
 	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		// One write at a time, from its checks (does the contact exist?) to the answer
+		// read back: a DELETE in between would otherwise turn a PUT into a 500 or a 404.
+		s.writes.Lock()
+		defer s.writes.Unlock()
+	}
 	return h(rq)
 }
 
