@@ -363,11 +363,14 @@ func (c *Client) do(ctx context.Context, req request, out any) (int, error) {
 		}
 		delay := backoff(attempt)
 		if apiErr != nil && apiErr.RetryAfter > 0 {
+			if apiErr.RetryAfter > c.maxWait {
+				// Asking again before the server allows it would only waste requests
+				// (a daily limit answers with hours): give up now, saying how long.
+				return status, c.redact(err)
+			}
 			delay = apiErr.RetryAfter
 		}
-		if delay > c.maxWait {
-			delay = c.maxWait
-		}
+		delay = min(delay, c.maxWait)
 		c.emit(Event{Kind: EventRetry, Family: fam, Method: req.method, Status: status, Attempt: attempt + 1, Delay: delay, Err: c.redact(err)})
 		if err := c.sleep(ctx, delay); err != nil {
 			return 0, fmt.Errorf("%s %s: %w", req.method, u.Path, err)

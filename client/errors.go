@@ -29,6 +29,9 @@ func (e *Error) Error() string {
 	if d == "" {
 		d = http.StatusText(e.Status)
 	}
+	if e.Status == http.StatusTooManyRequests && e.RetryAfter > 0 {
+		d += " (the API asks to wait " + WaitText(e.RetryAfter) + ")"
+	}
 	return fmt.Sprintf("%s %s: %d %s", e.Method, e.Path, e.Status, d)
 }
 
@@ -183,3 +186,18 @@ var ErrInvalidOrdering = errors.New("ordering not allowed")
 
 // ErrEmptyBulkDelete is returned for a list DELETE that names no ids, no filter and no search.
 var ErrEmptyBulkDelete = errors.New("refusing a list DELETE without delete_ids, filters or search")
+
+// WaitText is a wait in words: 45s, 12m05s, 3h42m, or a date for absurd waits.
+func WaitText(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return d.Round(time.Second).String()
+	case d < time.Hour:
+		d = d.Round(time.Second)
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	case d < 48*time.Hour:
+		d = d.Round(time.Minute)
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+	return fmt.Sprintf("%d days", int(d.Hours()/24))
+}

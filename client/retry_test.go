@@ -428,18 +428,22 @@ func TestWritesNeverRetried(t *testing.T) {
 }
 
 func TestMaxRetryWaitCapsRetryAfter(t *testing.T) {
+	// A Retry-After within the cap is waited out; one beyond it (a daily limit answers
+	// with hours) gives up at once with the 429: asking earlier than the server allows
+	// would only waste requests.
 	for _, tc := range []struct {
 		name       string
 		cfgWait    time.Duration
 		retryAfter string
-		want       time.Duration
+		want       time.Duration // 0: no retry
 	}{
-		{"configured cap", 5 * time.Second, "100000", 5 * time.Second},
-		{"default cap", 0, "3600", DefaultMaxRetryWait},
 		{"below the cap", 0, "59", 59 * time.Second},
-		{"absurd number", 0, "1e30", DefaultMaxRetryWait},
-		{"absurd integer", 10 * time.Second, "99999999999999999999", 10 * time.Second},
-		{"far date", 0, "Fri, 01 Mar 2999 12:00:30 GMT", DefaultMaxRetryWait},
+		{"at the configured cap", 5 * time.Second, "5", 5 * time.Second},
+		{"beyond the configured cap", 5 * time.Second, "100000", 0},
+		{"beyond the default cap", 0, "3600", 0},
+		{"absurd number", 0, "1e30", 0},
+		{"absurd integer", 10 * time.Second, "99999999999999999999", 0},
+		{"far date", 0, "Fri, 01 Mar 2999 12:00:30 GMT", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
@@ -452,7 +456,14 @@ func TestMaxRetryWaitCapsRetryAfter(t *testing.T) {
 			})
 			var ev events
 			c, w := newTestClient(t, rec.base(), func(cfg *Config) { cfg.MaxRetryWait = tc.cfgWait; cfg.OnEvent = ev.add })
-			if _, err := c.GetOperator(bg(), 1); err != nil {
+			_, err := c.GetOperator(bg(), 1)
+			if tc.want == 0 {
+				if !IsRateLimited(err) || rec.count() != 1 || len(w.all()) != 0 || len(ev.all()) != 0 {
+					t.Fatalf("err %v, %d requests, waits %v, events %v: want the 429 at once", err, rec.count(), w.all(), ev.all())
+				}
+				return
+			}
+			if err != nil {
 				t.Fatal(mustFail(t, err))
 			}
 			if got := w.all(); len(got) != 1 || got[0] != tc.want {
@@ -637,5 +648,24 @@ func TestOversizedBodyRefused(t *testing.T) {
 	mustFail(t, err)
 	if !strings.Contains(err.Error(), "larger than 1000 bytes") || rec.count() != 1 {
 		t.Errorf("err = %v after %d requests", err, rec.count())
+	}
+}
+
+func TestRateLimitErrorSaysHowLongToWait(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		w.Header().Set("Retry-After", "13357")
+		writeJSON(w, 429, `{"detail": "Daily limit of 5000 requests reached."}`)
+	})
+	c, _ := newTestClient(t, rec.base(), nil)
+	_, err := c.GetOperator(bg(), 1)
+	if !IsRateLimited(err) || !strings.HasSuffix(err.Error(), "Daily limit of 5000 requests reached. (the API asks to wait 3h43m)") {
+		t.Fatalf("err = %v", err)
+	}
+	for d, want := range map[time.Duration]string{
+		45 * time.Second: "45s", 12*time.Minute + 5*time.Second: "12m05s", 3*time.Hour + 42*time.Minute: "3h42m", 100 * time.Hour: "4 days",
+	} {
+		if got := WaitText(d); got != want {
+			t.Errorf("WaitText(%v) = %q, want %q", d, got, want)
+		}
 	}
 }

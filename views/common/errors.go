@@ -25,7 +25,12 @@ func ErrorText(err error) string {
 	case client.IsAuth(err):
 		return "The token was rejected (" + detail + "). Run `parley auth login` or set PARLEY_TOKEN."
 	case client.IsRateLimited(err):
-		return "Rate-limited by the API: " + detail
+		text := "Rate-limited by the API: " + detail
+		var apiErr *client.Error
+		if errors.As(err, &apiErr) && apiErr.RetryAfter > 0 {
+			text += " (it asks to wait " + client.WaitText(apiErr.RetryAfter) + ")"
+		}
+		return text
 	case client.IsNotFound(err):
 		return "Not found: " + detail
 	case client.IsValidation(err):
