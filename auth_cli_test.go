@@ -201,6 +201,14 @@ func TestCLINeverPrintsToken(t *testing.T) {
 		{base, "", []string{"config", "init", authTestToken}},
 		{withEnvToken, "", []string{"config", "init"}},
 		{withEnvToken, "", []string{"config", "path"}},
+		// A token typed where an argument goes is never repeated in the error.
+		{withEnvToken, "", []string{"conversations", "export", authTestToken}},
+		{withEnvToken, "", []string{"conversations", authTestToken}},
+		{withEnvToken, "", []string{"contacts", authTestToken}},
+		{withEnvToken, "", []string{"analytics", authTestToken}},
+		{withEnvToken, "", []string{"analytics", "metrics", authTestToken}},
+		{withEnvToken, "", []string{"analytics", "export", authTestToken, "--from", "2026-01-01", "--to", "2026-01-02"}},
+		{withEnvToken, "", []string{"sandbox", authTestToken}},
 	}
 	for _, c := range cases {
 		r := runParley(t, bin, c.env, c.stdin, c.args...)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -42,7 +43,7 @@ is a terminal.
 
 Times accept ISO 8601 with or without fraction and zone (no zone = UTC), a date, or an
 age before now: whole days (7d) or a duration (12h, 90m).`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			filter, err := f.filter(time.Now(), func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "parley: "+s) })
 			if err != nil {
@@ -100,6 +101,9 @@ age before now: whole days (7d) or a duration (12h, 90m).`,
 	cmd.AddCommand(exp)
 	return cmd
 }
+
+// metricName is what an analytics metric name looks like.
+var metricName = regexp.MustCompile(`^um_[a-z0-9_]{1,60}$`)
 
 // knownStatuses are the conversation statuses the spec has seen.
 var knownStatuses = []string{client.StatusNew, client.StatusPending, client.StatusEnded}
@@ -306,7 +310,12 @@ Metrics: run "parley analytics metrics".`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			metric, ok := client.LookupMetric(args[0])
 			if !ok {
-				return fmt.Errorf("unknown metric %q (see parley analytics metrics)", args[0])
+				// Named only when it looks like a metric: a token pasted in its place by
+				// mistake must not be echoed.
+				if metricName.MatchString(args[0]) {
+					return fmt.Errorf("unknown metric %q (see parley analytics metrics)", args[0])
+				}
+				return errors.New("the first argument is not a metric name (see parley analytics metrics)")
 			}
 			f, err := export.ParseFormat(format)
 			if err != nil {
@@ -401,7 +410,7 @@ Metrics: run "parley analytics metrics".`,
 	metrics := &cobra.Command{
 		Use:   "metrics",
 		Short: "List every analytics metric with what it measures",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			for _, grp := range client.MetricGroups {

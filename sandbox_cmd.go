@@ -51,7 +51,7 @@ seeded anew when the seed or size differ or when it was seeded more than 7 days 
 		Example: `  parley sandbox > sandbox.env &   # then: set -a; . ./sandbox.env; set +a
   parley sandbox --addr 127.0.0.1:0 --db ./demo.db --seed 2 --request-log requests.jsonl
   parley sandbox --daily-limit 50 --burst-rate 2 --burst 5   # try parley under tight limits`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runSandbox(cmd.Context(), f, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
