@@ -20,12 +20,22 @@ var timeLayouts = []string{
 	"2006-01-02 15:04:05.999999999",
 	"2006-01-02T15:04Z07:00",
 	"2006-01-02T15:04",
+	"2006-01-02T15:04:05.999999999Z07", // an offset of whole hours: +01
+	"2006-01-02 15:04:05.999999999Z07",
+	"2006-01-02T15:04Z07",
 	time.DateOnly,
 }
 
 // ParseTime parses an ISO 8601 timestamp in any of the shapes the API uses.
 func ParseTime(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
+	// ISO 8601 allows the separator and the UTC designator in lower case.
+	if len(s) > 10 && s[10] == 't' {
+		s = s[:10] + "T" + s[11:]
+	}
+	if strings.HasSuffix(s, "z") {
+		s = s[:len(s)-1] + "Z"
+	}
 	for _, l := range timeLayouts {
 		if t, err := time.Parse(l, s); err == nil {
 			t = t.UTC()
