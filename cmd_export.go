@@ -102,6 +102,9 @@ age before now: whole days (7d) or a duration (12h, 90m).`,
 	return cmd
 }
 
+// dateOnly is a date without a time.
+var dateOnly = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
 // metricName is what an analytics metric name looks like.
 var metricName = regexp.MustCompile(`^um_[a-z0-9_]{1,60}$`)
 
@@ -131,13 +134,13 @@ func (f *conversationFilterFlags) register(cmd *cobra.Command) {
 	fl.Int64Var(&f.idGT, "id-gt", 0, "id greater than")
 	fl.Int64Var(&f.idLT, "id-lt", 0, "id smaller than")
 	fl.StringVar(&f.firstFrom, "first-message-from", "", "first contact message sent after")
-	fl.StringVar(&f.firstTo, "first-message-to", "", "first contact message sent before")
+	fl.StringVar(&f.firstTo, "first-message-to", "", "first contact message sent up to (a date: the whole day)")
 	fl.StringVar(&f.lastFrom, "last-message-from", "", "last contact message sent after")
-	fl.StringVar(&f.lastTo, "last-message-to", "", "last contact message sent before")
+	fl.StringVar(&f.lastTo, "last-message-to", "", "last contact message sent up to (a date: the whole day)")
 	fl.StringVar(&f.updatedFrom, "updated-from", "", "last update after")
-	fl.StringVar(&f.updatedTo, "updated-to", "", "last update before")
+	fl.StringVar(&f.updatedTo, "updated-to", "", "last update up to (a date: the whole day)")
 	fl.StringVar(&f.activityFrom, "activity-from", "", "last activity after")
-	fl.StringVar(&f.activityTo, "activity-to", "", "last activity before")
+	fl.StringVar(&f.activityTo, "activity-to", "", "last activity up to (a date: the whole day)")
 }
 
 // filter builds the API filter; warn receives what is accepted but doubtful.
@@ -185,6 +188,10 @@ func (f *conversationFilterFlags) filter(now time.Time, warn func(string)) (clie
 		v, err := parseFilterTime(t.val, now)
 		if err != nil {
 			return out, fmt.Errorf("--%s: %w", t.flag, err)
+		}
+		if strings.HasSuffix(t.flag, "-to") && dateOnly.MatchString(strings.TrimSpace(t.val)) {
+			// As the API reads a date in an upper bound: the whole day.
+			v = v.AddDate(0, 0, 1).Add(-time.Microsecond)
 		}
 		*t.dst = v
 	}

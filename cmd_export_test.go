@@ -175,8 +175,9 @@ func TestExportFilterTimes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A date in an upper bound is the whole day, as the API reads it.
 	want := client.ConversationFilter{UpdatedAtFromDate: time.Date(2026, 3, 3, 12, 0, 0, 0, time.UTC),
-		LastActivityToDate: time.Date(2026, 3, 9, 0, 0, 0, 0, time.UTC), Status: "new", OperatorID: 3}
+		LastActivityToDate: time.Date(2026, 3, 9, 23, 59, 59, 999_999_000, time.UTC), Status: "new", OperatorID: 3}
 	if got != want {
 		t.Errorf("filter = %+v, want %+v", got, want)
 	}
