@@ -31,7 +31,7 @@ const taskTimeout = 90 * time.Second
 type deleteResult struct {
 	deleted []int64 // ids gone
 	ongoing []int64 // ids kept: ongoing conversations are never deleted
-	reload  bool    // reload the list to show what the server now has
+	reload  bool    // ask for what changed since, to show what the server now has
 }
 
 // target is the conversation an action applies to: the open one when the thread or detail
@@ -190,7 +190,8 @@ func (m *Model) deleteConfirm() tea.Cmd {
 		defer cancel()
 		// Exactly the marked ids (the statuses shown may be stale; the server decides and
 		// skips ongoing ones). Its answer does not say which were skipped, so the report
-		// uses the statuses shown and the list reloads after.
+		// uses the statuses shown, and the conversations changed since the last refresh
+		// are asked for after (a row whose status changed meanwhile comes back).
 		err := c.DeleteConversations(cctx, ids)
 		return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: deleteResult{deleted: ended, ongoing: ongoing, reload: true}, Err: err}
 	}))
@@ -242,7 +243,8 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		}
 		var reload tea.Cmd
 		if res.reload {
-			reload = m.List.Load(true)
+			// Not the first page again: the cursor keeps its place, however deep.
+			reload = m.List.RefreshChanged()
 		}
 		return tea.Batch(common.Toast(text), reload, follow)
 	}
