@@ -515,6 +515,16 @@ func (m *Model) UpdateRow(r Row) {
 	}
 }
 
+// SelectID puts the cursor on the row with id when it is loaded, and reports whether it is.
+func (m *Model) SelectID(id int64) bool {
+	i, ok := m.index[id]
+	if ok {
+		m.win.Cursor = i
+		m.win.Clamp(len(m.rows))
+	}
+	return ok
+}
+
 // RemoveRows drops rows by id (after a delete) and keeps the cursor near where it was.
 func (m *Model) RemoveRows(ids []int64) {
 	for _, id := range ids {

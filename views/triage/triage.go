@@ -51,7 +51,8 @@ type Model struct {
 	width        int
 	height       int
 	seq          int
-	restingID    int64
+	restingID    int64 // the open conversation: the thread and detail panes show it
+	openedAt     int64 // the list row under the cursor when it was opened
 	started      bool
 }
 
@@ -209,7 +210,7 @@ func (m *Model) openSelected() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	m.restingID = r.ID
+	m.restingID, m.openedAt = r.ID, r.ID
 	return m.sync()
 }
 
@@ -236,10 +237,11 @@ func (m *Model) sync() tea.Cmd {
 }
 
 // leave is called after a key moved the focus: leaving the list one pane at a time opens
-// the row under the cursor (it may not have rested yet); otherwise the panes now shown load
-// the open conversation if needed.
+// the row under the cursor when the cursor moved since the open conversation was opened
+// (it may not have rested yet); otherwise the panes now shown load the open conversation
+// if needed, so a conversation opened from elsewhere stays open.
 func (m *Model) leave(from Pane) tea.Cmd {
-	if from == PaneList && m.focus != PaneList && m.mode() == 1 {
+	if from == PaneList && m.focus != PaneList && m.mode() == 1 && m.selectedID() != m.openedAt {
 		return m.openSelected()
 	}
 	return m.sync()
@@ -287,7 +289,10 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		m.restingID = 0
 		return m, m.List.Load(true)
 	case common.OpenConversationMsg:
-		m.restingID = msg.ConversationID
+		// The list's cursor goes to it when it is loaded, so that list, thread and detail
+		// agree; either way moving through the panes keeps it open.
+		m.List.SelectID(msg.ConversationID)
+		m.restingID, m.openedAt = msg.ConversationID, m.selectedID()
 		m.setFocus(PaneMessages)
 		// The contact's name comes with the detail (detail.LoadedMsg sets the title).
 		return m, tea.Batch(m.Msgs.Open(msg.ConversationID, "", false),

@@ -554,3 +554,38 @@ func TestRefreshFollowsTheOpenConversation(t *testing.T) {
 		t.Fatalf("the change is not shown:\n%s", m.View())
 	}
 }
+
+// A conversation opened from elsewhere (a contact's detail) stays open while tab goes round
+// the panes one at a time, and the list's cursor goes to it when it is loaded.
+func TestOpenedConversationSurvivesTabbingThroughThePanes(t *testing.T) {
+	m, _, sb := newScreen(t, 80, 24)
+	rows := m.List.Rows()
+	if len(rows) < 5 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	for i, id := range []int64{rows[4].ID, sb.Server.Info().LongConversationID} {
+		if i == 1 {
+			// Only new conversations listed: the long one (pending) is not among the rows.
+			m.Update(viewtest.Key("esc")) // to the list
+			_, cmd := m.Update(viewtest.Key("s"))
+			settle(m, cmd)
+			if _, loaded := m.List.Row(id); loaded || len(m.List.Rows()) == 0 {
+				t.Fatalf("status new: %d rows, the long conversation among them: %v", len(m.List.Rows()), loaded)
+			}
+		}
+		_, cmd := m.Update(common.OpenConversationMsg{ConversationID: id})
+		settle(m, cmd)
+		if _, loaded := m.List.Row(id); loaded {
+			if r, _ := m.List.Selected(); r.ID != id {
+				t.Fatalf("opened %d, the list's cursor is on %d", id, r.ID)
+			}
+		}
+		for range 3 { // messages → detail → list → messages
+			_, cmd = m.Update(viewtest.Key("tab"))
+			settle(m, cmd)
+		}
+		if m.Focused() != triage.PaneMessages || m.Msgs.ConversationID() != id {
+			t.Fatalf("after going round the panes: focus %v, thread %d, want %d", m.Focused(), m.Msgs.ConversationID(), id)
+		}
+	}
+}
