@@ -134,6 +134,8 @@ type Client struct {
 	cache      *cache // nil when caching is off
 	// sleep waits for d or until ctx is done; tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
+	// spread lengthens a server-given wait a little at random; tests replace it.
+	spread func(d time.Duration) time.Duration
 }
 
 // New validates cfg and returns a Client.
@@ -168,6 +170,7 @@ func New(cfg Config) (*Client, error) {
 		onRequest:  cfg.OnRequest,
 		now:        cfg.Now,
 		sleep:      sleepCtx,
+		spread:     spreadWait,
 	}
 	// Work on a copy of the transport client: its redirect policy must drop the token when a
 	// redirect leaves the API (net/http keeps it for another port or scheme of the same host).
@@ -368,7 +371,7 @@ func (c *Client) do(ctx context.Context, req request, out any) (int, error) {
 				// (a daily limit answers with hours): give up now, saying how long.
 				return status, c.redact(err)
 			}
-			delay = apiErr.RetryAfter
+			delay = c.spread(apiErr.RetryAfter)
 		}
 		delay = min(delay, c.maxWait)
 		c.emit(Event{Kind: EventRetry, Family: fam, Method: req.method, Status: status, Attempt: attempt + 1, Delay: delay, Err: c.redact(err)})
@@ -486,6 +489,13 @@ func backoff(attempt int) time.Duration {
 	}
 	d := defaultBackoffBase << attempt
 	return d/2 + rand.N(d/2+1)
+}
+
+// spreadWait adds up to a quarter of d (at most a second) at random: requests refused
+// together with the same Retry-After (a burst of slot requests) then do not all come
+// back in the same instant and collide again.
+func spreadWait(d time.Duration) time.Duration {
+	return d + rand.N(min(d/4, time.Second)+1)
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

@@ -138,6 +138,7 @@ func newTestClient(t *testing.T, base string, mod func(*Config)) (*Client, *wait
 	}
 	w := &waits{}
 	c.sleep = w.sleep
+	c.spread = func(d time.Duration) time.Duration { return d } // waits as the server said
 	return c, w
 }
 

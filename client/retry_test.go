@@ -669,3 +669,19 @@ func TestRateLimitErrorSaysHowLongToWait(t *testing.T) {
 		}
 	}
 }
+
+func TestSpreadWaitStaysWithinAQuarterOrASecond(t *testing.T) {
+	seen := map[time.Duration]bool{}
+	for range 200 {
+		for _, d := range []time.Duration{time.Second, 40 * time.Second} {
+			got := spreadWait(d)
+			if got < d || got > d+min(d/4, time.Second) {
+				t.Fatalf("spreadWait(%v) = %v", d, got)
+			}
+			seen[got] = true
+		}
+	}
+	if len(seen) < 20 {
+		t.Fatalf("spreadWait barely varies: %d distinct waits", len(seen))
+	}
+}
