@@ -910,3 +910,42 @@ func TestWholeBreakdownShowsEveryRow(t *testing.T) {
 		t.Fatalf("esc did not return to the chart:\n%s", v)
 	}
 }
+
+// At 80 columns the summary split three ways keeps its columns apart: every value is a
+// word of its own and the group names all show.
+func TestNarrowSplitSummaryKeepsColumnsApart(t *testing.T) {
+	ctx := offlineCtx(t)
+	m := New(ctx)
+	m.Update(metricPickedMsg{metric: client.MetricOperatorResponseTimeFirst})
+	m.Update(rangePickedMsg{r: Range{Preset: PresetLast7}})
+	m.SetSize(80, 22)
+	pts := hostilePoints()
+	for i := range pts { // durations of minutes, as wide as the summary's values get
+		if pts[i].Value != nil {
+			v := *pts[i].Value * 97
+			pts[i].Value = &v
+		}
+	}
+	loadSynthetic(t, m, pts)
+	m.split = SplitInteraction
+	m.derive()
+	summary := ""
+	for _, l := range strings.Split(ansi.Strip(m.View()), "\n") {
+		if i := strings.LastIndex(l, "││"); i >= 0 {
+			summary += l[i+len("││"):] + "\n"
+		}
+	}
+	var head, sum []string
+	for _, l := range strings.Split(summary, "\n") {
+		f := strings.Fields(strings.Trim(l, "│"))
+		switch {
+		case len(f) > 0 && f[0] == "Sum":
+			sum = f
+		case len(f) >= 3 && head == nil && f[0] == "human":
+			head = f
+		}
+	}
+	if h := strings.Join(head, " "); (h != "human bot both" && h != "human bot both none") || len(sum) != len(head)+1 {
+		t.Fatalf("header %q, sum row %q:\n%s", head, sum, summary)
+	}
+}

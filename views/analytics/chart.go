@@ -44,19 +44,26 @@ func drawChart(st *theme.Styles, groups []groupView, kind ChartKind, unit client
 	if len(groups) == 1 {
 		return chartBlock(st, groups[0].buckets, 0, kind, unit, ymax, w, h)
 	}
+	// A chart per group needs four lines (caption, two of plot, the axis). As many as fit
+	// are drawn; a last line says how many more a taller window would show.
+	const minGroupLines = 4
+	shown, room := len(groups), h
+	if shown*minGroupLines > h {
+		room = h - 1 // the line about the rest
+		shown = room / minGroupLines
+	}
 	var lines []string
-	per := h / len(groups)
-	for i, g := range groups {
-		ch := per
-		if i == len(groups)-1 {
-			ch = h - len(lines)
-		}
-		if ch < 4 {
-			break
+	for i, g := range groups[:shown] {
+		ch := room / shown
+		if i == shown-1 {
+			ch = room - len(lines)
 		}
 		caption := seriesStyle(st, i).Render("■ "+g.name) + st.Muted.Render(" · "+plural(g.summary.Count, "data point"))
 		lines = append(lines, caption)
 		lines = append(lines, strings.Split(chartBlock(st, g.buckets, i, kind, unit, ymax, w, ch-1), "\n")...)
+	}
+	if rest := len(groups) - shown; rest > 0 {
+		lines = append(lines, st.Muted.Render("+ "+plural(rest, "more group")+": a taller window shows them"))
 	}
 	return common.Block(lines, w, h)
 }

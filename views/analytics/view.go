@@ -433,22 +433,65 @@ func (m *Model) summaryView(w, h, resH int) string {
 		}
 		return common.Block(lines, w, h)
 	}
+	// One column per group, as wide as its widest value plus a space; the labels take what
+	// is left (up to 12), in short forms when that is little.
 	n := max(1, len(m.d.groups))
-	cw := max(6, (w-lw)/n)
-	head := common.Pad("", lw)
+	need := 0
 	for _, g := range m.d.groups {
-		head += common.PadLeft(g.short, cw)
+		need = max(need, ansi.StringWidth(g.short))
+		for _, r := range rows {
+			need = max(need, ansi.StringWidth(r.f(g.summary)))
+		}
+	}
+	cw := max(need+1, (w-lw)/n)
+	slw := min(lw, max(4, w-n*cw))
+	if slw+n*cw > w { // even the widest value does not fit: narrower columns, shorter values
+		slw = 4
+		cw = max(4, (w-slw)/n)
+	}
+	head := common.Pad("", slw)
+	for _, g := range m.d.groups {
+		short := g.short
+		if ansi.StringWidth(short) > cw-1 && g.name == GroupNoInteraction {
+			short = "none"
+		}
+		head += common.PadLeft(fitValue(short, cw-1), cw)
 	}
 	lines = append(lines, st.Bold.Render(head))
 	for _, r := range rows {
-		line := st.Label.Render(common.Pad(r.name, lw))
+		name := r.name
+		for ansi.StringWidth(name) >= slw {
+			short, ok := shortRowNames[name]
+			if !ok {
+				break
+			}
+			name = short
+		}
+		line := st.Label.Render(common.Pad(name, slw))
 		for _, g := range m.d.groups {
-			line += common.PadLeft(r.f(g.summary), cw)
+			line += common.PadLeft(fitValue(r.f(g.summary), cw-1), cw)
 		}
 		lines = append(lines, line)
 	}
 	return common.Block(lines, w, h)
 }
+
+// fitValue shortens a summary value to w columns: a duration of hours loses its minutes
+// (1234h05m → 1234h), anything else still too wide ends in "…".
+func fitValue(v string, w int) string {
+	if ansi.StringWidth(v) <= w {
+		return v
+	}
+	// Durations: 1234h05m → 1234h, 48m32s → 48m.
+	if i := strings.IndexAny(v, "hm"); i > 0 && i+1 <= w && i+1 < len(v) {
+		return v[:i+1]
+	}
+	return ansi.Truncate(v, w, "…")
+}
+
+// shortRowNames are the summary's row names for a narrow split summary.
+var shortRowNames = map[string]string{"Data points": "Points", "Points": "Pts", "With value": "Values",
+	"Values": "Vals", "Median": "Med"}
 
 // unitText says how to read the metric's value.
 func unitText(info client.MetricInfo) string {
