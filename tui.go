@@ -31,9 +31,9 @@ const bgQueryTimeout = 400 * time.Millisecond
 func needTerminal(termVar string, hadTerm bool) error {
 	switch {
 	case !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())):
-		return errors.New("parley needs a terminal: stdin and stdout must be a TTY (over ssh use `ssh -t`); for scripts use the subcommands, see parley --help")
+		return errors.New("a terminal is needed: stdin and stdout must be a TTY (over ssh use `ssh -t`); for scripts use the subcommands, see parley --help")
 	case !hadTerm || termVar == "" || termVar == "dumb":
-		return errors.New("parley needs a terminal that can draw: TERM is unset or \"dumb\"; for scripts use the subcommands, see parley --help")
+		return errors.New("a terminal that can draw is needed: TERM is unset or \"dumb\"; for scripts use the subcommands, see parley --help")
 	}
 	return nil
 }

@@ -105,7 +105,7 @@ func TestNeedsATerminal(t *testing.T) {
 	if !errors.As(err, &exit) || exit.ExitCode() == 0 {
 		t.Fatalf("stdout not a terminal: want a non-zero exit, got %v", err)
 	}
-	if !strings.Contains(stderr.String(), "needs a terminal") {
+	if !strings.Contains(stderr.String(), "parley: a terminal is needed") {
 		t.Fatalf("stderr does not say a terminal is needed: %q", stderr.String())
 	}
 	if strings.Contains(stdout.String(), "\x1b") {
@@ -125,7 +125,7 @@ func TestNeedsATerminal(t *testing.T) {
 	if !errors.As(err, &exit) || exit.ExitCode() == 0 {
 		t.Fatalf("TERM=dumb: want a non-zero exit, got %v (%q)", err, out)
 	}
-	if !strings.Contains(string(out), "needs a terminal") {
+	if !strings.Contains(string(out), "parley: a terminal") {
 		t.Fatalf("TERM=dumb: output does not explain: %q", out)
 	}
 	_ = os.Stdout

@@ -949,3 +949,22 @@ func TestNarrowSplitSummaryKeepsColumnsApart(t *testing.T) {
 		t.Fatalf("header %q, sum row %q:\n%s", head, sum, summary)
 	}
 }
+
+// At 80 columns the Cost line of a query of several requests, waiting for the limit,
+// still ends with the key that runs it.
+func TestNarrowCostLineKeepsTheRunKey(t *testing.T) {
+	m := New(offlineCtx(t))
+	from := fixedNow.AddDate(0, 0, -206)
+	m.Update(rangePickedMsg{r: Range{Preset: PresetCustom, Custom: Period{From: from, To: fixedNow}}})
+	m.SetSize(80, 22)
+	m.free, m.delay = 0, 15*time.Second
+	var cost string
+	for _, l := range strings.Split(ansi.Strip(m.View()), "\n") {
+		if strings.Contains(l, "Cost") {
+			cost = l
+		}
+	}
+	if !strings.Contains(cost, "3 requests") || !strings.Contains(cost, "enter runs it") || ansi.StringWidth(cost) != 80 {
+		t.Fatalf("cost line %q", cost)
+	}
+}

@@ -184,7 +184,11 @@ func (m *Model) controls(w int) string {
 	rangeText := m.rng.Preset.Label() + ": " + p.String() + " UTC · " + plural(p.Days(), "day") + " · per " + p.Granularity().String()
 	lines = append(lines, hint(label("Range")+rangeText, k.Range.Help().Key+" change"))
 	lines = append(lines, hint(label("Filters")+m.filterText(), k.Mode.Help().Key+" mode · "+k.Filter.Help().Key+" filters"))
-	lines = append(lines, label("Cost")+m.costText())
+	cost := m.costText(false)
+	if ansi.StringWidth(cost) > w-9 {
+		cost = m.costText(true) // the key hint at the end must stay
+	}
+	lines = append(lines, label("Cost")+common.Pad(cost, max(0, w-9)))
 	return common.Block(lines, w, controlsHeight-2)
 }
 
@@ -241,11 +245,15 @@ func (m *Model) filterText() string {
 	return strings.Join(parts, " · ")
 }
 
-// costText says what running the query costs, or where the run is.
-func (m *Model) costText() string {
+// costText says what running the query costs, or where the run is; compact says it in
+// fewer words, for a narrow screen.
+func (m *Model) costText(compact bool) string {
 	st := m.ctx.Styles
 	k := m.ctx.Keys
 	free := fmt.Sprintf("%d free this minute", m.free)
+	if compact {
+		free = fmt.Sprintf("%d free/min", m.free)
+	}
 	switch {
 	case m.running():
 		r := m.run
@@ -256,16 +264,21 @@ func (m *Model) costText() string {
 		return st.Warning.Render(s)
 	case m.err != "":
 		return st.Error.Render("failed: "+m.err) + st.Muted.Render(" · "+k.Open.Help().Key+" tries again")
+	case m.cur != nil && compact:
+		return "cached · fetched " + m.cur.at.UTC().Format("15:04:05") + " (" + k.Refresh.Help().Key + ": again) · " + st.Muted.Render(free)
 	case m.cur != nil:
 		return "cached, 0 requests · fetched " + m.cur.at.UTC().Format("15:04:05") + " (" + k.Refresh.Help().Key + ": again) · " + st.Muted.Render(free)
 	}
 	s := CostText(m.cost)
-	if m.cost > 1 {
+	if m.cost > 1 && !compact {
 		s += fmt.Sprintf(" (≤%d days each)", client.MaxAnalyticsDays)
 	}
 	s += " · " + free
 	if m.cost > m.free {
 		wait := "the rest wait for the limit"
+		if compact {
+			wait = "some wait"
+		}
 		if m.free == 0 && m.delay > 0 {
 			wait = fmt.Sprintf("next slot in %ds", int(math.Ceil(m.delay.Seconds())))
 		}
