@@ -82,10 +82,11 @@ func filterForm(ctx *common.Ctx, f Filters, mode client.OperatorMode) common.Mod
 	}
 	build := func() *huh.Form {
 		first := []huh.Field{
-			huh.NewSelect[string]().Title("Operator mode (operator_mode)").Value(&modeVal).Options(
+			// Options before the value and no height, so that every option stays in view.
+			huh.NewSelect[string]().Title("Operator mode (operator_mode)").Options(
 				huh.NewOption("all operators", ""),
 				huh.NewOption("human operators only", string(client.OperatorModeHuman)),
-				huh.NewOption("bots only", string(client.OperatorModeBot))),
+				huh.NewOption("bots only", string(client.OperatorModeBot))).Value(&modeVal),
 		}
 		if len(ops) > 0 {
 			opts := make([]huh.Option[int64], len(ops))
@@ -155,8 +156,8 @@ func exportForm(ctx *common.Ctx, q client.AnalyticsQuery, p Period, pts []client
 	path := ""
 	build := func() *huh.Form {
 		return huh.NewForm(huh.NewGroup(
-			huh.NewSelect[string]().Title("Format").Value(&format).Options(
-				huh.NewOption("CSV", string(export.CSV)), huh.NewOption("JSON", string(export.JSON))),
+			huh.NewSelect[string]().Title("Format").Options(
+				huh.NewOption("CSV", string(export.CSV)), huh.NewOption("JSON", string(export.JSON))).Value(&format),
 			huh.NewInput().Title("File").Value(&path).
 				Placeholder("empty: "+ExportName(q.Metric, p, export.CSV)+" here").
 				Description("The same format as `parley analytics export`. A typed file is overwritten."),

@@ -94,8 +94,10 @@ func (m List) FilterForm() common.Modal {
 					Placeholder("2026-11-01, 2026-11-01 14:30, 6h, 7d, today"),
 				huh.NewInput().Title("Active before").Value(&v.active).Validate(forms.Labelled("Active before", when)).
 					Placeholder("2026-11-01, 2026-11-01 14:30, 6h, 7d, today"),
-				huh.NewSelect[string]().Title("Verified (email or mobile)").Value(&v.verified).Options(
-					huh.NewOption("any", ""), huh.NewOption("✓ verified", "yes"), huh.NewOption("not verified", "no")),
+				// Options before the value and no height, so that every option stays in view.
+				huh.NewSelect[string]().Title("Verified (email or mobile)").Options(
+					huh.NewOption("any", ""), huh.NewOption("✓ verified", "yes"), huh.NewOption("not verified", "no")).
+					Value(&v.verified),
 			).Title("Activity"),
 		)
 	}

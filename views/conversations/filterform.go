@@ -148,9 +148,13 @@ func (m Model) FilterForm() common.Modal {
 		}
 		return huh.NewForm(
 			huh.NewGroup(
-				huh.NewSelect[string]().Title("Status").Value(&v.status).Options(
+				// Options before the value, and no height: huh scrolls a select so that
+				// the value known when the options come is its top line, and a set height
+				// scrolls it there again on every update, hiding the options above.
+				huh.NewSelect[string]().Title("Status").Options(
 					huh.NewOption("any", ""), huh.NewOption("● new", client.StatusNew),
-					huh.NewOption("◐ pending", client.StatusPending), huh.NewOption("○ ended", client.StatusEnded)),
+					huh.NewOption("◐ pending", client.StatusPending), huh.NewOption("○ ended", client.StatusEnded)).
+					Value(&v.status),
 				huh.NewSelect[string]().Title("Operator").Value(&v.operator).Options(selectOptions("any operator", ops, v.operator)...).Height(6),
 				huh.NewSelect[string]().Title("Topic").Value(&v.topic).Options(selectOptions("any topic", topics, v.topic)...).Height(6),
 				huh.NewSelect[string]().Title("Widget").Value(&v.widget).Options(selectOptions("any widget", widgets, v.widget)...).Height(5),

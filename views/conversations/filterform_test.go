@@ -149,3 +149,21 @@ func TestFilterFormOffersTopicsSeenBefore(t *testing.T) {
 		t.Errorf("after ForgetSeen the form offers %q", known)
 	}
 }
+
+// With a status filter set, the form's status select still shows every option, the ones
+// above the chosen one included, and the chosen one stays chosen.
+func TestFilterFormStatusShowsEveryOption(t *testing.T) {
+	m := conversations.New(viewtest.Ctx(nil))
+	_ = m.SetQuery(conversations.Query{Filter: client.ConversationFilter{Status: client.StatusPending}})
+	form := m.FilterForm()
+	form.SetSize(76, 20)
+	r := &filterFormRun{m: form}
+	r.exec(form.Init())
+	r.keys()
+	v := r.m.View()
+	for _, want := range []string{"  any", "  ● new", "> ◐ pending", "  ○ ended"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("the status select lacks %q:\n%s", want, v)
+		}
+	}
+}
