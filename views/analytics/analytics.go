@@ -517,7 +517,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.menuOpen = true
 		return m.ctx.OpenModal(newRangeMenu(m.ctx, m.rng, m.query()))
 	case key.Matches(msg, k.Filter):
-		return m.ctx.OpenModal(filterForm(m.ctx, m.filters, m.mode))
+		return m.ctx.OpenModal(filterForm(m.ctx, m.filters, m.mode, m.names))
 	case key.Matches(msg, k.Mode):
 		switch m.mode {
 		case client.OperatorModeAll:

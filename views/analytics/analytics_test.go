@@ -968,3 +968,16 @@ func TestNarrowCostLineKeepsTheRunKey(t *testing.T) {
 		t.Fatalf("cost line %q", cost)
 	}
 }
+
+// The filter form offers the operators of other organizations once the results named them.
+func TestFilterFormOffersOperatorsOfOtherOrganizations(t *testing.T) {
+	ctx := offlineCtx(t)
+	ctx.Operators = map[int64]string{1: "Ada"}
+	f := filterForm(ctx, Filters{Operators: []int64{7}}, "", map[int64]string{7: "Zed"})
+	f.SetSize(76, 40)
+	_ = f.Init()
+	v := ansi.Strip(f.View())
+	if !strings.Contains(v, "Ada (#1)") || !strings.Contains(v, "Zed (#7)") {
+		t.Fatalf("the form does not offer both operators:\n%s", v)
+	}
+}

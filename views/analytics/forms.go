@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -55,20 +56,27 @@ func customForm(ctx *common.Ctx, cur Period) common.Modal {
 }
 
 // filterForm edits the id filters (several ids each, combined with OR) and the operator mode.
-func filterForm(ctx *common.Ctx, f Filters, mode client.OperatorMode) common.Modal {
+// The operators to pick from are the directory's and those of other organizations named
+// from the results (more, the names of the operators of other organizations).
+func filterForm(ctx *common.Ctx, f Filters, mode client.OperatorMode, more map[int64]string) common.Modal {
 	type known struct {
 		id   int64
 		name string
 	}
+	names := maps.Clone(more)
+	if names == nil {
+		names = map[int64]string{}
+	}
+	maps.Copy(names, ctx.Operators)
 	var ops []known
-	for id, name := range ctx.Operators {
+	for id, name := range names {
 		ops = append(ops, known{id, name})
 	}
 	slices.SortFunc(ops, func(a, b known) int { return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.id, b.id)) })
 	var picked []int64
 	var other []int64
 	for _, id := range f.Operators {
-		if ctx.Operators[id] != "" {
+		if names[id] != "" {
 			picked = append(picked, id)
 		} else {
 			other = append(other, id)

@@ -2,6 +2,7 @@ package analytics
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -237,7 +238,9 @@ func (m *Model) filterText() string {
 	}
 	add("organization", m.filters.Orgs, nil)
 	add("widget", m.filters.Widgets, nil)
-	add("operator", m.filters.Operators, m.ctx.Operators)
+	names := maps.Clone(m.names)
+	maps.Copy(names, m.ctx.Operators)
+	add("operator", m.filters.Operators, names)
 	add("group", m.filters.Groups, nil)
 	if len(parts) == 1 {
 		parts = append(parts, "every organization, widget, operator and group")
