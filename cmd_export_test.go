@@ -541,4 +541,8 @@ func TestAnalyticsExportJSONIsTerminalSafe(t *testing.T) {
 	if got[0]["value_str"] != "a\u009b31mb\x1b]0;x\x07c" {
 		t.Fatalf("value_str changed: %q", got[0]["value_str"])
 	}
+	// The time as the API wrote it, as in the CSV.
+	if got[0]["time"] != "2026-11-02T10:00:00" || strings.Count(r.stdout, `"time"`) != 1 {
+		t.Fatalf("time %q in %s", got[0]["time"], r.stdout)
+	}
 }

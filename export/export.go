@@ -40,6 +40,9 @@ var Header = []string{
 	"is_chatbot_metric", "chatbot_interaction", "human_interaction",
 }
 
+// timeLayout is the API's data point time: UTC, no fraction, no zone.
+const timeLayout = "2006-01-02T15:04:05"
+
 // DataPoints writes pts of metric to w in format f. JSON is an array of objects shaped like
 // the API's data points with a "metric" key added; CSV has Header as its first row and empty
 // cells for null values.
@@ -61,7 +64,7 @@ func writeCSV(w io.Writer, metric client.Metric, pts []client.DataPoint) error {
 	row := make([]string, len(Header))
 	for _, p := range pts {
 		row[0] = string(metric)
-		row[1] = p.Time.UTC().Format("2006-01-02T15:04:05")
+		row[1] = p.Time.UTC().Format(timeLayout)
 		row[2] = strconv.FormatInt(p.OrganizationID, 10)
 		row[3] = optInt(p.OperatorID)
 		row[4] = optInt(p.OperatorGroupID)
@@ -94,13 +97,16 @@ func writeCSV(w io.Writer, metric client.Metric, pts []client.DataPoint) error {
 
 type jsonPoint struct {
 	Metric client.Metric `json:"metric"`
+	// Time as the API writes it (and as the CSV does), UTC without a zone; it hides the
+	// embedded point's time, which would marshal with microseconds and a Z.
+	Time string `json:"time"`
 	client.DataPoint
 }
 
 func writeJSON(w io.Writer, metric client.Metric, pts []client.DataPoint) error {
 	out := make([]jsonPoint, len(pts))
 	for i, p := range pts {
-		out[i] = jsonPoint{Metric: metric, DataPoint: p}
+		out[i] = jsonPoint{Metric: metric, Time: p.Time.UTC().Format(timeLayout), DataPoint: p}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
