@@ -382,15 +382,14 @@ func (rq *request) putContact() (int, any, error) {
 	var newID int64
 	err = rq.s.inTx(rq, func(q querier) error {
 		now := rq.s.opts.Now().UnixMicro()
-		res, err := q.ExecContext(rq.ctx, `INSERT INTO contacts(organization_id, email_verified,
+		var err error
+		if newID, err = nextID(rq, q, "contacts"); err != nil {
+			return err
+		}
+		if _, err := q.ExecContext(rq.ctx, `INSERT INTO contacts(id, organization_id, email_verified,
 			is_mobile_number_verified, loc_lat, loc_lon, locale, contact_by_email, contact_by_phone,
 			contact_by_service_channels, contact_by_service_messenger, is_blocked, needs_register, created_at, updated_at)
-			VALUES (?, 0, 0, 0, 0, 'en_US', 0, 0, 0, 0, 0, 0, ?, ?)`, rq.org, now, now)
-		if err != nil {
-			return fmt.Errorf("create contact: %w", err)
-		}
-		newID, err = res.LastInsertId()
-		if err != nil {
+			VALUES (?, ?, 0, 0, 0, 0, 'en_US', 0, 0, 0, 0, 0, 0, ?, ?)`, newID, rq.org, now, now); err != nil {
 			return fmt.Errorf("create contact: %w", err)
 		}
 		return applyContactChanges(rq, q, newID, ch)
@@ -434,6 +433,13 @@ func deleteContacts(rq *request, q querier, ids []int64) error {
 			return err
 		}
 		convs = convs[n:]
+	}
+	// Their ids are never handed out again (nor their notes').
+	if err := keepIDsRetired(rq, q, "contacts", `SELECT max(id) FROM contacts WHERE id IN `+in, args...); err != nil {
+		return err
+	}
+	if err := keepIDsRetired(rq, q, "notes", `SELECT max(id) FROM notes WHERE contact_id IN `+in, args...); err != nil {
+		return err
 	}
 	for _, st := range []string{
 		`DELETE FROM notes WHERE contact_id IN ` + in,

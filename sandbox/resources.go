@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -141,12 +142,12 @@ func (rq *request) createNote() (int, any, error) {
 	var id int64
 	err = rq.s.inTx(rq, func(q querier) error {
 		now := rq.s.opts.Now().UnixMicro()
-		res, err := q.ExecContext(rq.ctx, `INSERT INTO notes(organization_id, contact_id, body, operator_id, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?)`, rq.org, contactID, text, author, now, now)
-		if err != nil {
-			return fmt.Errorf("create note: %w", err)
+		var err error
+		if id, err = nextID(rq, q, "notes"); err != nil {
+			return err
 		}
-		if id, err = res.LastInsertId(); err != nil {
+		if _, err := q.ExecContext(rq.ctx, `INSERT INTO notes(id, organization_id, contact_id, body, operator_id, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, id, rq.org, contactID, text, author, now, now); err != nil {
 			return fmt.Errorf("create note: %w", err)
 		}
 		return reindexContact(rq, q, contactID)
@@ -166,6 +167,9 @@ func (rq *request) deleteNote() (int, any, error) {
 		return 0, nil, err
 	}
 	err = rq.s.inTx(rq, func(q querier) error {
+		if err := keepIDsRetired(rq, q, "notes", `SELECT ?`, rq.route.id); err != nil {
+			return err
+		}
 		if _, err := q.ExecContext(rq.ctx, `DELETE FROM notes WHERE id = ?`, rq.route.id); err != nil {
 			return fmt.Errorf("delete note: %w", err)
 		}
@@ -448,4 +452,57 @@ func (rq *request) operatorAway() (int, any, error) {
 		return 0, nil, fmt.Errorf("update away status: %w", err)
 	}
 	return http.StatusOK, awayJSON{OperatorID: id, IsAway: away, ChangedAt: stamp(now)}, nil
+}
+
+// --- ids ---------------------------------------------------------------------------------------
+
+// SQLite hands out max(id)+1, so the id of the newest row came back after its delete: a
+// retried DELETE, or an id kept by a client, could then hit another resource. The highest
+// id a table ever had is kept in meta ("retired_id_<table>") and new rows go above it.
+
+// keepIDsRetired records the highest id that maxQuery (one value) finds among rows about
+// to be deleted from table.
+func keepIDsRetired(rq *request, q querier, table, maxQuery string, args ...any) error {
+	var top sql.NullInt64
+	if err := q.QueryRowContext(rq.ctx, maxQuery, args...).Scan(&top); err != nil {
+		return fmt.Errorf("retire %s ids: %w", table, err)
+	}
+	if !top.Valid {
+		return nil
+	}
+	return raiseRetired(rq, q, table, top.Int64)
+}
+
+func raiseRetired(rq *request, q querier, table string, id int64) error {
+	cur, err := retiredID(rq, q, table)
+	if err != nil || id <= cur {
+		return err
+	}
+	return setMeta(rq.ctx, q, "retired_id_"+table, strconv.FormatInt(id, 10))
+}
+
+func retiredID(rq *request, q querier, table string) (int64, error) {
+	v, err := getMeta(rq.ctx, q, "retired_id_"+table)
+	if err != nil || v == "" {
+		return 0, err
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("meta retired_id_%s: %w", table, err)
+	}
+	return n, nil
+}
+
+// nextID is the id of a new row of table: above every id it has or ever had.
+func nextID(rq *request, q querier, table string) (int64, error) {
+	var top sql.NullInt64
+	if err := q.QueryRowContext(rq.ctx, `SELECT max(id) FROM `+table).Scan(&top); err != nil {
+		return 0, fmt.Errorf("next %s id: %w", table, err)
+	}
+	retired, err := retiredID(rq, q, table)
+	if err != nil {
+		return 0, err
+	}
+	id := max(top.Int64, retired) + 1
+	return id, raiseRetired(rq, q, table, id)
 }

@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"fmt"
 	"net/http"
 	"reflect"
 	"sort"
@@ -446,4 +447,40 @@ func TestExcludeIDsOnSingleEndpoints(t *testing.T) {
 		t.Fatalf("excluded message still listed")
 	}
 	expectStatus(t, a.get("/api/um/v3/conversations/"+itoa(c.ID)+"/messages/?exclude_ids=12"), 400, "integer exclude on messages")
+}
+
+// The id of a deleted note or contact is never handed out again, also when it was the
+// newest: a retried DELETE must not hit a resource created in between.
+func TestDeletedIDsAreNotReused(t *testing.T) {
+	t.Parallel()
+	a := newAPI(t, start(t, sandbox.Options{}))
+	id := func(r resp) int64 {
+		t.Helper()
+		var v struct{ ID int64 }
+		r.json(t, &v)
+		return v.ID
+	}
+	c1 := a.send(http.MethodPut, "/api/um/v3/contact_identities/?identifier=email", `{"email": "reuse@example.com", "name": "Reuse"}`)
+	expectStatus(t, c1, 201, "create contact")
+	contact := id(c1)
+	n1 := a.send(http.MethodPost, "/api/um/v3/notes/", fmt.Sprintf(`{"contact_identity_id": %d, "body": "first"}`, contact))
+	expectStatus(t, n1, 201, "create note")
+	note := id(n1)
+	expectStatus(t, a.del(fmt.Sprintf("/api/um/v3/notes/%d/", note)), 204, "delete note")
+	n2 := a.send(http.MethodPost, "/api/um/v3/notes/", fmt.Sprintf(`{"contact_identity_id": %d, "body": "second"}`, contact))
+	expectStatus(t, n2, 201, "create note again")
+	if got := id(n2); got <= note {
+		t.Fatalf("the new note got id %d, the deleted one had %d", got, note)
+	}
+	expectStatus(t, a.del(fmt.Sprintf("/api/um/v3/contact_identities/%d/", contact)), 204, "delete contact")
+	c2 := a.send(http.MethodPut, "/api/um/v3/contact_identities/?identifier=email", `{"email": "reuse2@example.com", "name": "Reuse"}`)
+	expectStatus(t, c2, 201, "create contact again")
+	if got := id(c2); got <= contact {
+		t.Fatalf("the new contact got id %d, the deleted one had %d", got, contact)
+	}
+	n3 := a.send(http.MethodPost, "/api/um/v3/notes/", fmt.Sprintf(`{"contact_identity_id": %d, "body": "third"}`, id(c2)))
+	expectStatus(t, n3, 201, "create a note of the new contact")
+	if got := id(n3); got <= id(n2) {
+		t.Fatalf("a note after the contact's notes were deleted got id %d; the deleted one had %d", got, id(n2))
+	}
 }
