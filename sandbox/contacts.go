@@ -462,11 +462,24 @@ func (rq *request) deleteContact() (int, any, error) {
 	if err := rq.findContact(rq.route.id); err != nil {
 		return 0, nil, err
 	}
+	var ongoing int
+	if err := rq.s.db.QueryRowContext(rq.ctx, `SELECT count(*) FROM conversations WHERE contact_id = ? AND status != 'ended'`,
+		rq.route.id).Scan(&ongoing); err != nil {
+		return 0, nil, fmt.Errorf("count ongoing conversations: %w", err)
+	}
+	if ongoing > 0 {
+		return 0, nil, badRequest("Contact %d has %d ongoing conversation(s); a contact is deleted with its conversations, and only ended ones can be deleted.", rq.route.id, ongoing)
+	}
 	if err := rq.s.inTx(rq, func(q querier) error { return deleteContacts(rq, q, []int64{rq.route.id}) }); err != nil {
 		return 0, nil, err
 	}
 	return http.StatusNoContent, nil, nil
 }
+
+// noOngoingConversation keeps contacts with an ongoing conversation out of a list DELETE:
+// deleting a contact deletes its conversations, and "ongoing conversations are not
+// deleted" by a list DELETE.
+const noOngoingConversation = `NOT EXISTS (SELECT 1 FROM conversations oc WHERE oc.contact_id = ct.id AND oc.status != 'ended')`
 
 func (rq *request) bulkDeleteContacts() (int, any, error) {
 	if err := rq.require(capDelete, 0); err != nil {
@@ -482,6 +495,7 @@ func (rq *request) bulkDeleteContacts() (int, any, error) {
 			w := &whereB{}
 			w.add("ct.organization_id = ?", rq.org)
 			w.add("ct.id IN ("+placeholders(len(delIDs))+")", int64Args(delIDs)...)
+			w.add(noOngoingConversation)
 			if err := rq.addExclude(w, "ct.id"); err != nil {
 				return 0, nil, err
 			}
@@ -495,6 +509,7 @@ func (rq *request) bulkDeleteContacts() (int, any, error) {
 		if err != nil {
 			return 0, nil, err
 		}
+		set.w.add(noOngoingConversation)
 		limit, err := rq.limitParam(defaultLimit)
 		if err != nil {
 			return 0, nil, err

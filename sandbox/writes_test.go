@@ -109,7 +109,33 @@ func TestBulkDeleteContacts(t *testing.T) {
 	a := newAPI(t, r)
 	all := allContacts(a)
 	total := len(all)
-	victim := all[len(all)/2]
+	ongoing := func(id int64) int {
+		return countOf(t, a, "/api/um/v3/conversations/?status=new&contact_identity_id="+itoa(id)) +
+			countOf(t, a, "/api/um/v3/conversations/?status=pending&contact_identity_id="+itoa(id))
+	}
+	// A contact with an ongoing conversation is never deleted: a list DELETE skips it
+	// (its conversations would go with it), a single DELETE refuses with 400.
+	var busy, victim, one contact
+	for _, c := range all[len(all)/2:] {
+		switch n := ongoing(c.ID); {
+		case n > 0 && busy.ID == 0:
+			busy = c
+		case n == 0 && countOf(t, a, "/api/um/v3/conversations/?contact_identity_id="+itoa(c.ID)) > 0 && victim.ID == 0:
+			victim = c
+		case n == 0 && victim.ID != 0 && one.ID == 0:
+			one = c
+		}
+	}
+	if busy.ID == 0 || victim.ID == 0 || one.ID == 0 {
+		t.Fatalf("no contacts to test with: busy %d, victim %d, one %d", busy.ID, victim.ID, one.ID)
+	}
+	expectStatus(t, a.del("/api/um/v3/contact_identities/?delete_ids="+itoa(busy.ID)), 204, "delete_ids of a busy contact")
+	expectStatus(t, a.get("/api/um/v3/contact_identities/"+itoa(busy.ID)+"/"), 200, "the busy contact is kept")
+	res := a.del("/api/um/v3/contact_identities/" + itoa(busy.ID) + "/")
+	expectStatus(t, res, 400, "single delete of a busy contact")
+	if d := res.detail(t); !strings.Contains(d, "ongoing") {
+		t.Fatalf("detail: %s", d)
+	}
 	convs := countOf(t, a, "/api/um/v3/conversations/?contact_identity_id="+itoa(victim.ID))
 	notesBefore := countOf(t, a, "/api/um/v3/notes/")
 	expectStatus(t, a.send("POST", "/api/um/v3/notes/", map[string]any{"contact_identity_id": victim.ID, "body": "to be deleted"}), 201, "note")
@@ -134,7 +160,22 @@ func TestBulkDeleteContacts(t *testing.T) {
 	if n := countOf(t, a, "/api/um/v3/contact_identities/"); n != total-2 {
 		t.Fatalf("filtered delete: %d, want %d", n, total-2)
 	}
-	one := allContacts(a)[0]
+	if ongoing(busy.ID) == 0 || countOf(t, a, "/api/um/v3/contact_identities/?id="+itoa(busy.ID)) != 1 {
+		t.Fatal("list DELETEs took the contact with ongoing conversations")
+	}
+	if countOf(t, a, "/api/um/v3/contact_identities/?id="+itoa(one.ID)) == 0 {
+		// Taken by the list DELETEs: any other contact without ongoing conversations.
+		one = contact{}
+		for _, c := range allContacts(a) {
+			if ongoing(c.ID) == 0 {
+				one = c
+				break
+			}
+		}
+		if one.ID == 0 {
+			t.Fatal("no contact without ongoing conversations is left")
+		}
+	}
 	expectStatus(t, a.del("/api/um/v3/contact_identities/"+itoa(one.ID)+"/"), 204, "single")
 	expectStatus(t, a.del("/api/um/v3/contact_identities/"+itoa(one.ID)+"/"), 404, "single again")
 }

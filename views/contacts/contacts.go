@@ -260,8 +260,12 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 			return nil
 		}
 		delete(m.tasks, msg.TaskID)
-		ids, _ := msg.Result.([]int64)
+		res, _ := msg.Result.(deleteResult)
+		ids := res.deleted
 		m.List.RemoveRows(ids)
+		if msg.Err == nil {
+			m.List.ClearMarks() // the kept ones too: the delete is done
+		}
 		for _, id := range ids {
 			if id == m.Detail.ID() {
 				m.Detail.Clear()
@@ -271,7 +275,11 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		if msg.Err != nil {
 			return common.ErrorToast(msg.Err)
 		}
-		return common.Toast(plural(len(ids), "contact", "contacts") + " deleted")
+		text := plural(len(ids), "contact", "contacts") + " deleted"
+		if n := len(res.kept); n > 0 {
+			text += fmt.Sprintf("; %s kept: an ongoing conversation cannot be deleted, nor its contact", plural(n, "contact", "contacts"))
+		}
+		return common.Toast(text)
 	case notes.KindCreated:
 		if n, ok := msg.Result.(client.Note); ok && msg.Err == nil {
 			m.Detail.AddNote(n)
@@ -447,18 +455,19 @@ func (m *Model) deleteKey() tea.Cmd {
 	return m.confirmOne(r.ID, r.Title(), r.ConversationCount)
 }
 
-// goesWith says what a contact delete takes with it (the sandbox does so, and a real
-// deletion of a person's data would): conversations is -1 when the count is unknown.
+// goesWith says what a contact delete takes with it (a deletion of a person's data):
+// conversations is -1 when the count is unknown. Ongoing conversations are never deleted,
+// so neither is a contact that has one.
 func goesWith(conversations int) string {
 	switch {
 	case conversations < 0:
-		return "Its conversations (ongoing ones too), notes and visited pages go with it"
+		return "Its conversations, notes and visited pages go with it; a contact with an ongoing conversation is kept"
 	case conversations == 0:
 		return "Its notes and visited pages go with it"
 	case conversations == 1:
-		return "Its conversation (even an ongoing one), notes and visited pages go with it"
+		return "Its conversation, notes and visited pages go with it; if that conversation is ongoing, nothing is deleted"
 	}
-	return fmt.Sprintf("Its %d conversations (ongoing ones too), notes and visited pages go with it", conversations)
+	return fmt.Sprintf("Its %d conversations, notes and visited pages go with it; if one is ongoing, nothing is deleted", conversations)
 }
 
 func (m *Model) confirmOne(id int64, title string, conversations int) tea.Cmd {
@@ -471,11 +480,14 @@ func (m *Model) confirmOne(id int64, title string, conversations int) tea.Cmd {
 		if err := c.DeleteContact(ctx, id); err != nil {
 			return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Err: fmt.Errorf("delete contact %d: %w", id, err)}
 		}
-		return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: []int64{id}}
+		return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: deleteResult{deleted: []int64{id}}}
 	}
 	body := fmt.Sprintf("Delete contact “%s” (#%d)? %s. This cannot be undone.", ansi.Truncate(title, nameInQuestion, "…"), id, goesWith(conversations))
 	return m.ctx.OpenModal(confirm.New(m.ctx, "Delete contact?", body, run))
 }
+
+// deleteResult says which contacts a delete removed and which the server kept.
+type deleteResult struct{ deleted, kept []int64 }
 
 func (m *Model) confirmMarked(rows []Row) tea.Cmd {
 	ids := make([]int64, len(rows))
@@ -496,19 +508,32 @@ func (m *Model) confirmMarked(rows []Row) tea.Cmd {
 	run := func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
-		var done []int64
+		var res deleteResult
 		for start := 0; start < len(ids); start += deleteChunk {
 			chunk := ids[start:min(len(ids), start+deleteChunk)]
 			if err := c.DeleteContacts(ctx, chunk); err != nil {
-				return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: done,
-					Err: fmt.Errorf("delete contacts (%d of %d done): %w", len(done), len(ids), err)}
+				return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: res,
+					Err: fmt.Errorf("delete contacts (%d of %d done): %w", len(res.deleted), len(ids), err)}
 			}
-			done = append(done, chunk...)
+			// The answer (204) does not say which were kept (those with an ongoing
+			// conversation): one look at each marked contact tells.
+			for _, id := range chunk {
+				_, err := c.GetContact(ctx, id)
+				switch {
+				case client.IsNotFound(err):
+					res.deleted = append(res.deleted, id)
+				case err == nil:
+					res.kept = append(res.kept, id)
+				default:
+					return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: res,
+						Err: fmt.Errorf("check contact %d after the delete: %w", id, err)}
+				}
+			}
 		}
-		return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: done}
+		return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: res}
 	}
 	title := fmt.Sprintf("Delete %s?", plural(len(ids), "contact", "contacts"))
-	body := fmt.Sprintf("Delete the %d marked %s: %s? Only these %d are deleted, each with its conversations (ongoing ones too), notes and visited pages. This cannot be undone.",
+	body := fmt.Sprintf("Delete the %d marked %s: %s? Only these %d are deleted, each with its conversations, notes and visited pages; one with an ongoing conversation is kept. This cannot be undone.",
 		len(ids), pluralWord(len(ids), "contact", "contacts"), list, len(ids))
 	return m.ctx.OpenModal(confirm.New(m.ctx, title, body, run))
 }

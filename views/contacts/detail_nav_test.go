@@ -203,8 +203,8 @@ func TestDetailSaysWhatIsBelow(t *testing.T) {
 	}
 }
 
-// Deleting a contact takes its conversations with it, ongoing ones too: the question says
-// how many, so that nobody loses a live chat by surprise.
+// Deleting a contact takes its conversations with it, and one with an ongoing conversation
+// is not deleted at all: the question says how many conversations go and that rule.
 func TestDeleteQuestionCountsTheContactsConversations(t *testing.T) {
 	e := writable(t)
 	ct := e.contactWith(t, func(c client.Contact) bool {
@@ -219,7 +219,7 @@ func TestDeleteQuestionCountsTheContactsConversations(t *testing.T) {
 		t.Fatal("d did not ask")
 	}
 	v := strings.Join(strings.Fields(ansi.Strip(hs.Top().View())), " ")
-	want := fmt.Sprintf("Its %d conversations (ongoing ones too)", *ct.ConversationCount)
+	want := fmt.Sprintf("Its %d conversations, notes and visited pages go with it; if one is ongoing, nothing is deleted", *ct.ConversationCount)
 	if !strings.Contains(strings.ReplaceAll(v, "│ ", ""), want) {
 		t.Fatalf("the question does not say %q:\n%s", want, hs.Top().View())
 	}

@@ -360,6 +360,12 @@ func (m *List) RemoveRows(ids []int64) {
 	m.pg.Total = max(len(m.rows), m.pg.Total-removed)
 }
 
+// ClearMarks unmarks every row.
+func (m *List) ClearMarks() {
+	clear(m.marked)
+	clear(m.cache) // rows show their mark
+}
+
 // CanClear reports whether esc has something to clear (marks, search, then filters).
 func (m List) CanClear() bool { return len(m.marked) > 0 || m.q.Search != "" || !m.q.Filter.IsZero() }
 

@@ -176,13 +176,44 @@ func TestDeleteMarkedSendsExactlyTheirIds(t *testing.T) {
 	if dels[0].Path != "/api/um/v3/contact_identities/" || len(q) != 1 || q.Get("delete_ids") != want {
 		t.Fatalf("bulk DELETE %s?%s, want only delete_ids=%s", dels[0].Path, dels[0].Query, want)
 	}
+	// A contact with an ongoing conversation is kept by the server; the list keeps it and
+	// the toast says so. Every other marked contact is gone, from the API and the list.
+	ongoing := func(id int64) bool {
+		for _, st := range []string{client.StatusNew, client.StatusPending} {
+			p, err := e.c.ListConversations(context.Background(), client.ConversationListOptions{
+				Filter: client.ConversationFilter{ContactIdentityID: id, Status: st}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Count > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	kept := 0
 	for _, r := range marked {
-		if _, ok := hs.s.List.Row(r.ID); ok {
-			t.Fatalf("deleted row %d still listed", r.ID)
+		_, err := e.c.GetContact(client.Fresh(context.Background()), r.ID)
+		deleted := client.IsNotFound(err)
+		if deleted == ongoing(r.ID) {
+			t.Fatalf("contact %d: deleted %v (%v), though it has ongoing conversations: %v", r.ID, deleted, err, !deleted)
+		}
+		if _, listed := hs.s.List.Row(r.ID); listed == deleted {
+			t.Fatalf("contact %d: deleted %v, still listed %v", r.ID, deleted, listed)
+		}
+		if !deleted {
+			kept++
 		}
 	}
-	if len(hs.s.List.Marked()) != 0 || !strings.Contains(hs.LastToast(), "3 contacts deleted") {
-		t.Fatalf("marks %v, toast %q", hs.s.List.Marked(), hs.LastToast())
+	wantToast := fmt.Sprintf("%d contacts deleted", 3-kept)
+	if 3-kept == 1 {
+		wantToast = "1 contact deleted"
+	}
+	if kept > 0 {
+		wantToast += fmt.Sprintf("; %d contact", kept)
+	}
+	if len(hs.s.List.Marked()) != 0 || !strings.Contains(hs.LastToast(), wantToast) {
+		t.Fatalf("marks %v, toast %q, want %q", hs.s.List.Marked(), hs.LastToast(), wantToast)
 	}
 	for _, r := range rows[4:] {
 		if _, err := e.c.GetContact(client.Fresh(context.Background()), r.ID); err != nil {
