@@ -86,6 +86,7 @@ type App struct {
 	// Organization and operator context (context.go).
 	opList    []client.Operator // the current organization's operators, for ctrl+p
 	opsOrg    int64             // the organization the operator directory came from
+	tokenOrg  int64             // the token's default organization, once a directory showed it
 	opsFor    int64             // the organization header the directory was asked with
 	orgReq    int               // organization probe in flight
 	switchReq int               // the latest switch to another organization (stale checks drop)

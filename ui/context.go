@@ -237,7 +237,7 @@ func (a *App) orgPicker() tea.Cmd {
 	}
 	build := func(found []int64) {
 		ids := append([]int64(nil), found...)
-		for _, id := range []int64{baseOrg, curOrg, known} {
+		for _, id := range []int64{baseOrg, curOrg, known, a.tokenOrg} {
 			if id != 0 && !slices.Contains(ids, id) {
 				ids = append(ids, id)
 			}
@@ -251,7 +251,7 @@ func (a *App) orgPicker() tea.Cmd {
 				label += " (configured; shown now)"
 			case id == baseOrg:
 				label += " (configured)"
-			case id == known && curOrg == 0:
+			case id == a.tokenOrg || (id == known && curOrg == 0):
 				label += " (the token's default)"
 			}
 			op := int64(0)
@@ -483,6 +483,9 @@ func (a *App) applyDirectory(msg common.OperatorsLoadedMsg) tea.Cmd {
 func (a *App) onDirectory(ops []client.Operator) {
 	a.opList = ops
 	a.opsOrg = directoryOrg(ops)
+	if a.ctx.Client.OrganizationID() == 0 && a.opsOrg != 0 {
+		a.tokenOrg = a.opsOrg // asked without Service-Organization-Id: the token's own
+	}
 	a.base.Counters().Resolve(a.opsFor, a.opsOrg)
 	def := a.opts.DefaultOperatorID
 	if !slices.ContainsFunc(ops, func(o client.Operator) bool { return o.ID == def }) {

@@ -148,6 +148,15 @@ func TestPickOrganization(t *testing.T) {
 	if l.app.ctx.DefaultOperatorID == info.OwnerOperatorID || l.app.ctx.DefaultOperatorID == 0 {
 		t.Fatalf("default operator %d: want the other organization's owner", l.app.ctx.DefaultOperatorID)
 	}
+	// From there the picker still names the token's default organization.
+	l.Key("ctrl+o")
+	p = l.picker()
+	l.Until("the probe", func() bool { return !p.loading })
+	idx := slices.IndexFunc(p.items, func(it pickItem) bool { return it.org == info.DefaultOrgID })
+	if idx < 0 || !strings.Contains(p.items[idx].label, "the token's default") {
+		t.Fatalf("after the switch: items %+v", p.items)
+	}
+	l.Key("esc")
 }
 
 // An organization token is fixed to its organization: the picker says so, and a switch
