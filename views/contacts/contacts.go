@@ -441,6 +441,14 @@ func (m *Model) deleteKey() tea.Cmd {
 		}
 		if c, ok := m.Detail.Contact(); ok {
 			r := RowFrom(c)
+			// The detail lists the contact's conversations: an ongoing one means the
+			// server would refuse, so say it and send nothing.
+			for _, cv := range m.Detail.Conversations() {
+				if cv.Status != client.StatusEnded {
+					return common.Toast(fmt.Sprintf("%s has an ongoing conversation (#%d, %s): a contact is deleted with its conversations, and only ended ones can be. Nothing was sent.",
+						r.Title(), cv.ID, cv.Status))
+				}
+			}
 			return m.confirmOne(r.ID, r.Title(), r.ConversationCount)
 		}
 		return nil

@@ -225,3 +225,41 @@ func TestDeleteQuestionCountsTheContactsConversations(t *testing.T) {
 	}
 	hs.key("n")
 }
+
+// In the detail of a contact whose conversations show an ongoing one, d says it cannot be
+// deleted and sends nothing, instead of asking for a delete the server refuses.
+func TestDeleteOfAContactWithAnOngoingConversationIsNotAsked(t *testing.T) {
+	e := writable(t)
+	var busy client.Contact
+	for _, st := range []string{client.StatusNew, client.StatusPending} {
+		p, err := e.c.ListConversations(context.Background(), client.ConversationListOptions{Filter: client.ConversationFilter{Status: st}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cv := range p.Results {
+			if cv.Contact.ID != 0 {
+				c, err := e.c.GetContact(context.Background(), cv.Contact.ID)
+				if err == nil {
+					busy = *c
+					break
+				}
+			}
+		}
+		if busy.ID != 0 {
+			break
+		}
+	}
+	if busy.ID == 0 {
+		t.Fatal("no contact with an ongoing conversation")
+	}
+	hs := newHarness(t, e.ctx, 120, 40)
+	openContact(t, hs, busy)
+	before := len(e.rec.requests("DELETE", "/contact_identities/"))
+	hs.key("d")
+	if hs.Top() != nil || !strings.Contains(hs.LastToast(), "has an ongoing conversation") {
+		t.Fatalf("modal %v, toast %q", hs.Top() != nil, hs.LastToast())
+	}
+	if n := len(e.rec.requests("DELETE", "/contact_identities/")); n != before {
+		t.Fatalf("%d DELETEs sent", n-before)
+	}
+}
