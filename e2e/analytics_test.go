@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,7 +65,13 @@ func TestAnalyticsSummaryCountMatchesExport(t *testing.T) {
 	// The last 30 days ran only if the range menu opened more than a moment after the pick.
 	before := sb.CountRequests(t, isDuration)
 	if before > 1 {
-		t.Fatalf("%d requests before enter, want at most 1 (the last 30 days)", before)
+		var seen []string
+		for _, r := range sb.Requests(t) {
+			if isDuration(r) {
+				seen = append(seen, fmt.Sprintf("%d %s", r.Status, r.Query))
+			}
+		}
+		t.Fatalf("%d requests before enter, want at most 1 (the last 30 days): %q", before, seen)
 	}
 
 	tui.Keys("Enter")
