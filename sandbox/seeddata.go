@@ -2,6 +2,8 @@ package sandbox
 
 // Static tables the seed generator draws from. They are read-only.
 
+import "strings"
+
 type personName struct {
 	display string // as shown
 	ascii   string // for e-mail addresses and URLs
@@ -443,7 +445,7 @@ var statusDurationValues = []string{"new", "open", "pending"}
 
 // Hostile strings: terminal escape sequences, C1 controls, bidi overrides, zero-width
 // characters and other text that a terminal client must render inertly.
-var hostileName = "\x1b]0;pwned\x07Mallory \u202eredoc\u202c \x1b[31mRed\x1b[0m"
+var hostileName = "\x1b]0;pwned\x07Mallory \u202eredoc\u202c \x1b[31mRed\x1b[0m\u009b2J 👩\u200d💻"
 
 var hostileMessages = []string{
 	"Hi, my order is broken \x1b]0;pwned\x07 please help",
@@ -471,4 +473,10 @@ var hostileNotes = []string{
 	"Customer pasted \x1b]0;pwned\x07 into the form – watch out.",
 	"Note with bidi \u202Egnirts desrever\u202C and ZWJ a\u200db",
 	"",
+	"Pasted from a log: \x1b[2J\u009b31m C1 CSI \x1bP1$r0m\x1b\\ DCS \x1b]52;c;cm0gLXJmIH4vKg==\x07 OSC 52",
+	"客户说：订单还没到。 العميل ينتظر الرد. הלקוח מחכה. 👨\u200d👩\u200d👧",
+	hostileLongLine,
 }
+
+// hostileLongLine is a 10,000-character line without a break.
+var hostileLongLine = strings.Repeat("Long note without a single line break. ", 10000/39+1)[:10000]
