@@ -89,8 +89,9 @@ func (m *Model) topicsForm() tea.Cmd {
 		Build: func() *huh.Form {
 			fields := []huh.Field{}
 			if len(opts) > 0 {
-				fields = append(fields, huh.NewMultiSelect[string]().Title("Topics (space or x toggles)").
-					Options(opts...).Value(&selected).Height(min(12, len(opts)+2)))
+				fields = append(fields, huh.NewMultiSelect[string]().Title("Topics").
+					Description("space/x toggles · tab: new topics · ctrl+s saves").
+					Options(opts...).Value(&selected).Height(min(13, len(opts)+2)))
 			}
 			fields = append(fields, huh.NewInput().Title("New topics").Description("comma-separated; created as needed").
 				Value(&extra).Validate(func(s string) error {
