@@ -387,6 +387,13 @@ func (p *picker) View() string {
 	if p.typing {
 		hint = "type to filter · ↑/↓ move · " + k.Open.Help().Key + " pick · " + k.Back.Help().Key + " clear filter"
 	}
+	if ansi.StringWidth(hint) > w { // narrow: the moves go (the arrows say themselves)
+		hint = k.NextPane.Help().Key + " group · " + k.Search.Help().Key + " filter · " + k.Open.Help().Key + " pick · " +
+			k.Back.Help().Key + " " + p.backHelp()
+		if p.typing {
+			hint = "type to filter · " + k.Open.Help().Key + " pick · " + k.Back.Help().Key + " clear filter"
+		}
+	}
 	title := "Pick a metric"
 	if len(p.items) != len(p.all) {
 		title += fmt.Sprintf(" · %d of %d metrics", p.shown(), len(client.Metrics))
