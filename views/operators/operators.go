@@ -745,7 +745,7 @@ func (l layout) titles() string {
 	}
 	b.WriteString(common.Pad("ROLE", l.role))
 	b.WriteString(" ")
-	b.WriteString(common.PadLeft("SLOTS", l.slots-1))
+	b.WriteString(common.Pad("SLOTS", l.slots-1))
 	return b.String()
 }
 
@@ -817,7 +817,7 @@ func (m *Model) render(r *Row, styled bool) string {
 	}
 	b.WriteString(paint(common.Pad(r.Role, l.role), st.Muted))
 	b.WriteString(" ")
-	b.WriteString(common.PadLeft(m.slotText(r.ID), l.slots-1))
+	b.WriteString(common.Pad(m.slotText(r.ID), l.slots-1)) // left-aligned: "slots" lines up under its title
 	return b.String()
 }
 
