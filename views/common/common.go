@@ -26,6 +26,9 @@ type Ctx struct {
 	PageSize int
 	// Operators maps operator ids to sanitized display names, filled by the root.
 	Operators map[int64]string
+	// contactNames maps contact ids to the sanitized names seen on rows loaded anywhere
+	// (LearnContact, ContactName): other screens name contacts with them at no cost.
+	contactNames map[int64]string
 	// ActingOperatorID is the operator requests run as (0 = the token's default).
 	ActingOperatorID int64
 	// DefaultOperatorID is the token's own operator when known (demo: the owner).
@@ -297,3 +300,20 @@ type SelectedMsg struct {
 func Tick(d time.Duration, msg tea.Msg) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 }
+
+// LearnContact remembers a contact's sanitized name, seen on a loaded row.
+func (c *Ctx) LearnContact(id int64, name string) {
+	if id == 0 || name == "" {
+		return
+	}
+	if c.contactNames == nil {
+		c.contactNames = map[int64]string{}
+	}
+	c.contactNames[id] = name
+}
+
+// KnowsContacts reports whether any contact's name was seen.
+func (c *Ctx) KnowsContacts() bool { return len(c.contactNames) > 0 }
+
+// ContactName is the name of a contact seen on a loaded row ("" when none was).
+func (c *Ctx) ContactName(id int64) string { return c.contactNames[id] }

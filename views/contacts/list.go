@@ -297,6 +297,9 @@ func (m List) onPage(msg pageMsg) (List, tea.Cmd) {
 		return m, common.ErrorToast(msg.Err)
 	}
 	m.rows = rows
+	for _, r := range msg.Rows {
+		m.ctx.LearnContact(r.ID, r.Name) // other screens name contacts with it
+	}
 	if msg.Replace {
 		m.countStale = false
 		clear(m.cache)

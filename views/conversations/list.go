@@ -110,6 +110,7 @@ func New(ctx *common.Ctx) Model {
 // remember notes the topics and widgets of rows.
 func (m *Model) remember(rows []Row) {
 	for _, r := range rows {
+		m.ctx.LearnContact(r.ContactID, r.Name)
 		for i, id := range r.TopicIDs {
 			if i < len(r.Topics) && r.Topics[i] != "" {
 				m.seenTopics[id] = r.Topics[i]

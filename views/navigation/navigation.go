@@ -418,6 +418,9 @@ type columns struct{ at, contact, conv, title, url, ref int }
 func (m *Model) columns() columns {
 	w := m.innerW()
 	c := columns{at: 12, contact: 9, conv: 9}
+	if w >= 120 && m.ctx.KnowsContacts() {
+		c.contact = 18 // room for the names of contacts the lists have seen
+	}
 	flex := max(3, w-1-c.at-1-c.contact-1-c.conv-1-3)
 	c.title = flex * 30 / 100
 	c.url = flex * 45 / 100
@@ -479,13 +482,21 @@ func (m *Model) render(r *Row, styled bool) string {
 	ref := r.Referrer
 	if m.itemHeight() == 1 {
 		c := m.columns()
+		contact := common.PadLeft(id(r.ContactID), c.contact)
+		if name := m.ctx.ContactName(r.ContactID); name != "" && c.contact > 9 {
+			contact = common.Pad(name, c.contact)
+		}
 		return " " + paint(common.Pad(m.when(r.At), c.at), st.Muted) + " " +
-			common.PadLeft(id(r.ContactID), c.contact) + " " + common.PadLeft(id(r.ConversationID), c.conv) + " " +
+			contact + " " + common.PadLeft(id(r.ConversationID), c.conv) + " " +
 			paint(common.Pad(title, c.title), st.Bold) + " " + paint(common.Pad(r.URL, c.url), st.Topic) + " " +
 			paint(common.Pad(ref, c.ref), st.Muted)
 	}
 	at := m.when(r.At)
-	ids := "contact " + id(r.ContactID) + " · conv " + id(r.ConversationID)
+	who := "contact " + id(r.ContactID)
+	if name := m.ctx.ContactName(r.ContactID); name != "" {
+		who = name
+	}
+	ids := who + " · conv " + id(r.ConversationID)
 	idsW := min(idsWidth, max(0, w/2))
 	titleW := max(1, w-1-12-1-1-idsW)
 	line1 := " " + paint(common.Pad(at, 12), st.Muted) + " " + paint(common.Pad(title, titleW), st.Bold) + " " +

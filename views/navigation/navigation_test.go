@@ -232,3 +232,31 @@ func TestOperatorSwitchKeepsTheCursor(t *testing.T) {
 		t.Fatalf("cursor on %d after the switch, want %d", r.ID, at.ID)
 	}
 }
+
+// A contact whose name the lists have seen is named, not numbered, in both layouts; the
+// screen asks nothing for it.
+func TestKnownContactsAreNamed(t *testing.T) {
+	e := newEnv(t)
+	for _, size := range [][2]int{{160, 48}, {80, 24}} {
+		ctx := viewtest.Ctx(e.Client)
+		m := navigation.New(ctx)
+		l := viewtest.RunScreen(t, ctx, m, size[0], size[1])
+		l.Until("the first page", func() bool { return m.Loaded() && !m.Loading() })
+		first := m.Rows()[0]
+		if first.ContactID == 0 {
+			t.Fatal("the newest event has no contact")
+		}
+		before := e.Log.Count("GET", "")
+		ctx.LearnContact(first.ContactID, "Zed Zebrowski")
+		l.Key("r") // draw again
+		l.Until("the reload", func() bool { return m.Loaded() && !m.Loading() })
+		v := l.H.View()
+		if !strings.Contains(v, "Zed Zebrowski") || strings.Contains(v, fmt.Sprintf("contact %d ", first.ContactID)) {
+			t.Fatalf("%dx%d: contact %d is not named:\n%s", size[0], size[1], first.ContactID, v)
+		}
+		if n := e.Log.Count("GET", "") - before; n > 1 {
+			t.Fatalf("naming cost %d requests (the reload is one)", n)
+		}
+		viewtest.CheckSize(t, v, size[0], size[1], "the screen")
+	}
+}
