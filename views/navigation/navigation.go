@@ -5,6 +5,7 @@
 package navigation
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -430,7 +431,11 @@ func (m *Model) columns() columns {
 
 func (m *Model) titles() string {
 	c := m.columns()
-	return " " + common.Pad("TIME", c.at) + " " + common.PadLeft("CONTACT", c.contact) + " " +
+	contact := common.PadLeft("CONTACT", c.contact)
+	if c.contact > 9 {
+		contact = common.Pad("CONTACT", c.contact)
+	}
+	return " " + common.Pad("TIME", c.at) + " " + contact + " " +
 		common.PadLeft("CONV", c.conv) + " " + common.Pad("TITLE", c.title) + " " + common.Pad("URL", c.url) + " " +
 		common.Pad("REFERRER", c.ref)
 }
@@ -483,8 +488,8 @@ func (m *Model) render(r *Row, styled bool) string {
 	if m.itemHeight() == 1 {
 		c := m.columns()
 		contact := common.PadLeft(id(r.ContactID), c.contact)
-		if name := m.ctx.ContactName(r.ContactID); name != "" && c.contact > 9 {
-			contact = common.Pad(name, c.contact)
+		if c.contact > 9 { // names and ids, left-aligned alike
+			contact = common.Pad(cmp.Or(m.ctx.ContactName(r.ContactID), id(r.ContactID)), c.contact)
 		}
 		return " " + paint(common.Pad(m.when(r.At), c.at), st.Muted) + " " +
 			contact + " " + common.PadLeft(id(r.ConversationID), c.conv) + " " +
