@@ -49,7 +49,8 @@ func (c *Client) SearchContactsJSON(ctx context.Context, query string, limit int
 // AllContactsOptions are the query of GET /contact_identities/all/.
 type AllContactsOptions struct {
 	CursorOptions
-	Filter ContactFilter
+	Filter     ContactFilter
+	ExcludeIDs []int64 // contacts left out (exclude_ids)
 }
 
 // ContactsAllPage returns one cursor page of /contact_identities/all/.
@@ -60,6 +61,7 @@ func (c *Client) ContactsAllPage(ctx context.Context, opts AllContactsOptions) (
 	q := url.Values{}
 	opts.Filter.encode(q)
 	opts.CursorOptions.encode(q)
+	setIDs(q, "exclude_ids", opts.ExcludeIDs)
 	var p CursorPage[Contact]
 	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(v3+"/contact_identities/all/", q)}, &p); err != nil {
 		return nil, err

@@ -37,7 +37,8 @@ func (c *Client) ListConversations(ctx context.Context, opts ConversationListOpt
 // AllConversationsOptions are the query of GET /conversations/all/.
 type AllConversationsOptions struct {
 	CursorOptions
-	Filter ConversationFilter
+	Filter     ConversationFilter
+	ExcludeIDs []int64 // conversations left out (exclude_ids)
 }
 
 // ConversationsAllPage returns one cursor page of /conversations/all/ (no result cap).
@@ -52,6 +53,7 @@ func conversationsAllPage[T any](ctx context.Context, c *Client, opts AllConvers
 	q := url.Values{}
 	opts.Filter.encode(q)
 	opts.CursorOptions.encode(q)
+	setIDs(q, "exclude_ids", opts.ExcludeIDs)
 	var p CursorPage[T]
 	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(v3+"/conversations/all/", q)}, &p); err != nil {
 		return nil, err
@@ -162,7 +164,7 @@ func (c *Client) BulkDeleteConversations(ctx context.Context, b BulkDelete[Conve
 
 // MessagesPage returns one cursor page of a conversation's messages. Without options that is
 // the latest 100, newest first; follow Next for older ones (FetchCursorPage[Message]).
-func (c *Client) MessagesPage(ctx context.Context, conversationID int64, opts CursorOptions) (*CursorPage[Message], error) {
+func (c *Client) MessagesPage(ctx context.Context, conversationID int64, opts MessageOptions) (*CursorPage[Message], error) {
 	if err := checkOrdering(opts.Ordering, MessageOrderings, "messages"); err != nil {
 		return nil, err
 	}
@@ -176,7 +178,7 @@ func (c *Client) MessagesPage(ctx context.Context, conversationID int64, opts Cu
 }
 
 // Messages walks a conversation's messages by cursor to the end (newest first by default).
-func (c *Client) Messages(ctx context.Context, conversationID int64, opts CursorOptions) iter.Seq2[Message, error] {
+func (c *Client) Messages(ctx context.Context, conversationID int64, opts MessageOptions) iter.Seq2[Message, error] {
 	return walkCursor(ctx, c, func() (*CursorPage[Message], error) { return c.MessagesPage(ctx, conversationID, opts) })
 }
 

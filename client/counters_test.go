@@ -30,7 +30,7 @@ func TestCountersPerFamilyAndOrganization(t *testing.T) {
 		{FamilyConversations, func(c *Client) error { _, err := c.SetConversationTopics(bg(), 1, nil); return err }},
 		{FamilyConversations, func(c *Client) error { return c.DeleteConversation(bg(), 1) }},
 		{FamilyConversations, func(c *Client) error { return c.DeleteConversations(bg(), []int64{1}) }},
-		{FamilyConversations, func(c *Client) error { _, err := c.MessagesPage(bg(), 1, CursorOptions{}); return err }},
+		{FamilyConversations, func(c *Client) error { _, err := c.MessagesPage(bg(), 1, MessageOptions{}); return err }},
 		{FamilyContacts, func(c *Client) error { _, err := c.ListContacts(bg(), ContactListOptions{}); return err }},
 		{FamilyContacts, func(c *Client) error { _, err := c.ContactsAllPage(bg(), AllContactsOptions{}); return err }},
 		{FamilyContacts, func(c *Client) error { _, err := c.GetContact(bg(), 1); return err }},

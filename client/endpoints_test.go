@@ -140,6 +140,7 @@ func endpointCases(t *testing.T) []endpointCase {
 				p, err := c.ConversationsAllPage(bg(), AllConversationsOptions{
 					CursorOptions: CursorOptions{Cursor: "120", Limit: 50, Ordering: "id"},
 					Filter:        ConversationFilter{OperatorID: 3, TopicID: 5},
+					ExcludeIDs:    []int64{121, 130},
 				})
 				if err == nil && (p.Count == nil || *p.Count != 1 || len(p.Results) != 1) {
 					t.Errorf("page = %+v", p)
@@ -147,7 +148,7 @@ func endpointCases(t *testing.T) []endpointCase {
 				return err
 			},
 			method: "GET", path: "/api/um/v3/conversations/all/",
-			query: url.Values{"cursor": {"120"}, "limit": {"50"}, "ordering": {"id"}, "operator_id": {"3"}, "topics": {"5"}},
+			query: url.Values{"cursor": {"120"}, "limit": {"50"}, "ordering": {"id"}, "operator_id": {"3"}, "topics": {"5"}, "exclude_ids": {"121,130"}},
 		},
 		{
 			name: "GetConversation", spec: "GET /api/um/v3/conversations/{id}/",
@@ -218,20 +219,23 @@ func endpointCases(t *testing.T) []endpointCase {
 			name: "MessagesPage", spec: "GET /api/um/v3/conversations/{id}/messages/",
 			status: 200, resp: msgs,
 			call: func(t *testing.T, c *Client) error {
-				p, err := c.MessagesPage(bg(), 4711, CursorOptions{Cursor: "4711.9001.9", Limit: 20, Ordering: "-id"})
+				p, err := c.MessagesPage(bg(), 4711, MessageOptions{
+					CursorOptions: CursorOptions{Cursor: "4711.9001.9", Limit: 20, Ordering: "-id"},
+					ExcludeIDs:    []string{"4711.9001.4", "4711.9001.5"},
+				})
 				if err == nil && (p.Count != nil || len(p.Results) != 2 || p.Results[0].ID != "4711.9001.3") {
 					t.Errorf("page = %+v", p)
 				}
 				return err
 			},
 			method: "GET", path: "/api/um/v3/conversations/4711/messages/",
-			query: url.Values{"cursor": {"4711.9001.9"}, "limit": {"20"}, "ordering": {"-id"}},
+			query: url.Values{"cursor": {"4711.9001.9"}, "limit": {"20"}, "ordering": {"-id"}, "exclude_ids": {"4711.9001.4,4711.9001.5"}},
 		},
 		{
 			name: "MessagesPage/defaults", spec: "GET /api/um/v3/conversations/{id}/messages/",
 			status: 200, resp: msgs,
 			call: func(t *testing.T, c *Client) error {
-				_, err := c.MessagesPage(bg(), 4711, CursorOptions{})
+				_, err := c.MessagesPage(bg(), 4711, MessageOptions{})
 				return err
 			},
 			method: "GET", path: "/api/um/v3/conversations/4711/messages/",
@@ -379,6 +383,7 @@ func endpointCases(t *testing.T) []endpointCase {
 				p, err := c.ContactsAllPage(bg(), AllContactsOptions{
 					CursorOptions: CursorOptions{Cursor: "-40", Limit: 0, Ordering: "id"},
 					Filter:        ContactFilter{Email: "jane@example.com"},
+					ExcludeIDs:    []int64{39},
 				})
 				if err == nil && (p.Count == nil || *p.Count != 1) {
 					t.Errorf("page = %+v", p)
@@ -386,7 +391,7 @@ func endpointCases(t *testing.T) []endpointCase {
 				return err
 			},
 			method: "GET", path: "/api/um/v3/contact_identities/all/",
-			query: url.Values{"cursor": {"-40"}, "ordering": {"id"}, "email": {"jane@example.com"}},
+			query: url.Values{"cursor": {"-40"}, "ordering": {"id"}, "email": {"jane@example.com"}, "exclude_ids": {"39"}},
 		},
 		{
 			name: "GetContact", spec: "GET /api/um/v3/contact_identities/{id}/",

@@ -226,7 +226,7 @@ func TestLimitSent(t *testing.T) {
 			return err
 		},
 		"messages": func(c *Client, l int) error {
-			_, err := c.MessagesPage(bg(), 1, CursorOptions{Limit: l})
+			_, err := c.MessagesPage(bg(), 1, MessageOptions{CursorOptions: CursorOptions{Limit: l}})
 			return err
 		},
 		"notes": func(c *Client, l int) error {
@@ -320,7 +320,7 @@ func TestOrderings(t *testing.T) {
 			return err
 		},
 		"messages": func(c *Client, o string) error {
-			_, err := c.MessagesPage(bg(), 4711, CursorOptions{Ordering: o})
+			_, err := c.MessagesPage(bg(), 4711, MessageOptions{CursorOptions: CursorOptions{Ordering: o}})
 			return err
 		},
 	}

@@ -207,6 +207,20 @@ func (o CursorOptions) encode(q url.Values) {
 	setStr(q, "ordering", o.Ordering)
 }
 
+// MessageOptions are the query of GET /conversations/{id}/messages/.
+type MessageOptions struct {
+	CursorOptions
+	// ExcludeIDs are message ids (<conversation_id>.<part_id>.<sequence>) left out of the page.
+	ExcludeIDs []string
+}
+
+func (o MessageOptions) encode(q url.Values) {
+	o.CursorOptions.encode(q)
+	if len(o.ExcludeIDs) > 0 {
+		q.Set("exclude_ids", strings.Join(o.ExcludeIDs, ","))
+	}
+}
+
 // BulkDelete selects what a list DELETE removes. DeleteIDs, when set, wins over everything
 // else (only those ids are deleted). Otherwise Limit (default 10, max 100) items of the set
 // chosen by the filter and search are deleted. A request with none of ids, filter or search is

@@ -44,7 +44,7 @@ func TestEmptyResultsNextNull(t *testing.T) {
 		"conversations": ids(c.ConversationsAll(bg(), AllConversationsOptions{}), func(v Conversation) int64 { return v.ID }),
 		"contacts":      ids(c.ContactsAll(bg(), AllContactsOptions{}), func(v Contact) int64 { return v.ID }),
 		"operators":     ids(c.Operators(bg()), func(v Operator) int64 { return v.ID }),
-		"messages":      ids(c.Messages(bg(), 4711, CursorOptions{}), func(m Message) int64 { return m.PartID }),
+		"messages":      ids(c.Messages(bg(), 4711, MessageOptions{}), func(m Message) int64 { return m.PartID }),
 	} {
 		for id, err := range seq {
 			t.Errorf("%s: yielded %d, %v from an empty list", name, id, err)
@@ -299,7 +299,7 @@ func TestIterators(t *testing.T) {
 				func(v Contact) string { return strconv.FormatInt(v.ID, 10) })
 		}, url.Values{"limit": {"3"}, "locale": {"de_DE"}}},
 		{"Messages", messages, false, "/prefix/api/um/v3/conversations/4711/messages/", func(c *Client) iter.Seq2[string, error] {
-			return strs(c.Messages(bg(), 4711, CursorOptions{Limit: 3}), func(m Message) string { return m.ID })
+			return strs(c.Messages(bg(), 4711, MessageOptions{CursorOptions: CursorOptions{Limit: 3}}), func(m Message) string { return m.ID })
 		}, url.Values{"limit": {"3"}}},
 	}
 	for _, wk := range walkers {
@@ -472,7 +472,7 @@ func TestIteratorsRefuseBadOrdering(t *testing.T) {
 	seqs := map[string]iter.Seq2[string, error]{
 		"ConversationsAll": strs(c.ConversationsAll(bg(), AllConversationsOptions{CursorOptions: CursorOptions{Ordering: "-id"}}), func(v Conversation) string { return "" }),
 		"ContactsAll":      strs(c.ContactsAll(bg(), AllContactsOptions{CursorOptions: CursorOptions{Ordering: "name"}}), func(v Contact) string { return "" }),
-		"Messages":         strs(c.Messages(bg(), 1, CursorOptions{Ordering: "sent_at"}), func(v Message) string { return "" }),
+		"Messages":         strs(c.Messages(bg(), 1, MessageOptions{CursorOptions: CursorOptions{Ordering: "sent_at"}}), func(v Message) string { return "" }),
 	}
 	for name, seq := range seqs {
 		n := 0
@@ -512,7 +512,7 @@ func TestIteratorsStopAtALoopingNextLink(t *testing.T) {
 		"conversations": ids(c.ConversationsAll(bg(), AllConversationsOptions{}), func(v Conversation) int64 { return v.ID }),
 		"contacts":      ids(c.ContactsAll(bg(), AllContactsOptions{}), func(v Contact) int64 { return v.ID }),
 		"operators":     ids(c.Operators(bg()), func(v Operator) int64 { return v.ID }),
-		"messages":      ids(c.Messages(bg(), 1, CursorOptions{}), func(m Message) int64 { return m.PartID }),
+		"messages":      ids(c.Messages(bg(), 1, MessageOptions{}), func(m Message) int64 { return m.PartID }),
 	} {
 		before := rec.count()
 		items, steps := 0, 0

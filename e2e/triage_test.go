@@ -79,11 +79,11 @@ func TestScrollBackThroughTheLongThread(t *testing.T) {
 	sb := StartSandbox(t, "small")
 	c := sb.Client(t)
 	long, rank := findConversation(t, sb, "Start of the long thread", func(conv client.Conversation) bool {
-		p, err := c.MessagesPage(t.Context(), conv.ID, client.CursorOptions{Limit: 100})
+		p, err := c.MessagesPage(t.Context(), conv.ID, client.MessageOptions{CursorOptions: client.CursorOptions{Limit: 100}})
 		return err == nil && p.Next != ""
 	})
 	n := 0
-	for _, err := range sb.Client(t).Messages(t.Context(), long.ID, client.CursorOptions{Limit: 100}) {
+	for _, err := range sb.Client(t).Messages(t.Context(), long.ID, client.MessageOptions{CursorOptions: client.CursorOptions{Limit: 100}}) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -85,7 +85,7 @@ func TestClientPagingWalks(t *testing.T) {
 		t.Fatalf("contacts: walked %d, count %d", len(contacts), cp.Count)
 	}
 	// Messages of the long conversation, newest first, to the oldest.
-	msgs := collect[client.Message](t, c.Messages(ctx, info.LongConversationID, client.CursorOptions{}))
+	msgs := collect[client.Message](t, c.Messages(ctx, info.LongConversationID, client.MessageOptions{}))
 	if len(msgs) < 1500 || !strings.HasPrefix(msgs[len(msgs)-1].Body, "Start of the long thread") {
 		t.Fatalf("%d messages, oldest %q", len(msgs), msgs[len(msgs)-1].Body)
 	}
@@ -95,7 +95,7 @@ func TestClientPagingWalks(t *testing.T) {
 		}
 	}
 	// Going back with previous from the second page gives the first page again.
-	p1, err := c.MessagesPage(ctx, info.LongConversationID, client.CursorOptions{})
+	p1, err := c.MessagesPage(ctx, info.LongConversationID, client.MessageOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -530,5 +530,52 @@ func TestClientSearchFieldOutranksOccurrences(t *testing.T) {
 		if hit[got.Results[i].ID] {
 			t.Fatalf("dull: rank %d is the message-only match %d, above the city match of contact %d", i, got.Results[i].ID, x.Contact.ID)
 		}
+	}
+}
+
+func TestClientExcludeIDsOnCursorEndpoints(t *testing.T) {
+	t.Parallel()
+	r := start(t, sandbox.Options{})
+	info := r.Server.Info()
+	c := newClient(t, r, info.CustomerToken, 0)
+	ctx := context.Background()
+
+	first, err := c.ConversationsAllPage(ctx, client.AllConversationsOptions{CursorOptions: client.CursorOptions{Limit: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	skip := []int64{first.Results[0].ID, first.Results[2].ID}
+	less, err := c.ConversationsAllPage(ctx, client.AllConversationsOptions{CursorOptions: client.CursorOptions{Limit: 3}, ExcludeIDs: skip})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *less.Count != *first.Count-2 || less.Results[0].ID != first.Results[1].ID {
+		t.Fatalf("conversations/all without %v: count %d (was %d), first %d", skip, *less.Count, *first.Count, less.Results[0].ID)
+	}
+
+	contacts, err := c.ContactsAllPage(ctx, client.AllContactsOptions{CursorOptions: client.CursorOptions{Limit: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fewer, err := c.ContactsAllPage(ctx, client.AllContactsOptions{CursorOptions: client.CursorOptions{Limit: 2}, ExcludeIDs: []int64{contacts.Results[0].ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *fewer.Count != *contacts.Count-1 || fewer.Results[0].ID != contacts.Results[1].ID {
+		t.Fatalf("contact_identities/all without %d: count %d (was %d), first %d", contacts.Results[0].ID, *fewer.Count, *contacts.Count, fewer.Results[0].ID)
+	}
+
+	newest, err := c.MessagesPage(ctx, info.LongConversationID, client.MessageOptions{CursorOptions: client.CursorOptions{Limit: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := c.MessagesPage(ctx, info.LongConversationID, client.MessageOptions{
+		CursorOptions: client.CursorOptions{Limit: 3}, ExcludeIDs: []string{newest.Results[0].ID},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if without.Results[0].ID != newest.Results[1].ID || without.Results[1].ID != newest.Results[2].ID {
+		t.Fatalf("messages without %s: %s, %s", newest.Results[0].ID, without.Results[0].ID, without.Results[1].ID)
 	}
 }

@@ -175,7 +175,7 @@ func (m *Model) fetch(link string, fresh bool) tea.Cmd {
 			err error
 		)
 		if link == "" {
-			p, err = c.MessagesPage(ctx, conv, client.CursorOptions{Limit: PageSize})
+			p, err = c.MessagesPage(ctx, conv, client.MessageOptions{CursorOptions: client.CursorOptions{Limit: PageSize}})
 		} else {
 			p, err = client.FetchCursorPage[client.Message](ctx, c, link)
 		}
@@ -214,7 +214,7 @@ func (m *Model) Refresh() tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContextIn(parent, requestTimeout, true)
 		defer cancel()
-		p, err := c.MessagesPage(ctx, conv, client.CursorOptions{Limit: PageSize})
+		p, err := c.MessagesPage(ctx, conv, client.MessageOptions{CursorOptions: client.CursorOptions{Limit: PageSize}})
 		return pageMsg{gen: gen, req: req, convID: conv, newest: true}.with(p, err)
 	}
 }

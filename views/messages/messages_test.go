@@ -47,7 +47,7 @@ func TestOpensAtNewestAndScrollsBackWithOneRequestPerPage(t *testing.T) {
 		t.Fatalf("first page not shown:\n%s", m.View())
 	}
 	// The newest message is at the bottom of the first view.
-	newest, err := c.MessagesPage(t.Context(), long, client.CursorOptions{Limit: 1})
+	newest, err := c.MessagesPage(t.Context(), long, client.MessageOptions{CursorOptions: client.CursorOptions{Limit: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestOpensAtNewestAndScrollsBackWithOneRequestPerPage(t *testing.T) {
 		t.Fatalf("the thread does not open at the newest message %q:\n%s", firstWords(newest.Results[0].Body), m.View())
 	}
 	total := 0
-	for _, err := range c.Messages(t.Context(), long, client.CursorOptions{Limit: 100}) {
+	for _, err := range c.Messages(t.Context(), long, client.MessageOptions{CursorOptions: client.CursorOptions{Limit: 100}}) {
 		if err != nil {
 			t.Fatal(err)
 		}
