@@ -106,6 +106,16 @@ func TestOffsetPageShapeAndLimits(t *testing.T) {
 	if p.Previous == nil {
 		t.Fatal("offset past the end should link back")
 	}
+	// A set that matches nothing has neither next nor previous, whatever the offset.
+	for _, path := range []string{
+		"/api/um/v3/conversations/?status=ended&id__lt=1&offset=10",
+		"/api/um/v3/contact_identities/?search_query=zzzqqqxxx&offset=20",
+	} {
+		a.mustGet(path, &p)
+		if *p.Count != 0 || len(p.Results) != 0 || p.Next != nil || p.Previous != nil {
+			t.Fatalf("%s: count %d, %d results, next %v, previous %v", path, *p.Count, len(p.Results), p.Next, p.Previous)
+		}
+	}
 	// previous of the second page drops the offset; links keep every filter.
 	a.mustGet("/api/um/v3/conversations/?limit=5&offset=5&status=ended&exclude_ids=1,2", &p)
 	prev, err := url.Parse(*p.Previous)

@@ -411,7 +411,9 @@ func (rq *request) offsetList(from string, w *whereB, order string, idCol string
 			q.Set("offset", strconv.Itoa(offset+limit))
 		})
 	}
-	if offset > 0 {
+	// A set that matches nothing has no page to go back to (spec, Filtering 1: count 0, next
+	// and previous null), whatever the offset.
+	if offset > 0 && reach > 0 {
 		prev := offset - limit
 		if prev > reach-1 {
 			// From past the end, step back to the last reachable page.
