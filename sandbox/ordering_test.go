@@ -156,7 +156,8 @@ func TestNotesNavigationOperatorOrderings(t *testing.T) {
 		{"/api/um/v3/notes/?limit=100&ordering=-id", false},
 		{"/api/um/v3/navigation/?limit=100", false},
 		{"/api/um/v3/navigation/?limit=100&ordering=id", true},
-		{"/api/um/v3/operators/?limit=100", true},
+		{"/api/um/v3/operators/?limit=100", false}, // spec, Pagination 3: id descending
+		{"/api/um/v3/operators/?limit=100&ordering=id", true},
 		{"/api/um/v3/operators/?limit=100&ordering=-id", false},
 	} {
 		items, _, _ := walkOffset[idItem](a, tc.path)

@@ -252,7 +252,7 @@ func (rq *request) listOperators() (int, any, error) {
 	if err := rq.addExclude(w, "o.id"); err != nil {
 		return 0, nil, err
 	}
-	order, err := rq.ordering(operatorOrderings, "o.id ASC")
+	order, err := rq.ordering(operatorOrderings, "o.id DESC")
 	if err != nil {
 		return 0, nil, err
 	}

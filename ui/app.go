@@ -4,6 +4,7 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -179,6 +180,8 @@ func fetchOperators(c *client.Client) ([]client.Operator, error) {
 		}
 		ops = append(ops, op)
 	}
+	// Offered by id (the owner first), whatever order the API lists them in.
+	slices.SortStableFunc(ops, func(a, b client.Operator) int { return cmp.Compare(a.ID, b.ID) })
 	return ops, nil
 }
 

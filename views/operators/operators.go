@@ -6,8 +6,10 @@
 package operators
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -224,6 +226,8 @@ func (m *Model) Load(fresh, auto bool) tea.Cmd {
 			}
 			rows = append(rows, RowFrom(op))
 		}
+		// Shown by id (the owner first), whatever order the API lists them in.
+		slices.SortStableFunc(rows, func(a, b Row) int { return cmp.Compare(a.ID, b.ID) })
 		return listMsg{gen: gen, req: req, auto: auto, rows: rows, at: now()}
 	}
 }
