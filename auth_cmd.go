@@ -257,7 +257,7 @@ func newVerifyClient(d authDeps, s Settings, token string, org, operator int64) 
 		OrganizationID: org,
 		OperatorID:     operator,
 		HTTPClient:     d.httpClient,
-		UserAgent:      "parley/" + version,
+		UserAgent:      userAgent(),
 		Timeout:        verifyTimeout,
 		MaxRetries:     1,
 		MaxRetryWait:   5 * time.Second,
