@@ -163,6 +163,22 @@ func TestCLILoginWithoutDBus(t *testing.T) {
 	}
 }
 
+// The real root command rewrites pflag's errors: the message names the flag and what to
+// do, never the value.
+func TestCLIFlagValueNotRepeated(t *testing.T) {
+	bin := parleyBinary(t)
+	env := headlessEnv(t)
+	r := runParley(t, bin, env, "", "auth", "login", "--base-url", "http://127.0.0.1:1", "--with-token="+authTestToken)
+	want := "parley: --with-token takes no value; pipe the token on stdin"
+	if r.err == nil || !strings.HasPrefix(r.stderr, want) || r.stdout != "" {
+		t.Fatalf("got %v\nstdout:\n%s\nstderr:\n%s\nwant a line starting %q", r.err, r.stdout, r.stderr, want)
+	}
+	r = runParley(t, bin, env, "", "sandbox", "--seed="+authTestToken)
+	if want := "parley: invalid value for --seed: it takes a whole number"; r.err == nil || !strings.HasPrefix(r.stderr, want) {
+		t.Fatalf("got %v\n%s\nwant %q", r.err, r.stderr, want)
+	}
+}
+
 // TestCLINeverPrintsToken runs every auth and config command, their help and their
 // errors, with the token in the environment and on stdin; run fails on any output
 // holding it.
@@ -209,6 +225,14 @@ func TestCLINeverPrintsToken(t *testing.T) {
 		{withEnvToken, "", []string{"analytics", "metrics", authTestToken}},
 		{withEnvToken, "", []string{"analytics", "export", authTestToken, "--from", "2026-01-01", "--to", "2026-01-02"}},
 		{withEnvToken, "", []string{"sandbox", authTestToken}},
+		// Nor where a flag's value goes, or as a flag name.
+		{base, "", []string{"auth", "login", "--base-url", srv.URL, "--with-token=" + authTestToken}},
+		{base, "", []string{"auth", "login", "--base-url", srv.URL, "--insecure-storage=" + authTestToken}},
+		{base, "", []string{"--demo=" + authTestToken}},
+		{base, "", []string{"sandbox", "--seed=" + authTestToken}},
+		{base, "", []string{"analytics", "export", "--" + authTestToken}},
+		{base, "", []string{"contacts", "search", "-" + authTestToken}},
+		{base, "", []string{"auth", "status", "---" + authTestToken}},
 	}
 	for _, c := range cases {
 		r := runParley(t, bin, c.env, c.stdin, c.args...)

@@ -100,6 +100,7 @@ readable only by you ($XDG_CONFIG_HOME/parley/credentials, mode 0600).`,
 		},
 	}
 	cmd.Flags().BoolVar(&o.withToken, "with-token", false, "read the token from stdin")
+	setFlagHint(cmd.Flags(), "with-token", "takes no value; pipe the token on stdin (for example: printenv MY_TOKEN | parley auth login --with-token)")
 	cmd.Flags().BoolVar(&o.insecure, "insecure-storage", false, "store the token in a 0600 file instead of the OS keyring")
 	return cmd
 }

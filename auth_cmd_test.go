@@ -82,6 +82,7 @@ func runAuth(t *testing.T, env map[string]string, stdin string, args ...string) 
 	t.Helper()
 	var g globalFlags
 	root := &cobra.Command{Use: "parley", SilenceUsage: true, SilenceErrors: true}
+	root.SetFlagErrorFunc(flagError)
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.baseURL, "base-url", "", "")
 	pf.StringVar(&g.org, "org", "", "")
@@ -327,6 +328,39 @@ func TestAuthLoginInputErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: got %v, want %q", c.args, err, c.want)
 		}
+	}
+}
+
+// A token given as the value of a flag is never repeated in the error (pflag's own
+// message quotes it), and the message still says what to do.
+func TestAuthLoginTokenAsFlagValue(t *testing.T) {
+	env := mockKeyringEnv(t)
+	api, srv := newFakeAuthAPI(t, 1)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"auth", "login", "--base-url", srv.URL, "--with-token=" + authTestToken}, "--with-token takes no value; pipe the token on stdin"},
+		{[]string{"auth", "login", "--base-url", srv.URL, "--insecure-storage=" + authTestToken}, "invalid value for --insecure-storage: it takes no value, or =true or =false"},
+		{[]string{"--demo=" + authTestToken, "auth", "status"}, "invalid value for --demo"},
+		{[]string{"auth", "login", "--" + authTestToken + "=1"}, "unknown flag for parley auth login; what was given is not repeated"},
+		{[]string{"auth", "login", "-" + authTestToken}, "unknown shorthand flag -t for parley auth login"},
+		{[]string{"auth", "login", "---" + authTestToken}, "bad flag syntax for parley auth login"},
+		{[]string{"auth", "login", "--tokn"}, "unknown flag --tokn for parley auth login"},
+		{[]string{"auth", "login", "--base-url"}, "flag needs an argument: --base-url"},
+	}
+	for _, c := range cases {
+		// runAuth fails the test when the token shows in stdout, stderr or the error.
+		_, _, err := runAuth(t, env, authTestToken, c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: got %v, want %q", c.args, err, c.want)
+		}
+	}
+	if n := len(api.seen()); n != 0 {
+		t.Errorf("%d requests were sent", n)
+	}
+	if _, err := keyring.Get(credentials.Service, srv.URL); !errors.Is(err, keyring.ErrNotFound) {
+		t.Fatal("a token was stored")
 	}
 }
 

@@ -43,6 +43,8 @@ from an embedded sandbox.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// Flag errors never repeat the value given: it may be a token (--with-token=TOKEN).
+	root.SetFlagErrorFunc(flagError)
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.baseURL, "base-url", "", "API base address (env PARLEY_BASE_URL)")
 	pf.StringVar(&g.org, "org", "", "organization id sent as Service-Organization-Id (env PARLEY_ORG_ID)")
