@@ -143,10 +143,14 @@ func runLogin(cmd *cobra.Command, g *globalFlags, d authDeps, o loginOptions) er
 	}
 	warnInsecureURL(stderr, s.BaseURL)
 
-	if err := verifyToken(ctx, d, s, value); err != nil {
+	answered, err := verifyToken(ctx, d, s, value)
+	if err != nil {
 		return credentials.RedactError(fmt.Errorf("%w; nothing was stored", err), value)
 	}
 	kind := detectTokenKind(ctx, d, s, value)
+	if err := checkOrganization(s, answered, kind); err != nil {
+		return fmt.Errorf("%w; nothing was stored", err)
+	}
 
 	tok, err := s.Credentials.Save(ctx, s.Profile, value, dest)
 	if err != nil {
@@ -157,7 +161,7 @@ func runLogin(cmd *cobra.Command, g *globalFlags, d authDeps, o loginOptions) er
 	}
 
 	fmt.Fprintf(stderr, "Logged in to %s.\n", s.BaseURL)
-	fmt.Fprintf(stderr, "Token %s (%s) stored in %s under %q.\n", tok.Masked(), kind, tok.Origin(), tok.Profile)
+	fmt.Fprintf(stderr, "Token %s (%s) stored in %s under %q.\n", tok.Masked(), kind.text, tok.Origin(), tok.Profile)
 	if err := recordLogin(stderr, s); err != nil {
 		return fmt.Errorf("the token is stored, but the config file was not updated: %w", err)
 	}
@@ -272,17 +276,22 @@ func newVerifyClient(d authDeps, s Settings, token string, org, operator int64) 
 var errTokenRejected = errors.New("token rejected")
 
 // verifyToken makes the one cheap request that proves the token works:
-// GET /api/um/v3/operators/?limit=1 in the configured organization and operator.
-func verifyToken(ctx context.Context, d authDeps, s Settings, token string) error {
+// GET /api/um/v3/operators/?limit=1 in the configured organization and operator. It
+// returns the organization the API answered for (the operator's organization_id; 0 when
+// the answer does not say).
+func verifyToken(ctx context.Context, d authDeps, s Settings, token string) (int64, error) {
 	c, err := newVerifyClient(d, s, token, s.OrganizationID, s.OperatorID)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*verifyTimeout)
 	defer cancel()
-	_, err = c.ListOperators(ctx, client.ListOptions{Limit: 1})
+	page, err := c.ListOperators(ctx, client.ListOptions{Limit: 1})
 	if err == nil {
-		return nil
+		if len(page.Results) == 0 {
+			return 0, nil
+		}
+		return page.Results[0].OrganizationID, nil
 	}
 	var ce *client.Error
 	if errors.As(err, &ce) {
@@ -292,29 +301,67 @@ func verifyToken(ctx context.Context, d authDeps, s Settings, token string) erro
 		}
 		switch ce.Status {
 		case http.StatusUnauthorized:
-			return fmt.Errorf("%w by %s: %s (HTTP 401)", errTokenRejected, s.BaseURL, detail)
+			return 0, fmt.Errorf("%w by %s: %s (HTTP 401)", errTokenRejected, s.BaseURL, detail)
 		case http.StatusForbidden:
-			return fmt.Errorf("%s refused the request (HTTP 403): %s", s.BaseURL, detail)
+			return 0, fmt.Errorf("%s refused the request (HTTP 403): %s", s.BaseURL, detail)
 		case http.StatusBadRequest:
-			return fmt.Errorf("%s refused the request (HTTP 400; check --org and --operator): %s", s.BaseURL, detail)
+			return 0, fmt.Errorf("%s refused the request (HTTP 400; check --org and --operator): %s", s.BaseURL, detail)
 		}
-		return fmt.Errorf("could not verify the token with %s: HTTP %d: %s", s.BaseURL, ce.Status, detail)
+		return 0, fmt.Errorf("could not verify the token with %s: HTTP %d: %s", s.BaseURL, ce.Status, detail)
 	}
-	return fmt.Errorf("could not verify the token with %s: %w", s.BaseURL, err)
+	return 0, fmt.Errorf("could not verify the token with %s: %w", s.BaseURL, err)
+}
+
+// checkOrganization compares the organization asked for (s.OrganizationID) with the one
+// the verifying request was answered for. The API does not refuse an organization a token
+// cannot use: an organization token ignores Service-Organization-Id, and a customer token
+// falls back to its default organization for an unknown id (spec, Authentication 3), so
+// the answer's organization_id is the only sign. kind words the message when the token
+// kind is known; an unknown kind (auth status does not probe) gets both explanations.
+func checkOrganization(s Settings, answered int64, kind tokenKind) error {
+	want := s.OrganizationID
+	if want == 0 || answered == 0 || answered == want {
+		return nil
+	}
+	from := ""
+	if s.From.Organization != "" && s.From.Organization != "--org" {
+		from = " (from " + s.From.Organization + ")"
+	}
+	switch {
+	case kind.orgs > 1:
+		return fmt.Errorf("organization %d%s is not one this token can reach (it answered for %d, its default organization); check the id, or log in without an organization",
+			want, from, answered)
+	case kind.orgs == 1 && kind.only == answered:
+		return fmt.Errorf("this token belongs to organization %d, not %d%s; log in with --org %d, or without an organization",
+			answered, want, from, answered)
+	}
+	return fmt.Errorf("the API answered for organization %d, not %d%s: this is an organization token of %d, or %d is not an organization this token can reach",
+		answered, want, from, answered, want)
 }
 
 // probeDays is the period the token-kind probe looks at.
 const probeDays = 7
 
+// tokenKind is what the token-kind probe found.
+type tokenKind struct {
+	// text describes the kind for the login message.
+	text string
+	// orgs is the number of organizations in the probe's data (0: none, or the probe failed).
+	orgs int
+	// only is that organization when orgs is 1.
+	only int64
+}
+
 // detectTokenKind tells a customer token from an organization token where the data allows
-// it. The API has no "who am I" endpoint; the Analytics API, asked without an organization
-// filter, returns the data of every organization the token may read. Points of two or
-// more organizations prove a customer token; otherwise the kind stays open. See
+// it. The API has no "who am I" endpoint, and the verifying operators request cannot tell
+// them apart (both answer for one organization); the Analytics API, asked without an
+// organization filter, returns the data of every organization the token may read. Points
+// of two or more organizations prove a customer token; otherwise the kind stays open. See
 // docs/api-notes.md, "Token kind".
-func detectTokenKind(ctx context.Context, d authDeps, s Settings, token string) string {
+func detectTokenKind(ctx context.Context, d authDeps, s Settings, token string) tokenKind {
 	c, err := newVerifyClient(d, s, token, 0, 0)
 	if err != nil {
-		return "kind unknown"
+		return tokenKind{text: "kind unknown"}
 	}
 	ctx, cancel := context.WithTimeout(ctx, verifyTimeout)
 	defer cancel()
@@ -322,19 +369,25 @@ func detectTokenKind(ctx context.Context, d authDeps, s Settings, token string) 
 	q := client.AnalyticsQuery{Metric: client.MetricConversationCategory, From: now.AddDate(0, 0, -(probeDays - 1)), To: now}
 	pts, err := c.AnalyticsWindowPoints(ctx, q, client.AnalyticsWindow{From: q.From, To: q.To})
 	if err != nil {
-		return "kind unknown: the analytics check failed"
+		return tokenKind{text: "kind unknown: the analytics check failed"}
 	}
 	orgs := map[int64]bool{}
 	for _, p := range pts {
 		orgs[p.OrganizationID] = true
 	}
+	k := tokenKind{orgs: len(orgs)}
 	switch {
 	case len(orgs) > 1:
-		return "customer token: data of " + strconv.Itoa(len(orgs)) + " organizations"
+		k.text = "customer token: data of " + strconv.Itoa(len(orgs)) + " organizations"
 	case len(orgs) == 1:
-		return "organization token, or a customer token with one organization"
+		k.text = "organization token, or a customer token with one organization"
+		for o := range orgs {
+			k.only = o
+		}
+	default:
+		k.text = "kind unknown: no analytics data in the last " + strconv.Itoa(probeDays) + " days"
 	}
-	return "kind unknown: no analytics data in the last " + strconv.Itoa(probeDays) + " days"
+	return k
 }
 
 // recordLogin writes the base URL (and the organization) given by flag or environment
@@ -441,13 +494,22 @@ func runStatus(cmd *cobra.Command, g *globalFlags, d authDeps) error {
 	}
 	row("Token", tok.Masked()+" from "+where)
 	warnInsecureURL(cmd.ErrOrStderr(), s.BaseURL)
-	if err := verifyToken(ctx, d, s, tok.Reveal()); err != nil {
+	answered, err := verifyToken(ctx, d, s, tok.Reveal())
+	if err != nil {
 		err = credentials.RedactError(err, tok.Reveal())
 		row("Works", "no: "+err.Error())
 		if errors.Is(err, errTokenRejected) {
 			return errors.New("the token does not work")
 		}
 		return errors.New("the token could not be checked")
+	}
+	if err := checkOrganization(s, answered, tokenKind{}); err != nil {
+		row("Works", "not in organization "+strconv.FormatInt(s.OrganizationID, 10)+": "+err.Error())
+		return fmt.Errorf("the token does not work in organization %d", s.OrganizationID)
+	}
+	if s.OrganizationID == 0 && answered != 0 {
+		row("Works", "yes, in organization "+strconv.FormatInt(answered, 10))
+		return nil
 	}
 	row("Works", "yes")
 	return nil

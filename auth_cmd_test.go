@@ -431,3 +431,90 @@ func TestAuthLoginAgainstSandbox(t *testing.T) {
 		t.Fatalf("status as the agent operator: %v", err)
 	}
 }
+
+// The API does not refuse an organization a token cannot use: an organization token
+// ignores Service-Organization-Id and a customer token falls back to the default
+// organization. auth login compares the organization that answered and stores nothing
+// when it is not the one asked for; auth status reports it.
+func TestAuthLoginWrongOrganization(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	run, err := sandbox.Start(ctx, sandbox.Options{Size: sandbox.SizeSmall}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer run.Close()
+	info := run.Server.Info()
+	def := info.DefaultOrgID
+	var other int64
+	for _, o := range info.OrgIDs {
+		if o != def {
+			other = o
+			break
+		}
+	}
+	if other == 0 {
+		t.Fatalf("the sandbox has one organization: %v", info.OrgIDs)
+	}
+	d, o := strconv.FormatInt(def, 10), strconv.FormatInt(other, 10)
+	orgToken := info.OrgTokens[def]
+	env := mockKeyringEnv(t)
+	cfgPath := filepath.Join(env["XDG_CONFIG_HOME"], "parley", "config.yaml")
+	nothingStored := func(what string) {
+		t.Helper()
+		for _, key := range []string{run.URL, run.URL + "#org=" + o, run.URL + "#org=9999"} {
+			if _, err := keyring.Get(credentials.Service, key); !errors.Is(err, keyring.ErrNotFound) {
+				t.Fatalf("%s: a token was stored under %s", what, key)
+			}
+		}
+		if _, err := os.Stat(cfgPath); !os.IsNotExist(err) {
+			t.Fatalf("%s: the config file was written", what)
+		}
+	}
+
+	_, stderr, err := runAuth(t, env, orgToken, "auth", "login", "--with-token", "--base-url", run.URL, "--org", o)
+	want := "this token belongs to organization " + d + ", not " + o + "; log in with --org " + d + ", or without an organization; nothing was stored"
+	if err == nil || err.Error() != want || strings.Contains(stderr, "Logged in") {
+		t.Fatalf("organization token with --org %s: got %v\n%s\nwant %q", o, err, stderr, want)
+	}
+	nothingStored("organization token")
+
+	_, stderr, err = runAuth(t, env, info.CustomerToken, "auth", "login", "--with-token", "--base-url", run.URL, "--org", "9999")
+	want = "organization 9999 is not one this token can reach (it answered for " + d + ", its default organization)"
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "nothing was stored") || strings.Contains(stderr, "Logged in") {
+		t.Fatalf("customer token with --org 9999: got %v\n%s\nwant %q", err, stderr, want)
+	}
+	nothingStored("customer token")
+
+	// A customer token in an organization it reaches is fine.
+	if _, stderr, err = runAuth(t, env, info.CustomerToken, "auth", "login", "--with-token", "--base-url", run.URL, "--org", o); err != nil {
+		t.Fatalf("customer token with --org %s: %v\n%s", o, err, stderr)
+	}
+	stdout, _, err := runAuth(t, env, "", "auth", "status")
+	if err != nil || !strings.Contains(stdout, "Works:        yes\n") {
+		t.Fatalf("status: %v\n%s", err, stdout)
+	}
+
+	// The organization token logged in without an organization (after a logout and with a
+	// fresh config file); the environment then names another one: status says the token
+	// does not work there.
+	if _, stderr, err = runAuth(t, env, "", "auth", "logout"); err != nil {
+		t.Fatalf("logout: %v\n%s", err, stderr)
+	}
+	if err := os.Remove(cfgPath); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, err = runAuth(t, env, orgToken, "auth", "login", "--with-token", "--base-url", run.URL); err != nil {
+		t.Fatalf("organization token without --org: %v\n%s", err, stderr)
+	}
+	stdout, _, err = runAuth(t, env, "", "auth", "status")
+	if err != nil || !strings.Contains(stdout, "Works:        yes, in organization "+d+"\n") {
+		t.Fatalf("status: %v\n%s", err, stdout)
+	}
+	env[envOrg] = o
+	stdout, _, err = runAuth(t, env, "", "auth", "status")
+	want = "Works:        not in organization " + o + ": the API answered for organization " + d + ", not " + o + " (from PARLEY_ORG_ID)"
+	if err == nil || err.Error() != "the token does not work in organization "+o || !strings.Contains(stdout, want) || strings.Contains(stdout, "Works:        yes") {
+		t.Fatalf("status in organization %s: %v\n%s\nwant %q", o, err, stdout, want)
+	}
+}
