@@ -185,20 +185,20 @@ func Actions() []string {
 }
 
 // contexts are the sets of actions that are live at the same time; a key may appear only
-// once within one context.
+// once within one context. where names the context in messages.
 var contexts = []struct {
-	name    string
+	where   string
 	actions []string
 }{
-	{"lists", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
+	{"on the list screens", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
 		NextPane, PrevPane, ToggleDetail, Refresh, PickOrg, ActAs,
 		Up, Down, Top, Bottom, PageDown, PageUp, Open,
 		Search, Filter, Status, Order, Mark, Delete, CopyID, Topics, Note, Edit, Away, Upsert}},
-	{"analytics", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
+	{"on the analytics screen", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
 		NextPane, PrevPane, Refresh, PickOrg, ActAs,
 		Up, Down, Top, Bottom, PageDown, PageUp, Open,
 		Export, Metric, Range, Mode, Split, ChartKind, Breakdown, Filter}},
-	{"confirm", []string{Back, Yes, No}},
+	{"in confirmations", []string{Back, Yes, No}},
 }
 
 // Problem is one rejected override.
@@ -259,7 +259,7 @@ func (k *KeyMap) Apply(overrides map[string][]string) error {
 		}
 		*b = key.NewBinding(key.WithKeys(clean...), key.WithHelp(helpKeys(clean), b.Help().Desc))
 	}
-	probs = append(probs, next.conflicts()...)
+	probs = append(probs, next.conflicts(overrides)...)
 	if len(probs) > 0 {
 		return &ApplyError{Problems: probs}
 	}
@@ -267,25 +267,54 @@ func (k *KeyMap) Apply(overrides map[string][]string) error {
 	return nil
 }
 
-// conflicts reports keys bound to two actions of one context.
-func (k *KeyMap) conflicts() []Problem {
-	var probs []Problem
-	seen := map[string]bool{}
+// conflicts reports keys bound to two actions of one context, each clash once however
+// many contexts it occurs in (naming them all). A clash between a rebound action and a
+// default binding is reported against the rebound action, whose config line the caller
+// can name; overridden holds the actions the config rebinds (nil for none).
+func (k *KeyMap) conflicts(overridden map[string][]string) []Problem {
+	type clash struct {
+		action, other, key string
+		where              []string
+	}
+	var found []*clash
+	byID := map[string]*clash{}
 	for _, c := range contexts {
 		owner := map[string]string{}
 		for _, a := range c.actions {
 			for _, kk := range k.binding(a).Keys() {
-				if prev, ok := owner[kk]; ok && prev != a {
-					msg := fmt.Sprintf("key %q is also bound to %q (%s)", helpKeys([]string{kk}), prev, c.name)
-					if !seen[a+msg] {
-						seen[a+msg] = true
-						probs = append(probs, Problem{a, msg})
+				prev, ok := owner[kk]
+				if !ok {
+					owner[kk] = a
+					continue
+				}
+				if prev == a {
+					continue
+				}
+				id := min(a, prev) + "\x00" + max(a, prev) + "\x00" + kk
+				if cl := byID[id]; cl != nil {
+					if !slices.Contains(cl.where, c.where) {
+						cl.where = append(cl.where, c.where)
 					}
 					continue
 				}
-				owner[kk] = a
+				cl := &clash{action: a, other: prev, key: kk, where: []string{c.where}}
+				if _, ok := overridden[a]; !ok {
+					if _, ok := overridden[prev]; ok {
+						cl.action, cl.other = prev, a
+					}
+				}
+				byID[id] = cl
+				found = append(found, cl)
 			}
 		}
+	}
+	probs := make([]Problem, 0, len(found))
+	for _, cl := range found {
+		msg := fmt.Sprintf("key %q is also bound to %q", helpKeys([]string{cl.key}), cl.other)
+		if _, ok := overridden[cl.other]; !ok {
+			msg += " (default)"
+		}
+		probs = append(probs, Problem{cl.action, msg + " " + strings.Join(cl.where, " and ")})
 	}
 	return probs
 }

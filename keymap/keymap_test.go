@@ -12,7 +12,7 @@ import (
 func press(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
 
 func TestDefaultsHaveNoConflicts(t *testing.T) {
-	if p := Default().conflicts(); len(p) > 0 {
+	if p := Default().conflicts(nil); len(p) > 0 {
 		t.Fatalf("default bindings conflict: %+v", p)
 	}
 }
@@ -60,5 +60,36 @@ func TestConflictsOnlyWithinAContext(t *testing.T) {
 	// Filter lives on both: binding export to f clashes there.
 	if err := k.Apply(map[string][]string{Export: {"f"}}); err == nil || !strings.Contains(err.Error(), "analytics") {
 		t.Fatalf("export on f clashes with filter on the analytics screen; got %v", err)
+	}
+}
+
+// A clash with a default binding is reported against the rebound action (the one with a
+// config line), once, naming every context where it happens.
+func TestConflictReportedOnceAgainstTheRebinding(t *testing.T) {
+	cases := []struct {
+		overrides map[string][]string
+		want      Problem
+	}{
+		// j is down's default on the list screens and on the analytics screen.
+		{map[string][]string{Refresh: {"j"}}, Problem{Refresh, `key "j" is also bound to "down" (default) on the list screens and on the analytics screen`}},
+		// range comes after metric in the analytics context; the clash is still metric's.
+		{map[string][]string{Metric: {"d"}}, Problem{Metric, `key "d" is also bound to "range" (default) on the analytics screen`}},
+		{map[string][]string{Down: {"j", "n"}}, Problem{Down, `key "n" is also bound to "note" (default) on the list screens`}},
+		// Both rebound: one report, without "(default)".
+		{map[string][]string{Metric: {"x"}, Range: {"x"}}, Problem{Range, `key "x" is also bound to "metric" on the analytics screen`}},
+	}
+	for _, c := range cases {
+		err := Default().Apply(c.overrides)
+		var ae *ApplyError
+		if !errors.As(err, &ae) {
+			t.Fatalf("%v: want *ApplyError, got %v", c.overrides, err)
+		}
+		if len(ae.Problems) != 1 || ae.Problems[0] != c.want {
+			t.Errorf("%v:\ngot  %+v\nwant [%+v]", c.overrides, ae.Problems, c.want)
+		}
+	}
+	// Moving the default out of the way resolves it.
+	if err := Default().Apply(map[string][]string{Down: {"j", "n"}, Note: {"N"}}); err != nil {
+		t.Fatal(err)
 	}
 }
