@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/parley-tui/parley/credentials"
+	"github.com/parley-tui/parley/sandbox"
 )
 
 // These tests run the built parley binary, as a user would.
@@ -239,5 +243,83 @@ func TestCLINeverPrintsToken(t *testing.T) {
 		if r.stdout+r.stderr == "" {
 			t.Errorf("parley %v printed nothing", c.args)
 		}
+	}
+}
+
+// hangingBus is a D-Bus address whose socket accepts connections and never answers, like a
+// session bus (or Secret Service) that is stuck.
+func hangingBus(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "bus")
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return "unix:path=" + path
+}
+
+// With a keyring that never answers, start-up waits for the keyring timeout once, says so
+// on stderr and in the --debug log (never the token), and goes on with the file's token.
+func TestCLIUnresponsiveKeyring(t *testing.T) {
+	bin := parleyBinary(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	run, err := sandbox.Start(ctx, sandbox.Options{Size: sandbox.SizeSmall}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer run.Close()
+	token := run.Server.Info().CustomerToken
+	env := headlessEnv(t)
+	if r := runParley(t, bin, env, token, "auth", "login", "--with-token", "--base-url", run.URL, "--insecure-storage"); r.err != nil {
+		t.Fatalf("login: %v\n%s", r.err, r.stderr)
+	}
+
+	env = append(env, "DBUS_SESSION_BUS_ADDRESS="+hangingBus(t))
+	logPath := filepath.Join(t.TempDir(), "debug.log")
+	r := runParley(t, bin, env, "", "--debug", logPath, "contacts", "search", "smith", "--limit", "1")
+	if r.err != nil {
+		t.Fatalf("search: %v\n%s", r.err, r.stderr)
+	}
+	if r.took < credentials.DefaultTimeout || r.took > credentials.DefaultTimeout+5*time.Second {
+		t.Errorf("took %v; the keyring timeout is %v", r.took, credentials.DefaultTimeout)
+	}
+	want := "parley: the OS keyring did not answer within 3s; not using it this run\n"
+	if !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+	}
+	b, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := string(b)
+	for _, want := range []string{"level=WARN msg=keyring problem=\"OS keyring unavailable: read: no answer within 3s", "msg=token source=file"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the debug log lacks %q:\n%s", want, log)
+		}
+	}
+	if strings.Contains(log+r.stdout+r.stderr, token) {
+		t.Fatalf("the token was printed or logged:\n%s\n%s", log, r.stderr)
 	}
 }

@@ -48,7 +48,7 @@ func sessionFor(ctx context.Context, s Settings, stderr io.Writer, dl *debugLog,
 	if s.Demo {
 		fmt.Fprintln(stderr, "parley: using demo data from the embedded sandbox ("+s.DemoReason+")")
 	} else {
-		tok, err := lookupToken(ctx, s, stderr)
+		tok, err := lookupToken(ctx, s, stderr, dl)
 		if err != nil {
 			return nil, err
 		}
@@ -57,25 +57,39 @@ func sessionFor(ctx context.Context, s Settings, stderr io.Writer, dl *debugLog,
 	return newSession(ctx, cfg, stderr)
 }
 
-// lookupToken finds the token, telling the user when the keyring is slow to answer.
-func lookupToken(ctx context.Context, s Settings, stderr io.Writer) (credentials.Token, error) {
-	done := make(chan struct{})
-	defer close(done)
+// lookupToken finds the token, telling the user when the keyring is slow to answer and
+// when it gave up on it. The --debug log gets where the token came from and why the
+// keyring was not used (never the token).
+func lookupToken(ctx context.Context, s Settings, stderr io.Writer, dl *debugLog) (credentials.Token, error) {
+	done, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(stopped)
 		defer func() { _ = recover() }()
 		select {
 		case <-done:
 		case <-time.After(400 * time.Millisecond):
-			fmt.Fprintln(stderr, "parley: waiting for the OS keyring (at most 3 s)…")
+			fmt.Fprintf(stderr, "parley: waiting for the OS keyring (at most %s)…\n", credentials.DefaultTimeout)
 		}
 	}()
+	start := time.Now()
 	tok, err := s.Token(ctx)
+	took := time.Since(start)
+	close(done)
+	<-stopped // its notice, if any, comes before what follows
+	if kp := s.Credentials.KeyringProblem(); kp != nil {
+		dl.log.Warn("keyring", "problem", kp.Error(), "lookup_ms", took.Milliseconds())
+		if errors.Is(kp, credentials.ErrKeyringTimeout) {
+			fmt.Fprintf(stderr, "parley: the OS keyring did not answer within %s; not using it this run\n", credentials.DefaultTimeout)
+		}
+	}
 	if errors.Is(err, credentials.ErrNoToken) {
+		dl.log.Info("token", "source", "none", "lookup_ms", took.Milliseconds())
 		return tok, errors.New("no token for the configured API: set PARLEY_TOKEN or run `parley auth login`")
 	}
 	if err != nil {
 		return tok, fmt.Errorf("read the token: %w", err)
 	}
+	dl.log.Info("token", "source", tok.Source.String(), "lookup_ms", took.Milliseconds())
 	return tok, nil
 }
 

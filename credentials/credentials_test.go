@@ -364,6 +364,10 @@ func TestKeyringTimeoutBoundsTheCall(t *testing.T) {
 	if d < 80*time.Millisecond || d > time.Second {
 		t.Fatalf("lookup took %v", d)
 	}
+	// The caller can tell a timeout from other unavailability (to say so at start-up).
+	if p := s.KeyringProblem(); !errors.Is(p, ErrKeyringTimeout) || !errors.Is(p, ErrKeyringUnavailable) {
+		t.Fatalf("keyring problem %v does not match ErrKeyringTimeout", p)
+	}
 }
 
 func TestKeyringContextCancel(t *testing.T) {

@@ -20,6 +20,10 @@ const DefaultTimeout = 3 * time.Second
 // be used: no D-Bus session, no Secret Service, a locked collection, a timeout, ….
 var ErrKeyringUnavailable = errors.New("OS keyring unavailable")
 
+// ErrKeyringTimeout is matched (errors.Is) by the error of a keyring call that got no
+// answer within the timeout; after it the keyring is not asked again by that Store.
+var ErrKeyringTimeout = errors.New("no answer")
+
 // KeyringError says why the keyring cannot be used. It matches ErrKeyringUnavailable.
 type KeyringError struct {
 	Err error
@@ -122,7 +126,7 @@ func (g *guard) call(ctx context.Context, op string, fn func() error) error {
 		g.note(kerr)
 		return kerr
 	case <-timer.C:
-		kerr := &KeyringError{Err: fmt.Errorf("%s: no answer within %s (not asked again during this run)", op, g.timeout)}
+		kerr := &KeyringError{Err: fmt.Errorf("%s: %w within %s (not asked again during this run)", op, ErrKeyringTimeout, g.timeout)}
 		g.mu.Lock()
 		g.disabled, g.last = kerr, kerr
 		g.mu.Unlock()
