@@ -84,7 +84,9 @@ func newAuthLoginCmd(g *globalFlags, d authDeps) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "login [--base-url URL] [--org ID] [--with-token] [--insecure-storage]",
 		Short: "Verify an API token and store it in the OS keyring",
-		Long: `Verify an API token with one request and store it in the OS keyring.
+		Long: `Verify an API token with one request and store it in the OS keyring. One more
+request, to the Analytics API, tells a customer token from an organization token where
+the data allows it.
 
 The token is read without echo from the terminal, or from stdin with --with-token
 (for example: printenv MY_TOKEN | parley auth login --with-token --base-url URL).
