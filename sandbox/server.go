@@ -69,10 +69,14 @@ type request struct {
 	body  []byte
 }
 
+// statusWriter records the status of a response. With a request log it also holds the
+// response back until the request is logged, so that whoever reads the log after getting
+// an answer finds that request in it.
 type statusWriter struct {
 	http.ResponseWriter
 	status int
 	wrote  bool
+	held   *bytes.Buffer // nil: written through
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -80,29 +84,53 @@ func (w *statusWriter) WriteHeader(code int) {
 		return
 	}
 	w.status, w.wrote = code, true
-	w.ResponseWriter.WriteHeader(code)
+	if w.held == nil {
+		w.ResponseWriter.WriteHeader(code)
+	}
 }
 
 func (w *statusWriter) Write(b []byte) (int, error) {
 	if !w.wrote {
 		w.WriteHeader(http.StatusOK)
 	}
+	if w.held != nil {
+		return w.held.Write(b)
+	}
 	return w.ResponseWriter.Write(b)
+}
+
+// release sends a held-back response.
+func (w *statusWriter) release() {
+	if w.held == nil {
+		return
+	}
+	held := w.held
+	w.held = nil
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	w.ResponseWriter.WriteHeader(w.status)
+	_, _ = w.ResponseWriter.Write(held.Bytes())
 }
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w}
+	if s.opts.RequestLog != nil {
+		sw.held = &bytes.Buffer{}
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			if !sw.wrote {
 				writeJSON(sw, http.StatusInternalServerError, map[string]string{"detail": "Internal server error."})
 			}
 			s.logRequest(r, sw.status, start, fmt.Sprint(p))
-			return
+		} else {
+			s.logRequest(r, sw.status, start, "")
 		}
-		s.logRequest(r, sw.status, start, "")
+		sw.release()
 	}()
 	s.serve(sw, r)
 }
