@@ -237,7 +237,7 @@ func TestOperatorSwitchKeepsTheCursor(t *testing.T) {
 // screen asks nothing for it.
 func TestKnownContactsAreNamed(t *testing.T) {
 	e := newEnv(t)
-	for i, size := range [][2]int{{160, 48}, {80, 24}} {
+	for _, size := range [][2]int{{160, 48}, {80, 24}} {
 		ctx := viewtest.Ctx(e.Client)
 		m := navigation.New(ctx)
 		l := viewtest.RunScreen(t, ctx, m, size[0], size[1])
@@ -246,9 +246,6 @@ func TestKnownContactsAreNamed(t *testing.T) {
 		if first.ContactID == 0 {
 			t.Fatal("the newest event has no contact")
 		}
-		// The sandbox logs a request once its handler returns, which can be just after the
-		// client has the answer: count from when the first page is in the log.
-		l.Until("the first page logged", func() bool { return e.Log.Count("GET", "/navigation/") == 2*i+1 })
 		before := e.Log.Count("GET", "")
 		ctx.LearnContact(first.ContactID, "Zed Zebrowski")
 		l.Key("r") // draw again
