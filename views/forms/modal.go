@@ -702,7 +702,7 @@ func (m *Modal) View() string {
 	st := m.ctx.Styles
 	w := m.innerWidth()
 	lines := []string{st.ModalTitle.Render(ansi.Truncate(m.opts.Title, w, "…")), ""}
-	if fv := m.form.View(); fv != "" {
+	if fv := drawn(m.form.View()); fv != "" {
 		lines = append(lines, fv, "")
 		lines = append(lines, ansi.Truncate(m.form.Help().ShortHelpView(m.helpKeys()), w, "…"))
 	}

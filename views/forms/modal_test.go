@@ -412,3 +412,26 @@ func TestCtrlSSubmitsEveryFormFromAnyField(t *testing.T) {
 		t.Fatalf("a form without submit keys took ctrl+s (%d submits)", own)
 	}
 }
+
+// A text field filled through Prefill shows U+FFFD (the stand-in of C1 controls and invalid
+// UTF-8 in sanitized text) as the rest of the screen does, keeps its value while untouched,
+// and FromField gives back the text with the typed additions.
+func TestPrefilledFieldShowsReplacementCharacters(t *testing.T) {
+	const shown = "␛[0m�2J"
+	v := forms.Prefill(shown)
+	initial := v
+	p := newProgram(forms.New(ctx(), forms.Options{Title: "Name", Build: func() *huh.Form {
+		return huh.NewForm(huh.NewGroup(huh.NewInput().Title("Name").Value(&v)))
+	}, Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }}), 76, 20)
+	if view := ansi.Strip(p.m.View()); !strings.Contains(view, "> "+shown) {
+		t.Fatalf("the field does not show %q:\n%s", shown, view)
+	}
+	p.batch("end", "left") // moves only: the value is what the field was filled with
+	if v != initial {
+		t.Fatalf("the untouched field holds %q, was filled with %q", v, initial)
+	}
+	p.batch("end", "x")
+	if got := forms.FromField(v); got != shown+"x" {
+		t.Fatalf("FromField = %q, want %q", got, shown+"x")
+	}
+}
