@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/parley-tui/parley/sanitize"
 	"slices"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/charmbracelet/huh"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/forms"
 )
@@ -40,8 +40,9 @@ const (
 	byMessenger = "messenger"
 )
 
-// fields are the writable contact fields as the form edits them (text, sanitized when they
-// came from the API).
+// fields are the writable contact fields as the form edits them: the values of its text
+// fields (forms.Prefill of the sanitized text when they came from the API, never sent back
+// unless the user changed them) and the contact-by flags.
 type fields struct {
 	name, email, phone, mobile, company, position string
 	gender, salutation, street, city, country     string
@@ -50,12 +51,15 @@ type fields struct {
 	facebook, linkedin, twitter, picture          string
 }
 
+// fieldsFrom is what the edit form shows of c: the sanitized text (as forms.Prefill puts it
+// in a field), which is display text only. The PATCH never carries it for a field the user
+// left alone (changes compares with these values).
 func fieldsFrom(c client.Contact) fields {
-	s := func(p *string) string { return sanitize.Line(client.Str(p)) }
+	s := func(p *string) string { return forms.Prefill(sanitize.Line(client.Str(p))) }
 	f := fields{
 		name: s(c.Name), email: s(c.Email), phone: s(c.PhoneNumber), mobile: s(c.MobileNumber),
 		company: s(c.Company), position: s(c.Position), gender: s(c.Gender), salutation: s(c.Salutation),
-		street: s(c.Street), city: s(c.City), country: s(c.Country), locale: sanitize.Line(c.Locale),
+		street: s(c.Street), city: s(c.City), country: s(c.Country), locale: s(&c.Locale),
 		externalID: s(c.ExternalCustomerID),
 		facebook:   s(c.URLFacebook), linkedin: s(c.URLLinkedIn), twitter: s(c.URLTwitter), picture: s(c.URLProfilePicture),
 	}
@@ -101,15 +105,21 @@ func (f *fields) texts(u *client.ContactUpdate) []text {
 	}
 }
 
-// validate checks every field; the first problem names its field and, for the form, says
+// validate checks every field the user may have changed: all of them, or with orig only
+// those that differ from it (a field left alone is not sent, so whatever the API holds
+// there never stops a save). The first problem names its field and, for the form, says
 // where it is (lead is the number of fields in front of the first group's own).
-func (f *fields) validate(lead int) error {
-	var u client.ContactUpdate
-	for _, t := range f.texts(&u) {
-		if t.check == nil {
+func (f *fields) validate(lead int, orig *fields) error {
+	var u, uo client.ContactUpdate
+	var old []text
+	if orig != nil {
+		old = orig.texts(&uo)
+	}
+	for i, t := range f.texts(&u) {
+		if t.check == nil || (old != nil && *t.cur == *old[i].cur) {
 			continue
 		}
-		if err := t.check(*t.cur); err != nil {
+		if err := t.check(forms.FromField(*t.cur)); err != nil {
 			return atLabel(t.label, lead, fmt.Errorf("%s: %w", t.label, err))
 		}
 	}
@@ -159,8 +169,10 @@ func normalize(label, v string) string {
 	return v
 }
 
-// changes is the PATCH body: only the fields that differ from orig. A cleared nullable
-// field is sent as null; the locale cannot be cleared.
+// changes is the PATCH body: only the fields whose value differs from orig, the values the
+// fields were filled with. A field left alone is never sent (what it shows is sanitized
+// display text, not what the API holds). A cleared nullable field is sent as null; the
+// locale cannot be cleared.
 func (f *fields) changes(orig fields) (client.ContactUpdate, error) {
 	var u, uo client.ContactUpdate
 	cur, old := f.texts(&u), orig.texts(&uo)
@@ -168,8 +180,8 @@ func (f *fields) changes(orig fields) (client.ContactUpdate, error) {
 		if *t.cur == *old[i].cur {
 			continue
 		}
-		v := normalize(t.label, *t.cur)
-		if v == normalize(t.label, *old[i].cur) {
+		v := normalize(t.label, forms.FromField(*t.cur))
+		if v == normalize(t.label, forms.FromField(*old[i].cur)) {
 			continue // only spaces (or the country's case) changed
 		}
 		if t.label == "Locale" && v == "" {
@@ -195,17 +207,24 @@ func (f *fields) changes(orig fields) (client.ContactUpdate, error) {
 func (f *fields) filled() client.ContactUpdate {
 	var u client.ContactUpdate
 	for _, t := range f.texts(&u) {
-		if v := normalize(t.label, *t.cur); v != "" {
+		if v := normalize(t.label, forms.FromField(*t.cur)); v != "" {
 			*t.dst = &v
 		}
 	}
 	return u
 }
 
-func input(title string, v *string, check func(string) error, placeholder string) *huh.Input {
+// input is a text field over v. Its check runs on what the value stands for, and not while
+// the value is still initial (a field left alone is not sent), when initial is set.
+func input(title string, v *string, check func(string) error, placeholder string, initial *string) *huh.Input {
 	in := huh.NewInput().Title(title).Value(v).CharLimit(500)
 	if check != nil {
-		in = in.Validate(forms.Labelled(title, check))
+		in = in.Validate(forms.Labelled(title, func(s string) error {
+			if initial != nil && s == *initial {
+				return nil
+			}
+			return check(forms.FromField(s))
+		}))
 	}
 	if placeholder != "" {
 		in = in.Placeholder(placeholder)
@@ -214,11 +233,18 @@ func input(title string, v *string, check func(string) error, placeholder string
 }
 
 // groups are the form's pages over f, laid out as layout says; the first group may get
-// extra fields in front.
-func (f *fields) groups(lead []huh.Field, withFlags bool) []*huh.Group {
+// extra fields in front. With orig (the values the fields were filled with), a field still
+// holding its initial value is not checked.
+func (f *fields) groups(lead []huh.Field, withFlags bool, orig *fields) []*huh.Group {
 	byLabel := map[string]text{}
 	for _, t := range f.texts(&client.ContactUpdate{}) {
 		byLabel[t.label] = t
+	}
+	initial := map[string]*string{}
+	if orig != nil {
+		for _, t := range orig.texts(&client.ContactUpdate{}) {
+			initial[t.label] = t.cur
+		}
 	}
 	out := make([]*huh.Group, len(layout))
 	for g, grp := range layout {
@@ -228,7 +254,7 @@ func (f *fields) groups(lead []huh.Field, withFlags bool) []*huh.Group {
 		}
 		for _, l := range grp.labels {
 			t := byLabel[l]
-			fields = append(fields, input(l, t.cur, t.check, placeholders[l]))
+			fields = append(fields, input(l, t.cur, t.check, placeholders[l], initial[l]))
 		}
 		if g == 2 && withFlags {
 			fields = append(fields, huh.NewMultiSelect[string]().Title("May be contacted by").Value(&f.contactBy).Options(
@@ -242,9 +268,11 @@ func (f *fields) groups(lead []huh.Field, withFlags bool) []*huh.Group {
 	return out
 }
 
-// NewEditForm returns the `e` modal: every writable field of c prefilled (sanitized),
-// checked before sending; the PATCH carries only the changed fields (a cleared field is sent
-// as null) and reports KindUpdated with the updated client.Contact.
+// NewEditForm returns the `e` modal: every writable field of c prefilled (sanitized, as the
+// detail shows it), the changed ones checked before sending; the PATCH carries only the
+// fields the user changed (a cleared field is sent as null), so what the API holds in the
+// others is never replaced by its display text, and reports KindUpdated with the updated
+// client.Contact.
 func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 	orig := fieldsFrom(c)
 	cur := orig
@@ -255,7 +283,7 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 		title = fmt.Sprintf("Edit %s (#%d)", n, id)
 	}
 	check := func() error {
-		if err := cur.validate(0); err != nil {
+		if err := cur.validate(0, &orig); err != nil {
 			return err
 		}
 		_, err := cur.changes(orig)
@@ -263,7 +291,7 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 	}
 	return forms.New(ctx, forms.Options{
 		Title:      title,
-		Build:      func() *huh.Form { return huh.NewForm(cur.groups(nil, true)...) },
+		Build:      func() *huh.Form { return huh.NewForm(cur.groups(nil, true, &orig)...) },
 		Check:      check,
 		Width:      64,
 		SubmitKeys: []string{"ctrl+s"},
@@ -312,7 +340,7 @@ func NewUpsertForm(ctx *common.Ctx) common.Modal {
 			Description("the contact with this value is updated; without one, a new contact is created")}
 	}
 	check := func() error {
-		if err := cur.validate(1); err != nil {
+		if err := cur.validate(1, nil); err != nil {
 			return err
 		}
 		switch identifier {
@@ -329,7 +357,7 @@ func NewUpsertForm(ctx *common.Ctx) common.Modal {
 	}
 	return forms.New(ctx, forms.Options{
 		Title:      "Create or update a contact by identifier",
-		Build:      func() *huh.Form { return huh.NewForm(cur.groups(lead(), false)...) },
+		Build:      func() *huh.Form { return huh.NewForm(cur.groups(lead(), false, nil)...) },
 		Check:      check,
 		Width:      64,
 		SubmitKeys: []string{"ctrl+s"},
