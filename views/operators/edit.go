@@ -25,8 +25,11 @@ type EditValues struct {
 	Name, DisplayName, Email, Locale string
 }
 
+// valuesOf is what the form shows of r: sanitized display text, which is never sent back
+// for a field the user leaves alone (see Changes).
 func valuesOf(r Row) EditValues {
-	return EditValues{Name: r.Name, DisplayName: r.DisplayName, Email: r.Email, Locale: r.Locale}
+	return EditValues{Name: forms.Prefill(r.Name), DisplayName: forms.Prefill(r.DisplayName),
+		Email: forms.Prefill(r.Email), Locale: forms.Prefill(r.Locale)}
 }
 
 // ValidateName checks a name or display name: not empty, at most 200 bytes.
@@ -66,47 +69,54 @@ func ValidateLocale(s string) error {
 	return nil
 }
 
-// optional lets a field stay empty when it was empty before (nothing is sent then).
-func optional(was string, check func(string) error) func(string) error {
+// unchanged passes a field that still holds what it was filled with (nothing is sent
+// then, so what the API holds there never stops a save) or that stays empty as it was, and
+// checks anything else as the text it stands for.
+func unchanged(was string, check func(string) error) func(string) error {
 	return func(s string) error {
-		if strings.TrimSpace(s) == "" && strings.TrimSpace(was) == "" {
+		if s == was || (strings.TrimSpace(s) == "" && strings.TrimSpace(was) == "") {
 			return nil
 		}
-		return check(s)
+		return check(forms.FromField(s))
 	}
 }
 
-// Changes is the PATCH body of what differs from the row: only changed fields, never the
-// away status (only /away/ changes that).
-func (v EditValues) Changes(r Row) (client.OperatorUpdate, bool) {
+// Changes is the PATCH body of what differs from orig, the values the form was filled
+// with: only the fields the user changed (the others show display text, which must never
+// replace what the API holds), never the away status (only /away/ changes that).
+func (v EditValues) Changes(orig EditValues) (client.OperatorUpdate, bool) {
 	var u client.OperatorUpdate
 	changed := false
 	set := func(now, was string, dst **string) {
-		now = strings.TrimSpace(now)
-		if now != strings.TrimSpace(was) {
+		if now == was {
+			return
+		}
+		now = strings.TrimSpace(forms.FromField(now))
+		if now != strings.TrimSpace(forms.FromField(was)) {
 			s := now
 			*dst = &s
 			changed = true
 		}
 	}
-	set(v.Name, r.Name, &u.Name)
-	set(v.DisplayName, r.DisplayName, &u.DisplayName)
-	set(v.Email, r.Email, &u.Email)
-	set(v.Locale, r.Locale, &u.Locale)
+	set(v.Name, orig.Name, &u.Name)
+	set(v.DisplayName, orig.DisplayName, &u.DisplayName)
+	set(v.Email, orig.Email, &u.Email)
+	set(v.Locale, orig.Locale, &u.Locale)
 	return u, changed
 }
 
-// validate checks every field (the form's validators, again, before sending).
-func (v EditValues) validate(r Row) error {
+// validate checks the fields the user changed from orig (the form's validators, again,
+// before sending).
+func (v EditValues) validate(orig EditValues) error {
 	checks := []struct {
 		name string
 		s    string
 		fn   func(string) error
 	}{
-		{"Name", v.Name, optional(r.Name, ValidateName)},
-		{"Display name", v.DisplayName, optional(r.DisplayName, ValidateName)},
-		{"Email", v.Email, optional(r.Email, ValidateEmail)},
-		{"Locale", v.Locale, optional(r.Locale, ValidateLocale)},
+		{"Name", v.Name, unchanged(orig.Name, ValidateName)},
+		{"Display name", v.DisplayName, unchanged(orig.DisplayName, ValidateName)},
+		{"Email", v.Email, unchanged(orig.Email, ValidateEmail)},
+		{"Locale", v.Locale, unchanged(orig.Locale, ValidateLocale)},
 	}
 	for i, c := range checks { // in the form's order
 		if err := c.fn(c.s); err != nil {
@@ -116,21 +126,21 @@ func (v EditValues) validate(r Row) error {
 	return nil
 }
 
-// EditForm is the `e` modal: name, display name, email and locale of r. Only the changed
-// fields are sent; a failure keeps everything typed and shows the server's detail.
+// EditForm is the `e` modal: name, display name, email and locale of r. Only the fields the
+// user changed are sent; a failure keeps everything typed and shows the server's detail.
 func (m *Model) EditForm(r Row) common.Modal {
 	v := valuesOf(r)
 	orig := v
 	build := func() *huh.Form {
 		return huh.NewForm(huh.NewGroup(
 			huh.NewInput().Title("Name").Value(&v.Name).CharLimit(maxFieldBytes).
-				Validate(forms.Labelled("Name", optional(orig.Name, ValidateName))),
+				Validate(forms.Labelled("Name", unchanged(orig.Name, ValidateName))),
 			huh.NewInput().Title("Display name").Description("shown to contacts").Value(&v.DisplayName).
-				CharLimit(maxFieldBytes).Validate(forms.Labelled("Display name", optional(orig.DisplayName, ValidateName))),
+				CharLimit(maxFieldBytes).Validate(forms.Labelled("Display name", unchanged(orig.DisplayName, ValidateName))),
 			huh.NewInput().Title("Email").Value(&v.Email).CharLimit(maxFieldBytes).
-				Validate(forms.Labelled("Email", optional(orig.Email, ValidateEmail))),
+				Validate(forms.Labelled("Email", unchanged(orig.Email, ValidateEmail))),
 			huh.NewInput().Title("Locale").Placeholder("en_US").Value(&v.Locale).CharLimit(5).
-				Validate(forms.Labelled("Locale", optional(orig.Locale, ValidateLocale))),
+				Validate(forms.Labelled("Locale", unchanged(orig.Locale, ValidateLocale))),
 		))
 	}
 	return forms.New(m.ctx, forms.Options{
@@ -139,12 +149,12 @@ func (m *Model) EditForm(r Row) common.Modal {
 		Width: 64,
 		// The screen says "Saved operator …" with the name as saved (it may have changed).
 		Dirty: func() bool { return v != orig },
-		Check: func() error { return v.validate(r) },
+		Check: func() error { return v.validate(orig) },
 		Submit: func() (int, tea.Cmd, error) {
-			if err := v.validate(r); err != nil {
+			if err := v.validate(orig); err != nil {
 				return 0, nil, err
 			}
-			u, changed := v.Changes(r)
+			u, changed := v.Changes(orig)
 			if !changed {
 				return 0, common.Toast("Nothing changed"), nil
 			}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/operators"
 	"github.com/parley-tui/parley/views/viewtest"
@@ -111,3 +113,42 @@ func TestFocusAfterAWhileRefreshesAtOnce(t *testing.T) {
 		t.Fatalf("the footer does not show the new refresh:\n%s", v)
 	}
 }
+
+// The form shows an operator's hostile name sanitized and sends only what the user changed:
+// the name and display name the API holds stay as they were, byte for byte.
+func TestEditLeavesHostileTextOfUntouchedFieldsAlone(t *testing.T) {
+	e := newEnv(t)
+	id := e.Info.OwnerOperatorID + 1
+	const name = "\x1b]0;OPPWN\x07Ben\u202e \x1b[0m\u009b2J 👩\u200d💻"
+	const display = "\x1b[2JBenji\u2066\u200b"
+	if _, err := e.Client.UpdateOperator(context.Background(), id, client.OperatorUpdate{Name: ptr(name), DisplayName: ptr(display)}); err != nil {
+		t.Fatal(err)
+	}
+	l, m, _ := open(t, e, e.Client, 100, 30)
+	f := edit(t, l, m, id)
+	if v, shown := ansi.Strip(f.View()), sanitize.Line(name); !strings.Contains(v, "> "+shown) {
+		t.Fatalf("the name field does not show %q:\n%s", shown, v)
+	}
+	before, err := e.Client.GetOperator(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Key("tab", "tab", "end") // email
+	l.Key("x")
+	l.Key("ctrl+s")
+	l.Until("saved", func() bool { return l.H.Top() == nil })
+	got := e.bodies.list()
+	want := fmt.Sprintf(`/api/um/v3/operators/%d/ {"email":"%sx"}`, id, before.Email)
+	if len(got) != 2 || got[1] != want {
+		t.Fatalf("PATCH bodies %q, want the seeding one, then %q", got, want)
+	}
+	after, err := e.Client.GetOperator(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Name != name || after.DisplayName != display || after.Email != before.Email+"x" {
+		t.Fatalf("after the edit: name %q display name %q email %q", after.Name, after.DisplayName, after.Email)
+	}
+}
+
+func ptr(s string) *string { return &s }
