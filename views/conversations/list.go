@@ -92,6 +92,8 @@ type Model struct {
 	// neither): the filter form and the topics form offer them and the header names them,
 	// whatever the current query left.
 	seenTopics, seenWidgets map[int64]string
+	// seenTopicTexts are the seen topics as the API spells them (never laid out).
+	seenTopicTexts map[int64]string
 }
 
 // cachedEntry is a rendered row and the age it shows: it is drawn again when the age
@@ -104,7 +106,7 @@ type cachedEntry struct {
 // New returns an empty list; Load fetches the first page.
 func New(ctx *common.Ctx) Model {
 	return Model{ctx: ctx, index: map[int64]int{}, marked: map[int64]bool{}, cache: map[int64]cachedEntry{},
-		seenTopics: map[int64]string{}, seenWidgets: map[int64]string{}}
+		seenTopics: map[int64]string{}, seenWidgets: map[int64]string{}, seenTopicTexts: map[int64]string{}}
 }
 
 // remember notes the topics and widgets of rows.
@@ -115,6 +117,9 @@ func (m *Model) remember(rows []Row) {
 			if i < len(r.Topics) && r.Topics[i] != "" {
 				m.seenTopics[id] = r.Topics[i]
 			}
+			if i < len(r.TopicTexts) {
+				m.seenTopicTexts[id] = r.TopicTexts[i]
+			}
 		}
 		if r.WidgetID != 0 && r.WidgetName != "" {
 			m.seenWidgets[r.WidgetID] = r.WidgetName
@@ -122,16 +127,29 @@ func (m *Model) remember(rows []Row) {
 	}
 }
 
-// SeenTopics are the names of the topics seen on any row loaded in this context (every
-// page, every refresh merge, every edit), sorted: the topics form offers them, and the
-// filter form offers the same topics by id.
-func (m Model) SeenTopics() []string {
-	return common.Map(byName(m.seenTopics), func(o option) string { return o.name })
+// Topic is a topic seen on a row.
+type Topic struct {
+	Name string // sanitized, for display
+	Text string // as the API spells it (not sanitized: never laid out), for edits
+}
+
+// SeenTopics are the topics seen on any row loaded in this context (every page, every
+// refresh merge, every edit), sorted by name: the topics form offers them, and the filter
+// form offers the same topics by id.
+func (m Model) SeenTopics() []Topic {
+	var out []Topic
+	for _, o := range byName(m.seenTopics) {
+		if text, ok := m.seenTopicTexts[o.id]; ok {
+			out = append(out, Topic{Name: o.name, Text: text})
+		}
+	}
+	return out
 }
 
 // ForgetSeen forgets the topics and widgets seen (another organization has its own).
 func (m *Model) ForgetSeen() {
 	clear(m.seenTopics)
+	clear(m.seenTopicTexts)
 	clear(m.seenWidgets)
 }
 

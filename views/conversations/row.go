@@ -22,13 +22,16 @@ type Row struct {
 	PreviewFromOperator bool
 	LastAt              time.Time
 	UpdatedAt           time.Time
-	OperatorID          int64 // 0 = unassigned
-	Topics              []string
+	OperatorID          int64    // 0 = unassigned
+	Topics              []string // sanitized, for display
 	TopicIDs            []int64
 	Unread              bool
 	ContactID           int64
 	WidgetID            int64
 	WidgetName          string
+	// TopicTexts are the topics as the API spells them (not sanitized: never laid out). An
+	// edit sends them back, so a topic the user kept stays the same topic.
+	TopicTexts []string
 }
 
 const previewBytes = 240
@@ -57,6 +60,7 @@ func RowFrom(c client.Conversation) Row {
 	for _, t := range c.Topics {
 		r.Topics = append(r.Topics, sanitize.Line(t.Text))
 		r.TopicIDs = append(r.TopicIDs, t.ID)
+		r.TopicTexts = append(r.TopicTexts, t.Text)
 	}
 	return r
 }

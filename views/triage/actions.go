@@ -49,34 +49,46 @@ func (m *Model) target() (conversations.Row, bool) {
 }
 
 // topicsForm edits the target's topics: pick from the organization's known topics (those
-// seen on any conversation loaded in this context) and add new ones as free text.
+// seen on any conversation loaded in this context) and add new ones as free text. The
+// options show the topics sanitized, but their values are the topics as the API spells
+// them: the PATCH replaces the whole list, and a topic the user kept is sent back as it is
+// (its display text would be another topic, created in its place).
 func (m *Model) topicsForm() tea.Cmd {
 	r, ok := m.target()
 	if !ok {
 		return nil
 	}
-	known := map[string]string{} // lower-case → shown text
-	var order []string
-	add := func(t string) {
-		k := strings.ToLower(strings.TrimSpace(t))
-		if k == "" || known[k] != "" {
+	seen := map[string]bool{} // topicKey of the texts offered
+	var offered []conversations.Topic
+	add := func(name, text string) {
+		k := topicKey(text)
+		if k == "" || seen[k] {
 			return
 		}
-		known[k] = strings.TrimSpace(t)
-		order = append(order, known[k])
+		seen[k] = true
+		if strings.TrimSpace(name) == "" {
+			name = "(a topic without visible text)"
+		}
+		offered = append(offered, conversations.Topic{Name: strings.TrimSpace(name), Text: text})
 	}
-	for _, t := range r.Topics {
-		add(t)
+	for i, text := range r.TopicTexts {
+		name := ""
+		if i < len(r.Topics) {
+			name = r.Topics[i]
+		}
+		add(name, text)
 	}
 	for _, t := range m.List.SeenTopics() {
-		add(t)
+		add(t.Name, t.Text)
 	}
-	slices.SortFunc(order, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
-	selected := slices.Clone(r.Topics)
+	slices.SortStableFunc(offered, func(a, b conversations.Topic) int {
+		return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
+	})
+	selected := slices.Clone(r.TopicTexts)
 	var extra string
-	opts := make([]huh.Option[string], len(order))
-	for i, t := range order {
-		opts[i] = huh.NewOption(t, t)
+	opts := make([]huh.Option[string], len(offered))
+	for i, t := range offered {
+		opts[i] = huh.NewOption(t.Name, t.Text)
 	}
 	ctx, id := m.ctx, r.ID
 	title := fmt.Sprintf("Topics of conversation #%d", r.ID)
@@ -119,18 +131,26 @@ func (m *Model) topicsForm() tea.Cmd {
 	}))
 }
 
-// mergeTopics joins the picked topics and the typed ones, without duplicates (compared
-// case-insensitively, first spelling kept).
+// topicKey is how the API matches topics: case-insensitively on the trimmed text.
+func topicKey(text string) string { return strings.ToLower(strings.TrimSpace(text)) }
+
+// mergeTopics joins the picked topics (sent as they are: the API's own texts) and the typed
+// ones (trimmed), without duplicates (compared as the API matches them, first spelling
+// kept).
 func mergeTopics(picked []string, typed string) []string {
 	seen := map[string]bool{}
 	out := []string{}
-	for _, t := range append(slices.Clone(picked), strings.Split(typed, ",")...) {
-		t = strings.TrimSpace(t)
-		if t == "" || seen[strings.ToLower(t)] {
-			continue
+	keep := func(t string) {
+		if k := topicKey(t); k != "" && !seen[k] {
+			seen[k] = true
+			out = append(out, t)
 		}
-		seen[strings.ToLower(t)] = true
-		out = append(out, t)
+	}
+	for _, t := range picked {
+		keep(t)
+	}
+	for _, t := range strings.Split(typed, ",") {
+		keep(strings.TrimSpace(t))
 	}
 	return out
 }

@@ -1,0 +1,141 @@
+package triage_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/triage"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+// patches records the bodies of the PATCH requests a client sends.
+type patches struct {
+	next http.RoundTripper
+	mu   sync.Mutex
+	got  []string
+}
+
+func (p *patches) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method == http.MethodPatch && r.Body != nil {
+		data, err := io.ReadAll(r.Body)
+		if err != nil {
+			return nil, err
+		}
+		r.Body = io.NopCloser(bytes.NewReader(data))
+		p.mu.Lock()
+		p.got = append(p.got, string(data))
+		p.mu.Unlock()
+	}
+	return p.next.RoundTrip(r)
+}
+
+func (p *patches) list() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.got)
+}
+
+// topicsScreen is the conversations screen on a sandbox of the test's own, run by a Loop,
+// with the row under the cursor given the topics mine and another row the topics other
+// (through the client, then an auto-refresh that merges both rows).
+type topicsScreen struct {
+	*viewtest.Screen
+	m       *triage.Model
+	c       *client.Client
+	patches *patches
+	id      int64 // the row under the cursor
+}
+
+func newTopicsScreen(t *testing.T, mine, other []string) *topicsScreen {
+	t.Helper()
+	rec := &patches{}
+	e := viewtest.NewEnv(t, sandbox.Options{}, func(next http.RoundTripper) http.RoundTripper {
+		rec.next = next
+		return rec
+	})
+	ctx := viewtest.Ctx(e.Client)
+	m := triage.New(ctx)
+	m.SetSize(120, 40)
+	settle(m, m.Init())
+	rows := m.List.Rows()
+	sel, ok := m.List.Selected()
+	if !ok || len(rows) < 2 {
+		t.Fatalf("%d rows loaded", len(rows))
+	}
+	otherID := rows[1].ID
+	if otherID == sel.ID {
+		otherID = rows[0].ID
+	}
+	for _, set := range []struct {
+		id     int64
+		topics []string
+	}{{sel.ID, mine}, {otherID, other}} {
+		if _, err := e.Client.SetConversationTopics(t.Context(), set.id, set.topics); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, cmd := m.Update(common.RefreshMsg{Auto: true})
+	settle(m, cmd)
+	if r, _ := m.List.Selected(); r.ID != sel.ID || !slices.Equal(r.Topics, common.Map(mine, sanitize.Line)) {
+		t.Fatalf("the refresh did not bring the topics of the row under the cursor: %+v", r)
+	}
+	return &topicsScreen{Screen: viewtest.RunScreen(t, ctx, m, 120, 40), m: m, c: e.Client, patches: rec, id: sel.ID}
+}
+
+// topics are the conversation's topics as the API has them now.
+func (s *topicsScreen) topics(t *testing.T) []string {
+	t.Helper()
+	conv, err := s.c.GetConversation(t.Context(), s.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return common.Map(conv.Topics, func(tp client.Topic) string { return tp.Text })
+}
+
+// The topics form shows hostile topics sanitized but sends the topics the user kept as the
+// API spells them: toggling another topic on adds it, and the others stay the same topics
+// (before, their display text was sent, which created new topics in their place).
+func TestTopicsFormSendsKeptTopicsAsTheAPISpellsThem(t *testing.T) {
+	const hostile = "\x1b]0;TOPICPWN\x07Evil\u202etopic"
+	const joined = "Zw\u200dj \u009b kept"
+	const toggled = "!Aaa\u202e toggled\x1b[0m" // seen on another row; sorts first: g reaches it
+	s := newTopicsScreen(t, []string{hostile, joined}, []string{toggled})
+
+	s.Key("t")
+	f := s.Modal()
+	v := ansi.Strip(f.View())
+	if !strings.Contains(v, sanitize.Line(hostile)) || strings.Contains(v, "\x1b") {
+		t.Fatalf("the form does not show the topic sanitized:\n%s", v)
+	}
+	s.Key("g", " ", "ctrl+s")
+	s.Until("saved", func() bool { return s.H.Top() == nil })
+
+	want := []string{toggled, joined, hostile}
+	got := s.topics(t)
+	if slices.Sort(got); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
+		t.Fatalf("topics after the edit %q, want %q", got, want)
+	}
+	bodies := s.patches.list()
+	if len(bodies) != 3 { // the two seeding ones, then the form's
+		t.Fatalf("%d PATCHes: %q", len(bodies), bodies)
+	}
+	var body struct{ Topics []string }
+	if err := json.Unmarshal([]byte(bodies[2]), &body); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Sort(body.Topics); !slices.Equal(body.Topics, slices.Sorted(slices.Values(want))) {
+		t.Fatalf("PATCH %s: want the topics %q as they were", bodies[2], want)
+	}
+}
