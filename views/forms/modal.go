@@ -7,7 +7,9 @@
 // Keys typed fast stay in order: huh moves the focus through a command whose message comes
 // back after the keys already read (tmux send-keys, or several keys in one read over SSH),
 // so those keys would land in the field being left. After a key that may move the focus the
-// modal holds the keys that follow until huh has moved, then replays them in order.
+// modal holds the keys that follow until huh has moved, then replays them in order. Several
+// printable keys read together arrive as one message ("jjj"); the modal hands them to huh
+// one at a time, except a bracketed paste.
 //
 // The box always fits the height it is given: the form scrolls (huh keeps the focused field
 // in view), and the error block is capped and summarised.
@@ -331,6 +333,9 @@ func (m *Modal) update(msg tea.Msg) tea.Cmd {
 }
 
 func (m *Modal) key(msg tea.KeyMsg) tea.Cmd {
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+		return m.burst(msg)
+	}
 	if m.holding {
 		m.held = append(m.held, msg)
 		return nil
@@ -370,6 +375,26 @@ func (m *Modal) key(msg tea.KeyMsg) tea.Cmd {
 		return m.hold(cmd)
 	}
 	return cmd
+}
+
+// burst takes the presses that arrived in one message one by one. Bubble Tea delivers
+// printable keys read together (tmux send-keys, key repeat over a slow link) as one
+// message, which huh takes as a single key: "jjj" would not move a list at all, and the
+// space after it would toggle the option the cursor never left. A paste stays whole (it
+// goes into a text field as it is).
+func (m *Modal) burst(msg tea.KeyMsg) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, r := range msg.Runes {
+		if m.closed {
+			break // the rest was meant for what is under the modal
+		}
+		k := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}
+		if r == ' ' {
+			k.Type = tea.KeySpace
+		}
+		cmds = append(cmds, m.key(k))
+	}
+	return tea.Batch(cmds...)
 }
 
 // forward hands msg to the form.

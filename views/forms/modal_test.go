@@ -426,12 +426,47 @@ func TestPrefilledFieldShowsReplacementCharacters(t *testing.T) {
 	if view := ansi.Strip(p.m.View()); !strings.Contains(view, "> "+shown) {
 		t.Fatalf("the field does not show %q:\n%s", shown, view)
 	}
-	p.batch("end", "left") // moves only: the value is what the field was filled with
+	p.batch("end")
+	p.deliver(tea.KeyMsg{Type: tea.KeyLeft}) // moves only: the value is what the field was filled with
 	if v != initial {
 		t.Fatalf("the untouched field holds %q, was filled with %q", v, initial)
 	}
 	p.batch("end", "x")
 	if got := forms.FromField(v); got != shown+"x" {
 		t.Fatalf("FromField = %q, want %q", got, shown+"x")
+	}
+}
+
+// Several printable keys read together arrive as one message ("jjj"): the modal hands them
+// to huh one by one, so a list moves three rows and the space after them toggles the fourth
+// option. A bracketed paste stays whole: it moves no list, and goes into a text field as
+// it is.
+func TestKeysReadTogetherMoveLists(t *testing.T) {
+	var picked []string
+	var status, note string
+	p := newProgram(forms.New(ctx(), forms.Options{Title: "Lists", Build: func() *huh.Form {
+		return huh.NewForm(huh.NewGroup(
+			huh.NewMultiSelect[string]().Title("Topics").Value(&picked).Options(huh.NewOptions("a", "b", "c", "d", "e")...),
+			huh.NewSelect[string]().Title("Status").Value(&status).Options(huh.NewOptions("new", "pending", "ended")...),
+			huh.NewInput().Title("Note").Value(&note),
+		))
+	}, Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }}), 76, 40)
+
+	p.deliver(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjj")})
+	p.deliver(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
+	if !reflect.DeepEqual(picked, []string{"d"}) {
+		t.Fatalf("jjj then space picked %q, want the fourth option", picked)
+	}
+	p.batch("tab")
+	p.deliver(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")})
+	p.deliver(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("kk"), Paste: true}) // not key presses
+	p.batch("tab")
+	if status != "ended" {
+		t.Fatalf("jj (and a pasted kk) on the status select chose %q, want the third option", status)
+	}
+	p.deliver(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("a  b"), Paste: true})
+	p.deliver(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("cd")})
+	if note != "a  bcd" {
+		t.Fatalf("the note holds %q, want the paste and the keys after it", note)
 	}
 }

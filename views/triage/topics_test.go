@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
@@ -137,5 +138,22 @@ func TestTopicsFormSendsKeptTopicsAsTheAPISpellsThem(t *testing.T) {
 	}
 	if slices.Sort(body.Topics); !slices.Equal(body.Topics, slices.Sorted(slices.Values(want))) {
 		t.Fatalf("PATCH %s: want the topics %q as they were", bodies[2], want)
+	}
+}
+
+// "j j j space" typed fast arrives as one message with the runes "jjj", then the space: the
+// form moves three options down and toggles the fourth, not the one the cursor started on.
+func TestTopicsFormTakesKeysReadTogetherOneByOne(t *testing.T) {
+	others := []string{"!A1", "!A2", "!A3", "!A4"} // sort first: g reaches the first
+	s := newTopicsScreen(t, []string{"Kept"}, others)
+	s.Key("t")
+	s.Modal()
+	s.Key("g")
+	s.Deliver(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjj")})
+	s.Key(" ", "ctrl+s")
+	s.Until("saved", func() bool { return s.H.Top() == nil })
+	got := s.topics(t)
+	if slices.Sort(got); !slices.Equal(got, []string{"!A4", "Kept"}) {
+		t.Fatalf("topics after jjj space: %q, want the fourth option added", got)
 	}
 }
