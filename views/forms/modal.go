@@ -193,11 +193,39 @@ func Theme(ctx *common.Ctx) *huh.Theme {
 // newForm builds the form at the modal's width. The modal draws the help and the errors
 // itself, below the form, so that it can size the form to what is left.
 func (m *Modal) newForm() *huh.Form {
-	f := m.opts.Build().WithTheme(Theme(m.ctx)).WithShowHelp(false).WithShowErrors(false).WithKeyMap(m.km)
+	f := m.opts.Build().WithTheme(m.theme()).WithShowHelp(false).WithShowErrors(false).WithKeyMap(m.km)
 	if m.width > 0 {
 		f = f.WithWidth(m.innerWidth())
 	}
 	return f
+}
+
+// theme is Theme with the options of multi-selects kept on one line: huh lets the field's
+// frame wrap a long option, whose rest then starts under the border, left of the cursor
+// and the check marks, so an option wider than the field is cut with "…" at the width the
+// modal has when it is drawn. (A select wraps its options itself, indented under their
+// start; those are left alone.)
+func (m *Modal) theme() *huh.Theme {
+	t := Theme(m.ctx)
+	lead := 0 // what huh draws in front of an option, the field's frame included
+	for _, st := range []huh.FieldStyles{t.Focused, t.Blurred} {
+		lead = max(lead, st.Base.GetHorizontalFrameSize()+lipgloss.Width(st.MultiSelectSelector.String())+
+			max(lipgloss.Width(st.SelectedPrefix.String()), lipgloss.Width(st.UnselectedPrefix.String())))
+	}
+	cut := func(s string) string {
+		if strings.Contains(s, "\n") {
+			return s // wrapped by a select
+		}
+		if w := max(1, m.innerWidth()-lead); ansi.StringWidth(s) > w {
+			return ansi.Truncate(s, w, "…")
+		}
+		return s
+	}
+	for _, st := range []*huh.FieldStyles{&t.Focused, &t.Blurred} {
+		st.SelectedOption = st.SelectedOption.Transform(cut)
+		st.UnselectedOption = st.UnselectedOption.Transform(cut)
+	}
+	return t
 }
 
 // measure finds the number of groups and the height of the tallest one at this width, on
@@ -261,6 +289,9 @@ func (m *Modal) SetSize(w, h int) {
 	}
 	m.formH = 0
 	m.fit()
+	// huh draws a group when it updates: draw it again at the new size now (fields ignore
+	// the message).
+	_ = m.forward(redrawMsg{})
 }
 
 // Inline is false: forms are centered boxes.

@@ -470,3 +470,42 @@ func TestKeysReadTogetherMoveLists(t *testing.T) {
 		t.Fatalf("the note holds %q, want the paste and the keys after it", note)
 	}
 }
+
+// A multi-select option wider than the form stays on its line, cut with "…" at the width
+// the box has (also after a resize), instead of wrapping under the field's border.
+func TestLongOptionsAreCutToTheBox(t *testing.T) {
+	long := "␛[2J" + strings.Repeat("W", 120)
+	picked := []string{long}
+	m := forms.New(ctx(), forms.Options{Title: "Topics", Width: 64, Build: func() *huh.Form {
+		return huh.NewForm(huh.NewGroup(huh.NewMultiSelect[string]().Title("Topics").Value(&picked).
+			Options(huh.NewOptions("Billing", long, "Shipping")...)))
+	}, Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }})
+	p := newProgram(m, 76, 20)
+	for _, w := range []int{76, 48} {
+		p.m.SetSize(w, 20)
+		v := ansi.Strip(p.m.View())
+		lines := strings.Split(v, "\n")
+		box := ansi.StringWidth(lines[0])
+		var found bool
+		for _, l := range lines {
+			if lw := ansi.StringWidth(l); lw != box {
+				t.Fatalf("width %d: a line is %d wide, the box %d:\n%s", w, lw, box, v)
+			}
+			if strings.Contains(l, "WWW") && !strings.Contains(l, "␛[2JW") {
+				t.Fatalf("width %d: the long option wrapped:\n%s", w, v)
+			}
+			if strings.Contains(l, "␛[2JW") {
+				found = true
+				if !strings.Contains(l, "W… ") && !strings.HasSuffix(strings.TrimRight(l, "│ "), "W…") {
+					t.Fatalf("width %d: the long option is not cut with …:\n%s", w, v)
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("width %d: the long option is not shown:\n%s", w, v)
+		}
+	}
+	if !reflect.DeepEqual(picked, []string{long}) {
+		t.Fatalf("the value changed: %q", picked)
+	}
+}
