@@ -85,6 +85,7 @@ func (m *Model) topicsForm() tea.Cmd {
 		return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
 	})
 	selected := slices.Clone(r.TopicTexts)
+	initial := slices.Sorted(slices.Values(r.TopicTexts))
 	var extra string
 	opts := make([]huh.Option[string], len(offered))
 	for i, t := range offered {
@@ -115,6 +116,10 @@ func (m *Model) topicsForm() tea.Cmd {
 				return nil
 			}))
 			return huh.NewForm(huh.NewGroup(fields...))
+		},
+		// esc asks before discarding a toggle or typed topics.
+		Dirty: func() bool {
+			return strings.TrimSpace(extra) != "" || !slices.Equal(slices.Sorted(slices.Values(selected)), initial)
 		},
 		Success: "Topics saved",
 		Submit: func() (int, tea.Cmd, error) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -155,5 +156,42 @@ func TestTopicsFormTakesKeysReadTogetherOneByOne(t *testing.T) {
 	got := s.topics(t)
 	if slices.Sort(got); !slices.Equal(got, []string{"!A4", "Kept"}) {
 		t.Fatalf("topics after jjj space: %q, want the fourth option added", got)
+	}
+}
+
+// esc in the topics form closes it at once while nothing changed, and asks first once a
+// topic was toggled (as the note form does with typed text): any key but y keeps editing,
+// y discards without sending anything.
+func TestTopicsFormAsksBeforeDiscardingAToggle(t *testing.T) {
+	s := newTopicsScreen(t, []string{"Kept"}, []string{"!Other"})
+	const question = "Discard your changes?"
+
+	s.Key("t")
+	s.Modal()
+	s.Key("g", " ", " ", "esc") // toggled on and off again: nothing to lose
+	if s.H.Top() != nil {
+		t.Fatalf("esc after no net change did not close the form:\n%s", s.H.Top().View())
+	}
+
+	s.Key("t")
+	f := s.Modal()
+	s.Key("g", " ", "esc")
+	if s.H.Top() != f || !strings.Contains(ansi.Strip(f.View()), question) {
+		t.Fatalf("esc after a toggle did not ask:\n%s", f.View())
+	}
+	s.Key("n")
+	if s.H.Top() != f || strings.Contains(ansi.Strip(f.View()), question) {
+		t.Fatalf("another key did not keep the form:\n%s", f.View())
+	}
+	s.Key("esc", "y")
+	if s.H.Top() != nil {
+		t.Fatalf("y did not discard:\n%s", f.View())
+	}
+	s.Drain(50 * time.Millisecond)
+	if got := s.topics(t); !slices.Equal(got, []string{"Kept"}) {
+		t.Fatalf("topics after discarding: %q", got)
+	}
+	if n := len(s.patches.list()); n != 2 { // the seeding ones
+		t.Fatalf("%d PATCHes, want only the 2 seeding ones", n)
 	}
 }
