@@ -981,3 +981,58 @@ func TestFilterFormOffersOperatorsOfOtherOrganizations(t *testing.T) {
 		t.Fatalf("the form does not offer both operators:\n%s", v)
 	}
 }
+
+// controlLine is the line of the query pane that starts with label, without its frame.
+func controlLine(t *testing.T, m *Model, label string) string {
+	t.Helper()
+	for _, l := range strings.Split(ansi.Strip(m.View()), "\n") {
+		if l = strings.Trim(l, "│"); strings.HasPrefix(l, label) {
+			return l
+		}
+	}
+	t.Fatalf("no %q line:\n%s", label, ansi.Strip(m.View()))
+	return ""
+}
+
+// Many filters do not fit the Filters line: each is summed up ("operators: Ben +2") before
+// the line is cut, a cut ends in "…", and the key hints stay at its end.
+func TestFiltersLineDegrades(t *testing.T) {
+	ctx := offlineCtx(t)
+	ctx.Operators = map[int64]string{2002: "Ben", 2005: "Aylin", 2012: "Harbor Assistant"}
+	m := New(ctx)
+	m.Update(filtersMsg{f: Filters{Orgs: []int64{1001, 1002}, Widgets: []int64{3003, 3001},
+		Operators: []int64{2002, 2005, 2012}, Groups: []int64{5001}}})
+	for _, tc := range []struct {
+		w    int
+		want []string
+	}{
+		{160, []string{"organization #1001 or #1002", "widget #3003 or #3001", "operator Ben or Aylin or Harbor Assistant", "group #5001"}},
+		{120, []string{"operators: Ben +2", "group #5001", "widget #3003 or #3001"}},
+		{80, []string{"orgs: ", "widgets: ", "operators: ", "group"}},
+	} {
+		m.SetSize(tc.w, 24)
+		line := controlLine(t, m, "Filters")
+		if !strings.HasSuffix(line, "h mode · f filters") || strings.Contains(line, "…") {
+			t.Errorf("at %d columns the key hints are gone or the line is cut: %q", tc.w, line)
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(line, want) {
+				t.Errorf("at %d columns the line does not say %q: %q", tc.w, want, line)
+			}
+		}
+	}
+	// Cut anyway (a very narrow screen): the cut ends in "…", the hints stay.
+	m.SetSize(60, 24)
+	line := controlLine(t, m, "Filters")
+	if !strings.HasSuffix(line, "h mode · f filters") || !strings.Contains(line, "…") {
+		t.Errorf("at 60 columns: %q", line)
+	}
+	// Without filters the hints stay at 80 columns too, and so do the others'.
+	m = New(ctx)
+	m.SetSize(80, 24)
+	for label, hint := range map[string]string{"Filters": "h mode · f filters", "Range": "d change", "Metric": "m pick"} {
+		if line := controlLine(t, m, label); !strings.HasSuffix(line, hint) {
+			t.Errorf("at 80 columns the %s line lost its hint: %q", label, line)
+		}
+	}
+}

@@ -165,32 +165,55 @@ func unitName(u client.Unit) string {
 }
 
 // controls is the query pane: metric, range, filters and what the query costs, exactly
-// w cells wide.
+// w cells wide. A line too long for its key hint is cut with "…" before the hint, which
+// always stays; the filters are summed up first.
 func (m *Model) controls(w int) string {
 	st := m.ctx.Styles
 	k := m.ctx.Keys
 	label := func(s string) string { return st.Label.Render(common.Pad(s, 9)) }
-	hint := func(line, keys string) string {
-		h := st.Subtle.Render(keys)
-		gap := w - ansi.StringWidth(line) - ansi.StringWidth(h)
-		if gap < 2 {
-			return line
-		}
-		return line + strings.Repeat(" ", gap) + h
-	}
 	lines := make([]string, 0, 5)
-	lines = append(lines, hint(label("Metric")+st.Bold.Render(string(m.metric.Metric))+st.Muted.Render(" · "+m.metric.Group), k.Metric.Help().Key+" pick"))
+	lines = append(lines, hintLine(st, label("Metric"), st.Bold.Render(string(m.metric.Metric))+st.Muted.Render(" · "+m.metric.Group), k.Metric.Help().Key+" pick", w))
 	lines = append(lines, label("")+st.Muted.Render(common.Pad(describe(m.metric), max(0, w-9))))
 	p := m.period
+	rangeHint := k.Range.Help().Key + " change"
 	rangeText := m.rng.Preset.Label() + ": " + p.String() + " UTC · " + plural(p.Days(), "day") + " · per " + p.Granularity().String()
-	lines = append(lines, hint(label("Range")+rangeText, k.Range.Help().Key+" change"))
-	lines = append(lines, hint(label("Filters")+m.filterText(), k.Mode.Help().Key+" mode · "+k.Filter.Help().Key+" filters"))
+	if ansi.StringWidth(rangeText) > hintRoom(w, 9, rangeHint) {
+		rangeText = m.rng.Preset.Label() + ": " + p.String() + " UTC · per " + p.Granularity().String()
+	}
+	lines = append(lines, hintLine(st, label("Range"), rangeText, rangeHint, w))
+	filterHint := k.Mode.Help().Key + " mode · " + k.Filter.Help().Key + " filters"
+	lines = append(lines, hintLine(st, label("Filters"), m.filterText(hintRoom(w, 9, filterHint)), filterHint, w))
 	cost := m.costText(false)
 	if ansi.StringWidth(cost) > w-9 {
 		cost = m.costText(true) // the key hint at the end must stay
 	}
 	lines = append(lines, label("Cost")+common.Pad(cost, max(0, w-9)))
 	return common.Block(lines, w, controlsHeight-2)
+}
+
+// hintGap is the least space between a control line's text and its key hint.
+const hintGap = 2
+
+// hintRoom is how many cells a control line of w cells has for its text, after its label
+// of lw cells and its key hint.
+func hintRoom(w, lw int, keys string) int {
+	return max(0, w-lw-ansi.StringWidth(keys)-hintGap)
+}
+
+// hintLine is label, text and the key hint at the right end of a line of w cells. Text
+// too long is cut with "…"; the hint stays (it goes only when even the label leaves no
+// room for it).
+func hintLine(st *theme.Styles, label, text, keys string, w int) string {
+	lw := ansi.StringWidth(label)
+	room := hintRoom(w, lw, keys)
+	if room < 1 {
+		return label + text
+	}
+	if ansi.StringWidth(text) > room {
+		text = ansi.Truncate(text, room, "…")
+	}
+	gap := w - lw - ansi.StringWidth(text) - ansi.StringWidth(keys)
+	return label + text + strings.Repeat(" ", gap) + st.Subtle.Render(keys)
 }
 
 // describe is a metric's one-line description: what is tracked and what value and
@@ -213,39 +236,83 @@ func plural(n int, word string) string {
 	return common.Thousands(n) + " " + word + "s"
 }
 
-func (m *Model) filterText() string {
-	mode := "all operators"
+// filterText says the operator mode and every id filter in at most w cells. Each part has
+// forms from the most to the least detailed ("operator Ben or Aylin or Harbor Assistant",
+// "operators: Ben +2", "operators: 3"); while the line is too wide, the widest part that
+// has a shorter form takes it, so every filter stays named. Only when even the shortest
+// forms do not fit is the line cut, with "…".
+func (m *Model) filterText(w int) string {
+	var parts [][]string
 	switch m.mode {
 	case client.OperatorModeHuman:
-		mode = "human operators only"
+		parts = append(parts, []string{"human operators only", "humans only"})
 	case client.OperatorModeBot:
-		mode = "bots only"
+		parts = append(parts, []string{"bots only"})
+	default:
+		parts = append(parts, []string{"all operators", ""}) // the default: dropped last
 	}
-	parts := []string{mode}
-	add := func(name string, ids []int64, names map[int64]string) {
+	add := func(one, many string, ids []int64, names map[int64]string) {
 		if len(ids) == 0 {
 			return
 		}
-		var vals []string
-		for _, id := range ids {
+		vals := make([]string, len(ids))
+		for i, id := range ids {
 			if n := names[id]; n != "" {
-				vals = append(vals, n)
+				vals[i] = n
 			} else {
-				vals = append(vals, "#"+strconv.FormatInt(id, 10))
+				vals[i] = "#" + strconv.FormatInt(id, 10)
 			}
 		}
-		parts = append(parts, name+" "+strings.Join(vals, " or "))
+		forms := []string{one + " " + strings.Join(vals, " or ")}
+		if len(ids) > 1 {
+			forms = append(forms, fmt.Sprintf("%s: %s +%d", many, vals[0], len(ids)-1))
+		}
+		forms = append(forms, fmt.Sprintf("%s: %d", many, len(ids)))
+		parts = append(parts, shorterForms(forms))
 	}
-	add("organization", m.filters.Orgs, nil)
-	add("widget", m.filters.Widgets, nil)
+	add("organization", "orgs", m.filters.Orgs, nil)
+	add("widget", "widgets", m.filters.Widgets, nil)
 	names := maps.Clone(m.names)
 	maps.Copy(names, m.ctx.Operators)
-	add("operator", m.filters.Operators, names)
-	add("group", m.filters.Groups, nil)
+	add("operator", "operators", m.filters.Operators, names)
+	add("group", "groups", m.filters.Groups, nil)
 	if len(parts) == 1 {
-		parts = append(parts, "every organization, widget, operator and group")
+		parts = append(parts, []string{"every organization, widget, operator and group", "no id filters"})
 	}
-	return strings.Join(parts, " · ")
+	level := make([]int, len(parts))
+	text := func() string {
+		var out []string
+		for i, forms := range parts {
+			if s := forms[level[i]]; s != "" {
+				out = append(out, s)
+			}
+		}
+		return strings.Join(out, " · ")
+	}
+	for ansi.StringWidth(text()) > w {
+		widest, ww := -1, -1
+		for i, forms := range parts {
+			if cw := ansi.StringWidth(forms[level[i]]); level[i]+1 < len(forms) && cw > ww {
+				widest, ww = i, cw
+			}
+		}
+		if widest < 0 {
+			return ansi.Truncate(text(), w, "…")
+		}
+		level[widest]++
+	}
+	return text()
+}
+
+// shorterForms keeps the forms that are narrower than every form before them.
+func shorterForms(forms []string) []string {
+	out := forms[:1]
+	for _, f := range forms[1:] {
+		if ansi.StringWidth(f) < ansi.StringWidth(out[len(out)-1]) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // costText says what running the query costs, or where the run is; compact says it in
