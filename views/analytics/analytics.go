@@ -26,9 +26,11 @@ import (
 	"github.com/parley-tui/parley/views/common"
 )
 
-// RunDelay is how long the query must stay unchanged before a one-request query runs by
-// itself (so several quick changes cost one request).
-const RunDelay = 300 * time.Millisecond
+// RunDelay is how long the keys must pause before a changed one-request query runs by
+// itself: every key that reaches the screen in the meantime restarts the wait, so a
+// path of several changes typed at an ordinary pace costs one request. The new query and
+// its cost show at once; enter runs it without waiting.
+const RunDelay = 800 * time.Millisecond
 
 // windowTimeout bounds one window's request, waits for the limiter included.
 const windowTimeout = 3 * time.Minute
@@ -121,7 +123,8 @@ type Model struct {
 	pending  bool   // not in the cache and not run yet
 	menuOpen bool   // a picker of ours is open: hold automatic runs
 	focused  bool
-	seq      int // debounce generation
+	seq      int  // debounce generation
+	armed    bool // an automatic run waits for tick seq
 	runSeq   int
 	run      *run
 	cache    map[string]*result
@@ -262,9 +265,11 @@ func (m *Model) queryChanged(delay time.Duration) tea.Cmd {
 // schedule starts the debounce of an automatic run when one is due.
 func (m *Model) schedule(delay time.Duration) tea.Cmd {
 	if !m.pending || m.running() || !m.focused || m.menuOpen || m.cost > 1 {
+		m.armed = false
 		return nil
 	}
 	m.seq++
+	m.armed = true
 	if delay <= 0 {
 		delay = time.Millisecond
 	}
@@ -447,9 +452,19 @@ func (m *Model) startClock() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		return m, m.onKey(msg)
+		seq := m.seq
+		cmd := m.onKey(msg)
+		if m.armed && m.seq == seq {
+			// Still typing: the automatic run waits for the keys to pause.
+			cmd = tea.Batch(cmd, m.schedule(RunDelay))
+		}
+		return m, cmd
 	case runTickMsg:
-		if msg.seq != m.seq || m.menuOpen || !m.pending || m.running() || m.cost > 1 || !m.focused {
+		if msg.seq != m.seq {
+			return m, nil
+		}
+		m.armed = false
+		if m.menuOpen || !m.pending || m.running() || m.cost > 1 || !m.focused {
 			return m, nil
 		}
 		return m, m.start(false)

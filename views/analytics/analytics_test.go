@@ -1036,3 +1036,49 @@ func TestFiltersLineDegrades(t *testing.T) {
 		}
 	}
 }
+
+// Typing the question's path at an ordinary pace costs one request: a query runs by itself
+// only once the keys stop for RunDelay, and every key on the screen restarts that wait.
+func TestTypingThePathCostsOneRequest(t *testing.T) {
+	for _, gap := range []time.Duration{100 * time.Millisecond, 300 * time.Millisecond, 600 * time.Millisecond} {
+		t.Run(gap.String(), func(t *testing.T) {
+			ctx, _ := sandboxCtx(t)
+			h, tm := startHost(t, ctx, 120, 40)
+			waitState(t, h, "the first query", loadedNotRunning)
+			for _, k := range questionPath {
+				tm.Send(k)
+				time.Sleep(gap)
+			}
+			rt := client.MetricOperatorResponseTimeFirst
+			waitFor(t, h, keyFor(rt, PresetLastMonth, client.OperatorModeHuman))
+			if n := usage(ctx, rt); n != 1 {
+				t.Errorf("keys %s apart cost %d requests, want 1", gap, n)
+			}
+		})
+	}
+}
+
+// A key that does not change the query still restarts the wait: the run waits for the
+// keys to pause, and meanwhile the screen says so.
+func TestAnyKeyPostponesTheAutomaticRun(t *testing.T) {
+	m := New(offlineCtx(t))
+	m.focused = true
+	m.SetSize(120, 40)
+	m.Update(typed("h"))
+	first := m.seq
+	if !m.armed || m.run != nil {
+		t.Fatalf("h did not arm a run (armed %v)", m.armed)
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "Runs when you pause.") || !strings.Contains(v, "human operators only") {
+		t.Errorf("the pending query is not shown:\n%s", v)
+	}
+	m.Update(typed("i")) // the split: no new query
+	m.Update(runTickMsg{seq: first})
+	if m.run != nil {
+		t.Fatal("the run started although a key came within RunDelay")
+	}
+	m.Update(runTickMsg{seq: m.seq})
+	if !m.running() || m.armed {
+		t.Fatal("the run did not start after the pause")
+	}
+}

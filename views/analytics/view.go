@@ -416,6 +416,8 @@ func (m *Model) statusNotes() []note {
 	case m.cur == nil && m.cost > 1:
 		return []note{{}, {"This query costs " + CostText(m.cost) + fmt.Sprintf(" (periods of at most %d days).", client.MaxAnalyticsDays), nil},
 			{"Press " + k.Open.Help().Key + " to run it.", st.Accent.Render}}
+	case m.cur == nil && m.armed:
+		return []note{{}, {"Runs when you pause.", st.Muted.Render}, {"Press " + k.Open.Help().Key + " to run it now.", st.Accent.Render}}
 	case m.cur == nil:
 		return []note{{}, {"Loading…", st.Loading.Render}}
 	case len(m.cur.points) == 0:
