@@ -515,6 +515,10 @@ func isConnError(err error) bool {
 	return errors.As(err, &ne) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
 }
 
+// AnalyticsPerMinute is how many analytics requests per metric and organization the client
+// sends in a minute; the rest wait.
+func (c *Client) AnalyticsPerMinute() int { return c.limiter.n }
+
 // AnalyticsFree is how many analytics requests for metric may go out now without waiting.
 func (c *Client) AnalyticsFree(metric Metric) int {
 	return c.limiter.free(limiterKey{org: c.org, family: analyticsFamily(metric)})

@@ -131,7 +131,8 @@ type Model struct {
 	cur      *result // results of the current query, nil until fetched
 	err      string  // the last run's error
 
-	// Limiter snapshot for the controls line, taken in Update.
+	// Limiter snapshot for the controls line, taken in Update (and every second while it
+	// changes with time: see clockDue).
 	free     int
 	delay    time.Duration
 	now      time.Time
@@ -192,9 +193,9 @@ func (m *Model) Focus() tea.Cmd {
 	m.focused = true
 	m.snapshot()
 	if !m.rng.Period(m.ctx.Now()).Equal(m.period) {
-		return m.queryChanged(0)
+		return tea.Batch(m.queryChanged(0), m.startClock())
 	}
-	return m.schedule(0)
+	return tea.Batch(m.schedule(0), m.startClock())
 }
 
 // Blur is called when another screen becomes active.
@@ -438,9 +439,23 @@ func (m *Model) operatorLabel(id, org int64) string {
 	return "#" + strconv.FormatInt(id, 10)
 }
 
-// startClock ticks every second while a window waits for the limiter, for the countdown.
+// clockDue reports whether the controls line changes with time while the screen is shown:
+// a run's countdown, the wait for the next free request, or requests sent in the last
+// minute that become free again.
+func (m *Model) clockDue() bool {
+	if !m.focused {
+		return false
+	}
+	if m.run != nil || m.delay > 0 {
+		return true
+	}
+	return m.ctx.Client != nil && m.free < m.ctx.Client.AnalyticsPerMinute()
+}
+
+// startClock ticks every second while clockDue, so the countdown and "N free this minute"
+// stay true. A tick only reads the client's limiter (no I/O).
 func (m *Model) startClock() tea.Cmd {
-	if m.ticking {
+	if m.ticking || !m.clockDue() {
 		return nil
 	}
 	m.ticking = true
@@ -473,7 +488,7 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 			return m, nil
 		}
 		m.snapshot()
-		if m.run == nil && m.delay <= 0 {
+		if !m.clockDue() {
 			m.ticking = false
 			return m, nil
 		}

@@ -1082,3 +1082,46 @@ func TestAnyKeyPostponesTheAutomaticRun(t *testing.T) {
 		t.Fatal("the run did not start after the pause")
 	}
 }
+
+// "N free this minute" follows the clock while the screen is shown: the clock keeps ticking
+// while a request of the metric is still inside the minute, and stops once none is.
+func TestFreeThisMinuteFollowsTheClock(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	var mu sync.Mutex
+	now := time.Now()
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: clock,
+		HTTPClient: &http.Client{Transport: viewtest.Transport(t)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(viewtest.Ctx(c))
+	m.SetSize(120, 40)
+	m.Focus()
+	drain(t, m, m.start(false))
+	if !m.Loaded() || m.free != 9 {
+		t.Fatalf("loaded %v, %d free", m.Loaded(), m.free)
+	}
+	advance(30 * time.Second)
+	if _, cmd := m.Update(clockTickMsg{seq: m.clockSeq}); cmd == nil {
+		t.Fatal("the clock stopped while a request is still inside the minute")
+	}
+	advance(31 * time.Second)
+	_, cmd := m.Update(clockTickMsg{seq: m.clockSeq})
+	if line := controlLine(t, m, "Cost"); !strings.Contains(line, "10 free this minute") {
+		t.Errorf("a minute after the request: %q", line)
+	}
+	if cmd != nil || m.ticking {
+		t.Error("the clock still ticks with every request free")
+	}
+	// Hidden, the screen does not tick; shown again with a request in the minute, it does.
+	drain(t, m, m.start(true))
+	m.Blur()
+	if _, cmd := m.Update(clockTickMsg{seq: m.clockSeq}); cmd != nil || m.free != 9 {
+		t.Errorf("hidden with %d free, the clock ticks: %v", m.free, cmd != nil)
+	}
+	if cmd := m.Focus(); cmd == nil {
+		t.Error("showing the screen with a request in the minute starts no clock")
+	}
+}
