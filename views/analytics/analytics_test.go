@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -1123,5 +1124,107 @@ func TestFreeThisMinuteFollowsTheClock(t *testing.T) {
 	}
 	if cmd := m.Focus(); cmd == nil {
 		t.Error("showing the screen with a request in the minute starts no clock")
+	}
+}
+
+// chartLines is the chart pane's inside: the lines between the pane's top and bottom
+// borders, without the borders (the chart pane is the left one).
+func chartLines(t *testing.T, m *Model) []string {
+	t.Helper()
+	m.left = viewChart
+	all := strings.Split(ansi.Strip(m.View()), "\n")
+	iw, ih := m.leftInner()
+	var out []string
+	for _, l := range all[controlsHeight+1 : controlsHeight+1+ih] {
+		r := []rune(l)
+		out = append(out, string(r[1:1+iw]))
+	}
+	return out
+}
+
+// The time axis is labelled on whole hours (midnight by its date) or whole days, and
+// each label starts in the column of its bucket.
+func TestChartLabelsOnWholeHoursAndDays(t *testing.T) {
+	m := New(offlineCtx(t))
+	m.Update(rangePickedMsg{r: Range{Preset: PresetCustom, Custom: Period{From: day("2026-11-19"), To: day("2026-11-20")}}})
+	m.SetSize(120, 40)
+	var pts []client.DataPoint
+	for h := range 48 {
+		pts = append(pts, pt(fixedNow.Truncate(24*time.Hour).Add(time.Duration(h-24)*time.Hour+time.Minute).Format("2006-01-02T15:04:05"), nil))
+	}
+	loadSynthetic(t, m, pts)
+	lines := chartLines(t, m)
+	axis := strings.Fields(lines[len(lines)-1])
+	if len(axis) < 4 {
+		t.Fatalf("axis labels %q", axis)
+	}
+	whole := regexp.MustCompile(`^(\d\d:00|\d\d-\d\d)$`)
+	for _, l := range axis {
+		if !whole.MatchString(l) {
+			t.Errorf("label %q is not a whole hour: %q", l, axis)
+		}
+	}
+	if !slices.Contains(axis, "11-20") {
+		t.Errorf("midnight is not labelled by its date: %q", axis)
+	}
+	// Whole days: every label is a day, and each starts where its day starts.
+	first, last := day("2026-10-22"), day("2026-11-20")
+	gw := 70
+	labels := xLabels(first, last, Daily, gw)
+	if len(labels) < 4 {
+		t.Fatalf("day labels %v", labels)
+	}
+	for col, s := range labels {
+		d, err := time.Parse("2006-01-02", "2026-"+s)
+		if err != nil {
+			t.Fatalf("label %q: %v", s, err)
+		}
+		if want := xColumn(d, first, last, gw); want != col {
+			t.Errorf("label %s at column %d, its day starts at %d", s, col, want)
+		}
+	}
+}
+
+// A mean has no value in an hour without data points: its line stops there instead of
+// joining the hours around the gap; a count is 0 there.
+func TestChartLeavesEmptyBucketsOfMeansOut(t *testing.T) {
+	m := New(offlineCtx(t))
+	m.Update(metricPickedMsg{metric: client.MetricOperatorSlotUsage})
+	m.Update(rangePickedMsg{r: Range{Preset: PresetToday}})
+	m.SetSize(120, 40)
+	loadSynthetic(t, m, []client.DataPoint{pt("2026-11-20T05:10:00", fp(80)), pt("2026-11-20T11:20:00", fp(20))})
+	if m.chart != ChartMean {
+		t.Fatalf("slot usage opens with the %s", m.chart)
+	}
+	marked := func(lines []string) map[int]bool {
+		cols := map[int]bool{}
+		for _, l := range lines[:len(lines)-2] { // above the axis line and its labels
+			r := []rune(l)
+			start := strings.IndexRune(l, '│') // the value axis
+			start = len([]rune(l[:start])) + 1
+			for i := start; i < len(r); i++ {
+				if r[i] != ' ' {
+					cols[i] = true
+				}
+			}
+		}
+		return cols
+	}
+	if cols := marked(chartLines(t, m)); len(cols) != 2 {
+		t.Errorf("the mean of two hours far apart marks %d columns, want 2:\n%s", len(cols), strings.Join(chartLines(t, m), "\n"))
+	}
+	// As counts, the hours between are 0: the line goes down to the axis and up again.
+	m.chart = ChartCount
+	m.derive()
+	cols := marked(chartLines(t, m))
+	runs, prev := 0, -2
+	for _, c := range slices.Sorted(maps.Keys(cols)) {
+		if c != prev+1 {
+			runs++
+		}
+		prev = c
+	}
+	if runs != 2 {
+		t.Errorf("the count of two hours far apart leaves the axis %d times, want 2:\n%s", runs, strings.Join(chartLines(t, m), "\n"))
 	}
 }

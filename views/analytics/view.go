@@ -68,7 +68,7 @@ func (m *Model) renderChart() {
 		m.d.chart = ""
 		return
 	}
-	m.d.chart = drawChart(m.ctx.Styles, m.d.groups, m.chart, m.metric.Unit, w, h)
+	m.d.chart = drawChart(m.ctx.Styles, m.d.groups, m.cur.period.Granularity(), m.chart, m.metric.Unit, w, h)
 }
 
 // SetSize lays the panes out and redraws the chart.
