@@ -1228,3 +1228,49 @@ func TestChartLeavesEmptyBucketsOfMeansOut(t *testing.T) {
 		t.Errorf("the count of two hours far apart leaves the axis %d times, want 2:\n%s", runs, strings.Join(chartLines(t, m), "\n"))
 	}
 }
+
+// Split charts share one value scale: every group's chart has the same value labels on
+// the same lines, whatever the pane's height.
+func TestSplitChartsShareTheirScale(t *testing.T) {
+	m := New(offlineCtx(t))
+	m.Update(metricPickedMsg{metric: client.MetricConversationDuration})
+	m.Update(rangePickedMsg{r: Range{Preset: PresetLast7}})
+	m.SetSize(120, 40)
+	pts := hostilePoints()
+	for i := range pts {
+		if pts[i].Value != nil {
+			v := *pts[i].Value * 17
+			pts[i].Value = &v
+		}
+	}
+	loadSynthetic(t, m, pts)
+	for _, split := range []SplitMode{SplitOperator, SplitInteraction} {
+		m.split = split
+		m.derive()
+		for _, h := range []int{40, 39, 38, 37, 33} {
+			m.SetSize(120, h)
+			var panes [][]string
+			for _, l := range chartLines(t, m) {
+				switch {
+				case strings.HasPrefix(l, "■"):
+					panes = append(panes, nil)
+				case len(panes) > 0:
+					label := ""
+					if i := strings.IndexAny(l, "│├└┤┼"); i > 0 {
+						label = strings.TrimSpace(l[:i])
+					}
+					panes[len(panes)-1] = append(panes[len(panes)-1], label)
+				}
+			}
+			if len(panes) < 2 {
+				t.Fatalf("split %s at height %d: %d charts", split, h, len(panes))
+			}
+			for i := range panes {
+				panes[i] = slices.DeleteFunc(panes[i], func(s string) bool { return s == "" })
+				if !slices.Equal(panes[i], panes[0]) {
+					t.Errorf("split %s at height %d: chart %d has value labels %q, chart 1 %q", split, h, i+1, panes[i], panes[0])
+				}
+			}
+		}
+	}
+}

@@ -47,7 +47,9 @@ func drawChart(st *theme.Styles, groups []groupView, g Granularity, kind ChartKi
 		return chartBlock(st, groups[0].buckets, g, 0, kind, unit, ymax, w, h)
 	}
 	// A chart per group needs four lines (caption, two of plot, the axis). As many as fit
-	// are drawn; a last line says how many more a taller window would show.
+	// are drawn, all of one height so that their value axes are the same (the lines left
+	// over stay blank below them); a last line says how many more a taller window would
+	// show.
 	const minGroupLines = 4
 	shown, room := len(groups), h
 	if shown*minGroupLines > h {
@@ -57,9 +59,6 @@ func drawChart(st *theme.Styles, groups []groupView, g Granularity, kind ChartKi
 	var lines []string
 	for i, gr := range groups[:shown] {
 		ch := room / shown
-		if i == shown-1 {
-			ch = room - len(lines)
-		}
 		caption := seriesStyle(st, i).Render("■ "+gr.name) + st.Muted.Render(" · "+plural(gr.summary.Count, "data point"))
 		lines = append(lines, caption)
 		lines = append(lines, strings.Split(chartBlock(st, gr.buckets, g, i, kind, unit, ymax, w, ch-1), "\n")...)
