@@ -144,6 +144,8 @@ type Model struct {
 
 	// table is the data point table's cursor and scroll; a page keeps one row in view.
 	table common.Window
+	// tstats measures the table's columns over the whole results (see measureTable).
+	tstats tableStats
 	// bdOff is the first line the whole-breakdown view shows.
 	bdOff int
 
@@ -151,9 +153,10 @@ type Model struct {
 	// organization; the root's directory has the current one's): one operator list per
 	// organization, asked once per run of parley. namesReq holds the request id asked, -1
 	// once answered.
-	names    map[int64]string
-	namesReq map[int64]int
-	namesSeq int
+	names     map[int64]string
+	namesReq  map[int64]int
+	namesSeq  int
+	namesSeen int // lists of names taken in, so the table measures its operators again
 
 	width, height int
 }
@@ -528,6 +531,10 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		for id, n := range msg.names {
 			m.names[id] = n
 		}
+		if len(msg.names) > 0 {
+			m.namesSeen++
+			m.measureTable()
+		}
 		return m, nil
 	case common.ContextChangedMsg:
 		return m, m.queryChanged(RunDelay) // a new key (the organization is part of it)
@@ -586,6 +593,9 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Open):
 		if m.pending && !m.running() {
 			return m.start(false)
+		}
+		if m.detailNeeded() {
+			return m.openDetail()
 		}
 		return nil
 	case key.Matches(msg, k.Refresh):
@@ -648,9 +658,10 @@ func (m *Model) FullHelp() [][]key.Binding {
 	run := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "run the query"))
 	refresh := key.NewBinding(key.WithKeys(k.Refresh.Keys()...), key.WithHelp(k.Refresh.Help().Key, "run again (no cache)"))
 	table := key.NewBinding(key.WithKeys(k.NextPane.Keys()...), key.WithHelp(k.NextPane.Help().Key, "chart/table"))
+	row := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "whole data point (table)"))
 	return [][]key.Binding{
 		{k.Metric, k.Range, k.Mode, k.Filter, run, refresh},
-		{k.ChartKind, k.Split, table, k.Breakdown, k.Export, k.Back},
+		{k.ChartKind, k.Split, table, row, k.Breakdown, k.Export, k.Back},
 		k.Move(),
 	}
 }

@@ -1132,6 +1132,12 @@ func TestFreeThisMinuteFollowsTheClock(t *testing.T) {
 func chartLines(t *testing.T, m *Model) []string {
 	t.Helper()
 	m.left = viewChart
+	return paneLines(t, m)
+}
+
+// paneLines is the inside of the left pane, whatever it shows.
+func paneLines(t *testing.T, m *Model) []string {
+	t.Helper()
 	all := strings.Split(ansi.Strip(m.View()), "\n")
 	iw, ih := m.leftInner()
 	var out []string
@@ -1272,5 +1278,103 @@ func TestSplitChartsShareTheirScale(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// tableHeader is the table's header line (without the pane's border).
+func tableHeader(t *testing.T, m *Model) string {
+	t.Helper()
+	m.left = viewTable
+	return strings.TrimSpace(paneLines(t, m)[0])
+}
+
+// The table shows the columns that say something: a column empty for every data point
+// goes first (value_str of a duration), then the least useful; headers are never cut, and
+// wide screens spread the room over the columns instead of one.
+func TestTableColumnsByUsefulness(t *testing.T) {
+	ctx := offlineCtx(t)
+	ctx.Operators = map[int64]string{1: "Ada", 2: "Grace Hopper"}
+	m := New(ctx)
+	m.Update(metricPickedMsg{metric: client.MetricConversationDuration})
+	m.Update(rangePickedMsg{r: Range{Preset: PresetLast7}})
+	var pts []client.DataPoint
+	for i := range 20 {
+		op, conv := int64(1+i%2), int64(700100+i)
+		pts = append(pts, client.DataPoint{Time: client.Time{Time: fixedNow.Add(-time.Duration(i) * time.Hour)},
+			Value: fp(float64(60 * (i + 1))), OperatorID: &op, ConversationID: &conv, HumanInteraction: bp(true)})
+	}
+	client.SortDataPoints(pts)
+	m.SetSize(80, 22)
+	loadSynthetic(t, m, pts)
+	head := tableHeader(t, m)
+	if strings.Contains(head, "value_str") || !strings.Contains(head, "operator") || !strings.Contains(head, "conv") {
+		t.Errorf("at 80 columns a duration's table shows %q; want operator and conversation, not the empty value_str", head)
+	}
+	m.SetSize(200, 48)
+	head = tableHeader(t, m)
+	for _, want := range []string{"time (UTC)", "value", "operator", "conversation", "op. kind", "interaction"} {
+		if !strings.Contains(head, want) {
+			t.Errorf("at 200 columns the header %q does not show %q in full", head, want)
+		}
+	}
+	if strings.Contains(head, "…") || strings.Contains(head, "value_str") {
+		t.Errorf("header %q", head)
+	}
+
+	// A categorical metric with long value_str: every header in full at 200 columns, and
+	// no column much wider than what it holds.
+	m.Update(metricPickedMsg{metric: client.MetricOperatorStatus})
+	loadSynthetic(t, m, hostilePoints())
+	head = tableHeader(t, m)
+	for _, want := range []string{"value_str", "operator", "op. kind", "interaction"} {
+		if !strings.Contains(head, want) {
+			t.Errorf("at 200 columns the header %q does not show %q in full", head, want)
+		}
+	}
+	if i, j := strings.Index(head, "value_str"), strings.Index(head, "operator"); j-i > 30 {
+		t.Errorf("value_str takes %d columns for values of at most 20: %q", j-i, head)
+	}
+}
+
+// enter on a table row opens the whole data point, sanitized, whatever the table cut.
+func TestTableRowDetail(t *testing.T) {
+	ctx := offlineCtx(t)
+	ctx.Operators = map[int64]string{2: "Grace Hopper"}
+	m := New(ctx)
+	m.Update(metricPickedMsg{metric: client.MetricConversationGoalReached})
+	m.Update(rangePickedMsg{r: Range{Preset: PresetLast7}})
+	m.SetSize(80, 22)
+	long := "Booked a demo with the sales team\x1b]52;c;Zm9v\x07 after reading the whole pricing page twice"
+	op, conv, grp := int64(2), int64(4242), int64(5001)
+	loadSynthetic(t, m, []client.DataPoint{{Time: client.Time{Time: fixedNow.Add(-time.Hour)}, OrganizationID: 1001,
+		WidgetIDs: client.IDList{3001, 3003}, OperatorID: &op, OperatorGroupID: &grp, ConversationID: &conv,
+		Value: fp(17), ValueStr: &long, ChatbotInteraction: bp(false), HumanInteraction: bp(true)}})
+	m.Update(keyTab)
+	if v := ansi.Strip(m.View()); strings.Contains(v, "pricing page twice") {
+		t.Fatalf("the table is wide enough to show the whole value_str; the test needs a cut:\n%s", v)
+	}
+	_, cmd := m.Update(keyEnter)
+	var modal common.Modal
+	for _, msg := range viewtest.Run(cmd, time.Second) {
+		if o, ok := msg.(common.OpenModalMsg); ok {
+			modal = o.Modal
+		}
+	}
+	if modal == nil {
+		t.Fatal("enter on a row opens nothing")
+	}
+	modal.SetSize(76, 20)
+	raw := modal.View()
+	if strings.ContainsAny(raw, "\x07") || strings.Contains(raw, "\x1b]52") {
+		t.Fatalf("control characters reach the screen: %q", raw)
+	}
+	v := strings.Join(strings.Fields(ansi.Strip(raw)), " ")
+	for _, want := range []string{"pricing page twice", "Grace Hopper", "#2", "4242", "5001", "3001 3003", "1001", "17", "human only"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the detail does not show %q:\n%s", want, ansi.Strip(raw))
+		}
+	}
+	if _, cmd := modal.Update(keyEsc); cmd == nil {
+		t.Error("esc does not close the detail")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -57,6 +58,7 @@ func (m *Model) derive() {
 		m.d.byStr = ByValueStr(pts, m.cur.strs)
 	}
 	m.d.byOp, m.d.hasOp = ByOperator(pts)
+	m.measureTable()
 	m.renderChart()
 }
 
@@ -702,11 +704,15 @@ func (m *Model) tableView(w, h int) string {
 	if notes := m.statusNotes(); notes != nil {
 		return common.Block(wrapNotes(notes, w), w, h)
 	}
-	cols := tableColumns(w - 2)
+	cols := tableColumns(w-2, m.tstats.cols)
 	var lines []string
 	head := "  "
 	for _, c := range cols {
-		head += cellText(c, c.title)
+		title := c.title
+		if ansi.StringWidth(title) > c.width-1 {
+			title = c.short
+		}
+		head += cellText(c, title)
 	}
 	lines = append(lines, st.Bold.Render(head))
 	pts := m.cur.points
@@ -717,7 +723,7 @@ func (m *Model) tableView(w, h int) string {
 			line = "▸ " // the cursor shows without colours too
 		}
 		for _, c := range cols {
-			line += cellText(c, m.cell(c.id, i))
+			line += cellText(c, m.cell(c.id, i, c.width-1))
 		}
 		line = common.Fit(line, w)
 		if i == m.table.Cursor {
@@ -728,41 +734,150 @@ func (m *Model) tableView(w, h int) string {
 	return common.Block(lines, w, h)
 }
 
+// column is a column of the data point table as laid out: width includes the space after
+// the text.
 type column struct {
-	id, title string
-	width     int
-	right     bool
+	id, title, short string
+	width            int
+	right            bool
 }
 
-// tableColumns fits the columns to w: the value_str column takes what is left; columns
-// drop from the right when space runs out.
-func tableColumns(w int) []column {
-	all := []column{
-		{"time", "time (UTC)", 20, false},
-		{"value", "value", 10, true},
-		{"str", "value_str", 0, false},
-		{"op", "operator", 16, false},
-		{"conv", "conversation", 13, true},
-		{"kind", "op. kind", 9, false},
-		{"inter", "interaction", 11, false},
+// colSpec is a column of the data point table, in the order they show, with what makes it
+// more or less useful. Columns keep their place; when they do not all fit, the ones with
+// the highest rank number go first.
+type colSpec struct {
+	id, title, short string
+	right            bool
+	rank             int // 0 = the most useful
+	cut              int // the text may be cut to this many cells (0: never cut)
+}
+
+var colSpecs = []colSpec{
+	{id: "time", title: "time (UTC)", short: "time (UTC)", rank: 0},
+	{id: "value", title: "value", short: "value", right: true, rank: 1},
+	{id: "str", title: "value_str", short: "value_str", rank: 2, cut: 12},
+	{id: "op", title: "operator", short: "op.", rank: 3, cut: 10},
+	{id: "conv", title: "conversation", short: "conv.", right: true, rank: 4},
+	{id: "kind", title: "op. kind", short: "kind", rank: 5},
+	{id: "inter", title: "interaction", short: "inter.", rank: 6},
+}
+
+// colStat is what the whole result set holds in a column: nothing at all (every point has
+// null there, or no interaction flag), and the widest cell.
+type colStat struct {
+	empty  bool
+	widest int
+	// short is true when the column holds a shorter form of every cell (the time
+	// without its year, when every point is of one year).
+	short bool
+}
+
+// tableStats measures the columns of the current results; derive calls it when the
+// results or the names of operators changed, so View never scans every row.
+type tableStats struct {
+	res   *result
+	names int
+	cols  map[string]colStat
+}
+
+// measureTable measures every column over every data point of the current results.
+func (m *Model) measureTable() {
+	if m.cur == nil {
+		m.tstats = tableStats{}
+		return
 	}
-	const minStr = 12
+	if m.tstats.res == m.cur && m.tstats.names == m.namesSeen {
+		return
+	}
+	cols := map[string]colStat{}
+	pts := m.cur.points
+	for _, c := range colSpecs {
+		st := colStat{empty: c.id != "time" && c.id != "kind"}
+		for i := range pts {
+			p := &pts[i]
+			switch c.id {
+			case "value":
+				st.empty = st.empty && p.Value == nil
+			case "str":
+				st.empty = st.empty && m.cur.strs[i] == ""
+			case "op":
+				st.empty = st.empty && p.OperatorID == nil
+			case "conv":
+				st.empty = st.empty && p.ConversationID == nil
+			case "inter":
+				st.empty = st.empty && Interaction(p) == GroupNoInteraction
+			}
+			st.widest = max(st.widest, ansi.StringWidth(m.cell(c.id, i, 0)))
+		}
+		if c.id == "time" && len(pts) > 0 {
+			st.short = pts[0].Time.UTC().Year() == pts[len(pts)-1].Time.UTC().Year()
+		}
+		cols[c.id] = st
+	}
+	m.tstats = tableStats{res: m.cur, names: m.namesSeen, cols: cols}
+}
+
+// shortTime is the time of a point without its year ("11-20 15:04:05").
+const shortTime = len("01-02 15:04:05")
+
+// tableColumns lays the columns out in w cells. Columns empty for every data point are
+// left out. The others come in by rank while they fit at their least width (the header's
+// short form or the widest cell, or less for the columns that may be cut); then, by rank,
+// each column that can grow to its whole width (the full header and the widest cell)
+// does, and the room left goes to the columns that were cut. What remains stays blank at
+// the end: no column is wider than it needs.
+func tableColumns(w int, stats map[string]colStat) []column {
+	type lay struct {
+		spec       colSpec
+		least, all int
+		width      int
+		in         bool
+	}
+	lays := make([]lay, len(colSpecs))
+	for i, c := range colSpecs {
+		st := stats[c.id]
+		text := st.widest
+		if c.id == "time" && st.short {
+			text = shortTime
+		}
+		if c.cut > 0 {
+			text = min(text, c.cut)
+		}
+		lays[i] = lay{spec: c, least: max(ansi.StringWidth(c.short), text) + 1,
+			all: max(ansi.StringWidth(c.title), st.widest) + 1}
+		lays[i].all = max(lays[i].all, lays[i].least)
+	}
+	byRank := make([]int, len(lays))
+	for i := range byRank {
+		byRank[i] = i
+	}
+	slices.SortStableFunc(byRank, func(a, b int) int { return lays[a].spec.rank - lays[b].spec.rank })
 	used := 0
-	var out []column
-	for _, c := range all {
-		if c.id == "str" {
-			out = append(out, c)
+	for _, i := range byRank {
+		l := &lays[i]
+		if (stats[l.spec.id].empty && l.spec.id != "time") || used+l.least > w {
 			continue
 		}
-		if used+c.width+minStr > w && c.id != "time" {
-			continue
-		}
-		used += c.width
-		out = append(out, c)
+		l.in, l.width = true, l.least
+		used += l.least
 	}
-	for i := range out {
-		if out[i].id == "str" {
-			out[i].width = max(0, w-used)
+	for _, i := range byRank { // whole columns first
+		if l := &lays[i]; l.in && l.width < l.all && used+l.all-l.width <= w {
+			used += l.all - l.width
+			l.width = l.all
+		}
+	}
+	for _, i := range byRank { // then what there is for the columns that were cut
+		if l := &lays[i]; l.in && l.width < l.all && l.spec.cut > 0 {
+			add := min(l.all-l.width, w-used)
+			l.width += add
+			used += add
+		}
+	}
+	var out []column
+	for _, l := range lays {
+		if l.in {
+			out = append(out, column{id: l.spec.id, title: l.spec.title, short: l.spec.short, width: l.width, right: l.spec.right})
 		}
 	}
 	return out
@@ -778,12 +893,16 @@ func cellText(c column, s string) string {
 	return common.Pad(s, c.width-1) + " "
 }
 
-// cell is one table cell of point i (value_str already sanitized).
-func (m *Model) cell(id string, i int) string {
+// cell is one table cell of point i (value_str already sanitized) for a column of w
+// cells (0: any width); the time drops its year when w has no room for it.
+func (m *Model) cell(id string, i, w int) string {
 	p := &m.cur.points[i]
 	switch id {
 	case "time":
-		return p.Time.UTC().Format("2006-01-02 15:04:05")
+		if w > 0 && w < len(time.DateTime) {
+			return p.Time.UTC().Format("01-02 15:04:05")
+		}
+		return p.Time.UTC().Format(time.DateTime)
 	case "value":
 		if p.Value == nil {
 			return "—"
