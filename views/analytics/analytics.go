@@ -520,7 +520,7 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 			return m, nil
 		}
 		if r, ok := msg.Result.(ExportResult); ok {
-			return m, common.Toast("Wrote " + common.Thousands(r.Points) + " data points to " + r.Path)
+			return m, common.Toast("Wrote " + plural(r.Points, "data point") + " to " + r.Path)
 		}
 		return m, nil
 	case namesMsg:

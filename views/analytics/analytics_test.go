@@ -1378,3 +1378,45 @@ func TestTableRowDetail(t *testing.T) {
 		t.Error("esc does not close the detail")
 	}
 }
+
+// The export toast names the whole path of the file written, not just its name.
+func TestExportToastNamesTheWholePath(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	ctx := offlineCtx(t)
+	m := New(ctx)
+	m.Update(rangePickedMsg{r: Range{Preset: PresetLast7}})
+	m.SetSize(120, 40)
+	loadSynthetic(t, m, []client.DataPoint{pt("2026-11-19T10:00:00", nil)})
+	_, cmd := m.Update(typed("e"))
+	var form common.Modal
+	for _, msg := range viewtest.Run(cmd, time.Second) {
+		if o, ok := msg.(common.OpenModalMsg); ok {
+			form = o.Modal
+		}
+	}
+	if form == nil {
+		t.Fatal("e opened no form")
+	}
+	form.SetSize(116, 38)
+	viewtest.Run(form.Init(), 100*time.Millisecond)
+	_, cmd = form.Update(tea.KeyMsg{Type: tea.KeyCtrlS})
+	var toast string
+	for _, msg := range viewtest.Run(cmd, 5*time.Second) {
+		if done, ok := msg.(common.TaskDoneMsg); ok {
+			_, c := m.Update(done)
+			if c != nil {
+				if tm, ok := c().(common.ToastMsg); ok {
+					toast = tm.Text
+				}
+			}
+		}
+	}
+	want := filepath.Join(dir, ExportName(DefaultMetric, m.Period(), export.CSV))
+	if !strings.HasSuffix(toast, " to "+want) {
+		t.Fatalf("toast %q, want it to name %s", toast, want)
+	}
+	if _, err := os.Stat(want); err != nil {
+		t.Fatal(err)
+	}
+}

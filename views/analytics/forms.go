@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -145,7 +146,7 @@ const KindExport = "analytics-export"
 
 // ExportResult is the Result of a successful export.
 type ExportResult struct {
-	Path   string
+	Path   string // absolute when it could be made so
 	Points int
 }
 
@@ -190,6 +191,9 @@ func exportForm(ctx *common.Ctx, q client.AnalyticsQuery, p Period, pts []client
 				written, err := WriteExport(target, auto, f, metric, pts)
 				if err != nil {
 					return common.TaskDoneMsg{TaskID: id, Kind: KindExport, Err: err}
+				}
+				if abs, err := filepath.Abs(written); err == nil {
+					written = abs // the toast says where the file went
 				}
 				return common.TaskDoneMsg{TaskID: id, Kind: KindExport, Result: ExportResult{Path: written, Points: len(pts)}}
 			}, nil
