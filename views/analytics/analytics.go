@@ -268,7 +268,7 @@ func (m *Model) queryChanged(delay time.Duration) tea.Cmd {
 
 // schedule starts the debounce of an automatic run when one is due.
 func (m *Model) schedule(delay time.Duration) tea.Cmd {
-	if !m.pending || m.running() || !m.focused || m.menuOpen || m.cost > 1 {
+	if !m.pending || m.running() || !m.focused || m.menuOpen || m.cost > 1 || m.inFuture() {
 		m.armed = false
 		return nil
 	}
@@ -281,6 +281,11 @@ func (m *Model) schedule(delay time.Duration) tea.Cmd {
 }
 
 func (m *Model) running() bool { return m.run != nil && m.run.key == m.key }
+
+// inFuture reports whether the whole period is still to come: there is no data to ask for
+// yet, so no request is sent. A period that only ends in the future goes out as it is
+// (the API has nothing after now, and the chart shows what came so far).
+func (m *Model) inFuture() bool { return FutureRange(m.period, m.ctx.Now()) != nil }
 
 func (m *Model) stopRun() {
 	if m.run != nil && m.run.cancel != nil {
@@ -301,6 +306,9 @@ func (m *Model) snapshot() {
 
 // start runs the current query (fresh: bypassing every cache).
 func (m *Model) start(fresh bool) tea.Cmd {
+	if m.inFuture() {
+		return nil // the screen says why
+	}
 	q := m.query()
 	if err := q.Validate(); err != nil {
 		m.err = err.Error()

@@ -1420,3 +1420,54 @@ func TestExportToastNamesTheWholePath(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A range entirely in the future has no data yet: the screen says so and sends nothing,
+// neither by itself nor on enter or r, and the custom range form refuses it. A range
+// that only ends in the future runs as typed.
+func TestFutureRangeSendsNothing(t *testing.T) {
+	ctx, _ := sandboxCtx(t)
+	h, tm := startHost(t, ctx, 120, 40)
+	waitState(t, h, "the first query", loadedNotRunning)
+	future, err := ParseCustom("2026-11-30", "2027-01-20", fixedNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	metric := DefaultMetric
+	before := usage(ctx, metric)
+	s := settle(t, h, tm, rangePickedMsg{r: Range{Preset: PresetCustom, Custom: future}}, keyEnter, typed("r"))
+	if n := usage(ctx, metric) - before; n != 0 || s.running || s.loaded {
+		t.Fatalf("a range in the future cost %d requests (state %+v)", n, s)
+	}
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	m := tm.FinalModel(t).(*host).s
+	v := ansi.Strip(m.View())
+	if !strings.Contains(v, "This range is in the future: no data yet.") || !strings.Contains(controlLine(t, m, "Cost"), "no request") {
+		t.Errorf("the screen does not say the range is in the future:\n%s", v)
+	}
+	// Ending in the future is fine: the range goes out as typed.
+	ends, err := ParseCustom("2026-11-10", "2026-12-10", fixedNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Update(rangePickedMsg{r: Range{Preset: PresetCustom, Custom: ends}})
+	drain(t, m, m.start(false))
+	if !m.Loaded() || len(m.Points()) == 0 || m.Period().String() != "2026-11-10 → 2026-12-10" {
+		t.Fatalf("a range ending in the future: loaded %v, %d points, %s (%s)", m.Loaded(), len(m.Points()), m.Period(), m.err)
+	}
+
+	// The custom form refuses it before it closes.
+	form := customForm(ctx, future)
+	form.SetSize(116, 38)
+	viewtest.Run(form.Init(), 100*time.Millisecond)
+	_, cmd := form.Update(tea.KeyMsg{Type: tea.KeyCtrlS})
+	for _, msg := range viewtest.Run(cmd, time.Second) {
+		if _, ok := msg.(rangePickedMsg); ok {
+			t.Fatal("the form took a range in the future")
+		}
+	}
+	if v := ansi.Strip(form.View()); !strings.Contains(v, "in the future") {
+		t.Errorf("the form does not say why:\n%s", v)
+	}
+}

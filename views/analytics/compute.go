@@ -6,6 +6,7 @@ package analytics
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -228,6 +229,17 @@ func ParseCustom(from, to string, now time.Time) (Period, error) {
 		return Period{}, fmt.Errorf("the range ends (%s) before it starts (%s)", FormatWhen(p.To, p.WithTime), FormatWhen(p.From, p.WithTime))
 	}
 	return p, nil
+}
+
+// ErrFutureRange says that a period has not started yet.
+var ErrFutureRange = errors.New("this range is in the future: no data yet")
+
+// FutureRange returns ErrFutureRange when all of p is after now.
+func FutureRange(p Period, now time.Time) error {
+	if p.Start().After(now) {
+		return ErrFutureRange
+	}
+	return nil
 }
 
 // hasTime reports whether a typed time names a time of day rather than a day.

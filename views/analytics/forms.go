@@ -48,6 +48,9 @@ func customForm(ctx *common.Ctx, cur Period) common.Modal {
 		Width: 64,
 		Submit: func() (int, tea.Cmd, error) {
 			p, err := ParseCustom(from, to, now())
+			if err == nil {
+				err = FutureRange(p, now())
+			}
 			if err != nil {
 				return 0, nil, err
 			}

@@ -340,6 +340,8 @@ func (m *Model) costText(compact bool) string {
 		return "cached · fetched " + m.cur.at.UTC().Format("15:04:05") + " (" + k.Refresh.Help().Key + ": again) · " + st.Muted.Render(free)
 	case m.cur != nil:
 		return "cached, 0 requests · fetched " + m.cur.at.UTC().Format("15:04:05") + " (" + k.Refresh.Help().Key + ": again) · " + st.Muted.Render(free)
+	case m.inFuture():
+		return st.Warning.Render("no request: the range is in the future") + " · " + st.Muted.Render(free)
 	}
 	s := CostText(m.cost)
 	if m.cost > 1 && !compact {
@@ -415,6 +417,9 @@ func (m *Model) statusNotes() []note {
 		return notes
 	case m.err != "":
 		return []note{{}, {"✗ " + m.err, st.Error.Render}, {"Press " + k.Open.Help().Key + " to try again.", st.Muted.Render}}
+	case m.cur == nil && m.inFuture():
+		return []note{{}, {"This range is in the future: no data yet.", st.Warning.Render},
+			{"Press " + k.Range.Help().Key + " to pick another one.", st.Muted.Render}}
 	case m.cur == nil && m.cost > 1:
 		return []note{{}, {"This query costs " + CostText(m.cost) + fmt.Sprintf(" (periods of at most %d days).", client.MaxAnalyticsDays), nil},
 			{"Press " + k.Open.Help().Key + " to run it.", st.Accent.Render}}
