@@ -3,7 +3,9 @@
 package e2e
 
 import (
+	"cmp"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,6 +46,8 @@ func operatorsByID(t *testing.T, sb *Sandbox) []client.Operator {
 	if len(out) < 3 {
 		t.Fatalf("only %d operators", len(out))
 	}
+	// The screen lists them by id, whatever order the API gives.
+	slices.SortFunc(out, func(a, b client.Operator) int { return cmp.Compare(a.ID, b.ID) })
 	return out
 }
 
