@@ -266,11 +266,15 @@ func (m *Model) rebuild() {
 			}
 		}
 	}
+	// A section title wraps like the fields do ("Part 1 of 8 · Chat via Help Center"
+	// in a narrow pane), never cut without a sign.
 	section := func(title string) {
 		if len(out) > 0 {
 			add("")
 		}
-		add(" " + st.Section.Render(sanitize.Line(title)))
+		for _, l := range wrap(sanitize.Line(title), max(4, w-1)) {
+			add(" " + st.Section.Render(l))
+		}
 	}
 
 	section(fmt.Sprintf("Conversation #%d", c.ID))

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -144,5 +145,30 @@ func TestLoadingAnotherConversationCancelsTheLeftOne(t *testing.T) {
 	}
 	if cv, ok := m.Conversation(); !ok || cv.ID != 2 {
 		t.Fatalf("conversation 2 not shown: %+v %v", cv, ok)
+	}
+}
+
+// TestLongSectionTitlesWrap: a part's title wider than the pane ("Part 1 of 8 · Chat via
+// Help Center" in the three-pane layout at 120 columns) wraps like every field instead of
+// being cut.
+func TestLongSectionTitlesWrap(t *testing.T) {
+	m := detail.New(viewtest.Ctx(nil))
+	m.SetSize(34, 60)
+	m.Load(700924, false)
+	parts := make([]client.ConversationPart, 8)
+	for i := range parts {
+		parts[i].NameFriendly = "Chat via Help Center"
+	}
+	m.Set(client.Conversation{ID: 700924, Status: client.StatusNew, ConversationPartSet: parts})
+	v := m.View()
+	viewtest.CheckSize(t, v, 34, 60, "detail")
+	lines := strings.Split(v, "\n")
+	i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "Part 1 of 8") })
+	if i < 0 || i+1 >= len(lines) {
+		t.Fatalf("no part title:\n%s", v)
+	}
+	title := strings.Join(strings.Fields(lines[i]+" "+lines[i+1]), " ")
+	if !strings.Contains(title, "Part 1 of 8 · Chat via Help Center") {
+		t.Fatalf("the part's title is cut, not wrapped:\n%s\n%s", lines[i], lines[i+1])
 	}
 }
