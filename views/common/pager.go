@@ -41,8 +41,9 @@ type Request struct {
 	Gen, Req int
 	// Replace marks a query's first page: it replaces the rows loaded.
 	Replace bool
-	// KeepID, with Replace, is the row the cursor stays on when the new rows have it.
-	KeepID int64
+	// KeepID, with Replace, is the row the cursor stays on when the new rows have it;
+	// KeepElse the one it goes to when they do not have KeepID.
+	KeepID, KeepElse int64
 }
 
 // Page is the answer to a Request: rows or an error.

@@ -243,10 +243,18 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		}
 		r := RowFrom(u.Contact)
 		word := "Updated"
+		var reload tea.Cmd
 		if u.Created {
 			word = "Created"
-			if q := m.List.Query(); q.Search == "" && q.Filter.IsZero() && q.Ordering == "" {
+			switch q := m.List.Query(); {
+			case q.Search == "" && q.Filter.IsZero() && (q.Ordering == "" || q.Ordering == "-created_at"):
+				// Newest first: a new contact's place is the top.
 				m.List.InsertTop(r)
+			default:
+				// Whether a search or the filters take it, and where an ordering by name,
+				// email or creation puts it, is the server's to say: the first page again,
+				// one request, with the cursor on the new contact when it is there.
+				reload = m.List.Reload(r.ID)
 			}
 		} else {
 			m.List.UpdateRow(r)
@@ -254,7 +262,7 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		m.List.Select(r.ID)
 		cmd := m.Detail.OpenWith(u.Contact, u.Created)
 		m.setFocus(PaneDetail)
-		return tea.Batch(cmd, common.Toast(fmt.Sprintf("%s contact %s (#%d)", word, r.Title(), r.ID)))
+		return tea.Batch(cmd, reload, common.Toast(fmt.Sprintf("%s contact %s (#%d)", word, r.Title(), r.ID)))
 	case KindDeleted:
 		if !m.tasks[msg.TaskID] {
 			return nil

@@ -174,6 +174,14 @@ func (m *List) SetQuery(q Query) tea.Cmd {
 // cache); the cursor stays on the selected row when the new rows have it.
 func (m *List) Load(fresh bool) tea.Cmd { return m.fetchFirst(m.startFirst(true), fresh) }
 
+// Reload fetches the first page of the current query again past the response cache, with
+// the cursor on contact keep when the new rows have it (else on the row selected now).
+func (m *List) Reload(keep int64) tea.Cmd {
+	r := m.startFirst(true)
+	r.KeepID, r.KeepElse = keep, r.KeepID
+	return m.fetchFirst(r, true)
+}
+
 // loadQuery fetches the first page of a changed query (search, filters, ordering): its rows
 // show from the top, as the first rows are what the new query is for.
 func (m *List) loadQuery() tea.Cmd {
@@ -304,8 +312,11 @@ func (m List) onPage(msg pageMsg) (List, tea.Cmd) {
 		m.countStale = false
 		clear(m.cache)
 		m.win.Reset()
-		if i, ok := m.index[msg.KeepID]; ok && msg.KeepID != 0 {
-			m.win.Cursor = i
+		for _, id := range []int64{msg.KeepID, msg.KeepElse} {
+			if i, ok := m.index[id]; ok && id != 0 {
+				m.win.Cursor = i
+				break
+			}
 		}
 		for id := range m.marked {
 			if _, ok := m.index[id]; !ok {

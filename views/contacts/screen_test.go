@@ -414,6 +414,49 @@ func TestUpsertFromTheScreenOpensTheContact(t *testing.T) {
 	}
 }
 
+// A contact created with a search or an ordering on shows in the list at once: the list
+// asks for its first page again (one request) and puts the cursor on the new contact.
+func TestUpsertedContactShowsInASearchedOrOrderedList(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(hs *harness)
+	}{
+		{"search", func(hs *harness) { hs.typeText("Aaron"); hs.key("enter") }},
+		{"name A→Z", func(hs *harness) { hs.key("esc", "o", "o", "o"); hs.settle(hs.s.List.Reload(0)) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := writable(t)
+			hs := newHarness(t, e.ctx, 160, 46)
+			hs.focus()
+			tc.setup(hs)
+			q := hs.s.List.Query()
+			if q.Search == "" && q.Ordering != "name" {
+				t.Fatalf("query %+v", q)
+			}
+			hs.key("a")
+			hs.key("enter") // identifier: email
+			hs.typeText("Aaron Aardvark")
+			hs.key("tab")
+			hs.typeText("aaron.aardvark@example.com")
+			lists := len(e.rec.requests("GET", "/contact_identities/"))
+			hs.key("ctrl+s")
+			if hs.Top() != nil {
+				t.Fatalf("form still open:\n%s", hs.Top().View())
+			}
+			if n := len(e.rec.requests("GET", "/contact_identities/")) - lists; n != 1 {
+				t.Fatalf("showing the new contact in the list cost %d requests, want 1", n)
+			}
+			c, _ := hs.s.Detail.Contact()
+			if r, ok := hs.s.List.Selected(); !ok || r.ID != c.ID || r.Name != "Aaron Aardvark" {
+				t.Fatalf("the list's cursor is on %+v, not on the new contact %d", r, c.ID)
+			}
+			if !strings.Contains(hs.s.View(), "Aaron Aardvark") {
+				t.Fatalf("the list does not show the new contact:\n%s", hs.s.View())
+			}
+		})
+	}
+}
+
 func TestScreenViewIsExactlyItsSizeInEveryLayout(t *testing.T) {
 	e := readOnly(t)
 	ct := e.contactWith(t, func(c client.Contact) bool { return c.ConversationCount != nil && *c.ConversationCount > 0 })
