@@ -154,8 +154,7 @@ func (m *List) SetSize(w, h int) {
 		clear(m.cache)
 	}
 	m.width, m.height = w, h
-	m.win.SetSize(m.bodyHeight() / m.itemHeight())
-	m.win.Clamp(len(m.rows))
+	m.fitWindow()
 }
 
 // Focus marks the list as focused.
@@ -186,6 +185,7 @@ func (m *List) Reload(keep int64) tea.Cmd {
 // show from the top, as the first rows are what the new query is for.
 func (m *List) loadQuery() tea.Cmd {
 	m.countStale = true
+	defer m.fitWindow()
 	m.win.Reset()
 	return m.fetchFirst(m.startFirst(false), false)
 }
@@ -274,6 +274,12 @@ func (m *List) more() tea.Cmd {
 
 // Update handles pages, search and filter messages and, when focused, keys.
 func (m List) Update(msg tea.Msg) (List, tea.Cmd) {
+	m, cmd := m.update(msg)
+	m.fitWindow() // the header may have changed
+	return m, cmd
+}
+
+func (m List) update(msg tea.Msg) (List, tea.Cmd) {
 	switch msg := msg.(type) {
 	case pageMsg:
 		return m.onPage(msg)
@@ -351,7 +357,7 @@ func (m *List) InsertTop(r Row) {
 	m.pg.Total++
 	common.Reindex(m.index, m.rows, rowID)
 	m.win.Cursor = 0
-	m.win.Clamp(len(m.rows))
+	m.fitWindow()
 }
 
 // Select moves the cursor to a loaded contact.
@@ -372,6 +378,7 @@ func (m *List) RemoveRows(ids []int64) {
 	var removed int
 	m.rows, removed = common.RemoveRows(m.rows, m.index, ids, rowID, &m.win)
 	m.pg.Total = max(len(m.rows), m.pg.Total-removed)
+	m.fitWindow()
 }
 
 // ClearMarks unmarks every row.
@@ -408,6 +415,7 @@ func (m *List) CycleOrdering() tea.Cmd {
 	m.q.Ordering = OrderingCycle[(i+1)%len(OrderingCycle)]
 	m.win.Reset()
 	m.countStale = true
+	defer m.fitWindow()
 	return common.Tick(ReloadDelay, reloadMsg{req: m.startFirst(false)})
 }
 
@@ -470,8 +478,15 @@ func (m List) itemHeight() int {
 	return 2
 }
 
-// bodyHeight is the lines left for entries (a header and a footer line).
-func (m List) bodyHeight() int { return max(0, m.height-2) }
+// bodyHeight is the lines left for entries (below the header, above the footer line).
+func (m List) bodyHeight() int { return max(0, m.height-len(m.headerLines())-1) }
+
+// fitWindow sizes the window to the rows that fit below the header, which takes a second
+// line when one cannot show the query: call it after anything that changes the header.
+func (m *List) fitWindow() {
+	m.win.SetSize(m.bodyHeight() / m.itemHeight())
+	m.win.Clamp(len(m.rows))
+}
 
 // ShortHelp lists the list's main keys.
 func (m List) ShortHelp() []key.Binding {
@@ -501,9 +516,15 @@ func (m *List) View() string {
 	st := m.ctx.Styles
 	var b strings.Builder
 	b.Grow((m.width + 16) * m.height)
-	b.WriteString(common.Fit(st.HeaderLine.Render(common.Pad(m.header(), m.width)), m.width))
-	lines := 1
-	body := m.bodyHeight()
+	header := m.headerLines()
+	for i, l := range header {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(common.Fit(st.HeaderLine.Render(common.Pad(l, m.width)), m.width))
+	}
+	lines := len(header)
+	body := max(0, m.height-len(header)-1)
 	switch {
 	case len(m.rows) == 0:
 		msg := []string{"  No contacts match."}
@@ -522,13 +543,13 @@ func (m *List) View() string {
 		}
 	default:
 		end := m.win.End(len(m.rows))
-		for i := m.win.Offset; i < end; i++ {
+		for i := m.win.Offset; i < end && lines-len(header)+m.itemHeight() <= body; i++ {
 			b.WriteString("\n")
 			b.WriteString(m.entry(i))
 			lines += m.itemHeight()
 		}
 	}
-	for lines < body+1 {
+	for lines < body+len(header) {
 		b.WriteString("\n")
 		b.WriteString(strings.Repeat(" ", m.width))
 		lines++
@@ -658,8 +679,20 @@ func (m *List) renderEntry(r *Row, when string, styled bool) string {
 	return common.Fit(line1, w) + "\n" + common.Fit(line2, w)
 }
 
-// header describes the query: count, search, filters and ordering.
-func (m List) header() string {
+// headerLines describe the query in one line, or two when one cannot show every part:
+// count, search, filters, ordering and what the row time is (see headerParts).
+func (m List) headerLines() []string {
+	return common.FitHeader(m.headerParts(), m.width, maxHeaderLines)
+}
+
+// maxHeaderLines is the most lines the header takes (a narrow pane with a search and
+// filters).
+const maxHeaderLines = 2
+
+// headerParts are the header's parts, each in forms from the longest to the shortest: the
+// noun goes first, then the words "search:" and "order:" and the long time label, then long
+// search and filter values are cut, each on its own.
+func (m List) headerParts() []common.HeaderPart {
 	count, noun := "…", " contacts"
 	if m.pg.Loaded && !m.countStale && !(m.pg.Err != nil && len(m.rows) == 0) {
 		count = common.Thousands(m.pg.Total)
@@ -667,21 +700,25 @@ func (m List) header() string {
 			noun = " contact"
 		}
 	}
-	parts := []string{count + noun}
-	if m.q.Search != "" {
-		parts = append(parts, fmt.Sprintf("search:%q (ranked)", sanitize.Line(m.q.Search)))
+	parts := []common.HeaderPart{{count + noun, count}}
+	if s := sanitize.Line(m.q.Search); s != "" {
+		parts = append(parts, common.HeaderPart{fmt.Sprintf("search:%q (ranked)", s), fmt.Sprintf("search:%q", s),
+			fmt.Sprintf("%q", s), fmt.Sprintf("%q", common.ShortValue(s, 12))})
 	}
-	parts = append(parts, DescribeFilter(m.q.Filter)...)
+	for _, f := range DescribeFilter(m.q.Filter) {
+		parts = append(parts, common.HeaderPart{f, f, f, common.ShortValue(f, 16)})
+	}
 	if m.q.Search == "" {
-		parts = append(parts, "order:"+OrderingLabel(m.q.Ordering))
+		o := OrderingLabel(m.q.Ordering)
+		parts = append(parts, common.HeaderPart{"order:" + o, "order:" + o, o})
 	}
 	// What the time at the end of each row is (see when).
 	if m.createdTimes() {
-		parts = append(parts, "time: created")
+		parts = append(parts, common.HeaderPart{"time: created"})
 	} else {
-		parts = append(parts, "time: last message")
+		parts = append(parts, common.HeaderPart{"time: last message", "time: last message", "time: last msg"})
 	}
-	return " " + strings.Join(parts, " · ")
+	return parts
 }
 
 // footer shows the position, marks, loading state and the offset cap.

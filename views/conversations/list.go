@@ -204,8 +204,7 @@ func (m *Model) SetSize(w, h int) {
 		clear(m.cache)
 	}
 	m.width, m.height = w, h
-	m.win.SetSize(m.bodyHeight() / m.itemHeight())
-	m.win.Clamp(len(m.rows))
+	m.fitWindow()
 }
 
 // Focus and Blur toggle the selection style.
@@ -231,6 +230,7 @@ func (m *Model) Load(fresh bool) tea.Cmd { return m.fetchFirst(m.startFirst(true
 // its rows show from the top, as the first rows are what the new query is for.
 func (m *Model) loadQuery() tea.Cmd {
 	m.countStale = true
+	defer m.fitWindow()
 	return m.fetchFirst(m.startFirst(false), false)
 }
 
@@ -264,6 +264,7 @@ func (m *Model) fetchFirst(r common.Request, fresh bool) tea.Cmd {
 // ReloadDelay, unless another change comes first.
 func (m *Model) reloadSoon() tea.Cmd {
 	m.countStale = true
+	defer m.fitWindow()
 	return common.Tick(ReloadDelay, reloadMsg{req: m.startFirst(false)})
 }
 
@@ -359,6 +360,12 @@ func (m *Model) RefreshChanged() tea.Cmd {
 
 // Update handles pages and, when focused, keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	m, cmd := m.update(msg)
+	m.fitWindow() // the header may have changed
+	return m, cmd
+}
+
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case pageMsg:
 		return m.onPage(msg)
@@ -523,6 +530,7 @@ func (m *Model) Preload(convs []client.Conversation, total int) {
 	m.pg.Reset()
 	m.pg.Total, m.pg.Kind, m.pg.Loaded = max(total, len(m.rows)), common.LinkOffset, true
 	m.win.Reset()
+	m.fitWindow()
 }
 
 // UpdateRow replaces one row in place (after an edit) when it is loaded.
@@ -552,6 +560,7 @@ func (m *Model) RemoveRows(ids []int64) {
 	var removed int
 	m.rows, removed = common.RemoveRows(m.rows, m.index, ids, rowID, &m.win)
 	m.pg.Total = max(len(m.rows), m.pg.Total-removed)
+	m.fitWindow()
 }
 
 // ClearMarks unmarks every row.
@@ -645,8 +654,15 @@ func (m Model) itemHeight() int {
 // wideRow is the pane width from which a conversation takes one line.
 const wideRow = 76
 
-// bodyHeight is the lines left for entries (a header and a footer line).
-func (m Model) bodyHeight() int { return max(0, m.height-2) }
+// bodyHeight is the lines left for entries (below the header, above the footer line).
+func (m Model) bodyHeight() int { return max(0, m.height-len(m.headerLines())-1) }
+
+// fitWindow sizes the window to the rows that fit below the header, which takes a second
+// line when one cannot show the query: call it after anything that changes the header.
+func (m *Model) fitWindow() {
+	m.win.SetSize(m.bodyHeight() / m.itemHeight())
+	m.win.Clamp(len(m.rows))
+}
 
 // ShortHelp lists the list's keys.
 func (m Model) ShortHelp() []key.Binding {
@@ -675,9 +691,15 @@ func (m *Model) View() string {
 	}
 	var b strings.Builder
 	b.Grow((m.width + 16) * m.height)
-	b.WriteString(common.Pad(m.ctx.Styles.HeaderLine.Render(m.header()), m.width)) // a cut header ends in …
-	lines := 1
-	body := m.bodyHeight()
+	header := m.headerLines()
+	for i, l := range header {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(common.Pad(m.ctx.Styles.HeaderLine.Render(l), m.width))
+	}
+	lines := len(header)
+	body := max(0, m.height-len(header)-1)
 	switch {
 	case len(m.rows) == 0:
 		msg := []string{"  No conversations match."}
@@ -694,13 +716,13 @@ func (m *Model) View() string {
 		}
 	default:
 		end := m.win.End(len(m.rows))
-		for i := m.win.Offset; i < end; i++ {
+		for i := m.win.Offset; i < end && lines-len(header)+m.itemHeight() <= body; i++ {
 			b.WriteString("\n")
 			b.WriteString(m.entry(i))
 			lines += m.itemHeight()
 		}
 	}
-	for lines < body+1 {
+	for lines < body+len(header) {
 		b.WriteString("\n")
 		b.WriteString(strings.Repeat(" ", m.width))
 		lines++
@@ -849,22 +871,20 @@ func (m Model) operatorName(id int64) string {
 	return fmt.Sprintf("operator %d", id)
 }
 
-// header describes the query: the total, search, status, filters and ordering (most
-// specific first, since a narrow pane cuts the end).
-func (m Model) header() string {
-	var parts []string
-	if m.q.Search != "" {
-		parts = append(parts, fmt.Sprintf("search:%q (ranked)", sanitize.Line(m.q.Search)))
-	}
-	status := m.q.Filter.Status
-	if status == "" {
-		status = "all"
-	}
-	parts = append(parts, "status:"+status)
-	parts = append(parts, DescribeFilter(m.q.Filter, m.ctx.Operators, m.seenTopics, m.seenWidgets)...)
-	if m.q.Search == "" {
-		parts = append(parts, "order:"+m.orderingOrDefault())
-	}
+// headerLines describes the query in one line, or two when one cannot show every part:
+// the total, search, status, filters and ordering (see headerParts).
+func (m Model) headerLines() []string {
+	return common.FitHeader(m.headerParts(), m.width, maxHeaderLines)
+}
+
+// maxHeaderLines is the most lines the header takes (a narrow pane with a search and
+// filters).
+const maxHeaderLines = 2
+
+// headerParts are the header's parts, each in forms from the longest to the shortest: the
+// noun goes first, then "status:all" (and the words "search:" and "order:"), then long
+// search and filter values are cut, each on its own.
+func (m Model) headerParts() []common.HeaderPart {
 	count := "…"
 	noun := " conversations"
 	if m.pg.Loaded && !m.countStale && !(m.pg.Err != nil && len(m.rows) == 0) {
@@ -873,7 +893,45 @@ func (m Model) header() string {
 			noun = " conversation"
 		}
 	}
-	return " " + count + noun + " · " + strings.Join(parts, " · ")
+	parts := []common.HeaderPart{{count + noun, count}}
+	if s := sanitize.Line(m.q.Search); s != "" {
+		parts = append(parts, common.HeaderPart{fmt.Sprintf("search:%q (ranked)", s), fmt.Sprintf("search:%q", s),
+			fmt.Sprintf("%q", s), fmt.Sprintf("%q", common.ShortValue(s, 12))})
+	}
+	if status := m.q.Filter.Status; status == "" {
+		parts = append(parts, common.HeaderPart{"status:all", "status:all", ""})
+	} else {
+		parts = append(parts, common.HeaderPart{"status:" + status, "status:" + status, status})
+	}
+	for _, f := range DescribeFilter(m.q.Filter, m.ctx.Operators, m.seenTopics, m.seenWidgets) {
+		parts = append(parts, common.HeaderPart{f, f, f, common.ShortValue(f, 16)})
+	}
+	if m.q.Search == "" {
+		o := m.orderingOrDefault()
+		parts = append(parts, common.HeaderPart{"order:" + o, "order:" + o, "by " + shortOrdering(o)})
+	}
+	return parts
+}
+
+// shortOrdering names an ordering in a few cells ("-last_message_sent_at": "last msg↓").
+func shortOrdering(o string) string {
+	arrow := "↑"
+	if strings.HasPrefix(o, "-") {
+		arrow = "↓"
+	}
+	switch strings.TrimPrefix(o, "-") {
+	case "id":
+		return "id" + arrow
+	case "last_message_sent_at":
+		return "last msg" + arrow
+	case "contact_last_message_sent_at":
+		return "contact last" + arrow
+	case "contact_first_message_sent_at":
+		return "contact first" + arrow
+	case "contact_last_update_at":
+		return "contact upd" + arrow
+	}
+	return o
 }
 
 // footer shows the position, loading state and the offset cap.
