@@ -257,6 +257,9 @@ const (
 type OpenConversationMsg struct {
 	ConversationID int64
 	ContactID      int64
+	// From says where it was opened ("a contact", "navigation"): the list names it when
+	// the conversation is not among its rows.
+	From string
 }
 
 // RefreshMsg asks a screen to refresh what it shows. Auto is true for the auto-refresh tick

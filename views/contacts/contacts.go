@@ -369,7 +369,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		if r, ok := m.Detail.SelectedConversation(); ok {
 			return func() tea.Msg {
 				return common.SwitchScreenMsg{Screen: common.ScreenConversations,
-					Then: common.OpenConversationMsg{ConversationID: r.ID, ContactID: r.ContactID}}
+					Then: common.OpenConversationMsg{ConversationID: r.ID, ContactID: r.ContactID, From: "a contact"}}
 			}
 		}
 		return nil

@@ -94,6 +94,15 @@ type Model struct {
 	seenTopics, seenWidgets map[int64]string
 	// seenTopicTexts are the seen topics as the API spells them (never laid out).
 	seenTopicTexts map[int64]string
+
+	// pinned is a conversation opened from elsewhere (a contact's detail, a navigation
+	// event) that is not among the loaded rows. It shows above them, marked "»", so that
+	// the list says which conversation the thread and detail show instead of pointing at
+	// another row; it goes when its row loads (the cursor then moves onto that row), when
+	// the query changes and when it is deleted. pinFrom says where it was opened.
+	pinned   *Row
+	pinFrom  string
+	onPinned bool // the cursor is on the pinned row
 }
 
 // cachedEntry is a rendered row and the age it shows: it is drawn again when the age
@@ -171,16 +180,22 @@ func (m Model) Loaded() bool { return m.pg.Loaded }
 // LastRefresh is when the list last got data.
 func (m Model) LastRefresh() time.Time { return m.lastRefresh }
 
-// Row returns the loaded row of conversation id.
+// Row returns the loaded (or pinned) row of conversation id.
 func (m Model) Row(id int64) (Row, bool) {
 	if i, ok := m.index[id]; ok {
 		return m.rows[i], true
 	}
+	if m.pinned != nil && m.pinned.ID == id {
+		return *m.pinned, true
+	}
 	return Row{}, false
 }
 
-// Selected returns the row under the cursor.
+// Selected returns the row under the cursor (the pinned one when the cursor is on it).
 func (m Model) Selected() (Row, bool) {
+	if m.onPinned && m.pinned != nil {
+		return *m.pinned, true
+	}
 	if m.win.Cursor < 0 || m.win.Cursor >= len(m.rows) {
 		return Row{}, false
 	}
@@ -230,7 +245,7 @@ func (m *Model) Load(fresh bool) tea.Cmd { return m.fetchFirst(m.startFirst(true
 // its rows show from the top, as the first rows are what the new query is for.
 func (m *Model) loadQuery() tea.Cmd {
 	m.countStale = true
-	defer m.fitWindow()
+	m.Unpin() // the new query's first row is what it is for
 	return m.fetchFirst(m.startFirst(false), false)
 }
 
@@ -264,7 +279,7 @@ func (m *Model) fetchFirst(r common.Request, fresh bool) tea.Cmd {
 // ReloadDelay, unless another change comes first.
 func (m *Model) reloadSoon() tea.Cmd {
 	m.countStale = true
-	defer m.fitWindow()
+	m.Unpin() // the new query's first row is what it is for
 	return common.Tick(ReloadDelay, reloadMsg{req: m.startFirst(false)})
 }
 
@@ -418,6 +433,7 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 		}
 	}
 	m.win.Clamp(len(m.rows))
+	m.settlePin()
 	return m, tea.Batch(m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: msg.At} })
 }
 
@@ -445,6 +461,9 @@ func (m Model) onMerge(msg mergeMsg) (Model, tea.Cmd) {
 	}
 	var unloaded []Row
 	for _, r := range msg.rows {
+		if m.pinned != nil && m.pinned.ID == r.ID {
+			*m.pinned = r
+		}
 		if i, ok := m.index[r.ID]; ok {
 			m.rows[i] = r
 			delete(m.cache, r.ID)
@@ -459,11 +478,12 @@ func (m Model) onMerge(msg mergeMsg) (Model, tea.Cmd) {
 		// loaded are always counted.
 		m.pg.Total = max(m.pg.Total+added, len(m.rows))
 		common.Reindex(m.index, m.rows, rowID)
-		if i, ok := m.index[selected]; ok {
+		if i, ok := m.index[selected]; ok && !m.onPinned {
 			m.win.Cursor = i
 			m.win.Offset += len(top)
 		}
 		m.win.Clamp(len(m.rows))
+		m.settlePin()
 	}
 	return m, func() tea.Msg { return common.RefreshedMsg{At: msg.at} }
 }
@@ -520,6 +540,45 @@ func (m Model) orderingOrDefault() string {
 	return m.q.Ordering
 }
 
+// Pin shows conversation id, opened from elsewhere (from: "a contact", "navigation") and not
+// among the loaded rows, above them with the cursor on it. Its row fills in with UpdateRow
+// (the detail of the conversation brings it).
+func (m *Model) Pin(id int64, from string) {
+	m.pinned, m.pinFrom, m.onPinned = &Row{ID: id}, from, true
+	m.win.Reset()
+	m.fitWindow()
+}
+
+// Pinned is the id of the pinned conversation (0: none).
+func (m Model) Pinned() int64 {
+	if m.pinned == nil {
+		return 0
+	}
+	return m.pinned.ID
+}
+
+// Unpin drops the pinned row; the cursor goes back to the list's rows.
+func (m *Model) Unpin() {
+	m.pinned, m.onPinned = nil, false
+	m.fitWindow()
+}
+
+// settlePin drops the pinned row once its conversation is among the loaded rows, with the
+// cursor on that row when it was on the pinned one.
+func (m *Model) settlePin() {
+	if m.pinned == nil {
+		return
+	}
+	i, ok := m.index[m.pinned.ID]
+	if !ok {
+		return
+	}
+	if m.onPinned {
+		m.win.Cursor = i
+	}
+	m.Unpin()
+}
+
 // Preload shows conversations the caller already has (tests and benchmarks), as if they
 // were the loaded pages of the current query, with total as the server's count.
 func (m *Model) Preload(convs []client.Conversation, total int) {
@@ -530,32 +589,45 @@ func (m *Model) Preload(convs []client.Conversation, total int) {
 	m.pg.Reset()
 	m.pg.Total, m.pg.Kind, m.pg.Loaded = max(total, len(m.rows)), common.LinkOffset, true
 	m.win.Reset()
-	m.fitWindow()
+	m.Unpin()
 }
 
-// UpdateRow replaces one row in place (after an edit) when it is loaded.
+// UpdateRow replaces one row in place (after an edit, or when a detail arrives) when it is
+// loaded or pinned.
 func (m *Model) UpdateRow(r Row) {
 	m.remember([]Row{r})
 	if i, ok := m.index[r.ID]; ok {
 		m.rows[i] = r
 		delete(m.cache, r.ID)
 	}
+	if m.pinned != nil && m.pinned.ID == r.ID {
+		*m.pinned = r
+	}
 }
 
-// SelectID puts the cursor on the row with id when it is loaded, and reports whether it is.
+// SelectID puts the cursor on the row with id when it is loaded (a row pinned before then
+// goes), or on the pinned row when it is that one, and reports whether it did.
 func (m *Model) SelectID(id int64) bool {
-	i, ok := m.index[id]
-	if ok {
+	if i, ok := m.index[id]; ok {
+		m.onPinned = false
 		m.win.Cursor = i
-		m.win.Clamp(len(m.rows))
+		m.Unpin()
+		return true
 	}
-	return ok
+	if m.pinned != nil && m.pinned.ID == id {
+		m.onPinned = true
+		return true
+	}
+	return false
 }
 
 // RemoveRows drops rows by id (after a delete) and keeps the cursor near where it was.
 func (m *Model) RemoveRows(ids []int64) {
 	for _, id := range ids {
 		delete(m.marked, id)
+		if m.pinned != nil && m.pinned.ID == id {
+			m.Unpin()
+		}
 	}
 	var removed int
 	m.rows, removed = common.RemoveRows(m.rows, m.index, ids, rowID, &m.win)
@@ -591,10 +663,15 @@ func (m *Model) Clear() tea.Cmd {
 
 func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.ctx.Keys
+	if m.pinned != nil && m.movePinned(msg) {
+		return m, m.prefetch()
+	}
 	if m.win.HandleMoveKey(msg, k, len(m.rows)) {
 		return m, m.prefetch()
 	}
 	switch {
+	case key.Matches(msg, k.Mark) && m.onPinned:
+		// The pinned row is not one of the query's rows, which marks are for.
 	case key.Matches(msg, k.Mark):
 		if r, ok := m.Selected(); ok {
 			if m.marked[r.ID] {
@@ -635,6 +712,31 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	return m, m.prefetch()
 }
 
+// movePinned moves the cursor onto or off the pinned row, which sits above the first row:
+// up (or a page up) from the first row and top go onto it, down from it goes to the first
+// row. It reports whether msg was such a move; other moves off it start at the first row.
+func (m *Model) movePinned(msg tea.KeyMsg) bool {
+	k := m.ctx.Keys
+	up := key.Matches(msg, k.Up) || key.Matches(msg, k.PageUp)
+	switch {
+	case m.onPinned && (up || key.Matches(msg, k.Top)):
+		return true
+	case m.onPinned && key.Matches(msg, k.Down):
+		m.onPinned = false
+		m.win.Reset()
+		return true
+	case m.onPinned && (key.Matches(msg, k.PageDown) || key.Matches(msg, k.Bottom)):
+		m.onPinned = false
+		m.win.Reset()
+		return false // the move goes on from the first row
+	case !m.onPinned && (key.Matches(msg, k.Top) || up && m.win.Cursor == 0):
+		m.onPinned = true
+		m.win.Reset()
+		return true
+	}
+	return false
+}
+
 // prefetch asks for the next page once the cursor is within a screen of the loaded end.
 func (m *Model) prefetch() tea.Cmd {
 	if m.win.NearEnd(len(m.rows)) {
@@ -654,8 +756,17 @@ func (m Model) itemHeight() int {
 // wideRow is the pane width from which a conversation takes one line.
 const wideRow = 76
 
-// bodyHeight is the lines left for entries (below the header, above the footer line).
-func (m Model) bodyHeight() int { return max(0, m.height-len(m.headerLines())-1) }
+// bodyHeight is the lines left for the rows (below the header and the pinned row, above
+// the footer line).
+func (m Model) bodyHeight() int { return max(0, m.height-len(m.headerLines())-m.pinnedHeight()-1) }
+
+// pinnedHeight is the lines of the pinned row (0 without one).
+func (m Model) pinnedHeight() int {
+	if m.pinned == nil {
+		return 0
+	}
+	return m.itemHeight()
+}
 
 // fitWindow sizes the window to the rows that fit below the header, which takes a second
 // line when one cannot show the query: call it after anything that changes the header.
@@ -699,7 +810,13 @@ func (m *Model) View() string {
 		b.WriteString(common.Pad(m.ctx.Styles.HeaderLine.Render(l), m.width))
 	}
 	lines := len(header)
-	body := max(0, m.height-len(header)-1)
+	if m.pinned != nil && m.height-lines-1 >= m.itemHeight() {
+		b.WriteString("\n")
+		b.WriteString(m.pinnedEntry())
+		lines += m.itemHeight()
+	}
+	top := lines // header and pinned row
+	body := max(0, m.height-top-1)
 	switch {
 	case len(m.rows) == 0:
 		msg := []string{"  No conversations match."}
@@ -716,13 +833,13 @@ func (m *Model) View() string {
 		}
 	default:
 		end := m.win.End(len(m.rows))
-		for i := m.win.Offset; i < end && lines-len(header)+m.itemHeight() <= body; i++ {
+		for i := m.win.Offset; i < end && lines-top+m.itemHeight() <= body; i++ {
 			b.WriteString("\n")
 			b.WriteString(m.entry(i))
 			lines += m.itemHeight()
 		}
 	}
-	for lines < body+len(header) {
+	for lines < body+top {
 		b.WriteString("\n")
 		b.WriteString(strings.Repeat(" ", m.width))
 		lines++
@@ -737,17 +854,8 @@ func (m *Model) View() string {
 func (m *Model) entry(i int) string {
 	r := &m.rows[i]
 	when := common.RelTime(r.LastAt, m.ctx.Now())
-	if i == m.win.Cursor {
-		st := m.ctx.Styles.SelectedBlurred
-		if m.focused {
-			st = m.ctx.Styles.Selected
-		}
-		plain := m.renderEntry(r, when, false)
-		parts := strings.Split(plain, "\n")
-		for j, p := range parts {
-			parts[j] = st.Render(p)
-		}
-		return strings.Join(parts, "\n")
+	if i == m.win.Cursor && !m.onPinned {
+		return m.selectedEntry(r, when)
 	}
 	if c, ok := m.cache[r.ID]; ok && c.when == when {
 		return c.text
@@ -757,6 +865,36 @@ func (m *Model) entry(i int) string {
 	return s
 }
 
+// selectedEntry renders r highlighted as the row under the cursor.
+func (m *Model) selectedEntry(r *Row, when string) string {
+	st := m.ctx.Styles.SelectedBlurred
+	if m.focused {
+		st = m.ctx.Styles.Selected
+	}
+	parts := strings.Split(m.renderEntry(r, when, false), "\n")
+	for j, p := range parts {
+		parts[j] = st.Render(p)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// pinnedEntry renders the pinned row (its number until its detail arrives), highlighted
+// when the cursor is on it.
+func (m *Model) pinnedEntry() string {
+	r := *m.pinned
+	when := ""
+	if !r.LastAt.IsZero() {
+		when = common.RelTime(r.LastAt, m.ctx.Now())
+	}
+	if r.Status == "" && r.Name == "" && r.Email == "" {
+		r.Name = fmt.Sprintf("#%d", r.ID)
+	}
+	if m.onPinned {
+		return m.selectedEntry(&r, when)
+	}
+	return m.renderEntry(&r, when, true)
+}
+
 // renderEntry lays a row out at the pane width with its age when; styled=false gives plain
 // text for the selection highlight (nested styles would break its background).
 func (m *Model) renderEntry(r *Row, when string, styled bool) string {
@@ -764,7 +902,10 @@ func (m *Model) renderEntry(r *Row, when string, styled bool) string {
 	paint := common.PaintIf(styled)
 	w := m.width
 	mark := " "
-	if m.marked[r.ID] {
+	switch {
+	case m.pinned != nil && r.ID == m.pinned.ID:
+		mark = paint("»", st.Marked) // opened from elsewhere, not among the rows
+	case m.marked[r.ID]:
 		mark = paint("*", st.Marked)
 	}
 	sym, word := common.StatusSymbol(r.Status)
@@ -937,6 +1078,17 @@ func shortOrdering(o string) string {
 // footer shows the position, loading state and the offset cap.
 func (m Model) footer() string {
 	st := m.ctx.Styles
+	if m.onPinned && m.pinned != nil {
+		from := "elsewhere"
+		if m.pinFrom != "" {
+			from = m.pinFrom
+		}
+		long := fmt.Sprintf(" » #%d not in this list (from %s)", m.pinned.ID, from)
+		if ansi.StringWidth(long) > m.width {
+			long = fmt.Sprintf(" » #%d not in this list", m.pinned.ID)
+		}
+		return st.Muted.Render(long)
+	}
 	if len(m.rows) == 0 {
 		return ""
 	}

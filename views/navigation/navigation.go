@@ -333,7 +333,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		if r.ConversationID == 0 {
 			return common.Toast(fmt.Sprintf("Event #%d belongs to no conversation", r.ID))
 		}
-		then := common.OpenConversationMsg{ConversationID: r.ConversationID, ContactID: r.ContactID}
+		then := common.OpenConversationMsg{ConversationID: r.ConversationID, ContactID: r.ContactID, From: "navigation"}
 		return func() tea.Msg {
 			return common.SwitchScreenMsg{Screen: common.ScreenConversations, Then: then}
 		}

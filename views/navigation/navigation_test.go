@@ -147,7 +147,7 @@ func TestEnterOpensTheConversation(t *testing.T) {
 	l.Key("enter")
 	l.Until("the switch", func() bool { return len(l.H.Switched) == 1 })
 	sw := l.H.Switched[0]
-	want := common.OpenConversationMsg{ConversationID: r.ConversationID, ContactID: r.ContactID}
+	want := common.OpenConversationMsg{ConversationID: r.ConversationID, ContactID: r.ContactID, From: "navigation"}
 	if sw.Screen != common.ScreenConversations || sw.Then != want {
 		t.Fatalf("switch %+v, want conversations then %+v", sw, want)
 	}

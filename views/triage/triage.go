@@ -284,14 +284,18 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 			return m, tea.Batch(m.List.Load(true), m.Msgs.Refresh(), m.Detail.Refresh())
 		}
 		m.List.ForgetSeen() // another organization's topics and widgets
+		m.List.Unpin()
 		m.Msgs.Close()
 		_ = m.Detail.Load(0, false)
 		m.restingID = 0
 		return m, m.List.Load(true)
 	case common.OpenConversationMsg:
-		// The list's cursor goes to it when it is loaded, so that list, thread and detail
-		// agree; either way moving through the panes keeps it open.
-		m.List.SelectID(msg.ConversationID)
+		// The list's cursor goes to it when it is loaded; when it is not, the list pins it
+		// above its rows with the cursor on it, so that list, thread and detail agree.
+		// Either way moving through the panes keeps it open.
+		if !m.List.SelectID(msg.ConversationID) {
+			m.List.Pin(msg.ConversationID, msg.From)
+		}
 		m.restingID, m.openedAt = msg.ConversationID, m.selectedID()
 		m.setFocus(PaneMessages)
 		// The contact's name comes with the detail (detail.LoadedMsg sets the title).

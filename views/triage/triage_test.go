@@ -589,3 +589,98 @@ func TestOpenedConversationSurvivesTabbingThroughThePanes(t *testing.T) {
 		}
 	}
 }
+
+// A conversation opened from elsewhere that is not among the loaded rows is pinned above
+// them with the cursor on it: the list's highlight agrees with the thread and detail, the
+// footer says it is not in the list, and moving is predictable (down goes to the first
+// row, up from there back onto it). When its row loads, the pin goes; a new query drops it.
+func TestOpenedConversationNotInTheListIsPinned(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	c := viewtest.Client(t, sb)
+	ctx := viewtest.Ctx(c)
+	ctx.PageSize = 20
+	m := triage.New(ctx)
+	m.SetSize(120, 40)
+	settle(m, m.Init())
+	rows := m.List.Rows()
+	if len(rows) >= m.List.Total() {
+		t.Fatalf("%d of %d rows loaded: the test needs a conversation past them", len(rows), m.List.Total())
+	}
+	for range 12 { // the cursor somewhere down the list, as before a jump from a contact
+		_, cmd := m.Update(viewtest.Key("j"))
+		settle(m, cmd)
+	}
+	p, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1, Offset: len(rows) + 20}})
+	if err != nil || len(p.Results) != 1 {
+		t.Fatalf("a conversation past the loaded rows: %v", err)
+	}
+	id := p.Results[0].ID
+	_, cmd := m.Update(common.OpenConversationMsg{ConversationID: id, From: "a contact"})
+	settle(m, cmd)
+	if m.Msgs.ConversationID() != id || m.Detail.ID() != id {
+		t.Fatalf("opened %d / %d, want %d", m.Msgs.ConversationID(), m.Detail.ID(), id)
+	}
+	if r, ok := m.List.Selected(); !ok || r.ID != id || m.List.Pinned() != id {
+		t.Fatalf("the list's cursor is on %d (pinned %d), want the opened %d", r.ID, m.List.Pinned(), id)
+	}
+	v := m.List.View()
+	lines := strings.Split(v, "\n")
+	name := sanitize.Line(client.Str(p.Results[0].Contact.Name))
+	if !strings.HasPrefix(lines[1], "»") || !strings.Contains(lines[1], name) {
+		t.Fatalf("the opened conversation is not pinned above the rows (its name %q from the detail):\n%s", name, v)
+	}
+	if !strings.Contains(lines[len(lines)-1], fmt.Sprintf("#%d not in this list (from a contact)", id)) {
+		t.Fatalf("the footer does not say the conversation is not in the list:\n%s", v)
+	}
+	viewtest.CheckSize(t, v, 118-66, 38, "list")
+
+	m.Update(viewtest.Key("esc")) // to the list
+	_, cmd = m.Update(viewtest.Key("j"))
+	settle(m, cmd)
+	if r, _ := m.List.Selected(); r.ID != rows[0].ID || m.Msgs.ConversationID() != rows[0].ID {
+		t.Fatalf("j from the pinned row: cursor %d, thread %d; want the first row %d", r.ID, m.Msgs.ConversationID(), rows[0].ID)
+	}
+	_, cmd = m.Update(viewtest.Key("k"))
+	settle(m, cmd)
+	if r, _ := m.List.Selected(); r.ID != id || m.Msgs.ConversationID() != id {
+		t.Fatalf("k from the first row: cursor %d, thread %d; want the pinned %d", r.ID, m.Msgs.ConversationID(), id)
+	}
+
+	// Its row loads as the list pages on: the pin goes and the cursor is on the row.
+	for i := 0; i < 20 && m.List.Pinned() != 0; i++ {
+		_, cmd = m.Update(viewtest.Key("ctrl+d"))
+		settle(m, cmd)
+	}
+	if m.List.Pinned() != 0 {
+		_, loaded := m.List.Row(id)
+		t.Fatalf("the pin stayed after its row loaded (%d rows, loaded %v)", len(m.List.Rows()), loaded)
+	}
+	if _, ok := m.List.Row(id); !ok {
+		t.Fatal("the row did not load")
+	}
+
+	// A new query drops the pin.
+	_, cmd = m.Update(common.OpenConversationMsg{ConversationID: id, From: "navigation"})
+	settle(m, cmd)
+	if r, _ := m.List.Selected(); r.ID != id || m.List.Pinned() != 0 {
+		t.Fatalf("opening a loaded row: cursor %d, pinned %d", r.ID, m.List.Pinned())
+	}
+	m.Update(viewtest.Key("esc"))
+	_, cmd = m.Update(viewtest.Key("r"))
+	settle(m, cmd) // the first page again: the conversation is past it
+	if _, loaded := m.List.Row(id); loaded {
+		t.Fatal("r kept the later pages")
+	}
+	m.Update(viewtest.Key("esc"))
+	_, cmd = m.Update(common.OpenConversationMsg{ConversationID: id, From: "navigation"})
+	settle(m, cmd)
+	if m.List.Pinned() != id {
+		t.Fatalf("pinned %d, want %d", m.List.Pinned(), id)
+	}
+	m.Update(viewtest.Key("esc"))
+	_, cmd = m.Update(viewtest.Key("s"))
+	settle(m, cmd)
+	if m.List.Pinned() != 0 {
+		t.Fatal("a new status filter kept the pin")
+	}
+}
