@@ -12,14 +12,14 @@ func TestRemoveRowsKeepsTheCursorOnItsRow(t *testing.T) {
 	Reindex(index, rows, id)
 	win := Window{Cursor: 3} // on 13
 	win.SetSize(3)
-	rows, removed := RemoveRows(rows, index, []int64{11, 14, 99}, id, &win)
+	rows, removed := RemoveRows(rows, index, []int64{11, 14, 99}, id, &win, nil)
 	if removed != 2 || !slices.Equal(rows, []int64{10, 12, 13, 15}) {
 		t.Fatalf("rows %v, removed %d", rows, removed)
 	}
 	if rows[win.Cursor] != 13 || index[15] != 3 || len(index) != 4 {
 		t.Fatalf("cursor on %d, index %v", rows[win.Cursor], index)
 	}
-	rows, _ = RemoveRows(rows, index, []int64{13, 15}, id, &win)
+	rows, _ = RemoveRows(rows, index, []int64{13, 15}, id, &win, nil)
 	if win.Cursor != 1 || rows[win.Cursor] != 12 {
 		t.Fatalf("cursor %d after removing the selected row and the last", win.Cursor)
 	}

@@ -28,10 +28,6 @@ func (w Window) Visible() int { return max(1, w.fit) }
 // End is one past the last visible item of n.
 func (w Window) End(n int) int { return min(n, w.Offset+w.Visible()) }
 
-// NearEnd reports whether the cursor is within a window of the last of n items: the time
-// to fetch the next page.
-func (w Window) NearEnd(n int) bool { return n-w.Cursor <= w.Visible()+1 }
-
 // Reset puts the cursor and the offset on the first item.
 func (w *Window) Reset() { w.Cursor, w.Offset = 0, 0 }
 

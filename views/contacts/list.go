@@ -122,11 +122,16 @@ func (m List) Cursor() int { return m.win.Cursor }
 
 // Selected returns the row under the cursor.
 func (m List) Selected() (Row, bool) {
-	if m.win.Cursor < 0 || m.win.Cursor >= len(m.rows) {
-		return Row{}, false
+	i, ok := m.pg.RowAt(m.win.Cursor)
+	if !ok || i < 0 || i >= len(m.rows) {
+		return Row{}, false // a row of the gap, not loaded yet
 	}
-	return m.rows[m.win.Cursor], true
+	return m.rows[i], true
 }
+
+// positions is how many rows the cursor moves over: those loaded and those of the gap that
+// bottom (G) leaves between the first pages and the last one.
+func (m List) positions() int { return m.pg.Len(len(m.rows)) }
 
 // Row returns a loaded row by id.
 func (m List) Row(id int64) (Row, bool) {
@@ -207,18 +212,23 @@ func (m *List) fetchFirst(r common.Request, fresh bool) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, fresh)
 		defer cancel()
-		ordering := q.Ordering
-		if q.Search != "" {
-			ordering = "" // ranked by the server; an ordering would be ignored anyway
-		}
-		p, err := c.ListContacts(ctx, client.ContactListOptions{
-			ListOptions: client.ListOptions{Limit: limit, Ordering: ordering, Search: q.Search},
-			Filter:      q.Filter,
-		})
+		p, err := c.ListContacts(ctx, contactListOptions(q, limit, 0))
 		if err != nil {
 			err = fmt.Errorf("contacts: %w", err)
 		}
 		return pageMsg(common.FirstPage(r, p, err, RowFrom, now()))
+	}
+}
+
+// contactListOptions are the request options of q's page at offset.
+func contactListOptions(q Query, limit, offset int) client.ContactListOptions {
+	ordering := q.Ordering
+	if q.Search != "" {
+		ordering = "" // ranked by the server; an ordering would be ignored anyway
+	}
+	return client.ContactListOptions{
+		ListOptions: client.ListOptions{Limit: limit, Offset: offset, Ordering: ordering, Search: q.Search},
+		Filter:      q.Filter,
 	}
 }
 
@@ -303,6 +313,10 @@ func (m List) update(msg tea.Msg) (List, tea.Cmd) {
 }
 
 func (m List) onPage(msg pageMsg) (List, tea.Cmd) {
+	// A page into the gap moves the rows after it: the cursor stays on its row, or on the
+	// last one when it was there (bottom before the last page arrived).
+	selected, _ := m.Selected()
+	atEnd := m.win.Cursor == m.positions()-1
 	rows, ok := common.AddPage(&m.pg, m.rows, m.index, common.Page[Row](msg), rowID)
 	if !ok {
 		return m, nil // stale: an older query or a superseded request
@@ -329,8 +343,12 @@ func (m List) onPage(msg pageMsg) (List, tea.Cmd) {
 				delete(m.marked, id)
 			}
 		}
+	} else if i, ok := m.index[selected.ID]; ok && selected.ID != 0 {
+		m.win.Cursor = m.pg.PosOf(i)
+	} else if atEnd {
+		m.win.Cursor = m.positions() - 1
 	}
-	m.win.Clamp(len(m.rows))
+	m.win.Clamp(m.positions())
 	return m, tea.Batch(m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: msg.At} })
 }
 
@@ -354,6 +372,7 @@ func (m *List) InsertTop(r Row) {
 		return
 	}
 	m.rows = append([]Row{r}, m.rows...)
+	m.pg.Shift(1)
 	m.pg.Total++
 	common.Reindex(m.index, m.rows, rowID)
 	m.win.Cursor = 0
@@ -364,8 +383,8 @@ func (m *List) InsertTop(r Row) {
 func (m *List) Select(id int64) bool {
 	i, ok := m.index[id]
 	if ok {
-		m.win.Cursor = i
-		m.win.Clamp(len(m.rows))
+		m.win.Cursor = m.pg.PosOf(i)
+		m.win.Clamp(m.positions())
 	}
 	return ok
 }
@@ -376,8 +395,8 @@ func (m *List) RemoveRows(ids []int64) {
 		delete(m.marked, id)
 	}
 	var removed int
-	m.rows, removed = common.RemoveRows(m.rows, m.index, ids, rowID, &m.win)
-	m.pg.Total = max(len(m.rows), m.pg.Total-removed)
+	m.rows, removed = common.RemoveRows(m.rows, m.index, ids, rowID, &m.win, &m.pg)
+	m.pg.Total = max(m.positions(), m.pg.Total-removed)
 	m.fitWindow()
 }
 
@@ -431,12 +450,16 @@ func (m *List) ToggleMark() {
 		m.marked[r.ID] = true
 	}
 	delete(m.cache, r.ID)
-	m.win.Move(1, len(m.rows))
+	m.win.Move(1, m.positions())
 }
 
 func (m List) onKey(msg tea.KeyMsg) (List, tea.Cmd) {
 	k := m.ctx.Keys
-	if m.win.HandleMoveKey(msg, k, len(m.rows)) {
+	if key.Matches(msg, k.Bottom) && !m.countStale {
+		// The count's last row, by loading the last page (not every page before it).
+		m.pg.JumpEnd(len(m.rows))
+	}
+	if m.win.HandleMoveKey(msg, k, m.positions()) {
 		return m, m.prefetch()
 	}
 	switch {
@@ -462,10 +485,43 @@ func (m List) onKey(msg tea.KeyMsg) (List, tea.Cmd) {
 
 // prefetch asks for the next page once the cursor is within a screen of the loaded end.
 func (m *List) prefetch() tea.Cmd {
-	if m.win.NearEnd(len(m.rows)) {
+	w, ok := m.pg.Want(len(m.rows), m.win.Cursor, m.win.Visible())
+	switch {
+	case !ok:
+		return nil
+	case w == common.AfterLoaded:
 		return m.more()
 	}
-	return nil
+	return m.fetchGap(w)
+}
+
+// fetchGap asks for the last page (by its offset) or the page before the last ones (by
+// their previous link).
+func (m *List) fetchGap(w common.Where) tea.Cmd {
+	r := m.pg.Begin(w, m.ctx.PageLimit())
+	c, q, limit, now := m.ctx.Client, m.q, m.ctx.PageLimit(), m.ctx.Now
+	if w == common.BeforeLast {
+		link := m.pg.Gap.Prev
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+			defer cancel()
+			p := common.FetchNext(ctx, c, r, link, common.LinkOffset, nil, RowFrom)
+			if p.Err != nil {
+				p.Err = fmt.Errorf("contacts: %w", p.Err)
+			}
+			p.At = now()
+			return pageMsg(p)
+		}
+	}
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		p, err := c.ListContacts(ctx, contactListOptions(q, limit, r.Offset))
+		if err != nil {
+			err = fmt.Errorf("contacts: %w", err)
+		}
+		return pageMsg(common.FirstPage(r, p, err, RowFrom, now()))
+	}
 }
 
 // wideRow is the width from which a contact takes one line instead of two.
@@ -485,7 +541,7 @@ func (m List) bodyHeight() int { return max(0, m.height-len(m.headerLines())-1) 
 // line when one cannot show the query: call it after anything that changes the header.
 func (m *List) fitWindow() {
 	m.win.SetSize(m.bodyHeight() / m.itemHeight())
-	m.win.Clamp(len(m.rows))
+	m.win.Clamp(m.positions())
 }
 
 // ShortHelp lists the list's main keys.
@@ -542,10 +598,14 @@ func (m *List) View() string {
 			lines++
 		}
 	default:
-		end := m.win.End(len(m.rows))
-		for i := m.win.Offset; i < end && lines-len(header)+m.itemHeight() <= body; i++ {
+		end := m.win.End(m.positions())
+		for pos := m.win.Offset; pos < end && lines-len(header)+m.itemHeight() <= body; pos++ {
 			b.WriteString("\n")
-			b.WriteString(m.entry(i))
+			if i, ok := m.pg.RowAt(pos); ok && i < len(m.rows) {
+				b.WriteString(m.entry(i, pos == m.win.Cursor))
+			} else {
+				b.WriteString(m.gapEntry(pos == m.win.Cursor))
+			}
 			lines += m.itemHeight()
 		}
 	}
@@ -561,12 +621,32 @@ func (m *List) View() string {
 	return b.String()
 }
 
-// entry renders row i: from the cache when not selected and its age still reads the same
-// (the clock moves on while the list waits for a key).
-func (m *List) entry(i int) string {
+// gapEntry stands for a row of the gap, which loads when the cursor nears it.
+func (m *List) gapEntry(selected bool) string {
+	st := m.ctx.Styles.Muted
+	if selected {
+		st = m.ctx.Styles.SelectedBlurred
+		if m.focused {
+			st = m.ctx.Styles.Selected
+		}
+	}
+	lines := make([]string, m.itemHeight())
+	for j := range lines {
+		text := ""
+		if j == 0 {
+			text = "   ⋯"
+		}
+		lines[j] = st.Render(common.Fit(text, m.width))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// entry renders row i, highlighted when selected; else from the cache when its age still
+// reads the same (the clock moves on while the list waits for a key).
+func (m *List) entry(i int, selected bool) string {
 	r := &m.rows[i]
 	when := m.when(r)
-	if i == m.win.Cursor {
+	if selected {
 		st := m.ctx.Styles.SelectedBlurred
 		if m.focused {
 			st = m.ctx.Styles.Selected

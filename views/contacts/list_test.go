@@ -441,7 +441,7 @@ func TestRRetriesTheFailedNextPage(t *testing.T) {
 	m = viewtest.Settle(m, m.Load(false), wait)
 	tr.Fail.Store(true)
 	var cmd tea.Cmd
-	m, cmd = m.Update(viewtest.Key("G"))
+	m, cmd = m.Update(viewtest.Key("ctrl+d"))
 	m = viewtest.Settle(m, cmd, wait)
 	loaded := len(m.Rows())
 	if loaded%10 != 0 || loaded+10 > m.Total() || !strings.Contains(m.View(), "next page failed; r retries it") {

@@ -196,11 +196,16 @@ func (m Model) Selected() (Row, bool) {
 	if m.onPinned && m.pinned != nil {
 		return *m.pinned, true
 	}
-	if m.win.Cursor < 0 || m.win.Cursor >= len(m.rows) {
-		return Row{}, false
+	i, ok := m.pg.RowAt(m.win.Cursor)
+	if !ok || i < 0 || i >= len(m.rows) {
+		return Row{}, false // a row of the gap, not loaded yet
 	}
-	return m.rows[m.win.Cursor], true
+	return m.rows[i], true
 }
+
+// positions is how many rows the cursor moves over: those loaded and those of the gap that
+// bottom (G) leaves between the first pages and the last one.
+func (m Model) positions() int { return m.pg.Len(len(m.rows)) }
 
 // Marked returns the marked ids in list order.
 func (m Model) Marked() []Row {
@@ -409,6 +414,10 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
+	// A page into the gap moves the rows after it: the cursor stays on its row, or on the
+	// last one when it was there (bottom before the last page arrived).
+	selected, _ := m.Selected()
+	atEnd := m.win.Cursor == m.positions()-1
 	rows, ok := common.AddPage(&m.pg, m.rows, m.index, common.Page[Row](msg), rowID)
 	if !ok {
 		return m, nil // stale: an older query or a superseded request
@@ -431,8 +440,14 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 				delete(m.marked, id)
 			}
 		}
+	} else if !m.onPinned {
+		if i, ok := m.index[selected.ID]; ok && selected.ID != 0 {
+			m.win.Cursor = m.pg.PosOf(i)
+		} else if atEnd {
+			m.win.Cursor = m.positions() - 1
+		}
 	}
-	m.win.Clamp(len(m.rows))
+	m.win.Clamp(m.positions())
 	m.settlePin()
 	return m, tea.Batch(m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: msg.At} })
 }
@@ -474,15 +489,16 @@ func (m Model) onMerge(msg mergeMsg) (Model, tea.Cmd) {
 	top, added := m.aboveAll(unloaded)
 	if len(top) > 0 {
 		m.rows = append(top, m.rows...)
+		m.pg.Shift(len(top))
 		// A row that moved up from past the loaded pages is already counted; the rows
 		// loaded are always counted.
-		m.pg.Total = max(m.pg.Total+added, len(m.rows))
+		m.pg.Total = max(m.pg.Total+added, m.positions())
 		common.Reindex(m.index, m.rows, rowID)
 		if i, ok := m.index[selected]; ok && !m.onPinned {
-			m.win.Cursor = i
+			m.win.Cursor = m.pg.PosOf(i)
 			m.win.Offset += len(top)
 		}
-		m.win.Clamp(len(m.rows))
+		m.win.Clamp(m.positions())
 		m.settlePin()
 	}
 	return m, func() tea.Msg { return common.RefreshedMsg{At: msg.at} }
@@ -574,7 +590,7 @@ func (m *Model) settlePin() {
 		return
 	}
 	if m.onPinned {
-		m.win.Cursor = i
+		m.win.Cursor = m.pg.PosOf(i)
 	}
 	m.Unpin()
 }
@@ -610,7 +626,7 @@ func (m *Model) UpdateRow(r Row) {
 func (m *Model) SelectID(id int64) bool {
 	if i, ok := m.index[id]; ok {
 		m.onPinned = false
-		m.win.Cursor = i
+		m.win.Cursor = m.pg.PosOf(i)
 		m.Unpin()
 		return true
 	}
@@ -630,8 +646,8 @@ func (m *Model) RemoveRows(ids []int64) {
 		}
 	}
 	var removed int
-	m.rows, removed = common.RemoveRows(m.rows, m.index, ids, rowID, &m.win)
-	m.pg.Total = max(len(m.rows), m.pg.Total-removed)
+	m.rows, removed = common.RemoveRows(m.rows, m.index, ids, rowID, &m.win, &m.pg)
+	m.pg.Total = max(m.positions(), m.pg.Total-removed)
 	m.fitWindow()
 }
 
@@ -666,7 +682,11 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m.pinned != nil && m.movePinned(msg) {
 		return m, m.prefetch()
 	}
-	if m.win.HandleMoveKey(msg, k, len(m.rows)) {
+	if key.Matches(msg, k.Bottom) && !m.countStale {
+		// The count's last row, by loading the last page (not every page before it).
+		m.pg.JumpEnd(len(m.rows))
+	}
+	if m.win.HandleMoveKey(msg, k, m.positions()) {
 		return m, m.prefetch()
 	}
 	switch {
@@ -680,7 +700,7 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 				m.marked[r.ID] = true
 			}
 			delete(m.cache, r.ID)
-			m.win.Move(1, len(m.rows))
+			m.win.Move(1, m.positions())
 		}
 	case key.Matches(msg, k.Status):
 		i := slices.Index(StatusCycle, m.q.Filter.Status)
@@ -737,12 +757,48 @@ func (m *Model) movePinned(msg tea.KeyMsg) bool {
 	return false
 }
 
-// prefetch asks for the next page once the cursor is within a screen of the loaded end.
+// prefetch asks for the next page once the cursor is within a screen of the loaded end,
+// and with a gap for the page on the side of it the cursor nears.
 func (m *Model) prefetch() tea.Cmd {
-	if m.win.NearEnd(len(m.rows)) {
+	w, ok := m.pg.Want(len(m.rows), m.win.Cursor, m.win.Visible())
+	switch {
+	case !ok:
+		return nil
+	case w == common.AfterLoaded:
 		return m.more()
 	}
-	return nil
+	return m.fetchGap(w)
+}
+
+// fetchGap asks for the last page (by its offset) or the page before the last ones (by
+// their previous link).
+func (m *Model) fetchGap(w common.Where) tea.Cmd {
+	r := m.pg.Begin(w, m.ctx.PageLimit())
+	c, now := m.ctx.Client, m.ctx.Now
+	if w == common.BeforeLast {
+		link := m.pg.Gap.Prev
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+			defer cancel()
+			p := common.FetchNext(ctx, c, r, link, common.LinkOffset, nil, RowFrom)
+			if p.Err != nil {
+				p.Err = fmt.Errorf("conversations: %w", p.Err)
+			}
+			p.At = now()
+			return pageMsg(p)
+		}
+	}
+	opts := m.listOptions(m.q)
+	opts.Offset = r.Offset
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		p, err := c.ListConversations(ctx, opts)
+		if err != nil {
+			err = fmt.Errorf("conversations: %w", err)
+		}
+		return pageMsg(common.FirstPage(r, p, err, RowFrom, now()))
+	}
 }
 
 // itemHeight is 1 line per conversation when the pane is wide enough, else 2.
@@ -772,7 +828,7 @@ func (m Model) pinnedHeight() int {
 // line when one cannot show the query: call it after anything that changes the header.
 func (m *Model) fitWindow() {
 	m.win.SetSize(m.bodyHeight() / m.itemHeight())
-	m.win.Clamp(len(m.rows))
+	m.win.Clamp(m.positions())
 }
 
 // ShortHelp lists the list's keys.
@@ -832,10 +888,15 @@ func (m *Model) View() string {
 			lines++
 		}
 	default:
-		end := m.win.End(len(m.rows))
-		for i := m.win.Offset; i < end && lines-top+m.itemHeight() <= body; i++ {
+		end := m.win.End(m.positions())
+		for pos := m.win.Offset; pos < end && lines-top+m.itemHeight() <= body; pos++ {
 			b.WriteString("\n")
-			b.WriteString(m.entry(i))
+			selected := pos == m.win.Cursor && !m.onPinned
+			if i, ok := m.pg.RowAt(pos); ok && i < len(m.rows) {
+				b.WriteString(m.entry(i, selected))
+			} else {
+				b.WriteString(m.gapEntry(selected))
+			}
 			lines += m.itemHeight()
 		}
 	}
@@ -849,12 +910,12 @@ func (m *Model) View() string {
 	return b.String()
 }
 
-// entry renders row i: from the cache when not selected and its age still reads the same
-// (the clock moves on while the list waits for a key).
-func (m *Model) entry(i int) string {
+// entry renders row i, highlighted when selected; else from the cache when its age still
+// reads the same (the clock moves on while the list waits for a key).
+func (m *Model) entry(i int, selected bool) string {
 	r := &m.rows[i]
 	when := common.RelTime(r.LastAt, m.ctx.Now())
-	if i == m.win.Cursor && !m.onPinned {
+	if selected {
 		return m.selectedEntry(r, when)
 	}
 	if c, ok := m.cache[r.ID]; ok && c.when == when {
@@ -863,6 +924,26 @@ func (m *Model) entry(i int) string {
 	s := m.renderEntry(r, when, true)
 	m.cache[r.ID] = cachedEntry{text: s, when: when}
 	return s
+}
+
+// gapEntry stands for a row of the gap, which loads when the cursor nears it.
+func (m *Model) gapEntry(selected bool) string {
+	st := m.ctx.Styles.Muted
+	if selected {
+		st = m.ctx.Styles.SelectedBlurred
+		if m.focused {
+			st = m.ctx.Styles.Selected
+		}
+	}
+	lines := make([]string, m.itemHeight())
+	for j := range lines {
+		text := ""
+		if j == 0 {
+			text = "   ⋯"
+		}
+		lines[j] = st.Render(common.Fit(text, m.width))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // selectedEntry renders r highlighted as the row under the cursor.

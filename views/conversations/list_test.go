@@ -44,7 +44,7 @@ func TestPagingWalksEveryConversationOnce(t *testing.T) {
 	}
 	for i := 0; i < 200 && len(m.Rows()) < total; i++ {
 		var cmd tea.Cmd
-		m, cmd = m.Update(viewtest.Key("G"))
+		m, cmd = m.Update(viewtest.Key("ctrl+d"))
 		m = viewtest.Settle(m, cmd, wait)
 	}
 	if got := len(m.Rows()); got != total {
@@ -262,7 +262,7 @@ func TestNewQueryStartsAtTheTopAndRefreshKeepsTheRow(t *testing.T) {
 }
 
 // listWithAFailedNextPage is a list of pages of 10 on its own sandbox whose next page
-// failed after G: its request log and the transport that failed it (Fail still set).
+// failed after a page down: its request log and the transport that failed it (Fail still set).
 func listWithAFailedNextPage(t *testing.T) (conversations.Model, *sentLog, *viewtest.FailingPages) {
 	t.Helper()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
@@ -276,7 +276,7 @@ func listWithAFailedNextPage(t *testing.T) (conversations.Model, *sentLog, *view
 	m := newList(t, c, 10, 120, 12)
 	m = viewtest.Settle(m, m.Load(false), wait)
 	tr.Fail.Store(true)
-	m, cmd := m.Update(viewtest.Key("G"))
+	m, cmd := m.Update(viewtest.Key("ctrl+d"))
 	return viewtest.Settle(m, cmd, wait), log, tr
 }
 

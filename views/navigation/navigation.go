@@ -123,11 +123,16 @@ func (m *Model) Loading() bool { return m.pg.Loading || m.merging }
 
 // Selected is the event under the cursor.
 func (m *Model) Selected() (Row, bool) {
-	if m.win.Cursor < 0 || m.win.Cursor >= len(m.rows) {
-		return Row{}, false
+	i, ok := m.pg.RowAt(m.win.Cursor)
+	if !ok || i < 0 || i >= len(m.rows) {
+		return Row{}, false // an event of the gap, not loaded yet
 	}
-	return m.rows[m.win.Cursor], true
+	return m.rows[i], true
 }
+
+// positions is how many events the cursor moves over: those loaded and those of the gap
+// that bottom (G) leaves between the first pages and the last one.
+func (m *Model) positions() int { return m.pg.Len(len(m.rows)) }
 
 // Focus shows the screen and loads it the first time (or after a context change).
 func (m *Model) Focus() tea.Cmd {
@@ -146,7 +151,7 @@ func (m *Model) Blur() { m.active = false }
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
 	m.win.SetSize(m.bodyHeight() / m.itemHeight())
-	m.win.Clamp(len(m.rows))
+	m.win.Clamp(m.positions())
 }
 
 // Load fetches the first page of the current ordering (fresh skips the response cache).
@@ -250,6 +255,10 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 }
 
 func (m *Model) onPage(msg pageMsg) tea.Cmd {
+	// A page into the gap moves the events after it: the cursor stays on its event, or on
+	// the last one when it was there (bottom before the last page arrived).
+	selected, _ := m.Selected()
+	atEnd := m.win.Cursor == m.positions()-1
 	rows, ok := common.AddPage(&m.pg, m.rows, m.index, common.Page[Row](msg), rowID)
 	if !ok {
 		return nil // stale
@@ -259,13 +268,18 @@ func (m *Model) onPage(msg pageMsg) tea.Cmd {
 	}
 	m.rows = rows
 	m.at = msg.At
-	if msg.Replace {
+	switch i, ok := m.index[selected.ID]; {
+	case msg.Replace:
 		m.win.Reset()
 		if i, ok := m.index[msg.KeepID]; ok && msg.KeepID != 0 {
 			m.win.Cursor = i
 		}
+	case ok && selected.ID != 0:
+		m.win.Cursor = m.pg.PosOf(i)
+	case atEnd:
+		m.win.Cursor = m.positions() - 1
 	}
-	m.win.Clamp(len(m.rows))
+	m.win.Clamp(m.positions())
 	at := msg.At
 	return tea.Batch(m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: at} })
 }
@@ -291,27 +305,54 @@ func (m *Model) onMerge(msg mergeMsg) tea.Cmd {
 	}
 	if len(fresh) > 0 {
 		m.rows = append(fresh, m.rows...)
+		m.pg.Shift(len(fresh))
 		common.Reindex(m.index, m.rows, rowID)
 		m.pg.Total += len(fresh)
 		m.win.Cursor += len(fresh)
 		m.win.Offset += len(fresh)
-		m.win.Clamp(len(m.rows))
+		m.win.Clamp(m.positions())
 	}
 	at := msg.at
 	return func() tea.Msg { return common.RefreshedMsg{At: at} }
 }
 
-// prefetch asks for the next page once the cursor is within a screen of the loaded end.
+// prefetch asks for the next page once the cursor is within a screen of the loaded end,
+// and with a gap for the page on the side of it the cursor nears.
 func (m *Model) prefetch() tea.Cmd {
-	if m.win.NearEnd(len(m.rows)) {
+	w, ok := m.pg.Want(len(m.rows), m.win.Cursor, m.win.Visible())
+	switch {
+	case !ok:
+		return nil
+	case w == common.AfterLoaded:
 		return m.more()
 	}
-	return nil
+	r := m.pg.Begin(w, m.ctx.PageLimit())
+	link, c, ordering, limit, now := m.pg.Gap.Prev, m.ctx.Client, m.ordering, m.ctx.PageLimit(), m.ctx.Now
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		var p common.Page[Row]
+		if w == common.BeforeLast {
+			p = common.FetchNext(ctx, c, r, link, common.LinkOffset, nil, RowFrom)
+		} else {
+			pg, err := c.ListNavigation(ctx, client.NavigationListOptions{ListOptions: client.ListOptions{Limit: limit, Offset: r.Offset, Ordering: ordering}})
+			p = common.FirstPage(r, pg, err, RowFrom, time.Time{})
+		}
+		if p.Err != nil {
+			p.Err = fmt.Errorf("load more navigation events: %w", p.Err)
+		}
+		p.At = now()
+		return pageMsg(p)
+	}
 }
 
 func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.ctx.Keys
-	if m.win.HandleMoveKey(msg, k, len(m.rows)) {
+	if key.Matches(msg, k.Bottom) {
+		// The last event, by loading the last page (not every page before it).
+		m.pg.JumpEnd(len(m.rows))
+	}
+	if m.win.HandleMoveKey(msg, k, m.positions()) {
 		return m.prefetch()
 	}
 	switch {
@@ -401,9 +442,13 @@ func (m *Model) View() string {
 			lines = append(lines, st.Muted.Render(l))
 		}
 	default:
-		end := m.win.End(len(m.rows))
-		for i := m.win.Offset; i < end; i++ {
-			lines = append(lines, strings.Split(m.entry(i), "\n")...)
+		end := m.win.End(m.positions())
+		for pos := m.win.Offset; pos < end; pos++ {
+			if i, ok := m.pg.RowAt(pos); ok && i < len(m.rows) {
+				lines = append(lines, strings.Split(m.entry(i, pos == m.win.Cursor), "\n")...)
+				continue
+			}
+			lines = append(lines, m.gapEntry(pos == m.win.Cursor)...)
 		}
 	}
 	for len(lines) < h-1 {
@@ -459,10 +504,30 @@ func id(v int64) string {
 	return fmt.Sprint(v)
 }
 
-// entry renders event i, highlighted when under the cursor.
-func (m *Model) entry(i int) string {
+// gapEntry stands for an event of the gap, which loads when the cursor nears it.
+func (m *Model) gapEntry(selected bool) []string {
+	st := m.ctx.Styles.Muted
+	if selected {
+		st = m.ctx.Styles.SelectedBlurred
+		if m.active {
+			st = m.ctx.Styles.Selected
+		}
+	}
+	lines := make([]string, m.itemHeight())
+	for j := range lines {
+		text := ""
+		if j == 0 {
+			text = "   ⋯"
+		}
+		lines[j] = st.Render(common.Fit(text, m.innerW()))
+	}
+	return lines
+}
+
+// entry renders event i, highlighted when selected (under the cursor).
+func (m *Model) entry(i int, selected bool) string {
 	r := &m.rows[i]
-	if i != m.win.Cursor {
+	if !selected {
 		return m.render(r, true)
 	}
 	style := m.ctx.Styles.SelectedBlurred
