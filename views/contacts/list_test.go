@@ -472,3 +472,33 @@ func TestRRetriesTheFailedNextPage(t *testing.T) {
 		t.Fatalf("after r the cursor is on %d (was %d); view:\n%s", r.ID, sel.ID, m.View())
 	}
 }
+
+// G goes to the last contact of the whole list by asking for the last page by its offset
+// (and the page before it when the screen shows part of it), not for every page before.
+func TestBottomGoesToTheLastContact(t *testing.T) {
+	e := readOnly(t)
+	m := newList(e, 10, 100, 12) // 10 rows in view
+	m = viewtest.Settle(m, m.Load(false), wait)
+	total := m.Total()
+	before := len(e.rec.requests("GET", "/contact_identities/"))
+	var cmd tea.Cmd
+	m, cmd = m.Update(viewtest.Key("G"))
+	m = viewtest.Settle(m, cmd, wait)
+	var sent []url.Values
+	for _, r := range e.rec.requests("GET", "/contact_identities/")[before:] {
+		q, _ := url.ParseQuery(r.Query)
+		sent = append(sent, q)
+	}
+	last := (total - 1) / 10 * 10
+	if len(sent) == 0 || len(sent) > 2 || sent[0].Get("offset") != strconv.Itoa(last) {
+		t.Fatalf("G sent %v; want the last page (offset %d) and at most the one before", sent, last)
+	}
+	p, err := e.c.ListContacts(t.Context(), client.ContactListOptions{ListOptions: client.ListOptions{Limit: 1, Offset: total - 1}})
+	if err != nil || len(p.Results) != 1 {
+		t.Fatalf("the last contact: %v", err)
+	}
+	if r, ok := m.Selected(); !ok || r.ID != p.Results[0].ID || !strings.Contains(m.View(), fmt.Sprintf(" %d/%d", total, total)) {
+		t.Fatalf("after G the cursor is on %d, want the last contact %d:\n%s", r.ID, p.Results[0].ID, m.View())
+	}
+	viewtest.CheckSize(t, m.View(), 100, 12, "after G")
+}
