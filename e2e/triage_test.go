@@ -31,7 +31,8 @@ func findConversation(t *testing.T, sb *Sandbox, query string, ok func(client.Co
 	return client.Conversation{}, 0
 }
 
-var listLoaded = regexp.MustCompile(`\d+ conversations? ·`)
+// A narrow list pane drops the noun: "93 · search:…".
+var listLoaded = regexp.MustCompile(`[│┃] \d[\d,]*( conversations?)? ·`)
 
 // waitList waits until the conversation list has loaded (its header shows the count).
 func waitList(t *testing.T, tui *TUI) string {
