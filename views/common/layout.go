@@ -298,3 +298,25 @@ func Painter(style lipgloss.Style) func(string) string {
 	open, end := r[:i], r[i+len(sample):]
 	return func(s string) string { return open + s + end }
 }
+
+// GapEntry stands for a row of a list's gap (rows not loaded yet, which load when the
+// cursor nears them): "⋯" on the first of its height lines, each w cells wide, highlighted
+// when selected (brighter when the list has focus).
+func GapEntry(st *theme.Styles, selected, focused bool, height, w int) []string {
+	style := st.Muted
+	if selected {
+		style = st.SelectedBlurred
+		if focused {
+			style = st.Selected
+		}
+	}
+	lines := make([]string, height)
+	for j := range lines {
+		text := ""
+		if j == 0 {
+			text = "   ⋯"
+		}
+		lines[j] = style.Render(Fit(text, w))
+	}
+	return lines
+}

@@ -604,7 +604,7 @@ func (m *List) View() string {
 			if i, ok := m.pg.RowAt(pos); ok && i < len(m.rows) {
 				b.WriteString(m.entry(i, pos == m.win.Cursor))
 			} else {
-				b.WriteString(m.gapEntry(pos == m.win.Cursor))
+				b.WriteString(strings.Join(common.GapEntry(m.ctx.Styles, pos == m.win.Cursor, m.focused, m.itemHeight(), m.width), "\n"))
 			}
 			lines += m.itemHeight()
 		}
@@ -619,26 +619,6 @@ func (m *List) View() string {
 		b.WriteString(common.Fit(m.footer(), m.width))
 	}
 	return b.String()
-}
-
-// gapEntry stands for a row of the gap, which loads when the cursor nears it.
-func (m *List) gapEntry(selected bool) string {
-	st := m.ctx.Styles.Muted
-	if selected {
-		st = m.ctx.Styles.SelectedBlurred
-		if m.focused {
-			st = m.ctx.Styles.Selected
-		}
-	}
-	lines := make([]string, m.itemHeight())
-	for j := range lines {
-		text := ""
-		if j == 0 {
-			text = "   ⋯"
-		}
-		lines[j] = st.Render(common.Fit(text, m.width))
-	}
-	return strings.Join(lines, "\n")
 }
 
 // entry renders row i, highlighted when selected; else from the cache when its age still

@@ -895,7 +895,7 @@ func (m *Model) View() string {
 			if i, ok := m.pg.RowAt(pos); ok && i < len(m.rows) {
 				b.WriteString(m.entry(i, selected))
 			} else {
-				b.WriteString(m.gapEntry(selected))
+				b.WriteString(strings.Join(common.GapEntry(m.ctx.Styles, selected, m.focused, m.itemHeight(), m.width), "\n"))
 			}
 			lines += m.itemHeight()
 		}
@@ -924,26 +924,6 @@ func (m *Model) entry(i int, selected bool) string {
 	s := m.renderEntry(r, when, true)
 	m.cache[r.ID] = cachedEntry{text: s, when: when}
 	return s
-}
-
-// gapEntry stands for a row of the gap, which loads when the cursor nears it.
-func (m *Model) gapEntry(selected bool) string {
-	st := m.ctx.Styles.Muted
-	if selected {
-		st = m.ctx.Styles.SelectedBlurred
-		if m.focused {
-			st = m.ctx.Styles.Selected
-		}
-	}
-	lines := make([]string, m.itemHeight())
-	for j := range lines {
-		text := ""
-		if j == 0 {
-			text = "   ⋯"
-		}
-		lines[j] = st.Render(common.Fit(text, m.width))
-	}
-	return strings.Join(lines, "\n")
 }
 
 // selectedEntry renders r highlighted as the row under the cursor.

@@ -448,7 +448,7 @@ func (m *Model) View() string {
 				lines = append(lines, strings.Split(m.entry(i, pos == m.win.Cursor), "\n")...)
 				continue
 			}
-			lines = append(lines, m.gapEntry(pos == m.win.Cursor)...)
+			lines = append(lines, common.GapEntry(m.ctx.Styles, pos == m.win.Cursor, m.active, m.itemHeight(), m.innerW())...)
 		}
 	}
 	for len(lines) < h-1 {
@@ -502,26 +502,6 @@ func id(v int64) string {
 		return "—"
 	}
 	return fmt.Sprint(v)
-}
-
-// gapEntry stands for an event of the gap, which loads when the cursor nears it.
-func (m *Model) gapEntry(selected bool) []string {
-	st := m.ctx.Styles.Muted
-	if selected {
-		st = m.ctx.Styles.SelectedBlurred
-		if m.active {
-			st = m.ctx.Styles.Selected
-		}
-	}
-	lines := make([]string, m.itemHeight())
-	for j := range lines {
-		text := ""
-		if j == 0 {
-			text = "   ⋯"
-		}
-		lines[j] = st.Render(common.Fit(text, m.innerW()))
-	}
-	return lines
 }
 
 // entry renders event i, highlighted when selected (under the cursor).
