@@ -2,6 +2,7 @@ package common
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -346,4 +347,18 @@ func FetchNext[T, R any](ctx context.Context, c *client.Client, r Request, link 
 		out.Link = pg.Previous
 	}
 	return out
+}
+
+// FetchLinkPage fetches the offset page at link as r's answer, within timeout (in a
+// command). An error is wrapped with what; At is now().
+func FetchLinkPage[T, R any](c *client.Client, r Request, link string, row func(T) R, now func() time.Time,
+	timeout time.Duration, what string) Page[R] {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	p := FetchNext[T](ctx, c, r, link, LinkOffset, nil, row)
+	if p.Err != nil {
+		p.Err = fmt.Errorf("%s: %w", what, p.Err)
+	}
+	p.At = now()
+	return p
 }

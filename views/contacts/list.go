@@ -503,14 +503,7 @@ func (m *List) fetchGap(w common.Where) tea.Cmd {
 	if w == common.BeforeLast {
 		link := m.pg.Gap.Prev
 		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-			defer cancel()
-			p := common.FetchNext(ctx, c, r, link, common.LinkOffset, nil, RowFrom)
-			if p.Err != nil {
-				p.Err = fmt.Errorf("contacts: %w", p.Err)
-			}
-			p.At = now()
-			return pageMsg(p)
+			return pageMsg(common.FetchLinkPage(c, r, link, RowFrom, now, requestTimeout, "contacts"))
 		}
 	}
 	return func() tea.Msg {
