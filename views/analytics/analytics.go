@@ -121,7 +121,7 @@ type Model struct {
 	period   Period // its resolved period
 	cost     int    // its requests
 	pending  bool   // not in the cache and not run yet
-	menuOpen bool   // a picker of ours is open: hold automatic runs
+	menuOpen bool   // a picker or the filter form is open: hold automatic runs
 	focused  bool
 	seq      int  // debounce generation
 	armed    bool // an automatic run waits for tick seq
@@ -521,6 +521,7 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		m.menuOpen = false
 		return m, m.schedule(RunDelay)
 	case filtersMsg:
+		m.menuOpen = false
 		m.filters, m.mode = msg.f, msg.mode
 		return m, m.queryChanged(RunDelay)
 	case common.TaskDoneMsg:
@@ -562,6 +563,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.menuOpen = true
 		return m.ctx.OpenModal(newRangeMenu(m.ctx, m.rng, m.query()))
 	case key.Matches(msg, k.Filter):
+		m.menuOpen = true
 		return m.ctx.OpenModal(filterForm(m.ctx, m.filters, m.mode, m.names))
 	case key.Matches(msg, k.Mode):
 		switch m.mode {

@@ -1471,3 +1471,65 @@ func TestFutureRangeSendsNothing(t *testing.T) {
 		t.Errorf("the form does not say why:\n%s", v)
 	}
 }
+
+// While the filter form is open a pending query does not run; esc on the form lets it run
+// after the pause, and so does applying the filters.
+func TestFilterFormHoldsTheAutomaticRun(t *testing.T) {
+	m := New(offlineCtx(t))
+	m.focused = true
+	m.SetSize(120, 40)
+	m.Update(typed("h"))
+	if !m.armed {
+		t.Fatal("h did not arm a run")
+	}
+	m.Update(typed("f"))
+	if !m.menuOpen {
+		t.Fatal("f did not hold automatic runs")
+	}
+	m.Update(runTickMsg{seq: m.seq})
+	if m.run != nil {
+		t.Fatal("a query ran while the filter form was open")
+	}
+
+	// esc closes the form and tells the screen.
+	form := filterForm(m.ctx, m.filters, m.mode, m.names)
+	form.SetSize(120, 40)
+	form.Init()
+	_, cmd := form.Update(keyEsc)
+	var closed bool
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case menuClosedMsg:
+			closed = true
+			m.Update(msg)
+		}
+	}
+	if !closed || m.menuOpen {
+		t.Fatalf("esc on the filter form: closed %v, still holding %v", closed, m.menuOpen)
+	}
+	m.Update(runTickMsg{seq: m.seq})
+	if !m.running() {
+		t.Fatal("the pending query did not run after the form closed")
+	}
+
+	// Applying filters ends the hold too.
+	m2 := New(offlineCtx(t))
+	m2.focused = true
+	m2.Update(typed("f"))
+	m2.Update(filtersMsg{f: Filters{Widgets: []int64{3001}}, mode: client.OperatorModeAll})
+	if m2.menuOpen {
+		t.Fatal("applied filters still hold automatic runs")
+	}
+	m2.Update(runTickMsg{seq: m2.seq})
+	if !m2.running() {
+		t.Fatal("the filtered query did not run")
+	}
+}

@@ -119,9 +119,10 @@ func filterForm(ctx *common.Ctx, f Filters, mode client.OperatorMode, more map[i
 		)
 	}
 	return forms.New(ctx, forms.Options{
-		Title: "Analytics filters",
-		Build: build,
-		Width: 68,
+		Title:     "Analytics filters",
+		Build:     build,
+		Width:     68,
+		Cancelled: func() tea.Msg { return menuClosedMsg{} },
 		Submit: func() (int, tea.Cmd, error) {
 			var out Filters
 			var err error

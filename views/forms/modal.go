@@ -62,6 +62,8 @@ type Options struct {
 	// SubmitKeys submit the form from any field (nil = DefaultSubmitKeys; every form
 	// takes ctrl+s, so a form with many fields does not need enter on each of them).
 	SubmitKeys []string
+	// Cancelled, when set, is sent when esc closes the form without a submit.
+	Cancelled func() tea.Msg
 	// KeyMap replaces huh's default keys (nil = defaults); the modal handles esc and
 	// ctrl+c itself, so its Quit binding is disabled.
 	KeyMap *huh.KeyMap
@@ -374,7 +376,7 @@ func (m *Modal) key(msg tea.KeyMsg) tea.Cmd {
 	if m.confirming {
 		switch msg.String() {
 		case "y", "Y":
-			return m.close()
+			return m.cancel()
 		default:
 			m.confirming = false
 			return nil
@@ -388,7 +390,7 @@ func (m *Modal) key(msg tea.KeyMsg) tea.Cmd {
 			m.confirming = true
 			return nil
 		}
-		return m.close()
+		return m.cancel()
 	}
 	if m.submitting {
 		return nil // a second submit never sends a second request
@@ -440,6 +442,14 @@ func (m *Modal) forward(msg tea.Msg) tea.Cmd {
 func (m *Modal) close() tea.Cmd {
 	m.closed = true
 	return m.ctx.CloseModal(m)
+}
+
+// cancel closes the form without a submit (esc).
+func (m *Modal) cancel() tea.Cmd {
+	if m.opts.Cancelled == nil {
+		return m.close()
+	}
+	return tea.Batch(m.close(), m.opts.Cancelled)
 }
 
 // focused is the field with the focus (nil once the form is done).
