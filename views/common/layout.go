@@ -305,10 +305,7 @@ func Painter(style lipgloss.Style) func(string) string {
 func GapEntry(st *theme.Styles, selected, focused bool, height, w int) []string {
 	style := st.Muted
 	if selected {
-		style = st.SelectedBlurred
-		if focused {
-			style = st.Selected
-		}
+		style = SelectedStyle(st, focused)
 	}
 	lines := make([]string, height)
 	for j := range lines {
@@ -319,4 +316,23 @@ func GapEntry(st *theme.Styles, selected, focused bool, height, w int) []string 
 		lines[j] = style.Render(Fit(text, w))
 	}
 	return lines
+}
+
+// SelectedStyle is the style of the row under a list's cursor: brighter when the list has
+// focus.
+func SelectedStyle(st *theme.Styles, focused bool) lipgloss.Style {
+	if focused {
+		return st.Selected
+	}
+	return st.SelectedBlurred
+}
+
+// RenderLines renders each line of s in style (a multi-line row highlighted as a whole,
+// without lipgloss padding the lines to one width).
+func RenderLines(s string, style lipgloss.Style) string {
+	lines := strings.Split(s, "\n")
+	for j, l := range lines {
+		lines[j] = style.Render(l)
+	}
+	return strings.Join(lines, "\n")
 }

@@ -620,15 +620,7 @@ func (m *List) entry(i int, selected bool) string {
 	r := &m.rows[i]
 	when := m.when(r)
 	if selected {
-		st := m.ctx.Styles.SelectedBlurred
-		if m.focused {
-			st = m.ctx.Styles.Selected
-		}
-		parts := strings.Split(m.renderEntry(r, when, false), "\n")
-		for j, p := range parts {
-			parts[j] = st.Render(p)
-		}
-		return strings.Join(parts, "\n")
+		return common.RenderLines(m.renderEntry(r, when, false), common.SelectedStyle(m.ctx.Styles, m.focused))
 	}
 	if c, ok := m.cache[r.ID]; ok && c.when == when {
 		return c.text

@@ -921,15 +921,7 @@ func (m *Model) entry(i int, selected bool) string {
 
 // selectedEntry renders r highlighted as the row under the cursor.
 func (m *Model) selectedEntry(r *Row, when string) string {
-	st := m.ctx.Styles.SelectedBlurred
-	if m.focused {
-		st = m.ctx.Styles.Selected
-	}
-	parts := strings.Split(m.renderEntry(r, when, false), "\n")
-	for j, p := range parts {
-		parts[j] = st.Render(p)
-	}
-	return strings.Join(parts, "\n")
+	return common.RenderLines(m.renderEntry(r, when, false), common.SelectedStyle(m.ctx.Styles, m.focused))
 }
 
 // pinnedEntry renders the pinned row (its number until its detail arrives), highlighted
