@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/parley-tui/parley/credentials"
-	"github.com/parley-tui/parley/sandbox"
 )
 
 // These tests run the built parley binary, as a user would.
@@ -283,13 +282,7 @@ func hangingBus(t *testing.T) string {
 // on stderr and in the --debug log (never the token), and goes on with the file's token.
 func TestCLIUnresponsiveKeyring(t *testing.T) {
 	bin := parleyBinary(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	run, err := sandbox.Start(ctx, sandbox.Options{Size: sandbox.SizeSmall}, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer run.Close()
+	run := smallSandbox(t)
 	token := run.Server.Info().CustomerToken
 	env := headlessEnv(t)
 	if r := runParley(t, bin, env, token, "auth", "login", "--with-token", "--base-url", run.URL, "--insecure-storage"); r.err != nil {

@@ -402,13 +402,7 @@ func TestConfigInit(t *testing.T) {
 // TestAuthLoginAgainstSandbox logs in to the embedded sandbox with its customer token and
 // an organization token.
 func TestAuthLoginAgainstSandbox(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	run, err := sandbox.Start(ctx, sandbox.Options{Size: sandbox.SizeSmall}, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer run.Close()
+	run := smallSandbox(t)
 	info := run.Server.Info()
 	env := mockKeyringEnv(t)
 
@@ -437,13 +431,7 @@ func TestAuthLoginAgainstSandbox(t *testing.T) {
 // organization. auth login compares the organization that answered and stores nothing
 // when it is not the one asked for; auth status reports it.
 func TestAuthLoginWrongOrganization(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	run, err := sandbox.Start(ctx, sandbox.Options{Size: sandbox.SizeSmall}, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer run.Close()
+	run := smallSandbox(t)
 	info := run.Server.Info()
 	def := info.DefaultOrgID
 	var other int64
@@ -517,4 +505,15 @@ func TestAuthLoginWrongOrganization(t *testing.T) {
 	if err == nil || err.Error() != "the token does not work in organization "+o || !strings.Contains(stdout, want) || strings.Contains(stdout, "Works:        yes") {
 		t.Fatalf("status in organization %s: %v\n%s\nwant %q", o, err, stdout, want)
 	}
+}
+
+// smallSandbox serves the small demo data set on a free port until the test ends.
+func smallSandbox(t *testing.T) *sandbox.Running {
+	t.Helper()
+	run, err := sandbox.Start(t.Context(), sandbox.Options{Size: sandbox.SizeSmall}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = run.Close() })
+	return run
 }
