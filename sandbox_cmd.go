@@ -47,7 +47,9 @@ On start it prints the environment for parley, one variable per line, ready for 
 
 It then serves until interrupted (Ctrl-C or SIGTERM). Progress goes to stderr.
 The database is kept (default: the user cache directory) and reused on the next start; it is
-seeded anew when the seed or size differ or when it was seeded more than 7 days ago.`,
+seeded anew when the seed or size differ or when it was seeded more than 7 days ago. The
+data follows from the seed; the tokens do not: every new database gets random ones, and a
+reused database keeps its own.`,
 		Example: `  parley sandbox > sandbox.env &   # then: set -a; . ./sandbox.env; set +a
   parley sandbox --addr 127.0.0.1:0 --db ./demo.db --seed 2 --request-log requests.jsonl
   parley sandbox --daily-limit 50 --burst-rate 2 --burst 5   # try parley under tight limits`,

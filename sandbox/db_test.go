@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"testing"
 	"time"
 
@@ -46,8 +48,13 @@ func TestDeterministicSeed(t *testing.T) {
 	t.Parallel()
 	a := newAPI(t, start(t, sandbox.Options{Seed: 7}))
 	b := newAPI(t, start(t, sandbox.Options{Seed: 7}))
-	if a.info.CustomerToken != b.info.CustomerToken || a.info.LongConversationID != b.info.LongConversationID {
+	if a.info.LongConversationID != b.info.LongConversationID || a.info.HostileConversationID != b.info.HostileConversationID ||
+		a.info.RestrictedOperatorID != b.info.RestrictedOperatorID {
 		t.Fatalf("infos differ: %+v / %+v", a.info, b.info)
+	}
+	// The data is the seed's; the tokens are each database's own (TestNewDatabasesGetTheirOwnTokens).
+	if a.info.CustomerToken == b.info.CustomerToken {
+		t.Fatal("two new databases of one seed share the customer token")
 	}
 	ba, bb := bodies(t, a), bodies(t, b)
 	for i := range ba {
@@ -124,6 +131,51 @@ func TestSeededDataLooksRight(t *testing.T) {
 	}
 	if !empty || !long {
 		t.Fatalf("hostile messages: empty %v, 10,000-character line %v", empty, long)
+	}
+}
+
+// Every new database gets tokens of its own from crypto/rand, whatever its seed: two files
+// seeded alike have different tokens, and a file that is reused keeps its tokens.
+func TestNewDatabasesGetTheirOwnTokens(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	ctx := context.Background()
+	open := func(name string) sandbox.Info {
+		t.Helper()
+		s, err := sandbox.Open(ctx, sandbox.Options{DBPath: filepath.Join(dir, name), Size: sandbox.SizeSmall, Seed: 3, Now: clock})
+		if err != nil {
+			t.Fatal(err)
+		}
+		info := s.Info()
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return info
+	}
+	tokens := func(i sandbox.Info) []string {
+		out := []string{i.CustomerToken}
+		for _, id := range i.OrgIDs {
+			out = append(out, i.OrgTokens[id])
+		}
+		return out
+	}
+	wellFormed := regexp.MustCompile(`^(cust_[0-9a-f]{40}|org_[0-9]+_[0-9a-f]{32})$`)
+	first, second := tokens(open("a.db")), tokens(open("b.db"))
+	if len(first) != 3 || len(second) != 3 {
+		t.Fatalf("tokens %v and %v, want a customer token and two organization tokens each", first, second)
+	}
+	seen := map[string]bool{}
+	for _, tok := range append(append([]string(nil), first...), second...) {
+		if !wellFormed.MatchString(tok) {
+			t.Fatalf("token %q is not a prefix and hex digits", tok)
+		}
+		if seen[tok] {
+			t.Fatalf("token %q appears twice across two new databases of one seed", tok)
+		}
+		seen[tok] = true
+	}
+	if again := tokens(open("a.db")); !slices.Equal(again, first) {
+		t.Fatalf("the reused database changed its tokens: %v, then %v", first, again)
 	}
 }
 

@@ -1,6 +1,8 @@
 // Package sandbox serves the whole Messaging Platform JSON API v3 and the Analytics API v1
 // from an SQLite database filled with deterministic demo data. It backs demo mode,
-// `parley sandbox` and every test above unit level.
+// `parley sandbox` and every test above unit level. The tokens are not derived from the
+// seed: every new database gets random ones (Info reports them), and a reused one keeps its
+// own.
 //
 // The behaviour follows spec/api-v3.md, spec/analytics-v1.md and the decisions recorded in
 // docs/api-notes.md.
@@ -89,7 +91,7 @@ func (o Options) withDefaults() (Options, error) {
 
 // Info describes the seeded data that clients and tests need to know.
 type Info struct {
-	CustomerToken         string
+	CustomerToken         string           // random per database, like the organization tokens
 	OrgTokens             map[int64]string // per organization id
 	DefaultOrgID          int64
 	OrgIDs                []int64

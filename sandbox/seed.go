@@ -2,7 +2,9 @@ package sandbox
 
 import (
 	"context"
+	crand "crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -17,7 +19,10 @@ import (
 // stored in the meta table when a database is seeded, and a file whose stored version differs
 // (or is missing, as in files seeded before it existed) is seeded anew rather than reused.
 // Bump it whenever the generated data changes for the same seed, size and clock.
-const seedDataVersion = 3
+//
+// Version 4: the tokens are random (see gen.secret); files of earlier versions hold tokens
+// derived from the seed, which anyone can compute, and are seeded anew.
+const seedDataVersion = 4
 
 type sizeSpec struct {
 	contacts      int
@@ -142,7 +147,8 @@ type gen struct {
 	restricted int64
 }
 
-// seed fills an empty, migrated database with deterministic demo data.
+// seed fills an empty, migrated database with deterministic demo data and fresh random
+// tokens.
 func seed(ctx context.Context, q querier, o Options, now time.Time) error {
 	g := &gen{
 		ctx:      ctx,
@@ -232,6 +238,17 @@ func (g *gen) hex(n int) string {
 	return string(b)
 }
 
+// secret is a new token: prefix and n hex digits from crypto/rand, so that no two databases
+// share tokens and no token follows from the seed. It still draws n digits from the seeded
+// generator, as the tokens did when they came from it, so that every other value of a seed's
+// data stays what it was.
+func (g *gen) secret(prefix string, n int) string {
+	_ = g.hex(n)
+	b := make([]byte, (n+1)/2)
+	_, _ = crand.Read(b) // crypto/rand.Read never returns an error
+	return prefix + hex.EncodeToString(b)[:n]
+}
+
 func (g *gen) uuid() string {
 	h := g.hex(32)
 	b := []byte(h)
@@ -270,7 +287,7 @@ func (g *gen) seedOrganizations() error {
 	for i := range orgSpecs {
 		spec := &orgSpecs[i]
 		org := &genOrg{id: int64(orgIDBase + i + 1), spec: spec, convDay: map[int64][]int{}}
-		org.token = fmt.Sprintf("org_%d_%s", org.id, g.hex(32))
+		org.token = g.secret(fmt.Sprintf("org_%d_", org.id), 32)
 		if err := g.exec(`INSERT INTO organizations(id, name, token, position) VALUES (?, ?, ?, ?)`,
 			org.id, spec.name, org.token, i); err != nil {
 			return err
@@ -1102,7 +1119,7 @@ func (g *gen) buildSearchIndex() error {
 }
 
 func (g *gen) writeMeta() error {
-	customer := "cust_" + g.hex(40)
+	customer := g.secret("cust_", 40)
 	for _, kv := range [][2]string{
 		{"customer_token", customer},
 		{"restricted_operator_id", strconv.FormatInt(g.restricted, 10)},
