@@ -343,17 +343,58 @@ func openDB(ctx context.Context, o Options) (*sql.DB, bool, error) {
 		}
 		dsn = o.DBPath
 	}
-	db, reused, err := openDSN(ctx, dsn, o)
+	open := func() (*sql.DB, bool, error) {
+		if o.DBPath != "" {
+			if err := privateFiles(o.DBPath); err != nil {
+				return nil, false, err
+			}
+		}
+		return openDSN(ctx, dsn, o)
+	}
+	db, reused, err := open()
 	if err != nil && o.DBPath != "" && isDamaged(err) {
 		// The file is a cache of generated data: a damaged one is replaced.
-		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		for _, suffix := range dbFileSuffixes {
 			if rmErr := os.Remove(o.DBPath + suffix); rmErr != nil && !errors.Is(rmErr, os.ErrNotExist) {
 				return nil, false, fmt.Errorf("remove damaged sandbox database: %w (after %w)", rmErr, err)
 			}
 		}
-		db, reused, err = openDSN(ctx, dsn, o)
+		db, reused, err = open()
 	}
 	return db, reused, err
+}
+
+// dbFileSuffixes name the database file and the files SQLite keeps beside it.
+var dbFileSuffixes = []string{"", "-wal", "-shm", "-journal"}
+
+// privateFiles makes the database file at path, and the files SQLite keeps beside it, readable
+// and writable by their owner only: the database holds the tokens. SQLite creates a missing
+// database file with mode 0644 (less the umask) and its -wal, -shm and -journal files with
+// the database file's mode; so a missing file is created here first, with mode 0600, and
+// files an earlier version left readable by others are narrowed to their owner.
+func privateFiles(path string) error {
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("create sandbox database: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("create sandbox database: %w", err)
+	}
+	for _, suffix := range dbFileSuffixes {
+		fi, err := os.Stat(path + suffix)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("sandbox database: %w", err)
+		}
+		if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+			if err := os.Chmod(path+suffix, perm&0o700); err != nil {
+				return fmt.Errorf("sandbox database: make it private: %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 // isDamaged reports errors of a file that is not a usable SQLite database.
