@@ -28,6 +28,7 @@ type sandboxFlags struct {
 	dailyLimit int
 	burstRate  float64
 	burst      int
+	latency    time.Duration
 }
 
 func newSandboxCmd() *cobra.Command {
@@ -52,7 +53,8 @@ data follows from the seed; the tokens do not: every new database gets random on
 reused database keeps its own.`,
 		Example: `  parley sandbox > sandbox.env &   # then: set -a; . ./sandbox.env; set +a
   parley sandbox --addr 127.0.0.1:0 --db ./demo.db --seed 2 --request-log requests.jsonl
-  parley sandbox --daily-limit 50 --burst-rate 2 --burst 5   # try parley under tight limits`,
+  parley sandbox --daily-limit 50 --burst-rate 2 --burst 5   # try parley under tight limits
+  parley sandbox --latency 400ms                               # try parley on a slow link`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runSandbox(cmd.Context(), f, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -67,6 +69,7 @@ reused database keeps its own.`,
 	fl.IntVar(&f.dailyLimit, "daily-limit", 5000, "requests per family per organization per UTC day before 429")
 	fl.Float64Var(&f.burstRate, "burst-rate", 20, "requests per second per token and organization before 429 (0: no burst throttling)")
 	fl.IntVar(&f.burst, "burst", 40, "requests allowed at once above --burst-rate")
+	fl.DurationVar(&f.latency, "latency", 0, "hold every answer back this long, as a slow link would (e.g. 300ms)")
 	return cmd
 }
 
@@ -84,6 +87,9 @@ func (f *sandboxFlags) validate() (sandbox.Size, error) {
 	}
 	if f.burst <= 0 {
 		return "", fmt.Errorf("--burst: must be a positive integer, got %d", f.burst)
+	}
+	if f.latency < 0 {
+		return "", fmt.Errorf("--latency: must be 0 (none) or positive, got %v", f.latency)
 	}
 	if f.seed <= 0 {
 		return "", fmt.Errorf("--seed: must be a positive integer, got %d", f.seed)
@@ -119,7 +125,8 @@ func runSandbox(ctx context.Context, f sandboxFlags, stdout, stderr io.Writer) e
 	if err := os.MkdirAll(filepath.Dir(f.db), 0o700); err != nil {
 		return fmt.Errorf("create the database directory: %w", err)
 	}
-	opts := sandbox.Options{DBPath: f.db, Seed: f.seed, Size: size, DailyLimit: f.dailyLimit, BurstRate: f.burstRate, Burst: f.burst}
+	opts := sandbox.Options{DBPath: f.db, Seed: f.seed, Size: size, DailyLimit: f.dailyLimit, BurstRate: f.burstRate, Burst: f.burst,
+		Latency: f.latency}
 	if f.burstRate == 0 {
 		opts.BurstRate = -1 // the option's zero value means the default rate
 	}
@@ -151,6 +158,13 @@ func runSandbox(ctx context.Context, f sandboxFlags, stdout, stderr io.Writer) e
 		_ = run.Close()
 		return fmt.Errorf("write the environment: %w", err)
 	}
+	if where, others := reach(run.Addr); others {
+		fmt.Fprintf(stderr, "parley sandbox: warning: listening on %s, reachable from other machines. The sandbox has demo tokens "+
+			"and demo data, and anyone who reaches it with a token can read and change them; --addr 127.0.0.1:PORT keeps it on this machine.\n", where)
+	}
+	if f.latency > 0 {
+		fmt.Fprintf(stderr, "parley sandbox: every answer is held back %v\n", f.latency)
+	}
 	fmt.Fprintf(stderr, "parley sandbox: serving %s; press Ctrl-C to stop\n", run.URL)
 	<-ctx.Done()
 	fmt.Fprintln(stderr, "parley sandbox: shutting down")
@@ -158,4 +172,18 @@ func runSandbox(ctx context.Context, f sandboxFlags, stdout, stderr io.Writer) e
 		return fmt.Errorf("shut down the sandbox: %w", err)
 	}
 	return nil
+}
+
+// reach says where a listener on a is and whether other machines can reach it: on any
+// address but a loopback one (127.0.0.0/8, ::1) they can, and on the unspecified address of
+// --addr 0.0.0.0:PORT or :PORT the sandbox listens on every interface.
+func reach(a net.Addr) (where string, others bool) {
+	tcp, ok := a.(*net.TCPAddr)
+	switch {
+	case !ok:
+		return a.String(), true
+	case tcp.IP.IsUnspecified():
+		return fmt.Sprintf("every interface (port %d)", tcp.Port), true
+	}
+	return a.String(), !tcp.IP.IsLoopback()
 }

@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -95,6 +97,20 @@ func runSandboxCmd(t *testing.T, args ...string) (vars map[string]string, stderr
 	return vars, stderr, stop
 }
 
+// waitStderr waits until the command's stderr holds want (it writes after stdout), failing
+// the test after 10 s.
+func waitStderr(t *testing.T, stderr *syncBuffer, want string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(stderr.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("stderr lacks %q: %s", want, stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return stderr.String()
+}
+
 func getStatus(t *testing.T, url, token string) int {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodGet, url, nil)
@@ -120,6 +136,7 @@ func TestSandboxCommandPrintsEnvAndServes(t *testing.T) {
 	if s := getStatus(t, vars["PARLEY_BASE_URL"]+"/api/um/v3/operators/", vars["PARLEY_TOKEN"]); s != 200 {
 		t.Fatalf("status %d", s)
 	}
+	waitStderr(t, stderr, "serving")
 	if s := getStatus(t, vars["PARLEY_BASE_URL"]+"/api/um/v3/conversations/", vars["PARLEY_ORG_TOKEN"]); s != 200 {
 		t.Fatalf("organization token: status %d", s)
 	}
@@ -137,6 +154,13 @@ func TestSandboxCommandPrintsEnvAndServes(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "seeded") {
 		t.Fatalf("stderr: %s", stderr.String())
+	}
+	if strings.Contains(stderr.String(), "reachable from other machines") {
+		t.Fatalf("a sandbox on 127.0.0.1 warns that other machines reach it: %s", stderr.String())
+	}
+	// The database holds the tokens.
+	if fi, err := os.Stat(db); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("database mode: %v %v", fi.Mode(), err)
 	}
 
 	// The second start reuses the seeded file: same tokens, nothing seeded again, and the
@@ -231,6 +255,8 @@ func TestSandboxCommandValidatesFlags(t *testing.T) {
 		{"--daily-limit", "0"},
 		{"--burst-rate", "-1"},
 		{"--burst", "0"},
+		{"--latency", "-1s"},
+		{"--latency", "300"},
 		{"extra"},
 	} {
 		cmd := newSandboxCmd()
@@ -282,5 +308,46 @@ func TestSandboxCommandLimits(t *testing.T) {
 	got := []int{getStatus(t, url, vars["PARLEY_TOKEN"]), getStatus(t, url, vars["PARLEY_TOKEN"]), getStatus(t, url, vars["PARLEY_TOKEN"])}
 	if got[0] != 200 || got[1] != 200 || got[2] != http.StatusTooManyRequests {
 		t.Fatalf("burst of 2: statuses %v, want 200 200 429", got)
+	}
+}
+
+// On an address other machines reach (here every interface), the sandbox says so on stderr,
+// with what it holds, and serves all the same.
+func TestSandboxCommandWarnsWhenOtherMachinesReachIt(t *testing.T) {
+	vars, stderr, stop := runSandboxCmd(t, "--addr", "0.0.0.0:0", "--db", filepath.Join(t.TempDir(), "s.db"), "--size", "small")
+	defer stop()
+	got := waitStderr(t, stderr, "serving")
+	for _, want := range []string{"warning", "reachable from other machines", "demo tokens and demo data", "--addr 127.0.0.1:PORT"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("stderr lacks %q: %s", want, got)
+		}
+	}
+	u, err := url.Parse(vars["PARLEY_BASE_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := "http://" + net.JoinHostPort("127.0.0.1", u.Port())
+	if s := getStatus(t, local+"/api/um/v3/operators/", vars["PARLEY_TOKEN"]); s != 200 {
+		t.Fatalf("status %d", s)
+	}
+}
+
+// --latency holds every answer back that long.
+func TestSandboxCommandLatency(t *testing.T) {
+	const latency = 250 * time.Millisecond
+	vars, stderr, stop := runSandboxCmd(t, "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "s.db"), "--size", "small",
+		"--latency", latency.String())
+	defer stop()
+	for _, path := range []string{"/api/um/v3/operators/", "/api/um/v3/conversations/?limit=1"} {
+		began := time.Now()
+		if s := getStatus(t, vars["PARLEY_BASE_URL"]+path, vars["PARLEY_TOKEN"]); s != 200 {
+			t.Fatalf("%s: status %d", path, s)
+		}
+		if took := time.Since(began); took < latency {
+			t.Fatalf("%s answered after %v, within the latency of %v", path, took, latency)
+		}
+	}
+	if got := waitStderr(t, stderr, "serving"); !strings.Contains(got, "every answer is held back 250ms") {
+		t.Fatalf("stderr does not tell the latency: %s", got)
 	}
 }

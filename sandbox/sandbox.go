@@ -16,8 +16,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -55,6 +57,7 @@ type Options struct {
 	PathPrefix         string           // serve under this prefix, e.g. "/proxy/x"; links include it
 	RequestLog         io.Writer        // one JSON line per request; never the token
 	OffsetCap          int              // results reachable by offset; 0 = 10,000 (the spec's cap; tests lower it)
+	Latency            time.Duration    // every answer is held back this long first (a slow link); 0 = none
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -86,6 +89,7 @@ func (o Options) withDefaults() (Options, error) {
 		p = "/" + p
 	}
 	o.PathPrefix = p
+	o.Latency = max(o.Latency, 0)
 	return o, nil
 }
 
@@ -114,6 +118,11 @@ type Server struct {
 	limits     *limiter
 	logMu      sync.Mutex
 	writes     sync.Mutex // held by each write request for its whole handling
+	// closing is closed (once, by endDelays) when the server closes: requests held back for
+	// Options.Latency go on at once.
+	closing   chan struct{}
+	closeOnce sync.Once
+	delayed   atomic.Int64 // requests being held back now
 }
 
 type tokenInfo struct {
@@ -132,7 +141,7 @@ func Open(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{db: db, opts: o, reused: reused, limits: newLimiter(o), offsetCap: maxOffsetTot}
+	s := &Server{db: db, opts: o, reused: reused, limits: newLimiter(o), offsetCap: maxOffsetTot, closing: make(chan struct{})}
 	if o.OffsetCap > 0 {
 		s.offsetCap = o.OffsetCap
 	}
@@ -157,8 +166,12 @@ func (s *Server) Info() Info {
 // Reused reports whether Open found an already seeded database and kept it.
 func (s *Server) Reused() bool { return s.reused }
 
+// endDelays lets every request held back for Options.Latency go on at once.
+func (s *Server) endDelays() { s.closeOnce.Do(func() { close(s.closing) }) }
+
 // Close closes the database.
 func (s *Server) Close() error {
+	s.endDelays()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close sandbox database: %w", err)
 	}
@@ -167,7 +180,8 @@ func (s *Server) Close() error {
 
 // Running is a sandbox served over HTTP in the background.
 type Running struct {
-	URL    string // base URL including PathPrefix, no trailing slash
+	URL    string   // base URL for clients on this machine, including PathPrefix, no trailing slash
+	Addr   net.Addr // the address listened on (the unspecified one for every interface)
 	Server *Server
 
 	srv  *http.Server
@@ -195,7 +209,8 @@ func Start(ctx context.Context, opts Options, addr string) (*Running, error) {
 		IdleTimeout:       2 * time.Minute,
 	}
 	r := &Running{
-		URL:    "http://" + ln.Addr().String() + s.opts.PathPrefix,
+		URL:    "http://" + localAddr(ln.Addr()) + s.opts.PathPrefix,
+		Addr:   ln.Addr(),
 		Server: s,
 		srv:    srv,
 		done:   make(chan error, 1),
@@ -210,6 +225,18 @@ func Start(ctx context.Context, opts Options, addr string) (*Running, error) {
 	return r, nil
 }
 
+// localAddr is the host:port where a client on this machine reaches a listener on a: a
+// itself, or the IPv4 loopback address for the unspecified address (every interface; Go
+// listens there on IPv4 and IPv6 alike). A base URL of http://[::]:PORT or 0.0.0.0 names no
+// machine.
+func localAddr(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsUnspecified() {
+		return a.String()
+	}
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
+}
+
 // Close shuts the HTTP server down gracefully (waiting up to 5 s for requests in flight) and
 // closes the database.
 func (r *Running) Close() error {
@@ -217,6 +244,7 @@ func (r *Running) Close() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		var errs []error
+		r.Server.endDelays() // Shutdown waits for the requests in flight: not for their latency
 		if err := r.srv.Shutdown(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("shut down sandbox server: %w", err))
 		}

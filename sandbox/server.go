@@ -116,6 +116,9 @@ func (w *statusWriter) release() {
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Latency > 0 && !s.delay(r.Context()) {
+		return // the client gave up while the answer was held back: there is no one to answer
+	}
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w}
 	if s.opts.RequestLog != nil {
@@ -133,6 +136,25 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		sw.release()
 	}()
 	s.serve(sw, r)
+}
+
+// delay holds a request back for Options.Latency before it is handled, as a slow link
+// would. It reports false when the request's context ends first (the client gave up).
+// Closing the server ends every delay at once, and the requests are then handled: a
+// shutdown does not wait out the latency.
+func (s *Server) delay(ctx context.Context) bool {
+	s.delayed.Add(1)
+	defer s.delayed.Add(-1)
+	t := time.NewTimer(s.opts.Latency)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-s.closing:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 func (s *Server) serve(w *statusWriter, r *http.Request) {
