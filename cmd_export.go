@@ -33,13 +33,15 @@ func newConversationsCmd(g *globalFlags) *cobra.Command {
 		f        conversationFilterFlags
 		pageSize int
 		max      int
+		output   string
 	)
 	exp := &cobra.Command{
 		Use:   "export [filters]",
 		Short: "Write every matching conversation as one JSON object per line",
 		Long: `Walks /conversations/all/ by cursor (no 10,000-result cap) and writes one JSON
-object per line to stdout, each as the API sent it. Progress goes to stderr when stderr
-is a terminal.
+object per line to stdout (or with -o to a file, mode 0600, that appears only once the
+export is complete), each as the API sent it. Progress goes to stderr when stderr is a
+terminal.
 
 Times accept ISO 8601 with or without fraction and zone (no zone = UTC), a date, or an
 age before now: whole days (7d) or a duration (12h, 90m).`,
@@ -55,13 +57,23 @@ age before now: whole days (7d) or a duration (12h, 90m).`,
 			if max < 0 {
 				return fmt.Errorf("--max %d: want 0 (all) or more", max)
 			}
+			// The file first: a path that cannot be written fails before any request.
+			file, err := createOutput(output)
+			if err != nil {
+				return err
+			}
+			defer file.Abort()
 			ctx := cmd.Context()
 			s, err := openSession(ctx, g, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			out := bufio.NewWriterSize(cmd.OutOrStdout(), 64<<10)
+			w := cmd.OutOrStdout()
+			if file != nil {
+				w = file
+			}
+			out := bufio.NewWriterSize(w, 64<<10)
 			progress := newProgress(cmd.ErrOrStderr(), "conversations")
 			n := 0
 			opts := client.AllConversationsOptions{Filter: filter, CursorOptions: client.CursorOptions{Limit: pageSize, Ordering: "id"}}
@@ -70,8 +82,11 @@ age before now: whole days (7d) or a duration (12h, 90m).`,
 			// included), compacted onto one line.
 			for raw, err := range s.Client.ConversationsAllJSON(ctx, opts) {
 				if err != nil {
-					out.Flush()
 					progress.done(n)
+					if file != nil {
+						return fmt.Errorf("export conversations after %d (%s not written): %w", n, output, err)
+					}
+					out.Flush()
 					return fmt.Errorf("export conversations after %d: %w", n, err)
 				}
 				line.Reset()
@@ -92,12 +107,19 @@ age before now: whole days (7d) or a duration (12h, 90m).`,
 			if err := out.Flush(); err != nil {
 				return fmt.Errorf("write output: %w", err)
 			}
+			if file != nil {
+				if err := file.Commit(); err != nil {
+					return fmt.Errorf("write output: %w", err)
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "wrote %d conversations to %s\n", n, output)
+			}
 			return nil
 		},
 	}
 	f.register(exp)
 	exp.Flags().IntVar(&pageSize, "page-size", client.MaxLimit, "conversations per request (1..100)")
 	exp.Flags().IntVar(&max, "max", 0, "stop after this many conversations (0 = all)")
+	exp.Flags().StringVarP(&output, "output", "o", "", "write to this file (mode 0600) instead of stdout")
 	cmd.AddCommand(exp)
 	return cmd
 }
@@ -348,6 +370,13 @@ Metrics: run "parley analytics metrics".`,
 			if err := q.Validate(); err != nil {
 				return err
 			}
+			// The file first: a path that cannot be written fails before the requests, which
+			// count against the metric's rate limits.
+			file, err := createOutput(output)
+			if err != nil {
+				return err
+			}
+			defer file.Abort()
 			ctx := cmd.Context()
 			s, err := openSession(ctx, g, cmd.ErrOrStderr())
 			if err != nil {
@@ -362,12 +391,7 @@ Metrics: run "parley analytics metrics".`,
 				return err
 			}
 			w := cmd.OutOrStdout()
-			var file *os.File
-			if output != "" && output != "-" {
-				file, err = os.OpenFile(output, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-				if err != nil {
-					return fmt.Errorf("open output: %w", err)
-				}
+			if file != nil {
 				w = file
 			}
 			if file == nil && f == export.CSV && isTerminal(w) {
@@ -393,8 +417,8 @@ Metrics: run "parley analytics metrics".`,
 				return fmt.Errorf("write output: %w", err)
 			}
 			if file != nil {
-				if err := file.Close(); err != nil {
-					return fmt.Errorf("close output: %w", err)
+				if err := file.Commit(); err != nil {
+					return fmt.Errorf("write output: %w", err)
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "wrote %d data points to %s\n", len(pts), output)
 			}
@@ -410,7 +434,7 @@ Metrics: run "parley analytics metrics".`,
 	fl.StringVar(&groups, "group-ids", "", "operator group ids")
 	fl.StringVar(&mode, "mode", "", "operator mode: human or bot (default all)")
 	fl.StringVar(&format, "format", "csv", "csv or json")
-	fl.StringVarP(&output, "output", "o", "", "write to this file instead of stdout")
+	fl.StringVarP(&output, "output", "o", "", "write to this file (mode 0600) instead of stdout")
 	_ = exp.MarkFlagRequired("from")
 	_ = exp.MarkFlagRequired("to")
 
@@ -466,6 +490,20 @@ func parseRange(from, to string) (f, t time.Time, withTime bool, err error) {
 		err = fmt.Errorf("--to %s is before --from %s", to, from)
 	}
 	return
+}
+
+// createOutput opens the export file of -o (nil for none or "-": stdout), checking that it
+// can be written before anything is fetched. The file appears under its name, mode 0600,
+// only when committed complete; the caller defers Abort, which removes an unfinished one.
+func createOutput(path string) (*export.File, error) {
+	if path == "" || path == "-" {
+		return nil, nil
+	}
+	f, err := export.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--output: %w", err)
+	}
+	return f, nil
 }
 
 // parseIDList reads ids separated by commas and/or whitespace.

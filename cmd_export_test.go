@@ -9,8 +9,10 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -544,5 +546,131 @@ func TestAnalyticsExportJSONIsTerminalSafe(t *testing.T) {
 	// The time as the API wrote it, as in the CSV.
 	if got[0]["time"] != "2026-11-02T10:00:00" || strings.Count(r.stdout, `"time"`) != 1 {
 		t.Fatalf("time %q in %s", got[0]["time"], r.stdout)
+	}
+}
+
+// An -o that cannot be written fails at once, naming the file, before any request: the
+// analytics requests count against a tight per-minute limit.
+func TestExportOutputFailsBeforeAnyRequest(t *testing.T) {
+	bin := parleyBinary(t)
+	var requests atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"count": 0, "next": null, "previous": null, "results": []}`)
+	}))
+	t.Cleanup(srv.Close)
+	env := append(headlessEnv(t), "PARLEY_BASE_URL="+srv.URL, "PARLEY_TOKEN=test-token-output-first")
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, path, want string
+	}{
+		{"missing directory", filepath.Join(dir, "missing", "x.csv"), "no such file or directory"},
+		{"a directory", dir, "is a directory"},
+	} {
+		for _, args := range [][]string{
+			{"analytics", "export", "um_conversation_duration", "--from", "2026-01-01", "--to", "2026-05-30", "-o", tc.path},
+			{"conversations", "export", "-o", tc.path},
+		} {
+			r := runParley(t, bin, env, "", args...)
+			if r.err == nil || !strings.Contains(r.stderr, "--output") || !strings.Contains(r.stderr, tc.path) || !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("%s, %s: %v, stderr %q; want an error naming the file with %q", args[0], tc.name, r.err, r.stderr, tc.want)
+			}
+			if n := requests.Swap(0); n != 0 {
+				t.Errorf("%s, %s: %d requests before the output failed", args[0], tc.name, n)
+			}
+		}
+	}
+}
+
+// Export files hold API data: -o writes them 0600 (also over a file that was 0644), with
+// the same content as stdout gets.
+func TestExportFilesArePrivate(t *testing.T) {
+	bin := parleyBinary(t)
+	sb := startTestSandbox(t)
+	dir := t.TempDir()
+	check := func(path, stdout string, args ...string) {
+		t.Helper()
+		r := runParley(t, bin, apiEnv(t, sb), "", append(args, "-o", path)...)
+		if r.err != nil || r.stdout != "" || !strings.Contains(r.stderr, "wrote ") {
+			t.Fatalf("%v -o: %v, stdout %q, stderr %q", args, r.err, r.stdout, r.stderr)
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if perm := fi.Mode().Perm(); perm != 0o600 {
+			t.Errorf("%v -o: mode %v, want 0600", args, perm)
+		}
+		if b, err := os.ReadFile(path); err != nil || string(b) != stdout {
+			t.Errorf("%v -o: the file differs from stdout (%v)", args, err)
+		}
+	}
+	for _, args := range [][]string{
+		{"analytics", "export", "um_conversation_duration", "--from", "2026-01-01", "--to", "2026-03-01"},
+		{"analytics", "export", "um_conversation_duration", "--from", "2026-01-01", "--to", "2026-03-01", "--format", "json"},
+		{"conversations", "export", "--max", "30"},
+	} {
+		r := runParley(t, bin, apiEnv(t, sb), "", args...)
+		if r.err != nil || r.stdout == "" {
+			t.Fatalf("%v: %v\n%s", args, r.err, r.stderr)
+		}
+		path := filepath.Join(dir, args[0]+".out")
+		check(path, r.stdout, args...)
+		if err := os.Chmod(path, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		check(path, r.stdout, args...) // over a file that was 0644
+	}
+}
+
+// An export that fails after it began leaves no half-written file: the file that was there
+// stays as it was, and nothing else is left in its directory.
+func TestFailedExportLeavesNoPartialFile(t *testing.T) {
+	bin := parleyBinary(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path != "/api/um/v3/conversations/all/" || r.URL.Query().Get("cursor") != "" {
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"detail": "No such page."}`)
+			return
+		}
+		fmt.Fprintf(w, `{"count": 3, "next": "http://%s/api/um/v3/conversations/all/?cursor=2&limit=100&ordering=id",
+			"previous": null, "results": [{"id": 1}, {"id": 2}]}`, r.Host)
+	}))
+	t.Cleanup(srv.Close)
+	env := append(headlessEnv(t), "PARLEY_BASE_URL="+srv.URL, "PARLEY_TOKEN=test-token-partial")
+	dir := t.TempDir()
+	kept := filepath.Join(dir, "kept.jsonl")
+	if err := os.WriteFile(kept, []byte("the last good export\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path string
+		args []string
+		want string
+	}{
+		{kept, []string{"conversations", "export"}, "after 2 (" + kept + " not written)"},
+		{filepath.Join(dir, "new.jsonl"), []string{"conversations", "export"}, "not written"},
+		{filepath.Join(dir, "new.csv"), []string{"analytics", "export", "um_conversation_duration", "--from", "2026-01-01", "--to", "2026-01-02"}, "No such page."},
+	} {
+		r := runParley(t, bin, env, "", append(tc.args, "-o", tc.path)...)
+		if r.err == nil || !strings.Contains(r.stderr, tc.want) {
+			t.Fatalf("%v -o %s: %v, stderr %q; want a failure with %q", tc.args, tc.path, r.err, r.stderr, tc.want)
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(entries) != 1 || entries[0].Name() != "kept.jsonl" {
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			t.Fatalf("%v -o %s left %v in the directory", tc.args, tc.path, names)
+		}
+		if b, _ := os.ReadFile(kept); string(b) != "the last good export\n" {
+			t.Fatalf("%v -o %s: the earlier file now holds %q", tc.args, tc.path, b)
+		}
 	}
 }

@@ -267,13 +267,26 @@ func TestExportWritesTheCLIFormat(t *testing.T) {
 				t.Errorf("%s differs from the CLI's format:\n%s\nwant\n%s", path, b, want.Bytes())
 			}
 		}
-		// A typed name is overwritten.
+		// A typed name is overwritten, also when it was 0644.
+		if err := os.Chmod(got1, 0o644); err != nil {
+			t.Fatal(err)
+		}
 		if got, err := WriteExport(got1, false, f, client.MetricConversationDuration, pts[:1]); err != nil || got != got1 {
 			t.Errorf("overwrite: %q %v", got, err)
+		}
+		// Exports hold API data: 0600, whatever the umask lets other files be.
+		for _, path := range []string{got1, got2} {
+			if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+				t.Errorf("%s: mode %v (%v), want 0600", filepath.Base(path), fi.Mode().Perm(), err)
+			}
 		}
 	}
 	if _, err := WriteExport(filepath.Join(dir, "missing", "x.csv"), false, export.CSV, client.MetricConversationDuration, pts); err == nil {
 		t.Error("no error for a missing directory")
+	}
+	// Nothing but the exports is left in the directory (no temporary files).
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 4 {
+		t.Errorf("the directory holds %d entries (%v), want the 4 exports", len(entries), err)
 	}
 	if n := ExportName(client.MetricConversationDuration, p, export.JSON); n != "parley-um_conversation_duration-2026-10-01_2026-10-31.json" {
 		t.Errorf("name %q", n)

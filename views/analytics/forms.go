@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -205,19 +204,20 @@ func exportForm(ctx *common.Ctx, q client.AnalyticsQuery, p Period, pts []client
 	})
 }
 
-// WriteExport writes pts to path in format f. With auto, an existing file is never
-// overwritten: "-2", "-3", … is added before the extension instead. It returns the path
-// written.
+// WriteExport writes pts to path in format f, mode 0600 (see export.File: the file appears
+// only complete, and a failed export leaves what was there). With auto, an existing file is
+// never overwritten: "-2", "-3", … is added before the extension instead. It returns the
+// path written.
 func WriteExport(path string, auto bool, f export.Format, metric client.Metric, pts []client.DataPoint) (string, error) {
-	flags := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	create := export.Create
 	if auto {
-		flags = os.O_CREATE | os.O_WRONLY | os.O_EXCL
+		create = export.CreateNew
 	}
 	target := path
-	var file *os.File
+	var file *export.File
 	var err error
 	for i := 2; ; i++ {
-		file, err = os.OpenFile(target, flags, 0o644)
+		file, err = create(target)
 		if err == nil || !auto || !errors.Is(err, fs.ErrExist) || i > 999 {
 			break
 		}
@@ -227,17 +227,16 @@ func WriteExport(path string, auto bool, f export.Format, metric client.Metric, 
 	if err != nil {
 		return "", fmt.Errorf("export: %w", err)
 	}
+	defer file.Abort()
 	w := bufio.NewWriter(file)
 	if err := export.DataPoints(w, f, metric, pts); err != nil {
-		_ = file.Close()
 		return "", err
 	}
 	if err := w.Flush(); err != nil {
-		_ = file.Close()
-		return "", fmt.Errorf("export: write %s: %w", target, err)
+		return "", fmt.Errorf("export: %w", err)
 	}
-	if err := file.Close(); err != nil {
-		return "", fmt.Errorf("export: close %s: %w", target, err)
+	if err := file.Commit(); err != nil {
+		return "", fmt.Errorf("export: %w", err)
 	}
 	return target, nil
 }
