@@ -73,9 +73,14 @@ type Request struct {
 	Gen, Req int
 	// Replace marks a query's first page: it replaces the rows loaded.
 	Replace bool
-	// KeepID, with Replace, is the row the cursor stays on when the new rows have it;
-	// KeepElse the one it goes to when they do not have KeepID.
-	KeepID, KeepElse int64
+	// Keep, with Replace: the cursor stays on its row when the new rows have it (KeepAt).
+	// That is the row selected when the answer arrives, not the one selected when the
+	// request went out (From): keys move the cursor while a refresh is in flight.
+	Keep bool
+	From int64
+	// Prefer, with Keep, is a row the cursor goes to instead when the new rows have it and
+	// the cursor is still on From (a row just created, which the reload is for).
+	Prefer int64
 	// Where is the page asked for after the first; Offset, for LastPage, its offset.
 	Where  Where
 	Offset int
@@ -94,12 +99,35 @@ type Page[R any] struct {
 }
 
 // Start begins a query's first page: answers to earlier queries and requests are dropped
-// from now on. keep is the row the cursor should stay on.
-func (p *Pager) Start(keep int64) Request {
+// from now on. With keep the cursor stays on its row when the page arrives (see KeepAt);
+// selected is the row selected now (0: none).
+func (p *Pager) Start(keep bool, selected int64) Request {
 	p.gen++
 	p.req++
 	p.Loading, p.Err, p.nextErr, p.noJump = true, nil, false, false
-	return Request{Gen: p.gen, Req: p.req, Replace: true, KeepID: keep}
+	return Request{Gen: p.gen, Req: p.req, Replace: true, Keep: keep, From: selected}
+}
+
+// KeepAt is the position of the row the cursor goes to once the first page answering r
+// has replaced the rows (index holds them by id), selected being the row the cursor was
+// on just before it arrived (0: none). With r.Keep that is the same row — wherever the
+// user moved while the page was in flight — or r.Prefer when the cursor is still where it
+// was when r went out; by id, as the new rows may have it elsewhere. False: the new rows
+// show from the first.
+func KeepAt(r Request, index map[int64]int, selected int64) (int, bool) {
+	if !r.Replace || !r.Keep {
+		return 0, false
+	}
+	ids := [2]int64{selected}
+	if r.Prefer != 0 && selected == r.From {
+		ids = [2]int64{r.Prefer, selected}
+	}
+	for _, id := range ids {
+		if i, ok := index[id]; ok && id != 0 {
+			return i, true // a first page leaves no gap: the row's index is its position
+		}
+	}
+	return 0, false
 }
 
 // Next begins a request for the page after the rows loaded (before the gap, if any).

@@ -12,8 +12,8 @@ func TestAddPageDropsStaleAnswersAndKeepsRowsOnce(t *testing.T) {
 	index := map[int64]int{}
 	var rows []int64
 
-	first := p.Start(0)
-	newer := p.Start(0)
+	first := p.Start(false, 0)
+	newer := p.Start(false, 0)
 	if _, ok := AddPage(&p, rows, index, Page[int64]{Request: first, Rows: []int64{9}, Total: 1}, id); ok {
 		t.Fatal("an older query's page was taken")
 	}
@@ -47,13 +47,13 @@ func TestRetryNextOnlyAfterAFailedNextPage(t *testing.T) {
 	index := map[int64]int{}
 	boom := errors.New("boom")
 
-	first := p.Start(0)
+	first := p.Start(false, 0)
 	rows, _ := AddPage(&p, nil, index, Page[int64]{Request: first, Err: boom}, id)
 	if p.NextFailed() || p.RetryNext() || p.Err != boom {
 		t.Fatalf("a failed first page is not a failed next page: %+v", p)
 	}
 
-	first = p.Start(0)
+	first = p.Start(false, 0)
 	rows, _ = AddPage(&p, rows, index, Page[int64]{Request: first, Rows: []int64{3, 2}, Total: 4, Link: "next", Kind: LinkOffset}, id)
 	next := p.Next()
 	if p.NextFailed() {
@@ -72,7 +72,7 @@ func TestRetryNextOnlyAfterAFailedNextPage(t *testing.T) {
 
 	next = p.Next()
 	_, _ = AddPage(&p, rows, index, Page[int64]{Request: next, Err: boom}, id)
-	p.Start(0)
+	p.Start(false, 0)
 	if p.NextFailed() || p.Err != nil {
 		t.Fatalf("a new first page still reports the failed next page: %+v", p)
 	}
@@ -98,7 +98,7 @@ func TestGapFillsFromBothEnds(t *testing.T) {
 	var p Pager
 	id := func(r int64) int64 { return r }
 	index := map[int64]int{}
-	rows, _ := AddPage(&p, nil, index, offsetPage(p.Start(0), 45, 0), id)
+	rows, _ := AddPage(&p, nil, index, offsetPage(p.Start(false, 0), 45, 0), id)
 	if !p.JumpEnd(len(rows)) || p.Len(len(rows)) != 45 {
 		t.Fatalf("JumpEnd: pager %+v", p)
 	}
@@ -146,7 +146,7 @@ func TestJumpEndOnlyWhereTheLastPageCanBeHad(t *testing.T) {
 	id := func(r int64) int64 { return r }
 	load := func(total int, kind LinkKind, link string) (*Pager, []int64) {
 		var p Pager
-		first := offsetPage(p.Start(0), total, 0)
+		first := offsetPage(p.Start(false, 0), total, 0)
 		first.Total, first.Kind, first.Link = total, kind, link
 		rows, _ := AddPage(&p, nil, map[int64]int{}, first, id)
 		return &p, rows
@@ -178,7 +178,7 @@ func TestRemoveRowsBeforeTheGapMoveIt(t *testing.T) {
 	var p Pager
 	id := func(r int64) int64 { return r }
 	index := map[int64]int{}
-	rows, _ := AddPage(&p, nil, index, offsetPage(p.Start(0), 45, 0), id)
+	rows, _ := AddPage(&p, nil, index, offsetPage(p.Start(false, 0), 45, 0), id)
 	p.JumpEnd(len(rows))
 	rows, _ = AddPage(&p, rows, index, offsetPage(p.Begin(LastPage, 10), 45, 40), id)
 	win := Window{Cursor: 44}
@@ -193,5 +193,35 @@ func TestRemoveRowsBeforeTheGapMoveIt(t *testing.T) {
 	p.Shift(2)
 	if p.Gap.At != 10 {
 		t.Fatalf("Shift: gap %+v", p.Gap)
+	}
+}
+
+// A first page keeps the cursor on the row selected when it arrives, which keys may have
+// moved since the request went out; a preferred row (one just created) wins only when the
+// cursor has not moved.
+func TestKeepAtFollowsTheCursorOfWhenThePageArrives(t *testing.T) {
+	index := map[int64]int{10: 0, 20: 1, 30: 2, 40: 3}
+	var p Pager
+	cases := []struct {
+		name     string
+		r        Request
+		selected int64
+		want     int
+		ok       bool
+	}{
+		{"not moved", p.Start(true, 20), 20, 1, true},
+		{"moved meanwhile", p.Start(true, 20), 40, 3, true},
+		{"moved onto a row the new rows lack", p.Start(true, 20), 99, 0, false},
+		{"nothing selected then, a row now", p.Start(true, 0), 30, 2, true},
+		{"a new query shows from the first", p.Start(false, 20), 40, 0, false},
+		{"preferred, not moved", Request{Replace: true, Keep: true, From: 20, Prefer: 30}, 20, 2, true},
+		{"preferred, moved meanwhile", Request{Replace: true, Keep: true, From: 20, Prefer: 30}, 40, 3, true},
+		{"preferred but not loaded", Request{Replace: true, Keep: true, From: 20, Prefer: 77}, 20, 1, true},
+		{"not a first page", Request{Keep: true, From: 20}, 20, 0, false},
+	}
+	for _, c := range cases {
+		if got, ok := KeepAt(c.r, index, c.selected); got != c.want || ok != c.ok {
+			t.Errorf("%s: %d %v, want %d %v", c.name, got, ok, c.want, c.ok)
+		}
 	}
 }

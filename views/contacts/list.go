@@ -179,10 +179,11 @@ func (m *List) SetQuery(q Query) tea.Cmd {
 func (m *List) Load(fresh bool) tea.Cmd { return m.fetchFirst(m.startFirst(true), fresh) }
 
 // Reload fetches the first page of the current query again past the response cache, with
-// the cursor on contact keep when the new rows have it (else on the row selected now).
+// the cursor on contact keep when the new rows have it, unless the cursor moved while the
+// page was in flight (else on the row selected).
 func (m *List) Reload(keep int64) tea.Cmd {
 	r := m.startFirst(true)
-	r.KeepID, r.KeepElse = keep, r.KeepID
+	r.Prefer = keep
 	return m.fetchFirst(r, true)
 }
 
@@ -199,11 +200,8 @@ func (m *List) loadQuery() tea.Cmd {
 // With keep, the cursor stays on the selected row when the new rows have it; else the new
 // rows show from the first.
 func (m *List) startFirst(keep bool) common.Request {
-	id := int64(0)
-	if r, ok := m.Selected(); ok && keep {
-		id = r.ID
-	}
-	return m.pg.Start(id)
+	r, _ := m.Selected()
+	return m.pg.Start(keep, r.ID)
 }
 
 // fetchFirst asks for the first page of the current query as the answer to r.
@@ -332,11 +330,8 @@ func (m List) onPage(msg pageMsg) (List, tea.Cmd) {
 		m.countStale = false
 		clear(m.cache)
 		m.win.Reset()
-		for _, id := range []int64{msg.KeepID, msg.KeepElse} {
-			if i, ok := m.index[id]; ok && id != 0 {
-				m.win.Cursor = i
-				break
-			}
+		if i, ok := common.KeepAt(msg.Request, m.index, selected.ID); ok {
+			m.win.Cursor = i
 		}
 		for id := range m.marked {
 			if _, ok := m.index[id]; !ok {

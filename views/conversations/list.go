@@ -258,11 +258,8 @@ func (m *Model) loadQuery() tea.Cmd {
 // With keep, the cursor stays on the selected row when the new rows have it; else the new
 // rows show from the first.
 func (m *Model) startFirst(keep bool) common.Request {
-	id := int64(0)
-	if r, ok := m.Selected(); ok && keep {
-		id = r.ID
-	}
-	return m.pg.Start(id)
+	r, _ := m.Selected()
+	return m.pg.Start(keep, r.ID)
 }
 
 // fetchFirst asks for the first page of the current query as the answer to r.
@@ -432,7 +429,7 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 		m.countStale = false
 		clear(m.cache)
 		m.win.Reset()
-		if i, ok := m.index[msg.KeepID]; ok && msg.KeepID != 0 {
+		if i, ok := common.KeepAt(msg.Request, m.index, selected.ID); ok {
 			m.win.Cursor = i
 		}
 		for id := range m.marked {

@@ -156,11 +156,8 @@ func (m *Model) SetSize(w, h int) {
 
 // Load fetches the first page of the current ordering (fresh skips the response cache).
 func (m *Model) Load(fresh bool) tea.Cmd {
-	keep := int64(0)
-	if r, ok := m.Selected(); ok {
-		keep = r.ID
-	}
-	r := m.pg.Start(keep)
+	sel, _ := m.Selected()
+	r := m.pg.Start(true, sel.ID)
 	m.merging = false
 	c, ordering, limit, now := m.ctx.Client, m.ordering, m.ctx.PageLimit(), m.ctx.Now
 	return func() tea.Msg {
@@ -271,7 +268,7 @@ func (m *Model) onPage(msg pageMsg) tea.Cmd {
 	switch i, ok := m.index[selected.ID]; {
 	case msg.Replace:
 		m.win.Reset()
-		if i, ok := m.index[msg.KeepID]; ok && msg.KeepID != 0 {
+		if i, ok := common.KeepAt(msg.Request, m.index, selected.ID); ok {
 			m.win.Cursor = i
 		}
 	case ok && selected.ID != 0:
