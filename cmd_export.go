@@ -3,11 +3,13 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"regexp"
 	"slices"
 	"strconv"
@@ -63,7 +65,8 @@ age before now: whole days (7d) or a duration (12h, 90m).`,
 				return err
 			}
 			defer file.Abort()
-			ctx := cmd.Context()
+			ctx, stop := exportContext(cmd.Context(), file)
+			defer stop()
 			s, err := openSession(ctx, g, cmd.ErrOrStderr())
 			if err != nil {
 				return err
@@ -377,7 +380,8 @@ Metrics: run "parley analytics metrics".`,
 				return err
 			}
 			defer file.Abort()
-			ctx := cmd.Context()
+			ctx, stop := exportContext(cmd.Context(), file)
+			defer stop()
 			s, err := openSession(ctx, g, cmd.ErrOrStderr())
 			if err != nil {
 				return err
@@ -504,6 +508,19 @@ func createOutput(path string) (*export.File, error) {
 		return nil, fmt.Errorf("--output: %w", err)
 	}
 	return f, nil
+}
+
+// exportContext is ctx, ended also by an interrupt (Ctrl-C) while an export file is being
+// written: the command then returns, and the unfinished file is removed, instead of the
+// process dying with its temporary file left behind.
+func exportContext(ctx context.Context, file *export.File) (context.Context, context.CancelFunc) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if file == nil {
+		return ctx, func() {}
+	}
+	return signal.NotifyContext(ctx, os.Interrupt)
 }
 
 // parseIDList reads ids separated by commas and/or whitespace.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -671,6 +673,82 @@ func TestFailedExportLeavesNoPartialFile(t *testing.T) {
 		}
 		if b, _ := os.ReadFile(kept); string(b) != "the last good export\n" {
 			t.Fatalf("%v -o %s: the earlier file now holds %q", tc.args, tc.path, b)
+		}
+	}
+}
+
+// Ctrl-C during an export to a file ends it without a file: the temporary one is removed
+// and a file that was there stays as it was.
+func TestInterruptedExportLeavesNoFile(t *testing.T) {
+	bin := parleyBinary(t)
+	arrived := make(chan struct{}, 4)
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("cursor") == "" && strings.HasSuffix(r.URL.Path, "/conversations/all/") {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"count": 3, "next": "http://%s/api/um/v3/conversations/all/?cursor=2&limit=100&ordering=id",
+				"previous": null, "results": [{"id": 1}, {"id": 2}]}`, r.Host)
+			return
+		}
+		arrived <- struct{}{}
+		select { // the page the export waits for when it is interrupted
+		case <-release:
+		case <-r.Context().Done():
+		}
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(release) })
+	env := append(headlessEnv(t), "PARLEY_BASE_URL="+srv.URL, "PARLEY_TOKEN=test-token-interrupt")
+	dir := t.TempDir()
+	kept := filepath.Join(dir, "kept.out")
+	if err := os.WriteFile(kept, []byte("the last good export\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"conversations", "export", "-o", kept},
+		{"analytics", "export", "um_conversation_duration", "--from", "2026-01-01", "--to", "2026-01-02", "-o", kept},
+	} {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = env
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-arrived:
+		case <-time.After(20 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Fatalf("%v: no request arrived; stderr: %s", args[:2], stderr.String())
+		}
+		// The temporary file exists while the export runs.
+		if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+			t.Errorf("%v: %d entries in the directory while the export runs, want the old file and the temporary one", args[:2], len(entries))
+		}
+		if err := cmd.Process.Signal(os.Interrupt); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Fatalf("%v: an interrupted export exited 0", args[:2])
+			}
+		case <-time.After(20 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Fatalf("%v: the export did not end on an interrupt", args[:2])
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(entries) != 1 || entries[0].Name() != "kept.out" {
+			t.Fatalf("%v: the interrupt left %d entries in the directory (stderr %q)", args[:2], len(entries), stderr.String())
+		}
+		if b, _ := os.ReadFile(kept); string(b) != "the last good export\n" {
+			t.Fatalf("%v: the earlier file now holds %q", args[:2], b)
 		}
 	}
 }
