@@ -512,10 +512,10 @@ func TestCommandErrorForAnUnreachableAPI(t *testing.T) {
 	if i := strings.LastIndex(last, "\n"); i >= 0 {
 		last = last[i+1:]
 	}
-	if r.err == nil || !strings.HasPrefix(last, "parley: cannot reach "+addr+" (") {
+	if r.err == nil || last != "parley: cannot connect to "+addr+" (connection refused); nothing was sent" {
 		t.Fatalf("err %v, stderr %q", r.err, r.stderr)
 	}
-	if !strings.Contains(r.stderr, "parley: cannot reach "+addr+" (") || !strings.Contains(r.stderr, "sending the contacts request again") {
+	if !strings.Contains(r.stderr, "parley: cannot connect to "+addr+" (connection refused); nothing was sent; sending the contacts request again") {
 		t.Fatalf("no retry notice: %q", r.stderr)
 	}
 }

@@ -170,18 +170,17 @@ func (c *Client) AnalyticsWindowPoints(ctx context.Context, q AnalyticsQuery, w 
 		if err := seen.visit(link); err != nil {
 			return nil, err
 		}
-		var env struct {
-			Results []DataPoint `json:"results"`
-			Next    *string     `json:"next"`
-		}
+		// The answer is {"results": [...]}; a `next` link, should one come, is read like a
+		// cursor page's.
+		var env CursorPage[DataPoint]
 		if _, err := c.do(ctx, request{method: http.MethodGet, url: link}, &env); err != nil {
 			return nil, err
 		}
 		all = append(all, env.Results...)
-		if Str(env.Next) == "" || len(env.Results) == 0 {
+		if env.Next == "" || len(env.Results) == 0 {
 			return all, nil
 		}
-		link = Str(env.Next)
+		link = env.Next
 	}
 }
 

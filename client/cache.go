@@ -91,3 +91,12 @@ func (c *cache) clear() {
 	clear(c.entries)
 	c.bytes = 0
 }
+
+// drop removes key's entry, if any.
+func (c *cache) drop(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[key]; ok {
+		c.remove(el)
+	}
+}

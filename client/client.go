@@ -7,6 +7,28 @@
 // (each one deletes another batch). Requests are counted per family and organization for
 // the current UTC day, and analytics requests pass through a limiter that keeps each metric
 // of each organization under 10 requests per minute.
+//
+// Answers are checked before they are believed. Every endpoint declares what its success
+// answer must be (an envelope with `results`, a resource with an id, any JSON object where
+// the spec shows no fields, nothing at all for the DELETEs); a 2xx whose body is empty, an
+// HTML page, not valid JSON or not of that shape is a *BadResponseError ("the API answered
+// 200 with an empty body"), never success, and never enters the response cache. The errors
+// tell what happened:
+//
+//   - *Error: the API answered with an error status (Detail is its `detail`; a proxy's HTML
+//     page becomes "the server answered 502 Bad Gateway with an HTML page (title: …)");
+//   - *BadResponseError: a success status whose body cannot be believed;
+//   - *TransportError: no complete answer; Sent tells whether the request had been written,
+//     and NetworkProblem says it in words ("cannot connect to host:port (connection
+//     refused); nothing was sent", "the connection to host:port was lost after the request
+//     was sent; the answer did not arrive", "no answer within 30s after the request was
+//     sent").
+//
+// errors.Is(err, ErrOutcomeUnknown) holds exactly for a write that may have been carried out
+// although the client cannot tell (sent, then no answer of record): such a write must be
+// checked against the server before it is reported as saved or failed, or sent again. It
+// never holds for reads, for writes that were not sent, or for writes the API refused with
+// a 4xx. The cause stays reachable with errors.As.
 package client
 
 import (
@@ -19,9 +41,11 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -283,9 +307,13 @@ type request struct {
 	noRetry bool
 }
 
-// do sends req (with retries when idempotent), checks the status and decodes a JSON body
-// into out when out is non-nil. It returns the HTTP status.
-func (c *Client) do(ctx context.Context, req request, out any) (int, error) {
+// do sends req (with retries when idempotent), checks the status and, when out is non-nil,
+// decodes the body into out and checks it (see checker): a success answer whose body is
+// empty, not JSON or not what out promises is a *BadResponseError, and only an answer that
+// passed enters the response cache. With out nil (the DELETEs) any success body is fine. A
+// write that may have been carried out without the client knowing returns an error matching
+// ErrOutcomeUnknown. It returns the HTTP status.
+func (c *Client) do(ctx context.Context, req request, out checker) (int, error) {
 	u, err := url.Parse(req.url)
 	if err != nil {
 		return 0, fmt.Errorf("%s %s: parse URL: %w", req.method, req.url, err)
@@ -306,33 +334,51 @@ func (c *Client) do(ctx context.Context, req request, out any) (int, error) {
 		ckey = cacheKey(c.org, c.operator, u.String())
 		if !isFresh(ctx) {
 			if body, status, ok := c.cache.get(ckey); ok {
-				c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: status, Cached: true})
-				if out != nil && len(bytes.TrimSpace(body)) > 0 {
-					if err := json.Unmarshal(body, out); err != nil {
-						return status, fmt.Errorf("%s %s: decode cached response: %w", req.method, u.Path, err)
-					}
+				// A cached body passed the checks when it came; one that does not pass this
+				// call's (another type on the same URL) is asked for again.
+				if out == nil || accept(req.method, u.Path, status, nil, body, out) == nil {
+					c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: status, Cached: true})
+					return status, nil
 				}
-				return status, nil
+				c.cache.drop(ckey)
 			}
 		}
 	}
+	write := isWrite(req.method)
 	idempotent := !req.noRetry && (req.method == http.MethodGet || req.method == http.MethodPut ||
 		req.method == http.MethodDelete || req.method == http.MethodHead)
+	// applied: an attempt of this write may have been carried out (sent, then no answer of
+	// record); the outcome is unknown unless a later answer settles it.
+	applied := false
+	fail := func(status int, err error) (int, error) {
+		if write && applied && !refused(err) {
+			if c.cache != nil {
+				c.cache.clear()
+			}
+			err = &outcomeUnknown{err: err}
+		}
+		return status, c.redact(err)
+	}
 	for attempt := 0; ; attempt++ {
 		if fam.IsAnalytics() {
 			if err := c.waitLimiter(ctx, fam, req.method); err != nil {
-				return 0, err
+				return fail(0, err)
 			}
 		}
 		started := time.Now()
 		status, header, body, err := c.once(ctx, req.method, u, payload)
-		c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: status,
-			Duration: time.Since(started), Attempt: attempt, Err: c.redact(err)})
 		if err == nil && status == http.StatusNotFound && attempt > 0 && req.method == http.MethodDelete {
 			// An earlier attempt whose answer was lost (a connection error, a 502 or 504 from
 			// a proxy) may have deleted it: what the caller asked for is done.
 			status, body = http.StatusNoContent, nil
 		}
+		if err == nil && status < 400 && out != nil {
+			if err = accept(req.method, u.Path, status, header, body, out); err != nil {
+				err = c.redactBad(err)
+			}
+		}
+		c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: status,
+			Duration: time.Since(started), Attempt: attempt, Err: c.redact(err)})
 		if err == nil && status < 400 {
 			if c.cache != nil {
 				if ckey != "" {
@@ -341,13 +387,9 @@ func (c *Client) do(ctx context.Context, req request, out any) (int, error) {
 					c.cache.clear()
 				}
 			}
-			if out != nil && status != http.StatusNoContent && len(bytes.TrimSpace(body)) > 0 {
-				if err := json.Unmarshal(body, out); err != nil {
-					return status, fmt.Errorf("%s %s: decode response: %w", req.method, u.Path, err)
-				}
-			}
 			return status, nil
 		}
+		applied = applied || mayHaveApplied(status, err)
 		var apiErr *Error
 		if err == nil {
 			if c.token != "" {
@@ -356,35 +398,88 @@ func (c *Client) do(ctx context.Context, req request, out any) (int, error) {
 				body = bytes.ReplaceAll(body, []byte(c.token), []byte("[redacted]"))
 			}
 			apiErr = newError(req.method, u.Path, status, header, body, c.now())
+			apiErr.Detail = c.redactText(apiErr.Detail)
 			err = apiErr
 		} else if ctx.Err() != nil {
-			return 0, c.redact(err)
+			return fail(0, err)
 		}
 		retryable := idempotent && ((apiErr != nil && apiErr.retryable()) || (apiErr == nil && isConnError(err)))
 		if !retryable || attempt >= c.maxRetries {
-			return status, c.redact(err)
+			return fail(status, err)
 		}
 		delay := backoff(attempt)
 		if apiErr != nil && apiErr.RetryAfter > 0 {
 			if apiErr.RetryAfter > c.maxWait {
 				// Asking again before the server allows it would only waste requests
 				// (a daily limit answers with hours): give up now, saying how long.
-				return status, c.redact(err)
+				return fail(status, err)
 			}
 			delay = c.spread(apiErr.RetryAfter)
 		}
 		delay = min(delay, c.maxWait)
 		c.emit(Event{Kind: EventRetry, Family: fam, Method: req.method, Status: status, Attempt: attempt + 1, Delay: delay, Err: c.redact(err)})
 		if err := c.sleep(ctx, delay); err != nil {
-			return 0, fmt.Errorf("%s %s: %w", req.method, u.Path, err)
+			return fail(0, fmt.Errorf("%s %s: %w", req.method, u.Path, err))
 		}
 	}
 }
 
-// once sends a single attempt and reads the whole (capped) body.
+// isWrite reports a method that changes data on the server.
+func isWrite(method string) bool {
+	switch method {
+	case http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete:
+		return true
+	}
+	return false
+}
+
+// mayHaveApplied reports whether a failed attempt may have been carried out by the server: it
+// was sent and its answer was lost, the server answered 5xx, or it answered 2xx with a body
+// that could not be believed.
+func mayHaveApplied(status int, err error) bool {
+	var te *TransportError
+	if errors.As(err, &te) {
+		return te.Sent
+	}
+	var bad *BadResponseError
+	if errors.As(err, &bad) {
+		return bad.Status < 400 || bad.Status >= 500
+	}
+	return status >= 500
+}
+
+// refused reports an answer of record that the request was not carried out: a 4xx other than
+// 408 (timeout) and 429 (rate limit), which refuse this attempt without telling anything
+// about an earlier one.
+func refused(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	return e.Status >= 400 && e.Status < 500 && e.Status != http.StatusRequestTimeout && e.Status != http.StatusTooManyRequests
+}
+
+// once sends a single attempt and reads the whole (capped) body. A failure without a complete
+// answer is a *TransportError saying whether the request had been sent.
 func (c *Client) once(ctx context.Context, method string, u *url.URL, payload []byte) (int, http.Header, []byte, error) {
+	// The time this attempt is allowed: the client's timeout, or what is left of the caller's.
+	start := time.Now()
+	limit := c.timeout
+	if dl, ok := ctx.Deadline(); ok && dl.Sub(start) < limit {
+		limit = dl.Sub(start)
+	}
 	actx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
+	// What happened before a failure: a connection was made, the request was written.
+	var connected, sent atomic.Bool
+	actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
+		GotConn: func(httptrace.GotConnInfo) { connected.Store(true) },
+		WroteRequest: func(i httptrace.WroteRequestInfo) {
+			if i.Err == nil {
+				sent.Store(true)
+			}
+		},
+	})
 	var rd io.Reader
 	if payload != nil {
 		rd = bytes.NewReader(payload)
@@ -405,24 +500,53 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, payload []
 	if c.operator != 0 {
 		hreq.Header.Set("Service-Operator-Id", strconv.FormatInt(c.operator, 10))
 	}
+	transportErr := func(target *url.URL, err error) error {
+		te := &TransportError{Method: method, URL: redactURL(target), Host: hostPort(target),
+			Sent: sent.Load(), Connected: connected.Load(), Err: err}
+		var ne net.Error
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			te.Limit = limit
+		case errors.As(err, &ne) && ne.Timeout(): // a limit of the transport's own
+			te.Limit = time.Since(start)
+		}
+		return te
+	}
 	c.counters.add(c.org, familyOf(u.Path))
 	resp, err := c.http.Do(hreq)
 	if err != nil {
+		target := u
 		var ue *url.Error
 		if errors.As(err, &ue) && ue.Err != nil {
 			err = ue.Err // it would repeat the method and URL
+			if t, perr := url.Parse(ue.URL); perr == nil && t.Host != "" {
+				target = t // a redirect's target
+			}
 		}
-		return 0, nil, nil, fmt.Errorf("%s %s: %w", method, redactURL(u), err)
+		return 0, nil, nil, transportErr(target, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
 	if err != nil {
-		return 0, nil, nil, fmt.Errorf("%s %s: read response: %w", method, u.Path, err)
+		return 0, nil, nil, transportErr(resp.Request.URL, fmt.Errorf("read response: %w", err))
 	}
 	if int64(len(body)) > c.maxBody {
-		return resp.StatusCode, resp.Header, nil, fmt.Errorf("%s %s: response larger than %d bytes", method, u.Path, c.maxBody)
+		return resp.StatusCode, resp.Header, nil, &BadResponseError{Method: method, Path: u.Path, Status: resp.StatusCode,
+			Reason: fmt.Sprintf("the API answered %d with a body larger than %d bytes", resp.StatusCode, c.maxBody)}
 	}
 	return resp.StatusCode, resp.Header, body, nil
+}
+
+// hostPort is the host and port a URL goes to: "api.example:443".
+func hostPort(u *url.URL) string {
+	if u.Port() != "" {
+		return u.Host
+	}
+	port := "80"
+	if strings.EqualFold(u.Scheme, "https") {
+		port = "443"
+	}
+	return net.JoinHostPort(u.Hostname(), port)
 }
 
 func (c *Client) waitLimiter(ctx context.Context, fam Family, method string) error {
@@ -454,6 +578,24 @@ func (c *Client) emit(e Event) {
 	if c.onEvent != nil {
 		c.onEvent(e)
 	}
+}
+
+// redactText removes the token from a text the UI may show.
+func (c *Client) redactText(s string) string {
+	if c.token == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, c.token, "[redacted]")
+}
+
+// redactBad removes the token from a BadResponseError's reason (a page title or a value the
+// server sent may carry it).
+func (c *Client) redactBad(err error) error {
+	var bad *BadResponseError
+	if errors.As(err, &bad) {
+		bad.Reason = c.redactText(bad.Reason)
+	}
+	return err
 }
 
 // redact removes the token from an error's text, keeping errors.Is/As working.

@@ -33,7 +33,7 @@ func TestNewValidatesBaseURL(t *testing.T) {
 }
 
 func TestDefaults(t *testing.T) {
-	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) { writeJSON(w, 200, `{}`) })
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) { writeJSON(w, 200, `{"id": 1}`) })
 	c, err := New(Config{BaseURL: rec.base() + "/", Token: testToken})
 	if err != nil {
 		t.Fatal(err)

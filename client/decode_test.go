@@ -217,7 +217,14 @@ func compareFields(t *testing.T, path string, got, want reflect.Value) {
 		}
 	case got.Kind() == reflect.Struct:
 		for i := range got.NumField() {
-			compareFields(t, path+"."+got.Type().Field(i).Name, got.Field(i), want.Field(i))
+			name := path + "." + got.Type().Field(i).Name
+			if !got.Type().Field(i).IsExported() { // no Interface() for it
+				if !got.Field(i).Equal(want.Field(i)) {
+					t.Errorf("%s = %v, want %v", name, got.Field(i), want.Field(i))
+				}
+				continue
+			}
+			compareFields(t, name, got.Field(i), want.Field(i))
 		}
 	case got.Kind() == reflect.Pointer:
 		if got.IsNil() || want.IsNil() {

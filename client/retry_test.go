@@ -121,7 +121,7 @@ func TestRetryAfterHTTPDate(t *testing.T) {
 			writeJSON(w, 503, `{"detail": "busy"}`)
 			return
 		}
-		writeJSON(w, 200, `{}`)
+		writeJSON(w, 200, `{"id": 1}`)
 	})
 	c, w := newTestClient(t, rec.base(), func(cfg *Config) { cfg.Now = clock.Now })
 
@@ -452,7 +452,7 @@ func TestMaxRetryWaitCapsRetryAfter(t *testing.T) {
 					writeJSON(w, 429, `{"detail": "daily limit"}`)
 					return
 				}
-				writeJSON(w, 200, `{}`)
+				writeJSON(w, 200, `{"id": 1}`)
 			})
 			var ev events
 			c, w := newTestClient(t, rec.base(), func(cfg *Config) { cfg.MaxRetryWait = tc.cfgWait; cfg.OnEvent = ev.add })
@@ -523,7 +523,7 @@ func TestErrorDetails(t *testing.T) {
 		{"json detail", 404, `{"detail": "Not found."}`, "Not found."},
 		{"json detail object", 400, `{"detail": {"email": "invalid"}}`, `{"email":"invalid"}`},
 		{"validation shape", 400, `{"email": ["Enter a valid email address."]}`, `{"email":["Enter a valid email address."]}`},
-		{"html", 500, html, html[:200] + "…"},
+		{"html", 500, html, "the server answered 500 Internal Server Error with an HTML page (title: 502 Bad Gateway)"},
 		{"short text", 500, "  upstream timeout\n", "upstream timeout"},
 		{"empty", 500, "", ""},
 		{"unicode cut", 500, strings.Repeat("é", 150), strings.Repeat("é", 100) + "…"},

@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -390,6 +391,9 @@ type Page[T any] struct {
 	Next     string `json:"next"`
 	Previous string `json:"previous"`
 	Results  []T    `json:"results"`
+	// noResults: the decoded envelope had no `results` at all (an answer the client refuses);
+	// `"results": null` decodes as empty.
+	noResults bool
 }
 
 // UnmarshalJSON accepts the offset envelope, and also a bare JSON array (some list
@@ -401,22 +405,26 @@ func (p *Page[T]) UnmarshalJSON(b []byte) error {
 		if err := json.Unmarshal(b, &items); err != nil {
 			return err
 		}
+		if items == nil {
+			items = []T{}
+		}
 		*p = Page[T]{Count: len(items), Results: items}
 		return nil
 	}
 	var env struct {
-		Count    int     `json:"count"`
-		Next     *string `json:"next"`
-		Previous *string `json:"previous"`
-		Results  []T     `json:"results"`
+		Count    int             `json:"count"`
+		Next     *string         `json:"next"`
+		Previous *string         `json:"previous"`
+		Results  json.RawMessage `json:"results"`
 	}
 	if err := json.Unmarshal(b, &env); err != nil {
 		return err
 	}
-	*p = Page[T]{Count: env.Count, Next: Str(env.Next), Previous: Str(env.Previous), Results: env.Results}
-	if p.Results == nil {
-		p.Results = []T{}
+	results, err := decodeResults[T](env.Results)
+	if err != nil {
+		return err
 	}
+	*p = Page[T]{Count: env.Count, Next: Str(env.Next), Previous: Str(env.Previous), Results: results, noResults: env.Results == nil}
 	return nil
 }
 
@@ -427,22 +435,45 @@ type CursorPage[T any] struct {
 	Next     string `json:"next"`
 	Previous string `json:"previous"`
 	Results  []T    `json:"results"`
+	// noResults: as in Page.
+	noResults bool
 }
 
 // UnmarshalJSON decodes the cursor envelope; null links become "".
 func (p *CursorPage[T]) UnmarshalJSON(b []byte) error {
 	var env struct {
-		Count    *int    `json:"count"`
-		Next     *string `json:"next"`
-		Previous *string `json:"previous"`
-		Results  []T     `json:"results"`
+		Count    *int            `json:"count"`
+		Next     *string         `json:"next"`
+		Previous *string         `json:"previous"`
+		Results  json.RawMessage `json:"results"`
 	}
 	if err := json.Unmarshal(b, &env); err != nil {
 		return err
 	}
-	*p = CursorPage[T]{Count: env.Count, Next: Str(env.Next), Previous: Str(env.Previous), Results: env.Results}
-	if p.Results == nil {
-		p.Results = []T{}
+	results, err := decodeResults[T](env.Results)
+	if err != nil {
+		return err
 	}
+	*p = CursorPage[T]{Count: env.Count, Next: Str(env.Next), Previous: Str(env.Previous), Results: results, noResults: env.Results == nil}
 	return nil
+}
+
+// decodeResults decodes an envelope's `results` (raw is nil when the key was missing): never
+// nil, empty for null. A type error names the field from the envelope down.
+func decodeResults[T any](raw json.RawMessage) ([]T, error) {
+	if raw == nil {
+		return []T{}, nil
+	}
+	var items []T
+	if err := json.Unmarshal(raw, &items); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			te.Field = strings.TrimSuffix("results."+te.Field, ".")
+		}
+		return nil, err
+	}
+	if items == nil {
+		items = []T{}
+	}
+	return items, nil
 }

@@ -51,7 +51,7 @@ func TestErrorTextNamesAnUnreachableHost(t *testing.T) {
 		t.Fatal("no error from a closed port")
 	}
 	got := common.ErrorText(err)
-	if !strings.HasPrefix(got, "Cannot reach 127.0.0.1:9 (") || !strings.Contains(got, "refused") {
+	if got != "Cannot connect to 127.0.0.1:9 (connection refused); nothing was sent." {
 		t.Fatalf("ErrorText = %q", got)
 	}
 	lines := common.LoadFailedLines(err, "r", 30, 3)
