@@ -89,14 +89,18 @@ func accept(method, path string, status int, h http.Header, body []byte, out che
 		return bad("with an empty body", nil)
 	case isHTML(h, trimmed):
 		return bad("with an HTML page instead of JSON"+titleNote(trimmed), nil)
-	case !json.Valid(trimmed):
-		return bad("with a body that is not valid JSON"+syntaxNote(trimmed), nil)
 	}
 	// Start from nothing: out may hold what a body that failed its checks left in it.
 	if v := reflect.ValueOf(out); v.Kind() == reflect.Pointer && !v.IsNil() {
 		v.Elem().SetZero()
 	}
 	if err := json.Unmarshal(trimmed, out); err != nil {
+		// Unmarshal checks the whole body is JSON before it decodes anything: a syntax
+		// error is a body that is not JSON at all.
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			return bad("with a body that is not valid JSON"+syntaxNote(syn, len(trimmed)), err)
+		}
 		return bad("with JSON of another shape ("+shapeNote(err)+")", err)
 	}
 	if reason := out.check(); reason != "" {
@@ -162,12 +166,9 @@ func titleNote(page []byte) string {
 }
 
 // syntaxNote says where a body that is not JSON breaks off, when it is JSON cut short.
-func syntaxNote(body []byte) string {
-	var v any
-	err := json.Unmarshal(body, &v)
-	var syn *json.SyntaxError
-	if errors.As(err, &syn) && syn.Error() == "unexpected end of JSON input" {
-		return fmt.Sprintf(" (it breaks off after %d bytes)", len(body))
+func syntaxNote(syn *json.SyntaxError, n int) string {
+	if syn.Error() == "unexpected end of JSON input" {
+		return fmt.Sprintf(" (it breaks off after %d bytes)", n)
 	}
 	return ""
 }
