@@ -23,6 +23,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/export"
 	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/when"
 )
 
 // newConversationsCmd is `parley conversations export`.
@@ -45,8 +46,9 @@ object per line to stdout (or with -o to a file, mode 0600, that appears only on
 export is complete), each as the API sent it. Progress goes to stderr when stderr is a
 terminal.
 
-Times accept ISO 8601 with or without fraction and zone (no zone = UTC), a date, or an
-age before now: whole days (7d) or a duration (12h, 90m).`,
+Times accept a date (2026-11-01; in a --…-to flag the whole day), a date and time
+(2026-11-01 14:30), ISO 8601 with or without fraction and zone (no zone = UTC), now, today,
+yesterday, or an age before now: 2w, 7d, 12h, 90m, 1h30m. They must fall in 2000–2100.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			filter, err := f.filter(time.Now(), func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "parley: "+s) })
@@ -126,9 +128,6 @@ age before now: whole days (7d) or a duration (12h, 90m).`,
 	cmd.AddCommand(exp)
 	return cmd
 }
-
-// dateOnly is a date without a time.
-var dateOnly = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 
 // metricName is what an analytics metric name looks like.
 var metricName = regexp.MustCompile(`^um_[a-z0-9_]{1,60}$`)
@@ -210,34 +209,23 @@ func (f *conversationFilterFlags) filter(now time.Time, warn func(string)) (clie
 		if t.val == "" {
 			continue
 		}
-		v, err := parseFilterTime(t.val, now)
+		v, err := parseFilterTime("--"+t.flag, t.val, now)
 		if err != nil {
-			return out, fmt.Errorf("--%s: %w", t.flag, err)
+			return out, err
 		}
-		if strings.HasSuffix(t.flag, "-to") && dateOnly.MatchString(strings.TrimSpace(t.val)) {
+		if strings.HasSuffix(t.flag, "-to") && v.Date {
 			// As the API reads a date in an upper bound: the whole day.
-			v = v.AddDate(0, 0, 1).Add(-time.Microsecond)
+			v.Time = v.Time.AddDate(0, 0, 1).Add(-time.Microsecond)
 		}
-		*t.dst = v
+		*t.dst = v.Time
 	}
 	return out, nil
 }
 
-// parseFilterTime reads an ISO 8601 timestamp or date, or an age before now: whole days
-// ("7d") or a duration ("12h", "90m", "1h30m").
-func parseFilterTime(s string, now time.Time) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if t, err := client.ParseTime(s); err == nil {
-		return t, nil
-	}
-	if days, ok := strings.CutSuffix(s, "d"); ok {
-		if n, err := strconv.Atoi(days); err == nil && n >= 0 {
-			return now.UTC().AddDate(0, 0, -n), nil
-		}
-	} else if d, err := time.ParseDuration(s); err == nil && d >= 0 && s != "0" {
-		return now.UTC().Add(-d), nil
-	}
-	return time.Time{}, fmt.Errorf("%q is neither an ISO 8601 timestamp nor an age such as 7d or 12h", s)
+// parseFilterTime reads a time filter flag with when.ParseField: a date, a date and time,
+// ISO 8601, today/yesterday/now or an age before now (7d, 12h, 1h30m), within 2000–2100.
+func parseFilterTime(flag, s string, now time.Time) (when.Value, error) {
+	return when.ParseField(flag, s, now)
 }
 
 // newContactsCmd is `parley contacts search`.
@@ -332,10 +320,11 @@ func newAnalyticsCmd(g *globalFlags) *cobra.Command {
 	exp := &cobra.Command{
 		Use:   "export METRIC --from DATE --to DATE",
 		Short: "Export one metric's data points as CSV or JSON",
-		Long: `Exports the data points of one analytics metric for a period. Dates are
-YYYY-mm-dd (UTC) or YYYY-mm-ddTHH:MM:SS; both ends are inclusive. Periods longer than 93
-days are split into several requests (at most 10 per minute per metric; parley waits
-rather than fail) and merged in time order.
+		Long: `Exports the data points of one analytics metric for a period. Both ends are
+inclusive, each a date (2026-10-01, UTC), a date and time (2026-10-01 14:30 or ISO 8601),
+today, yesterday, now or an age (30d, 6h), in 2000–2100; a time of day at either end makes
+the period exact to the second. Periods longer than 93 days are split into several requests
+(at most 10 per minute per metric; parley waits rather than fail) and merged in time order.
 
 Metrics: run "parley analytics metrics".`,
 		Args: cobra.ExactArgs(1),
@@ -354,7 +343,7 @@ Metrics: run "parley analytics metrics".`,
 				return fmt.Errorf("--format: %w", err)
 			}
 			q := client.AnalyticsQuery{Metric: metric.Metric, OperatorMode: client.OperatorMode(mode)}
-			if q.From, q.To, q.WithTime, err = parseRange(from, to); err != nil {
+			if q.From, q.To, q.WithTime, err = parseRange(from, to, time.Now()); err != nil {
 				return err
 			}
 			for _, l := range []struct {
@@ -430,7 +419,7 @@ Metrics: run "parley analytics metrics".`,
 		},
 	}
 	fl := exp.Flags()
-	fl.StringVar(&from, "from", "", "first day (YYYY-mm-dd or YYYY-mm-ddTHH:MM:SS, UTC)")
+	fl.StringVar(&from, "from", "", "first day (2026-10-01, 2026-10-01T14:30:00, 30d; UTC)")
 	fl.StringVar(&to, "to", "", "last day, inclusive (same formats)")
 	fl.StringVar(&orgIDs, "organization-ids", "", "organization ids (comma or space separated)")
 	fl.StringVar(&widgetIDs, "widget-ids", "", "widget ids")
@@ -463,37 +452,14 @@ Metrics: run "parley analytics metrics".`,
 	return cmd
 }
 
-// parseRange reads --from/--to as dates or date-times.
-func parseRange(from, to string) (f, t time.Time, withTime bool, err error) {
-	parse := func(flag, s string) (time.Time, bool, error) {
-		s = strings.TrimSpace(s)
-		if v, err := time.Parse(time.DateOnly, s); err == nil {
-			return v, false, nil
-		}
-		if v, err := time.Parse("2006-01-02T15:04:05", s); err == nil {
-			return v, true, nil
-		}
-		return time.Time{}, false, fmt.Errorf("--%s %q: want YYYY-mm-dd or YYYY-mm-ddTHH:MM:SS", flag, s)
-	}
-	f, ft, err := parse("from", from)
+// parseRange reads --from/--to with when.ParseSpan: dates, or times when either end has a
+// time of day (a date-only end then includes that whole day).
+func parseRange(from, to string, now time.Time) (f, t time.Time, withTime bool, err error) {
+	sp, err := when.ParseSpan("--from", from, "--to", to, now)
 	if err != nil {
-		return
+		return time.Time{}, time.Time{}, false, err
 	}
-	t, tt, err := parse("to", to)
-	if err != nil {
-		return
-	}
-	if ft || tt {
-		withTime = true
-		if !tt {
-			// A date-only end includes that whole day.
-			t = t.Add(24*time.Hour - time.Second)
-		}
-	}
-	if t.Before(f) {
-		err = fmt.Errorf("--to %s is before --from %s", to, from)
-	}
-	return
+	return sp.From, sp.To, sp.WithTime, nil
 }
 
 // createOutput opens the export file of -o (nil for none or "-": stdout), checking that it

@@ -150,44 +150,83 @@ func TestConversationsExportVerbatim(t *testing.T) {
 	}
 }
 
-// The time filters of conversations export take ISO 8601 or an age before now ("7d").
+// The time filters of conversations export take what the forms take (when.ParseValue):
+// ISO 8601, dates, ages before now ("7d", "1h30m"), today, yesterday and now.
 func TestExportFilterTimes(t *testing.T) {
 	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
 	for in, want := range map[string]time.Time{
 		"2026-03-01":                time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
 		"2026-03-01T08:30:00":       time.Date(2026, 3, 1, 8, 30, 0, 0, time.UTC),
+		"2026-03-01 08:30":          time.Date(2026, 3, 1, 8, 30, 0, 0, time.UTC),
 		"2026-03-01T08:30:00.5Z":    time.Date(2026, 3, 1, 8, 30, 0, 500_000_000, time.UTC),
 		"2026-03-01T08:30:00+01:00": time.Date(2026, 3, 1, 7, 30, 0, 0, time.UTC),
 		"7d":                        time.Date(2026, 3, 3, 12, 0, 0, 0, time.UTC),
 		"0d":                        now,
+		"1w":                        time.Date(2026, 3, 3, 12, 0, 0, 0, time.UTC),
 		"12h":                       time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC),
 		"90m":                       time.Date(2026, 3, 10, 10, 30, 0, 0, time.UTC),
 		" 1h30m ":                   time.Date(2026, 3, 10, 10, 30, 0, 0, time.UTC),
+		"yesterday":                 time.Date(2026, 3, 9, 0, 0, 0, 0, time.UTC),
 	} {
-		got, err := parseFilterTime(in, now)
-		if err != nil || !got.Equal(want) {
+		got, err := parseFilterTime("--updated-from", in, now)
+		if err != nil || !got.Time.Equal(want) {
 			t.Errorf("parseFilterTime(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "0", "yesterday", "-7d", "7", "d", "1.5d", "-2h", "7days", "2026-13-01"} {
-		if got, err := parseFilterTime(in, now); err == nil {
-			t.Errorf("parseFilterTime(%q) = %v, want an error", in, got)
+	for _, in := range []string{"0", "last week", "-7d", "7", "d", "-2h", "7days", "2026-13-01",
+		"3000000h", "999999999999999999d", "2000000h", "1999-12-31", "2101-01-01"} {
+		if got, err := parseFilterTime("--updated-from", in, now); err == nil || !strings.HasPrefix(err.Error(), "--updated-from: ") {
+			t.Errorf("parseFilterTime(%q) = %v, %v; want an error naming the flag", in, got, err)
 		}
 	}
-	f := conversationFilterFlags{updatedFrom: "7d", activityTo: "2026-03-09", status: "New", operatorID: 3}
+	f := conversationFilterFlags{updatedFrom: "7d", activityTo: "2026-03-09", firstTo: "yesterday", lastTo: "2026-03-09T10:00", status: "New", operatorID: 3}
 	got, err := f.filter(now, func(s string) { t.Errorf("warning %q", s) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A date in an upper bound is the whole day, as the API reads it.
+	// A date in an upper bound is the whole day, as the API reads it; a time is that time.
 	want := client.ConversationFilter{UpdatedAtFromDate: time.Date(2026, 3, 3, 12, 0, 0, 0, time.UTC),
-		LastActivityToDate: time.Date(2026, 3, 9, 23, 59, 59, 999_999_000, time.UTC), Status: "new", OperatorID: 3}
+		LastActivityToDate:        time.Date(2026, 3, 9, 23, 59, 59, 999_999_000, time.UTC),
+		ContactFirstMessageToDate: time.Date(2026, 3, 9, 23, 59, 59, 999_999_000, time.UTC),
+		ContactLastMessageToDate:  time.Date(2026, 3, 9, 10, 0, 0, 0, time.UTC),
+		Status:                    "new", OperatorID: 3}
 	if got != want {
 		t.Errorf("filter = %+v, want %+v", got, want)
 	}
 	f = conversationFilterFlags{firstFrom: "last week"}
 	if _, err := f.filter(now, func(string) {}); err == nil || !strings.Contains(err.Error(), "--first-message-from") {
 		t.Errorf("a bad time names no flag: %v", err)
+	}
+}
+
+// parseRange reads --from/--to as the analytics screen's custom range does.
+func TestParseRange(t *testing.T) {
+	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
+	day := func(d int) time.Time { return time.Date(2026, 3, d, 0, 0, 0, 0, time.UTC) }
+	for _, c := range []struct {
+		from, to string
+		f, t     time.Time
+		withTime bool
+	}{
+		{"2026-03-01", "2026-03-02", day(1), day(2), false},
+		{"2026-03-01T08:00:00", "2026-03-02", day(1).Add(8 * time.Hour), day(3).Add(-time.Second), true},
+		{"7d", "today", day(3), day(10), false},
+		{"yesterday", "now", day(9), now, true},
+	} {
+		f, to, wt, err := parseRange(c.from, c.to, now)
+		if err != nil || !f.Equal(c.f) || !to.Equal(c.t) || wt != c.withTime {
+			t.Errorf("parseRange(%q, %q) = %v, %v, %v, %v; want %v, %v, %v", c.from, c.to, f, to, wt, err, c.f, c.t, c.withTime)
+		}
+	}
+	for _, c := range []struct{ from, to, want string }{
+		{"2026-13-01", "2026-03-02", `--from: "2026-13-01" is not a date`},
+		{"99999999999w", "today", `--from: "99999999999w" is too far back (before 2000)`},
+		{"2026-03-01", "2101-01-01", `--to: "2101-01-01" is too far ahead (after 2100)`},
+		{"2026-03-02", "2026-03-01", "the range ends (2026-03-01) before it starts (2026-03-02)"},
+	} {
+		if _, _, _, err := parseRange(c.from, c.to, now); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("parseRange(%q, %q): %v; want %q", c.from, c.to, err, c.want)
+		}
 	}
 }
 
@@ -367,9 +406,13 @@ func TestExportCommandErrors(t *testing.T) {
 		{"analytics, bad token", badEnv, []string{"analytics", "export", "um_conversation_duration", "--from", "2026-01-01", "--to", "2026-01-02"}, "401 Invalid token."},
 		{"unknown operator", nil, []string{"--operator", "999999", "contacts", "search", "berlin"}, "400 Unknown operator 999999"},
 		{"unknown metric", nil, []string{"analytics", "export", "um_nonsense", "--from", "2026-01-01", "--to", "2026-01-02"}, `unknown metric "um_nonsense"`},
-		{"bad date", nil, []string{"analytics", "export", "um_conversation_duration", "--from", "2026-13-01", "--to", "2026-01-02"}, "want YYYY-mm-dd"},
-		{"reversed dates", nil, []string{"analytics", "export", "um_conversation_duration", "--from", "2026-02-01", "--to", "2026-01-02"}, "is before --from"},
-		{"bad filter time", nil, []string{"conversations", "export", "--updated-from", "yesterday"}, "neither an ISO 8601 timestamp nor an age"},
+		{"bad date", nil, []string{"analytics", "export", "um_conversation_duration", "--from", "2026-13-01", "--to", "2026-01-02"}, `--from: "2026-13-01" is not a date, a time or an age; use a date (2026-11-01)`},
+		{"date before 2000", nil, []string{"analytics", "export", "um_conversation_duration", "--from", "1999-12-31", "--to", "2026-01-02"}, `--from: "1999-12-31" is too far back (before 2000)`},
+		{"reversed dates", nil, []string{"analytics", "export", "um_conversation_duration", "--from", "2026-02-01", "--to", "2026-01-02"}, "the range ends (2026-01-02) before it starts (2026-02-01)"},
+		{"bad filter time", nil, []string{"conversations", "export", "--updated-from", "last week"}, `--updated-from: "last week" is not a date, a time or an age`},
+		{"filter age too long", nil, []string{"conversations", "export", "--updated-from", "3000000h"}, `--updated-from: "3000000h" is too far back (before 2000); use a date (2026-11-01), a date and time (2026-11-01 14:30), ISO 8601, or an age like 6h, 7d, 2w`},
+		{"filter age overflowing", nil, []string{"conversations", "export", "--activity-from", "999999999999999999d"}, `--activity-from: "999999999999999999d" is too far back (before 2000)`},
+		{"filter date after 2100", nil, []string{"conversations", "export", "--updated-to", "2101-01-01"}, `--updated-to: "2101-01-01" is too far ahead (after 2100)`},
 		{"limit out of range", nil, []string{"contacts", "search", "berlin", "--limit", "101"}, "want 1..100"},
 		{"page size zero", nil, []string{"conversations", "export", "--page-size", "0"}, "--page-size 0: want 1..100"},
 		{"page size too large", nil, []string{"conversations", "export", "--page-size", "101"}, "--page-size 101: want 1..100"},

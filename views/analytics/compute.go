@@ -16,6 +16,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/when"
 )
 
 // HourlyLimit is the longest period charted per hour; longer periods are charted per day.
@@ -197,38 +198,23 @@ func (r Range) Period(now time.Time) Period {
 	return r.Preset.Period(now)
 }
 
+// The custom range form's fields, by their titles.
+const (
+	fromTitle = "From (UTC)"
+	toTitle   = "To (UTC, included)"
+)
+
 // ParseCustom reads the custom range form: each end is a date ("2026-10-01"), a date and
-// time ("2026-10-01 14:30", ISO 8601), "today", "yesterday" or an age ("7d", "2w", "6h").
-// When either end carries a time of day the period uses times (a date alone then means its
-// first second as the start and its last second as the end); otherwise it is whole days.
+// time ("2026-10-01 14:30", ISO 8601), "today", "yesterday" or an age ("7d", "2w", "6h"),
+// read by when.ParseSpan. When either end carries a time of day the period uses times (a
+// date alone then means its first second as the start and its last second as the end);
+// otherwise it is whole days.
 func ParseCustom(from, to string, now time.Time) (Period, error) {
-	if strings.TrimSpace(from) == "" || strings.TrimSpace(to) == "" {
-		return Period{}, fmt.Errorf("give both a start and an end")
-	}
-	f, err := common.ParseWhen(from, now)
+	sp, err := when.ParseSpan(fromTitle, from, toTitle, to, now)
 	if err != nil {
-		return Period{}, fmt.Errorf("from: %w", err)
+		return Period{}, err
 	}
-	t, err := common.ParseWhen(to, now)
-	if err != nil {
-		return Period{}, fmt.Errorf("to: %w", err)
-	}
-	p := Period{From: f.UTC(), To: t.UTC(), WithTime: hasTime(from) || hasTime(to)}
-	if p.WithTime {
-		if !hasTime(from) {
-			p.From = dayOf(f)
-		}
-		if !hasTime(to) {
-			p.To = dayOf(t).AddDate(0, 0, 1).Add(-time.Second)
-		}
-		p.From, p.To = p.From.Truncate(time.Second), p.To.Truncate(time.Second)
-	} else {
-		p.From, p.To = dayOf(f), dayOf(t)
-	}
-	if p.To.Before(p.From) {
-		return Period{}, fmt.Errorf("the range ends (%s) before it starts (%s)", FormatWhen(p.To, p.WithTime), FormatWhen(p.From, p.WithTime))
-	}
-	return p, nil
+	return Period{From: sp.From, To: sp.To, WithTime: sp.WithTime}, nil
 }
 
 // ErrFutureRange says that a period has not started yet.
@@ -240,20 +226,6 @@ func FutureRange(p Period, now time.Time) error {
 		return ErrFutureRange
 	}
 	return nil
-}
-
-// hasTime reports whether a typed time names a time of day rather than a day.
-func hasTime(s string) bool {
-	s = strings.TrimSpace(strings.ToLower(s))
-	if s == "now" || strings.Contains(s, ":") {
-		return true
-	}
-	if n := len(s); n >= 2 && (s[n-1] == 'm' || s[n-1] == 'h') {
-		if _, err := strconv.Atoi(s[:n-1]); err == nil {
-			return true
-		}
-	}
-	return false
 }
 
 // FormatWhen shows one end of a period for a form.

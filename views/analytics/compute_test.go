@@ -307,8 +307,26 @@ func TestParseCustom(t *testing.T) {
 	if _, err := ParseCustom("", "2026-11-01", now); err == nil {
 		t.Error("empty start accepted")
 	}
-	if _, err := ParseCustom("soon", "2026-11-01", now); err == nil || !strings.HasPrefix(err.Error(), "from:") {
+	if _, err := ParseCustom("soon", "2026-11-01", now); err == nil || !strings.HasPrefix(err.Error(), `From (UTC): "soon" is not a date`) {
 		t.Errorf("bad start: %v", err)
+	}
+}
+
+// Ends outside 2000–2100 are refused with the field's title, however large the age: 3000000h
+// used to wrap around into the year 2269 and 99999999999w into a negative year, and both
+// ranges were accepted.
+func TestParseCustomRefusesTimesOutsideTheRange(t *testing.T) {
+	now := at("2026-11-20T15:04:05")
+	for _, c := range []struct{ from, to, want string }{
+		{"2026-01-01", "3000000h", `To (UTC, included): "3000000h" is too far back (before 2000)`},
+		{"99999999999w", "today", `From (UTC): "99999999999w" is too far back (before 2000)`},
+		{"1999-12-31", "2026-01-01", `From (UTC): "1999-12-31" is too far back (before 2000)`},
+		{"2026-01-01", "2101-01-01 00:00", `To (UTC, included): "2101-01-01 00:00" is too far ahead (after 2100)`},
+	} {
+		p, err := ParseCustom(c.from, c.to, now)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("ParseCustom(%q, %q) = %+v, %v; want %q", c.from, c.to, p, err, c.want)
+		}
 	}
 }
 

@@ -18,24 +18,27 @@ import (
 	"github.com/parley-tui/parley/export"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/forms"
+	"github.com/parley-tui/parley/when"
 )
 
 // customForm asks for a custom range: from and to, each a date or a date and time (UTC).
 func customForm(ctx *common.Ctx, cur Period) common.Modal {
 	from, to := FormatWhen(cur.From, cur.WithTime), FormatWhen(cur.To, cur.WithTime)
 	now := ctx.Now
-	valid := func(s string) error {
-		if strings.TrimSpace(s) == "" {
-			return errors.New("required")
+	valid := func(title string) func(string) error {
+		return func(s string) error {
+			if strings.TrimSpace(s) == "" {
+				return fmt.Errorf("%s: required", title)
+			}
+			_, err := when.ParseField(title, s, now())
+			return err
 		}
-		_, err := common.ParseWhen(s, now())
-		return err
 	}
 	build := func() *huh.Form {
 		return huh.NewForm(huh.NewGroup(
-			huh.NewInput().Title("From (UTC)").Value(&from).Validate(valid).
+			huh.NewInput().Title(fromTitle).Value(&from).Validate(valid(fromTitle)).
 				Placeholder("2026-10-01, 2026-10-01 08:00, 30d, yesterday"),
-			huh.NewInput().Title("To (UTC, included)").Value(&to).Validate(valid).
+			huh.NewInput().Title(toTitle).Value(&to).Validate(valid(toTitle)).
 				Placeholder("2026-10-31, 2026-10-31 18:00, today"),
 			huh.NewNote().Description(fmt.Sprintf("Dates cover whole days; a time of day makes the range exact to the second. "+
 				"Each request covers at most %d days: longer ranges cost more requests.", client.MaxAnalyticsDays)),

@@ -12,6 +12,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/forms"
+	"github.com/parley-tui/parley/when"
 )
 
 // filterValues are the filter form's bound fields (text, so a failed parse keeps what was
@@ -50,12 +51,16 @@ func (v *filterValues) filter(now time.Time) (client.ContactFilter, error) {
 		return f, fmt.Errorf("email: %w", err)
 	}
 	f.Name = strings.TrimSpace(v.name)
-	if f.FromDateTime, err = common.ParseWhen(v.activeFrom, now); err != nil {
-		return f, fmt.Errorf("active after: %w", err)
+	// Named by the fields' titles, as the form shows them.
+	from, err := when.ParseField("Active after", v.activeFrom, now)
+	if err != nil {
+		return f, err
 	}
-	if f.ToDateTime, err = common.ParseWhen(v.active, now); err != nil {
-		return f, fmt.Errorf("active before: %w", err)
+	to, err := when.ParseField("Active before", v.active, now)
+	if err != nil {
+		return f, err
 	}
+	f.FromDateTime, f.ToDateTime = from.Time, to.Time
 	if !f.FromDateTime.IsZero() && !f.ToDateTime.IsZero() && !f.FromDateTime.Before(f.ToDateTime) {
 		return f, fmt.Errorf("active after (%s) must be before active before (%s)",
 			common.FormatWhen(f.FromDateTime), common.FormatWhen(f.ToDateTime))
@@ -79,7 +84,7 @@ func (v *filterValues) filter(now time.Time) (client.ContactFilter, error) {
 func (m List) FilterForm() common.Modal {
 	v := filterValuesFrom(m.q.Filter)
 	now := m.ctx.Now
-	when := func(s string) error { _, err := common.ParseWhen(s, now()); return err }
+	validWhen := func(s string) error { _, err := when.Parse(s, now()); return err }
 	validID := func(s string) error { _, err := common.ParseID(s); return err }
 	build := func() *huh.Form {
 		return huh.NewForm(
@@ -90,9 +95,9 @@ func (m List) FilterForm() common.Modal {
 				huh.NewInput().Title("Locale").Value(&v.locale).Validate(forms.Labelled("Locale", ValidLocale)).Placeholder("de_DE"),
 			).Title("Who").Description("tab/shift+tab move · ctrl+s applies from any field · esc cancels"),
 			huh.NewGroup(
-				huh.NewInput().Title("Active after").Value(&v.activeFrom).Validate(forms.Labelled("Active after", when)).
+				huh.NewInput().Title("Active after").Value(&v.activeFrom).Validate(forms.Labelled("Active after", validWhen)).
 					Placeholder("2026-11-01, 2026-11-01 14:30, 6h, 7d, today"),
-				huh.NewInput().Title("Active before").Value(&v.active).Validate(forms.Labelled("Active before", when)).
+				huh.NewInput().Title("Active before").Value(&v.active).Validate(forms.Labelled("Active before", validWhen)).
 					Placeholder("2026-11-01, 2026-11-01 14:30, 6h, 7d, today"),
 				// Options before the value and no height, so that every option stays in view.
 				huh.NewSelect[string]().Title("Verified (email or mobile)").Options(

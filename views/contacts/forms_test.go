@@ -484,6 +484,10 @@ func TestFilterFormMessagesNameTheirField(t *testing.T) {
 		{1, "anna@", "Email: "},
 		{2, "abc", "Contact id: "},
 		{3, "german", "Locale: "},
+		// An age or a date outside 2000–2100 is refused; the huge age used to come out as a
+		// negative year.
+		{4, "99999999999w", `Active after: "99999999999w" is too far back`},
+		{5, "2101-01-01", `Active before: "2101-01-01" is too far ahead`},
 	} {
 		m := openModal(l.FilterForm(), 76, 40)
 		for range tc.tabs {

@@ -13,6 +13,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/forms"
+	"github.com/parley-tui/parley/when"
 )
 
 // filterValues are the form's bound fields (text, so a failed parse keeps what was typed).
@@ -80,7 +81,7 @@ func (v *filterValues) filter(now time.Time) (client.ConversationFilter, error) 
 		{"Last activity before", v.activityTo, &f.LastActivityToDate},
 	}
 	for i, x := range times {
-		if *x.dst, err = common.ParseWhen(x.s, now); err != nil {
+		if *x.dst, err = when.Parse(x.s, now); err != nil {
 			return f, forms.AtField(2+i/4, i%4, fmt.Errorf("%s: %w", x.name, err))
 		}
 	}
@@ -126,7 +127,7 @@ func selectOptions(any string, opts []option, current string) []huh.Option[strin
 }
 
 func validWhen(now func() time.Time) func(string) error {
-	return func(s string) error { _, err := common.ParseWhen(s, now()); return err }
+	return func(s string) error { _, err := when.Parse(s, now()); return err }
 }
 
 func validID(s string) error { _, err := common.ParseID(s); return err }

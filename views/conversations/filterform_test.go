@@ -167,3 +167,38 @@ func TestFilterFormStatusShowsEveryOption(t *testing.T) {
 		}
 	}
 }
+
+// An age that overflows, or a date outside 2000–2100, is refused with the field's title and
+// the forms accepted, and nothing is sent; 3000000h used to come out as the year 2269.
+func TestFilterFormRefusesTimesOutsideTheRange(t *testing.T) {
+	for _, tc := range []struct{ typed, want string }{
+		{"3000000h", `Updated after: "3000000h" is too far back (before 2000)`},
+		{"999999999999999999d", `Updated after: "999999999999999999d" is too far back`},
+		{"2101-01-01", `Updated after: "2101-01-01" is too far ahead (after 2100)`},
+	} {
+		m := conversations.New(viewtest.Ctx(nil))
+		form := m.FilterForm()
+		form.SetSize(100, 30)
+		r := &filterFormRun{m: form}
+		r.exec(form.Init())
+		// Status, operator, topic, widget; the four ids; the first and last message times.
+		r.keys("enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter")
+		r.keys(tc.typed, "enter")
+		v := r.m.View()
+		if !strings.Contains(v, "✗ "+tc.want) {
+			t.Fatalf("%q: no message %q:\n%s", tc.typed, tc.want, v)
+		}
+		for i := 0; i < 6; i++ {
+			r.keys("enter")
+		}
+		r.keys("ctrl+s")
+		for _, msg := range r.out {
+			if fm, ok := msg.(conversations.FilterMsg); ok {
+				t.Fatalf("%q: sent %+v", tc.typed, fm.Filter)
+			}
+		}
+		if v := r.m.View(); !strings.Contains(v, "> "+tc.typed) {
+			t.Fatalf("%q: what was typed is lost:\n%s", tc.typed, v)
+		}
+	}
+}
