@@ -77,10 +77,12 @@ type Config struct {
 	Lines map[string]int
 }
 
-// Problem is one thing wrong with a config file, at a line (0 when unknown).
+// Problem is one thing wrong with a config file, at a line (0 when unknown) and, where
+// known, a column (1-based, in characters; 0 when unknown).
 type Problem struct {
-	Line int
-	Msg  string
+	Line   int
+	Column int
+	Msg    string
 }
 
 // Error lists everything wrong with a config file.
@@ -95,9 +97,12 @@ func (e *Error) Error() string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		if p.Line > 0 {
+		switch {
+		case p.Line > 0 && p.Column > 0:
+			fmt.Fprintf(&b, "%s:%d:%d: %s", e.Path, p.Line, p.Column, p.Msg)
+		case p.Line > 0:
 			fmt.Fprintf(&b, "%s:%d: %s", e.Path, p.Line, p.Msg)
-		} else {
+		default:
 			fmt.Fprintf(&b, "%s: %s", e.Path, p.Msg)
 		}
 	}

@@ -80,10 +80,39 @@ page_size: 5
 	}
 }
 
+// Every YAML syntax error names the line it is on (and the column where parley can tell),
+// a tab in the indentation says so and what to do, and the other messages stay yaml.v3's.
+// yaml.v3 alone gives no line for a problem on line 1, the line before for parser errors,
+// the line a value starts on for a tab further down, and nothing for bytes that are not text.
 func TestParseSyntaxErrorHasLine(t *testing.T) {
-	_, err := Parse([]byte("theme: dark\nkeys: [a\n"), "c.yaml")
-	if err == nil || !strings.HasPrefix(err.Error(), "c.yaml:") {
-		t.Fatalf("got %v", err)
+	const tab = "a tab indents this line; YAML indents with spaces"
+	for _, c := range []struct{ data, want string }{
+		{"theme: dark\nkeys: [a\n", "c.yaml:2: did not find expected ',' or ']'"},
+		{"theme: dark\n\n\n\n\n\n\tx: y\n", "c.yaml:7:1: " + tab},
+		{"\ttheme: dark\n", "c.yaml:1:1: " + tab},
+		{"theme: dark\nkeys:\n\tquit: q\n", "c.yaml:3:1: " + tab},
+		{"theme: dark\nkeys:\n  quit: q\n\trefresh: r\n", "c.yaml:4:1: " + tab},
+		{"keys:\n  quit: q\n \tr: r\n", "c.yaml:3:2: " + tab},
+		{"keys:\n  quit:\n  \t- q\n", "c.yaml:3:3: " + tab},
+		{"theme: dark\r\n\tkeys: x\r\n", "c.yaml:2:1: " + tab},
+		{"theme: dark\nkeys: |\n\tfoo\n", "c.yaml:3:1: " + tab},
+		{"a: b: c\n", "c.yaml:1: mapping values are not allowed in this context"},
+		{"- a\nb: c\n", "c.yaml:2: did not find expected '-' indicator"},
+		{"theme: dark\nbase_url: x\n- a\n", "c.yaml:3: did not find expected key"},
+		{"theme: dark\npage_size: 1\nkeys:\n  quit: q\n r: s\n", "c.yaml:5: did not find expected key"},
+		{"theme: dark\npage_size: 1\n!foo!x theme: y\n", "c.yaml:3: found undefined tag handle"},
+		{"theme: dark\nx: [\n", "c.yaml:2: did not find expected node content"},
+		{"theme: dark\nkeys: @x\n", "c.yaml:2: found character that cannot start any token"},
+		{"%YAML 1.3\n---\na: b\n", "c.yaml:1: found incompatible YAML document"},
+		{"theme: dark\nx: *a\n", "c.yaml:2:4: *a refers to no anchor &a before it"},
+		{"theme: dark\n\x01\n", "c.yaml:2:1: the control character U+0001 is not allowed in YAML; remove it"},
+		{"theme: dark\nkeys: \xff\n", "c.yaml:2:7: byte 0xFF is not UTF-8 text; save the file as UTF-8"},
+		{"theme: \"dä\x7f\"\n", "c.yaml:1:11: the control character U+007F is not allowed in YAML; remove it"},
+	} {
+		_, err := Parse([]byte(c.data), "c.yaml")
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%q:\ngot  %v\nwant %s", c.data, err, c.want)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/url"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -38,7 +40,7 @@ func Parse(data []byte, name string) (Config, error) {
 	c := Config{Path: name, Lines: map[string]int{}}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return c, &Error{Path: name, Problems: []Problem{syntaxProblem(err)}}
+		return c, &Error{Path: name, Problems: []Problem{syntaxProblem(err, data)}}
 	}
 	p := parser{c: &c}
 	if len(doc.Content) > 0 {
@@ -55,17 +57,220 @@ func Parse(data []byte, name string) (Config, error) {
 	return c, nil
 }
 
-// syntaxProblem turns a YAML syntax error ("yaml: line 3: …") into a Problem with its line.
-func syntaxProblem(err error) Problem {
+// syntaxProblem turns a YAML syntax error ("yaml: line 3: …") into a Problem with the line
+// (and, where parley can tell, the column) the problem is on. yaml.v3 reports lines
+// unevenly: none for a problem on the first line, the line before for parser errors, the
+// line a scalar starts on for a tab further down, and neither line nor column for a byte
+// that is not text or an unknown alias. Those are worked out again from data.
+func syntaxProblem(err error, data []byte) Problem {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	reported := 0
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if num, text, ok := strings.Cut(rest, ": "); ok {
-			if n, err := strconv.Atoi(num); err == nil {
-				return Problem{Line: n, Msg: text}
+			if n, err := strconv.Atoi(num); err == nil && n > 0 {
+				reported, msg = n, text
 			}
 		}
 	}
-	return Problem{Msg: msg}
+	src := newSource(data)
+	switch {
+	case isReaderProblem(msg):
+		if p, ok := src.notText(); ok {
+			return p
+		}
+		// Not found as UTF-8: the file came as UTF-16 (yaml.v3 reads that too) and broke.
+		return Problem{Line: 1, Msg: "the file is not readable text; save it as UTF-8"}
+	case strings.Contains(msg, "tab character"):
+		if line, col, ok := src.tabIndented(reported); ok {
+			return Problem{Line: line, Column: col, Msg: tabMsg}
+		}
+	case msg == "found character that cannot start any token":
+		// Reported on the character's own line (none when that is the first).
+		line := max(reported, 1)
+		if col, ok := src.tabIndent(line); ok {
+			return Problem{Line: line, Column: col, Msg: tabMsg}
+		}
+		return Problem{Line: src.clamp(line), Msg: msg}
+	case strings.HasPrefix(msg, "unknown anchor '"):
+		name := strings.TrimSuffix(strings.TrimPrefix(msg, "unknown anchor '"), "' referenced")
+		if line, col, ok := src.find("*" + name); ok {
+			return Problem{Line: line, Column: col, Msg: fmt.Sprintf("*%s refers to no anchor &%s before it", name, name)}
+		}
+	}
+	if parserProblems[msg] {
+		// yaml.v3 counts the lines of parser errors from 0.
+		return Problem{Line: src.clamp(reported + 1), Msg: msg}
+	}
+	return Problem{Line: src.clamp(max(reported, 1)), Msg: msg}
+}
+
+const tabMsg = "a tab indents this line; YAML indents with spaces"
+
+// parserProblems are the messages of yaml.v3's parser (as opposed to its scanner and
+// reader), whose lines it counts from 0.
+var parserProblems = map[string]bool{
+	"did not find expected <stream-start>":   true,
+	"did not find expected <document start>": true,
+	"found incompatible YAML document":       true,
+	"found duplicate %YAML directive":        true,
+	"found duplicate %TAG directive":         true,
+	"found undefined tag handle":             true,
+	"did not find expected key":              true,
+	"did not find expected node content":     true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+}
+
+// isReaderProblem reports the messages of yaml.v3's reader: bytes that are not text.
+func isReaderProblem(msg string) bool {
+	for _, p := range []string{"control characters are not allowed", "invalid leading UTF-8 octet",
+		"invalid trailing UTF-8 octet", "incomplete UTF-8 octet sequence", "invalid length of a UTF-8 sequence",
+		"invalid Unicode character", "incomplete UTF-16", "expected low surrogate area", "unexpected low surrogate area"} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// source is a config file split into lines as YAML splits them: at \r\n, \r, \n and
+// (YAML 1.1, as yaml.v3 reads it) NEL, LS and PS.
+type source struct {
+	data  []byte
+	start []int // byte offset of each line's start
+	end   []int // byte offset of each line's end (its break excluded)
+}
+
+func newSource(data []byte) *source {
+	s := &source{data: data, start: []int{0}}
+	for i := 0; i < len(data); {
+		n := breakLen(data[i:])
+		if n == 0 {
+			i++
+			continue
+		}
+		s.end = append(s.end, i)
+		i += n
+		s.start = append(s.start, i)
+	}
+	s.end = append(s.end, len(data))
+	return s
+}
+
+func breakLen(b []byte) int {
+	switch {
+	case len(b) >= 2 && b[0] == '\r' && b[1] == '\n':
+		return 2
+	case b[0] == '\r' || b[0] == '\n':
+		return 1
+	case len(b) >= 2 && b[0] == 0xC2 && b[1] == 0x85: // NEL
+		return 2
+	case len(b) >= 3 && b[0] == 0xE2 && b[1] == 0x80 && (b[2] == 0xA8 || b[2] == 0xA9): // LS, PS
+		return 3
+	}
+	return 0
+}
+
+// lines is the number of lines with something on them: a problem "after the last line"
+// (the end of the file) is on the last one.
+func (s *source) lines() int {
+	n := len(s.start)
+	if n > 1 && s.start[n-1] == len(s.data) {
+		n-- // the file ends with a line break
+	}
+	return n
+}
+
+func (s *source) clamp(line int) int { return min(max(line, 1), s.lines()) }
+
+func (s *source) line(n int) []byte { return s.data[s.start[n-1]:s.end[n-1]] }
+
+// tabIndent returns the 1-based column of the first tab among the blanks that start line n,
+// when the line has more than blanks on it.
+func (s *source) tabIndent(n int) (int, bool) {
+	if n < 1 || n > len(s.start) {
+		return 0, false
+	}
+	l := s.line(n)
+	tab := -1
+	for i, c := range l {
+		switch c {
+		case '\t':
+			if tab < 0 {
+				tab = i
+			}
+		case ' ':
+		default:
+			return tab + 1, tab >= 0
+		}
+	}
+	return 0, false
+}
+
+// tabIndented finds the line indented with a tab that yaml.v3 complained about: the first
+// at or after the reported line (which may be the line the broken value starts on), else the
+// first in the file.
+func (s *source) tabIndented(reported int) (line, col int, ok bool) {
+	first, firstCol := 0, 0
+	for n := 1; n <= len(s.start); n++ {
+		if c, ok := s.tabIndent(n); ok {
+			if n >= reported {
+				return n, c, true
+			}
+			if first == 0 {
+				first, firstCol = n, c
+			}
+		}
+	}
+	return first, firstCol, first > 0
+}
+
+// find returns where text first occurs, by line and 1-based column (in characters).
+func (s *source) find(text string) (line, col int, ok bool) {
+	for n := 1; n <= len(s.start); n++ {
+		if i := bytes.Index(s.line(n), []byte(text)); i >= 0 {
+			return n, utf8.RuneCount(s.line(n)[:i]) + 1, true
+		}
+	}
+	return 0, 0, false
+}
+
+// notText finds the first byte that is not UTF-8 or the first character YAML does not allow
+// (a control character other than tab and line breaks, U+FFFE, U+FFFF).
+func (s *source) notText() (Problem, bool) {
+	for n := 1; n <= len(s.start); n++ {
+		l := s.line(n)
+		for i, col := 0, 1; i < len(l); col++ {
+			r, size := utf8.DecodeRune(l[i:])
+			switch {
+			case r == utf8.RuneError && size <= 1:
+				return Problem{Line: n, Column: col, Msg: fmt.Sprintf("byte 0x%02X is not UTF-8 text; save the file as UTF-8", l[i])}, true
+			case !yamlPrintable(r):
+				return Problem{Line: n, Column: col, Msg: fmt.Sprintf("the control character U+%04X is not allowed in YAML; remove it", r)}, true
+			}
+			i += size
+		}
+	}
+	return Problem{}, false
+}
+
+// yamlPrintable reports the characters a YAML stream may hold, as yaml.v3's reader checks
+// them (line breaks aside).
+func yamlPrintable(r rune) bool {
+	switch {
+	case r == '\t' || r == 0x85:
+		return true
+	case r >= 0x20 && r <= 0x7E:
+		return true
+	case r >= 0xA0 && r <= 0xD7FF:
+		return true
+	case r >= 0xE000 && r <= 0xFFFD:
+		return true
+	case r >= 0x10000 && r <= 0x10FFFF:
+		return true
+	}
+	return false
 }
 
 type parser struct {
