@@ -16,6 +16,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -489,9 +490,10 @@ func exportContext(ctx context.Context, file *export.File) (context.Context, con
 	return signal.NotifyContext(ctx, os.Interrupt)
 }
 
-// parseIDList reads ids separated by commas and/or whitespace.
+// parseIDList reads ids separated by commas, white space or "+", as the analytics screen
+// reads them (analytics.ParseIDs).
 func parseIDList(s string) ([]int64, error) {
-	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '+' || unicode.IsSpace(r) })
 	var ids []int64
 	for _, f := range fields {
 		id, err := strconv.ParseInt(f, 10, 64)

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -196,6 +197,22 @@ func TestExportFilterTimes(t *testing.T) {
 	f = conversationFilterFlags{firstFrom: "last week"}
 	if _, err := f.filter(now, func(string) {}); err == nil || !strings.Contains(err.Error(), "--first-message-from") {
 		t.Errorf("a bad time names no flag: %v", err)
+	}
+}
+
+// The id flags read lists as the analytics screen does: commas, "+" and any white space
+// separate ids.
+func TestParseIDList(t *testing.T) {
+	for in, want := range map[string][]int64{"1,2 3": {1, 2, 3}, "1+2": {1, 2}, "4\n5\r\n6": {4, 5, 6}, " 7\u00a08 ": {7, 8}, "": nil} {
+		ids, err := parseIDList(in)
+		if err != nil || !slices.Equal(ids, want) {
+			t.Errorf("parseIDList(%q) = %v, %v; want %v", in, ids, err, want)
+		}
+	}
+	for _, in := range []string{"0", "-1", "1.5", "x", "9223372036854775808"} {
+		if ids, err := parseIDList(in); err == nil {
+			t.Errorf("parseIDList(%q) = %v, want an error", in, ids)
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
@@ -729,10 +730,11 @@ func shortNumber(v float64) string {
 	return strconv.FormatFloat(v, 'f', 1, 64)
 }
 
-// ParseIDs reads ids separated by spaces or commas ("" = none).
+// ParseIDs reads ids separated by commas, white space (a pasted column too) or "+" (as in
+// a copied query string); "" is none. parley analytics export reads its id flags the same way.
 func ParseIDs(s string) ([]int64, error) {
 	var out []int64
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '+' }) {
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '+' || unicode.IsSpace(r) }) {
 		id, err := common.ParseID(f)
 		if err != nil {
 			return nil, err

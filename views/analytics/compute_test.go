@@ -2,6 +2,7 @@ package analytics
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -415,6 +416,17 @@ func TestQueryKeyAndIDs(t *testing.T) {
 	}
 	if _, err := ParseIDs("12 x"); err == nil {
 		t.Error("ParseIDs accepted x")
+	}
+}
+
+// A list pasted as a column (line breaks) reads as its ids; white space alone is no id at
+// all (it used to give the id 0).
+func TestParseIDsWhiteSpace(t *testing.T) {
+	for in, want := range map[string][]int64{"12\n15\r\n20": {12, 15, 20}, "7+8\u00a09": {7, 8, 9}, "\n": nil, " \v ": nil} {
+		ids, err := ParseIDs(in)
+		if err != nil || !slices.Equal(ids, want) {
+			t.Errorf("ParseIDs(%q) = %v, %v; want %v", in, ids, err, want)
+		}
 	}
 }
 
