@@ -255,6 +255,12 @@ func (k *KeyMap) Apply(overrides map[string][]string) error {
 				probs = append(probs, Problem{a, "ctrl+c always quits and cannot be rebound"})
 				continue
 			}
+			if strings.ContainsFunc(kk, isControl) {
+				// A terminal sends such keys by name (esc, tab, ctrl+…): this one could never
+				// be pressed, and its help label would write the control character out.
+				probs = append(probs, Problem{a, fmt.Sprintf("%q is not a key: write control keys by name, like esc, tab or ctrl+r", kk)})
+				continue
+			}
 			clean = append(clean, kk)
 		}
 		*b = key.NewBinding(key.WithKeys(clean...), key.WithHelp(helpKeys(clean), b.Help().Desc))
@@ -266,6 +272,9 @@ func (k *KeyMap) Apply(overrides map[string][]string) error {
 	*k = next
 	return nil
 }
+
+// isControl reports C0 and C1 control characters and DEL.
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
 // conflicts reports keys bound to two actions of one context, each clash once however
 // many contexts it occurs in (naming them all). A clash between a rebound action and a

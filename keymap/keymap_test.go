@@ -2,6 +2,7 @@ package keymap
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,6 +49,23 @@ func TestApplyRejectsConflictsUnknownActionsAndCtrlC(t *testing.T) {
 	}
 	if !key.Matches(press("/"), k.Search) {
 		t.Fatal("a rejected Apply changed the key map")
+	}
+}
+
+// A key with a control character in it (a YAML "\e[A" in the config) can never be pressed:
+// it is refused, naming it escaped, and the key map stays as it was.
+func TestApplyRefusesControlCharacters(t *testing.T) {
+	for _, bad := range []string{"\x1b[A", "\x1b", "q\x00", "\u009b"} {
+		k := Default()
+		err := k.Apply(map[string][]string{Quit: {bad}})
+		var ae *ApplyError
+		if !errors.As(err, &ae) || len(ae.Problems) != 1 || ae.Problems[0].Action != Quit ||
+			!strings.Contains(ae.Problems[0].Msg, "is not a key") || strings.ContainsAny(err.Error(), "\x1b\x00\u009b") {
+			t.Errorf("%q: %v", bad, err)
+		}
+		if !slices.Equal(k.Quit.Keys(), []string{"q"}) {
+			t.Errorf("%q: quit is bound to %q", bad, k.Quit.Keys())
+		}
 	}
 }
 
