@@ -398,6 +398,7 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 				body = bytes.ReplaceAll(body, []byte(c.token), []byte("[redacted]"))
 			}
 			apiErr = newError(req.method, u.Path, status, header, body, c.now())
+			// Decoding the body undoes JSON escapes ("\u0074ok…"): redact the detail too.
 			apiErr.Detail = c.redactText(apiErr.Detail)
 			err = apiErr
 		} else if ctx.Err() != nil {
