@@ -22,6 +22,8 @@ type session struct {
 	Label string
 	// OwnerID is the demo organization's owner (the operator acting by default).
 	OwnerID int64
+	// token is kept only to be masked in crash reports.
+	token   string
 	closers []func() error
 }
 
@@ -88,6 +90,7 @@ func newSession(ctx context.Context, cfg clientConfig, stderr io.Writer) (*sessi
 		return nil, err
 	}
 	s.Client = c
+	s.token = cfg.Token
 	if s.Label == "" {
 		s.Label = c.BaseURL()
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,7 +15,9 @@ import (
 	"golang.org/x/term"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/credentials"
 	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/ui"
 )
@@ -74,6 +75,9 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 		return err
 	}
 	defer sess.Close()
+	crashes := newCrashLog()
+	crashes.addSecret(os.Getenv(credentials.EnvToken))
+	crashes.addSecret(sess.token)
 
 	app := ui.New(ui.Options{
 		Client:            sess.Client,
@@ -86,12 +90,16 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 		PageSize:          s.PageSize,
 		Events:            events,
 		DefaultOperatorID: sess.OwnerID,
+		ReportCrash: func(c *ui.Crash) (string, string, error) {
+			summary, path, err := crashes.write(c.Where, c.Value, c.Stack)
+			dl.log.Error("crash", "in", c.Where, "panic", summary, "stack", crashes.redact(string(c.Stack)))
+			return summary, path, err
+		},
 	})
 	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithContext(ctx))
 	_, err = p.Run()
-	if c := app.Crash(); c != nil {
-		dl.log.Error("crash", "panic", fmt.Sprint(c.Value), "stack", string(c.Stack))
-		return crashError(c)
+	if s := app.Stopped(); s != nil {
+		return crashError(s, crashes)
 	}
 	switch {
 	case errors.Is(err, tea.ErrProgramPanic):
@@ -188,21 +196,14 @@ func hostOf(label string) string {
 	return strings.TrimSuffix(label, "/")
 }
 
-// crashError writes a caught panic's details to a file and returns the short message
-// printed after the terminal was restored.
-func crashError(c *ui.Crash) error {
-	msg := fmt.Sprintf("parley stopped after an internal error (%v); the terminal was restored", c.Value)
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return errors.New(msg)
+// crashError is the message printed after the UI stopped itself because of repeated
+// panics (each one is in the crash log already): the first one's cause and where the
+// details are.
+func crashError(s *ui.Stopped, log *crashLog) error {
+	first := sanitize.Line(log.redact(fmt.Sprint(s.First.Value)))
+	msg := fmt.Sprintf("parley stopped after %d internal errors within %s (the first: %s); the terminal was restored", s.Count, s.Within, first)
+	if log.pathErr != nil {
+		return fmt.Errorf("%s; the crash log could not be written: %w", msg, log.pathErr)
 	}
-	path := filepath.Join(dir, "parley", "crash.log")
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return errors.New(msg)
-	}
-	report := fmt.Sprintf("%s\nparley %s: %v\n\n%s", time.Now().UTC().Format(time.RFC3339), version, c.Value, c.Stack)
-	if err := os.WriteFile(path, []byte(report), 0o600); err != nil {
-		return errors.New(msg)
-	}
-	return fmt.Errorf("%s; details in %s", msg, path)
+	return fmt.Errorf("%s; details in %s", msg, log.path)
 }

@@ -54,6 +54,8 @@ type Options struct {
 	Events <-chan client.Event
 	// DefaultOperatorID is the token's own operator, when known.
 	DefaultOperatorID int64
+	// ReportCrash writes down a caught panic (called from a command), or nil.
+	ReportCrash CrashReporter
 }
 
 type screenEntry struct {
@@ -81,7 +83,7 @@ type App struct {
 	bars        barCache // the tab bar and status bar, redrawn only when their text changes
 	lastRefresh time.Time
 	autoGen     int
-	crash       *Crash // a panic caught in Update, View or a command
+	safe        safety // panics caught in Init, Update, View or a command (safe.go)
 	opsReq      int
 
 	// Organization and operator context (context.go).

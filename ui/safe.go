@@ -4,71 +4,212 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
+	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/views/common"
 )
 
-// Crash is a panic caught in parley's Update, View or commands.
+// A panic in Init, Update, View or a command does not end parley: the model stays as it
+// was (the App itself, never nil), the screen keeps its last good frame, the stack goes to
+// the crash log (written by a command: Update does no I/O) and an error toast names the
+// cause and the log. Only a storm of panics (stormCount within stormWindow, the same bug
+// hit on every message) quits, so the user is never stuck on a screen that cannot work.
+const (
+	stormCount  = 5
+	stormWindow = 10 * time.Second
+)
+
+// Crash is a panic caught in parley's Init, Update, View or commands.
 type Crash struct {
+	// Where names the part that panicked: "Init", "Update", "View" or "a command".
+	Where string
 	Value any
 	Stack []byte
+	At    time.Time
 }
 
 func (c *Crash) Error() string { return fmt.Sprintf("internal error: %v", c.Value) }
 
+// Stopped is why the program quit by itself after repeated panics.
+type Stopped struct {
+	// First is the first panic of the storm.
+	First *Crash
+	// Count panics came within Within.
+	Count  int
+	Within time.Duration
+}
+
+// CrashReporter writes a crash down (in a command, never in Update) and returns the
+// panic's one-line description as it may be shown (the token removed) and where the
+// details are.
+type CrashReporter func(*Crash) (summary, path string, err error)
+
+// safety is the App's record of caught panics.
+type safety struct {
+	recent    []*Crash // the panics within stormWindow, oldest first
+	viewCrash *Crash   // a panic in View, reported by the next Update
+	lastFrame string   // the last frame View drew without panicking
+	stopped   *Stopped // set when a storm of panics quits the program
+}
+
 type crashMsg struct{ crash *Crash }
 
-// Crash returns the panic that stopped the program, if any.
-func (a *App) Crash() *Crash { return a.crash }
+type crashReportedMsg struct {
+	summary, path string
+	err           error
+}
+
+// Stopped returns why the program quit after repeated panics, or nil.
+func (a *App) Stopped() *Stopped { return a.safe.stopped }
 
 // Init starts every screen, loads the operator directory, listens for client events and
 // starts auto-refresh.
-func (a *App) Init() (cmd tea.Cmd) {
-	defer a.recover(&cmd)
-	cmd = a.initCmds()
-	if opened := a.applyModalChanges(); opened != nil {
-		cmd = tea.Batch(cmd, opened)
+func (a *App) Init() tea.Cmd {
+	cmd, c := a.protect("Init", func() tea.Cmd {
+		cmd := a.initCmds()
+		if opened := a.applyModalChanges(); opened != nil {
+			cmd = tea.Batch(cmd, opened)
+		}
+		return cmd
+	})
+	if c != nil {
+		return a.crashed(c)
 	}
 	return guard(cmd)
 }
 
-// Update is the root's update with panics turned into a clean quit: the terminal is
-// restored by Bubble Tea's normal shutdown and main prints a short message.
-func (a *App) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
-	if c, ok := msg.(crashMsg); ok {
-		a.crash = c.crash
+// Update is the root's update with panics caught: the App is returned as it stands, the
+// crash is reported and the program goes on.
+func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if a.safe.stopped != nil {
 		return a, tea.Quit
 	}
-	if a.crash != nil {
-		return a, tea.Quit
+	var cmds []tea.Cmd
+	if c := a.safe.viewCrash; c != nil {
+		a.safe.viewCrash = nil
+		cmds = append(cmds, a.crashed(c))
+		if a.safe.stopped != nil {
+			return a, cmds[0]
+		}
 	}
-	defer a.recover(&cmd)
-	_, cmd = a.update(msg)
-	if opened := a.applyModalChanges(); opened != nil {
-		cmd = tea.Batch(cmd, opened)
+	switch msg := msg.(type) {
+	case crashMsg:
+		return a, tea.Batch(append(cmds, a.crashed(msg.crash))...)
+	case crashReportedMsg:
+		return a, tea.Batch(append(cmds, a.addToast(crashText(msg), true))...)
 	}
-	return a, guard(cmd)
+	cmd, c := a.protect("Update", func() tea.Cmd {
+		_, cmd := a.update(msg)
+		if opened := a.applyModalChanges(); opened != nil {
+			cmd = tea.Batch(cmd, opened)
+		}
+		return cmd
+	})
+	if c != nil {
+		cmd = a.crashed(c)
+	} else {
+		cmd = guard(cmd)
+	}
+	return a, tea.Batch(append(cmds, cmd)...)
 }
 
-// View draws the screen; a panic here quits at the next update.
+// View draws the screen. A panic here keeps the last good frame, with the error on its
+// bottom line; the next Update reports it.
 func (a *App) View() (s string) {
-	if a.crash != nil {
-		return ""
+	if a.safe.stopped != nil {
+		return a.safe.lastFrame
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			a.crash = &Crash{Value: r, Stack: debug.Stack()}
-			s = ""
+			c := &Crash{Where: "View", Value: r, Stack: debug.Stack(), At: a.ctx.Now()}
+			if a.safe.viewCrash == nil {
+				a.safe.viewCrash = c
+			}
+			s = a.brokenFrame(c)
 		}
 	}()
-	return a.view()
+	s = a.view()
+	a.safe.lastFrame = s
+	return s
 }
 
-func (a *App) recover(cmd *tea.Cmd) {
-	if r := recover(); r != nil {
-		a.crash = &Crash{Value: r, Stack: debug.Stack()}
-		*cmd = tea.Quit
+// protect runs f, turning a panic into a Crash.
+func (a *App) protect(where string, f func() tea.Cmd) (cmd tea.Cmd, c *Crash) {
+	defer func() {
+		if r := recover(); r != nil {
+			cmd, c = nil, &Crash{Where: where, Value: r, Stack: debug.Stack(), At: a.ctx.Now()}
+		}
+	}()
+	return f(), nil
+}
+
+// crashed records a caught panic and returns the command that reports it; the command
+// also quits when the panic completes a storm.
+func (a *App) crashed(c *Crash) tea.Cmd {
+	if c.At.IsZero() {
+		c.At = a.ctx.Now()
 	}
+	keep := a.safe.recent[:0]
+	for _, r := range a.safe.recent {
+		if c.At.Sub(r.At) < stormWindow {
+			keep = append(keep, r)
+		}
+	}
+	a.safe.recent = append(keep, c)
+	report := a.reportCmd(c)
+	if len(a.safe.recent) >= stormCount {
+		a.safe.stopped = &Stopped{First: a.safe.recent[0], Count: len(a.safe.recent), Within: stormWindow}
+		return tea.Sequence(report, tea.Quit)
+	}
+	return report
+}
+
+// reportCmd writes the crash down through the reporter (I/O, so in a command).
+func (a *App) reportCmd(c *Crash) tea.Cmd {
+	report := a.opts.ReportCrash
+	return guard(func() tea.Msg {
+		if report == nil {
+			return crashReportedMsg{summary: fmt.Sprint(c.Value)}
+		}
+		summary, path, err := report(c)
+		return crashReportedMsg{summary: summary, path: path, err: err}
+	})
+}
+
+// crashText is the toast of a reported crash.
+func crashText(m crashReportedMsg) string {
+	switch {
+	case m.err != nil:
+		return fmt.Sprintf("internal error: %s (the crash log could not be written: %v)", m.summary, m.err)
+	case m.path != "":
+		return fmt.Sprintf("internal error: %s; details in %s", m.summary, m.path)
+	}
+	return "internal error: " + m.summary
+}
+
+// brokenFrame is the last good frame with its bottom line replaced by the error: the
+// crash's toast once reported, else the panic itself.
+func (a *App) brokenFrame(c *Crash) (frame string) {
+	defer func() {
+		if recover() != nil {
+			frame = a.safe.lastFrame
+		}
+	}()
+	text := "internal error while drawing: " + fmt.Sprint(c.Value)
+	if n := len(a.toasts); n > 0 && a.toasts[n-1].err {
+		text = a.toasts[n-1].text
+	}
+	line := common.Fit(a.ctx.Styles.Error.Render(" ✗ "+sanitize.Line(text)), a.width)
+	if a.safe.lastFrame == "" {
+		return line
+	}
+	lines := strings.Split(a.safe.lastFrame, "\n")
+	lines[len(lines)-1] = line
+	return strings.Join(lines, "\n")
 }
 
 // guard wraps a command so a panic inside it (or inside the commands it batches or
@@ -80,7 +221,7 @@ func guard(cmd tea.Cmd) tea.Cmd {
 	return func() (msg tea.Msg) {
 		defer func() {
 			if r := recover(); r != nil {
-				msg = crashMsg{&Crash{Value: r, Stack: debug.Stack()}}
+				msg = crashMsg{&Crash{Where: "a command", Value: r, Stack: debug.Stack()}}
 			}
 		}()
 		return guardMsg(cmd())
