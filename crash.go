@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -99,4 +101,66 @@ func (l *crashLog) write(where string, value any, stack []byte) (summary, path s
 	}
 	l.written++
 	return summary, l.path, nil
+}
+
+// process is what parley's own goroutines and the main goroutine fall back on when a panic
+// escapes Bubble Tea's recovery: it puts the terminal back, writes the crash log and ends
+// the process with a short message.
+type process struct {
+	log    *crashLog
+	tty    *ttyGuard
+	stderr io.Writer
+	exit   func(code int)
+	once   sync.Once
+}
+
+// crashExitCode is the exit status after an uncaught internal error (the Go runtime's own
+// for a panic).
+const crashExitCode = 2
+
+func newProcess(stderr io.Writer, exit func(int)) *process {
+	p := &process{log: newCrashLog(), tty: &ttyGuard{}, stderr: stderr, exit: exit}
+	p.log.addSecret(os.Getenv(credentials.EnvToken))
+	return p
+}
+
+type processKey struct{}
+
+// withProcess makes p reachable by the code ctx reaches (the commands and their
+// goroutines).
+func withProcess(ctx context.Context, p *process) context.Context {
+	return context.WithValue(ctx, processKey{}, p)
+}
+
+// processFrom is the process of ctx, or nil (in tests that call a command's code
+// directly); a nil process lets panics run their course.
+func processFrom(ctx context.Context) *process {
+	p, _ := ctx.Value(processKey{}).(*process)
+	return p
+}
+
+// recover is deferred first thing in main and in every goroutine parley starts: a panic
+// restores the terminal, goes to the crash log and ends the process (exit status 2) with
+// a line on stderr that names the cause and the log.
+func (p *process) recover(where string) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if p == nil {
+		panic(r)
+	}
+	stack := debug.Stack()
+	p.once.Do(func() {
+		p.tty.restore(restoreWait)
+		summary, path, err := p.log.write(where, r, stack)
+		msg := fmt.Sprintf("parley stopped after an internal error (%s)", summary)
+		if err != nil {
+			msg += "; " + err.Error()
+		} else {
+			msg += "; details in " + path
+		}
+		writeWithin(p.stderr, "parley: "+sanitize.Text(msg)+"\n", restoreWait)
+		p.exit(crashExitCode)
+	})
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -94,6 +95,52 @@ func TestCrashLogKeepsTheFirstReportsOfAStorm(t *testing.T) {
 	if got := readLog(t, l); !strings.Contains(got, "panic 0") || strings.Contains(got, "one too many") {
 		t.Fatalf("the log does not hold the first reports only:\n%s", got)
 	}
+}
+
+// TestPanicOutsideBubbleTeaRestoresTheTerminal: a panic in the main goroutine or in a
+// goroutine of parley's own, while the TUI has the terminal in raw mode, restores the
+// terminal, goes to the crash log and ends the process with status 2 and a line that
+// names the cause and the log.
+func TestPanicOutsideBubbleTeaRestoresTheTerminal(t *testing.T) {
+	out := &written{}
+	g, _, tty := openRawPTY(t, out)
+	stderr := &written{}
+	exited := make(chan int, 2)
+	p := &process{log: testCrashLog(t), tty: g, stderr: stderr, exit: func(code int) { exited <- code }}
+	go func() {
+		defer p.recover("the signal handler")
+		panic(errors.New("bad state in the signal handler"))
+	}()
+	if code := recv(t, exited, "exit after the panic"); code != crashExitCode {
+		t.Fatalf("exit status %d, want %d", code, crashExitCode)
+	}
+	if isRaw(t, tty) {
+		t.Fatal("the terminal was left in raw mode")
+	}
+	if !strings.Contains(out.String(), "\x1b[?1049l") {
+		t.Fatalf("the alternate screen was not left: %q", out.String())
+	}
+	msg := stderr.String()
+	if !strings.Contains(msg, "parley: parley stopped after an internal error (bad state in the signal handler); details in "+p.log.path) {
+		t.Fatalf("stderr: %q", msg)
+	}
+	log := readLog(t, p.log)
+	if !strings.Contains(log, "internal error in the signal handler: bad state in the signal handler") ||
+		!strings.Contains(log, "TestPanicOutsideBubbleTeaRestoresTheTerminal") {
+		t.Fatalf("the log does not name the cause and its stack:\n%s", log)
+	}
+}
+
+func TestWithoutAProcessAPanicRunsItsCourse(t *testing.T) {
+	defer func() {
+		if r := recover(); r != "boom" {
+			t.Fatalf("recovered %v, want the original panic", r)
+		}
+	}()
+	func() {
+		defer processFrom(context.Background()).recover("main")
+		panic("boom")
+	}()
 }
 
 func TestStormMessageNamesTheFirstCauseAndTheLog(t *testing.T) {

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -22,10 +23,17 @@ func main() {
 	// First thing: undo the TERM=dumb that kept Bubble Tea's init from querying the
 	// terminal (see termguard).
 	termguard.Restore()
+	proc := newProcess(os.Stderr, os.Exit)
+	defer proc.recover("main")
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
 	root := newRootCmd()
-	if err := root.ExecuteContext(ctx); err != nil {
+	err := root.ExecuteContext(withProcess(ctx, proc))
+	var sig *signalExit
+	switch {
+	case errors.As(err, &sig):
+		os.Exit(sig.code())
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "parley:", errorLine(err))
 		os.Exit(1)
 	}

@@ -62,9 +62,10 @@ func sessionFor(ctx context.Context, s Settings, stderr io.Writer, dl *debugLog,
 // keyring was not used (never the token).
 func lookupToken(ctx context.Context, s Settings, stderr io.Writer, dl *debugLog) (credentials.Token, error) {
 	done, stopped := make(chan struct{}), make(chan struct{})
+	proc := processFrom(ctx)
 	go func() {
 		defer close(stopped)
-		defer func() { _ = recover() }()
+		defer proc.recover("the keyring notice")
 		select {
 		case <-done:
 		case <-time.After(400 * time.Millisecond):

@@ -15,7 +15,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/credentials"
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/theme"
@@ -39,11 +38,18 @@ func needTerminal(termVar string, hadTerm bool) error {
 	return nil
 }
 
-// runTUI opens the full-screen UI.
-func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, stderr io.Writer) error {
+// runTUI opens the full-screen UI. SIGINT, SIGTERM and SIGHUP end it (shutdown.go); a
+// signal's result is a *signalExit.
+func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, stderr io.Writer) (err error) {
 	if err := needTerminal(termVar, hadTerm); err != nil {
 		return err
 	}
+	proc := processFrom(ctx)
+	if proc == nil {
+		return errors.New("internal error: the TUI started without its process guard")
+	}
+	ctx, watch := watchSignals(ctx, proc)
+	defer func() { err = watch.finish(err) }()
 	s, err := resolveSettings(ctx, g, os.Getenv)
 	if err != nil {
 		return err
@@ -75,9 +81,7 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 		return err
 	}
 	defer sess.Close()
-	crashes := newCrashLog()
-	crashes.addSecret(os.Getenv(credentials.EnvToken))
-	crashes.addSecret(sess.token)
+	proc.log.addSecret(sess.token)
 
 	app := ui.New(ui.Options{
 		Client:            sess.Client,
@@ -91,15 +95,23 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 		Events:            events,
 		DefaultOperatorID: sess.OwnerID,
 		ReportCrash: func(c *ui.Crash) (string, string, error) {
-			summary, path, err := crashes.write(c.Where, c.Value, c.Stack)
-			dl.log.Error("crash", "in", c.Where, "panic", summary, "stack", crashes.redact(string(c.Stack)))
+			summary, path, err := proc.log.write(c.Where, c.Value, c.Stack)
+			dl.log.Error("crash", "in", c.Where, "panic", summary, "stack", proc.log.redact(string(c.Stack)))
 			return summary, path, err
 		},
 	})
-	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithContext(ctx))
+	if ctx.Err() != nil {
+		return ctx.Err() // a signal during start-up
+	}
+	// Bubble Tea's own signal handler stays off: the signal watch ends the program.
+	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithoutSignalHandler())
+	if err := proc.tty.save(int(os.Stdin.Fd()), os.Stdout); err != nil {
+		return err
+	}
 	_, err = p.Run()
+	proc.tty.released()
 	if s := app.Stopped(); s != nil {
-		return crashError(s, crashes)
+		return crashError(s, proc.log)
 	}
 	switch {
 	case errors.Is(err, tea.ErrProgramPanic):
