@@ -21,12 +21,13 @@ import (
 type fakeWatch struct {
 	*signalWatch
 	stopped chan struct{}
+	armed   chan struct{} // the grace period started
 	forced  chan os.Signal
 	timer   chan time.Time
 }
 
 func newFakeWatch() *fakeWatch {
-	f := &fakeWatch{stopped: make(chan struct{}, 4), forced: make(chan os.Signal, 4), timer: make(chan time.Time)}
+	f := &fakeWatch{stopped: make(chan struct{}, 4), armed: make(chan struct{}, 4), forced: make(chan os.Signal, 4), timer: make(chan time.Time)}
 	f.signalWatch = newSignalWatch(
 		func() { f.stopped <- struct{}{} },
 		func(s os.Signal) { f.forced <- s },
@@ -35,6 +36,7 @@ func newFakeWatch() *fakeWatch {
 			if d != shutdownGrace {
 				panic("unexpected wait " + d.String())
 			}
+			f.armed <- struct{}{}
 			return f.timer
 		})
 	go f.run()
@@ -57,6 +59,7 @@ func TestSecondSignalForcesTheExit(t *testing.T) {
 	w := newFakeWatch()
 	w.sigs <- syscall.SIGTERM
 	recv(t, w.stopped, "request to stop after the first signal")
+	recv(t, w.armed, "the grace period to start")
 	select {
 	case s := <-w.forced:
 		t.Fatalf("forced out (%v) before the grace period or a second signal", s)
@@ -73,6 +76,12 @@ func TestStuckShutdownIsForcedAfterTheGracePeriod(t *testing.T) {
 	w := newFakeWatch()
 	w.sigs <- syscall.SIGHUP
 	recv(t, w.stopped, "request to stop")
+	recv(t, w.armed, "the grace period to start")
+	select {
+	case s := <-w.forced:
+		t.Fatalf("forced out (%v) before the grace period ended", s)
+	default:
+	}
 	w.timer <- time.Now()
 	if s := recv(t, w.forced, "forced exit after the grace period"); s != syscall.SIGHUP {
 		t.Fatalf("forced with %v, want SIGHUP", s)
