@@ -24,6 +24,9 @@ type Ctx struct {
 	Client *client.Client
 	// PageSize is the list page size (1..100).
 	PageSize int
+	// OffsetCap is the most results the offset list endpoints reach (0: the spec's 10,000,
+	// OffsetCap); tests lower it with the sandbox's.
+	OffsetCap int
 	// Operators maps operator ids to sanitized display names, filled by the root.
 	Operators map[int64]string
 	// contactNames maps contact ids to the sanitized names seen on rows loaded anywhere
