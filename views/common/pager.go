@@ -20,7 +20,12 @@ const (
 	LinkAllPrev          // /all/ descending: follow previous, reversing each page
 )
 
-// OffsetCap is the most results an offset list returns (the spec's 10,000).
+// OffsetCap is the most results an offset list returns (the spec's 10,000). The rows of a
+// list in id order go on past it through the /all/ cursor endpoint (spec, Pagination 2 and
+// 4). Whether they do is decided by the rows loaded, not by the count: a server may report
+// the capped count (the spec only says offset endpoints return at most 10,000 results), so
+// a count equal to the cap is a lower bound (Pager.AtLeast) until the cursor endpoint,
+// whose envelope carries the count too, or the list's real end says what the total is.
 const OffsetCap = 10000
 
 // Pager is the paging state of a list that loads a query's rows page by page from an
@@ -34,6 +39,8 @@ const OffsetCap = 10000
 // RowAt and PosOf map them to the loaded rows.
 type Pager struct {
 	Total   int      // the server's count (at least the rows loaded)
+	AtLeast bool     // Total is an offset list's count at the cap: the true total may be more
+	Cap     int      // results the offset endpoint reaches (0: OffsetCap); kept by Reset
 	Link    string   // where the page after the first rows is ("" = none)
 	Kind    LinkKind // how to follow Link
 	Loading bool     // a request is in flight
@@ -42,6 +49,8 @@ type Pager struct {
 	Gap     Gap      // the rows not loaded between the first pages and the last ones
 
 	gen, req int
+	// bottom is the request id of the last rows asked for by JumpPastCap.
+	bottom int
 	// nextErr: Err is the error of a page after the loaded ones (not of a first page).
 	nextErr bool
 	// noJump: the last page could not be had by offset (a server whose cap is below the
@@ -56,6 +65,11 @@ type Gap struct {
 	N    int    // rows of the query in the gap (0: none; the rows are contiguous)
 	Prev string // the previous link of the first page after the gap ("": none loaded yet)
 	Next string // the next link of the last page after the gap (where the rows go on)
+	// Cursor says where the rows after the gap came from: LinkNone, the offset endpoint
+	// (Prev and Next are offset links); LinkAllPrev or LinkAllNext, the /all/ cursor
+	// endpoint for a list in descending or ascending id order (Prev is a cursor link, see
+	// FetchBeforeLast, and nothing comes after them).
+	Cursor LinkKind
 }
 
 // Where says which page a request is for.
@@ -97,6 +111,32 @@ type Page[R any] struct {
 	Err   error
 	At    time.Time
 }
+
+// offsetCap is the results the offset endpoint reaches.
+func (p *Pager) offsetCap() int {
+	if p.Cap > 0 {
+		return p.Cap
+	}
+	return OffsetCap
+}
+
+// Count is the count as a header shows it: "10,000+" while the true total may be more.
+func (p *Pager) Count() string {
+	if p.AtLeast {
+		return Thousands(p.Total) + "+"
+	}
+	return Thousands(p.Total)
+}
+
+// Reach is the most results the offset endpoint reaches (Cap, or the spec's OffsetCap).
+func (p *Pager) Reach() int { return p.offsetCap() }
+
+// BeyondCap reports that the count is past the offset cap, or at it and so perhaps the
+// capped one: the offset endpoint does not reach the end of the list, or may not.
+func (p *Pager) BeyondCap() bool { return p.AtLeast || p.Total > p.offsetCap() }
+
+// One reports a count of exactly one (the header's noun is then singular).
+func (p *Pager) One() bool { return p.Total == 1 && !p.AtLeast }
 
 // Start begins a query's first page: answers to earlier queries and requests are dropped
 // from now on. With keep the cursor stays on its row when the page arrives (see KeepAt);
@@ -179,20 +219,73 @@ func (p *Pager) Shift(k int) {
 	}
 }
 
-// JumpEnd lets the cursor go to the count's last row when only the first of n rows are
-// loaded: the rows after them become a gap, and the page the list asks for next is the last
-// one (see Want), not every page in between. It reports whether the list reaches the
-// count's end now: not past the offset cap (or a lower one a server showed), not for a
-// cursor list, and not before the first page.
+// JumpEnd lets the cursor go to the last row the offset endpoint reaches when only the
+// first of n rows are loaded: the rows after them become a gap, and the page the list asks
+// for next is the last one (see Want), not every page in between. That row is the count's
+// last, or with a count past the cap (or at it, perhaps the capped one) the cap's: the end
+// of a list that the cursor endpoint cannot continue. A list that it can continue asks for
+// its last rows there instead (JumpPastCap). JumpEnd reports whether the list reaches that
+// row now: not for a cursor list, not after a server showed a lower cap, and not before
+// the first page.
 func (p *Pager) JumpEnd(n int) bool {
 	if p.Gap.N > 0 {
 		return true
 	}
-	if !p.Loaded || p.Kind != LinkOffset || p.Link == "" || p.noJump || p.Total <= n || p.Total > OffsetCap {
+	end := min(p.Total, p.offsetCap())
+	if !p.Loaded || p.Kind != LinkOffset || p.Link == "" || p.noJump || end <= n {
 		return false
 	}
-	p.Gap = Gap{At: n, N: p.Total - n}
+	p.Gap = Gap{At: n, N: end - n}
 	return true
+}
+
+// JumpPastCap begins the request for the last rows of a list in id order, of n rows loaded,
+// whose end the offset endpoint does not reach: its count is past the cap, or at it and so
+// perhaps the capped one. The answer (see FetchBottom) comes from the cursor endpoint, whose
+// count places the rows after a gap. False, changing nothing, when the offset endpoint
+// reaches the end (JumpEnd), when every row is loaded, when there is a gap already or the
+// last rows are asked for already, when they could not be had before (a server without a
+// count), and before the first page.
+func (p *Pager) JumpPastCap(n int) (Request, bool) {
+	switch {
+	case !p.Loaded || p.Err != nil || p.Gap.N > 0 || p.noJump || n == 0:
+		return Request{}, false
+	case p.Loading && p.bottom == p.req:
+		return Request{}, false // asked for already
+	case p.Link == "" && p.Kind != LinkOffset:
+		return Request{}, false // the cursor walk reached the end: every row is loaded
+	case !p.BeyondCap():
+		return Request{}, false // the offset endpoint reaches the end
+	}
+	r := p.Begin(LastPage, 0)
+	p.bottom = r.Req
+	return r, true
+}
+
+// Contiguous is how many rows, of n loaded, come one after the other from the first: those
+// before the gap. The page after them continues from the last of them.
+func (p *Pager) Contiguous(n int) int {
+	if p.Gap.N > 0 {
+		return p.Gap.At
+	}
+	return n
+}
+
+// PastCap reports that the offset walk ended where the offset endpoint stops, so that the
+// rows after the n loaded, if any, are to come from the /all/ cursor endpoint (for a query
+// it can serve): the rows before the gap reach the offset cap, whatever the count says (a
+// server may report the capped count); or the rows stop short of the count (a server whose
+// cap is lower and that says so); or the last rows came from the cursor endpoint (bottom)
+// and the gap before them is still open. It is false while the offset walk goes on, after a
+// cursor walk began, and after a cursor walk ended.
+func (p *Pager) PastCap(n int) bool {
+	if !p.Loaded || p.Link != "" || p.Kind != LinkOffset {
+		return false
+	}
+	if p.Gap.N > 0 {
+		return p.Gap.Cursor != LinkNone
+	}
+	return n >= p.offsetCap() || n < p.Total
 }
 
 // Want says which page a list of n loaded rows should ask for with the cursor at position
@@ -220,9 +313,13 @@ func (p *Pager) Want(n, pos, vis int) (Where, bool) {
 	return BeforeLast, pos-(g.At+g.N) <= vis+1
 }
 
-// closeGap makes the rows contiguous: the page after them is the one after the last pages.
+// closeGap makes the rows contiguous: the page after them is the one after the last pages
+// (none after rows from the cursor endpoint's end).
 func (p *Pager) closeGap() {
 	p.Link = p.Gap.Next
+	if p.Gap.Cursor != LinkNone {
+		p.Kind = p.Gap.Cursor
+	}
 	p.Gap = Gap{}
 }
 
@@ -243,7 +340,7 @@ func (p *Pager) RetryNext() bool {
 }
 
 // Reset forgets the query's paging state and drops every answer in flight.
-func (p *Pager) Reset() { *p = Pager{gen: p.gen + 1, req: p.req} }
+func (p *Pager) Reset() { *p = Pager{Cap: p.Cap, gen: p.gen + 1, req: p.req} }
 
 // Gen is the query generation (for other requests of the list, such as a refresh merge).
 func (p *Pager) Gen() int { return p.gen }
@@ -251,12 +348,6 @@ func (p *Pager) Gen() int { return p.gen }
 // Ready reports whether the next page may be asked for: the first page arrived, nothing is
 // in flight and the last request did not fail.
 func (p *Pager) Ready() bool { return p.Loaded && !p.Loading && p.Err == nil }
-
-// EndedBefore reports that the pages ended with n rows loaded, fewer than the count: the
-// cap on the results an offset list reaches (10,000 per the spec).
-func (p *Pager) EndedBefore(n int) bool {
-	return p.Loaded && p.Link == "" && p.Gap.N == 0 && n < p.Total
-}
 
 // AddPage takes page into p and into rows, the list's rows indexed by id in index. It
 // reports false for a page that is not the answer awaited (an older query's or a
@@ -293,13 +384,17 @@ func AddPage[R any](p *Pager, rows []R, index map[int64]int, page Page[R], id fu
 	switch {
 	case page.Where == LastPage:
 		if len(page.Rows) == 0 {
-			// The offset list does not reach its count's end (a cap below it): the rows
-			// stay as they were, and bottom goes to the rows loaded from now on.
+			// The offset list does not reach its count's end (a cap below it), or the
+			// cursor endpoint gave no count to place its last rows by: the rows stay as
+			// they were, and bottom goes to the rows loaded from now on.
 			*g, p.noJump = Gap{}, true
 			break
 		}
 		g.At, g.N = len(rows), max(0, page.Offset-len(rows))
-		g.Prev, g.Next = page.Prev, page.Link
+		g.Prev, g.Next, g.Cursor = page.Prev, page.Link, LinkNone
+		if page.Kind != LinkOffset {
+			g.Cursor = page.Kind
+		}
 		rows = append(rows, fresh...)
 		if g.N == 0 || overlap {
 			p.closeGap()
@@ -316,7 +411,10 @@ func AddPage[R any](p *Pager, rows []R, index map[int64]int, page Page[R], id fu
 		g.At += len(fresh)
 		g.N -= len(page.Rows)
 		p.Link, p.Kind = page.Link, page.Kind
-		if g.N <= 0 || page.Link == "" || overlap {
+		// An offset walk that ends does not close a gap before rows from the cursor
+		// endpoint: the rows in between come from that endpoint (PastCap).
+		ended := page.Link == "" && (g.Cursor == LinkNone || page.Kind != LinkOffset)
+		if g.N <= 0 || ended || overlap {
 			p.closeGap()
 		}
 	default:
@@ -326,11 +424,31 @@ func AddPage[R any](p *Pager, rows []R, index map[int64]int, page Page[R], id fu
 	if inserted {
 		Reindex(index, rows, id) // the rows after the gap moved
 	}
-	if page.Total >= 0 && (page.Where != LastPage || len(page.Rows) > 0) {
-		p.Total = page.Total
+	if page.Where != LastPage || len(page.Rows) > 0 {
+		p.takeCount(page.Replace, page.Kind, page.Total)
+	}
+	if p.Kind.cursor() && p.Link == "" && p.Gap.N == 0 {
+		p.AtLeast = false // the cursor walk reached the end: the rows are every one there is
 	}
 	p.Total = max(p.Total, p.Len(len(rows)))
 	return rows, true
+}
+
+// cursor reports a kind of the /all/ cursor endpoint.
+func (k LinkKind) cursor() bool { return k == LinkAllNext || k == LinkAllPrev }
+
+// takeCount takes the count of a page of kind (-1: it has none; first: a query's first
+// page). The cursor endpoint's count is the true total. An offset page's count at the cap
+// may be the capped one (AtLeast) and, after the first page, does not lower a larger total
+// known for the query (from the cursor endpoint).
+func (p *Pager) takeCount(first bool, kind LinkKind, total int) {
+	switch {
+	case total < 0:
+	case kind.cursor() || total != p.offsetCap():
+		p.Total, p.AtLeast = total, false
+	case first || p.Total <= total:
+		p.Total, p.AtLeast = total, true
+	}
 }
 
 // FirstPage is the answer to r from an offset page asked for by its options (a query's
@@ -369,7 +487,7 @@ func FetchNext[T, R any](ctx context.Context, c *client.Client, r Request, link 
 		out.Err = err
 		return out
 	}
-	out.Rows, out.Total, out.Link = Map(pg.Results, row), -1, pg.Next
+	out.Rows, out.Total, out.Link = Map(pg.Results, row), cursorCount(pg), pg.Next
 	if kind == LinkAllPrev {
 		slices.Reverse(out.Rows)
 		out.Link = pg.Previous
@@ -377,13 +495,95 @@ func FetchNext[T, R any](ctx context.Context, c *client.Client, r Request, link 
 	return out
 }
 
-// FetchLinkPage fetches the offset page at link as r's answer, within timeout (in a
-// command). An error is wrapped with what; At is now().
-func FetchLinkPage[T, R any](c *client.Client, r Request, link string, row func(T) R, now func() time.Time,
-	timeout time.Duration, what string) Page[R] {
+// cursorCount is the count of a cursor page (-1: it has none).
+func cursorCount[T any](pg *client.CursorPage[T]) int {
+	if pg.Count == nil || *pg.Count < 0 {
+		return -1
+	}
+	return *pg.Count
+}
+
+// FetchBottom fetches the answer to r, the last rows of a list in id order (desc: id
+// descending, the default order) that the offset endpoint does not reach, from the /all/
+// cursor endpoint, whose count places them (the answer's Offset is the position of its
+// first row). all fetches the cursor page at cursor ("": the first; ordering id, the one
+// the endpoint allows).
+//
+// Descending, the last rows are the oldest: the endpoint's first page, reversed; the rows
+// above them are its next pages (FetchBeforeLast with LinkAllPrev). Ascending, the last rows
+// are the newest: newest fetches them as the offset endpoint's first page in the default
+// order (reversed), and the cursor page before them (ids below the lowest of them) brings
+// the count and the rows above them; those before follow previous links (LinkAllNext).
+// Without a count the answer has no rows: the rows cannot be placed (see AddPage). Errors
+// are the client's, unwrapped.
+func FetchBottom[T, R any](ctx context.Context, r Request, desc bool,
+	all func(ctx context.Context, cursor string) (*client.CursorPage[T], error),
+	newest func(context.Context) (*client.Page[T], error), row func(T) R, id func(R) int64) Page[R] {
+	out := Page[R]{Request: r, Kind: LinkAllNext, Total: -1}
+	if desc {
+		out.Kind = LinkAllPrev
+		pg, err := all(ctx, "")
+		if err != nil {
+			out.Err = err
+			return out
+		}
+		if n := cursorCount(pg); n >= 0 {
+			out.Rows, out.Total, out.Prev = Map(pg.Results, row), n, pg.Next
+			slices.Reverse(out.Rows)
+		}
+	} else {
+		top, err := newest(ctx)
+		if err != nil {
+			out.Err = err
+			return out
+		}
+		last := Map(top.Results, row)
+		if len(last) == 0 {
+			return out
+		}
+		slices.Reverse(last)
+		pg, err := all(ctx, fmt.Sprintf("-%d", id(last[0])))
+		if err != nil {
+			out.Err = err
+			return out
+		}
+		if n := cursorCount(pg); n >= 0 {
+			out.Rows, out.Total = append(Map(pg.Results, row), last...), n
+			if len(pg.Results) > 0 {
+				out.Prev = pg.Previous
+			}
+		}
+	}
+	out.Offset = max(0, out.Total-len(out.Rows))
+	return out
+}
+
+// FetchBeforeLast fetches r's answer, the page that ends where the rows after the gap
+// start, at link (Gap.Prev) within timeout (in a command): an offset page that continues
+// at its previous link (kind LinkNone, see Gap.Cursor), or a cursor page: for a list in
+// descending id order (LinkAllPrev) the page after the link's cursor (higher ids),
+// reversed, continuing at its next link; ascending (LinkAllNext), the page before it, in
+// order, continuing at its previous link. An error is wrapped with what; At is now().
+func FetchBeforeLast[T, R any](c *client.Client, r Request, link string, kind LinkKind, row func(T) R,
+	now func() time.Time, timeout time.Duration, what string) Page[R] {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	p := FetchNext[T](ctx, c, r, link, LinkOffset, nil, row)
+	var p Page[R]
+	if kind.cursor() {
+		p = Page[R]{Request: r, Kind: kind, Total: -1}
+		pg, err := client.FetchCursorPage[T](ctx, c, link)
+		if err != nil {
+			p.Err = err
+		} else {
+			p.Rows, p.Total, p.Prev = Map(pg.Results, row), cursorCount(pg), pg.Previous
+			if kind == LinkAllPrev {
+				slices.Reverse(p.Rows)
+				p.Prev = pg.Next
+			}
+		}
+	} else {
+		p = FetchNext[T](ctx, c, r, link, LinkOffset, nil, row)
+	}
 	if p.Err != nil {
 		p.Err = fmt.Errorf("%s: %w", what, p.Err)
 	}

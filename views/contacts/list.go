@@ -48,9 +48,6 @@ func OrderingLabel(o string) string {
 	return o
 }
 
-// offsetCap is the most results an offset list returns.
-const offsetCap = 10000
-
 // requestTimeout bounds one request (retries included).
 const requestTimeout = 90 * time.Second
 
@@ -201,6 +198,7 @@ func (m *List) loadQuery() tea.Cmd {
 // rows show from the first.
 func (m *List) startFirst(keep bool) common.Request {
 	r, _ := m.Selected()
+	m.pg.Cap = m.ctx.OffsetCap
 	return m.pg.Start(keep, r.ID)
 }
 
@@ -236,28 +234,29 @@ func contactListOptions(q Query, limit, offset int) client.ContactListOptions {
 // `previous` cursors and each page reversed. Filters apply to both endpoints.
 func (m List) CanContinue() bool { return m.q.Search == "" && m.q.Ordering == "" }
 
-// capped reports that the offset list ended before count (its 10,000-result cap).
-func (m List) capped() bool {
-	// Only the offset walk can be capped: when the /all/ walk ends short of count (rows
-	// deleted meanwhile), there is nothing more to ask for.
-	return m.pg.EndedBefore(len(m.rows)) && m.pg.Kind == common.LinkOffset && len(m.rows) >= offsetCap
-}
-
 // more fetches the next page when there is one and nothing is in flight.
 func (m *List) more() tea.Cmd {
 	if !m.pg.Ready() || len(m.rows) == 0 {
 		return nil
 	}
 	link, kind := m.pg.Link, m.pg.Kind
+	// The rows before the gap (all of them without one): the page after them is asked for.
+	before := m.pg.Contiguous(len(m.rows))
+	if before == 0 {
+		return nil
+	}
 	if link == "" {
-		if !m.capped() || !m.CanContinue() {
+		// Past the offset cap by the rows loaded, whatever the count says (it may be the
+		// capped one); only the offset walk stops there: when the /all/ walk ends, there is
+		// nothing more to ask for.
+		if !m.pg.PastCap(len(m.rows)) || !m.CanContinue() {
 			return nil
 		}
 		kind = common.LinkAllPrev
 	}
 	r := m.pg.Next()
 	c, q, limit, now := m.ctx.Client, m.q, m.ctx.PageLimit(), m.ctx.Now
-	cursor := "-" + strconv.FormatInt(m.rows[len(m.rows)-1].ID, 10)
+	cursor := "-" + strconv.FormatInt(m.rows[before-1].ID, 10)
 	first := func(ctx context.Context) (*client.CursorPage[client.Contact], error) {
 		return c.ContactsAllPage(ctx, client.AllContactsOptions{
 			Filter:        q.Filter,
@@ -322,6 +321,10 @@ func (m List) onPage(msg pageMsg) (List, tea.Cmd) {
 	if msg.Err != nil {
 		return m, common.ErrorToast(msg.Err)
 	}
+	var note tea.Cmd
+	if msg.Where == common.LastPage && len(msg.Rows) == 0 {
+		note = common.Toast("The end of this list cannot be had directly: G goes to the last contact loaded.")
+	}
 	m.rows = rows
 	for _, r := range msg.Rows {
 		m.ctx.LearnContact(r.ID, r.Name) // other screens name contacts with it
@@ -338,13 +341,14 @@ func (m List) onPage(msg pageMsg) (List, tea.Cmd) {
 				delete(m.marked, id)
 			}
 		}
-	} else if i, ok := m.index[selected.ID]; ok && selected.ID != 0 {
+	} else if i, ok := m.index[selected.ID]; ok && selected.ID != 0 && (msg.Where != common.LastPage || !atEnd) {
 		m.win.Cursor = m.pg.PosOf(i)
 	} else if atEnd {
+		// Bottom (G) was pressed for the last page: the cursor goes to the last row.
 		m.win.Cursor = m.positions() - 1
 	}
 	m.win.Clamp(m.positions())
-	return m, tea.Batch(m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: msg.At} })
+	return m, tea.Batch(note, m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: msg.At} })
 }
 
 func rowID(r Row) int64 { return r.ID }
@@ -450,12 +454,13 @@ func (m *List) ToggleMark() {
 
 func (m List) onKey(msg tea.KeyMsg) (List, tea.Cmd) {
 	k := m.ctx.Keys
+	var bottom tea.Cmd
 	if key.Matches(msg, k.Bottom) && !m.countStale {
 		// The count's last row, by loading the last page (not every page before it).
-		m.pg.JumpEnd(len(m.rows))
+		bottom = m.jumpEnd()
 	}
 	if m.win.HandleMoveKey(msg, k, m.positions()) {
-		return m, m.prefetch()
+		return m, tea.Batch(bottom, m.prefetch())
 	}
 	switch {
 	case key.Matches(msg, k.Mark):
@@ -478,6 +483,47 @@ func (m List) onKey(msg tea.KeyMsg) (List, tea.Cmd) {
 	return m, m.prefetch()
 }
 
+// jumpEnd readies bottom (G). Past the offset cap, or at it with a count that may be the
+// capped one, a list in the default order asks the /all/ cursor endpoint for its last rows
+// (the command returned). Else the cursor goes to the last row the offset endpoint reaches
+// (the list's prefetch asks for its page): the count's last, or for an ordering /all/ cannot
+// serve the cap's, and a toast says that G stops there.
+func (m *List) jumpEnd() tea.Cmd {
+	if !m.CanContinue() || !m.pg.BeyondCap() {
+		m.pg.JumpEnd(len(m.rows))
+		if m.pg.BeyondCap() {
+			hint := "; the default order (o) reaches the last contact"
+			if m.q.Search != "" {
+				hint = " (ranked search results)"
+			}
+			return common.Toast(fmt.Sprintf("The API lists at most %s contacts in this order: G goes to the last of those%s.",
+				common.Thousands(m.pg.Reach()), hint))
+		}
+		return nil
+	}
+	r, ok := m.pg.JumpPastCap(len(m.rows))
+	if !ok {
+		return nil
+	}
+	c, q, limit, now := m.ctx.Client, m.q, m.ctx.PageLimit(), m.ctx.Now
+	all := func(ctx context.Context, cursor string) (*client.CursorPage[client.Contact], error) {
+		return c.ContactsAllPage(ctx, client.AllContactsOptions{
+			Filter:        q.Filter,
+			CursorOptions: client.CursorOptions{Cursor: cursor, Limit: limit, Ordering: "id"},
+		})
+	}
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		p := common.FetchBottom(ctx, r, true, all, nil, RowFrom, rowID)
+		if p.Err != nil {
+			p.Err = fmt.Errorf("contacts (all): %w", p.Err)
+		}
+		p.At = now()
+		return pageMsg(p)
+	}
+}
+
 // prefetch asks for the next page once the cursor is within a screen of the loaded end.
 func (m *List) prefetch() tea.Cmd {
 	w, ok := m.pg.Want(len(m.rows), m.win.Cursor, m.win.Visible())
@@ -496,9 +542,9 @@ func (m *List) fetchGap(w common.Where) tea.Cmd {
 	r := m.pg.Begin(w, m.ctx.PageLimit())
 	c, q, limit, now := m.ctx.Client, m.q, m.ctx.PageLimit(), m.ctx.Now
 	if w == common.BeforeLast {
-		link := m.pg.Gap.Prev
+		link, kind := m.pg.Gap.Prev, m.pg.Gap.Cursor
 		return func() tea.Msg {
-			return pageMsg(common.FetchLinkPage(c, r, link, RowFrom, now, requestTimeout, "contacts"))
+			return pageMsg(common.FetchBeforeLast(c, r, link, kind, RowFrom, now, requestTimeout, "contacts"))
 		}
 	}
 	return func() tea.Msg {
@@ -735,8 +781,8 @@ const maxHeaderLines = 2
 func (m List) headerParts() []common.HeaderPart {
 	count, noun := "…", " contacts"
 	if m.pg.Loaded && !m.countStale && !(m.pg.Err != nil && len(m.rows) == 0) {
-		count = common.Thousands(m.pg.Total)
-		if m.pg.Total == 1 {
+		count = m.pg.Count() // "10,000+" while the count may be the capped one
+		if m.pg.One() {
 			noun = " contact"
 		}
 	}
@@ -767,7 +813,7 @@ func (m List) footer() string {
 	if len(m.rows) == 0 {
 		return ""
 	}
-	pos := fmt.Sprintf(" %s/%s", common.Thousands(m.win.Cursor+1), common.Thousands(m.pg.Total))
+	pos := fmt.Sprintf(" %s/%s", common.Thousands(m.win.Cursor+1), m.pg.Count())
 	if n := len(m.marked); n > 0 {
 		pos += st.Marked.Render(fmt.Sprintf(" · %d marked", n))
 	}
@@ -778,10 +824,10 @@ func (m List) footer() string {
 		return pos + " · " + st.Error.Render("load failed; r retries")
 	case m.pg.Loading:
 		return pos + " · " + st.Loading.Render("loading…")
-	case m.capped() && !m.CanContinue():
-		return pos + " · " + st.Warning.Render("API shows at most 10,000; use the default order (o) to browse all")
+	case m.pg.PastCap(len(m.rows)) && !m.CanContinue():
+		return pos + " · " + st.Warning.Render(fmt.Sprintf("API shows at most %s; use the default order (o) to browse all", common.Thousands(m.pg.Reach())))
 	case m.pg.Kind == common.LinkAllPrev:
-		return pos + st.Muted.Render(" · past 10,000 via /all/")
+		return pos + st.Muted.Render(fmt.Sprintf(" · past %s via /all/", common.Thousands(m.pg.Reach())))
 	}
 	return pos
 }

@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/contacts"
 	"github.com/parley-tui/parley/views/viewtest"
 )
@@ -244,8 +245,8 @@ func TestRowsAreSanitized(t *testing.T) {
 }
 
 // fakeCapped serves a contacts list of total contacts with ids total..1 whose offset list
-// stops at 10,000 like the API, and /all/ by cursor. Offset next links carry a marker, so the
-// test sees they are followed verbatim.
+// stops at 10,000 like the API, and /all/ by cursor in both directions. Offset next links
+// carry a marker, so the test sees they are followed verbatim.
 type fakeCapped struct {
 	total int
 	mu    sync.Mutex
@@ -269,22 +270,31 @@ func (f *fakeCapped) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		f.all = append(f.all, r.URL.RawQuery)
 		f.mu.Unlock()
-		cur, _ := strconv.Atoi(strings.TrimPrefix(q.Get("cursor"), "-"))
-		lo := max(1, cur-limit)
+		cursor := q.Get("cursor")
+		cur, _ := strconv.Atoi(strings.TrimPrefix(cursor, "-"))
+		lo, hi := cur+1, min(f.total, cur+limit) // after the cursor (none: from the first)
+		if strings.HasPrefix(cursor, "-") {
+			lo, hi = max(1, cur-limit), cur-1 // before it
+		}
 		var res []map[string]any
-		for id := lo; id < cur; id++ {
+		for id := lo; id <= hi; id++ {
 			res = append(res, contact(id))
 		}
-		var prev any
-		if lo > 1 {
+		var prev, next any
+		if lo > 1 && len(res) > 0 {
 			prev = fmt.Sprintf("%s?cursor=-%d&limit=%d&ordering=id", base, lo, limit)
 		}
-		_ = json.NewEncoder(w).Encode(map[string]any{"count": f.total, "next": nil, "previous": prev, "results": res})
+		if hi < f.total && len(res) > 0 {
+			next = fmt.Sprintf("%s?cursor=%d&limit=%d&ordering=id", base, hi, limit)
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"count": f.total, "next": next, "previous": prev, "results": res})
 	case strings.HasSuffix(r.URL.Path, "/contact_identities/"):
 		f.mu.Lock()
 		f.pages++
 		f.mu.Unlock()
-		if q.Get("offset") != "" && q.Get("marker") != "kept" {
+		// Bottom asks for the last page the cap reaches by its offset; every other offset
+		// page comes from a next link.
+		if q.Get("offset") != "" && q.Get("marker") != "kept" && q.Get("offset") != "9900" {
 			http.Error(w, `{"detail":"next link not followed verbatim"}`, http.StatusBadRequest)
 			return
 		}
@@ -314,9 +324,9 @@ func TestListContinuesPastTheOffsetCapThroughAll(t *testing.T) {
 	e := &env{c: c, ctx: viewtest.Ctx(c)}
 	m := newList(e, 100, 100, 20)
 	m = viewtest.Settle(m, m.Load(false), wait)
-	for i := 0; i < 200 && len(m.Rows()) < f.total; i++ {
+	for i := 0; i < 1000 && len(m.Rows()) < f.total; i++ {
 		var cmd tea.Cmd
-		m, cmd = m.Update(viewtest.Key("G"))
+		m, cmd = m.Update(viewtest.Key("ctrl+d"))
 		m = viewtest.Settle(m, cmd, wait)
 	}
 	if got := len(m.Rows()); got != f.total {
@@ -340,15 +350,48 @@ func TestListContinuesPastTheOffsetCapThroughAll(t *testing.T) {
 		t.Fatalf("footer does not say where the rows come from:\n%s", m.View())
 	}
 
-	// Orderings the cursor endpoint cannot serve stop at the cap and say so.
+	// G goes to the last contact at once: the first /all/ page (the oldest contacts),
+	// placed by its count, not the 10,000th row.
+	f.all = nil
+	m = newList(e, 100, 100, 20)
+	m = viewtest.Settle(m, m.Load(false), wait)
+	var cmd tea.Cmd
+	m, cmd = m.Update(viewtest.Key("G"))
+	m = viewtest.Settle(m, cmd, wait)
+	if r, ok := m.Selected(); !ok || r.ID != 1 || !strings.Contains(m.View(), " 10,250/10,250") {
+		t.Fatalf("after G the cursor is on contact %d (%v), want the last one, 1:\n%s", r.ID, ok, m.View())
+	}
+	if len(f.all) != 1 || f.all[0] != "limit=100&ordering=id" {
+		t.Fatalf("G sent %v: want the first /all/ page", f.all)
+	}
+
+	// Orderings the cursor endpoint cannot serve stop at the cap and say so; G goes to the
+	// last row the offset endpoint reaches, and says that it stops there.
 	m2 := newList(e, 100, 120, 20)
 	m2 = viewtest.Settle(m2, m2.SetQuery(contacts.Query{Ordering: "name"}), wait)
-	for i := 0; i < 200 && m2.Loading() == false && len(m2.Rows()) < 10000; i++ {
-		var cmd tea.Cmd
-		m2, cmd = m2.Update(viewtest.Key("G"))
+	m2, cmd = m2.Update(viewtest.Key("G"))
+	msgs := viewtest.Run(cmd, wait)
+	toast, _ := find[common.ToastMsg](msgs)
+	m2, cmds := viewtest.Apply(m2, msgs)
+	for _, c := range cmds {
+		m2 = viewtest.Settle(m2, c, wait)
+	}
+	if r, ok := m2.Selected(); !ok || r.ID != int64(f.total-9999) || !strings.Contains(m2.View(), " 10,000/10,250") {
+		t.Fatalf("ordering by name: after G the cursor is on %d (%v), want the 10,000th row (%d):\n%s", r.ID, ok, f.total-9999, m2.View())
+	}
+	if !strings.Contains(toast.Text, "at most 10,000 contacts in this order") {
+		t.Fatalf("G did not say where it stops: toast %q", toast.Text)
+	}
+	m2 = newList(e, 100, 120, 20)
+	m2 = viewtest.Settle(m2, m2.SetQuery(contacts.Query{Ordering: "name"}), wait)
+	for i := 0; i < 1000 && len(m2.Rows()) < 10000; i++ {
+		m2, cmd = m2.Update(viewtest.Key("ctrl+d"))
 		m2 = viewtest.Settle(m2, cmd, wait)
 	}
-	m2, _ = m2.Update(viewtest.Key("G"))
+	for range 3 {
+		m2, cmd = m2.Update(viewtest.Key("ctrl+d"))
+		m2 = viewtest.Settle(m2, cmd, wait)
+	}
 	if len(m2.Rows()) != 10000 || !strings.Contains(m2.View(), "at most 10,000") {
 		t.Fatalf("ordering by name: %d rows\n%s", len(m2.Rows()), m2.View())
 	}

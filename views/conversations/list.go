@@ -259,6 +259,7 @@ func (m *Model) loadQuery() tea.Cmd {
 // rows show from the first.
 func (m *Model) startFirst(keep bool) common.Request {
 	r, _ := m.Selected()
+	m.pg.Cap = m.ctx.OffsetCap
 	return m.pg.Start(keep, r.ID)
 }
 
@@ -308,10 +309,13 @@ func (m Model) canContinue() bool {
 	return m.q.Search == "" && (m.q.Ordering == "" || m.q.Ordering == "-id" || m.q.Ordering == "id")
 }
 
-// capped reports that the offset list ended before count: the API's cap on results
-// reachable by offset (10,000 per the spec).
-func (m Model) capped() bool {
-	return m.pg.EndedBefore(len(m.rows)) && m.pg.Kind == common.LinkOffset
+// cursorKind is how the cursor endpoint serves the list's id ordering: walked backwards
+// (previous links, each page reversed) for id descending, forwards for id ascending.
+func (m Model) cursorKind() common.LinkKind {
+	if m.q.Ordering == "id" {
+		return common.LinkAllNext
+	}
+	return common.LinkAllPrev
 }
 
 // more fetches the next page when there is one and nothing is in flight.
@@ -320,18 +324,22 @@ func (m *Model) more() tea.Cmd {
 		return nil
 	}
 	link, kind := m.pg.Link, m.pg.Kind
+	// The rows before the gap (all of them without one): the page after them is asked for.
+	before := m.pg.Contiguous(len(m.rows))
+	if before == 0 {
+		return nil
+	}
 	if link == "" {
-		if !m.capped() || !m.canContinue() {
+		// Past the offset cap by the rows loaded, whatever the count says (it may be the
+		// capped one): an id ordering goes on through /all/.
+		if !m.pg.PastCap(len(m.rows)) || !m.canContinue() {
 			return nil
 		}
-		kind = common.LinkAllPrev
-		if m.q.Ordering == "id" {
-			kind = common.LinkAllNext
-		}
+		kind = m.cursorKind()
 	}
 	r := m.pg.Next()
 	c, q, limit, now := m.ctx.Client, m.q, m.ctx.PageLimit(), m.ctx.Now
-	cursor := fmt.Sprint(m.rows[len(m.rows)-1].ID)
+	cursor := fmt.Sprint(m.rows[before-1].ID)
 	if kind == common.LinkAllPrev {
 		cursor = "-" + cursor
 	}
@@ -345,6 +353,59 @@ func (m *Model) more() tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
 		p := common.FetchNext(ctx, c, r, link, kind, first, RowFrom)
+		if p.Err != nil {
+			what := "conversations"
+			if kind != common.LinkOffset {
+				what = "conversations (all)"
+			}
+			p.Err = fmt.Errorf("%s: %w", what, p.Err)
+		}
+		p.At = now()
+		return pageMsg(p)
+	}
+}
+
+// jumpEnd readies bottom (G). Past the offset cap, or at it with a count that may be the
+// capped one, a list for an id ordering asks the /all/ cursor endpoint for its last rows
+// (the command returned). Else the cursor goes to the last row the offset endpoint reaches
+// (the list's prefetch asks for its page): the count's last, or for an ordering /all/ cannot
+// serve the cap's, and a toast says that G stops there.
+func (m *Model) jumpEnd() tea.Cmd {
+	if !m.canContinue() || !m.pg.BeyondCap() {
+		m.pg.JumpEnd(len(m.rows))
+		if m.pg.BeyondCap() {
+			hint := "; order by id (o) to reach the last conversation"
+			if m.q.Search != "" {
+				hint = " (ranked search results)"
+			}
+			return common.Toast(fmt.Sprintf("The API lists at most %s conversations in this order: G goes to the last of those%s.",
+				common.Thousands(m.pg.Reach()), hint))
+		}
+		return nil
+	}
+	r, ok := m.pg.JumpPastCap(len(m.rows))
+	if !ok {
+		return nil
+	}
+	c, q, limit, now := m.ctx.Client, m.q, m.ctx.PageLimit(), m.ctx.Now
+	desc := m.cursorKind() == common.LinkAllPrev
+	all := func(ctx context.Context, cursor string) (*client.CursorPage[client.Conversation], error) {
+		return c.ConversationsAllPage(ctx, client.AllConversationsOptions{
+			Filter:        q.Filter,
+			CursorOptions: client.CursorOptions{Cursor: cursor, Limit: limit, Ordering: "id"},
+		})
+	}
+	newest := func(ctx context.Context) (*client.Page[client.Conversation], error) {
+		// The default order (id descending): its first page is the newest conversations.
+		return c.ListConversations(ctx, client.ConversationListOptions{ListOptions: client.ListOptions{Limit: limit}, Filter: q.Filter})
+	}
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		p := common.FetchBottom(ctx, r, desc, all, newest, RowFrom, rowID)
+		if p.Err != nil {
+			p.Err = fmt.Errorf("conversations (all): %w", p.Err)
+		}
 		p.At = now()
 		return pageMsg(p)
 	}
@@ -422,6 +483,10 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 	if msg.Err != nil {
 		return m, common.ErrorToast(msg.Err)
 	}
+	var note tea.Cmd
+	if msg.Where == common.LastPage && len(msg.Rows) == 0 {
+		note = common.Toast("The end of this list cannot be had directly: G goes to the last conversation loaded.")
+	}
 	m.rows = rows
 	m.remember(msg.Rows)
 	m.lastRefresh = msg.At
@@ -438,15 +503,16 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 			}
 		}
 	} else if !m.onPinned {
-		if i, ok := m.index[selected.ID]; ok && selected.ID != 0 {
+		if i, ok := m.index[selected.ID]; ok && selected.ID != 0 && (msg.Where != common.LastPage || !atEnd) {
 			m.win.Cursor = m.pg.PosOf(i)
 		} else if atEnd {
+			// Bottom (G) was pressed for the last page: the cursor goes to the last row.
 			m.win.Cursor = m.positions() - 1
 		}
 	}
 	m.win.Clamp(m.positions())
 	m.settlePin()
-	return m, tea.Batch(m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: msg.At} })
+	return m, tea.Batch(note, m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: msg.At} })
 }
 
 func rowID(r Row) int64 { return r.ID }
@@ -600,6 +666,7 @@ func (m *Model) Preload(convs []client.Conversation, total int) {
 	common.Reindex(m.index, m.rows, rowID)
 	clear(m.cache)
 	m.pg.Reset()
+	m.pg.Cap = m.ctx.OffsetCap
 	m.pg.Total, m.pg.Kind, m.pg.Loaded = max(total, len(m.rows)), common.LinkOffset, true
 	m.win.Reset()
 	m.Unpin()
@@ -679,12 +746,13 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m.pinned != nil && m.movePinned(msg) {
 		return m, m.prefetch()
 	}
+	var bottom tea.Cmd
 	if key.Matches(msg, k.Bottom) && !m.countStale {
 		// The count's last row, by loading the last page (not every page before it).
-		m.pg.JumpEnd(len(m.rows))
+		bottom = m.jumpEnd()
 	}
 	if m.win.HandleMoveKey(msg, k, m.positions()) {
-		return m, m.prefetch()
+		return m, tea.Batch(bottom, m.prefetch())
 	}
 	switch {
 	case key.Matches(msg, k.Mark) && m.onPinned:
@@ -773,9 +841,9 @@ func (m *Model) fetchGap(w common.Where) tea.Cmd {
 	r := m.pg.Begin(w, m.ctx.PageLimit())
 	c, now := m.ctx.Client, m.ctx.Now
 	if w == common.BeforeLast {
-		link := m.pg.Gap.Prev
+		link, kind := m.pg.Gap.Prev, m.pg.Gap.Cursor
 		return func() tea.Msg {
-			return pageMsg(common.FetchLinkPage(c, r, link, RowFrom, now, requestTimeout, "conversations"))
+			return pageMsg(common.FetchBeforeLast(c, r, link, kind, RowFrom, now, requestTimeout, "conversations"))
 		}
 	}
 	opts := m.listOptions(m.q)
@@ -1072,8 +1140,8 @@ func (m Model) headerParts() []common.HeaderPart {
 	count := "…"
 	noun := " conversations"
 	if m.pg.Loaded && !m.countStale && !(m.pg.Err != nil && len(m.rows) == 0) {
-		count = common.Thousands(m.pg.Total)
-		if m.pg.Total == 1 {
+		count = m.pg.Count() // "10,000+" while the count may be the capped one
+		if m.pg.One() {
 			noun = " conversation"
 		}
 	}
@@ -1135,7 +1203,7 @@ func (m Model) footer() string {
 	if len(m.rows) == 0 {
 		return ""
 	}
-	pos := fmt.Sprintf(" %s/%s", common.Thousands(m.win.Cursor+1), common.Thousands(m.pg.Total))
+	pos := fmt.Sprintf(" %s/%s", common.Thousands(m.win.Cursor+1), m.pg.Count())
 	if n := len(m.marked); n > 0 {
 		pos += st.Marked.Render(fmt.Sprintf(" · %d marked", n))
 	}
@@ -1146,10 +1214,10 @@ func (m Model) footer() string {
 		return pos + " · " + st.Error.Render("load failed; r retries")
 	case m.pg.Loading:
 		return pos + " · " + st.Loading.Render("loading…")
-	case m.capped() && !m.canContinue():
-		return pos + " · " + st.Warning.Render("API shows at most 10,000; order by id (o) to browse all")
+	case m.pg.PastCap(len(m.rows)) && !m.canContinue():
+		return pos + " · " + st.Warning.Render(fmt.Sprintf("API shows at most %s; order by id (o) to browse all", common.Thousands(m.pg.Reach())))
 	case m.pg.Kind != common.LinkOffset && m.pg.Kind != common.LinkNone:
-		return pos + st.Muted.Render(" · past 10,000 via /all/")
+		return pos + st.Muted.Render(fmt.Sprintf(" · past %s via /all/", common.Thousands(m.pg.Reach())))
 	}
 	return pos
 }
