@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -403,8 +404,11 @@ func (rq *request) offsetList(from string, w *whereB, order string, idCol string
 	if err != nil {
 		return 0, nil, err
 	}
-	env := offsetEnvelope{Count: count, Results: items}
 	reach := min(count, capTotal)
+	env := offsetEnvelope{Count: count, Results: items}
+	if rq.s.variants[VariantCappedCount] {
+		env.Count = reach // the results the list returns, not how many match
+	}
 	if offset+limit < reach {
 		env.Next = rq.link(func(q url.Values) {
 			q.Set("limit", strconv.Itoa(limit))
@@ -429,6 +433,28 @@ func (rq *request) offsetList(from string, w *whereB, order string, idCol string
 		})
 	}
 	return http.StatusOK, env, nil
+}
+
+// listOf serves the lists the spec describes only as "list of …" (notes, navigation,
+// operators): the offset envelope, or with VariantBareLists a bare array of every matching
+// item in order, limit and offset not read at all (a list without paging).
+func listOf[T any](rq *request, from string, w *whereB, order string, idCol string, load func(ids []int64) ([]T, error)) (int, any, error) {
+	if !rq.s.variants[VariantBareLists] {
+		return rq.offsetList(from, w, order, idCol, func(ids []int64) (any, error) { return load(ids) })
+	}
+	ids, err := rq.s.queryIDs(rq, "SELECT "+idCol+" FROM "+from+w.sql()+" ORDER BY "+order, w.args...)
+	if err != nil {
+		return 0, nil, err
+	}
+	out := make([]T, 0, len(ids))
+	for chunk := range slices.Chunk(ids, 500) { // SQLite takes a bounded number of ? per query
+		items, err := load(chunk)
+		if err != nil {
+			return 0, nil, err
+		}
+		out = append(out, items...)
+	}
+	return http.StatusOK, out, nil
 }
 
 func (s *Server) queryIDs(rq *request, query string, args ...any) ([]int64, error) {

@@ -304,6 +304,7 @@ type operatorJSON struct {
 	UpdatedAt       stamp  `json:"updated_at"`
 	ReadPermission  bool   `json:"read_permission"`
 	WritePermission bool   `json:"write_permission"`
+	MaxSlots        *int   `json:"max_slots,omitempty"` // with VariantSlotsList only
 }
 
 type noteJSON struct {

@@ -33,7 +33,7 @@ func (rq *request) listNotes() (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return rq.offsetList("notes n", w, order, "n.id", func(ids []int64) (any, error) { return rq.loadNotes(ids) })
+	return listOf(rq, "notes n", w, order, "n.id", rq.loadNotes)
 }
 
 func (rq *request) loadNotes(ids []int64) ([]noteJSON, error) {
@@ -205,36 +205,38 @@ func (rq *request) listNavigation() (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return rq.offsetList("navigation v", w, order, "v.id", func(ids []int64) (any, error) {
-		out := make([]navigationJSON, 0, len(ids))
-		if len(ids) == 0 {
-			return out, nil
-		}
-		rows, err := rq.s.db.QueryContext(rq.ctx, `SELECT id, organization_id, contact_id, conversation_id, url, title,
-			referrer, created_at FROM navigation WHERE id IN (`+placeholders(len(ids))+`)`, int64Args(ids)...)
-		if err != nil {
-			return nil, fmt.Errorf("load navigation: %w", err)
-		}
-		defer rows.Close()
-		byID := map[int64]navigationJSON{}
-		for rows.Next() {
-			var v navigationJSON
-			if err := rows.Scan(&v.ID, &v.OrganizationID, &v.ContactIdentityID, &v.ConversationID, &v.URL, &v.Title,
-				&v.Referrer, &v.CreatedAt); err != nil {
-				return nil, fmt.Errorf("scan navigation: %w", err)
-			}
-			byID[v.ID] = v
-		}
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("load navigation: %w", err)
-		}
-		for _, id := range ids {
-			if v, ok := byID[id]; ok {
-				out = append(out, v)
-			}
-		}
+	return listOf(rq, "navigation v", w, order, "v.id", rq.loadNavigation)
+}
+
+func (rq *request) loadNavigation(ids []int64) ([]navigationJSON, error) {
+	out := make([]navigationJSON, 0, len(ids))
+	if len(ids) == 0 {
 		return out, nil
-	})
+	}
+	rows, err := rq.s.db.QueryContext(rq.ctx, `SELECT id, organization_id, contact_id, conversation_id, url, title,
+		referrer, created_at FROM navigation WHERE id IN (`+placeholders(len(ids))+`)`, int64Args(ids)...)
+	if err != nil {
+		return nil, fmt.Errorf("load navigation: %w", err)
+	}
+	defer rows.Close()
+	byID := map[int64]navigationJSON{}
+	for rows.Next() {
+		var v navigationJSON
+		if err := rows.Scan(&v.ID, &v.OrganizationID, &v.ContactIdentityID, &v.ConversationID, &v.URL, &v.Title,
+			&v.Referrer, &v.CreatedAt); err != nil {
+			return nil, fmt.Errorf("scan navigation: %w", err)
+		}
+		byID[v.ID] = v
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load navigation: %w", err)
+	}
+	for _, id := range ids {
+		if v, ok := byID[id]; ok {
+			out = append(out, v)
+		}
+	}
+	return out, nil
 }
 
 // --- operators -------------------------------------------------------------------------------
@@ -256,7 +258,7 @@ func (rq *request) listOperators() (int, any, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return rq.offsetList("operators o", w, order, "o.id", func(ids []int64) (any, error) { return rq.loadOperators(ids) })
+	return listOf(rq, "operators o", w, order, "o.id", rq.loadOperators)
 }
 
 func (rq *request) loadOperators(ids []int64) ([]operatorJSON, error) {
@@ -265,7 +267,7 @@ func (rq *request) loadOperators(ids []int64) ([]operatorJSON, error) {
 		return out, nil
 	}
 	rows, err := rq.s.db.QueryContext(rq.ctx, `SELECT id, organization_id, name, display_name, email, role, is_bot,
-		is_away, is_online, locale, operator_group_id, created_at, updated_at
+		is_away, is_online, locale, operator_group_id, created_at, updated_at, total_slots
 		FROM operators WHERE id IN (`+placeholders(len(ids))+`)`, int64Args(ids)...)
 	if err != nil {
 		return nil, fmt.Errorf("load operators: %w", err)
@@ -274,9 +276,13 @@ func (rq *request) loadOperators(ids []int64) ([]operatorJSON, error) {
 	byID := map[int64]operatorJSON{}
 	for rows.Next() {
 		o := operatorJSON{ReadPermission: true}
+		var slots int
 		if err := rows.Scan(&o.ID, &o.OrganizationID, &o.Name, &o.DisplayName, &o.Email, &o.Role, &o.IsBot,
-			&o.IsAway, &o.IsOnline, &o.Locale, &o.OperatorGroupID, &o.CreatedAt, &o.UpdatedAt); err != nil {
+			&o.IsAway, &o.IsOnline, &o.Locale, &o.OperatorGroupID, &o.CreatedAt, &o.UpdatedAt, &slots); err != nil {
 			return nil, fmt.Errorf("scan operator: %w", err)
+		}
+		if rq.s.variants[VariantSlotsList] {
+			o.MaxSlots = &slots
 		}
 		o.WritePermission = rq.writable(capEditOperator, o.ID)
 		byID[o.ID] = o
@@ -408,19 +414,53 @@ type slotsJSON struct {
 	TotalSlots   int   `json:"total_slots"`
 }
 
+// slotsUsedMaxJSON is the slots answer of VariantSlotsUsedMax.
+type slotsUsedMaxJSON struct {
+	Used int `json:"used"`
+	Max  int `json:"max"`
+}
+
+// slotJSON is one occupied slot in the answer of VariantSlotsList.
+type slotJSON struct {
+	ConversationID int64 `json:"conversation_id"`
+	ReservedAt     stamp `json:"reserved_at"`
+}
+
+// operatorSlots answers an operator's slot use: the operator's conversations in status new
+// hold its slots, at most total_slots of them (the oldest ones first).
 func (rq *request) operatorSlots() (int, any, error) {
 	id := rq.route.id
 	if err := rq.findOperator(id); err != nil {
 		return 0, nil, err
 	}
-	out := slotsJSON{OperatorID: id}
-	if err := rq.s.db.QueryRowContext(rq.ctx, `SELECT o.total_slots,
-		(SELECT count(*) FROM conversations c WHERE c.operator_assigned_to = o.id AND c.status = 'new')
-		FROM operators o WHERE o.id = ?`, id).Scan(&out.TotalSlots, &out.CurrentSlots); err != nil {
+	var total int
+	if err := rq.s.db.QueryRowContext(rq.ctx, `SELECT total_slots FROM operators WHERE id = ?`, id).Scan(&total); err != nil {
 		return 0, nil, fmt.Errorf("operator slots: %w", err)
 	}
-	out.CurrentSlots = min(out.CurrentSlots, out.TotalSlots)
-	return http.StatusOK, out, nil
+	rows, err := rq.s.db.QueryContext(rq.ctx, `SELECT id, created_at FROM conversations
+		WHERE operator_assigned_to = ? AND status = 'new' ORDER BY created_at, id LIMIT ?`, id, total)
+	if err != nil {
+		return 0, nil, fmt.Errorf("operator slots: %w", err)
+	}
+	defer rows.Close()
+	held := []slotJSON{}
+	for rows.Next() {
+		var sl slotJSON
+		if err := rows.Scan(&sl.ConversationID, &sl.ReservedAt); err != nil {
+			return 0, nil, fmt.Errorf("scan slot: %w", err)
+		}
+		held = append(held, sl)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, nil, fmt.Errorf("operator slots: %w", err)
+	}
+	switch {
+	case rq.s.variants[VariantSlotsUsedMax]:
+		return http.StatusOK, slotsUsedMaxJSON{Used: len(held), Max: total}, nil
+	case rq.s.variants[VariantSlotsList]:
+		return http.StatusOK, held, nil
+	}
+	return http.StatusOK, slotsJSON{OperatorID: id, CurrentSlots: len(held), TotalSlots: total}, nil
 }
 
 type awayJSON struct {
@@ -429,6 +469,9 @@ type awayJSON struct {
 	ChangedAt  stamp `json:"changed_at"`
 }
 
+// operatorAway sets the away status. The sandbox's own choice: away also marks the operator
+// offline, and the answer is the away status. With VariantAwayIndependent the online status
+// stays as it is and the answer is the whole operator.
 func (rq *request) operatorAway() (int, any, error) {
 	id := rq.route.id
 	if err := rq.require(capToggleAway, id); err != nil {
@@ -446,10 +489,14 @@ func (rq *request) operatorAway() (int, any, error) {
 	if !ok || decodeValue(raw, &away) != nil {
 		return 0, nil, badRequest("is_away: required boolean.")
 	}
+	independent := rq.s.variants[VariantAwayIndependent]
 	now := rq.s.opts.Now().UnixMicro()
 	if _, err := rq.s.db.ExecContext(rq.ctx, `UPDATE operators SET is_away = ?, away_changed_at = ?,
-		is_online = CASE WHEN ? THEN 0 ELSE is_online END WHERE id = ?`, b2i(away), now, b2i(away), id); err != nil {
+		is_online = CASE WHEN ? AND NOT ? THEN 0 ELSE is_online END WHERE id = ?`, b2i(away), now, b2i(away), b2i(independent), id); err != nil {
 		return 0, nil, fmt.Errorf("update away status: %w", err)
+	}
+	if independent {
+		return rq.oneOperator(id)
 	}
 	return http.StatusOK, awayJSON{OperatorID: id, IsAway: away, ChangedAt: stamp(now)}, nil
 }

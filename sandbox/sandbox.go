@@ -58,6 +58,9 @@ type Options struct {
 	RequestLog         io.Writer        // one JSON line per request; never the token
 	OffsetCap          int              // results reachable by offset; 0 = 10,000 (the spec's cap; tests lower it)
 	Latency            time.Duration    // every answer is held back this long first (a slow link); 0 = none
+	// Variants switch behaviours the spec leaves open to other plausible ones (see Variant);
+	// none = the sandbox's own choices of docs/api-notes.md.
+	Variants []Variant
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -90,6 +93,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	o.PathPrefix = p
 	o.Latency = max(o.Latency, 0)
+	if err := checkVariants(o.Variants); err != nil {
+		return o, err
+	}
 	return o, nil
 }
 
@@ -115,6 +121,7 @@ type Server struct {
 	ownerOf    map[int64]int64 // organization id → owner operator id
 	customerID int64
 	offsetCap  int // results reachable by offset (10,000; lowered in tests)
+	variants   variantSet
 	limits     *limiter
 	logMu      sync.Mutex
 	writes     sync.Mutex // held by each write request for its whole handling
@@ -141,7 +148,8 @@ func Open(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{db: db, opts: o, reused: reused, limits: newLimiter(o), offsetCap: maxOffsetTot, closing: make(chan struct{})}
+	s := &Server{db: db, opts: o, reused: reused, limits: newLimiter(o), offsetCap: maxOffsetTot, closing: make(chan struct{}),
+		variants: newVariantSet(o.Variants)}
 	if o.OffsetCap > 0 {
 		s.offsetCap = o.OffsetCap
 	}

@@ -171,6 +171,10 @@ func (s *Server) serve(w *statusWriter, r *http.Request) {
 		if ae.allow != "" {
 			w.Header().Set("Allow", ae.allow)
 		}
+		if ae.status == http.StatusBadRequest && s.variants[VariantFieldErrors] {
+			writeJSON(w, ae.status, fieldErrorBody(ae.detail))
+			return
+		}
 		writeJSON(w, ae.status, map[string]string{"detail": ae.detail})
 		return
 	}
