@@ -9,7 +9,9 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -29,14 +31,11 @@ type sandboxFlags struct {
 	burstRate  float64
 	burst      int
 	latency    time.Duration
+	variants   []string
 }
 
-func newSandboxCmd() *cobra.Command {
-	var f sandboxFlags
-	cmd := &cobra.Command{
-		Use:   "sandbox",
-		Short: "Serve the embedded API with demo data",
-		Long: `Serve the whole Messaging Platform API (v3 and analytics v1) from a local SQLite database
+// sandboxLongHead is the start of `parley sandbox --help`; sandboxLong adds the variants.
+const sandboxLongHead = `Serve the whole Messaging Platform API (v3 and analytics v1) from a local SQLite database
 filled with deterministic demo data.
 
 On start it prints the environment for parley, one variable per line, ready for eval:
@@ -50,11 +49,35 @@ It then serves until interrupted (Ctrl-C or SIGTERM). Progress goes to stderr.
 The database is kept (default: the user cache directory) and reused on the next start; it is
 seeded anew when the seed or size differ or when it was seeded more than 7 days ago. The
 data follows from the seed; the tokens do not: every new database gets random ones, and a
-reused database keeps its own.`,
+reused database keeps its own.`
+
+// sandboxLong is the long help: the head and one line per variant.
+func sandboxLong() string {
+	var b strings.Builder
+	b.WriteString(sandboxLongHead)
+	b.WriteString(`
+
+Variants (--variant NAME, repeatable or comma-separated) answer the way another server that
+meets the spec may, where the spec leaves it open; they change no data, so a database serves
+with and without them (docs/api-notes.md describes each):
+`)
+	for _, v := range sandbox.Variants() {
+		fmt.Fprintf(&b, "\n  %-17s %s", v.Name, v.Summary)
+	}
+	return b.String()
+}
+
+func newSandboxCmd() *cobra.Command {
+	var f sandboxFlags
+	cmd := &cobra.Command{
+		Use:   "sandbox",
+		Short: "Serve the embedded API with demo data",
+		Long:  sandboxLong(),
 		Example: `  parley sandbox > sandbox.env &   # then: set -a; . ./sandbox.env; set +a
   parley sandbox --addr 127.0.0.1:0 --db ./demo.db --seed 2 --request-log requests.jsonl
   parley sandbox --daily-limit 50 --burst-rate 2 --burst 5   # try parley under tight limits
-  parley sandbox --latency 400ms                               # try parley on a slow link`,
+  parley sandbox --latency 400ms                               # try parley on a slow link
+  parley sandbox --size large --variant capped-count           # a count that stops at 10,000`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runSandbox(cmd.Context(), f, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -70,55 +93,60 @@ reused database keeps its own.`,
 	fl.Float64Var(&f.burstRate, "burst-rate", 20, "requests per second per token and organization before 429 (0: no burst throttling)")
 	fl.IntVar(&f.burst, "burst", 40, "requests allowed at once above --burst-rate")
 	fl.DurationVar(&f.latency, "latency", 0, "hold every answer back this long, as a slow link would (e.g. 300ms)")
+	fl.StringArrayVar(&f.variants, "variant", nil, "answer as another server meeting the spec would (see Variants above; repeatable or comma-separated)")
 	return cmd
 }
 
 // validate checks the flags and fills in the default database path.
-func (f *sandboxFlags) validate() (sandbox.Size, error) {
+func (f *sandboxFlags) validate() (sandbox.Size, []sandbox.Variant, error) {
 	size, err := sandbox.ParseSize(f.size)
 	if err != nil || f.size == "" {
-		return "", fmt.Errorf("--size: %q is not one of small, medium, large", f.size)
+		return "", nil, fmt.Errorf("--size: %q is not one of small, medium, large", f.size)
+	}
+	variants, err := sandbox.ParseVariants(f.variants...)
+	if err != nil {
+		return "", nil, fmt.Errorf("--variant: %w", err)
 	}
 	if f.dailyLimit <= 0 {
-		return "", fmt.Errorf("--daily-limit: must be a positive integer, got %d", f.dailyLimit)
+		return "", nil, fmt.Errorf("--daily-limit: must be a positive integer, got %d", f.dailyLimit)
 	}
 	if f.burstRate < 0 {
-		return "", fmt.Errorf("--burst-rate: must be 0 (off) or positive, got %v", f.burstRate)
+		return "", nil, fmt.Errorf("--burst-rate: must be 0 (off) or positive, got %v", f.burstRate)
 	}
 	if f.burst <= 0 {
-		return "", fmt.Errorf("--burst: must be a positive integer, got %d", f.burst)
+		return "", nil, fmt.Errorf("--burst: must be a positive integer, got %d", f.burst)
 	}
 	if f.latency < 0 {
-		return "", fmt.Errorf("--latency: must be 0 (none) or positive, got %v", f.latency)
+		return "", nil, fmt.Errorf("--latency: must be 0 (none) or positive, got %v", f.latency)
 	}
 	if f.seed <= 0 {
-		return "", fmt.Errorf("--seed: must be a positive integer, got %d", f.seed)
+		return "", nil, fmt.Errorf("--seed: must be a positive integer, got %d", f.seed)
 	}
 	_, port, err := net.SplitHostPort(f.addr)
 	if err != nil {
-		return "", fmt.Errorf("--addr: %q is not host:port: %w", f.addr, err)
+		return "", nil, fmt.Errorf("--addr: %q is not host:port: %w", f.addr, err)
 	}
 	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
-		return "", fmt.Errorf("--addr: %q is not a port number", port)
+		return "", nil, fmt.Errorf("--addr: %q is not a port number", port)
 	}
 	if f.db == "" {
 		dir, err := os.UserCacheDir()
 		if err != nil {
-			return "", fmt.Errorf("--db not given and no user cache directory: %w", err)
+			return "", nil, fmt.Errorf("--db not given and no user cache directory: %w", err)
 		}
 		f.db = filepath.Join(dir, "parley", fmt.Sprintf("sandbox-%s-%d.db", size, f.seed))
 	}
 	if fi, err := os.Stat(f.db); err == nil && fi.IsDir() {
-		return "", fmt.Errorf("--db: %s is a directory", f.db)
+		return "", nil, fmt.Errorf("--db: %s is a directory", f.db)
 	}
-	return size, nil
+	return size, variants, nil
 }
 
 func runSandbox(ctx context.Context, f sandboxFlags, stdout, stderr io.Writer) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	size, err := f.validate()
+	size, variants, err := f.validate()
 	if err != nil {
 		return err
 	}
@@ -126,7 +154,7 @@ func runSandbox(ctx context.Context, f sandboxFlags, stdout, stderr io.Writer) e
 		return fmt.Errorf("create the database directory: %w", err)
 	}
 	opts := sandbox.Options{DBPath: f.db, Seed: f.seed, Size: size, DailyLimit: f.dailyLimit, BurstRate: f.burstRate, Burst: f.burst,
-		Latency: f.latency}
+		Latency: f.latency, Variants: variants}
 	if f.burstRate == 0 {
 		opts.BurstRate = -1 // the option's zero value means the default rate
 	}
@@ -164,6 +192,11 @@ func runSandbox(ctx context.Context, f sandboxFlags, stdout, stderr io.Writer) e
 	}
 	if f.latency > 0 {
 		fmt.Fprintf(stderr, "parley sandbox: every answer is held back %v\n", f.latency)
+	}
+	for _, v := range sandbox.Variants() {
+		if slices.Contains(run.Server.Variants(), v.Name) {
+			fmt.Fprintf(stderr, "parley sandbox: variant %s: %s\n", v.Name, v.Summary)
+		}
 	}
 	fmt.Fprintf(stderr, "parley sandbox: serving %s; press Ctrl-C to stop\n", run.URL)
 	<-ctx.Done()

@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/parley-tui/parley/sandbox"
 )
 
 // syncBuffer is a bytes.Buffer safe for the command goroutine and the test.
@@ -257,6 +259,8 @@ func TestSandboxCommandValidatesFlags(t *testing.T) {
 		{"--burst", "0"},
 		{"--latency", "-1s"},
 		{"--latency", "300"},
+		{"--variant", "nope"},
+		{"--variant", "capped-count,slots-used-max", "--variant", "slots-list"},
 		{"extra"},
 	} {
 		cmd := newSandboxCmd()
@@ -349,5 +353,73 @@ func TestSandboxCommandLatency(t *testing.T) {
 	}
 	if got := waitStderr(t, stderr, "serving"); !strings.Contains(got, "every answer is held back 250ms") {
 		t.Fatalf("stderr does not tell the latency: %s", got)
+	}
+}
+
+// --variant reaches the server, repeated and comma-separated; stderr names each variant at
+// start; the help has one line per variant; an unknown name is refused with the names. The
+// same database then serves without variants, reused, as before.
+func TestSandboxCommandVariants(t *testing.T) {
+	help := newSandboxCmd()
+	var out bytes.Buffer
+	help.SetOut(&out)
+	help.SetArgs([]string{"--help"})
+	if err := help.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range sandbox.Variants() {
+		if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(string(v.Name)) + ` +` + regexp.QuoteMeta(v.Summary) + `$`).MatchString(out.String()) {
+			t.Fatalf("--help has no line for %s: %s", v.Name, out.String())
+		}
+	}
+	bad := newSandboxCmd()
+	bad.SetArgs([]string{"--variant", "capped-count,uncapped"})
+	bad.SetOut(io.Discard)
+	bad.SetErr(io.Discard)
+	if err := bad.Execute(); err == nil || !strings.Contains(err.Error(), `"uncapped"`) || !strings.Contains(err.Error(), "away-independent") {
+		t.Fatalf("unknown variant: %v", err)
+	}
+
+	db := filepath.Join(t.TempDir(), "s.db")
+	vars, stderr, stop := runSandboxCmd(t, "--addr", "127.0.0.1:0", "--db", db, "--size", "small",
+		"--variant", "field-errors,away-independent", "--variant", "capped-count")
+	got := waitStderr(t, stderr, "serving")
+	for _, v := range []sandbox.Variant{sandbox.VariantFieldErrors, sandbox.VariantAwayIndependent, sandbox.VariantCappedCount} {
+		if !strings.Contains(got, "variant "+string(v)+":") {
+			t.Fatalf("stderr does not name variant %s: %s", v, got)
+		}
+	}
+	if strings.Contains(got, "variant "+string(sandbox.VariantBareLists)) {
+		t.Fatalf("stderr names a variant not chosen: %s", got)
+	}
+	badLimit := func(vars map[string]string) string {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodGet, vars["PARLEY_BASE_URL"]+"/api/um/v3/conversations/?limit=x", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", vars["PARLEY_TOKEN"])
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		if err != nil || res.StatusCode != http.StatusBadRequest {
+			t.Fatalf("limit=x: status %d, %v", res.StatusCode, err)
+		}
+		return string(b)
+	}
+	if body := badLimit(vars); !strings.HasPrefix(body, `{"limit":[`) {
+		t.Fatalf("field-errors: %s", body)
+	}
+	stop()
+	again, stderr2, stop2 := runSandboxCmd(t, "--addr", "127.0.0.1:0", "--db", db, "--size", "small")
+	defer stop2()
+	if got := waitStderr(t, stderr2, "serving"); !strings.Contains(got, "reused the seeded data") || strings.Contains(got, "variant") {
+		t.Fatalf("second start without variants: %s", got)
+	}
+	if body := badLimit(again); !strings.HasPrefix(body, `{"detail":`) {
+		t.Fatalf("without variants: %s", body)
 	}
 }
