@@ -34,10 +34,12 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func largeServer(b *testing.B) *sandbox.Server {
-	b.Helper()
+// largePath is the file of the large data set, seeded on the first call (once per test
+// binary; the file is removed by TestMain).
+func largePath(tb testing.TB) string {
+	tb.Helper()
 	largeDB.once.Do(func() {
-		largeDB.dir, largeDB.err = os.MkdirTemp("", "parley-sandbox-bench-")
+		largeDB.dir, largeDB.err = os.MkdirTemp("", "parley-sandbox-large-")
 		if largeDB.err != nil {
 			return
 		}
@@ -52,10 +54,19 @@ func largeServer(b *testing.B) *sandbox.Server {
 		largeDB.err = s.Close()
 	})
 	if largeDB.err != nil {
-		b.Fatalf("seed the large data set: %v", largeDB.err)
+		tb.Fatalf("seed the large data set: %v", largeDB.err)
 	}
-	s, err := sandbox.Open(context.Background(), sandbox.Options{DBPath: largeDB.path, Size: sandbox.SizeLarge, Now: clock,
-		BurstRate: -1, DailyLimit: 1 << 40})
+	return largeDB.path
+}
+
+// largeOptions are the options of a server of the large data set, without limits.
+func largeOptions(tb testing.TB) sandbox.Options {
+	return sandbox.Options{DBPath: largePath(tb), Size: sandbox.SizeLarge, Now: clock, BurstRate: -1, DailyLimit: 1 << 40}
+}
+
+func largeServer(b *testing.B) *sandbox.Server {
+	b.Helper()
+	s, err := sandbox.Open(context.Background(), largeOptions(b))
 	if err != nil {
 		b.Fatal(err)
 	}

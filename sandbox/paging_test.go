@@ -346,3 +346,118 @@ func msgKey(t *testing.T, id string) [2]int64 {
 	}
 	return [2]int64{p, s}
 }
+
+// capEdges checks an offset list at the edges of its cap (offsetCap results reachable by
+// offset) with page size limit: path is the list with its filters or search and without
+// limit and offset, total the number of matches, capped whether count reports at most the
+// cap (the capped-count variant). The page that ends at the cap and every page after it have
+// no next link; next always leads to a page with results; previous steps back a page, or from
+// past the cap to the last reachable page.
+func capEdges(t *testing.T, a *api, path string, total, offsetCap, limit int, capped bool) {
+	t.Helper()
+	reach := min(total, offsetCap)
+	if total <= offsetCap {
+		t.Fatalf("%s: %d matches, not more than the cap of %d: the cap is not reached", path, total, offsetCap)
+	}
+	wantCount := total
+	if capped {
+		wantCount = reach
+	}
+	sep := "?"
+	if strings.Contains(path, "?") {
+		sep = "&"
+	}
+	at := func(offset int) string {
+		return path + sep + "limit=" + strconv.Itoa(limit) + "&offset=" + strconv.Itoa(offset)
+	}
+	lastPage := (reach - 1) / limit * limit // the last page a walk from 0 reaches
+	for _, offset := range []int{max(0, reach-limit), lastPage, reach - 1, reach, reach + 1, (reach + total) / 2, total - 1, total, total + limit} {
+		var p page[struct {
+			ID int64 `json:"id"`
+		}]
+		a.mustGet(at(offset), &p)
+		what := at(offset)
+		if *p.Count != wantCount {
+			t.Fatalf("%s: count %d, want %d", what, *p.Count, wantCount)
+		}
+		if want := max(0, min(limit, reach-offset)); len(p.Results) != want {
+			t.Fatalf("%s: %d results, want %d", what, len(p.Results), want)
+		}
+		if hasNext := offset+limit < reach; (p.Next != nil) != hasNext {
+			t.Fatalf("%s: next %v, want a next link: %v", what, p.Next, hasNext)
+		}
+		if p.Next != nil {
+			var n page[struct{}]
+			a.mustGet(*p.Next, &n)
+			if len(n.Results) == 0 {
+				t.Fatalf("%s: next %s returns nothing", what, *p.Next)
+			}
+		}
+		wantPrev := -1 // none
+		switch {
+		case offset == 0:
+		case offset-limit > reach-1:
+			wantPrev = lastPage
+		default:
+			wantPrev = max(0, offset-limit)
+		}
+		if (p.Previous != nil) != (wantPrev >= 0) {
+			t.Fatalf("%s: previous %v, want one: %v", what, p.Previous, wantPrev >= 0)
+		}
+		if p.Previous != nil {
+			u, err := url.Parse(*p.Previous)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := strconv.Atoi(u.Query().Get("offset")) // no offset = 0
+			if got != wantPrev || u.Query().Get("limit") != strconv.Itoa(limit) {
+				t.Fatalf("%s: previous %s, want offset %d", what, *p.Previous, wantPrev)
+			}
+			var back page[struct{}]
+			a.mustGet(*p.Previous, &back)
+			if len(back.Results) == 0 {
+				t.Fatalf("%s: previous %s returns nothing", what, *p.Previous)
+			}
+		}
+	}
+}
+
+// The envelope at the cap, for conversations and contacts, with and without filters and
+// search, with and without capped-count, with page sizes that end exactly at the cap and
+// ones that do not; and the walk from the first page ends at the cap.
+func TestOffsetCapEdges(t *testing.T) {
+	t.Parallel()
+	const offsetCap = 20
+	plain := newAPI(t, start(t, sandbox.Options{OffsetCap: offsetCap}))
+	capped := newAPI(t, start(t, sandbox.Options{OffsetCap: offsetCap, Variants: []sandbox.Variant{sandbox.VariantCappedCount}}))
+	for _, path := range []string{
+		"/api/um/v3/conversations/",
+		"/api/um/v3/conversations/?status=ended",
+		"/api/um/v3/conversations/?search_query=order",
+		"/api/um/v3/conversations/?ordering=-last_message_sent_at&status=ended",
+		"/api/um/v3/contact_identities/",
+		"/api/um/v3/contact_identities/?verified=true",
+		"/api/um/v3/contact_identities/?search_query=a+e+i+o+u",
+		"/api/um/v3/contact_identities/?ordering=name",
+	} {
+		var first page[struct{}]
+		plain.mustGet(path, &first)
+		total := *first.Count
+		for _, limit := range []int{7, 10, offsetCap, 100} {
+			capEdges(t, plain, path, total, offsetCap, limit, false)
+			capEdges(t, capped, path, total, offsetCap, limit, true)
+		}
+		for _, a := range []*api{plain, capped} {
+			sep := "?"
+			if strings.Contains(path, "?") {
+				sep = "&"
+			}
+			items, _, _ := walkOffset[struct {
+				ID int64 `json:"id"`
+			}](a, path+sep+"limit=7")
+			if len(items) != offsetCap {
+				t.Fatalf("%s: the walk from the first page found %d, want the cap of %d", path, len(items), offsetCap)
+			}
+		}
+	}
+}
