@@ -28,8 +28,10 @@ func TestMain(m *testing.M) {
 	if sharedServer.r != nil {
 		_ = sharedServer.r.Close()
 	}
-	if largeDB.dir != "" {
-		_ = os.RemoveAll(largeDB.dir)
+	for _, dir := range []string{largeDB.dir, smallDB.dir} {
+		if dir != "" {
+			_ = os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
 }

@@ -3,9 +3,12 @@ package sandbox_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -37,9 +40,146 @@ func collect[T any](t *testing.T, seq func(yield func(T, error) bool)) []T {
 	return out
 }
 
-func TestClientPagingWalks(t *testing.T) {
-	t.Parallel()
-	r := start(t, sandbox.Options{PathPrefix: "/proxy/x"})
+// contractCase is a server the client runs against in the contract tests: the sandbox's own
+// answers (docs/api-notes.md) or variants of what the spec leaves open, which another server
+// meeting the spec may give. Every contract test runs against every case.
+type contractCase struct {
+	name     string
+	variants []sandbox.Variant
+}
+
+func (cc contractCase) has(v sandbox.Variant) bool { return slices.Contains(cc.variants, v) }
+
+// slotShape is the slot variant of the case ("" for the default shape).
+func (cc contractCase) slotShape() sandbox.Variant {
+	for _, v := range []sandbox.Variant{sandbox.VariantSlotsUsedMax, sandbox.VariantSlotsList} {
+		if cc.has(v) {
+			return v
+		}
+	}
+	return ""
+}
+
+// contractCases are the default, each variant alone, and all variants together (with the
+// slots-list shape of the slots).
+func contractCases() []contractCase {
+	cases := []contractCase{{name: "default"}}
+	var combined []sandbox.Variant
+	for _, v := range sandbox.Variants() {
+		cases = append(cases, contractCase{name: string(v.Name), variants: []sandbox.Variant{v.Name}})
+		if v.Name != sandbox.VariantSlotsUsedMax {
+			combined = append(combined, v.Name)
+		}
+	}
+	return append(cases, contractCase{name: "combined", variants: combined})
+}
+
+// eachCase runs test against every contract case, each in a parallel subtest.
+func eachCase(t *testing.T, test func(t *testing.T, cc contractCase)) {
+	t.Helper()
+	for _, cc := range contractCases() {
+		t.Run(cc.name, func(t *testing.T) {
+			t.Parallel()
+			test(t, cc)
+		})
+	}
+}
+
+// smallDB is the small data set seeded once per test binary: each contract server serves
+// its own copy of it, instead of seeding the same data again.
+var smallDB struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+// smallCopy returns a copy of the seeded small data set in a temporary directory of t.
+func smallCopy(t *testing.T) string {
+	t.Helper()
+	smallDB.once.Do(func() {
+		if smallDB.dir, smallDB.err = os.MkdirTemp("", "parley-sandbox-small-"); smallDB.err != nil {
+			return
+		}
+		smallDB.path = filepath.Join(smallDB.dir, "small.db")
+		s, err := sandbox.Open(context.Background(), sandbox.Options{DBPath: smallDB.path, Size: sandbox.SizeSmall, Now: clock})
+		if err != nil {
+			smallDB.err = err
+			return
+		}
+		smallDB.err = s.Close()
+	})
+	if smallDB.err != nil {
+		t.Fatalf("seed the small data set: %v", smallDB.err)
+	}
+	b, err := os.ReadFile(smallDB.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "small.db")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// start serves a copy of the small data set with the case's variants and opts.
+func (cc contractCase) start(t *testing.T, opts sandbox.Options) *sandbox.Running {
+	t.Helper()
+	opts.Variants = cc.variants
+	opts.DBPath = smallCopy(t)
+	r := start(t, opts)
+	if !r.Server.Reused() {
+		t.Fatal("the copy of the small data set was seeded again")
+	}
+	return r
+}
+
+// clientNotes walks every note of the client's organization.
+func clientNotes(t *testing.T, c *client.Client) []client.Note {
+	t.Helper()
+	ctx := context.Background()
+	p, err := c.ListNotes(ctx, client.NoteListOptions{ListOptions: client.ListOptions{Limit: client.MaxLimit}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []client.Note
+	for {
+		out = append(out, p.Results...)
+		if p.Next == "" {
+			return out
+		}
+		if p, err = client.FetchPage[client.Note](ctx, c, p.Next); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// clientPlainContacts is plainContacts through the client: contacts with a plain ASCII name,
+// at least one conversation and no note, at least n of them.
+func clientPlainContacts(t *testing.T, c *client.Client, n int) []client.Contact {
+	t.Helper()
+	hasNote := map[int64]bool{}
+	for _, nt := range clientNotes(t, c) {
+		hasNote[nt.ContactIdentityID] = true
+	}
+	var out []client.Contact
+	for _, ct := range collect[client.Contact](t, c.ContactsAll(context.Background(), client.AllContactsOptions{CursorOptions: client.CursorOptions{Limit: 100}})) {
+		if hasNote[ct.ID] || ct.Name == nil || !isASCII(*ct.Name) || ct.ConversationCount == nil || *ct.ConversationCount == 0 {
+			continue
+		}
+		out = append(out, ct)
+	}
+	if len(out) < n {
+		t.Fatalf("only %d plain contacts", len(out))
+	}
+	return out
+}
+
+func TestClientPagingWalks(t *testing.T) { eachCase(t, testClientPagingWalks) }
+
+func testClientPagingWalks(t *testing.T, cc contractCase) {
+	r := cc.start(t, sandbox.Options{PathPrefix: "/proxy/x"})
 	info := r.Server.Info()
 	c := newClient(t, r, info.CustomerToken, 0)
 	ctx := context.Background()
@@ -110,22 +250,37 @@ func TestClientPagingWalks(t *testing.T) {
 	if back.Results[0].ID != p1.Results[0].ID || back.Previous != "" {
 		t.Fatal("previous page differs from the first page")
 	}
-	// Operators, notes and navigation pages decode.
+	// Operators, notes and navigation decode, as envelopes or bare arrays; their walks
+	// find as many as the first page counts.
 	ops := collect[client.Operator](t, c.Operators(ctx))
-	if len(ops) == 0 {
-		t.Fatal("no operators")
-	}
-	if _, err := c.ListNotes(ctx, client.NoteListOptions{ListOptions: client.ListOptions{Ordering: "-created_at"}}); err != nil {
+	op1, err := c.ListOperators(ctx, client.ListOptions{Limit: client.MaxLimit})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.ListNavigation(ctx, client.NavigationListOptions{}); err != nil {
+	if len(ops) == 0 || len(ops) != op1.Count {
+		t.Fatalf("%d operators walked, count %d", len(ops), op1.Count)
+	}
+	notes := clientNotes(t, c)
+	np, err := c.ListNotes(ctx, client.NoteListOptions{ListOptions: client.ListOptions{Ordering: "-created_at"}})
+	if err != nil {
 		t.Fatal(err)
+	}
+	if len(notes) == 0 || np.Count != len(notes) {
+		t.Fatalf("%d notes walked, count %d", len(notes), np.Count)
+	}
+	nav, err := c.ListNavigation(ctx, client.NavigationListOptions{ListOptions: client.ListOptions{Limit: client.MaxLimit}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nav.Results) == 0 || nav.Count < len(nav.Results) {
+		t.Fatalf("navigation: %d events, count %d", len(nav.Results), nav.Count)
 	}
 }
 
-func TestClientFiltersAndOrderings(t *testing.T) {
-	t.Parallel()
-	r := start(t, sandbox.Options{})
+func TestClientFiltersAndOrderings(t *testing.T) { eachCase(t, testClientFiltersAndOrderings) }
+
+func testClientFiltersAndOrderings(t *testing.T, cc contractCase) {
+	r := cc.start(t, sandbox.Options{})
 	info := r.Server.Info()
 	c := newClient(t, r, info.CustomerToken, 0)
 	ctx := context.Background()
@@ -234,14 +389,14 @@ func TestClientFiltersAndOrderings(t *testing.T) {
 	}
 }
 
-func TestClientSearchRanking(t *testing.T) {
-	t.Parallel()
-	r := start(t, sandbox.Options{})
+func TestClientSearchRanking(t *testing.T) { eachCase(t, testClientSearchRanking) }
+
+func testClientSearchRanking(t *testing.T, cc contractCase) {
+	r := cc.start(t, sandbox.Options{})
 	info := r.Server.Info()
 	c := newClient(t, r, info.CustomerToken, 0)
 	ctx := context.Background()
-	a := newAPI(t, r)
-	cs := plainContacts(t, a, 2)
+	cs := clientPlainContacts(t, c, 2)
 	name := "Okapi Lindqvist"
 	if _, err := c.UpdateContact(ctx, cs[0].ID, client.ContactUpdate{Name: &name}); err != nil {
 		t.Fatal(err)
@@ -289,9 +444,10 @@ func TestClientSearchRanking(t *testing.T) {
 	}
 }
 
-func TestClientErrorHelpers(t *testing.T) {
-	t.Parallel()
-	r := start(t, sandbox.Options{DailyLimit: 30})
+func TestClientErrorHelpers(t *testing.T) { eachCase(t, testClientErrorHelpers) }
+
+func testClientErrorHelpers(t *testing.T, cc contractCase) {
+	r := cc.start(t, sandbox.Options{DailyLimit: 30})
 	info := r.Server.Info()
 	ctx := context.Background()
 	c := newClient(t, r, info.CustomerToken, 0)
@@ -324,13 +480,14 @@ func TestClientErrorHelpers(t *testing.T) {
 	}
 	badEmail := "no-at-sign"
 	_, err = c.UpdateContact(ctx, all[0].Contact.ID, client.ContactUpdate{Email: &badEmail})
-	if !client.IsValidation(err) || !strings.Contains(client.Detail(err), "email") {
+	// The field and the message, from {"detail": …} or from {"email": […]}.
+	if d := client.Detail(err); !client.IsValidation(err) || !strings.Contains(d, "email") || !strings.Contains(d, "is not a valid email address") {
 		t.Fatalf("validation: %v", err)
 	}
 	// The daily limit: the operators family runs out, the error carries Retry-After.
 	var last error
 	for i := 0; i < 40 && last == nil; i++ {
-		_, last = c.OperatorSlots(ctx, info.OwnerOperatorID)
+		_, last = c.GetOperator(ctx, info.OwnerOperatorID)
 	}
 	var apiErr *client.Error
 	if !client.IsRateLimited(last) || !errors.As(last, &apiErr) || apiErr.RetryAfter < time.Second {
@@ -338,13 +495,11 @@ func TestClientErrorHelpers(t *testing.T) {
 	}
 }
 
-func TestClientAnalyticsWindows(t *testing.T) {
-	t.Parallel()
-	a := shared(t)
-	c, err := client.New(client.Config{BaseURL: a.base, Token: a.info.CustomerToken, MaxRetries: -1, AnalyticsPerMinute: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
+func TestClientAnalyticsWindows(t *testing.T) { eachCase(t, testClientAnalyticsWindows) }
+
+func testClientAnalyticsWindows(t *testing.T, cc contractCase) {
+	r := cc.start(t, sandbox.Options{AnalyticsPerMinute: 1 << 30})
+	c := newClient(t, r, r.Server.Info().CustomerToken, 0)
 	ctx := context.Background()
 	q := client.AnalyticsQuery{
 		Metric: client.MetricOperatorSlotUsage,
@@ -385,9 +540,10 @@ func TestClientAnalyticsWindows(t *testing.T) {
 
 // The list DELETE rules through the client: default 10 of the filtered set, at most 100,
 // search order, ongoing conversations never, delete_ids over everything else.
-func TestClientBulkDeleteRules(t *testing.T) {
-	t.Parallel()
-	r := start(t, sandbox.Options{})
+func TestClientBulkDeleteRules(t *testing.T) { eachCase(t, testClientBulkDeleteRules) }
+
+func testClientBulkDeleteRules(t *testing.T, cc contractCase) {
+	r := cc.start(t, sandbox.Options{})
 	info := r.Server.Info()
 	c := newClient(t, r, info.CustomerToken, 0)
 	ctx := context.Background()
@@ -490,8 +646,11 @@ func TestClientBulkDeleteRules(t *testing.T) {
 // Search ranking through the client: the contact's city (A) above a conversation whose
 // messages repeat the word (C), the hostile conversation's 10,000-character line.
 func TestClientSearchFieldOutranksOccurrences(t *testing.T) {
-	t.Parallel()
-	r := start(t, sandbox.Options{})
+	eachCase(t, testClientSearchFieldOutranksOccurrences)
+}
+
+func testClientSearchFieldOutranksOccurrences(t *testing.T, cc contractCase) {
+	r := cc.start(t, sandbox.Options{})
 	info := r.Server.Info()
 	c := newClient(t, r, info.CustomerToken, 0)
 	ctx := context.Background()
@@ -534,8 +693,11 @@ func TestClientSearchFieldOutranksOccurrences(t *testing.T) {
 }
 
 func TestClientExcludeIDsOnCursorEndpoints(t *testing.T) {
-	t.Parallel()
-	r := start(t, sandbox.Options{})
+	eachCase(t, testClientExcludeIDsOnCursorEndpoints)
+}
+
+func testClientExcludeIDsOnCursorEndpoints(t *testing.T, cc contractCase) {
+	r := cc.start(t, sandbox.Options{})
 	info := r.Server.Info()
 	c := newClient(t, r, info.CustomerToken, 0)
 	ctx := context.Background()
@@ -578,4 +740,214 @@ func TestClientExcludeIDsOnCursorEndpoints(t *testing.T) {
 	if without.Results[0].ID != newest.Results[1].ID || without.Results[1].ID != newest.Results[2].ID {
 		t.Fatalf("messages without %s: %s, %s", newest.Results[0].ID, without.Results[0].ID, without.Results[1].ID)
 	}
+}
+
+// The client at the offset cap (lowered to 20 here; the real one on the large data set is
+// TestClientLargeOffsetCap): conversations and contacts, with and without a filter or a
+// search, walked by next links from the first page, end at the cap with every page full;
+// count is the number of matches, or the cap under capped-count; /all/ counts every match.
+func TestClientOffsetCap(t *testing.T) { eachCase(t, testClientOffsetCap) }
+
+func testClientOffsetCap(t *testing.T, cc contractCase) {
+	const offsetCap = 20
+	r := cc.start(t, sandbox.Options{OffsetCap: offsetCap})
+	c := newClient(t, r, r.Server.Info().CustomerToken, 0)
+	ctx := context.Background()
+	verified := true
+	// walk follows next links from a first page and returns the ids and the first count.
+	walk := func(first func() (*client.Page[int64], error), next func(string) (*client.Page[int64], error)) ([]int64, int) {
+		t.Helper()
+		p, err := first()
+		if err != nil {
+			t.Fatal(err)
+		}
+		count := p.Count
+		var got []int64
+		for {
+			if len(p.Results) == 0 {
+				t.Fatalf("a page without results after %d (count %d)", len(got), count)
+			}
+			got = append(got, p.Results...)
+			if p.Next == "" {
+				return got, count
+			}
+			if p, err = next(p.Next); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	convIDs := func(p *client.Page[client.Conversation], err error) (*client.Page[int64], error) {
+		if err != nil {
+			return nil, err
+		}
+		return &client.Page[int64]{Count: p.Count, Next: p.Next, Results: ids(p.Results, func(x client.Conversation) int64 { return x.ID })}, nil
+	}
+	contactIDs := func(p *client.Page[client.Contact], err error) (*client.Page[int64], error) {
+		if err != nil {
+			return nil, err
+		}
+		return &client.Page[int64]{Count: p.Count, Next: p.Next, Results: ids(p.Results, func(x client.Contact) int64 { return x.ID })}, nil
+	}
+	nextConv := func(link string) (*client.Page[int64], error) {
+		return convIDs(client.FetchPage[client.Conversation](ctx, c, link))
+	}
+	nextContact := func(link string) (*client.Page[int64], error) {
+		return contactIDs(client.FetchPage[client.Contact](ctx, c, link))
+	}
+	ended := client.ConversationFilter{Status: client.StatusEnded}
+	verifiedOnly := client.ContactFilter{Verified: &verified}
+	convAll, err := c.ConversationsAllPage(ctx, client.AllConversationsOptions{})
+	convs := allCount(t, convAll, err)
+	endedAll, err := c.ConversationsAllPage(ctx, client.AllConversationsOptions{Filter: ended})
+	endedConvs := allCount(t, endedAll, err)
+	contactAll, err := c.ContactsAllPage(ctx, client.AllContactsOptions{})
+	contacts := allCount(t, contactAll, err)
+	verifiedAll, err := c.ContactsAllPage(ctx, client.AllContactsOptions{Filter: verifiedOnly})
+	verifiedContacts := allCount(t, verifiedAll, err)
+	for _, tc := range []struct {
+		name  string
+		total int // matches by /all/; 0 for a search (no /all/ search)
+		first func(limit int) (*client.Page[int64], error)
+		next  func(string) (*client.Page[int64], error)
+	}{
+		{"conversations", convs, func(limit int) (*client.Page[int64], error) {
+			return convIDs(c.ListConversations(ctx, client.ConversationListOptions{ListOptions: client.ListOptions{Limit: limit}}))
+		}, nextConv},
+		{"ended conversations", endedConvs, func(limit int) (*client.Page[int64], error) {
+			return convIDs(c.ListConversations(ctx, client.ConversationListOptions{ListOptions: client.ListOptions{Limit: limit}, Filter: ended}))
+		}, nextConv},
+		{"conversation search", 0, func(limit int) (*client.Page[int64], error) {
+			return convIDs(c.ListConversations(ctx, client.ConversationListOptions{ListOptions: client.ListOptions{Limit: limit, Search: "order"}}))
+		}, nextConv},
+		{"contacts", contacts, func(limit int) (*client.Page[int64], error) {
+			return contactIDs(c.ListContacts(ctx, client.ContactListOptions{ListOptions: client.ListOptions{Limit: limit}}))
+		}, nextContact},
+		{"verified contacts", verifiedContacts, func(limit int) (*client.Page[int64], error) {
+			return contactIDs(c.ListContacts(ctx, client.ContactListOptions{ListOptions: client.ListOptions{Limit: limit}, Filter: verifiedOnly}))
+		}, nextContact},
+		{"contact search", 0, func(limit int) (*client.Page[int64], error) {
+			return contactIDs(c.ListContacts(ctx, client.ContactListOptions{ListOptions: client.ListOptions{Limit: limit, Search: "a e i o u"}}))
+		}, nextContact},
+	} {
+		for _, limit := range []int{7, 10, offsetCap} {
+			got, count := walk(func() (*client.Page[int64], error) { return tc.first(limit) }, tc.next)
+			if len(got) != offsetCap {
+				t.Fatalf("%s, limit %d: walked %d, want the cap of %d", tc.name, limit, len(got), offsetCap)
+			}
+			seen := map[int64]bool{}
+			for _, id := range got {
+				if seen[id] {
+					t.Fatalf("%s, limit %d: id %d twice", tc.name, limit, id)
+				}
+				seen[id] = true
+			}
+			switch {
+			case cc.has(sandbox.VariantCappedCount):
+				if count != offsetCap {
+					t.Fatalf("%s: count %d under capped-count, want the cap of %d", tc.name, count, offsetCap)
+				}
+			case tc.total > 0 && count != tc.total:
+				t.Fatalf("%s: count %d, /all/ counts %d", tc.name, count, tc.total)
+			case count <= offsetCap:
+				t.Fatalf("%s: count %d, not above the cap of %d: the cap is not reached", tc.name, count, offsetCap)
+			}
+			if tc.total > 0 && tc.total <= offsetCap {
+				t.Fatalf("%s: %d matches, not above the cap of %d", tc.name, tc.total, offsetCap)
+			}
+		}
+	}
+}
+
+// allCount is the count of an /all/ page.
+func allCount[T any](t *testing.T, p *client.CursorPage[T], err error) int {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Count == nil {
+		t.Fatal("an /all/ page without count")
+	}
+	return *p.Count
+}
+
+// Operators through the client: away and online as the server keeps them, and the slot use
+// the server reports, in each shape.
+func TestClientOperatorAwayAndSlots(t *testing.T) { eachCase(t, testClientOperatorAwayAndSlots) }
+
+func testClientOperatorAwayAndSlots(t *testing.T, cc contractCase) {
+	r := cc.start(t, sandbox.Options{})
+	info := r.Server.Info()
+	c := newClient(t, r, info.CustomerToken, 0)
+	a := newAPI(t, r)
+	ctx := context.Background()
+	var online int64
+	ops := collect[client.Operator](t, c.Operators(ctx))
+	for _, op := range ops {
+		if op.IsOnline && !op.IsAway && !op.IsBot {
+			online = op.ID
+			break
+		}
+	}
+	if online == 0 {
+		t.Fatal("no human operator is online and not away")
+	}
+	for _, away := range []bool{true, false} {
+		st, err := c.SetOperatorAway(ctx, online, away)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.OperatorID != online || st.IsAway != away {
+			t.Fatalf("away=%v: the client read %+v", away, st)
+		}
+		op, err := c.GetOperator(ctx, online)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Away marks the operator offline (and back does not bring it online), unless the
+		// server keeps the two apart.
+		if wantOnline := cc.has(sandbox.VariantAwayIndependent); op.IsAway != away || op.IsOnline != wantOnline {
+			t.Fatalf("away=%v: operator away=%v online=%v, want online=%v", away, op.IsAway, op.IsOnline, wantOnline)
+		}
+	}
+
+	live := map[int64]int{} // new conversations per operator
+	for cv := range slices.Values(collect[client.Conversation](t, c.ConversationsAll(ctx, client.AllConversationsOptions{
+		CursorOptions: client.CursorOptions{Limit: client.MaxLimit}, Filter: client.ConversationFilter{Status: client.StatusNew}}))) {
+		if cv.OperatorAssignedTo != nil {
+			live[*cv.OperatorAssignedTo]++
+		}
+	}
+	type slotUse struct{ used, total int }
+	want := map[int64]slotUse{}
+	busy := 0
+	for _, op := range ops {
+		used, total, _ := rawSlots(t, a, cc.slotShape(), op.ID)
+		if used != min(live[op.ID], total) || total <= 0 {
+			t.Fatalf("operator %d: %d of %d slots, %d new conversations", op.ID, used, total, live[op.ID])
+		}
+		if used > 0 {
+			busy++
+		}
+		want[op.ID] = slotUse{used, total}
+	}
+	if busy == 0 {
+		t.Fatal("no operator uses a slot")
+	}
+	t.Run("client reads the slots", func(t *testing.T) {
+		switch cc.slotShape() {
+		case sandbox.VariantSlotsUsedMax:
+			t.Skip(`known client defect (issue 13): client.Slots decodes only {"current_slots", "total_slots"}, so {"used", "max"} reads as 0 of 0`)
+		case sandbox.VariantSlotsList:
+			t.Skip("known client defect (issue 13): client.OperatorSlots decodes one object shape only; an array of occupied slots with the operator's max_slots fails to decode")
+		}
+		for _, op := range ops {
+			s, err := c.OperatorSlots(ctx, op.ID)
+			if err != nil {
+				t.Fatalf("operator %d: %v", op.ID, err)
+			}
+			if got := (slotUse{s.CurrentSlots, s.TotalSlots}); got != want[op.ID] {
+				t.Fatalf("operator %d: the client read %d of %d slots, the server says %d of %d", op.ID, got.used, got.total, want[op.ID].used, want[op.ID].total)
+			}
+		}
+	})
 }
