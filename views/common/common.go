@@ -295,6 +295,11 @@ type TaskDoneMsg struct {
 	Kind   string
 	Result any
 	Err    error
+	// Lost, when set, is the error of a write whose answer was lost (OutcomeUnknown), and
+	// the message reports the check that followed: Err nil means the change was found on
+	// the server (Result is what the check read), a *NotDoneError that it was not, an
+	// *UncheckedError that the check could not tell (see outcome.go).
+	Lost error
 }
 
 // SelectedMsg is what lists emit when their cursor moves, for debounced loading.

@@ -18,7 +18,50 @@ func ErrorText(err error) string {
 	if err == nil {
 		return ""
 	}
+	// A write checked after its answer was lost: what the check found.
+	var notDone *NotDoneError
+	var unchecked *UncheckedError
+	switch {
+	case errors.As(err, &notDone):
+		return sentence(notDone.Error())
+	case errors.As(err, &unchecked):
+		return sentence(unchecked.Error())
+	}
+	text := errorText(err)
+	if OutcomeUnknown(err) {
+		// Sent, and the answer lost or not believable: it may have been carried out.
+		text += " The change may have been made: check before sending it again."
+	}
+	return text
+}
+
+// sentence is s with a capital letter and a full stop.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
+func errorText(err error) string {
 	detail := sanitize.Line(client.Detail(err))
+	// A request that got no complete answer: say what happened to it (refused, lost after
+	// it was sent, no answer in time) and whether it was sent, without the method and the
+	// whole URL in front.
+	var te *client.TransportError
+	if errors.As(err, &te) {
+		if text, ok := client.NetworkProblem(err); ok {
+			return sanitize.Line(sentence(text))
+		}
+	}
+	var bad *client.BadResponseError
+	if errors.As(err, &bad) {
+		return sentence(sanitize.Line(bad.Reason))
+	}
 	switch {
 	case client.IsPermission(err):
 		return permissionText(detail)
@@ -44,10 +87,9 @@ func ErrorText(err error) string {
 	if errors.As(err, &apiErr) {
 		return fmt.Sprintf("API error %d: %s", apiErr.Status, detail)
 	}
-	// A transport failure: say which host could not be reached and why, without the
-	// method and the whole URL in front.
+	// Another network failure: say which host could not be reached and why.
 	if text, ok := client.NetworkProblem(err); ok {
-		return sanitize.Line(strings.ToUpper(text[:1]) + text[1:] + ".")
+		return sanitize.Line(sentence(text))
 	}
 	return sanitize.Line(err.Error())
 }
