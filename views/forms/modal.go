@@ -13,6 +13,10 @@
 //
 // The box always fits the height it is given: the form scrolls (huh keeps the focused field
 // in view), and the error block is capped and summarised.
+//
+// A write whose answer was lost (client.ErrOutcomeUnknown) is never reported as saved or
+// failed as it stands: a form with Options.Verify says the change may have been saved, reads
+// the resource again and reports what it found (see Options.Verify and Options.Duplicate).
 package forms
 
 import (
@@ -67,6 +71,25 @@ type Options struct {
 	// KeyMap replaces huh's default keys (nil = defaults); the modal handles esc and
 	// ctrl+c itself, so its Quit binding is disabled.
 	KeyMap *huh.KeyMap
+	// Verify, when set, checks a write whose answer was lost. When the task reports an
+	// error matching client.ErrOutcomeUnknown, the form says that the change may have been
+	// saved and runs Verify(taskID, cause): a command that reads the resource again,
+	// skipping the response cache, and reports a common.TaskDoneMsg with taskID and Lost
+	// set to cause. Its Err is nil when the change is on the server (the form closes as
+	// after a success, and the toast says the save was confirmed), a *common.NotDoneError
+	// when it is not (the form stays open and the submit key sends again), or a
+	// *common.UncheckedError when the read could not tell (the form stays open and says
+	// so). Meanwhile the form keeps everything typed and takes no submit. Without Verify
+	// such an error is shown as it is, saying that the change may have been made.
+	Verify func(taskID int, cause error) tea.Cmd
+	// Duplicate, when set with Verify, guards a change that must not be made twice (a new
+	// note): after a write whose answer was lost, the next submit first checks with
+	// Verify (cause is that write's error) whether it was carried out after all. If it
+	// was, the form asks the question Duplicate returns for what the check found: y sends
+	// anyway; any other key sends nothing, and the form then closes as saved when same
+	// (the earlier write saved what the form holds now) or stays open. When the check
+	// fails, the form says so and the next submit sends without checking.
+	Duplicate func(found common.TaskDoneMsg) (question string, same bool)
 }
 
 // FieldError is an error about one field of the form (from Check or Submit): the form
@@ -143,6 +166,14 @@ type Modal struct {
 	confirming bool // asking whether to discard typed text
 	closed     bool // asked the root to close it
 	submitKey  key.Binding
+
+	// Writes whose answer was lost (Options.Verify, Options.Duplicate).
+	checking    bool   // Verify runs after the last write's answer was lost
+	prechecking bool   // Verify runs before a resubmit
+	lost        error  // the error of the last write whose answer was lost, until a success
+	force       bool   // the check before a resubmit failed: the next submit sends at once
+	asking      string // the question about a duplicate, waiting for y
+	askSame     bool   // what the earlier write saved is what the form holds now
 
 	// Keys held while huh moves the focus (see the package comment).
 	holding bool
@@ -259,8 +290,15 @@ func contentHeight(v string) int {
 // Err is the error shown in the form ("" = none).
 func (m *Modal) Err() string { return m.err }
 
-// Submitting reports a task in flight.
+// Submitting reports a task in flight (a check after a lost answer included).
 func (m *Modal) Submitting() bool { return m.submitting }
+
+// Checking reports a check in flight after a write whose answer was lost, or before a
+// resubmit.
+func (m *Modal) Checking() bool { return m.checking || m.prechecking }
+
+// Asking is the question about sending a duplicate shown in the form ("" = none).
+func (m *Modal) Asking() string { return m.asking }
 
 // Form is the underlying huh form.
 func (m *Modal) Form() *huh.Form { return m.form }
@@ -331,14 +369,22 @@ func (m *Modal) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.submitting = false
+		switch {
+		case m.prechecking:
+			m.prechecking = false
+			return m.afterPrecheck(msg)
+		case m.checking:
+			m.checking = false
+			return m.afterCheck(msg)
+		}
 		if msg.Err != nil {
+			if m.opts.Verify != nil && common.OutcomeUnknown(msg.Err) {
+				m.lost = msg.Err
+				return m.verify(false)
+			}
 			return m.fail(common.ErrorText(msg.Err), msg.Err, errServer)
 		}
-		cmds := []tea.Cmd{m.close()}
-		if m.opts.Success != "" {
-			cmds = append(cmds, common.Toast(m.opts.Success))
-		}
-		return tea.Batch(cmds...)
+		return m.succeed("")
 	case tea.WindowSizeMsg:
 		return nil // the root sizes modals through SetSize
 	case tea.KeyMsg:
@@ -381,6 +427,9 @@ func (m *Modal) key(msg tea.KeyMsg) tea.Cmd {
 			m.confirming = false
 			return nil
 		}
+	}
+	if m.asking != "" {
+		return m.answer(msg)
 	}
 	if key.Matches(msg, m.ctx.Keys.Back) {
 		if m.submitting {
@@ -563,6 +612,17 @@ func (m *Modal) complete() tea.Cmd {
 			return m.fail(err.Error(), err, errCheck)
 		}
 	}
+	if m.lost != nil && m.opts.Duplicate != nil && m.opts.Verify != nil && !m.force {
+		// The last write's answer was lost: it may be on the server by now. Look first.
+		m.err, m.errKind = "", errNone
+		return m.verify(true)
+	}
+	return m.send()
+}
+
+// send runs Submit: the form's write starts (or, with a task id of 0, is done).
+func (m *Modal) send() tea.Cmd {
+	m.force = false
 	id, cmd, err := m.opts.Submit()
 	if err != nil {
 		return m.fail(err.Error(), err, errCheck)
@@ -576,6 +636,93 @@ func (m *Modal) complete() tea.Cmd {
 	return cmd
 }
 
+// succeed closes the form after its change was made, with the success toast followed by
+// note (" (confirmed after the connection dropped)").
+func (m *Modal) succeed(note string) tea.Cmd {
+	m.lost, m.force = nil, false
+	cmds := []tea.Cmd{m.close()}
+	if m.opts.Success != "" {
+		cmds = append(cmds, common.Toast(m.opts.Success+note))
+	}
+	return tea.Batch(cmds...)
+}
+
+// verify starts Options.Verify about the write whose answer was lost (m.lost): right after
+// it (pre false), or before a resubmit (pre true).
+func (m *Modal) verify(pre bool) tea.Cmd {
+	id := m.ctx.NewTaskID()
+	m.submitting, m.taskID = true, id
+	m.checking, m.prechecking = !pre, pre
+	if !pre {
+		m.err, m.errKind = "", errNone
+	}
+	return m.opts.Verify(id, m.lost)
+}
+
+// afterCheck shows what the check after a lost answer found.
+func (m *Modal) afterCheck(msg common.TaskDoneMsg) tea.Cmd {
+	var notDone *common.NotDoneError
+	switch {
+	case msg.Err == nil:
+		lost := msg.Lost
+		if lost == nil {
+			lost = m.lost
+		}
+		return m.succeed(common.Confirmed(lost))
+	case errors.As(msg.Err, &notDone):
+		return m.fail(m.withKey(common.ErrorText(msg.Err), "sends it again."), msg.Err, errServer)
+	}
+	text := common.ErrorText(msg.Err)
+	if m.opts.Duplicate == nil {
+		// Sending the same change again does no harm.
+		text = m.withKey(text, "sends it again.")
+	}
+	return m.fail(text, msg.Err, errServer)
+}
+
+// afterPrecheck goes on with a resubmit once the check of the earlier write came back:
+// not on the server, send; on the server, ask; no answer, say so (the next submit sends).
+func (m *Modal) afterPrecheck(msg common.TaskDoneMsg) tea.Cmd {
+	var notDone *common.NotDoneError
+	switch {
+	case msg.Err == nil:
+		m.asking, m.askSame = m.opts.Duplicate(msg)
+		if m.asking == "" {
+			return m.send()
+		}
+		if m.form.State != huh.StateNormal {
+			return m.reopen(nil)
+		}
+		return nil
+	case errors.As(msg.Err, &notDone):
+		return m.send()
+	}
+	m.force = true
+	return m.fail(m.withKey(common.ErrorText(msg.Err), "sends it anyway."), msg.Err, errServer)
+}
+
+// answer takes the answer to the question about a duplicate: y sends, anything else not.
+func (m *Modal) answer(msg tea.KeyMsg) tea.Cmd {
+	same := m.askSame
+	m.asking, m.askSame = "", false
+	if s := msg.String(); s == "y" || s == "Y" {
+		return m.send()
+	}
+	if same {
+		return m.succeed(" by the earlier attempt; no copy sent")
+	}
+	m.err, m.errKind = m.withKey("Not sent: the earlier attempt is on the server.", "asks again."), errServer
+	return nil
+}
+
+// withKey is text followed by the submit key and what it does ("ctrl+s sends it again.").
+func (m *Modal) withKey(text, does string) string {
+	if len(m.opts.SubmitKeys) == 0 {
+		return text
+	}
+	return text + " " + m.submitKey.Help().Key + " " + does
+}
+
 // fail shows text and keeps the form open with everything typed. The focus stays where it
 // was, or goes to the field err names. A form that huh already completed (enter on its
 // last field) is built again over the same values, with the focus back on that last field.
@@ -586,6 +733,13 @@ func (m *Modal) fail(text string, err error, kind errKind) tea.Cmd {
 	if m.form.State == huh.StateNormal && !named {
 		return nil
 	}
+	return m.reopen(fe)
+}
+
+// reopen builds the form again over the same values (huh completed it, or the focus must
+// go to the field fe names), with the focus on that field or on the last one.
+func (m *Modal) reopen(fe *FieldError) tea.Cmd {
+	named := fe != nil
 	m.form = m.newForm()
 	m.formH = 0
 	cmds := []tea.Cmd{m.form.Init()}
@@ -735,8 +889,28 @@ func (m *Modal) tail() []string {
 	for _, l := range shown {
 		out = append(out, st.Error.Render(l))
 	}
-	if m.submitting {
-		out = append(out, st.Loading.Render("Saving…"))
+	var state string
+	switch {
+	case m.checking:
+		state = "May have been saved: " + common.LostAnswer(m.lost) + "; checking…"
+	case m.prechecking:
+		state = "Checking whether the earlier attempt was saved…"
+	case m.submitting:
+		state = "Saving…"
+	}
+	if state != "" {
+		style := st.Loading
+		if m.checking {
+			style = st.Warning
+		}
+		for _, l := range strings.Split(ansi.Wrap(state, w, ""), "\n") {
+			out = append(out, style.Render(l))
+		}
+	}
+	if m.asking != "" {
+		for _, l := range strings.Split(ansi.Wrap(m.asking, w, ""), "\n") {
+			out = append(out, st.Warning.Render(l))
+		}
 	}
 	if m.confirming {
 		q := ansi.Wrap("Discard your changes? y discards · any other key keeps editing", w, "")

@@ -1,12 +1,18 @@
 // Package notes holds the note form (usable from any screen: a contact, or a conversation's
 // contact) and the note delete command. A note body is multi-line: enter starts a new line,
 // ctrl+s saves, esc asks before discarding what was typed.
+//
+// A note POST whose answer was lost may have created the note. The form then reads the
+// contact's notes again and looks for it (see noteCheck): found, the form closes as saved;
+// not found, it stays open and ctrl+s sends again, after looking once more; and when a look
+// before a resend finds the note, the form asks before sending a second copy.
 package notes
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,6 +44,18 @@ const MaxBody = 5000
 
 const requestTimeout = 60 * time.Second
 
+// clockSkew is how far parley's clock and the server's may disagree: a note whose
+// created_at is earlier than an attempt by more than this is not the attempt's.
+const clockSkew = 5 * time.Minute
+
+// Floor is the newest of the contact's notes that the screen had loaded when the form
+// opened. The API gives notes growing ids, so a note with a higher id was created after it.
+// Known is false when the screen had not loaded the contact's notes.
+type Floor struct {
+	ID    int64
+	Known bool
+}
+
 // submitKeys save the note (enter starts a new line).
 func submitKeys() []string { return []string{"ctrl+s"} }
 
@@ -53,6 +71,12 @@ type Form struct {
 // esc asks before discarding typed text. contactName is shown in the title; it must already
 // be sanitized.
 func NewNoteForm(ctx *common.Ctx, contactID int64, contactName string) common.Modal {
+	return NewNoteFormAbove(ctx, contactID, contactName, Floor{})
+}
+
+// NewNoteFormAbove is NewNoteForm for a screen that had loaded the contact's notes: floor
+// tells the notes that existed before the form from one a lost answer may have created.
+func NewNoteFormAbove(ctx *common.Ctx, contactID int64, contactName string, floor Floor) common.Modal {
 	body := new(string)
 	who := strings.TrimSpace(contactName)
 	if who == "" {
@@ -70,6 +94,7 @@ func NewNoteForm(ctx *common.Ctx, contactID int64, contactName string) common.Mo
 		}
 		return nil
 	}
+	looks := &noteCheck{contactID: contactID, floor: floor}
 	opts := forms.Options{
 		Title: "New note about " + who,
 		Build: func() *huh.Form {
@@ -86,7 +111,30 @@ func NewNoteForm(ctx *common.Ctx, contactID int64, contactName string) common.Mo
 				return 0, nil, err
 			}
 			id := ctx.NewTaskID()
-			return id, createCmd(ctx.Client, id, contactID, strings.TrimSpace(*body)), nil
+			text := strings.TrimSpace(*body)
+			looks.c = ctx.Client // as the operator acting now
+			looks.sent = append(looks.sent, attempt{text: text, at: ctx.Now()})
+			return id, createCmd(looks.c, id, contactID, text), nil
+		},
+		Verify: func(taskID int, cause error) tea.Cmd {
+			k := *looks
+			k.sent = slices.Clone(looks.sent)
+			return func() tea.Msg { return k.run(taskID, cause) }
+		},
+		Duplicate: func(found common.TaskDoneMsg) (string, bool) {
+			n, ok := found.Result.(client.Note)
+			if !ok {
+				return "", false
+			}
+			same := sameText(n.Body, *body)
+			at := ""
+			if !n.CreatedAt.IsZero() {
+				at = " at " + clock(n.CreatedAt.Time, ctx.Now())
+			}
+			if same {
+				return "A note with this text was saved" + at + " by the earlier attempt. Send another copy? y/N", true
+			}
+			return "The earlier attempt saved its note" + at + " (with the text as it was then). Send this one as well? y/N", false
 		},
 		Dirty:      func() bool { return strings.TrimSpace(*body) != "" },
 		Width:      72,
@@ -96,6 +144,115 @@ func NewNoteForm(ctx *common.Ctx, contactID int64, contactName string) common.Mo
 	}
 	return &Form{inner: forms.New(ctx, opts), ctx: ctx,
 		hintKey: key.NewBinding(key.WithKeys(submitKeys()...), key.WithHelp(strings.Join(submitKeys(), "/"), "save"))}
+}
+
+// attempt is one POST of the form: the text it sent and when (by parley's clock).
+type attempt struct {
+	text string
+	at   time.Time
+}
+
+// noteCheck looks for a note that a POST whose answer was lost may have created: one of
+// the contact's notes whose body is what an attempt of the form sent, and that did not
+// exist before. A note existed before when its id is not above the floor (when the screen
+// had loaded the notes), else when its created_at is earlier than the first attempt by more
+// than clockSkew; a note with neither (the spec shows no note fields beyond id and body)
+// cannot be told apart, and the check says so rather than guess.
+type noteCheck struct {
+	c         *client.Client
+	contactID int64
+	floor     Floor
+	sent      []attempt
+}
+
+// run reads the contact's notes, newest first (one request, fresh), and reports the verdict
+// as a TaskDoneMsg of kind KindCreated (see forms.Options.Verify).
+func (k noteCheck) run(taskID int, cause error) tea.Msg {
+	msg := common.TaskDoneMsg{TaskID: taskID, Kind: KindCreated, Lost: cause}
+	unchecked := func(err error) tea.Msg {
+		msg.Err = &common.UncheckedError{Cause: cause, Check: err, What: "whether the note was saved",
+			Advice: "check the contact's notes before sending again"}
+		return msg
+	}
+	if k.c == nil || len(k.sent) == 0 {
+		return unchecked(errors.New("nothing was sent"))
+	}
+	ctx, cancel := common.RequestContext(requestTimeout, true)
+	defer cancel()
+	p, err := k.c.ListNotes(ctx, client.NoteListOptions{ContactIdentityID: k.contactID,
+		ListOptions: client.ListOptions{Limit: client.MaxLimit, Ordering: "-id"}})
+	if err != nil {
+		return unchecked(fmt.Errorf("read the notes of contact %d: %w", k.contactID, err))
+	}
+	n, found, unsure := k.find(p.Results)
+	switch {
+	case found:
+		msg.Result = n
+	case unsure:
+		return unchecked(errors.New("a note with this text is there, but nothing tells whether it is older than the attempt"))
+	default:
+		msg.Err = &common.NotDoneError{Cause: cause, Done: "saved", Found: "the note is not on the server"}
+	}
+	return msg
+}
+
+// find picks the attempt's note among notes: the oldest one that an attempt sent and that
+// did not exist before. unsure reports a note with a sent text of which nothing tells
+// whether it existed before.
+func (k noteCheck) find(notes []client.Note) (n client.Note, found, unsure bool) {
+	since := k.sent[0].at
+	for _, a := range k.sent {
+		if a.at.Before(since) {
+			since = a.at
+		}
+	}
+	for _, x := range notes {
+		if !k.sentText(x.Body) {
+			continue
+		}
+		var after bool
+		switch {
+		case k.floor.Known:
+			after = x.ID > k.floor.ID
+		case !x.CreatedAt.IsZero():
+			after = !x.CreatedAt.Before(since.Add(-clockSkew))
+		default:
+			unsure = true
+			continue
+		}
+		if after && (!found || x.ID < n.ID) {
+			n, found = x, true
+		}
+	}
+	return n, found, unsure && !found
+}
+
+// sentText reports whether body is what an attempt sent.
+func (k noteCheck) sentText(body string) bool {
+	for _, a := range k.sent {
+		if sameText(body, a.text) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameText compares note bodies as a server may store them: line ends and the white space
+// around the text may differ.
+func sameText(a, b string) bool { return normText(a) == normText(b) }
+
+func normText(s string) string {
+	return strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n"))
+}
+
+// clock is a time as the question shows it: the time of day, with the date when it is not
+// today.
+func clock(t, now time.Time) string {
+	t = t.In(now.Location())
+	if y, m, d := t.Date(); y == now.Year() && m == now.Month() && d == now.Day() {
+		return t.Format("15:04")
+	}
+	return t.Format("2006-01-02 15:04")
 }
 
 func createCmd(c *client.Client, taskID int, contactID int64, text string) tea.Cmd {
@@ -144,15 +301,28 @@ func (f *Form) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 func (f *Form) View() string { return f.inner.View() }
 
 // Delete returns the command that deletes a note, reporting KindDeleted with the note id.
+// When the DELETE's answer is lost, the note is read again: a 404 means it is gone (Lost
+// is then set), else the error says whether it is still there (see common.CheckGone).
 func Delete(ctx *common.Ctx, taskID int, noteID int64) tea.Cmd {
 	c := ctx.Client
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
-		if err := c.DeleteNote(cctx, noteID); err != nil {
-			return common.TaskDoneMsg{TaskID: taskID, Kind: KindDeleted, Result: noteID, Err: fmt.Errorf("delete note %d: %w", noteID, err)}
+		msg := common.TaskDoneMsg{TaskID: taskID, Kind: KindDeleted, Result: noteID}
+		err := c.DeleteNote(cctx, noteID)
+		if common.OutcomeUnknown(err) {
+			msg.Lost = err
+			rctx, rcancel := context.WithTimeout(context.Background(), requestTimeout)
+			defer rcancel()
+			err = common.CheckGone(rctx, err, fmt.Sprintf("note #%d", noteID), func(ctx context.Context) error {
+				_, err := c.GetNote(ctx, noteID)
+				return err
+			})
 		}
-		return common.TaskDoneMsg{TaskID: taskID, Kind: KindDeleted, Result: noteID}
+		if err != nil {
+			msg.Err = fmt.Errorf("delete note %d: %w", noteID, err)
+		}
+		return msg
 	}
 }
 

@@ -1,0 +1,360 @@
+package notes
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+const notesPath = "/api/um/v3/notes/"
+
+// flat is a view as one line of words: without styles, the box's border and the line
+// breaks the box wraps text at.
+func flat(view string) string {
+	view = ansi.Strip(view)
+	view = strings.Map(func(r rune) rune {
+		if strings.ContainsRune("│╭╮╰╯─", r) {
+			return ' '
+		}
+		return r
+	}, view)
+	return strings.Join(strings.Fields(view), " ")
+}
+
+// lossy is the shared sandbox behind a proxy that can lose requests, with the form's
+// client on the proxy.
+func lossy(t *testing.T) (*env, *viewtest.Proxy) {
+	t.Helper()
+	e := start(t)
+	p := viewtest.NewProxy(t, e.url)
+	e.ctx.Client = p.Client(t, e.info.CustomerToken, false)
+	return e, p
+}
+
+// notesWith counts the contact's notes whose body is text, as the sandbox has them.
+func notesWith(t *testing.T, e *env, contactID int64, text string) int {
+	t.Helper()
+	p, err := e.as(t, 0).ListNotes(client.Fresh(context.Background()), client.NoteListOptions{ContactIdentityID: contactID,
+		ListOptions: client.ListOptions{Limit: client.MaxLimit}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, x := range p.Results {
+		if x.Body == text {
+			n++
+		}
+	}
+	return n
+}
+
+func toasts(msgs []tea.Msg) []string {
+	var out []string
+	for _, m := range msgs {
+		if t, ok := m.(common.ToastMsg); ok {
+			out = append(out, t.Text)
+		}
+	}
+	return out
+}
+
+// save types text into a fresh form and presses ctrl+s; it returns the form and the
+// task's report.
+func save(t *testing.T, m common.Modal, text string) (common.Modal, common.TaskDoneMsg) {
+	t.Helper()
+	m = typeText(m, text)
+	m, cmd := m.Update(ctrlS)
+	d, ok := taskDone(runTask(cmd))
+	if !ok {
+		t.Fatal("ctrl+s sent nothing")
+	}
+	return m, d
+}
+
+// lostThenCheck takes the report of a POST whose answer was lost: the form says the note
+// may have been saved, refuses another submit and esc while it checks, and the check's
+// report is returned.
+func lostThenCheck(t *testing.T, e *env, m common.Modal, d common.TaskDoneMsg) (common.Modal, common.TaskDoneMsg) {
+	t.Helper()
+	if !errors.Is(d.Err, client.ErrOutcomeUnknown) {
+		t.Fatalf("the POST's report is not an unknown outcome: %v", d.Err)
+	}
+	posts := countPrefix(e.log, "POST", notesPath)
+	m, cmd := m.Update(d)
+	if v := flat(m.View()); !strings.Contains(v, "May have been saved: ") || !strings.Contains(v, "checking…") {
+		t.Fatalf("the form does not say the note may have been saved:\n%s", m.View())
+	}
+	if !m.(*Form).Submitting() {
+		t.Fatal("the form takes submits while it checks")
+	}
+	for _, k := range []tea.KeyMsg{ctrlS, esc} {
+		_, c := m.Update(k)
+		if msgs := run(c); has[common.CloseModalMsg](msgs) {
+			t.Fatalf("%s closed the form while it checks", k)
+		}
+	}
+	check, ok := taskDone(runTask(cmd))
+	if !ok {
+		t.Fatal("no check after the lost answer")
+	}
+	if got := countPrefix(e.log, "POST", notesPath) - posts; got != 0 {
+		t.Fatalf("%d POSTs while checking", got)
+	}
+	return m, check
+}
+
+// The connection drops after the sandbox created the note: the form says it may have
+// been saved, finds the note, and closes saying it was saved, confirmed.
+func TestNoteLostAnswerIsFoundSaved(t *testing.T) {
+	e, p := lossy(t)
+	ct := e.firstContact(t)
+	text := "lost answer " + t.Name()
+	p.Lose("POST", "/api/um/v3/notes/", viewtest.DropAnswer, 1)
+	m, d := save(t, open(e, ct.ID, "Anna"), text)
+	if got := notesWith(t, e, ct.ID, text); got != 1 {
+		t.Fatalf("%d notes on the server after the lost answer, want 1", got)
+	}
+	m, check := lostThenCheck(t, e, m, d)
+	if check.Err != nil || check.Kind != KindCreated || check.Lost == nil {
+		t.Fatalf("check: %+v", check)
+	}
+	if n, ok := check.Result.(client.Note); !ok || n.Body != text || n.ContactIdentityID != ct.ID {
+		t.Fatalf("check found %+v", check.Result)
+	}
+	_, cmd := m.Update(check)
+	msgs := run(cmd)
+	if !has[common.CloseModalMsg](msgs) {
+		t.Fatalf("a confirmed save did not close the form: %#v", msgs)
+	}
+	if got := toasts(msgs); len(got) != 1 || got[0] != "Note saved (confirmed after the connection dropped)" {
+		t.Fatalf("toasts %q", got)
+	}
+	if got := notesWith(t, e, ct.ID, text); got != 1 {
+		t.Fatalf("%d notes, want 1", got)
+	}
+}
+
+// The connection drops before the request reaches the sandbox: the check finds nothing,
+// the form stays open with the text and says so, and ctrl+s sends it (after looking once
+// more): one note in the end.
+func TestNoteLostRequestIsNotSavedAndSendsAgain(t *testing.T) {
+	e, p := lossy(t)
+	ct := e.firstContact(t)
+	text := "lost request " + t.Name()
+	p.Lose("POST", "/api/um/v3/notes/", viewtest.DropRequest, 1)
+	m, d := save(t, open(e, ct.ID, "Anna"), text)
+	m, check := lostThenCheck(t, e, m, d)
+	var nd *common.NotDoneError
+	if !errors.As(check.Err, &nd) {
+		t.Fatalf("check: %+v", check)
+	}
+	m, cmd := m.Update(check)
+	if msgs := run(cmd); has[common.CloseModalMsg](msgs) || len(toasts(msgs)) > 0 {
+		t.Fatalf("a note that is not on the server closed the form: %#v", msgs)
+	}
+	want := "Not saved: the connection was lost before the server answered, and the note is not on the server. ctrl+s sends it again."
+	if got := m.(*Form).Err(); got != want {
+		t.Fatalf("error\n got %q\nwant %q", got, want)
+	}
+	if v := flat(m.View()); !strings.Contains(v, text) || !strings.Contains(v, want) {
+		t.Fatalf("text or message not shown:\n%s", m.View())
+	}
+	if got := notesWith(t, e, ct.ID, text); got != 0 {
+		t.Fatalf("%d notes on the server", got)
+	}
+	// ctrl+s looks first (the note might have arrived late), then sends.
+	gets, posts := countPrefix(e.log, "GET", notesPath), countPrefix(e.log, "POST", notesPath)
+	m, cmd = m.Update(ctrlS)
+	if v := flat(m.View()); !strings.Contains(v, "Checking whether the earlier attempt was saved") {
+		t.Fatalf("the resend does not look first:\n%s", m.View())
+	}
+	pre, ok := taskDone(runTask(cmd))
+	if !ok || !errors.As(pre.Err, &nd) {
+		t.Fatalf("look before the resend: %+v", pre)
+	}
+	m, cmd = m.Update(pre)
+	sent, ok := taskDone(runTask(cmd))
+	if !ok || sent.Err != nil {
+		t.Fatalf("resend: %+v", sent)
+	}
+	_, cmd = m.Update(sent)
+	msgs := run(cmd)
+	if got := toasts(msgs); !has[common.CloseModalMsg](msgs) || len(got) != 1 || got[0] != "Note saved" {
+		t.Fatalf("resend did not close as saved: %#v", msgs)
+	}
+	if g, p := countPrefix(e.log, "GET", notesPath)-gets, countPrefix(e.log, "POST", notesPath)-posts; g != 1 || p != 1 {
+		t.Fatalf("resend: %d GETs and %d POSTs, want 1 and 1", g, p)
+	}
+	if got := notesWith(t, e, ct.ID, text); got != 1 {
+		t.Fatalf("%d notes, want 1", got)
+	}
+}
+
+// The answer is lost and so is the check: the form cannot tell and says so. ctrl+s then
+// looks again, finds the note the first attempt made and asks before sending a copy: no
+// keeps the one note and closes; yes sends a second one on purpose.
+func TestNoteResendAfterAnUnconfirmedSaveAsksFirst(t *testing.T) {
+	for _, tc := range []struct {
+		answer string
+		notes  int
+		toast  string
+	}{
+		{"n", 1, "Note saved by the earlier attempt; no copy sent"},
+		{"y", 2, "Note saved"},
+	} {
+		t.Run(tc.answer, func(t *testing.T) {
+			e, p := lossy(t)
+			e.ctx.Client = p.Client(t, e.info.CustomerToken, true) // one attempt per read
+			ct := e.firstContact(t)
+			text := "unconfirmed " + t.Name()
+			p.Lose("POST", "/api/um/v3/notes/", viewtest.DropAnswer, 1)
+			p.Lose("GET", "/api/um/v3/notes/", viewtest.DropRequest, 100) // the client's retries too
+			m, d := save(t, open(e, ct.ID, "Anna"), text)
+			m, check := lostThenCheck(t, e, m, d)
+			if !errors.Is(check.Err, client.ErrOutcomeUnknown) {
+				t.Fatalf("check: %+v", check)
+			}
+			p.Heal()
+			m, _ = m.Update(check)
+			want := "Could not confirm whether the note was saved (the connection was lost before the server answered; reading it back: connection lost); check the contact's notes before sending again."
+			if got := m.(*Form).Err(); got != want {
+				t.Fatalf("error\n got %q\nwant %q", got, want)
+			}
+			posts := countPrefix(e.log, "POST", notesPath)
+			m, cmd := m.Update(ctrlS)
+			pre, ok := taskDone(runTask(cmd))
+			if !ok || pre.Err != nil {
+				t.Fatalf("look before the resend: %+v", pre)
+			}
+			m, cmd = m.Update(pre)
+			if d, ok := taskDone(run(cmd)); ok {
+				t.Fatalf("sent without asking: %+v", d)
+			}
+			q := "A note with this text was saved at 10:15 by the earlier attempt. Send another copy? y/N"
+			if m.(*Form).inner.Asking() != q || !strings.Contains(flat(m.View()), q) {
+				t.Fatalf("question %q:\n%s", m.(*Form).inner.Asking(), m.View())
+			}
+			if c := countPrefix(e.log, "POST", notesPath) - posts; c != 0 {
+				t.Fatalf("%d POSTs before the answer", c)
+			}
+			m, cmd = m.Update(runes(tc.answer))
+			msgs := run(cmd)
+			if d, ok := taskDone(msgs); ok {
+				if d.Err != nil {
+					t.Fatalf("second copy: %+v", d)
+				}
+				_, cmd = m.Update(d)
+				msgs = run(cmd)
+			}
+			if got := toasts(msgs); !has[common.CloseModalMsg](msgs) || len(got) != 1 || got[0] != tc.toast {
+				t.Fatalf("after %q: %#v", tc.answer, msgs)
+			}
+			if got := notesWith(t, e, ct.ID, text); got != tc.notes {
+				t.Fatalf("%d notes, want %d", got, tc.notes)
+			}
+		})
+	}
+}
+
+// A 200 with an empty body is no proof: nothing created means "not saved", never "Note
+// saved"; a note the server did create is confirmed by reading it back.
+func TestNoteEmptyAnswerIsCheckedNeverSaved(t *testing.T) {
+	t.Run("nothing created", func(t *testing.T) {
+		e, p := lossy(t)
+		ct := e.firstContact(t)
+		text := "empty " + t.Name()
+		p.Lose("POST", "/api/um/v3/notes/", viewtest.EmptyInstead, 1)
+		m, d := save(t, open(e, ct.ID, "Anna"), text)
+		m, check := lostThenCheck(t, e, m, d)
+		m, cmd := m.Update(check)
+		msgs := run(cmd)
+		if has[common.CloseModalMsg](msgs) || len(toasts(msgs)) > 0 {
+			t.Fatalf("an empty 200 closed the form: %#v", msgs)
+		}
+		want := "Not saved: the API answered 200 with an empty body, and the note is not on the server. ctrl+s sends it again."
+		if got := m.(*Form).Err(); got != want {
+			t.Fatalf("error\n got %q\nwant %q", got, want)
+		}
+		if got := notesWith(t, e, ct.ID, text); got != 0 {
+			t.Fatalf("%d notes", got)
+		}
+	})
+	t.Run("created", func(t *testing.T) {
+		e, p := lossy(t)
+		ct := e.firstContact(t)
+		text := "empty " + t.Name()
+		p.Lose("POST", "/api/um/v3/notes/", viewtest.EmptyAnswer, 1)
+		m, d := save(t, open(e, ct.ID, "Anna"), text)
+		m, check := lostThenCheck(t, e, m, d)
+		_, cmd := m.Update(check)
+		msgs := run(cmd)
+		if got := toasts(msgs); !has[common.CloseModalMsg](msgs) || len(got) != 1 || got[0] != "Note saved (confirmed after an unreadable answer)" {
+			t.Fatalf("%#v", msgs)
+		}
+		if got := notesWith(t, e, ct.ID, text); got != 1 {
+			t.Fatalf("%d notes", got)
+		}
+	})
+}
+
+// A note with the same text that the screen had already loaded is not taken for the
+// attempt's: the form was told the newest note it had seen.
+func TestNoteCheckIgnoresNotesTheScreenHadSeen(t *testing.T) {
+	e, p := lossy(t)
+	ct := e.firstContact(t)
+	text := "seen before " + t.Name()
+	old, err := e.as(t, 0).CreateNote(context.Background(), client.NewNote{ContactIdentityID: ct.ID, Body: text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Lose("POST", "/api/um/v3/notes/", viewtest.DropRequest, 1)
+	m := NewNoteFormAbove(e.ctx, ct.ID, "Anna", Floor{ID: old.ID, Known: true})
+	m.SetSize(76, 20)
+	run(m.Init())
+	m, d := save(t, m, text)
+	_, check := lostThenCheck(t, e, m, d)
+	var nd *common.NotDoneError
+	if !errors.As(check.Err, &nd) {
+		t.Fatalf("the note seen before was taken for the attempt's: %+v", check)
+	}
+}
+
+// The rules that tell the attempt's note from older ones with the same text.
+func TestNoteCheckTellsNewNotesApart(t *testing.T) {
+	at := fixedNow
+	note := func(id int64, body string, created time.Time) client.Note {
+		return client.Note{ID: id, Body: body, CreatedAt: client.Time{Time: created}}
+	}
+	k := noteCheck{sent: []attempt{{text: "hello", at: at}, {text: "hello again", at: at.Add(time.Minute)}}}
+	for _, tc := range []struct {
+		name          string
+		floor         Floor
+		notes         []client.Note
+		id            int64
+		found, unsure bool
+	}{
+		{"created after the first attempt", Floor{}, []client.Note{note(9, "hello\r\n", at.Add(time.Second)), note(5, "hello", at.Add(-time.Hour))}, 9, true, false},
+		{"within the clock skew", Floor{}, []client.Note{note(9, " hello again", at.Add(-time.Minute))}, 9, true, false},
+		{"only older ones", Floor{}, []client.Note{note(5, "hello", at.Add(-time.Hour))}, 0, false, false},
+		{"another text", Floor{}, []client.Note{note(9, "hello there", at)}, 0, false, false},
+		{"the oldest new one", Floor{}, []client.Note{note(12, "hello", at), note(10, "hello again", at)}, 10, true, false},
+		{"no time, no floor", Floor{}, []client.Note{note(9, "hello", time.Time{})}, 0, false, true},
+		{"above the floor", Floor{ID: 8, Known: true}, []client.Note{note(9, "hello", time.Time{}), note(8, "hello", at)}, 9, true, false},
+		{"at the floor", Floor{ID: 9, Known: true}, []client.Note{note(9, "hello", at)}, 0, false, false},
+	} {
+		k.floor = tc.floor
+		n, found, unsure := k.find(tc.notes)
+		if found != tc.found || unsure != tc.unsure || (found && n.ID != tc.id) {
+			t.Errorf("%s: found %v (#%d), unsure %v; want %v (#%d), %v", tc.name, found, n.ID, unsure, tc.found, tc.id, tc.unsure)
+		}
+	}
+}
