@@ -3,6 +3,7 @@ package triage
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -92,6 +93,9 @@ func (m *Model) topicsForm() tea.Cmd {
 		opts[i] = huh.NewOption(t.Name, t.Text)
 	}
 	ctx, id := m.ctx, r.ID
+	// What the last submit sent, and as whom: a lost answer is checked against it.
+	var sent []string
+	var sentBy *client.Client
 	title := fmt.Sprintf("Topics of conversation #%d", r.ID)
 	if r.Name != "" {
 		title += " with " + r.Name
@@ -122,10 +126,15 @@ func (m *Model) topicsForm() tea.Cmd {
 			return strings.TrimSpace(extra) != "" || !slices.Equal(slices.Sorted(slices.Values(selected)), initial)
 		},
 		Success: "Topics saved",
+		Verify: func(taskID int, cause error) tea.Cmd {
+			c, want := sentBy, slices.Clone(sent)
+			return func() tea.Msg { return checkTopics(c, taskID, id, want, cause) }
+		},
 		Submit: func() (int, tea.Cmd, error) {
 			topics := mergeTopics(selected, extra)
 			task := ctx.NewTaskID()
 			c := ctx.Client // as the operator acting now (ctrl+p works over the form)
+			sent, sentBy = slices.Clone(topics), c
 			return task, func() tea.Msg {
 				cctx, cancel := context.WithTimeout(context.Background(), taskTimeout)
 				defer cancel()
@@ -134,6 +143,44 @@ func (m *Model) topicsForm() tea.Cmd {
 			}, nil
 		},
 	}))
+}
+
+// checkTopics reads the conversation again (fresh) after a topics PATCH whose answer was
+// lost, and reports it saved when its topics are the ones sent (as the API matches them,
+// in any order), with the conversation read as the Result (see forms.Options.Verify).
+func checkTopics(c *client.Client, taskID int, id int64, sent []string, cause error) tea.Msg {
+	msg := common.TaskDoneMsg{TaskID: taskID, Kind: KindConversation, Lost: cause}
+	ctx, cancel := common.RequestContext(taskTimeout, true)
+	defer cancel()
+	conv, err := c.GetConversation(ctx, id)
+	switch {
+	case err != nil:
+		msg.Err = &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read conversation %d: %w", id, err),
+			What: "whether the topics were saved"}
+	case sameTopics(conv.Topics, sent):
+		msg.Result = conv
+	default:
+		msg.Err = &common.NotDoneError{Cause: cause, Done: "saved",
+			Found: "the conversation's topics on the server are not the ones sent"}
+	}
+	return msg
+}
+
+// sameTopics reports whether have are the topics sent, as the API matches topics.
+func sameTopics(have []client.Topic, sent []string) bool {
+	a := map[string]bool{}
+	for _, t := range have {
+		if k := topicKey(t.Text); k != "" {
+			a[k] = true
+		}
+	}
+	b := map[string]bool{}
+	for _, t := range sent {
+		if k := topicKey(t); k != "" {
+			b[k] = true
+		}
+	}
+	return maps.Equal(a, b)
 }
 
 // topicKey is how the API matches topics: case-insensitively on the trimmed text.
@@ -184,8 +231,14 @@ func (m *Model) deleteConfirm() tea.Cmd {
 			func() tea.Msg {
 				cctx, cancel := context.WithTimeout(context.Background(), taskTimeout)
 				defer cancel()
-				err := c.DeleteConversation(cctx, id)
-				return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: deleteResult{deleted: []int64{id}}, Err: err}
+				msg := common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: deleteResult{deleted: []int64{id}}}
+				msg.Err = c.DeleteConversation(cctx, id)
+				if common.OutcomeUnknown(msg.Err) {
+					gone, err := checkDeleted(c, msg.Err, []int64{id})
+					msg.Lost, msg.Err = msg.Err, err
+					msg.Result = deleteResult{deleted: gone}
+				}
+				return msg
 			}))
 	}
 	var ids, ended, ongoing []int64
@@ -218,9 +271,41 @@ func (m *Model) deleteConfirm() tea.Cmd {
 		// skips ongoing ones). Its answer does not say which were skipped, so the report
 		// uses the statuses shown, and the conversations changed since the last refresh
 		// are asked for after (a row whose status changed meanwhile comes back).
-		err := c.DeleteConversations(cctx, ids)
-		return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: deleteResult{deleted: ended, ongoing: ongoing, reload: true}, Err: err}
+		msg := common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: deleteResult{deleted: ended, ongoing: ongoing, reload: true}}
+		msg.Err = c.DeleteConversations(cctx, ids)
+		if common.OutcomeUnknown(msg.Err) {
+			// The ended ones tell whether it was carried out (the ongoing ones stay anyway).
+			gone, err := checkDeleted(c, msg.Err, ended)
+			msg.Lost, msg.Err = msg.Err, err
+			msg.Result = deleteResult{deleted: gone, ongoing: ongoing, reload: true}
+		}
+		return msg
 	}))
+}
+
+// checkDeleted reads each of ids again (fresh) after a DELETE whose answer was lost: a 404
+// means deleted. The delete was carried out when any of them is gone (gone lists those);
+// when all are still there it was not (a *common.NotDoneError), and a failed read leaves
+// it unknown (a *common.UncheckedError, with the ones found gone so far).
+func checkDeleted(c *client.Client, cause error, ids []int64) (gone []int64, err error) {
+	ctx, cancel := common.RequestContext(taskTimeout, true)
+	defer cancel()
+	what := countOf(len(ids), fmt.Sprintf("conversation #%d", ids[0]), "the %d conversations")
+	for _, id := range ids {
+		_, err := c.GetConversation(ctx, id)
+		switch {
+		case client.IsNotFound(err):
+			gone = append(gone, id)
+		case err != nil:
+			return gone, &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read conversation %d: %w", id, err),
+				What: "whether " + what + countOf(len(ids), " was", " were") + " deleted", Advice: "refresh to see what is left"}
+		}
+	}
+	if len(gone) == 0 {
+		return nil, &common.NotDoneError{Cause: cause, Done: "deleted",
+			Found: what + countOf(len(ids), " is still there", " are still there")}
+	}
+	return gone, nil
 }
 
 // countOf picks the singular text for n == 1, else formats plural with n.
@@ -263,7 +348,7 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 			m.restingID = 0
 			follow = m.afterMove(0) // the row the cursor is on now opens once it rests
 		}
-		text := fmt.Sprintf("Deleted %d conversation%s.", len(res.deleted), plural(len(res.deleted)))
+		text := fmt.Sprintf("Deleted %d conversation%s%s.", len(res.deleted), plural(len(res.deleted)), common.Confirmed(msg.Lost))
 		if n := len(res.ongoing); n > 0 {
 			text += fmt.Sprintf(" %d ongoing conversation%s not deleted (only ended ones can be).", n, plural(n))
 		}
