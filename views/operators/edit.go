@@ -143,6 +143,9 @@ func (m *Model) EditForm(r Row) common.Modal {
 				Validate(forms.Labelled("Locale", unchanged(orig.Locale, ValidateLocale))),
 		))
 	}
+	// What the last submit sent, and as whom: a lost answer is checked against it.
+	var sent client.OperatorUpdate
+	var sentBy *client.Client
 	return forms.New(m.ctx, forms.Options{
 		Title: "Edit operator " + r.Label(),
 		Build: build,
@@ -150,6 +153,10 @@ func (m *Model) EditForm(r Row) common.Modal {
 		// The screen says "Saved operator …" with the name as saved (it may have changed).
 		Dirty: func() bool { return v != orig },
 		Check: func() error { return v.validate(orig) },
+		Verify: func(taskID int, cause error) tea.Cmd {
+			c, u, id := sentBy, sent, r.ID
+			return func() tea.Msg { return checkEdit(c, taskID, id, u, cause) }
+		},
 		Submit: func() (int, tea.Cmd, error) {
 			if err := v.validate(orig); err != nil {
 				return 0, nil, err
@@ -160,6 +167,7 @@ func (m *Model) EditForm(r Row) common.Modal {
 			}
 			taskID := m.ctx.NewTaskID()
 			c, id := m.ctx.Client, r.ID
+			sent, sentBy = u, c
 			return taskID, func() tea.Msg {
 				ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 				defer cancel()
@@ -171,4 +179,37 @@ func (m *Model) EditForm(r Row) common.Modal {
 			}, nil
 		},
 	})
+}
+
+// checkEdit reads the operator again (fresh) after an edit whose answer was lost, and
+// reports it saved, with the operator read as the Result, when it has every value sent (see
+// forms.Options.Verify).
+func checkEdit(c *client.Client, taskID int, id int64, u client.OperatorUpdate, cause error) tea.Msg {
+	msg := common.TaskDoneMsg{TaskID: taskID, Kind: KindEdit, Lost: cause}
+	ctx, cancel := common.RequestContext(requestTimeout, true)
+	defer cancel()
+	op, err := c.GetOperator(ctx, id)
+	switch {
+	case err != nil:
+		msg.Err = &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read operator %d: %w", id, err),
+			What: "whether the operator was saved"}
+	case editApplied(u, *op):
+		msg.Result = RowFrom(*op)
+	default:
+		msg.Err = &common.NotDoneError{Cause: cause, Done: "saved", Found: "the operator on the server does not have the values sent"}
+	}
+	return msg
+}
+
+// editApplied reports whether op has every value of u (an email compares without case).
+func editApplied(u client.OperatorUpdate, op client.Operator) bool {
+	same := func(sent *string, have string, fold bool) bool {
+		if sent == nil {
+			return true
+		}
+		a, b := strings.TrimSpace(*sent), strings.TrimSpace(have)
+		return a == b || fold && strings.EqualFold(a, b)
+	}
+	return same(u.Name, op.Name, false) && same(u.DisplayName, op.DisplayName, false) &&
+		same(u.Email, op.Email, true) && same(u.Locale, op.Locale, false)
 }

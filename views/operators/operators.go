@@ -8,6 +8,7 @@ package operators
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -82,6 +83,7 @@ type task struct {
 	kind string
 	id   int64
 	gen  int
+	away bool // KindAway: the status asked for
 }
 
 // Model is the operators screen.
@@ -511,7 +513,7 @@ func (m *Model) startAway(id int64, away bool) tea.Cmd {
 		return nil // one request per operator at a time
 	}
 	taskID := m.ctx.NewTaskID()
-	m.tasks[taskID] = task{kind: KindAway, id: id, gen: m.gen}
+	m.tasks[taskID] = task{kind: KindAway, id: id, gen: m.gen, away: away}
 	m.pending[id] = "saving"
 	c := m.ctx.Client
 	return func() tea.Msg {
@@ -557,14 +559,59 @@ func (m *Model) startDelete(id int64) tea.Cmd {
 	m.tasks[taskID] = task{kind: KindDelete, id: id, gen: m.gen}
 	m.pending[id] = "deleting"
 	c := m.ctx.Client
+	what := fmt.Sprintf("operator #%d", id)
+	if i, ok := m.index[id]; ok {
+		what = "operator " + m.rows[i].Label()
+	}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
-		if err := c.DeleteOperator(ctx, id); err != nil {
-			return common.TaskDoneMsg{TaskID: taskID, Kind: KindDelete, Err: fmt.Errorf("delete operator %d: %w", id, err)}
+		msg := common.TaskDoneMsg{TaskID: taskID, Kind: KindDelete, Result: id}
+		err := c.DeleteOperator(ctx, id)
+		if common.OutcomeUnknown(err) {
+			// The answer was lost: a 404 now means it was deleted.
+			msg.Lost = err
+			rctx, rcancel := context.WithTimeout(context.Background(), requestTimeout)
+			defer rcancel()
+			err = common.CheckGone(rctx, err, what, func(ctx context.Context) error {
+				_, err := c.GetOperator(ctx, id)
+				return err
+			})
 		}
-		return common.TaskDoneMsg{TaskID: taskID, Kind: KindDelete, Result: id}
+		if err != nil {
+			msg.Err = fmt.Errorf("delete operator %d: %w", id, err)
+		}
+		return msg
 	}
+}
+
+// checkAway reads the operator again (fresh) after an away PATCH whose answer was lost, as
+// task t: the row shows "checking" meanwhile, and the task reports the operator read when
+// its status is the one asked for (see common.TaskDoneMsg.Lost).
+func (m *Model) checkAway(t task, cause error, label string) tea.Cmd {
+	taskID := m.ctx.NewTaskID()
+	m.tasks[taskID] = t
+	m.pending[t.id] = "checking"
+	c, id, away := m.ctx.Client, t.id, t.away
+	_, asked := AwaySymbol(away)
+	_, other := AwaySymbol(!away)
+	check := func() tea.Msg {
+		ctx, cancel := common.RequestContext(requestTimeout, true)
+		defer cancel()
+		msg := common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Lost: cause}
+		op, err := c.GetOperator(ctx, id)
+		switch {
+		case err != nil:
+			msg.Err = &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read operator %d: %w", id, err),
+				What: "whether " + label + " was set " + asked, Advice: "refresh to see the status"}
+		case op.IsAway == away:
+			msg.Result = RowFrom(*op)
+		default:
+			msg.Err = &common.NotDoneError{Cause: cause, Done: "saved", Found: label + " is still " + other}
+		}
+		return msg
+	}
+	return tea.Batch(common.Toast(label+": may have been set "+asked+"; checking…"), check)
 }
 
 func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
@@ -574,7 +621,7 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		// as saved.
 		if r, ok := msg.Result.(Row); ok && msg.Err == nil {
 			m.updateRow(r)
-			return common.Toast("Saved operator " + r.Label())
+			return common.Toast("Saved operator " + r.Label() + common.Confirmed(msg.Lost))
 		}
 		return nil
 	case KindAway, KindDelete:
@@ -589,12 +636,20 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 	if t.gen != m.gen {
 		return nil // another organization or operator by now
 	}
-	delete(m.pending, t.id)
 	label := fmt.Sprintf("operator #%d", t.id)
 	if i, ok := m.index[t.id]; ok {
 		label = m.rows[i].Label()
 	}
-	if msg.Err != nil {
+	if t.kind == KindAway && msg.Lost == nil && common.OutcomeUnknown(msg.Err) {
+		return m.checkAway(t, msg.Err, label)
+	}
+	delete(m.pending, t.id)
+	var notDone *common.NotDoneError
+	switch {
+	case t.kind == KindAway && errors.As(msg.Err, &notDone):
+		text := common.ErrorText(msg.Err) + " " + m.ctx.Keys.Away.Help().Key + " tries again."
+		return func() tea.Msg { return common.ToastMsg{Text: text, Error: true} }
+	case msg.Err != nil:
 		return common.ErrorToast(msg.Err)
 	}
 	switch t.kind {
@@ -617,10 +672,10 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 			away = m.rows[i].IsAway
 		}
 		_, word := AwaySymbol(away)
-		return common.Toast(label + " is now " + word)
+		return common.Toast(label + " is now " + word + common.Confirmed(msg.Lost))
 	case KindDelete:
 		m.removeRow(t.id)
-		return tea.Batch(common.Toast("Deleted operator "+label), m.fetchSlots())
+		return tea.Batch(common.Toast("Deleted operator "+label+common.Confirmed(msg.Lost)), m.fetchSlots())
 	}
 	return nil
 }
