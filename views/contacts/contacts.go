@@ -283,7 +283,7 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		if msg.Err != nil {
 			return common.ErrorToast(msg.Err)
 		}
-		text := plural(len(ids), "contact", "contacts") + " deleted"
+		text := plural(len(ids), "contact", "contacts") + " deleted" + common.Confirmed(msg.Lost)
 		if n := len(res.kept); n > 0 {
 			text += fmt.Sprintf("; %s kept: an ongoing conversation cannot be deleted, nor its contact", plural(n, "contact", "contacts"))
 		}
@@ -304,7 +304,7 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		if msg.Err != nil {
 			return common.ErrorToast(msg.Err)
 		}
-		return common.Toast(fmt.Sprintf("Note #%d deleted", id))
+		return common.Toast(fmt.Sprintf("Note #%d deleted%s", id, common.Confirmed(msg.Lost)))
 	}
 	return nil
 }
@@ -393,7 +393,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		if !ok {
 			return nil
 		}
-		return m.ctx.OpenModal(notes.NewNoteForm(m.ctx, id, title))
+		return m.ctx.OpenModal(notes.NewNoteFormAbove(m.ctx, id, title, m.Detail.NoteFloor(id)))
 	case key.Matches(msg, k.CopyID):
 		id, _, ok := m.target()
 		if !ok {
@@ -493,10 +493,22 @@ func (m *Model) confirmOne(id int64, title string, conversations int) tea.Cmd {
 	run := func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
-		if err := c.DeleteContact(ctx, id); err != nil {
-			return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Err: fmt.Errorf("delete contact %d: %w", id, err)}
+		msg := common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: deleteResult{deleted: []int64{id}}}
+		err := c.DeleteContact(ctx, id)
+		if common.OutcomeUnknown(err) {
+			// The answer was lost: a 404 now means it was deleted.
+			msg.Lost = err
+			rctx, rcancel := context.WithTimeout(context.Background(), requestTimeout)
+			defer rcancel()
+			err = common.CheckGone(rctx, err, fmt.Sprintf("contact #%d", id), func(ctx context.Context) error {
+				_, err := c.GetContact(ctx, id)
+				return err
+			})
 		}
-		return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: deleteResult{deleted: []int64{id}}}
+		if err != nil {
+			return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Lost: msg.Lost, Err: fmt.Errorf("delete contact %d: %w", id, err)}
+		}
+		return msg
 	}
 	body := fmt.Sprintf("Delete contact “%s” (#%d)? %s. This cannot be undone.", ansi.Truncate(title, nameInQuestion, "…"), id, goesWith(conversations))
 	return m.ctx.OpenModal(confirm.New(m.ctx, "Delete contact?", body, run))
@@ -525,28 +537,46 @@ func (m *Model) confirmMarked(rows []Row) tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
 		var res deleteResult
+		var lost error // a chunk's DELETE whose answer was lost, found carried out
 		for start := 0; start < len(ids); start += deleteChunk {
 			chunk := ids[start:min(len(ids), start+deleteChunk)]
-			if err := c.DeleteContacts(ctx, chunk); err != nil {
-				return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: res,
+			err := c.DeleteContacts(ctx, chunk)
+			if err != nil && !common.OutcomeUnknown(err) {
+				return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: res, Lost: lost,
 					Err: fmt.Errorf("delete contacts (%d of %d done): %w", len(res.deleted), len(ids), err)}
 			}
 			// The answer (204) does not say which were kept (those with an ongoing
-			// conversation): one look at each marked contact tells.
+			// conversation): one look at each marked contact tells. After a lost answer,
+			// the same look tells whether the DELETE was carried out at all.
+			before := len(res.deleted)
 			for _, id := range chunk {
-				_, err := c.GetContact(ctx, id)
+				_, rerr := c.GetContact(client.Fresh(ctx), id)
 				switch {
-				case client.IsNotFound(err):
+				case client.IsNotFound(rerr):
 					res.deleted = append(res.deleted, id)
-				case err == nil:
+				case rerr == nil:
 					res.kept = append(res.kept, id)
+				case err != nil:
+					return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: res, Lost: err,
+						Err: fmt.Errorf("delete contacts (%d of %d done): %w", len(res.deleted), len(ids), &common.UncheckedError{
+							Cause: err, Check: fmt.Errorf("read contact %d: %w", id, rerr),
+							What: "whether the marked contacts were deleted", Advice: "refresh to see what is left"})}
 				default:
-					return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: res,
-						Err: fmt.Errorf("check contact %d after the delete: %w", id, err)}
+					return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: res, Lost: lost,
+						Err: fmt.Errorf("check contact %d after the delete: %w", id, rerr)}
 				}
 			}
+			if err != nil {
+				if len(res.deleted) == before {
+					res.kept = res.kept[:len(res.kept)-len(chunk)]
+					return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: res, Lost: err,
+						Err: fmt.Errorf("delete contacts (%d of %d done): %w", len(res.deleted), len(ids), &common.NotDoneError{
+							Cause: err, Done: "deleted", Found: pluralWord(len(chunk), "the contact is", fmt.Sprintf("the %d contacts are", len(chunk))) + " still there"})}
+				}
+				lost = err
+			}
 		}
-		return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: res}
+		return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: res, Lost: lost}
 	}
 	title := fmt.Sprintf("Delete %s?", plural(len(ids), "contact", "contacts"))
 	body := fmt.Sprintf("Delete the %d marked %s: %s? Only these %d are deleted, each with its conversations, notes and visited pages; one with an ongoing conversation is kept. This cannot be undone.",

@@ -188,6 +188,20 @@ func (m Detail) NoteIDs() []int64 {
 	return out
 }
 
+// NoteFloor is the newest of the notes of contact id that the pane loaded (the highest id),
+// when it shows that contact and its notes loaded: a note form opened over it tells the
+// notes that existed from one its own lost answer may have created (see notes.Floor).
+func (m Detail) NoteFloor(id int64) notes.Floor {
+	if id == 0 || id != m.id || m.notes.loading || m.notes.err != nil {
+		return notes.Floor{}
+	}
+	f := notes.Floor{Known: true}
+	for _, n := range m.notes.items {
+		f.ID = max(f.ID, n.id)
+	}
+	return f
+}
+
 // Loading reports whether anything of the contact is still loading.
 func (m Detail) Loading() bool { return m.loading || m.convs.loading || m.notes.loading }
 

@@ -2,6 +2,7 @@ package contacts
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -289,6 +290,9 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 		_, err := cur.changes(orig)
 		return err
 	}
+	// What the last submit sent, and as whom: a lost answer is checked against it.
+	var sent client.ContactUpdate
+	var sentBy *client.Client
 	return forms.New(ctx, forms.Options{
 		Title:      title,
 		Build:      func() *huh.Form { return huh.NewForm(cur.groups(nil, true, &orig)...) },
@@ -300,6 +304,10 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 			return err != nil || len(u.Fields()) > 0
 		},
 		Success: "Contact saved",
+		Verify: func(taskID int, cause error) tea.Cmd {
+			c, u := sentBy, sent
+			return func() tea.Msg { return checkContact(c, taskID, id, u, cause) }
+		},
 		Submit: func() (int, tea.Cmd, error) {
 			if err := check(); err != nil {
 				return 0, nil, err
@@ -313,6 +321,7 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 			}
 			task := ctx.NewTaskID()
 			c := ctx.Client
+			sent, sentBy = u, c
 			return task, func() tea.Msg {
 				cctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 				defer cancel()
@@ -324,6 +333,62 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 			}, nil
 		},
 	})
+}
+
+// checkContact reads the contact again (fresh) after a PATCH whose answer was lost, and
+// reports it saved, with the contact read as the Result, when it has every value sent (see
+// forms.Options.Verify).
+func checkContact(c *client.Client, taskID int, id int64, u client.ContactUpdate, cause error) tea.Msg {
+	msg := common.TaskDoneMsg{TaskID: taskID, Kind: KindUpdated, Lost: cause}
+	ctx, cancel := common.RequestContext(requestTimeout, true)
+	defer cancel()
+	ct, err := c.GetContact(ctx, id)
+	switch {
+	case err != nil:
+		msg.Err = &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read contact %d: %w", id, err),
+			What: "whether the contact was saved"}
+	case contactHas(*ct, u):
+		msg.Result = *ct
+	default:
+		msg.Err = &common.NotDoneError{Cause: cause, Done: "saved", Found: "the contact on the server does not have the values sent"}
+	}
+	return msg
+}
+
+// contactHas reports whether c holds every value of u, as a PATCH of u leaves it: a
+// cleared field is null or empty, texts compare without the spaces around them (an email
+// and a country also without case), flags exactly.
+func contactHas(c client.Contact, u client.ContactUpdate) bool {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return false
+	}
+	var have map[string]any
+	if err := json.Unmarshal(b, &have); err != nil {
+		return false
+	}
+	for k, want := range u.Fields() {
+		got := have[k]
+		switch w := want.(type) {
+		case nil:
+			if s, isText := got.(string); got != nil && (!isText || strings.TrimSpace(s) != "") {
+				return false
+			}
+		case string:
+			s, ok := got.(string)
+			a, b := strings.TrimSpace(w), strings.TrimSpace(s)
+			if !ok || a != b && !((k == "email" || k == "country") && strings.EqualFold(a, b)) {
+				return false
+			}
+		case bool:
+			if g, ok := got.(bool); !ok || g != w {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // NewUpsertForm returns the `a` modal: "create or update by identifier". The identifier is
