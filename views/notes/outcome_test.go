@@ -22,7 +22,7 @@ const notesPath = "/api/um/v3/notes/"
 func flat(view string) string {
 	view = ansi.Strip(view)
 	view = strings.Map(func(r rune) rune {
-		if strings.ContainsRune("│╭╮╰╯─", r) {
+		if strings.ContainsRune("│╭╮╰╯─┃", r) {
 			return ' '
 		}
 		return r
@@ -357,4 +357,76 @@ func TestNoteCheckTellsNewNotesApart(t *testing.T) {
 			t.Errorf("%s: found %v (#%d), unsure %v; want %v (#%d), %v", tc.name, found, n.ID, unsure, tc.found, tc.id, tc.unsure)
 		}
 	}
+}
+
+// After an unconfirmed save, a resend whose look fails too says so and sends nothing; the
+// next ctrl+s sends. A text edited since the lost attempt is asked about as another note,
+// and no keeps the form open.
+func TestNoteResendWhenTheLookFailsOrTheTextChanged(t *testing.T) {
+	unconfirmed := func(t *testing.T, text string) (*env, *viewtest.Proxy, common.Modal, int64) {
+		e, p := lossy(t)
+		e.ctx.Client = p.Client(t, e.info.CustomerToken, true)
+		ct := e.firstContact(t)
+		p.Lose("POST", "/api/um/v3/notes/", viewtest.DropAnswer, 1)
+		p.Lose("GET", "/api/um/v3/notes/", viewtest.DropRequest, 100)
+		m, d := save(t, open(e, ct.ID, "Anna"), text)
+		m, check := lostThenCheck(t, e, m, d)
+		m, _ = m.Update(check)
+		return e, p, m, ct.ID
+	}
+	t.Run("look fails", func(t *testing.T) {
+		text := "look fails " + t.Name()
+		e, p, m, contact := unconfirmed(t, text)
+		posts := countPrefix(e.log, "POST", notesPath)
+		m, cmd := m.Update(ctrlS)
+		pre, ok := taskDone(runTask(cmd))
+		if !ok || !errors.Is(pre.Err, client.ErrOutcomeUnknown) {
+			t.Fatalf("look: %+v", pre)
+		}
+		m, cmd = m.Update(pre)
+		if _, ok := taskDone(run(cmd)); ok || countPrefix(e.log, "POST", notesPath) != posts {
+			t.Fatal("sent although the look failed")
+		}
+		if got := m.(*Form).Err(); !strings.HasSuffix(got, "; check the contact's notes before sending again. ctrl+s sends it anyway.") {
+			t.Fatalf("error %q", got)
+		}
+		p.Heal()
+		m, cmd = m.Update(ctrlS)
+		sent, ok := taskDone(runTask(cmd))
+		if !ok || sent.Err != nil || countPrefix(e.log, "POST", notesPath) != posts+1 {
+			t.Fatalf("ctrl+s after the failed look did not send: %+v", sent)
+		}
+		m.Update(sent)
+		if got := notesWith(t, e, contact, text); got != 2 {
+			t.Fatalf("%d notes, want the 2 the user chose to send", got)
+		}
+	})
+	t.Run("text changed", func(t *testing.T) {
+		text := "changed " + t.Name()
+		e, p, m, contact := unconfirmed(t, text)
+		p.Heal()
+		m = typeText(m, " and more")
+		m, cmd := m.Update(ctrlS)
+		pre, ok := taskDone(runTask(cmd))
+		if !ok || pre.Err != nil {
+			t.Fatalf("look: %+v", pre)
+		}
+		m, _ = m.Update(pre)
+		if q := "The earlier attempt saved its note at 10:15 (with the text as it was then). Send this one as well? y/N"; m.(*Form).inner.Asking() != q {
+			t.Fatalf("question %q", m.(*Form).inner.Asking())
+		}
+		m, cmd = m.Update(runes("n"))
+		if msgs := run(cmd); has[common.CloseModalMsg](msgs) {
+			t.Fatal("no closed the form over an edited text")
+		}
+		if got := m.(*Form).Err(); got != "Not sent: the earlier attempt is on the server. ctrl+s asks again." {
+			t.Fatalf("error %q", got)
+		}
+		if !strings.Contains(flat(m.View()), text+" and more") {
+			t.Fatalf("edited text lost:\n%s", m.View())
+		}
+		if got := notesWith(t, e, contact, text); got != 1 {
+			t.Fatalf("%d notes", got)
+		}
+	})
 }
