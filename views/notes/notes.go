@@ -118,7 +118,7 @@ func NewNoteFormAbove(ctx *common.Ctx, contactID int64, contactName string, floo
 		},
 		Verify: func(taskID int, cause error) tea.Cmd {
 			k := *looks
-			k.sent = slices.Clone(looks.sent)
+			k.sent, k.known = slices.Clone(looks.sent), slices.Clone(looks.known)
 			return func() tea.Msg { return k.run(taskID, cause) }
 		},
 		Duplicate: func(found common.TaskDoneMsg) (string, bool) {
@@ -126,6 +126,8 @@ func NewNoteFormAbove(ctx *common.Ctx, contactID int64, contactName string, floo
 			if !ok {
 				return "", false
 			}
+			// Whatever the answer, this note is known now: a later check looks for another.
+			looks.known = append(looks.known, n.ID)
 			same := sameText(n.Body, *body)
 			at := ""
 			if !n.CreatedAt.IsZero() {
@@ -153,8 +155,9 @@ type attempt struct {
 }
 
 // noteCheck looks for a note that a POST whose answer was lost may have created: one of
-// the contact's notes whose body is what an attempt of the form sent, and that did not
-// exist before. A note existed before when its id is not above the floor (when the screen
+// the contact's notes whose body is what an attempt of the form sent, that did not exist
+// before, and that no earlier check found (after "send another copy", the copy is looked
+// for). A note existed before when its id is not above the floor (when the screen
 // had loaded the notes), else when its created_at is earlier than the first attempt by more
 // than clockSkew; a note with neither (the spec shows no note fields beyond id and body)
 // cannot be told apart, and the check says so rather than guess.
@@ -163,6 +166,7 @@ type noteCheck struct {
 	contactID int64
 	floor     Floor
 	sent      []attempt
+	known     []int64 // notes an earlier check found and the form asked about
 }
 
 // run reads the contact's notes, newest first (one request, fresh), and reports the verdict
@@ -207,7 +211,7 @@ func (k noteCheck) find(notes []client.Note) (n client.Note, found, unsure bool)
 		}
 	}
 	for _, x := range notes {
-		if !k.sentText(x.Body) {
+		if !k.sentText(x.Body) || slices.Contains(k.known, x.ID) {
 			continue
 		}
 		var after bool

@@ -80,6 +80,16 @@ func save(t *testing.T, m common.Modal, text string) (common.Modal, common.TaskD
 	return m, d
 }
 
+// taskOf runs cmd and returns the task report it makes.
+func taskOf(t *testing.T, cmd tea.Cmd) common.TaskDoneMsg {
+	t.Helper()
+	d, ok := taskDone(runTask(cmd))
+	if !ok {
+		t.Fatal("no task report")
+	}
+	return d
+}
+
 // lostThenCheck takes the report of a POST whose answer was lost: the form says the note
 // may have been saved, refuses another submit and esc while it checks, and the check's
 // report is returned.
@@ -210,6 +220,7 @@ func TestNoteResendAfterAnUnconfirmedSaveAsksFirst(t *testing.T) {
 	}{
 		{"n", 1, "Note saved by the earlier attempt; no copy sent"},
 		{"y", 2, "Note saved"},
+		{"y, the copy lost", 1, ""},
 	} {
 		t.Run(tc.answer, func(t *testing.T) {
 			e, p := lossy(t)
@@ -245,6 +256,20 @@ func TestNoteResendAfterAnUnconfirmedSaveAsksFirst(t *testing.T) {
 			}
 			if c := countPrefix(e.log, "POST", notesPath) - posts; c != 0 {
 				t.Fatalf("%d POSTs before the answer", c)
+			}
+			if tc.toast == "" {
+				// The copy's request is lost too: the note found before is not taken for it.
+				p.Lose("POST", "/api/um/v3/notes/", viewtest.DropRequest, 1)
+				m, cmd = m.Update(runes("y"))
+				_, check := lostThenCheck(t, e, m, taskOf(t, cmd))
+				var nd *common.NotDoneError
+				if !errors.As(check.Err, &nd) {
+					t.Fatalf("the copy's check: %+v", check)
+				}
+				if got := notesWith(t, e, ct.ID, text); got != tc.notes {
+					t.Fatalf("%d notes, want %d", got, tc.notes)
+				}
+				return
 			}
 			m, cmd = m.Update(runes(tc.answer))
 			msgs := run(cmd)
