@@ -94,13 +94,20 @@ func taskOf(t *testing.T, cmd tea.Cmd) common.TaskDoneMsg {
 // may have been saved, refuses another submit and esc while it checks, and the check's
 // report is returned.
 func lostThenCheck(t *testing.T, e *env, m common.Modal, d common.TaskDoneMsg) (common.Modal, common.TaskDoneMsg) {
+	m, check, _ := lostThenCheckView(t, e, m, d)
+	return m, check
+}
+
+// lostThenCheckView is lostThenCheck, also returning the form's words while it checked.
+func lostThenCheckView(t *testing.T, e *env, m common.Modal, d common.TaskDoneMsg) (common.Modal, common.TaskDoneMsg, string) {
 	t.Helper()
 	if !errors.Is(d.Err, client.ErrOutcomeUnknown) {
 		t.Fatalf("the POST's report is not an unknown outcome: %v", d.Err)
 	}
 	posts := countPrefix(e.log, "POST", notesPath)
 	m, cmd := m.Update(d)
-	if v := flat(m.View()); !strings.Contains(v, "May have been saved: ") || !strings.Contains(v, "checking…") {
+	checking := flat(m.View())
+	if !strings.Contains(checking, "May have been saved: ") || !strings.Contains(checking, "checking…") {
 		t.Fatalf("the form does not say the note may have been saved:\n%s", m.View())
 	}
 	if !m.(*Form).Submitting() {
@@ -119,7 +126,7 @@ func lostThenCheck(t *testing.T, e *env, m common.Modal, d common.TaskDoneMsg) (
 	if got := countPrefix(e.log, "POST", notesPath) - posts; got != 0 {
 		t.Fatalf("%d POSTs while checking", got)
 	}
-	return m, check
+	return m, check, checking
 }
 
 // The connection drops after the sandbox created the note: the form says it may have
@@ -452,6 +459,50 @@ func TestNoteResendWhenTheLookFailsOrTheTextChanged(t *testing.T) {
 		}
 		if got := notesWith(t, e, contact, text); got != 1 {
 			t.Fatalf("%d notes", got)
+		}
+	})
+}
+
+// No answer in time after the POST was sent: the form says so while it checks, and a note
+// the sandbox made is confirmed. A refused connection sent nothing: no check, no doubt.
+func TestNoteTimeoutIsCheckedAndRefusedIsNot(t *testing.T) {
+	t.Run("timeout", func(t *testing.T) {
+		e, p := lossy(t)
+		e.ctx.Client = p.ClientWith(t, client.Config{Token: e.info.CustomerToken, Timeout: time.Second})
+		ct := e.firstContact(t)
+		text := "timeout " + t.Name()
+		p.Lose("POST", "/api/um/v3/notes/", viewtest.Hold, 1)
+		m, d := save(t, open(e, ct.ID, "Anna"), text)
+		m, check, checking := lostThenCheckView(t, e, m, d)
+		if !strings.Contains(checking, "May have been saved: no answer came within 1s; checking…") {
+			t.Fatalf("the form does not say the time ran out after sending: %s", checking)
+		}
+		_, cmd := m.Update(check)
+		msgs := run(cmd)
+		if got := toasts(msgs); !has[common.CloseModalMsg](msgs) || len(got) != 1 || got[0] != "Note saved (confirmed after no answer came in time)" {
+			t.Fatalf("%#v", msgs)
+		}
+		if got := notesWith(t, e, ct.ID, text); got != 1 {
+			t.Fatalf("%d notes", got)
+		}
+	})
+	t.Run("refused", func(t *testing.T) {
+		e := start(t)
+		c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: e.info.CustomerToken, MaxRetries: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.ctx.Client = c
+		m, d := save(t, open(e, 1, "Anna"), "refused")
+		m, cmd := m.Update(d)
+		if _, ok := taskDone(run(cmd)); ok || m.(*Form).Submitting() {
+			t.Fatal("a request that was never sent is checked")
+		}
+		if got := m.(*Form).Err(); got != "Cannot connect to 127.0.0.1:9 (connection refused); nothing was sent." {
+			t.Fatalf("error %q", got)
+		}
+		if !strings.Contains(flat(m.View()), "refused") {
+			t.Fatalf("text lost:\n%s", m.View())
 		}
 	})
 }

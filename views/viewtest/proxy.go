@@ -29,6 +29,9 @@ const (
 	EmptyAnswer
 	// EmptyInstead answers 200 with an empty body without forwarding the request.
 	EmptyInstead
+	// Hold forwards the request, lets the sandbox carry it out, and then answers nothing
+	// until the client gives up: the client's time runs out after sending.
+	Hold
 )
 
 // Proxy is an HTTP proxy in front of a sandbox, over real TCP, that loses chosen requests
@@ -95,10 +98,18 @@ func (p *Proxy) Met() int {
 // set, so a lost DELETE is not sent again by the client itself).
 func (p *Proxy) Client(t testing.TB, token string, noRetry bool) *client.Client {
 	t.Helper()
-	cfg := client.Config{BaseURL: p.URL, Token: token, Now: Clock, HTTPClient: &http.Client{Transport: Transport(t)}}
+	cfg := client.Config{Token: token}
 	if noRetry {
 		cfg.MaxRetries = -1
 	}
+	return p.ClientWith(t, cfg)
+}
+
+// ClientWith is a client on the proxy configured by cfg (its base URL, clock and transport
+// are the proxy's, the test's clock and a transport of the test's own).
+func (p *Proxy) ClientWith(t testing.TB, cfg client.Config) *client.Client {
+	t.Helper()
+	cfg.BaseURL, cfg.Now, cfg.HTTPClient = p.URL, Clock, &http.Client{Transport: Transport(t)}
 	c, err := client.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +142,7 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
 	}
-	if f == DropAnswer || f == EmptyAnswer {
+	if f == DropAnswer || f == EmptyAnswer || f == Hold {
 		if err := p.forward(r, body); err != nil {
 			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
@@ -148,6 +159,8 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 	case EmptyAnswer, EmptyInstead:
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusOK)
+	case Hold:
+		<-r.Context().Done() // the client closed the connection
 	}
 }
 
