@@ -110,8 +110,8 @@ func lostThenCheckView(t *testing.T, e *env, m common.Modal, d common.TaskDoneMs
 	if !strings.Contains(checking, "May have been saved: ") || !strings.Contains(checking, "checking…") {
 		t.Fatalf("the form does not say the note may have been saved:\n%s", m.View())
 	}
-	if !m.(*Form).Submitting() {
-		t.Fatal("the form takes submits while it checks")
+	if !m.(*Form).Submitting() || !m.(*Form).inner.Checking() {
+		t.Fatal("the form is not checking, or takes submits while it checks")
 	}
 	for _, k := range []tea.KeyMsg{ctrlS, esc} {
 		_, c := m.Update(k)
