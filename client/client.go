@@ -29,6 +29,11 @@
 // checked against the server before it is reported as saved or failed, or sent again. It
 // never holds for reads, for writes that were not sent, or for writes the API refused with
 // a 4xx. The cause stays reachable with errors.As.
+//
+// The local clock is not the server's. Every successful answer's Date header, and the
+// updated_at of the conversations it carries, tell the client how far apart the two are:
+// ServerNow is the server's clock as far as the client can tell, ServerReached a time the
+// server's clock has certainly reached (where an "updated since" window starts).
 package client
 
 import (
@@ -89,7 +94,9 @@ type Config struct {
 	// waits: before a retry and while an analytics request is queued by the limiter. It must
 	// not block.
 	OnEvent func(Event)
-	// Now is the clock used for counters and the limiter; nil means time.Now.
+	// Now is the local clock: counters and the limiter use it, and ServerNow and
+	// ServerReached correct it by what the answers tell of the server's clock. nil means
+	// time.Now.
 	Now func() time.Time
 	// CacheTTL, when positive, keeps successful GET responses for that long and answers
 	// repeated requests from memory (no request, nothing counted). Fresh(ctx) skips it; any
@@ -156,6 +163,7 @@ type Client struct {
 	counters   *Counters
 	limiter    *limiter
 	cache      *cache // nil when caching is off
+	clock      *serverClock
 	// sleep waits for d or until ctx is done; tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
 	// spread lengthens a server-given wait a little at random; tests replace it.
@@ -193,6 +201,7 @@ func New(cfg Config) (*Client, error) {
 		onEvent:    cfg.OnEvent,
 		onRequest:  cfg.OnRequest,
 		now:        cfg.Now,
+		clock:      &serverClock{},
 		sleep:      sleepCtx,
 		spread:     spreadWait,
 	}
@@ -337,6 +346,7 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 				// A cached body passed the checks when it came; one that does not pass this
 				// call's (another type on the same URL) is asked for again.
 				if out == nil || accept(req.method, u.Path, status, nil, body, out) == nil {
+					c.observe(nil, out)
 					c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: status, Cached: true})
 					return status, nil
 				}
@@ -380,6 +390,7 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 		c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: status,
 			Duration: time.Since(started), Attempt: attempt, Err: c.redact(err)})
 		if err == nil && status < 400 {
+			c.observe(header, out)
 			if c.cache != nil {
 				if ckey != "" {
 					c.cache.put(ckey, status, body)

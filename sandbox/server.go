@@ -120,6 +120,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // the client gave up while the answer was held back: there is no one to answer
 	}
 	start := time.Now()
+	// The Date header tells the sandbox's clock (Options.Now), the one that stamps the data,
+	// not the machine's: net/http would send the machine's.
+	if s.opts.Now != nil { // always set, but for a Server a test builds by hand
+		w.Header().Set("Date", s.opts.Now().UTC().Format(http.TimeFormat))
+	}
 	sw := &statusWriter{ResponseWriter: w}
 	if s.opts.RequestLog != nil {
 		sw.held = &bytes.Buffer{}
