@@ -107,6 +107,19 @@ func (c *Ctx) ApplyModalChanges(stack []Modal, size func(Modal)) ([]Modal, tea.C
 	return stack, tea.Batch(inits...)
 }
 
+// ServerNow is Now corrected by what the client learnt of the server's clock
+// (client.Client.ServerClock): the age of an API timestamp is told from it, so a local
+// clock running fast does not show "10m" for a message just sent, nor a slow one a time
+// still to come.
+func (c *Ctx) ServerNow() time.Time {
+	now := c.Now()
+	if c.Client != nil {
+		off, _ := c.Client.ServerClock()
+		now = now.Add(off)
+	}
+	return now
+}
+
 // NewTaskID returns a task id that no other task of this app uses, so a TaskDoneMsg reaches
 // only the form or screen that started it. Call it from Update or a form's Submit, never
 // from inside a command.

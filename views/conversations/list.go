@@ -48,17 +48,24 @@ const requestTimeout = 90 * time.Second
 // new query: cycling through several statuses or orderings costs one request.
 const ReloadDelay = 250 * time.Millisecond
 
-type pageMsg common.Page[Row]
+// pageMsg is a page of rows. reached is set on a first page: a time the server's clock
+// had reached when it answered (client.ServerReached), where the next "updated since"
+// window starts.
+type pageMsg struct {
+	common.Page[Row]
+	reached time.Time
+}
 
 // reloadMsg is the end of a ReloadDelay: req is the first-page request started by the key
 // press, stale once a later press (or any other load) started another.
 type reloadMsg struct{ req common.Request }
 
 type mergeMsg struct {
-	gen  int
-	rows []Row
-	err  error
-	at   time.Time
+	gen     int
+	rows    []Row
+	err     error
+	at      time.Time // the local time, for "refreshed at"
+	reached time.Time // the server's (client.ServerReached) when it answered
 }
 
 // SearchMsg sets (or with "" clears) the server search.
@@ -81,6 +88,10 @@ type Model struct {
 	pg      common.Pager
 
 	lastRefresh time.Time
+	// windowFrom is the server's time (client.ServerReached) when the answer that last
+	// brought every loaded row up to date came: a first page or a merge, never a later page
+	// (the rows above it are older). The next "updated since" window starts there.
+	windowFrom time.Time
 	// countStale: the query changed and its first page has not arrived yet, so the count
 	// the pager holds is the previous query's.
 	countStale bool
@@ -273,7 +284,7 @@ func (m *Model) fetchFirst(r common.Request, fresh bool) tea.Cmd {
 		if err != nil {
 			err = fmt.Errorf("conversations: %w", err)
 		}
-		return pageMsg(common.FirstPage(r, p, err, RowFrom, now()))
+		return pageMsg{Page: common.FirstPage(r, p, err, RowFrom, now()), reached: c.ServerReached()}
 	}
 }
 
@@ -361,7 +372,7 @@ func (m *Model) more() tea.Cmd {
 			p.Err = fmt.Errorf("%s: %w", what, p.Err)
 		}
 		p.At = now()
-		return pageMsg(p)
+		return pageMsg{Page: p}
 	}
 }
 
@@ -407,17 +418,28 @@ func (m *Model) jumpEnd() tea.Cmd {
 			p.Err = fmt.Errorf("conversations (all): %w", p.Err)
 		}
 		p.At = now()
-		return pageMsg(p)
+		return pageMsg{Page: p}
 	}
 }
 
-// RefreshChanged asks only for conversations updated since the last refresh (minus an
-// overlap) and merges them into the loaded rows.
+// RefreshOverlap is how far before the server's time of the last refresh the next one
+// asks for changes: it covers a Date header's whole second, the time between the server
+// stamping a change and answering, and a server clock that steps back a little.
+const RefreshOverlap = 2 * time.Minute
+
+// RefreshChanged asks only for conversations updated since the last refresh (minus
+// RefreshOverlap) and merges them into the loaded rows. "Since" is told by the server's
+// clock (client.ServerReached when that refresh was answered), never by the local one: a
+// local clock running fast would otherwise skip the changes between two refreshes.
 func (m *Model) RefreshChanged() tea.Cmd {
 	if !m.pg.Loaded || m.pg.Loading || m.countStale {
 		return nil
 	}
-	since := m.lastRefresh.Add(-2 * time.Minute)
+	from := m.windowFrom
+	if from.IsZero() {
+		from = m.lastRefresh // no first page has been answered: only the local time is known
+	}
+	since := from.Add(-RefreshOverlap)
 	gen := m.pg.Gen()
 	q := m.q
 	if q.Filter.UpdatedAtFromDate.After(since) {
@@ -432,7 +454,7 @@ func (m *Model) RefreshChanged() tea.Cmd {
 		if err != nil {
 			return mergeMsg{gen: gen, err: fmt.Errorf("conversations updated since %s: %w", since.UTC().Format(time.RFC3339), err)}
 		}
-		return mergeMsg{gen: gen, rows: common.Map(p.Results, RowFrom), at: now()}
+		return mergeMsg{gen: gen, rows: common.Map(p.Results, RowFrom), at: now(), reached: c.ServerReached()}
 	}
 }
 
@@ -476,7 +498,7 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 	// last one when it was there (bottom before the last page arrived).
 	selected, _ := m.Selected()
 	atEnd := m.win.Cursor == m.positions()-1
-	rows, ok := common.AddPage(&m.pg, m.rows, m.index, common.Page[Row](msg), rowID)
+	rows, ok := common.AddPage(&m.pg, m.rows, m.index, msg.Page, rowID)
 	if !ok {
 		return m, nil // stale: an older query or a superseded request
 	}
@@ -491,6 +513,7 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 	m.remember(msg.Rows)
 	m.lastRefresh = msg.At
 	if msg.Replace {
+		m.windowFrom = msg.reached
 		m.countStale = false
 		clear(m.cache)
 		m.win.Reset()
@@ -532,6 +555,7 @@ func (m Model) onMerge(msg mergeMsg) (Model, tea.Cmd) {
 		return m, nil // auto-refresh failures stay quiet; the status bar shows rate limits
 	}
 	m.lastRefresh = msg.at
+	m.windowFrom = msg.reached
 	m.remember(msg.rows)
 	selected := int64(0)
 	if r, ok := m.Selected(); ok {
@@ -843,7 +867,7 @@ func (m *Model) fetchGap(w common.Where) tea.Cmd {
 	if w == common.BeforeLast {
 		link, kind := m.pg.Gap.Prev, m.pg.Gap.Cursor
 		return func() tea.Msg {
-			return pageMsg(common.FetchBeforeLast(c, r, link, kind, RowFrom, now, requestTimeout, "conversations"))
+			return pageMsg{Page: common.FetchBeforeLast(c, r, link, kind, RowFrom, now, requestTimeout, "conversations")}
 		}
 	}
 	opts := m.listOptions(m.q)
@@ -855,7 +879,7 @@ func (m *Model) fetchGap(w common.Where) tea.Cmd {
 		if err != nil {
 			err = fmt.Errorf("conversations: %w", err)
 		}
-		return pageMsg(common.FirstPage(r, p, err, RowFrom, now()))
+		return pageMsg{Page: common.FirstPage(r, p, err, RowFrom, now())}
 	}
 }
 
@@ -924,9 +948,10 @@ func (m *Model) View() string {
 		b.WriteString(common.Pad(m.ctx.Styles.HeaderLine.Render(l), m.width))
 	}
 	lines := len(header)
+	now := m.ctx.ServerNow() // ages by the server's clock, which stamped the rows
 	if m.pinned != nil && m.height-lines-1 >= m.itemHeight() {
 		b.WriteString("\n")
-		b.WriteString(m.pinnedEntry())
+		b.WriteString(m.pinnedEntry(now))
 		lines += m.itemHeight()
 	}
 	top := lines // header and pinned row
@@ -951,7 +976,7 @@ func (m *Model) View() string {
 			b.WriteString("\n")
 			selected := pos == m.win.Cursor && !m.onPinned
 			if i, ok := m.pg.RowAt(pos); ok && i < len(m.rows) {
-				b.WriteString(m.entry(i, selected))
+				b.WriteString(m.entry(i, selected, now))
 			} else {
 				b.WriteString(strings.Join(common.GapEntry(m.ctx.Styles, selected, m.focused, m.itemHeight(), m.width), "\n"))
 			}
@@ -968,11 +993,11 @@ func (m *Model) View() string {
 	return b.String()
 }
 
-// entry renders row i, highlighted when selected; else from the cache when its age still
-// reads the same (the clock moves on while the list waits for a key).
-func (m *Model) entry(i int, selected bool) string {
+// entry renders row i, highlighted when selected; else from the cache when its age at now
+// still reads the same (the clock moves on while the list waits for a key).
+func (m *Model) entry(i int, selected bool, now time.Time) string {
 	r := &m.rows[i]
-	when := common.RelTime(r.LastAt, m.ctx.Now())
+	when := common.RelTime(r.LastAt, now)
 	if selected {
 		return m.selectedEntry(r, when)
 	}
@@ -990,12 +1015,12 @@ func (m *Model) selectedEntry(r *Row, when string) string {
 }
 
 // pinnedEntry renders the pinned row (its number until its detail arrives), highlighted
-// when the cursor is on it.
-func (m *Model) pinnedEntry() string {
+// when the cursor is on it; its age is told at now.
+func (m *Model) pinnedEntry(now time.Time) string {
 	r := *m.pinned
 	when := ""
 	if !r.LastAt.IsZero() {
-		when = common.RelTime(r.LastAt, m.ctx.Now())
+		when = common.RelTime(r.LastAt, now)
 	}
 	if r.Status == "" && r.Name == "" && r.Email == "" {
 		r.Name = fmt.Sprintf("#%d", r.ID)
