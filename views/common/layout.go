@@ -131,13 +131,15 @@ func RelTime(t, now time.Time) string {
 }
 
 // Ago says how long before now t was: "just now", "5m ago", "30h ago" (hours up to two
-// days), then "3d ago"; "in the future" after now.
+// days), then "3d ago"; "in the future" a minute or more after now. Less than a minute
+// after now is "just now": a server's clock as the client knows it (Ctx.ServerNow) is good
+// to a second or so, and a message just sent must not read as one to come.
 func Ago(t, now time.Time) string {
 	d := now.Sub(t)
 	switch {
-	case d < 0:
+	case d <= -time.Minute:
 		return "in the future"
-	case d < time.Minute:
+	case d < time.Minute: // within a minute either side of now
 		return "just now"
 	case d < time.Hour:
 		return itoa(int(d/time.Minute)) + "m ago"

@@ -8,7 +8,7 @@ import (
 func TestAgoAndShortDuration(t *testing.T) {
 	now := time.Date(2026, 11, 20, 15, 0, 0, 0, time.UTC)
 	for d, want := range map[time.Duration]string{
-		-time.Minute: "in the future", 30 * time.Second: "just now", 5 * time.Minute: "5m ago",
+		-time.Minute: "in the future", -30 * time.Second: "just now", -time.Second: "just now", 30 * time.Second: "just now", 5 * time.Minute: "5m ago",
 		47 * time.Hour: "47h ago", 72 * time.Hour: "3d ago",
 	} {
 		if got := Ago(now.Add(-d), now); got != want {
