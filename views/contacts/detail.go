@@ -708,7 +708,7 @@ func (m *Detail) rebuild() {
 		m.offset = 0
 		return
 	}
-	now := m.ctx.Now()
+	now := m.ctx.ServerNow() // ages by the server's clock, which stamped the times
 	loc := now.Location()
 	ts := func(t time.Time) string {
 		if t.IsZero() {
@@ -922,9 +922,10 @@ func (m *Detail) convLine(r *conversations.Row, w int, now time.Time) (plain, st
 	return plain, styled
 }
 
-// ago is " (5h ago)" for times within two months, else "".
+// ago is " (5h ago)" for times within two months (less than a minute ahead of now is
+// "just now", see common.Ago), else "".
 func ago(t, now time.Time) string {
-	if d := now.Sub(t); d < 0 || d >= 60*24*time.Hour {
+	if d := now.Sub(t); d <= -time.Minute || d >= 60*24*time.Hour {
 		return ""
 	}
 	return " (" + common.Ago(t, now) + ")"

@@ -678,7 +678,7 @@ func (m List) createdTimes() bool { return strings.HasSuffix(m.q.Ordering, "crea
 // when is the time column: creation for the created_at orderings, else the last message
 // ("—" for a contact that never wrote).
 func (m *List) when(r *Row) string {
-	now := m.ctx.Now()
+	now := m.ctx.ServerNow() // ages by the server's clock, which stamped the times
 	if m.createdTimes() {
 		return common.RelTime(r.CreatedAt, now)
 	}

@@ -1,10 +1,8 @@
 package conversations_test
 
 import (
-	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,44 +16,18 @@ import (
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
-// serverClock is the sandbox's clock, which the test moves on.
-type serverClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *serverClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *serverClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // skewedList is a sandbox whose clock the test moves, a list on a client whose local clock
 // (the client's and the view's) runs skew ahead of it, and a second client (another agent)
 // to change data on the server.
-func skewedList(t *testing.T, skew time.Duration, pageSize, height int) (*serverClock, conversations.Model, *client.Client) {
+func skewedList(t *testing.T, skew time.Duration, pageSize, height int) (*viewtest.MovingClock, conversations.Model, *client.Client) {
 	t.Helper()
-	server := &serverClock{t: viewtest.Now}
-	sb := viewtest.Sandbox(t, sandbox.Options{Now: server.Now})
-	local := func() time.Time { return server.Now().Add(skew) }
-	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: local,
-		HTTPClient: &http.Client{Transport: viewtest.Transport(t)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := viewtest.Ctx(c)
-	ctx.Now = local
+	s := viewtest.NewSkewed(t, skew, sandbox.Options{})
+	ctx := s.Ctx()
 	ctx.PageSize = pageSize
 	m := conversations.New(ctx)
 	m.SetSize(120, height)
 	m.Focus()
-	return server, m, viewtest.Client(t, sb)
+	return s.Server, m, viewtest.Client(t, s.Sandbox)
 }
 
 // TestRefreshMissesNothingWithASkewedClock: a change made on the server between two

@@ -238,7 +238,7 @@ func (m *Model) rebuild() {
 		return
 	}
 	c := m.conv
-	now := m.ctx.Now()
+	now := m.ctx.ServerNow() // ages by the server's clock, which stamped the times
 	loc := now.Location()
 	ts := func(t time.Time) string {
 		if t.IsZero() {

@@ -1,0 +1,70 @@
+package viewtest
+
+import (
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/views/common"
+)
+
+// MovingClock is a clock the test moves on.
+type MovingClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// NewMovingClock returns a clock showing t.
+func NewMovingClock(t time.Time) *MovingClock { return &MovingClock{t: t} }
+
+// Now is the time the clock shows.
+func (c *MovingClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+// Add moves the clock on by d.
+func (c *MovingClock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// Skewed is a sandbox on a clock the test moves (Server, from Now on) and a client whose
+// local clock runs Skew ahead of the server's (behind when negative).
+type Skewed struct {
+	Server  *MovingClock
+	Sandbox *sandbox.Running
+	Client  *client.Client
+	Skew    time.Duration
+}
+
+// NewSkewed starts a sandbox with opts on a moving clock and a client with the customer
+// token whose local clock is skew off the sandbox's.
+func NewSkewed(t testing.TB, skew time.Duration, opts sandbox.Options) *Skewed {
+	t.Helper()
+	s := &Skewed{Server: NewMovingClock(Now), Skew: skew}
+	opts.Now = s.Server.Now
+	s.Sandbox = Sandbox(t, opts)
+	c, err := client.New(client.Config{BaseURL: s.Sandbox.URL, Token: s.Sandbox.Server.Info().CustomerToken, Now: s.Local,
+		HTTPClient: &http.Client{Transport: Transport(t)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Client = c
+	return s
+}
+
+// Local is the client's clock: the server's, skewed.
+func (s *Skewed) Local() time.Time { return s.Server.Now().Add(s.Skew) }
+
+// Ctx is a view context on the client whose clock (Now) is the client's local one.
+func (s *Skewed) Ctx() *common.Ctx {
+	ctx := Ctx(s.Client)
+	ctx.Now = s.Local
+	return ctx
+}
