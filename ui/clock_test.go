@@ -1,0 +1,41 @@
+package ui
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/triage"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+// TestAutoRefreshWithAFastClockMissesNothing: with the local clock (the app's and the
+// client's) 10 minutes ahead of the server's, a conversation changed on the server between
+// two auto-refresh ticks shows after the second.
+func TestAutoRefreshWithAFastClockMissesNothing(t *testing.T) {
+	s := viewtest.NewSkewed(t, 10*time.Minute, sandbox.Options{})
+	a := New(Options{Client: s.Client, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(),
+		Now: s.Local, RefreshInterval: 30 * time.Second, RequestBudget: 400, PageSize: 100})
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	feed(a, viewtest.Run(a.Init(), time.Second))
+	tr, ok := a.screens[0].screen.(*triage.Model)
+	if !ok || len(tr.List.Rows()) < 5 {
+		t.Fatalf("the conversations did not load:\n%s", a.View())
+	}
+	id := tr.List.Rows()[4].ID
+	s.Server.Add(30 * time.Second)
+	if _, err := viewtest.Client(t, s.Sandbox).SetConversationTopics(t.Context(), id, []string{"Clock skew"}); err != nil {
+		t.Fatal(err)
+	}
+	s.Server.Add(30 * time.Second)
+	_, cmd := a.Update(autoTickMsg{gen: a.autoGen})
+	feed(a, viewtest.Run(cmd, time.Second))
+	if r, _ := tr.List.Row(id); !slices.Contains(r.Topics, "Clock skew") {
+		t.Fatalf("conversation %d changed on the server between two ticks; the list shows topics %q", id, r.Topics)
+	}
+}
