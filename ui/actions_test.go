@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"fmt"
 	tea "github.com/charmbracelet/bubbletea"
 	"strings"
 	"testing"
@@ -108,7 +109,10 @@ func TestDeleteMarkedConversations(t *testing.T) {
 	}
 }
 
-func TestDeleteOneOngoingIsRefusedWithoutARequest(t *testing.T) {
+// TestDeleteOneOngoingWarnsThenShowsTheAnswer: d on an ongoing conversation warns (the spec
+// keeps ongoing conversations from list DELETEs only, so the single DELETE is the server's
+// to judge); enter does not confirm, y sends it, and the sandbox's refusal shows.
+func TestDeleteOneOngoingWarnsThenShowsTheAnswer(t *testing.T) {
 	sb := ownSandbox(t)
 	c := newClient(t, sb, client.Config{})
 	app := newApp(t, c)
@@ -121,9 +125,16 @@ func TestDeleteOneOngoingIsRefusedWithoutARequest(t *testing.T) {
 	}
 	before := c.Usage(client.FamilyConversations)
 	d.key("d")
-	d.waitFor("only ended conversations can be deleted")
+	d.waitFor("The API may refuse or end it")
+	d.key("enter")
+	d.waitFor("yes, delete") // still asking
 	if c.Usage(client.FamilyConversations) != before {
-		t.Fatal("a request was sent for a delete that cannot succeed")
+		t.Fatal("enter sent the delete of an ongoing conversation")
+	}
+	d.key("y")
+	d.waitFor(fmt.Sprintf("Refused by the API: Conversation %d is ongoing", r.ID))
+	if used := c.Usage(client.FamilyConversations) - before; used != 1 {
+		t.Fatalf("the delete cost %d requests, want 1", used)
 	}
 }
 

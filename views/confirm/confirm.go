@@ -1,10 +1,11 @@
 // Package confirm is the yes/no modal in front of every destructive action: y or enter runs
-// the action once, n or esc cancels. The caller writes the question (naming the item, or
+// the action once, n or esc cancels (NewStrict: enter does not answer). The caller writes the question (naming the item, or
 // stating the count of marked items) with destructive wording; API text in it must already
 // be sanitized.
 package confirm
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -23,6 +24,8 @@ type Model struct {
 	width  int
 	height int
 	done   bool // answered: further keys do nothing (a second y never runs onYes twice)
+	// strict: enter is no answer, while the yes binding has another key (NewStrict).
+	strict bool
 }
 
 // New returns a confirmation modal: title is the question's headline ("Delete contact?"),
@@ -30,6 +33,40 @@ type Model struct {
 // onYes runs after the modal closed, once; nothing runs on cancel.
 func New(ctx *common.Ctx, title, body string, onYes tea.Cmd) common.Modal {
 	return &Model{ctx: ctx, title: title, body: body, onYes: onYes}
+}
+
+// NewStrict is New for an action whose outcome may surprise (deleting a conversation that
+// is still ongoing): enter, which opens rows and submits forms, does not answer yes, so
+// that a habitual enter never confirms it; the other keys of the yes binding (y) do. When
+// a user's keymap binds yes to enter alone, enter still answers (or nothing could).
+func NewStrict(ctx *common.Ctx, title, body string, onYes tea.Cmd) common.Modal {
+	return &Model{ctx: ctx, title: title, body: body, onYes: onYes, strict: true}
+}
+
+// yesKeys are the keys that answer yes, as the help shows them ("y/enter"; "y" when strict).
+func (m *Model) yesKeys() []string {
+	keys := m.ctx.Keys.Yes.Keys()
+	if !m.strict {
+		return keys
+	}
+	var out []string
+	for _, k := range keys {
+		if k != "enter" {
+			out = append(out, k)
+		}
+	}
+	if len(out) == 0 {
+		return keys
+	}
+	return out
+}
+
+// isYes reports whether km answers yes.
+func (m *Model) isYes(km tea.KeyMsg) bool {
+	if !key.Matches(km, m.ctx.Keys.Yes) {
+		return false
+	}
+	return !m.strict || slices.Contains(m.yesKeys(), km.String())
 }
 
 // Init does nothing.
@@ -58,7 +95,7 @@ func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	}
 	k := m.ctx.Keys
 	switch {
-	case key.Matches(km, k.Yes):
+	case m.isYes(km):
 		m.done = true
 		if m.onYes == nil {
 			return m, m.ctx.CloseModal(m)
@@ -89,7 +126,11 @@ func (m *Model) View() string {
 	b.WriteString("\n\n")
 	b.WriteString(m.bodyLines(inner))
 	b.WriteString("\n\n")
-	yes := st.HelpKey.Render(k.Yes.Help().Key) + " " + st.Error.Render("yes, "+firstWord(m.title))
+	yesKey := k.Yes.Help().Key
+	if m.strict {
+		yesKey = strings.Join(m.yesKeys(), "/")
+	}
+	yes := st.HelpKey.Render(yesKey) + " " + st.Error.Render("yes, "+firstWord(m.title))
 	no := st.HelpKey.Render(k.No.Help().Key+"/"+k.Back.Help().Key) + " " + st.HelpDesc.Render("no, keep it")
 	b.WriteString(ansi.Truncate(yes+"   "+no, inner, "…"))
 	return st.Modal.Width(m.boxWidth() - 2).Render(b.String())

@@ -155,3 +155,33 @@ func TestLongQuestionFitsTheHeight(t *testing.T) {
 		}
 	}
 }
+
+// TestStrictIgnoresEnter: a strict question (deleting an ongoing conversation) is not
+// answered by enter, only by y, and its keys say so; n and esc still cancel.
+func TestStrictIgnoresEnter(t *testing.T) {
+	ran := 0
+	onYes := func() tea.Msg { ran++; return yesMsg{} }
+	m := NewStrict(testCtx(), "Delete ongoing conversation?", "Conversation #12 with Ann is ongoing (pending).", onYes)
+	m.SetSize(60, 12)
+	if v := m.View(); strings.Contains(v, "enter") || !strings.Contains(v, "y yes, delete") {
+		t.Fatalf("the keys shown offer enter or lack y:\n%s", v)
+	}
+	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil || m.(*Model).Answered() {
+		t.Fatal("enter answered a strict question")
+	}
+	_, cmd := m.Update(runes("y"))
+	if msgs := collect(t, cmd); ran != 1 || len(msgs) != 2 {
+		t.Fatalf("y: onYes ran %d times, messages %#v", ran, msgs)
+	}
+	c := NewStrict(testCtx(), "Delete ongoing conversation?", "body", onYes)
+	if _, cmd := c.Update(tea.KeyMsg{Type: tea.KeyEsc}); len(collect(t, cmd)) != 1 || ran != 1 {
+		t.Fatal("esc did not cancel a strict question")
+	}
+	// A keymap that binds yes to enter alone keeps enter as the answer.
+	ctx := testCtx()
+	ctx.Keys.Yes.SetKeys("enter")
+	e := NewStrict(ctx, "Delete ongoing conversation?", "body", onYes)
+	if _, cmd := e.Update(tea.KeyMsg{Type: tea.KeyEnter}); len(collect(t, cmd)) != 2 || ran != 2 {
+		t.Fatal("with yes bound to enter alone, enter did not answer")
+	}
+}

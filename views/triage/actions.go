@@ -208,7 +208,10 @@ func mergeTopics(picked []string, typed string) []string {
 }
 
 // deleteConfirm asks before deleting: the marked rows (by delete_ids, stating the count),
-// or the row under the cursor (naming it). Nothing is ever deleted by a filter.
+// or the row under the cursor (naming it). Nothing is ever deleted by a filter. The spec
+// keeps ongoing conversations from list DELETEs only: the row under the cursor is sent
+// whatever its status, an ongoing one after a warning that enter does not confirm, and the
+// server's answer is shown (docs/api-notes.md).
 func (m *Model) deleteConfirm() tea.Cmd {
 	marked := m.List.Marked()
 	c, ctx := m.ctx.Client, m.ctx
@@ -221,25 +224,31 @@ func (m *Model) deleteConfirm() tea.Cmd {
 		if who == "" {
 			who = "(no name)"
 		}
-		if r.Status != client.StatusEnded {
-			return common.Toast(fmt.Sprintf("Conversation #%d with %s is %s: only ended conversations can be deleted.", r.ID, who, r.Status))
-		}
 		task := ctx.NewTaskID()
 		id := r.ID
+		run := func() tea.Msg {
+			cctx, cancel := context.WithTimeout(context.Background(), taskTimeout)
+			defer cancel()
+			msg := common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: deleteResult{deleted: []int64{id}}}
+			msg.Err = c.DeleteConversation(cctx, id)
+			if common.OutcomeUnknown(msg.Err) {
+				gone, err := checkDeleted(c, msg.Err, []int64{id})
+				msg.Lost, msg.Err = msg.Err, err
+				msg.Result = deleteResult{deleted: gone}
+			}
+			return msg
+		}
+		if r.Status != client.StatusEnded {
+			status := r.Status
+			if status == "" {
+				status = "no status"
+			}
+			return m.ctx.OpenModal(confirm.NewStrict(ctx, "Delete ongoing conversation?",
+				fmt.Sprintf("Conversation #%d with %s is ongoing (%s). The API may refuse or end it; delete anyway? This cannot be undone.", r.ID, who, status),
+				run))
+		}
 		return m.ctx.OpenModal(confirm.New(ctx, "Delete conversation?",
-			fmt.Sprintf("Delete conversation #%d with %s? This cannot be undone.", r.ID, who),
-			func() tea.Msg {
-				cctx, cancel := context.WithTimeout(context.Background(), taskTimeout)
-				defer cancel()
-				msg := common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: deleteResult{deleted: []int64{id}}}
-				msg.Err = c.DeleteConversation(cctx, id)
-				if common.OutcomeUnknown(msg.Err) {
-					gone, err := checkDeleted(c, msg.Err, []int64{id})
-					msg.Lost, msg.Err = msg.Err, err
-					msg.Result = deleteResult{deleted: gone}
-				}
-				return msg
-			}))
+			fmt.Sprintf("Delete conversation #%d with %s? This cannot be undone.", r.ID, who), run))
 	}
 	var ids, ended, ongoing []int64
 	for _, r := range marked {

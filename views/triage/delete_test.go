@@ -1,0 +1,129 @@
+package triage_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/triage"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+// cursorOnOngoing moves the cursor to the first ongoing row and returns it.
+func cursorOnOngoing(t *testing.T, m *triage.Model) conversations.Row {
+	t.Helper()
+	for i, r := range m.List.Rows() {
+		if r.Status == client.StatusEnded || r.Name == "" {
+			continue
+		}
+		for range i {
+			m.Update(viewtest.Key("j"))
+		}
+		if sel, ok := m.List.Selected(); !ok || sel.ID != r.ID {
+			t.Fatalf("the cursor is on %+v, want row %d", sel, r.ID)
+		}
+		return r
+	}
+	t.Fatal("no ongoing row on the first page")
+	return conversations.Row{}
+}
+
+// askDelete presses d and returns the question it opens.
+func askDelete(t *testing.T, m *triage.Model) common.Modal {
+	t.Helper()
+	_, cmd := m.Update(viewtest.Key("d"))
+	for _, msg := range viewtest.RunSkippingTicks(cmd, wait) {
+		if om, ok := msg.(common.OpenModalMsg); ok {
+			return om.Modal
+		}
+	}
+	t.Fatal("d on an ongoing conversation asked nothing")
+	return nil
+}
+
+// questionText is the question's text on one line, without the box.
+func questionText(q common.Modal) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(q.View(), "│", " ")), " ")
+}
+
+// answer sends key to the question and delivers what it leads to; it returns the toasts.
+func answer(m *triage.Model, q common.Modal, k tea.KeyMsg) []common.ToastMsg {
+	_, cmd := q.Update(k)
+	var toasts []common.ToastMsg
+	pending := []tea.Cmd{cmd}
+	for len(pending) > 0 {
+		c := pending[0]
+		pending = pending[1:]
+		for _, msg := range viewtest.RunSkippingTicks(c, wait) {
+			if tm, ok := msg.(common.ToastMsg); ok {
+				toasts = append(toasts, tm)
+				continue
+			}
+			if _, ok := msg.(common.CloseModalMsg); ok {
+				continue
+			}
+			_, next := m.Update(msg)
+			pending = append(pending, next)
+		}
+	}
+	return toasts
+}
+
+// TestDeleteOngoingWarnsAndShowsTheRefusal: d on an ongoing conversation asks with a warning
+// that enter does not answer; y sends the single DELETE (the spec keeps ongoing
+// conversations from list DELETEs only), and the sandbox's refusal shows with its detail
+// while the row stays.
+func TestDeleteOngoingWarnsAndShowsTheRefusal(t *testing.T) {
+	m, c, _ := newScreen(t, 120, 40)
+	r := cursorOnOngoing(t, m)
+	q := askDelete(t, m)
+	want := fmt.Sprintf("Conversation #%d with %s is ongoing (%s). The API may refuse or end it; delete anyway? This cannot be undone.", r.ID, r.Name, r.Status)
+	if v := questionText(q); !strings.Contains(v, want) {
+		t.Fatalf("the question does not warn:\n%s\nwant %q", q.View(), want)
+	}
+	before := c.Usage(client.FamilyConversations)
+	if toasts := answer(m, q, tea.KeyMsg{Type: tea.KeyEnter}); len(toasts) > 0 || c.Usage(client.FamilyConversations) != before {
+		t.Fatalf("enter answered the warning: toasts %v, %d requests", toasts, c.Usage(client.FamilyConversations)-before)
+	}
+	toasts := answer(m, q, viewtest.Key("y"))
+	if len(toasts) != 1 || !toasts[0].Error || !strings.Contains(toasts[0].Text, "Refused by the API: Conversation") ||
+		!strings.Contains(toasts[0].Text, "only ended conversations can be deleted") {
+		t.Fatalf("toasts %+v, want the server's refusal", toasts)
+	}
+	if _, ok := m.List.Row(r.ID); !ok {
+		t.Fatal("the refused conversation left the list")
+	}
+	if _, err := c.GetConversation(t.Context(), r.ID); err != nil {
+		t.Fatalf("the conversation is gone on the server: %v", err)
+	}
+}
+
+// TestDeleteOngoingThatTheServerDeletes: when the server deletes the conversation the list
+// shows as ongoing (here: ended meanwhile by another agent), the row goes and a toast says so.
+func TestDeleteOngoingThatTheServerDeletes(t *testing.T) {
+	m, c, sb := newScreen(t, 120, 40)
+	r := cursorOnOngoing(t, m)
+	ended := client.StatusEnded
+	if _, err := viewtest.Client(t, sb).UpdateConversation(t.Context(), r.ID, client.ConversationUpdate{Status: &ended}); err != nil {
+		t.Fatal(err)
+	}
+	q := askDelete(t, m)
+	if !strings.Contains(questionText(q), "is ongoing") {
+		t.Fatalf("the question does not warn:\n%s", q.View())
+	}
+	toasts := answer(m, q, viewtest.Key("y"))
+	if len(toasts) != 1 || toasts[0].Error || toasts[0].Text != "Deleted 1 conversation." {
+		t.Fatalf("toasts %+v, want \"Deleted 1 conversation.\"", toasts)
+	}
+	if _, ok := m.List.Row(r.ID); ok {
+		t.Fatal("the deleted conversation is still listed")
+	}
+	if _, err := c.GetConversation(t.Context(), r.ID); !client.IsNotFound(err) {
+		t.Fatalf("GET after the delete: %v, want 404", err)
+	}
+}
