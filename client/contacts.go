@@ -7,7 +7,9 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // ContactListOptions are the query of GET /contact_identities/.
@@ -163,21 +165,28 @@ func (c *Client) UpdateContact(ctx context.Context, id int64, u ContactUpdate) (
 	return &ct, nil
 }
 
-// Identifier fields accepted by the PUT upsert (docs/api-notes.md).
+// Identifier fields of the PUT upsert: the contact fields that identify a contact
+// (docs/api-notes.md). The spec names the parameter {contact_field}; an id is no contact
+// data (a contact is updated by id with PATCH, and nothing is created with a chosen id).
 const (
 	IdentifierEmail              = "email"
 	IdentifierExternalCustomerID = "external_customer_id"
 	IdentifierMobileNumber       = "mobile_number"
-	IdentifierID                 = "id"
+	IdentifierPhoneNumber        = "phone_number"
 )
 
+// Identifiers are the identifier fields, in the order a form offers them.
+var Identifiers = []string{IdentifierEmail, IdentifierExternalCustomerID, IdentifierMobileNumber, IdentifierPhoneNumber}
+
 // UpsertContact sends PUT /contact_identities/?identifier=FIELD: the contact whose FIELD
-// equals the body's value is updated, or a new one is created (created reports which).
+// equals the body's value is updated, or a new one is created (created reports which). The
+// body must carry a non-blank value of FIELD; without one nothing is sent.
 func (c *Client) UpsertContact(ctx context.Context, identifier string, u ContactUpdate) (ct *Contact, created bool, err error) {
-	switch identifier {
-	case IdentifierEmail, IdentifierExternalCustomerID, IdentifierMobileNumber, IdentifierID:
-	default:
-		return nil, false, fmt.Errorf("client: identifier %q is not one of email, external_customer_id, mobile_number, id", identifier)
+	if !slices.Contains(Identifiers, identifier) {
+		return nil, false, fmt.Errorf("client: identifier %q is not one of %s", identifier, strings.Join(Identifiers, ", "))
+	}
+	if v, ok := u.Fields()[identifier].(string); !ok || strings.TrimSpace(v) == "" {
+		return nil, false, fmt.Errorf("client: identifier %s: the body carries no %s to find the contact by", identifier, identifier)
 	}
 	q := url.Values{"identifier": {identifier}}
 	var out Contact

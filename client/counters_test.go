@@ -45,7 +45,7 @@ func TestCountersPerFamilyAndOrganization(t *testing.T) {
 		{FamilyContacts, func(c *Client) error { _, err := c.GetContact(bg(), 1); return err }},
 		{FamilyContacts, func(c *Client) error { _, err := c.UpdateContact(bg(), 1, ContactUpdate{}); return err }},
 		{FamilyContacts, func(c *Client) error {
-			_, _, err := c.UpsertContact(bg(), IdentifierID, ContactUpdate{})
+			_, _, err := c.UpsertContact(bg(), IdentifierEmail, ContactUpdate{Email: ptr("a@b.c")})
 			return err
 		}},
 		{FamilyContacts, func(c *Client) error { return c.DeleteContact(bg(), 1) }},

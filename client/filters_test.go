@@ -425,21 +425,35 @@ func TestEmptyBulkDeleteRefused(t *testing.T) {
 	assertRequest(t, rec.last(t), "DELETE", "/prefix/api/um/v3/contact_identities/", url.Values{"verified": {"false"}}, "")
 }
 
+// TestUpsertContactIdentifiers: the identifier is one of the contact fields that identify
+// a contact (the spec's {contact_field}): email, external customer id, mobile and phone
+// number. Anything else (an id is no contact data), or a body without the identifier's
+// value, is refused before anything is sent.
 func TestUpsertContactIdentifiers(t *testing.T) {
 	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) { writeJSON(w, 200, `{"id": 1}`) })
 	c, _ := newTestClient(t, rec.base(), nil)
-	for _, id := range []string{IdentifierEmail, IdentifierExternalCustomerID, IdentifierMobileNumber, IdentifierID} {
-		if _, _, err := c.UpsertContact(bg(), id, ContactUpdate{Name: ptr("x")}); err != nil {
-			t.Fatal(mustFail(t, err))
+	for id, u := range map[string]ContactUpdate{
+		"email":                {Email: ptr("a@example.com"), Name: ptr("x")},
+		"external_customer_id": {ExternalCustomerID: ptr("CRM-1")},
+		"mobile_number":        {MobileNumber: ptr("+49 170 1234567")},
+		"phone_number":         {PhoneNumber: ptr("+49 30 1234567")},
+	} {
+		if _, _, err := c.UpsertContact(bg(), id, u); err != nil {
+			t.Fatalf("identifier %s: %v", id, mustFail(t, err))
 		}
 		if got := rec.last(t).Query; !reflect.DeepEqual(got, url.Values{"identifier": {id}}) {
 			t.Errorf("identifier %s: query %v", id, got)
 		}
 	}
 	before := rec.count()
-	for _, id := range []string{"", "name", "phone_number", "EMAIL"} {
-		_, _, err := c.UpsertContact(bg(), id, ContactUpdate{})
-		mustFail(t, err)
+	for id, u := range map[string]ContactUpdate{
+		"": {Email: ptr("a@example.com")}, "name": {Name: ptr("x")}, "id": {Name: ptr("x")}, "EMAIL": {Email: ptr("a@example.com")},
+		"email": {Name: ptr("x")}, "phone_number": {PhoneNumber: ptr("  ")}, "mobile_number": {MobileNumber: ptr("")},
+	} {
+		_, _, err := c.UpsertContact(bg(), id, u)
+		if err == nil {
+			t.Errorf("identifier %q with body %v was accepted", id, u.Fields())
+		}
 	}
 	if rec.count() != before {
 		t.Errorf("refused identifiers sent %d requests", rec.count()-before)

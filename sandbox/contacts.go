@@ -319,6 +319,10 @@ func (rq *request) patchContact() (int, any, error) {
 	return rq.oneContact(id, http.StatusOK)
 }
 
+// identifierFields are the contact fields a PUT finds its contact by: those that identify a
+// contact. An id is none (PATCH updates by id; nothing is created with a chosen id).
+const identifierFields = "email, external_customer_id, mobile_number, phone_number"
+
 // putContact is PUT /contact_identities/?identifier=FIELD: update the contact matching the
 // body's FIELD value, or create one.
 func (rq *request) putContact() (int, any, error) {
@@ -327,11 +331,11 @@ func (rq *request) putContact() (int, any, error) {
 	}
 	field, _ := rq.str("identifier")
 	switch field {
-	case "email", "external_customer_id", "mobile_number", "id":
+	case "email", "external_customer_id", "mobile_number", "phone_number":
 	case "":
-		return 0, nil, badRequest("identifier: required; one of email, external_customer_id, mobile_number, id.")
+		return 0, nil, badRequest("identifier: required; one of %s.", identifierFields)
 	default:
-		return 0, nil, badRequest("identifier: %q is not one of email, external_customer_id, mobile_number, id.", field)
+		return 0, nil, badRequest("identifier: %q is not one of %s.", field, identifierFields)
 	}
 	body, err := rq.patchObject()
 	if err != nil {
@@ -346,23 +350,16 @@ func (rq *request) putContact() (int, any, error) {
 		return 0, nil, err
 	}
 	var id int64
-	if field == "id" {
-		if err := decodeValue(raw, &id); err != nil {
-			return 0, nil, badRequest("id: expected an integer.")
-		}
-		err = rq.s.db.QueryRowContext(rq.ctx, `SELECT id FROM contacts WHERE organization_id = ? AND id = ?`, rq.org, id).Scan(&id)
-	} else {
-		var v string
-		if err := decodeValue(raw, &v); err != nil || strings.TrimSpace(v) == "" {
-			return 0, nil, badRequest("%s: expected a non-empty string.", field)
-		}
-		cmp := field + " = ?"
-		if field == "email" {
-			cmp = "email = ? COLLATE NOCASE"
-			v = strings.TrimSpace(v)
-		}
-		err = rq.s.db.QueryRowContext(rq.ctx, `SELECT id FROM contacts WHERE organization_id = ? AND `+cmp+` ORDER BY id LIMIT 1`, rq.org, v).Scan(&id)
+	var v string
+	if err := decodeValue(raw, &v); err != nil || strings.TrimSpace(v) == "" {
+		return 0, nil, badRequest("%s: expected a non-empty string.", field)
 	}
+	cmp := field + " = ?"
+	if field == "email" {
+		cmp = "email = ? COLLATE NOCASE"
+		v = strings.TrimSpace(v)
+	}
+	err = rq.s.db.QueryRowContext(rq.ctx, `SELECT id FROM contacts WHERE organization_id = ? AND `+cmp+` ORDER BY id LIMIT 1`, rq.org, v).Scan(&id)
 	switch {
 	case err == nil:
 		if ex, err := rq.excluded(id); err != nil {
@@ -376,8 +373,6 @@ func (rq *request) putContact() (int, any, error) {
 		return rq.oneContact(id, http.StatusOK)
 	case !errors.Is(err, sql.ErrNoRows):
 		return 0, nil, fmt.Errorf("look up contact: %w", err)
-	case field == "id":
-		return 0, nil, notFound()
 	}
 	var newID int64
 	err = rq.s.inTx(rq, func(q querier) error {

@@ -362,18 +362,29 @@ func TestPutContactByIdentifier(t *testing.T) {
 	if got, _ := searchContacts(t, a, "porto"); indexOf(got, c.ID) < 0 {
 		t.Fatalf("porto: %v", got)
 	}
-	// By external id and by id.
-	res = a.send("PUT", "/api/um/v3/contact_identities/?identifier=external_customer_id", map[string]any{"external_customer_id": "EXT-1", "name": "Ext One"})
-	expectStatus(t, res, 201, "by external id")
-	res = a.send("PUT", "/api/um/v3/contact_identities/?identifier=id", map[string]any{"id": c.ID, "company": "Acme"})
-	expectStatus(t, res, 200, "by id")
-	expectStatus(t, a.send("PUT", "/api/um/v3/contact_identities/?identifier=id", map[string]any{"id": 1}), 404, "unknown id")
+	// By external id, mobile and phone number: created, then updated.
+	for _, tc := range []struct{ field, value string }{
+		{"external_customer_id", "EXT-1"}, {"mobile_number", "+351 912 345 678"}, {"phone_number", "+351 21 123 4567"},
+	} {
+		var first, again contact
+		res = a.send("PUT", "/api/um/v3/contact_identities/?identifier="+tc.field, map[string]any{tc.field: tc.value, "name": "By " + tc.field})
+		expectStatus(t, res, 201, "by "+tc.field)
+		res.json(t, &first)
+		res = a.send("PUT", "/api/um/v3/contact_identities/?identifier="+tc.field, map[string]any{tc.field: tc.value, "city": "Braga"})
+		expectStatus(t, res, 200, "again by "+tc.field)
+		res.json(t, &again)
+		if again.ID != first.ID || again.City == nil || *again.City != "Braga" || *again.Name != "By "+tc.field {
+			t.Fatalf("by %s: created %+v, then updated %+v", tc.field, first, again)
+		}
+	}
 	for _, tc := range []struct {
 		q    string
 		body any
 	}{
 		{"", map[string]any{"email": "a@b.c"}},
 		{"?identifier=name", map[string]any{"name": "x"}},
+		{"?identifier=id", map[string]any{"id": c.ID, "company": "Acme"}}, // an id is no contact data
+		{"?identifier=phone_number", map[string]any{"name": "x"}},
 		{"?identifier=email", map[string]any{"name": "x"}},
 		{"?identifier=email", map[string]any{"email": "not-an-email"}},
 		{"?identifier=email", map[string]any{"email": "a@b.c", "locale": "en-US"}},

@@ -391,31 +391,43 @@ func contactHas(c client.Contact, u client.ContactUpdate) bool {
 	return true
 }
 
+// identifierFields are the upsert's identifiers (client.Identifiers) as the form offers
+// them: the option's name and the label of the field that holds the value.
+var identifierFields = []struct{ id, option, label string }{
+	{client.IdentifierEmail, "email", "Email"},
+	{client.IdentifierExternalCustomerID, "external customer id", "External customer id"},
+	{client.IdentifierMobileNumber, "mobile number", "Mobile number"},
+	{client.IdentifierPhoneNumber, "phone number", "Phone number"},
+}
+
 // NewUpsertForm returns the `a` modal: "create or update by identifier". The identifier is
-// the email or the external customer id; the PUT updates the contact whose identifier field
-// equals the typed value, or creates one. Only filled fields are sent. It reports
-// KindUpserted with an Upserted.
+// a contact field that identifies a contact (email, external customer id, mobile or phone
+// number); the PUT updates the contact whose identifier field equals the typed value, or
+// creates one. The identifier's value is required and checked like the field's own value;
+// only filled fields are sent. It reports KindUpserted with an Upserted.
 func NewUpsertForm(ctx *common.Ctx) common.Modal {
 	var cur fields
 	identifier := client.IdentifierEmail
 	lead := func() []huh.Field {
-		return []huh.Field{huh.NewSelect[string]().Title("Find the contact by").Value(&identifier).Options(
-			huh.NewOption("email", client.IdentifierEmail),
-			huh.NewOption("external customer id", client.IdentifierExternalCustomerID)).
+		opts := make([]huh.Option[string], len(identifierFields))
+		for i, f := range identifierFields {
+			opts[i] = huh.NewOption(f.option, f.id)
+		}
+		return []huh.Field{huh.NewSelect[string]().Title("Find the contact by").Value(&identifier).Options(opts...).
 			Description("the contact with this value is updated; without one, a new contact is created")}
 	}
 	check := func() error {
 		if err := cur.validate(1, nil); err != nil {
 			return err
 		}
-		switch identifier {
-		case client.IdentifierEmail:
-			if strings.TrimSpace(cur.email) == "" {
-				return atLabel("Email", 1, errRequired("Email (the identifier)"))
+		for _, f := range identifierFields {
+			if f.id != identifier {
+				continue
 			}
-		case client.IdentifierExternalCustomerID:
-			if strings.TrimSpace(cur.externalID) == "" {
-				return atLabel("External customer id", 1, errRequired("External customer id (the identifier)"))
+			for _, t := range cur.texts(&client.ContactUpdate{}) {
+				if t.label == f.label && strings.TrimSpace(forms.FromField(*t.cur)) == "" {
+					return atLabel(f.label, 1, errRequired(f.label+" (the identifier)"))
+				}
 			}
 		}
 		return nil

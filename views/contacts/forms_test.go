@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -498,5 +499,50 @@ func TestFilterFormMessagesNameTheirField(t *testing.T) {
 		if v := ansi.Strip(m.View()); !strings.Contains(v, "✗ "+tc.want) {
 			t.Fatalf("%q: the message does not start with %q:\n%s", tc.typed, tc.want, v)
 		}
+	}
+}
+
+// TestUpsertFormFindsByPhoneNumber: the identifiers offered are the contact fields that
+// identify a contact (email, external customer id, mobile and phone number; no id). By
+// phone number the value is required; the PUT names phone_number and carries it, creates
+// the contact the first time and updates it the second.
+func TestUpsertFormFindsByPhoneNumber(t *testing.T) {
+	e := writable(t)
+	open := func() common.Modal { return openModal(contacts.NewUpsertForm(e.ctx), 76, 40) }
+	v := open().View()
+	var field []string // the lines of the focused field: the select
+	for _, l := range strings.Split(v, "\n") {
+		if strings.Contains(l, "┃") {
+			field = append(field, strings.Trim(l, "│┃> "))
+		}
+	}
+	want := []string{"email", "external customer id", "mobile number", "phone number"}
+	if len(field) < len(want) || !slices.Equal(field[len(field)-len(want):], want) {
+		t.Fatalf("the identifiers offered are not %q:\n%s", want, v)
+	}
+	for i, name := range []string{"Phoebe Phone", "Phoebe Renamed"} {
+		m := press(open(), "down", "down", "down", "enter") // identifier: phone number
+		m = typeInto(m, name)
+		m, _, _ = save(m)
+		if isSubmitting(m) || !strings.Contains(m.View(), "Phone number (the identifier) is required") {
+			t.Fatalf("saved without the phone number, or said nothing:\n%s", m.View())
+		}
+		m = typeInto(m, "+49 30 1234567") // the error put the cursor into the phone number
+		_, cmd, _ := save(m)
+		d := task(t, cmd)
+		if d.Err != nil || d.Kind != contacts.KindUpserted {
+			t.Fatalf("upsert %d: %+v", i, d)
+		}
+		u := d.Result.(contacts.Upserted)
+		if u.Created != (i == 0) || client.Str(u.Contact.Name) != name || client.Str(u.Contact.PhoneNumber) != "+49 30 1234567" {
+			t.Fatalf("upsert %d: created %v, name %q, phone %q", i, u.Created, client.Str(u.Contact.Name), client.Str(u.Contact.PhoneNumber))
+		}
+	}
+	puts := e.rec.requests("PUT", "/contact_identities/")
+	if len(puts) != 2 || puts[1].Query != "identifier=phone_number" {
+		t.Fatalf("PUTs: %+v", puts)
+	}
+	if body := bodyOf(t, puts[1]); len(body) != 2 || body["phone_number"] != "+49 30 1234567" || body["name"] != "Phoebe Renamed" {
+		t.Fatalf("PUT body %s: want the name and the phone number", puts[1].Body)
 	}
 }
