@@ -137,7 +137,9 @@ func (c *Client) SetConversationTopics(ctx context.Context, id int64, topics []s
 	return c.UpdateConversation(ctx, id, ConversationUpdate{Topics: &topics})
 }
 
-// DeleteConversation deletes one conversation.
+// DeleteConversation deletes one conversation. The spec keeps ongoing conversations from
+// list DELETEs only: a server may delete an ongoing one here or refuse (the sandbox
+// answers 400), which the error then says.
 func (c *Client) DeleteConversation(ctx context.Context, id int64) error {
 	_, err := c.do(ctx, request{method: http.MethodDelete, url: c.endpoint(conversationPath(id), nil)}, nil)
 	return err
