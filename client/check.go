@@ -68,11 +68,19 @@ func (o Operator) kind() string   { return "operator" }
 func (o Operator) hasID() bool    { return o.ID != 0 }
 func (o *Operator) check() string { return checkResource(o) }
 
-// Slots and the away status: their fields are not shown by the spec, so any JSON object is
-// read (the operators screen rereads the operator when the away answer does not say what
-// was asked).
-func (s *Slots) check() string      { return "" }
-func (a *AwayStatus) check() string { return "" }
+// Slots: the spec shows no fields, so any object or array is read; what it does not say
+// stays unknown (shown as "—").
+func (s *Slots) check() string { return "" }
+
+// The away status: any JSON object is read (the operators screen reads the operator again
+// when the answer does not state what it needs), but an answer that is an operator record
+// must carry its id, as every operator must.
+func (a *AwayStatus) check() string {
+	if a.Operator != nil {
+		return checkResource(a.Operator)
+	}
+	return ""
+}
 
 func (p *Page[T]) check() string       { return checkItems(p.Results, p.noResults) }
 func (p *CursorPage[T]) check() string { return checkItems(p.Results, p.noResults) }

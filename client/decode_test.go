@@ -476,7 +476,7 @@ func TestDecodeContact(t *testing.T) {
 func TestDecodeNote(t *testing.T) {
 	assertDecoded(t, "note.json", Note{
 		ID: 501, OrganizationID: 7, ContactIdentityID: 88, Body: "Prefers e-mail; call only after 5 pm.",
-		OperatorID: nil, CreatedAt: utc(2024, 3, 3, 14, 0, 0, 123_000_000), UpdatedAt: utc(2024, 3, 3, 14, 5, 0, 0),
+		OperatorID: Opt[int64]{Null: true}, CreatedAt: utc(2024, 3, 3, 14, 0, 0, 123_000_000), UpdatedAt: utc(2024, 3, 3, 14, 5, 0, 0),
 		ReadPermission: true, WritePermission: false,
 	})
 }
@@ -492,15 +492,15 @@ func TestDecodeNavigationEvent(t *testing.T) {
 func TestDecodeOperator(t *testing.T) {
 	assertDecoded(t, "operator.json", Operator{
 		ID: 3, OrganizationID: 7, Name: "Max Mustermann", DisplayName: "Max", Email: "max@example.com",
-		Role: RoleAgent, IsBot: false, IsAway: true, IsOnline: true, Locale: "de_DE",
+		Role: RoleAgent, IsBot: Some(false), IsAway: Some(true), IsOnline: Some(true), Locale: "de_DE",
 		OperatorGroupID: ptr(int64(2)), CreatedAt: utc(2022, 7, 15, 0, 0, 0, 0),
 		UpdatedAt: utc(2024, 3, 1, 8, 0, 0, 500_000_000), ReadPermission: true, WritePermission: false,
 	})
 }
 
 func TestDecodeSlotsAndAway(t *testing.T) {
-	assertDecoded(t, "slots.json", Slots{OperatorID: 3, CurrentSlots: 2, TotalSlots: 5})
-	assertDecoded(t, "away.json", AwayStatus{OperatorID: 3, IsAway: true, ChangedAt: putc(2024, 3, 4, 7, 30, 0, 1000)})
+	assertDecoded(t, "slots.json", Slots{OperatorID: 3, CurrentSlots: Some(2), TotalSlots: Some(5)})
+	assertDecoded(t, "away.json", AwayStatus{OperatorID: 3, IsAway: Some(true), ChangedAt: putc(2024, 3, 4, 7, 30, 0, 1000)})
 }
 
 func TestDecodeDataPoints(t *testing.T) {
@@ -571,6 +571,17 @@ func TestUnknownFieldsTolerated(t *testing.T) {
 		if err := json.Unmarshal(readFixture(t, name), plain); err != nil {
 			t.Fatal(err)
 		}
+		// The types whose fields the spec does not show keep the fields they do not know,
+		// sorted by key, compact, for the screens to show.
+		if ex := reflect.ValueOf(v).Elem().FieldByName("Extra"); ex.IsValid() {
+			want := Extra{{"another_one", json.RawMessage(`null`)},
+				{"brand_new_field", json.RawMessage(`{"a":[1,{"b":null}],"c":"d"}`)},
+				{"numeric_extension", json.RawMessage(`1e300`)}}
+			if got := ex.Interface().(Extra); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: Extra = %q, want %q", name, got.Pairs(), want.Pairs())
+			}
+			ex.SetZero()
+		}
 		compareFields(t, name, reflect.ValueOf(v).Elem(), reflect.ValueOf(plain).Elem())
 	}
 	check(t, "conversation.json", &Conversation{}, &Conversation{}, "contact", "last_message", "um_widget", "contact_channel")
@@ -604,7 +615,7 @@ func TestDecodePages(t *testing.T) {
 
 	bare := decodeFixture[Page[Operator]](t, "page_operators_bare.json")
 	if bare.Count != 2 || bare.Next != "" || bare.Previous != "" || len(bare.Results) != 2 ||
-		bare.Results[0].Role != RoleOwner || bare.Results[1].OperatorGroupID == nil || *bare.Results[1].OperatorGroupID != 4 || !bare.Results[1].IsBot {
+		bare.Results[0].Role != RoleOwner || bare.Results[1].OperatorGroupID == nil || *bare.Results[1].OperatorGroupID != 4 || bare.Results[1].IsBot != Some(true) {
 		t.Errorf("bare array page = %+v", bare)
 	}
 	var emptyBare Page[Note]

@@ -543,7 +543,7 @@ func endpointCases(t *testing.T) []endpointCase {
 			status: 200, resp: slots,
 			call: func(t *testing.T, c *Client) error {
 				s, err := c.OperatorSlots(bg(), 3)
-				if err == nil && *s != (Slots{OperatorID: 3, CurrentSlots: 2, TotalSlots: 5}) {
+				if err == nil && (s.OperatorID != 3 || s.CurrentSlots != Some(2) || s.TotalSlots != Some(5) || s.Held != nil || s.Extra != nil) {
 					t.Errorf("slots = %+v", s)
 				}
 				return err
@@ -555,7 +555,7 @@ func endpointCases(t *testing.T) []endpointCase {
 			status: 200, resp: away,
 			call: func(t *testing.T, c *Client) error {
 				a, err := c.SetOperatorAway(bg(), 3, true)
-				if err == nil && (a.OperatorID != 3 || !a.IsAway || a.ChangedAt == nil) {
+				if err == nil && (a.OperatorID != 3 || a.IsAway != Some(true) || a.ChangedAt == nil) {
 					t.Errorf("away = %+v", a)
 				}
 				return err
@@ -568,7 +568,7 @@ func endpointCases(t *testing.T) []endpointCase {
 			status: 200, resp: `{"is_away": false}`,
 			call: func(t *testing.T, c *Client) error {
 				a, err := c.SetOperatorAway(bg(), 12, false)
-				if err == nil && (a.OperatorID != 12 || a.IsAway || a.ChangedAt != nil) {
+				if err == nil && (a.OperatorID != 12 || a.IsAway != Some(false) || a.ChangedAt != nil) {
 					t.Errorf("away = %+v", a)
 				}
 				return err

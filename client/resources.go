@@ -136,16 +136,22 @@ func (c *Client) DeleteOperator(ctx context.Context, id int64) error {
 	return err
 }
 
-// OperatorSlots returns an operator's slot usage.
+// OperatorSlots returns an operator's slot usage, as far as the answer gives it (see
+// Slots.UnmarshalJSON; Slots.WithOperator adds the total an operator record carries).
 func (c *Client) OperatorSlots(ctx context.Context, id int64) (*Slots, error) {
 	var out Slots
 	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(idPath("operators", id)+"slots/", nil)}, &out); err != nil {
 		return nil, err
 	}
+	if out.OperatorID == 0 {
+		out.OperatorID = id // the answer is about the operator asked for
+	}
 	return &out, nil
 }
 
-// SetOperatorAway changes an operator's away status through /operators/{id}/away/.
+// SetOperatorAway changes an operator's away status through /operators/{id}/away/. The
+// answer states the away status, and the online status, only as far as the server sent
+// them (see AwayStatus).
 func (c *Client) SetOperatorAway(ctx context.Context, id int64, away bool) (*AwayStatus, error) {
 	body := struct {
 		IsAway bool `json:"is_away"`

@@ -277,7 +277,7 @@ func TestConnectionErrorsRetried(t *testing.T) {
 	if err != nil {
 		t.Fatal(mustFail(t, err))
 	}
-	if s.TotalSlots != 4 || rec.count() != 2 || len(w.all()) != 1 {
+	if s.TotalSlots != Some(4) || rec.count() != 2 || len(w.all()) != 1 {
 		t.Errorf("slots %+v after %d requests and %d waits", s, rec.count(), len(w.all()))
 	}
 	if evs := ev.all(); len(evs) != 1 || evs[0].Status != 0 || evs[0].Err == nil || evs[0].Kind != EventRetry {

@@ -319,20 +319,25 @@ func Str(p *string) string {
 	return *p
 }
 
-// Note is a note about a contact (fields beyond the creation body: docs/api-notes.md).
+// Note is a note about a contact (fields beyond the creation body: docs/api-notes.md; they
+// may be missing from another server's answer). Extra keeps the fields it does not know.
 type Note struct {
 	ID                int64  `json:"id"`
 	OrganizationID    int64  `json:"organization_id"`
 	ContactIdentityID int64  `json:"contact_identity_id"`
 	Body              string `json:"body"`
-	OperatorID        *int64 `json:"operator_id"`
-	CreatedAt         Time   `json:"created_at"`
-	UpdatedAt         Time   `json:"updated_at"`
-	ReadPermission    bool   `json:"read_permission"`
-	WritePermission   bool   `json:"write_permission"`
+	// OperatorID is the author; null (Null set) when the note was written without an
+	// operator (an organization token without Service-Operator-Id), unknown when not sent.
+	OperatorID      Opt[int64] `json:"operator_id"`
+	CreatedAt       Time       `json:"created_at"` // zero when not sent
+	UpdatedAt       Time       `json:"updated_at"`
+	ReadPermission  bool       `json:"read_permission"`
+	WritePermission bool       `json:"write_permission"`
+	Extra           Extra      `json:"-"`
 }
 
-// NavigationEvent is a page a contact visited (fields: docs/api-notes.md).
+// NavigationEvent is a page a contact visited (fields: docs/api-notes.md; they may be
+// missing from another server's answer). Extra keeps the fields it does not know.
 type NavigationEvent struct {
 	ID                int64   `json:"id"`
 	OrganizationID    int64   `json:"organization_id"`
@@ -341,7 +346,8 @@ type NavigationEvent struct {
 	URL               string  `json:"url"`
 	Title             string  `json:"title"`
 	Referrer          *string `json:"referrer"`
-	CreatedAt         Time    `json:"created_at"`
+	CreatedAt         Time    `json:"created_at"` // zero when not sent
+	Extra             Extra   `json:"-"`
 }
 
 // Operator roles (docs/api-notes.md).
@@ -352,37 +358,51 @@ const (
 	RoleBot   = "bot"
 )
 
-// Operator is a human or bot agent of an organization (fields: docs/api-notes.md).
+// Operator is a human or bot agent of an organization (fields: docs/api-notes.md; they may
+// be missing from another server's answer: texts are then "", the flags unknown). Extra
+// keeps the fields it does not know.
 type Operator struct {
-	ID              int64  `json:"id"`
-	OrganizationID  int64  `json:"organization_id"`
-	Name            string `json:"name"`
-	DisplayName     string `json:"display_name"`
-	Email           string `json:"email"`
-	Role            string `json:"role"`
-	IsBot           bool   `json:"is_bot"`
-	IsAway          bool   `json:"is_away"`
-	IsOnline        bool   `json:"is_online"`
-	Locale          string `json:"locale"`
-	OperatorGroupID *int64 `json:"operator_group_id"`
-	CreatedAt       Time   `json:"created_at"`
-	UpdatedAt       Time   `json:"updated_at"`
-	ReadPermission  bool   `json:"read_permission"`
-	WritePermission bool   `json:"write_permission"`
+	ID              int64     `json:"id"`
+	OrganizationID  int64     `json:"organization_id"`
+	Name            string    `json:"name"`
+	DisplayName     string    `json:"display_name"`
+	Email           string    `json:"email"`
+	Role            string    `json:"role"`
+	IsBot           Opt[bool] `json:"is_bot"`
+	IsAway          Opt[bool] `json:"is_away"`
+	IsOnline        Opt[bool] `json:"is_online"`
+	Locale          string    `json:"locale"`
+	OperatorGroupID *int64    `json:"operator_group_id"`
+	CreatedAt       Time      `json:"created_at"`
+	UpdatedAt       Time      `json:"updated_at"`
+	ReadPermission  bool      `json:"read_permission"`
+	WritePermission bool      `json:"write_permission"`
+	// MaxSlots is the operator's slot total when its record carries one (max_slots), as a
+	// server does that answers the slots as a list of the occupied ones.
+	MaxSlots Opt[int] `json:"-"`
+	Extra    Extra    `json:"-"`
 }
 
-// Slots is an operator's slot usage (GET /operators/{id}/slots/).
+// Slots is an operator's slot usage (GET /operators/{id}/slots/); see Slots.UnmarshalJSON
+// for the shapes read. A number the answer does not give stays unknown.
 type Slots struct {
-	OperatorID   int64 `json:"operator_id"`
-	CurrentSlots int   `json:"current_slots"`
-	TotalSlots   int   `json:"total_slots"`
+	OperatorID   int64    `json:"operator_id"`
+	CurrentSlots Opt[int] `json:"current_slots"`
+	TotalSlots   Opt[int] `json:"total_slots"`
+	// Held is the occupied slots as compact JSON, when the answer lists them.
+	Held  []json.RawMessage `json:"-"`
+	Extra Extra             `json:"-"`
 }
 
-// AwayStatus is the answer of PATCH /operators/{id}/away/.
+// AwayStatus is the answer of PATCH /operators/{id}/away/. IsAway and IsOnline are known
+// only when the answer states them; Operator is set when the answer is the whole operator.
 type AwayStatus struct {
-	OperatorID int64 `json:"operator_id"`
-	IsAway     bool  `json:"is_away"`
-	ChangedAt  *Time `json:"changed_at"`
+	OperatorID int64     `json:"operator_id"`
+	IsAway     Opt[bool] `json:"is_away"`
+	ChangedAt  *Time     `json:"changed_at"`
+	IsOnline   Opt[bool] `json:"-"`
+	Operator   *Operator `json:"-"`
+	Extra      Extra     `json:"-"`
 }
 
 // Page is one page of an offset-paginated list.

@@ -327,10 +327,10 @@ func (a *App) operatorPicker() tea.Cmd {
 			name = sanitize.Line(o.DisplayName)
 		}
 		label := fmt.Sprintf("%s · %s (#%d)", name, sanitize.Line(o.Role), o.ID)
-		if o.IsBot {
+		if o.IsBot.V || o.Role == client.RoleBot {
 			label += " [bot]"
 		}
-		if o.IsAway {
+		if o.IsAway.V {
 			label += " · away"
 		}
 		p.items = append(p.items, pickItem{label: label, org: org, op: o.ID, current: o.ID == op})
@@ -509,19 +509,19 @@ func (a *App) afterOperatorTask(msg common.TaskDoneMsg) tea.Cmd {
 	}
 	switch msg.Kind {
 	case operators.KindAway:
-		id, away := int64(0), false
+		id, away := int64(0), client.Opt[bool]{}
 		switch r := msg.Result.(type) {
 		case client.AwayStatus:
 			id, away = r.OperatorID, r.IsAway
 		case operators.Row:
 			id, away = r.ID, r.IsAway
 		}
-		if i := slices.IndexFunc(a.opList, func(o client.Operator) bool { return o.ID == id }); i >= 0 {
+		if i := slices.IndexFunc(a.opList, func(o client.Operator) bool { return o.ID == id }); i >= 0 && away.Known {
 			a.opList = slices.Clone(a.opList) // screens were given this slice too
 			a.opList[i].IsAway = away
 			return nil
 		}
-		return a.loadOperators() // not in the directory: it is out of date
+		return a.loadOperators() // not in the directory, or its status unknown: it is out of date
 	case operators.KindEdit, operators.KindDelete:
 		return a.loadOperators()
 	}

@@ -92,16 +92,18 @@ func (s *section[T]) take(gen int, p common.Page[T], key func(T) int64) bool {
 
 // noteItem is a note reduced to what the pane draws, sanitized.
 type noteItem struct {
-	id         int64
-	operatorID int64
-	at         time.Time
-	lines      []string // body lines, sanitized
+	id     int64
+	author client.Opt[int64] // the operator; null: the organization; unknown: not sent
+	at     time.Time         // zero: not sent
+	lines  []string          // body lines, sanitized
+	extra  []string          // fields parley does not read, sanitized "key=value"
 }
 
 func noteFrom(n client.Note) noteItem {
-	it := noteItem{id: n.ID, at: n.CreatedAt.Time, lines: strings.Split(sanitize.Text(strings.TrimRight(n.Body, "\n ")), "\n")}
-	if n.OperatorID != nil {
-		it.operatorID = *n.OperatorID
+	it := noteItem{id: n.ID, author: n.OperatorID, at: n.CreatedAt.Time,
+		lines: strings.Split(sanitize.Text(strings.TrimRight(n.Body, "\n ")), "\n")}
+	for _, p := range n.Extra.Pairs() {
+		it.extra = append(it.extra, sanitize.Line(p))
 	}
 	return it
 }
@@ -826,14 +828,23 @@ func (m *Detail) rebuild() {
 	}
 	for i := range m.notes.items {
 		n := &m.notes.items[i]
-		author := "organization"
-		if n.operatorID != 0 {
-			author = m.ctx.Operators[n.operatorID]
+		// What the server did not send shows as "—": a note without created_at has no
+		// time, and one without operator_id no author (null is the organization).
+		author := "—"
+		switch {
+		case n.author.Known:
+			author = m.ctx.Operators[n.author.V]
 			if author == "" {
-				author = fmt.Sprintf("operator %d", n.operatorID)
+				author = fmt.Sprintf("operator %d", n.author.V)
 			}
+		case n.author.Null:
+			author = "organization"
 		}
-		head := fmt.Sprintf(" #%d · %s · %s", n.id, n.at.In(loc).Format("2006-01-02 15:04"), author)
+		at := "—"
+		if !n.at.IsZero() {
+			at = n.at.In(loc).Format("2006-01-02 15:04")
+		}
+		head := fmt.Sprintf(" #%d · %s · %s", n.id, at, author)
 		start := len(m.lines)
 		m.items = append(m.items, item{kind: itemNote, idx: i, line: start})
 		idx := len(m.items) - 1
@@ -847,6 +858,11 @@ func (m *Detail) rebuild() {
 					body("   " + wl)
 				}
 			}
+		}
+		if len(n.extra) > 0 {
+			// Fields the server sent that parley does not read: shown, one line.
+			also := ansi.Truncate("also sent: "+strings.Join(n.extra, " · "), max(4, w-3), "…")
+			body("   " + st.Muted.Render(also))
 		}
 		m.items[idx].end = len(m.lines)
 	}

@@ -1,7 +1,8 @@
 // Package operators is the operators screen: every operator of the organization with role,
-// away status, presence and slot usage; `w` toggles away (asking first when the operator is
-// not the one parley acts as), `e` edits the writable fields, `d` deletes after a
-// confirmation. While the screen is shown it refreshes itself on its own interval, stretched
+// away status, presence and slot usage, each as the server states it ("—" where it did not
+// say); `w` toggles away (asking first when the operator is not the one parley acts as), `e`
+// edits the writable fields, `d` deletes after a confirmation, `p` shows every field of the
+// selected operator, also those parley does not read. While the screen is shown it refreshes itself on its own interval, stretched
 // so that the operators family's daily request budget lasts the day.
 package operators
 
@@ -20,8 +21,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/confirm"
+	"github.com/parley-tui/parley/views/detail"
 )
 
 // Defaults of Options.
@@ -114,6 +117,8 @@ type Model struct {
 	tasks   map[int]task     // task id → what it changes
 
 	tickGen int
+
+	detail bool // the selected operator's fields are shown below the list
 }
 
 // New returns the screen; it loads when first shown.
@@ -173,11 +178,23 @@ func (m *Model) Selected() (Row, bool) {
 	return m.rows[m.win.Cursor], true
 }
 
-// Slots returns the known slot usage of an operator.
-func (m *Model) Slots(id int64) (current, total int, ok bool) {
-	s := m.slots[id]
-	return s.current, s.total, s.known
+// Slots returns an operator's slot use as the screen shows it, once an answer arrived (ok):
+// each number known only when the server gave it (the total from the operator record's
+// max_slots when the slots answer has none).
+func (m *Model) Slots(id int64) (used, total client.Opt[int], ok bool) {
+	s, ok := m.slots[id]
+	if !ok || !s.known {
+		return used, total, false
+	}
+	var maxSlots client.Opt[int]
+	if i, ok := m.index[id]; ok {
+		maxSlots = m.rows[i].MaxSlots
+	}
+	return s.val.CurrentSlots, s.val.Total(maxSlots), true
 }
+
+// DetailShown reports whether the selected operator's fields are shown.
+func (m *Model) DetailShown() bool { return m.detail }
 
 // Focus shows the screen: it loads when needed and starts the auto-refresh. Shown again
 // after a while, it refreshes at once when the last refresh is older than the interval (a
@@ -208,8 +225,18 @@ func (m *Model) Blur() {
 // SetSize sets the screen's size.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
-	m.win.SetSize(m.innerH() - 3) // a header, the column titles and a footer
+	m.win.SetSize(m.innerH() - 3 - m.detailHeight()) // a header, the column titles and a footer
 	m.win.Clamp(len(m.rows))
+}
+
+// detailHeight is the lines of the selected operator's fields, or none when they are not
+// shown: the room the rows do not need, at least half of it, leaving a row.
+func (m *Model) detailHeight() int {
+	room := m.innerH() - 3
+	if !m.detail || room < 2 {
+		return 0
+	}
+	return min(max(room/2, room-max(1, len(m.rows))), room-1)
 }
 
 // Load fetches every operator (all pages). fresh skips the response cache; auto marks an
@@ -372,7 +399,7 @@ func (m *Model) onList(msg listMsg) tea.Cmd {
 	}
 	m.loaded = true
 	m.round++
-	m.win.Clamp(len(m.rows))
+	m.SetSize(m.width, m.height) // the detail, when shown, takes the room the rows leave
 	at := msg.at
 	return tea.Batch(m.fetchSlots(), func() tea.Msg { return common.RefreshedMsg{At: at} })
 }
@@ -420,7 +447,11 @@ func (m *Model) onSlots(msg slotsMsg) {
 		s.err = msg.err
 	} else {
 		s.err = nil
-		s.current, s.total, s.known = msg.slots.CurrentSlots, msg.slots.TotalSlots, true
+		s.val, s.known = msg.slots, true
+		s.extra = ExtraLines(msg.slots.Extra)
+		for i, h := range msg.slots.Held {
+			s.extra = append(s.extra, sanitize.Line(fmt.Sprintf("occupied slot %d=%s", i+1, h)))
+		}
 	}
 	m.slots[msg.id] = s
 }
@@ -463,6 +494,10 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Refresh):
 		return m.Load(true, false)
+	case key.Matches(msg, k.ToggleDetail):
+		m.detail = !m.detail
+		m.SetSize(m.width, m.height)
+		return m.fetchSlots()
 	case key.Matches(msg, k.Away):
 		return m.askAway()
 	case key.Matches(msg, k.Edit):
@@ -486,7 +521,8 @@ func (m *Model) askAway() tea.Cmd {
 	if what, busy := m.pending[r.ID]; busy {
 		return common.Toast(r.Label() + ": still " + what)
 	}
-	away := !r.IsAway
+	// Unknown (the server did not say): the toggle sets away.
+	away := !(r.IsAway.Known && r.IsAway.V)
 	if r.ID == m.SelfID() {
 		return m.startAway(r.ID, away)
 	}
@@ -500,11 +536,14 @@ func (m *Model) askAway() tea.Cmd {
 	return m.ctx.OpenModal(confirm.New(m.ctx, title, body, func() tea.Msg { return awayMsg{id: id, away: away} }))
 }
 
-// startAway sends PATCH /operators/{id}/away/. Its answer is all the row needs (the task's
-// Result is then a client.AwayStatus): away changes neither the operator's other fields nor
-// its slots. Only an answer that does not say what was asked (the spec does not show its
-// fields, and an answer without is_away reads as false) costs a read of the operator (the
-// Result is then a Row).
+// startAway sends PATCH /operators/{id}/away/. The row then shows what the server states,
+// never a status inferred from another: an answer that is the whole operator replaces the
+// row (the task's Result is a Row); an answer that states both the away and the online
+// status sets those two (Result a client.AwayStatus: away changes neither the operator's
+// other fields nor its slots); any other answer (the spec does not show its fields, and
+// whether away changes the online status is the server's business) costs one read of the
+// operator (Result a Row). Should that read fail, the away status is the answer's (else
+// the one asked for, which the server accepted) and the online status unknown.
 func (m *Model) startAway(id int64, away bool) tea.Cmd {
 	if _, ok := m.index[id]; !ok {
 		return nil
@@ -523,15 +562,25 @@ func (m *Model) startAway(id int64, away bool) tea.Cmd {
 		if err != nil {
 			return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Err: fmt.Errorf("set away of operator %d: %w", id, err)}
 		}
-		if st.OperatorID == id && st.IsAway == away {
+		switch {
+		case st.Operator != nil && st.Operator.ID == id:
+			return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Result: RowFrom(*st.Operator)}
+		case st.Operator == nil && st.OperatorID == id && st.IsAway.Known && st.IsOnline.Known:
 			return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Result: *st}
 		}
 		op, err := c.GetOperator(client.Fresh(ctx), id)
 		if err != nil {
-			// The change went through: the operator is what was asked.
-			return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Result: client.AwayStatus{OperatorID: id, IsAway: away}}
+			res := client.AwayStatus{OperatorID: id, IsAway: st.IsAway, Extra: st.Extra}
+			if !res.IsAway.Known {
+				res.IsAway = client.Some(away) // answered 2xx: the change was made
+			}
+			return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Result: res}
 		}
-		return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Result: RowFrom(*op)}
+		r := RowFrom(*op)
+		if st.Operator == nil {
+			r.AwayExtra = ExtraLines(st.Extra)
+		}
+		return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Result: r}
 	}
 }
 
@@ -604,7 +653,10 @@ func (m *Model) checkAway(t task, cause error, label string) tea.Cmd {
 		case err != nil:
 			msg.Err = &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read operator %d: %w", id, err),
 				What: "whether " + label + " was set " + asked, Advice: "refresh to see the status"}
-		case op.IsAway == away:
+		case !op.IsAway.Known:
+			msg.Err = &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read operator %d: the answer does not say whether it is away", id),
+				What: "whether " + label + " was set " + asked, Advice: "refresh to see the status"}
+		case op.IsAway.V == away:
 			msg.Result = RowFrom(*op)
 		default:
 			msg.Err = &common.NotDoneError{Cause: cause, Done: "saved", Found: label + " is still " + other}
@@ -658,20 +710,22 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		case Row:
 			m.updateRow(res)
 		case client.AwayStatus:
+			// Both as the server states them: whether away changes the online status is
+			// the server's business (docs/api-notes.md).
 			if i, ok := m.index[t.id]; ok {
 				m.rows[i].IsAway = res.IsAway
-				if res.IsAway {
-					// Setting an operator away also marks it offline (docs/api-notes.md);
-					// the next refresh shows what a server does otherwise.
-					m.rows[i].IsOnline = false
-				}
+				m.rows[i].IsOnline = res.IsOnline
+				m.rows[i].AwayExtra = ExtraLines(res.Extra)
 			}
 		}
-		away := false
+		var away client.Opt[bool]
 		if i, ok := m.index[t.id]; ok {
 			away = m.rows[i].IsAway
 		}
-		_, word := AwaySymbol(away)
+		if !away.Known {
+			return common.Toast(label + ": the server did not say whether it is away now" + common.Confirmed(msg.Lost))
+		}
+		_, word := AwaySymbol(away.V)
 		return common.Toast(label + " is now " + word + common.Confirmed(msg.Lost))
 	case KindDelete:
 		m.removeRow(t.id)
@@ -698,7 +752,7 @@ func (m *Model) removeRow(id int64) {
 	}
 	common.Reindex(m.index, m.rows, rowID)
 	delete(m.slots, id)
-	m.win.Clamp(len(m.rows))
+	m.SetSize(m.width, m.height)
 }
 
 // innerW and innerH are the frame's inside.
@@ -708,7 +762,7 @@ func (m *Model) innerH() int { return max(0, m.height-2) }
 // ShortHelp lists the screen's main keys.
 func (m *Model) ShortHelp() []key.Binding {
 	k := m.ctx.Keys
-	return []key.Binding{k.Down, k.Up, k.Away, k.Edit, k.Delete, k.Refresh}
+	return []key.Binding{k.Down, k.Up, k.Away, k.Edit, k.Delete, k.ToggleDetail, k.Refresh}
 }
 
 // FullHelp groups every key of the screen.
@@ -716,7 +770,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	k := m.ctx.Keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageDown, k.PageUp},
-		{k.Away, k.Edit, k.Delete, k.Refresh},
+		{k.Away, k.Edit, k.Delete, k.ToggleDetail, k.Refresh},
 	}
 }
 
@@ -749,10 +803,15 @@ func (m *Model) View() string {
 			lines = append(lines, m.entry(i))
 		}
 	}
-	for len(lines) < h-1 {
+	dh := m.detailHeight()
+	for len(lines) < h-1-dh {
 		lines = append(lines, "")
 	}
-	lines = append(lines[:max(0, h-1)], m.footer())
+	lines = lines[:max(0, h-1-dh)]
+	if dh > 0 {
+		lines = append(lines, m.detailLines(w, dh)...)
+	}
+	lines = append(lines, m.footer())
 	return common.Frame(m.ctx.FrameStyles(), "Operators", common.Block(lines, w, h), m.width, m.height, m.active)
 }
 
@@ -826,18 +885,22 @@ func (m *Model) render(r *Row, styled bool) string {
 	st := m.ctx.Styles
 	paint := common.PaintIf(styled)
 	l := m.columns()
-	sym, word := AwaySymbol(r.IsAway)
-	status := paint(common.Pad(sym+" "+word, l.away), st.StatusNew)
-	if r.IsAway {
-		status = paint(common.Pad(sym+" "+word, l.away), st.StatusPending)
+	statusStyle := st.Muted
+	if r.IsAway.Known {
+		statusStyle = st.StatusNew
+		if r.IsAway.V {
+			statusStyle = st.StatusPending
+		}
 	}
+	status := paint(common.Pad(AwayText(r.IsAway), l.away), statusStyle)
 	if what, ok := m.pending[r.ID]; ok {
 		status = paint(common.Pad("… "+what, l.away), st.Loading)
 	}
-	online := paint(common.Pad(OnlineWord(r.IsOnline), l.online), st.Success)
-	if !r.IsOnline {
-		online = paint(common.Pad(OnlineWord(false), l.online), st.Muted)
+	onlineStyle := st.Muted
+	if r.IsOnline.Known && r.IsOnline.V {
+		onlineStyle = st.Success
 	}
+	online := paint(common.Pad(OnlineText(r.IsOnline), l.online), onlineStyle)
 	name := r.Name
 	if name == "" {
 		name = "(no name)"
@@ -874,21 +937,64 @@ func (m *Model) render(r *Row, styled bool) string {
 		b.WriteString(paint(common.Pad(r.Locale, l.locale), st.Muted))
 		b.WriteString(" ")
 	}
-	b.WriteString(paint(common.Pad(r.Role, l.role), st.Muted))
+	b.WriteString(paint(common.Pad(common.OrDash(r.Role), l.role), st.Muted))
 	b.WriteString(" ")
 	b.WriteString(common.Pad(m.slotText(r.ID), l.slots-1)) // left-aligned: "slots" lines up under its title
 	return b.String()
 }
 
+// slotText is an operator's slot use as the server gave it: "slots 3/50", "slots —/50",
+// "slots 3/—", "slots —"; "slots ?" after a failed request, "slots …" before the answer.
 func (m *Model) slotText(id int64) string {
-	s := m.slots[id]
+	used, total, ok := m.Slots(id)
 	switch {
-	case s.known:
-		return fmt.Sprintf("slots %d/%d", s.current, s.total)
-	case s.err != nil:
+	case ok:
+		return "slots " + SlotText(used, total)
+	case m.slots[id].err != nil:
 		return "slots ?"
 	}
 	return "slots …"
+}
+
+// detailLines lay out the selected operator's fields that its row leaves out, w×h, each as
+// the server sent it ("—" where it sent none), then the fields of the operator, of its
+// slots answer and of its last away answer that parley does not read.
+func (m *Model) detailLines(w, h int) []string {
+	r, ok := m.Selected()
+	if !ok {
+		return detail.Record(m.ctx.Styles, "Operator", nil, nil, w, h)
+	}
+	ts := func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.In(m.ctx.Now().Location()).Format("2006-01-02 15:04")
+	}
+	group := ""
+	if r.GroupID != nil {
+		group = fmt.Sprint(*r.GroupID)
+	}
+	bot := "no"
+	if r.IsBot {
+		bot = "yes"
+	}
+	// The row shows the rest (name, role, statuses, slots); these are what it leaves out.
+	fields := []detail.Field{
+		{Label: "Email", Value: r.Email},
+		{Label: "Locale", Value: r.Locale},
+		{Label: "Group", Value: group},
+		{Label: "Bot", Value: bot},
+		{Label: "Created", Value: ts(r.CreatedAt)},
+		{Label: "Updated", Value: ts(r.UpdatedAt)},
+	}
+	extra := slices.Clone(r.Extra)
+	for _, e := range m.slots[r.ID].extra {
+		extra = append(extra, "slots: "+e)
+	}
+	for _, e := range r.AwayExtra {
+		extra = append(extra, "away answer: "+e)
+	}
+	return detail.Record(m.ctx.Styles, "Operator "+r.Label(), fields, extra, w, h)
 }
 
 // header counts the operators and shows the operators family's requests today against the
@@ -934,7 +1040,7 @@ func (m *Model) footer() string {
 	case m.err != nil && len(m.rows) > 0:
 		left += " · " + st.Error.Render("refresh failed; "+k.Refresh.Help().Key+" retries")
 	}
-	right := st.Muted.Render(fmt.Sprintf("%s away · %s edit · %s delete · %s refresh ",
-		k.Away.Help().Key, k.Edit.Help().Key, k.Delete.Help().Key, k.Refresh.Help().Key))
+	right := st.Muted.Render(fmt.Sprintf("%s away · %s edit · %s delete · %s detail · %s refresh ",
+		k.Away.Help().Key, k.Edit.Help().Key, k.Delete.Help().Key, k.ToggleDetail.Help().Key, k.Refresh.Help().Key))
 	return common.Spread(left, right, m.innerW())
 }

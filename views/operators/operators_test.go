@@ -1,6 +1,7 @@
 package operators_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -69,22 +70,21 @@ func TestListShowsEveryOperatorWithStatusAndSlots(t *testing.T) {
 	viewtest.CheckSize(t, view, 80, 24, "the screen")
 	for _, r := range rows {
 		cur, total, ok := m.Slots(r.ID)
-		if !ok {
-			t.Fatalf("no slots for %d", r.ID)
+		if !ok || !cur.Known || !total.Known {
+			t.Fatalf("slots of %d: %+v/%+v (%v)", r.ID, cur, total, ok)
 		}
 		s, err := e.Client.OperatorSlots(context.Background(), r.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if cur != s.CurrentSlots || total != s.TotalSlots {
-			t.Errorf("operator %d: slots %d/%d, API says %d/%d", r.ID, cur, total, s.CurrentSlots, s.TotalSlots)
+			t.Errorf("operator %d: slots %v/%v, API says %v/%v", r.ID, cur, total, s.CurrentSlots, s.TotalSlots)
 		}
-		if !strings.Contains(view, fmt.Sprintf("slots %d/%d", cur, total)) {
-			t.Errorf("view lacks slots %d/%d of %d", cur, total, r.ID)
+		if !strings.Contains(view, fmt.Sprintf("slots %d/%d", cur.V, total.V)) {
+			t.Errorf("view lacks slots %d/%d of %d", cur.V, total.V, r.ID)
 		}
-		sym, word := operators.AwaySymbol(r.IsAway)
-		if !strings.Contains(view, sym+" "+word) {
-			t.Errorf("view lacks %q for %d", sym+" "+word, r.ID)
+		if !r.IsAway.Known || !strings.Contains(view, operators.AwayText(r.IsAway)) {
+			t.Errorf("view lacks %q for %d", operators.AwayText(r.IsAway), r.ID)
 		}
 	}
 	for _, want := range []string{"Clara Hoffma", "(you)", "[bot]", "owner", "agent", "operators requests today"} {
@@ -132,7 +132,7 @@ func TestAwayOfOneselfNeedsNoConfirmation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if op.IsAway == before || m.Rows()[rowIndex(t, m, owner)].IsAway != op.IsAway {
+	if !op.IsAway.Known || op.IsAway == before || m.Rows()[rowIndex(t, m, owner)].IsAway != op.IsAway {
 		t.Fatalf("away was %v; API now %v, row %v", before, op.IsAway, m.Rows()[rowIndex(t, m, owner)].IsAway)
 	}
 	if n := e.Log.Count("PATCH", fmt.Sprintf("/operators/%d/away/", owner)); n != 1 {
@@ -171,7 +171,7 @@ func TestAwayOfAnotherOperatorAsksFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if op.IsAway == row.IsAway || m.Rows()[rowIndex(t, m, other)].IsAway != op.IsAway {
+	if !op.IsAway.Known || op.IsAway == row.IsAway || m.Rows()[rowIndex(t, m, other)].IsAway != op.IsAway {
 		t.Fatalf("away was %v, API %v, row %v", row.IsAway, op.IsAway, m.Rows()[rowIndex(t, m, other)].IsAway)
 	}
 }
@@ -219,7 +219,7 @@ func TestAwayForbiddenThenAllowedAsDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if op.IsAway == before {
+	if !op.IsAway.Known || op.IsAway == before {
 		t.Fatalf("away still %v", op.IsAway)
 	}
 }
@@ -293,7 +293,7 @@ func TestAutoRefreshUpdatesInPlace(t *testing.T) {
 	target := e.Info.OwnerOperatorID + 3
 	moveTo(t, l, m, target)
 	before := m.Rows()[rowIndex(t, m, target)].IsAway
-	if _, err := e.Client.SetOperatorAway(context.Background(), target, !before); err != nil {
+	if _, err := e.Client.SetOperatorAway(context.Background(), target, !before.V); err != nil {
 		t.Fatal(err)
 	}
 	l.Until("the change to show", func() bool { return m.Rows()[rowIndex(t, m, target)].IsAway != before })
@@ -519,54 +519,91 @@ func TestEditRateLimitedKeepsInput(t *testing.T) {
 	}
 }
 
-// TestAwayTogglesCostOneRequest: the answer of /away/ updates the row in place (away, and
-// offline once away, as the API marks it); nothing else is asked for, neither the list,
-// the operator nor its slots (away does not change them). Both ways, the row then matches
-// what the API says.
-func TestAwayTogglesCostOneRequest(t *testing.T) {
-	e := newEnv(t)
-	l, m, _ := open(t, e, e.Client, 80, 24)
-	target := int64(0)
-	for _, r := range m.Rows() {
-		if !r.IsAway && r.IsOnline && !r.IsBot {
-			target = r.ID
-			break
+// TestAwayTogglesShowTheServersAnswer: after each toggle the row shows the away and the
+// online status as the server has them, nothing inferred. A server whose away answer is
+// the whole operator (away-independent: away leaves the operator online) costs the PATCH
+// alone; the sandbox's answer ({"operator_id", "is_away", "changed_at"}) does not state the
+// online status, so the operator is read once (the sandbox marks it offline once away).
+// Neither the list nor the slots are asked for (away does not change them). Before, the row
+// showed an operator set away as offline, also when the server kept it online.
+func TestAwayTogglesShowTheServersAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		variant sandbox.Variant
+		reads   int // GETs of the operator per toggle
+	}{{"", 1}, {sandbox.VariantAwayIndependent, 0}} {
+		t.Run(cmp.Or(string(tc.variant), "default"), func(t *testing.T) {
+			opts := sandbox.Options{}
+			if tc.variant != "" {
+				opts.Variants = []sandbox.Variant{tc.variant}
+			}
+			e := newEnvWith(t, opts)
+			l, m, _ := open(t, e, e.Client, 80, 24)
+			target := int64(0)
+			for _, r := range m.Rows() {
+				if r.IsAway == client.Some(false) && r.IsOnline == client.Some(true) && !r.IsBot {
+					target = r.ID
+					break
+				}
+			}
+			if target == 0 {
+				t.Fatal("the test needs an available, online operator")
+			}
+			moveTo(t, l, m, target)
+			cur, total, _ := m.Slots(target)
+			for _, away := range []bool{true, false} {
+				before := len(e.Log.Lines())
+				l.Key("w")
+				if target != m.SelfID() {
+					l.Modal()
+					l.Key("y")
+				}
+				l.Until("the away task", func() bool { return !m.Busy() && strings.Contains(l.H.LastToast(), "is now") })
+				l.Drain(50 * time.Millisecond)
+				sent := e.Log.Lines()[before:]
+				path := fmt.Sprintf("/api/um/v3/operators/%d/", target)
+				if len(sent) != 1+tc.reads || sent[0].Method != "PATCH" || sent[0].Path != path+"away/" {
+					t.Fatalf("away=%v took %+v, want the PATCH and %d reads", away, sent, tc.reads)
+				}
+				for _, r := range sent[1:] {
+					if r.Method != "GET" || r.Path != path {
+						t.Fatalf("away=%v: %s %s after the PATCH, want only a read of the operator", away, r.Method, r.Path)
+					}
+				}
+				op, err := e.Client.GetOperator(client.Fresh(context.Background()), target)
+				if err != nil {
+					t.Fatal(err)
+				}
+				row := m.Rows()[rowIndex(t, m, target)]
+				if op.IsAway != client.Some(away) || row.IsAway != op.IsAway || row.IsOnline != op.IsOnline {
+					t.Fatalf("away=%v: row away %v online %v; API away %v online %v", away, row.IsAway, row.IsOnline, op.IsAway, op.IsOnline)
+				}
+				// The two servers differ: the sandbox marks the operator offline once away
+				// (and available again does not bring it online), the other keeps it online.
+				if wantOnline := tc.variant == sandbox.VariantAwayIndependent; op.IsOnline != client.Some(wantOnline) {
+					t.Fatalf("away=%v: the server has online %v, the test expects %v", away, op.IsOnline, wantOnline)
+				}
+				if c, tt, ok := m.Slots(target); !ok || c != cur || tt != total {
+					t.Fatalf("away=%v: slots %v/%v (%v), were %v/%v", away, c, tt, ok, cur, total)
+				}
+				line := rowLine(t, l.H.View(), row.Name)
+				if want := operators.AwayText(op.IsAway) + " " + operators.OnlineText(op.IsOnline); !strings.Contains(strings.Join(strings.Fields(line), " "), want) {
+					t.Fatalf("away=%v: the row does not say %q:\n%s", away, want, line)
+				}
+			}
+		})
+	}
+}
+
+// rowLine is the line of the view that names name.
+func rowLine(t *testing.T, view, name string) string {
+	t.Helper()
+	for _, l := range strings.Split(view, "\n") {
+		if strings.Contains(l, name) {
+			return l
 		}
 	}
-	if target == 0 {
-		t.Fatal("the test needs an available, online operator")
-	}
-	moveTo(t, l, m, target)
-	cur, total, _ := m.Slots(target)
-	for _, away := range []bool{true, false} {
-		before := len(e.Log.Lines())
-		l.Key("w")
-		if target != m.SelfID() {
-			l.Modal()
-			l.Key("y")
-		}
-		l.Until("the away task", func() bool { return !m.Busy() && strings.Contains(l.H.LastToast(), "is now") })
-		l.Drain(50 * time.Millisecond)
-		sent := e.Log.Lines()[before:]
-		if len(sent) != 1 || sent[0].Method != "PATCH" || sent[0].Path != fmt.Sprintf("/api/um/v3/operators/%d/away/", target) {
-			t.Fatalf("away=%v took %d requests, want the one PATCH: %+v", away, len(sent), sent)
-		}
-		op, err := e.Client.GetOperator(client.Fresh(context.Background()), target)
-		if err != nil {
-			t.Fatal(err)
-		}
-		row := m.Rows()[rowIndex(t, m, target)]
-		if op.IsAway != away || row.IsAway != op.IsAway || row.IsOnline != op.IsOnline {
-			t.Fatalf("away=%v: row away %v online %v; API away %v online %v", away, row.IsAway, row.IsOnline, op.IsAway, op.IsOnline)
-		}
-		if c, tt, ok := m.Slots(target); !ok || c != cur || tt != total {
-			t.Fatalf("away=%v: slots %d/%d (%v), were %d/%d", away, c, tt, ok, cur, total)
-		}
-		_, word := operators.AwaySymbol(away)
-		if v := l.H.View(); !strings.Contains(v, word) {
-			t.Fatalf("away=%v: the view does not say %q:\n%s", away, word, v)
-		}
-	}
+	t.Fatalf("no row names %q:\n%s", name, view)
+	return ""
 }
 
 // emptyAway answers every away PATCH, after the server took it, with an empty object.
@@ -584,30 +621,25 @@ func (e emptyAway) RoundTrip(r *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// An away answer that does not say what was asked (the spec does not show its fields; one
-// without is_away reads as false) is checked by reading the operator back, so the row shows
-// the operator's status.
+// An away answer that says nothing (the spec does not show its fields) is checked by
+// reading the operator back, both ways, so the row shows the operator's status. Before, {}
+// read as "not away" and was believed when available was asked for.
 func TestAwayAnswerWithoutFieldsIsReadBack(t *testing.T) {
 	e := &env{Env: viewtest.NewEnv(t, sandbox.Options{}, func(next http.RoundTripper) http.RoundTripper { return emptyAway{next} })}
 	l, m, _ := open(t, e, e.Client, 80, 24)
 	owner := e.Info.OwnerOperatorID
 	moveTo(t, l, m, owner)
-	for i := range 2 { // both ways: one of them asks for away
+	for i := range 2 { // both ways
 		before := m.Rows()[rowIndex(t, m, owner)].IsAway
 		toggles := l.H.Count("common.TaskDoneMsg")
 		reads := e.Log.Count("GET", fmt.Sprintf("/operators/%d/", owner))
 		l.Key("w")
 		l.Until("the away task", func() bool { return !m.Busy() && l.H.Count("common.TaskDoneMsg") > toggles })
-		if got := m.Rows()[rowIndex(t, m, owner)].IsAway; got == before {
-			t.Fatalf("toggle %d: row away still %v; toast %q", i, got, l.H.LastToast())
+		if got := m.Rows()[rowIndex(t, m, owner)].IsAway; !got.Known || got == before {
+			t.Fatalf("toggle %d: row away %v, was %v; toast %q", i, got, before, l.H.LastToast())
 		}
-		// {} reads as "not away": it confirms a change to available, not one to away.
-		want := 0
-		if !before {
-			want = 1
-		}
-		if n := e.Log.Count("GET", fmt.Sprintf("/operators/%d/", owner)) - reads; n != want {
-			t.Fatalf("toggle %d (away %v): %d reads of the operator, want %d", i, !before, n, want)
+		if n := e.Log.Count("GET", fmt.Sprintf("/operators/%d/", owner)) - reads; n != 1 {
+			t.Fatalf("toggle %d (away %v): %d reads of the operator, want 1", i, !before.V, n)
 		}
 	}
 }

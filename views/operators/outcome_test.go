@@ -37,9 +37,12 @@ func TestAwayLostAnswerIsCheckedByReadingTheOperator(t *testing.T) {
 			owner := e.Info.OwnerOperatorID
 			moveTo(t, l, m, owner)
 			row := m.Rows()[rowIndex(t, m, owner)]
-			asked := !row.IsAway
+			if !row.IsAway.Known {
+				t.Fatalf("the sandbox did not say whether %s is away", row.Label())
+			}
+			asked := !row.IsAway.V
 			_, askedWord := operators.AwaySymbol(asked)
-			_, wasWord := operators.AwaySymbol(row.IsAway)
+			_, wasWord := operators.AwaySymbol(row.IsAway.V)
 			p.Lose("PATCH", fmt.Sprintf("/api/um/v3/operators/%d/away/", owner), fault, 1)
 			reads := e.Log.Count("GET", fmt.Sprintf("/operators/%d/", owner))
 			l.Key("w")
@@ -62,7 +65,7 @@ func TestAwayLostAnswerIsCheckedByReadingTheOperator(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wantAway := row.IsAway != saved
+			wantAway := client.Some(row.IsAway.V != saved)
 			if op.IsAway != wantAway || m.Rows()[rowIndex(t, m, owner)].IsAway != wantAway {
 				t.Fatalf("API away %v, row away %v; want %v", op.IsAway, m.Rows()[rowIndex(t, m, owner)].IsAway, wantAway)
 			}
