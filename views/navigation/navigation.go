@@ -1,7 +1,8 @@
 // Package navigation is the navigation screen: the pages contacts visited (time, contact,
 // conversation, title, URL, referrer), newest or oldest first, paged 100 at a time with the
 // next page fetched before the cursor reaches the end. enter on an event with a
-// conversation opens that conversation.
+// conversation opens that conversation; p shows every field of the selected event, also
+// those parley does not read. A value the server did not send shows as "—".
 package navigation
 
 import (
@@ -17,6 +18,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/detail"
 )
 
 // Orderings the screen toggles between with `o` (the spec's two).
@@ -42,7 +44,9 @@ type Row struct {
 	Title          string
 	URL            string
 	Referrer       string
-	At             time.Time
+	At             time.Time // zero: not sent
+	// Extra is the event's fields that parley does not read, as sanitized "key=value".
+	Extra []string
 }
 
 // RowFrom builds a Row from an API event, sanitizing every text.
@@ -61,6 +65,9 @@ func RowFrom(e client.NavigationEvent) Row {
 	}
 	if e.Referrer != nil {
 		r.Referrer = sanitize.Line(*e.Referrer)
+	}
+	for _, p := range e.Extra.Pairs() {
+		r.Extra = append(r.Extra, sanitize.Line(p))
 	}
 	return r
 }
@@ -92,6 +99,7 @@ type Model struct {
 	merging bool
 	stale   bool
 	at      time.Time
+	detail  bool // the selected event's fields are shown below the list
 }
 
 // New returns the screen; it loads when first shown.
@@ -146,6 +154,9 @@ func (m *Model) Focus() tea.Cmd {
 
 // Blur hides the screen.
 func (m *Model) Blur() { m.active = false }
+
+// DetailShown reports whether the selected event's fields are shown.
+func (m *Model) DetailShown() bool { return m.detail }
 
 // SetSize sets the screen's size.
 func (m *Model) SetSize(w, h int) {
@@ -363,6 +374,10 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return m.Load(false)
 	case key.Matches(msg, k.Refresh):
 		return m.Load(true)
+	case key.Matches(msg, k.ToggleDetail):
+		m.detail = !m.detail
+		m.SetSize(m.width, m.height)
+		return m.prefetch()
 	case key.Matches(msg, k.Open):
 		r, ok := m.Selected()
 		if !ok {
@@ -390,8 +405,14 @@ func (m *Model) itemHeight() int {
 	return 2
 }
 
-// bodyHeight is the lines for events (a header, column titles when wide, and a footer).
+// bodyHeight is the lines for events (a header, column titles when wide, the selected
+// event's fields when shown, and a footer).
 func (m *Model) bodyHeight() int {
+	return max(0, m.room()-m.detailHeight())
+}
+
+// room is the lines below the header and the column titles, above the footer.
+func (m *Model) room() int {
 	h := m.innerH() - 2
 	if m.itemHeight() == 1 {
 		h--
@@ -399,10 +420,20 @@ func (m *Model) bodyHeight() int {
 	return max(0, h)
 }
 
+// detailHeight is the lines of the selected event's fields: half the room, leaving one
+// event; none when they are not shown.
+func (m *Model) detailHeight() int {
+	room := m.room()
+	if !m.detail || room <= m.itemHeight() {
+		return 0
+	}
+	return min(max(room/2, 9), room-m.itemHeight())
+}
+
 // ShortHelp lists the screen's main keys.
 func (m *Model) ShortHelp() []key.Binding {
 	k := m.ctx.Keys
-	return []key.Binding{k.Down, k.Up, k.Open, k.Order, k.Refresh}
+	return []key.Binding{k.Down, k.Up, k.Open, k.Order, k.ToggleDetail, k.Refresh}
 }
 
 // FullHelp groups every key of the screen.
@@ -410,7 +441,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	k := m.ctx.Keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageDown, k.PageUp},
-		{k.Open, k.Order, k.Refresh},
+		{k.Open, k.Order, k.ToggleDetail, k.Refresh},
 	}
 }
 
@@ -448,11 +479,49 @@ func (m *Model) View() string {
 			lines = append(lines, common.GapEntry(m.ctx.Styles, pos == m.win.Cursor, m.active, m.itemHeight(), m.innerW())...)
 		}
 	}
-	for len(lines) < h-1 {
+	dh := m.detailHeight()
+	for len(lines) < h-1-dh {
 		lines = append(lines, "")
 	}
-	lines = append(lines[:max(0, h-1)], m.footer())
+	lines = lines[:max(0, h-1-dh)]
+	if dh > 0 {
+		lines = append(lines, m.detailLines(w, dh)...)
+	}
+	lines = append(lines, m.footer())
 	return common.Frame(m.ctx.FrameStyles(), "Navigation", common.Block(lines, w, h), m.width, m.height, m.active)
+}
+
+// detailLines lay out the selected event's fields, w×h, each as the server sent it ("—"
+// where it sent none), then the fields parley does not read.
+func (m *Model) detailLines(w, h int) []string {
+	r, ok := m.Selected()
+	if !ok {
+		return detail.Record(m.ctx.Styles, "Event", nil, nil, w, h)
+	}
+	at := ""
+	if !r.At.IsZero() {
+		at = r.At.In(m.ctx.Now().Location()).Format("2006-01-02 15:04:05")
+	}
+	contact := ""
+	if r.ContactID != 0 {
+		contact = fmt.Sprint(r.ContactID)
+		if name := m.ctx.ContactName(r.ContactID); name != "" {
+			contact = name + " (#" + contact + ")"
+		}
+	}
+	conv := ""
+	if r.ConversationID != 0 {
+		conv = fmt.Sprint(r.ConversationID)
+	}
+	fields := []detail.Field{
+		{Label: "Time", Value: at},
+		{Label: "Contact", Value: contact},
+		{Label: "Conversation", Value: conv},
+		{Label: "Title", Value: r.Title},
+		{Label: "URL", Value: r.URL},
+		{Label: "Referrer", Value: r.Referrer},
+	}
+	return detail.Record(m.ctx.Styles, fmt.Sprintf("Event #%d", r.ID), fields, r.Extra, w, h)
 }
 
 // columns of the one-line layout.
@@ -585,7 +654,7 @@ func (m *Model) footer() string {
 	case m.pg.Loading && m.pg.Loaded:
 		left += " · " + st.Loading.Render("loading…")
 	}
-	right := st.Muted.Render(fmt.Sprintf("%s open conversation · %s order · %s refresh ",
-		k.Open.Help().Key, k.Order.Help().Key, k.Refresh.Help().Key))
+	right := st.Muted.Render(fmt.Sprintf("%s open conversation · %s order · %s detail · %s refresh ",
+		k.Open.Help().Key, k.Order.Help().Key, k.ToggleDetail.Help().Key, k.Refresh.Help().Key))
 	return common.Spread(left, right, m.innerW())
 }
