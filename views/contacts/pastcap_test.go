@@ -2,7 +2,6 @@ package contacts_test
 
 import (
 	"fmt"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -21,14 +20,12 @@ import (
 const testCap = 20
 
 // cappedEnv is a sandbox whose offset lists stop at testCap and report the capped count
-// (count = min(count, cap), as a server does whose count stops where its offset lists do),
-// with the true count only on /all/; and every contact id of the default organization,
+// (the capped-count variant: count = min(count, cap), as a server does whose count stops
+// where its offset lists do), with the true count only on /all/; and every contact id of the default organization,
 // newest first (read through /all/).
 func cappedEnv(t *testing.T) (*viewtest.Env, []int64) {
 	t.Helper()
-	e := viewtest.NewEnv(t, sandbox.Options{OffsetCap: testCap, DailyLimit: 1 << 30}, func(rt http.RoundTripper) http.RoundTripper {
-		return &viewtest.CappedCount{Next: rt, Cap: testCap}
-	})
+	e := viewtest.NewEnv(t, sandbox.Options{OffsetCap: testCap, DailyLimit: 1 << 30, Variants: []sandbox.Variant{sandbox.VariantCappedCount}}, nil)
 	var all []int64
 	for ct, err := range e.Client.ContactsAll(t.Context(), client.AllContactsOptions{CursorOptions: client.CursorOptions{Limit: 100}}) {
 		if err != nil {

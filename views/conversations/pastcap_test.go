@@ -2,7 +2,6 @@ package conversations_test
 
 import (
 	"fmt"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -20,14 +19,12 @@ import (
 const testCap = 30
 
 // cappedEnv is a sandbox whose offset lists stop at testCap and report the capped count
-// (count = min(count, cap), as a server does whose count stops where its offset lists do),
-// with the true count only on /all/; and every conversation id of the default
+// (the capped-count variant: count = min(count, cap), as a server does whose count stops
+// where its offset lists do), with the true count only on /all/; and every conversation id of the default
 // organization, newest first (read through /all/).
 func cappedEnv(t *testing.T) (*viewtest.Env, []int64) {
 	t.Helper()
-	e := viewtest.NewEnv(t, sandbox.Options{OffsetCap: testCap}, func(rt http.RoundTripper) http.RoundTripper {
-		return &viewtest.CappedCount{Next: rt, Cap: testCap}
-	})
+	e := viewtest.NewEnv(t, sandbox.Options{OffsetCap: testCap, Variants: []sandbox.Variant{sandbox.VariantCappedCount}}, nil)
 	var all []int64
 	for conv, err := range e.Client.ConversationsAll(t.Context(), client.AllConversationsOptions{CursorOptions: client.CursorOptions{Limit: 100}}) {
 		if err != nil {
