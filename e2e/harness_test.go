@@ -57,8 +57,8 @@ type Sandbox struct {
 
 // StartSandbox runs `parley sandbox` on a free port with a request log and a fresh
 // database of the given size ("small" keeps tests fast and still has the long and the
-// hostile conversations).
-func StartSandbox(t *testing.T, size string) *Sandbox {
+// hostile conversations), and with args added to its command line (--variant NAME).
+func StartSandbox(t *testing.T, size string, args ...string) *Sandbox {
 	t.Helper()
 	dir := t.TempDir()
 	port := freePort(t)
@@ -66,6 +66,7 @@ func StartSandbox(t *testing.T, size string) *Sandbox {
 	cmd := exec.Command(binary, "sandbox", "--addr", fmt.Sprintf("127.0.0.1:%d", port),
 		"--db", filepath.Join(dir, "sandbox.db"), "--size", size, "--seed", "1",
 		"--request-log", sb.RequestLog)
+	cmd.Args = append(cmd.Args, args...)
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+dir)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -58,7 +58,10 @@ func awayOf(t *testing.T, sb *Sandbox, id int64) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return op.IsAway
+	if !op.IsAway.Known {
+		t.Fatalf("operator %d: the API does not say whether it is away", id)
+	}
+	return op.IsAway.V
 }
 
 // waitAway waits until the API reports want for operator id.
@@ -105,7 +108,7 @@ func TestToggleAwayAndBack(t *testing.T) {
 	}
 
 	// Oneself: no question.
-	start := owner.IsAway
+	start := owner.IsAway.V
 	for _, want := range []bool{!start, start} {
 		tui.Keys("w")
 		waitAway(t, tui, sb, owner.ID, want)
@@ -124,10 +127,10 @@ func TestToggleAwayAndBack(t *testing.T) {
 	}
 	tui.Keys("n")
 	tui.WaitUntil(func(s string) bool { return !strings.Contains(s, "Set operator") }, 10*time.Second, "the question to close")
-	if awayOf(t, sb, other.ID) != other.IsAway {
+	if awayOf(t, sb, other.ID) != other.IsAway.V {
 		t.Fatal("n changed the away status")
 	}
-	for _, want := range []bool{!other.IsAway, other.IsAway} {
+	for _, want := range []bool{!other.IsAway.V, other.IsAway.V} {
 		tui.Keys("w")
 		tui.WaitFor("Set operator", 10*time.Second)
 		tui.Keys("y")
@@ -159,7 +162,7 @@ func TestPermissionErrorThenDefaultOperator(t *testing.T) {
 	tui.WaitFor("Set operator", 10*time.Second)
 	tui.Keys("y")
 	tui.WaitFor("You lack permission", 15*time.Second)
-	if awayOf(t, sb, other.ID) != other.IsAway {
+	if awayOf(t, sb, other.ID) != other.IsAway.V {
 		t.Fatal("the refused change went through")
 	}
 
@@ -176,7 +179,7 @@ func TestPermissionErrorThenDefaultOperator(t *testing.T) {
 	tui.Keys("w")
 	tui.WaitFor("Set "+other.Name, 10*time.Second)
 	tui.Keys("y")
-	waitAway(t, tui, sb, other.ID, !other.IsAway)
-	tui.WaitUntil(func(s string) bool { return strings.Contains(rowOf(s, other.Name), awayWord(!other.IsAway)) },
+	waitAway(t, tui, sb, other.ID, !other.IsAway.V)
+	tui.WaitUntil(func(s string) bool { return strings.Contains(rowOf(s, other.Name), awayWord(!other.IsAway.V)) },
 		10*time.Second, "the row to show the change")
 }
