@@ -85,6 +85,12 @@ func FuzzDecodeNote(f *testing.F) {
 
 func FuzzDecodeOperator(f *testing.F) {
 	seed(f, "operator.json", "slots.json", "away.json")
+	// Other servers' shapes: slots under other names or as a list, the away answer as the
+	// whole operator, statuses null or missing.
+	for _, s := range []string{`{"used": 1, "max": 5}`, `[{"conversation_id": 7, "reserved_at": "2024-03-01T10:00:00Z"}]`,
+		`{"slots": [1, 2], "capacity": 4}`, `{"id": 3, "is_away": true, "is_online": null, "max_slots": 6, "team": {}}`} {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		roundTrip[Operator](t, data)
 		roundTrip[Slots](t, data)
