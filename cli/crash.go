@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -27,19 +27,20 @@ type crashLog struct {
 	path    string
 	pathErr error // why there is no path
 	now     func() time.Time
+	version string // parley's, named in each report
 
 	mu      sync.Mutex
 	written int
 	secrets []string
 }
 
-// newCrashLog places the log in the user cache directory.
-func newCrashLog() *crashLog {
+// newCrashLog places the log in the user cache directory; its reports name version.
+func newCrashLog(version string) *crashLog {
 	dir, err := os.UserCacheDir()
 	if err != nil {
-		return &crashLog{pathErr: fmt.Errorf("find the cache directory: %w", err), now: time.Now}
+		return &crashLog{pathErr: fmt.Errorf("find the cache directory: %w", err), now: time.Now, version: version}
 	}
-	return &crashLog{path: filepath.Join(dir, "parley", "crash.log"), now: time.Now}
+	return &crashLog{path: filepath.Join(dir, "parley", "crash.log"), now: time.Now, version: version}
 }
 
 // addSecret registers a value that must never be written.
@@ -87,7 +88,7 @@ func (l *crashLog) write(where string, value any, stack []byte) (summary, path s
 		return summary, l.path, fmt.Errorf("write the crash log: %w", err)
 	}
 	report := fmt.Sprintf("%s parley %s: internal error in %s: %s\n\n%s\n",
-		l.now().UTC().Format(time.RFC3339), version, where, cause, strings.TrimRight(string(stack), "\n"))
+		l.now().UTC().Format(time.RFC3339), l.version, where, cause, strings.TrimRight(string(stack), "\n"))
 	for _, sec := range l.secrets {
 		report = credentials.Redact(report, sec)
 	}
@@ -103,10 +104,10 @@ func (l *crashLog) write(where string, value any, stack []byte) (summary, path s
 	return summary, l.path, nil
 }
 
-// process is what parley's own goroutines and the main goroutine fall back on when a panic
+// Process is what parley's own goroutines and the main goroutine fall back on when a panic
 // escapes Bubble Tea's recovery: it puts the terminal back, writes the crash log and ends
 // the process with a short message.
-type process struct {
+type Process struct {
 	log    *crashLog
 	tty    *ttyGuard
 	stderr io.Writer
@@ -118,8 +119,10 @@ type process struct {
 // for a panic).
 const crashExitCode = 2
 
-func newProcess(stderr io.Writer, exit func(int)) *process {
-	p := &process{log: newCrashLog(), tty: &ttyGuard{}, stderr: stderr, exit: exit}
+// NewProcess is the guard of one run of parley version: Recover writes to stderr and ends
+// the process with exit. The API token of the environment is masked in every report.
+func NewProcess(version string, stderr io.Writer, exit func(int)) *Process {
+	p := &Process{log: newCrashLog(version), tty: &ttyGuard{}, stderr: stderr, exit: exit}
 	p.log.addSecret(os.Getenv(credentials.EnvToken))
 	return p
 }
@@ -128,21 +131,21 @@ type processKey struct{}
 
 // withProcess makes p reachable by the code ctx reaches (the commands and their
 // goroutines).
-func withProcess(ctx context.Context, p *process) context.Context {
+func withProcess(ctx context.Context, p *Process) context.Context {
 	return context.WithValue(ctx, processKey{}, p)
 }
 
 // processFrom is the process of ctx, or nil (in tests that call a command's code
 // directly); a nil process lets panics run their course.
-func processFrom(ctx context.Context) *process {
-	p, _ := ctx.Value(processKey{}).(*process)
+func processFrom(ctx context.Context) *Process {
+	p, _ := ctx.Value(processKey{}).(*Process)
 	return p
 }
 
-// recover is deferred first thing in main and in every goroutine parley starts: a panic
+// Recover is deferred first thing in main and in every goroutine parley starts: a panic
 // restores the terminal, goes to the crash log and ends the process (exit status 2) with
 // a line on stderr that names the cause and the log.
-func (p *process) recover(where string) {
+func (p *Process) Recover(where string) {
 	r := recover()
 	if r == nil {
 		return

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -264,7 +264,7 @@ func newVerifyClient(d authDeps, s Settings, token string, org, operator int64) 
 		OrganizationID: org,
 		OperatorID:     operator,
 		HTTPClient:     d.httpClient,
-		UserAgent:      userAgent(),
+		UserAgent:      userAgent(s.Version),
 		Timeout:        verifyTimeout,
 		MaxRetries:     1,
 		MaxRetryWait:   5 * time.Second,

@@ -1,12 +1,48 @@
-package main
+// Package cli is parley's command line: the cobra commands (the TUI, sandbox, auth,
+// config, exports and search) and what they wire together (settings, credentials, the API
+// client or the embedded sandbox, the Bubble Tea program, the signal watch and the crash
+// guard). The main package only calls Execute.
+package cli
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"os"
 
 	"boot.parley.local/termguard"
 
 	"github.com/spf13/cobra"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
 )
+
+// Execute runs the command named by the process's arguments and returns the exit status:
+// 0, 1 after an error (printed on stderr), 128 + n after signal n ended the TUI. proc is
+// the run's crash guard, which main defers; version is parley's version.
+func Execute(ctx context.Context, proc *Process, version string) int {
+	root := newRootCmd(version)
+	err := root.ExecuteContext(withProcess(ctx, proc))
+	var sig *signalExit
+	switch {
+	case errors.As(err, &sig):
+		return sig.code()
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "parley:", errorLine(err))
+		return 1
+	}
+	return 0
+}
+
+// errorLine is a command's error for stderr: a network failure in plain words, and
+// everything made safe for a terminal, since the server's detail text is untrusted.
+func errorLine(err error) string {
+	if text, ok := client.NetworkProblem(err); ok {
+		return sanitize.Line(text)
+	}
+	return sanitize.Text(err.Error())
+}
 
 // globalFlags are the persistent flags every command shares (DESIGN.md, Configuration).
 type globalFlags struct {
@@ -16,10 +52,12 @@ type globalFlags struct {
 	demo       bool
 	configPath string
 	debug      string
+	// version is parley's version, from main (not a flag).
+	version string
 }
 
-func newRootCmd() *cobra.Command {
-	g := &globalFlags{}
+func newRootCmd(version string) *cobra.Command {
+	g := &globalFlags{version: version}
 	root := &cobra.Command{
 		Use:   "parley",
 		Short: "A terminal UI for the Messaging Platform JSON API",

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -23,7 +23,7 @@ var commentedSetting = regexp.MustCompile(`^ *[a-z_]+:( |$)`)
 // checks the file and the key bindings): the README's inline settings, and the example of
 // "config init" with every setting uncommented.
 func TestConfigExamplesLoad(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

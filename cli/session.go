@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -41,13 +41,16 @@ type clientConfig struct {
 	OrgID      int64
 	OperatorID int64
 	Demo       bool
+	Version    string // parley's, sent in the User-Agent
 	OnEvent    func(client.Event)
 	OnRequest  func(client.RequestInfo)
 	// CacheTTL enables the client's response cache (the TUI uses it; scripts do not).
 	CacheTTL time.Duration
 }
 
-func userAgent() string { return "parley/" + version + " (+https://github.com/parley-tui/parley)" }
+func userAgent(version string) string {
+	return "parley/" + version + " (+https://github.com/parley-tui/parley)"
+}
 
 // newSession connects to the configured API, or starts the embedded sandbox in demo mode.
 func newSession(ctx context.Context, cfg clientConfig, stderr io.Writer) (*session, error) {
@@ -80,7 +83,7 @@ func newSession(ctx context.Context, cfg clientConfig, stderr io.Writer) (*sessi
 		Token:          cfg.Token,
 		OrganizationID: cfg.OrgID,
 		OperatorID:     cfg.OperatorID,
-		UserAgent:      userAgent(),
+		UserAgent:      userAgent(cfg.Version),
 		OnEvent:        cfg.OnEvent,
 		CacheTTL:       cfg.CacheTTL,
 		OnRequest:      cfg.OnRequest,

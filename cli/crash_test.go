@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parley-tui/parley/credentials"
 	"github.com/parley-tui/parley/ui"
 )
 
@@ -19,7 +20,7 @@ const testToken = "cust_0123456789abcdef0123456789abcdef"
 func testCrashLog(t *testing.T) *crashLog {
 	t.Helper()
 	l := &crashLog{path: filepath.Join(t.TempDir(), "parley", "crash.log"),
-		now: func() time.Time { return time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC) }}
+		now: func() time.Time { return time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC) }, version: "1.2.3-test"}
 	l.addSecret(testToken)
 	return l
 }
@@ -65,7 +66,7 @@ func TestCrashLogIsPrivateAndNeverHasTheToken(t *testing.T) {
 	if strings.Contains(got, testToken) || strings.Contains(summary, testToken) {
 		t.Fatalf("the token was written:\nsummary %q\n%s", summary, got)
 	}
-	for _, want := range []string{"2026-03-04T05:06:07Z", "internal error in Update", "request with Authorization: Bearer ****cdef failed", "main.handler(****cdef)"} {
+	for _, want := range []string{"2026-03-04T05:06:07Z parley 1.2.3-test: internal error in Update", "request with Authorization: Bearer ****cdef failed", "main.handler(****cdef)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the log lacks %q:\n%s", want, got)
 		}
@@ -106,9 +107,9 @@ func TestPanicOutsideBubbleTeaRestoresTheTerminal(t *testing.T) {
 	g, _, tty := openRawPTY(t, out)
 	stderr := &written{}
 	exited := make(chan int, 2)
-	p := &process{log: testCrashLog(t), tty: g, stderr: stderr, exit: func(code int) { exited <- code }}
+	p := &Process{log: testCrashLog(t), tty: g, stderr: stderr, exit: func(code int) { exited <- code }}
 	go func() {
-		defer p.recover("the signal handler")
+		defer p.Recover("the signal handler")
 		panic(errors.New("bad state in the signal handler"))
 	}()
 	if code := recv(t, exited, "exit after the panic"); code != crashExitCode {
@@ -131,6 +132,32 @@ func TestPanicOutsideBubbleTeaRestoresTheTerminal(t *testing.T) {
 	}
 }
 
+// The process main builds writes its reports to the user cache directory with parley's
+// version in each, and masks the token of the environment.
+func TestNewProcessReportsItsVersionAndMasksTheEnvToken(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv(credentials.EnvToken, testToken)
+	stderr := &written{}
+	exited := make(chan int, 2)
+	p := NewProcess("4.5.6-test", stderr, func(code int) { exited <- code })
+	go func() {
+		defer p.Recover("a goroutine")
+		panic("token " + testToken + " rejected")
+	}()
+	if code := recv(t, exited, "exit after the panic"); code != crashExitCode {
+		t.Fatalf("exit status %d, want %d", code, crashExitCode)
+	}
+	b, err := os.ReadFile(filepath.Join(cache, "parley", "crash.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), " parley 4.5.6-test: internal error in a goroutine: token ****cdef rejected") ||
+		strings.Contains(string(b)+stderr.String(), testToken) {
+		t.Fatalf("crash log:\n%s\nstderr: %q", b, stderr.String())
+	}
+}
+
 func TestWithoutAProcessAPanicRunsItsCourse(t *testing.T) {
 	defer func() {
 		if r := recover(); r != "boom" {
@@ -138,7 +165,7 @@ func TestWithoutAProcessAPanicRunsItsCourse(t *testing.T) {
 		}
 	}()
 	func() {
-		defer processFrom(context.Background()).recover("main")
+		defer processFrom(context.Background()).Recover("main")
 		panic("boom")
 	}()
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -106,7 +106,8 @@ func writeWithin(w io.Writer, s string, wait time.Duration) {
 	}
 }
 
-// signalExit is runTUI's result when a signal ended it; main exits with its code.
+// signalExit is runTUI's result when a signal ended it; Execute returns its code and main
+// exits with it.
 type signalExit struct{ sig os.Signal }
 
 func (e *signalExit) Error() string { return "stopped by " + signalName(e.sig) }
@@ -148,7 +149,7 @@ type signalWatch struct {
 
 // watchSignals starts the watch for the TUI: its context is cancelled by the first
 // signal. finish must be called when the TUI returns.
-func watchSignals(ctx context.Context, p *process) (context.Context, *signalWatch) {
+func watchSignals(ctx context.Context, p *Process) (context.Context, *signalWatch) {
 	ctx, cancel := context.WithCancel(ctx)
 	w := newSignalWatch(cancel, func(sig os.Signal) {
 		p.tty.restore(restoreWait)
@@ -156,7 +157,7 @@ func watchSignals(ctx context.Context, p *process) (context.Context, *signalWatc
 	}, shutdownGrace, time.After)
 	signal.Notify(w.sigs, shutdownSignals...)
 	go func() {
-		defer p.recover("the signal handler")
+		defer p.Recover("the signal handler")
 		w.run()
 	}()
 	return ctx, w

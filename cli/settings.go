@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -66,6 +66,10 @@ type Settings struct {
 	Profile credentials.Profile
 	// Credentials is the run's token store (shared: it remembers a keyring timeout).
 	Credentials *credentials.Store
+
+	// Version is parley's version (set by the build, not configured), for the User-Agent
+	// and the --debug log.
+	Version string
 }
 
 // Origins say where a setting's value came from: "--base-url", "PARLEY_BASE_URL",
@@ -98,7 +102,7 @@ func resolveSettings(ctx context.Context, g *globalFlags, env func(string) strin
 // resolveSettingsOpts is resolveSettings; with allowMissing a named config file that does
 // not exist yet is accepted (auth login and config init create it).
 func resolveSettingsOpts(_ context.Context, g *globalFlags, env func(string) string, allowMissing bool) (Settings, error) {
-	var s Settings
+	s := Settings{Version: g.version}
 
 	// The config file: --config, else PARLEY_CONFIG, else the default location.
 	explicit := g.configPath != "" || env(envConfig) != ""

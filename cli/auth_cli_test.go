@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -26,7 +26,8 @@ var built struct {
 	out      []byte
 }
 
-// parleyBinary builds the binary once into a temporary directory.
+// parleyBinary builds the binary (the module root's main package) once into a temporary
+// directory.
 func parleyBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
@@ -38,7 +39,7 @@ func parleyBinary(t *testing.T) string {
 			return
 		}
 		built.bin = filepath.Join(built.dir, "parley")
-		built.out, built.err = exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput()
+		built.out, built.err = exec.Command("go", "build", "-o", built.bin, "github.com/parley-tui/parley").CombinedOutput()
 	})
 	if built.err != nil {
 		t.Fatalf("go build: %v\n%s", built.err, built.out)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -37,14 +37,14 @@ func openSession(ctx context.Context, g *globalFlags, stderr io.Writer) (*sessio
 // sessionFor builds the session of resolved settings: the embedded sandbox in demo mode,
 // else the configured API with the token from env, keyring or file.
 func sessionFor(ctx context.Context, s Settings, stderr io.Writer, dl *debugLog, onEvent func(client.Event), cacheTTL time.Duration) (*session, error) {
-	cfg := clientConfig{BaseURL: s.BaseURL, OrgID: s.OrganizationID, OperatorID: s.OperatorID,
+	cfg := clientConfig{Version: s.Version, BaseURL: s.BaseURL, OrgID: s.OrganizationID, OperatorID: s.OperatorID,
 		Demo: s.Demo, OnEvent: func(e client.Event) {
 			dl.event(e)
 			if onEvent != nil {
 				onEvent(e)
 			}
 		}, OnRequest: dl.request, CacheTTL: cacheTTL}
-	dl.log.Info("start", "version", version, "demo", s.Demo, "config", s.ConfigPath)
+	dl.log.Info("start", "version", s.Version, "demo", s.Demo, "config", s.ConfigPath)
 	if s.Demo {
 		fmt.Fprintln(stderr, "parley: using demo data from the embedded sandbox ("+s.DemoReason+")")
 	} else {
@@ -65,7 +65,7 @@ func lookupToken(ctx context.Context, s Settings, stderr io.Writer, dl *debugLog
 	proc := processFrom(ctx)
 	go func() {
 		defer close(stopped)
-		defer proc.recover("the keyring notice")
+		defer proc.Recover("the keyring notice")
 		select {
 		case <-done:
 		case <-time.After(400 * time.Millisecond):
