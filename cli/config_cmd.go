@@ -22,8 +22,9 @@ func newConfigCmdWith(g *globalFlags, env func(string) string) *cobra.Command {
 		Long: `Create or locate the config file.
 
 The config file (YAML) holds the base URL, organization, operator, theme, key
-bindings, auto-refresh interval, page size and request budget. It lives at
-$XDG_CONFIG_HOME/parley/config.yaml unless --config or PARLEY_CONFIG names another.
+bindings, auto-refresh interval, page size, request budget and request timeout.
+It lives at $XDG_CONFIG_HOME/parley/config.yaml unless --config or PARLEY_CONFIG
+names another.
 Flags and environment variables override it. It never holds the token.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },

@@ -46,6 +46,8 @@ type clientConfig struct {
 	OnRequest  func(client.RequestInfo)
 	// CacheTTL enables the client's response cache (the TUI uses it; scripts do not).
 	CacheTTL time.Duration
+	// Timeout bounds one attempt of one request (0 = the client's default).
+	Timeout time.Duration
 }
 
 func userAgent(version string) string {
@@ -87,6 +89,7 @@ func newSession(ctx context.Context, cfg clientConfig, stderr io.Writer) (*sessi
 		OnEvent:        cfg.OnEvent,
 		CacheTTL:       cfg.CacheTTL,
 		OnRequest:      cfg.OnRequest,
+		Timeout:        cfg.Timeout,
 	})
 	if err != nil {
 		s.Close()

@@ -43,7 +43,7 @@ func sessionFor(ctx context.Context, s Settings, stderr io.Writer, dl *debugLog,
 			if onEvent != nil {
 				onEvent(e)
 			}
-		}, OnRequest: dl.request, CacheTTL: cacheTTL}
+		}, OnRequest: dl.request, CacheTTL: cacheTTL, Timeout: s.RequestTimeout}
 	dl.log.Info("start", "version", s.Version, "demo", s.Demo, "config", s.ConfigPath)
 	if s.Demo {
 		fmt.Fprintln(stderr, "parley: using demo data from the embedded sandbox ("+s.DemoReason+")")

@@ -19,6 +19,7 @@ const (
 	envOrg      = "PARLEY_ORG_ID"
 	envOperator = "PARLEY_OPERATOR_ID"
 	envConfig   = "PARLEY_CONFIG"
+	envTimeout  = "PARLEY_REQUEST_TIMEOUT"
 )
 
 // Settings is parley's effective configuration for one run: each value comes from the
@@ -51,6 +52,8 @@ type Settings struct {
 	// RequestBudget is the number of requests per resource family per day this parley may
 	// spend (default 400).
 	RequestBudget int
+	// RequestTimeout bounds one attempt of one API request (default 30s).
+	RequestTimeout time.Duration
 
 	// ConfigPath is the config file in use ("" when no path could be determined, e.g.
 	// without HOME); ConfigExists says whether it exists.
@@ -160,6 +163,19 @@ func resolveSettingsOpts(_ context.Context, g *globalFlags, env func(string) str
 	s.RequestBudget = config.DefaultRequestBudget
 	if cfg.RequestBudget != 0 {
 		s.RequestBudget = cfg.RequestBudget
+	}
+
+	// The request timeout: env → file → default.
+	s.RequestTimeout = config.DefaultRequestTimeout
+	if cfg.RequestTimeout != 0 {
+		s.RequestTimeout = cfg.RequestTimeout
+	}
+	if v := strings.TrimSpace(env(envTimeout)); v != "" {
+		d, err := config.ParseRequestTimeout(v)
+		if err != nil {
+			return s, fmt.Errorf("%s: %w", envTimeout, err)
+		}
+		s.RequestTimeout = d
 	}
 
 	// Credentials.

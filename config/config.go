@@ -34,6 +34,7 @@ const (
 	DefaultRefreshInterval = 30 * time.Second
 	DefaultPageSize        = 100
 	DefaultRequestBudget   = 400
+	DefaultRequestTimeout  = 30 * time.Second
 
 	// MinRefreshInterval is the shortest auto-refresh interval other than 0 (off).
 	MinRefreshInterval = 5 * time.Second
@@ -43,6 +44,9 @@ const (
 	MaxPageSize = 100
 	// MaxRequestBudget is the API's daily limit per resource family and organization.
 	MaxRequestBudget = 5000
+	// MinRequestTimeout and MaxRequestTimeout bound the time one request attempt may take.
+	MinRequestTimeout = time.Second
+	MaxRequestTimeout = 5 * time.Minute
 )
 
 // Config is the content of one config file. A zero field means "not set in the file".
@@ -67,6 +71,9 @@ type Config struct {
 	// RequestBudget is the number of requests per resource family per day parley may
 	// spend, 1..MaxRequestBudget (0 = not set).
 	RequestBudget int
+	// RequestTimeout bounds one attempt of one API request,
+	// MinRequestTimeout..MaxRequestTimeout (0 = not set).
+	RequestTimeout time.Duration
 	// Keys maps an action name to the keys bound to it, exactly as written in the file
 	// (a single key is a list of one; an empty list is kept). The keymap package validates
 	// the action names and the keys and reports conflicts.

@@ -23,12 +23,13 @@ const (
 	KeyRefreshInterval = "refresh_interval"
 	KeyPageSize        = "page_size"
 	KeyRequestBudget   = "request_budget"
+	KeyRequestTimeout  = "request_timeout"
 	KeyKeys            = "keys"
 )
 
 var knownKeys = []string{
 	KeyBaseURL, KeyOrganizationID, KeyOperatorID, KeyTheme,
-	KeyRefreshInterval, KeyPageSize, KeyRequestBudget, KeyKeys,
+	KeyRefreshInterval, KeyPageSize, KeyRequestBudget, KeyRequestTimeout, KeyKeys,
 }
 
 // maxProblems caps the problems reported for one file.
@@ -406,6 +407,13 @@ func (p *parser) value(name string, v *yaml.Node) {
 			return
 		}
 		p.c.RequestBudget = n
+	case KeyRequestTimeout:
+		d, err := ParseRequestTimeout(s)
+		if err != nil {
+			p.addf(v, "%s: %v", name, err)
+			return
+		}
+		p.c.RequestTimeout = d
 	}
 }
 

@@ -49,6 +49,10 @@ const example = `# parley configuration
 # family, organization and day, shared by every agent of the organization.
 # request_budget: 400
 
+# How long parley waits for one answer of the API before it gives up on that attempt: a
+# duration such as 10s or 2m, 1s to 5m. Env PARLEY_REQUEST_TIMEOUT.
+# request_timeout: 30s
+
 # Key bindings: an action name and the key or keys that trigger it (a key or a list).
 # The "?" help shows the actions and their keys; conflicts are reported at start-up.
 # keys:
@@ -77,7 +81,7 @@ func WriteExample(path string, force bool) error {
 
 // Setting is one top-level scalar value for Set.
 type Setting struct {
-	Key   string // one of base_url, organization_id, operator_id, theme, refresh_interval, page_size, request_budget
+	Key   string // one of base_url, organization_id, operator_id, theme, refresh_interval, page_size, request_budget, request_timeout
 	Value string
 }
 
@@ -173,6 +177,8 @@ func apply(c *Config, s *Setting) (bool, error) {
 		c.PageSize = parsed.PageSize
 	case KeyRequestBudget:
 		c.RequestBudget = parsed.RequestBudget
+	case KeyRequestTimeout:
+		c.RequestTimeout = parsed.RequestTimeout
 	}
 	return !sameValues(old, *c), nil
 }
