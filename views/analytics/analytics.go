@@ -130,6 +130,7 @@ type Model struct {
 	cache    map[string]*result
 	cur      *result // results of the current query, nil until fetched
 	err      string  // the last run's error
+	errFresh bool    // the failed run skipped the response cache (r): enter retries it so
 
 	// Limiter snapshot for the controls line, taken in Update (and every second while it
 	// changes with time: see clockDue).
@@ -355,6 +356,7 @@ func (m *Model) onWindow(msg windowMsg) tea.Cmd {
 		return nil // stale: a newer query replaced this one
 	}
 	if msg.err != nil {
+		m.errFresh = r.fresh
 		m.stopRun()
 		m.err = common.ErrorText(msg.err)
 		m.snapshot()
@@ -601,6 +603,9 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.left = viewChart
 		return nil
 	case key.Matches(msg, k.Open):
+		if m.err != "" && !m.running() {
+			return m.start(m.errFresh) // the screen says "enter tries again"
+		}
 		if m.pending && !m.running() {
 			return m.start(false)
 		}
