@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -187,6 +188,57 @@ type TUI struct {
 // parley gets the whole window) against the sandbox's environment plus extra env.
 func StartTUI(t *testing.T, w, h int, env []string, args ...string) *TUI {
 	t.Helper()
+	return startTUI(t, w, h, env, false, args...)
+}
+
+// StartTUIInShell is StartTUI with parley run by a shell that stays in the pane after
+// parley exits: it saves the terminal settings (stty -a) before and after the run, then
+// prints "parley exited with status N". TerminalSettings reads the saved settings.
+func StartTUIInShell(t *testing.T, w, h int, env []string, args ...string) *TUI {
+	t.Helper()
+	return startTUI(t, w, h, env, true, args...)
+}
+
+// TerminalSettings are the flags of `stty -a` saved before parley started and after it
+// exited (StartTUIInShell only; empty until then).
+func (tui *TUI) TerminalSettings() (before, after []string) {
+	return sttyFlags(filepath.Join(tui.dir, "stty-before")), sttyFlags(filepath.Join(tui.dir, "stty-after"))
+}
+
+// sttyFlags reads the mode flags ("icanon", "-echo", …) of saved `stty -a` output: the words
+// of the lines without settings of the form "name = value" or "rows N;".
+func sttyFlags(path string) []string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.ContainsAny(l, "=;") {
+			continue
+		}
+		out = append(out, strings.Fields(l)...)
+	}
+	return out
+}
+
+// Pid is the process id of parley (StartTUIInShell only; 0 when unknown).
+func (tui *TUI) Pid() int {
+	b, err := os.ReadFile(filepath.Join(tui.dir, "pid"))
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	return pid
+}
+
+// PaneFlag reads a tmux format of the pane, such as "#{alternate_on}".
+func (tui *TUI) PaneFlag(format string) string {
+	return strings.TrimSpace(tui.tmux("display-message", "-p", "-t", tui.session, format))
+}
+
+func startTUI(t *testing.T, w, h int, env []string, shell bool, args ...string) *TUI {
+	t.Helper()
 	sessionSeq.Lock()
 	sessionSeq.n++
 	n := sessionSeq.n
@@ -201,11 +253,23 @@ func StartTUI(t *testing.T, w, h int, env []string, args ...string) *TUI {
 		k, v, _ := strings.Cut(e, "=")
 		script.WriteString("export " + k + "=" + shq(v) + "; ")
 	}
-	script.WriteString("exec " + shq(binary))
+	run := "exec " + shq(binary)
 	for _, a := range args {
-		script.WriteString(" " + shq(a))
+		run += " " + shq(a)
 	}
-	script.WriteString(" 2>" + shq(filepath.Join(dir, "stderr")))
+	run += " 2>" + shq(filepath.Join(dir, "stderr"))
+	if shell {
+		// parley runs in a shell of its own that first notes its process id (Pid).
+		inner := filepath.Join(dir, "run.sh")
+		if err := os.WriteFile(inner, []byte("echo $$ >"+shq(filepath.Join(dir, "pid"))+"\n"+run+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		script.WriteString("stty -a >" + shq(filepath.Join(dir, "stty-before")) + "; sh " + shq(inner) +
+			"; status=$?; stty -a >" + shq(filepath.Join(dir, "stty-after")) +
+			"; echo \"parley exited with status $status\"; exec sleep 86400")
+	} else {
+		script.WriteString(run)
+	}
 	// The options go in a config file so they hold before parley starts: a parley that
 	// exits at once (a refused config) must leave its pane to be inspected, and OSC 52
 	// writes must land in tmux's buffers where tests can see them.
@@ -256,6 +320,16 @@ func (tui *TUI) Type(text string) {
 // Screen is the visible text of the pane.
 func (tui *TUI) Screen() string {
 	out, err := exec.Command("tmux", "-S", tui.socket, "capture-pane", "-p", "-t", tui.session).CombinedOutput()
+	if err != nil {
+		return "capture-pane failed: " + err.Error()
+	}
+	return string(out)
+}
+
+// ScreenRaw is the visible text of the pane with its colours and attributes (SGR escape
+// sequences as tmux re-encodes them).
+func (tui *TUI) ScreenRaw() string {
+	out, err := exec.Command("tmux", "-S", tui.socket, "capture-pane", "-p", "-e", "-t", tui.session).CombinedOutput()
 	if err != nil {
 		return "capture-pane failed: " + err.Error()
 	}
