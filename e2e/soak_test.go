@@ -25,7 +25,8 @@ import (
 // about a fifth of the answers (resets before and after the request body is read, hangs
 // past the request timeout, truncated, empty and HTML bodies, 500/502/503, 429 with and
 // without Retry-After) while the test drives at least soakMinActions actions over every
-// screen. It asserts that
+// screen: moving, opening threads, scrolling back through the long one, searching,
+// filtering, topics, notes, away toggles, analytics, navigation. It asserts that
 //   - parley never dies and never stops answering keys (a help-screen round trip after
 //     every block of actions, with a generous bound);
 //   - every edit the UI reported as saved is on the server exactly once, and every edit it
@@ -33,6 +34,11 @@ import (
 //     through the proxy);
 //   - after q the terminal is restored (alternate screen off, cursor visible, the tty's
 //     modes as they were before parley started).
+//
+// Along the way it also holds parley to what its screens say: a key a failed load names
+// ("r retries", "enter tries again") sends a request, and the conversation list never
+// shows an empty answer as "0 conversations" (the sandbox has them and the soak deletes
+// none).
 //
 // Run it on its own (it prints its figures with -v):
 //
@@ -44,17 +50,18 @@ import (
 // PARLEY_SOAK_TRACE=1 logs every action and every screen that was not reached.
 //
 // How the UI's verdict on an edit is read (the forms keep what was typed when a save
-// fails, so the form itself says how the save ended):
+// fails, so the form itself says how the save ended; formState):
 //   - note and topic forms: the form closing is "saved". The form still open, with
-//     neither "Saving…" nor "checking" on the screen and an error line (✗) in it, is "not
-//     saved" — unless that error says the save "may have been saved" without a verdict
-//     after it (a check that could not be made), which is "unknown". A save whose answer
-//     was lost shows "may have been saved; checking…" first and then its verdict: the
-//     form closes (saved) or keeps an error saying "not saved".
+//     neither "Saving…" nor "checking" on the screen and an error line (✗) in its box, is
+//     "not saved" — unless that error says the save "may have been saved" without a
+//     "not saved" after it (a check that could not be made), which is "unknown". A save
+//     whose answer was lost shows "may have been saved; checking…" first and then its
+//     verdict: the form closes (saved) or keeps an error saying "not saved". Toasts
+//     outside the box (an older error) are not the form's verdict.
 //   - away toggles: the operator's row, once it no longer shows a pending "…" and nothing
 //     on the screen says "checking", shows what the UI reports (with a toast "… is now
-//     away" or an error). It must match the server. A screen that says "may have been
-//     saved" without a verdict makes it "unknown".
+//     away" or an error); within awaySettle it must show what the server has. A screen
+//     that says "may have been saved" without a verdict makes it "unknown".
 //
 // Unknown verdicts are allowed, but never hide a duplicate: a note reported unknown must
 // be on the server at most once.
