@@ -515,7 +515,7 @@ func TestFaultProxy(t *testing.T) {
 		if !c.check(r) {
 			t.Errorf("%s: the client saw status %d, error %v, body error %v, body %q", c.kind, r.status, r.err, r.bodyErr, r.body)
 		}
-		if got := noteThere(body); got != c.forwarded {
+		if got := noteThere(body); got != c.forwarded || got != c.kind.forwarded() {
 			t.Errorf("%s: the note reached the sandbox: %v, want %v", c.kind, got, c.forwarded)
 		}
 	}
