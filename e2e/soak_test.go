@@ -151,7 +151,6 @@ type soak struct {
 	usedConvs     map[int64]bool
 	want          int  // actions asked for
 	trace         bool // log every action (PARLEY_SOAK_TRACE=1)
-	threadFocus   bool // the conversation screen's focus is on the thread (enter), not the list
 	quitting      bool
 	noteSeq       int
 	topicSeq      int
@@ -485,9 +484,7 @@ func (s *soak) refresh() {
 // toConversations shows the conversation screen with the focus on the list.
 func (s *soak) toConversations() bool {
 	s.act("screen", "1")
-	if s.threadFocus {
-		s.back() // before r may be pressed: it refreshes the pane with the focus
-	}
+	s.back() // before r may be pressed: it refreshes the pane with the focus
 	scr, ok := s.expect("screen", 20*time.Second, listReady)
 	if ok && emptyList.MatchString(scr) {
 		// The sandbox has conversations and the soak deletes none: an empty list without
@@ -504,7 +501,6 @@ func (s *soak) toConversations() bool {
 // the focus a loaded thread is the one asked for.
 func (s *soak) open() bool {
 	s.act("open", "Enter")
-	s.threadFocus = true
 	if !s.focusOn("Messages") {
 		return false
 	}
@@ -514,11 +510,20 @@ func (s *soak) open() bool {
 	return ok
 }
 
-// back takes the focus from the thread back to the list.
-func (s *soak) back() {
+// back takes the focus from the thread back to the conversation list.
+func (s *soak) back() { s.focusBack("Messages", "Conversations") }
+
+// focusBack moves the focus from the pane titled from back to the list pane titled to with
+// esc, when from has it. The esc is sent only then, and the next key only once the list
+// has the focus: in the list esc would clear the search, and a key sent right after an esc
+// reaches parley in the same read, as alt+key.
+func (s *soak) focusBack(from, to string) {
+	raw := s.tui.ScreenRaw()
+	if paneFocused(raw, to) || from != "" && !paneFocused(raw, from) {
+		return
+	}
 	s.act("back", "Escape")
-	s.threadFocus = false
-	s.focusOn("Conversations")
+	s.focusOn(to)
 }
 
 // focusOn waits until the pane titled title has the focus (its title is drawn in bold).
@@ -818,16 +823,18 @@ func (s *soak) scrollBack() {
 // clearList clears the search and the filters of the conversation list.
 func (s *soak) clearList() bool {
 	for range 3 {
-		scr := s.screen()
-		if strings.Contains(scr, "status:all") && !strings.Contains(scr, "search:") {
+		before := listHeader.FindString(s.screen())
+		if before == "" {
+			return false // not loaded: esc would have nothing to clear
+		}
+		if strings.Contains(before, "status:all") && !strings.Contains(before, "search:") {
 			return true
 		}
-		before := listHeader.FindString(scr)
 		s.act("clear", "Escape")
 		s.expect("clear", 20*time.Second, func(next string) bool { return listHeader.FindString(next) != before && listReady(next) })
 	}
-	scr := s.screen()
-	return strings.Contains(scr, "status:all") && !strings.Contains(scr, "search:")
+	h := listHeader.FindString(s.screen())
+	return strings.Contains(h, "status:all") && !strings.Contains(h, "search:")
 }
 
 // searchAndFilter searches the conversations for a name, cycles the status filter and the
@@ -842,8 +849,7 @@ func (s *soak) searchAndFilter() {
 		s.expect("search", 20*time.Second, func(scr string) bool { return strings.Contains(scr, `search:"`+w) && listReady(scr) })
 		s.move(1 + s.rng.IntN(2))
 	}
-	s.act("clear", "Escape")
-	s.expect("clear", 20*time.Second, func(scr string) bool { return !strings.Contains(scr, "search:") && listReady(scr) })
+	s.clearList()
 	for range 1 + s.rng.IntN(3) {
 		before := statusHeader.FindString(s.screen())
 		s.act("filter", "s")
@@ -892,8 +898,7 @@ func (s *soak) contacts() {
 		return
 	}
 	s.writeNote("contact")
-	s.act("back", "Escape")
-	s.focusOn("Contacts")
+	s.focusBack("", "Contacts") // from the contact's pane, titled with its name
 	s.move(1 + s.rng.IntN(2))
 }
 
