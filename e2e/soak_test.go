@@ -53,15 +53,15 @@ import (
 // fails, so the form itself says how the save ended; formState):
 //   - note and topic forms: the form closing is "saved". The form still open, with
 //     neither "Saving…" nor "checking" on the screen and an error line (✗) in its box, is
-//     "not saved" — unless that error says the save "may have been saved" without a
-//     "not saved" after it (a check that could not be made), which is "unknown". A save
-//     whose answer was lost shows "may have been saved; checking…" first and then its
-//     verdict: the form closes (saved) or keeps an error saying "not saved". Toasts
-//     outside the box (an older error) are not the form's verdict.
+//     "not saved" — unless that error says the save "may have been saved" or "could not
+//     confirm" it without a "not saved" (a check that could not be made), which is
+//     "unknown". A save whose answer was lost shows "May have been saved: …; checking…"
+//     first and then its verdict: the form closes (saved) or keeps an error saying "Not
+//     saved: …". Toasts outside the box (an older error) are not the form's verdict.
 //   - away toggles: the operator's row, once it no longer shows a pending "…" and nothing
 //     on the screen says "checking", shows what the UI reports (with a toast "… is now
 //     away" or an error); within awaySettle it must show what the server has. A screen
-//     that says "may have been saved" without a verdict makes it "unknown".
+//     that says "may have been set" or "could not confirm" makes it "unknown".
 //
 // Unknown verdicts are allowed, but never hide a duplicate: a note reported unknown must
 // be on the server at most once.
@@ -110,7 +110,7 @@ var (
 	orderHeader    = regexp.MustCompile(`order:[-a-z_]+`)
 	pickedMetric   = regexp.MustCompile(`▸ (um_[a-z_]+)`)
 	exitedStatus   = regexp.MustCompile(`parley exited with status (\d+)`)
-	maySaved       = regexp.MustCompile(`(?i)(may|might) have been saved`)
+	maySaved       = regexp.MustCompile(`(?i)(may|might) have been (saved|set|made)|could not confirm`)
 	notSavedText   = regexp.MustCompile(`(?i)\bnot saved\b`)
 	checkingText   = regexp.MustCompile(`(?i)checking`)
 	loadFailedText = regexp.MustCompile(`Could not load:|load failed; |page failed; |refresh failed; |failed: r retries|tries again|to try again`)
@@ -652,10 +652,13 @@ func (s *soak) writeNote(where string) {
 		s.act("save", "C-s")
 		v := s.formVerdict("New note about")
 		e.verdicts = append(e.verdicts, v)
-		if v != notSaved {
+		if v == saved {
 			break
 		}
 		s.discardForm()
+		if v == unknown {
+			break // sending it again could make a second copy: the user is told to look first
+		}
 	}
 	if len(e.verdicts) > 0 {
 		s.notes = append(s.notes, e)
@@ -1265,6 +1268,9 @@ func TestSoakReadsFormVerdicts(t *testing.T) {
 		{"checked: not saved", soakScreen(title, append(body, "✗ The answer was lost and the note is not on the", "server: not saved."), ""), notSaved, true},
 		{"checked both ways", soakScreen(title, append(body, "✗ may have been saved; checked: not saved"), ""), notSaved, true},
 		{"check failed", soakScreen(title, append(body, "✗ The answer was lost: it may have been saved (the", "check could not reach the API)."), ""), unknown, true},
+		{"could not confirm", soakScreen(title, append(body, "✗ could not confirm whether the note was saved (no", "answer came within 3s; reading it back: connection lost)"), ""), unknown, true},
+		{"checking, as parley says it", soakScreen(title, append(body, "May have been saved: the connection was lost before", "the server answered; checking…"), ""), "", false},
+		{"checked, as parley says it", soakScreen(title, append(body, "✗ Not saved: the API answered 500 Internal Server", "Error, and the note is not on the server."), ""), notSaved, true},
 		{"an old error toast", soakScreen(title, body, "✗ API error 500: A server error occurred."), "", false},
 		{"another form's title", soakScreen("Topics of conversation #700150", append(body, "✗ API error 500"), ""), saved, true},
 		{"closed", soakScreen("", nil, "Note saved"), saved, true},
