@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -1186,26 +1185,27 @@ func TestChartLabelsOnWholeHoursAndDays(t *testing.T) {
 	if !slices.Contains(axis, "11-20") {
 		t.Errorf("midnight is not labelled by its date: %q", axis)
 	}
-	// Whole days: every label is a day, and each starts where its day starts.
-	first, last := day("2026-10-22"), day("2026-11-20")
+	// Whole days: every label is a day, the labels at least labelCells columns apart,
+	// and each starts where its day starts (the chart puts a label in the column of its
+	// time: see package plot).
+	first, end := day("2026-10-22"), day("2026-11-21")
 	gw := 70
-	labels := xLabels(first, last, Daily, gw)
+	labels := xLabels(first, end, Daily, gw)
 	if len(labels) < 4 {
 		t.Fatalf("day labels %v", labels)
 	}
-	for col, s := range labels {
-		d, err := time.Parse("2006-01-02", "2026-"+s)
-		if err != nil {
-			t.Fatalf("label %q: %v", s, err)
+	prev := -labelCells
+	for _, l := range labels {
+		col := int(float64(l.At.Sub(first)) / float64(end.Sub(first)) * float64(gw))
+		if !l.At.Equal(dayOf(l.At)) || l.Text != l.At.Format("01-02") || col-prev < labelCells {
+			t.Errorf("label %q at %s, column %d, %d after the one before", l.Text, l.At, col, col-prev)
 		}
-		if want := xColumn(d, first, last, gw); want != col {
-			t.Errorf("label %s at column %d, its day starts at %d", s, col, want)
-		}
+		prev = col
 	}
 }
 
-// A mean has no value in an hour without data points: its line stops there instead of
-// joining the hours around the gap; a count is 0 there.
+// A mean has no value in an hour without data points: its columns stay empty instead of
+// joining the hours around the gap; a count is 0 there, the lowest bar.
 func TestChartLeavesEmptyBucketsOfMeansOut(t *testing.T) {
 	m := New(offlineCtx(t))
 	m.Update(metricPickedMsg{metric: client.MetricOperatorSlotUsage})
@@ -1215,36 +1215,32 @@ func TestChartLeavesEmptyBucketsOfMeansOut(t *testing.T) {
 	if m.chart != ChartMean {
 		t.Fatalf("slot usage opens with the %s", m.chart)
 	}
-	marked := func(lines []string) map[int]bool {
-		cols := map[int]bool{}
-		for _, l := range lines[:len(lines)-2] { // above the axis line and its labels
-			r := []rune(l)
-			start := strings.IndexRune(l, '│') // the value axis
-			start = len([]rune(l[:start])) + 1
-			for i := start; i < len(r); i++ {
-				if r[i] != ' ' {
-					cols[i] = true
-				}
+	c := checkPlotted(t, m)[0]
+	n := len(c.group.buckets)
+	if n < 12 || !c.group.buckets[0].Start.Equal(day("2026-11-20")) {
+		t.Fatalf("%d buckets from %s", n, c.group.buckets[0].Start)
+	}
+	valued := func(x int) bool { // the column is one of 05:00 or 11:00
+		for _, hour := range []int{5, 11} {
+			if c0, c1 := bucketColumns(hour, n, c.Width); x >= c0 && x < c1 {
+				return true
 			}
 		}
-		return cols
+		return false
 	}
-	if cols := marked(chartLines(t, m)); len(cols) != 2 {
-		t.Errorf("the mean of two hours far apart marks %d columns, want 2:\n%s", len(cols), strings.Join(chartLines(t, m), "\n"))
+	for x, h := range c.Heights {
+		if (h != -1) != valued(x) {
+			t.Errorf("the mean of two hours far apart: column %d has a bar of %d eighths:\n%s", x, h, strings.Join(chartLines(t, m), "\n"))
+		}
 	}
-	// As counts, the hours between are 0: the line goes down to the axis and up again.
+	// As counts, the hours between are 0.
 	m.chart = ChartCount
 	m.derive()
-	cols := marked(chartLines(t, m))
-	runs, prev := 0, -2
-	for _, c := range slices.Sorted(maps.Keys(cols)) {
-		if c != prev+1 {
-			runs++
+	c = checkPlotted(t, m)[0]
+	for x, h := range c.Heights {
+		if (h > 1) != valued(x) || h < 1 {
+			t.Errorf("the count of two hours far apart: column %d has a bar of %d eighths:\n%s", x, h, strings.Join(chartLines(t, m), "\n"))
 		}
-		prev = c
-	}
-	if runs != 2 {
-		t.Errorf("the count of two hours far apart leaves the axis %d times, want 2:\n%s", runs, strings.Join(chartLines(t, m), "\n"))
 	}
 }
 

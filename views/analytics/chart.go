@@ -5,14 +5,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/NimbleMarkets/ntcharts/canvas"
-	"github.com/NimbleMarkets/ntcharts/canvas/graph"
-	"github.com/NimbleMarkets/ntcharts/canvas/runes"
-	"github.com/NimbleMarkets/ntcharts/linechart/timeserieslinechart"
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/analytics/plot"
 	"github.com/parley-tui/parley/views/common"
 )
 
@@ -27,7 +24,7 @@ func seriesStyle(st *theme.Styles, i int) lipgloss.Style {
 	return st.Base.Foreground(st.Palette.Chart1)
 }
 
-// drawChart renders the groups' buckets (of granularity g) as time-series line charts of
+// drawChart renders the groups' buckets (of granularity g) as time-series bar charts of
 // w×h cells: one chart, or with a split one small chart per group, stacked, on a shared
 // value axis so they compare. It returns exactly w×h cells.
 func drawChart(st *theme.Styles, groups []groupView, g Granularity, kind ChartKind, unit client.Unit, w, h int) string {
@@ -46,7 +43,8 @@ func drawChart(st *theme.Styles, groups []groupView, g Granularity, kind ChartKi
 	if len(groups) == 1 {
 		return chartBlock(st, groups[0].buckets, g, 0, kind, unit, ymax, w, h)
 	}
-	// A chart per group needs four lines (caption, two of plot, the axis). As many as fit
+	// A chart per group needs four lines (its caption, a row of bars, the time axis and its
+	// labels). As many as fit
 	// are drawn, all of one height so that their value axes are the same (the lines left
 	// over stay blank below them); a last line says how many more a taller window would
 	// show.
@@ -81,127 +79,78 @@ func niceMax(v float64, kind ChartKind) float64 {
 	return top
 }
 
-// chartBlock draws one series: a line through the buckets' values at their start times,
-// on a value axis from 0 to ymax. A bucket without a value (a mean or median of an hour or
-// day without data points) is left out and the line breaks there: it never joins the
-// buckets around a gap. Counts have a value in every bucket (0 when empty). The time axis
-// is labelled on whole hours or days (see xLabels).
+// chartBlock draws one series as a bar chart (see package plot) on a value axis from 0 to
+// ymax: each bucket's value over the columns of its hour or day. A bucket without a value
+// (a mean or median of an hour or day without data points) leaves its columns empty;
+// counts have a value in every bucket (0 when empty). The time axis is labelled on whole
+// hours or days (see xLabels).
 func chartBlock(st *theme.Styles, buckets []Bucket, g Granularity, series int, kind ChartKind, unit client.Unit, ymax float64, w, h int) string {
-	vals := make([]float64, len(buckets))
-	has := make([]bool, len(buckets))
-	times := make([]time.Time, len(buckets))
+	pb := make([]plot.Bucket, len(buckets))
 	any := false
 	for i, b := range buckets {
-		vals[i], has[i] = BucketValue(b, kind)
-		times[i] = b.Start
-		any = any || has[i]
+		v, ok := BucketValue(b, kind)
+		pb[i] = plot.Bucket{Start: b.Start, Value: v, Present: ok}
+		any = any || ok
 	}
 	if !any {
 		return common.Block([]string{"", "  " + st.Muted.Render("No values to chart.")}, w, h)
 	}
-	first, last := times[0], times[len(times)-1]
-	if !last.After(first) { // one bucket: a flat line across it
-		last = g.Next(first)
-		times, vals, has = append(times, last), append(vals, vals[0]), append(has, has[0])
-	}
-	// Labels of one width, so stacked charts line their axes up.
-	lw := 0
-	for _, v := range []float64{0, ymax / 4, ymax / 2, ymax * 3 / 4, ymax} {
-		lw = max(lw, len(FormatAxis(unit, kind, v)))
-	}
-	yfmt := func(_ int, v float64) string {
-		s := FormatAxis(unit, kind, v)
-		return strings.Repeat(" ", max(0, lw-len(s))) + s
-	}
-	var labels map[int]string
-	xfmt := func(i int, _ float64) string { return labels[i] }
-	ystep := max(1, (h-2)/4)
-	style := seriesStyle(st, series)
-	c := timeserieslinechart.New(w, h,
-		timeserieslinechart.WithTimeRange(first, last),
-		timeserieslinechart.WithYRange(0, ymax),
-		timeserieslinechart.WithXYSteps(1, ystep), // every column may hold a label: xfmt picks
-		timeserieslinechart.WithXLabelFormatter(xfmt),
-		timeserieslinechart.WithYLabelFormatter(yfmt),
-		timeserieslinechart.WithAxesStyles(st.Subtle, st.Muted),
-	)
-	gw := c.GraphWidth()
-	labels = xLabels(first, last, g, gw)
-	c.Draw() // nothing pushed: the axes and their labels
-	origin := c.Origin()
-	ys := float64(origin.Y) / ymax
-	point := func(i int) canvas.Point {
-		return canvas.Point{X: xColumn(times[i], first, last, gw), Y: int(math.Round(vals[i] * ys))}
-	}
-	for i := 0; i < len(times); {
-		if !has[i] {
-			i++
-			continue
-		}
-		j := i // the run of buckets with a value from i to j
-		for j+1 < len(times) && has[j+1] {
-			j++
-		}
-		drawRun(&c.Canvas, origin, point, i, j, style)
-		i = j + 1
-	}
-	return common.Block(strings.Split(c.View(), "\n"), w, h)
+	first, end := buckets[0].Start, g.Next(buckets[len(buckets)-1].Start)
+	grid := plot.Draw(plot.Spec{
+		Width: w, Height: h,
+		Buckets: pb, End: end,
+		Series:     series,
+		YMax:       ymax,
+		ValueLabel: func(v float64) string { return FormatAxis(unit, kind, v) },
+		TimeLabels: func(gw int) []plot.TimeLabel { return xLabels(first, end, g, gw) },
+	})
+	return paintGrid(grid, [...]lipgloss.Style{plot.Axis: st.Subtle, plot.Label: st.Muted, plot.Value: seriesStyle(st, series)})
 }
 
-// drawRun draws the line through the points i…j (graph coordinates from point) on cv, a
-// column at a time like ntcharts' own line charts: the height of a column is the mean of
-// the line's heights in it.
-func drawRun(cv *canvas.Model, origin canvas.Point, point func(int) canvas.Point, i, j int, style lipgloss.Style) {
-	x0, x1 := point(i).X, point(j).X
-	sum := make([]float64, x1-x0+1)
-	n := make([]int, len(sum))
-	add := func(p canvas.Point) {
-		if k := p.X - x0; k >= 0 && k < len(sum) {
-			sum[k] += float64(p.Y)
-			n[k]++
+// paintGrid renders the grid's rows with one style per kind of cell. Each run of cells of
+// one kind is styled once; blank cells join the run they are in (the styles only colour
+// text, so a blank looks the same in any of them), so a row costs a few runs, never a
+// style per cell.
+func paintGrid(grid *plot.Grid, styles [plot.Value + 1]lipgloss.Style) string {
+	// The styles only colour text: each is the same codes before its text and after it,
+	// taken once from the style instead of measuring and rendering every run.
+	var open, end [len(styles)]string
+	for k, s := range styles {
+		open[k], end[k], _ = strings.Cut(s.Render("x"), "x")
+	}
+	var b strings.Builder
+	b.Grow(grid.Width * grid.Height * 4)
+	for y := range grid.Height {
+		if y > 0 {
+			b.WriteByte('\n')
 		}
-	}
-	add(point(i))
-	for k := i; k < j; k++ {
-		for _, p := range graph.GetLinePoints(point(k), point(k+1)) {
-			add(p)
+		kind := plot.Blank
+		for _, c := range grid.Row(y) {
+			if c.Kind != plot.Blank && c.Kind != kind {
+				b.WriteString(end[kind])
+				kind = c.Kind
+				b.WriteString(open[kind])
+			}
+			b.WriteRune(c.Rune)
 		}
+		b.WriteString(end[kind])
 	}
-	seq := make([]int, 0, len(sum))
-	for k := range sum {
-		y := 0
-		if n[k] > 0 {
-			y = int(math.Round(sum[k] / float64(n[k])))
-		}
-		seq = append(seq, min(origin.Y, max(0, origin.Y-y)))
-	}
-	startX := origin.X + x0
-	graph.DrawLineSequence(cv, startX == origin.X, startX, seq, runes.ThinLineStyle, style)
-}
-
-// xColumn is the graph column of t on a time axis from first to last gw columns wide.
-func xColumn(t, first, last time.Time, gw int) int {
-	span := last.Sub(first).Seconds()
-	if span <= 0 {
-		return 0
-	}
-	return int(math.Round(t.Sub(first).Seconds() / span * float64(gw)))
+	return b.String()
 }
 
 // labelCells is the least distance between the starts of two time labels: five cells of
 // text and two of space.
 const labelCells = 7
 
-// xLabels are the time axis labels by graph column, on a time axis from first to last gw
-// columns wide: whole hours (midnight shows its date, "11-25") or whole days, every
-// step-th one, the step the smallest of 1, 2, 3, 4, 6, 12 or 24 hours or of 1, 2, 3, 7,
-// 14, 28, … days that keeps labels labelCells apart. Each label starts in the column of
-// its hour or day, where that bucket's value is drawn.
-func xLabels(first, last time.Time, g Granularity, gw int) map[int]string {
-	labels := map[int]string{}
-	span := last.Sub(first)
+// xLabels are the time axis labels of buckets of granularity g from first to end, on an
+// axis gw columns wide: whole hours (midnight shows its date, "11-25") or whole days,
+// every step-th one, the step the smallest of 1, 2, 3, 4, 6, 12 or 24 hours or of 1, 2,
+// 3, 7, 14, 28, … days that keeps labels labelCells apart. Each label starts in the column
+// where its hour or day starts.
+func xLabels(first, end time.Time, g Granularity, gw int) []plot.TimeLabel {
+	span := end.Sub(first)
 	if span <= 0 || gw <= 0 {
-		return labels
+		return nil
 	}
 	unit, steps := time.Hour, []int{1, 2, 3, 4, 6, 12, 24}
 	if g == Daily {
@@ -219,7 +168,8 @@ func xLabels(first, last time.Time, g Granularity, gw int) map[int]string {
 	if t.Before(first) {
 		t = g.Next(t)
 	}
-	for k := 0; !t.After(last); t, k = g.Next(t), k+1 {
+	var labels []plot.TimeLabel
+	for k := 0; t.Before(end); t, k = g.Next(t), k+1 {
 		var text string
 		switch {
 		case g == Daily && k%step == 0:
@@ -231,7 +181,7 @@ func xLabels(first, last time.Time, g Granularity, gw int) map[int]string {
 		default:
 			continue
 		}
-		labels[xColumn(t, first, last, gw)] = text
+		labels = append(labels, plot.TimeLabel{At: t, Text: text})
 	}
 	return labels
 }
