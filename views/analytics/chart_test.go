@@ -2,12 +2,18 @@ package analytics
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/analytics/plot/plottest"
 )
 
@@ -200,4 +206,31 @@ func yearPoints() []client.DataPoint {
 	}
 	client.SortDataPoints(pts)
 	return pts
+}
+
+// With colour, each row of a chart is a few runs, each coloured once (label, axis, bars;
+// the blanks between bars join their run), never a colour per cell; without colour the
+// chart is the same text with no escape codes at all.
+func TestChartColoursRunsNotCells(t *testing.T) {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.TrueColor)
+	colour, mono := theme.New(r, theme.Default(), false), theme.New(r, theme.Default(), true)
+	p := Period{From: day("2026-08-23"), To: day("2026-11-20")}
+	for _, split := range []SplitMode{SplitNone, SplitInteraction} {
+		groups := benchGroups(p, split)
+		c := drawChart(colour, groups, p.Granularity(), ChartMean, client.UnitSeconds, 200, 50)
+		m := drawChart(mono, groups, p.Granularity(), ChartMean, client.UnitSeconds, 200, 50)
+		if ansi.Strip(c) != m || strings.Contains(m, "\x1b") {
+			t.Fatalf("split %s: the chart in colour and in mono differ:\n%s\n%s", split, ansi.Strip(c), m)
+		}
+		for i, l := range strings.Split(c, "\n") {
+			// The caption of a split's chart is two runs; a row of a chart at most three.
+			if n := strings.Count(l, "\x1b["); n > 6 {
+				t.Errorf("split %s: line %d has %d escape codes: %q", split, i, n, l)
+			}
+		}
+		if !strings.Contains(c, "\x1b[") {
+			t.Errorf("split %s: no colour at all", split)
+		}
+	}
 }
