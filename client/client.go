@@ -5,8 +5,10 @@
 // jittered exponential backoff on 429, 502, 503, 504 and connection errors, honouring
 // Retry-After; POST and PATCH are never retried, nor is a list DELETE without delete_ids
 // (each one deletes another batch). Requests are counted per family and organization for
-// the current UTC day, and analytics requests pass through a limiter that keeps each metric
-// of each organization under 10 requests per minute.
+// the current UTC day as the API counts them: attempts it answered apart from those it
+// refused with 429 and those that never reached it (Counters, Tally), in the persistent
+// ledger when Config.Store is set. Analytics requests pass through a limiter that keeps
+// each metric of each organization under 10 requests per minute.
 //
 // Answers are checked before they are believed. Every endpoint declares what its success
 // answer must be (an envelope with `results`, a resource with an id, any JSON object where
@@ -107,6 +109,9 @@ type Config struct {
 	// OnRequest, when set, is called after every attempt and every cached answer, for a
 	// debug log. It never sees the token. It must not block.
 	OnRequest func(RequestInfo)
+	// Store, when set, keeps the request counts (Counters) where the user's other parley
+	// processes add to and read them: the persistent ledger. nil counts in memory.
+	Store Store
 }
 
 // RequestInfo describes one attempt of a request (or an answer from the cache).
@@ -249,7 +254,7 @@ func New(cfg Config) (*Client, error) {
 	if perMinute <= 0 {
 		perMinute = 10
 	}
-	c.counters = newCounters(c.now)
+	c.counters = newCounters(c.now, cfg.Store)
 	c.limiter = newLimiter(perMinute, time.Minute, c.now)
 	// The API limits analytics per organization it answers for, which Counters learns.
 	c.limiter.answering = c.counters.Effective
@@ -285,8 +290,13 @@ func (c *Client) BaseURL() string { return c.base.String() }
 // Counters gives the request counters this client (and its WithContext siblings) add to.
 func (c *Client) Counters() *Counters { return c.counters }
 
-// Usage is the number of requests sent today in family for this client's organization.
+// Usage is the number of requests of family the API counted today (answered, not refused)
+// for the organization that answers this client.
 func (c *Client) Usage(f Family) int { return c.counters.Get(c.org, f) }
+
+// Tally is today's tally of family for the organization that answers this client: the
+// requests the API counted, and apart those it refused and those that did not reach it.
+func (c *Client) Tally(f Family) Tally { return c.counters.Tally(c.org, f) }
 
 // endpoint builds an absolute URL for an API path ("/api/um/v3/…") under the base URL.
 func (c *Client) endpoint(path string, q url.Values) string {
@@ -524,9 +534,18 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, payload []
 		}
 		return te
 	}
-	c.counters.add(c.org, familyOf(u.Path))
+	fam := familyOf(u.Path)
 	resp, err := c.http.Do(hreq)
 	if err != nil {
+		switch {
+		case sent.Load():
+			// Sent, and no answer: the API may well have counted it.
+			c.counters.add(c.org, fam, Tally{Answered: 1})
+		case ctx.Err() != nil:
+			// Given up by the caller before it left: not an attempt of anyone's.
+		default:
+			c.counters.add(c.org, fam, Tally{Unreached: 1})
+		}
 		target := u
 		var ue *url.Error
 		if errors.As(err, &ue) && ue.Err != nil {
@@ -539,6 +558,7 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, payload []
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
+	c.counters.add(c.org, fam, outcome(resp.StatusCode, body))
 	if err != nil {
 		return 0, nil, nil, transportErr(resp.Request.URL, fmt.Errorf("read response: %w", err))
 	}
@@ -547,6 +567,25 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, payload []
 			Reason: fmt.Sprintf("the API answered %d with a body larger than %d bytes", resp.StatusCode, c.maxBody)}
 	}
 	return resp.StatusCode, resp.Header, body, nil
+}
+
+// outcome is how an HTTP answer counts. 429 is a refusal: the API did not count it. A 502,
+// 503 or 504 without the API's JSON error body (an object with "detail") is a gateway's or
+// proxy's page: the request did not reach the API. Every other answer came from the API,
+// which counted it.
+func outcome(status int, body []byte) Tally {
+	switch status {
+	case http.StatusTooManyRequests:
+		return Tally{Refused: 1}
+	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		var payload struct {
+			Detail json.RawMessage `json:"detail"`
+		}
+		if json.Unmarshal(body, &payload) != nil || len(payload.Detail) == 0 {
+			return Tally{Unreached: 1}
+		}
+	}
+	return Tally{Answered: 1}
 }
 
 // hostPort is the host and port a URL goes to: "api.example:443".

@@ -79,33 +79,97 @@ type CounterKey struct {
 	Family         Family
 }
 
-// Counters counts requests sent per family and organization during the current UTC day
-// (every attempt counts, as the server counts them). Safe for concurrent use.
+// Tally is what happened to the requests of one counter (every attempt, retries included,
+// counts by what happened to it).
+type Tally struct {
+	// Answered: the API answered with a status other than 429, so it counted the request
+	// against the daily limit. An attempt sent whose answer never came counts here too:
+	// the API may well have counted it.
+	Answered int
+	// Refused: the API answered 429 (a limit reached); it did not count the request.
+	Refused int
+	// Unreached: the request never reached the API (no connection, a timeout before it
+	// was sent, or a gateway's 502/503/504 without the API's JSON error body).
+	Unreached int
+}
+
+// NotCounted is how many attempts the API did not count: refused or unreached.
+func (t Tally) NotCounted() int { return t.Refused + t.Unreached }
+
+func (t Tally) plus(u Tally) Tally {
+	return Tally{Answered: t.Answered + u.Answered, Refused: t.Refused + u.Refused, Unreached: t.Unreached + u.Unreached}
+}
+
+// Store keeps the day's counts where every parley process of the user sees them (package
+// ledger, through an adapter of the caller's). Days are UTC days, "2006-01-02".
+type Store interface {
+	// Add adds t to a counter of day. It is called from the goroutine that made the
+	// request, after its answer, and may write to disk.
+	Add(day string, k CounterKey, t Tally)
+	// Each calls fn with every non-zero counter of day. It must not do I/O: the status bar
+	// asks while drawing.
+	Each(day string, fn func(CounterKey, Tally))
+}
+
+// memoryStore is the Store of a client without one: the current day, in memory.
+type memoryStore struct {
+	mu     sync.Mutex
+	day    string
+	counts map[CounterKey]Tally
+}
+
+func (m *memoryStore) Add(day string, k CounterKey, t Tally) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if day != m.day {
+		if day < m.day {
+			return // an answer that came in after midnight for the day before
+		}
+		m.day, m.counts = day, map[CounterKey]Tally{}
+	}
+	m.counts[k] = m.counts[k].plus(t)
+}
+
+func (m *memoryStore) Each(day string, fn func(CounterKey, Tally)) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if day != m.day {
+		return
+	}
+	for k, t := range m.counts {
+		fn(k, t)
+	}
+}
+
+// Counters counts requests per family and organization during the current UTC day, as the
+// API counts them (Tally): what it answered, apart from what it refused with 429 and what
+// never reached it. The counts live in the configured Store (Config.Store, the persistent
+// ledger shared with the user's other parley processes), else in memory. Safe for
+// concurrent use.
 //
 // Requests are sent with an organization header (or none), but the API counts them against
 // the organization that answers: the token's default one without the header, and also for
 // an id the token may not use (an organization token ignores the header; a customer token
 // falls back to its default for an unknown id). Once the caller knows which organization
-// answers for a header value, Resolve makes both count as one.
+// answers for a header value, Resolve makes both count as one: requests are stored under the
+// organization known to answer at the time, and reading adds up every organization key known
+// to be answered by the same organization, so counts stored before it was known (also by
+// another process, such as a command-line export) are not lost.
 type Counters struct {
 	mu    sync.Mutex
 	now   func() time.Time
-	day   string
-	byID  map[CounterKey]int
+	store Store
 	alias map[int64]int64 // header value → the organization that answers for it
 }
 
-func newCounters(now func() time.Time) *Counters {
-	return &Counters{now: now, byID: map[CounterKey]int{}, alias: map[int64]int64{}}
+func newCounters(now func() time.Time, store Store) *Counters {
+	if store == nil {
+		store = &memoryStore{}
+	}
+	return &Counters{now: now, store: store, alias: map[int64]int64{}}
 }
 
-func (c *Counters) rollover() {
-	day := c.now().UTC().Format(time.DateOnly)
-	if day != c.day {
-		c.day = day
-		clear(c.byID)
-	}
-}
+func (c *Counters) today() string { return c.now().UTC().Format(time.DateOnly) }
 
 // effective is the organization that requests sent with header value org count against;
 // the caller holds mu.
@@ -122,26 +186,18 @@ func (c *Counters) effective(org int64) int64 {
 
 // Resolve records that requests sent with the organization header value sent (0: no
 // header) are answered, and counted by the API, for organization answered: from now on both
-// share one counter, and what was counted under sent so far moves to answered. It is a fact
-// about the token, so it outlives the day's rollover. A zero answered is ignored.
+// share one counter, and what was counted under sent so far counts for answered. It is a
+// fact about the token, so it outlives the day's rollover. A zero answered is ignored.
 func (c *Counters) Resolve(sent, answered int64) {
 	if answered == 0 || sent == answered {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.rollover()
 	if c.effective(answered) == sent {
 		return // would make a cycle: the latest word does not undo an earlier one
 	}
 	c.alias[sent] = answered
-	to := c.effective(answered)
-	for k, v := range c.byID {
-		if k.OrganizationID == sent {
-			delete(c.byID, k)
-			c.byID[CounterKey{to, k.Family}] += v
-		}
-	}
 }
 
 // Effective is the organization requests sent with header value org count against: org
@@ -152,36 +208,57 @@ func (c *Counters) Effective(org int64) int64 {
 	return c.effective(org)
 }
 
-func (c *Counters) add(org int64, f Family) {
+// add counts one attempt sent with organization header value org.
+func (c *Counters) add(org int64, f Family, t Tally) {
+	day := c.today()
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.rollover()
-	c.byID[CounterKey{c.effective(org), f}]++
+	k := CounterKey{c.effective(org), f}
+	c.mu.Unlock()
+	c.store.Add(day, k, t) // may write to disk: not under mu, which drawing waits for
 }
 
-// Get is today's count for one family of the organization that answers for header value
+// Tally is today's tally of one family of the organization that answers for header value
 // org.
-func (c *Counters) Get(org int64, f Family) int {
+func (c *Counters) Tally(org int64, f Family) Tally {
+	day := c.today()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.rollover()
-	return c.byID[CounterKey{c.effective(org), f}]
+	org = c.effective(org)
+	var sum Tally
+	c.store.Each(day, func(k CounterKey, t Tally) {
+		if k.Family == f && c.effective(k.OrganizationID) == org {
+			sum = sum.plus(t)
+		}
+	})
+	return sum
 }
+
+// Get is today's count of answered requests (what the API counted) for one family of the
+// organization that answers for header value org.
+func (c *Counters) Get(org int64, f Family) int { return c.Tally(org, f).Answered }
 
 // CounterValue is one row of a Snapshot.
 type CounterValue struct {
 	CounterKey
-	Count int
+	Tally
 }
 
-// Snapshot lists today's non-zero counters, sorted by organization then family.
+// Snapshot lists today's non-zero counters by the organization that answers, sorted by
+// organization then family.
 func (c *Counters) Snapshot() []CounterValue {
+	day := c.today()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.rollover()
-	out := make([]CounterValue, 0, len(c.byID))
-	for k, v := range c.byID {
-		out = append(out, CounterValue{k, v})
+	sums := map[CounterKey]Tally{}
+	c.store.Each(day, func(k CounterKey, t Tally) {
+		k.OrganizationID = c.effective(k.OrganizationID)
+		sums[k] = sums[k].plus(t)
+	})
+	out := make([]CounterValue, 0, len(sums))
+	for k, t := range sums {
+		if t != (Tally{}) {
+			out = append(out, CounterValue{k, t})
+		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].OrganizationID != out[j].OrganizationID {

@@ -87,13 +87,13 @@ func TestCountersPerFamilyAndOrganization(t *testing.T) {
 		t.Fatalf("%d requests for %d calls", rec.count(), len(calls))
 	}
 	wantSnap := []CounterValue{
-		{CounterKey{7, "analytics:um_conversation_rating"}, 2},
-		{CounterKey{7, "analytics:um_operator_status"}, 1},
-		{CounterKey{7, FamilyContacts}, 6},
-		{CounterKey{7, FamilyConversations}, 7},
-		{CounterKey{7, FamilyNavigation}, 1},
-		{CounterKey{7, FamilyNotes}, 4},
-		{CounterKey{7, FamilyOperators}, 6},
+		{CounterKey{7, "analytics:um_conversation_rating"}, Tally{Answered: 2}},
+		{CounterKey{7, "analytics:um_operator_status"}, Tally{Answered: 1}},
+		{CounterKey{7, FamilyContacts}, Tally{Answered: 6}},
+		{CounterKey{7, FamilyConversations}, Tally{Answered: 7}},
+		{CounterKey{7, FamilyNavigation}, Tally{Answered: 1}},
+		{CounterKey{7, FamilyNotes}, Tally{Answered: 4}},
+		{CounterKey{7, FamilyOperators}, Tally{Answered: 6}},
 	}
 	if got := c.Counters().Snapshot(); !reflect.DeepEqual(got, wantSnap) {
 		t.Errorf("snapshot = %v\nwant       %v", got, wantSnap)
@@ -250,7 +250,7 @@ func TestCountersResolveTheAnsweringOrganization(t *testing.T) {
 	if c.Usage(FamilyConversations) != 8 || named.Usage(FamilyConversations) != 8 {
 		t.Errorf("after two more: %d and %d, want 8 for both", c.Usage(FamilyConversations), named.Usage(FamilyConversations))
 	}
-	if got, want := cs.Snapshot(), []CounterValue{{CounterKey{1001, FamilyConversations}, 8}}; !reflect.DeepEqual(got, want) {
+	if got, want := cs.Snapshot(), []CounterValue{{CounterKey{1001, FamilyConversations}, Tally{Answered: 8}}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("snapshot %v, want %v", got, want)
 	}
 	if cs.Effective(0) != 1001 || cs.Effective(1002) != 1001 || cs.Effective(1003) != 1003 {
@@ -266,5 +266,47 @@ func TestCountersResolveTheAnsweringOrganization(t *testing.T) {
 	list(c, 1)
 	if named.Usage(FamilyConversations) != 1 {
 		t.Errorf("next day: 1001 usage %d, want 1", named.Usage(FamilyConversations))
+	}
+}
+
+// TestCountersShareAStore: two clients (two parley processes) on one store count into the
+// same counters; what one stored under "no organization header" before it learnt the
+// answering organization counts for that organization once it knows.
+func TestCountersShareAStore(t *testing.T) {
+	clock := newFakeClock(time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC))
+	rec := newRecorder(t, genericAPI)
+	store := &memoryStore{}
+	a, _ := newTestClient(t, rec.base(), func(cfg *Config) { cfg.Now, cfg.Store = clock.Now, store })
+	b, _ := newTestClient(t, rec.base(), func(cfg *Config) { cfg.Now, cfg.Store, cfg.OrganizationID = clock.Now, store, 1001 })
+	list := func(c *Client, n int) {
+		t.Helper()
+		for range n {
+			if _, err := c.ListConversations(bg(), ConversationListOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	list(a, 2)
+	list(b, 3)
+	if a.Usage(FamilyConversations) != 2 || b.Usage(FamilyConversations) != 3 {
+		t.Fatalf("before anything is known: %d and %d, want 2 and 3", a.Usage(FamilyConversations), b.Usage(FamilyConversations))
+	}
+	a.Counters().Resolve(0, 1001)
+	list(a, 1) // stored under 1001 now
+	if got := a.Usage(FamilyConversations); got != 6 {
+		t.Errorf("a, knowing its organization: %d, want 6", got)
+	}
+	if got := b.Usage(FamilyConversations); got != 4 {
+		t.Errorf("b: %d, want 4 (its 3 and a's request stored under 1001)", got)
+	}
+	if got, want := a.Counters().Snapshot(), []CounterValue{{CounterKey{1001, FamilyConversations}, Tally{Answered: 6}}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("snapshot %v, want %v", got, want)
+	}
+	// An answer of yesterday that arrives after midnight does not bring yesterday back.
+	clock.Advance(24 * time.Hour)
+	list(b, 1)
+	store.Add("2024-03-01", CounterKey{1001, FamilyConversations}, Tally{Answered: 1})
+	if got := b.Tally(FamilyConversations); got != (Tally{Answered: 1}) {
+		t.Errorf("next day: %+v", got)
 	}
 }

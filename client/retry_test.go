@@ -103,9 +103,9 @@ func TestRetry429WithRetryAfterSeconds(t *testing.T) {
 		t.Errorf("event error = %v", e.Err)
 	}
 	checkNoToken(t, e.Err)
-	// Both attempts reach the server and both count.
-	if u := c.Usage(FamilyConversations); u != 2 {
-		t.Errorf("usage = %d, want 2", u)
+	// Both attempts reach the server; it counted the answered one, not the one it refused.
+	if got, want := c.Tally(FamilyConversations), (Tally{Answered: 1, Refused: 1}); got != want {
+		t.Errorf("tally = %+v, want %+v", got, want)
 	}
 	for _, r := range rec.requests() {
 		assertHeaders(t, r, 0, 0, false)
