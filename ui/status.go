@@ -50,7 +50,8 @@ type segment struct {
 }
 
 // statusBar shows the context (demo data or the API, organization, acting operator),
-// today's conversation requests against the budget, the auto-refresh period, the last
+// today's conversation requests the API counted against the budget (and apart those it
+// refused or that did not reach it), the auto-refresh period, the last
 // refresh, any rate-limit wait or queue, and the help hint.
 func (a *App) statusBar() string {
 	st := a.ctx.Styles
@@ -75,9 +76,12 @@ func (a *App) statusBar() string {
 		segs = append(segs, segment{"checking " + to + "…", "checking…", st.StatusWarn, 1})
 	}
 	// Numbers keep a word even in their short form: a bare "139/400" or "08:39:28" says
-	// nothing.
-	used := a.ctx.Client.Usage(client.FamilyConversations)
-	segs = append(segs, segment{fmt.Sprintf("conv %d/%d today", used, a.opts.RequestBudget), fmt.Sprintf("conv %d/%d", used, a.opts.RequestBudget), st.StatusBar, 2})
+	// nothing. The count is what the API counted; attempts it refused (429) or that never
+	// reached it follow apart.
+	tally := a.ctx.Client.Tally(client.FamilyConversations)
+	count := fmt.Sprintf("conv %d/%d", tally.Answered, a.opts.RequestBudget)
+	apart := notCounted(tally)
+	segs = append(segs, segment{count + " today" + apart, count + apart, st.StatusBar, 2})
 	if a.opts.RefreshInterval > 0 {
 		d, paused := a.autoInterval()
 		switch {
@@ -123,6 +127,22 @@ func (a *App) statusBar() string {
 	a.bars.statusKey = key.String()
 	a.bars.status = a.layoutStatus(segs, right)
 	return a.bars.status
+}
+
+// notCounted names the attempts the API did not count (" · 12 refused, 3 unreached"), or
+// is "" when there are none.
+func notCounted(t client.Tally) string {
+	var parts []string
+	if t.Refused > 0 {
+		parts = append(parts, strconv.Itoa(t.Refused)+" refused")
+	}
+	if t.Unreached > 0 {
+		parts = append(parts, strconv.Itoa(t.Unreached)+" unreached")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " · " + strings.Join(parts, ", ")
 }
 
 // layoutStatus fits the segments into the width: the least important ones (highest

@@ -12,6 +12,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/viewtest"
@@ -83,6 +84,46 @@ func TestStatusBarNumbersKeepTheirLabel(t *testing.T) {
 				t.Errorf("200 columns: want the long forms in %q", bar)
 			}
 		}
+	}
+}
+
+// TestStatusBarCountsWhatTheAPICounted: the conversations count is what the API counted;
+// attempts it refused with 429, and those that never reached it, show apart, also on a
+// narrow terminal.
+func TestStatusBarCountsWhatTheAPICounted(t *testing.T) {
+	e := viewtest.NewEnv(t, sandbox.Options{Size: "small", Seed: 1, DailyLimit: 2, BurstRate: -1}, nil)
+	for i := range 3 {
+		_, err := e.Client.ListConversations(t.Context(), client.ConversationListOptions{})
+		if refused := i == 2; refused != client.IsRateLimited(err) {
+			t.Fatalf("list %d: %v", i+1, err)
+		}
+	}
+	bar := func(c *client.Client, w int) string {
+		a := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(), Now: viewtest.Clock,
+			RequestBudget: 400, RefreshInterval: 30 * time.Second, Label: "api.example.com"})
+		a.Update(common.RefreshedMsg{At: viewtest.Now})
+		a.Update(tea.WindowSizeMsg{Width: w, Height: 24})
+		return lastLine(a.View())
+	}
+	if got := bar(e.Client, 200); !strings.Contains(got, "conv 2/400 today · 1 refused") {
+		t.Errorf("200 columns: %q", got)
+	}
+	if got := bar(e.Client, 80); !strings.Contains(got, "conv 2/400 · 1 refused") {
+		t.Errorf("80 columns: %q", got)
+	}
+
+	down, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "t", MaxRetries: -1, Now: viewtest.Clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := down.ListConversations(t.Context(), client.ConversationListOptions{}); err == nil {
+		t.Fatal("no error from a closed port")
+	}
+	if got := bar(down, 200); !strings.Contains(got, "conv 0/400 today · 1 unreached") {
+		t.Errorf("unreached: %q", got)
+	}
+	if got := bar(down, 80); !strings.Contains(got, "conv 0/400 · 1 unreached") {
+		t.Errorf("unreached, 80 columns: %q", got)
 	}
 }
 
