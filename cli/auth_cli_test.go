@@ -56,7 +56,8 @@ func TestMain(m *testing.M) {
 }
 
 // headlessEnv is an environment without any D-Bus session: no DBUS_SESSION_BUS_ADDRESS,
-// XDG_RUNTIME_DIR an empty directory, and fresh config and home directories.
+// XDG_RUNTIME_DIR an empty directory, and fresh config and home directories (the request
+// ledger then goes under the fresh home).
 func headlessEnv(t *testing.T) []string {
 	t.Helper()
 	bus := fmt.Sprintf("/run/user/%d/bus", os.Getuid())
@@ -67,7 +68,7 @@ func headlessEnv(t *testing.T) []string {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
-		case k == "DBUS_SESSION_BUS_ADDRESS", k == "XDG_RUNTIME_DIR", k == "XDG_CONFIG_HOME", k == "HOME", strings.HasPrefix(k, "PARLEY_"):
+		case k == "DBUS_SESSION_BUS_ADDRESS", k == "XDG_RUNTIME_DIR", k == "XDG_CONFIG_HOME", k == "XDG_STATE_HOME", k == "HOME", strings.HasPrefix(k, "PARLEY_"):
 			continue
 		}
 		env = append(env, kv)

@@ -48,6 +48,12 @@ type clientConfig struct {
 	CacheTTL time.Duration
 	// Timeout bounds one attempt of one request (0 = the client's default).
 	Timeout time.Duration
+	// LedgerDir holds the persistent request ledger (ledger.DefaultDir); "" counts in
+	// memory. OnLedgerError hears of its file problems; Recover is deferred in its
+	// goroutine (the process's crash guard).
+	LedgerDir     string
+	OnLedgerError func(error)
+	Recover       func(where string)
 }
 
 func userAgent(version string) string {
@@ -80,6 +86,11 @@ func newSession(ctx context.Context, cfg clientConfig, stderr io.Writer) (*sessi
 	if cfg.Token == "" {
 		return nil, errors.New("no token for the configured API: set PARLEY_TOKEN or run `parley auth login`")
 	}
+	var store client.Store
+	if l := openLedger(cfg, stderr); l != nil {
+		store = ledgerStore{l}
+		s.closers = append(s.closers, l.Close)
+	}
 	c, err := client.New(client.Config{
 		BaseURL:        cfg.BaseURL,
 		Token:          cfg.Token,
@@ -90,6 +101,7 @@ func newSession(ctx context.Context, cfg clientConfig, stderr io.Writer) (*sessi
 		CacheTTL:       cfg.CacheTTL,
 		OnRequest:      cfg.OnRequest,
 		Timeout:        cfg.Timeout,
+		Store:          store,
 	})
 	if err != nil {
 		s.Close()

@@ -43,7 +43,11 @@ func sessionFor(ctx context.Context, s Settings, stderr io.Writer, dl *debugLog,
 			if onEvent != nil {
 				onEvent(e)
 			}
-		}, OnRequest: dl.request, CacheTTL: cacheTTL, Timeout: s.RequestTimeout}
+		}, OnRequest: dl.request, CacheTTL: cacheTTL, Timeout: s.RequestTimeout,
+		LedgerDir: s.LedgerDir, OnLedgerError: func(err error) { dl.log.Warn("ledger", "problem", err.Error()) }}
+	if proc := processFrom(ctx); proc != nil {
+		cfg.Recover = proc.Recover
+	}
 	dl.log.Info("start", "version", s.Version, "demo", s.Demo, "config", s.ConfigPath)
 	if s.Demo {
 		fmt.Fprintln(stderr, "parley: using demo data from the embedded sandbox ("+s.DemoReason+")")

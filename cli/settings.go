@@ -11,6 +11,7 @@ import (
 
 	"github.com/parley-tui/parley/config"
 	"github.com/parley-tui/parley/credentials"
+	"github.com/parley-tui/parley/ledger"
 )
 
 // Environment variables parley reads (DESIGN.md, Configuration).
@@ -54,6 +55,10 @@ type Settings struct {
 	RequestBudget int
 	// RequestTimeout bounds one attempt of one API request (default 30s).
 	RequestTimeout time.Duration
+	// LedgerDir holds the persistent request ledger: $XDG_STATE_HOME/parley/ledger or the
+	// platform's equivalent; "" when no state directory can be found (counts stay in
+	// memory).
+	LedgerDir string
 
 	// ConfigPath is the config file in use ("" when no path could be determined, e.g.
 	// without HOME); ConfigExists says whether it exists.
@@ -176,6 +181,11 @@ func resolveSettingsOpts(_ context.Context, g *globalFlags, env func(string) str
 			return s, fmt.Errorf("%s: %w", envTimeout, err)
 		}
 		s.RequestTimeout = d
+	}
+
+	// The request ledger.
+	if dir, err := ledger.DefaultDir(env); err == nil {
+		s.LedgerDir = dir
 	}
 
 	// Credentials.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/parley-tui/parley/config"
 	"github.com/parley-tui/parley/credentials"
+	"github.com/parley-tui/parley/ledger"
 )
 
 func mapEnv(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -194,5 +195,31 @@ func TestSettingsTokenFromEnv(t *testing.T) {
 	s, _ = resolveSettings(context.Background(), &globalFlags{}, mapEnv(env))
 	if _, err := s.Token(context.Background()); !errors.Is(err, credentials.ErrNoToken) {
 		t.Fatalf("want ErrNoToken, got %v", err)
+	}
+}
+
+// TestSettingsLedgerDir: the request ledger lives in $XDG_STATE_HOME/parley/ledger, else
+// under HOME (the platform's state directory); with neither there is none.
+func TestSettingsLedgerDir(t *testing.T) {
+	env := writeTestConfig(t, "")
+	env["XDG_STATE_HOME"] = t.TempDir()
+	s, err := resolveSettings(context.Background(), &globalFlags{}, mapEnv(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(env["XDG_STATE_HOME"], "parley", "ledger"); s.LedgerDir != want {
+		t.Errorf("with XDG_STATE_HOME: %q, want %q", s.LedgerDir, want)
+	}
+	delete(env, "XDG_STATE_HOME")
+	s, err = resolveSettings(context.Background(), &globalFlags{}, mapEnv(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := ledger.DefaultDir(mapEnv(env)); s.LedgerDir != want || !strings.HasPrefix(want, env["HOME"]) {
+		t.Errorf("without XDG_STATE_HOME: %q, want %q under HOME", s.LedgerDir, want)
+	}
+	s, err = resolveSettings(context.Background(), &globalFlags{}, mapEnv(map[string]string{}))
+	if err != nil || s.LedgerDir != "" {
+		t.Errorf("no HOME: %q %v", s.LedgerDir, err)
 	}
 }
