@@ -93,7 +93,8 @@ func TestAnalyticsSummaryCountMatchesExport(t *testing.T) {
 	// The same range through the CLI against the same sandbox.
 	cmd := exec.Command(binary, "analytics", "export", "um_conversation_duration", "--from", from, "--to", to, "--format", "json")
 	dir := t.TempDir()
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"),
+		"XDG_STATE_HOME="+filepath.Join(dir, "state"))
 	cmd.Env = append(cmd.Env, sb.Env...)
 	out, err := cmd.Output()
 	if err != nil {
