@@ -128,6 +128,14 @@ func (c *Ctx) NewTaskID() int {
 	return c.taskSeq
 }
 
+// NewOwner returns an id that no other list, screen or task of this app uses: a component
+// stamps its requests and results with it, so that a result reaches only the component
+// that asked for it, whatever its type. Call it at construction or from Update.
+func (c *Ctx) NewOwner() int {
+	c.taskSeq++
+	return c.taskSeq
+}
+
 // RequestContext is the context of one request, bounded by timeout; fresh makes it skip
 // the client's response cache.
 func RequestContext(timeout time.Duration, fresh bool) (context.Context, context.CancelFunc) {

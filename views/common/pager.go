@@ -98,6 +98,9 @@ type Request struct {
 	// Where is the page asked for after the first; Offset, for LastPage, its offset.
 	Where  Where
 	Offset int
+	// Quiet marks an automatic reload (an auto-refresh): its failure shows in the list's
+	// footer only, without a toast.
+	Quiet bool
 }
 
 // Page is the answer to a Request: rows or an error.
@@ -559,34 +562,25 @@ func FetchBottom[T, R any](ctx context.Context, r Request, desc bool,
 }
 
 // FetchBeforeLast fetches r's answer, the page that ends where the rows after the gap
-// start, at link (Gap.Prev) within timeout (in a command): an offset page that continues
-// at its previous link (kind LinkNone, see Gap.Cursor), or a cursor page: for a list in
-// descending id order (LinkAllPrev) the page after the link's cursor (higher ids),
-// reversed, continuing at its next link; ascending (LinkAllNext), the page before it, in
-// order, continuing at its previous link. An error is wrapped with what; At is now().
-func FetchBeforeLast[T, R any](c *client.Client, r Request, link string, kind LinkKind, row func(T) R,
-	now func() time.Time, timeout time.Duration, what string) Page[R] {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	var p Page[R]
-	if kind.cursor() {
-		p = Page[R]{Request: r, Kind: kind, Total: -1}
-		pg, err := client.FetchCursorPage[T](ctx, c, link)
-		if err != nil {
-			p.Err = err
-		} else {
-			p.Rows, p.Total, p.Prev = Map(pg.Results, row), cursorCount(pg), pg.Previous
-			if kind == LinkAllPrev {
-				slices.Reverse(p.Rows)
-				p.Prev = pg.Next
-			}
-		}
-	} else {
-		p = FetchNext[T](ctx, c, r, link, LinkOffset, nil, row)
+// start, at link (Gap.Prev): an offset page that continues at its previous link (kind
+// LinkNone, see Gap.Cursor), or a cursor page: for a list in descending id order
+// (LinkAllPrev) the page after the link's cursor (higher ids), reversed, continuing at its
+// next link; ascending (LinkAllNext), the page before it, in order, continuing at its
+// previous link. Errors are the client's, unwrapped.
+func FetchBeforeLast[T, R any](ctx context.Context, c *client.Client, r Request, link string, kind LinkKind, row func(T) R) Page[R] {
+	if !kind.cursor() {
+		return FetchNext[T](ctx, c, r, link, LinkOffset, nil, row)
 	}
-	if p.Err != nil {
-		p.Err = fmt.Errorf("%s: %w", what, p.Err)
+	p := Page[R]{Request: r, Kind: kind, Total: -1}
+	pg, err := client.FetchCursorPage[T](ctx, c, link)
+	if err != nil {
+		p.Err = err
+		return p
 	}
-	p.At = now()
+	p.Rows, p.Total, p.Prev = Map(pg.Results, row), cursorCount(pg), pg.Previous
+	if kind == LinkAllPrev {
+		slices.Reverse(p.Rows)
+		p.Prev = pg.Next
+	}
 	return p
 }

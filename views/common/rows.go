@@ -32,9 +32,10 @@ func RemoveRows[R any](rows []R, index map[int64]int, ids []int64, id func(R) in
 	}
 	kept := rows[:0]
 	beforeGap := 0
+	cursor := win.Cursor // every removed row before it moves it up one
 	for i, r := range rows {
 		if drop[id(r)] {
-			if gap.PosOf(i) < win.Cursor {
+			if gap.PosOf(i) < cursor {
 				win.Cursor--
 			}
 			if gap.Gap.N > 0 && i < gap.Gap.At {

@@ -24,3 +24,18 @@ func TestRemoveRowsKeepsTheCursorOnItsRow(t *testing.T) {
 		t.Fatalf("cursor %d after removing the selected row and the last", win.Cursor)
 	}
 }
+
+// Every removed row before the cursor moves it up one: removing the two rows above it
+// leaves it on its row, not on the one below.
+func TestRemoveRowsBeforeTheCursorEachMoveItUp(t *testing.T) {
+	id := func(r int64) int64 { return r }
+	rows := []int64{10, 11, 12, 13}
+	index := map[int64]int{}
+	Reindex(index, rows, id)
+	win := Window{Cursor: 2} // on 12
+	win.SetSize(4)
+	rows, _ = RemoveRows(rows, index, []int64{10, 11}, id, &win, nil)
+	if rows[win.Cursor] != 12 {
+		t.Fatalf("cursor on %d after removing the two rows above 12", rows[win.Cursor])
+	}
+}

@@ -544,7 +544,14 @@ func (m *List) fetchGap(w common.Where) tea.Cmd {
 	if w == common.BeforeLast {
 		link, kind := m.pg.Gap.Prev, m.pg.Gap.Cursor
 		return func() tea.Msg {
-			return pageMsg(common.FetchBeforeLast(c, r, link, kind, RowFrom, now, requestTimeout, "contacts"))
+			ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+			defer cancel()
+			p := common.FetchBeforeLast(ctx, c, r, link, kind, RowFrom)
+			if p.Err != nil {
+				p.Err = fmt.Errorf("contacts: %w", p.Err)
+			}
+			p.At = now()
+			return pageMsg(p)
 		}
 	}
 	return func() tea.Msg {

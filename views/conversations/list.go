@@ -867,7 +867,14 @@ func (m *Model) fetchGap(w common.Where) tea.Cmd {
 	if w == common.BeforeLast {
 		link, kind := m.pg.Gap.Prev, m.pg.Gap.Cursor
 		return func() tea.Msg {
-			return pageMsg{Page: common.FetchBeforeLast(c, r, link, kind, RowFrom, now, requestTimeout, "conversations")}
+			ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+			defer cancel()
+			p := common.FetchBeforeLast(ctx, c, r, link, kind, RowFrom)
+			if p.Err != nil {
+				p.Err = fmt.Errorf("conversations: %w", p.Err)
+			}
+			p.At = now()
+			return pageMsg{Page: p}
 		}
 	}
 	opts := m.listOptions(m.q)

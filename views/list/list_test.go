@@ -1,0 +1,348 @@
+package list_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/list"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+const wait = 5 * time.Second
+
+// row is a conversation as the test source shows it.
+type row struct {
+	ID   int64
+	Name string
+}
+
+// source lists the sandbox's conversations in id order (descending unless asc), two lines a
+// row below 60 columns. renders counts the rows it lays out.
+type source struct {
+	asc     bool
+	renders *int
+}
+
+func (s source) Pages() list.Fetcher[row] {
+	ordering := ""
+	if s.asc {
+		ordering = "id"
+	}
+	return list.Endpoints[client.Conversation, row]{
+		What: "conversations", One: "conversation",
+		Row: func(c client.Conversation) row { return row{ID: c.ID, Name: fmt.Sprint("conv ", c.ID)} },
+		ID:  func(r row) int64 { return r.ID },
+		Offset: func(ctx context.Context, c *client.Client, limit, offset int) (*client.Page[client.Conversation], error) {
+			return c.ListConversations(ctx, client.ConversationListOptions{ListOptions: client.ListOptions{Limit: limit, Offset: offset, Ordering: ordering}})
+		},
+	}
+}
+
+func (s source) RowHeight(w int) int {
+	if w >= 60 {
+		return 1
+	}
+	return 2
+}
+
+func (s source) Stamp(*row, time.Time) string { return "" }
+
+func (s source) Render(r *row, c list.Cell) string {
+	*s.renders++
+	text := common.Fit(c.Mark+r.Name, c.Width)
+	if s.RowHeight(c.Width) == 2 {
+		text += "\n" + common.Fit("   second line", c.Width)
+	}
+	return text
+}
+
+func (s source) Header(st list.Status) []string {
+	return []string{" " + st.Count + " conversations"}
+}
+
+func (s source) Empty(list.Status) string { return "No conversations." }
+
+// pane adapts a list to viewtest.Settle.
+type pane struct{ l list.Model[row] }
+
+func (p pane) Update(msg tea.Msg) (pane, tea.Cmd) {
+	var cmd tea.Cmd
+	p.l, cmd = p.l.Update(msg)
+	return p, cmd
+}
+
+func (p pane) key(k string) (pane, tea.Cmd) { return p.Update(viewtest.Key(k)) }
+
+func newPane(t *testing.T, c *client.Client, ctx *common.Ctx, pageSize, w, h int, opts list.Options) (pane, *int) {
+	t.Helper()
+	if ctx == nil {
+		ctx = viewtest.Ctx(c)
+	}
+	ctx.PageSize = pageSize
+	renders := new(int)
+	l := list.New[row](ctx, source{renders: renders}, opts)
+	l.SetSize(w, h)
+	l.Focus()
+	return pane{l: l}, renders
+}
+
+// oldest is the id of the sandbox's oldest conversation.
+func oldest(t *testing.T, c *client.Client) int64 {
+	t.Helper()
+	p, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1, Ordering: "id"}})
+	if err != nil || len(p.Results) == 0 {
+		t.Fatalf("oldest conversation: %v", err)
+	}
+	return p.Results[0].ID
+}
+
+func env(t *testing.T) *client.Client {
+	t.Helper()
+	return viewtest.Client(t, viewtest.Sandbox(t, sandbox.Options{}))
+}
+
+func TestPagesLoadNearTheEndEachOnce(t *testing.T) {
+	c := env(t)
+	p, _ := newPane(t, c, nil, 20, 80, 12, list.Options{})
+	before := c.Usage(client.FamilyConversations)
+	p = viewtest.Settle(p, p.l.Load(false), wait)
+	total := p.l.Total()
+	if total <= 60 || len(p.l.Rows()) != 20 {
+		t.Fatalf("first load: %d rows of %d; want one page of a longer list", len(p.l.Rows()), total)
+	}
+	var cmd tea.Cmd
+	for i := 0; i < 100 && len(p.l.Rows()) < total; i++ {
+		p, cmd = p.key("ctrl+d")
+		p = viewtest.Settle(p, cmd, wait)
+	}
+	seen := map[int64]bool{}
+	for _, r := range p.l.Rows() {
+		if seen[r.ID] {
+			t.Fatalf("row %d loaded twice", r.ID)
+		}
+		seen[r.ID] = true
+	}
+	if len(seen) != total {
+		t.Fatalf("walked %d rows, count %d", len(seen), total)
+	}
+	if used, pages := c.Usage(client.FamilyConversations)-before, (total+19)/20; used != pages {
+		t.Fatalf("%d requests for %d pages", used, pages)
+	}
+}
+
+// Two lists of the same rows on one context: a page is stamped with its list's owner id
+// and never lands in the other, even when both lists' pagers are at the same request.
+func TestAPageReachesOnlyItsOwnList(t *testing.T) {
+	c := env(t)
+	ctx := viewtest.Ctx(c)
+	a, _ := newPane(t, c, ctx, 10, 80, 12, list.Options{})
+	b, _ := newPane(t, c, ctx, 10, 80, 12, list.Options{})
+	if a.l.Owner() == b.l.Owner() {
+		t.Fatalf("two lists share the owner id %d", a.l.Owner())
+	}
+	msgs := viewtest.Run(a.l.Load(false), wait)
+	_ = b.l.Load(false) // b awaits its own first page, request for request like a's
+	b, _ = viewtest.Apply(b, msgs)
+	if len(b.l.Rows()) != 0 || b.l.Loaded() {
+		t.Fatalf("list b took list a's page: %d rows", len(b.l.Rows()))
+	}
+	a, _ = viewtest.Apply(a, msgs)
+	if len(a.l.Rows()) != 10 {
+		t.Fatalf("list a has %d rows, want its page of 10", len(a.l.Rows()))
+	}
+}
+
+// A query's answer that arrives after a newer query's is dropped.
+func TestAnOlderQuerysPageIsDropped(t *testing.T) {
+	c := env(t)
+	p, renders := newPane(t, c, nil, 10, 80, 12, list.Options{})
+	first := p.l.Show(source{renders: renders})
+	second := p.l.Show(source{asc: true, renders: renders})
+	p, _ = viewtest.Apply(p, viewtest.Run(second, wait))
+	p, _ = viewtest.Apply(p, viewtest.Run(first, wait))
+	rows := p.l.Rows()
+	if len(rows) < 2 || rows[0].ID > rows[1].ID {
+		t.Fatalf("rows %v: the older query's page (id descending) replaced the newer one's", rows)
+	}
+}
+
+// G loads the last page by its offset; the rows between show as the gap ("⋯") until the
+// cursor nears them.
+func TestBottomLoadsTheLastPageAndLeavesAGap(t *testing.T) {
+	c := env(t)
+	p, _ := newPane(t, c, nil, 10, 80, 12, list.Options{})
+	p = viewtest.Settle(p, p.l.Load(false), wait)
+	total := p.l.Total()
+	before := c.Usage(client.FamilyConversations)
+	p, cmd := p.key("G")
+	p = viewtest.Settle(p, cmd, wait)
+	if used := c.Usage(client.FamilyConversations) - before; used > 2 {
+		t.Fatalf("G took %d requests, want the last page and the one before it at most", used)
+	}
+	if p.l.Cursor() != total-1 {
+		t.Fatalf("cursor at %d, want the last row %d", p.l.Cursor(), total-1)
+	}
+	if r, ok := p.l.Selected(); !ok || r.ID != oldest(t, c) {
+		t.Fatalf("G selected %v (%v), want the oldest conversation", r, ok)
+	}
+	if got := len(p.l.Rows()); got >= total {
+		t.Fatalf("%d rows loaded of %d: the pages between were fetched", got, total)
+	}
+	for range 4 {
+		p, cmd = p.key("ctrl+u")
+		p = viewtest.Settle(p, cmd, wait)
+	}
+	v := p.l.View()
+	viewtest.CheckSize(t, v, 80, 12, "up from the bottom")
+	if strings.Contains(v, "⋯") {
+		t.Fatalf("rows in view are not loaded:\n%s", v)
+	}
+}
+
+// View is exactly the size given at every size, lays out only the rows in view, and takes
+// the rows not under the cursor from its cache on the next frame.
+func TestViewDrawsOnlyTheWindowAndCachesRows(t *testing.T) {
+	c := env(t)
+	p, renders := newPane(t, c, nil, 100, 80, 12, list.Options{})
+	p = viewtest.Settle(p, p.l.Load(false), wait)
+	for _, sz := range [][2]int{{80, 12}, {40, 9}, {120, 30}, {20, 3}, {30, 1}, {1, 1}} {
+		p.l.SetSize(sz[0], sz[1])
+		viewtest.CheckSize(t, p.l.View(), sz[0], sz[1], fmt.Sprintf("%dx%d", sz[0], sz[1]))
+	}
+	p.l.SetSize(80, 12) // a header, ten rows, a footer
+	*renders = 0
+	p.l.View()
+	if *renders != 10 {
+		t.Fatalf("a frame laid out %d rows, want the 10 in view", *renders)
+	}
+	*renders = 0
+	p, _ = p.key("j")
+	p.l.View()
+	if *renders != 2 {
+		t.Fatalf("a frame after j laid out %d rows, want the 2 the cursor left and reached", *renders)
+	}
+}
+
+// Marks survive paging, RemoveRows drops rows and marks with the cursor kept near, and the
+// count goes down with them.
+func TestMarksAndRemoveRows(t *testing.T) {
+	c := env(t)
+	p, _ := newPane(t, c, nil, 100, 80, 12, list.Options{Marks: true})
+	p = viewtest.Settle(p, p.l.Load(false), wait)
+	total := p.l.Total()
+	rows := slices.Clone(p.l.Rows())
+	p, _ = p.key(" ")
+	p, _ = p.key(" ")
+	if m := p.l.Marked(); len(m) != 2 || m[0].ID != rows[0].ID || m[1].ID != rows[1].ID {
+		t.Fatalf("marked %v, want the first two rows", m)
+	}
+	if !strings.Contains(p.l.View(), "2 marked") || !strings.Contains(p.l.View(), "*conv") {
+		t.Fatalf("the marks do not show:\n%s", p.l.View())
+	}
+	if n := p.l.RemoveRows([]int64{rows[0].ID, rows[1].ID}); n != 2 {
+		t.Fatalf("removed %d rows, want 2", n)
+	}
+	if r, _ := p.l.Selected(); r.ID != rows[2].ID || p.l.Total() != total-2 || len(p.l.Marked()) != 0 {
+		t.Fatalf("after removing two: cursor on %d (want %d), total %d (want %d), %d marked",
+			r.ID, rows[2].ID, p.l.Total(), total-2, len(p.l.Marked()))
+	}
+}
+
+// Without marks the mark key is not the list's.
+func TestMarkKeyIsFreeWithoutMarks(t *testing.T) {
+	c := env(t)
+	p, _ := newPane(t, c, nil, 100, 80, 12, list.Options{})
+	p = viewtest.Settle(p, p.l.Load(false), wait)
+	if _, _, ok := p.l.HandleKey(viewtest.Key(" ")); ok || len(p.l.Marked()) != 0 {
+		t.Fatal("space marked a row of a list without marks")
+	}
+}
+
+// A pinned row shows above the rows with the cursor on it, says what it is in the footer,
+// and goes when its row loads, the cursor then on that row.
+func TestPinnedRowGoesWhenItsRowLoads(t *testing.T) {
+	c := env(t)
+	p, _ := newPane(t, c, nil, 10, 80, 12, list.Options{})
+	p = viewtest.Settle(p, p.l.Load(false), wait)
+	last := oldest(t, c)
+	p.l.Pin(row{ID: last, Name: "pinned"}, "not in this list (from a test)")
+	if r, ok := p.l.Selected(); !ok || r.ID != last || !p.l.OnPinned() {
+		t.Fatalf("selected %v, want the pinned row", r)
+	}
+	v := p.l.View()
+	viewtest.CheckSize(t, v, 80, 12, "pinned")
+	if lines := strings.Split(v, "\n"); !strings.HasPrefix(lines[1], "»pinned") ||
+		!strings.Contains(lines[11], fmt.Sprintf("» #%d not in this list (from a test)", last)) {
+		t.Fatalf("the pinned row or its footer is missing:\n%s", v)
+	}
+	p, _ = p.key("j")
+	if r, _ := p.l.Selected(); r.ID != p.l.Rows()[0].ID {
+		t.Fatalf("j from the pinned row went to %d, want the first row", r.ID)
+	}
+	p, _ = p.key("k")
+	p, cmd := p.key("G")
+	p = viewtest.Settle(p, cmd, wait)
+	if _, ok := p.l.Pinned(); ok {
+		t.Fatal("the pinned row stayed after its row loaded")
+	}
+	if r, _ := p.l.Selected(); r.ID != last {
+		t.Fatalf("G from the pinned row: the cursor stayed on %d", r.ID)
+	}
+}
+
+// r after a failed next page asks for that page again, keeping the rows.
+func TestRefreshRetriesTheFailedNextPage(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	fail := &firstPages{FailingPages: viewtest.FailingPages{Next: viewtest.Transport(t)}}
+	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: viewtest.Clock,
+		MaxRetries: -1, HTTPClient: &http.Client{Transport: fail}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := newPane(t, c, nil, 10, 80, 12, list.Options{})
+	p = viewtest.Settle(p, p.l.Load(false), wait)
+	fail.Fail.Store(true)
+	var cmd tea.Cmd
+	for range 3 {
+		p, cmd = p.key("ctrl+d")
+		p = viewtest.Settle(p, cmd, wait)
+	}
+	loaded := len(p.l.Rows())
+	if !strings.Contains(p.l.View(), "next page failed; r retries it") || loaded%10 != 0 {
+		t.Fatalf("a failed next page: %d rows\n%s", len(p.l.Rows()), p.l.View())
+	}
+	fail.Fail.Store(false)
+	sel, _ := p.l.Selected()
+	p, cmd = p.key("r")
+	p = viewtest.Settle(p, cmd, wait)
+	if r, _ := p.l.Selected(); len(p.l.Rows()) < loaded+10 || r.ID != sel.ID || fail.Firsts() != 1 {
+		t.Fatalf("after r: %d rows, cursor on %d, %d first pages; want the %d loaded, the retried page, the cursor kept on %d and no first page again",
+			len(p.l.Rows()), r.ID, fail.Firsts(), loaded, sel.ID)
+	}
+}
+
+// firstPages counts the requests for a first page (without an offset).
+type firstPages struct {
+	viewtest.FailingPages
+	n atomic.Int32
+}
+
+func (f *firstPages) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.URL.Query().Get("offset") == "" {
+		f.n.Add(1)
+	}
+	return f.FailingPages.RoundTrip(req)
+}
+
+func (f *firstPages) Firsts() int { return int(f.n.Load()) }

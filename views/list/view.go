@@ -1,0 +1,209 @@
+package list
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/views/common"
+)
+
+// View draws the header, the pinned row, the rows in the window (only those: never all of
+// them), the source's detail block and the footer, exactly the list's width×height. Rows
+// not under the cursor come from the cache while their stamp is unchanged.
+func (m *Model[R]) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	if m.cacheWidth != m.width {
+		clear(m.cache)
+		m.cacheWidth = m.width
+	}
+	st := m.ctx.Styles
+	l := m.layout()
+	var b strings.Builder
+	b.Grow((m.width + 16) * m.height)
+	n := 0 // lines written
+	put := func(s string, lines int) {
+		if n > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(s)
+		n += lines
+	}
+	for _, h := range l.header[:min(len(l.header), m.height-l.footer)] {
+		put(common.Fit(h, m.width), 1)
+	}
+	now := m.ctx.ServerNow() // ages by the server's clock, which stamped the rows
+	if l.pinned > 0 {
+		put(m.entry(m.pinned, m.onPinned, true, now), l.pinned)
+	}
+	top := n
+	switch {
+	case len(m.rows) == 0:
+		for _, line := range m.emptyLines(l.body) {
+			put(st.Muted.Render(common.Pad(line, m.width)), 1)
+		}
+	default:
+		end := m.win.End(m.positions())
+		for pos := m.win.Offset; pos < end && n-top+l.rowHeight <= l.body; pos++ {
+			selected := pos == m.win.Cursor && !m.onPinned
+			if i, ok := m.pg.RowAt(pos); ok && i < len(m.rows) {
+				put(m.entry(&m.rows[i], selected, false, now), l.rowHeight)
+			} else {
+				put(strings.Join(common.GapEntry(st, selected, m.focused, l.rowHeight, m.width), "\n"), l.rowHeight)
+			}
+		}
+	}
+	blank := strings.Repeat(" ", m.width)
+	for n < top+l.body {
+		put(blank, 1)
+	}
+	if l.detail > 0 {
+		for _, line := range m.src.(Detailer).Detail(m.width, l.detail) {
+			put(common.Fit(line, m.width), 1)
+		}
+	}
+	if l.footer > 0 {
+		put(common.Fit(m.footer(), m.width), 1)
+	}
+	return b.String()
+}
+
+// emptyLines say why there are no rows, in at most n lines: loading, failed (and which key
+// tries again), or the source's empty text.
+func (m *Model[R]) emptyLines(n int) []string {
+	var lines []string
+	switch {
+	case !m.pg.Loaded || m.pg.Loading:
+		lines = []string{"  Loading " + m.fetch.noun() + "…"}
+	case m.pg.Err != nil:
+		lines = common.LoadFailedLines(m.pg.Err, m.ctx.Keys.Refresh.Help().Key, m.width, min(4, n))
+	default:
+		lines = []string{"  " + m.src.Empty(m.status())}
+	}
+	return lines[:min(len(lines), max(0, n))]
+}
+
+// entry draws row r, highlighted when selected; else from the cache while its stamp reads
+// the same (the clock moves on while the list waits for a key). The pinned row is drawn
+// anew every time.
+func (m *Model[R]) entry(r *R, selected, pinned bool, now time.Time) string {
+	st := m.ctx.Styles
+	id := m.id(*r)
+	c := Cell{Width: m.width, Mark: " ", Stamp: m.src.Stamp(r, now), Styled: !selected, Pinned: pinned}
+	paint := common.PaintIf(c.Styled)
+	switch {
+	case pinned:
+		c.Mark = paint("»", st.Marked) // not among the rows
+	case m.marked[id]:
+		c.Mark = paint("*", st.Marked)
+	}
+	if selected {
+		lines := strings.Split(m.src.Render(r, c), "\n")
+		style := common.SelectedStyle(st, m.focused)
+		for i, line := range lines {
+			lines[i] = style.Render(common.Fit(line, m.width))
+		}
+		return strings.Join(lines, "\n")
+	}
+	if pinned {
+		return m.src.Render(r, c)
+	}
+	if e, ok := m.cache[id]; ok && e.stamp == c.Stamp {
+		return e.text
+	}
+	s := m.src.Render(r, c)
+	m.cache[id] = cached{text: s, stamp: c.Stamp}
+	return s
+}
+
+// footer shows the position, the marks, the source's note, the loading state and where the
+// rows come from past the offset cap; the source's hints at the right end. On the pinned
+// row it says what that row is.
+func (m *Model[R]) footer() string {
+	st := m.ctx.Styles
+	if m.OnPinned() {
+		id := m.id(*m.pinned)
+		long := fmt.Sprintf(" » #%d %s", id, m.pinNote)
+		if ansi.StringWidth(long) > m.width {
+			short, _, _ := strings.Cut(m.pinNote, " (")
+			long = fmt.Sprintf(" » #%d %s", id, short)
+		}
+		return st.Muted.Render(long)
+	}
+	var left, note, hints string
+	if f, ok := m.src.(Footnoter); ok {
+		note, hints = f.Footnote(m.status())
+	}
+	if len(m.rows) > 0 {
+		left = fmt.Sprintf(" %s/%s", common.Thousands(m.win.Cursor+1), m.pg.Count())
+		if n := len(m.marked); n > 0 {
+			left += st.Marked.Render(fmt.Sprintf(" · %d marked", n))
+		}
+		if m.opts.ShowLoaded && len(m.rows) < m.pg.Total {
+			left += st.Muted.Render(fmt.Sprintf(" (%s loaded)", common.Thousands(len(m.rows))))
+		}
+	}
+	left += note
+	if len(m.rows) > 0 {
+		left += m.state()
+	}
+	if hints == "" {
+		return left
+	}
+	return common.Spread(left, hints, m.width)
+}
+
+// state is the footer's last part: a failed or running request, or where the rows come
+// from past the offset cap.
+func (m *Model[R]) state() string {
+	st := m.ctx.Styles
+	refresh := m.ctx.Keys.Refresh.Help().Key
+	reach := common.Thousands(m.pg.Reach())
+	switch {
+	case m.pg.NextFailed():
+		return " · " + st.Error.Render("next page failed; "+refresh+" retries it")
+	case m.pg.Err != nil:
+		return " · " + st.Error.Render("load failed; "+refresh+" retries")
+	case m.pg.Loading:
+		return " · " + st.Loading.Render("loading…")
+	case m.pg.PastCap(len(m.rows)) && m.fetch.cursor() == common.LinkNone:
+		text := "API shows at most " + reach
+		if w := m.fetch.whole(); w != "" && !m.fetch.ranked() {
+			text += fmt.Sprintf("; %s (%s) browses all", w, m.ctx.Keys.Order.Help().Key)
+		}
+		return " · " + st.Warning.Render(text)
+	case m.pg.Kind == common.LinkAllNext || m.pg.Kind == common.LinkAllPrev:
+		return st.Muted.Render(" · past " + reach + " via /all/")
+	}
+	return ""
+}
+
+// HeaderLines lays a header's parts out in lines of the list's width for a source's
+// Header: on one line in the longest forms that fit, else on two (see common.FitHeader),
+// styled as a header.
+func HeaderLines(s Status, style lipgloss.Style, parts []common.HeaderPart) []string {
+	lines := common.FitHeader(parts, s.Width, maxHeaderLines)
+	for i, l := range lines {
+		lines[i] = style.Render(l)
+	}
+	return lines
+}
+
+// maxHeaderLines is the most lines HeaderLines takes (a narrow pane with a search and
+// filters).
+const maxHeaderLines = 2
+
+// CountPart is the header's count part: "1,234 contacts", or the count alone when that
+// does not fit.
+func CountPart(s Status, one, many string) common.HeaderPart {
+	noun := many
+	if s.One {
+		noun = one
+	}
+	return common.HeaderPart{s.Count + " " + noun, s.Count}
+}
