@@ -27,7 +27,7 @@ func TestGoldenContacts(t *testing.T) {
 				h.WaitSeen(t, map[string]int{"common.OpenModalMsg": 1})
 				tm.Type("paris")
 				tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-				h.WaitSeen(t, map[string]int{"contacts.SearchMsg": 1, "contacts.pageMsg": 2})
+				h.WaitSeen(t, map[string]int{"contacts.SearchMsg": 1, "list.PageMsg": 2})
 				if step == "detail" {
 					tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 					h.WaitSeen(t, map[string]int{"contacts.contactMsg": 1, "contacts.convPageMsg": 1, "contacts.notePageMsg": 1})

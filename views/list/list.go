@@ -421,20 +421,19 @@ func (m *Model[R]) more() tea.Cmd {
 	}
 	r := m.pg.Next()
 	after := m.id(m.rows[before-1])
-	return m.request(r, func(ctx context.Context, f Fetcher[R], limit int) common.Page[R] {
+	return m.request(func(ctx context.Context, f Fetcher[R], limit int) common.Page[R] {
 		return f.next(ctx, m.ctx.Client, r, link, kind, after, limit)
 	})
 }
 
-// request runs fetch in a command as the answer to r, within requestTimeout. fetch gets
-// everything it reads as arguments; the client is read now.
-func (m *Model[R]) request(r common.Request, fetch func(context.Context, Fetcher[R], int) common.Page[R]) tea.Cmd {
+// request runs fetch, which answers r, in a command within requestTimeout. fetch gets
+// everything it reads as arguments or captured in Update.
+func (m *Model[R]) request(fetch func(context.Context, Fetcher[R], int) common.Page[R]) tea.Cmd {
 	f, limit, now, owner := m.fetch, m.ctx.PageLimit(), m.ctx.Now, m.owner
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
-		p := fetch(ctx, f, limit)
-		p.Request = r
+		p := fetch(ctx, f, limit) // answers r (its Offset placing the last rows)
 		p.At = now()
 		return PageMsg[R]{Owner: owner, Page: p}
 	}
@@ -454,11 +453,11 @@ func (m *Model[R]) prefetch() tea.Cmd {
 	c := m.ctx.Client
 	if w == common.BeforeLast {
 		link, kind := m.pg.Gap.Prev, m.pg.Gap.Cursor
-		return m.request(r, func(ctx context.Context, f Fetcher[R], _ int) common.Page[R] {
+		return m.request(func(ctx context.Context, f Fetcher[R], _ int) common.Page[R] {
 			return f.beforeLast(ctx, c, r, link, kind)
 		})
 	}
-	return m.request(r, func(ctx context.Context, f Fetcher[R], limit int) common.Page[R] {
+	return m.request(func(ctx context.Context, f Fetcher[R], limit int) common.Page[R] {
 		return f.offset(ctx, c, r, limit, r.Offset)
 	})
 }
@@ -489,7 +488,7 @@ func (m *Model[R]) jumpEnd() tea.Cmd {
 		return nil
 	}
 	c := m.ctx.Client
-	return m.request(r, func(ctx context.Context, f Fetcher[R], limit int) common.Page[R] {
+	return m.request(func(ctx context.Context, f Fetcher[R], limit int) common.Page[R] {
 		return f.bottom(ctx, c, r, limit)
 	})
 }

@@ -2,6 +2,7 @@ package viewtest
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -150,7 +151,8 @@ func (s *Seen) Add(msg tea.Msg) {
 	if s.n == nil {
 		s.n = map[string]int{}
 	}
-	s.n[fmt.Sprintf("%T", msg)]++
+	name, _, _ := strings.Cut(fmt.Sprintf("%T", msg), "[") // list.PageMsg, whatever its rows
+	s.n[name]++
 }
 
 // Count is how many messages of the named type were seen.
