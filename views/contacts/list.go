@@ -91,7 +91,7 @@ func (s source) Pages() list.Fetcher[Row] {
 		Ranked: q.Search != "",
 	}
 	if !e.Ranked {
-		e.Whole = "the default order"
+		e.Whole = "use the default order"
 	}
 	if q.Search == "" && q.Ordering == "" {
 		e.Desc = true

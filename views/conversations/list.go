@@ -15,6 +15,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/list"
 )
 
 // Query is what the list shows: filters (status included), ordering and search.
@@ -44,28 +45,14 @@ const DefaultOrdering = "-id"
 // requestTimeout bounds one list request (retries included).
 const requestTimeout = 90 * time.Second
 
-// ReloadDelay is how long the list waits after the last `s` or `o` before it asks for the
-// new query: cycling through several statuses or orderings costs one request.
-const ReloadDelay = 250 * time.Millisecond
-
-// pageMsg is a page of rows. reached is set on a first page: a time the server's clock
-// had reached when it answered (client.ServerReached), where the next "updated since"
-// window starts.
-type pageMsg struct {
-	common.Page[Row]
-	reached time.Time
-}
-
-// reloadMsg is the end of a ReloadDelay: req is the first-page request started by the key
-// press, stale once a later press (or any other load) started another.
-type reloadMsg struct{ req common.Request }
-
+// mergeMsg is the answer to RefreshChanged: the conversations updated since the last
+// refresh, for the list owner's query generation gen.
 type mergeMsg struct {
-	gen     int
-	rows    []Row
-	err     error
-	at      time.Time // the local time, for "refreshed at"
-	reached time.Time // the server's (client.ServerReached) when it answered
+	owner, gen int
+	rows       []Row
+	err        error
+	at         time.Time // the local time, for "refreshed at"
+	reached    time.Time // the server's (client.ServerReached) when it answered
 }
 
 // SearchMsg sets (or with "" clears) the server search.
@@ -74,30 +61,20 @@ type SearchMsg struct{ Text string }
 // FilterMsg replaces every filter, status included.
 type FilterMsg struct{ Filter client.ConversationFilter }
 
-// Model is the list pane.
+// Model is the list pane: the list component fed by the conversation source of its query,
+// with the refresh merge on top. A conversation opened from elsewhere that is not among the
+// rows shows pinned above them (list.Model.Pin).
 type Model struct {
-	ctx     *common.Ctx
-	q       Query
-	rows    []Row
-	index   map[int64]int
-	win     common.Window
-	width   int
-	height  int
-	focused bool
-	marked  map[int64]bool
-	pg      common.Pager
+	ctx *common.Ctx
+	q   Query
+	l   list.Model[Row]
 
-	lastRefresh time.Time
-	// windowFrom is the server's time (client.ServerReached) when the answer that last
-	// brought every loaded row up to date came: a first page or a merge, never a later page
-	// (the rows above it are older). The next "updated since" window starts there.
-	windowFrom time.Time
-	// countStale: the query changed and its first page has not arrived yet, so the count
-	// the pager holds is the previous query's.
-	countStale bool
-
-	cache      map[int64]cachedEntry // rendered unselected entries at cacheWidth
-	cacheWidth int
+	// merged is the last refresh merge taken: its generation, local time and the server's
+	// time when it was answered.
+	merged struct {
+		gen         int
+		at, reached time.Time
+	}
 
 	// Topics and widgets seen on any row loaded in this context, by id (the API lists
 	// neither): the filter form and the topics form offer them and the header names them,
@@ -105,46 +82,85 @@ type Model struct {
 	seenTopics, seenWidgets map[int64]string
 	// seenTopicTexts are the seen topics as the API spells them (never laid out).
 	seenTopicTexts map[int64]string
-
-	// pinned is a conversation opened from elsewhere (a contact's detail, a navigation
-	// event) that is not among the loaded rows. It shows above them, marked "»", so that
-	// the list says which conversation the thread and detail show instead of pointing at
-	// another row; it goes when its row loads (the cursor then moves onto that row), when
-	// the query changes and when it is deleted. pinFrom says where it was opened.
-	pinned   *Row
-	pinFrom  string
-	onPinned bool // the cursor is on the pinned row
 }
 
-// cachedEntry is a rendered row and the age it shows: it is drawn again when the age
-// shown for the row would change ("2m" becomes "3m").
-type cachedEntry struct {
-	text string
-	when string
+// source is the conversation list's side of the list component for query q.
+type source struct {
+	ctx *common.Ctx
+	q   Query
+	// The seen topics and widgets (shared with the Model): pages teach them, the header
+	// names them.
+	topics, topicTexts, widgets map[int64]string
 }
 
 // New returns an empty list; Load fetches the first page.
 func New(ctx *common.Ctx) Model {
-	return Model{ctx: ctx, index: map[int64]int{}, marked: map[int64]bool{}, cache: map[int64]cachedEntry{},
-		seenTopics: map[int64]string{}, seenWidgets: map[int64]string{}, seenTopicTexts: map[int64]string{}}
+	m := Model{ctx: ctx, seenTopics: map[int64]string{}, seenWidgets: map[int64]string{}, seenTopicTexts: map[int64]string{}}
+	m.l = list.New[Row](ctx, m.source(), list.Options{Marks: true})
+	return m
 }
 
-// remember notes the topics and widgets of rows.
-func (m *Model) remember(rows []Row) {
+// source is the source of the current query.
+func (m Model) source() source {
+	return source{ctx: m.ctx, q: m.q, topics: m.seenTopics, topicTexts: m.seenTopicTexts, widgets: m.seenWidgets}
+}
+
+// remember notes the contacts' names, the topics and the widgets of rows.
+func (s source) remember(rows []Row) {
 	for _, r := range rows {
-		m.ctx.LearnContact(r.ContactID, r.Name)
+		s.ctx.LearnContact(r.ContactID, r.Name)
 		for i, id := range r.TopicIDs {
 			if i < len(r.Topics) && r.Topics[i] != "" {
-				m.seenTopics[id] = r.Topics[i]
+				s.topics[id] = r.Topics[i]
 			}
 			if i < len(r.TopicTexts) {
-				m.seenTopicTexts[id] = r.TopicTexts[i]
+				s.topicTexts[id] = r.TopicTexts[i]
 			}
 		}
 		if r.WidgetID != 0 && r.WidgetName != "" {
-			m.seenWidgets[r.WidgetID] = r.WidgetName
+			s.widgets[r.WidgetID] = r.WidgetName
 		}
 	}
+}
+
+// Arrived learns from a page's rows.
+func (s source) Arrived(_ *list.Model[Row], p common.Page[Row]) tea.Cmd {
+	s.remember(p.Rows)
+	return nil
+}
+
+func rowID(r Row) int64 { return r.ID }
+
+// Pages lists q's conversations from the offset endpoint and, for the id orderings without
+// a search, past the offset cap from /all/ (walked backwards for id descending).
+func (s source) Pages() list.Fetcher[Row] {
+	q := s.q
+	e := list.Endpoints[client.Conversation, Row]{
+		What: "conversations", One: "conversation", Row: RowFrom, ID: rowID,
+		Offset: func(ctx context.Context, c *client.Client, limit, offset int) (*client.Page[client.Conversation], error) {
+			opts := listOptions(q, limit)
+			opts.Offset = offset
+			return c.ListConversations(ctx, opts)
+		},
+		Ranked: q.Search != "",
+	}
+	if !e.Ranked {
+		e.Whole = "order by id"
+	}
+	if q.Search == "" && (q.Ordering == "" || q.Ordering == "-id" || q.Ordering == "id") {
+		e.Desc = q.Ordering != "id"
+		e.All = func(ctx context.Context, c *client.Client, cursor string, limit int) (*client.CursorPage[client.Conversation], error) {
+			return c.ConversationsAllPage(ctx, client.AllConversationsOptions{
+				Filter:        q.Filter,
+				CursorOptions: client.CursorOptions{Cursor: cursor, Limit: limit, Ordering: "id"},
+			})
+		}
+		e.Newest = func(ctx context.Context, c *client.Client, limit int) (*client.Page[client.Conversation], error) {
+			// The default order (id descending): its first page is the newest conversations.
+			return c.ListConversations(ctx, client.ConversationListOptions{ListOptions: client.ListOptions{Limit: limit}, Filter: q.Filter})
+		}
+	}
+	return e
 }
 
 // Topic is a topic seen on a row.
@@ -177,72 +193,52 @@ func (m *Model) ForgetSeen() {
 func (m Model) Query() Query { return m.q }
 
 // Rows are the loaded rows.
-func (m Model) Rows() []Row { return m.rows }
+func (m Model) Rows() []Row { return m.l.Rows() }
 
 // Total is the server's count for the query.
-func (m Model) Total() int { return m.pg.Total }
+func (m Model) Total() int { return m.l.Total() }
 
 // Loading reports a request in flight.
-func (m Model) Loading() bool { return m.pg.Loading }
+func (m Model) Loading() bool { return m.l.Loading() }
 
 // Loaded reports that the first page of the query arrived (or failed).
-func (m Model) Loaded() bool { return m.pg.Loaded }
+func (m Model) Loaded() bool { return m.l.Loaded() }
 
-// LastRefresh is when the list last got data.
-func (m Model) LastRefresh() time.Time { return m.lastRefresh }
+// LastRefresh is when the list last got data (a page or a merge).
+func (m Model) LastRefresh() time.Time {
+	if m.merged.at.After(m.l.At()) {
+		return m.merged.at
+	}
+	return m.l.At()
+}
+
+// windowFrom is the server's time (client.ServerReached) when the answer that last brought
+// every loaded row up to date came: the query's first page or a later merge, never a later
+// page (the rows above it are older). The next "updated since" window starts there.
+func (m Model) windowFrom() time.Time {
+	if m.merged.gen == m.l.Gen() && m.merged.reached.After(m.l.Reached()) {
+		return m.merged.reached
+	}
+	return m.l.Reached()
+}
 
 // Row returns the loaded (or pinned) row of conversation id.
-func (m Model) Row(id int64) (Row, bool) {
-	if i, ok := m.index[id]; ok {
-		return m.rows[i], true
-	}
-	if m.pinned != nil && m.pinned.ID == id {
-		return *m.pinned, true
-	}
-	return Row{}, false
-}
+func (m Model) Row(id int64) (Row, bool) { return m.l.Row(id) }
 
 // Selected returns the row under the cursor (the pinned one when the cursor is on it).
-func (m Model) Selected() (Row, bool) {
-	if m.onPinned && m.pinned != nil {
-		return *m.pinned, true
-	}
-	i, ok := m.pg.RowAt(m.win.Cursor)
-	if !ok || i < 0 || i >= len(m.rows) {
-		return Row{}, false // a row of the gap, not loaded yet
-	}
-	return m.rows[i], true
-}
+func (m Model) Selected() (Row, bool) { return m.l.Selected() }
 
-// positions is how many rows the cursor moves over: those loaded and those of the gap that
-// bottom (G) leaves between the first pages and the last one.
-func (m Model) positions() int { return m.pg.Len(len(m.rows)) }
-
-// Marked returns the marked ids in list order.
-func (m Model) Marked() []Row {
-	var out []Row
-	for _, r := range m.rows {
-		if m.marked[r.ID] {
-			out = append(out, r)
-		}
-	}
-	return out
-}
+// Marked returns the marked rows in list order.
+func (m Model) Marked() []Row { return m.l.Marked() }
 
 // SetSize sets the pane's inner size.
-func (m *Model) SetSize(w, h int) {
-	if w != m.width {
-		clear(m.cache)
-	}
-	m.width, m.height = w, h
-	m.fitWindow()
-}
+func (m *Model) SetSize(w, h int) { m.l.SetSize(w, h) }
 
-// Focus and Blur toggle the selection style.
-func (m *Model) Focus() { m.focused = true }
+// Focus marks the list as focused.
+func (m *Model) Focus() { m.l.Focus() }
 
 // Blur marks the list as not focused.
-func (m *Model) Blur() { m.focused = false }
+func (m *Model) Blur() { m.l.Blur() }
 
 // SetQuery replaces the query and loads its first page.
 func (m *Model) SetQuery(q Query) tea.Cmd {
@@ -250,58 +246,18 @@ func (m *Model) SetQuery(q Query) tea.Cmd {
 		q.Ordering = ""
 	}
 	m.q = q
-	return m.loadQuery()
+	return m.l.Show(m.source())
 }
 
 // Load fetches the first page of the current query again (fresh skips the response
 // cache); the cursor stays on the selected row when the new rows have it.
-func (m *Model) Load(fresh bool) tea.Cmd { return m.fetchFirst(m.startFirst(true), fresh) }
-
-// loadQuery fetches the first page of a changed query (search, filters, status, ordering):
-// its rows show from the top, as the first rows are what the new query is for.
-func (m *Model) loadQuery() tea.Cmd {
-	m.countStale = true
-	m.Unpin() // the new query's first row is what it is for
-	return m.fetchFirst(m.startFirst(false), false)
-}
-
-// startFirst begins a first page: answers to earlier requests are dropped from now on.
-// With keep, the cursor stays on the selected row when the new rows have it; else the new
-// rows show from the first.
-func (m *Model) startFirst(keep bool) common.Request {
-	r, _ := m.Selected()
-	m.pg.Cap = m.ctx.OffsetCap
-	return m.pg.Start(keep, r.ID)
-}
-
-// fetchFirst asks for the first page of the current query as the answer to r.
-func (m *Model) fetchFirst(r common.Request, fresh bool) tea.Cmd {
-	c, opts, now := m.ctx.Client, m.listOptions(m.q), m.ctx.Now
-	return func() tea.Msg {
-		ctx, cancel := common.RequestContext(requestTimeout, fresh)
-		defer cancel()
-		p, err := c.ListConversations(ctx, opts)
-		if err != nil {
-			err = fmt.Errorf("conversations: %w", err)
-		}
-		return pageMsg{Page: common.FirstPage(r, p, err, RowFrom, now()), reached: c.ServerReached()}
-	}
-}
-
-// reloadSoon shows the changed query at once (its header, the rows marked as loading and
-// every answer to the previous query dropped) and asks for its first page after
-// ReloadDelay, unless another change comes first.
-func (m *Model) reloadSoon() tea.Cmd {
-	m.countStale = true
-	m.Unpin() // the new query's first row is what it is for
-	return common.Tick(ReloadDelay, reloadMsg{req: m.startFirst(false)})
-}
+func (m *Model) Load(fresh bool) tea.Cmd { return m.l.Load(fresh) }
 
 // listOptions are the request options of q: no ordering with a search (results come in
 // rank order) or for the server's default, so the default query keeps one URL.
-func (m Model) listOptions(q Query) client.ConversationListOptions {
+func listOptions(q Query, limit int) client.ConversationListOptions {
 	return client.ConversationListOptions{
-		ListOptions: client.ListOptions{Limit: m.ctx.PageLimit(), Ordering: requestOrdering(q), Search: q.Search},
+		ListOptions: client.ListOptions{Limit: limit, Ordering: requestOrdering(q), Search: q.Search},
 		Filter:      q.Filter,
 	}
 }
@@ -314,114 +270,6 @@ func requestOrdering(q Query) string {
 	return q.Ordering
 }
 
-// canContinue reports whether browsing may go on past the offset cap through /all/: only
-// id orderings without search map onto the cursor endpoint.
-func (m Model) canContinue() bool {
-	return m.q.Search == "" && (m.q.Ordering == "" || m.q.Ordering == "-id" || m.q.Ordering == "id")
-}
-
-// cursorKind is how the cursor endpoint serves the list's id ordering: walked backwards
-// (previous links, each page reversed) for id descending, forwards for id ascending.
-func (m Model) cursorKind() common.LinkKind {
-	if m.q.Ordering == "id" {
-		return common.LinkAllNext
-	}
-	return common.LinkAllPrev
-}
-
-// more fetches the next page when there is one and nothing is in flight.
-func (m *Model) more() tea.Cmd {
-	if !m.pg.Ready() || len(m.rows) == 0 {
-		return nil
-	}
-	link, kind := m.pg.Link, m.pg.Kind
-	// The rows before the gap (all of them without one): the page after them is asked for.
-	before := m.pg.Contiguous(len(m.rows))
-	if before == 0 {
-		return nil
-	}
-	if link == "" {
-		// Past the offset cap by the rows loaded, whatever the count says (it may be the
-		// capped one): an id ordering goes on through /all/.
-		if !m.pg.PastCap(len(m.rows)) || !m.canContinue() {
-			return nil
-		}
-		kind = m.cursorKind()
-	}
-	r := m.pg.Next()
-	c, q, limit, now := m.ctx.Client, m.q, m.ctx.PageLimit(), m.ctx.Now
-	cursor := fmt.Sprint(m.rows[before-1].ID)
-	if kind == common.LinkAllPrev {
-		cursor = "-" + cursor
-	}
-	first := func(ctx context.Context) (*client.CursorPage[client.Conversation], error) {
-		return c.ConversationsAllPage(ctx, client.AllConversationsOptions{
-			Filter:        q.Filter,
-			CursorOptions: client.CursorOptions{Cursor: cursor, Limit: limit, Ordering: "id"},
-		})
-	}
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		p := common.FetchNext(ctx, c, r, link, kind, first, RowFrom)
-		if p.Err != nil {
-			what := "conversations"
-			if kind != common.LinkOffset {
-				what = "conversations (all)"
-			}
-			p.Err = fmt.Errorf("%s: %w", what, p.Err)
-		}
-		p.At = now()
-		return pageMsg{Page: p}
-	}
-}
-
-// jumpEnd readies bottom (G). Past the offset cap, or at it with a count that may be the
-// capped one, a list for an id ordering asks the /all/ cursor endpoint for its last rows
-// (the command returned). Else the cursor goes to the last row the offset endpoint reaches
-// (the list's prefetch asks for its page): the count's last, or for an ordering /all/ cannot
-// serve the cap's, and a toast says that G stops there.
-func (m *Model) jumpEnd() tea.Cmd {
-	if !m.canContinue() || !m.pg.BeyondCap() {
-		m.pg.JumpEnd(len(m.rows))
-		if m.pg.BeyondCap() {
-			hint := "; order by id (o) to reach the last conversation"
-			if m.q.Search != "" {
-				hint = " (ranked search results)"
-			}
-			return common.Toast(fmt.Sprintf("The API lists at most %s conversations in this order: G goes to the last of those%s.",
-				common.Thousands(m.pg.Reach()), hint))
-		}
-		return nil
-	}
-	r, ok := m.pg.JumpPastCap(len(m.rows))
-	if !ok {
-		return nil
-	}
-	c, q, limit, now := m.ctx.Client, m.q, m.ctx.PageLimit(), m.ctx.Now
-	desc := m.cursorKind() == common.LinkAllPrev
-	all := func(ctx context.Context, cursor string) (*client.CursorPage[client.Conversation], error) {
-		return c.ConversationsAllPage(ctx, client.AllConversationsOptions{
-			Filter:        q.Filter,
-			CursorOptions: client.CursorOptions{Cursor: cursor, Limit: limit, Ordering: "id"},
-		})
-	}
-	newest := func(ctx context.Context) (*client.Page[client.Conversation], error) {
-		// The default order (id descending): its first page is the newest conversations.
-		return c.ListConversations(ctx, client.ConversationListOptions{ListOptions: client.ListOptions{Limit: limit}, Filter: q.Filter})
-	}
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		p := common.FetchBottom(ctx, r, desc, all, newest, RowFrom, rowID)
-		if p.Err != nil {
-			p.Err = fmt.Errorf("conversations (all): %w", p.Err)
-		}
-		p.At = now()
-		return pageMsg{Page: p}
-	}
-}
-
 // RefreshOverlap is how far before the server's time of the last refresh the next one
 // asks for changes: it covers a Date header's whole second, the time between the server
 // stamping a change and answering, and a server clock that steps back a little.
@@ -432,113 +280,55 @@ const RefreshOverlap = 2 * time.Minute
 // clock (client.ServerReached when that refresh was answered), never by the local one: a
 // local clock running fast would otherwise skip the changes between two refreshes.
 func (m *Model) RefreshChanged() tea.Cmd {
-	if !m.pg.Loaded || m.pg.Loading || m.countStale {
+	if !m.l.Loaded() || m.l.Loading() || m.l.Pending() {
 		return nil
 	}
-	from := m.windowFrom
+	from := m.windowFrom()
 	if from.IsZero() {
-		from = m.lastRefresh // no first page has been answered: only the local time is known
+		from = m.LastRefresh() // no first page has been answered: only the local time is known
 	}
 	since := from.Add(-RefreshOverlap)
-	gen := m.pg.Gen()
+	owner, gen := m.l.Owner(), m.l.Gen()
 	q := m.q
 	if q.Filter.UpdatedAtFromDate.After(since) {
 		since = q.Filter.UpdatedAtFromDate
 	}
 	q.Filter.UpdatedAtFromDate = since
-	c, opts, now := m.ctx.Client, m.listOptions(q), m.ctx.Now
+	c, opts, now := m.ctx.Client, listOptions(q, m.ctx.PageLimit()), m.ctx.Now
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, true)
 		defer cancel()
 		p, err := c.ListConversations(ctx, opts)
 		if err != nil {
-			return mergeMsg{gen: gen, err: fmt.Errorf("conversations updated since %s: %w", since.UTC().Format(time.RFC3339), err)}
+			return mergeMsg{owner: owner, gen: gen, err: fmt.Errorf("conversations updated since %s: %w", since.UTC().Format(time.RFC3339), err)}
 		}
-		return mergeMsg{gen: gen, rows: common.Map(p.Results, RowFrom), at: now(), reached: c.ServerReached()}
+		return mergeMsg{owner: owner, gen: gen, rows: common.Map(p.Results, RowFrom), at: now(), reached: c.ServerReached()}
 	}
 }
 
-// Update handles pages and, when focused, keys.
+// Update handles pages, merges, search and filters and, when focused, keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	m, cmd := m.update(msg)
-	m.fitWindow() // the header may have changed
-	return m, cmd
-}
-
-func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case pageMsg:
-		return m.onPage(msg)
 	case mergeMsg:
 		return m.onMerge(msg)
-	case reloadMsg:
-		if msg.req.Gen != m.pg.Gen() {
-			return m, nil // a later change (or load) superseded it
-		}
-		return m, m.fetchFirst(msg.req, false)
 	case common.OperatorsLoadedMsg:
-		clear(m.cache) // rows show operator names
+		m.l.Invalidate() // rows show operator names
 		return m, nil
 	case SearchMsg:
 		m.q.Search = strings.TrimSpace(msg.Text)
-		return m, m.loadQuery()
+		return m, m.SetQuery(m.q)
 	case FilterMsg:
 		m.q.Filter = msg.Filter
-		return m, m.loadQuery()
+		return m, m.SetQuery(m.q)
 	case tea.KeyMsg:
-		if m.focused {
+		if m.l.Focused() {
 			return m.onKey(msg)
 		}
 	}
-	return m, nil
+	var cmd tea.Cmd
+	m.l, cmd = m.l.Update(msg)
+	return m, cmd
 }
-
-func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
-	// A page into the gap moves the rows after it: the cursor stays on its row, or on the
-	// last one when it was there (bottom before the last page arrived).
-	selected, _ := m.Selected()
-	atEnd := m.win.Cursor == m.positions()-1
-	rows, ok := common.AddPage(&m.pg, m.rows, m.index, msg.Page, rowID)
-	if !ok {
-		return m, nil // stale: an older query or a superseded request
-	}
-	if msg.Err != nil {
-		return m, common.ErrorToast(msg.Err)
-	}
-	var note tea.Cmd
-	if msg.Where == common.LastPage && len(msg.Rows) == 0 {
-		note = common.Toast("The end of this list cannot be had directly: G goes to the last conversation loaded.")
-	}
-	m.rows = rows
-	m.remember(msg.Rows)
-	m.lastRefresh = msg.At
-	if msg.Replace {
-		m.windowFrom = msg.reached
-		m.countStale = false
-		clear(m.cache)
-		m.win.Reset()
-		if i, ok := common.KeepAt(msg.Request, m.index, selected.ID); ok {
-			m.win.Cursor = i
-		}
-		for id := range m.marked {
-			if _, ok := m.index[id]; !ok {
-				delete(m.marked, id)
-			}
-		}
-	} else if !m.onPinned {
-		if i, ok := m.index[selected.ID]; ok && selected.ID != 0 && (msg.Where != common.LastPage || !atEnd) {
-			m.win.Cursor = m.pg.PosOf(i)
-		} else if atEnd {
-			// Bottom (G) was pressed for the last page: the cursor goes to the last row.
-			m.win.Cursor = m.positions() - 1
-		}
-	}
-	m.win.Clamp(m.positions())
-	m.settlePin()
-	return m, tea.Batch(note, m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: msg.At} })
-}
-
-func rowID(r Row) int64 { return r.ID }
 
 // onMerge takes the conversations updated since the last refresh. Loaded rows are updated
 // in place. An unloaded row is either new or an old conversation edited elsewhere, and the
@@ -548,64 +338,41 @@ func rowID(r Row) int64 { return r.ID }
 // of changed conversations, not the list's, so the total grows only by the conversations
 // that are new to it: those with an id above every loaded id.
 func (m Model) onMerge(msg mergeMsg) (Model, tea.Cmd) {
-	if msg.gen != m.pg.Gen() || !m.pg.Loaded || m.countStale {
+	if msg.owner != m.l.Owner() || msg.gen != m.l.Gen() || !m.l.Loaded() || m.l.Pending() {
 		return m, nil
 	}
 	if msg.err != nil {
 		return m, nil // auto-refresh failures stay quiet; the status bar shows rate limits
 	}
-	m.lastRefresh = msg.at
-	m.windowFrom = msg.reached
-	m.remember(msg.rows)
-	selected := int64(0)
-	if r, ok := m.Selected(); ok {
-		selected = r.ID
-	}
+	m.merged.gen, m.merged.at, m.merged.reached = msg.gen, msg.at, msg.reached
+	m.source().remember(msg.rows)
 	var unloaded []Row
 	for _, r := range msg.rows {
-		if m.pinned != nil && m.pinned.ID == r.ID {
-			*m.pinned = r
+		if !m.l.UpdateRow(r) {
+			unloaded = append(unloaded, r)
 		}
-		if i, ok := m.index[r.ID]; ok {
-			m.rows[i] = r
-			delete(m.cache, r.ID)
-			continue
-		}
-		unloaded = append(unloaded, r)
 	}
-	top, added := m.aboveAll(unloaded)
-	if len(top) > 0 {
-		m.rows = append(top, m.rows...)
-		m.pg.Shift(len(top))
-		// A row that moved up from past the loaded pages is already counted; the rows
-		// loaded are always counted.
-		m.pg.Total = max(m.pg.Total+added, m.positions())
-		common.Reindex(m.index, m.rows, rowID)
-		if i, ok := m.index[selected]; ok && !m.onPinned {
-			m.win.Cursor = m.pg.PosOf(i)
-			m.win.Offset += len(top)
-		}
-		m.win.Clamp(m.positions())
-		m.settlePin()
-	}
-	return m, func() tea.Msg { return common.RefreshedMsg{At: msg.at} }
+	m.l.PutOnTop(m.aboveAll(unloaded))
+	at := msg.at
+	return m, func() tea.Msg { return common.RefreshedMsg{At: at} }
 }
 
 // aboveAll picks, of rows that are not loaded, those that certainly sort above every loaded
 // row (in list order), and counts those new to the list (id above every loaded id).
 func (m Model) aboveAll(rows []Row) (top []Row, added int) {
-	if len(rows) == 0 || len(m.rows) == 0 || m.q.Search != "" {
+	loaded := m.l.Rows()
+	if len(rows) == 0 || len(loaded) == 0 || m.q.Search != "" {
 		return nil, 0 // ranked results have no place to compute
 	}
 	var maxID int64
 	var latest time.Time
-	for _, r := range m.rows {
+	for _, r := range loaded {
 		maxID = max(maxID, r.ID)
 		if r.LastAt.After(latest) {
 			latest = r.LastAt
 		}
 	}
-	switch m.orderingOrDefault() {
+	switch m.q.orderingOrDefault() {
 	case DefaultOrdering:
 		for _, r := range rows {
 			if r.ID > maxID {
@@ -616,7 +383,7 @@ func (m Model) aboveAll(rows []Row) (top []Row, added int) {
 	case "-last_message_sent_at":
 		// The first row without a time could mean the server puts those first: then no
 		// place is certain.
-		if m.rows[0].LastAt.IsZero() {
+		if loaded[0].LastAt.IsZero() {
 			return nil, 0
 		}
 		for _, r := range rows {
@@ -636,124 +403,68 @@ func (m Model) aboveAll(rows []Row) (top []Row, added int) {
 
 // orderingOrDefault is the ordering in effect without a search: the query's, or the
 // server's default.
-func (m Model) orderingOrDefault() string {
-	if m.q.Ordering == "" {
+func (q Query) orderingOrDefault() string {
+	if q.Ordering == "" {
 		return DefaultOrdering
 	}
-	return m.q.Ordering
+	return q.Ordering
 }
 
 // Pin shows conversation id, opened from elsewhere (from: "a contact", "navigation") and not
 // among the loaded rows, above them with the cursor on it. Its row fills in with UpdateRow
 // (the detail of the conversation brings it).
 func (m *Model) Pin(id int64, from string) {
-	m.pinned, m.pinFrom, m.onPinned = &Row{ID: id}, from, true
-	m.win.Reset()
-	m.fitWindow()
+	if from == "" {
+		from = "elsewhere"
+	}
+	m.l.Pin(Row{ID: id}, "not in this list (from "+from+")")
 }
 
 // Pinned is the id of the pinned conversation (0: none).
 func (m Model) Pinned() int64 {
-	if m.pinned == nil {
-		return 0
-	}
-	return m.pinned.ID
+	r, _ := m.l.Pinned()
+	return r.ID
 }
 
 // Unpin drops the pinned row; the cursor goes back to the list's rows.
-func (m *Model) Unpin() {
-	m.pinned, m.onPinned = nil, false
-	m.fitWindow()
-}
-
-// settlePin drops the pinned row once its conversation is among the loaded rows, with the
-// cursor on that row when it was on the pinned one.
-func (m *Model) settlePin() {
-	if m.pinned == nil {
-		return
-	}
-	i, ok := m.index[m.pinned.ID]
-	if !ok {
-		return
-	}
-	if m.onPinned {
-		m.win.Cursor = m.pg.PosOf(i)
-	}
-	m.Unpin()
-}
+func (m *Model) Unpin() { m.l.Unpin() }
 
 // Preload shows conversations the caller already has (tests and benchmarks), as if they
 // were the loaded pages of the current query, with total as the server's count.
 func (m *Model) Preload(convs []client.Conversation, total int) {
-	m.rows = common.Map(convs, RowFrom)
-	m.remember(m.rows)
-	common.Reindex(m.index, m.rows, rowID)
-	clear(m.cache)
-	m.pg.Reset()
-	m.pg.Cap = m.ctx.OffsetCap
-	m.pg.Total, m.pg.Kind, m.pg.Loaded = max(total, len(m.rows)), common.LinkOffset, true
-	m.win.Reset()
-	m.Unpin()
+	rows := common.Map(convs, RowFrom)
+	m.source().remember(rows)
+	m.l.Preload(rows, total)
 }
 
 // UpdateRow replaces one row in place (after an edit, or when a detail arrives) when it is
 // loaded or pinned.
 func (m *Model) UpdateRow(r Row) {
-	m.remember([]Row{r})
-	if i, ok := m.index[r.ID]; ok {
-		m.rows[i] = r
-		delete(m.cache, r.ID)
-	}
-	if m.pinned != nil && m.pinned.ID == r.ID {
-		*m.pinned = r
-	}
+	m.source().remember([]Row{r})
+	m.l.UpdateRow(r)
 }
 
 // SelectID puts the cursor on the row with id when it is loaded (a row pinned before then
 // goes), or on the pinned row when it is that one, and reports whether it did.
-func (m *Model) SelectID(id int64) bool {
-	if i, ok := m.index[id]; ok {
-		m.onPinned = false
-		m.win.Cursor = m.pg.PosOf(i)
-		m.Unpin()
-		return true
-	}
-	if m.pinned != nil && m.pinned.ID == id {
-		m.onPinned = true
-		return true
-	}
-	return false
-}
+func (m *Model) SelectID(id int64) bool { return m.l.Select(id) }
 
 // RemoveRows drops rows by id (after a delete) and keeps the cursor near where it was.
-func (m *Model) RemoveRows(ids []int64) {
-	for _, id := range ids {
-		delete(m.marked, id)
-		if m.pinned != nil && m.pinned.ID == id {
-			m.Unpin()
-		}
-	}
-	var removed int
-	m.rows, removed = common.RemoveRows(m.rows, m.index, ids, rowID, &m.win, &m.pg)
-	m.pg.Total = max(m.positions(), m.pg.Total-removed)
-	m.fitWindow()
-}
+func (m *Model) RemoveRows(ids []int64) { m.l.RemoveRows(ids) }
 
 // ClearMarks unmarks every row.
-func (m *Model) ClearMarks() {
-	clear(m.marked)
-	clear(m.cache) // rows show their mark
-}
+func (m *Model) ClearMarks() { m.l.ClearMarks() }
 
 // CanClear reports whether esc has something to clear (marks, search, then filters).
-func (m Model) CanClear() bool { return len(m.marked) > 0 || m.q.Search != "" || !m.q.Filter.IsZero() }
+func (m Model) CanClear() bool {
+	return len(m.l.Marked()) > 0 || m.q.Search != "" || !m.q.Filter.IsZero()
+}
 
 // Clear drops the marks; without marks the search, or when there is none the filters, and
 // reloads (as the contacts list does).
 func (m *Model) Clear() tea.Cmd {
 	switch {
-	case len(m.marked) > 0:
-		m.ClearMarks()
+	case len(m.l.Marked()) > 0:
+		m.l.ClearMarks()
 		return nil
 	case m.q.Search != "":
 		m.q.Search = ""
@@ -762,163 +473,50 @@ func (m *Model) Clear() tea.Cmd {
 	default:
 		return nil
 	}
-	return m.loadQuery()
+	return m.SetQuery(m.q)
 }
 
 func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.ctx.Keys
-	if m.pinned != nil && m.movePinned(msg) {
-		return m, m.prefetch()
-	}
-	var bottom tea.Cmd
-	if key.Matches(msg, k.Bottom) && !m.countStale {
-		// The count's last row, by loading the last page (not every page before it).
-		bottom = m.jumpEnd()
-	}
-	if m.win.HandleMoveKey(msg, k, m.positions()) {
-		return m, tea.Batch(bottom, m.prefetch())
-	}
 	switch {
-	case key.Matches(msg, k.Mark) && m.onPinned:
-		// The pinned row is not one of the query's rows, which marks are for.
-	case key.Matches(msg, k.Mark):
-		if r, ok := m.Selected(); ok {
-			if m.marked[r.ID] {
-				delete(m.marked, r.ID)
-			} else {
-				m.marked[r.ID] = true
-			}
-			delete(m.cache, r.ID)
-			m.win.Move(1, m.positions())
-		}
 	case key.Matches(msg, k.Status):
 		i := slices.Index(StatusCycle, m.q.Filter.Status)
 		m.q.Filter.Status = StatusCycle[(i+1)%len(StatusCycle)]
-		return m, m.reloadSoon()
+		return m, m.l.ShowSoon(m.source())
 	case key.Matches(msg, k.Order):
 		if m.q.Search != "" {
 			return m, common.Toast("Search results come in rank order: esc clears the search, then o orders the list.")
 		}
-		i := slices.Index(OrderingCycle, m.orderingOrDefault())
+		i := slices.Index(OrderingCycle, m.q.orderingOrDefault())
 		m.q.Ordering = OrderingCycle[(i+1)%len(OrderingCycle)]
 		if m.q.Ordering == DefaultOrdering {
 			m.q.Ordering = ""
 		}
-		return m, m.reloadSoon()
+		return m, m.l.ShowSoon(m.source())
 	case key.Matches(msg, k.Back):
 		return m, m.Clear()
-	case key.Matches(msg, k.Refresh):
-		if m.pg.RetryNext() {
-			// Ask for the page that failed again: the rows loaded and the cursor stay.
-			if cmd := m.more(); cmd != nil {
-				return m, cmd
-			}
-		}
-		return m, m.Load(true)
-	default:
-		return m, nil
 	}
-	return m, m.prefetch()
-}
-
-// movePinned moves the cursor onto or off the pinned row, which sits above the first row:
-// up (or a page up) from the first row and top go onto it, down from it goes to the first
-// row. It reports whether msg was such a move; other moves off it start at the first row.
-func (m *Model) movePinned(msg tea.KeyMsg) bool {
-	k := m.ctx.Keys
-	up := key.Matches(msg, k.Up) || key.Matches(msg, k.PageUp)
-	switch {
-	case m.onPinned && (up || key.Matches(msg, k.Top)):
-		return true
-	case m.onPinned && key.Matches(msg, k.Down):
-		m.onPinned = false
-		m.win.Reset()
-		return true
-	case m.onPinned && (key.Matches(msg, k.PageDown) || key.Matches(msg, k.Bottom)):
-		m.onPinned = false
-		m.win.Reset()
-		return false // the move goes on from the first row
-	case !m.onPinned && (key.Matches(msg, k.Top) || up && m.win.Cursor == 0):
-		m.onPinned = true
-		m.win.Reset()
-		return true
-	}
-	return false
-}
-
-// prefetch asks for the next page once the cursor is within a screen of the loaded end,
-// and with a gap for the page on the side of it the cursor nears.
-func (m *Model) prefetch() tea.Cmd {
-	w, ok := m.pg.Want(len(m.rows), m.win.Cursor, m.win.Visible())
-	switch {
-	case !ok:
-		return nil
-	case w == common.AfterLoaded:
-		return m.more()
-	}
-	return m.fetchGap(w)
-}
-
-// fetchGap asks for the last page (by its offset) or the page before the last ones (by
-// their previous link).
-func (m *Model) fetchGap(w common.Where) tea.Cmd {
-	r := m.pg.Begin(w, m.ctx.PageLimit())
-	c, now := m.ctx.Client, m.ctx.Now
-	if w == common.BeforeLast {
-		link, kind := m.pg.Gap.Prev, m.pg.Gap.Cursor
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-			defer cancel()
-			p := common.FetchBeforeLast(ctx, c, r, link, kind, RowFrom)
-			if p.Err != nil {
-				p.Err = fmt.Errorf("conversations: %w", p.Err)
-			}
-			p.At = now()
-			return pageMsg{Page: p}
-		}
-	}
-	opts := m.listOptions(m.q)
-	opts.Offset = r.Offset
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		p, err := c.ListConversations(ctx, opts)
-		if err != nil {
-			err = fmt.Errorf("conversations: %w", err)
-		}
-		return pageMsg{Page: common.FirstPage(r, p, err, RowFrom, now())}
-	}
-}
-
-// itemHeight is 1 line per conversation when the pane is wide enough, else 2.
-func (m Model) itemHeight() int {
-	if m.width >= wideRow {
-		return 1
-	}
-	return 2
+	var cmd tea.Cmd
+	m.l, cmd, _ = m.l.HandleKey(msg)
+	return m, cmd
 }
 
 // wideRow is the pane width from which a conversation takes one line.
 const wideRow = 76
 
-// bodyHeight is the lines left for the rows (below the header and the pinned row, above
-// the footer line).
-func (m Model) bodyHeight() int { return max(0, m.height-len(m.headerLines())-m.pinnedHeight()-1) }
-
-// pinnedHeight is the lines of the pinned row (0 without one).
-func (m Model) pinnedHeight() int {
-	if m.pinned == nil {
-		return 0
+// RowHeight is 1 line per conversation when the pane is wide enough, else 2.
+func (s source) RowHeight(w int) int {
+	if w >= wideRow {
+		return 1
 	}
-	return m.itemHeight()
+	return 2
 }
 
-// fitWindow sizes the window to the rows that fit below the header, which takes a second
-// line when one cannot show the query: call it after anything that changes the header.
-func (m *Model) fitWindow() {
-	m.win.SetSize(m.bodyHeight() / m.itemHeight())
-	m.win.Clamp(m.positions())
-}
+// Stamp is the row's age: since its last message.
+func (s source) Stamp(r *Row, now time.Time) string { return common.RelTime(r.LastAt, now) }
+
+// Empty says that no conversation matches.
+func (s source) Empty(list.Status) string { return "No conversations match." }
 
 // ShortHelp lists the list's keys.
 func (m Model) ShortHelp() []key.Binding {
@@ -935,121 +533,26 @@ func (m Model) FullHelp() [][]key.Binding {
 	}
 }
 
-// View renders the header, the visible window of entries and the footer, exactly
-// width×height.
-func (m *Model) View() string {
-	if m.width <= 0 || m.height <= 0 {
-		return ""
-	}
-	if m.cacheWidth != m.width {
-		clear(m.cache)
-		m.cacheWidth = m.width
-	}
-	var b strings.Builder
-	b.Grow((m.width + 16) * m.height)
-	header := m.headerLines()
-	for i, l := range header {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString(common.Pad(m.ctx.Styles.HeaderLine.Render(l), m.width))
-	}
-	lines := len(header)
-	now := m.ctx.ServerNow() // ages by the server's clock, which stamped the rows
-	if m.pinned != nil && m.height-lines-1 >= m.itemHeight() {
-		b.WriteString("\n")
-		b.WriteString(m.pinnedEntry(now))
-		lines += m.itemHeight()
-	}
-	top := lines // header and pinned row
-	body := max(0, m.height-top-1)
-	switch {
-	case len(m.rows) == 0:
-		msg := []string{"  No conversations match."}
-		switch {
-		case !m.pg.Loaded || m.pg.Loading:
-			msg = []string{"  Loading conversations…"}
-		case m.pg.Err != nil:
-			msg = common.LoadFailedLines(m.pg.Err, m.ctx.Keys.Refresh.Help().Key, m.width, min(4, body))
-		}
-		for _, l := range msg[:min(len(msg), max(1, body))] {
-			b.WriteString("\n")
-			b.WriteString(common.Fit(m.ctx.Styles.Muted.Render(l), m.width))
-			lines++
-		}
-	default:
-		end := m.win.End(m.positions())
-		for pos := m.win.Offset; pos < end && lines-top+m.itemHeight() <= body; pos++ {
-			b.WriteString("\n")
-			selected := pos == m.win.Cursor && !m.onPinned
-			if i, ok := m.pg.RowAt(pos); ok && i < len(m.rows) {
-				b.WriteString(m.entry(i, selected, now))
-			} else {
-				b.WriteString(strings.Join(common.GapEntry(m.ctx.Styles, selected, m.focused, m.itemHeight(), m.width), "\n"))
-			}
-			lines += m.itemHeight()
-		}
-	}
-	for lines < body+top {
-		b.WriteString("\n")
-		b.WriteString(strings.Repeat(" ", m.width))
-		lines++
-	}
-	b.WriteString("\n")
-	b.WriteString(common.Fit(m.footer(), m.width))
-	return b.String()
-}
+// View renders the header, the pinned row, the visible window of entries and the footer,
+// exactly width×height.
+func (m *Model) View() string { return m.l.View() }
 
-// entry renders row i, highlighted when selected; else from the cache when its age at now
-// still reads the same (the clock moves on while the list waits for a key).
-func (m *Model) entry(i int, selected bool, now time.Time) string {
-	r := &m.rows[i]
-	when := common.RelTime(r.LastAt, now)
-	if selected {
-		return m.selectedEntry(r, when)
-	}
-	if c, ok := m.cache[r.ID]; ok && c.when == when {
-		return c.text
-	}
-	s := m.renderEntry(r, when, true)
-	m.cache[r.ID] = cachedEntry{text: s, when: when}
-	return s
-}
-
-// selectedEntry renders r highlighted as the row under the cursor.
-func (m *Model) selectedEntry(r *Row, when string) string {
-	return common.RenderLines(m.renderEntry(r, when, false), common.SelectedStyle(m.ctx.Styles, m.focused))
-}
-
-// pinnedEntry renders the pinned row (its number until its detail arrives), highlighted
-// when the cursor is on it; its age is told at now.
-func (m *Model) pinnedEntry(now time.Time) string {
-	r := *m.pinned
-	when := ""
-	if !r.LastAt.IsZero() {
-		when = common.RelTime(r.LastAt, now)
-	}
-	if r.Status == "" && r.Name == "" && r.Email == "" {
-		r.Name = fmt.Sprintf("#%d", r.ID)
-	}
-	if m.onPinned {
-		return m.selectedEntry(&r, when)
-	}
-	return m.renderEntry(&r, when, true)
-}
-
-// renderEntry lays a row out at the pane width with its age when; styled=false gives plain
-// text for the selection highlight (nested styles would break its background).
-func (m *Model) renderEntry(r *Row, when string, styled bool) string {
-	st := m.ctx.Styles
-	paint := common.PaintIf(styled)
-	w := m.width
-	mark := " "
-	switch {
-	case m.pinned != nil && r.ID == m.pinned.ID:
-		mark = paint("»", st.Marked) // opened from elsewhere, not among the rows
-	case m.marked[r.ID]:
-		mark = paint("*", st.Marked)
+// Render lays a row out at the pane width with its age (the stamp). The pinned row shows
+// its number until its detail arrives, and no age without a last message.
+func (s source) Render(row *Row, c list.Cell) string {
+	st := s.ctx.Styles
+	paint := common.PaintIf(c.Styled)
+	w, when, mark := c.Width, c.Stamp, c.Mark
+	r := row
+	if c.Pinned {
+		pinned := *row
+		if pinned.LastAt.IsZero() {
+			when = ""
+		}
+		if pinned.Status == "" && pinned.Name == "" && pinned.Email == "" {
+			pinned.Name = fmt.Sprintf("#%d", pinned.ID)
+		}
+		r = &pinned
 	}
 	sym, word := common.StatusSymbol(r.Status)
 	status := paint(common.Pad(sym+" "+word, 9), common.StatusStyle(st, r.Status))
@@ -1064,7 +567,7 @@ func (m *Model) renderEntry(r *Row, when string, styled bool) string {
 	if name == "" {
 		name = "(no name)"
 	}
-	op := m.operatorName(r.OperatorID)
+	op := operatorName(s.ctx, r.OperatorID)
 	pv := r.Preview
 	if r.PreviewFromOperator && pv != "" {
 		pv = "↩ " + pv
@@ -1145,56 +648,39 @@ func topicsCell(topics []string, w int) string {
 	return ""
 }
 
-func (m Model) operatorName(id int64) string {
+func operatorName(ctx *common.Ctx, id int64) string {
 	if id == 0 {
 		return "unassigned"
 	}
-	if n, ok := m.ctx.Operators[id]; ok && n != "" {
+	if n, ok := ctx.Operators[id]; ok && n != "" {
 		return n
 	}
 	return fmt.Sprintf("operator %d", id)
 }
 
-// headerLines describes the query in one line, or two when one cannot show every part:
-// the total, search, status, filters and ordering (see headerParts).
-func (m Model) headerLines() []string {
-	return common.FitHeader(m.headerParts(), m.width, maxHeaderLines)
-}
-
-// maxHeaderLines is the most lines the header takes (a narrow pane with a search and
-// filters).
-const maxHeaderLines = 2
-
-// headerParts are the header's parts, each in forms from the longest to the shortest: the
-// noun goes first, then "status:all" (and the words "search:" and "order:"), then long
-// search and filter values are cut, each on its own.
-func (m Model) headerParts() []common.HeaderPart {
-	count := "…"
-	noun := " conversations"
-	if m.pg.Loaded && !m.countStale && !(m.pg.Err != nil && len(m.rows) == 0) {
-		count = m.pg.Count() // "10,000+" while the count may be the capped one
-		if m.pg.One() {
-			noun = " conversation"
-		}
+// Header describes the query in one line, or two when one cannot show every part: the
+// total, search, status, filters and ordering. Each part has forms from the longest to the
+// shortest: the noun goes first, then "status:all" (and the words "search:" and "order:"),
+// then long search and filter values are cut, each on its own.
+func (s source) Header(st list.Status) []string {
+	parts := []common.HeaderPart{list.CountPart(st, "conversation", "conversations")}
+	if q := sanitize.Line(s.q.Search); q != "" {
+		parts = append(parts, common.HeaderPart{fmt.Sprintf("search:%q (ranked)", q), fmt.Sprintf("search:%q", q),
+			fmt.Sprintf("%q", q), fmt.Sprintf("%q", common.ShortValue(q, 12))})
 	}
-	parts := []common.HeaderPart{{count + noun, count}}
-	if s := sanitize.Line(m.q.Search); s != "" {
-		parts = append(parts, common.HeaderPart{fmt.Sprintf("search:%q (ranked)", s), fmt.Sprintf("search:%q", s),
-			fmt.Sprintf("%q", s), fmt.Sprintf("%q", common.ShortValue(s, 12))})
-	}
-	if status := m.q.Filter.Status; status == "" {
+	if status := s.q.Filter.Status; status == "" {
 		parts = append(parts, common.HeaderPart{"status:all", "status:all", ""})
 	} else {
 		parts = append(parts, common.HeaderPart{"status:" + status, "status:" + status, status})
 	}
-	for _, f := range DescribeFilter(m.q.Filter, m.ctx.Operators, m.seenTopics, m.seenWidgets) {
+	for _, f := range DescribeFilter(s.q.Filter, s.ctx.Operators, s.topics, s.widgets) {
 		parts = append(parts, common.HeaderPart{f, f, f, common.ShortValue(f, 16)})
 	}
-	if m.q.Search == "" {
-		o := m.orderingOrDefault()
+	if s.q.Search == "" {
+		o := s.q.orderingOrDefault()
 		parts = append(parts, common.HeaderPart{"order:" + o, "order:" + o, "by " + shortOrdering(o)})
 	}
-	return parts
+	return list.HeaderLines(st, s.ctx.Styles.HeaderLine, parts)
 }
 
 // shortOrdering names an ordering in a few cells ("-last_message_sent_at": "last msg↓").
@@ -1216,42 +702,6 @@ func shortOrdering(o string) string {
 		return "contact upd" + arrow
 	}
 	return o
-}
-
-// footer shows the position, loading state and the offset cap.
-func (m Model) footer() string {
-	st := m.ctx.Styles
-	if m.onPinned && m.pinned != nil {
-		from := "elsewhere"
-		if m.pinFrom != "" {
-			from = m.pinFrom
-		}
-		long := fmt.Sprintf(" » #%d not in this list (from %s)", m.pinned.ID, from)
-		if ansi.StringWidth(long) > m.width {
-			long = fmt.Sprintf(" » #%d not in this list", m.pinned.ID)
-		}
-		return st.Muted.Render(long)
-	}
-	if len(m.rows) == 0 {
-		return ""
-	}
-	pos := fmt.Sprintf(" %s/%s", common.Thousands(m.win.Cursor+1), m.pg.Count())
-	if n := len(m.marked); n > 0 {
-		pos += st.Marked.Render(fmt.Sprintf(" · %d marked", n))
-	}
-	switch {
-	case m.pg.NextFailed():
-		return pos + " · " + st.Error.Render("next page failed; r retries it")
-	case m.pg.Err != nil:
-		return pos + " · " + st.Error.Render("load failed; r retries")
-	case m.pg.Loading:
-		return pos + " · " + st.Loading.Render("loading…")
-	case m.pg.PastCap(len(m.rows)) && !m.canContinue():
-		return pos + " · " + st.Warning.Render(fmt.Sprintf("API shows at most %s; order by id (o) to browse all", common.Thousands(m.pg.Reach())))
-	case m.pg.Kind != common.LinkOffset && m.pg.Kind != common.LinkNone:
-		return pos + st.Muted.Render(fmt.Sprintf(" · past %s via /all/", common.Thousands(m.pg.Reach())))
-	}
-	return pos
 }
 
 // DescribeFilter lists the set filters (status excluded) in short words, naming the

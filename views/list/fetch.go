@@ -46,8 +46,8 @@ type Endpoints[T, R any] struct {
 	// ("conversation").
 	What, One string
 	// Whole says how to reach the rows past the offset cap when the query does not go on
-	// there ("ordering by id": the order key is named after it); Ranked: the query is a
-	// search in rank order, which never does.
+	// there ("order by id": the order key is named after it, then "to browse all");
+	// Ranked: the query is a search in rank order, which never does.
 	Whole  string
 	Ranked bool
 	// Row makes an item a row (sanitizing its text).

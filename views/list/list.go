@@ -478,7 +478,7 @@ func (m *Model[R]) jumpEnd() tea.Cmd {
 		case m.fetch.ranked():
 			hint = " (ranked search results)"
 		case w != "":
-			hint = fmt.Sprintf("; %s (%s) reaches the last %s", w, m.ctx.Keys.Order.Help().Key, m.fetch.one())
+			hint = fmt.Sprintf("; %s (%s) to reach the last %s", w, m.ctx.Keys.Order.Help().Key, m.fetch.one())
 		}
 		return common.Toast(fmt.Sprintf("The API lists at most %s %s in this order: G goes to the last of those%s.",
 			common.Thousands(m.pg.Reach()), m.fetch.noun(), hint))

@@ -174,7 +174,7 @@ func (m *Model[R]) state() string {
 	case m.pg.PastCap(len(m.rows)) && m.fetch.cursor() == common.LinkNone:
 		text := "API shows at most " + reach
 		if w := m.fetch.whole(); w != "" && !m.fetch.ranked() {
-			text += fmt.Sprintf("; %s (%s) browses all", w, m.ctx.Keys.Order.Help().Key)
+			text += fmt.Sprintf("; %s (%s) to browse all", w, m.ctx.Keys.Order.Help().Key)
 		}
 		return " · " + st.Warning.Render(text)
 	case m.pg.Kind == common.LinkAllNext || m.pg.Kind == common.LinkAllPrev:
