@@ -293,6 +293,13 @@ func (m *Model[R]) SetSize(w, h int) {
 	m.fit()
 }
 
+// Refit fits the window again after the source's layout changed (a detail block shown or
+// hidden) and asks for the page the rows now in view need.
+func (m *Model[R]) Refit() tea.Cmd {
+	m.fit()
+	return m.prefetch()
+}
+
 // Focus marks the list as focused (the cursor's row is highlighted brighter, keys reach it).
 func (m *Model[R]) Focus() { m.focused = true }
 

@@ -16,7 +16,7 @@ func TestGoldenNavigation(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			ctx := viewtest.Ctx(newEnv(t).Client)
 			h := viewtest.NewHost(ctx, navigation.New(ctx))
-			viewtest.GoldenView(t, h, size[0], size[1], map[string]int{"navigation.pageMsg": 1})
+			viewtest.GoldenView(t, h, size[0], size[1], map[string]int{"list.PageMsg": 1})
 		})
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -19,6 +18,7 @@ import (
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/detail"
+	"github.com/parley-tui/parley/views/list"
 )
 
 // Orderings the screen toggles between with `o` (the spec's two).
@@ -74,37 +74,50 @@ func RowFrom(e client.NavigationEvent) Row {
 
 func rowID(r Row) int64 { return r.ID }
 
-type pageMsg common.Page[Row]
-
 type mergeMsg struct {
-	gen  int
-	rows []Row
-	err  error
-	at   time.Time
+	owner, gen int
+	rows       []Row
+	err        error
+	at         time.Time
 }
 
-// Model is the navigation screen.
+// Model is the navigation screen: the list component fed by the screen itself (the source
+// of its ordering's pages), in a frame, with the selected event's fields below the rows
+// when shown.
 type Model struct {
 	ctx      *common.Ctx
 	ordering string
+	l        list.Model[Row]
 
-	rows   []Row
-	index  map[int64]int
-	win    common.Window
-	width  int
-	height int
-
-	pg      common.Pager
-	active  bool
-	merging bool
-	stale   bool
-	at      time.Time
-	detail  bool // the selected event's fields are shown below the list
+	width, height int
+	merging       bool
+	stale         bool
+	detail        bool // the selected event's fields are shown below the list
 }
 
 // New returns the screen; it loads when first shown.
 func New(ctx *common.Ctx) *Model {
-	return &Model{ctx: ctx, ordering: OrderNewest, index: map[int64]int{}}
+	m := &Model{ctx: ctx, ordering: OrderNewest}
+	m.l = list.New[Row](ctx, source{m: m, ordering: OrderNewest}, list.Options{ShowLoaded: true})
+	return m
+}
+
+// source is the screen's side of its list for one ordering: the pages are fetched in
+// ordering; the rows are laid out and described by the screen.
+type source struct {
+	m        *Model
+	ordering string
+}
+
+// Pages lists the events in the source's ordering from the offset endpoint.
+func (s source) Pages() list.Fetcher[Row] {
+	ordering := s.ordering
+	return list.Endpoints[client.NavigationEvent, Row]{
+		What: "navigation events", One: "navigation event", Row: RowFrom, ID: rowID,
+		Offset: func(ctx context.Context, c *client.Client, limit, offset int) (*client.Page[client.NavigationEvent], error) {
+			return c.ListNavigation(ctx, client.NavigationListOptions{ListOptions: client.ListOptions{Limit: limit, Offset: offset, Ordering: ordering}})
+		},
+	}
 }
 
 // Init does nothing: the first page loads when the screen is first shown.
@@ -117,35 +130,25 @@ func (m *Model) Title() string { return "Navigation" }
 func (m *Model) Capturing() bool { return false }
 
 // Rows are the loaded events.
-func (m *Model) Rows() []Row { return m.rows }
+func (m *Model) Rows() []Row { return m.l.Rows() }
 
 // Ordering is the current ordering (-id or id).
 func (m *Model) Ordering() string { return m.ordering }
 
 // Total is the server's count.
-func (m *Model) Total() int { return m.pg.Total }
+func (m *Model) Total() int { return m.l.Total() }
 
 // Loaded reports that a page arrived; Loading a request in flight.
-func (m *Model) Loaded() bool  { return m.pg.Loaded }
-func (m *Model) Loading() bool { return m.pg.Loading || m.merging }
+func (m *Model) Loaded() bool  { return m.l.Loaded() }
+func (m *Model) Loading() bool { return m.l.Loading() || m.merging }
 
 // Selected is the event under the cursor.
-func (m *Model) Selected() (Row, bool) {
-	i, ok := m.pg.RowAt(m.win.Cursor)
-	if !ok || i < 0 || i >= len(m.rows) {
-		return Row{}, false // an event of the gap, not loaded yet
-	}
-	return m.rows[i], true
-}
-
-// positions is how many events the cursor moves over: those loaded and those of the gap
-// that bottom (G) leaves between the first pages and the last one.
-func (m *Model) positions() int { return m.pg.Len(len(m.rows)) }
+func (m *Model) Selected() (Row, bool) { return m.l.Selected() }
 
 // Focus shows the screen and loads it the first time (or after a context change).
 func (m *Model) Focus() tea.Cmd {
-	m.active = true
-	if !m.pg.Loaded || m.stale {
+	m.l.Focus()
+	if !m.l.Loaded() || m.stale {
 		m.stale = false
 		return m.Load(false)
 	}
@@ -153,70 +156,39 @@ func (m *Model) Focus() tea.Cmd {
 }
 
 // Blur hides the screen.
-func (m *Model) Blur() { m.active = false }
+func (m *Model) Blur() { m.l.Blur() }
 
 // DetailShown reports whether the selected event's fields are shown.
 func (m *Model) DetailShown() bool { return m.detail }
 
-// SetSize sets the screen's size.
+// SetSize sets the screen's size: the list takes the frame's inside.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
-	m.win.SetSize(m.bodyHeight() / m.itemHeight())
-	m.win.Clamp(m.positions())
+	m.l.SetSize(max(0, w-2), max(0, h-2))
 }
 
 // Load fetches the first page of the current ordering (fresh skips the response cache).
 func (m *Model) Load(fresh bool) tea.Cmd {
-	sel, _ := m.Selected()
-	r := m.pg.Start(true, sel.ID)
 	m.merging = false
-	c, ordering, limit, now := m.ctx.Client, m.ordering, m.ctx.PageLimit(), m.ctx.Now
-	return func() tea.Msg {
-		ctx, cancel := common.RequestContext(requestTimeout, fresh)
-		defer cancel()
-		p, err := c.ListNavigation(ctx, client.NavigationListOptions{ListOptions: client.ListOptions{Limit: limit, Ordering: ordering}})
-		if err != nil {
-			err = fmt.Errorf("load navigation events: %w", err)
-		}
-		return pageMsg(common.FirstPage(r, p, err, RowFrom, now()))
-	}
-}
-
-// more follows the next link verbatim when there is one and nothing is in flight.
-func (m *Model) more() tea.Cmd {
-	if !m.pg.Ready() || m.pg.Link == "" {
-		return nil
-	}
-	r := m.pg.Next()
-	link, c, now := m.pg.Link, m.ctx.Client, m.ctx.Now
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		p := common.FetchNext(ctx, c, r, link, common.LinkOffset, nil, RowFrom)
-		if p.Err != nil {
-			p.Err = fmt.Errorf("load more navigation events: %w", p.Err)
-		}
-		p.At = now()
-		return pageMsg(p)
-	}
+	return m.l.Load(fresh)
 }
 
 // refreshNew asks for the newest page and merges events not shown yet on top (newest
 // first only: there new events sort first).
 func (m *Model) refreshNew() tea.Cmd {
-	if !m.pg.Loaded || m.pg.Loading || m.merging || m.ordering != OrderNewest {
+	if !m.l.Loaded() || m.l.Loading() || m.merging || m.ordering != OrderNewest {
 		return nil
 	}
 	m.merging = true
-	gen, c, limit, now := m.pg.Gen(), m.ctx.Client, m.ctx.PageLimit(), m.ctx.Now
+	owner, gen, c, limit, now := m.l.Owner(), m.l.Gen(), m.ctx.Client, m.ctx.PageLimit(), m.ctx.Now
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := common.RequestContext(requestTimeout, true)
 		defer cancel()
-		p, err := c.ListNavigation(client.Fresh(ctx), client.NavigationListOptions{ListOptions: client.ListOptions{Limit: limit, Ordering: OrderNewest}})
+		p, err := c.ListNavigation(ctx, client.NavigationListOptions{ListOptions: client.ListOptions{Limit: limit, Ordering: OrderNewest}})
 		if err != nil {
-			return mergeMsg{gen: gen, err: err}
+			return mergeMsg{owner: owner, gen: gen, err: err}
 		}
-		return mergeMsg{gen: gen, rows: common.Map(p.Results, RowFrom), at: now()}
+		return mergeMsg{owner: owner, gen: gen, rows: common.Map(p.Results, RowFrom), at: now()}
 	}
 }
 
@@ -225,12 +197,10 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		return m, m.onKey(msg)
-	case pageMsg:
-		return m, m.onPage(msg)
 	case mergeMsg:
 		return m, m.onMerge(msg)
 	case common.RefreshMsg:
-		if !m.active {
+		if !m.l.Focused() {
 			return m, nil
 		}
 		if msg.Auto {
@@ -238,131 +208,49 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		}
 		return m, m.Load(true)
 	case common.ContextChangedMsg:
-		if msg.OperatorOnly && m.pg.Loaded {
-			// The same organization's events: keep them and the cursor while they load
-			// again (as the new operator).
-			m.merging = false
-			if !m.active {
-				m.stale = true
-				return m, nil
-			}
-			return m, m.Load(true)
-		}
-		m.rows = nil
-		m.win.Reset()
-		clear(m.index)
-		m.pg.Reset()
 		m.merging = false
-		if !m.active {
+		// The same organization's events are kept, with the cursor, while they load again
+		// as the new operator; another organization's go.
+		keep := msg.OperatorOnly && m.l.Loaded()
+		if !keep {
+			m.l.Forget()
+		}
+		if !m.l.Focused() {
 			m.stale = true
 			return m, nil
 		}
-		return m, m.Load(false)
+		return m, m.Load(keep)
 	}
-	return m, nil
-}
-
-func (m *Model) onPage(msg pageMsg) tea.Cmd {
-	// A page into the gap moves the events after it: the cursor stays on its event, or on
-	// the last one when it was there (bottom before the last page arrived).
-	selected, _ := m.Selected()
-	atEnd := m.win.Cursor == m.positions()-1
-	rows, ok := common.AddPage(&m.pg, m.rows, m.index, common.Page[Row](msg), rowID)
-	if !ok {
-		return nil // stale
-	}
-	if msg.Err != nil {
-		return common.ErrorToast(msg.Err)
-	}
-	m.rows = rows
-	m.at = msg.At
-	switch i, ok := m.index[selected.ID]; {
-	case msg.Replace:
-		m.win.Reset()
-		if i, ok := common.KeepAt(msg.Request, m.index, selected.ID); ok {
-			m.win.Cursor = i
-		}
-	case ok && selected.ID != 0:
-		m.win.Cursor = m.pg.PosOf(i)
-	case atEnd:
-		m.win.Cursor = m.positions() - 1
-	}
-	m.win.Clamp(m.positions())
-	at := msg.At
-	return tea.Batch(m.prefetch(), func() tea.Msg { return common.RefreshedMsg{At: at} })
+	var cmd tea.Cmd
+	m.l, cmd = m.l.Update(msg)
+	return m, cmd
 }
 
 func (m *Model) onMerge(msg mergeMsg) tea.Cmd {
-	if msg.gen != m.pg.Gen() {
+	if msg.owner != m.l.Owner() || msg.gen != m.l.Gen() {
 		return nil
 	}
 	m.merging = false
-	if msg.err != nil || !m.pg.Loaded {
+	if msg.err != nil || !m.l.Loaded() {
 		return nil // auto-refresh failures stay quiet
 	}
-	m.at = msg.at
 	var fresh []Row
 	top := int64(0)
-	if len(m.rows) > 0 {
-		top = m.rows[0].ID
+	if rows := m.l.Rows(); len(rows) > 0 {
+		top = rows[0].ID
 	}
 	for _, r := range msg.rows {
-		if _, shown := m.index[r.ID]; r.ID > top && !shown {
+		if _, shown := m.l.Row(r.ID); r.ID > top && !shown {
 			fresh = append(fresh, r)
 		}
 	}
-	if len(fresh) > 0 {
-		m.rows = append(fresh, m.rows...)
-		m.pg.Shift(len(fresh))
-		common.Reindex(m.index, m.rows, rowID)
-		m.pg.Total += len(fresh)
-		m.win.Cursor += len(fresh)
-		m.win.Offset += len(fresh)
-		m.win.Clamp(m.positions())
-	}
+	m.l.PutOnTop(fresh, len(fresh))
 	at := msg.at
 	return func() tea.Msg { return common.RefreshedMsg{At: at} }
 }
 
-// prefetch asks for the next page once the cursor is within a screen of the loaded end,
-// and with a gap for the page on the side of it the cursor nears.
-func (m *Model) prefetch() tea.Cmd {
-	w, ok := m.pg.Want(len(m.rows), m.win.Cursor, m.win.Visible())
-	switch {
-	case !ok:
-		return nil
-	case w == common.AfterLoaded:
-		return m.more()
-	}
-	r := m.pg.Begin(w, m.ctx.PageLimit())
-	link, c, ordering, limit, now := m.pg.Gap.Prev, m.ctx.Client, m.ordering, m.ctx.PageLimit(), m.ctx.Now
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		var p common.Page[Row]
-		if w == common.BeforeLast {
-			p = common.FetchNext(ctx, c, r, link, common.LinkOffset, nil, RowFrom)
-		} else {
-			pg, err := c.ListNavigation(ctx, client.NavigationListOptions{ListOptions: client.ListOptions{Limit: limit, Offset: r.Offset, Ordering: ordering}})
-			p = common.FirstPage(r, pg, err, RowFrom, time.Time{})
-		}
-		if p.Err != nil {
-			p.Err = fmt.Errorf("load more navigation events: %w", p.Err)
-		}
-		p.At = now()
-		return pageMsg(p)
-	}
-}
-
 func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.ctx.Keys
-	if key.Matches(msg, k.Bottom) {
-		// The last event, by loading the last page (not every page before it).
-		m.pg.JumpEnd(len(m.rows))
-	}
-	if m.win.HandleMoveKey(msg, k, m.positions()) {
-		return m.prefetch()
-	}
 	switch {
 	case key.Matches(msg, k.Order):
 		if m.ordering == OrderNewest {
@@ -370,14 +258,11 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		} else {
 			m.ordering = OrderNewest
 		}
-		m.win.Reset()
-		return m.Load(false)
-	case key.Matches(msg, k.Refresh):
-		return m.Load(true)
+		m.merging = false
+		return m.l.Show(source{m: m, ordering: m.ordering})
 	case key.Matches(msg, k.ToggleDetail):
 		m.detail = !m.detail
-		m.SetSize(m.width, m.height)
-		return m.prefetch()
+		return m.l.Refit()
 	case key.Matches(msg, k.Open):
 		r, ok := m.Selected()
 		if !ok {
@@ -391,44 +276,34 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 			return common.SwitchScreenMsg{Screen: common.ScreenConversations, Then: then}
 		}
 	}
-	return nil
+	var cmd tea.Cmd
+	m.l, cmd = m.l.Update(msg)
+	return cmd
 }
 
-func (m *Model) innerW() int { return max(0, m.width-2) }
-func (m *Model) innerH() int { return max(0, m.height-2) }
-
 // itemHeight is 1 line per event when wide, else 2.
-func (m *Model) itemHeight() int {
-	if m.innerW() >= wideRow {
+func itemHeight(w int) int {
+	if w >= wideRow {
 		return 1
 	}
 	return 2
 }
 
-// bodyHeight is the lines for events (a header, column titles when wide, the selected
-// event's fields when shown, and a footer).
-func (m *Model) bodyHeight() int {
-	return max(0, m.room()-m.detailHeight())
-}
+// RowHeight is 1 line per event when wide, else 2.
+func (s source) RowHeight(w int) int { return itemHeight(w) }
 
-// room is the lines below the header and the column titles, above the footer.
-func (m *Model) room() int {
-	h := m.innerH() - 2
-	if m.itemHeight() == 1 {
-		h--
-	}
-	return max(0, h)
-}
-
-// detailHeight is the lines of the selected event's fields: half the room, leaving one
-// event; none when they are not shown.
-func (m *Model) detailHeight() int {
-	room := m.room()
-	if !m.detail || room <= m.itemHeight() {
+// DetailHeight is the lines of the selected event's fields out of room: half of it, leaving
+// one event; none when they are not shown.
+func (s source) DetailHeight(room int, st list.Status) int {
+	h := itemHeight(st.Width)
+	if !s.m.detail || room <= h {
 		return 0
 	}
-	return min(max(room/2, 9), room-m.itemHeight())
+	return min(max(room/2, 9), room-h)
 }
+
+// Detail lays out the selected event's fields.
+func (s source) Detail(w, h int) []string { return s.m.detailLines(w, h) }
 
 // ShortHelp lists the screen's main keys.
 func (m *Model) ShortHelp() []key.Binding {
@@ -450,45 +325,7 @@ func (m *Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
-	st := m.ctx.Styles
-	w, h := m.innerW(), m.innerH()
-	lines := make([]string, 0, h)
-	lines = append(lines, st.HeaderLine.Render(m.header()))
-	if m.itemHeight() == 1 {
-		lines = append(lines, st.Muted.Render(m.titles()))
-	}
-	switch {
-	case len(m.rows) == 0:
-		msg := []string{"  No navigation events."}
-		switch {
-		case !m.pg.Loaded || m.pg.Loading:
-			msg = []string{"  Loading navigation events…"}
-		case m.pg.Err != nil:
-			msg = common.LoadFailedLines(m.pg.Err, m.ctx.Keys.Refresh.Help().Key, w, 4)
-		}
-		for _, l := range msg {
-			lines = append(lines, st.Muted.Render(l))
-		}
-	default:
-		end := m.win.End(m.positions())
-		for pos := m.win.Offset; pos < end; pos++ {
-			if i, ok := m.pg.RowAt(pos); ok && i < len(m.rows) {
-				lines = append(lines, strings.Split(m.entry(i, pos == m.win.Cursor), "\n")...)
-				continue
-			}
-			lines = append(lines, common.GapEntry(m.ctx.Styles, pos == m.win.Cursor, m.active, m.itemHeight(), m.innerW())...)
-		}
-	}
-	dh := m.detailHeight()
-	for len(lines) < h-1-dh {
-		lines = append(lines, "")
-	}
-	lines = lines[:max(0, h-1-dh)]
-	if dh > 0 {
-		lines = append(lines, m.detailLines(w, dh)...)
-	}
-	lines = append(lines, m.footer())
-	return common.Frame(m.ctx.FrameStyles(), "Navigation", common.Block(lines, w, h), m.width, m.height, m.active)
+	return common.Frame(m.ctx.FrameStyles(), "Navigation", m.l.View(), m.width, m.height, m.l.Focused())
 }
 
 // detailLines lay out the selected event's fields, w×h, each as the server sent it ("—"
@@ -527,10 +364,9 @@ func (m *Model) detailLines(w, h int) []string {
 // columns of the one-line layout.
 type columns struct{ at, contact, conv, title, url, ref int }
 
-func (m *Model) columns() columns {
-	w := m.innerW()
+func (s source) columns(w int) columns {
 	c := columns{at: 12, contact: 9, conv: 9}
-	if w >= 120 && m.ctx.KnowsContacts() {
+	if w >= 120 && s.m.ctx.KnowsContacts() {
 		c.contact = 18 // room for the names of contacts the lists have seen
 	}
 	flex := max(3, w-1-c.at-1-c.contact-1-c.conv-1-3)
@@ -540,8 +376,8 @@ func (m *Model) columns() columns {
 	return c
 }
 
-func (m *Model) titles() string {
-	c := m.columns()
+func (s source) titles(w int) string {
+	c := s.columns(w)
 	contact := common.PadLeft("CONTACT", c.contact)
 	if c.contact > 9 {
 		contact = common.Pad("CONTACT", c.contact)
@@ -551,11 +387,11 @@ func (m *Model) titles() string {
 		common.Pad("REFERRER", c.ref)
 }
 
-func (m *Model) when(t time.Time) string {
+func (s source) when(t time.Time) string {
 	if t.IsZero() {
 		return "—"
 	}
-	now := m.ctx.Now()
+	now := s.m.ctx.Now()
 	t = t.In(now.Location())
 	if t.Year() != now.Year() {
 		return t.Format("2006-01-02")
@@ -570,52 +406,45 @@ func id(v int64) string {
 	return fmt.Sprint(v)
 }
 
-// entry renders event i, highlighted when selected (under the cursor).
-func (m *Model) entry(i int, selected bool) string {
-	r := &m.rows[i]
-	if !selected {
-		return m.render(r, true)
+// Stamp is the contact's name learnt from other lists: the row names the contact once it
+// is known, and the wide layout gives names room once any is.
+func (s source) Stamp(r *Row, _ time.Time) string {
+	if s.m.ctx.KnowsContacts() {
+		return "+" + s.m.ctx.ContactName(r.ContactID)
 	}
-	style := m.ctx.Styles.SelectedBlurred
-	if m.active {
-		style = m.ctx.Styles.Selected
-	}
-	parts := strings.Split(m.render(r, false), "\n")
-	for j, p := range parts {
-		parts[j] = style.Render(common.Fit(p, m.innerW()))
-	}
-	return strings.Join(parts, "\n")
+	return ""
 }
 
-func (m *Model) render(r *Row, styled bool) string {
-	st := m.ctx.Styles
-	paint := common.PaintIf(styled)
-	w := m.innerW()
+// Render lays out one event.
+func (s source) Render(r *Row, cell list.Cell) string {
+	st := s.m.ctx.Styles
+	paint := common.PaintIf(cell.Styled)
+	w := cell.Width
 	title := r.Title
 	if title == "" {
 		title = "(no title)"
 	}
 	ref := r.Referrer
-	if m.itemHeight() == 1 {
-		c := m.columns()
+	if itemHeight(w) == 1 {
+		c := s.columns(w)
 		contact := common.PadLeft(id(r.ContactID), c.contact)
 		if c.contact > 9 { // names and ids, left-aligned alike
-			contact = common.Pad(cmp.Or(m.ctx.ContactName(r.ContactID), id(r.ContactID)), c.contact)
+			contact = common.Pad(cmp.Or(s.m.ctx.ContactName(r.ContactID), id(r.ContactID)), c.contact)
 		}
-		return " " + paint(common.Pad(m.when(r.At), c.at), st.Muted) + " " +
-			contact + " " + common.PadLeft(id(r.ConversationID), c.conv) + " " +
-			paint(common.Pad(title, c.title), st.Bold) + " " + paint(common.Pad(r.URL, c.url), st.Topic) + " " +
-			paint(common.Pad(ref, c.ref), st.Muted)
+		return common.Fit(cell.Mark+paint(common.Pad(s.when(r.At), c.at), st.Muted)+" "+
+			contact+" "+common.PadLeft(id(r.ConversationID), c.conv)+" "+
+			paint(common.Pad(title, c.title), st.Bold)+" "+paint(common.Pad(r.URL, c.url), st.Topic)+" "+
+			paint(common.Pad(ref, c.ref), st.Muted), w)
 	}
-	at := m.when(r.At)
+	at := s.when(r.At)
 	who := "contact " + id(r.ContactID)
-	if name := m.ctx.ContactName(r.ContactID); name != "" {
+	if name := s.m.ctx.ContactName(r.ContactID); name != "" {
 		who = name
 	}
 	ids := who + " · conv " + id(r.ConversationID)
 	idsW := min(idsWidth, max(0, w/2))
 	titleW := max(1, w-1-12-1-1-idsW)
-	line1 := " " + paint(common.Pad(at, 12), st.Muted) + " " + paint(common.Pad(title, titleW), st.Bold) + " " +
+	line1 := cell.Mark + paint(common.Pad(at, 12), st.Muted) + " " + paint(common.Pad(title, titleW), st.Bold) + " " +
 		paint(common.PadLeft(ids, idsW), st.Muted)
 	line2 := "   " + paint(r.URL, st.Topic)
 	if ref != "" {
@@ -624,37 +453,27 @@ func (m *Model) render(r *Row, styled bool) string {
 	return common.Fit(line1, w) + "\n" + common.Pad(line2, w) // a cut URL ends in "…"
 }
 
-// header counts the events and names the ordering.
-func (m *Model) header() string {
-	count := "…"
-	if m.pg.Loaded && !(m.pg.Err != nil && len(m.rows) == 0) {
-		count = common.Thousands(m.pg.Total)
-	}
+// Header counts the events and names the ordering; the wide layout adds column titles.
+func (s source) Header(st list.Status) []string {
+	styles := s.m.ctx.Styles
 	order := "newest first"
-	if m.ordering == OrderOldest {
+	if s.ordering == OrderOldest {
 		order = "oldest first"
 	}
-	return fmt.Sprintf(" %s navigation events · order:%s (%s, %s toggles)", count, m.ordering, order, m.ctx.Keys.Order.Help().Key)
+	lines := []string{styles.HeaderLine.Render(fmt.Sprintf(" %s navigation events · order:%s (%s, %s toggles)",
+		st.Count, s.ordering, order, s.m.ctx.Keys.Order.Help().Key))}
+	if itemHeight(st.Width) == 1 {
+		lines = append(lines, styles.Muted.Render(s.titles(st.Width)))
+	}
+	return lines
 }
 
-// footer shows the position, the loading state and the keys.
-func (m *Model) footer() string {
-	st := m.ctx.Styles
-	k := m.ctx.Keys
-	left := ""
-	if len(m.rows) > 0 {
-		left = fmt.Sprintf(" %s/%s", common.Thousands(m.win.Cursor+1), common.Thousands(m.pg.Total))
-		if len(m.rows) < m.pg.Total {
-			left += st.Muted.Render(fmt.Sprintf(" (%s loaded)", common.Thousands(len(m.rows))))
-		}
-	}
-	switch {
-	case m.pg.Err != nil && len(m.rows) > 0:
-		left += " · " + st.Error.Render("load failed; "+k.Refresh.Help().Key+" retries")
-	case m.pg.Loading && m.pg.Loaded:
-		left += " · " + st.Loading.Render("loading…")
-	}
-	right := st.Muted.Render(fmt.Sprintf("%s open conversation · %s order · %s detail · %s refresh ",
+// Empty says there are no events.
+func (s source) Empty(list.Status) string { return "No navigation events." }
+
+// Footnote names the screen's keys at the right of the footer.
+func (s source) Footnote(list.Status) (note, hints string) {
+	k := s.m.ctx.Keys
+	return "", s.m.ctx.Styles.Muted.Render(fmt.Sprintf("%s open conversation · %s order · %s detail · %s refresh ",
 		k.Open.Help().Key, k.Order.Help().Key, k.ToggleDetail.Help().Key, k.Refresh.Help().Key))
-	return common.Spread(left, right, m.innerW())
 }
