@@ -130,6 +130,7 @@ func New(o Options) *App {
 		Operators:         map[int64]string{},
 		DefaultOperatorID: o.DefaultOperatorID,
 		ActingOperatorID:  o.Client.OperatorID(),
+		Budget:            common.Budget{Interval: o.RefreshInterval, PerDay: o.RequestBudget},
 	}
 	a := &App{ctx: ctx, opts: o, base: o.Client, waits: map[client.Family]wait{}}
 	k := o.Keys
@@ -137,7 +138,7 @@ func New(o Options) *App {
 		{common.ScreenConversations, k.Conversations, triage.New(ctx)},
 		{common.ScreenContacts, k.Contacts, contacts.New(ctx)},
 		{common.ScreenAnalytics, k.Analytics, analytics.New(ctx)},
-		{common.ScreenOperators, k.Operators, operators.New(ctx, operators.Options{Budget: o.RequestBudget})},
+		{common.ScreenOperators, k.Operators, operators.New(ctx)},
 		{common.ScreenNavigation, k.Navigation, navigation.New(ctx)},
 	}
 	// Tabs in ScreenID order, however the registrations above are listed.
@@ -201,10 +202,15 @@ func (a *App) listen() tea.Cmd {
 	}
 }
 
-// autoInterval is the effective auto-refresh period and whether it is paused by the budget.
+// autoInterval is the effective auto-refresh period of the active screen and whether it is
+// paused by the budget: one conversations request a refresh, unless the screen draws on
+// another family (common.AutoRefresher).
 func (a *App) autoInterval() (time.Duration, bool) {
-	used := a.ctx.Client.Usage(client.FamilyConversations)
-	return EffectiveInterval(a.opts.RefreshInterval, a.opts.RequestBudget, used, a.ctx.Now())
+	family, cost := client.FamilyConversations, 1
+	if r, ok := a.Screen().(common.AutoRefresher); ok {
+		family, cost = r.AutoRefreshCost()
+	}
+	return a.ctx.Budget.Pace(a.ctx.Client.Usage(family), cost, a.ctx.Now())
 }
 
 func (a *App) scheduleAuto() tea.Cmd {

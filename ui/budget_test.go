@@ -1,31 +1,55 @@
 package ui
 
 import (
+	"net/http"
+	"strings"
 	"testing"
 	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/operators"
+	"github.com/parley-tui/parley/views/viewtest"
 )
 
-func TestEffectiveInterval(t *testing.T) {
-	noon := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) // 12 h = 43,200 s left today
-	cases := []struct {
-		name       string
-		configured time.Duration
-		budget     int
-		used       int
-		want       time.Duration
-		paused     bool
-	}{
-		{"plenty of budget keeps the configured interval", 30 * time.Second, 5000, 0, 30 * time.Second, false},
-		{"400 a day from noon: 43,200 s / 400 = 108 s", 30 * time.Second, 400, 0, 108 * time.Second, false},
-		{"what is left is spread over the rest of the day", 30 * time.Second, 400, 300, 432 * time.Second, false},
-		{"a longer configured interval wins", 10 * time.Minute, 400, 0, 10 * time.Minute, false},
-		{"spent budget pauses", 30 * time.Second, 400, 400, 0, true},
-		{"overspent budget pauses", 30 * time.Second, 400, 450, 0, true},
+// TestOperatorsRefreshOnTheRootsTimerAtTheirPace: the operators screen has no timer of its
+// own. While it is shown, the root's auto-refresh ticks at the pace of the operators
+// family's budget and of what one refresh of the screen costs (the list and the slots in
+// view), the status bar says that pace, and a tick refreshes the screen.
+func TestOperatorsRefreshOnTheRootsTimerAtTheirPace(t *testing.T) {
+	log := &viewtest.RequestLog{}
+	sb := viewtest.Sandbox(t, sandbox.Options{RequestLog: log})
+	clock := viewtest.NewMovingClock(viewtest.Now)
+	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: clock.Now,
+		HTTPClient: &http.Client{Transport: viewtest.Transport(t)}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, c := range cases {
-		d, paused := EffectiveInterval(c.configured, c.budget, c.used, noon)
-		if d != c.want || paused != c.paused {
-			t.Errorf("%s: got %v paused=%v, want %v paused=%v", c.name, d, paused, c.want, c.paused)
-		}
+	viewtest.Ctx(c) // plain colours
+	app := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(),
+		Now: clock.Now, RefreshInterval: 30 * time.Second, RequestBudget: 400, PageSize: 100})
+	l := &appLoop{Loop: viewtest.NewLoop(t, app), t: t, app: app, log: log}
+	l.Run(app.Init())
+	l.Deliver(tea.WindowSizeMsg{Width: 120, Height: 30})
+	conv, _ := app.autoInterval()
+
+	l.Key("3")
+	ops := app.Screen().(*operators.Model)
+	l.Until("operators and slots", func() bool { return ops.Loaded() && !ops.Busy() })
+	want, paused := ops.AutoInterval()
+	if got, _ := app.autoInterval(); paused || got != want || got == conv {
+		t.Fatalf("the root paces the operators screen at %v, want its own %v (conversations: %v)", got, want, conv)
 	}
+	if bar := l.statusBar(); !strings.Contains(bar, "auto "+common.ShortDuration(want)) {
+		t.Fatalf("the status bar does not show the operators' pace %v: %q", want, bar)
+	}
+	lists := log.Count("GET", "/v3/operators/")
+	clock.Add(want)
+	l.Deliver(autoTickMsg{gen: app.autoGen})
+	l.Until("the refresh", func() bool { return log.Count("GET", "/v3/operators/") == lists+1 && !ops.Busy() })
 }

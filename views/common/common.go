@@ -32,6 +32,8 @@ type Ctx struct {
 	// contactNames maps contact ids to the sanitized names seen on rows loaded anywhere
 	// (LearnContact, ContactName): other screens name contacts with them at no cost.
 	contactNames map[int64]string
+	// Budget paces auto-refresh by the day's request budget (set by the root).
+	Budget Budget
 	// ActingOperatorID is the operator requests run as (0 = the token's default).
 	ActingOperatorID int64
 	// DefaultOperatorID is the token's own operator when known (demo: the owner).
@@ -209,6 +211,13 @@ type Screen interface {
 	Capturing() bool
 	ShortHelp() []key.Binding
 	FullHelp() [][]key.Binding
+}
+
+// AutoRefresher is a Screen whose auto-refresh draws on a request family of its own: the
+// root's auto-refresh timer (the only one) paces its ticks by that family's use today and
+// by the requests one refresh of the screen costs, while the screen is shown.
+type AutoRefresher interface {
+	AutoRefreshCost() (family client.Family, cost int)
 }
 
 // Resizer is a Screen with work to do after the terminal was resized while it is active,

@@ -92,7 +92,8 @@ func TestFocusAfterAWhileRefreshesAtOnce(t *testing.T) {
 	now := viewtest.Now
 	ctx := viewtest.Ctx(e.Client)
 	ctx.Now = func() time.Time { return now }
-	m := operators.New(ctx, operators.Options{Interval: time.Minute, Budget: 1 << 30})
+	ctx.Budget = common.Budget{Interval: time.Minute, PerDay: 1 << 30}
+	m := operators.New(ctx)
 	l := viewtest.RunScreen(t, ctx, m, 80, 24)
 	l.Until("loaded", func() bool { return m.Loaded() && !m.Busy() })
 	lists := e.Log.Count("GET", "/v3/operators/")

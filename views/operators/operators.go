@@ -2,8 +2,9 @@
 // away status, presence and slot usage, each as the server states it ("—" where it did not
 // say); `w` toggles away (asking first when the operator is not the one parley acts as), `e`
 // edits the writable fields, `d` deletes after a confirmation, `p` shows every field of the
-// selected operator, also those parley does not read. While the screen is shown it refreshes itself on its own interval, stretched
-// so that the operators family's daily request budget lasts the day.
+// selected operator, also those parley does not read. While the screen is shown the root's
+// auto-refresh refreshes it at the pace the operators family's daily request budget allows
+// (common.Budget).
 package operators
 
 import (
@@ -25,12 +26,7 @@ import (
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/confirm"
 	"github.com/parley-tui/parley/views/detail"
-)
-
-// Defaults of Options.
-const (
-	DefaultInterval = 20 * time.Second
-	DefaultBudget   = 400
+	"github.com/parley-tui/parley/views/list"
 )
 
 // Task kinds this screen reports in common.TaskDoneMsg.
@@ -46,32 +42,12 @@ const requestTimeout = 60 * time.Second
 // wideRow is the inner width from which email and locale get their own columns.
 const wideRow = 120
 
-// Options configure the screen.
-type Options struct {
-	// Interval is the auto-refresh period while the screen is shown (0 = DefaultInterval,
-	// negative = no auto-refresh).
-	Interval time.Duration
-	// Budget is the operators-family requests one parley may spend per day
-	// (0 = DefaultBudget). Auto-refresh stretches its interval to stay within it.
-	Budget int
-}
-
-type listMsg struct {
-	gen, req int
-	rows     []Row
-	err      error
-	at       time.Time
-	auto     bool
-}
-
 type slotsMsg struct {
 	gen, req, round int
 	id              int64
 	slots           client.Slots
 	err             error
 }
-
-type tickMsg struct{ gen int }
 
 // awayMsg starts the away task once the user confirmed (or right away for oneself).
 type awayMsg struct {
@@ -89,25 +65,15 @@ type task struct {
 	away bool // KindAway: the status asked for
 }
 
-// Model is the operators screen.
+// Model is the operators screen: the list component, fed by the screen itself, in a frame,
+// with the slots of the operators in view and the selected operator's fields below.
 type Model struct {
-	ctx  *common.Ctx
-	opts Options
+	ctx *common.Ctx
+	l   list.Model[Row]
 
-	rows   []Row
-	index  map[int64]int
-	win    common.Window
-	width  int // outer size
-	height int
-
-	active  bool
-	loaded  bool
-	loading bool
-	stale   bool // the context changed while the screen was hidden
-	err     error
-	gen     int // context generation: results of an older one are dropped
-	req     int // list request in flight
-	at      time.Time
+	width, height int  // outer size
+	stale         bool // the context changed while the screen was hidden
+	gen           int  // context generation: slots and tasks of an older one are dropped
 
 	slots   map[int64]slotState
 	slotSeq int
@@ -116,27 +82,54 @@ type Model struct {
 	pending map[int64]string // operator id → what is being saved
 	tasks   map[int]task     // task id → what it changes
 
-	tickGen int
-
 	detail bool // the selected operator's fields are shown below the list
 }
 
+// source is the screen's side of its list.
+type source struct{ m *Model }
+
 // New returns the screen; it loads when first shown.
-func New(ctx *common.Ctx, opts Options) *Model {
-	if opts.Interval == 0 {
-		opts.Interval = DefaultInterval
-	}
-	if opts.Budget <= 0 {
-		opts.Budget = DefaultBudget
-	}
-	return &Model{
+func New(ctx *common.Ctx) *Model {
+	m := &Model{
 		ctx:     ctx,
-		opts:    opts,
-		index:   map[int64]int{},
 		slots:   map[int64]slotState{},
 		pending: map[int64]string{},
 		tasks:   map[int]task{},
 	}
+	m.l = list.New[Row](ctx, source{m: m}, list.Options{})
+	return m
+}
+
+// Pages lists every operator (all pages) as one page, by id (the owner first), whatever
+// order the API lists them in.
+func (s source) Pages() list.Fetcher[Row] {
+	return list.Endpoints[client.Operator, Row]{
+		What: "operators", One: "operator", Row: RowFrom, ID: rowID,
+		Offset: func(ctx context.Context, c *client.Client, _, _ int) (*client.Page[client.Operator], error) {
+			var ops []client.Operator
+			for op, err := range c.Operators(ctx) {
+				if err != nil {
+					return nil, err
+				}
+				ops = append(ops, op)
+			}
+			slices.SortStableFunc(ops, func(a, b client.Operator) int { return cmp.Compare(a.ID, b.ID) })
+			return &client.Page[client.Operator]{Count: len(ops), Results: ops}, nil
+		},
+	}
+}
+
+// Arrived drops the slots of operators that went and fetches those of the operators in
+// view again (a new round).
+func (s source) Arrived(l *list.Model[Row], _ common.Page[Row]) tea.Cmd {
+	m := s.m
+	for id := range m.slots {
+		if _, ok := l.Row(id); !ok {
+			delete(m.slots, id)
+		}
+	}
+	m.round++
+	return m.fetchSlots(l.VisibleRows())
 }
 
 // Init does nothing: the list loads when the screen is first shown.
@@ -149,17 +142,17 @@ func (m *Model) Title() string { return "Operators" }
 func (m *Model) Capturing() bool { return false }
 
 // Rows are the loaded operators.
-func (m *Model) Rows() []Row { return m.rows }
+func (m *Model) Rows() []Row { return m.l.Rows() }
 
 // Loaded reports that a list arrived.
-func (m *Model) Loaded() bool { return m.loaded }
+func (m *Model) Loaded() bool { return m.l.Loaded() }
 
 // Loading reports a list request in flight.
-func (m *Model) Loading() bool { return m.loading }
+func (m *Model) Loading() bool { return m.l.Loading() }
 
 // Busy reports whether any request of the screen is in flight.
 func (m *Model) Busy() bool {
-	if m.loading || len(m.tasks) > 0 {
+	if m.l.Loading() || len(m.tasks) > 0 {
 		return true
 	}
 	for _, s := range m.slots {
@@ -171,12 +164,7 @@ func (m *Model) Busy() bool {
 }
 
 // Selected is the operator under the cursor.
-func (m *Model) Selected() (Row, bool) {
-	if m.win.Cursor < 0 || m.win.Cursor >= len(m.rows) {
-		return Row{}, false
-	}
-	return m.rows[m.win.Cursor], true
-}
+func (m *Model) Selected() (Row, bool) { return m.l.Selected() }
 
 // Slots returns an operator's slot use as the screen shows it, once an answer arrived (ok):
 // each number known only when the server gave it (the total from the operator record's
@@ -187,8 +175,8 @@ func (m *Model) Slots(id int64) (used, total client.Opt[int], ok bool) {
 		return used, total, false
 	}
 	var maxSlots client.Opt[int]
-	if i, ok := m.index[id]; ok {
-		maxSlots = m.rows[i].MaxSlots
+	if r, ok := m.l.Row(id); ok {
+		maxSlots = r.MaxSlots
 	}
 	return s.val.CurrentSlots, s.val.Total(maxSlots), true
 }
@@ -196,115 +184,69 @@ func (m *Model) Slots(id int64) (used, total client.Opt[int], ok bool) {
 // DetailShown reports whether the selected operator's fields are shown.
 func (m *Model) DetailShown() bool { return m.detail }
 
-// Focus shows the screen: it loads when needed and starts the auto-refresh. Shown again
-// after a while, it refreshes at once when the last refresh is older than the interval (a
-// supervisor coming back sees the current state, not the one from when they left), else
-// the next refresh comes one interval after the last one.
+// Focus shows the screen: it loads when needed. Shown again after a while, it refreshes at
+// once when the last refresh is older than the auto-refresh pace (a supervisor coming back
+// sees the current state, not the one from when they left).
 func (m *Model) Focus() tea.Cmd {
-	m.active = true
+	m.l.Focus()
 	switch {
-	case !m.loaded || m.stale:
+	case !m.l.Loaded() || m.stale:
 		m.stale = false
-		return tea.Batch(m.Load(false, false), m.schedule())
-	case m.loading || m.at.IsZero():
-		return tea.Batch(m.fetchSlots(), m.schedule())
+		return m.l.Load(false)
+	case m.l.Loading() || m.l.At().IsZero():
+		return m.fetchSlots(m.l.VisibleRows())
 	}
-	since := m.ctx.Now().Sub(m.at)
-	if d, paused := m.AutoInterval(); m.opts.Interval > 0 && !paused && since >= d {
-		return tea.Batch(m.Load(true, true), m.schedule())
+	if d, paused := m.AutoInterval(); m.ctx.Budget.On() && !paused && m.ctx.Now().Sub(m.l.At()) >= d {
+		return m.l.LoadQuiet()
 	}
-	return tea.Batch(m.fetchSlots(), m.scheduleAfter(since))
+	return m.fetchSlots(m.l.VisibleRows())
 }
 
-// Blur hides the screen and stops its auto-refresh.
-func (m *Model) Blur() {
-	m.active = false
-	m.tickGen++
-}
+// Blur hides the screen: the root's auto-refresh then refreshes another screen.
+func (m *Model) Blur() { m.l.Blur() }
 
-// SetSize sets the screen's size.
+// SetSize sets the screen's size: the list takes the frame's inside.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
-	m.win.SetSize(m.innerH() - 3 - m.detailHeight()) // a header, the column titles and a footer
-	m.win.Clamp(len(m.rows))
+	m.l.SetSize(max(0, w-2), max(0, h-2))
 }
 
-// detailHeight is the lines of the selected operator's fields, or none when they are not
-// shown: the room the rows do not need, at least half of it, leaving a row.
-func (m *Model) detailHeight() int {
-	room := m.innerH() - 3
-	if !m.detail || room < 2 {
+// DetailHeight is the lines of the selected operator's fields out of room, or none when
+// they are not shown: the room the rows do not need, at least half of it, leaving a row.
+func (s source) DetailHeight(room int, st list.Status) int {
+	if !s.m.detail || room < 2 {
 		return 0
 	}
-	return min(max(room/2, room-max(1, len(m.rows))), room-1)
+	return min(max(room/2, room-max(1, st.Rows)), room-1)
 }
 
-// Load fetches every operator (all pages). fresh skips the response cache; auto marks an
-// auto-refresh, whose failures stay quiet.
-func (m *Model) Load(fresh, auto bool) tea.Cmd {
-	m.req++
-	m.loading = true
-	gen, req, c, now := m.gen, m.req, m.ctx.Client, m.ctx.Now
-	return func() tea.Msg {
-		ctx, cancel := common.RequestContext(requestTimeout, fresh)
-		defer cancel()
-		var rows []Row
-		for op, err := range c.Operators(ctx) {
-			if err != nil {
-				return listMsg{gen: gen, req: req, auto: auto, err: fmt.Errorf("load operators: %w", err)}
-			}
-			rows = append(rows, RowFrom(op))
-		}
-		// Shown by id (the owner first), whatever order the API lists them in.
-		slices.SortStableFunc(rows, func(a, b Row) int { return cmp.Compare(a.ID, b.ID) })
-		return listMsg{gen: gen, req: req, auto: auto, rows: rows, at: now()}
-	}
+// Detail lays out the selected operator's fields.
+func (s source) Detail(w, h int) []string { return s.m.detailLines(w, h) }
+
+// AutoRefreshCost is what one auto-refresh costs: the list and the slots in view, of the
+// operators family.
+func (m *Model) AutoRefreshCost() (client.Family, int) {
+	return client.FamilyOperators, 1 + max(1, len(m.l.VisibleRows()))
 }
 
-// schedule arms the next auto-refresh tick, one interval from now.
-func (m *Model) schedule() tea.Cmd { return m.scheduleAfter(0) }
+// AutoInterval is the effective auto-refresh pace of the screen: the configured interval,
+// stretched so that the remaining operators-family budget lasts until the end of the UTC
+// day. paused is true when the budget cannot pay for another refresh (`r` still works).
+func (m *Model) AutoInterval() (d time.Duration, paused bool) {
+	_, cost := m.AutoRefreshCost()
+	return m.ctx.Budget.Pace(m.ctx.Client.Usage(client.FamilyOperators), cost, m.ctx.Now())
+}
 
-// scheduleAfter arms the next auto-refresh tick one interval after a refresh that was
-// elapsed ago.
-func (m *Model) scheduleAfter(elapsed time.Duration) tea.Cmd {
-	m.tickGen++
-	if m.opts.Interval < 0 || !m.active {
+// autoRefresh refreshes the list for the root's auto-refresh tick, quietly, unless the
+// budget is spent, a refresh is on its way, or the last one is younger than half the pace:
+// a tick armed at another screen's faster pace before this one was shown.
+func (m *Model) autoRefresh() tea.Cmd {
+	d, paused := m.AutoInterval()
+	since := m.ctx.Now().Sub(m.l.At())
+	if !m.ctx.Budget.On() || paused || m.l.Loading() || !m.l.At().IsZero() && since < d/2 {
 		return nil
 	}
-	d, paused := m.AutoInterval()
-	if paused {
-		d = time.Minute // look again later: the budget frees up at midnight UTC
-	} else if elapsed > 0 {
-		d = max(d-elapsed, min(d, time.Second))
-	}
-	return common.Tick(d, tickMsg{gen: m.tickGen})
-}
-
-// refreshCost is the requests one auto-refresh sends: the list and the visible slots.
-func (m *Model) refreshCost() int {
-	return 1 + max(1, min(len(m.rows), m.win.Visible()))
-}
-
-// AutoInterval is the effective auto-refresh period: the configured interval, stretched
-// so that the remaining operators-family budget lasts until the end of the UTC day.
-// paused is true when the budget cannot pay for another refresh (`r` still works).
-func (m *Model) AutoInterval() (d time.Duration, paused bool) {
-	if m.opts.Interval < 0 {
-		return 0, true
-	}
-	cost := m.refreshCost()
-	remaining := m.opts.Budget - m.ctx.Client.Usage(client.FamilyOperators)
-	if remaining < cost {
-		return 0, true
-	}
-	now := m.ctx.Now().UTC()
-	y, mo, day := now.Date()
-	untilMidnight := time.Date(y, mo, day+1, 0, 0, 0, 0, time.UTC).Sub(now)
-	spread := untilMidnight * time.Duration(cost) / time.Duration(remaining)
-	if spread > m.opts.Interval {
-		return spread.Round(time.Second), false
-	}
-	return m.opts.Interval, false
+	return m.l.LoadQuiet()
 }
 
 // Update handles results, tasks and, when active, keys.
@@ -312,52 +254,37 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		return m, m.onKey(msg)
-	case listMsg:
-		return m, m.onList(msg)
 	case slotsMsg:
 		m.onSlots(msg)
 		return m, nil
-	case tickMsg:
-		if msg.gen != m.tickGen || !m.active {
-			return m, nil
-		}
-		var cmd tea.Cmd
-		if _, paused := m.AutoInterval(); !paused && !m.loading {
-			cmd = m.Load(true, true)
-		}
-		return m, tea.Batch(cmd, m.schedule())
 	case common.RefreshMsg:
-		if msg.Auto || !m.active {
-			return m, nil // the screen refreshes on its own interval
+		switch {
+		case !m.l.Focused():
+			return m, nil
+		case msg.Auto:
+			return m, m.autoRefresh()
 		}
-		return m, m.Load(true, false)
+		return m, m.l.Load(true)
 	case common.ContextChangedMsg:
 		m.gen++
 		clear(m.pending)
-		m.loading, m.err = false, nil
-		if msg.OperatorOnly && m.loaded {
+		keep := msg.OperatorOnly && m.l.Loaded()
+		if keep {
 			// The same organization, so the same operators: keep them and the cursor while
 			// they load again as the new operator sees them (slots included).
 			for id, s := range m.slots {
 				s.req = 0 // an answer on its way belongs to the old context
 				m.slots[id] = s
 			}
-			if !m.active {
-				m.stale = true
-				return m, nil
-			}
-			return m, tea.Batch(m.Load(true, false), m.schedule())
+		} else {
+			m.l.Forget()
+			clear(m.slots)
 		}
-		m.rows = nil
-		m.win.Reset()
-		clear(m.index)
-		clear(m.slots)
-		m.loaded = false
-		if !m.active {
+		if !m.l.Focused() {
 			m.stale = true
 			return m, nil
 		}
-		return m, tea.Batch(m.Load(false, false), m.schedule())
+		return m, m.l.Load(keep)
 	case awayMsg:
 		return m, m.startAway(msg.id, msg.away)
 	case deleteMsg:
@@ -365,53 +292,18 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	case common.TaskDoneMsg:
 		return m, m.onTask(msg)
 	}
-	return m, nil
+	var cmd tea.Cmd
+	m.l, cmd = m.l.Update(msg)
+	return m, cmd
 }
 
-func (m *Model) onList(msg listMsg) tea.Cmd {
-	if msg.gen != m.gen || msg.req != m.req {
-		return nil // stale: another context or a superseded request
-	}
-	m.loading = false
-	if msg.err != nil {
-		m.err = msg.err
-		m.loaded = true
-		if msg.auto {
-			return nil // auto-refresh failures stay quiet; the footer says so
-		}
-		return common.ErrorToast(msg.err)
-	}
-	m.err = nil
-	m.at = msg.at
-	keep := int64(0)
-	if r, ok := m.Selected(); ok {
-		keep = r.ID
-	}
-	m.rows = msg.rows
-	common.Reindex(m.index, m.rows, rowID)
-	for id := range m.slots {
-		if _, ok := m.index[id]; !ok {
-			delete(m.slots, id)
-		}
-	}
-	if i, ok := m.index[keep]; ok {
-		m.win.Cursor = i
-	}
-	m.loaded = true
-	m.round++
-	m.SetSize(m.width, m.height) // the detail, when shown, takes the room the rows leave
-	at := msg.at
-	return tea.Batch(m.fetchSlots(), func() tea.Msg { return common.RefreshedMsg{At: at} })
-}
-
-// fetchSlots asks, in parallel, for the slots of the visible operators whose value is not
-// of the current round and not already on its way.
-func (m *Model) fetchSlots() tea.Cmd {
+// fetchSlots asks, in parallel, for the slots of rows (the operators in view) whose value is
+// not of the current round and not already on its way.
+func (m *Model) fetchSlots(rows []Row) tea.Cmd {
 	var cmds []tea.Cmd
 	c, gen, round := m.ctx.Client, m.gen, m.round
-	end := m.win.End(len(m.rows))
-	for i := m.win.Offset; i < end; i++ {
-		id := m.rows[i].ID
+	for _, r := range rows {
+		id := r.ID
 		s := m.slots[id]
 		if s.req != 0 || s.gen == round {
 			continue
@@ -421,9 +313,9 @@ func (m *Model) fetchSlots() tea.Cmd {
 		m.slots[id] = s
 		req := s.req
 		cmds = append(cmds, func() tea.Msg {
-			ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+			ctx, cancel := common.RequestContext(requestTimeout, true)
 			defer cancel()
-			sl, err := c.OperatorSlots(client.Fresh(ctx), id)
+			sl, err := c.OperatorSlots(ctx, id)
 			if err != nil {
 				return slotsMsg{gen: gen, req: req, round: round, id: id, err: fmt.Errorf("slots of operator %d: %w", id, err)}
 			}
@@ -463,11 +355,11 @@ func (m *Model) SelfID() int64 {
 		return id
 	}
 	if id := m.ctx.DefaultOperatorID; id != 0 {
-		if _, ok := m.index[id]; ok || len(m.rows) == 0 {
+		if _, ok := m.l.Row(id); ok || len(m.l.Rows()) == 0 {
 			return id
 		}
 	}
-	for _, r := range m.rows {
+	for _, r := range m.l.Rows() {
 		if r.Role == client.RoleOwner {
 			return r.ID
 		}
@@ -477,8 +369,8 @@ func (m *Model) SelfID() int64 {
 
 func (m *Model) selfLabel() string {
 	id := m.SelfID()
-	if i, ok := m.index[id]; ok {
-		return m.rows[i].Label()
+	if r, ok := m.l.Row(id); ok {
+		return r.Label()
 	}
 	if id == 0 {
 		return "the token's own operator"
@@ -488,16 +380,10 @@ func (m *Model) selfLabel() string {
 
 func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.ctx.Keys
-	if m.win.HandleMoveKey(msg, k, len(m.rows)) {
-		return m.fetchSlots()
-	}
 	switch {
-	case key.Matches(msg, k.Refresh):
-		return m.Load(true, false)
 	case key.Matches(msg, k.ToggleDetail):
 		m.detail = !m.detail
-		m.SetSize(m.width, m.height)
-		return m.fetchSlots()
+		return tea.Batch(m.l.Refit(), m.fetchSlots(m.l.VisibleRows()))
 	case key.Matches(msg, k.Away):
 		return m.askAway()
 	case key.Matches(msg, k.Edit):
@@ -508,7 +394,9 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Delete):
 		return m.askDelete()
 	}
-	return nil
+	var cmd tea.Cmd
+	m.l, cmd = m.l.Update(msg)
+	return tea.Batch(cmd, m.fetchSlots(m.l.VisibleRows()))
 }
 
 // askAway toggles the selected operator's away status: at once for oneself, after a
@@ -545,7 +433,7 @@ func (m *Model) askAway() tea.Cmd {
 // operator (Result a Row). Should that read fail, the away status is the answer's (else
 // the one asked for, which the server accepted) and the online status unknown.
 func (m *Model) startAway(id int64, away bool) tea.Cmd {
-	if _, ok := m.index[id]; !ok {
+	if _, ok := m.l.Row(id); !ok {
 		return nil
 	}
 	if _, busy := m.pending[id]; busy {
@@ -598,7 +486,7 @@ func (m *Model) askDelete() tea.Cmd {
 }
 
 func (m *Model) startDelete(id int64) tea.Cmd {
-	if _, ok := m.index[id]; !ok {
+	if _, ok := m.l.Row(id); !ok {
 		return nil
 	}
 	if _, busy := m.pending[id]; busy {
@@ -609,8 +497,8 @@ func (m *Model) startDelete(id int64) tea.Cmd {
 	m.pending[id] = "deleting"
 	c := m.ctx.Client
 	what := fmt.Sprintf("operator #%d", id)
-	if i, ok := m.index[id]; ok {
-		what = "operator " + m.rows[i].Label()
+	if r, ok := m.l.Row(id); ok {
+		what = "operator " + r.Label()
 	}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
@@ -689,8 +577,8 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		return nil // another organization or operator by now
 	}
 	label := fmt.Sprintf("operator #%d", t.id)
-	if i, ok := m.index[t.id]; ok {
-		label = m.rows[i].Label()
+	if r, ok := m.l.Row(t.id); ok {
+		label = r.Label()
 	}
 	if t.kind == KindAway && msg.Lost == nil && common.OutcomeUnknown(msg.Err) {
 		return m.checkAway(t, msg.Err, label)
@@ -712,15 +600,14 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		case client.AwayStatus:
 			// Both as the server states them: whether away changes the online status is
 			// the server's business (docs/api-notes.md).
-			if i, ok := m.index[t.id]; ok {
-				m.rows[i].IsAway = res.IsAway
-				m.rows[i].IsOnline = res.IsOnline
-				m.rows[i].AwayExtra = ExtraLines(res.Extra)
+			if r, ok := m.l.Row(t.id); ok {
+				r.IsAway, r.IsOnline, r.AwayExtra = res.IsAway, res.IsOnline, ExtraLines(res.Extra)
+				m.updateRow(r)
 			}
 		}
 		var away client.Opt[bool]
-		if i, ok := m.index[t.id]; ok {
-			away = m.rows[i].IsAway
+		if r, ok := m.l.Row(t.id); ok {
+			away = r.IsAway
 		}
 		if !away.Known {
 			return common.Toast(label + ": the server did not say whether it is away now" + common.Confirmed(msg.Lost))
@@ -728,36 +615,15 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		_, word := AwaySymbol(away.V)
 		return common.Toast(label + " is now " + word + common.Confirmed(msg.Lost))
 	case KindDelete:
-		m.removeRow(t.id)
-		return tea.Batch(common.Toast("Deleted operator "+label+common.Confirmed(msg.Lost)), m.fetchSlots())
+		m.l.RemoveRows([]int64{t.id})
+		delete(m.slots, t.id)
+		return tea.Batch(common.Toast("Deleted operator "+label+common.Confirmed(msg.Lost)), m.fetchSlots(m.l.VisibleRows()))
 	}
 	return nil
 }
 
 // updateRow replaces a loaded row in place.
-func (m *Model) updateRow(r Row) {
-	if i, ok := m.index[r.ID]; ok {
-		m.rows[i] = r
-	}
-}
-
-func (m *Model) removeRow(id int64) {
-	i, ok := m.index[id]
-	if !ok {
-		return
-	}
-	m.rows = append(m.rows[:i:i], m.rows[i+1:]...)
-	if i < m.win.Cursor {
-		m.win.Cursor--
-	}
-	common.Reindex(m.index, m.rows, rowID)
-	delete(m.slots, id)
-	m.SetSize(m.width, m.height)
-}
-
-// innerW and innerH are the frame's inside.
-func (m *Model) innerW() int { return max(0, m.width-2) }
-func (m *Model) innerH() int { return max(0, m.height-2) }
+func (m *Model) updateRow(r Row) { m.l.UpdateRow(r) }
 
 // ShortHelp lists the screen's main keys.
 func (m *Model) ShortHelp() []key.Binding {
@@ -780,39 +646,7 @@ func (m *Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
-	w, h := m.innerW(), m.innerH()
-	st := m.ctx.Styles
-	lines := make([]string, 0, h)
-	lines = append(lines, st.HeaderLine.Render(m.header()))
-	lines = append(lines, st.Muted.Render(m.columns().titles()))
-	switch {
-	case len(m.rows) == 0:
-		msg := []string{"  No operators."}
-		switch {
-		case !m.loaded || m.loading:
-			msg = []string{"  Loading operators…"}
-		case m.err != nil:
-			msg = common.LoadFailedLines(m.err, m.ctx.Keys.Refresh.Help().Key, w, 4)
-		}
-		for _, l := range msg {
-			lines = append(lines, st.Muted.Render(l))
-		}
-	default:
-		end := m.win.End(len(m.rows))
-		for i := m.win.Offset; i < end; i++ {
-			lines = append(lines, m.entry(i))
-		}
-	}
-	dh := m.detailHeight()
-	for len(lines) < h-1-dh {
-		lines = append(lines, "")
-	}
-	lines = lines[:max(0, h-1-dh)]
-	if dh > 0 {
-		lines = append(lines, m.detailLines(w, dh)...)
-	}
-	lines = append(lines, m.footer())
-	return common.Frame(m.ctx.FrameStyles(), "Operators", common.Block(lines, w, h), m.width, m.height, m.active)
+	return common.Frame(m.ctx.FrameStyles(), "Operators", m.l.View(), m.width, m.height, m.l.Focused())
 }
 
 // layout holds the column widths for the current width.
@@ -822,8 +656,7 @@ type layout struct {
 	role, slots, email, locale int
 }
 
-func (m *Model) columns() layout {
-	w := m.innerW()
+func columns(w int) layout {
 	l := layout{w: w, away: 12, online: 7, role: 6, slots: 11}
 	if w >= wideRow {
 		l.locale = 6
@@ -867,24 +700,28 @@ func (l layout) titles() string {
 	return b.String()
 }
 
-// entry renders row i, highlighted when under the cursor.
-func (m *Model) entry(i int) string {
-	r := &m.rows[i]
-	if i == m.win.Cursor {
-		style := m.ctx.Styles.SelectedBlurred
-		if m.active {
-			style = m.ctx.Styles.Selected
-		}
-		return style.Render(common.Fit(m.render(r, false), m.innerW()))
+// RowHeight is one line an operator.
+func (s source) RowHeight(int) int { return 1 }
+
+// Stamp is what a row shows besides the operator's record: its slots, what is being saved
+// for it, and whether it is the operator parley acts as.
+func (s source) Stamp(r *Row, _ time.Time) string {
+	m := s.m
+	you := ""
+	if r.ID == m.SelfID() {
+		you = "you"
 	}
-	return m.render(r, true)
+	return m.slotText(r.ID) + "|" + m.pending[r.ID] + "|" + you
 }
 
+// Render lays out one operator.
+func (s source) Render(r *Row, c list.Cell) string { return s.m.render(r, c) }
+
 // render lays out one operator; styled=false gives plain text for the selection highlight.
-func (m *Model) render(r *Row, styled bool) string {
+func (m *Model) render(r *Row, c list.Cell) string {
 	st := m.ctx.Styles
-	paint := common.PaintIf(styled)
-	l := m.columns()
+	paint := common.PaintIf(c.Styled)
+	l := columns(c.Width)
 	statusStyle := st.Muted
 	if r.IsAway.Known {
 		statusStyle = st.StatusNew
@@ -922,7 +759,7 @@ func (m *Model) render(r *Row, styled bool) string {
 	}
 	nameCell := common.Pad(paint(name, nameStyle)+paint(tags, st.Accent), l.name)
 	var b strings.Builder
-	b.WriteString(" ")
+	b.WriteString(c.Mark)
 	b.WriteString(status)
 	b.WriteString(" ")
 	b.WriteString(online)
@@ -940,7 +777,7 @@ func (m *Model) render(r *Row, styled bool) string {
 	b.WriteString(paint(common.Pad(common.OrDash(r.Role), l.role), st.Muted))
 	b.WriteString(" ")
 	b.WriteString(common.Pad(m.slotText(r.ID), l.slots-1)) // left-aligned: "slots" lines up under its title
-	return b.String()
+	return common.Fit(b.String(), c.Width)
 }
 
 // slotText is an operator's slot use as the server gave it: "slots 3/50", "slots —/50",
@@ -954,6 +791,43 @@ func (m *Model) slotText(id int64) string {
 		return "slots ?"
 	}
 	return "slots …"
+}
+
+// Header counts the operators and shows the operators family's requests today against the
+// budget and the auto-refresh pace; the column titles follow.
+func (s source) Header(st list.Status) []string {
+	m := s.m
+	styles := m.ctx.Styles
+	used := m.ctx.Client.Usage(client.FamilyOperators)
+	parts := []string{
+		" " + st.Count + " operators",
+		fmt.Sprintf("operators requests today %d/%d", used, m.ctx.Budget.PerDay),
+	}
+	if m.ctx.Budget.On() {
+		d, paused := m.AutoInterval()
+		switch {
+		case paused:
+			parts = append(parts, "auto-refresh paused: budget spent ("+m.ctx.Keys.Refresh.Help().Key+" still works)")
+		case d > m.ctx.Budget.Interval:
+			parts = append(parts, "auto "+common.ShortDuration(d)+" (budget)")
+		default:
+			parts = append(parts, "auto "+common.ShortDuration(d))
+		}
+	}
+	return []string{styles.HeaderLine.Render(strings.Join(parts, " · ")), styles.Muted.Render(columns(st.Width).titles())}
+}
+
+// Empty says there are no operators.
+func (s source) Empty(list.Status) string { return "No operators." }
+
+// Footnote shows the last refresh after the position, and the screen's keys at the right.
+func (s source) Footnote(st list.Status) (note, hints string) {
+	k := s.m.ctx.Keys
+	if !st.At.IsZero() {
+		note = " · refreshed " + st.At.In(s.m.ctx.Now().Location()).Format("15:04:05")
+	}
+	return note, s.m.ctx.Styles.Muted.Render(fmt.Sprintf("%s away · %s edit · %s delete · %s detail · %s refresh ",
+		k.Away.Help().Key, k.Edit.Help().Key, k.Delete.Help().Key, k.ToggleDetail.Help().Key, k.Refresh.Help().Key))
 }
 
 // detailLines lay out the selected operator's fields that its row leaves out, w×h, each as
@@ -995,52 +869,4 @@ func (m *Model) detailLines(w, h int) []string {
 		extra = append(extra, "away answer: "+e)
 	}
 	return detail.Record(m.ctx.Styles, "Operator "+r.Label(), fields, extra, w, h)
-}
-
-// header counts the operators and shows the operators family's requests today against the
-// budget and the auto-refresh state.
-func (m *Model) header() string {
-	count := "…"
-	if m.loaded && !(m.err != nil && len(m.rows) == 0) {
-		count = common.Thousands(len(m.rows))
-	}
-	used := m.ctx.Client.Usage(client.FamilyOperators)
-	parts := []string{
-		" " + count + " operators",
-		fmt.Sprintf("operators requests today %d/%d", used, m.opts.Budget),
-	}
-	if m.opts.Interval > 0 {
-		d, paused := m.AutoInterval()
-		switch {
-		case paused:
-			parts = append(parts, "auto-refresh paused: budget spent ("+m.ctx.Keys.Refresh.Help().Key+" still works)")
-		case d > m.opts.Interval:
-			parts = append(parts, "auto "+common.ShortDuration(d)+" (budget)")
-		default:
-			parts = append(parts, "auto "+common.ShortDuration(d))
-		}
-	}
-	return strings.Join(parts, " · ")
-}
-
-// footer shows the position, the last refresh, the loading state and the screen's keys.
-func (m *Model) footer() string {
-	st := m.ctx.Styles
-	k := m.ctx.Keys
-	var left string
-	if len(m.rows) > 0 {
-		left = fmt.Sprintf(" %d/%d", m.win.Cursor+1, len(m.rows))
-	}
-	if !m.at.IsZero() {
-		left += " · refreshed " + m.at.In(m.ctx.Now().Location()).Format("15:04:05")
-	}
-	switch {
-	case m.loading && m.loaded:
-		left += " · " + st.Loading.Render("refreshing…")
-	case m.err != nil && len(m.rows) > 0:
-		left += " · " + st.Error.Render("refresh failed; "+k.Refresh.Help().Key+" retries")
-	}
-	right := st.Muted.Render(fmt.Sprintf("%s away · %s edit · %s delete · %s detail · %s refresh ",
-		k.Away.Help().Key, k.Edit.Help().Key, k.Delete.Help().Key, k.ToggleDetail.Help().Key, k.Refresh.Help().Key))
-	return common.Spread(left, right, m.innerW())
 }

@@ -27,7 +27,7 @@ func open(t *testing.T, e *env, c *client.Client, w, h int) (*viewtest.Screen, *
 	t.Helper()
 	ctx := viewtest.Ctx(c)
 	ctx.ActingOperatorID = c.OperatorID()
-	m := operators.New(ctx, operators.Options{Interval: -1})
+	m := operators.New(ctx)
 	l := viewtest.RunScreen(t, ctx, m, w, h)
 	l.Until("operators and slots", func() bool { return m.Loaded() && !m.Busy() })
 	return l, m, ctx
@@ -268,7 +268,7 @@ func TestDeleteForbiddenShowsPermission(t *testing.T) {
 func TestStaleListDropped(t *testing.T) {
 	e := newEnv(t)
 	ctx := viewtest.Ctx(e.Client)
-	m := operators.New(ctx, operators.Options{Interval: -1})
+	m := operators.New(ctx)
 	m.SetSize(80, 24)
 	old := m.Focus()
 	ctx.Client = e.Client.WithContext(e.Info.OrgIDs[1], 0)
@@ -284,10 +284,16 @@ func TestStaleListDropped(t *testing.T) {
 	}
 }
 
+// The root's auto-refresh tick refreshes the shown screen in place (the cursor stays on
+// its operator); a hidden screen ignores it, and so does one refreshed less than half its
+// pace ago (a tick armed at another screen's faster pace).
 func TestAutoRefreshUpdatesInPlace(t *testing.T) {
 	e := newEnv(t)
 	ctx := viewtest.Ctx(e.Client)
-	m := operators.New(ctx, operators.Options{Interval: 20 * time.Millisecond, Budget: 1 << 30})
+	clock := viewtest.NewMovingClock(viewtest.Now)
+	ctx.Now = clock.Now
+	ctx.Budget = common.Budget{Interval: 20 * time.Second, PerDay: 1 << 30}
+	m := operators.New(ctx)
 	l := viewtest.RunScreen(t, ctx, m, 80, 24)
 	l.Until("loaded", func() bool { return m.Loaded() && !m.Busy() })
 	target := e.Info.OwnerOperatorID + 3
@@ -296,14 +302,24 @@ func TestAutoRefreshUpdatesInPlace(t *testing.T) {
 	if _, err := e.Client.SetOperatorAway(context.Background(), target, !before.V); err != nil {
 		t.Fatal(err)
 	}
+	lists := e.Log.Count("GET", "/operators/")
+	l.Deliver(common.RefreshMsg{Auto: true})
+	l.Drain(50 * time.Millisecond)
+	if n := e.Log.Count("GET", "/operators/"); n != lists {
+		t.Fatalf("a tick right after the first load refreshed: %d list requests", n-lists)
+	}
+	clock.Add(20 * time.Second)
+	l.Deliver(common.RefreshMsg{Auto: true})
 	l.Until("the change to show", func() bool { return m.Rows()[rowIndex(t, m, target)].IsAway != before })
 	if r, _ := m.Selected(); r.ID != target {
 		t.Fatalf("cursor moved to %d", r.ID)
 	}
 	m.Blur()
-	lists := e.Log.Count("GET", "/operators/")
-	l.Drain(150 * time.Millisecond)
-	if n := e.Log.Count("GET", "/operators/"); n > lists+1 { // one may have been on its way
+	lists = e.Log.Count("GET", "/operators/")
+	clock.Add(time.Hour)
+	l.Deliver(common.RefreshMsg{Auto: true})
+	l.Drain(50 * time.Millisecond)
+	if n := e.Log.Count("GET", "/operators/"); n != lists {
 		t.Fatalf("auto-refresh went on while hidden: %d → %d list requests", lists, n)
 	}
 }
@@ -311,12 +327,16 @@ func TestAutoRefreshUpdatesInPlace(t *testing.T) {
 func TestAutoIntervalFollowsTheBudget(t *testing.T) {
 	e := newEnv(t)
 	ctx := viewtest.Ctx(e.Client)
-	m := operators.New(ctx, operators.Options{Budget: 400})
+	ctx.Budget = common.Budget{Interval: 20 * time.Second, PerDay: 400}
+	m := operators.New(ctx)
 	l := viewtest.RunScreen(t, ctx, m, 80, 24)
 	l.Until("loaded", func() bool { return m.Loaded() && !m.Busy() })
 	used := e.Client.Usage(client.FamilyOperators) // the list and 7 slots
 	if used != 8 {
 		t.Fatalf("used %d operators requests, want 8", used)
+	}
+	if fam, cost := m.AutoRefreshCost(); fam != client.FamilyOperators || cost != 8 {
+		t.Fatalf("a refresh costs %d %s requests, want 8 operators ones", cost, fam)
 	}
 	// 15:04:05 UTC: 8h55m55s left; one refresh costs 8; 392 left.
 	left := 8*time.Hour + 55*time.Minute + 55*time.Second
@@ -329,7 +349,9 @@ func TestAutoIntervalFollowsTheBudget(t *testing.T) {
 		!strings.Contains(v, "operators requests today 8/400") {
 		t.Fatalf("header does not show the budget:\n%s", v)
 	}
-	spent := operators.New(ctx, operators.Options{Budget: 9})
+	spentCtx := viewtest.Ctx(e.Client)
+	spentCtx.Budget = common.Budget{Interval: 20 * time.Second, PerDay: 9}
+	spent := operators.New(spentCtx)
 	spent.SetSize(80, 24)
 	if _, paused := spent.AutoInterval(); !paused {
 		t.Fatal("not paused with 1 of 9 requests left")
