@@ -148,7 +148,7 @@ func filterForm(ctx *common.Ctx, f Filters, mode client.OperatorMode, more map[i
 }
 
 // KindExport is the TaskDoneMsg kind of an export.
-const KindExport = "analytics-export"
+const KindExport = common.KindAnalyticsExport
 
 // ExportResult is the Result of a successful export.
 type ExportResult struct {

@@ -318,13 +318,16 @@ type OperatorsLoadedMsg struct {
 	Err       error
 }
 
-// TaskDoneMsg reports a finished mutation (PATCH/POST/PUT/DELETE): forms match TaskID,
-// screens update rows in place from Result.
+// TaskDoneMsg reports a finished write (Ctx.Start): forms match TaskID; the component that
+// started it recognises it by Owner (Mine), and every screen may update what it shows from
+// Kind and Result (a contact edited from the conversations screen).
 type TaskDoneMsg struct {
-	TaskID int
-	Kind   string
-	Result any
-	Err    error
+	TaskID  int
+	Owner   int
+	Kind    string
+	Subject int64 // the row written (0: several, or none)
+	Result  any
+	Err     error
 	// Lost, when set, is the error of a write whose answer was lost (OutcomeUnknown), and
 	// the message reports the check that followed: Err nil means the change was found on
 	// the server (Result is what the check read), a *NotDoneError that it was not, an

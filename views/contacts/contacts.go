@@ -11,6 +11,7 @@ package contacts
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,7 +21,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
-	"github.com/parley-tui/parley/views/confirm"
+	"github.com/parley-tui/parley/views/list"
 	"github.com/parley-tui/parley/views/notes"
 	"github.com/parley-tui/parley/views/prompt"
 )
@@ -62,12 +63,12 @@ type Model struct {
 	height     int
 	started    bool
 	editReq    int
-	tasks      map[int]bool // delete tasks this screen started (it reports their outcome)
+	owner      int // the screen's owner id: it reports the outcome of the note deletes it starts
 }
 
 // New returns the screen; the first page loads when the screen is first shown.
 func New(ctx *common.Ctx) *Model {
-	m := &Model{ctx: ctx, List: NewList(ctx), Detail: NewDetail(ctx), showDetail: true, tasks: map[int]bool{}}
+	m := &Model{ctx: ctx, List: NewList(ctx), Detail: NewDetail(ctx), showDetail: true, owner: ctx.NewOwner()}
 	m.List.Focus()
 	return m
 }
@@ -229,7 +230,12 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	return m, tea.Batch(c1, c2)
 }
 
+// onTask updates what the screen shows after a write: an edit or a note from anywhere; the
+// end of the list's delete tasks (the list removes the rows and says what happened: the
+// open contact, when deleted, closes); the end of a note delete this screen started.
 func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
+	var cmd tea.Cmd
+	m.List, cmd = m.List.Update(msg)
 	switch msg.Kind {
 	case KindUpdated:
 		if c, ok := msg.Result.(client.Contact); ok && msg.Err == nil {
@@ -260,51 +266,26 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 			m.List.UpdateRow(r)
 		}
 		m.List.Select(r.ID)
-		cmd := m.Detail.OpenWith(u.Contact, u.Created)
+		open := m.Detail.OpenWith(u.Contact, u.Created)
 		m.setFocus(PaneDetail)
-		return tea.Batch(cmd, reload, common.Toast(fmt.Sprintf("%s contact %s (#%d)", word, r.Title(), r.ID)))
+		return tea.Batch(open, reload, common.Toast(fmt.Sprintf("%s contact %s (#%d)", word, r.Title(), r.ID)))
 	case KindDeleted:
-		if !m.tasks[msg.TaskID] {
-			return nil
+		if res, ok := msg.Result.(list.Deleted); ok && msg.Mine(m.List.Owner()) && slices.Contains(res.IDs, m.Detail.ID()) {
+			m.Detail.Clear()
+			m.setFocus(PaneList)
 		}
-		delete(m.tasks, msg.TaskID)
-		res, _ := msg.Result.(deleteResult)
-		ids := res.deleted
-		m.List.RemoveRows(ids)
-		if msg.Err == nil {
-			m.List.ClearMarks() // the kept ones too: the delete is done
-		}
-		for _, id := range ids {
-			if id == m.Detail.ID() {
-				m.Detail.Clear()
-				m.setFocus(PaneList)
-			}
-		}
-		if msg.Err != nil {
-			return common.ErrorToast(msg.Err)
-		}
-		text := plural(len(ids), "contact", "contacts") + " deleted" + common.Confirmed(msg.Lost)
-		if n := len(res.kept); n > 0 {
-			text += fmt.Sprintf("; %s kept: an ongoing conversation cannot be deleted, nor its contact", plural(n, "contact", "contacts"))
-		}
-		return common.Toast(text)
+		return cmd
 	case notes.KindCreated:
 		if n, ok := msg.Result.(client.Note); ok && msg.Err == nil {
 			m.Detail.AddNote(n)
 		}
 	case notes.KindDeleted:
-		id, _ := msg.Result.(int64)
 		if msg.Err == nil {
-			m.Detail.RemoveNote(id)
+			m.Detail.RemoveNote(msg.Subject)
 		}
-		if !m.tasks[msg.TaskID] {
-			return nil
+		if msg.Mine(m.owner) {
+			return common.DoneToast(msg, fmt.Sprintf("Note #%d deleted", msg.Subject))
 		}
-		delete(m.tasks, msg.TaskID)
-		if msg.Err != nil {
-			return common.ErrorToast(msg.Err)
-		}
-		return common.Toast(fmt.Sprintf("Note #%d deleted%s", id, common.Confirmed(msg.Lost)))
 	}
 	return nil
 }
@@ -440,9 +421,7 @@ func (m *Model) edit() tea.Cmd {
 func (m *Model) deleteKey() tea.Cmd {
 	if m.focus == PaneDetail {
 		if id, preview, ok := m.Detail.SelectedNote(); ok {
-			task := m.ctx.NewTaskID()
-			m.tasks[task] = true
-			return m.ctx.OpenModal(notes.ConfirmDelete(m.ctx, task, id, preview))
+			return m.ctx.OpenModal(notes.ConfirmDelete(m.ctx, m.owner, id, preview))
 		}
 		if _, ok := m.Detail.SelectedConversation(); ok {
 			return common.Toast("Conversations are deleted from the conversations screen")
@@ -487,35 +466,24 @@ func goesWith(conversations int) string {
 }
 
 func (m *Model) confirmOne(id int64, title string, conversations int) tea.Cmd {
-	task := m.ctx.NewTaskID()
-	m.tasks[task] = true
-	c := m.ctx.Client
-	run := func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		msg := common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: deleteResult{deleted: []int64{id}}}
-		err := c.DeleteContact(ctx, id)
-		if common.OutcomeUnknown(err) {
-			// The answer was lost: a 404 now means it was deleted.
-			msg.Lost = err
-			rctx, rcancel := context.WithTimeout(context.Background(), requestTimeout)
-			defer rcancel()
-			err = common.CheckGone(rctx, err, fmt.Sprintf("contact #%d", id), func(ctx context.Context) error {
-				_, err := c.GetContact(ctx, id)
-				return err
-			})
-		}
-		if err != nil {
-			return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Lost: msg.Lost, Err: fmt.Errorf("delete contact %d: %w", id, err)}
-		}
-		return msg
-	}
 	body := fmt.Sprintf("Delete contact “%s” (#%d)? %s. This cannot be undone.", ansi.Truncate(title, nameInQuestion, "…"), id, goesWith(conversations))
-	return m.ctx.OpenModal(confirm.New(m.ctx, "Delete contact?", body, run))
+	return m.List.ConfirmDelete(list.Delete{Kind: KindDeleted, IDs: []int64{id}, Title: "Delete contact?", Body: body,
+		What: fmt.Sprintf("delete contact %d", id),
+		Do: list.DeleteOne(id, fmt.Sprintf("contact #%d", id),
+			func(ctx context.Context, c *client.Client) error { return c.DeleteContact(ctx, id) },
+			func(ctx context.Context, c *client.Client) error { _, err := c.GetContact(ctx, id); return err }),
+		Done: contactsDeleted,
+	})
 }
 
-// deleteResult says which contacts a delete removed and which the server kept.
-type deleteResult struct{ deleted, kept []int64 }
+// contactsDeleted says what a contact delete did.
+func contactsDeleted(d list.Deleted, confirmed string) string {
+	text := plural(len(d.IDs), "contact", "contacts") + " deleted" + confirmed
+	if n := len(d.Kept); n > 0 {
+		text += fmt.Sprintf("; %s kept: an ongoing conversation cannot be deleted, nor its contact", plural(n, "contact", "contacts"))
+	}
+	return text
+}
 
 func (m *Model) confirmMarked(rows []Row) tea.Cmd {
 	ids := make([]int64, len(rows))
@@ -526,62 +494,60 @@ func (m *Model) confirmMarked(rows []Row) tea.Cmd {
 			names = append(names, fmt.Sprintf("“%s”", ansi.Truncate(r.Title(), nameInQuestion, "…")))
 		}
 	}
-	list := strings.Join(names, ", ")
+	named := strings.Join(names, ", ")
 	if len(rows) > 3 {
-		list += fmt.Sprintf(" and %d more", len(rows)-3)
-	}
-	task := m.ctx.NewTaskID()
-	m.tasks[task] = true
-	c := m.ctx.Client
-	run := func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		var res deleteResult
-		var lost error // a chunk's DELETE whose answer was lost, found carried out
-		for start := 0; start < len(ids); start += deleteChunk {
-			chunk := ids[start:min(len(ids), start+deleteChunk)]
-			err := c.DeleteContacts(ctx, chunk)
-			if err != nil && !common.OutcomeUnknown(err) {
-				return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: res, Lost: lost,
-					Err: fmt.Errorf("delete contacts (%d of %d done): %w", len(res.deleted), len(ids), err)}
-			}
-			// The answer (204) does not say which were kept (those with an ongoing
-			// conversation): one look at each marked contact tells. After a lost answer,
-			// the same look tells whether the DELETE was carried out at all.
-			before := len(res.deleted)
-			for _, id := range chunk {
-				_, rerr := c.GetContact(client.Fresh(ctx), id)
-				switch {
-				case client.IsNotFound(rerr):
-					res.deleted = append(res.deleted, id)
-				case rerr == nil:
-					res.kept = append(res.kept, id)
-				case err != nil:
-					return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: res, Lost: err,
-						Err: fmt.Errorf("delete contacts (%d of %d done): %w", len(res.deleted), len(ids), &common.UncheckedError{
-							Cause: err, Check: fmt.Errorf("read contact %d: %w", id, rerr),
-							What: "whether the marked contacts were deleted", Advice: "refresh to see what is left"})}
-				default:
-					return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: res, Lost: lost,
-						Err: fmt.Errorf("check contact %d after the delete: %w", id, rerr)}
-				}
-			}
-			if err != nil {
-				if len(res.deleted) == before {
-					res.kept = res.kept[:len(res.kept)-len(chunk)]
-					return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: res, Lost: err,
-						Err: fmt.Errorf("delete contacts (%d of %d done): %w", len(res.deleted), len(ids), &common.NotDoneError{
-							Cause: err, Done: "deleted", Found: pluralWord(len(chunk), "the contact is", fmt.Sprintf("the %d contacts are", len(chunk))) + " still there"})}
-				}
-				lost = err
-			}
-		}
-		return common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: res, Lost: lost}
+		named += fmt.Sprintf(" and %d more", len(rows)-3)
 	}
 	title := fmt.Sprintf("Delete %s?", plural(len(ids), "contact", "contacts"))
 	body := fmt.Sprintf("Delete the %d marked %s: %s? Only these %d are deleted, each with its conversations, notes and visited pages; one with an ongoing conversation is kept. This cannot be undone.",
-		len(ids), pluralWord(len(ids), "contact", "contacts"), list, len(ids))
-	return m.ctx.OpenModal(confirm.New(m.ctx, title, body, run))
+		len(ids), pluralWord(len(ids), "contact", "contacts"), named, len(ids))
+	return m.List.ConfirmDelete(list.Delete{Kind: KindDeleted, IDs: ids, Title: title, Body: body,
+		Do:   func(ctx context.Context, c *client.Client) (list.Deleted, error) { return deleteContacts(ctx, c, ids) },
+		Done: contactsDeleted})
+}
+
+// deleteContacts deletes ids by delete_ids, deleteChunk at a time, and tells which went and
+// which the server kept: the answer (204) does not say which were kept (those with an
+// ongoing conversation), so one look at each contact tells; after a lost answer, the same
+// look tells whether the DELETE was carried out at all. An error says how many were done.
+func deleteContacts(ctx context.Context, c *client.Client, ids []int64) (list.Deleted, error) {
+	var res list.Deleted
+	failed := func(err error) (list.Deleted, error) {
+		return res, fmt.Errorf("delete contacts (%d of %d done): %w", len(res.IDs), len(ids), err)
+	}
+	for start := 0; start < len(ids); start += deleteChunk {
+		chunk := ids[start:min(len(ids), start+deleteChunk)]
+		err := c.DeleteContacts(ctx, chunk)
+		if err != nil && !common.OutcomeUnknown(err) {
+			return failed(err)
+		}
+		before, kept := len(res.IDs), len(res.Kept)
+		for _, id := range chunk {
+			_, rerr := c.GetContact(client.Fresh(ctx), id)
+			switch {
+			case client.IsNotFound(rerr):
+				res.IDs = append(res.IDs, id)
+			case rerr == nil:
+				res.Kept = append(res.Kept, id)
+			case err != nil:
+				res.Lost = err
+				return failed(&common.UncheckedError{Cause: err, Check: fmt.Errorf("read contact %d: %w", id, rerr),
+					What: "whether the marked contacts were deleted", Advice: "refresh to see what is left"})
+			default:
+				return res, fmt.Errorf("check contact %d after the delete: %w", id, rerr)
+			}
+		}
+		if err != nil {
+			if len(res.IDs) == before {
+				res.Kept = res.Kept[:kept]
+				res.Lost = err
+				return failed(&common.NotDoneError{Cause: err, Done: "deleted",
+					Found: pluralWord(len(chunk), "the contact is", fmt.Sprintf("the %d contacts are", len(chunk))) + " still there"})
+			}
+			res.Lost = err
+		}
+	}
+	return res, nil
 }
 
 // ShortHelp lists the focused pane's keys and the screen's.

@@ -20,11 +20,11 @@ import (
 // TaskDoneMsg kinds reported by the contact forms and deletes.
 const (
 	// KindUpdated: Result is the updated client.Contact.
-	KindUpdated = "contact.update"
+	KindUpdated = common.KindContactUpdate
 	// KindUpserted: Result is an Upserted.
-	KindUpserted = "contact.upsert"
-	// KindDeleted: Result is the deleted contact ids ([]int64).
-	KindDeleted = "contact.delete"
+	KindUpserted = common.KindContactUpsert
+	// KindDeleted: Result is a list.Deleted.
+	KindDeleted = common.KindContactDelete
 )
 
 // Upserted is the result of the create-or-update-by-identifier form.
@@ -305,8 +305,9 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 		},
 		Success: "Contact saved",
 		Verify: func(taskID int, cause error) tea.Cmd {
-			c, u := sentBy, sent
-			return func() tea.Msg { return checkContact(c, taskID, id, u, cause) }
+			u := sent
+			return ctx.StartAs(taskID, common.Write{Kind: KindUpdated, Subject: id, Lost: cause, As: sentBy,
+				Do: func(ctx context.Context, c *client.Client) (any, error) { return checkContact(ctx, c, id, u, cause) }})
 		},
 		Submit: func() (int, tea.Cmd, error) {
 			if err := check(); err != nil {
@@ -319,40 +320,33 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 			if len(u.Fields()) == 0 {
 				return 0, common.Toast("Nothing changed"), nil
 			}
-			task := ctx.NewTaskID()
-			c := ctx.Client
-			sent, sentBy = u, c
-			return task, func() tea.Msg {
-				cctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-				defer cancel()
-				ct, err := c.UpdateContact(cctx, id, u)
-				if err != nil {
-					return common.TaskDoneMsg{TaskID: task, Kind: KindUpdated, Err: fmt.Errorf("update contact %d: %w", id, err)}
-				}
-				return common.TaskDoneMsg{TaskID: task, Kind: KindUpdated, Result: *ct}
-			}, nil
+			sent, sentBy = u, ctx.Client
+			task, cmd := ctx.Start(common.Write{Kind: KindUpdated, Subject: id, What: fmt.Sprintf("update contact %d", id),
+				Do: func(ctx context.Context, c *client.Client) (any, error) {
+					ct, err := c.UpdateContact(ctx, id, u)
+					if err != nil {
+						return nil, err
+					}
+					return *ct, nil
+				}})
+			return task, cmd, nil
 		},
 	})
 }
 
-// checkContact reads the contact again (fresh) after a PATCH whose answer was lost, and
-// reports it saved, with the contact read as the Result, when it has every value sent (see
+// checkContact reads the contact again (fresh) after a PATCH whose answer was lost: saved,
+// with the contact read as the result, when it has every value sent (see
 // forms.Options.Verify).
-func checkContact(c *client.Client, taskID int, id int64, u client.ContactUpdate, cause error) tea.Msg {
-	msg := common.TaskDoneMsg{TaskID: taskID, Kind: KindUpdated, Lost: cause}
-	ctx, cancel := common.RequestContext(requestTimeout, true)
-	defer cancel()
+func checkContact(ctx context.Context, c *client.Client, id int64, u client.ContactUpdate, cause error) (any, error) {
 	ct, err := c.GetContact(ctx, id)
 	switch {
 	case err != nil:
-		msg.Err = &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read contact %d: %w", id, err),
+		return nil, &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read contact %d: %w", id, err),
 			What: "whether the contact was saved"}
 	case contactHas(*ct, u):
-		msg.Result = *ct
-	default:
-		msg.Err = &common.NotDoneError{Cause: cause, Done: "saved", Found: "the contact on the server does not have the values sent"}
+		return *ct, nil
 	}
-	return msg
+	return nil, &common.NotDoneError{Cause: cause, Done: "saved", Found: "the contact on the server does not have the values sent"}
 }
 
 // contactHas reports whether c holds every value of u, as a PATCH of u leaves it: a
@@ -443,18 +437,16 @@ func NewUpsertForm(ctx *common.Ctx) common.Modal {
 			if err := check(); err != nil {
 				return 0, nil, err
 			}
-			u := cur.filled()
-			task := ctx.NewTaskID()
-			c, ident := ctx.Client, identifier
-			return task, func() tea.Msg {
-				cctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-				defer cancel()
-				ct, created, err := c.UpsertContact(cctx, ident, u)
-				if err != nil {
-					return common.TaskDoneMsg{TaskID: task, Kind: KindUpserted, Err: fmt.Errorf("create or update contact: %w", err)}
-				}
-				return common.TaskDoneMsg{TaskID: task, Kind: KindUpserted, Result: Upserted{Contact: *ct, Created: created}}
-			}, nil
+			u, ident := cur.filled(), identifier
+			task, cmd := ctx.Start(common.Write{Kind: KindUpserted, What: "create or update contact",
+				Do: func(ctx context.Context, c *client.Client) (any, error) {
+					ct, created, err := c.UpsertContact(ctx, ident, u)
+					if err != nil {
+						return nil, err
+					}
+					return Upserted{Contact: *ct, Created: created}, nil
+				}})
+			return task, cmd, nil
 		},
 	})
 }

@@ -233,6 +233,12 @@ func (m *List) InsertTop(r Row) {
 // Select moves the cursor to a loaded contact.
 func (m *List) Select(id int64) bool { return m.l.Select(id) }
 
+// Owner is the list's owner id: its pages and its delete tasks carry it.
+func (m List) Owner() int { return m.l.Owner() }
+
+// ConfirmDelete asks d's question; yes starts the list's delete task (see list.Delete).
+func (m *List) ConfirmDelete(d list.Delete) tea.Cmd { return m.l.ConfirmDelete(d) }
+
 // RemoveRows drops rows by id (after a delete) and keeps the cursor near where it was.
 func (m *List) RemoveRows(ids []int64) { m.l.RemoveRows(ids) }
 

@@ -448,6 +448,12 @@ func (m *Model) UpdateRow(r Row) {
 // goes), or on the pinned row when it is that one, and reports whether it did.
 func (m *Model) SelectID(id int64) bool { return m.l.Select(id) }
 
+// Owner is the list's owner id: its pages and its delete tasks carry it.
+func (m Model) Owner() int { return m.l.Owner() }
+
+// ConfirmDelete asks d's question; yes starts the list's delete task (see list.Delete).
+func (m *Model) ConfirmDelete(d list.Delete) tea.Cmd { return m.l.ConfirmDelete(d) }
+
 // RemoveRows drops rows by id (after a delete) and keeps the cursor near where it was.
 func (m *Model) RemoveRows(ids []int64) { m.l.RemoveRows(ids) }
 

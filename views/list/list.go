@@ -53,6 +53,8 @@ type Cell struct {
 	Styled bool
 	// Pinned: the row is the pinned one, not among the loaded rows.
 	Pinned bool
+	// Busy is what is being done to the row ("deleting", "saving"; "" when nothing).
+	Busy string
 }
 
 // Status is what the list knows, for its source's header and footer.
@@ -145,6 +147,7 @@ type Model[R any] struct {
 
 	cache      map[int64]cached // drawn rows not under the cursor, at cacheWidth
 	cacheWidth int
+	busy       map[int64]string // what is being done to rows (SetBusy)
 }
 
 type cached struct{ text, stamp string }
@@ -152,7 +155,7 @@ type cached struct{ text, stamp string }
 // New returns an empty list of src's rows with its own owner id; Load fetches the first page.
 func New[R any](ctx *common.Ctx, src Source[R], opts Options) Model[R] {
 	return Model[R]{ctx: ctx, src: src, fetch: src.Pages(), opts: opts, owner: ctx.NewOwner(),
-		index: map[int64]int{}, marked: map[int64]bool{}, cache: map[int64]cached{}}
+		index: map[int64]int{}, marked: map[int64]bool{}, cache: map[int64]cached{}, busy: map[int64]string{}}
 }
 
 func (m *Model[R]) id(r R) int64 { return m.fetch.id(r) }
@@ -366,16 +369,19 @@ func (m *Model[R]) start(keep bool) common.Request {
 	return m.pg.Start(keep, m.selectedID())
 }
 
-// Forget drops every row, mark and answer in flight (another organization's rows).
+// Forget drops every row and mark, and every answer in flight: to a page, or to a task
+// about the rows (another organization's rows).
 func (m *Model[R]) Forget() {
 	m.rows = nil
 	clear(m.index)
 	clear(m.marked)
 	clear(m.cache)
+	clear(m.busy)
 	m.pg.Reset()
 	m.win.Reset()
 	m.Unpin()
 	m.pending = false
+	m.owner = m.ctx.NewOwner() // answers to what was asked for the rows gone are not taken
 	m.fit()
 }
 
@@ -519,6 +525,16 @@ func (m *Model[R]) update(msg tea.Msg) tea.Cmd {
 			return nil // another list's, or a later change (or load) superseded it
 		}
 		return m.fetchFirst(msg.req, false)
+	case deleteMsg:
+		if msg.owner != m.owner {
+			return nil
+		}
+		return m.startDelete(msg.d)
+	case common.TaskDoneMsg:
+		if !msg.Mine(m.owner) {
+			return nil
+		}
+		return m.onDeleted(msg)
 	case tea.KeyMsg:
 		if m.focused {
 			cmd, _ := m.handleKey(msg)

@@ -346,3 +346,84 @@ func (f *firstPages) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 func (f *firstPages) Firsts() int { return int(f.n.Load()) }
+
+// The standard delete: the question is asked first; yes deletes exactly the marked rows,
+// which show as being deleted meanwhile and then leave the list with their marks, and the
+// toast says what went. A task result of another owner changes nothing.
+func TestDeleteRemovesTheMarkedRowsThatWent(t *testing.T) {
+	c := env(t)
+	ctx := viewtest.Ctx(c)
+	p, _ := newPane(t, c, ctx, 100, 80, 12, list.Options{Marks: true})
+	p = viewtest.Settle(p, p.l.Load(false), wait)
+	ended, err := c.ListConversations(t.Context(), client.ConversationListOptions{
+		ListOptions: client.ListOptions{Limit: 2}, Filter: client.ConversationFilter{Status: client.StatusEnded}})
+	if err != nil || len(ended.Results) != 2 {
+		t.Fatalf("two ended conversations: %v", err)
+	}
+	ids := []int64{ended.Results[0].ID, ended.Results[1].ID}
+	for _, id := range ids {
+		p.l.Select(id)
+		p.l.ToggleMark()
+	}
+	total := p.l.Total()
+	var asked []int64
+	d := list.Delete{Kind: common.KindConversationDelete, IDs: ids, Title: "Delete 2 conversations?", Body: "Delete the 2 marked conversations?",
+		Do: func(ctx context.Context, c *client.Client) (list.Deleted, error) {
+			asked = ids
+			return list.Deleted{IDs: ids}, c.DeleteConversations(ctx, ids)
+		},
+		Done: func(d list.Deleted, confirmed string) string {
+			return fmt.Sprintf("Deleted %d%s", len(d.IDs), confirmed)
+		},
+	}
+	var modal common.Modal
+	for _, msg := range viewtest.Run(p.l.ConfirmDelete(d), wait) {
+		if om, ok := msg.(common.OpenModalMsg); ok {
+			modal = om.Modal
+		}
+	}
+	if modal == nil || asked != nil {
+		t.Fatalf("no question before the delete (sent %v)", asked)
+	}
+	modal.SetSize(80, 20)
+	_, yes := modal.Update(viewtest.Key("y"))
+	var start, done []tea.Msg
+	for _, msg := range viewtest.Run(yes, wait) {
+		if _, ok := msg.(common.CloseModalMsg); !ok {
+			start = append(start, msg)
+		}
+	}
+	p, cmds := viewtest.Apply(p, start)
+	for _, id := range ids {
+		if p.l.Busy(id) != "deleting" {
+			t.Fatalf("row %d does not show as being deleted", id)
+		}
+	}
+	for _, cmd := range cmds {
+		done = append(done, viewtest.Run(cmd, wait)...)
+	}
+	other := pane{l: list.New[row](ctx, source{renders: new(int)}, list.Options{})}
+	other.l.Preload(slices.Clone(p.l.Rows()), total)
+	other, _ = viewtest.Apply(other, done)
+	if len(other.l.Rows()) != len(p.l.Rows()) {
+		t.Fatal("another list took the delete task's result")
+	}
+	var toast string
+	for _, msg := range done {
+		var cmd tea.Cmd
+		p, cmd = p.Update(msg)
+		for _, m := range viewtest.Run(cmd, wait) {
+			if tm, ok := m.(common.ToastMsg); ok {
+				toast = tm.Text
+			}
+		}
+	}
+	for _, id := range ids {
+		if _, ok := p.l.Row(id); ok || p.l.Busy(id) != "" {
+			t.Fatalf("row %d is still listed (busy %q)", id, p.l.Busy(id))
+		}
+	}
+	if p.l.Total() != total-2 || len(p.l.Marked()) != 0 || toast != "Deleted 2" {
+		t.Fatalf("after the delete: total %d (want %d), %d marked, toast %q", p.l.Total(), total-2, len(p.l.Marked()), toast)
+	}
+}

@@ -94,7 +94,7 @@ func (m *Model[R]) emptyLines(n int) []string {
 func (m *Model[R]) entry(r *R, selected, pinned bool, now time.Time) string {
 	st := m.ctx.Styles
 	id := m.id(*r)
-	c := Cell{Width: m.width, Mark: " ", Stamp: m.src.Stamp(r, now), Styled: !selected, Pinned: pinned}
+	c := Cell{Width: m.width, Mark: " ", Stamp: m.src.Stamp(r, now), Styled: !selected, Pinned: pinned, Busy: m.busy[id]}
 	paint := common.PaintIf(c.Styled)
 	switch {
 	case pinned:

@@ -30,9 +30,9 @@ import (
 // TaskDoneMsg kinds reported by this package.
 const (
 	// KindCreated: Result is the created client.Note.
-	KindCreated = "note.create"
+	KindCreated = common.KindNoteCreate
 	// KindDeleted: Result is the deleted note's id (int64).
-	KindDeleted = "note.delete"
+	KindDeleted = common.KindNoteDelete
 )
 
 // EmptyBody is how a note without any text is shown (the API has such notes; parley never
@@ -41,8 +41,6 @@ const EmptyBody = "(empty note)"
 
 // MaxBody is the longest note body the form accepts, in characters.
 const MaxBody = 5000
-
-const requestTimeout = 60 * time.Second
 
 // clockSkew is how far parley's clock and the server's may disagree: a note whose
 // created_at is earlier than an attempt by more than this is not the attempt's.
@@ -110,16 +108,24 @@ func NewNoteFormAbove(ctx *common.Ctx, contactID int64, contactName string, floo
 			if err := check(); err != nil {
 				return 0, nil, err
 			}
-			id := ctx.NewTaskID()
 			text := strings.TrimSpace(*body)
 			looks.c = ctx.Client // as the operator acting now
 			looks.sent = append(looks.sent, attempt{text: text, at: ctx.Now()})
-			return id, createCmd(looks.c, id, contactID, text), nil
+			id, cmd := ctx.Start(common.Write{Kind: KindCreated, What: "create note",
+				Do: func(ctx context.Context, c *client.Client) (any, error) {
+					n, err := c.CreateNote(ctx, client.NewNote{ContactIdentityID: contactID, Body: text})
+					if err != nil {
+						return nil, err
+					}
+					return *n, nil
+				}})
+			return id, cmd, nil
 		},
 		Verify: func(taskID int, cause error) tea.Cmd {
 			k := *looks
 			k.sent, k.known = slices.Clone(looks.sent), slices.Clone(looks.known)
-			return func() tea.Msg { return k.run(taskID, cause) }
+			return ctx.StartAs(taskID, common.Write{Kind: KindCreated, Subject: contactID, Lost: cause, As: k.c,
+				Do: func(ctx context.Context, _ *client.Client) (any, error) { return k.run(ctx, cause) }})
 		},
 		Duplicate: func(found common.TaskDoneMsg) (string, bool) {
 			n, ok := found.Result.(client.Note)
@@ -169,20 +175,17 @@ type noteCheck struct {
 	known     []int64 // notes an earlier check found and the form asked about
 }
 
-// run reads the contact's notes, newest first (one request, fresh), and reports the verdict
-// as a TaskDoneMsg of kind KindCreated (see forms.Options.Verify).
-func (k noteCheck) run(taskID int, cause error) tea.Msg {
-	msg := common.TaskDoneMsg{TaskID: taskID, Kind: KindCreated, Lost: cause}
-	unchecked := func(err error) tea.Msg {
-		msg.Err = &common.UncheckedError{Cause: cause, Check: err, What: "whether the note was saved",
+// run reads the contact's notes, newest first (one request, fresh), and tells whether the
+// note is there: the note found, or a *common.NotDoneError or *common.UncheckedError (see
+// forms.Options.Verify).
+func (k noteCheck) run(ctx context.Context, cause error) (any, error) {
+	unchecked := func(err error) (any, error) {
+		return nil, &common.UncheckedError{Cause: cause, Check: err, What: "whether the note was saved",
 			Advice: "check the contact's notes before sending again"}
-		return msg
 	}
 	if k.c == nil || len(k.sent) == 0 {
 		return unchecked(errors.New("nothing was sent"))
 	}
-	ctx, cancel := common.RequestContext(requestTimeout, true)
-	defer cancel()
 	p, err := k.c.ListNotes(ctx, client.NoteListOptions{ContactIdentityID: k.contactID,
 		ListOptions: client.ListOptions{Limit: client.MaxLimit, Ordering: "-id"}})
 	if err != nil {
@@ -191,13 +194,11 @@ func (k noteCheck) run(taskID int, cause error) tea.Msg {
 	n, found, unsure := k.find(p.Results)
 	switch {
 	case found:
-		msg.Result = n
+		return n, nil
 	case unsure:
 		return unchecked(errors.New("a note with this text is there, but nothing tells whether it is older than the attempt"))
-	default:
-		msg.Err = &common.NotDoneError{Cause: cause, Done: "saved", Found: "the note is not on the server"}
 	}
-	return msg
+	return nil, &common.NotDoneError{Cause: cause, Done: "saved", Found: "the note is not on the server"}
 }
 
 // find picks the attempt's note among notes: the oldest one that an attempt sent and that
@@ -259,18 +260,6 @@ func clock(t, now time.Time) string {
 	return t.Format("2006-01-02 15:04")
 }
 
-func createCmd(c *client.Client, taskID int, contactID int64, text string) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		n, err := c.CreateNote(ctx, client.NewNote{ContactIdentityID: contactID, Body: text})
-		if err != nil {
-			return common.TaskDoneMsg{TaskID: taskID, Kind: KindCreated, Err: fmt.Errorf("create note: %w", err)}
-		}
-		return common.TaskDoneMsg{TaskID: taskID, Kind: KindCreated, Result: *n}
-	}
-}
-
 // Init starts the form.
 func (f *Form) Init() tea.Cmd { return f.inner.Init() }
 
@@ -304,40 +293,27 @@ func (f *Form) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 // View renders the form.
 func (f *Form) View() string { return f.inner.View() }
 
-// Delete returns the command that deletes a note, reporting KindDeleted with the note id.
-// When the DELETE's answer is lost, the note is read again: a 404 means it is gone (Lost
-// is then set), else the error says whether it is still there (see common.CheckGone).
-func Delete(ctx *common.Ctx, taskID int, noteID int64) tea.Cmd {
-	c := ctx.Client
-	return func() tea.Msg {
-		cctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		msg := common.TaskDoneMsg{TaskID: taskID, Kind: KindDeleted, Result: noteID}
-		err := c.DeleteNote(cctx, noteID)
-		if common.OutcomeUnknown(err) {
-			msg.Lost = err
-			rctx, rcancel := context.WithTimeout(context.Background(), requestTimeout)
-			defer rcancel()
-			err = common.CheckGone(rctx, err, fmt.Sprintf("note #%d", noteID), func(ctx context.Context) error {
-				_, err := c.GetNote(ctx, noteID)
-				return err
-			})
-		}
-		if err != nil {
-			msg.Err = fmt.Errorf("delete note %d: %w", noteID, err)
-		}
-		return msg
-	}
+// Delete returns the command that deletes a note as a task of owner, reporting KindDeleted
+// with the note id (Result and Subject). When the DELETE's answer is lost, the note is read
+// again: a 404 means it is gone (Lost is then set), else the error says whether it is
+// still there (see common.CheckGone).
+func Delete(ctx *common.Ctx, owner int, noteID int64) tea.Cmd {
+	_, cmd := ctx.Start(common.Write{Owner: owner, Kind: KindDeleted, Subject: noteID, What: fmt.Sprintf("delete note %d", noteID),
+		Do: func(ctx context.Context, c *client.Client) (any, error) { return noteID, c.DeleteNote(ctx, noteID) },
+		Check: common.CheckGoneOf(fmt.Sprintf("note #%d", noteID), noteID, func(ctx context.Context, c *client.Client) error {
+			_, err := c.GetNote(ctx, noteID)
+			return err
+		})})
+	return cmd
 }
 
 // ConfirmDelete returns the confirmation modal for deleting one note; preview is the
-// note's sanitized first line. Yes sends the DELETE as task taskID (from ctx.NewTaskID), reporting
-// KindDeleted.
-func ConfirmDelete(ctx *common.Ctx, taskID int, noteID int64, preview string) common.Modal {
+// note's sanitized first line. Yes sends the DELETE as a task of owner (see Delete).
+func ConfirmDelete(ctx *common.Ctx, owner int, noteID int64, preview string) common.Modal {
 	body := fmt.Sprintf("Delete note #%d", noteID)
 	if p := strings.TrimSpace(preview); p != "" {
 		body += fmt.Sprintf(" (“%s”)", ansi.Truncate(p, 60, "…"))
 	}
 	body += "? This cannot be undone."
-	return confirm.New(ctx, "Delete note?", body, Delete(ctx, taskID, noteID))
+	return confirm.New(ctx, "Delete note?", body, Delete(ctx, owner, noteID))
 }

@@ -306,7 +306,7 @@ func TestConfirmDeleteNamesTheNoteAndDeletes(t *testing.T) {
 	}
 	_, cmd := m.Update(runes("y"))
 	d, ok := taskDone(runTask(cmd))
-	if !ok || d.Err != nil || d.Kind != KindDeleted || d.TaskID != 7 || d.Result.(int64) != n.ID {
+	if !ok || d.Err != nil || d.Kind != KindDeleted || !d.Mine(7) || d.Subject != n.ID || d.Result.(int64) != n.ID {
 		t.Fatalf("delete task: %+v", d)
 	}
 	if _, err := e.ctx.Client.GetNote(client.Fresh(context.Background()), n.ID); !client.IsNotFound(err) {

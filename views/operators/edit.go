@@ -154,8 +154,9 @@ func (m *Model) EditForm(r Row) common.Modal {
 		Dirty: func() bool { return v != orig },
 		Check: func() error { return v.validate(orig) },
 		Verify: func(taskID int, cause error) tea.Cmd {
-			c, u, id := sentBy, sent, r.ID
-			return func() tea.Msg { return checkEdit(c, taskID, id, u, cause) }
+			u, id := sent, r.ID
+			return m.ctx.StartAs(taskID, common.Write{Kind: KindEdit, Subject: id, Lost: cause, As: sentBy,
+				Do: func(ctx context.Context, c *client.Client) (any, error) { return checkEdit(ctx, c, id, u, cause) }})
 		},
 		Submit: func() (int, tea.Cmd, error) {
 			if err := v.validate(orig); err != nil {
@@ -165,40 +166,34 @@ func (m *Model) EditForm(r Row) common.Modal {
 			if !changed {
 				return 0, common.Toast("Nothing changed"), nil
 			}
-			taskID := m.ctx.NewTaskID()
-			c, id := m.ctx.Client, r.ID
-			sent, sentBy = u, c
-			return taskID, func() tea.Msg {
-				ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-				defer cancel()
-				op, err := c.UpdateOperator(ctx, id, u)
-				if err != nil {
-					return common.TaskDoneMsg{TaskID: taskID, Kind: KindEdit, Err: fmt.Errorf("update operator %d: %w", id, err)}
-				}
-				return common.TaskDoneMsg{TaskID: taskID, Kind: KindEdit, Result: RowFrom(*op)}
-			}, nil
+			id := r.ID
+			sent, sentBy = u, m.ctx.Client
+			taskID, cmd := m.ctx.Start(common.Write{Kind: KindEdit, Subject: id, What: fmt.Sprintf("update operator %d", id),
+				Do: func(ctx context.Context, c *client.Client) (any, error) {
+					op, err := c.UpdateOperator(ctx, id, u)
+					if err != nil {
+						return nil, err
+					}
+					return RowFrom(*op), nil
+				}})
+			return taskID, cmd, nil
 		},
 	})
 }
 
-// checkEdit reads the operator again (fresh) after an edit whose answer was lost, and
-// reports it saved, with the operator read as the Result, when it has every value sent (see
+// checkEdit reads the operator again (fresh) after an edit whose answer was lost: saved,
+// with the operator read as the result, when it has every value sent (see
 // forms.Options.Verify).
-func checkEdit(c *client.Client, taskID int, id int64, u client.OperatorUpdate, cause error) tea.Msg {
-	msg := common.TaskDoneMsg{TaskID: taskID, Kind: KindEdit, Lost: cause}
-	ctx, cancel := common.RequestContext(requestTimeout, true)
-	defer cancel()
+func checkEdit(ctx context.Context, c *client.Client, id int64, u client.OperatorUpdate, cause error) (any, error) {
 	op, err := c.GetOperator(ctx, id)
 	switch {
 	case err != nil:
-		msg.Err = &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read operator %d: %w", id, err),
+		return nil, &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read operator %d: %w", id, err),
 			What: "whether the operator was saved"}
 	case editApplied(u, *op):
-		msg.Result = RowFrom(*op)
-	default:
-		msg.Err = &common.NotDoneError{Cause: cause, Done: "saved", Found: "the operator on the server does not have the values sent"}
+		return RowFrom(*op), nil
 	}
-	return msg
+	return nil, &common.NotDoneError{Cause: cause, Done: "saved", Found: "the operator on the server does not have the values sent"}
 }
 
 // editApplied reports whether op has every value of u (an email compares without case).

@@ -31,12 +31,12 @@ import (
 
 // Task kinds this screen reports in common.TaskDoneMsg.
 const (
-	KindAway   = "operators.away"
-	KindEdit   = "operators.edit"
-	KindDelete = "operators.delete"
+	KindAway   = common.KindOperatorAway
+	KindEdit   = common.KindOperatorEdit
+	KindDelete = common.KindOperatorDelete
 )
 
-// requestTimeout bounds one command (retries included).
+// requestTimeout bounds one read (retries included).
 const requestTimeout = 60 * time.Second
 
 // wideRow is the inner width from which email and locale get their own columns.
@@ -55,16 +55,6 @@ type awayMsg struct {
 	away bool
 }
 
-// deleteMsg starts the delete task once the user confirmed.
-type deleteMsg struct{ id int64 }
-
-type task struct {
-	kind string
-	id   int64
-	gen  int
-	away bool // KindAway: the status asked for
-}
-
 // Model is the operators screen: the list component, fed by the screen itself, in a frame,
 // with the slots of the operators in view and the selected operator's fields below.
 type Model struct {
@@ -73,14 +63,12 @@ type Model struct {
 
 	width, height int  // outer size
 	stale         bool // the context changed while the screen was hidden
-	gen           int  // context generation: slots and tasks of an older one are dropped
+	gen           int  // context generation: slots of an older one are dropped
+	owner         int  // the screen's owner id, new with every context: its away tasks carry it
 
 	slots   map[int64]slotState
 	slotSeq int
 	round   int // refresh round: slots of an older round are fetched again when visible
-
-	pending map[int64]string // operator id → what is being saved
-	tasks   map[int]task     // task id → what it changes
 
 	detail bool // the selected operator's fields are shown below the list
 }
@@ -91,10 +79,9 @@ type source struct{ m *Model }
 // New returns the screen; it loads when first shown.
 func New(ctx *common.Ctx) *Model {
 	m := &Model{
-		ctx:     ctx,
-		slots:   map[int64]slotState{},
-		pending: map[int64]string{},
-		tasks:   map[int]task{},
+		ctx:   ctx,
+		slots: map[int64]slotState{},
+		owner: ctx.NewOwner(),
 	}
 	m.l = list.New[Row](ctx, source{m: m}, list.Options{})
 	return m
@@ -152,7 +139,7 @@ func (m *Model) Loading() bool { return m.l.Loading() }
 
 // Busy reports whether any request of the screen is in flight.
 func (m *Model) Busy() bool {
-	if m.l.Loading() || len(m.tasks) > 0 {
+	if m.l.Loading() || m.l.AnyBusy() {
 		return true
 	}
 	for _, s := range m.slots {
@@ -267,7 +254,8 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		return m, m.l.Load(true)
 	case common.ContextChangedMsg:
 		m.gen++
-		clear(m.pending)
+		m.owner = m.ctx.NewOwner() // the away tasks under way belong to the old context
+		m.l.ClearBusy()
 		keep := msg.OperatorOnly && m.l.Loaded()
 		if keep {
 			// The same organization, so the same operators: keep them and the cursor while
@@ -287,8 +275,6 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		return m, m.l.Load(keep)
 	case awayMsg:
 		return m, m.startAway(msg.id, msg.away)
-	case deleteMsg:
-		return m, m.startDelete(msg.id)
 	case common.TaskDoneMsg:
 		return m, m.onTask(msg)
 	}
@@ -406,7 +392,7 @@ func (m *Model) askAway() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if what, busy := m.pending[r.ID]; busy {
+	if what := m.l.Busy(r.ID); what != "" {
 		return common.Toast(r.Label() + ": still " + what)
 	}
 	// Unknown (the server did not say): the toggle sets away.
@@ -424,6 +410,10 @@ func (m *Model) askAway() tea.Cmd {
 	return m.ctx.OpenModal(confirm.New(m.ctx, title, body, func() tea.Msg { return awayMsg{id: id, away: away} }))
 }
 
+// awayAsked is the Result of an away task that failed: the status it asked for (a lost
+// answer is checked against it).
+type awayAsked bool
+
 // startAway sends PATCH /operators/{id}/away/. The row then shows what the server states,
 // never a status inferred from another: an answer that is the whole operator replaces the
 // row (the task's Result is a Row); an answer that states both the away and the online
@@ -433,43 +423,37 @@ func (m *Model) askAway() tea.Cmd {
 // operator (Result a Row). Should that read fail, the away status is the answer's (else
 // the one asked for, which the server accepted) and the online status unknown.
 func (m *Model) startAway(id int64, away bool) tea.Cmd {
-	if _, ok := m.l.Row(id); !ok {
-		return nil
-	}
-	if _, busy := m.pending[id]; busy {
+	if _, ok := m.l.Row(id); !ok || m.l.Busy(id) != "" {
 		return nil // one request per operator at a time
 	}
-	taskID := m.ctx.NewTaskID()
-	m.tasks[taskID] = task{kind: KindAway, id: id, gen: m.gen, away: away}
-	m.pending[id] = "saving"
-	c := m.ctx.Client
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		st, err := c.SetOperatorAway(ctx, id, away)
-		if err != nil {
-			return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Err: fmt.Errorf("set away of operator %d: %w", id, err)}
-		}
-		switch {
-		case st.Operator != nil && st.Operator.ID == id:
-			return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Result: RowFrom(*st.Operator)}
-		case st.Operator == nil && st.OperatorID == id && st.IsAway.Known && st.IsOnline.Known:
-			return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Result: *st}
-		}
-		op, err := c.GetOperator(client.Fresh(ctx), id)
-		if err != nil {
-			res := client.AwayStatus{OperatorID: id, IsAway: st.IsAway, Extra: st.Extra}
-			if !res.IsAway.Known {
-				res.IsAway = client.Some(away) // answered 2xx: the change was made
+	m.l.SetBusy(id, "saving")
+	_, cmd := m.ctx.Start(common.Write{Owner: m.owner, Kind: KindAway, Subject: id, What: fmt.Sprintf("set away of operator %d", id),
+		Do: func(ctx context.Context, c *client.Client) (any, error) {
+			st, err := c.SetOperatorAway(ctx, id, away)
+			if err != nil {
+				return awayAsked(away), err
 			}
-			return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Result: res}
-		}
-		r := RowFrom(*op)
-		if st.Operator == nil {
-			r.AwayExtra = ExtraLines(st.Extra)
-		}
-		return common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Result: r}
-	}
+			switch {
+			case st.Operator != nil && st.Operator.ID == id:
+				return RowFrom(*st.Operator), nil
+			case st.Operator == nil && st.OperatorID == id && st.IsAway.Known && st.IsOnline.Known:
+				return *st, nil
+			}
+			op, err := c.GetOperator(client.Fresh(ctx), id)
+			if err != nil {
+				res := client.AwayStatus{OperatorID: id, IsAway: st.IsAway, Extra: st.Extra}
+				if !res.IsAway.Known {
+					res.IsAway = client.Some(away) // answered 2xx: the change was made
+				}
+				return res, nil
+			}
+			r := RowFrom(*op)
+			if st.Operator == nil {
+				r.AwayExtra = ExtraLines(st.Extra)
+			}
+			return r, nil
+		}})
+	return cmd
 }
 
 func (m *Model) askDelete() tea.Cmd {
@@ -477,86 +461,53 @@ func (m *Model) askDelete() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if what, busy := m.pending[r.ID]; busy {
+	if what := m.l.Busy(r.ID); what != "" {
 		return common.Toast(r.Label() + ": still " + what)
 	}
-	body := fmt.Sprintf("Delete operator %s? Their open conversations become unassigned. This cannot be undone.", r.Label())
-	id := r.ID
-	return m.ctx.OpenModal(confirm.New(m.ctx, "Delete operator?", body, func() tea.Msg { return deleteMsg{id: id} }))
+	id, label := r.ID, r.Label()
+	return m.l.ConfirmDelete(list.Delete{Kind: KindDelete, IDs: []int64{id}, Title: "Delete operator?",
+		Body: fmt.Sprintf("Delete operator %s? Their open conversations become unassigned. This cannot be undone.", label),
+		What: fmt.Sprintf("delete operator %d", id),
+		Do: list.DeleteOne(id, "operator "+label,
+			func(ctx context.Context, c *client.Client) error { return c.DeleteOperator(ctx, id) },
+			func(ctx context.Context, c *client.Client) error { _, err := c.GetOperator(ctx, id); return err }),
+		Done: func(_ list.Deleted, confirmed string) string { return "Deleted operator " + label + confirmed },
+	})
 }
 
-func (m *Model) startDelete(id int64) tea.Cmd {
-	if _, ok := m.l.Row(id); !ok {
-		return nil
-	}
-	if _, busy := m.pending[id]; busy {
-		return nil
-	}
-	taskID := m.ctx.NewTaskID()
-	m.tasks[taskID] = task{kind: KindDelete, id: id, gen: m.gen}
-	m.pending[id] = "deleting"
-	c := m.ctx.Client
-	what := fmt.Sprintf("operator #%d", id)
-	if r, ok := m.l.Row(id); ok {
-		what = "operator " + r.Label()
-	}
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		msg := common.TaskDoneMsg{TaskID: taskID, Kind: KindDelete, Result: id}
-		err := c.DeleteOperator(ctx, id)
-		if common.OutcomeUnknown(err) {
-			// The answer was lost: a 404 now means it was deleted.
-			msg.Lost = err
-			rctx, rcancel := context.WithTimeout(context.Background(), requestTimeout)
-			defer rcancel()
-			err = common.CheckGone(rctx, err, what, func(ctx context.Context) error {
-				_, err := c.GetOperator(ctx, id)
-				return err
-			})
-		}
-		if err != nil {
-			msg.Err = fmt.Errorf("delete operator %d: %w", id, err)
-		}
-		return msg
-	}
-}
-
-// checkAway reads the operator again (fresh) after an away PATCH whose answer was lost, as
-// task t: the row shows "checking" meanwhile, and the task reports the operator read when
-// its status is the one asked for (see common.TaskDoneMsg.Lost).
-func (m *Model) checkAway(t task, cause error, label string) tea.Cmd {
-	taskID := m.ctx.NewTaskID()
-	m.tasks[taskID] = t
-	m.pending[t.id] = "checking"
-	c, id, away := m.ctx.Client, t.id, t.away
+// checkAway reads operator id again (fresh) after an away PATCH (asking for away) whose
+// answer was lost: the row shows "checking" meanwhile, and the task reports the operator
+// read when its status is the one asked for (see common.TaskDoneMsg.Lost).
+func (m *Model) checkAway(id int64, away bool, cause error, label string) tea.Cmd {
+	m.l.SetBusy(id, "checking")
 	_, asked := AwaySymbol(away)
 	_, other := AwaySymbol(!away)
-	check := func() tea.Msg {
-		ctx, cancel := common.RequestContext(requestTimeout, true)
-		defer cancel()
-		msg := common.TaskDoneMsg{TaskID: taskID, Kind: KindAway, Lost: cause}
-		op, err := c.GetOperator(ctx, id)
-		switch {
-		case err != nil:
-			msg.Err = &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read operator %d: %w", id, err),
-				What: "whether " + label + " was set " + asked, Advice: "refresh to see the status"}
-		case !op.IsAway.Known:
-			msg.Err = &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read operator %d: the answer does not say whether it is away", id),
-				What: "whether " + label + " was set " + asked, Advice: "refresh to see the status"}
-		case op.IsAway.V == away:
-			msg.Result = RowFrom(*op)
-		default:
-			msg.Err = &common.NotDoneError{Cause: cause, Done: "saved", Found: label + " is still " + other}
-		}
-		return msg
-	}
+	_, check := m.ctx.Start(common.Write{Owner: m.owner, Kind: KindAway, Subject: id, Lost: cause,
+		Do: func(ctx context.Context, c *client.Client) (any, error) {
+			op, err := c.GetOperator(ctx, id)
+			switch {
+			case err != nil:
+				return awayAsked(away), &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read operator %d: %w", id, err),
+					What: "whether " + label + " was set " + asked, Advice: "refresh to see the status"}
+			case !op.IsAway.Known:
+				return awayAsked(away), &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read operator %d: the answer does not say whether it is away", id),
+					What: "whether " + label + " was set " + asked, Advice: "refresh to see the status"}
+			case op.IsAway.V == away:
+				return RowFrom(*op), nil
+			}
+			return awayAsked(away), &common.NotDoneError{Cause: cause, Done: "saved", Found: label + " is still " + other}
+		}})
 	return tea.Batch(common.Toast(label+": may have been set "+asked+"; checking…"), check)
 }
 
+// onTask takes the end of a write: an edit from the edit form, and the screen's own away
+// tasks and its list's deletes (recognised by their owner: a task of an earlier
+// organization or operator is not).
 func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
-	switch msg.Kind {
-	case KindEdit:
+	var cmd tea.Cmd
+	m.l, cmd = m.l.Update(msg) // the list's delete tasks
+	switch {
+	case msg.Kind == KindEdit:
 		// The edit form reports the updated operator; update the row in place and name it
 		// as saved.
 		if r, ok := msg.Result.(Row); ok && msg.Err == nil {
@@ -564,62 +515,51 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 			return common.Toast("Saved operator " + r.Label() + common.Confirmed(msg.Lost))
 		}
 		return nil
-	case KindAway, KindDelete:
-	default:
-		return nil
+	case msg.Kind == KindDelete && msg.Mine(m.l.Owner()):
+		delete(m.slots, msg.Subject)
+		return tea.Batch(cmd, m.fetchSlots(m.l.VisibleRows()))
+	case msg.Kind != KindAway || !msg.Mine(m.owner):
+		return cmd
 	}
-	t, ok := m.tasks[msg.TaskID]
-	if !ok {
-		return nil
-	}
-	delete(m.tasks, msg.TaskID)
-	if t.gen != m.gen {
-		return nil // another organization or operator by now
-	}
-	label := fmt.Sprintf("operator #%d", t.id)
-	if r, ok := m.l.Row(t.id); ok {
+	id := msg.Subject
+	label := fmt.Sprintf("operator #%d", id)
+	if r, ok := m.l.Row(id); ok {
 		label = r.Label()
 	}
-	if t.kind == KindAway && msg.Lost == nil && common.OutcomeUnknown(msg.Err) {
-		return m.checkAway(t, msg.Err, label)
+	if asked, ok := msg.Result.(awayAsked); ok && msg.Lost == nil && common.OutcomeUnknown(msg.Err) {
+		return m.checkAway(id, bool(asked), msg.Err, label)
 	}
-	delete(m.pending, t.id)
+	m.l.SetBusy(id, "")
 	var notDone *common.NotDoneError
-	switch {
-	case t.kind == KindAway && errors.As(msg.Err, &notDone):
+	if errors.As(msg.Err, &notDone) {
 		text := common.ErrorText(msg.Err) + " " + m.ctx.Keys.Away.Help().Key + " tries again."
 		return func() tea.Msg { return common.ToastMsg{Text: text, Error: true} }
+	}
+	switch res := msg.Result.(type) {
+	case Row:
+		m.updateRow(res)
+	case client.AwayStatus:
+		// Both as the server states them: whether away changes the online status is the
+		// server's business (docs/api-notes.md).
+		if r, ok := m.l.Row(id); ok {
+			r.IsAway, r.IsOnline, r.AwayExtra = res.IsAway, res.IsOnline, ExtraLines(res.Extra)
+			m.updateRow(r)
+		}
+	}
+	var away client.Opt[bool]
+	if r, ok := m.l.Row(id); ok {
+		away = r.IsAway
+	}
+	var done string
+	switch {
 	case msg.Err != nil:
-		return common.ErrorToast(msg.Err)
-	}
-	switch t.kind {
-	case KindAway:
-		switch res := msg.Result.(type) {
-		case Row:
-			m.updateRow(res)
-		case client.AwayStatus:
-			// Both as the server states them: whether away changes the online status is
-			// the server's business (docs/api-notes.md).
-			if r, ok := m.l.Row(t.id); ok {
-				r.IsAway, r.IsOnline, r.AwayExtra = res.IsAway, res.IsOnline, ExtraLines(res.Extra)
-				m.updateRow(r)
-			}
-		}
-		var away client.Opt[bool]
-		if r, ok := m.l.Row(t.id); ok {
-			away = r.IsAway
-		}
-		if !away.Known {
-			return common.Toast(label + ": the server did not say whether it is away now" + common.Confirmed(msg.Lost))
-		}
+	case !away.Known:
+		done = label + ": the server did not say whether it is away now"
+	default:
 		_, word := AwaySymbol(away.V)
-		return common.Toast(label + " is now " + word + common.Confirmed(msg.Lost))
-	case KindDelete:
-		m.l.RemoveRows([]int64{t.id})
-		delete(m.slots, t.id)
-		return tea.Batch(common.Toast("Deleted operator "+label+common.Confirmed(msg.Lost)), m.fetchSlots(m.l.VisibleRows()))
+		done = label + " is now " + word
 	}
-	return nil
+	return common.DoneToast(msg, done)
 }
 
 // updateRow replaces a loaded row in place.
@@ -703,15 +643,15 @@ func (l layout) titles() string {
 // RowHeight is one line an operator.
 func (s source) RowHeight(int) int { return 1 }
 
-// Stamp is what a row shows besides the operator's record: its slots, what is being saved
-// for it, and whether it is the operator parley acts as.
+// Stamp is what a row shows besides the operator's record and what is being done to it:
+// its slots, and whether it is the operator parley acts as.
 func (s source) Stamp(r *Row, _ time.Time) string {
 	m := s.m
 	you := ""
 	if r.ID == m.SelfID() {
 		you = "you"
 	}
-	return m.slotText(r.ID) + "|" + m.pending[r.ID] + "|" + you
+	return m.slotText(r.ID) + "|" + you
 }
 
 // Render lays out one operator.
@@ -730,7 +670,7 @@ func (m *Model) render(r *Row, c list.Cell) string {
 		}
 	}
 	status := paint(common.Pad(AwayText(r.IsAway), l.away), statusStyle)
-	if what, ok := m.pending[r.ID]; ok {
+	if what := c.Busy; what != "" {
 		status = paint(common.Pad("… "+what, l.away), st.Loading)
 	}
 	onlineStyle := st.Muted

@@ -6,7 +6,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
@@ -14,26 +13,11 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
-	"github.com/parley-tui/parley/views/confirm"
 	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/forms"
+	"github.com/parley-tui/parley/views/list"
 	"github.com/parley-tui/parley/views/notes"
 )
-
-// Task kinds of this screen (common.TaskDoneMsg.Kind).
-const (
-	KindConversation = "conversation"          // a PATCH; Result is *client.Conversation
-	KindDeleted      = "conversations-deleted" // Result is deleteResult
-)
-
-const taskTimeout = 90 * time.Second
-
-// deleteResult says what a delete asked for and what the server could delete.
-type deleteResult struct {
-	deleted []int64 // ids gone
-	ongoing []int64 // ids kept: ongoing conversations are never deleted
-	reload  bool    // ask for what changed since, to show what the server now has
-}
 
 // target is the conversation an action applies to: the open one when the thread or detail
 // pane has focus, else the row under the cursor.
@@ -127,43 +111,36 @@ func (m *Model) topicsForm() tea.Cmd {
 		},
 		Success: "Topics saved",
 		Verify: func(taskID int, cause error) tea.Cmd {
-			c, want := sentBy, slices.Clone(sent)
-			return func() tea.Msg { return checkTopics(c, taskID, id, want, cause) }
+			want := slices.Clone(sent)
+			return ctx.StartAs(taskID, common.Write{Kind: common.KindConversationUpdate, Subject: id, Lost: cause, As: sentBy,
+				Do: func(ctx context.Context, c *client.Client) (any, error) { return checkTopics(ctx, c, id, want, cause) }})
 		},
 		Submit: func() (int, tea.Cmd, error) {
 			topics := mergeTopics(selected, extra)
-			task := ctx.NewTaskID()
-			c := ctx.Client // as the operator acting now (ctrl+p works over the form)
-			sent, sentBy = slices.Clone(topics), c
-			return task, func() tea.Msg {
-				cctx, cancel := context.WithTimeout(context.Background(), taskTimeout)
-				defer cancel()
-				conv, err := c.SetConversationTopics(cctx, id, topics)
-				return common.TaskDoneMsg{TaskID: task, Kind: KindConversation, Result: conv, Err: err}
-			}, nil
+			sent, sentBy = slices.Clone(topics), ctx.Client // as the operator acting now (ctrl+p works over the form)
+			task, cmd := ctx.Start(common.Write{Kind: common.KindConversationUpdate, Subject: id,
+				Do: func(ctx context.Context, c *client.Client) (any, error) {
+					return c.SetConversationTopics(ctx, id, topics)
+				}})
+			return task, cmd, nil
 		},
 	}))
 }
 
 // checkTopics reads the conversation again (fresh) after a topics PATCH whose answer was
-// lost, and reports it saved when its topics are the ones sent (as the API matches them,
-// in any order), with the conversation read as the Result (see forms.Options.Verify).
-func checkTopics(c *client.Client, taskID int, id int64, sent []string, cause error) tea.Msg {
-	msg := common.TaskDoneMsg{TaskID: taskID, Kind: KindConversation, Lost: cause}
-	ctx, cancel := common.RequestContext(taskTimeout, true)
-	defer cancel()
+// lost: saved when its topics are the ones sent (as the API matches them, in any order),
+// with the conversation read as the result (see forms.Options.Verify).
+func checkTopics(ctx context.Context, c *client.Client, id int64, sent []string, cause error) (*client.Conversation, error) {
 	conv, err := c.GetConversation(ctx, id)
 	switch {
 	case err != nil:
-		msg.Err = &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read conversation %d: %w", id, err),
+		return nil, &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read conversation %d: %w", id, err),
 			What: "whether the topics were saved"}
 	case sameTopics(conv.Topics, sent):
-		msg.Result = conv
-	default:
-		msg.Err = &common.NotDoneError{Cause: cause, Done: "saved",
-			Found: "the conversation's topics on the server are not the ones sent"}
+		return conv, nil
 	}
-	return msg
+	return nil, &common.NotDoneError{Cause: cause, Done: "saved",
+		Found: "the conversation's topics on the server are not the ones sent"}
 }
 
 // sameTopics reports whether have are the topics sent, as the API matches topics.
@@ -211,10 +188,9 @@ func mergeTopics(picked []string, typed string) []string {
 // or the row under the cursor (naming it). Nothing is ever deleted by a filter. The spec
 // keeps ongoing conversations from list DELETEs only: the row under the cursor is sent
 // whatever its status, an ongoing one after a warning that enter does not confirm, and the
-// server's answer is shown (docs/api-notes.md).
+// server's answer is shown (docs/api-notes.md). The list's delete task does the rest.
 func (m *Model) deleteConfirm() tea.Cmd {
 	marked := m.List.Marked()
-	c, ctx := m.ctx.Client, m.ctx
 	if len(marked) == 0 {
 		r, ok := m.List.Selected()
 		if !ok {
@@ -224,31 +200,24 @@ func (m *Model) deleteConfirm() tea.Cmd {
 		if who == "" {
 			who = "(no name)"
 		}
-		task := ctx.NewTaskID()
 		id := r.ID
-		run := func() tea.Msg {
-			cctx, cancel := context.WithTimeout(context.Background(), taskTimeout)
-			defer cancel()
-			msg := common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: deleteResult{deleted: []int64{id}}}
-			msg.Err = c.DeleteConversation(cctx, id)
-			if common.OutcomeUnknown(msg.Err) {
-				gone, err := checkDeleted(c, msg.Err, []int64{id})
-				msg.Lost, msg.Err = msg.Err, err
-				msg.Result = deleteResult{deleted: gone}
-			}
-			return msg
+		d := list.Delete{Kind: common.KindConversationDelete, IDs: []int64{id},
+			Title: "Delete conversation?",
+			Body:  fmt.Sprintf("Delete conversation #%d with %s? This cannot be undone.", r.ID, who),
+			Do: func(ctx context.Context, c *client.Client) (list.Deleted, error) {
+				return deleted(c, c.DeleteConversation(ctx, id), []int64{id}, nil)
+			},
+			Done: deletedText,
 		}
 		if r.Status != client.StatusEnded {
 			status := r.Status
 			if status == "" {
 				status = "no status"
 			}
-			return m.ctx.OpenModal(confirm.NewStrict(ctx, "Delete ongoing conversation?",
-				fmt.Sprintf("Conversation #%d with %s is ongoing (%s). The API may refuse or end it; delete anyway? This cannot be undone.", r.ID, who, status),
-				run))
+			d.Title, d.Strict = "Delete ongoing conversation?", true
+			d.Body = fmt.Sprintf("Conversation #%d with %s is ongoing (%s). The API may refuse or end it; delete anyway? This cannot be undone.", r.ID, who, status)
 		}
-		return m.ctx.OpenModal(confirm.New(ctx, "Delete conversation?",
-			fmt.Sprintf("Delete conversation #%d with %s? This cannot be undone.", r.ID, who), run))
+		return m.List.ConfirmDelete(d)
 	}
 	var ids, ended, ongoing []int64
 	for _, r := range marked {
@@ -272,24 +241,39 @@ func (m *Model) deleteConfirm() tea.Cmd {
 			countOf(len(ended), "1 ended conversation will be", "%d ended conversations will be"),
 			countOf(n, "1 is ongoing and stays", "%d are ongoing and stay"))
 	}
-	task := ctx.NewTaskID()
-	return m.ctx.OpenModal(confirm.New(ctx, title, body, func() tea.Msg {
-		cctx, cancel := context.WithTimeout(context.Background(), taskTimeout)
-		defer cancel()
+	return m.List.ConfirmDelete(list.Delete{Kind: common.KindConversationDelete, IDs: ids, Title: title, Body: body,
 		// Exactly the marked ids (the statuses shown may be stale; the server decides and
 		// skips ongoing ones). Its answer does not say which were skipped, so the report
 		// uses the statuses shown, and the conversations changed since the last refresh
-		// are asked for after (a row whose status changed meanwhile comes back).
-		msg := common.TaskDoneMsg{TaskID: task, Kind: KindDeleted, Result: deleteResult{deleted: ended, ongoing: ongoing, reload: true}}
-		msg.Err = c.DeleteConversations(cctx, ids)
-		if common.OutcomeUnknown(msg.Err) {
-			// The ended ones tell whether it was carried out (the ongoing ones stay anyway).
-			gone, err := checkDeleted(c, msg.Err, ended)
-			msg.Lost, msg.Err = msg.Err, err
-			msg.Result = deleteResult{deleted: gone, ongoing: ongoing, reload: true}
-		}
-		return msg
-	}))
+		// are asked for after (a row whose status changed meanwhile comes back). After a
+		// lost answer the ended ones tell whether it was carried out.
+		Do: func(ctx context.Context, c *client.Client) (list.Deleted, error) {
+			return deleted(c, c.DeleteConversations(ctx, ids), ended, ongoing)
+		},
+		Done: deletedText,
+	})
+}
+
+// deleted is what a delete of gone (expected to go) and kept (expected to stay) did, given
+// its error err: after a lost answer, what reading gone again tells.
+func deleted(c *client.Client, err error, gone, kept []int64) (list.Deleted, error) {
+	switch {
+	case common.OutcomeUnknown(err):
+		found, cerr := checkDeleted(c, err, gone)
+		return list.Deleted{IDs: found, Kept: kept, Lost: err}, cerr
+	case err != nil:
+		return list.Deleted{}, err
+	}
+	return list.Deleted{IDs: gone, Kept: kept}, nil
+}
+
+// deletedText says what a conversation delete did.
+func deletedText(d list.Deleted, confirmed string) string {
+	text := fmt.Sprintf("Deleted %d conversation%s%s.", len(d.IDs), plural(len(d.IDs)), confirmed)
+	if n := len(d.Kept); n > 0 {
+		text += fmt.Sprintf(" %d ongoing conversation%s not deleted (only ended ones can be).", n, plural(n))
+	}
+	return text
 }
 
 // checkDeleted reads each of ids again (fresh) after a DELETE whose answer was lost: a 404
@@ -297,7 +281,7 @@ func (m *Model) deleteConfirm() tea.Cmd {
 // when all are still there it was not (a *common.NotDoneError), and a failed read leaves
 // it unknown (a *common.UncheckedError, with the ones found gone so far).
 func checkDeleted(c *client.Client, cause error, ids []int64) (gone []int64, err error) {
-	ctx, cancel := common.RequestContext(taskTimeout, true)
+	ctx, cancel := common.RequestContext(common.TaskTimeout, true)
 	defer cancel()
 	what := countOf(len(ids), fmt.Sprintf("conversation #%d", ids[0]), "the %d conversations")
 	for _, id := range ids {
@@ -328,47 +312,36 @@ func countOf(n int, singular, plural string) string {
 	return plural
 }
 
-// onTask updates rows after this screen's mutations.
+// onTask updates rows after a write: a topics edit from anywhere, and the end of the list's
+// delete tasks (the list removes the rows and says what happened): a deleted conversation
+// that is open closes, and after a bulk delete the conversations changed since the last
+// refresh are asked for.
 func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
-	if msg.Err != nil {
-		if msg.Kind == KindDeleted {
-			return common.ErrorToast(msg.Err)
-		}
-		return nil // forms show their own errors
-	}
-	switch msg.Kind {
-	case KindConversation:
+	var cmd tea.Cmd
+	m.List, cmd = m.List.Update(msg)
+	switch {
+	case msg.Kind == common.KindConversationUpdate && msg.Err == nil:
 		if res, ok := msg.Result.(*client.Conversation); ok && res != nil {
 			row := conversations.RowFrom(*res)
 			m.List.UpdateRow(row) // topics just created are known from now on
 			m.Detail.Set(*res)
 		}
-	case KindDeleted:
-		res, ok := msg.Result.(deleteResult)
-		if !ok {
-			return nil
-		}
-		m.List.RemoveRows(res.deleted)
-		m.List.ClearMarks()
-		var follow tea.Cmd
-		if slices.Contains(res.deleted, m.Msgs.ConversationID()) {
+	case msg.Kind == common.KindConversationDelete && msg.Mine(m.List.Owner()):
+		res, _ := msg.Result.(list.Deleted)
+		var follow, reload tea.Cmd
+		if slices.Contains(res.IDs, m.Msgs.ConversationID()) {
 			m.Msgs.Close()
 			_ = m.Detail.Load(0, false)
 			m.restingID = 0
 			follow = m.afterMove(0) // the row the cursor is on now opens once it rests
 		}
-		text := fmt.Sprintf("Deleted %d conversation%s%s.", len(res.deleted), plural(len(res.deleted)), common.Confirmed(msg.Lost))
-		if n := len(res.ongoing); n > 0 {
-			text += fmt.Sprintf(" %d ongoing conversation%s not deleted (only ended ones can be).", n, plural(n))
-		}
-		var reload tea.Cmd
-		if res.reload {
+		if len(res.Asked) > 1 {
 			// Not the first page again: the cursor keeps its place, however deep.
 			reload = m.List.RefreshChanged()
 		}
-		return tea.Batch(common.Toast(text), reload, follow)
+		return tea.Batch(cmd, reload, follow)
 	}
-	return nil
+	return cmd
 }
 
 func plural(n int) string {
