@@ -43,6 +43,7 @@ const (
 	Mark   = "mark"
 	Delete = "delete"
 	CopyID = "copy_id"
+	JumpID = "jump_id"
 
 	Topics = "topics"
 	Note   = "note"
@@ -71,7 +72,7 @@ type KeyMap struct {
 	// Moving in lists, threads and detail panes.
 	Up, Down, Top, Bottom, PageDown, PageUp, Open key.Binding
 	// Lists.
-	Search, Filter, Status, Order, Mark, Delete, CopyID key.Binding
+	Search, Filter, Status, Order, Mark, Delete, CopyID, JumpID key.Binding
 	// Edits.
 	Topics, Note, Edit, Away, Upsert key.Binding
 	// Confirmations (delete and other irreversible actions).
@@ -117,6 +118,7 @@ func Default() *KeyMap {
 		Mark:   b("mark row", " "),
 		Delete: b("delete", "d"),
 		CopyID: b("copy id", "y"),
+		JumpID: b("go to id", "#"),
 
 		Topics: b("edit topics", "t"),
 		Note:   b("new note", "n"),
@@ -165,7 +167,7 @@ func (k *KeyMap) binding(action string) *key.Binding {
 		Up: &k.Up, Down: &k.Down, Top: &k.Top, Bottom: &k.Bottom,
 		PageDown: &k.PageDown, PageUp: &k.PageUp, Open: &k.Open,
 		Search: &k.Search, Filter: &k.Filter, Status: &k.Status, Order: &k.Order,
-		Mark: &k.Mark, Delete: &k.Delete, CopyID: &k.CopyID,
+		Mark: &k.Mark, Delete: &k.Delete, CopyID: &k.CopyID, JumpID: &k.JumpID,
 		Topics: &k.Topics, Note: &k.Note, Edit: &k.Edit, Away: &k.Away, Upsert: &k.Upsert,
 		Yes: &k.Yes, No: &k.No,
 		Export: &k.Export, Metric: &k.Metric, Range: &k.Range, Mode: &k.Mode,
@@ -193,7 +195,7 @@ var contexts = []struct {
 	{"on the list screens", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
 		NextPane, PrevPane, ToggleDetail, Refresh, PickOrg, ActAs,
 		Up, Down, Top, Bottom, PageDown, PageUp, Open,
-		Search, Filter, Status, Order, Mark, Delete, CopyID, Topics, Note, Edit, Away, Upsert}},
+		Search, Filter, Status, Order, Mark, Delete, CopyID, JumpID, Topics, Note, Edit, Away, Upsert}},
 	{"on the analytics screen", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
 		NextPane, PrevPane, Refresh, PickOrg, ActAs,
 		Up, Down, Top, Bottom, PageDown, PageUp, Open,

@@ -89,6 +89,14 @@ func (s source) Pages() list.Fetcher[Row] {
 			return c.ListContacts(ctx, contactListOptions(q, limit, offset))
 		},
 		Ranked: q.Search != "",
+		Lookup: func(ctx context.Context, c *client.Client, id int64) (*client.Page[client.Contact], error) {
+			if q.Filter.ID != 0 && q.Filter.ID != id {
+				return &client.Page[client.Contact]{}, nil // the query is another contact
+			}
+			byID := q
+			byID.Filter.ID = id
+			return c.ListContacts(ctx, contactListOptions(byID, 1, 0))
+		},
 	}
 	if !e.Ranked {
 		e.Whole = "use the default order"
@@ -289,7 +297,7 @@ func (m List) FullHelp() [][]key.Binding {
 	k := m.ctx.Keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageDown, k.PageUp, k.Open},
-		{k.Search, k.Filter, k.Order, k.Back, k.Refresh, k.Mark, k.Delete, k.Edit, k.Upsert, k.Note},
+		{k.Search, k.Filter, k.Order, k.Back, k.Refresh, k.Mark, k.Delete, k.JumpID, k.Edit, k.Upsert, k.Note},
 	}
 }
 

@@ -143,6 +143,19 @@ func (s source) Pages() list.Fetcher[Row] {
 			return c.ListConversations(ctx, opts)
 		},
 		Ranked: q.Search != "",
+		Lookup: func(ctx context.Context, c *client.Client, id int64) (*client.Page[client.Conversation], error) {
+			// The query with id__gt and id__lt around id, inside any id bounds it has.
+			f := q.Filter
+			f.IDGreaterThan, f.IDLessThan = max(f.IDGreaterThan, id-1), id+1
+			if q.Filter.IDLessThan != 0 {
+				f.IDLessThan = min(q.Filter.IDLessThan, id+1)
+			}
+			if f.IDGreaterThan >= id || f.IDLessThan <= id {
+				return &client.Page[client.Conversation]{}, nil // outside the query's bounds
+			}
+			opts := listOptions(Query{Filter: f, Search: q.Search}, 1)
+			return c.ListConversations(ctx, opts)
+		},
 	}
 	if !e.Ranked {
 		e.Whole = "order by id"
@@ -535,7 +548,7 @@ func (m Model) FullHelp() [][]key.Binding {
 	k := m.ctx.Keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageDown, k.PageUp, k.Open},
-		{k.Search, k.Filter, k.Status, k.Order, k.Back, k.Refresh, k.Mark, k.Delete, k.CopyID, k.Topics, k.Note},
+		{k.Search, k.Filter, k.Status, k.Order, k.Back, k.Refresh, k.Mark, k.Delete, k.CopyID, k.JumpID, k.Topics, k.Note},
 	}
 }
 

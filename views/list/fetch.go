@@ -29,6 +29,9 @@ type Fetcher[R any] interface {
 	bottom(ctx context.Context, c *client.Client, r common.Request, limit int) common.Page[R]
 	beforeLast(ctx context.Context, c *client.Client, r common.Request, link string, kind common.LinkKind) common.Page[R]
 	id(R) int64
+	// lookup fetches the query's row id (false: the query has none; nil lookup: it cannot
+	// tell).
+	lookup() func(ctx context.Context, c *client.Client, id int64) (R, bool, error)
 	// cursor is how the query goes on past the offset cap through /all/: LinkAllPrev (id
 	// descending), LinkAllNext (ascending), or LinkNone when it cannot.
 	cursor() common.LinkKind
@@ -66,6 +69,9 @@ type Endpoints[T, R any] struct {
 	// Newest fetches the newest items of the query in the default order (id descending): the
 	// last rows of a query in ascending id order. Needed with All when not Desc.
 	Newest func(ctx context.Context, c *client.Client, limit int) (*client.Page[T], error)
+	// Lookup fetches the query's item id, if it has one, by an id filter added to the
+	// query (nil: the endpoint has none, and jump to id finds loaded rows only).
+	Lookup func(ctx context.Context, c *client.Client, id int64) (*client.Page[T], error)
 }
 
 func (e Endpoints[T, R]) noun() string  { return e.What }
@@ -128,4 +134,23 @@ func (e Endpoints[T, R]) beforeLast(ctx context.Context, c *client.Client, r com
 	p := common.FetchBeforeLast(ctx, c, r, link, kind, e.Row)
 	p.Err = e.wrap(p.Err, kind)
 	return p
+}
+
+func (e Endpoints[T, R]) lookup() func(context.Context, *client.Client, int64) (R, bool, error) {
+	if e.Lookup == nil {
+		return nil
+	}
+	return func(ctx context.Context, c *client.Client, id int64) (R, bool, error) {
+		var zero R
+		pg, err := e.Lookup(ctx, c, id)
+		if err != nil {
+			return zero, false, e.wrap(err, common.LinkOffset)
+		}
+		for _, it := range pg.Results {
+			if r := e.Row(it); e.ID(r) == id {
+				return r, true, nil
+			}
+		}
+		return zero, false, nil
+	}
 }

@@ -530,6 +530,16 @@ func (m *Model[R]) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return m.startDelete(msg.d)
+	case jumpMsg:
+		if msg.owner != m.owner {
+			return nil
+		}
+		return m.jump(msg.text)
+	case foundMsg[R]:
+		if msg.owner != m.owner {
+			return nil
+		}
+		return m.onFound(msg)
 	case common.TaskDoneMsg:
 		if !msg.Mine(m.owner) {
 			return nil
@@ -598,7 +608,8 @@ func (m *Model[R]) onPage(msg PageMsg[R]) tea.Cmd {
 }
 
 // HandleKey handles the list's keys, focused or not: the moves (with G to the count's last
-// row), mark, refresh (the failed next page first). It reports whether msg was one of them.
+// row), mark, refresh (the failed next page first), go to id. It reports whether msg was one
+// of them.
 func (m Model[R]) HandleKey(msg tea.KeyMsg) (Model[R], tea.Cmd, bool) {
 	cmd, ok := m.handleKey(msg)
 	m.fit()
@@ -622,6 +633,8 @@ func (m *Model[R]) handleKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Mark) && m.opts.Marks:
 		m.ToggleMark()
 		return m.prefetch(), true
+	case key.Matches(msg, k.JumpID):
+		return m.askJump(), true
 	case key.Matches(msg, k.Refresh):
 		if m.pg.RetryNext() {
 			// Ask for the page that failed again: the rows loaded and the cursor stay.

@@ -300,3 +300,25 @@ func TestBottomLoadsTheLastPageDirectly(t *testing.T) {
 	}
 	viewtest.CheckSize(t, v, 80, 24, "the screen")
 }
+
+// # goes to a loaded event; the endpoint has no id filter, so an event not loaded is said
+// so, with how many are.
+func TestJumpToID(t *testing.T) {
+	e := newEnv(t)
+	l, m := open(t, e, 120, 30)
+	target := m.Rows()[40]
+	l.Jump(fmt.Sprint(target.ID), func() bool { r, _ := m.Selected(); return r.ID == target.ID })
+	oldest, err := e.Client.ListNavigation(t.Context(), client.NavigationListOptions{ListOptions: client.ListOptions{Limit: 1, Ordering: "id"}})
+	if err != nil || len(oldest.Results) != 1 {
+		t.Fatalf("the oldest event: %v", err)
+	}
+	id := oldest.Results[0].ID
+	l.Jump(fmt.Sprint(id), func() bool { return len(l.H.Toasts) > 0 })
+	want := fmt.Sprintf("No navigation event #%d among the navigation events loaded (%d of %s loaded).", id, len(m.Rows()), common.Thousands(m.Total()))
+	if got := l.H.LastToast(); got != want {
+		t.Fatalf("toast %q, want %q", got, want)
+	}
+	if r, _ := m.Selected(); r.ID != target.ID {
+		t.Fatalf("the cursor moved to %d", r.ID)
+	}
+}

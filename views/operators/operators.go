@@ -280,7 +280,7 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	}
 	var cmd tea.Cmd
 	m.l, cmd = m.l.Update(msg)
-	return m, cmd
+	return m, tea.Batch(cmd, m.fetchSlots(m.l.VisibleRows())) // a jump may show other rows
 }
 
 // fetchSlots asks, in parallel, for the slots of rows (the operators in view) whose value is
@@ -576,7 +576,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	k := m.ctx.Keys
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Top, k.Bottom, k.PageDown, k.PageUp},
-		{k.Away, k.Edit, k.Delete, k.ToggleDetail, k.Refresh},
+		{k.Away, k.Edit, k.Delete, k.ToggleDetail, k.Refresh, k.JumpID},
 	}
 }
 

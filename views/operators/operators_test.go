@@ -665,3 +665,21 @@ func TestAwayAnswerWithoutFieldsIsReadBack(t *testing.T) {
 		}
 	}
 }
+
+// # goes to a loaded operator (its slots then fetched); an id no operator has is said so.
+func TestJumpToID(t *testing.T) {
+	e := newEnv(t)
+	l, m, _ := open(t, e, e.Client, 80, 9) // four operators in view
+	target := m.Rows()[len(m.Rows())-1]
+	if _, _, ok := m.Slots(target.ID); ok {
+		t.Fatalf("the slots of operator %d, not in view, were fetched", target.ID)
+	}
+	l.Jump(fmt.Sprint(target.ID), func() bool { r, _ := m.Selected(); return r.ID == target.ID && !m.Busy() })
+	if _, _, ok := m.Slots(target.ID); !ok {
+		t.Fatalf("the slots of operator %d, now in view, were not fetched", target.ID)
+	}
+	l.Jump("999999", func() bool { return len(l.H.Toasts) > 0 })
+	if got, want := l.H.LastToast(), "No operator #999999 among the operators loaded."; got != want {
+		t.Fatalf("toast %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,73 @@
+package viewtest
+
+import (
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parley-tui/parley/views/common"
+)
+
+// Opened is the modal an OpenModalMsg among msgs opens (nil when none does).
+func Opened(msgs []tea.Msg) common.Modal {
+	for _, msg := range msgs {
+		if om, ok := msg.(common.OpenModalMsg); ok {
+			return om.Modal
+		}
+	}
+	return nil
+}
+
+// Answer types text into modal m (an inline prompt) and presses enter: it returns the
+// command enter produced (the modal's close and what the answer asks for).
+func Answer(m common.Modal, text string) tea.Cmd {
+	m.SetSize(80, 1)
+	if text != "" {
+		m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(text)})
+	}
+	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	return cmd
+}
+
+// Toasts are the texts of the toasts among msgs.
+func Toasts(msgs []tea.Msg) []string {
+	var out []string
+	for _, msg := range msgs {
+		if t, ok := msg.(common.ToastMsg); ok {
+			out = append(out, t.Text)
+		}
+	}
+	return out
+}
+
+// KeyAnswer presses key on m, answers the prompt it opens with text and settles what
+// follows (as Settle does); it returns m and the toasts said on the way.
+func KeyAnswer[M Pane[M]](t testing.TB, m M, key, text string, wait time.Duration) (M, []string) {
+	t.Helper()
+	m, cmd := m.Update(Key(key))
+	prompt := Opened(Run(cmd, wait))
+	if prompt == nil {
+		t.Fatalf("%s opened no prompt", key)
+	}
+	var toasts []string
+	pending := []tea.Cmd{Answer(prompt, text)}
+	for len(pending) > 0 {
+		msgs := Run(pending[0], wait)
+		pending = pending[1:]
+		toasts = append(toasts, Toasts(msgs)...)
+		var cmds []tea.Cmd
+		m, cmds = Apply(m, msgs)
+		pending = append(pending, cmds...)
+	}
+	return m, toasts
+}
+
+// Jump presses the go-to-id key on the screen s runs, types text into the prompt and
+// presses enter, and waits until done holds.
+func (s *Screen) Jump(text string, done func() bool) {
+	s.Key("#")
+	s.Modal()
+	s.Key(text, "enter")
+	s.Until("the jump", done)
+}
