@@ -82,7 +82,7 @@ func (v *filterValues) filter(now time.Time) (client.ContactFilter, error) {
 
 // FilterForm is the `f` modal with the 7 contact filters; applying it sends a FilterMsg.
 func (m List) FilterForm() common.Modal {
-	v := filterValuesFrom(m.q.Filter)
+	v := filterValuesFrom(m.Query().Filter)
 	now := m.ctx.Now
 	validWhen := func(s string) error { _, err := when.Parse(s, now()); return err }
 	validID := func(s string) error { _, err := common.ParseID(s); return err }

@@ -16,12 +16,9 @@ import (
 	"github.com/parley-tui/parley/views/list"
 )
 
-// Query is what the list shows: filters, ordering and search.
-type Query struct {
-	Filter   client.ContactFilter
-	Ordering string // "" = the server's default (newest first: id descending)
-	Search   string // server search_query; results then come in rank order
-}
+// Query is what the list shows: filters, ordering ("" = the server's default, newest first:
+// id descending) and search (server search_query; results then come in rank order).
+type Query = list.Query[client.ContactFilter]
 
 // OrderingCycle is the order `o` walks through: the default (newest first), then the
 // spec's six contact orderings.
@@ -57,16 +54,17 @@ type SearchMsg struct{ Text string }
 // FilterMsg replaces every contact filter.
 type FilterMsg struct{ Filter client.ContactFilter }
 
-// List is the contact list pane: the list component fed by the contact source of its query.
+// List is the contact list pane: the searchable list component (whose methods it has) fed
+// by the contact source of its query.
 type List struct {
+	list.Searchable[Row, client.ContactFilter]
 	ctx *common.Ctx
-	q   Query
-	l   list.Model[Row]
 }
 
 // NewList returns an empty list; Load fetches the first page.
 func NewList(ctx *common.Ctx) List {
-	return List{ctx: ctx, l: list.New[Row](ctx, source{ctx: ctx}, list.Options{Marks: true})}
+	src := func(q Query) list.Source[Row] { return source{ctx: ctx, q: q} }
+	return List{ctx: ctx, Searchable: list.NewSearchable(list.New(ctx, src(Query{}), list.Options{Marks: true}), src)}
 }
 
 // source is the contact list's side of the list component for query q.
@@ -133,77 +131,24 @@ func (s source) Arrived(_ *list.Model[Row], p common.Page[Row]) tea.Cmd {
 	return nil
 }
 
-// Query is the current query.
-func (m List) Query() Query { return m.q }
-
-// Rows are the loaded rows.
-func (m List) Rows() []Row { return m.l.Rows() }
-
-// Total is the server's count for the query.
-func (m List) Total() int { return m.l.Total() }
-
-// Loading reports a request in flight.
-func (m List) Loading() bool { return m.l.Loading() }
-
-// Loaded reports that the first page arrived (or failed).
-func (m List) Loaded() bool { return m.l.Loaded() }
-
-// Cursor is the cursor's position.
-func (m List) Cursor() int { return m.l.Cursor() }
-
-// Selected returns the row under the cursor.
-func (m List) Selected() (Row, bool) { return m.l.Selected() }
-
-// Row returns a loaded row by id.
-func (m List) Row(id int64) (Row, bool) { return m.l.Row(id) }
-
-// Marked returns the marked rows in list order.
-func (m List) Marked() []Row { return m.l.Marked() }
-
-// SetSize sets the pane's inner size.
-func (m *List) SetSize(w, h int) { m.l.SetSize(w, h) }
-
-// Focus marks the list as focused.
-func (m *List) Focus() { m.l.Focus() }
-
-// Blur marks the list as not focused.
-func (m *List) Blur() { m.l.Blur() }
-
-// SetQuery replaces the query and loads its first page, shown from the top.
-func (m *List) SetQuery(q Query) tea.Cmd {
-	m.q = q
-	return m.l.Show(source{ctx: m.ctx, q: q})
-}
-
-// Load fetches the first page of the current query again (fresh skips the response
-// cache); the cursor stays on the selected row when the new rows have it.
-func (m *List) Load(fresh bool) tea.Cmd { return m.l.Load(fresh) }
-
-// Reload fetches the first page of the current query again past the response cache, with
-// the cursor on contact keep when the new rows have it, unless the cursor moved while the
-// page was in flight (else on the row selected).
-func (m *List) Reload(keep int64) tea.Cmd { return m.l.Reload(keep) }
-
 // CanContinue reports whether browsing may go on past the offset cap through
 // /contact_identities/all/: only in the default order without a search.
-func (m List) CanContinue() bool { return m.q.Search == "" && m.q.Ordering == "" }
+func (m List) CanContinue() bool { q := m.Query(); return q.Search == "" && q.Ordering == "" }
 
 // Update handles pages, search and filter messages and, when focused, keys.
 func (m List) Update(msg tea.Msg) (List, tea.Cmd) {
 	switch msg := msg.(type) {
 	case SearchMsg:
-		m.q.Search = strings.TrimSpace(msg.Text)
-		return m, m.SetQuery(m.q)
+		return m, m.Search(msg.Text)
 	case FilterMsg:
-		m.q.Filter = msg.Filter
-		return m, m.SetQuery(m.q)
+		return m, m.Filter(msg.Filter)
 	case tea.KeyMsg:
-		if m.l.Focused() {
+		if m.Model.Focused() {
 			return m.onKey(msg)
 		}
 	}
 	var cmd tea.Cmd
-	m.l, cmd = m.l.Update(msg)
+	m.Model, cmd = m.Model.Update(msg)
 	return m, cmd
 }
 
@@ -216,75 +161,35 @@ func (m List) onKey(msg tea.KeyMsg) (List, tea.Cmd) {
 		return m, m.Clear()
 	}
 	var cmd tea.Cmd
-	m.l, cmd, _ = m.l.HandleKey(msg)
+	m.Model, cmd, _ = m.Model.HandleKey(msg)
 	return m, cmd
 }
 
 // UpdateRow replaces one row in place (after an edit) when it is loaded; a conversation
 // count the row does not know (-1) stays the one shown.
 func (m *List) UpdateRow(r Row) {
-	if old, ok := m.l.Row(r.ID); ok && r.ConversationCount < 0 {
+	if old, ok := m.Model.Row(r.ID); ok && r.ConversationCount < 0 {
 		r.ConversationCount = old.ConversationCount
 	}
-	m.l.UpdateRow(r)
+	m.Model.UpdateRow(r)
 }
 
 // InsertTop puts a new contact first (after a create, in the default newest-first order).
 func (m *List) InsertTop(r Row) {
-	if _, ok := m.l.Row(r.ID); ok {
+	if _, ok := m.Model.Row(r.ID); ok {
 		m.UpdateRow(r)
 		return
 	}
-	m.l.InsertTop(r)
-}
-
-// Select moves the cursor to a loaded contact.
-func (m *List) Select(id int64) bool { return m.l.Select(id) }
-
-// Owner is the list's owner id: its pages and its delete tasks carry it.
-func (m List) Owner() int { return m.l.Owner() }
-
-// ConfirmDelete asks d's question; yes starts the list's delete task (see list.Delete).
-func (m *List) ConfirmDelete(d list.Delete) tea.Cmd { return m.l.ConfirmDelete(d) }
-
-// RemoveRows drops rows by id (after a delete) and keeps the cursor near where it was.
-func (m *List) RemoveRows(ids []int64) { m.l.RemoveRows(ids) }
-
-// ClearMarks unmarks every row.
-func (m *List) ClearMarks() { m.l.ClearMarks() }
-
-// CanClear reports whether esc has something to clear (marks, search, then filters).
-func (m List) CanClear() bool {
-	return len(m.l.Marked()) > 0 || m.q.Search != "" || !m.q.Filter.IsZero()
-}
-
-// Clear drops the marks; without marks the search, or when there is none the filters, and
-// reloads.
-func (m *List) Clear() tea.Cmd {
-	switch {
-	case len(m.l.Marked()) > 0:
-		m.l.ClearMarks()
-		return nil
-	case m.q.Search != "":
-		m.q.Search = ""
-	case !m.q.Filter.IsZero():
-		m.q.Filter = client.ContactFilter{}
-	default:
-		return nil
-	}
-	return m.SetQuery(m.q)
+	m.Model.InsertTop(r)
 }
 
 // CycleOrdering moves to the next ordering and shows it at once; the list reloads
 // list.ReloadDelay after the last press.
 func (m *List) CycleOrdering() tea.Cmd {
-	i := slices.Index(OrderingCycle, m.q.Ordering)
-	m.q.Ordering = OrderingCycle[(i+1)%len(OrderingCycle)]
-	return m.l.ShowSoon(source{ctx: m.ctx, q: m.q})
+	q := m.Query()
+	q.Ordering = OrderingCycle[(slices.Index(OrderingCycle, q.Ordering)+1)%len(OrderingCycle)]
+	return m.SetQuerySoon(q)
 }
-
-// ToggleMark marks or unmarks the selected row and moves down.
-func (m *List) ToggleMark() { m.l.ToggleMark() }
 
 // ShortHelp lists the list's main keys.
 func (m List) ShortHelp() []key.Binding {
@@ -300,10 +205,6 @@ func (m List) FullHelp() [][]key.Binding {
 		{k.Search, k.Filter, k.Order, k.Back, k.Refresh, k.Mark, k.Delete, k.JumpID, k.Edit, k.Upsert, k.Note},
 	}
 }
-
-// View renders the header, the visible window of entries and the footer, exactly
-// width×height.
-func (m *List) View() string { return m.l.View() }
 
 // wideRow is the width from which a contact takes one line instead of two.
 const wideRow = 60

@@ -134,7 +134,7 @@ func validID(s string) error { _, err := common.ParseID(s); return err }
 
 // FilterForm is the `f` modal with all 16 conversation filters; applying it sends a FilterMsg.
 func (m Model) FilterForm() common.Modal {
-	v := valuesFrom(m.q.Filter)
+	v := valuesFrom(m.Query().Filter)
 	topics, widgets := m.known()
 	var ops []option
 	for id, name := range m.ctx.Operators {

@@ -18,12 +18,9 @@ import (
 	"github.com/parley-tui/parley/views/list"
 )
 
-// Query is what the list shows: filters (status included), ordering and search.
-type Query struct {
-	Filter   client.ConversationFilter
-	Ordering string // "" = the server's default (id descending)
-	Search   string
-}
+// Query is what the list shows: filters (status included), ordering ("" = the server's
+// default, id descending) and search.
+type Query = list.Query[client.ConversationFilter]
 
 // OrderingCycle is the order `o` walks through the spec's 10 orderings.
 var OrderingCycle = []string{
@@ -61,13 +58,12 @@ type SearchMsg struct{ Text string }
 // FilterMsg replaces every filter, status included.
 type FilterMsg struct{ Filter client.ConversationFilter }
 
-// Model is the list pane: the list component fed by the conversation source of its query,
-// with the refresh merge on top. A conversation opened from elsewhere that is not among the
-// rows shows pinned above them (list.Model.Pin).
+// Model is the list pane: the list component (whose methods it has) fed by the conversation
+// source of its query, with the refresh merge on top. A conversation opened from elsewhere
+// that is not among the rows shows pinned above them (Pin).
 type Model struct {
+	list.Searchable[Row, client.ConversationFilter]
 	ctx *common.Ctx
-	q   Query
-	l   list.Model[Row]
 
 	// merged is the last refresh merge taken: its generation, local time and the server's
 	// time when it was answered.
@@ -96,13 +92,17 @@ type source struct {
 // New returns an empty list; Load fetches the first page.
 func New(ctx *common.Ctx) Model {
 	m := Model{ctx: ctx, seenTopics: map[int64]string{}, seenWidgets: map[int64]string{}, seenTopicTexts: map[int64]string{}}
-	m.l = list.New[Row](ctx, m.source(), list.Options{Marks: true})
+	src := m.sourceOf // the maps it shares stay the same ones (ForgetSeen clears them)
+	m.Searchable = list.NewSearchable(list.New(ctx, src(Query{}), list.Options{Marks: true}), src)
 	return m
 }
 
-// source is the source of the current query.
-func (m Model) source() source {
-	return source{ctx: m.ctx, q: m.q, topics: m.seenTopics, topicTexts: m.seenTopicTexts, widgets: m.seenWidgets}
+// sourceOf is the source of query q.
+func (m Model) sourceOf(q Query) list.Source[Row] { return m.source(q) }
+
+// source is the source of query q.
+func (m Model) source(q Query) source {
+	return source{ctx: m.ctx, q: q, topics: m.seenTopics, topicTexts: m.seenTopicTexts, widgets: m.seenWidgets}
 }
 
 // remember notes the contacts' names, the topics and the widgets of rows.
@@ -202,69 +202,31 @@ func (m *Model) ForgetSeen() {
 	clear(m.seenWidgets)
 }
 
-// Query is the current query.
-func (m Model) Query() Query { return m.q }
-
-// Rows are the loaded rows.
-func (m Model) Rows() []Row { return m.l.Rows() }
-
-// Total is the server's count for the query.
-func (m Model) Total() int { return m.l.Total() }
-
-// Loading reports a request in flight.
-func (m Model) Loading() bool { return m.l.Loading() }
-
-// Loaded reports that the first page of the query arrived (or failed).
-func (m Model) Loaded() bool { return m.l.Loaded() }
-
 // LastRefresh is when the list last got data (a page or a merge).
 func (m Model) LastRefresh() time.Time {
-	if m.merged.at.After(m.l.At()) {
+	if m.merged.at.After(m.Model.At()) {
 		return m.merged.at
 	}
-	return m.l.At()
+	return m.Model.At()
 }
 
 // windowFrom is the server's time (client.ServerReached) when the answer that last brought
 // every loaded row up to date came: the query's first page or a later merge, never a later
 // page (the rows above it are older). The next "updated since" window starts there.
 func (m Model) windowFrom() time.Time {
-	if m.merged.gen == m.l.Gen() && m.merged.reached.After(m.l.Reached()) {
+	if m.merged.gen == m.Model.Gen() && m.merged.reached.After(m.Model.Reached()) {
 		return m.merged.reached
 	}
-	return m.l.Reached()
+	return m.Model.Reached()
 }
-
-// Row returns the loaded (or pinned) row of conversation id.
-func (m Model) Row(id int64) (Row, bool) { return m.l.Row(id) }
-
-// Selected returns the row under the cursor (the pinned one when the cursor is on it).
-func (m Model) Selected() (Row, bool) { return m.l.Selected() }
-
-// Marked returns the marked rows in list order.
-func (m Model) Marked() []Row { return m.l.Marked() }
-
-// SetSize sets the pane's inner size.
-func (m *Model) SetSize(w, h int) { m.l.SetSize(w, h) }
-
-// Focus marks the list as focused.
-func (m *Model) Focus() { m.l.Focus() }
-
-// Blur marks the list as not focused.
-func (m *Model) Blur() { m.l.Blur() }
 
 // SetQuery replaces the query and loads its first page.
 func (m *Model) SetQuery(q Query) tea.Cmd {
 	if q.Ordering == DefaultOrdering {
 		q.Ordering = ""
 	}
-	m.q = q
-	return m.l.Show(m.source())
+	return m.Searchable.SetQuery(q)
 }
-
-// Load fetches the first page of the current query again (fresh skips the response
-// cache); the cursor stays on the selected row when the new rows have it.
-func (m *Model) Load(fresh bool) tea.Cmd { return m.l.Load(fresh) }
 
 // listOptions are the request options of q: no ordering with a search (results come in
 // rank order) or for the server's default, so the default query keeps one URL.
@@ -293,7 +255,7 @@ const RefreshOverlap = 2 * time.Minute
 // clock (client.ServerReached when that refresh was answered), never by the local one: a
 // local clock running fast would otherwise skip the changes between two refreshes.
 func (m *Model) RefreshChanged() tea.Cmd {
-	if !m.l.Loaded() || m.l.Loading() || m.l.Pending() {
+	if !m.Model.Loaded() || m.Model.Loading() || m.Model.Pending() {
 		return nil
 	}
 	from := m.windowFrom()
@@ -301,8 +263,8 @@ func (m *Model) RefreshChanged() tea.Cmd {
 		from = m.LastRefresh() // no first page has been answered: only the local time is known
 	}
 	since := from.Add(-RefreshOverlap)
-	owner, gen := m.l.Owner(), m.l.Gen()
-	q := m.q
+	owner, gen := m.Model.Owner(), m.Model.Gen()
+	q := m.Query()
 	if q.Filter.UpdatedAtFromDate.After(since) {
 		since = q.Filter.UpdatedAtFromDate
 	}
@@ -325,21 +287,19 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case mergeMsg:
 		return m.onMerge(msg)
 	case common.OperatorsLoadedMsg:
-		m.l.Invalidate() // rows show operator names
+		m.Model.Invalidate() // rows show operator names
 		return m, nil
 	case SearchMsg:
-		m.q.Search = strings.TrimSpace(msg.Text)
-		return m, m.SetQuery(m.q)
+		return m, m.Search(msg.Text)
 	case FilterMsg:
-		m.q.Filter = msg.Filter
-		return m, m.SetQuery(m.q)
+		return m, m.Filter(msg.Filter)
 	case tea.KeyMsg:
-		if m.l.Focused() {
+		if m.Model.Focused() {
 			return m.onKey(msg)
 		}
 	}
 	var cmd tea.Cmd
-	m.l, cmd = m.l.Update(msg)
+	m.Model, cmd = m.Model.Update(msg)
 	return m, cmd
 }
 
@@ -351,21 +311,21 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 // of changed conversations, not the list's, so the total grows only by the conversations
 // that are new to it: those with an id above every loaded id.
 func (m Model) onMerge(msg mergeMsg) (Model, tea.Cmd) {
-	if msg.owner != m.l.Owner() || msg.gen != m.l.Gen() || !m.l.Loaded() || m.l.Pending() {
+	if msg.owner != m.Model.Owner() || msg.gen != m.Model.Gen() || !m.Model.Loaded() || m.Model.Pending() {
 		return m, nil
 	}
 	if msg.err != nil {
 		return m, nil // auto-refresh failures stay quiet; the status bar shows rate limits
 	}
 	m.merged.gen, m.merged.at, m.merged.reached = msg.gen, msg.at, msg.reached
-	m.source().remember(msg.rows)
+	m.source(m.Query()).remember(msg.rows)
 	var unloaded []Row
 	for _, r := range msg.rows {
-		if !m.l.UpdateRow(r) {
+		if !m.Model.UpdateRow(r) {
 			unloaded = append(unloaded, r)
 		}
 	}
-	m.l.PutOnTop(m.aboveAll(unloaded))
+	m.Model.PutOnTop(m.aboveAll(unloaded))
 	at := msg.at
 	return m, func() tea.Msg { return common.RefreshedMsg{At: at} }
 }
@@ -373,8 +333,8 @@ func (m Model) onMerge(msg mergeMsg) (Model, tea.Cmd) {
 // aboveAll picks, of rows that are not loaded, those that certainly sort above every loaded
 // row (in list order), and counts those new to the list (id above every loaded id).
 func (m Model) aboveAll(rows []Row) (top []Row, added int) {
-	loaded := m.l.Rows()
-	if len(rows) == 0 || len(loaded) == 0 || m.q.Search != "" {
+	loaded := m.Model.Rows()
+	if len(rows) == 0 || len(loaded) == 0 || m.Query().Search != "" {
 		return nil, 0 // ranked results have no place to compute
 	}
 	var maxID int64
@@ -385,7 +345,7 @@ func (m Model) aboveAll(rows []Row) (top []Row, added int) {
 			latest = r.LastAt
 		}
 	}
-	switch m.q.orderingOrDefault() {
+	switch orderingOrDefault(m.Query()) {
 	case DefaultOrdering:
 		for _, r := range rows {
 			if r.ID > maxID {
@@ -416,7 +376,7 @@ func (m Model) aboveAll(rows []Row) (top []Row, added int) {
 
 // orderingOrDefault is the ordering in effect without a search: the query's, or the
 // server's default.
-func (q Query) orderingOrDefault() string {
+func orderingOrDefault(q Query) string {
 	if q.Ordering == "" {
 		return DefaultOrdering
 	}
@@ -430,93 +390,56 @@ func (m *Model) Pin(id int64, from string) {
 	if from == "" {
 		from = "elsewhere"
 	}
-	m.l.Pin(Row{ID: id}, "not in this list (from "+from+")")
+	m.Model.Pin(Row{ID: id}, "not in this list (from "+from+")")
 }
 
 // Pinned is the id of the pinned conversation (0: none).
 func (m Model) Pinned() int64 {
-	r, _ := m.l.Pinned()
+	r, _ := m.Model.Pinned()
 	return r.ID
 }
-
-// Unpin drops the pinned row; the cursor goes back to the list's rows.
-func (m *Model) Unpin() { m.l.Unpin() }
 
 // Preload shows conversations the caller already has (tests and benchmarks), as if they
 // were the loaded pages of the current query, with total as the server's count.
 func (m *Model) Preload(convs []client.Conversation, total int) {
 	rows := common.Map(convs, RowFrom)
-	m.source().remember(rows)
-	m.l.Preload(rows, total)
+	m.source(m.Query()).remember(rows)
+	m.Model.Preload(rows, total)
 }
 
 // UpdateRow replaces one row in place (after an edit, or when a detail arrives) when it is
 // loaded or pinned.
 func (m *Model) UpdateRow(r Row) {
-	m.source().remember([]Row{r})
-	m.l.UpdateRow(r)
+	m.source(m.Query()).remember([]Row{r})
+	m.Model.UpdateRow(r)
 }
 
 // SelectID puts the cursor on the row with id when it is loaded (a row pinned before then
 // goes), or on the pinned row when it is that one, and reports whether it did.
-func (m *Model) SelectID(id int64) bool { return m.l.Select(id) }
-
-// Owner is the list's owner id: its pages and its delete tasks carry it.
-func (m Model) Owner() int { return m.l.Owner() }
-
-// ConfirmDelete asks d's question; yes starts the list's delete task (see list.Delete).
-func (m *Model) ConfirmDelete(d list.Delete) tea.Cmd { return m.l.ConfirmDelete(d) }
-
-// RemoveRows drops rows by id (after a delete) and keeps the cursor near where it was.
-func (m *Model) RemoveRows(ids []int64) { m.l.RemoveRows(ids) }
-
-// ClearMarks unmarks every row.
-func (m *Model) ClearMarks() { m.l.ClearMarks() }
-
-// CanClear reports whether esc has something to clear (marks, search, then filters).
-func (m Model) CanClear() bool {
-	return len(m.l.Marked()) > 0 || m.q.Search != "" || !m.q.Filter.IsZero()
-}
-
-// Clear drops the marks; without marks the search, or when there is none the filters, and
-// reloads (as the contacts list does).
-func (m *Model) Clear() tea.Cmd {
-	switch {
-	case len(m.l.Marked()) > 0:
-		m.l.ClearMarks()
-		return nil
-	case m.q.Search != "":
-		m.q.Search = ""
-	case !m.q.Filter.IsZero():
-		m.q.Filter = client.ConversationFilter{}
-	default:
-		return nil
-	}
-	return m.SetQuery(m.q)
-}
+func (m *Model) SelectID(id int64) bool { return m.Model.Select(id) }
 
 func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.ctx.Keys
 	switch {
 	case key.Matches(msg, k.Status):
-		i := slices.Index(StatusCycle, m.q.Filter.Status)
-		m.q.Filter.Status = StatusCycle[(i+1)%len(StatusCycle)]
-		return m, m.l.ShowSoon(m.source())
+		q := m.Query()
+		q.Filter.Status = StatusCycle[(slices.Index(StatusCycle, q.Filter.Status)+1)%len(StatusCycle)]
+		return m, m.SetQuerySoon(q)
 	case key.Matches(msg, k.Order):
-		if m.q.Search != "" {
+		q := m.Query()
+		if q.Search != "" {
 			return m, common.Toast("Search results come in rank order: esc clears the search, then o orders the list.")
 		}
-		i := slices.Index(OrderingCycle, m.q.orderingOrDefault())
-		m.q.Ordering = OrderingCycle[(i+1)%len(OrderingCycle)]
-		if m.q.Ordering == DefaultOrdering {
-			m.q.Ordering = ""
+		q.Ordering = OrderingCycle[(slices.Index(OrderingCycle, orderingOrDefault(q))+1)%len(OrderingCycle)]
+		if q.Ordering == DefaultOrdering {
+			q.Ordering = ""
 		}
-		return m, m.l.ShowSoon(m.source())
+		return m, m.SetQuerySoon(q)
 	case key.Matches(msg, k.Back):
 		return m, m.Clear()
 	}
 	var cmd tea.Cmd
-	m.l, cmd, _ = m.l.HandleKey(msg)
+	m.Model, cmd, _ = m.Model.HandleKey(msg)
 	return m, cmd
 }
 
@@ -551,10 +474,6 @@ func (m Model) FullHelp() [][]key.Binding {
 		{k.Search, k.Filter, k.Status, k.Order, k.Back, k.Refresh, k.Mark, k.Delete, k.CopyID, k.JumpID, k.Topics, k.Note},
 	}
 }
-
-// View renders the header, the pinned row, the visible window of entries and the footer,
-// exactly width×height.
-func (m *Model) View() string { return m.l.View() }
 
 // Render lays a row out at the pane width with its age (the stamp). The pinned row shows
 // its number until its detail arrives, and no age without a last message.
@@ -696,7 +615,7 @@ func (s source) Header(st list.Status) []string {
 		parts = append(parts, common.HeaderPart{f, f, f, common.ShortValue(f, 16)})
 	}
 	if s.q.Search == "" {
-		o := s.q.orderingOrDefault()
+		o := orderingOrDefault(s.q)
 		parts = append(parts, common.HeaderPart{"order:" + o, "order:" + o, "by " + shortOrdering(o)})
 	}
 	return list.HeaderLines(st, s.ctx.Styles.HeaderLine, parts)
