@@ -27,49 +27,6 @@ func newList(e *env, pageSize, w, h int) contacts.List {
 	return m
 }
 
-func TestListPagingFollowsNextOncePerPage(t *testing.T) {
-	e := readOnly(t)
-	m := newList(e, 10, 100, 20)
-	before := len(e.rec.requests("GET", "/contact_identities/"))
-	m = viewtest.Settle(m, m.Load(false), wait)
-	total := m.Total()
-	if total <= 30 {
-		t.Fatalf("sandbox has only %d contacts; the test needs several pages", total)
-	}
-	if got := len(m.Rows()); got >= total {
-		t.Fatalf("first load fetched %d of %d rows", got, total)
-	}
-	for i := 0; i < 100 && len(m.Rows()) < total; i++ {
-		var cmd tea.Cmd
-		m, cmd = m.Update(viewtest.Key("G"))
-		m = viewtest.Settle(m, cmd, wait)
-	}
-	if got := len(m.Rows()); got != total {
-		t.Fatalf("walked %d rows, count is %d", got, total)
-	}
-	seen := map[int64]bool{}
-	for i, r := range m.Rows() {
-		if seen[r.ID] {
-			t.Fatalf("contact %d listed twice", r.ID)
-		}
-		seen[r.ID] = true
-		if i > 0 && r.ID > m.Rows()[i-1].ID {
-			t.Fatalf("default order is newest first: %d after %d", r.ID, m.Rows()[i-1].ID)
-		}
-	}
-	reqs := e.rec.requests("GET", "/contact_identities/")
-	pages := (total + 9) / 10
-	if got := len(reqs) - before; got != pages {
-		t.Fatalf("walking %d pages took %d requests", pages, got)
-	}
-	for _, r := range reqs[before+1:] {
-		q, _ := url.ParseQuery(r.Query)
-		if q.Get("offset") == "" || q.Get("limit") != "10" {
-			t.Fatalf("a later page was not the server's next link: %s?%s", r.Path, r.Query)
-		}
-	}
-}
-
 func TestListPrefetchesWithinAScreenOfTheEnd(t *testing.T) {
 	e := readOnly(t)
 	m := newList(e, 20, 100, 12) // 10 rows visible
@@ -466,84 +423,6 @@ func TestNewQueryStartsAtTheTopAndRefreshKeepsTheRow(t *testing.T) {
 	m, cmd = m.Update(contacts.FilterMsg{Filter: client.ContactFilter{Locale: "de_DE"}})
 	m = viewtest.Settle(m, cmd, wait)
 	atTop(m, "a filter")
-}
-
-// TestRRetriesTheFailedNextPage: when the page after the loaded ones fails, the footer says
-// so and r asks for that page again, keeping the rows and the cursor, instead of reloading
-// the first page.
-func TestRRetriesTheFailedNextPage(t *testing.T) {
-	shared := readOnly(t)
-	tr := &viewtest.FailingPages{Next: shared.rec}
-	c, err := client.New(client.Config{BaseURL: shared.sb.URL, Token: shared.info.CustomerToken, Now: viewtest.Clock,
-		MaxRetries: -1, HTTPClient: &http.Client{Transport: tr}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &env{sb: shared.sb, rec: shared.rec, c: c, ctx: viewtest.Ctx(c), info: shared.info}
-	m := newList(e, 10, 120, 12)
-	m = viewtest.Settle(m, m.Load(false), wait)
-	tr.Fail.Store(true)
-	var cmd tea.Cmd
-	m, cmd = m.Update(viewtest.Key("ctrl+d"))
-	m = viewtest.Settle(m, cmd, wait)
-	loaded := len(m.Rows())
-	if loaded%10 != 0 || loaded+10 > m.Total() || !strings.Contains(m.View(), "next page failed; r retries it") {
-		t.Fatalf("%d rows of %d after a failed next page; view:\n%s", loaded, m.Total(), m.View())
-	}
-	sel, _ := m.Selected()
-	tr.Fail.Store(false)
-	before := len(e.rec.requests("GET", "/contact_identities/"))
-	m, cmd = m.Update(viewtest.Key("r"))
-	m = viewtest.Settle(m, cmd, wait)
-	var sent []url.Values
-	for _, r := range e.rec.requests("GET", "/contact_identities/")[before:] {
-		q, _ := url.ParseQuery(r.Query)
-		sent = append(sent, q)
-	}
-	if len(sent) == 0 || sent[0].Get("offset") != strconv.Itoa(loaded) {
-		t.Fatalf("r sent %v; want the failed page (offset %d) first", sent, loaded)
-	}
-	for _, q := range sent {
-		if q.Get("offset") == "" {
-			t.Fatalf("r asked for the first page again: %v", sent)
-		}
-	}
-	if len(m.Rows()) < loaded+10 {
-		t.Fatalf("after r: %d rows, want the %d loaded and the 10 of the retried page", len(m.Rows()), loaded)
-	}
-	if r, _ := m.Selected(); r.ID != sel.ID || strings.Contains(m.View(), "failed") {
-		t.Fatalf("after r the cursor is on %d (was %d); view:\n%s", r.ID, sel.ID, m.View())
-	}
-}
-
-// G goes to the last contact of the whole list by asking for the last page by its offset
-// (and the page before it when the screen shows part of it), not for every page before.
-func TestBottomGoesToTheLastContact(t *testing.T) {
-	e := readOnly(t)
-	m := newList(e, 10, 100, 12) // 10 rows in view
-	m = viewtest.Settle(m, m.Load(false), wait)
-	total := m.Total()
-	before := len(e.rec.requests("GET", "/contact_identities/"))
-	var cmd tea.Cmd
-	m, cmd = m.Update(viewtest.Key("G"))
-	m = viewtest.Settle(m, cmd, wait)
-	var sent []url.Values
-	for _, r := range e.rec.requests("GET", "/contact_identities/")[before:] {
-		q, _ := url.ParseQuery(r.Query)
-		sent = append(sent, q)
-	}
-	last := (total - 1) / 10 * 10
-	if len(sent) == 0 || len(sent) > 2 || sent[0].Get("offset") != strconv.Itoa(last) {
-		t.Fatalf("G sent %v; want the last page (offset %d) and at most the one before", sent, last)
-	}
-	p, err := e.c.ListContacts(t.Context(), client.ContactListOptions{ListOptions: client.ListOptions{Limit: 1, Offset: total - 1}})
-	if err != nil || len(p.Results) != 1 {
-		t.Fatalf("the last contact: %v", err)
-	}
-	if r, ok := m.Selected(); !ok || r.ID != p.Results[0].ID || !strings.Contains(m.View(), fmt.Sprintf(" %d/%d", total, total)) {
-		t.Fatalf("after G the cursor is on %d, want the last contact %d:\n%s", r.ID, p.Results[0].ID, m.View())
-	}
-	viewtest.CheckSize(t, m.View(), 100, 12, "after G")
 }
 
 // A contact created under a search reloads the first page with the cursor on the new

@@ -1,8 +1,6 @@
 package conversations_test
 
 import (
-	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -27,40 +25,6 @@ func newList(t *testing.T, c *client.Client, pageSize, w, h int) conversations.M
 	m.SetSize(w, h)
 	m.Focus()
 	return m
-}
-
-func TestPagingWalksEveryConversationOnce(t *testing.T) {
-	sb := viewtest.Sandbox(t, sandbox.Options{})
-	c := viewtest.Client(t, sb)
-	m := newList(t, c, 10, 100, 20)
-	before := c.Usage(client.FamilyConversations)
-	m = viewtest.Settle(m, m.Load(false), wait)
-	total := m.Total()
-	if total <= 30 {
-		t.Fatalf("sandbox has only %d conversations; the test needs several pages", total)
-	}
-	if got := len(m.Rows()); got >= total {
-		t.Fatalf("first load fetched %d of %d rows; it should fetch one page and prefetch the next only near the end", got, total)
-	}
-	for i := 0; i < 200 && len(m.Rows()) < total; i++ {
-		var cmd tea.Cmd
-		m, cmd = m.Update(viewtest.Key("ctrl+d"))
-		m = viewtest.Settle(m, cmd, wait)
-	}
-	if got := len(m.Rows()); got != total {
-		t.Fatalf("walked %d rows, count is %d", got, total)
-	}
-	seen := map[int64]bool{}
-	for _, r := range m.Rows() {
-		if seen[r.ID] {
-			t.Fatalf("conversation %d listed twice", r.ID)
-		}
-		seen[r.ID] = true
-	}
-	pages := (total + 9) / 10
-	if used := c.Usage(client.FamilyConversations) - before; used != pages {
-		t.Fatalf("walking %d pages took %d requests, want one per page", pages, used)
-	}
 }
 
 func TestStaleResultsAreDropped(t *testing.T) {
@@ -258,82 +222,5 @@ func TestNewQueryStartsAtTheTopAndRefreshKeepsTheRow(t *testing.T) {
 	}
 	if r, _ := m.Selected(); r.ID != m.Rows()[0].ID {
 		t.Fatalf("after a search the cursor is on %d, not on the best match %d", r.ID, m.Rows()[0].ID)
-	}
-}
-
-// listWithAFailedNextPage is a list of pages of 10 on its own sandbox whose next page
-// failed after a page down: its request log and the transport that failed it (Fail still set).
-func listWithAFailedNextPage(t *testing.T) (conversations.Model, *sentLog, *viewtest.FailingPages) {
-	t.Helper()
-	sb := viewtest.Sandbox(t, sandbox.Options{})
-	log := &sentLog{next: viewtest.Transport(t)}
-	tr := &viewtest.FailingPages{Next: log}
-	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: viewtest.Clock,
-		MaxRetries: -1, HTTPClient: &http.Client{Transport: tr}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := newList(t, c, 10, 120, 12)
-	m = viewtest.Settle(m, m.Load(false), wait)
-	tr.Fail.Store(true)
-	m, cmd := m.Update(viewtest.Key("ctrl+d"))
-	return viewtest.Settle(m, cmd, wait), log, tr
-}
-
-// TestRRetriesTheFailedNextPage: when the page after the loaded ones fails, the footer says
-// so and r asks for that page again, keeping the rows and the cursor, instead of reloading
-// the first page.
-func TestRRetriesTheFailedNextPage(t *testing.T) {
-	m, log, tr := listWithAFailedNextPage(t)
-	var cmd tea.Cmd
-	loaded := len(m.Rows())
-	if loaded%10 != 0 || loaded+10 > m.Total() || !strings.Contains(m.View(), "next page failed; r retries it") {
-		t.Fatalf("%d rows of %d after a failed next page; view:\n%s", loaded, m.Total(), m.View())
-	}
-	sel, _ := m.Selected()
-	tr.Fail.Store(false)
-	before := len(listRequests(t, log))
-	m, cmd = m.Update(viewtest.Key("r"))
-	m = viewtest.Settle(m, cmd, wait)
-	sent := listRequests(t, log)[before:]
-	if len(sent) == 0 || sent[0].Get("offset") != strconv.Itoa(loaded) {
-		t.Fatalf("r sent %v; want the failed page (offset %d) first", sent, loaded)
-	}
-	for _, q := range sent {
-		if q.Get("offset") == "" {
-			t.Fatalf("r asked for the first page again: %v", sent)
-		}
-	}
-	if len(m.Rows()) < loaded+10 {
-		t.Fatalf("after r: %d rows, want the %d loaded and the 10 of the retried page", len(m.Rows()), loaded)
-	}
-	if r, _ := m.Selected(); r.ID != sel.ID || strings.Contains(m.View(), "failed") {
-		t.Fatalf("after r the cursor is on %d (was %d); view:\n%s", r.ID, sel.ID, m.View())
-	}
-}
-
-// TestRAfterAFailedNextPageReloadsWhenThatPageCannotBeAskedFor: when the rows before the
-// failed page are gone (all deleted), there is no page after them to ask for again, and r
-// loads the first page instead of doing nothing.
-func TestRAfterAFailedNextPageReloadsWhenThatPageCannotBeAskedFor(t *testing.T) {
-	m, log, tr := listWithAFailedNextPage(t)
-	var cmd tea.Cmd
-	if !strings.Contains(m.View(), "next page failed; r retries it") {
-		t.Fatalf("no failed next page; view:\n%s", m.View())
-	}
-	m.RemoveRows(common.Map(m.Rows(), func(r conversations.Row) int64 { return r.ID }))
-	tr.Fail.Store(false)
-	before := len(listRequests(t, log))
-	m, cmd = m.Update(viewtest.Key("r"))
-	if cmd == nil {
-		t.Fatal("r did nothing")
-	}
-	m = viewtest.Settle(m, cmd, wait)
-	sent := listRequests(t, log)[before:]
-	if len(sent) == 0 || sent[0].Get("offset") != "" {
-		t.Fatalf("r sent %v; want the first page", sent)
-	}
-	if len(m.Rows()) == 0 || strings.Contains(m.View(), "failed") {
-		t.Fatalf("after r: %d rows; view:\n%s", len(m.Rows()), m.View())
 	}
 }

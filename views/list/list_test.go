@@ -3,10 +3,8 @@ package list_test
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -112,35 +110,6 @@ func env(t *testing.T) *client.Client {
 	return viewtest.Client(t, viewtest.Sandbox(t, sandbox.Options{}))
 }
 
-func TestPagesLoadNearTheEndEachOnce(t *testing.T) {
-	c := env(t)
-	p, _ := newPane(t, c, nil, 20, 80, 12, list.Options{})
-	before := c.Usage(client.FamilyConversations)
-	p = viewtest.Settle(p, p.l.Load(false), wait)
-	total := p.l.Total()
-	if total <= 60 || len(p.l.Rows()) != 20 {
-		t.Fatalf("first load: %d rows of %d; want one page of a longer list", len(p.l.Rows()), total)
-	}
-	var cmd tea.Cmd
-	for i := 0; i < 100 && len(p.l.Rows()) < total; i++ {
-		p, cmd = p.key("ctrl+d")
-		p = viewtest.Settle(p, cmd, wait)
-	}
-	seen := map[int64]bool{}
-	for _, r := range p.l.Rows() {
-		if seen[r.ID] {
-			t.Fatalf("row %d loaded twice", r.ID)
-		}
-		seen[r.ID] = true
-	}
-	if len(seen) != total {
-		t.Fatalf("walked %d rows, count %d", len(seen), total)
-	}
-	if used, pages := c.Usage(client.FamilyConversations)-before, (total+19)/20; used != pages {
-		t.Fatalf("%d requests for %d pages", used, pages)
-	}
-}
-
 // Two lists of the same rows on one context: a page is stamped with its list's owner id
 // and never lands in the other, even when both lists' pagers are at the same request.
 func TestAPageReachesOnlyItsOwnList(t *testing.T) {
@@ -174,39 +143,6 @@ func TestAnOlderQuerysPageIsDropped(t *testing.T) {
 	rows := p.l.Rows()
 	if len(rows) < 2 || rows[0].ID > rows[1].ID {
 		t.Fatalf("rows %v: the older query's page (id descending) replaced the newer one's", rows)
-	}
-}
-
-// G loads the last page by its offset; the rows between show as the gap ("⋯") until the
-// cursor nears them.
-func TestBottomLoadsTheLastPageAndLeavesAGap(t *testing.T) {
-	c := env(t)
-	p, _ := newPane(t, c, nil, 10, 80, 12, list.Options{})
-	p = viewtest.Settle(p, p.l.Load(false), wait)
-	total := p.l.Total()
-	before := c.Usage(client.FamilyConversations)
-	p, cmd := p.key("G")
-	p = viewtest.Settle(p, cmd, wait)
-	if used := c.Usage(client.FamilyConversations) - before; used > 2 {
-		t.Fatalf("G took %d requests, want the last page and the one before it at most", used)
-	}
-	if p.l.Cursor() != total-1 {
-		t.Fatalf("cursor at %d, want the last row %d", p.l.Cursor(), total-1)
-	}
-	if r, ok := p.l.Selected(); !ok || r.ID != oldest(t, c) {
-		t.Fatalf("G selected %v (%v), want the oldest conversation", r, ok)
-	}
-	if got := len(p.l.Rows()); got >= total {
-		t.Fatalf("%d rows loaded of %d: the pages between were fetched", got, total)
-	}
-	for range 4 {
-		p, cmd = p.key("ctrl+u")
-		p = viewtest.Settle(p, cmd, wait)
-	}
-	v := p.l.View()
-	viewtest.CheckSize(t, v, 80, 12, "up from the bottom")
-	if strings.Contains(v, "⋯") {
-		t.Fatalf("rows in view are not loaded:\n%s", v)
 	}
 }
 
@@ -298,132 +234,5 @@ func TestPinnedRowGoesWhenItsRowLoads(t *testing.T) {
 	}
 	if r, _ := p.l.Selected(); r.ID != last {
 		t.Fatalf("G from the pinned row: the cursor stayed on %d", r.ID)
-	}
-}
-
-// r after a failed next page asks for that page again, keeping the rows.
-func TestRefreshRetriesTheFailedNextPage(t *testing.T) {
-	sb := viewtest.Sandbox(t, sandbox.Options{})
-	fail := &firstPages{FailingPages: viewtest.FailingPages{Next: viewtest.Transport(t)}}
-	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: viewtest.Clock,
-		MaxRetries: -1, HTTPClient: &http.Client{Transport: fail}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _ := newPane(t, c, nil, 10, 80, 12, list.Options{})
-	p = viewtest.Settle(p, p.l.Load(false), wait)
-	fail.Fail.Store(true)
-	var cmd tea.Cmd
-	for range 3 {
-		p, cmd = p.key("ctrl+d")
-		p = viewtest.Settle(p, cmd, wait)
-	}
-	loaded := len(p.l.Rows())
-	if !strings.Contains(p.l.View(), "next page failed; r retries it") || loaded%10 != 0 {
-		t.Fatalf("a failed next page: %d rows\n%s", len(p.l.Rows()), p.l.View())
-	}
-	fail.Fail.Store(false)
-	sel, _ := p.l.Selected()
-	p, cmd = p.key("r")
-	p = viewtest.Settle(p, cmd, wait)
-	if r, _ := p.l.Selected(); len(p.l.Rows()) < loaded+10 || r.ID != sel.ID || fail.Firsts() != 1 {
-		t.Fatalf("after r: %d rows, cursor on %d, %d first pages; want the %d loaded, the retried page, the cursor kept on %d and no first page again",
-			len(p.l.Rows()), r.ID, fail.Firsts(), loaded, sel.ID)
-	}
-}
-
-// firstPages counts the requests for a first page (without an offset).
-type firstPages struct {
-	viewtest.FailingPages
-	n atomic.Int32
-}
-
-func (f *firstPages) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.URL.Query().Get("offset") == "" {
-		f.n.Add(1)
-	}
-	return f.FailingPages.RoundTrip(req)
-}
-
-func (f *firstPages) Firsts() int { return int(f.n.Load()) }
-
-// The standard delete: the question is asked first; yes deletes exactly the marked rows,
-// which show as being deleted meanwhile and then leave the list with their marks, and the
-// toast says what went. A task result of another owner changes nothing.
-func TestDeleteRemovesTheMarkedRowsThatWent(t *testing.T) {
-	c := env(t)
-	ctx := viewtest.Ctx(c)
-	p, _ := newPane(t, c, ctx, 100, 80, 12, list.Options{Marks: true})
-	p = viewtest.Settle(p, p.l.Load(false), wait)
-	ended, err := c.ListConversations(t.Context(), client.ConversationListOptions{
-		ListOptions: client.ListOptions{Limit: 2}, Filter: client.ConversationFilter{Status: client.StatusEnded}})
-	if err != nil || len(ended.Results) != 2 {
-		t.Fatalf("two ended conversations: %v", err)
-	}
-	ids := []int64{ended.Results[0].ID, ended.Results[1].ID}
-	for _, id := range ids {
-		p.l.Select(id)
-		p.l.ToggleMark()
-	}
-	total := p.l.Total()
-	var asked []int64
-	d := list.Delete{Kind: common.KindConversationDelete, IDs: ids, Title: "Delete 2 conversations?", Body: "Delete the 2 marked conversations?",
-		Do: func(ctx context.Context, c *client.Client) (list.Deleted, error) {
-			asked = ids
-			return list.Deleted{IDs: ids}, c.DeleteConversations(ctx, ids)
-		},
-		Done: func(d list.Deleted, confirmed string) string {
-			return fmt.Sprintf("Deleted %d%s", len(d.IDs), confirmed)
-		},
-	}
-	var modal common.Modal
-	for _, msg := range viewtest.Run(p.l.ConfirmDelete(d), wait) {
-		if om, ok := msg.(common.OpenModalMsg); ok {
-			modal = om.Modal
-		}
-	}
-	if modal == nil || asked != nil {
-		t.Fatalf("no question before the delete (sent %v)", asked)
-	}
-	modal.SetSize(80, 20)
-	_, yes := modal.Update(viewtest.Key("y"))
-	var start, done []tea.Msg
-	for _, msg := range viewtest.Run(yes, wait) {
-		if _, ok := msg.(common.CloseModalMsg); !ok {
-			start = append(start, msg)
-		}
-	}
-	p, cmds := viewtest.Apply(p, start)
-	for _, id := range ids {
-		if p.l.Busy(id) != "deleting" {
-			t.Fatalf("row %d does not show as being deleted", id)
-		}
-	}
-	for _, cmd := range cmds {
-		done = append(done, viewtest.Run(cmd, wait)...)
-	}
-	other := pane{l: list.New[row](ctx, source{renders: new(int)}, list.Options{})}
-	other.l.Preload(slices.Clone(p.l.Rows()), total)
-	other, _ = viewtest.Apply(other, done)
-	if len(other.l.Rows()) != len(p.l.Rows()) {
-		t.Fatal("another list took the delete task's result")
-	}
-	var toast string
-	for _, msg := range done {
-		var cmd tea.Cmd
-		p, cmd = p.Update(msg)
-		for _, m := range viewtest.Run(cmd, wait) {
-			if tm, ok := m.(common.ToastMsg); ok {
-				toast = tm.Text
-			}
-		}
-	}
-	for _, id := range ids {
-		if _, ok := p.l.Row(id); ok || p.l.Busy(id) != "" {
-			t.Fatalf("row %d is still listed (busy %q)", id, p.l.Busy(id))
-		}
-	}
-	if p.l.Total() != total-2 || len(p.l.Marked()) != 0 || toast != "Deleted 2" {
-		t.Fatalf("after the delete: total %d (want %d), %d marked, toast %q", p.l.Total(), total-2, len(p.l.Marked()), toast)
 	}
 }

@@ -3,6 +3,7 @@ package list_test
 import (
 	"fmt"
 	"iter"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -29,6 +30,8 @@ type under struct {
 	ids    func() []int64
 	sel    func() (int64, bool)
 	view   func() string
+	total  func() int
+	remove func(ids []int64) // nil: the list removes no rows
 }
 
 func (u under) key(k string) tea.Cmd { return u.update(viewtest.Key(k)) }
@@ -75,17 +78,28 @@ func paneUpdate[M viewtest.Pane[M]](m *M) func(tea.Msg) tea.Cmd {
 	}
 }
 
-// paneList is list pane *m (conversations, contacts) under test, once show settled.
-func paneList[M viewtest.Pane[M], R any](m *M, rows func() []R, sel func() (R, bool), view func() string, id func(R) int64, show tea.Cmd) under {
-	u := subject(paneUpdate(m), rows, id, sel, view)
+// searchable is a searchable list pane (conversations, contacts) under test.
+type searchable[R any] interface {
+	Rows() []R
+	Selected() (R, bool)
+	View() string
+	Total() int
+	RemoveRows(ids []int64) int
+}
+
+// paneList is list pane *m (conversations, contacts; l is m) under test, once show settled.
+func paneList[M viewtest.Pane[M], R any](m *M, l searchable[R], id func(R) int64, show tea.Cmd) under {
+	u := subject(paneUpdate(m), l.Rows, id, l.Selected, l.View)
+	u.total, u.remove = l.Total, func(ids []int64) { l.RemoveRows(ids) }
 	u.settle(show)
 	return u
 }
 
 // screenList is the list of screen s (navigation, operators) under test, once shown.
-func screenList[R any](s common.Screen, rows func() []R, sel func() (R, bool), id func(R) int64, w, h int) under {
+func screenList[R any](s common.Screen, rows func() []R, sel func() (R, bool), total func() int, id func(R) int64, w, h int) under {
 	s.SetSize(w, h)
 	u := subject(func(msg tea.Msg) tea.Cmd { _, cmd := s.Update(msg); return cmd }, rows, id, sel, s.View)
+	u.total = total
 	u.settle(s.Focus())
 	return u
 }
@@ -102,23 +116,23 @@ func ready(l interface {
 func conversationList(ctx *common.Ctx, q conversations.Query, w, h int) under {
 	m := conversations.New(ctx)
 	ready(&m, w, h)
-	return paneList(&m, m.Rows, m.Selected, m.View, func(r conversations.Row) int64 { return r.ID }, m.SetQuery(q))
+	return paneList(&m, &m, func(r conversations.Row) int64 { return r.ID }, m.SetQuery(q))
 }
 
 func contactList(ctx *common.Ctx, q contacts.Query, w, h int) under {
 	m := contacts.NewList(ctx)
 	ready(&m, w, h)
-	return paneList(&m, m.Rows, m.Selected, m.View, func(r contacts.Row) int64 { return r.ID }, m.SetQuery(q))
+	return paneList(&m, &m, func(r contacts.Row) int64 { return r.ID }, m.SetQuery(q))
 }
 
 func navigationScreen(ctx *common.Ctx, w, h int) under {
 	m := navigation.New(ctx)
-	return screenList(m, m.Rows, m.Selected, func(r navigation.Row) int64 { return r.ID }, w, h)
+	return screenList(m, m.Rows, m.Selected, m.Total, func(r navigation.Row) int64 { return r.ID }, w, h)
 }
 
 func operatorsScreen(ctx *common.Ctx, w, h int) under {
 	m := operators.New(ctx)
-	return screenList(m, m.Rows, m.Selected, func(r operators.Row) int64 { return r.ID }, w, h)
+	return screenList(m, m.Rows, m.Selected, func() int { return len(m.Rows()) }, func(r operators.Row) int64 { return r.ID }, w, h)
 }
 
 // Keys pressed while r is in flight move the cursor, and the answer keeps it on the row it
@@ -419,6 +433,223 @@ func TestOtherOrderingsStopAtTheCapAndSaySo(t *testing.T) {
 			}
 			if _, all := cl.listed(t, e, start); len(all) != 0 {
 				t.Fatalf("/all/ asked for in ordering %s: %v", cl.other, all)
+			}
+		})
+	}
+}
+
+// paged is, for each list that loads page by page from an offset endpoint, how to open it
+// and where its requests go.
+type paged struct {
+	name, path string
+	family     client.Family
+	open       func(ctx *common.Ctx, w, h int) under
+	// last is the id of the query's row at offset (the default order).
+	at func(t *testing.T, c *client.Client, offset int) int64
+}
+
+var pagedLists = []paged{
+	{name: "conversations", path: "/conversations/", family: client.FamilyConversations,
+		open: func(ctx *common.Ctx, w, h int) under { return conversationList(ctx, conversations.Query{}, w, h) },
+		at: func(t *testing.T, c *client.Client, offset int) int64 {
+			p, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1, Offset: offset}})
+			return firstID(t, p, err, func(x client.Conversation) int64 { return x.ID })
+		}},
+	{name: "contacts", path: "/contact_identities/", family: client.FamilyContacts,
+		open: func(ctx *common.Ctx, w, h int) under { return contactList(ctx, contacts.Query{}, w, h) },
+		at: func(t *testing.T, c *client.Client, offset int) int64 {
+			p, err := c.ListContacts(t.Context(), client.ContactListOptions{ListOptions: client.ListOptions{Limit: 1, Offset: offset}})
+			return firstID(t, p, err, func(x client.Contact) int64 { return x.ID })
+		}},
+	{name: "navigation", path: "/navigation/", family: client.FamilyNavigation,
+		open: func(ctx *common.Ctx, w, h int) under { return navigationScreen(ctx, w, h) },
+		at: func(t *testing.T, c *client.Client, offset int) int64 {
+			p, err := c.ListNavigation(t.Context(), client.NavigationListOptions{ListOptions: client.ListOptions{Limit: 1, Offset: offset, Ordering: "-id"}})
+			return firstID(t, p, err, func(x client.NavigationEvent) int64 { return x.ID })
+		}},
+}
+
+func firstID[T any](t *testing.T, p *client.Page[T], err error, id func(T) int64) int64 {
+	t.Helper()
+	if err != nil || len(p.Results) != 1 {
+		t.Fatalf("one row: %v", err)
+	}
+	return id(p.Results[0])
+}
+
+// sent are the queries of the requests for pl's pages the sandbox logged from the nth on.
+func (pl paged) sent(t *testing.T, e *viewtest.Env, from int) []url.Values {
+	t.Helper()
+	var out []url.Values
+	for _, l := range e.Log.Lines()[from:] {
+		if strings.HasSuffix(l.Path, pl.path) {
+			q, err := url.ParseQuery(l.Query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// pagedEnv is a sandbox of the test's own with a client whose pages after the first fail
+// while fail is set (no retries).
+func pagedEnv(t *testing.T, pageSize int) (*viewtest.Env, *common.Ctx, *viewtest.FailingPages) {
+	t.Helper()
+	e := viewtest.NewEnv(t, sandbox.Options{DailyLimit: 1 << 30}, nil)
+	fail := &viewtest.FailingPages{Next: viewtest.Transport(t)}
+	c, err := client.New(client.Config{BaseURL: e.Sandbox.URL, Token: e.Info.CustomerToken, Now: viewtest.Clock,
+		MaxRetries: -1, HTTPClient: &http.Client{Transport: fail}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Client = c
+	ctx := viewtest.Ctx(c)
+	ctx.PageSize = pageSize
+	return e, ctx, fail
+}
+
+// Paging walks every row once, newest first, one request a page: the first page, then
+// each next link as the cursor comes within a screen of the end, never before.
+func TestPagingWalksEveryRowOnce(t *testing.T) {
+	for _, pl := range pagedLists {
+		t.Run(pl.name, func(t *testing.T) {
+			e, ctx, _ := pagedEnv(t, 10)
+			start := len(e.Log.Lines())
+			u := pl.open(ctx, 120, 20)
+			total := u.total()
+			if total <= 30 || len(u.ids()) >= total {
+				t.Fatalf("first load: %d rows of %d; want a few pages of a longer list", len(u.ids()), total)
+			}
+			for i := 0; i < 200 && len(u.ids()) < total; i++ {
+				u.press("ctrl+d")
+			}
+			ids := u.ids()
+			if len(ids) != total {
+				t.Fatalf("walked %d rows, count is %d", len(ids), total)
+			}
+			for i := 1; i < len(ids); i++ {
+				if ids[i] >= ids[i-1] {
+					t.Fatalf("not newest first, or listed twice: %d after %d", ids[i], ids[i-1])
+				}
+			}
+			sent := pl.sent(t, e, start)
+			if pages := (total + 9) / 10; len(sent) != pages || e.Client.Usage(pl.family) != pages {
+				t.Fatalf("walking %d pages took %d requests (%d counted)", pages, len(sent), e.Client.Usage(pl.family))
+			}
+			for _, q := range sent[1:] {
+				if q.Get("offset") == "" || q.Get("limit") != "10" {
+					t.Fatalf("a later page was not the server's next link: %v", q)
+				}
+			}
+		})
+	}
+}
+
+// G goes to the last row of the whole list by asking for the last page by its offset (and
+// the page before it when the screen shows part of it), not for every page in between; the
+// rows in between then load a page at a time from both ends as the cursor reaches them,
+// each page once, and end up exactly the server's list.
+func TestBottomLoadsTheLastPageDirectly(t *testing.T) {
+	for _, pl := range pagedLists {
+		t.Run(pl.name, func(t *testing.T) {
+			e, ctx, _ := pagedEnv(t, 10)
+			u := pl.open(ctx, 120, 20)
+			total := u.total()
+			start := len(e.Log.Lines())
+			u.press("G")
+			sent := pl.sent(t, e, start)
+			last := (total - 1) / 10 * 10
+			if len(sent) == 0 || len(sent) > 3 || sent[0].Get("offset") != fmt.Sprint(last) {
+				t.Fatalf("G sent %v; want the last page (offset %d) and the pages in view before it", sent, last)
+			}
+			v := u.view()
+			if u.selected() != pl.at(t, e.Client, total-1) || !strings.Contains(v, fmt.Sprintf(" %d/%d", total, total)) {
+				t.Fatalf("after G the cursor is on %d, not on the last row:\n%s", u.selected(), v)
+			}
+			// With more rows than the first pages, the last ones and those in view, some are
+			// not loaded; those on screen are.
+			if strings.Contains(v, "⋯") || total > 60 && len(u.ids()) >= total {
+				t.Fatalf("after G: %d rows of %d loaded, or rows on screen not loaded:\n%s", len(u.ids()), total, v)
+			}
+			viewtest.CheckSize(t, v, 120, 20, "after G")
+
+			// Up through the gap to the top: every row once, in the server's order.
+			for i := 0; i < 200 && u.selected() != u.ids()[0] || i == 0; i++ {
+				u.press("ctrl+u")
+				viewtest.CheckSize(t, u.view(), 120, 20, "up")
+			}
+			for range 3 {
+				u.press("ctrl+u")
+			}
+			ids := u.ids()
+			if len(ids) != total || ids[0] != pl.at(t, e.Client, 0) || !strings.Contains(u.view(), fmt.Sprintf(" 1/%d", total)) {
+				t.Fatalf("after walking up from the end: %d rows of %d, cursor on %d\n%s", len(ids), total, u.selected(), u.view())
+			}
+			for i := 1; i < len(ids); i++ {
+				if ids[i] >= ids[i-1] {
+					t.Fatalf("rows not in the server's order, or twice: %d after %d", ids[i], ids[i-1])
+				}
+			}
+			offsets := map[string]bool{}
+			for _, q := range pl.sent(t, e, start) {
+				if offsets[q.Get("offset")] {
+					t.Fatalf("offset %q asked for twice", q.Get("offset"))
+				}
+				offsets[q.Get("offset")] = true
+			}
+		})
+	}
+}
+
+// When the page after the loaded ones fails, the footer says so and r asks for that page
+// again, keeping the rows and the cursor, instead of reloading the first page; when the
+// rows before it are gone meanwhile (all deleted), there is no page after them to ask for,
+// and r loads the first page instead of doing nothing.
+func TestRRetriesTheFailedNextPage(t *testing.T) {
+	for _, pl := range pagedLists {
+		t.Run(pl.name, func(t *testing.T) {
+			e, ctx, fail := pagedEnv(t, 10)
+			u := pl.open(ctx, 120, 12)
+			fail.Fail.Store(true)
+			for i := 0; i < 10 && !strings.Contains(u.view(), "next page failed"); i++ {
+				u.press("ctrl+d")
+			}
+			loaded := len(u.ids())
+			if loaded%10 != 0 || loaded+10 > u.total() || !strings.Contains(u.view(), "next page failed; r retries it") {
+				t.Fatalf("%d rows of %d after a failed next page; view:\n%s", loaded, u.total(), u.view())
+			}
+			sel := u.selected()
+			fail.Fail.Store(false)
+			start := len(e.Log.Lines())
+			u.press("r")
+			sent := pl.sent(t, e, start)
+			if len(sent) == 0 || sent[0].Get("offset") != fmt.Sprint(loaded) {
+				t.Fatalf("r sent %v; want the failed page (offset %d) first", sent, loaded)
+			}
+			for _, q := range sent {
+				if q.Get("offset") == "" {
+					t.Fatalf("r asked for the first page again: %v", sent)
+				}
+			}
+			if len(u.ids()) < loaded+10 || u.selected() != sel || strings.Contains(u.view(), "failed") {
+				t.Fatalf("after r: %d rows (want %d and the retried page), cursor on %d (was %d):\n%s", len(u.ids()), loaded, u.selected(), sel, u.view())
+			}
+
+			if u.remove == nil {
+				return // the screen removes no rows
+			}
+			fail.Fail.Store(true)
+			for i := 0; i < 20 && !strings.Contains(u.view(), "next page failed"); i++ {
+				u.press("ctrl+d")
+			}
+			u.remove(u.ids())
+			fail.Fail.Store(false)
+			start = len(e.Log.Lines())
+			u.press("r")
+			if sent := pl.sent(t, e, start); len(sent) == 0 || sent[0].Get("offset") != "" || len(u.ids()) == 0 || strings.Contains(u.view(), "failed") {
+				t.Fatalf("r with no rows before the failed page sent %v; want the first page:\n%s", sent, u.view())
 			}
 		})
 	}

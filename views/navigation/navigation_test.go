@@ -261,46 +261,6 @@ func TestKnownContactsAreNamed(t *testing.T) {
 	}
 }
 
-// G goes to the last event of all, with one request for the last page (not one for every
-// page before it); the footer counts the events loaded.
-func TestBottomLoadsTheLastPageDirectly(t *testing.T) {
-	e := newEnv(t)
-	ctx := viewtest.Ctx(e.Client)
-	ctx.PageSize = 20
-	m := navigation.New(ctx)
-	l := viewtest.RunScreen(t, ctx, m, 80, 24)
-	l.Until("the first page", func() bool { return m.Loaded() && !m.Loading() })
-	total := m.Total()
-	if total <= 100 {
-		t.Fatalf("%d events: the test needs many pages", total)
-	}
-	l.Until("the first page logged", func() bool { return e.Log.Count("GET", "/navigation/") > 0 })
-	before := e.Log.Count("GET", "/navigation/")
-	l.Key("G")
-	l.Until("the last page", func() bool { return !m.Loading() && len(m.Rows()) > 20 })
-	l.Drain(100 * time.Millisecond)
-	var sent []string
-	for _, r := range e.Log.Lines() {
-		if strings.HasSuffix(r.Path, "/navigation/") {
-			sent = append(sent, r.Query)
-		}
-	}
-	sent = sent[before:]
-	last := (total - 1) / 20 * 20
-	if len(sent) != 1 || !strings.Contains(sent[0], fmt.Sprintf("offset=%d", last)) {
-		t.Fatalf("G sent %q; want one request, for the last page (offset %d)", sent, last)
-	}
-	p, err := e.Client.ListNavigation(t.Context(), client.NavigationListOptions{ListOptions: client.ListOptions{Limit: 1, Offset: total - 1, Ordering: "-id"}})
-	if err != nil || len(p.Results) != 1 {
-		t.Fatalf("the last event: %v", err)
-	}
-	v := l.H.View()
-	if r, _ := m.Selected(); r.ID != p.Results[0].ID || !strings.Contains(v, fmt.Sprintf(" %d/%d (%d loaded)", total, total, len(m.Rows()))) {
-		t.Fatalf("after G the cursor is on %d, want the last event %d:\n%s", r.ID, p.Results[0].ID, v)
-	}
-	viewtest.CheckSize(t, v, 80, 24, "the screen")
-}
-
 // # goes to a loaded event; the endpoint has no id filter, so an event not loaded is said
 // so, with how many are.
 func TestJumpToID(t *testing.T) {
