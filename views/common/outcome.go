@@ -189,3 +189,17 @@ func CheckGone(ctx context.Context, cause error, what string, read func(context.
 	return &UncheckedError{Cause: cause, Check: err, What: "whether " + what + " was deleted",
 		Advice: "refresh to see whether it is still there"}
 }
+
+// CheckSaved settles a write whose answer was lost (cause) by a read of the resource again:
+// nil when the read found the change (has), a *NotDoneError saying what it found instead
+// (found, sanitized) when it did not, and an *UncheckedError about what ("whether the
+// contact was saved") when the read failed (readErr).
+func CheckSaved(cause, readErr error, has bool, what, found string) error {
+	switch {
+	case readErr != nil:
+		return &UncheckedError{Cause: cause, Check: readErr, What: what}
+	case has:
+		return nil
+	}
+	return &NotDoneError{Cause: cause, Done: "saved", Found: found}
+}

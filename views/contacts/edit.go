@@ -339,14 +339,14 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 // forms.Options.Verify).
 func checkContact(ctx context.Context, c *client.Client, id int64, u client.ContactUpdate, cause error) (any, error) {
 	ct, err := c.GetContact(ctx, id)
-	switch {
-	case err != nil:
-		return nil, &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read contact %d: %w", id, err),
-			What: "whether the contact was saved"}
-	case contactHas(*ct, u):
-		return *ct, nil
+	if err != nil {
+		err = fmt.Errorf("read contact %d: %w", id, err)
 	}
-	return nil, &common.NotDoneError{Cause: cause, Done: "saved", Found: "the contact on the server does not have the values sent"}
+	if err := common.CheckSaved(cause, err, err == nil && contactHas(*ct, u), "whether the contact was saved",
+		"the contact on the server does not have the values sent"); err != nil {
+		return nil, err
+	}
+	return *ct, nil
 }
 
 // contactHas reports whether c holds every value of u, as a PATCH of u leaves it: a

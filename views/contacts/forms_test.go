@@ -1,7 +1,11 @@
 package contacts_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
 	"reflect"
 	"runtime"
 	"slices"
@@ -14,8 +18,10 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/contacts"
+	"github.com/parley-tui/parley/views/forms"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -544,5 +550,282 @@ func TestUpsertFormFindsByPhoneNumber(t *testing.T) {
 	}
 	if body := bodyOf(t, puts[1]); len(body) != 2 || body["phone_number"] != "+49 30 1234567" || body["name"] != "Phoebe Renamed" {
 		t.Fatalf("PUT body %s: want the name and the phone number", puts[1].Body)
+	}
+}
+
+// The edit form shows the contact's text sanitized, and sends only what the user changed:
+// the hostile text the API holds in the fields left alone stays as it was, byte for byte,
+// instead of being replaced by what the form showed of it.
+func TestEditSendsOnlyTheChangedFieldAndLeavesHostileTextAlone(t *testing.T) {
+	e := writable(t)
+	bg := context.Background()
+	conv, err := e.c.GetConversation(bg, e.info.HostileConversationID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The seeded name has escape sequences, bidi overrides, a C1 control and a ZWJ; the
+	// other fields get more of the same (and a tab, which the form shows as spaces).
+	before, err := e.c.UpdateContact(bg, conv.Contact.ID, client.ContactUpdate{
+		Email:   ptr("mallory@example.org"),
+		Company: ptr("\x1b]0;CO\x07Acme\u202e Ltd\u0085"),
+		City:    ptr("Zw\u200dJ\u009b2J\tcity"),
+		Street:  ptr("\x1b[2J\u2066Main St\u2069 1"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := client.Str(before.Name)
+	if !strings.ContainsRune(name, '\u009b') || !strings.ContainsRune(name, '\u200d') || !strings.ContainsRune(name, '\u202e') {
+		t.Fatalf("the seeded name is not hostile enough: %q", name)
+	}
+
+	m := openModal(contacts.NewEditForm(e.ctx, *before), 76, 40)
+	// The Name field (focused, so it starts with "> ") shows what the detail shows,
+	// the C1 control's U+FFFD included.
+	shown := sanitize.Line(name)
+	if !strings.Contains(shown, "�") || !strings.Contains(ansi.Strip(m.View()), "> "+shown) {
+		t.Fatalf("the Name field does not show %q:\n%s", shown, m.View())
+	}
+
+	m = press(m, "tab", "end")
+	m = typeInto(m, "2")
+	m, cmd, _ := save(m)
+	if cmd == nil {
+		t.Fatalf("ctrl+s started nothing:\n%s", m.View())
+	}
+	if d := task(t, cmd); d.Err != nil {
+		t.Fatalf("task: %v", d.Err)
+	}
+	patches := e.rec.requests("PATCH", "/contact_identities/")
+	if len(patches) != 2 { // the seeding one, then the form's
+		t.Fatalf("%d PATCHes", len(patches))
+	}
+	body := bodyOf(t, patches[1])
+	if keys := slices.Sorted(maps.Keys(body)); len(keys) != 1 || body["email"] != "mallory@example.org2" {
+		t.Fatalf("PATCH body %s: want only the email", patches[1].Body)
+	}
+
+	after, err := e.c.GetContact(bg, before.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if client.Str(after.Email) != "mallory@example.org2" {
+		t.Fatalf("email %q", client.Str(after.Email))
+	}
+	for _, f := range []struct {
+		label      string
+		was, isNow *string
+	}{
+		{"name", before.Name, after.Name}, {"company", before.Company, after.Company},
+		{"city", before.City, after.City}, {"street", before.Street, after.Street},
+	} {
+		if client.Str(f.isNow) != client.Str(f.was) {
+			t.Errorf("%s changed: %q, was %q", f.label, client.Str(f.isNow), client.Str(f.was))
+		}
+	}
+}
+
+// A field the user left alone is not checked either: hostile text the API holds there
+// (which would fail the check as shown) does not stop saving another field.
+func TestEditIgnoresProblemsOfUntouchedFields(t *testing.T) {
+	e := writable(t)
+	bg := context.Background()
+	ct := e.contactWith(t, func(c client.Contact) bool {
+		n := client.Str(c.Name)
+		return client.Str(c.Email) != "" && n != "" && sanitize.IsClean(n) && strings.TrimSpace(n) == n
+	})
+	// The sandbox takes any string with an @ as an email; the form's check would not.
+	odd := "\x1b[1mboss\x1b[0m@example.org"
+	before, err := e.c.UpdateContact(bg, ct.ID, client.ContactUpdate{Email: &odd})
+	if err != nil {
+		t.Skipf("the sandbox refuses %q: %v", odd, err)
+	}
+	m := openModal(contacts.NewEditForm(e.ctx, *before), 76, 40)
+	m = press(m, "end")
+	m = typeInto(m, " Jr")
+	m, cmd, _ := save(m)
+	if cmd == nil {
+		t.Fatalf("ctrl+s started nothing:\n%s", m.View())
+	}
+	if d := task(t, cmd); d.Err != nil {
+		t.Fatalf("task: %v", d.Err)
+	}
+	after, err := e.c.GetContact(bg, ct.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if client.Str(after.Email) != odd || client.Str(after.Name) != client.Str(before.Name)+" Jr" {
+		t.Fatalf("after: name %q email %q", client.Str(after.Name), client.Str(after.Email))
+	}
+}
+
+// lossy is a sandbox of the test's own with the screen's client behind a proxy that can
+// lose requests (one attempt per request); e.c still talks to the sandbox directly.
+func lossy(t *testing.T) (*env, *viewtest.Proxy) {
+	t.Helper()
+	e := writable(t)
+	p := viewtest.NewProxy(t, e.sb.URL)
+	e.ctx = viewtest.Ctx(p.Client(t, e.info.CustomerToken, true))
+	return e, p
+}
+
+// The contact PATCH is carried out and its answer lost: the form reads the contact again
+// and closes as saved, confirmed; lost before the sandbox saw it, the form stays open with
+// the text and says not saved.
+func TestEditLostAnswerIsCheckedAgainstTheContact(t *testing.T) {
+	for _, fault := range []viewtest.Fault{viewtest.DropAnswer, viewtest.DropRequest} {
+		saved := fault == viewtest.DropAnswer
+		t.Run(map[bool]string{true: "answer", false: "request"}[saved], func(t *testing.T) {
+			e, p := lossy(t)
+			ct := e.contactWith(t, func(c client.Contact) bool { return client.Str(c.Name) != "" })
+			m := openModal(contacts.NewEditForm(e.ctx, ct), 76, 40)
+			m = press(m, "ctrl+u")
+			m = typeInto(m, "Renamed Lost")
+			p.Lose("PATCH", "/api/um/v3/contact_identities/", fault, 1)
+			m, cmd, _ := save(m)
+			d := task(t, cmd)
+			if !errors.Is(d.Err, client.ErrOutcomeUnknown) {
+				t.Fatalf("PATCH report: %+v", d)
+			}
+			m, _, out := drive(m, d)
+			check, ok := find[common.TaskDoneMsg](out)
+			if !ok || check.Lost == nil {
+				t.Fatalf("no check after the lost answer: %#v", out)
+			}
+			m, _, out = drive(m, check)
+			_, closed := find[common.CloseModalMsg](out)
+			toast, _ := find[common.ToastMsg](out)
+			now, err := e.c.GetContact(client.Fresh(context.Background()), ct.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if saved {
+				if !closed || toast.Text != "Contact saved (confirmed after the connection dropped)" {
+					t.Fatalf("closed %v, toast %q", closed, toast.Text)
+				}
+				if got := check.Result.(client.Contact); client.Str(got.Name) != "Renamed Lost" {
+					t.Fatalf("check read %q", client.Str(got.Name))
+				}
+				if client.Str(now.Name) != "Renamed Lost" {
+					t.Fatalf("name on the server %q", client.Str(now.Name))
+				}
+				return
+			}
+			want := "Not saved: the connection was lost before the server answered, and the contact on the server does not have the values sent. ctrl+s sends it again."
+			if closed || toast.Text != "" || m.(*forms.Modal).Err() != want {
+				t.Fatalf("closed %v, toast %q, error\n got %q\nwant %q", closed, toast.Text, m.(*forms.Modal).Err(), want)
+			}
+			if !strings.Contains(m.View(), "Renamed Lost") || client.Str(now.Name) == "Renamed Lost" {
+				t.Fatalf("typed name lost or saved after all (%q):\n%s", client.Str(now.Name), m.View())
+			}
+		})
+	}
+}
+
+// The note form opened over a contact's notes knows which notes were there: a note of the
+// same text written earlier is not taken for the one a lost request never made. A note the
+// sandbox did make shows in the detail once confirmed.
+func TestNoteFromTheContactTellsItsOwnNoteApart(t *testing.T) {
+	e, p := lossy(t)
+	ct := e.contactWith(t, func(c client.Contact) bool { return client.Str(c.Name) != "" })
+	const text = "Called back, no answer."
+	if _, err := e.c.CreateNote(context.Background(), client.NewNote{ContactIdentityID: ct.ID, Body: text}); err != nil {
+		t.Fatal(err)
+	}
+	hs := newHarness(t, e.ctx, 100, 30)
+	openContact(t, hs, ct)
+	before := len(hs.s.Detail.NoteIDs())
+
+	p.Lose("POST", "/api/um/v3/notes/", viewtest.DropRequest, 1)
+	hs.key("n")
+	hs.typeText(text)
+	hs.key("ctrl+s")
+	want := "Not saved: the connection was lost before the server answered, and the note is not on the server. ctrl+s sends it again."
+	f, ok := hs.Top().(interface{ Err() string })
+	if !ok {
+		t.Fatalf("the form closed; toast %q", hs.LastToast())
+	}
+	if f.Err() != want {
+		t.Fatalf("error\n got %q\nwant %q", f.Err(), want)
+	}
+	hs.key("esc", "y")
+
+	p.Lose("POST", "/api/um/v3/notes/", viewtest.DropAnswer, 1)
+	hs.key("n")
+	hs.typeText(text)
+	hs.key("ctrl+s")
+	if hs.Top() != nil || hs.LastToast() != "Note saved (confirmed after the connection dropped)" {
+		t.Fatalf("toast %q", hs.LastToast())
+	}
+	if got := len(hs.s.Detail.NoteIDs()); got != before+1 {
+		t.Fatalf("%d notes shown, want %d", got, before+1)
+	}
+}
+
+// Deletes whose answer was lost are settled by reading the item again: a 404 is a delete.
+func TestDeletesLostAnswerAreConfirmedByA404(t *testing.T) {
+	e, p := lossy(t)
+	ct := e.contactWith(t, func(c client.Contact) bool { return client.Str(c.Name) != "" })
+	n, err := e.c.CreateNote(context.Background(), client.NewNote{ContactIdentityID: ct.ID, Body: "to go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := newHarness(t, e.ctx, 100, 30)
+	openContact(t, hs, ct)
+	for i := 0; i < 200; i++ {
+		if id, _, ok := hs.s.Detail.SelectedNote(); ok && id == n.ID {
+			break
+		}
+		hs.key("j")
+	}
+	p.Lose("DELETE", "/api/um/v3/notes/", viewtest.DropAnswer, 1)
+	hs.key("d", "y")
+	if want := fmt.Sprintf("Note #%d deleted (confirmed after the connection dropped)", n.ID); hs.LastToast() != want {
+		t.Fatalf("toast %q, want %q", hs.LastToast(), want)
+	}
+
+	hs.key("esc") // back to the list
+	hs.send(contacts.FilterMsg{})
+	hs.key("j")
+	r, _ := hs.s.List.Selected()
+	p.Lose("DELETE", "/api/um/v3/contact_identities/", viewtest.DropRequest, 1)
+	hs.key("d", "y")
+	if want := fmt.Sprintf("Not deleted: the connection was lost before the server answered, and contact #%d is still there.", r.ID); hs.LastToast() != want {
+		t.Fatalf("toast %q, want %q", hs.LastToast(), want)
+	}
+	if _, ok := hs.s.List.Row(r.ID); !ok {
+		t.Fatal("the row went although the contact is there")
+	}
+	p.Lose("DELETE", "/api/um/v3/contact_identities/", viewtest.DropAnswer, 1)
+	hs.key("d", "y")
+	if hs.LastToast() != "1 contact deleted (confirmed after the connection dropped)" {
+		t.Fatalf("toast %q", hs.LastToast())
+	}
+	if _, ok := hs.s.List.Row(r.ID); ok {
+		t.Fatal("the row stayed although the contact is gone")
+	}
+}
+
+// A marked delete whose answer was lost: when every marked contact is still there it was
+// not carried out, and the rows and the marks stay.
+func TestDeleteMarkedLostRequestDeletesNothing(t *testing.T) {
+	e, p := lossy(t)
+	hs := newHarness(t, e.ctx, 100, 30)
+	hs.focus()
+	hs.key("esc")
+	hs.key(" ", "j", " ")
+	marked := hs.s.List.Marked()
+	p.Lose("DELETE", "/api/um/v3/contact_identities/", viewtest.DropRequest, 1)
+	hs.key("d", "y")
+	if want := "Not deleted: the connection was lost before the server answered, and the 2 contacts are still there."; hs.LastToast() != want {
+		t.Fatalf("toast %q, want %q", hs.LastToast(), want)
+	}
+	for _, r := range marked {
+		if _, ok := hs.s.List.Row(r.ID); !ok {
+			t.Fatalf("row %d went", r.ID)
+		}
+	}
+	if len(hs.s.List.Marked()) != 2 {
+		t.Fatalf("%d marks left", len(hs.s.List.Marked()))
 	}
 }

@@ -20,17 +20,6 @@ import (
 
 var fixedNow = time.Date(2026, 11, 20, 10, 15, 0, 0, time.UTC)
 
-// countPrefix counts the logged requests with this method whose path starts with prefix.
-func countPrefix(log *viewtest.RequestLog, method, prefix string) int {
-	n := 0
-	for _, r := range log.Lines() {
-		if r.Method == method && strings.HasPrefix(r.Path, prefix) {
-			n++
-		}
-	}
-	return n
-}
-
 type env struct {
 	ctx  *common.Ctx
 	log  *viewtest.RequestLog
@@ -159,7 +148,7 @@ func open(e *env, id int64, name string) common.Modal {
 func TestNoteEnterIsNewLineCtrlSSavesOnce(t *testing.T) {
 	e := start(t)
 	ct := e.firstContact(t)
-	posts := countPrefix(e.log, "POST", "/api/um/v3/notes/")
+	posts := e.log.Count("POST", "/api/um/v3/notes/")
 	m := open(e, ct.ID, "Anna")
 	m = typeText(m, "first line")
 	m, cmd := m.Update(enter)
@@ -192,7 +181,7 @@ func TestNoteEnterIsNewLineCtrlSSavesOnce(t *testing.T) {
 	if n.Body != "first line\nsecond line" || n.ContactIdentityID != ct.ID {
 		t.Fatalf("note: %+v", n)
 	}
-	if got := countPrefix(e.log, "POST", "/api/um/v3/notes/") - posts; got != 1 {
+	if got := e.log.Count("POST", "/api/um/v3/notes/") - posts; got != 1 {
 		t.Fatalf("%d note POSTs, want 1", got)
 	}
 	_, cmd = m.Update(d)
@@ -204,7 +193,7 @@ func TestNoteEnterIsNewLineCtrlSSavesOnce(t *testing.T) {
 
 func TestNoteEmptyIsRefusedWithoutRequest(t *testing.T) {
 	e := start(t)
-	posts := countPrefix(e.log, "POST", "/api/um/v3/notes/")
+	posts := e.log.Count("POST", "/api/um/v3/notes/")
 	m := open(e, e.firstContact(t).ID, "Anna")
 	m = typeText(m, "   ")
 	m, cmd := m.Update(ctrlS)
@@ -214,7 +203,7 @@ func TestNoteEmptyIsRefusedWithoutRequest(t *testing.T) {
 	if !strings.Contains(m.View(), "the note is empty") {
 		t.Fatalf("no validation message:\n%s", m.View())
 	}
-	if got := countPrefix(e.log, "POST", "/api/um/v3/notes/") - posts; got != 0 {
+	if got := e.log.Count("POST", "/api/um/v3/notes/") - posts; got != 0 {
 		t.Fatalf("%d POSTs", got)
 	}
 }
@@ -251,7 +240,7 @@ func TestNoteFailureKeepsTextAndShowsDetail(t *testing.T) {
 	e := start(t)
 	ct := e.firstContact(t)
 	e.ctx.Client = e.as(t, e.botID(t)) // bots are read-only: 403
-	posts := countPrefix(e.log, "POST", "/api/um/v3/notes/")
+	posts := e.log.Count("POST", "/api/um/v3/notes/")
 	m := open(e, ct.ID, "Anna")
 	m = typeText(m, "line one")
 	m, _ = m.Update(enter)
@@ -287,7 +276,7 @@ func TestNoteFailureKeepsTextAndShowsDetail(t *testing.T) {
 	if got := d.Result.(client.Note).Body; got != "line one\nline two\nline three" {
 		t.Fatalf("saved body %q", got)
 	}
-	if got := countPrefix(e.log, "POST", "/api/um/v3/notes/") - posts; got != 2 {
+	if got := e.log.Count("POST", "/api/um/v3/notes/") - posts; got != 2 {
 		t.Fatalf("%d POSTs, want 2", got)
 	}
 }

@@ -57,16 +57,6 @@ func notesWith(t *testing.T, e *env, contactID int64, text string) int {
 	return n
 }
 
-func toasts(msgs []tea.Msg) []string {
-	var out []string
-	for _, m := range msgs {
-		if t, ok := m.(common.ToastMsg); ok {
-			out = append(out, t.Text)
-		}
-	}
-	return out
-}
-
 // save types text into a fresh form and presses ctrl+s; it returns the form and the
 // task's report.
 func save(t *testing.T, m common.Modal, text string) (common.Modal, common.TaskDoneMsg) {
@@ -104,7 +94,7 @@ func lostThenCheckView(t *testing.T, e *env, m common.Modal, d common.TaskDoneMs
 	if !errors.Is(d.Err, client.ErrOutcomeUnknown) {
 		t.Fatalf("the POST's report is not an unknown outcome: %v", d.Err)
 	}
-	posts := countPrefix(e.log, "POST", notesPath)
+	posts := e.log.Count("POST", notesPath)
 	m, cmd := m.Update(d)
 	checking := flat(m.View())
 	if !strings.Contains(checking, "May have been saved: ") || !strings.Contains(checking, "checking…") {
@@ -123,7 +113,7 @@ func lostThenCheckView(t *testing.T, e *env, m common.Modal, d common.TaskDoneMs
 	if !ok {
 		t.Fatal("no check after the lost answer")
 	}
-	if got := countPrefix(e.log, "POST", notesPath) - posts; got != 0 {
+	if got := e.log.Count("POST", notesPath) - posts; got != 0 {
 		t.Fatalf("%d POSTs while checking", got)
 	}
 	return m, check, checking
@@ -152,7 +142,7 @@ func TestNoteLostAnswerIsFoundSaved(t *testing.T) {
 	if !has[common.CloseModalMsg](msgs) {
 		t.Fatalf("a confirmed save did not close the form: %#v", msgs)
 	}
-	if got := toasts(msgs); len(got) != 1 || got[0] != "Note saved (confirmed after the connection dropped)" {
+	if got := viewtest.Toasts(msgs); len(got) != 1 || got[0] != "Note saved (confirmed after the connection dropped)" {
 		t.Fatalf("toasts %q", got)
 	}
 	if got := notesWith(t, e, ct.ID, text); got != 1 {
@@ -175,7 +165,7 @@ func TestNoteLostRequestIsNotSavedAndSendsAgain(t *testing.T) {
 		t.Fatalf("check: %+v", check)
 	}
 	m, cmd := m.Update(check)
-	if msgs := run(cmd); has[common.CloseModalMsg](msgs) || len(toasts(msgs)) > 0 {
+	if msgs := run(cmd); has[common.CloseModalMsg](msgs) || len(viewtest.Toasts(msgs)) > 0 {
 		t.Fatalf("a note that is not on the server closed the form: %#v", msgs)
 	}
 	want := "Not saved: the connection was lost before the server answered, and the note is not on the server. ctrl+s sends it again."
@@ -189,7 +179,7 @@ func TestNoteLostRequestIsNotSavedAndSendsAgain(t *testing.T) {
 		t.Fatalf("%d notes on the server", got)
 	}
 	// ctrl+s looks first (the note might have arrived late), then sends.
-	gets, posts := countPrefix(e.log, "GET", notesPath), countPrefix(e.log, "POST", notesPath)
+	gets, posts := e.log.Count("GET", notesPath), e.log.Count("POST", notesPath)
 	m, cmd = m.Update(ctrlS)
 	if v := flat(m.View()); !strings.Contains(v, "Checking whether the earlier attempt was saved") {
 		t.Fatalf("the resend does not look first:\n%s", m.View())
@@ -205,10 +195,10 @@ func TestNoteLostRequestIsNotSavedAndSendsAgain(t *testing.T) {
 	}
 	_, cmd = m.Update(sent)
 	msgs := run(cmd)
-	if got := toasts(msgs); !has[common.CloseModalMsg](msgs) || len(got) != 1 || got[0] != "Note saved" {
+	if got := viewtest.Toasts(msgs); !has[common.CloseModalMsg](msgs) || len(got) != 1 || got[0] != "Note saved" {
 		t.Fatalf("resend did not close as saved: %#v", msgs)
 	}
-	if g, p := countPrefix(e.log, "GET", notesPath)-gets, countPrefix(e.log, "POST", notesPath)-posts; g != 1 || p != 1 {
+	if g, p := e.log.Count("GET", notesPath)-gets, e.log.Count("POST", notesPath)-posts; g != 1 || p != 1 {
 		t.Fatalf("resend: %d GETs and %d POSTs, want 1 and 1", g, p)
 	}
 	if got := notesWith(t, e, ct.ID, text); got != 1 {
@@ -247,7 +237,7 @@ func TestNoteResendAfterAnUnconfirmedSaveAsksFirst(t *testing.T) {
 			if got := m.(*Form).Err(); got != want {
 				t.Fatalf("error\n got %q\nwant %q", got, want)
 			}
-			posts := countPrefix(e.log, "POST", notesPath)
+			posts := e.log.Count("POST", notesPath)
 			m, cmd := m.Update(ctrlS)
 			pre, ok := taskDone(runTask(cmd))
 			if !ok || pre.Err != nil {
@@ -261,7 +251,7 @@ func TestNoteResendAfterAnUnconfirmedSaveAsksFirst(t *testing.T) {
 			if m.(*Form).inner.Asking() != q || !strings.Contains(flat(m.View()), q) {
 				t.Fatalf("question %q:\n%s", m.(*Form).inner.Asking(), m.View())
 			}
-			if c := countPrefix(e.log, "POST", notesPath) - posts; c != 0 {
+			if c := e.log.Count("POST", notesPath) - posts; c != 0 {
 				t.Fatalf("%d POSTs before the answer", c)
 			}
 			if tc.toast == "" {
@@ -287,7 +277,7 @@ func TestNoteResendAfterAnUnconfirmedSaveAsksFirst(t *testing.T) {
 				_, cmd = m.Update(d)
 				msgs = run(cmd)
 			}
-			if got := toasts(msgs); !has[common.CloseModalMsg](msgs) || len(got) != 1 || got[0] != tc.toast {
+			if got := viewtest.Toasts(msgs); !has[common.CloseModalMsg](msgs) || len(got) != 1 || got[0] != tc.toast {
 				t.Fatalf("after %q: %#v", tc.answer, msgs)
 			}
 			if got := notesWith(t, e, ct.ID, text); got != tc.notes {
@@ -309,7 +299,7 @@ func TestNoteEmptyAnswerIsCheckedNeverSaved(t *testing.T) {
 		m, check := lostThenCheck(t, e, m, d)
 		m, cmd := m.Update(check)
 		msgs := run(cmd)
-		if has[common.CloseModalMsg](msgs) || len(toasts(msgs)) > 0 {
+		if has[common.CloseModalMsg](msgs) || len(viewtest.Toasts(msgs)) > 0 {
 			t.Fatalf("an empty 200 closed the form: %#v", msgs)
 		}
 		want := "Not saved: the API answered 200 with an empty body, and the note is not on the server. ctrl+s sends it again."
@@ -329,7 +319,7 @@ func TestNoteEmptyAnswerIsCheckedNeverSaved(t *testing.T) {
 		m, check := lostThenCheck(t, e, m, d)
 		_, cmd := m.Update(check)
 		msgs := run(cmd)
-		if got := toasts(msgs); !has[common.CloseModalMsg](msgs) || len(got) != 1 || got[0] != "Note saved (confirmed after an unreadable answer)" {
+		if got := viewtest.Toasts(msgs); !has[common.CloseModalMsg](msgs) || len(got) != 1 || got[0] != "Note saved (confirmed after an unreadable answer)" {
 			t.Fatalf("%#v", msgs)
 		}
 		if got := notesWith(t, e, ct.ID, text); got != 1 {
@@ -409,14 +399,14 @@ func TestNoteResendWhenTheLookFailsOrTheTextChanged(t *testing.T) {
 	t.Run("look fails", func(t *testing.T) {
 		text := "look fails " + t.Name()
 		e, p, m, contact := unconfirmed(t, text)
-		posts := countPrefix(e.log, "POST", notesPath)
+		posts := e.log.Count("POST", notesPath)
 		m, cmd := m.Update(ctrlS)
 		pre, ok := taskDone(runTask(cmd))
 		if !ok || !errors.Is(pre.Err, client.ErrOutcomeUnknown) {
 			t.Fatalf("look: %+v", pre)
 		}
 		m, cmd = m.Update(pre)
-		if _, ok := taskDone(run(cmd)); ok || countPrefix(e.log, "POST", notesPath) != posts {
+		if _, ok := taskDone(run(cmd)); ok || e.log.Count("POST", notesPath) != posts {
 			t.Fatal("sent although the look failed")
 		}
 		if got := m.(*Form).Err(); !strings.HasSuffix(got, "; check the contact's notes before sending again. ctrl+s sends it anyway.") {
@@ -425,7 +415,7 @@ func TestNoteResendWhenTheLookFailsOrTheTextChanged(t *testing.T) {
 		p.Heal()
 		m, cmd = m.Update(ctrlS)
 		sent, ok := taskDone(runTask(cmd))
-		if !ok || sent.Err != nil || countPrefix(e.log, "POST", notesPath) != posts+1 {
+		if !ok || sent.Err != nil || e.log.Count("POST", notesPath) != posts+1 {
 			t.Fatalf("ctrl+s after the failed look did not send: %+v", sent)
 		}
 		m.Update(sent)
@@ -479,7 +469,7 @@ func TestNoteTimeoutIsCheckedAndRefusedIsNot(t *testing.T) {
 		}
 		_, cmd := m.Update(check)
 		msgs := run(cmd)
-		if got := toasts(msgs); !has[common.CloseModalMsg](msgs) || len(got) != 1 || got[0] != "Note saved (confirmed after no answer came in time)" {
+		if got := viewtest.Toasts(msgs); !has[common.CloseModalMsg](msgs) || len(got) != 1 || got[0] != "Note saved (confirmed after no answer came in time)" {
 			t.Fatalf("%#v", msgs)
 		}
 		if got := notesWith(t, e, ct.ID, text); got != 1 {

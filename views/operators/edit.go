@@ -186,14 +186,14 @@ func (m *Model) EditForm(r Row) common.Modal {
 // forms.Options.Verify).
 func checkEdit(ctx context.Context, c *client.Client, id int64, u client.OperatorUpdate, cause error) (any, error) {
 	op, err := c.GetOperator(ctx, id)
-	switch {
-	case err != nil:
-		return nil, &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read operator %d: %w", id, err),
-			What: "whether the operator was saved"}
-	case editApplied(u, *op):
-		return RowFrom(*op), nil
+	if err != nil {
+		err = fmt.Errorf("read operator %d: %w", id, err)
 	}
-	return nil, &common.NotDoneError{Cause: cause, Done: "saved", Found: "the operator on the server does not have the values sent"}
+	if err := common.CheckSaved(cause, err, err == nil && editApplied(u, *op), "whether the operator was saved",
+		"the operator on the server does not have the values sent"); err != nil {
+		return nil, err
+	}
+	return RowFrom(*op), nil
 }
 
 // editApplied reports whether op has every value of u (an email compares without case).

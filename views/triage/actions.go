@@ -132,15 +132,14 @@ func (m *Model) topicsForm() tea.Cmd {
 // with the conversation read as the result (see forms.Options.Verify).
 func checkTopics(ctx context.Context, c *client.Client, id int64, sent []string, cause error) (*client.Conversation, error) {
 	conv, err := c.GetConversation(ctx, id)
-	switch {
-	case err != nil:
-		return nil, &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read conversation %d: %w", id, err),
-			What: "whether the topics were saved"}
-	case sameTopics(conv.Topics, sent):
-		return conv, nil
+	if err != nil {
+		err = fmt.Errorf("read conversation %d: %w", id, err)
 	}
-	return nil, &common.NotDoneError{Cause: cause, Done: "saved",
-		Found: "the conversation's topics on the server are not the ones sent"}
+	if err := common.CheckSaved(cause, err, err == nil && sameTopics(conv.Topics, sent), "whether the topics were saved",
+		"the conversation's topics on the server are not the ones sent"); err != nil {
+		return nil, err
+	}
+	return conv, nil
 }
 
 // sameTopics reports whether have are the topics sent, as the API matches topics.
