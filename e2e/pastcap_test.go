@@ -62,11 +62,14 @@ func TestPastTheCapWithACappedCount(t *testing.T) {
 	// 200×100: one line a row, about 95 rows to a page.
 	tui := StartTUI(t, 200, 100, sb.Env)
 	// The header says the count may be more than the cap.
-	tui.WaitFor("│ "+thousands(offsetCap)+"+ conversations ·", time.Minute)
+	// (The list's border is heavy while it has the focus, light otherwise.)
+	tui.WaitUntil(func(s string) bool {
+		return strings.Contains(s, "│ "+thousands(offsetCap)+"+ conversations ·") || strings.Contains(s, "┃ "+thousands(offsetCap)+"+ conversations ·")
+	}, time.Minute, "the header with "+thousands(offsetCap)+"+ conversations")
 	walkStart := time.Now()
 
 	total := thousands(n)
-	footer := regexp.MustCompile(`│ (\d[\d,]*)/` + regexp.QuoteMeta(total) + `\b`)
+	footer := regexp.MustCompile(`[│┃] (\d[\d,]*)/` + regexp.QuoteMeta(total) + `\b`)
 	thread := regexp.MustCompile(`│ #(\d+) · \d+ loaded`)
 	// at waits until the cursor is at pos (1-based) and the thread shown is the one of the
 	// server's conversation at that position (the thread follows the cursor once it rests).
