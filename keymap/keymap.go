@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/charmbracelet/bubbles/key"
 )
@@ -54,6 +55,8 @@ const (
 	Yes = "yes"
 	No  = "no"
 
+	Submit = "submit"
+
 	Export    = "export"
 	Metric    = "metric"
 	Range     = "range"
@@ -77,6 +80,9 @@ type KeyMap struct {
 	Topics, Note, Edit, Away, Upsert key.Binding
 	// Confirmations (delete and other irreversible actions).
 	Yes, No key.Binding
+	// Forms: Submit saves from any field (enter moves to the next field and saves on the
+	// last; tab/shift+tab move between fields, as huh binds them).
+	Submit key.Binding
 	// Analytics.
 	Export, Metric, Range, Mode, Split, ChartKind, Breakdown key.Binding
 }
@@ -129,6 +135,8 @@ func Default() *KeyMap {
 		Yes: b("yes, go ahead", "y", "enter"),
 		No:  b("no, cancel", "n"),
 
+		Submit: b("submit", "ctrl+s"),
+
 		Export:    b("export", "e"),
 		Metric:    b("pick metric", "m"),
 		Range:     b("date range", "d"),
@@ -169,7 +177,7 @@ func (k *KeyMap) binding(action string) *key.Binding {
 		Search: &k.Search, Filter: &k.Filter, Status: &k.Status, Order: &k.Order,
 		Mark: &k.Mark, Delete: &k.Delete, CopyID: &k.CopyID, JumpID: &k.JumpID,
 		Topics: &k.Topics, Note: &k.Note, Edit: &k.Edit, Away: &k.Away, Upsert: &k.Upsert,
-		Yes: &k.Yes, No: &k.No,
+		Yes: &k.Yes, No: &k.No, Submit: &k.Submit,
 		Export: &k.Export, Metric: &k.Metric, Range: &k.Range, Mode: &k.Mode,
 		Split: &k.Split, ChartKind: &k.ChartKind, Breakdown: &k.Breakdown,
 	}
@@ -201,6 +209,7 @@ var contexts = []struct {
 		Up, Down, Top, Bottom, PageDown, PageUp, Open,
 		Export, Metric, Range, Mode, Split, ChartKind, Breakdown, Filter}},
 	{"in confirmations", []string{Back, Yes, No}},
+	{"in forms", []string{Back, Submit, ActAs}},
 }
 
 // Problem is one rejected override.
@@ -257,6 +266,12 @@ func (k *KeyMap) Apply(overrides map[string][]string) error {
 				probs = append(probs, Problem{a, "ctrl+c always quits and cannot be rebound"})
 				continue
 			}
+			if a == Submit {
+				if why := formKey(kk); why != "" {
+					probs = append(probs, Problem{a, fmt.Sprintf("%q %s in forms: bind submit to a key like ctrl+s, alt+enter or f2", helpKeys([]string{kk}), why)})
+					continue
+				}
+			}
 			if strings.ContainsFunc(kk, isControl) {
 				// A terminal sends such keys by name (esc, tab, ctrl+…): this one could never
 				// be pressed, and its help label would write the control character out.
@@ -273,6 +288,22 @@ func (k *KeyMap) Apply(overrides map[string][]string) error {
 	}
 	*k = next
 	return nil
+}
+
+// formKey says what a form does with k already ("" when nothing): a form's text fields
+// take every printable key as text, and huh moves between fields with tab, shift+tab and
+// enter (enter starts a new line in a note), so submit cannot take those.
+func formKey(k string) string {
+	switch k {
+	case "tab", "shift+tab":
+		return "moves between fields"
+	case "enter":
+		return "moves to the next field (and starts a new line in a note)"
+	}
+	if rs := []rune(k); len(rs) == 1 && unicode.IsPrint(rs[0]) {
+		return "types text"
+	}
+	return ""
 }
 
 // isControl reports C0 and C1 control characters and DEL.

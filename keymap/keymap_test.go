@@ -111,3 +111,35 @@ func TestConflictReportedOnceAgainstTheRebinding(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Submit (ctrl+s in every form) is an action like the others: it can be rebound, but not to
+// a key a form already uses (a printable key is text in a field; tab, shift+tab and enter
+// move between fields), and not to one of another action live in forms.
+func TestSubmitCanBeReboundOutsideTheFormsKeys(t *testing.T) {
+	k := Default()
+	if !slices.Equal(k.Submit.Keys(), []string{"ctrl+s"}) {
+		t.Fatalf("submit is bound to %q by default", k.Submit.Keys())
+	}
+	if err := k.Apply(map[string][]string{Submit: {"f2", "alt+enter"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := k.Submit.Help(); got.Key != "f2/alt+enter" || got.Desc != "submit" {
+		t.Fatalf("help after the rebinding: %+v", got)
+	}
+	for _, bad := range []string{"s", "space", "é", "tab", "shift+tab", "enter"} {
+		k := Default()
+		err := k.Apply(map[string][]string{Submit: {bad}})
+		var ae *ApplyError
+		if !errors.As(err, &ae) || len(ae.Problems) != 1 || ae.Problems[0].Action != Submit ||
+			!strings.Contains(ae.Problems[0].Msg, "in forms") {
+			t.Errorf("submit on %q: %v", bad, err)
+		}
+		if !slices.Equal(k.Submit.Keys(), []string{"ctrl+s"}) {
+			t.Errorf("%q: a refused rebinding changed submit to %q", bad, k.Submit.Keys())
+		}
+	}
+	err := Default().Apply(map[string][]string{Submit: {"ctrl+p"}})
+	if err == nil || !strings.Contains(err.Error(), `"ctrl+p" is also bound to "act_as" (default) in forms`) {
+		t.Fatalf("submit on ctrl+p (act as operator, live over forms): %v", err)
+	}
+}

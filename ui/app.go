@@ -335,7 +335,29 @@ func (a *App) broadcast(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// onKey is the one input layer: every key message is normalised here, once, before any
+// overlay, screen or pane sees it. Over a slow link several presses arrive in one read and
+// Bubble Tea delivers the printable ones as one message ("jj"): they are taken one by one,
+// each by whatever has the keys after the one before ("/abc": the search prompt that "/"
+// opened gets the rest), except that the rest goes whole to a focused text input that takes
+// it as text (common.TextInput). A paste stays whole.
 func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
+	return common.EachKey(msg, a.keyTarget, func(k tea.KeyMsg) tea.Cmd {
+		return tea.Batch(a.routeKey(k), a.applyModalChanges())
+	})
+}
+
+// keyTarget is what gets the next key: the top modal, else the active screen.
+func (a *App) keyTarget() any {
+	if n := len(a.overlays); n > 0 {
+		return a.overlays[n-1]
+	}
+	return a.Screen()
+}
+
+// routeKey hands one key to the top modal, else to the global bindings, else to the active
+// screen.
+func (a *App) routeKey(msg tea.KeyMsg) tea.Cmd {
 	k := a.ctx.Keys
 	if key.Matches(msg, k.ForceQuit) {
 		return tea.Quit
@@ -350,16 +372,6 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 		var c tea.Cmd
 		a.overlays[n-1], c = a.overlays[n-1].Update(msg)
 		return c
-	}
-	// Over a slow link several key presses can arrive in one read, and Bubble Tea then
-	// delivers them as one message ("jj"); outside text inputs, replay them one by one.
-	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
-		var cmds []tea.Cmd
-		for _, r := range msg.Runes {
-			cmds = append(cmds, a.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
-			cmds = append(cmds, a.applyModalChanges()) // "/abc": the prompt gets "abc"
-		}
-		return tea.Batch(cmds...)
 	}
 	if a.tooSmall() {
 		if key.Matches(msg, k.Quit) {

@@ -88,15 +88,6 @@ func (p *picker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 		}
 		return p, nil
 	case tea.KeyMsg:
-		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !digits(msg.Runes) {
-			// Several presses in one read ("jj"): take them one by one.
-			var cmds []tea.Cmd
-			for _, r := range msg.Runes {
-				_, c := p.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
-				cmds = append(cmds, c)
-			}
-			return p, tea.Batch(cmds...)
-		}
 		k := p.ctx.Keys
 		switch {
 		case key.Matches(msg, k.Back):
@@ -124,6 +115,10 @@ func (p *picker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	}
 	return p, nil
 }
+
+// TakesText takes digits read together as a typed id (the root splits other bursts: "jj"
+// moves two rows).
+func (p *picker) TakesText(rs []rune) bool { return digits(rs) }
 
 func digits(rs []rune) bool {
 	for _, r := range rs {

@@ -231,6 +231,9 @@ func (p *picker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 		return p, nil
 	}
 	k := p.ctx.Keys
+	if p.typing && common.Typed(km) {
+		return p, p.typeFilter(km) // text, whatever key it is bound to elsewhere
+	}
 	switch {
 	case key.Matches(km, k.Back) && (p.typing || p.filter.Value() != ""):
 		p.typing = false
@@ -245,20 +248,18 @@ func (p *picker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 		}
 		m := p.Selected()
 		return p, tea.Sequence(p.ctx.CloseModal(p), func() tea.Msg { return metricPickedMsg{metric: m} })
-	case p.typing && (km.Type == tea.KeyUp || km.Type == tea.KeyDown):
-		p.move(map[bool]int{true: 1, false: -1}[km.Type == tea.KeyDown])
-	case p.typing && (km.Type == tea.KeyTab || km.Type == tea.KeyShiftTab):
-		p.jump(map[bool]int{true: 1, false: -1}[km.Type == tea.KeyTab])
+	case p.typing && key.Matches(km, k.Down):
+		p.move(1)
+	case p.typing && key.Matches(km, k.Up):
+		p.move(-1)
+	case p.typing && key.Matches(km, k.NextPane):
+		p.jump(1)
+		p.offset = max(0, p.lineOf(p.cursor-1))
+	case p.typing && key.Matches(km, k.PrevPane):
+		p.jump(-1)
 		p.offset = max(0, p.lineOf(p.cursor-1))
 	case p.typing:
-		before := p.filter.Value()
-		var cmd tea.Cmd
-		p.filter, cmd = p.filter.Update(km)
-		if p.filter.Value() != before {
-			p.applyFilter()
-		}
-		p.scroll()
-		return p, cmd
+		return p, p.typeFilter(km)
 	case key.Matches(km, k.Search):
 		p.typing = true
 		return p, p.filter.Focus()
@@ -285,6 +286,22 @@ func (p *picker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	p.scroll()
 	return p, nil
 }
+
+// typeFilter edits the filter text with km.
+func (p *picker) typeFilter(km tea.KeyMsg) tea.Cmd {
+	before := p.filter.Value()
+	var cmd tea.Cmd
+	p.filter, cmd = p.filter.Update(km)
+	if p.filter.Value() != before {
+		p.applyFilter()
+	}
+	p.scroll()
+	return cmd
+}
+
+// TakesText reports whether keys read together are typed into the filter (while it has
+// the keys); otherwise the root takes them one by one ("jj" moves two metrics).
+func (p *picker) TakesText([]rune) bool { return p.typing }
 
 func (p *picker) boxWidth() int { return max(40, min(100, p.width-2)) }
 

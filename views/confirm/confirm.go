@@ -51,7 +51,7 @@ func (m *Model) yesKeys() []string {
 	}
 	var out []string
 	for _, k := range keys {
-		if k != "enter" {
+		if !slices.Contains(m.ctx.Keys.Open.Keys(), k) { // the open key (enter) is no answer here
 			out = append(out, k)
 		}
 	}

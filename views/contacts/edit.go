@@ -236,7 +236,7 @@ func input(title string, v *string, check func(string) error, placeholder string
 // groups are the form's pages over f, laid out as layout says; the first group may get
 // extra fields in front. With orig (the values the fields were filled with), a field still
 // holding its initial value is not checked.
-func (f *fields) groups(lead []huh.Field, withFlags bool, orig *fields) []*huh.Group {
+func (f *fields) groups(hint string, lead []huh.Field, withFlags bool, orig *fields) []*huh.Group {
 	byLabel := map[string]text{}
 	for _, t := range f.texts(&client.ContactUpdate{}) {
 		byLabel[t.label] = t
@@ -265,7 +265,7 @@ func (f *fields) groups(lead []huh.Field, withFlags bool, orig *fields) []*huh.G
 		}
 		out[g] = huh.NewGroup(fields...).Title(grp.title)
 	}
-	out[0] = out[0].Description("tab/shift+tab move · ctrl+s saves from any field · esc cancels")
+	out[0] = out[0].Description(hint)
 	return out
 }
 
@@ -294,11 +294,10 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 	var sent client.ContactUpdate
 	var sentBy *client.Client
 	return forms.New(ctx, forms.Options{
-		Title:      title,
-		Build:      func() *huh.Form { return huh.NewForm(cur.groups(nil, true, &orig)...) },
-		Check:      check,
-		Width:      64,
-		SubmitKeys: []string{"ctrl+s"},
+		Title: title,
+		Build: func() *huh.Form { return huh.NewForm(cur.groups(forms.Hint(ctx, "saves"), nil, true, &orig)...) },
+		Check: check,
+		Width: 64,
 		Dirty: func() bool {
 			u, err := cur.changes(orig)
 			return err != nil || len(u.Fields()) > 0
@@ -427,12 +426,11 @@ func NewUpsertForm(ctx *common.Ctx) common.Modal {
 		return nil
 	}
 	return forms.New(ctx, forms.Options{
-		Title:      "Create or update a contact by identifier",
-		Build:      func() *huh.Form { return huh.NewForm(cur.groups(lead(), false, nil)...) },
-		Check:      check,
-		Width:      64,
-		SubmitKeys: []string{"ctrl+s"},
-		Dirty:      func() bool { return len(cur.filled().Fields()) > 0 },
+		Title: "Create or update a contact by identifier",
+		Build: func() *huh.Form { return huh.NewForm(cur.groups(forms.Hint(ctx, "saves"), lead(), false, nil)...) },
+		Check: check,
+		Width: 64,
+		Dirty: func() bool { return len(cur.filled().Fields()) > 0 },
 		Submit: func() (int, tea.Cmd, error) {
 			if err := check(); err != nil {
 				return 0, nil, err

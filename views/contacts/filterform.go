@@ -93,7 +93,7 @@ func (m List) FilterForm() common.Modal {
 				huh.NewInput().Title("Email").Value(&v.email).Validate(forms.Labelled("Email", ValidEmail)).Placeholder("name@example.com"),
 				huh.NewInput().Title("Contact id").Value(&v.id).Validate(forms.Labelled("Contact id", validID)),
 				huh.NewInput().Title("Locale").Value(&v.locale).Validate(forms.Labelled("Locale", ValidLocale)).Placeholder("de_DE"),
-			).Title("Who").Description("tab/shift+tab move · ctrl+s applies from any field · esc cancels"),
+			).Title("Who").Description(forms.Hint(m.ctx, "applies")),
 			huh.NewGroup(
 				huh.NewInput().Title("Active after").Value(&v.activeFrom).Validate(forms.Labelled("Active after", validWhen)).
 					Placeholder("2026-11-01, 2026-11-01 14:30, 6h, 7d, today"),
@@ -107,10 +107,9 @@ func (m List) FilterForm() common.Modal {
 		)
 	}
 	return forms.New(m.ctx, forms.Options{
-		Title:      "Filter contacts",
-		Build:      build,
-		Width:      64,
-		SubmitKeys: []string{"ctrl+s"},
+		Title: "Filter contacts",
+		Build: build,
+		Width: 64,
 		Submit: func() (int, tea.Cmd, error) {
 			f, err := v.filter(now())
 			if err != nil {

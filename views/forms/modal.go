@@ -8,8 +8,11 @@
 // back after the keys already read (tmux send-keys, or several keys in one read over SSH),
 // so those keys would land in the field being left. After a key that may move the focus the
 // modal holds the keys that follow until huh has moved, then replays them in order. Several
-// printable keys read together arrive as one message ("jjj"); the modal hands them to huh
-// one at a time, except a bracketed paste.
+// printable keys read together arrive as one message ("jjj"): the root splits such a burst
+// into single keys (common.EachKey) unless the modal says it is text for a focused text
+// field (TakesText), so a list moves three rows and a held burst is replayed key by key.
+//
+// Every form submits from any field with the keymap's Submit binding (ctrl+s by default).
 //
 // The box always fits the height it is given: the form scrolls (huh keeps the focused field
 // in view), and the error block is capped and summarised.
@@ -63,9 +66,6 @@ type Options struct {
 	Width int
 	// Success is the toast shown when the task succeeds ("" = none).
 	Success string
-	// SubmitKeys submit the form from any field (nil = DefaultSubmitKeys; every form
-	// takes ctrl+s, so a form with many fields does not need enter on each of them).
-	SubmitKeys []string
 	// Cancelled, when set, is sent when esc closes the form without a submit.
 	Cancelled func() tea.Msg
 	// KeyMap replaces huh's default keys (nil = defaults); the modal handles esc and
@@ -90,6 +90,14 @@ type Options struct {
 	// (the earlier write saved what the form holds now) or stays open. When the check
 	// fails, the form says so and the next submit sends without checking.
 	Duplicate func(found common.TaskDoneMsg) (question string, same bool)
+}
+
+// Hint is the line a form shows under its first group's title: how to move, that the
+// submit key does what does says ("saves") from any field, and how to cancel, with the
+// keys as they are bound now.
+func Hint(ctx *common.Ctx, does string) string {
+	return "tab/shift+tab move · " + ctx.Keys.Submit.Help().Key + " " + does + " from any field · " +
+		ctx.Keys.Back.Help().Key + " cancels"
 }
 
 // FieldError is an error about one field of the form (from Check or Submit): the form
@@ -121,10 +129,6 @@ func Labelled(title string, check func(string) error) func(string) error {
 		return nil
 	}
 }
-
-// DefaultSubmitKeys submit every form from any field unless Options.SubmitKeys says
-// otherwise.
-var DefaultSubmitKeys = []string{"ctrl+s"}
 
 // holdLimit bounds how long keys are held when huh's focus move does not come back (it
 // always does in a real program; this only keeps the form usable if it did not).
@@ -165,7 +169,6 @@ type Modal struct {
 	errKind    errKind
 	confirming bool // asking whether to discard typed text
 	closed     bool // asked the root to close it
-	submitKey  key.Binding
 
 	// Writes whose answer was lost (Options.Verify, Options.Duplicate).
 	checking    bool   // Verify runs after the last write's answer was lost
@@ -189,13 +192,7 @@ type Modal struct {
 
 // New builds a form modal.
 func New(ctx *common.Ctx, opts Options) *Modal {
-	if opts.SubmitKeys == nil {
-		opts.SubmitKeys = DefaultSubmitKeys
-	}
 	m := &Modal{ctx: ctx, opts: opts, km: keyMap(opts.KeyMap)}
-	if len(opts.SubmitKeys) > 0 {
-		m.submitKey = key.NewBinding(key.WithKeys(opts.SubmitKeys...), key.WithHelp(strings.Join(opts.SubmitKeys, "/"), "submit"))
-	}
 	m.form = m.newForm()
 	return m
 }
@@ -337,17 +334,27 @@ func (m *Modal) SetSize(w, h int) {
 // Inline is false: forms are centered boxes.
 func (m *Modal) Inline() bool { return false }
 
-// ShortHelp lists the modal's own keys.
+// ShortHelp lists the keys of the focused field (huh's bindings), the submit key and esc.
 func (m *Modal) ShortHelp() []key.Binding {
-	k := m.ctx.Keys
-	out := []key.Binding{
-		key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab/shift+tab", "next/previous field")),
-		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "next/submit")),
+	back := m.ctx.Keys.Back
+	return append(m.helpKeys(), key.NewBinding(key.WithKeys(back.Keys()...), key.WithHelp(back.Help().Key, "cancel")))
+}
+
+// SubmitKey is the keymap's Submit binding, which saves the form from any field.
+func (m *Modal) SubmitKey() key.Binding { return m.ctx.Keys.Submit }
+
+// TakesText reports whether keys read together are text for the focused field: a text
+// field that is not waiting for a focus move (held keys are replayed one by one) nor for
+// an answer (y/n).
+func (m *Modal) TakesText([]rune) bool {
+	if m.holding || m.confirming || m.asking != "" || m.submitting {
+		return false
 	}
-	if len(m.opts.SubmitKeys) > 0 {
-		out = append(out, m.submitKey)
+	switch m.focused().(type) {
+	case *huh.Input, *huh.Text:
+		return true
 	}
-	return append(out, key.NewBinding(key.WithKeys(k.Back.Keys()...), key.WithHelp(k.Back.Help().Key, "cancel")))
+	return false
 }
 
 // Update routes keys to the form and handles completion and the task's result.
@@ -412,9 +419,6 @@ func (m *Modal) update(msg tea.Msg) tea.Cmd {
 }
 
 func (m *Modal) key(msg tea.KeyMsg) tea.Cmd {
-	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
-		return m.burst(msg)
-	}
 	if m.holding {
 		m.held = append(m.held, msg)
 		return nil
@@ -444,7 +448,7 @@ func (m *Modal) key(msg tea.KeyMsg) tea.Cmd {
 	if m.submitting {
 		return nil // a second submit never sends a second request
 	}
-	if len(m.opts.SubmitKeys) > 0 && key.Matches(msg, m.submitKey) {
+	if key.Matches(msg, m.SubmitKey()) {
 		return m.complete()
 	}
 	moves := m.mayMoveFocus(msg)
@@ -457,26 +461,6 @@ func (m *Modal) key(msg tea.KeyMsg) tea.Cmd {
 		return m.hold(cmd)
 	}
 	return cmd
-}
-
-// burst takes the presses that arrived in one message one by one. Bubble Tea delivers
-// printable keys read together (tmux send-keys, key repeat over a slow link) as one
-// message, which huh takes as a single key: "jjj" would not move a list at all, and the
-// space after it would toggle the option the cursor never left. A paste stays whole (it
-// goes into a text field as it is).
-func (m *Modal) burst(msg tea.KeyMsg) tea.Cmd {
-	var cmds []tea.Cmd
-	for _, r := range msg.Runes {
-		if m.closed {
-			break // the rest was meant for what is under the modal
-		}
-		k := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}
-		if r == ' ' {
-			k.Type = tea.KeySpace
-		}
-		cmds = append(cmds, m.key(k))
-	}
-	return tea.Batch(cmds...)
 }
 
 // forward hands msg to the form.
@@ -717,10 +701,7 @@ func (m *Modal) answer(msg tea.KeyMsg) tea.Cmd {
 
 // withKey is text followed by the submit key and what it does ("ctrl+s sends it again.").
 func (m *Modal) withKey(text, does string) string {
-	if len(m.opts.SubmitKeys) == 0 {
-		return text
-	}
-	return text + " " + m.submitKey.Help().Key + " " + does
+	return text + " " + m.SubmitKey().Help().Key + " " + does
 }
 
 // fail shows text and keeps the form open with everything typed. The focus stays where it
@@ -928,13 +909,10 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// helpKeys are the focused field's keys, then the submit key (when the form has one).
+// helpKeys are the focused field's keys, then the submit key.
 func (m *Modal) helpKeys() []key.Binding {
 	keys := m.form.KeyBinds()
-	if len(m.opts.SubmitKeys) > 0 {
-		keys = append(keys[:len(keys):len(keys)], m.submitKey)
-	}
-	return keys
+	return append(keys[:len(keys):len(keys)], m.SubmitKey())
 }
 
 // View renders the box.

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/huh"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/forms"
 	"github.com/parley-tui/parley/views/viewtest"
@@ -69,6 +70,16 @@ func (p *program) run() {
 	for n := 0; len(p.queue) > 0 && n < 1000; n++ {
 		msg := p.queue[0]
 		p.queue = p.queue[1:]
+		if k, ok := msg.(tea.KeyMsg); ok {
+			// Keys are normalised as the root does it: a burst of printable keys is taken
+			// one by one unless the modal takes it as text.
+			p.exec(common.EachKey(k, func() any { return p.m }, func(k tea.KeyMsg) tea.Cmd {
+				var cmd tea.Cmd
+				p.m, cmd = p.m.Update(k)
+				return cmd
+			}))
+			continue
+		}
 		var cmd tea.Cmd
 		p.m, cmd = p.m.Update(msg)
 		p.exec(cmd)
@@ -157,7 +168,7 @@ func TestFailedSubmitKeepsTheFocus(t *testing.T) {
 			var v person
 			err, calls := tc.err, 0
 			p := newProgram(forms.New(ctx(), forms.Options{Title: "Person", Build: personForm(&v),
-				SubmitKeys: []string{"ctrl+s"}, Submit: submitter(&err, &calls)}), 76, 40)
+				Submit: submitter(&err, &calls)}), 76, 40)
 			for _, k := range tc.keys {
 				p.batch(k)
 			}
@@ -217,7 +228,7 @@ func TestErrorsFollowTheValues(t *testing.T) {
 		}
 		calls := 0
 		p := newProgram(forms.New(ctx(), forms.Options{Title: "Person", Build: personForm(&v), Check: check,
-			SubmitKeys: []string{"ctrl+s"}, Submit: func() (int, tea.Cmd, error) { calls++; return 0, nil, check() }}), 76, 40)
+			Submit: func() (int, tea.Cmd, error) { calls++; return 0, nil, check() }}), 76, 40)
 		p.batch("ctrl+s")
 		if calls != 0 || !strings.Contains(p.m.View(), `Email: "nope" is not an email address`) {
 			t.Fatalf("submitted (%d) or no error:\n%s", calls, p.m.View())
@@ -234,7 +245,7 @@ func TestErrorsFollowTheValues(t *testing.T) {
 	t.Run("without Check", func(t *testing.T) {
 		v := person{email: "nope"}
 		p := newProgram(forms.New(ctx(), forms.Options{Title: "Person", Build: personForm(&v),
-			SubmitKeys: []string{"ctrl+s"}, Submit: func() (int, tea.Cmd, error) { return 0, nil, valid(v.email) }}), 76, 40)
+			Submit: func() (int, tea.Cmd, error) { return 0, nil, valid(v.email) }}), 76, 40)
 		p.batch("tab", "ctrl+s")
 		if !strings.Contains(p.m.View(), "not an email") {
 			t.Fatalf("no error:\n%s", p.m.View())
@@ -276,7 +287,7 @@ func TestBoxFitsWithManyErrors(t *testing.T) {
 	}
 	// The room the root gives a box at 80×24 (screen less tab and status bar, less a margin).
 	const w, h = 76, 20
-	p := newProgram(forms.New(ctx(), forms.Options{Title: "A form with many fields", Build: build, SubmitKeys: []string{"ctrl+s"},
+	p := newProgram(forms.New(ctx(), forms.Options{Title: "A form with many fields", Build: build,
 		Dirty: func() bool { return true },
 		Submit: func() (int, tea.Cmd, error) {
 			return 0, nil, errors.New("the whole form is wrong, and this message is long enough to wrap onto a second line")
@@ -373,7 +384,7 @@ func TestRefusedGroupChangeKeepsAFieldFocused(t *testing.T) {
 		}
 		return huh.NewForm(huh.NewGroup(huh.NewInput().Title("First").Value(new(string))), huh.NewGroup(fields...))
 	}
-	p := newProgram(forms.New(ctx(), forms.Options{Title: "x", Build: build, SubmitKeys: []string{"ctrl+s"},
+	p := newProgram(forms.New(ctx(), forms.Options{Title: "x", Build: build,
 		Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }}), 76, 30)
 	// Into the second group; a bad value, which tab refuses; back, refused too; more text.
 	p.batch("tab", "bad", "tab", "shift+tab", "shift+tab", "Z")
@@ -387,8 +398,7 @@ func TestRefusedGroupChangeKeepsAFieldFocused(t *testing.T) {
 	}
 }
 
-// Every form takes ctrl+s from any field, and its help line says so, unless the form
-// names its own submit keys.
+// Every form takes the submit key (ctrl+s) from any field, and its help line says so.
 func TestCtrlSSubmitsEveryFormFromAnyField(t *testing.T) {
 	var v person
 	submits := 0
@@ -403,13 +413,26 @@ func TestCtrlSSubmitsEveryFormFromAnyField(t *testing.T) {
 		t.Fatalf("ctrl+s on the first field: %d submits, values %+v", submits, v)
 	}
 
+	// The submit key is the keymap's Submit binding: rebound (config keys: {submit: f2}),
+	// f2 submits, ctrl+s no longer does, and the help line and the messages name f2.
+	c := ctx()
+	if err := c.Keys.Apply(map[string][]string{keymap.Submit: {"f2"}}); err != nil {
+		t.Fatal(err)
+	}
 	own := 0
-	m2 := forms.New(ctx(), forms.Options{Title: "Person", Build: personForm(new(person)), SubmitKeys: []string{},
+	m2 := forms.New(c, forms.Options{Title: "Person", Build: personForm(new(person)),
 		Submit: func() (int, tea.Cmd, error) { own++; return 0, nil, nil }})
 	p2 := newProgram(m2, 76, 40)
+	if view := ansi.Strip(m2.View()); !strings.Contains(view, "f2 submit") || strings.Contains(view, "ctrl+s") {
+		t.Fatalf("the help line does not name the rebound key:\n%s", view)
+	}
 	p2.batch("ctrl+s")
-	if own != 0 || strings.Contains(ansi.Strip(m2.View()), "ctrl+s") {
-		t.Fatalf("a form without submit keys took ctrl+s (%d submits)", own)
+	if own != 0 {
+		t.Fatalf("ctrl+s submitted a form whose submit key is f2 (%d submits)", own)
+	}
+	p2.deliver(tea.KeyMsg{Type: tea.KeyF2})
+	if own != 1 {
+		t.Fatalf("f2, the rebound submit key, did not submit (%d submits)", own)
 	}
 }
 

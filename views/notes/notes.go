@@ -54,19 +54,16 @@ type Floor struct {
 	Known bool
 }
 
-// submitKeys save the note (enter starts a new line).
-func submitKeys() []string { return []string{"ctrl+s"} }
-
 // Form is the note form modal: a forms.Modal whose text field takes enter as a new line.
 type Form struct {
 	inner   *forms.Modal
 	ctx     *common.Ctx
-	hintKey key.Binding
+	newLine key.Binding
 }
 
-// NewNoteForm returns the modal that writes a note about a contact: a multi-line body,
-// ctrl+s saves (POST /notes/ as a task reporting KindCreated with the created client.Note),
-// esc asks before discarding typed text. contactName is shown in the title; it must already
+// NewNoteForm returns the modal that writes a note about a contact: a multi-line body, the
+// submit key (ctrl+s) saves (POST /notes/ as a task reporting KindCreated with the created
+// client.Note), esc asks before discarding typed text. contactName is shown in the title; it must already
 // be sanitized.
 func NewNoteForm(ctx *common.Ctx, contactID int64, contactName string) common.Modal {
 	return NewNoteFormAbove(ctx, contactID, contactName, Floor{})
@@ -81,11 +78,15 @@ func NewNoteFormAbove(ctx *common.Ctx, contactID int64, contactName string, floo
 		who = fmt.Sprintf("contact %d", contactID)
 	}
 	km := huh.NewDefaultKeyMap()
-	km.Text.NewLine = key.NewBinding(key.WithKeys("enter", "alt+enter", "ctrl+j"), key.WithHelp("enter", "new line"))
+	// huh's own key for a new line in the text field; the submit key (checked first) saves.
+	newLine := key.NewBinding(key.WithKeys("enter", "alt+enter", "ctrl+j"), key.WithHelp("enter", "new line"))
+	km.Text.NewLine = newLine
 	km.Text.Next = key.NewBinding(key.WithDisabled())
 	km.Text.Prev = key.NewBinding(key.WithDisabled())
 	km.Text.Submit = key.NewBinding(key.WithDisabled())
 	km.Text.Editor = key.NewBinding(key.WithDisabled())
+	k := ctx.Keys
+	hint := k.Submit.Help().Key + " saves · " + newLine.Help().Key + " starts a new line · " + k.Back.Help().Key + " cancels"
 	check := func() error {
 		if strings.TrimSpace(*body) == "" {
 			return errors.New("the note is empty: write something first")
@@ -99,7 +100,7 @@ func NewNoteFormAbove(ctx *common.Ctx, contactID int64, contactName string, floo
 			return huh.NewForm(huh.NewGroup(
 				huh.NewText().Title("Note").Value(body).Lines(8).CharLimit(MaxBody).
 					ExternalEditor(false).ShowLineNumbers(false).
-					Description("ctrl+s saves · enter starts a new line · esc cancels").
+					Description(hint).
 					Placeholder("What should the next person know about this contact?"),
 			))
 		},
@@ -144,14 +145,12 @@ func NewNoteFormAbove(ctx *common.Ctx, contactID int64, contactName string, floo
 			}
 			return "The earlier attempt saved its note" + at + " (with the text as it was then). Send this one as well? y/N", false
 		},
-		Dirty:      func() bool { return strings.TrimSpace(*body) != "" },
-		Width:      72,
-		Success:    "Note saved",
-		SubmitKeys: submitKeys(),
-		KeyMap:     km,
+		Dirty:   func() bool { return strings.TrimSpace(*body) != "" },
+		Width:   72,
+		Success: "Note saved",
+		KeyMap:  km,
 	}
-	return &Form{inner: forms.New(ctx, opts), ctx: ctx,
-		hintKey: key.NewBinding(key.WithKeys(submitKeys()...), key.WithHelp(strings.Join(submitKeys(), "/"), "save"))}
+	return &Form{inner: forms.New(ctx, opts), ctx: ctx, newLine: newLine}
 }
 
 // attempt is one POST of the form: the text it sent and when (by parley's clock).
@@ -278,11 +277,14 @@ func (f *Form) Err() string { return f.inner.Err() }
 // ShortHelp lists the note form's keys.
 func (f *Form) ShortHelp() []key.Binding {
 	return []key.Binding{
-		f.hintKey,
-		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "new line")),
+		key.NewBinding(key.WithKeys(f.ctx.Keys.Submit.Keys()...), key.WithHelp(f.ctx.Keys.Submit.Help().Key, "save")),
+		f.newLine,
 		key.NewBinding(key.WithKeys(f.ctx.Keys.Back.Keys()...), key.WithHelp(f.ctx.Keys.Back.Help().Key, "cancel")),
 	}
 }
+
+// TakesText reports whether keys read together are text for the note (see forms.Modal).
+func (f *Form) TakesText(rs []rune) bool { return f.inner.TakesText(rs) }
 
 // Update forwards to the form.
 func (f *Form) Update(msg tea.Msg) (common.Modal, tea.Cmd) {

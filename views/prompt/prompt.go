@@ -1,5 +1,5 @@
-// Package prompt is a one-line input shown in the bottom line (search): enter submits,
-// esc cancels.
+// Package prompt is a one-line input shown in the bottom line (search): the open key
+// (enter) submits, the back key (esc) cancels; printable keys are always text.
 package prompt
 
 import (
@@ -41,22 +41,26 @@ func (m *Model) Inline() bool { return true }
 
 // ShortHelp lists the prompt's keys.
 func (m *Model) ShortHelp() []key.Binding {
+	k := m.ctx.Keys
 	return []key.Binding{
-		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
-		key.NewBinding(key.WithKeys("esc"), key.WithHelp(m.ctx.Keys.Back.Help().Key, "cancel")),
+		key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "run")),
+		key.NewBinding(key.WithKeys(k.Back.Keys()...), key.WithHelp(k.Back.Help().Key, "cancel")),
 	}
 }
+
+// TakesText is true: every printable key read together is typed into the prompt.
+func (m *Model) TakesText([]rune) bool { return true }
 
 // Update edits the text; enter submits, esc cancels; the search key is ignored while the
 // prompt is empty.
 func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
 		switch {
-		case k.Type == tea.KeyEnter:
+		case key.Matches(k, m.ctx.Keys.Open) && !common.Typed(k): // an open key bound to a letter types it
 			text := m.input.Value()
 			out := m.submit(text)
 			return m, tea.Sequence(m.ctx.CloseModal(m), func() tea.Msg { return out })
-		case key.Matches(k, m.ctx.Keys.Back):
+		case key.Matches(k, m.ctx.Keys.Back) && !common.Typed(k):
 			return m, m.ctx.CloseModal(m)
 		case m.input.Value() == "" && key.Matches(k, m.ctx.Keys.Search):
 			// The key that opens a search, pressed in an empty search prompt (the contacts

@@ -64,16 +64,10 @@ func (h *Host) route(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case tea.KeyMsg:
-		if msg.Type == tea.KeyCtrlC {
-			return tea.Quit
-		}
-		var c tea.Cmd
-		if n := len(h.Modals); n > 0 {
-			h.Modals[n-1], c = h.Modals[n-1].Update(msg)
-		} else {
-			h.Screen, c = h.Screen.Update(msg)
-		}
-		return c
+		// Keys are normalised as the root does it (bursts taken one by one).
+		return common.EachKey(msg, h.keyTarget, func(k tea.KeyMsg) tea.Cmd {
+			return tea.Batch(h.routeKey(k), h.applyModalChanges())
+		})
 	case common.OpenModalMsg:
 		h.Modals = append(h.Modals, msg.Modal)
 		h.sizeModal(msg.Modal)
@@ -99,6 +93,27 @@ func (h *Host) route(msg tea.Msg) tea.Cmd {
 	var c tea.Cmd
 	h.Screen, c = h.Screen.Update(msg)
 	return tea.Batch(append(cmds, c)...)
+}
+
+// keyTarget is what gets the next key: the top modal, else the screen.
+func (h *Host) keyTarget() any {
+	if m := h.Top(); m != nil {
+		return m
+	}
+	return h.Screen
+}
+
+func (h *Host) routeKey(msg tea.KeyMsg) tea.Cmd {
+	if msg.Type == tea.KeyCtrlC {
+		return tea.Quit
+	}
+	var c tea.Cmd
+	if n := len(h.Modals); n > 0 {
+		h.Modals[n-1], c = h.Modals[n-1].Update(msg)
+	} else {
+		h.Screen, c = h.Screen.Update(msg)
+	}
+	return c
 }
 
 func (h *Host) applyModalChanges() tea.Cmd {

@@ -187,41 +187,17 @@ func SubCommands(msg tea.Msg) ([]tea.Cmd, bool) {
 	return nil, false
 }
 
-// Key is a key press message for a key name ("j", "enter", "esc", "tab", " ", …).
+// Key is a key press message for a key name as Bubble Tea names keys ("enter", "esc",
+// "tab", "shift+tab", "ctrl+s", "pgdown", "f2", " ", …); any other text is printable keys
+// read together ("j", "jj", "Zed").
 func Key(k string) tea.KeyMsg {
-	switch k {
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyMsg{Type: tea.KeyShiftTab}
-	case "ctrl+d":
-		return tea.KeyMsg{Type: tea.KeyCtrlD}
-	case "ctrl+u":
-		return tea.KeyMsg{Type: tea.KeyCtrlU}
-	case "ctrl+s":
-		return tea.KeyMsg{Type: tea.KeyCtrlS}
-	case "ctrl+c":
-		return tea.KeyMsg{Type: tea.KeyCtrlC}
-	case "ctrl+o":
-		return tea.KeyMsg{Type: tea.KeyCtrlO}
-	case "ctrl+p":
-		return tea.KeyMsg{Type: tea.KeyCtrlP}
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "home":
-		return tea.KeyMsg{Type: tea.KeyHome}
-	case "end":
-		return tea.KeyMsg{Type: tea.KeyEnd}
-	case "backspace":
-		return tea.KeyMsg{Type: tea.KeyBackspace}
-	case " ":
+	if k == " " {
 		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+	}
+	for t := tea.KeyType(-200); t < 200; t++ {
+		if k != "" && t != tea.KeyRunes && t != tea.KeySpace && t.String() == k {
+			return tea.KeyMsg{Type: t}
+		}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 }
