@@ -454,8 +454,9 @@ func (a *App) addToast(text string, isErr bool) tea.Cmd {
 
 func (a *App) tooSmall() bool { return a.width < MinWidth || a.height < MinHeight }
 
-// screenHeight is the lines between the tab bar and the status bar.
-func (a *App) screenHeight() int { return max(0, a.height-2) }
+// screenHeight is the lines between the tab bar and the status bar (the footer is below
+// the status bar).
+func (a *App) screenHeight() int { return max(0, a.height-3) }
 
 func (a *App) resize() {
 	for _, e := range a.screens {
@@ -474,7 +475,8 @@ func (a *App) sizeModal(m common.Modal) {
 	m.SetSize(max(20, a.width-4), max(6, a.screenHeight()-2))
 }
 
-// View draws the tab bar, the active screen with modals over it, and the status bar.
+// View draws the tab bar, the active screen with modals over it, the status bar and the
+// footer (the keys of what has them).
 func (a *App) view() string {
 	if a.width == 0 {
 		return ""
@@ -482,7 +484,6 @@ func (a *App) view() string {
 	if a.tooSmall() {
 		return a.tooSmallView()
 	}
-	st := a.ctx.Styles
 	body := a.Screen().View()
 	var bottom string
 	var inline common.Modal
@@ -514,8 +515,7 @@ func (a *App) view() string {
 	default:
 		bottom = a.statusBar()
 	}
-	_ = st
-	return a.tabBar() + "\n" + body + "\n" + bottom
+	return a.tabBar() + "\n" + body + "\n" + bottom + "\n" + a.footer()
 }
 
 func (a *App) tooSmallView() string {

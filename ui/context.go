@@ -76,7 +76,10 @@ func (p *picker) SetSize(w, h int) { p.width, p.height = w, h }
 
 func (p *picker) ShortHelp() []key.Binding {
 	k := p.ctx.Keys
-	return []key.Binding{k.Up, k.Down, k.Open, k.Back}
+	as := func(b key.Binding, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
+	}
+	return []key.Binding{k.Down, k.Up, as(k.Open, "choose"), as(k.Back, "cancel")}
 }
 
 func (p *picker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {

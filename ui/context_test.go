@@ -34,6 +34,12 @@ type appLoop struct {
 // customer token).
 func startApp(t *testing.T, token func(sandbox.Info) string, w, h int) (*appLoop, sandbox.Info) {
 	t.Helper()
+	return startAppWithKeys(t, token, keymap.Default(), w, h)
+}
+
+// startAppWithKeys is startApp with the key bindings keys.
+func startAppWithKeys(t *testing.T, token func(sandbox.Info) string, keys *keymap.KeyMap, w, h int) (*appLoop, sandbox.Info) {
+	t.Helper()
 	log := &viewtest.RequestLog{}
 	sb := viewtest.Sandbox(t, sandbox.Options{RequestLog: log})
 	info := sb.Server.Info()
@@ -46,7 +52,7 @@ func startApp(t *testing.T, token func(sandbox.Info) string, w, h int) (*appLoop
 		t.Fatal(err)
 	}
 	viewtest.Ctx(c) // plain colours
-	app := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(),
+	app := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keys,
 		Now: viewtest.Clock, Demo: true, RequestBudget: 400, PageSize: 100, DefaultOperatorID: info.OwnerOperatorID})
 	l := &appLoop{Loop: viewtest.NewLoop(t, app), t: t, app: app, log: log}
 	l.Run(app.Init())
@@ -67,9 +73,10 @@ func (l *appLoop) picker() *picker {
 	return l.app.overlays[len(l.app.overlays)-1].(*picker)
 }
 
+// statusBar is the status bar: the line above the footer.
 func (l *appLoop) statusBar() string {
 	lines := strings.Split(l.app.View(), "\n")
-	return lines[len(lines)-1]
+	return lines[len(lines)-2]
 }
 
 func (l *appLoop) toasts() string {

@@ -74,9 +74,24 @@ func dedupeBindings(groups [][]key.Binding) [][]key.Binding {
 	return out
 }
 
-func (h *helpModal) Init() tea.Cmd            { return nil }
-func (h *helpModal) Inline() bool             { return false }
-func (h *helpModal) ShortHelp() []key.Binding { return nil }
+func (h *helpModal) Init() tea.Cmd { return nil }
+func (h *helpModal) Inline() bool  { return false }
+
+// ShortHelp lists the keys that scroll and close help.
+func (h *helpModal) ShortHelp() []key.Binding {
+	k := h.ctx.Keys
+	as := func(b key.Binding, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
+	}
+	var closeKeys []string
+	for _, b := range []key.Binding{k.Help, k.Back, k.Quit} {
+		closeKeys = append(closeKeys, b.Keys()...)
+	}
+	return []key.Binding{
+		key.NewBinding(key.WithKeys(closeKeys...), key.WithHelp(k.Help.Help().Key+"/"+k.Back.Help().Key+"/"+k.Quit.Help().Key, "close")),
+		as(k.Down, "scroll down"), as(k.Up, "scroll up"), as(k.PageDown, "page down"), as(k.PageUp, "page up"),
+	}
+}
 
 func (h *helpModal) SetSize(w, hh int) {
 	h.width, h.height = w, hh

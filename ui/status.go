@@ -18,6 +18,7 @@ import (
 type barCache struct {
 	tabKey, tab       string
 	statusKey, status string
+	footKey, foot     string
 }
 
 func (a *App) tabBar() string {
@@ -51,8 +52,8 @@ type segment struct {
 
 // statusBar shows the context (demo data or the API, organization, acting operator),
 // today's conversation requests the API counted against the budget (and apart those it
-// refused or that did not reach it), the auto-refresh period, the last
-// refresh, any rate-limit wait or queue, and the help hint.
+// refused or that did not reach it), the auto-refresh period, the last refresh and any
+// rate-limit wait or queue (the keys are in the footer below it).
 func (a *App) statusBar() string {
 	st := a.ctx.Styles
 	now := a.ctx.Now()
@@ -114,8 +115,6 @@ func (a *App) statusBar() string {
 			segs = append(segs, segment{fmt.Sprintf("rate-limited, retrying in %ds", secs), fmt.Sprintf("retry in %ds", secs), st.StatusWarn, 0})
 		}
 	}
-	right := a.ctx.Keys.Help.Help().Key + " help  " + a.ctx.Keys.Quit.Help().Key + " quit "
-
 	var key strings.Builder
 	key.WriteString(strconv.Itoa(a.width))
 	for _, s := range segs {
@@ -125,7 +124,7 @@ func (a *App) statusBar() string {
 		return a.bars.status
 	}
 	a.bars.statusKey = key.String()
-	a.bars.status = a.layoutStatus(segs, right)
+	a.bars.status = a.layoutStatus(segs)
 	return a.bars.status
 }
 
@@ -146,8 +145,8 @@ func notCounted(t client.Tally) string {
 }
 
 // layoutStatus fits the segments into the width: the least important ones (highest
-// priority number) first switch to their short form, then go; the help hint always stays.
-func (a *App) layoutStatus(segs []segment, right string) string {
+// priority number) first switch to their short form, then go.
+func (a *App) layoutStatus(segs []segment) string {
 	st := a.ctx.Styles
 	const sep = " │ "
 	width := func() int {
@@ -160,7 +159,7 @@ func (a *App) layoutStatus(segs []segment, right string) string {
 		}
 		return n
 	}
-	room := a.width - widthOf(right) - 1
+	room := a.width - 1
 	order := make([]int, len(segs))
 	for i := range order {
 		order[i] = i
@@ -192,9 +191,9 @@ func (a *App) layoutStatus(segs []segment, right string) string {
 		b.WriteString(common.Painter(s.style)(s.text))
 	}
 	left := b.String()
-	gap := a.width - widthOf(left) - widthOf(right)
+	gap := a.width - widthOf(left)
 	if gap < 1 {
 		return common.Fit(left, a.width)
 	}
-	return left + bar(strings.Repeat(" ", gap)+right)
+	return left + bar(strings.Repeat(" ", gap))
 }

@@ -31,27 +31,28 @@ func TestStatusBarShowsRateLimitCountdown(t *testing.T) {
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	a.Update(eventMsg{client.Event{Kind: client.EventRetry, Family: client.FamilyConversations, Status: 429, Delay: 5 * time.Second}})
 	if v := a.View(); !strings.Contains(v, "rate-limited, retrying in 5s") {
-		t.Fatalf("no countdown in the status bar:\n%s", lastLine(v))
+		t.Fatalf("no countdown in the status bar:\n%s", statusLine(v))
 	}
 	now = now.Add(2 * time.Second)
 	a.Update(statusTickMsg{})
 	if v := a.View(); !strings.Contains(v, "rate-limited, retrying in 3s") {
-		t.Fatalf("the countdown did not go down:\n%s", lastLine(v))
+		t.Fatalf("the countdown did not go down:\n%s", statusLine(v))
 	}
 	now = now.Add(4 * time.Second)
 	a.Update(statusTickMsg{})
 	if v := a.View(); strings.Contains(v, "rate-limited") {
-		t.Fatalf("the wait is over but the status bar still says rate-limited:\n%s", lastLine(v))
+		t.Fatalf("the wait is over but the status bar still says rate-limited:\n%s", statusLine(v))
 	}
 	a.Update(eventMsg{client.Event{Kind: client.EventQueued, Family: "analytics:um_conversation_duration", Delay: 30 * time.Second}})
 	if v := a.View(); !strings.Contains(v, "analytics:um_conversation_duration queued, 30s") {
-		t.Fatalf("no queue countdown:\n%s", lastLine(v))
+		t.Fatalf("no queue countdown:\n%s", statusLine(v))
 	}
 }
 
-func lastLine(v string) string {
+// statusLine is the status bar: the line above the footer.
+func statusLine(v string) string {
 	lines := strings.Split(v, "\n")
-	return lines[len(lines)-1]
+	return lines[len(lines)-2]
 }
 
 // TestStatusBarNumbersKeepTheirLabel: however narrow the terminal, the request count and
@@ -70,7 +71,7 @@ func TestStatusBarNumbersKeepTheirLabel(t *testing.T) {
 		a.Update(common.RefreshedMsg{At: viewtest.Now})
 		for _, w := range []int{80, 100, 200} {
 			a.Update(tea.WindowSizeMsg{Width: w, Height: 24})
-			bar := lastLine(a.View())
+			bar := statusLine(a.View())
 			if m := bare.FindString(bar); m != "" {
 				t.Errorf("%d columns: %q without a label in %q", w, m, bar)
 			}
@@ -103,7 +104,7 @@ func TestStatusBarCountsWhatTheAPICounted(t *testing.T) {
 			RequestBudget: 400, RefreshInterval: 30 * time.Second, Label: "api.example.com"})
 		a.Update(common.RefreshedMsg{At: viewtest.Now})
 		a.Update(tea.WindowSizeMsg{Width: w, Height: 24})
-		return lastLine(a.View())
+		return statusLine(a.View())
 	}
 	if got := bar(e.Client, 200); !strings.Contains(got, "conv 2/400 today · 1 refused") {
 		t.Errorf("200 columns: %q", got)
@@ -191,9 +192,9 @@ func TestToastsNeverCoverADialog(t *testing.T) {
 		where  string // "below" or "line"
 	}{
 		{"small form", 6, "below"},
-		{"tall form", 15, "below"}, // rows 18..20 are free: just enough for one toast
-		{"taller form", 16, "line"},
-		{"full form", 22, "line"},
+		{"tall form", 14, "below"}, // rows 18..20 are free: just enough for one toast
+		{"taller form", 15, "line"},
+		{"full form", 21, "line"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(), Now: viewtest.Clock})
@@ -216,13 +217,13 @@ func TestToastsNeverCoverADialog(t *testing.T) {
 			if formRows != tc.modalH {
 				t.Fatalf("%d of the form's %d rows are whole:\n%s", formRows, tc.modalH, strings.Join(lines, "\n"))
 			}
-			top := 1 + (22-tc.modalH)/2 // the tab bar, then the centered form
+			top := 1 + (21-tc.modalH)/2 // the tab bar, then the centered form (status bar and footer below)
 			var ok bool
 			switch tc.where {
 			case "below":
-				ok = toastRow >= top+tc.modalH && toastRow < 23
+				ok = toastRow >= top+tc.modalH && toastRow < 22
 			case "line":
-				ok = toastRow == 23 && strings.Contains(lines[23], "✗ Saved.")
+				ok = toastRow == 22 && strings.Contains(lines[22], "✗ Saved.")
 			}
 			if !ok {
 				t.Fatalf("toast on row %d, want it %s the form (rows %d..%d):\n%s", toastRow, tc.where, top, top+tc.modalH-1, strings.Join(lines, "\n"))

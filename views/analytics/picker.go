@@ -160,13 +160,13 @@ func (p *picker) itemLines(i int) int {
 	return 2
 }
 
-// ShortHelp lists the picker's keys.
+// ShortHelp lists the picker's keys, the most used first.
 func (p *picker) ShortHelp() []key.Binding {
 	k := p.ctx.Keys
-	return []key.Binding{k.Up, k.Down,
-		key.NewBinding(key.WithKeys(k.NextPane.Keys()...), key.WithHelp(k.NextPane.Help().Key+"/"+k.PrevPane.Help().Key, "next/previous group")),
-		key.NewBinding(key.WithKeys(k.Search.Keys()...), key.WithHelp(k.Search.Help().Key, "filter")),
+	return []key.Binding{k.Down, k.Up,
 		key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "pick")),
+		key.NewBinding(key.WithKeys(k.Search.Keys()...), key.WithHelp(k.Search.Help().Key, "filter")),
+		key.NewBinding(key.WithKeys(k.NextPane.Keys()...), key.WithHelp(k.NextPane.Help().Key+"/"+k.PrevPane.Help().Key, "next/previous group")),
 		key.NewBinding(key.WithKeys(k.Back.Keys()...), key.WithHelp(k.Back.Help().Key, p.backHelp())),
 	}
 }

@@ -44,7 +44,7 @@ func (m *rangeMenu) innerWidth() int  { return m.boxWidth() - 4 }
 // ShortHelp lists the menu's keys.
 func (m *rangeMenu) ShortHelp() []key.Binding {
 	k := m.ctx.Keys
-	return []key.Binding{k.Up, k.Down,
+	return []key.Binding{k.Down, k.Up,
 		key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "choose")),
 		key.NewBinding(key.WithKeys(k.Back.Keys()...), key.WithHelp(k.Back.Help().Key, "cancel")),
 	}

@@ -1,0 +1,98 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/views/analytics"
+	"github.com/parley-tui/parley/views/contacts"
+	"github.com/parley-tui/parley/views/forms"
+	"github.com/parley-tui/parley/views/triage"
+)
+
+// footer is the bottom line of the frame, without styles.
+func (l *appLoop) footer() string {
+	lines := strings.Split(ansi.Strip(l.app.View()), "\n")
+	return lines[len(lines)-1]
+}
+
+// checkFooter fails unless the footer is one line exactly w wide that names want, in order.
+func (l *appLoop) checkFooter(where string, w int, want ...string) {
+	l.t.Helper()
+	f := l.footer()
+	if got := ansi.StringWidth(f); got != w {
+		l.t.Errorf("%s: the footer is %d wide, want %d: %q", where, got, w, f)
+	}
+	rest := f
+	for _, s := range want {
+		i := strings.Index(rest, s)
+		if i < 0 {
+			l.t.Errorf("%s: the footer lacks %q (in this order): %q", where, s, f)
+			return
+		}
+		rest = rest[i+len(s):]
+	}
+}
+
+// The footer shows the keys of what has them: the focused pane's on every screen, then help
+// and quit; an open overlay's own keys instead. At 80 columns it stays one line: hints that
+// do not fit go, help and quit stay.
+func TestFooterShowsTheKeysOfWhatHasThem(t *testing.T) {
+	for _, w := range []int{80, 120} {
+		l, _ := startApp(t, nil, w, 24)
+		l.Until("conversations", func() bool { return len(l.app.Screen().(*triage.Model).List.Rows()) > 0 })
+		l.checkFooter("conversations list", w, "j/↓ down", "k/↑ up", "enter open", "/ search", "? help", "q quit")
+		l.Key("enter")
+		l.Until("the thread", func() bool { return l.app.Screen().(*triage.Model).Focused() != triage.PaneList })
+		l.checkFooter("the thread", w, "k/↑ up", "j/↓ down", "? help", "q quit")
+		l.Key("esc")
+
+		l.Key("2")
+		l.checkFooter("contacts search prompt", w, "enter run", "esc cancel")
+		l.closeAll()
+		l.Until("contacts", func() bool { return len(l.app.Screen().(*contacts.Model).List.Rows()) > 0 })
+		l.checkFooter("contacts list", w, "j/↓ down", "k/↑ up", "enter open", "? help", "q quit")
+		l.Key("f")
+		modal[*forms.Modal](l, "the contact filters")
+		l.checkFooter("contact filters", w, "ctrl+s submit", "esc cancel")
+		l.closeAll()
+
+		l.Key("3")
+		l.checkFooter("operators", w, "j/↓ down", "k/↑ up", "w toggle away", "? help", "q quit")
+		l.Key("4")
+		l.Until("analytics", func() bool { return l.app.Screen().(*analytics.Model).Loaded() })
+		l.checkFooter("analytics", w, "m pick metric", "d date range", "? help", "q quit")
+		l.Key("m")
+		l.Until("the metric picker", func() bool { return l.top() != nil })
+		l.checkFooter("metric picker", w, "j/↓ down", "k/↑ up", "enter pick", "esc cancel")
+		l.Key("/")
+		l.checkFooter("metric picker, filtering", w, "enter pick", "esc clear filter")
+		l.closeAll()
+		l.Key("5")
+		l.checkFooter("navigation", w, "j/↓ down", "k/↑ up", "? help", "q quit")
+		l.Key("?")
+		l.checkFooter("help", w, "?/esc/q close")
+		l.closeAll()
+	}
+}
+
+// A rebound key shows in the footer as bound: the footer is built from the bindings.
+func TestFooterFollowsRebinding(t *testing.T) {
+	keys := keymap.Default()
+	if err := keys.Apply(map[string][]string{keymap.Down: {"n", "down"}, keymap.Note: {"N"},
+		keymap.Submit: {"f2"}, keymap.Help: {"f1"}}); err != nil {
+		t.Fatal(err)
+	}
+	l, _ := startAppWithKeys(t, nil, keys, 80, 24)
+	l.Until("conversations", func() bool { return len(l.app.Screen().(*triage.Model).List.Rows()) > 0 })
+	l.checkFooter("conversations list", 80, "n/↓ down", "f1 help", "q quit")
+	l.Key("f")
+	modal[*forms.Modal](l, "the conversation filters")
+	l.checkFooter("conversation filters", 80, "f2 submit", "esc cancel")
+	if strings.Contains(l.footer(), "ctrl+s") {
+		t.Errorf("the footer names ctrl+s, which no longer submits: %q", l.footer())
+	}
+}
