@@ -160,6 +160,10 @@ type Model struct {
 	namesSeen int // lists of names taken in, so the table measures its operators again
 
 	width, height int
+
+	// after delivers msg once d has passed (common.Tick): the debounce of automatic runs.
+	// Tests move its time themselves instead of waiting for it.
+	after func(d time.Duration, msg tea.Msg) tea.Cmd
 }
 
 // New returns the screen. Nothing is requested until it is first shown.
@@ -175,6 +179,7 @@ func New(ctx *common.Ctx) *Model {
 
 		names:    map[int64]string{},
 		namesReq: map[int64]int{},
+		after:    common.Tick,
 	}
 	m.now = ctx.Now()
 	m.refreshQuery()
@@ -278,7 +283,7 @@ func (m *Model) schedule(delay time.Duration) tea.Cmd {
 	if delay <= 0 {
 		delay = time.Millisecond
 	}
-	return common.Tick(delay, runTickMsg{seq: m.seq})
+	return m.after(delay, runTickMsg{seq: m.seq})
 }
 
 func (m *Model) running() bool { return m.run != nil && m.run.key == m.key }

@@ -59,7 +59,8 @@ var (
 // screen's state after every update, so a test can wait for a state instead of sleeping.
 type host struct {
 	*viewtest.Host
-	s *Model
+	s     *Model
+	clock *fakeClock // the debounce's clock, when the test moves it (nil: real time)
 
 	mu    sync.Mutex
 	state hostState
@@ -71,7 +72,8 @@ type hostState struct {
 	loaded  bool
 	running bool
 	modals  int
-	names   int // operator lists of organizations still on their way
+	menu    bool // the screen holds automatic runs for a menu it opened
+	names   int  // operator lists of organizations still on their way
 	toasts  []string
 }
 
@@ -80,6 +82,7 @@ func (h *host) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	h.mu.Lock()
 	h.state.updates++
 	h.state.key, h.state.loaded, h.state.running, h.state.modals = h.s.key, h.s.Loaded(), h.s.running(), len(h.Modals)
+	h.state.menu = h.s.menuOpen
 	h.state.names = h.s.namesPending()
 	if t, ok := msg.(common.ToastMsg); ok && t.Text != "" {
 		h.state.toasts = append(h.state.toasts, t.Text)
@@ -130,8 +133,17 @@ func waitFor(t *testing.T, h *host, key string) {
 // startHost runs the screen in a teatest program of w×h.
 func startHost(t *testing.T, ctx *common.Ctx, w, h int) (*host, *teatest.TestModel) {
 	t.Helper()
+	return startHostOn(t, ctx, w, h, nil)
+}
+
+// startHostOn is startHost with the debounce on clock (nil: real time).
+func startHostOn(t *testing.T, ctx *common.Ctx, w, h int, clock *fakeClock) (*host, *teatest.TestModel) {
+	t.Helper()
 	s := New(ctx)
-	hs := &host{Host: viewtest.NewHost(ctx, s), s: s}
+	if clock != nil {
+		s.after = clock.after
+	}
+	hs := &host{Host: viewtest.NewHost(ctx, s), s: s, clock: clock}
 	tm := teatest.NewTestModel(t, hs, teatest.WithInitialTermSize(w, h))
 	t.Cleanup(func() { _ = tm.Quit() })
 	return hs, tm
@@ -297,23 +309,92 @@ func usage(ctx *common.Ctx, metric client.Metric) int {
 	return ctx.Client.Usage(client.Family("analytics:" + string(metric)))
 }
 
-// settle sends msgs and waits until the host handled them and any debounced run had time to
-// start and finish.
-func settle(t *testing.T, h *host, tm *teatest.TestModel, msgs ...tea.Msg) hostState {
+// fakeClock is the debounce's clock in a test: its timers fire when the test moves it past
+// them (advance), never by themselves.
+type fakeClock struct {
+	mu      sync.Mutex
+	now     time.Duration
+	pending []fakeTimer
+}
+
+type fakeTimer struct {
+	at  time.Duration
+	msg tea.Msg
+}
+
+// after is Model.after on the fake clock (called from the screen's Update).
+func (c *fakeClock) after(d time.Duration, msg tea.Msg) tea.Cmd {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pending = append(c.pending, fakeTimer{at: c.now + d, msg: msg})
+	return nil
+}
+
+// advance moves the clock by d and delivers the timers due by then, earliest first, each
+// once the host handled the one before.
+func (c *fakeClock) advance(t *testing.T, h *host, tm *teatest.TestModel, d time.Duration) {
+	t.Helper()
+	c.mu.Lock()
+	c.now += d
+	c.mu.Unlock()
+	for {
+		c.mu.Lock()
+		next := -1
+		for i, f := range c.pending {
+			if f.at <= c.now && (next < 0 || f.at < c.pending[next].at) {
+				next = i
+			}
+		}
+		if next < 0 {
+			c.mu.Unlock()
+			return
+		}
+		f := c.pending[next]
+		c.pending = append(c.pending[:next], c.pending[next+1:]...)
+		c.mu.Unlock()
+		deliver(t, h, tm, f.msg)
+	}
+}
+
+// deliver sends msg and waits until the host handled it and what it started on the screen:
+// a menu closed by it has delivered its choice (the screen holds its runs exactly while a
+// menu is open).
+func deliver(t *testing.T, h *host, tm *teatest.TestModel, msg tea.Msg) {
 	t.Helper()
 	n := h.snapshot().updates
-	for _, m := range msgs {
-		tm.Send(m)
+	tm.Send(msg)
+	waitState(t, h, fmt.Sprintf("%T handled", msg), func(s hostState) bool {
+		return s.updates > n && s.menu == (s.modals > 0)
+	})
+}
+
+// settle sends msgs, one after the other, then lets the debounce's time pass (2×RunDelay on
+// the host's fake clock) and waits until no run is left.
+func settle(t *testing.T, h *host, tm *teatest.TestModel, msgs ...tea.Msg) hostState {
+	t.Helper()
+	if h.clock == nil {
+		t.Fatal("settle needs a host on a fake clock (startHostOn)")
 	}
-	waitState(t, h, "the messages", func(s hostState) bool { return s.updates >= n+len(msgs) })
-	time.Sleep(2 * RunDelay)
+	for _, m := range msgs {
+		deliver(t, h, tm, m)
+	}
+	h.clock.advance(t, h, tm, 2*RunDelay)
 	return waitState(t, h, "no run", func(s hostState) bool { return !s.running })
+}
+
+// startClocked runs the screen on a fake clock and lets its first query run.
+func startClocked(t *testing.T, ctx *common.Ctx, w, h int) (*host, *teatest.TestModel) {
+	t.Helper()
+	hs, tm := startHostOn(t, ctx, w, h, &fakeClock{})
+	waitState(t, hs, "the screen shown", func(s hostState) bool { return s.updates > 0 })
+	hs.clock.advance(t, hs, tm, RunDelay)
+	waitState(t, hs, "the first query", loadedNotRunning)
+	return hs, tm
 }
 
 func TestCacheAndViewChangesCostNoRequest(t *testing.T) {
 	ctx, _ := sandboxCtx(t)
-	h, tm := startHost(t, ctx, 120, 40)
-	waitState(t, h, "the first query", loadedNotRunning)
+	h, tm := startClocked(t, ctx, 120, 40)
 	metric := DefaultMetric
 	if n := usage(ctx, metric); n != 1 {
 		t.Fatalf("the first query cost %d requests", n)
@@ -343,8 +424,7 @@ func TestCacheAndViewChangesCostNoRequest(t *testing.T) {
 
 func TestLongRangeShowsCostAndRunsOnEnter(t *testing.T) {
 	ctx, _ := sandboxCtx(t)
-	h, tm := startHost(t, ctx, 120, 40)
-	waitState(t, h, "the first query", loadedNotRunning)
+	h, tm := startClocked(t, ctx, 120, 40)
 	metric := client.MetricConversationDuration
 	p, err := ParseCustom("119d", "today", fixedNow)
 	if err != nil || p.Days() != 120 {
@@ -1056,12 +1136,12 @@ func TestTypingThePathCostsOneRequest(t *testing.T) {
 	for _, gap := range []time.Duration{100 * time.Millisecond, 300 * time.Millisecond, 600 * time.Millisecond} {
 		t.Run(gap.String(), func(t *testing.T) {
 			ctx, _ := sandboxCtx(t)
-			h, tm := startHost(t, ctx, 120, 40)
-			waitState(t, h, "the first query", loadedNotRunning)
+			h, tm := startClocked(t, ctx, 120, 40)
 			for _, k := range questionPath {
-				tm.Send(k)
-				time.Sleep(gap)
+				deliver(t, h, tm, k)
+				h.clock.advance(t, h, tm, gap)
 			}
+			h.clock.advance(t, h, tm, RunDelay) // the keys pause
 			rt := client.MetricOperatorResponseTimeFirst
 			waitFor(t, h, keyFor(rt, PresetLastMonth, client.OperatorModeHuman))
 			if n := usage(ctx, rt); n != 1 {
@@ -1435,8 +1515,7 @@ func TestExportToastNamesTheWholePath(t *testing.T) {
 // that only ends in the future runs as typed.
 func TestFutureRangeSendsNothing(t *testing.T) {
 	ctx, _ := sandboxCtx(t)
-	h, tm := startHost(t, ctx, 120, 40)
-	waitState(t, h, "the first query", loadedNotRunning)
+	h, tm := startClocked(t, ctx, 120, 40)
 	future, err := ParseCustom("2026-11-30", "2027-01-20", fixedNow)
 	if err != nil {
 		t.Fatal(err)
