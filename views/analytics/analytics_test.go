@@ -488,7 +488,7 @@ func drain(t *testing.T, m *Model, cmd tea.Cmd) {
 		switch msg := c().(type) {
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
-		case clockTickMsg, common.OpenModalMsg, common.CloseModalMsg, common.ToastMsg, nil:
+		case clockTickMsg, common.ToastMsg, nil:
 		default:
 			_, next := m.Update(msg)
 			queue = append(queue, next)
@@ -1442,13 +1442,8 @@ func TestTableRowDetail(t *testing.T) {
 	if v := ansi.Strip(m.View()); strings.Contains(v, "pricing page twice") {
 		t.Fatalf("the table is wide enough to show the whole value_str; the test needs a cut:\n%s", v)
 	}
-	_, cmd := m.Update(keyEnter)
-	var modal common.Modal
-	for _, msg := range viewtest.Run(cmd, time.Second) {
-		if o, ok := msg.(common.OpenModalMsg); ok {
-			modal = o.Modal
-		}
-	}
+	m.Update(keyEnter)
+	modal := viewtest.Opened(ctx)
 	if modal == nil {
 		t.Fatal("enter on a row opens nothing")
 	}
@@ -1463,7 +1458,7 @@ func TestTableRowDetail(t *testing.T) {
 			t.Errorf("the detail does not show %q:\n%s", want, ansi.Strip(raw))
 		}
 	}
-	if _, cmd := modal.Update(keyEsc); cmd == nil {
+	if modal.Update(keyEsc); !viewtest.Closed(ctx) {
 		t.Error("esc does not close the detail")
 	}
 }
@@ -1477,19 +1472,14 @@ func TestExportToastNamesTheWholePath(t *testing.T) {
 	m.Update(rangePickedMsg{r: Range{Preset: PresetLast7}})
 	m.SetSize(120, 40)
 	loadSynthetic(t, m, []client.DataPoint{pt("2026-11-19T10:00:00", nil)})
-	_, cmd := m.Update(typed("e"))
-	var form common.Modal
-	for _, msg := range viewtest.Run(cmd, time.Second) {
-		if o, ok := msg.(common.OpenModalMsg); ok {
-			form = o.Modal
-		}
-	}
+	m.Update(typed("e"))
+	form := viewtest.Opened(ctx)
 	if form == nil {
 		t.Fatal("e opened no form")
 	}
 	form.SetSize(116, 38)
 	viewtest.Run(form.Init(), 100*time.Millisecond)
-	_, cmd = form.Update(tea.KeyMsg{Type: tea.KeyCtrlS})
+	_, cmd := form.Update(tea.KeyMsg{Type: tea.KeyCtrlS})
 	var toast string
 	for _, msg := range viewtest.Run(cmd, 5*time.Second) {
 		if done, ok := msg.(common.TaskDoneMsg); ok {

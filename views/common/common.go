@@ -41,10 +41,6 @@ type Ctx struct {
 
 	// taskSeq numbers tasks (NewTaskID).
 	taskSeq int
-	// AsyncModals makes OpenModal and CloseModal answer with OpenModalMsg/CloseModalMsg
-	// commands instead: for view tests that inspect those messages (viewtest.Host routes
-	// both forms). The root never sets it.
-	AsyncModals bool
 
 	// opening and closing are modal changes asked for during the current Update; the root
 	// applies them before it handles the next message.
@@ -56,18 +52,12 @@ type Ctx struct {
 // read over SSH) go to it and not to the screen. It returns nil so it can stand where a
 // command is expected.
 func (c *Ctx) OpenModal(m Modal) tea.Cmd {
-	if c.AsyncModals {
-		return OpenModal(m)
-	}
 	c.opening = append(c.opening, m)
 	return nil
 }
 
 // CloseModal removes m from the modal stack before the next message is handled.
 func (c *Ctx) CloseModal(m Modal) tea.Cmd {
-	if c.AsyncModals {
-		return CloseModal()
-	}
 	c.closing = append(c.closing, m)
 	return nil
 }

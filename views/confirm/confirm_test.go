@@ -21,9 +21,14 @@ func testCtx() *common.Ctx {
 		Styles: theme.New(nil, theme.Default(), true),
 		Keys:   keymap.Default(),
 		Now:    func() time.Time { return time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC) },
-		// Modal changes as messages, which these tests inspect.
-		AsyncModals: true,
 	}
+}
+
+// closed reports whether the last update asked to close m, as the root sees it (it takes
+// the asked changes).
+func closed(ctx *common.Ctx, m common.Modal) bool {
+	closing, _ := ctx.TakeModalChanges()
+	return len(closing) == 1 && closing[0] == m
 }
 
 func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
@@ -69,20 +74,21 @@ func TestYesRunsOnceAndCloses(t *testing.T) {
 	for _, k := range []tea.KeyMsg{runes("y"), {Type: tea.KeyEnter}} {
 		ran := 0
 		onYes := func() tea.Msg { ran++; return yesMsg{} }
-		m := New(testCtx(), "Delete contact?", "Delete contact “Anna” (#12)? This cannot be undone.", onYes)
+		ctx := testCtx()
+		m := New(ctx, "Delete contact?", "Delete contact “Anna” (#12)? This cannot be undone.", onYes)
 		m, cmd := m.Update(k)
+		if !closed(ctx, m) {
+			t.Fatalf("%s: the modal did not close", k)
+		}
 		msgs := collect(t, cmd)
 		if ran != 1 {
 			t.Fatalf("%s: onYes ran %d times, want 1", k, ran)
 		}
-		if len(msgs) != 2 {
-			t.Fatalf("%s: got %#v, want close then yes", k, msgs)
+		if len(msgs) != 1 {
+			t.Fatalf("%s: got %#v, want the action's message", k, msgs)
 		}
-		if _, ok := msgs[0].(common.CloseModalMsg); !ok {
-			t.Fatalf("%s: first message %#v, want CloseModalMsg", k, msgs[0])
-		}
-		if _, ok := msgs[1].(yesMsg); !ok {
-			t.Fatalf("%s: second message %#v, want the action's", k, msgs[1])
+		if _, ok := msgs[0].(yesMsg); !ok {
+			t.Fatalf("%s: message %#v, want the action's", k, msgs[0])
 		}
 		// A second y before the modal is gone does nothing.
 		_, cmd = m.Update(runes("y"))
@@ -95,26 +101,28 @@ func TestYesRunsOnceAndCloses(t *testing.T) {
 func TestNoAndEscCancel(t *testing.T) {
 	for _, k := range []tea.KeyMsg{runes("n"), {Type: tea.KeyEsc}} {
 		ran := false
-		m := New(testCtx(), "Delete note?", "Delete the note?", func() tea.Msg { ran = true; return nil })
+		ctx := testCtx()
+		m := New(ctx, "Delete note?", "Delete the note?", func() tea.Msg { ran = true; return nil })
 		_, cmd := m.Update(k)
 		msgs := collect(t, cmd)
 		if ran {
 			t.Fatalf("%s: the action ran on cancel", k)
 		}
-		if len(msgs) != 1 {
-			t.Fatalf("%s: got %#v", k, msgs)
-		}
-		if _, ok := msgs[0].(common.CloseModalMsg); !ok {
-			t.Fatalf("%s: got %#v, want CloseModalMsg", k, msgs[0])
+		if len(msgs) != 0 || !closed(ctx, m) {
+			t.Fatalf("%s: got %#v and no close", k, msgs)
 		}
 	}
 }
 
 func TestOtherKeysDoNothing(t *testing.T) {
-	m := New(testCtx(), "Delete contact?", "body", func() tea.Msg { t.Fatal("ran"); return nil })
+	ctx := testCtx()
+	m := New(ctx, "Delete contact?", "body", func() tea.Msg { t.Fatal("ran"); return nil })
 	for _, s := range []string{"d", "j", "x", " "} {
 		if _, cmd := m.Update(runes(s)); cmd != nil {
 			t.Fatalf("%q returned a command", s)
+		}
+		if closing, _ := ctx.TakeModalChanges(); len(closing) > 0 {
+			t.Fatalf("%q closed the modal", s)
 		}
 	}
 }
@@ -161,27 +169,29 @@ func TestLongQuestionFitsTheHeight(t *testing.T) {
 func TestStrictIgnoresEnter(t *testing.T) {
 	ran := 0
 	onYes := func() tea.Msg { ran++; return yesMsg{} }
-	m := NewStrict(testCtx(), "Delete ongoing conversation?", "Conversation #12 with Ann is ongoing (pending).", onYes)
+	sctx := testCtx()
+	m := NewStrict(sctx, "Delete ongoing conversation?", "Conversation #12 with Ann is ongoing (pending).", onYes)
 	m.SetSize(60, 12)
 	if v := m.View(); strings.Contains(v, "enter") || !strings.Contains(v, "y yes, delete") {
 		t.Fatalf("the keys shown offer enter or lack y:\n%s", v)
 	}
-	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil || m.(*Model).Answered() {
+	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil || m.(*Model).Answered() || closed(sctx, m) {
 		t.Fatal("enter answered a strict question")
 	}
 	_, cmd := m.Update(runes("y"))
-	if msgs := collect(t, cmd); ran != 1 || len(msgs) != 2 {
+	if msgs := collect(t, cmd); ran != 1 || len(msgs) != 1 || !closed(sctx, m) {
 		t.Fatalf("y: onYes ran %d times, messages %#v", ran, msgs)
 	}
-	c := NewStrict(testCtx(), "Delete ongoing conversation?", "body", onYes)
-	if _, cmd := c.Update(tea.KeyMsg{Type: tea.KeyEsc}); len(collect(t, cmd)) != 1 || ran != 1 {
+	cctx := testCtx()
+	c := NewStrict(cctx, "Delete ongoing conversation?", "body", onYes)
+	if _, cmd := c.Update(tea.KeyMsg{Type: tea.KeyEsc}); len(collect(t, cmd)) != 0 || ran != 1 || !closed(cctx, c) {
 		t.Fatal("esc did not cancel a strict question")
 	}
 	// A keymap that binds yes to enter alone keeps enter as the answer.
 	ctx := testCtx()
 	ctx.Keys.Yes.SetKeys("enter")
 	e := NewStrict(ctx, "Delete ongoing conversation?", "body", onYes)
-	if _, cmd := e.Update(tea.KeyMsg{Type: tea.KeyEnter}); len(collect(t, cmd)) != 2 || ran != 2 {
+	if _, cmd := e.Update(tea.KeyMsg{Type: tea.KeyEnter}); len(collect(t, cmd)) != 1 || ran != 2 || !closed(ctx, e) {
 		t.Fatal("with yes bound to enter alone, enter did not answer")
 	}
 }

@@ -26,8 +26,8 @@ import (
 )
 
 // enterUntilSubmit presses enter (next field, then submit on the last) until the form
-// starts its task (returned unrun) or closes (the messages are returned).
-func enterUntilSubmit(t *testing.T, m common.Modal) (common.Modal, tea.Cmd, []tea.Msg) {
+// starts its task (returned unrun) or asks ctx to close it (the messages are returned).
+func enterUntilSubmit(t *testing.T, ctx *common.Ctx, m common.Modal) (common.Modal, tea.Cmd, []tea.Msg) {
 	t.Helper()
 	for i := 0; i < 40; i++ {
 		var cmd tea.Cmd
@@ -36,7 +36,7 @@ func enterUntilSubmit(t *testing.T, m common.Modal) (common.Modal, tea.Cmd, []te
 		if isSubmitting(m) {
 			return m, cmd, out
 		}
-		if _, closed := find[common.CloseModalMsg](out); closed {
+		if viewtest.Closed(ctx) {
 			return m, nil, out
 		}
 	}
@@ -75,7 +75,7 @@ func TestEditFormPrefillsAndSendsOnlyChanges(t *testing.T) {
 		t.Fatalf("not prefilled with %q, %q:\n%s", client.Str(ct.Name), client.Str(ct.Email), v)
 	}
 	// Untouched: nothing to send, the form closes saying so.
-	_, _, msgs := enterUntilSubmit(t, openModal(contacts.NewEditForm(e.ctx, ct), 76, 40))
+	_, _, msgs := enterUntilSubmit(t, e.ctx, openModal(contacts.NewEditForm(e.ctx, ct), 76, 40))
 	if toast, ok := find[common.ToastMsg](msgs); !ok || !strings.Contains(toast.Text, "Nothing changed") {
 		t.Fatalf("untouched form: %#v", msgs)
 	}
@@ -110,8 +110,8 @@ func TestEditFormPrefillsAndSendsOnlyChanges(t *testing.T) {
 	if client.Str(got.Name) != "Renamed Person" || got.Company != nil || client.Str(got.Email) != client.Str(ct.Email) {
 		t.Fatalf("contact after PATCH: name %q company %v email %q", client.Str(got.Name), got.Company, client.Str(got.Email))
 	}
-	_, _, out := drive(m, d)
-	if _, ok := find[common.CloseModalMsg](out); !ok {
+	drive(m, d)
+	if !viewtest.Closed(e.ctx) {
 		t.Fatal("the form did not close on success")
 	}
 }
@@ -186,8 +186,8 @@ func TestEditFormKeepsInputOnFailureAndNeverSubmitsTwice(t *testing.T) {
 	if d.Err == nil || !client.IsPermission(d.Err) {
 		t.Fatalf("want a 403, got %+v", d)
 	}
-	m, _, out := drive(m, d)
-	if _, ok := find[common.CloseModalMsg](out); ok {
+	m, _, _ = drive(m, d)
+	if viewtest.Closed(e.ctx) {
 		t.Fatal("a failed save closed the form")
 	}
 	v := m.View()
@@ -327,8 +327,8 @@ func TestEditFormRateLimitedKeepsInput(t *testing.T) {
 	if !client.IsRateLimited(d.Err) {
 		t.Fatalf("want a 429, got %+v", d)
 	}
-	m, _, out := drive(m, d)
-	if _, closed := find[common.CloseModalMsg](out); closed {
+	m, _, _ = drive(m, d)
+	if viewtest.Closed(e.ctx) {
 		t.Fatal("a rate-limited save closed the form")
 	}
 	if v := m.View(); !strings.Contains(v, "Rate-limited by the API") || !strings.Contains(v, "Typed Before The Limit") {
@@ -363,7 +363,7 @@ func feed(m common.Modal, keys ...string) (common.Modal, tea.Cmd, []tea.Msg) {
 		}
 		switch msg.(type) {
 		case nil:
-		case common.CloseModalMsg, common.ToastMsg, common.TaskDoneMsg, contacts.FilterMsg:
+		case common.ToastMsg, common.TaskDoneMsg, contacts.FilterMsg:
 			out = append(out, msg)
 		default:
 			queue = append(queue, msg)
@@ -693,7 +693,7 @@ func TestEditLostAnswerIsCheckedAgainstTheContact(t *testing.T) {
 				t.Fatalf("no check after the lost answer: %#v", out)
 			}
 			m, _, out = drive(m, check)
-			_, closed := find[common.CloseModalMsg](out)
+			closed := viewtest.Closed(e.ctx)
 			toast, _ := find[common.ToastMsg](out)
 			now, err := e.c.GetContact(client.Fresh(context.Background()), ct.ID)
 			if err != nil {

@@ -183,7 +183,7 @@ func drive(m common.Modal, msg tea.Msg) (common.Modal, tea.Cmd, []tea.Msg) {
 		}
 		for _, r := range run(cmd) {
 			switch r.(type) {
-			case common.CloseModalMsg, common.ToastMsg, common.TaskDoneMsg, common.OpenModalMsg,
+			case common.ToastMsg, common.TaskDoneMsg,
 				contacts.FilterMsg, contacts.SearchMsg:
 				out = append(out, r)
 			default:

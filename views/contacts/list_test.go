@@ -624,7 +624,7 @@ func TestJumpToID(t *testing.T) {
 	m = viewtest.Settle(m, m.Load(false), wait)
 	target := m.Rows()[6]
 	before := len(e.rec.requests("GET", "/contact_identities/"))
-	m, _ = viewtest.KeyAnswer(t, m, "#", fmt.Sprint(target.ID), wait)
+	m, _ = viewtest.KeyAnswer(t, e.ctx, m, "#", fmt.Sprint(target.ID), wait)
 	if r, _ := m.Selected(); r.ID != target.ID {
 		t.Fatalf("# %d: cursor on %d, want the loaded row", target.ID, r.ID)
 	}
@@ -636,7 +636,7 @@ func TestJumpToID(t *testing.T) {
 
 	far := e.contactWith(t, func(ct client.Contact) bool { _, loaded := m.Row(ct.ID); return !loaded })
 	before = len(e.rec.requests("GET", "/contact_identities/"))
-	m, _ = viewtest.KeyAnswer(t, m, "#", fmt.Sprint(far.ID), wait)
+	m, _ = viewtest.KeyAnswer(t, e.ctx, m, "#", fmt.Sprint(far.ID), wait)
 	sent := e.rec.requests("GET", "/contact_identities/")[before:]
 	if len(sent) != 1 || !strings.Contains("&"+sent[0].Query+"&", fmt.Sprintf("&id=%d&", far.ID)) {
 		t.Fatalf("# %d sent %v, want one request by id", far.ID, sent)
@@ -648,7 +648,7 @@ func TestJumpToID(t *testing.T) {
 	verified := true
 	m = viewtest.Settle(m, m.SetQuery(contacts.Query{Filter: client.ContactFilter{Verified: &verified}}), wait)
 	unverified := e.contactWith(t, func(ct client.Contact) bool { return !ct.Verified })
-	_, toasts := viewtest.KeyAnswer(t, m, "#", fmt.Sprint(unverified.ID), wait)
+	_, toasts := viewtest.KeyAnswer(t, e.ctx, m, "#", fmt.Sprint(unverified.ID), wait)
 	if want := fmt.Sprintf("This list has no contact #%d.", unverified.ID); len(toasts) != 1 || toasts[0] != want {
 		t.Fatalf("# of an unverified contact among the verified: toasts %q, want %q", toasts, want)
 	}

@@ -18,7 +18,7 @@ import (
 
 // filterFormRun is a modal run as a program runs it: messages one at a time, in the order
 // sent, a command's messages after those already waiting, a sequence in order; ticks and
-// cursor blinks never fire. FilterMsg and CloseModalMsg are kept in out.
+// cursor blinks never fire. FilterMsg is kept in out.
 type filterFormRun struct {
 	m     common.Modal
 	queue []tea.Msg
@@ -42,7 +42,7 @@ func (r *filterFormRun) exec(c tea.Cmd) {
 	}
 	switch msg.(type) {
 	case nil:
-	case conversations.FilterMsg, common.CloseModalMsg:
+	case conversations.FilterMsg:
 		r.out = append(r.out, msg)
 	default:
 		r.queue = append(r.queue, msg)

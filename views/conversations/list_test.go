@@ -26,12 +26,19 @@ const wait = 5 * time.Second
 
 func newList(t *testing.T, c *client.Client, pageSize, w, h int) conversations.Model {
 	t.Helper()
+	m, _ := newListCtx(t, c, pageSize, w, h)
+	return m
+}
+
+// newListCtx is newList with its context, through which the list opens its modals.
+func newListCtx(t *testing.T, c *client.Client, pageSize, w, h int) (conversations.Model, *common.Ctx) {
+	t.Helper()
 	ctx := viewtest.Ctx(c)
 	ctx.PageSize = pageSize
 	m := conversations.New(ctx)
 	m.SetSize(w, h)
 	m.Focus()
-	return m
+	return m, ctx
 }
 
 func TestStaleResultsAreDropped(t *testing.T) {
@@ -655,9 +662,9 @@ func TestHeaderKeepsEveryPartVisible(t *testing.T) {
 	}
 }
 
-func jump(t *testing.T, m conversations.Model, text string) (conversations.Model, []string) {
+func jump(t *testing.T, ctx *common.Ctx, m conversations.Model, text string) (conversations.Model, []string) {
 	t.Helper()
-	return viewtest.KeyAnswer(t, m, "#", text, wait)
+	return viewtest.KeyAnswer(t, ctx, m, "#", text, wait)
 }
 
 // # goes to a loaded conversation at once; one that is not loaded yet is asked for by id
@@ -665,11 +672,11 @@ func jump(t *testing.T, m conversations.Model, text string) (conversations.Model
 // it; one the list's filters leave out, and text that is no id, are said so.
 func TestJumpToID(t *testing.T) {
 	c, log := listEnv(t)
-	m := newList(t, c, 10, 120, 20)
+	m, ctx := newListCtx(t, c, 10, 120, 20)
 	m = viewtest.Settle(m, m.Load(false), wait)
 	target := m.Rows()[7]
 	before := len(listRequests(t, log))
-	m, _ = jump(t, m, fmt.Sprint(target.ID))
+	m, _ = jump(t, ctx, m, fmt.Sprint(target.ID))
 	for _, q := range listRequests(t, log)[before:] {
 		if q.Has("id__gt") {
 			t.Fatalf("# %d asked the server %v for a loaded row", target.ID, q)
@@ -688,7 +695,7 @@ func TestJumpToID(t *testing.T) {
 		t.Fatalf("conversation %d is loaded already", far.ID)
 	}
 	before = len(listRequests(t, log))
-	m, _ = jump(t, m, fmt.Sprintf("#%d", far.ID))
+	m, _ = jump(t, ctx, m, fmt.Sprintf("#%d", far.ID))
 	sent := listRequests(t, log)[before:]
 	if len(sent) != 1 || sent[0].Get("id__gt") != fmt.Sprint(far.ID-1) || sent[0].Get("id__lt") != fmt.Sprint(far.ID+1) {
 		t.Fatalf("# %d sent %v, want one request by id", far.ID, sent)
@@ -708,11 +715,11 @@ func TestJumpToID(t *testing.T) {
 			break
 		}
 	}
-	m, toasts := jump(t, m, fmt.Sprint(ended.ID))
+	m, toasts := jump(t, ctx, m, fmt.Sprint(ended.ID))
 	if want := fmt.Sprintf("This list has no conversation #%d.", ended.ID); len(toasts) != 1 || toasts[0] != want {
 		t.Fatalf("# of an ended conversation in the new ones: toasts %q, want %q", toasts, want)
 	}
-	if _, toasts = jump(t, m, "abc"); len(toasts) != 1 || !strings.Contains(toasts[0], "not a positive whole number") {
+	if _, toasts = jump(t, ctx, m, "abc"); len(toasts) != 1 || !strings.Contains(toasts[0], "not a positive whole number") {
 		t.Fatalf("# abc: toasts %q", toasts)
 	}
 }

@@ -22,7 +22,7 @@ import (
 // are handled one at a time in the order they were sent; a command's message is sent after
 // the messages already waiting (keys read in the same read as the key that started it); a
 // batch's commands all send before the sequence they belong to goes on; ticks and cursor
-// blinks never fire. Messages for the root (close, toast) are kept in out.
+// blinks never fire. Messages for the root (toast, task result) are kept in out.
 type program struct {
 	m     common.Modal
 	queue []tea.Msg
@@ -59,7 +59,7 @@ func (p *program) exec(cmd tea.Cmd) {
 		return
 	}
 	switch msg.(type) {
-	case common.CloseModalMsg, common.ToastMsg, common.TaskDoneMsg:
+	case common.ToastMsg, common.TaskDoneMsg:
 		p.out = append(p.out, msg)
 		return
 	}

@@ -105,7 +105,7 @@ func lostThenCheckView(t *testing.T, e *env, m common.Modal, d common.TaskDoneMs
 	}
 	for _, k := range []tea.KeyMsg{ctrlS, esc} {
 		_, c := m.Update(k)
-		if msgs := run(c); has[common.CloseModalMsg](msgs) {
+		if run(c); closed(e.ctx) {
 			t.Fatalf("%s closed the form while it checks", k)
 		}
 	}
@@ -139,7 +139,7 @@ func TestNoteLostAnswerIsFoundSaved(t *testing.T) {
 	}
 	_, cmd := m.Update(check)
 	msgs := run(cmd)
-	if !has[common.CloseModalMsg](msgs) {
+	if !closed(e.ctx) {
 		t.Fatalf("a confirmed save did not close the form: %#v", msgs)
 	}
 	if got := viewtest.Toasts(msgs); len(got) != 1 || got[0] != "Note saved (confirmed after the connection dropped)" {
@@ -165,7 +165,7 @@ func TestNoteLostRequestIsNotSavedAndSendsAgain(t *testing.T) {
 		t.Fatalf("check: %+v", check)
 	}
 	m, cmd := m.Update(check)
-	if msgs := run(cmd); has[common.CloseModalMsg](msgs) || len(viewtest.Toasts(msgs)) > 0 {
+	if msgs := run(cmd); closed(e.ctx) || len(viewtest.Toasts(msgs)) > 0 {
 		t.Fatalf("a note that is not on the server closed the form: %#v", msgs)
 	}
 	want := "Not saved: the connection was lost before the server answered, and the note is not on the server. ctrl+s sends it again."
@@ -195,7 +195,7 @@ func TestNoteLostRequestIsNotSavedAndSendsAgain(t *testing.T) {
 	}
 	_, cmd = m.Update(sent)
 	msgs := run(cmd)
-	if got := viewtest.Toasts(msgs); !has[common.CloseModalMsg](msgs) || len(got) != 1 || got[0] != "Note saved" {
+	if got := viewtest.Toasts(msgs); !closed(e.ctx) || len(got) != 1 || got[0] != "Note saved" {
 		t.Fatalf("resend did not close as saved: %#v", msgs)
 	}
 	if g, p := e.log.Count("GET", notesPath)-gets, e.log.Count("POST", notesPath)-posts; g != 1 || p != 1 {
@@ -277,7 +277,7 @@ func TestNoteResendAfterAnUnconfirmedSaveAsksFirst(t *testing.T) {
 				_, cmd = m.Update(d)
 				msgs = run(cmd)
 			}
-			if got := viewtest.Toasts(msgs); !has[common.CloseModalMsg](msgs) || len(got) != 1 || got[0] != tc.toast {
+			if got := viewtest.Toasts(msgs); !closed(e.ctx) || len(got) != 1 || got[0] != tc.toast {
 				t.Fatalf("after %q: %#v", tc.answer, msgs)
 			}
 			if got := notesWith(t, e, ct.ID, text); got != tc.notes {
@@ -299,7 +299,7 @@ func TestNoteEmptyAnswerIsCheckedNeverSaved(t *testing.T) {
 		m, check := lostThenCheck(t, e, m, d)
 		m, cmd := m.Update(check)
 		msgs := run(cmd)
-		if has[common.CloseModalMsg](msgs) || len(viewtest.Toasts(msgs)) > 0 {
+		if closed(e.ctx) || len(viewtest.Toasts(msgs)) > 0 {
 			t.Fatalf("an empty 200 closed the form: %#v", msgs)
 		}
 		want := "Not saved: the API answered 200 with an empty body, and the note is not on the server. ctrl+s sends it again."
@@ -319,7 +319,7 @@ func TestNoteEmptyAnswerIsCheckedNeverSaved(t *testing.T) {
 		m, check := lostThenCheck(t, e, m, d)
 		_, cmd := m.Update(check)
 		msgs := run(cmd)
-		if got := viewtest.Toasts(msgs); !has[common.CloseModalMsg](msgs) || len(got) != 1 || got[0] != "Note saved (confirmed after an unreadable answer)" {
+		if got := viewtest.Toasts(msgs); !closed(e.ctx) || len(got) != 1 || got[0] != "Note saved (confirmed after an unreadable answer)" {
 			t.Fatalf("%#v", msgs)
 		}
 		if got := notesWith(t, e, ct.ID, text); got != 1 {
@@ -438,7 +438,7 @@ func TestNoteResendWhenTheLookFailsOrTheTextChanged(t *testing.T) {
 			t.Fatalf("question %q", m.(*Form).inner.Asking())
 		}
 		m, cmd = m.Update(runes("n"))
-		if msgs := run(cmd); has[common.CloseModalMsg](msgs) {
+		if run(cmd); closed(e.ctx) {
 			t.Fatal("no closed the form over an edited text")
 		}
 		if got := m.(*Form).Err(); got != "Not sent: the earlier attempt is on the server. ctrl+s asks again." {
@@ -469,7 +469,7 @@ func TestNoteTimeoutIsCheckedAndRefusedIsNot(t *testing.T) {
 		}
 		_, cmd := m.Update(check)
 		msgs := run(cmd)
-		if got := viewtest.Toasts(msgs); !has[common.CloseModalMsg](msgs) || len(got) != 1 || got[0] != "Note saved (confirmed after no answer came in time)" {
+		if got := viewtest.Toasts(msgs); !closed(e.ctx) || len(got) != 1 || got[0] != "Note saved (confirmed after no answer came in time)" {
 			t.Fatalf("%#v", msgs)
 		}
 		if got := notesWith(t, e, ct.ID, text); got != 1 {

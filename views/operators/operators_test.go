@@ -129,7 +129,7 @@ func TestAwayOfOneselfNeedsNoConfirmation(t *testing.T) {
 	l.Until("the away task", func() bool {
 		return e.Log.Count("PATCH", "/away/") == 1 && !m.Busy() && l.H.LastToast() != ""
 	})
-	if l.H.Top() != nil || l.H.Count("common.OpenModalMsg") != 0 {
+	if l.H.Top() != nil || l.H.Opens != 0 {
 		t.Fatalf("a modal opened for one's own away status")
 	}
 	op, err := e.Client.GetOperator(context.Background(), owner)

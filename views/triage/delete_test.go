@@ -34,13 +34,11 @@ func cursorOnOngoing(t *testing.T, m *triage.Model) conversations.Row {
 }
 
 // askDelete presses d and returns the question it opens.
-func askDelete(t *testing.T, m *triage.Model) common.Modal {
+func askDelete(t *testing.T, ctx *common.Ctx, m *triage.Model) common.Modal {
 	t.Helper()
-	_, cmd := m.Update(viewtest.Key("d"))
-	for _, msg := range viewtest.RunSkippingTicks(cmd, wait) {
-		if om, ok := msg.(common.OpenModalMsg); ok {
-			return om.Modal
-		}
+	m.Update(viewtest.Key("d"))
+	if q := viewtest.Opened(ctx); q != nil {
+		return q
 	}
 	t.Fatal("d on an ongoing conversation asked nothing")
 	return nil
@@ -64,9 +62,6 @@ func answer(m *triage.Model, q common.Modal, k tea.KeyMsg) []common.ToastMsg {
 				toasts = append(toasts, tm)
 				continue
 			}
-			if _, ok := msg.(common.CloseModalMsg); ok {
-				continue
-			}
 			_, next := m.Update(msg)
 			pending = append(pending, next)
 		}
@@ -79,9 +74,9 @@ func answer(m *triage.Model, q common.Modal, k tea.KeyMsg) []common.ToastMsg {
 // conversations from list DELETEs only), and the sandbox's refusal shows with its detail
 // while the row stays.
 func TestDeleteOngoingWarnsAndShowsTheRefusal(t *testing.T) {
-	m, c, _ := newScreen(t, 120, 40)
+	m, c, _, ctx := newScreen(t, 120, 40)
 	r := cursorOnOngoing(t, m)
-	q := askDelete(t, m)
+	q := askDelete(t, ctx, m)
 	want := fmt.Sprintf("Conversation #%d with %s is ongoing (%s). The API may refuse or end it; delete anyway? This cannot be undone.", r.ID, r.Name, r.Status)
 	if v := questionText(q); !strings.Contains(v, want) {
 		t.Fatalf("the question does not warn:\n%s\nwant %q", q.View(), want)
@@ -106,13 +101,13 @@ func TestDeleteOngoingWarnsAndShowsTheRefusal(t *testing.T) {
 // TestDeleteOngoingThatTheServerDeletes: when the server deletes the conversation the list
 // shows as ongoing (here: ended meanwhile by another agent), the row goes and a toast says so.
 func TestDeleteOngoingThatTheServerDeletes(t *testing.T) {
-	m, c, sb := newScreen(t, 120, 40)
+	m, c, sb, ctx := newScreen(t, 120, 40)
 	r := cursorOnOngoing(t, m)
 	ended := client.StatusEnded
 	if _, err := viewtest.Client(t, sb).UpdateConversation(t.Context(), r.ID, client.ConversationUpdate{Status: &ended}); err != nil {
 		t.Fatal(err)
 	}
-	q := askDelete(t, m)
+	q := askDelete(t, ctx, m)
 	if !strings.Contains(questionText(q), "is ongoing") {
 		t.Fatalf("the question does not warn:\n%s", q.View())
 	}

@@ -35,14 +35,17 @@ func settle(m *triage.Model, cmd tea.Cmd) {
 	}
 }
 
-func newScreen(t *testing.T, w, h int) (*triage.Model, *client.Client, *sandbox.Running) {
+// newScreen is the conversations screen at w×h on a sandbox of its own, with its client and
+// its context (through which it asks the root to open and close modals).
+func newScreen(t *testing.T, w, h int) (*triage.Model, *client.Client, *sandbox.Running, *common.Ctx) {
 	t.Helper()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
-	m := triage.New(viewtest.Ctx(c))
+	ctx := viewtest.Ctx(c)
+	m := triage.New(ctx)
 	m.SetSize(w, h)
 	settle(m, m.Init())
-	return m, c, sb
+	return m, c, sb, ctx
 }
 
 func TestHoldingJLoadsOnlyWhereTheCursorRests(t *testing.T) {
@@ -58,7 +61,7 @@ func TestHoldingJLoadsOnlyWhereTheCursorRests(t *testing.T) {
 		{80, 24, false, false},
 	} {
 		t.Run(fmt.Sprintf("%dx%d", c.w, c.h), func(t *testing.T) {
-			m, cl, _ := newScreen(t, c.w, c.h)
+			m, cl, _, _ := newScreen(t, c.w, c.h)
 			before := cl.Usage(client.FamilyConversations)
 			// Key repeat: every press arrives before the previous rest timer fires.
 			var ticks []tea.Cmd
@@ -119,7 +122,7 @@ func TestHoldingJLoadsOnlyWhereTheCursorRests(t *testing.T) {
 // One pane at a time, tab pressed before the cursor rests opens the row under the cursor,
 // not the one opened before.
 func TestTabFromTheListOpensTheRowUnderTheCursor(t *testing.T) {
-	m, _, _ := newScreen(t, 80, 24)
+	m, _, _, _ := newScreen(t, 80, 24)
 	_, cmd := m.Update(viewtest.Key("enter"))
 	settle(m, cmd)
 	m.Update(viewtest.Key("esc"))
@@ -134,7 +137,7 @@ func TestTabFromTheListOpensTheRowUnderTheCursor(t *testing.T) {
 
 // Growing the terminal past the one-pane layout loads the thread the new layout shows.
 func TestResizeShowsTheThreadOfTheCursorRow(t *testing.T) {
-	m, _, _ := newScreen(t, 80, 24)
+	m, _, _, _ := newScreen(t, 80, 24)
 	_, cmd := m.Update(viewtest.Key("j"))
 	settle(m, cmd)
 	r, _ := m.List.Selected()
@@ -182,7 +185,7 @@ func TestLayouts(t *testing.T) {
 		{80, 24, []string{"Conversations"}, []string{"─ Messages", "─ Detail"}},
 	}
 	for _, tc := range cases {
-		m, _, _ := newScreen(t, tc.w, tc.h)
+		m, _, _, _ := newScreen(t, tc.w, tc.h)
 		v := m.View()
 		viewtest.CheckSize(t, v, tc.w, tc.h, fmt.Sprintf("%dx%d", tc.w, tc.h))
 		for _, p := range tc.panes {
@@ -197,7 +200,7 @@ func TestLayouts(t *testing.T) {
 		}
 	}
 	// Medium: p shows the detail as a third pane, p again hides it.
-	m, _, _ := newScreen(t, 120, 40)
+	m, _, _, _ := newScreen(t, 120, 40)
 	m.Update(viewtest.Key("p"))
 	if v := m.View(); !strings.Contains(v, "─ Detail") {
 		t.Fatal("p did not show the detail pane at 120 columns")
@@ -208,7 +211,7 @@ func TestLayouts(t *testing.T) {
 		t.Fatal("p did not hide the detail pane again")
 	}
 	// Narrow: tab walks list → messages → detail → list.
-	m, _, _ = newScreen(t, 80, 24)
+	m, _, _, _ = newScreen(t, 80, 24)
 	for _, want := range []string{"─ Messages", "─ Detail", "─ Conversations"} {
 		m.Update(viewtest.Key("tab"))
 		if v := m.View(); !strings.Contains(v, want) {
@@ -231,7 +234,7 @@ func TestLayouts(t *testing.T) {
 }
 
 func TestEnterOpensAndEscReturns(t *testing.T) {
-	m, _, _ := newScreen(t, 120, 40)
+	m, _, _, _ := newScreen(t, 120, 40)
 	_, cmd := m.Update(viewtest.Key("enter"))
 	settle(m, cmd)
 	if m.Focused() != triage.PaneMessages {
@@ -248,7 +251,7 @@ func TestEnterOpensAndEscReturns(t *testing.T) {
 }
 
 func TestOpenConversationMessage(t *testing.T) {
-	m, _, sb := newScreen(t, 200, 50)
+	m, _, sb, _ := newScreen(t, 200, 50)
 	id := sb.Server.Info().LongConversationID
 	_, cmd := m.Update(common.OpenConversationMsg{ConversationID: id})
 	settle(m, cmd)
@@ -300,7 +303,7 @@ func TestDeleteMarkedCountsOnlyEnded(t *testing.T) {
 		{"two ended", 2, 0, "Delete 2 conversations?", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, c, _ := newScreen(t, 120, 40)
+			m, c, _, ctx := newScreen(t, 120, 40)
 			var idx []int
 			ended, active := tc.ended, tc.active
 			for i, r := range m.List.Rows() {
@@ -321,14 +324,14 @@ func TestDeleteMarkedCountsOnlyEnded(t *testing.T) {
 			before := c.Usage(client.FamilyConversations)
 			_, cmd := m.Update(viewtest.Key("d"))
 			var text string
-			opened := false
+			q := viewtest.Opened(ctx)
+			opened := q != nil
+			if opened {
+				text = q.View()
+			}
 			for _, msg := range viewtest.RunSkippingTicks(cmd, wait) {
-				switch msg := msg.(type) {
-				case common.ToastMsg:
+				if msg, ok := msg.(common.ToastMsg); ok {
 					text = msg.Text
-				case common.OpenModalMsg:
-					opened = true
-					text = msg.Modal.View()
 				}
 			}
 			if opened != tc.modal || !strings.Contains(text, tc.want) {
@@ -344,7 +347,7 @@ func TestDeleteMarkedCountsOnlyEnded(t *testing.T) {
 // The topics form offers every topic seen in this context, not only those of the rows the
 // current search left, and forgets them when the organization changes.
 func TestTopicsFormOffersTopicsSeenBefore(t *testing.T) {
-	m, _, _ := newScreen(t, 120, 40)
+	m, _, _, ctx := newScreen(t, 120, 40)
 	all := map[string]bool{}
 	for _, r := range m.List.Rows() {
 		for _, tp := range r.Topics {
@@ -367,7 +370,7 @@ func TestTopicsFormOffersTopicsSeenBefore(t *testing.T) {
 	if missing == "" {
 		t.Fatal("no topic outside the searched row to look for")
 	}
-	openForm := func() string { return topicsForm(t, m) }
+	openForm := func() string { return topicsForm(t, ctx, m) }
 	if v := openForm(); !strings.Contains(v, missing) {
 		t.Fatalf("the topics form lacks %q, seen before the search:\n%s", missing, v)
 	}
@@ -378,18 +381,15 @@ func TestTopicsFormOffersTopicsSeenBefore(t *testing.T) {
 }
 
 // topicsForm presses t and returns the view of the form it opens.
-func topicsForm(t *testing.T, m *triage.Model) string {
+func topicsForm(t *testing.T, ctx *common.Ctx, m *triage.Model) string {
 	t.Helper()
-	_, cmd := m.Update(viewtest.Key("t"))
-	for _, msg := range viewtest.RunSkippingTicks(cmd, wait) {
-		if om, ok := msg.(common.OpenModalMsg); ok {
-			md := om.Modal
-			md.SetSize(120, 40)
-			for _, msg := range viewtest.RunSkippingTicks(md.Init(), wait) {
-				md, _ = md.Update(msg)
-			}
-			return md.View()
+	m.Update(viewtest.Key("t"))
+	if md := viewtest.Opened(ctx); md != nil {
+		md.SetSize(120, 40)
+		for _, msg := range viewtest.RunSkippingTicks(md.Init(), wait) {
+			md, _ = md.Update(msg)
 		}
+		return md.View()
 	}
 	t.Fatal("t opened no form")
 	return ""
@@ -398,7 +398,7 @@ func topicsForm(t *testing.T, m *triage.Model) string {
 // A topic that first shows on a loaded row through an auto-refresh merge (the row changed
 // in place: no new page, no new row) is offered by the topics form of any row.
 func TestTopicsFormOffersATopicFromARefreshMerge(t *testing.T) {
-	m, c, _ := newScreen(t, 120, 40)
+	m, c, _, ctx := newScreen(t, 120, 40)
 	rows := m.List.Rows()
 	if len(rows) < 4 {
 		t.Fatalf("%d rows loaded", len(rows))
@@ -422,7 +422,7 @@ func TestTopicsFormOffersATopicFromARefreshMerge(t *testing.T) {
 	if sel, _ := m.List.Selected(); sel.ID == changed {
 		t.Fatal("the cursor is on the changed row")
 	}
-	if v := topicsForm(t, m); !strings.Contains(v, topic) {
+	if v := topicsForm(t, ctx, m); !strings.Contains(v, topic) {
 		t.Fatalf("the topics form lacks %q, which arrived with a refresh:\n%s", topic, v)
 	}
 }
@@ -431,7 +431,7 @@ func TestTopicsFormOffersATopicFromARefreshMerge(t *testing.T) {
 // time, stays shown (and focused) when the terminal grows to the medium or wide layout.
 func TestResizeKeepsTheFocusedDetailShown(t *testing.T) {
 	for _, size := range [][2]int{{120, 40}, {200, 50}} {
-		m, _, _ := newScreen(t, 200, 50)
+		m, _, _, _ := newScreen(t, 200, 50)
 		m.Update(viewtest.Key("p")) // wide: hide the detail
 		if strings.Contains(m.View(), "─ Detail") {
 			t.Fatal("p did not hide the detail at 200 columns")
@@ -453,7 +453,7 @@ func TestResizeKeepsTheFocusedDetailShown(t *testing.T) {
 
 // Help outside the list does not offer marking or deleting rows, which only the list does.
 func TestHelpOutsideTheListHasNoRowKeys(t *testing.T) {
-	m, _, _ := newScreen(t, 120, 40)
+	m, _, _, _ := newScreen(t, 120, 40)
 	k := keymap.Default()
 	has := func(groups [][]key.Binding, b key.Binding) bool {
 		for _, g := range groups {
@@ -480,7 +480,7 @@ func TestHelpOutsideTheListHasNoRowKeys(t *testing.T) {
 // Deleting the open conversation opens the row the cursor lands on (once it rests), instead
 // of leaving the thread and detail panes empty.
 func TestDeletingTheOpenConversationOpensTheNextRow(t *testing.T) {
-	m, _, _ := newScreen(t, 200, 50)
+	m, _, _, ctx := newScreen(t, 200, 50)
 	var cmd tea.Cmd
 	for range 3 {
 		_, cmd = m.Update(viewtest.Key("s")) // all → new → pending → ended
@@ -493,13 +493,8 @@ func TestDeletingTheOpenConversationOpensTheNextRow(t *testing.T) {
 	if m.Msgs.ConversationID() != r.ID {
 		t.Fatalf("thread %d open, the cursor is on %d", m.Msgs.ConversationID(), r.ID)
 	}
-	_, cmd = m.Update(viewtest.Key("d"))
-	var modal common.Modal
-	for _, msg := range viewtest.RunSkippingTicks(cmd, wait) {
-		if om, ok := msg.(common.OpenModalMsg); ok {
-			modal = om.Modal
-		}
-	}
+	m.Update(viewtest.Key("d"))
+	modal := viewtest.Opened(ctx)
 	if modal == nil {
 		t.Fatal("d asked nothing")
 	}
@@ -519,7 +514,7 @@ func TestDeletingTheOpenConversationOpensTheNextRow(t *testing.T) {
 // refreshed (the detail in place); while it stays the same, a refresh costs only the list
 // request.
 func TestRefreshFollowsTheOpenConversation(t *testing.T) {
-	m, c, _ := newScreen(t, 200, 50)
+	m, c, _, _ := newScreen(t, 200, 50)
 	_, cmd := m.Update(viewtest.Key("enter"))
 	settle(m, cmd)
 	r, _ := m.List.Selected()
@@ -553,7 +548,7 @@ func TestRefreshFollowsTheOpenConversation(t *testing.T) {
 // A conversation opened from elsewhere (a contact's detail) stays open while tab goes round
 // the panes one at a time, and the list's cursor goes to it when it is loaded.
 func TestOpenedConversationSurvivesTabbingThroughThePanes(t *testing.T) {
-	m, _, sb := newScreen(t, 80, 24)
+	m, _, sb, _ := newScreen(t, 80, 24)
 	rows := m.List.Rows()
 	if len(rows) < 5 {
 		t.Fatalf("%d rows", len(rows))

@@ -9,16 +9,6 @@ import (
 	"github.com/parley-tui/parley/views/common"
 )
 
-// Opened is the modal an OpenModalMsg among msgs opens (nil when none does).
-func Opened(msgs []tea.Msg) common.Modal {
-	for _, msg := range msgs {
-		if om, ok := msg.(common.OpenModalMsg); ok {
-			return om.Modal
-		}
-	}
-	return nil
-}
-
 // Answer types text into modal m (an inline prompt) and presses enter: it returns the
 // command enter produced (the modal's close and what the answer asks for).
 func Answer(m common.Modal, text string) tea.Cmd {
@@ -41,12 +31,13 @@ func Toasts(msgs []tea.Msg) []string {
 	return out
 }
 
-// KeyAnswer presses key on m, answers the prompt it opens with text and settles what
-// follows (as Settle does); it returns m and the toasts said on the way.
-func KeyAnswer[M Pane[M]](t testing.TB, m M, key, text string, wait time.Duration) (M, []string) {
+// KeyAnswer presses key on m, answers the prompt it opens through ctx with text and settles
+// what follows (as Settle does); it returns m and the toasts said on the way.
+func KeyAnswer[M Pane[M]](t testing.TB, ctx *common.Ctx, m M, key, text string, wait time.Duration) (M, []string) {
 	t.Helper()
 	m, cmd := m.Update(Key(key))
-	prompt := Opened(Run(cmd, wait))
+	Run(cmd, wait)
+	prompt := Opened(ctx)
 	if prompt == nil {
 		t.Fatalf("%s opened no prompt", key)
 	}

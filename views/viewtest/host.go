@@ -13,13 +13,13 @@ import (
 )
 
 // Host stands in for the root model in a screen's tests. It owns the screen and a modal
-// stack and routes like the root: keys to the top modal, else to the screen (ctrl+c
-// quits); every other message to every modal and the screen. Modals open and close both
-// ways the root supports: through OpenModalMsg and CloseModalMsg (what a context with
-// AsyncModals, such as Ctx's, asks for), and through the context's OpenModal and
-// CloseModal, applied right after the Update that asked, as ui.App does. Modals are sized
-// as the root sizes them. Toasts and screen switches are kept, and every message is
-// counted by type (Seen).
+// stack and routes like the root: keys, normalised as the root does (common.EachKey), to
+// the top modal, else to the screen (ctrl+c quits); every other message to every modal and
+// the screen. Modals open and close both ways the root supports: through the context's
+// OpenModal and CloseModal, applied right after the Update that asked, as ui.App does, and
+// through OpenModalMsg and CloseModalMsg from a command. Modals are sized as the root sizes
+// them. Toasts and screen switches are kept, every message is counted by type (Seen), and
+// so are the modals opened (Opens).
 //
 // Host is a tea.Model, so a Loop or teatest can run it. Its fields belong to whoever runs
 // it: read them from the test's goroutine with a Loop, and only through Seen while
@@ -32,6 +32,8 @@ type Host struct {
 	Switched []common.SwitchScreenMsg
 	// W and H are the size of the last WindowSizeMsg, all of it the screen's.
 	W, H int
+	// Opens counts the modals opened, both ways.
+	Opens int
 
 	ctx *common.Ctx
 }
@@ -69,6 +71,7 @@ func (h *Host) route(msg tea.Msg) tea.Cmd {
 			return tea.Batch(h.routeKey(k), h.applyModalChanges())
 		})
 	case common.OpenModalMsg:
+		h.Opens++
 		h.Modals = append(h.Modals, msg.Modal)
 		h.sizeModal(msg.Modal)
 		return msg.Modal.Init()
@@ -118,7 +121,10 @@ func (h *Host) routeKey(msg tea.KeyMsg) tea.Cmd {
 
 func (h *Host) applyModalChanges() tea.Cmd {
 	var inits tea.Cmd
-	h.Modals, inits = h.ctx.ApplyModalChanges(h.Modals, h.sizeModal)
+	h.Modals, inits = h.ctx.ApplyModalChanges(h.Modals, func(m common.Modal) {
+		h.Opens++
+		h.sizeModal(m)
+	})
 	return inits
 }
 
@@ -195,4 +201,22 @@ func (s *Seen) WaitSeen(t testing.TB, want map[string]int) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// Opened is the last modal that the updates since the last look asked to open (nil when
+// none), taking the asked changes as the root does after every update: a view test that
+// drives a screen without a Host sees through it what the root would have opened.
+func Opened(ctx *common.Ctx) common.Modal {
+	_, opening := ctx.TakeModalChanges()
+	if len(opening) == 0 {
+		return nil
+	}
+	return opening[len(opening)-1]
+}
+
+// Closed reports whether the updates since the last look asked to close a modal, taking
+// the asked changes as the root does after every update.
+func Closed(ctx *common.Ctx) bool {
+	closing, _ := ctx.TakeModalChanges()
+	return len(closing) > 0
 }

@@ -10,10 +10,12 @@ import (
 	"github.com/parley-tui/parley/views/common"
 )
 
-// fakeModal records the keys it gets; "c" closes it through the context.
+// fakeModal records the keys it gets; "c" closes it through the context (or, with viaMsg,
+// through a CloseModalMsg command).
 type fakeModal struct {
 	ctx        *common.Ctx
 	inline     bool
+	viaMsg     bool
 	keys       string
 	w, h       int
 	closeAsked common.Modal // what "c" asks to close (nil: itself)
@@ -28,6 +30,9 @@ func (m *fakeModal) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 			if target == nil {
 				target = m
 			}
+			if m.viaMsg {
+				return m, common.CloseModal()
+			}
 			return m, m.ctx.CloseModal(target)
 		}
 	}
@@ -38,11 +43,13 @@ func (m *fakeModal) SetSize(w, h int)         { m.w, m.h = w, h }
 func (m *fakeModal) Inline() bool             { return m.inline }
 func (m *fakeModal) ShortHelp() []key.Binding { return nil }
 
-// fakeScreen opens its modal through the context on "o".
+// fakeScreen opens its modal through the context on "o" (or, with viaMsg, through an
+// OpenModalMsg command).
 type fakeScreen struct {
-	ctx   *common.Ctx
-	modal common.Modal
-	keys  string
+	ctx    *common.Ctx
+	modal  common.Modal
+	viaMsg bool
+	keys   string
 }
 
 func (s *fakeScreen) Init() tea.Cmd { return nil }
@@ -50,6 +57,9 @@ func (s *fakeScreen) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
 		s.keys += k.String()
 		if k.String() == "o" {
+			if s.viaMsg {
+				return s, common.OpenModal(s.modal)
+			}
 			return s, s.ctx.OpenModal(s.modal)
 		}
 	}
@@ -76,13 +86,13 @@ const wait = 5 * time.Second
 
 func TestHostRoutesModalsBothWays(t *testing.T) {
 	for _, async := range []bool{false, true} {
-		ctx := &common.Ctx{AsyncModals: async}
-		m := &fakeModal{ctx: ctx}
-		s := &fakeScreen{ctx: ctx, modal: m}
+		ctx := &common.Ctx{}
+		m := &fakeModal{ctx: ctx, viaMsg: async}
+		s := &fakeScreen{ctx: ctx, modal: m, viaMsg: async}
 		h := NewHost(ctx, s)
 		deliver(h, tea.WindowSizeMsg{Width: 100, Height: 30})
 		deliver(h, Key("o"))
-		if h.Top() != m || m.w != 96 || m.h != 28 {
+		if h.Top() != m || m.w != 96 || m.h != 28 || h.Opens != 1 {
 			t.Fatalf("async %v: o did not open the modal at the root's size: top %v, %d×%d", async, h.Top(), m.w, m.h)
 		}
 		deliver(h, Key("x"))

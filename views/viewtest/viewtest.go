@@ -112,9 +112,6 @@ func Ctx(c *client.Client) *common.Ctx {
 		Operators: map[int64]string{},
 		// The root's default budget; auto-refresh off (a test that wants it sets Interval).
 		Budget: common.Budget{PerDay: 400},
-		// Modal changes come as messages, which tests can inspect; Host routes them, and
-		// with AsyncModals off it applies the root's synchronous changes instead.
-		AsyncModals: true,
 	}
 }
 
