@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -173,7 +172,7 @@ func TestOrganizationTokenCannotSwitch(t *testing.T) {
 	l2, info := startApp(t, func(i sandbox.Info) string { return i.OrgTokens[i.DefaultOrgID] }, 80, 24)
 	tri := l2.app.Screen().(*triage.Model)
 	l2.Until("the list", func() bool { return len(tri.List.Rows()) > 0 && !l2.app.lastRefresh.IsZero() })
-	l2.Quiet(400 * time.Millisecond) // the thread and detail of the row the cursor rests on
+	l2.Settle() // what the list started (at 80 columns nothing loads where the cursor rests)
 	barBefore, refreshed := l2.statusBar(), l2.app.lastRefresh
 	usedBefore := l2.app.ctx.Client.Usage(client.FamilyConversations)
 	firstRow := tri.List.Rows()[0].ID
@@ -191,7 +190,7 @@ func TestOrganizationTokenCannotSwitch(t *testing.T) {
 	other := info.OrgIDs[1]
 	l2.Key(strconv.FormatInt(other, 10), "enter")
 	l2.Until("the warning", func() bool { return strings.Contains(l2.toasts(), "not available to this token") })
-	l2.Quiet(400 * time.Millisecond)
+	l2.Settle()
 	if !strings.Contains(l2.toasts(), "Staying in organization 1001") {
 		t.Errorf("toasts %q", l2.toasts())
 	}
@@ -220,7 +219,7 @@ func TestStaleSwitchCheckIsDropped(t *testing.T) {
 	other := info.OrgIDs[1]
 	l.Deliver(switchProbedMsg{req: 6, to: contextPickedMsg{org: other},
 		ops: []client.Operator{{ID: 1, OrganizationID: other}}})
-	l.Quiet(30 * time.Millisecond)
+	l.Settle()
 	if l.app.ctx.Client.OrganizationID() != 0 || l.app.opsOrg != info.DefaultOrgID {
 		t.Fatalf("a stale check switched to %d (directory %d)", l.app.ctx.Client.OrganizationID(), l.app.opsOrg)
 	}
@@ -233,7 +232,7 @@ func TestDefaultOrganizationByIDCountsOnce(t *testing.T) {
 	l, info := startApp(t, nil, 120, 30)
 	tri := l.app.Screen().(*triage.Model)
 	l.Until("the list", func() bool { return len(tri.List.Rows()) > 0 })
-	l.Quiet(50 * time.Millisecond)
+	l.Settle()
 	usedDefault := l.app.ctx.Client.Usage(client.FamilyConversations)
 	if usedDefault == 0 {
 		t.Fatal("no conversations requests counted")
@@ -253,7 +252,7 @@ func TestDefaultOrganizationByIDCountsOnce(t *testing.T) {
 	l.Key("enter")
 	l.Until("the switch", func() bool { return l.app.ctx.Client.OrganizationID() == def })
 	l.Until("the reload", func() bool { return len(tri.List.Rows()) > 0 })
-	l.Quiet(50 * time.Millisecond)
+	l.Settle()
 	usedByID := l.app.ctx.Client.Usage(client.FamilyConversations)
 	noHeader := l.app.base.WithContext(0, 0).Usage(client.FamilyConversations)
 	if usedByID <= usedDefault || noHeader != usedByID {
@@ -275,7 +274,7 @@ func TestDefaultOrganizationByIDCountsOnce(t *testing.T) {
 	l.Key("g", "enter")
 	l.Until("back to the default", func() bool { return l.app.ctx.Client.OrganizationID() == 0 })
 	l.Until("the reload", func() bool { return len(tri.List.Rows()) > 0 })
-	l.Quiet(50 * time.Millisecond)
+	l.Settle()
 	back := l.app.ctx.Client.Usage(client.FamilyConversations)
 	if back < budgetByID || back != l.app.base.WithContext(def, 0).Usage(client.FamilyConversations) {
 		t.Errorf("back on the default organization: %d requests, %d by id", back, l.app.base.WithContext(def, 0).Usage(client.FamilyConversations))
@@ -308,7 +307,7 @@ func TestOperatorEditReloadsTheDirectory(t *testing.T) {
 	l.Until("operators", func() bool { return ops.Loaded() && !ops.Busy() })
 	l.Key("j", "e")
 	l.Until("the form", func() bool { return len(l.app.overlays) == 1 })
-	l.Quiet(30 * time.Millisecond)
+	l.Settle()
 	l.Key("tab")
 	for range 10 {
 		l.Deliver(viewtest.Key("backspace"))
@@ -356,7 +355,7 @@ func TestActAsOperatorOverARefusedForm(t *testing.T) {
 	l.Until("operators", func() bool { return ops.Loaded() && !ops.Busy() })
 	l.Key("e") // the owner, on the first row: the restricted operator may not change others
 	l.Until("the form", func() bool { return len(l.app.overlays) == 1 })
-	l.Quiet(30 * time.Millisecond)
+	l.Settle()
 	l.Key("tab")
 	for range 10 {
 		l.Deliver(viewtest.Key("backspace"))
@@ -399,7 +398,7 @@ func TestAwayToggleUpdatesTheDirectoryWithoutARequest(t *testing.T) {
 	l.Key("3")
 	ops := l.app.Screen().(*operators.Model)
 	l.Until("operators", func() bool { return ops.Loaded() && !ops.Busy() })
-	l.Drain(50 * time.Millisecond)
+	l.Settle()
 	var target client.Operator
 	for _, o := range l.app.opList {
 		if o.ID != info.OwnerOperatorID && o.IsAway == client.Some(false) && o.IsBot == client.Some(false) {
@@ -419,7 +418,7 @@ func TestAwayToggleUpdatesTheDirectoryWithoutARequest(t *testing.T) {
 	l.Until("the confirmation", func() bool { return len(l.app.overlays) == 1 })
 	l.Key("y")
 	l.Until("the toggle", func() bool { return !ops.Busy() && strings.Contains(l.toasts(), "is now") })
-	l.Drain(100 * time.Millisecond)
+	l.Settle()
 	var sent []viewtest.Logged // the conversations screen may still load its first thread
 	for _, r := range l.log.Lines()[before:] {
 		if strings.Contains(r.Path, "/operators/") {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -116,6 +115,6 @@ func RunScreen(t testing.TB, ctx *common.Ctx, screen common.Screen, w, h int) *S
 func (s *Screen) Modal() common.Modal {
 	s.t.Helper()
 	s.Until("a modal", func() bool { return s.H.Top() != nil })
-	s.Quiet(30 * time.Millisecond)
+	s.Settle()
 	return s.H.Top()
 }

@@ -1,6 +1,11 @@
 package viewtest
 
 import (
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -10,29 +15,105 @@ import (
 // Loop runs a model (a Host, or the root model) like Bubble Tea does, but on the test's
 // goroutine: commands run on their own goroutines and only send their messages back; the
 // test delivers them while it waits for a condition, so the model's state is the test's to
-// read between calls. Nothing waits for a fixed time except Quiet and Drain.
+// read between calls. The loop knows its commands that are still running and which of them
+// only wait for a timer (tea.Tick, tea.Every, a cursor blink, whatever wraps them), so Key
+// and Settle wait for exactly the messages on their way (requests included) and never for
+// an amount of time. Quiet and Drain settle too, and besides wait for timers for the time
+// they are given.
 type Loop struct {
 	Model tea.Model
 
 	t    testing.TB
 	msgs chan tea.Msg
+
+	mu      sync.Mutex
+	started int             // commands started and not finished (their message not yet queued)
+	running map[uint64]bool // the goroutines of those that have started running
 }
 
 // NewLoop returns a loop for m; nothing is delivered yet.
 func NewLoop(t testing.TB, m tea.Model) *Loop {
-	return &Loop{t: t, Model: m, msgs: make(chan tea.Msg, 256)}
+	return &Loop{t: t, Model: m, msgs: make(chan tea.Msg, 256), running: map[uint64]bool{}}
 }
 
-// Run starts cmd; its message is delivered by a later Key, Quiet, Until or Drain.
+// Run starts cmd; its message is delivered by a later Key, Settle, Quiet, Until or Drain.
 func (l *Loop) Run(cmd tea.Cmd) {
 	if cmd == nil {
 		return
 	}
+	l.start(func() tea.Msg { return cmd() })
+}
+
+// start runs f on its own goroutine and queues its message; the loop counts it as running
+// until the message is queued.
+func (l *Loop) start(f func() tea.Msg) {
+	l.mu.Lock()
+	l.started++
+	l.mu.Unlock()
 	go func() {
-		if msg := cmd(); msg != nil {
+		id := goroutineID()
+		l.mu.Lock()
+		l.running[id] = true
+		l.mu.Unlock()
+		if msg := f(); msg != nil {
 			l.msgs <- msg
 		}
+		l.mu.Lock()
+		delete(l.running, id)
+		l.started--
+		l.mu.Unlock()
 	}()
+}
+
+// goroutineID is the current goroutine's number, as stack traces show it.
+func goroutineID() uint64 {
+	var buf [64]byte
+	s := strings.TrimPrefix(string(buf[:runtime.Stack(buf[:], false)]), "goroutine ")
+	id, _ := strconv.ParseUint(s[:max(0, strings.IndexByte(s, ' '))], 10, 64)
+	return id
+}
+
+// timerFrames are the frames of a command that only waits for its time.
+var timerFrames = []string{"bubbletea.Tick.func", "bubbletea.Every.func", "cursor.(*Model).BlinkCmd.func"}
+
+// waiting reports whether every command that is running only waits for a timer (none is
+// working, nor on its way to the queue).
+func (l *Loop) waiting() bool {
+	l.mu.Lock()
+	started := l.started
+	ids := make(map[uint64]bool, len(l.running))
+	for id := range l.running {
+		ids[id] = true
+	}
+	l.mu.Unlock()
+	if started == 0 {
+		return true
+	}
+	if len(ids) < started {
+		return false // one has not begun yet
+	}
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		head, _, _ := strings.Cut(strings.TrimPrefix(g, "goroutine "), "\n")
+		num, state, _ := strings.Cut(head, " ")
+		id, err := strconv.ParseUint(num, 10, 64)
+		if err != nil || !ids[id] {
+			continue
+		}
+		if strings.HasPrefix(state, "[running") || strings.HasPrefix(state, "[runnable") ||
+			!slices.ContainsFunc(timerFrames, func(f string) bool { return strings.Contains(g, f) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // Deliver hands msg to the model and starts the command it returns. A batch starts its
@@ -45,7 +126,7 @@ func (l *Loop) Deliver(msg tea.Msg) {
 		return
 	}
 	if cmds, ok := SubCommands(msg); ok { // a sequence: in order
-		go func() {
+		l.start(func() tea.Msg {
 			for _, c := range cmds {
 				if c == nil {
 					continue
@@ -54,7 +135,8 @@ func (l *Loop) Deliver(msg tea.Msg) {
 					l.msgs <- m
 				}
 			}
-		}()
+			return nil
+		})
 		return
 	}
 	if _, ok := msg.(tea.QuitMsg); ok {
@@ -66,21 +148,59 @@ func (l *Loop) Deliver(msg tea.Msg) {
 }
 
 // Key delivers key presses ("j", "enter", "ctrl+d", …), each after the messages the
-// previous one caused right away (a form moves to its next field through a command).
+// previous one caused (a form moves to its next field through a command; a key may start
+// a request): the loop settles after every key.
 func (l *Loop) Key(keys ...string) {
+	l.t.Helper()
 	for _, k := range keys {
 		l.Deliver(Key(k))
-		l.Quiet(15 * time.Millisecond)
+		l.Settle()
 	}
 }
 
-// Quiet delivers messages until none arrived for d.
+// Settle delivers messages until none is waiting and every command still running only
+// waits for a timer, and fails the test when that takes 20 seconds (a command that never
+// returns).
+func (l *Loop) Settle() {
+	l.t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case m := <-l.msgs:
+			l.Deliver(m)
+			continue
+		default:
+		}
+		if l.waiting() {
+			select {
+			case m := <-l.msgs: // queued since the look above
+				l.Deliver(m)
+				continue
+			default:
+				return
+			}
+		}
+		select {
+		case m := <-l.msgs:
+			l.Deliver(m)
+		case <-time.After(time.Millisecond):
+		case <-deadline:
+			l.t.Fatalf("commands still running after 20s; view:\n%s", l.Model.View())
+		}
+	}
+}
+
+// Quiet settles (Settle), then delivers messages until none arrived for d: for timers, a
+// command that only waits sends its message after its time.
 func (l *Loop) Quiet(d time.Duration) {
+	l.t.Helper()
+	l.Settle()
 	for {
 		select {
 		case m := <-l.msgs:
 			l.Deliver(m)
 		case <-time.After(d):
+			l.Settle()
 			return
 		}
 	}
@@ -102,14 +222,19 @@ func (l *Loop) Until(what string, cond func() bool) {
 	}
 }
 
-// Drain delivers what arrives within d (to show that nothing more happens).
+// Drain settles (Settle), delivers what arrives within d and settles again: it shows that
+// nothing more happens, neither from a command still running (a late answer) nor from a
+// timer due within d.
 func (l *Loop) Drain(d time.Duration) {
+	l.t.Helper()
+	l.Settle()
 	end := time.After(d)
 	for {
 		select {
 		case m := <-l.msgs:
 			l.Deliver(m)
 		case <-end:
+			l.Settle()
 			return
 		}
 	}
