@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -12,19 +10,20 @@ import (
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/triage"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
-// feed delivers msgs (and what they lead to, one level deep per round) to the app.
-func feed(a *App, msgs []tea.Msg) {
-	for len(msgs) > 0 {
-		var next []tea.Msg
-		for _, m := range msgs {
-			_, cmd := a.Update(m)
-			next = append(next, viewtest.Run(cmd, time.Second)...)
-		}
-		msgs = next
-	}
+// counting is the root model with the messages it handled counted by type.
+type counting struct {
+	*App
+	viewtest.Seen
+}
+
+func (c *counting) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	c.Add(msg)
+	_, cmd := c.App.Update(msg)
+	return c, cmd
 }
 
 // TestAutoRefreshKeepsTickingUnderAForm: with the filter form open, the auto-refresh tick
@@ -34,24 +33,26 @@ func TestAutoRefreshKeepsTickingUnderAForm(t *testing.T) {
 	c := viewtest.Client(t, sb)
 	a := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(),
 		Now: viewtest.Clock, RefreshInterval: 30 * time.Second, RequestBudget: 400, PageSize: 100})
-	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	feed(a, viewtest.Run(a.Init(), time.Second))
-	if !strings.Contains(a.View(), "conversations ·") {
-		t.Fatalf("list not loaded:\n%s", a.View())
-	}
-	feed(a, viewtest.Run(func() tea.Msg { return viewtest.Key("f") }, time.Second))
+	m := &counting{App: a}
+	l := viewtest.NewLoop(t, m)
+	l.Deliver(tea.WindowSizeMsg{Width: 120, Height: 40})
+	l.Run(a.Init())
+	tri := a.Screen().(*triage.Model)
+	// The list, then the thread of the row the cursor rests on (after the rest timer).
+	l.Until("the list and the first thread", func() bool {
+		r, ok := tri.List.Selected()
+		return ok && tri.Msgs.ConversationID() == r.ID && tri.Msgs.Loaded() > 0
+	})
+	l.Settle()
+	l.Key("f")
 	if len(a.overlays) != 1 {
 		t.Fatalf("the filter form did not open (%d overlays)", len(a.overlays))
 	}
-	before := c.Usage(client.FamilyConversations)
-	_, cmd := a.Update(autoTickMsg{gen: a.autoGen})
-	msgs := viewtest.Run(cmd, time.Second)
-	var merged bool
-	for _, m := range msgs {
-		merged = merged || fmt.Sprintf("%T", m) == "conversations.mergeMsg"
-	}
-	if !merged {
-		t.Fatalf("the tick under an open form did not refresh the list; got %T", msgs)
+	before, merges := c.Usage(client.FamilyConversations), m.Count("conversations.mergeMsg")
+	l.Deliver(autoTickMsg{gen: a.autoGen})
+	l.Settle()
+	if m.Count("conversations.mergeMsg") == merges {
+		t.Fatal("the tick under an open form did not refresh the list")
 	}
 	if used := c.Usage(client.FamilyConversations) - before; used != 1 {
 		t.Fatalf("an auto-refresh cost %d requests, want 1", used)

@@ -21,20 +21,20 @@ func TestAutoRefreshWithAFastClockMissesNothing(t *testing.T) {
 	s := viewtest.NewSkewed(t, 10*time.Minute, sandbox.Options{})
 	a := New(Options{Client: s.Client, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(),
 		Now: s.Local, RefreshInterval: 30 * time.Second, RequestBudget: 400, PageSize: 100})
-	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	feed(a, viewtest.Run(a.Init(), time.Second))
-	tr, ok := a.screens[0].screen.(*triage.Model)
-	if !ok || len(tr.List.Rows()) < 5 {
-		t.Fatalf("the conversations did not load:\n%s", a.View())
-	}
+	l := viewtest.NewLoop(t, a)
+	l.Deliver(tea.WindowSizeMsg{Width: 120, Height: 40})
+	l.Run(a.Init())
+	tr := a.screens[0].screen.(*triage.Model)
+	l.Until("the conversations", func() bool { return len(tr.List.Rows()) >= 5 && !tr.List.Loading() })
+	l.Settle()
 	id := tr.List.Rows()[4].ID
 	s.Server.Add(30 * time.Second)
 	if _, err := viewtest.Client(t, s.Sandbox).SetConversationTopics(t.Context(), id, []string{"Clock skew"}); err != nil {
 		t.Fatal(err)
 	}
 	s.Server.Add(30 * time.Second)
-	_, cmd := a.Update(autoTickMsg{gen: a.autoGen})
-	feed(a, viewtest.Run(cmd, time.Second))
+	l.Deliver(autoTickMsg{gen: a.autoGen})
+	l.Settle()
 	if r, _ := tr.List.Row(id); !slices.Contains(r.Topics, "Clock skew") {
 		t.Fatalf("conversation %d changed on the server between two ticks; the list shows topics %q", id, r.Topics)
 	}

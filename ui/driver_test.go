@@ -2,7 +2,6 @@ package ui_test
 
 import (
 	"context"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -72,83 +71,40 @@ func newApp(t testing.TB, c *client.Client) *ui.App {
 	})
 }
 
-// driver feeds messages to a model and runs the commands they return, synchronously, the
-// way Bubble Tea would; commands that do not finish within wait (long ticks, listeners)
-// are abandoned.
+// driver runs a model in a viewtest.Loop: every message it is given is followed by what it
+// leads to (requests answered, forms moved), and waitFor delivers messages until the view
+// shows a text. Nothing waits for an amount of time: timers (rest, auto-refresh, toasts)
+// fire in their time and are delivered while the test waits for something.
 type driver struct {
-	t     testing.TB
-	model tea.Model
-	wait  time.Duration
+	*viewtest.Loop
+	t testing.TB
 }
 
 func newDriver(t testing.TB, m tea.Model, w, h int) *driver {
-	d := &driver{t: t, model: m, wait: time.Second}
-	d.run(m.Init())
+	d := &driver{Loop: viewtest.NewLoop(t, m), t: t}
+	d.Run(m.Init())
 	d.send(tea.WindowSizeMsg{Width: w, Height: h})
 	return d
 }
 
-// send delivers msg and runs everything it leads to.
+// send delivers msg and what it leads to.
 func (d *driver) send(msg tea.Msg) {
 	d.t.Helper()
-	var cmd tea.Cmd
-	d.model, cmd = d.model.Update(msg)
-	d.run(cmd)
-}
-
-func (d *driver) run(cmd tea.Cmd) {
-	d.t.Helper()
-	if cmd == nil {
-		return
-	}
-	done := make(chan tea.Msg, 1)
-	go func() { done <- cmd() }()
-	var msg tea.Msg
-	select {
-	case msg = <-done:
-	case <-time.After(d.wait):
-		return // a long tick or a listener: not part of this step
-	}
-	if msg == nil {
-		return
-	}
-	if cmds, ok := viewtest.SubCommands(msg); ok {
-		for _, c := range cmds {
-			d.run(c)
-		}
-		return
-	}
-	if _, ok := msg.(tea.QuitMsg); ok {
-		return
-	}
-	if t := reflect.TypeOf(msg); t != nil && strings.HasSuffix(t.PkgPath(), "bubbles/cursor") {
-		return // cursor blinks re-arm themselves forever
-	}
-	d.send(msg)
+	d.Deliver(msg)
+	d.Settle()
 }
 
 // key sends key presses ("j", "enter", "esc", "tab", "ctrl+d", " " …).
 func (d *driver) key(keys ...string) {
 	d.t.Helper()
-	for _, k := range keys {
-		d.send(viewtest.Key(k))
-	}
+	d.Key(keys...)
 }
 
-func (d *driver) view() string { return d.model.View() }
+func (d *driver) view() string { return d.Model.View() }
 
-// waitFor runs until the view contains text (results may still be arriving).
+// waitFor delivers messages until the view contains text.
 func (d *driver) waitFor(text string) string {
 	d.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		v := d.view()
-		if strings.Contains(v, text) {
-			return v
-		}
-		if time.Now().After(deadline) {
-			d.t.Fatalf("view never showed %q:\n%s", text, v)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	d.Until("the view to show "+text, func() bool { return strings.Contains(d.view(), text) })
+	return d.view()
 }
