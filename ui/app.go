@@ -21,7 +21,6 @@ import (
 	"github.com/parley-tui/parley/views/analytics"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/contacts"
-	"github.com/parley-tui/parley/views/forms"
 	"github.com/parley-tui/parley/views/navigation"
 	"github.com/parley-tui/parley/views/operators"
 	"github.com/parley-tui/parley/views/triage"
@@ -347,6 +346,9 @@ func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
 	})
 }
 
+// editForm is a modal that sends an edit: a forms.Modal, or a form built on one.
+type editForm interface{ Submitting() bool }
+
 // keyTarget is what gets the next key: the top modal, else the active screen.
 func (a *App) keyTarget() any {
 	if n := len(a.overlays); n > 0 {
@@ -364,9 +366,10 @@ func (a *App) routeKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	if n := len(a.overlays); n > 0 {
 		// A refused edit ("You lack permission: …") can be sent again as another operator
-		// without losing what was typed: ctrl+p opens the operator picker over a form, and
-		// the form, which reads the client when it submits, keeps its input underneath.
-		if f, ok := a.overlays[n-1].(*forms.Modal); ok && key.Matches(msg, k.ActAs) && !f.Submitting() {
+		// without losing what was typed: ctrl+p opens the operator picker over a form (the
+		// note form included), and the form, which reads the client when it submits, keeps
+		// its input underneath.
+		if f, ok := a.overlays[n-1].(editForm); ok && key.Matches(msg, k.ActAs) && !f.Submitting() {
 			return a.operatorPicker()
 		}
 		var c tea.Cmd

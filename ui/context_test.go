@@ -15,6 +15,7 @@ import (
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/forms"
+	"github.com/parley-tui/parley/views/notes"
 	"github.com/parley-tui/parley/views/operators"
 	"github.com/parley-tui/parley/views/triage"
 	"github.com/parley-tui/parley/views/viewtest"
@@ -443,4 +444,45 @@ func TestAwayToggleUpdatesTheDirectoryWithoutARequest(t *testing.T) {
 	if !found {
 		t.Fatalf("%s is not in the picker: %+v", target.Name, p.items)
 	}
+}
+
+// The note form is a form like the others: refused for lack of permission, ctrl+p switches
+// the acting operator over it, its text stays, and it then saves as the new operator.
+func TestActAsOperatorOverARefusedNote(t *testing.T) {
+	l, _ := startApp(t, nil, 100, 30)
+	var bot int64
+	for _, o := range l.app.opList {
+		if o.IsBot.V {
+			bot = o.ID
+			break
+		}
+	}
+	if bot == 0 {
+		t.Fatal("no bot operator in the directory")
+	}
+	l.Key("ctrl+p")
+	l.picker()
+	l.Key(strconv.FormatInt(bot, 10), "enter") // bots may not write notes
+	l.Until("the switch", func() bool { return l.app.ctx.Client.OperatorID() == bot })
+	tri := l.app.Screen().(*triage.Model)
+	l.Until("the list", func() bool { return len(tri.List.Rows()) > 0 && !tri.List.Loading() })
+	l.Key("n")
+	note := modal[*notes.Form](l, "the note form")
+	l.Deliver(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("Call back on Monday")})
+	l.Key("ctrl+s")
+	l.Until("the refusal in the form", func() bool {
+		return !note.Submitting() && strings.Contains(note.Err(), "You lack permission")
+	})
+
+	l.Key("ctrl+p")
+	if p := l.picker(); len(l.app.overlays) != 2 || p.items[0].current {
+		t.Fatalf("picker over the note form: %d overlays, items %+v", len(l.app.overlays), p.items)
+	}
+	l.Key("g", "enter")
+	l.Until("back to the default", func() bool { return l.app.ctx.Client.OperatorID() == 0 })
+	if l.top() != note || !strings.Contains(note.View(), "Call back on Monday") {
+		t.Fatalf("the note and its text did not survive the switch: top %T", l.top())
+	}
+	l.Key("ctrl+s")
+	l.Until("saved", func() bool { return l.top() == nil && strings.Contains(l.toasts(), "Note saved") })
 }
