@@ -25,6 +25,7 @@ package forms
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -424,13 +425,11 @@ func (m *Modal) key(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if m.confirming {
-		switch msg.String() {
-		case "y", "Y":
+		if m.yes(msg) {
 			return m.cancel()
-		default:
-			m.confirming = false
-			return nil
 		}
+		m.confirming = false
+		return nil
 	}
 	if m.asking != "" {
 		return m.answer(msg)
@@ -689,7 +688,7 @@ func (m *Modal) afterPrecheck(msg common.TaskDoneMsg) tea.Cmd {
 func (m *Modal) answer(msg tea.KeyMsg) tea.Cmd {
 	same := m.askSame
 	m.asking, m.askSame = "", false
-	if s := msg.String(); s == "y" || s == "Y" {
+	if m.yes(msg) {
 		return m.send()
 	}
 	if same {
@@ -697,6 +696,34 @@ func (m *Modal) answer(msg tea.KeyMsg) tea.Cmd {
 	}
 	m.err, m.errKind = m.withKey("Not sent: the earlier attempt is on the server.", "asks again."), errServer
 	return nil
+}
+
+// yesKeys answer yes to the form's questions (discard what was typed, send a copy): the
+// keymap's Yes keys but the open key (enter), which moves between fields and is pressed by
+// habit; all of them when Yes has no other key.
+func (m *Modal) yesKeys() []string {
+	k := m.ctx.Keys
+	var out []string
+	for _, y := range k.Yes.Keys() {
+		if !slices.Contains(k.Open.Keys(), y) {
+			out = append(out, y)
+		}
+	}
+	if len(out) == 0 {
+		return k.Yes.Keys()
+	}
+	return out
+}
+
+// yes reports whether msg answers yes (a letter key in either case: Y as well as y).
+func (m *Modal) yes(msg tea.KeyMsg) bool {
+	s := msg.String()
+	for _, y := range m.yesKeys() {
+		if s == y || (msg.Type == tea.KeyRunes && len(msg.Runes) == 1 && strings.EqualFold(s, y)) {
+			return true
+		}
+	}
+	return false
 }
 
 // withKey is text followed by the submit key and what it does ("ctrl+s sends it again.").
@@ -894,7 +921,7 @@ func (m *Modal) tail() []string {
 		}
 	}
 	if m.confirming {
-		q := ansi.Wrap("Discard your changes? y discards · any other key keeps editing", w, "")
+		q := ansi.Wrap("Discard your changes? "+strings.Join(m.yesKeys(), "/")+" discards · any other key keeps editing", w, "")
 		for _, l := range strings.Split(q, "\n") {
 			out = append(out, st.Warning.Render(l))
 		}

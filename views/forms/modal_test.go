@@ -532,3 +532,40 @@ func TestLongOptionsAreCutToTheBox(t *testing.T) {
 		t.Fatalf("the value changed: %q", picked)
 	}
 }
+
+// The discard question takes the keymap's yes key (y; never enter, which moves between
+// fields), and a rebound yes key, named in the question, in place of y.
+func TestDiscardQuestionTakesTheYesKey(t *testing.T) {
+	for _, tc := range []struct {
+		yes       []string // nil: the default binding (y, enter)
+		named     string   // the key the question names
+		no, discs string   // a key that keeps editing, one that discards
+	}{
+		{nil, "y discards", "enter", "Y"},
+		{[]string{"o"}, "o discards", "y", "o"},
+	} {
+		c := ctx()
+		if tc.yes != nil {
+			if err := c.Keys.Apply(map[string][]string{keymap.Yes: tc.yes}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var v person
+		m := forms.New(c, forms.Options{Title: "Person", Build: personForm(&v), Dirty: func() bool { return v.name != "" },
+			Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }})
+		p := newProgram(m, 76, 40)
+		typed(p, "Zed")
+		p.batch("esc")
+		if view := ansi.Strip(m.View()); !strings.Contains(view, "Discard your changes? "+tc.named) {
+			t.Fatalf("yes %v: the question does not name %q:\n%s", tc.yes, tc.named, view)
+		}
+		p.batch(tc.no)
+		if v.name != "Zed" || viewtest.Closed(c) {
+			t.Fatalf("yes %v: %q discarded", tc.yes, tc.no)
+		}
+		p.batch("esc", tc.discs)
+		if !viewtest.Closed(c) {
+			t.Fatalf("yes %v: %q did not discard:\n%s", tc.yes, tc.discs, ansi.Strip(m.View()))
+		}
+	}
+}
