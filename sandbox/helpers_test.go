@@ -72,12 +72,22 @@ type api struct {
 	info    sandbox.Info
 	token   string
 	headers map[string]string
+	client  *http.Client
 }
 
 func newAPI(t testing.TB, r *sandbox.Running) *api { return apiFor(t, r.URL, r.Server.Info()) }
 
+// apiFor is a client of the server at base with connections of its own, closed when the
+// test ends and before a server the test started shuts down (cleanups run last first). A
+// connection dialled but never used (the transport dials while another connection frees
+// up, and keeps the spare) holds the server's Shutdown for 5 s, and in the shared default
+// transport it could belong to any test: Close then failed with "context deadline
+// exceeded".
 func apiFor(t testing.TB, base string, info sandbox.Info) *api {
-	return &api{t: t, base: base, info: info, token: info.CustomerToken, headers: map[string]string{}}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	t.Cleanup(tr.CloseIdleConnections)
+	return &api{t: t, base: base, info: info, token: info.CustomerToken, headers: map[string]string{},
+		client: &http.Client{Transport: tr}}
 }
 
 // as returns a copy of the client with extra headers.
@@ -168,7 +178,7 @@ func (a *api) do(method, path string, body any, contentType string) resp {
 	for k, v := range a.headers {
 		req.Header.Set(k, v)
 	}
-	res, err := http.DefaultClient.Do(req)
+	res, err := a.client.Do(req)
 	if err != nil {
 		a.t.Fatalf("%s %s: %v", method, path, err)
 	}
