@@ -192,6 +192,9 @@ func (m *Model) Focus() tea.Cmd {
 // Blur hides the screen: the root's auto-refresh then refreshes another screen.
 func (m *Model) Blur() { m.l.Blur() }
 
+// Resized loads the slots of the operators a resize brought into view.
+func (m *Model) Resized() tea.Cmd { return m.fetchSlots(m.l.VisibleRows()) }
+
 // SetSize sets the screen's size: the list takes the frame's inside.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h

@@ -64,6 +64,9 @@ func (h *Host) route(msg tea.Msg) tea.Cmd {
 		for _, m := range h.Modals {
 			h.sizeModal(m)
 		}
+		if r, ok := h.Screen.(common.Resizer); ok {
+			return r.Resized() // as the root tells the active screen
+		}
 		return nil
 	case tea.KeyMsg:
 		// Keys are normalised as the root does it (bursts taken one by one).
