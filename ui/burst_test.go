@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
@@ -124,7 +126,7 @@ func TestKeysReadTogetherMoveEveryList(t *testing.T) {
 }
 
 // The analytics screen's overlays: the metric picker and the date-range menu move two rows
-// on "jj" read together, exactly as on j and j read apart.
+// on "jj" read together, exactly as on j and j read apart (and not one row, as one j does).
 func TestKeysReadTogetherMoveTheMetricPickerAndTheRangeMenu(t *testing.T) {
 	l, _ := startApp(t, nil, 120, 40)
 	l.Key("4")
@@ -149,10 +151,12 @@ func TestKeysReadTogetherMoveTheMetricPickerAndTheRangeMenu(t *testing.T) {
 	} {
 		l.Key(c.open)
 		start := c.selected()
-		l.Key("j", "j")
+		l.Key("j")
+		one := c.selected()
+		l.Key("j")
 		apart := c.selected()
-		if apart == start {
-			t.Fatalf("%s: j j did not move from %v", c.name, start)
+		if one == start || apart == one {
+			t.Fatalf("%s: j j went %v → %v → %v: want two different rows", c.name, start, one, apart)
 		}
 		l.closeAll()
 		l.Key(c.open)
@@ -187,12 +191,18 @@ func TestKeysReadTogetherInTheOperatorPicker(t *testing.T) {
 	}
 }
 
-// focusedValue is the value of the focused field of the form on top ("" for the note form,
-// whose text is read from its view).
+// focusedValue is what the focused field of the form on top shows: the option under the
+// cursor of a select or a multi-select, the text of a text field (the note form's is read
+// from its view).
 func (l *appLoop) focusedValue() any {
+	l.t.Helper()
 	switch f := l.top().(type) {
 	case *forms.Modal:
-		return f.Form().GetFocusedField().GetValue()
+		field := f.Form().GetFocusedField()
+		if v, ok := hovered(field); ok {
+			return v
+		}
+		return field.GetValue()
 	case *notes.Form:
 		return noteText(f.View())
 	}
@@ -200,13 +210,56 @@ func (l *appLoop) focusedValue() any {
 	return nil
 }
 
-// noteText is the text typed in a note form's view: the lines of the text area, without
-// the frame and the empty lines.
+// hovered is the option under the cursor of a select or multi-select field (huh's
+// Hovered, whatever the options' type); ok is false for other fields.
+func hovered(f huh.Field) (v any, ok bool) {
+	m := reflect.ValueOf(f).MethodByName("Hovered")
+	if !m.IsValid() {
+		return nil, false
+	}
+	out := m.Call(nil)
+	return fmt.Sprintf("option %v", out[0].Interface()), out[1].Bool()
+}
+
+// isList reports a select or a multi-select.
+func isList(f huh.Field) bool {
+	_, ok := hovered(f)
+	return ok
+}
+
+// tabTo presses tab until the focused field of the form on top is what want says (a select
+// or multi-select for "list", a text field for "text"), at most 20 times.
+func (l *appLoop) tabTo(want string) {
+	l.t.Helper()
+	for range 20 {
+		f, ok := l.top().(*forms.Modal)
+		if !ok {
+			l.t.Fatalf("no form on top: %T", l.top())
+		}
+		if field := f.Form().GetFocusedField(); field != nil {
+			switch field.(type) {
+			case *huh.Input, *huh.Text:
+				if want == "text" {
+					return
+				}
+			default:
+				if want == "list" && isList(field) {
+					return
+				}
+			}
+		}
+		l.Key("tab")
+	}
+	l.t.Fatalf("no %s field in the form", want)
+}
+
+// noteText is the text typed in a note form's view (the tests type only j): the lines of
+// the text area that start with j, without the frame.
 func noteText(view string) string {
 	var out []string
 	for _, line := range strings.Split(ansi.Strip(view), "\n") {
 		line = strings.Trim(line, "│ ┃>")
-		if strings.HasPrefix(line, "jj") {
+		if strings.HasPrefix(line, "j") {
 			out = append(out, line)
 		}
 	}
@@ -214,25 +267,32 @@ func noteText(view string) string {
 }
 
 // Every form takes "jj" read together as j and j read apart: a select or a multi-select
-// moves two rows (space then marks the third option), a text field gets "jj" as text.
+// moves its cursor two options (not one, as one j does), a text field gets "jj" as text.
+// Each form is tried on its first field and on its first select or multi-select.
 func TestKeysReadTogetherInEveryForm(t *testing.T) {
 	l, _ := startApp(t, nil, 120, 40)
 	type formCase struct {
 		name   string
 		screen string           // the screen key
 		open   func(l *appLoop) // opens the form from the screen
-		then   []string         // keys after j j (space marks a multi-select's option)
+		to     string           // the field to try: "" the first, "list" the first (multi-)select, "text" the first text field
 	}
-	key := func(k string) func(l *appLoop) { return func(l *appLoop) { l.Key(k) } }
+	keys := func(k ...string) func(l *appLoop) { return func(l *appLoop) { l.Key(k...) } }
 	cases := []formCase{
-		{name: "topics (multi-select)", screen: "1", open: key("t"), then: []string{" "}},
-		{name: "conversation filters (select)", screen: "1", open: key("f")},
-		{name: "note (text)", screen: "1", open: key("n")},
-		{name: "contact filters (text)", screen: "2", open: key("f")},
-		{name: "contact edit (text)", screen: "2", open: key("e")},
-		{name: "contact create or update (select)", screen: "2", open: key("a")},
-		{name: "operator edit (text)", screen: "3", open: key("e")},
-		{name: "analytics filters (select)", screen: "4", open: key("f")},
+		{name: "topics (multi-select)", screen: "1", open: keys("t"), to: "list"},
+		{name: "conversation filters (select)", screen: "1", open: keys("f"), to: "list"},
+		{name: "note (text)", screen: "1", open: keys("n")},
+		{name: "contact filters (text)", screen: "2", open: keys("f"), to: "text"},
+		{name: "contact filters (select)", screen: "2", open: keys("f"), to: "list"},
+		{name: "contact edit (text)", screen: "2", open: keys("e"), to: "text"},
+		{name: "contact edit (multi-select)", screen: "2", open: keys("e"), to: "list"},
+		{name: "contact create or update (select)", screen: "2", open: keys("a"), to: "list"},
+		{name: "operator edit (text)", screen: "3", open: keys("e"), to: "text"},
+		{name: "analytics filters (select)", screen: "4", open: keys("f"), to: "list"},
+		{name: "analytics filters (multi-select)", screen: "4", open: keys("f", "tab"), to: "list"},
+		{name: "analytics custom range (text)", screen: "4", open: keys("d", "G", "enter"), to: "text"},
+		// The format select has two options: the file name is where two presses show.
+		{name: "analytics export (text)", screen: "4", open: keys("e"), to: "text"},
 	}
 	for _, c := range cases {
 		l.Key(c.screen)
@@ -256,23 +316,26 @@ func TestKeysReadTogetherInEveryForm(t *testing.T) {
 				}
 				return false
 			})
+			if c.to != "" {
+				l.tabTo(c.to)
+			}
 			return l.focusedValue()
 		}
 		start := open()
-		l.Key("j", "j")
-		l.Key(c.then...)
+		l.Key("j")
+		one := l.focusedValue()
+		l.Key("j")
 		apart := l.focusedValue()
-		if reflect.DeepEqual(apart, start) {
-			t.Fatalf("%s: j j %v left the focused field at %#v", c.name, c.then, start)
+		if reflect.DeepEqual(one, start) || reflect.DeepEqual(apart, one) {
+			t.Fatalf("%s: j j went %#v → %#v → %#v: want two different steps", c.name, start, one, apart)
 		}
 		l.closeAll()
 		if again := open(); !reflect.DeepEqual(again, start) {
 			t.Fatalf("%s: reopened at %#v, not %#v", c.name, again, start)
 		}
 		l.Deliver(jj)
-		l.Key(c.then...)
 		if got := l.focusedValue(); !reflect.DeepEqual(got, apart) {
-			t.Errorf("%s: \"jj\" in one read then %v gave %#v, want %#v (as j j does)", c.name, c.then, got, apart)
+			t.Errorf("%s: \"jj\" in one read gave %#v, want %#v (as j j does)", c.name, got, apart)
 		}
 		l.closeAll()
 	}
