@@ -27,8 +27,8 @@ func pickerOrder() []string {
 }
 
 // TestKeysWrittenTogetherMoveTwoRows: "jj" written in one write (tmux send-keys -l, as two
-// presses arrive over a slow SSH link) moves two rows in a list, in the metric picker and
-// in a form's select.
+// presses arrive over a slow SSH link) moves two rows in a list, in a form's select, in the
+// metric picker and in the date-range menu.
 func TestKeysWrittenTogetherMoveTwoRows(t *testing.T) {
 	sb := StartSandbox(t, "small")
 	tui := StartTUI(t, 120, 40, sb.Env)
@@ -68,4 +68,26 @@ func TestKeysWrittenTogetherMoveTwoRows(t *testing.T) {
 		m := selected.FindStringSubmatch(s)
 		return m != nil && m[1] == order[i+2]
 	}, 10*time.Second, "the picker two metrics down, on "+order[i+2])
+
+	tui.Keys("Escape")
+	tui.WaitUntil(func(s string) bool { return !strings.Contains(s, "Pick a metric") }, 10*time.Second, "the picker closed")
+
+	// The date-range menu: from the current preset to the one two rows below it.
+	tui.Keys("d")
+	s = tui.WaitFor("Date range (UTC)", 10*time.Second)
+	presets := []string{"Today", "Yesterday", "Last 7 days", "Last 30 days", "Last month", "Last 90 days", "Custom…"}
+	preset := regexp.MustCompile(`▸ (\S+(?: \S+)*?)  `)
+	m = preset.FindStringSubmatch(s)
+	if m == nil {
+		t.Fatalf("no preset selected in the range menu:\n%s", s)
+	}
+	j := slices.Index(presets, m[1])
+	if j < 0 || j+2 >= len(presets) {
+		t.Fatalf("the range menu starts on %q, not two rows from the end of %q", m[1], presets)
+	}
+	tui.Type("jj")
+	tui.WaitUntil(func(s string) bool {
+		m := preset.FindStringSubmatch(s)
+		return m != nil && m[1] == presets[j+2]
+	}, 10*time.Second, "the range menu two rows down, on "+presets[j+2])
 }
