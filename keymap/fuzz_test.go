@@ -94,7 +94,7 @@ func FuzzApply(f *testing.F) {
 				want = append(want, kk)
 			}
 			b := k.binding(a)
-			if b == nil || !slices.Equal(b.Keys(), want) || b.Help().Key != helpKeys(want) || b.Help().Desc != defaults[a][2] {
+			if b == nil || !slices.Equal(b.Keys(), want) || b.Help().Key != HelpKeys(want) || b.Help().Desc != defaults[a][2] {
 				t.Fatalf("%q: %s is bound to %q (help %q), want %q", spec, a, b.Keys(), b.Help().Key, want)
 			}
 		}

@@ -90,7 +90,7 @@ type KeyMap struct {
 // Default returns the default bindings of DESIGN.md.
 func Default() *KeyMap {
 	b := func(help string, keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKeys(keys), help))
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(HelpKeys(keys), help))
 	}
 	return &KeyMap{
 		Quit:          b("quit", "q"),
@@ -147,8 +147,8 @@ func Default() *KeyMap {
 	}
 }
 
-// helpKeys renders keys for help ("j/↓").
-func helpKeys(keys []string) string {
+// HelpKeys renders keys for help ("j/↓").
+func HelpKeys(keys []string) string {
 	out := make([]string, len(keys))
 	for i, k := range keys {
 		switch k {
@@ -209,7 +209,8 @@ var contexts = []struct {
 		Up, Down, Top, Bottom, PageDown, PageUp, Open,
 		Export, Metric, Range, Mode, Split, ChartKind, Breakdown, Filter}},
 	{"in confirmations", []string{Back, Yes, No}},
-	{"in forms", []string{Back, Submit, ActAs}},
+	// A form's selects and multi-selects move, filter and mark with these (views/forms).
+	{"in forms", []string{Back, Submit, ActAs, Up, Down, Top, Bottom, PageDown, PageUp, Search, Mark}},
 }
 
 // Problem is one rejected override.
@@ -268,7 +269,7 @@ func (k *KeyMap) Apply(overrides map[string][]string) error {
 			}
 			if a == Submit {
 				if why := formKey(kk); why != "" {
-					probs = append(probs, Problem{a, fmt.Sprintf("%q %s in forms: bind submit to a key like ctrl+s, alt+enter or f2", helpKeys([]string{kk}), why)})
+					probs = append(probs, Problem{a, fmt.Sprintf("%q %s in forms: bind submit to a key like ctrl+s, alt+enter or f2", HelpKeys([]string{kk}), why)})
 					continue
 				}
 			}
@@ -280,7 +281,7 @@ func (k *KeyMap) Apply(overrides map[string][]string) error {
 			}
 			clean = append(clean, kk)
 		}
-		*b = key.NewBinding(key.WithKeys(clean...), key.WithHelp(helpKeys(clean), b.Help().Desc))
+		*b = key.NewBinding(key.WithKeys(clean...), key.WithHelp(HelpKeys(clean), b.Help().Desc))
 	}
 	probs = append(probs, next.conflicts(overrides)...)
 	if len(probs) > 0 {
@@ -352,7 +353,7 @@ func (k *KeyMap) conflicts(overridden map[string][]string) []Problem {
 	}
 	probs := make([]Problem, 0, len(found))
 	for _, cl := range found {
-		msg := fmt.Sprintf("key %q is also bound to %q", helpKeys([]string{cl.key}), cl.other)
+		msg := fmt.Sprintf("key %q is also bound to %q", HelpKeys([]string{cl.key}), cl.other)
 		if _, ok := overridden[cl.other]; !ok {
 			msg += " (default)"
 		}

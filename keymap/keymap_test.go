@@ -142,4 +142,9 @@ func TestSubmitCanBeReboundOutsideTheFormsKeys(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `"ctrl+p" is also bound to "act_as" (default) in forms`) {
 		t.Fatalf("submit on ctrl+p (act as operator, live over forms): %v", err)
 	}
+	// A form's selects page with the page keys: submit cannot take ctrl+d either.
+	err = Default().Apply(map[string][]string{Submit: {"ctrl+d"}})
+	if err == nil || !strings.Contains(err.Error(), `"ctrl+d" is also bound to "page_down" (default) in forms`) {
+		t.Fatalf("submit on ctrl+d (page down in a form's select): %v", err)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/views/analytics"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/contacts"
@@ -339,4 +340,40 @@ func TestKeysReadTogetherInEveryForm(t *testing.T) {
 		}
 		l.closeAll()
 	}
+}
+
+// A rebound down key (config keys: {down: [v, down]}) is the down key everywhere: "vv" read
+// together moves two rows in the list and in a form's select, whose footer names v; j,
+// no longer bound, moves neither.
+func TestReboundKeysReadTogether(t *testing.T) {
+	keys := keymap.Default()
+	if err := keys.Apply(map[string][]string{keymap.Down: {"v", "down"}}); err != nil {
+		t.Fatal(err)
+	}
+	l, _ := startAppWithKeys(t, nil, keys, 120, 40)
+	tri := l.app.Screen().(*triage.Model)
+	l.Until("conversations", func() bool { return len(tri.List.Rows()) >= 3 })
+	selected := func() int64 { r, _ := tri.List.Selected(); return r.ID }
+	ids := []int64{tri.List.Rows()[0].ID, tri.List.Rows()[1].ID, tri.List.Rows()[2].ID}
+	l.Deliver(jj)
+	if got := selected(); got != ids[0] {
+		t.Fatalf("\"jj\" with down on v moved the list to %d", got)
+	}
+	l.Deliver(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("vv")})
+	if got := selected(); got != ids[2] {
+		t.Fatalf("\"vv\" in one read selected %d, want the third row %d", got, ids[2])
+	}
+
+	l.Key("f")
+	modal[*forms.Modal](l, "the filter form")
+	start := l.focusedValue()
+	l.Deliver(jj)
+	if got := l.focusedValue(); got != start {
+		t.Fatalf("\"jj\" with down on v moved the status select from %v to %v", start, got)
+	}
+	l.Deliver(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("vv")})
+	if got := l.focusedValue(); got != "option "+client.StatusPending {
+		t.Fatalf("\"vv\" in one read left the status select on %v, want the third option (pending)", got)
+	}
+	l.checkFooter("the filter form's status select", 120, "v/↓ down")
 }

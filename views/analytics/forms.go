@@ -107,7 +107,7 @@ func filterForm(ctx *common.Ctx, f Filters, mode client.OperatorMode, more map[i
 			for i, o := range ops {
 				opts[i] = huh.NewOption(fmt.Sprintf("%s (#%d)", o.name, o.id), o.id)
 			}
-			first = append(first, huh.NewMultiSelect[int64]().Title("Operators (space marks; none = all)").
+			first = append(first, huh.NewMultiSelect[int64]().Title("Operators ("+ctx.Keys.Mark.Help().Key+" marks; none = all)").
 				Options(opts...).Value(&picked).Height(8).Filterable(true))
 		}
 		first = append(first, ids("Other operator ids", &others))

@@ -233,10 +233,10 @@ func input(title string, v *string, check func(string) error, placeholder string
 	return in
 }
 
-// groups are the form's pages over f, laid out as layout says; the first group may get
-// extra fields in front. With orig (the values the fields were filled with), a field still
-// holding its initial value is not checked.
-func (f *fields) groups(hint string, lead []huh.Field, withFlags bool, orig *fields) []*huh.Group {
+// groups are the form's pages over f, laid out as layout says, with the keys of ctx in
+// their hints; the first group may get extra fields in front. With orig (the values the
+// fields were filled with), a field still holding its initial value is not checked.
+func (f *fields) groups(ctx *common.Ctx, lead []huh.Field, withFlags bool, orig *fields) []*huh.Group {
 	byLabel := map[string]text{}
 	for _, t := range f.texts(&client.ContactUpdate{}) {
 		byLabel[t.label] = t
@@ -261,11 +261,11 @@ func (f *fields) groups(hint string, lead []huh.Field, withFlags bool, orig *fie
 			fields = append(fields, huh.NewMultiSelect[string]().Title("May be contacted by").Value(&f.contactBy).Options(
 				huh.NewOption("email", byEmail), huh.NewOption("phone", byPhone),
 				huh.NewOption("service channels", byChannels), huh.NewOption("service messenger", byMessenger)).
-				Description("space toggles"))
+				Description(ctx.Keys.Mark.Help().Key+" toggles"))
 		}
 		out[g] = huh.NewGroup(fields...).Title(grp.title)
 	}
-	out[0] = out[0].Description(hint)
+	out[0] = out[0].Description(forms.Hint(ctx, "saves"))
 	return out
 }
 
@@ -295,7 +295,7 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 	var sentBy *client.Client
 	return forms.New(ctx, forms.Options{
 		Title: title,
-		Build: func() *huh.Form { return huh.NewForm(cur.groups(forms.Hint(ctx, "saves"), nil, true, &orig)...) },
+		Build: func() *huh.Form { return huh.NewForm(cur.groups(ctx, nil, true, &orig)...) },
 		Check: check,
 		Width: 64,
 		Dirty: func() bool {
@@ -427,7 +427,7 @@ func NewUpsertForm(ctx *common.Ctx) common.Modal {
 	}
 	return forms.New(ctx, forms.Options{
 		Title: "Create or update a contact by identifier",
-		Build: func() *huh.Form { return huh.NewForm(cur.groups(forms.Hint(ctx, "saves"), lead(), false, nil)...) },
+		Build: func() *huh.Form { return huh.NewForm(cur.groups(ctx, lead(), false, nil)...) },
 		Check: check,
 		Width: 64,
 		Dirty: func() bool { return len(cur.filled().Fields()) > 0 },

@@ -35,6 +35,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/views/common"
 )
 
@@ -161,6 +162,8 @@ type Modal struct {
 	ctx        *common.Ctx
 	opts       Options
 	km         *huh.KeyMap
+	typingKm   *huh.KeyMap // km while a select's filter takes text (syncKeys)
+	typing     bool        // typingKm is on the form
 	form       *huh.Form
 	width      int
 	height     int
@@ -193,24 +196,83 @@ type Modal struct {
 
 // New builds a form modal.
 func New(ctx *common.Ctx, opts Options) *Modal {
-	m := &Modal{ctx: ctx, opts: opts, km: keyMap(opts.KeyMap)}
+	m := &Modal{ctx: ctx, opts: opts, km: keyMap(ctx.Keys, opts.KeyMap)}
+	m.typingKm = typingKeyMap(m.km)
 	m.form = m.newForm()
 	return m
 }
 
-// keyMap is km (or huh's defaults) without Quit, with the multi-select's toggle shown as
-// space (huh's help says x; both keys work, and the forms' titles say space).
-func keyMap(km *huh.KeyMap) *huh.KeyMap {
+// keyMap is km (or huh's defaults) without Quit, with the lists of selects and
+// multi-selects taking the keymap's keys: up, down, top, bottom and page up/down move the
+// cursor, the search key filters, and a multi-select's options are marked with the mark
+// key, so that a key rebound in the config is the same key in a form's list as in every
+// other list. Moving between fields and submitting stay huh's (tab, shift+tab, enter),
+// besides the keymap's Submit, which the modal handles.
+func keyMap(keys *keymap.KeyMap, km *huh.KeyMap) *huh.KeyMap {
 	if km == nil {
 		km = huh.NewDefaultKeyMap()
 	}
 	km.Quit = key.NewBinding(key.WithDisabled()) // esc/ctrl+c are handled by the modal
-	for _, k := range km.MultiSelect.Toggle.Keys() {
-		if k == " " {
-			km.MultiSelect.Toggle.SetHelp("space", km.MultiSelect.Toggle.Help().Desc)
-		}
+	bind := func(b key.Binding, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
 	}
+	s, ms := &km.Select, &km.MultiSelect
+	s.Up, ms.Up = bind(keys.Up, "up"), bind(keys.Up, "up")
+	s.Down, ms.Down = bind(keys.Down, "down"), bind(keys.Down, "down")
+	s.GotoTop, ms.GotoTop = bind(keys.Top, "go to start"), bind(keys.Top, "go to start")
+	s.GotoBottom, ms.GotoBottom = bind(keys.Bottom, "go to end"), bind(keys.Bottom, "go to end")
+	s.HalfPageUp, ms.HalfPageUp = bind(keys.PageUp, "½ page up"), bind(keys.PageUp, "½ page up")
+	s.HalfPageDown, ms.HalfPageDown = bind(keys.PageDown, "½ page down"), bind(keys.PageDown, "½ page down")
+	s.Filter, ms.Filter = bind(keys.Search, "filter"), bind(keys.Search, "filter")
+	ms.Toggle = bind(keys.Mark, "toggle")
 	return km
+}
+
+// typingKeyMap is km while a select's filter has the focus: the filter takes every
+// printable key as text, so the list's bindings keep only their other keys (huh would
+// otherwise both type a rebound printable key and move with it), and the filter's own
+// bindings are set as huh sets them when filtering starts.
+func typingKeyMap(km *huh.KeyMap) *huh.KeyMap {
+	out := *km
+	keep := func(b key.Binding) key.Binding {
+		var ks []string
+		for _, k := range b.Keys() {
+			if len([]rune(k)) != 1 { // a printable key is one character; named keys are longer
+				ks = append(ks, k)
+			}
+		}
+		if len(ks) == 0 {
+			return key.NewBinding(key.WithDisabled())
+		}
+		return key.NewBinding(key.WithKeys(ks...), key.WithHelp(keymap.HelpKeys(ks), b.Help().Desc))
+	}
+	for _, b := range []*key.Binding{&out.Select.Up, &out.Select.Down, &out.Select.GotoTop, &out.Select.GotoBottom,
+		&out.Select.HalfPageUp, &out.Select.HalfPageDown,
+		&out.MultiSelect.Up, &out.MultiSelect.Down, &out.MultiSelect.GotoTop, &out.MultiSelect.GotoBottom,
+		&out.MultiSelect.HalfPageUp, &out.MultiSelect.HalfPageDown} {
+		*b = keep(*b)
+	}
+	out.Select.Filter.SetEnabled(false)
+	out.Select.SetFilter.SetEnabled(true)
+	out.MultiSelect.Filter.SetEnabled(false)
+	out.MultiSelect.SetFilter.SetEnabled(true)
+	return &out
+}
+
+// syncKeys puts on the form the keys for what the focused field does now: typingKm while
+// it filters, km otherwise.
+func (m *Modal) syncKeys() {
+	f, ok := m.focused().(interface{ GetFiltering() bool })
+	typing := ok && f.GetFiltering()
+	if typing == m.typing {
+		return
+	}
+	m.typing = typing
+	if typing {
+		m.form.WithKeyMap(m.typingKm)
+	} else {
+		m.form.WithKeyMap(m.km)
+	}
 }
 
 // Theme returns the huh theme matching parley's styles.
@@ -224,6 +286,7 @@ func Theme(ctx *common.Ctx) *huh.Theme {
 // newForm builds the form at the modal's width. The modal draws the help and the errors
 // itself, below the form, so that it can size the form to what is left.
 func (m *Modal) newForm() *huh.Form {
+	m.typing = false
 	f := m.opts.Build().WithTheme(m.theme()).WithShowHelp(false).WithShowErrors(false).WithKeyMap(m.km)
 	if m.width > 0 {
 		f = f.WithWidth(m.innerWidth())
@@ -450,6 +513,7 @@ func (m *Modal) key(msg tea.KeyMsg) tea.Cmd {
 	if key.Matches(msg, m.SubmitKey()) {
 		return m.complete()
 	}
+	m.syncKeys()
 	moves := m.mayMoveFocus(msg)
 	cmd := m.forward(msg)
 	if m.form.State == huh.StateCompleted {

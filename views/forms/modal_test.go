@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -567,5 +568,81 @@ func TestDiscardQuestionTakesTheYesKey(t *testing.T) {
 		if !viewtest.Closed(c) {
 			t.Fatalf("yes %v: %q did not discard:\n%s", tc.yes, tc.discs, ansi.Strip(m.View()))
 		}
+	}
+}
+
+// hoveredOption is the option under the cursor of the focused select or multi-select.
+func hoveredOption(t *testing.T, m *forms.Modal) string {
+	t.Helper()
+	switch f := m.Form().GetFocusedField().(type) {
+	case *huh.Select[string]:
+		v, _ := f.Hovered()
+		return v
+	case *huh.MultiSelect[string]:
+		v, _ := f.Hovered()
+		return v
+	}
+	t.Fatalf("the focused field is a %T", m.Form().GetFocusedField())
+	return ""
+}
+
+// A form's selects and multi-selects move, filter and mark with the keymap's keys: rebound
+// (config keys: {down: [v, down], up: [u, up], mark: [x], search: [?]}), v and u move and
+// j and k no longer do, "vv" read together moves two options, x marks and space no longer
+// does, and the help line names the rebound keys. While a select's filter takes text, a
+// rebound printable key is text and moves nothing.
+func TestSelectsTakeTheKeymapsKeys(t *testing.T) {
+	c := ctx()
+	if err := c.Keys.Apply(map[string][]string{keymap.Down: {"v", "down"}, keymap.Up: {"u", "up"}, keymap.Mark: {"x"}, keymap.Search: {"?"}, keymap.Help: {"f1"}}); err != nil {
+		t.Fatal(err)
+	}
+	var pick string
+	var marks []string
+	build := func() *huh.Form {
+		return huh.NewForm(huh.NewGroup(
+			huh.NewSelect[string]().Title("Pick").Options(huh.NewOptions("a", "b", "c", "d", "va", "vb", "xa")...).Value(&pick),
+			huh.NewMultiSelect[string]().Title("Marks").Options(huh.NewOptions("m1", "m2", "m3")...).Value(&marks),
+		))
+	}
+	m := forms.New(c, forms.Options{Title: "Keys", Build: build, Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }})
+	p := newProgram(m, 76, 40)
+	step := func(keys []string, want string) {
+		t.Helper()
+		p.batch(keys...)
+		if got := hoveredOption(t, m); got != want {
+			t.Fatalf("after %q the cursor is on %q, want %q\n%s", keys, got, want, ansi.Strip(m.View()))
+		}
+	}
+	step([]string{"j"}, "a") // j is no longer down
+	step([]string{"v"}, "b")
+	step([]string{"vv"}, "d") // read together: two options
+	step([]string{"u"}, "c")
+	step([]string{"k"}, "c")
+	if view := ansi.Strip(m.View()); !strings.Contains(view, "u/↑") || !strings.Contains(view, "v/↓") || strings.Contains(view, "j/↓") {
+		t.Fatalf("the help line does not name the rebound keys:\n%s", view)
+	}
+
+	// The filter opens with the search key; v typed into it is text: two options are left
+	// and the cursor stays on the first; the help line names down by its other key.
+	step([]string{"g"}, "a")
+	step([]string{"?", "v"}, "va")
+	if sel := m.Form().GetFocusedField().(*huh.Select[string]); !sel.GetFiltering() {
+		t.Fatal("? did not open the select's filter")
+	}
+	if view := ansi.Strip(m.View()); !strings.Contains(view, "↓ down") || strings.Contains(view, "v/↓") {
+		t.Fatalf("while filtering, the help line names v as down:\n%s", view)
+	}
+	step([]string{"down"}, "vb")
+
+	// The multi-select marks with the mark key.
+	p.batch("enter")
+	step([]string{" "}, "m1")
+	if len(marks) != 0 {
+		t.Fatalf("space marked %q: the mark key is x", marks)
+	}
+	step([]string{"v", "x"}, "m2")
+	p.batch("ctrl+s")
+	if pick != "vb" || !slices.Equal(marks, []string{"m2"}) {
+		t.Fatalf("submitted pick %q, marks %q; want vb and [m2]", pick, marks)
 	}
 }

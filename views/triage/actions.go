@@ -91,7 +91,7 @@ func (m *Model) topicsForm() tea.Cmd {
 			fields := []huh.Field{}
 			if len(opts) > 0 {
 				fields = append(fields, huh.NewMultiSelect[string]().Title("Topics").
-					Description("space/x toggles · tab: new topics · "+ctx.Keys.Submit.Help().Key+" saves").
+					Description(ctx.Keys.Mark.Help().Key+" toggles · tab: new topics · "+ctx.Keys.Submit.Help().Key+" saves").
 					Options(opts...).Value(&selected).Height(min(13, len(opts)+2)))
 			}
 			fields = append(fields, huh.NewInput().Title("New topics").Description("comma-separated; created as needed").
