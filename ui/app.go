@@ -527,7 +527,7 @@ func (a *App) tooSmallView() string {
 		st.Warning.Render("Terminal too small"),
 		"",
 		fmt.Sprintf("parley needs at least %d×%d; this one is %d×%d.", MinWidth, MinHeight, a.width, a.height),
-		"Enlarge the window, or press q to quit.",
+		"Enlarge the window, or press " + a.ctx.Keys.Quit.Help().Key + " to quit.",
 	}
 	var out []string
 	top := max(0, (a.height-len(lines))/2)

@@ -87,7 +87,7 @@ func (a *App) statusBar() string {
 		d, paused := a.autoInterval()
 		switch {
 		case paused:
-			segs = append(segs, segment{"auto-refresh paused: daily budget spent (r still works)", "auto paused (budget)", st.StatusWarn, 1})
+			segs = append(segs, segment{"auto-refresh paused: daily budget spent (" + a.ctx.Keys.Refresh.Help().Key + " still works)", "auto paused (budget)", st.StatusWarn, 1})
 		case d > a.opts.RefreshInterval:
 			segs = append(segs, segment{"auto " + common.ShortDuration(d) + " (budget)", "auto " + common.ShortDuration(d), st.StatusWarn, 4})
 		default:

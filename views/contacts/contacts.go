@@ -362,7 +362,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Filter):
 		return m.ctx.OpenModal(m.List.FilterForm())
 	case key.Matches(msg, k.Order) && m.List.Query().Search != "":
-		return common.Toast("Search results come in rank order; esc clears the search, then o orders")
+		return common.Toast("Search results come in rank order; " + k.Back.Help().Key + " clears the search, then " + k.Order.Help().Key + " orders")
 	case key.Matches(msg, k.Delete):
 		return m.deleteKey()
 	case key.Matches(msg, k.Edit):
@@ -592,7 +592,7 @@ func (m *Model) View() string {
 			title, body = m.Detail.Title(), m.Detail.View()
 		}
 		if !m.wide() {
-			title += "  (tab: next pane)"
+			title += "  (" + m.ctx.Keys.NextPane.Help().Key + ": next pane)"
 		}
 		blocks = append(blocks, common.Frame(fs, title, body, ws[p], m.height, p == m.focus))
 	}

@@ -428,7 +428,7 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Order):
 		q := m.Query()
 		if q.Search != "" {
-			return m, common.Toast("Search results come in rank order: esc clears the search, then o orders the list.")
+			return m, common.Toast("Search results come in rank order: " + k.Back.Help().Key + " clears the search, then " + k.Order.Help().Key + " orders the list.")
 		}
 		q.Ordering = OrderingCycle[(slices.Index(OrderingCycle, orderingOrDefault(q))+1)%len(OrderingCycle)]
 		if q.Ordering == DefaultOrdering {

@@ -511,7 +511,7 @@ func (m Model) View() string {
 	vh := m.viewHeight()
 	switch {
 	case m.convID == 0:
-		b.WriteString("\n" + common.Fit(st.Muted.Render("  Select a conversation (enter opens it)."), m.width))
+		b.WriteString("\n" + common.Fit(st.Muted.Render("  Select a conversation ("+m.ctx.Keys.Open.Help().Key+" opens it)."), m.width))
 		vh--
 	case !m.opened && m.loading:
 		b.WriteString("\n" + common.Fit(st.Loading.Render("  Loading messages…"), m.width))

@@ -475,7 +475,7 @@ func (m *Model) View() string {
 			title, body = "Detail", m.Detail.View()
 		}
 		if m.mode() == 1 {
-			title += "  (tab: next pane)"
+			title += "  (" + m.ctx.Keys.NextPane.Help().Key + ": next pane)"
 		}
 		blocks = append(blocks, common.Frame(fs, title, body, w, m.height, p == m.focus))
 	}
