@@ -87,10 +87,11 @@ type Options struct {
 	// Duplicate, when set with Verify, guards a change that must not be made twice (a new
 	// note): after a write whose answer was lost, the next submit first checks with
 	// Verify (cause is that write's error) whether it was carried out after all. If it
-	// was, the form asks the question Duplicate returns for what the check found: y sends
-	// anyway; any other key sends nothing, and the form then closes as saved when same
-	// (the earlier write saved what the form holds now) or stays open. When the check
-	// fails, the form says so and the next submit sends without checking.
+	// was, the form asks the question Duplicate returns for what the check found (ending
+	// in YesNo): a yes key sends anyway; any other key sends nothing, and the form then
+	// closes as saved when same (the earlier write saved what the form holds now) or stays
+	// open. When the check fails, the form says so and the next submit sends without
+	// checking.
 	Duplicate func(found common.TaskDoneMsg) (question string, same bool)
 }
 
@@ -765,8 +766,8 @@ func (m *Modal) answer(msg tea.KeyMsg) tea.Cmd {
 // yesKeys answer yes to the form's questions (discard what was typed, send a copy): the
 // keymap's Yes keys but the open key (enter), which moves between fields and is pressed by
 // habit; all of them when Yes has no other key.
-func (m *Modal) yesKeys() []string {
-	k := m.ctx.Keys
+func yesKeys(ctx *common.Ctx) []string {
+	k := ctx.Keys
 	var out []string
 	for _, y := range k.Yes.Keys() {
 		if !slices.Contains(k.Open.Keys(), y) {
@@ -778,6 +779,12 @@ func (m *Modal) yesKeys() []string {
 	}
 	return out
 }
+
+func (m *Modal) yesKeys() []string { return yesKeys(m.ctx) }
+
+// YesNo is how a question of a form (Options.Duplicate) names its answers: the yes keys
+// as bound, then N for any other key ("y/N").
+func YesNo(ctx *common.Ctx) string { return keymap.HelpKeys(yesKeys(ctx)) + "/N" }
 
 // yes reports whether msg answers yes (a letter key in either case: Y as well as y).
 func (m *Modal) yes(msg tea.KeyMsg) bool {

@@ -141,9 +141,9 @@ func NewNoteFormAbove(ctx *common.Ctx, contactID int64, contactName string, floo
 				at = " at " + clock(n.CreatedAt.Time, ctx.Now())
 			}
 			if same {
-				return "A note with this text was saved" + at + " by the earlier attempt. Send another copy? y/N", true
+				return "A note with this text was saved" + at + " by the earlier attempt. Send another copy? " + forms.YesNo(ctx), true
 			}
-			return "The earlier attempt saved its note" + at + " (with the text as it was then). Send this one as well? y/N", false
+			return "The earlier attempt saved its note" + at + " (with the text as it was then). Send this one as well? " + forms.YesNo(ctx), false
 		},
 		Dirty:   func() bool { return strings.TrimSpace(*body) != "" },
 		Width:   72,

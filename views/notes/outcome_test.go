@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/viewtest"
 )
@@ -208,20 +209,35 @@ func TestNoteLostRequestIsNotSavedAndSendsAgain(t *testing.T) {
 
 // The answer is lost and so is the check: the form cannot tell and says so. ctrl+s then
 // looks again, finds the note the first attempt made and asks before sending a copy: no
-// keeps the one note and closes; yes sends a second one on purpose.
+// keeps the one note and closes; yes sends a second one on purpose. The question names the
+// yes key as bound, and only that key sends.
 func TestNoteResendAfterAnUnconfirmedSaveAsksFirst(t *testing.T) {
 	for _, tc := range []struct {
 		answer string
 		notes  int
 		toast  string
+		yes    string // the yes key when rebound
 	}{
-		{"n", 1, "Note saved by the earlier attempt; no copy sent"},
-		{"y", 2, "Note saved"},
-		{"y, the copy lost", 1, ""},
+		{"n", 1, "Note saved by the earlier attempt; no copy sent", ""},
+		{"y", 2, "Note saved", ""},
+		{"y, the copy lost", 1, "", ""},
+		{"a", 2, "Note saved", "a"},
+		{"y", 1, "Note saved by the earlier attempt; no copy sent", "a"},
 	} {
-		t.Run(tc.answer, func(t *testing.T) {
+		name := tc.answer
+		if tc.yes != "" {
+			name += " (yes on " + tc.yes + ")"
+		}
+		t.Run(name, func(t *testing.T) {
 			e, p := lossy(t)
 			e.ctx.Client = p.Client(t, e.info.CustomerToken, true) // one attempt per read
+			yes := "y"
+			if tc.yes != "" {
+				if err := e.ctx.Keys.Apply(map[string][]string{keymap.Yes: {tc.yes}}); err != nil {
+					t.Fatal(err)
+				}
+				yes = tc.yes
+			}
 			ct := e.firstContact(t)
 			text := "unconfirmed " + t.Name()
 			p.Lose("POST", "/api/um/v3/notes/", viewtest.DropAnswer, 1)
@@ -247,7 +263,7 @@ func TestNoteResendAfterAnUnconfirmedSaveAsksFirst(t *testing.T) {
 			if d, ok := taskDone(run(cmd)); ok {
 				t.Fatalf("sent without asking: %+v", d)
 			}
-			q := "A note with this text was saved at 10:15 by the earlier attempt. Send another copy? y/N"
+			q := "A note with this text was saved at 10:15 by the earlier attempt. Send another copy? " + yes + "/N"
 			if m.(*Form).inner.Asking() != q || !strings.Contains(flat(m.View()), q) {
 				t.Fatalf("question %q:\n%s", m.(*Form).inner.Asking(), m.View())
 			}
