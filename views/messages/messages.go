@@ -556,7 +556,7 @@ func (m Model) header() string {
 	case m.loading && m.opened:
 		h += " · " + st.Loading.Render("loading older…")
 	case m.err != nil:
-		h += " · " + st.Error.Render("failed: r retries")
+		h += " · " + st.Error.Render("failed: "+m.ctx.Keys.Refresh.Help().Key+" retries")
 	case m.opened && m.next == "":
 		h += " · all"
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/messages"
 	"github.com/parley-tui/parley/views/viewtest"
@@ -230,34 +231,43 @@ func TestNarrowHeadersKeepNameAndState(t *testing.T) {
 }
 
 // r after a failed older page asks for that page again and keeps the loaded messages and
-// the reading position, instead of reopening the thread at its newest message.
+// the reading position, instead of reopening the thread at its newest message. The pane
+// names the refresh key as bound (R when rebound).
 func TestRRetriesAFailedOlderPage(t *testing.T) {
-	sb := viewtest.Sandbox(t, sandbox.Options{})
-	tr := &viewtest.FailingPages{Next: viewtest.Transport(t), Param: "cursor"}
-	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: viewtest.Clock,
-		MaxRetries: -1, HTTPClient: &http.Client{Transport: tr}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := messages.New(viewtest.Ctx(c))
-	m.SetSize(80, 30)
-	m.Focus()
-	m, _ = apply(m, viewtest.Run(m.Open(sb.Server.Info().LongConversationID, "long", false), wait))
-	tr.Fail.Store(true)
-	var cmd tea.Cmd
-	for i := 0; i < 1000 && cmd == nil; i++ {
-		m, cmd = m.Update(viewtest.Key("k"))
-	}
-	m, _ = apply(m, viewtest.Run(cmd, wait))
-	if !strings.Contains(m.View(), "failed: r retries") || m.Loaded() != 100 {
-		t.Fatalf("after a failed older page: %d loaded\n%s", m.Loaded(), m.View())
-	}
-	before := body(m.View())
-	tr.Fail.Store(false)
-	m, cmd = m.Update(viewtest.Key("r"))
-	m, _ = apply(m, viewtest.Run(cmd, wait))
-	if m.Loaded() != 200 || body(m.View()) != before {
-		t.Fatalf("after r: %d loaded (want 200) and the view moved:\nbefore:\n%s\nafter:\n%s", m.Loaded(), before, body(m.View()))
+	for _, refresh := range []string{"r", "R"} {
+		t.Run(refresh, func(t *testing.T) {
+			sb := viewtest.Sandbox(t, sandbox.Options{})
+			tr := &viewtest.FailingPages{Next: viewtest.Transport(t), Param: "cursor"}
+			c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: viewtest.Clock,
+				MaxRetries: -1, HTTPClient: &http.Client{Transport: tr}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := viewtest.Ctx(c)
+			if err := ctx.Keys.Apply(map[string][]string{keymap.Refresh: {refresh}}); err != nil {
+				t.Fatal(err)
+			}
+			m := messages.New(ctx)
+			m.SetSize(80, 30)
+			m.Focus()
+			m, _ = apply(m, viewtest.Run(m.Open(sb.Server.Info().LongConversationID, "long", false), wait))
+			tr.Fail.Store(true)
+			var cmd tea.Cmd
+			for i := 0; i < 1000 && cmd == nil; i++ {
+				m, cmd = m.Update(viewtest.Key("k"))
+			}
+			m, _ = apply(m, viewtest.Run(cmd, wait))
+			if !strings.Contains(m.View(), "failed: "+refresh+" retries") || m.Loaded() != 100 {
+				t.Fatalf("after a failed older page: %d loaded\n%s", m.Loaded(), m.View())
+			}
+			before := body(m.View())
+			tr.Fail.Store(false)
+			m, cmd = m.Update(viewtest.Key(refresh))
+			m, _ = apply(m, viewtest.Run(cmd, wait))
+			if m.Loaded() != 200 || body(m.View()) != before {
+				t.Fatalf("after %s: %d loaded (want 200) and the view moved:\nbefore:\n%s\nafter:\n%s", refresh, m.Loaded(), before, body(m.View()))
+			}
+		})
 	}
 }
 
