@@ -493,8 +493,8 @@ func (m *Model[R]) jumpEnd() tea.Cmd {
 		case w != "":
 			hint = fmt.Sprintf("; %s (%s) to reach the last %s", w, m.ctx.Keys.Order.Help().Key, m.fetch.one())
 		}
-		return common.Toast(fmt.Sprintf("The API lists at most %s %s in this order: G goes to the last of those%s.",
-			common.Thousands(m.pg.Reach()), m.fetch.noun(), hint))
+		return common.Toast(fmt.Sprintf("The API lists at most %s %s in this order: %s goes to the last of those%s.",
+			common.Thousands(m.pg.Reach()), m.fetch.noun(), m.ctx.Keys.Bottom.Help().Key, hint))
 	}
 	r, ok := m.pg.JumpPastCap(len(m.rows))
 	if !ok {
@@ -571,7 +571,8 @@ func (m *Model[R]) onPage(msg PageMsg[R]) tea.Cmd {
 	}
 	var note tea.Cmd
 	if msg.Where == common.LastPage && len(msg.Rows) == 0 {
-		note = common.Toast(fmt.Sprintf("The end of this list cannot be had directly: G goes to the last %s loaded.", m.fetch.one()))
+		note = common.Toast(fmt.Sprintf("The end of this list cannot be had directly: %s goes to the last %s loaded.",
+			m.ctx.Keys.Bottom.Help().Key, m.fetch.one()))
 	}
 	m.rows = rows
 	m.lastAt = msg.At

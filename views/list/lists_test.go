@@ -407,7 +407,7 @@ func TestBottomReachesTheLastRowPastTheCap(t *testing.T) {
 
 // An ordering /all/ cannot serve stops at the cap; the count stays "30+" (the true total
 // is not known), the footer says why, and G says plainly that it stops at the last row the
-// API lists.
+// API lists (naming the bottom keys as bound).
 func TestOtherOrderingsStopAtTheCapAndSaySo(t *testing.T) {
 	for _, cl := range cappedLists {
 		t.Run(cl.name, func(t *testing.T) {
@@ -428,8 +428,8 @@ func TestOtherOrderingsStopAtTheCapAndSaySo(t *testing.T) {
 			if v := u.view(); !strings.Contains(v, fmt.Sprintf(" %d+ %s", cl.cap, cl.noun)) || !strings.Contains(v, "(o) to browse all") {
 				t.Fatalf("the header or footer does not explain the cap:\n%s", v)
 			}
-			if len(toasts) == 0 || !strings.Contains(toasts[0], fmt.Sprintf("at most %d %s in this order", cl.cap, cl.noun)) {
-				t.Fatalf("G did not say where it stops: toasts %q", toasts)
+			if len(toasts) == 0 || !strings.Contains(toasts[0], fmt.Sprintf("at most %d %s in this order: G/end goes to the last of those", cl.cap, cl.noun)) {
+				t.Fatalf("G did not say where it stops, naming the bottom keys as bound: toasts %q", toasts)
 			}
 			if _, all := cl.listed(t, e, start); len(all) != 0 {
 				t.Fatalf("/all/ asked for in ordering %s: %v", cl.other, all)
