@@ -8,7 +8,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
-	"github.com/parley-tui/parley/views/triage"
+	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -21,7 +21,7 @@ func TestEditTopicsUpdatesRowAndDetailInPlace(t *testing.T) {
 	app := newApp(t, c)
 	d := newDriver(t, app, 200, 50)
 	d.waitFor("conversations ·")
-	tri := app.Screen().(*triage.Model)
+	tri := app.Screen().(*conversations.Model)
 	d.key("enter") // open the first conversation
 	row, _ := tri.List.Selected()
 	d.key("t")
@@ -61,7 +61,7 @@ func TestDeleteMarkedConversations(t *testing.T) {
 	app := newApp(t, c)
 	d := newDriver(t, app, 120, 40)
 	d.waitFor("conversations ·")
-	tri := app.Screen().(*triage.Model)
+	tri := app.Screen().(*conversations.Model)
 	// Mark two ended conversations and one ongoing one.
 	var ended, ongoing []int64
 	for i, r := range tri.List.Rows() {
@@ -118,7 +118,7 @@ func TestDeleteOneOngoingWarnsThenShowsTheAnswer(t *testing.T) {
 	app := newApp(t, c)
 	d := newDriver(t, app, 120, 40)
 	d.waitFor("conversations ·")
-	tri := app.Screen().(*triage.Model)
+	tri := app.Screen().(*conversations.Model)
 	r, _ := tri.List.Selected()
 	if r.Status == client.StatusEnded {
 		t.Skip("the first row is ended")
@@ -144,7 +144,7 @@ func TestNoteFromTheConversationsScreenSavesAndCloses(t *testing.T) {
 	app := newApp(t, c)
 	d := newDriver(t, app, 120, 40)
 	d.waitFor("conversations ·")
-	tri := app.Screen().(*triage.Model)
+	tri := app.Screen().(*conversations.Model)
 	row, _ := tri.List.Selected()
 	d.key("n")
 	d.waitFor("New note about")

@@ -21,9 +21,9 @@ import (
 	"github.com/parley-tui/parley/views/analytics"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/contacts"
+	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/navigation"
 	"github.com/parley-tui/parley/views/operators"
-	"github.com/parley-tui/parley/views/triage"
 )
 
 // Minimum terminal size; below it parley shows a "terminal too small" screen.
@@ -134,7 +134,7 @@ func New(o Options) *App {
 	a := &App{ctx: ctx, opts: o, base: o.Client, waits: map[client.Family]wait{}}
 	k := o.Keys
 	a.screens = []screenEntry{
-		{common.ScreenConversations, k.Conversations, triage.New(ctx)},
+		{common.ScreenConversations, k.Conversations, conversations.New(ctx)},
 		{common.ScreenContacts, k.Contacts, contacts.New(ctx)},
 		{common.ScreenAnalytics, k.Analytics, analytics.New(ctx)},
 		{common.ScreenOperators, k.Operators, operators.New(ctx)},

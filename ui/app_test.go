@@ -11,7 +11,7 @@ import (
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/ui"
-	"github.com/parley-tui/parley/views/triage"
+	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -21,7 +21,7 @@ func TestMoveAndOpenThread(t *testing.T) {
 	app := newApp(t, c)
 	d := newDriver(t, app, 80, 24)
 	d.waitFor("conversations ·")
-	tri := app.Screen().(*triage.Model)
+	tri := app.Screen().(*conversations.Model)
 	rows := tri.List.Rows()
 	if len(rows) < 3 {
 		t.Fatalf("loaded %d rows", len(rows))
@@ -47,7 +47,7 @@ func TestCoalescedKeysAreReplayed(t *testing.T) {
 	app := newApp(t, newClient(t, sb, client.Config{}))
 	d := newDriver(t, app, 120, 40)
 	d.waitFor("conversations ·")
-	tri := app.Screen().(*triage.Model)
+	tri := app.Screen().(*conversations.Model)
 	rows := tri.List.Rows()
 	// Two presses read together arrive as one message with two runes.
 	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")})
@@ -91,7 +91,7 @@ func TestKeysRightAfterSlashGoToTheSearch(t *testing.T) {
 		app := newApp(t, newClient(t, sb, client.Config{}))
 		d := newDriver(t, app, 120, 40)
 		d.waitFor("conversations ·")
-		tri := app.Screen().(*triage.Model)
+		tri := app.Screen().(*conversations.Model)
 		if oneRead {
 			d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/dos")})
 		} else {

@@ -10,7 +10,7 @@ import (
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/theme"
-	"github.com/parley-tui/parley/views/triage"
+	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -37,7 +37,7 @@ func TestAutoRefreshKeepsTickingUnderAForm(t *testing.T) {
 	l := viewtest.NewLoop(t, m)
 	l.Deliver(tea.WindowSizeMsg{Width: 120, Height: 40})
 	l.Run(a.Init())
-	tri := a.Screen().(*triage.Model)
+	tri := a.Screen().(*conversations.Model)
 	// The list, then the thread of the row the cursor rests on (after the rest timer).
 	l.Until("the list and the first thread", func() bool {
 		r, ok := tri.List.Selected()
@@ -48,10 +48,10 @@ func TestAutoRefreshKeepsTickingUnderAForm(t *testing.T) {
 	if len(a.overlays) != 1 {
 		t.Fatalf("the filter form did not open (%d overlays)", len(a.overlays))
 	}
-	before, merges := c.Usage(client.FamilyConversations), m.Count("conversations.mergeMsg")
+	before, merges := c.Usage(client.FamilyConversations), m.Count("listing.mergeMsg")
 	l.Deliver(autoTickMsg{gen: a.autoGen})
 	l.Settle()
-	if m.Count("conversations.mergeMsg") == merges {
+	if m.Count("listing.mergeMsg") == merges {
 		t.Fatal("the tick under an open form did not refresh the list")
 	}
 	if used := c.Usage(client.FamilyConversations) - before; used != 1 {

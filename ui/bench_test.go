@@ -20,7 +20,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/ui"
-	"github.com/parley-tui/parley/views/triage"
+	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -98,7 +98,7 @@ func loadedApp(tb testing.TB, w, h int) *ui.App {
 	app := newApp(tb, c)
 	app.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	cs, ms := benchData()
-	tri := app.Screen().(*triage.Model)
+	tri := app.Screen().(*conversations.Model)
 	tri.List.Preload(cs, len(cs))
 	tri.Msgs.Preload(42, "Anna", ms)
 	app.View()

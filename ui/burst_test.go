@@ -15,11 +15,11 @@ import (
 	"github.com/parley-tui/parley/views/analytics"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/contacts"
+	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/forms"
 	"github.com/parley-tui/parley/views/navigation"
 	"github.com/parley-tui/parley/views/notes"
 	"github.com/parley-tui/parley/views/operators"
-	"github.com/parley-tui/parley/views/triage"
 )
 
 // jj is two presses of j that arrived in one read (a slow SSH link, tmux send-keys): Bubble
@@ -73,12 +73,12 @@ func TestKeysReadTogetherMoveEveryList(t *testing.T) {
 		{name: "conversations", key: "1",
 			ids: func(a *App) []int64 {
 				var out []int64
-				for _, r := range a.Screen().(*triage.Model).List.Rows() {
+				for _, r := range a.Screen().(*conversations.Model).List.Rows() {
 					out = append(out, r.ID)
 				}
 				return out
 			},
-			selected: func(a *App) int64 { r, _ := a.Screen().(*triage.Model).List.Selected(); return r.ID }},
+			selected: func(a *App) int64 { r, _ := a.Screen().(*conversations.Model).List.Selected(); return r.ID }},
 		{name: "contacts", key: "2",
 			// The first visit opens the search prompt (quick lookup): close it.
 			prepare: func(l *appLoop) { l.closeAll() },
@@ -300,7 +300,7 @@ func TestKeysReadTogetherInEveryForm(t *testing.T) {
 		l.closeAll() // the contacts screen opens its search prompt on the first visit
 		switch c.screen {
 		case "1":
-			l.Until("conversations", func() bool { return len(l.app.Screen().(*triage.Model).List.Rows()) > 0 })
+			l.Until("conversations", func() bool { return len(l.app.Screen().(*conversations.Model).List.Rows()) > 0 })
 		case "2":
 			l.Until("contacts", func() bool { return len(l.app.Screen().(*contacts.Model).List.Rows()) > 0 })
 		case "3":
@@ -351,7 +351,7 @@ func TestReboundKeysReadTogether(t *testing.T) {
 		t.Fatal(err)
 	}
 	l, _ := startAppWithKeys(t, nil, keys, 120, 40)
-	tri := l.app.Screen().(*triage.Model)
+	tri := l.app.Screen().(*conversations.Model)
 	l.Until("conversations", func() bool { return len(tri.List.Rows()) >= 3 })
 	selected := func() int64 { r, _ := tri.List.Selected(); return r.ID }
 	ids := []int64{tri.List.Rows()[0].ID, tri.List.Rows()[1].ID, tri.List.Rows()[2].ID}

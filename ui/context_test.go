@@ -14,10 +14,10 @@ import (
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/forms"
 	"github.com/parley-tui/parley/views/notes"
 	"github.com/parley-tui/parley/views/operators"
-	"github.com/parley-tui/parley/views/triage"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -171,7 +171,7 @@ func TestPickOrganization(t *testing.T) {
 // status bar, counters, refresh time and data.
 func TestOrganizationTokenCannotSwitch(t *testing.T) {
 	l2, info := startApp(t, func(i sandbox.Info) string { return i.OrgTokens[i.DefaultOrgID] }, 80, 24)
-	tri := l2.app.Screen().(*triage.Model)
+	tri := l2.app.Screen().(*conversations.Model)
 	l2.Until("the list", func() bool { return len(tri.List.Rows()) > 0 && !l2.app.lastRefresh.IsZero() })
 	l2.Settle() // what the list started (at 80 columns nothing loads where the cursor rests)
 	barBefore, refreshed := l2.statusBar(), l2.app.lastRefresh
@@ -231,7 +231,7 @@ func TestStaleSwitchCheckIsDropped(t *testing.T) {
 // status bar and the auto-refresh budget see one count.
 func TestDefaultOrganizationByIDCountsOnce(t *testing.T) {
 	l, info := startApp(t, nil, 120, 30)
-	tri := l.app.Screen().(*triage.Model)
+	tri := l.app.Screen().(*conversations.Model)
 	l.Until("the list", func() bool { return len(tri.List.Rows()) > 0 })
 	l.Settle()
 	usedDefault := l.app.ctx.Client.Usage(client.FamilyConversations)
@@ -322,7 +322,7 @@ func TestOperatorEditReloadsTheDirectory(t *testing.T) {
 // place: the cursor's row and the open thread stay, and they load again.
 func TestActAsOperatorKeepsTheOpenConversation(t *testing.T) {
 	l, info := startApp(t, nil, 100, 30)
-	tri := l.app.Screen().(*triage.Model)
+	tri := l.app.Screen().(*conversations.Model)
 	l.Until("the list", func() bool { return len(tri.List.Rows()) > 5 && !tri.List.Loading() })
 	l.Key("j", "j", "j", "enter")
 	sel, _ := tri.List.Selected()
@@ -464,7 +464,7 @@ func TestActAsOperatorOverARefusedNote(t *testing.T) {
 	l.picker()
 	l.Key(strconv.FormatInt(bot, 10), "enter") // bots may not write notes
 	l.Until("the switch", func() bool { return l.app.ctx.Client.OperatorID() == bot })
-	tri := l.app.Screen().(*triage.Model)
+	tri := l.app.Screen().(*conversations.Model)
 	l.Until("the list", func() bool { return len(tri.List.Rows()) > 0 && !tri.List.Loading() })
 	l.Key("n")
 	note := modal[*notes.Form](l, "the note form")

@@ -9,8 +9,8 @@ import (
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/views/analytics"
 	"github.com/parley-tui/parley/views/contacts"
+	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/forms"
-	"github.com/parley-tui/parley/views/triage"
 )
 
 // footer is the bottom line of the frame, without styles.
@@ -43,10 +43,10 @@ func (l *appLoop) checkFooter(where string, w int, want ...string) {
 func TestFooterShowsTheKeysOfWhatHasThem(t *testing.T) {
 	for _, w := range []int{80, 120} {
 		l, _ := startApp(t, nil, w, 24)
-		l.Until("conversations", func() bool { return len(l.app.Screen().(*triage.Model).List.Rows()) > 0 })
+		l.Until("conversations", func() bool { return len(l.app.Screen().(*conversations.Model).List.Rows()) > 0 })
 		l.checkFooter("conversations list", w, "j/↓ down", "k/↑ up", "enter open", "/ search", "? help", "q quit")
 		l.Key("enter")
-		l.Until("the thread", func() bool { return l.app.Screen().(*triage.Model).Focused() != triage.PaneList })
+		l.Until("the thread", func() bool { return l.app.Screen().(*conversations.Model).Focused() != conversations.PaneList })
 		l.checkFooter("the thread", w, "k/↑ up", "j/↓ down", "? help", "q quit")
 		l.Key("esc")
 
@@ -87,7 +87,7 @@ func TestFooterFollowsRebinding(t *testing.T) {
 		t.Fatal(err)
 	}
 	l, _ := startAppWithKeys(t, nil, keys, 80, 24)
-	l.Until("conversations", func() bool { return len(l.app.Screen().(*triage.Model).List.Rows()) > 0 })
+	l.Until("conversations", func() bool { return len(l.app.Screen().(*conversations.Model).List.Rows()) > 0 })
 	l.checkFooter("conversations list", 80, "n/↓ down", "f1 help", "q quit")
 	l.Key("f")
 	modal[*forms.Modal](l, "the conversation filters")

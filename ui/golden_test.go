@@ -12,8 +12,8 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/ui"
 	"github.com/parley-tui/parley/views/common"
-	"github.com/parley-tui/parley/views/detail"
-	"github.com/parley-tui/parley/views/triage"
+	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/conversations/detail"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -51,8 +51,8 @@ func TestGoldenConversations(t *testing.T) {
 			o.WaitSeen(t, map[string]int{fmt.Sprintf("%T", common.OperatorsLoadedMsg{}): 1, fmt.Sprintf("%T", common.RefreshedMsg{}): 1})
 			tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")})
 			tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-			want := map[string]int{"messages.pageMsg": 1}
-			if size[0] >= triage.WideWidth {
+			want := map[string]int{"thread.pageMsg": 1}
+			if size[0] >= conversations.WideWidth {
 				want[fmt.Sprintf("%T", detail.LoadedMsg{})] = 1 // the detail loads only where it is shown
 			}
 			o.WaitSeen(t, want)

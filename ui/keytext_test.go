@@ -14,7 +14,7 @@ import (
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/contacts"
-	"github.com/parley-tui/parley/views/triage"
+	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -28,7 +28,7 @@ func TestTextsNameTheKeysAsBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	l, _ := startAppWithKeys(t, nil, keys, 80, 24)
-	tri := l.app.Screen().(*triage.Model)
+	tri := l.app.Screen().(*conversations.Model)
 	l.Until("conversations", func() bool { return len(tri.List.Rows()) > 0 })
 	view := func() string { return ansi.Strip(l.app.View()) }
 	if v := view(); !strings.Contains(v, "Conversations  (ctrl+n: next pane)") {

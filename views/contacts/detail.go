@@ -13,7 +13,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
-	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/conversations/listing"
 	"github.com/parley-tui/parley/views/notes"
 )
 
@@ -30,7 +30,7 @@ type contactMsg struct {
 	err     error
 }
 
-type convPageMsg common.Page[conversations.Row]
+type convPageMsg common.Page[listing.Row]
 
 type notePageMsg common.Page[noteItem]
 
@@ -152,7 +152,7 @@ type Detail struct {
 	err     error
 	gen     int
 
-	convs section[conversations.Row]
+	convs section[listing.Row]
 	notes section[noteItem]
 
 	items   []item
@@ -179,7 +179,7 @@ func (m Detail) Contact() (client.Contact, bool) {
 }
 
 // Conversations are the loaded conversations of the contact.
-func (m Detail) Conversations() []conversations.Row { return m.convs.items }
+func (m Detail) Conversations() []listing.Row { return m.convs.items }
 
 // NoteIDs are the loaded notes' ids, newest first.
 func (m Detail) NoteIDs() []int64 {
@@ -269,7 +269,7 @@ func (m *Detail) Open(id int64, fresh bool) tea.Cmd {
 func (m *Detail) OpenWith(c client.Contact, created bool) tea.Cmd {
 	m.gen++
 	m.id, m.err, m.loading = c.ID, nil, false
-	m.convs, m.notes = section[conversations.Row]{req: m.convs.req}, section[noteItem]{req: m.notes.req}
+	m.convs, m.notes = section[listing.Row]{req: m.convs.req}, section[noteItem]{req: m.notes.req}
 	m.cursor, m.offset = -1, 0
 	sc := sanitizeContact(c)
 	m.contact = &sc
@@ -340,7 +340,7 @@ func (m *Detail) loadConversations(fresh bool) tea.Cmd {
 		if err != nil {
 			err = fmt.Errorf("conversations of contact %d: %w", id, err)
 		}
-		return convPageMsg(common.FirstPage(r, p, err, conversations.RowFrom, time.Time{}))
+		return convPageMsg(common.FirstPage(r, p, err, listing.RowFrom, time.Time{}))
 	}
 }
 
@@ -352,7 +352,7 @@ func (m *Detail) moreConversations() tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, false)
 		defer cancel()
-		p := common.FetchNext(ctx, c, r, link, common.LinkOffset, nil, conversations.RowFrom)
+		p := common.FetchNext(ctx, c, r, link, common.LinkOffset, nil, listing.RowFrom)
 		if p.Err != nil {
 			p.Err = fmt.Errorf("conversations of contact %d: %w", id, p.Err)
 		}
@@ -436,7 +436,7 @@ func (m Detail) Update(msg tea.Msg) (Detail, tea.Cmd) {
 		c := *m.contact
 		return m, func() tea.Msg { return contactLoadedMsg{contact: c} }
 	case convPageMsg:
-		if m.convs.take(m.gen, common.Page[conversations.Row](msg), nil) {
+		if m.convs.take(m.gen, common.Page[listing.Row](msg), nil) {
 			m.rebuild()
 		}
 		return m, nil
@@ -460,9 +460,9 @@ func (m Detail) Update(msg tea.Msg) (Detail, tea.Cmd) {
 type contactLoadedMsg struct{ contact client.Contact }
 
 // SelectedConversation is the conversation under the cursor, if any.
-func (m Detail) SelectedConversation() (conversations.Row, bool) {
+func (m Detail) SelectedConversation() (listing.Row, bool) {
 	if m.cursor < 0 || m.cursor >= len(m.items) || m.items[m.cursor].kind != itemConversation {
-		return conversations.Row{}, false
+		return listing.Row{}, false
 	}
 	return m.convs.items[m.items[m.cursor].idx], true
 }
@@ -921,7 +921,7 @@ func (m *Detail) rebuild() {
 	m.offset = max(0, min(m.offset, m.maxOffset()))
 }
 
-func (m *Detail) convLine(r *conversations.Row, w int, now time.Time) (plain, styled string) {
+func (m *Detail) convLine(r *listing.Row, w int, now time.Time) (plain, styled string) {
 	st := m.ctx.Styles
 	sym, word := common.StatusSymbol(r.Status)
 	when := common.PadLeft(common.RelTime(r.LastAt, now), 6)

@@ -15,7 +15,7 @@ import (
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/contacts"
-	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/conversations/listing"
 	"github.com/parley-tui/parley/views/navigation"
 	"github.com/parley-tui/parley/views/operators"
 	"github.com/parley-tui/parley/views/viewtest"
@@ -113,10 +113,10 @@ func ready(l interface {
 	l.Focus()
 }
 
-func conversationList(ctx *common.Ctx, q conversations.Query, w, h int) under {
-	m := conversations.New(ctx)
+func conversationList(ctx *common.Ctx, q listing.Query, w, h int) under {
+	m := listing.New(ctx)
 	ready(&m, w, h)
-	return paneList(&m, &m, func(r conversations.Row) int64 { return r.ID }, m.SetQuery(q))
+	return paneList(&m, &m, func(r listing.Row) int64 { return r.ID }, m.SetQuery(q))
 }
 
 func contactList(ctx *common.Ctx, q contacts.Query, w, h int) under {
@@ -146,7 +146,7 @@ func TestRefreshKeepsTheRowMovedToWhileInFlight(t *testing.T) {
 		above  func(*testing.T, *client.Client, []int64) // deletes a row above the cursor
 	}{
 		{name: "conversations", before: 5, open: func(ctx *common.Ctx) under {
-			return conversationList(ctx, conversations.Query{Filter: client.ConversationFilter{Status: client.StatusEnded}}, 120, 20)
+			return conversationList(ctx, listing.Query{Filter: client.ConversationFilter{Status: client.StatusEnded}}, 120, 20)
 		}, above: func(t *testing.T, c *client.Client, rows []int64) {
 			if err := c.DeleteConversation(t.Context(), rows[2]); err != nil {
 				t.Fatal(err)
@@ -206,7 +206,7 @@ var cappedLists = []capped{
 	{name: "conversations", noun: "conversations", path: "/conversations/", cap: 30,
 		orderings: []string{"", "id"}, other: "-last_message_sent_at",
 		open: func(ctx *common.Ctx, o string) under {
-			return conversationList(ctx, conversations.Query{Ordering: o}, 120, 20)
+			return conversationList(ctx, listing.Query{Ordering: o}, 120, 20)
 		},
 		all: func(t *testing.T, c *client.Client) []int64 {
 			return allIDs(t, c.ConversationsAll(t.Context(), client.AllConversationsOptions{CursorOptions: client.CursorOptions{Limit: 100}}),
@@ -450,7 +450,7 @@ type paged struct {
 
 var pagedLists = []paged{
 	{name: "conversations", path: "/conversations/", family: client.FamilyConversations,
-		open: func(ctx *common.Ctx, w, h int) under { return conversationList(ctx, conversations.Query{}, w, h) },
+		open: func(ctx *common.Ctx, w, h int) under { return conversationList(ctx, listing.Query{}, w, h) },
 		at: func(t *testing.T, c *client.Client, offset int) int64 {
 			p, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1, Offset: offset}})
 			return firstID(t, p, err, func(x client.Conversation) int64 { return x.ID })

@@ -25,7 +25,7 @@ import (
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/confirm"
-	"github.com/parley-tui/parley/views/detail"
+	"github.com/parley-tui/parley/views/conversations/detail"
 	"github.com/parley-tui/parley/views/list"
 )
 

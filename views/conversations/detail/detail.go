@@ -27,7 +27,7 @@ type loadedMsg struct {
 	err  error
 }
 
-// LoadedMsg is sent upward when a conversation finished loading (the triage screen uses it
+// LoadedMsg is sent upward when a conversation finished loading (the conversations screen uses it
 // to refresh the list row).
 type LoadedMsg struct{ Conversation client.Conversation }
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/parley-tui/parley/views/detail"
+	"github.com/parley-tui/parley/views/conversations/detail"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 

@@ -1,4 +1,4 @@
-package triage
+package conversations
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
-	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/conversations/listing"
 	"github.com/parley-tui/parley/views/forms"
 	"github.com/parley-tui/parley/views/list"
 	"github.com/parley-tui/parley/views/notes"
@@ -21,10 +21,10 @@ import (
 
 // target is the conversation an action applies to: the open one when the thread or detail
 // pane has focus, else the row under the cursor.
-func (m *Model) target() (conversations.Row, bool) {
+func (m *Model) target() (listing.Row, bool) {
 	if m.focus != PaneList && m.restingID != 0 {
 		if conv, ok := m.Detail.Conversation(); ok && conv.ID == m.restingID {
-			return conversations.RowFrom(conv), true
+			return listing.RowFrom(conv), true
 		}
 		if r, ok := m.List.Row(m.restingID); ok {
 			return r, true
@@ -44,7 +44,7 @@ func (m *Model) topicsForm() tea.Cmd {
 		return nil
 	}
 	seen := map[string]bool{} // topicKey of the texts offered
-	var offered []conversations.Topic
+	var offered []listing.Topic
 	add := func(name, text string) {
 		k := topicKey(text)
 		if k == "" || seen[k] {
@@ -54,7 +54,7 @@ func (m *Model) topicsForm() tea.Cmd {
 		if strings.TrimSpace(name) == "" {
 			name = "(a topic without visible text)"
 		}
-		offered = append(offered, conversations.Topic{Name: strings.TrimSpace(name), Text: text})
+		offered = append(offered, listing.Topic{Name: strings.TrimSpace(name), Text: text})
 	}
 	for i, text := range r.TopicTexts {
 		name := ""
@@ -66,7 +66,7 @@ func (m *Model) topicsForm() tea.Cmd {
 	for _, t := range m.List.SeenTopics() {
 		add(t.Name, t.Text)
 	}
-	slices.SortStableFunc(offered, func(a, b conversations.Topic) int {
+	slices.SortStableFunc(offered, func(a, b listing.Topic) int {
 		return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
 	})
 	selected := slices.Clone(r.TopicTexts)
@@ -321,7 +321,7 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 	switch {
 	case msg.Kind == common.KindConversationUpdate && msg.Err == nil:
 		if res, ok := msg.Result.(*client.Conversation); ok && res != nil {
-			row := conversations.RowFrom(*res)
+			row := listing.RowFrom(*res)
 			m.List.UpdateRow(row) // topics just created are known from now on
 			m.Detail.Set(*res)
 		}

@@ -1,7 +1,7 @@
-// Package messages is the thread pane: it opens at the newest message, fetches older pages
+// Package thread is the thread pane: it opens at the newest message, fetches older pages
 // by following `next` once the view is within a screen of the oldest loaded message, keeps
 // the view still when a page is prepended, and never fetches a page twice.
-package messages
+package thread
 
 import (
 	"fmt"

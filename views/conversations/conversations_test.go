@@ -1,4 +1,4 @@
-package triage_test
+package conversations_test
 
 import (
 	"fmt"
@@ -16,13 +16,13 @@ import (
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/conversations"
-	"github.com/parley-tui/parley/views/triage"
+	"github.com/parley-tui/parley/views/conversations/listing"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
 const wait = 5 * time.Second
 
-func settle(m *triage.Model, cmd tea.Cmd) {
+func settle(m *conversations.Model, cmd tea.Cmd) {
 	pending := []tea.Cmd{cmd}
 	for len(pending) > 0 {
 		c := pending[0]
@@ -37,12 +37,12 @@ func settle(m *triage.Model, cmd tea.Cmd) {
 
 // newScreen is the conversations screen at w×h on a sandbox of its own, with its client and
 // its context (through which it asks the root to open and close modals).
-func newScreen(t *testing.T, w, h int) (*triage.Model, *client.Client, *sandbox.Running, *common.Ctx) {
+func newScreen(t *testing.T, w, h int) (*conversations.Model, *client.Client, *sandbox.Running, *common.Ctx) {
 	t.Helper()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
 	ctx := viewtest.Ctx(c)
-	m := triage.New(ctx)
+	m := conversations.New(ctx)
 	m.SetSize(w, h)
 	settle(m, m.Init())
 	return m, c, sb, ctx
@@ -96,7 +96,7 @@ func TestHoldingJLoadsOnlyWhereTheCursorRests(t *testing.T) {
 			if !c.thread {
 				_, cmd := m.Update(viewtest.Key("tab"))
 				settle(m, cmd)
-				if m.Focused() != triage.PaneMessages || m.Msgs.ConversationID() != r.ID {
+				if m.Focused() != conversations.PaneMessages || m.Msgs.ConversationID() != r.ID {
 					t.Fatalf("tab from the list: focus %v, thread %d, want %d", m.Focused(), m.Msgs.ConversationID(), r.ID)
 				}
 			}
@@ -157,7 +157,7 @@ func TestRevisitIsAnsweredWithoutRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := triage.New(viewtest.Ctx(c))
+	m := conversations.New(viewtest.Ctx(c))
 	m.SetSize(120, 40)
 	settle(m, m.Init())
 	for _, k := range []string{"j", "k", "j"} {
@@ -220,7 +220,7 @@ func TestLayouts(t *testing.T) {
 	}
 	// Narrow: p from the messages shows the detail, and p again returns to the messages.
 	m.Update(viewtest.Key("tab"))
-	for _, want := range []triage.Pane{triage.PaneDetail, triage.PaneMessages} {
+	for _, want := range []conversations.Pane{conversations.PaneDetail, conversations.PaneMessages} {
 		m.Update(viewtest.Key("p"))
 		if m.Focused() != want {
 			t.Fatalf("p at 80 columns: focus %v, want %v", m.Focused(), want)
@@ -237,7 +237,7 @@ func TestEnterOpensAndEscReturns(t *testing.T) {
 	m, _, _, _ := newScreen(t, 120, 40)
 	_, cmd := m.Update(viewtest.Key("enter"))
 	settle(m, cmd)
-	if m.Focused() != triage.PaneMessages {
+	if m.Focused() != conversations.PaneMessages {
 		t.Fatalf("focus after enter: %v", m.Focused())
 	}
 	r, _ := m.List.Selected()
@@ -245,7 +245,7 @@ func TestEnterOpensAndEscReturns(t *testing.T) {
 		t.Fatalf("enter opened %d, selected %d", m.Msgs.ConversationID(), r.ID)
 	}
 	m.Update(viewtest.Key("esc"))
-	if m.Focused() != triage.PaneList {
+	if m.Focused() != conversations.PaneList {
 		t.Fatalf("esc did not return to the list")
 	}
 }
@@ -272,7 +272,7 @@ func TestOpenConversationMessage(t *testing.T) {
 }
 
 // markRows moves the cursor to each row index (ascending) and marks it with space.
-func markRows(t *testing.T, m *triage.Model, idx ...int) {
+func markRows(t *testing.T, m *conversations.Model, idx ...int) {
 	t.Helper()
 	at := 0
 	for _, i := range idx {
@@ -354,7 +354,7 @@ func TestTopicsFormOffersTopicsSeenBefore(t *testing.T) {
 			all[tp] = true
 		}
 	}
-	_, cmd := m.Update(conversations.SearchMsg{Text: "Mallory"})
+	_, cmd := m.Update(listing.SearchMsg{Text: "Mallory"})
 	settle(m, cmd)
 	rows := m.List.Rows()
 	if len(rows) == 0 || len(rows) > 5 {
@@ -381,7 +381,7 @@ func TestTopicsFormOffersTopicsSeenBefore(t *testing.T) {
 }
 
 // topicsForm presses t and returns the view of the form it opens.
-func topicsForm(t *testing.T, ctx *common.Ctx, m *triage.Model) string {
+func topicsForm(t *testing.T, ctx *common.Ctx, m *conversations.Model) string {
 	t.Helper()
 	m.Update(viewtest.Key("t"))
 	if md := viewtest.Opened(ctx); md != nil {
@@ -438,13 +438,13 @@ func TestResizeKeepsTheFocusedDetailShown(t *testing.T) {
 		}
 		m.SetSize(80, 24)
 		m.Update(viewtest.Key("p")) // narrow: show the detail
-		if m.Focused() != triage.PaneDetail {
+		if m.Focused() != conversations.PaneDetail {
 			t.Fatalf("p at 80 columns: focus %v", m.Focused())
 		}
 		m.SetSize(size[0], size[1])
 		v := m.View()
 		viewtest.CheckSize(t, v, size[0], size[1], fmt.Sprintf("%dx%d", size[0], size[1]))
-		if m.Focused() != triage.PaneDetail || !strings.Contains(v, "─ Detail") {
+		if m.Focused() != conversations.PaneDetail || !strings.Contains(v, "─ Detail") {
 			t.Fatalf("%dx%d: focus %v and the detail shown %v; the focused pane must stay visible",
 				size[0], size[1], m.Focused(), strings.Contains(v, "─ Detail"))
 		}
@@ -469,7 +469,7 @@ func TestHelpOutsideTheListHasNoRowKeys(t *testing.T) {
 		t.Fatal("the list's help lacks mark or delete")
 	}
 	m.Update(viewtest.Key("tab"))
-	if m.Focused() != triage.PaneMessages {
+	if m.Focused() != conversations.PaneMessages {
 		t.Fatalf("focus %v", m.Focused())
 	}
 	if has(m.FullHelp(), k.Mark) || has(m.FullHelp(), k.Delete) {
@@ -574,7 +574,7 @@ func TestOpenedConversationSurvivesTabbingThroughThePanes(t *testing.T) {
 			_, cmd = m.Update(viewtest.Key("tab"))
 			settle(m, cmd)
 		}
-		if m.Focused() != triage.PaneMessages || m.Msgs.ConversationID() != id {
+		if m.Focused() != conversations.PaneMessages || m.Msgs.ConversationID() != id {
 			t.Fatalf("after going round the panes: focus %v, thread %d, want %d", m.Focused(), m.Msgs.ConversationID(), id)
 		}
 	}
@@ -589,7 +589,7 @@ func TestOpenedConversationNotInTheListIsPinned(t *testing.T) {
 	c := viewtest.Client(t, sb)
 	ctx := viewtest.Ctx(c)
 	ctx.PageSize = 20
-	m := triage.New(ctx)
+	m := conversations.New(ctx)
 	m.SetSize(120, 40)
 	settle(m, m.Init())
 	rows := m.List.Rows()

@@ -1,4 +1,4 @@
-package conversations_test
+package listing_test
 
 import (
 	"reflect"
@@ -12,7 +12,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/common"
-	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/conversations/listing"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -42,7 +42,7 @@ func (r *filterFormRun) exec(c tea.Cmd) {
 	}
 	switch msg.(type) {
 	case nil:
-	case conversations.FilterMsg:
+	case listing.FilterMsg:
 		r.out = append(r.out, msg)
 	default:
 		r.queue = append(r.queue, msg)
@@ -63,7 +63,7 @@ func (r *filterFormRun) keys(keys ...string) {
 }
 
 func TestFilterFormInconsistentIDsKeepTheFocusOnTheIDs(t *testing.T) {
-	m := conversations.New(viewtest.Ctx(nil))
+	m := listing.New(viewtest.Ctx(nil))
 	form := m.FilterForm()
 	form.SetSize(76, 20)
 	r := &filterFormRun{m: form}
@@ -88,9 +88,9 @@ func TestFilterFormInconsistentIDsKeepTheFocusOnTheIDs(t *testing.T) {
 	for i := 0; i < 12 && len(r.out) == 0; i++ {
 		r.keys("enter")
 	}
-	var got conversations.FilterMsg
+	var got listing.FilterMsg
 	for _, msg := range r.out {
-		if fm, ok := msg.(conversations.FilterMsg); ok {
+		if fm, ok := msg.(listing.FilterMsg); ok {
 			got = fm
 		}
 	}
@@ -115,7 +115,7 @@ func TestFilterFormOffersTopicsSeenBefore(t *testing.T) {
 	if len(all) < 3 {
 		t.Fatalf("the first page has %d topics", len(all))
 	}
-	m, cmd := m.Update(conversations.SearchMsg{Text: "Mallory"})
+	m, cmd := m.Update(listing.SearchMsg{Text: "Mallory"})
 	m = viewtest.Settle(m, cmd, wait)
 	left := map[string]bool{}
 	for _, r := range m.Rows() {
@@ -126,7 +126,7 @@ func TestFilterFormOffersTopicsSeenBefore(t *testing.T) {
 	if len(left) == len(all) {
 		t.Fatal("the search left every topic; the test needs fewer rows")
 	}
-	known := conversations.KnownTopics(m)
+	known := listing.KnownTopics(m)
 	for tp := range all {
 		if !slices.Contains(known, tp) {
 			t.Errorf("the filter form lacks %q, seen before the search (offers %q)", tp, known)
@@ -139,13 +139,13 @@ func TestFilterFormOffersTopicsSeenBefore(t *testing.T) {
 			break
 		}
 	}
-	m, cmd = m.Update(conversations.FilterMsg{Filter: client.ConversationFilter{TopicID: all[name]}})
+	m, cmd = m.Update(listing.FilterMsg{Filter: client.ConversationFilter{TopicID: all[name]}})
 	m = viewtest.Settle(m, cmd, wait)
 	if header := strings.Split(m.View(), "\n")[0]; !strings.Contains(header, "topic:"+name) {
 		t.Errorf("the header does not name the topic %q: %q", name, header)
 	}
 	m.ForgetSeen()
-	if known := conversations.KnownTopics(m); len(known) != 0 {
+	if known := listing.KnownTopics(m); len(known) != 0 {
 		t.Errorf("after ForgetSeen the form offers %q", known)
 	}
 }
@@ -153,8 +153,8 @@ func TestFilterFormOffersTopicsSeenBefore(t *testing.T) {
 // With a status filter set, the form's status select still shows every option, the ones
 // above the chosen one included, and the chosen one stays chosen.
 func TestFilterFormStatusShowsEveryOption(t *testing.T) {
-	m := conversations.New(viewtest.Ctx(nil))
-	_ = m.SetQuery(conversations.Query{Filter: client.ConversationFilter{Status: client.StatusPending}})
+	m := listing.New(viewtest.Ctx(nil))
+	_ = m.SetQuery(listing.Query{Filter: client.ConversationFilter{Status: client.StatusPending}})
 	form := m.FilterForm()
 	form.SetSize(76, 20)
 	r := &filterFormRun{m: form}
@@ -176,7 +176,7 @@ func TestFilterFormRefusesTimesOutsideTheRange(t *testing.T) {
 		{"999999999999999999d", `Updated after: "999999999999999999d" is too far back`},
 		{"2101-01-01", `Updated after: "2101-01-01" is too far ahead (after 2100)`},
 	} {
-		m := conversations.New(viewtest.Ctx(nil))
+		m := listing.New(viewtest.Ctx(nil))
 		form := m.FilterForm()
 		form.SetSize(100, 30)
 		r := &filterFormRun{m: form}
@@ -193,7 +193,7 @@ func TestFilterFormRefusesTimesOutsideTheRange(t *testing.T) {
 		}
 		r.keys("ctrl+s")
 		for _, msg := range r.out {
-			if fm, ok := msg.(conversations.FilterMsg); ok {
+			if fm, ok := msg.(listing.FilterMsg); ok {
 				t.Fatalf("%q: sent %+v", tc.typed, fm.Filter)
 			}
 		}

@@ -1,4 +1,4 @@
-package triage_test
+package conversations_test
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
-	"github.com/parley-tui/parley/views/triage"
+	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -54,7 +54,7 @@ func (p *patches) list() []string {
 // (through the client, then an auto-refresh that merges both rows).
 type topicsScreen struct {
 	*viewtest.Screen
-	m       *triage.Model
+	m       *conversations.Model
 	c       *client.Client
 	patches *patches
 	id      int64 // the row under the cursor
@@ -68,7 +68,7 @@ func newTopicsScreen(t *testing.T, mine, other []string) *topicsScreen {
 		return rec
 	})
 	ctx := viewtest.Ctx(e.Client)
-	m := triage.New(ctx)
+	m := conversations.New(ctx)
 	m.SetSize(120, 40)
 	settle(m, m.Init())
 	rows := m.List.Rows()

@@ -1,4 +1,4 @@
-package triage_test
+package conversations_test
 
 import (
 	"slices"
@@ -11,8 +11,8 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/forms"
-	"github.com/parley-tui/parley/views/triage"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -21,7 +21,7 @@ import (
 // itself, to see what it really has.
 type lossyScreen struct {
 	*viewtest.Screen
-	m      *triage.Model
+	m      *conversations.Model
 	proxy  *viewtest.Proxy
 	direct *client.Client
 	log    *viewtest.RequestLog
@@ -32,7 +32,7 @@ func newLossyScreen(t *testing.T) *lossyScreen {
 	e := viewtest.NewEnv(t, sandbox.Options{}, nil)
 	p := viewtest.NewProxy(t, e.Sandbox.URL)
 	ctx := viewtest.Ctx(p.Client(t, e.Info.CustomerToken, true))
-	m := triage.New(ctx)
+	m := conversations.New(ctx)
 	m.SetSize(120, 40)
 	settle(m, m.Init())
 	if len(m.List.Rows()) == 0 {

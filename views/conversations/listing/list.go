@@ -1,4 +1,6 @@
-package conversations
+// Package listing is the conversation list pane of the conversations screen: the list
+// component fed by conversations, with the refresh merge and the pinned row on top.
+package listing
 
 import (
 	"cmp"

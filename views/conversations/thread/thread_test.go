@@ -1,4 +1,4 @@
-package messages_test
+package thread_test
 
 import (
 	"encoding/json"
@@ -19,23 +19,23 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sandbox"
-	"github.com/parley-tui/parley/views/messages"
+	"github.com/parley-tui/parley/views/conversations/thread"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
 const wait = 5 * time.Second
 
-func apply(m messages.Model, msgs []tea.Msg) (messages.Model, tea.Cmd) {
+func apply(m thread.Model, msgs []tea.Msg) (thread.Model, tea.Cmd) {
 	m, cmds := viewtest.Apply(m, msgs)
 	return m, tea.Batch(cmds...)
 }
 
-func open(t *testing.T, w, h int) (messages.Model, *client.Client, int64) {
+func open(t *testing.T, w, h int) (thread.Model, *client.Client, int64) {
 	t.Helper()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
 	long := sb.Server.Info().LongConversationID
-	m := messages.New(viewtest.Ctx(c))
+	m := thread.New(viewtest.Ctx(c))
 	m.SetSize(w, h)
 	m.Focus()
 	m, _ = apply(m, viewtest.Run(m.Open(long, "Long thread", false), wait))
@@ -115,7 +115,7 @@ func TestStalePageOfAnotherConversationIsDropped(t *testing.T) {
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
 	info := sb.Server.Info()
-	m := messages.New(viewtest.Ctx(c))
+	m := thread.New(viewtest.Ctx(c))
 	m.SetSize(80, 30)
 	first := m.Open(info.LongConversationID, "long", false)
 	second := m.Open(info.HostileConversationID, "hostile", false)
@@ -132,7 +132,7 @@ func TestStalePageOfAnotherConversationIsDropped(t *testing.T) {
 func TestHostileThreadFitsAndIsInert(t *testing.T) {
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
-	m := messages.New(viewtest.Ctx(c))
+	m := thread.New(viewtest.Ctx(c))
 	m.SetSize(70, 40)
 	m.Focus()
 	m, _ = apply(m, viewtest.Run(m.Open(sb.Server.Info().HostileConversationID, "hostile", false), wait))
@@ -207,7 +207,7 @@ func TestMessagesKeepAMargin(t *testing.T) {
 // A narrow pane wraps a message's header at its separators: the sender's name and the
 // delivery state stay whole, and every line keeps the width.
 func TestNarrowHeadersKeepNameAndState(t *testing.T) {
-	m := messages.New(viewtest.Ctx(nil))
+	m := thread.New(viewtest.Ctx(nil))
 	at := client.Time{Time: viewtest.Now.Add(-time.Minute)}
 	m.Preload(1, "t", []client.Message{
 		{ID: "1.1.2", Body: "On its way.", SentAt: at, DisplayName: "Greta", OperatorDisplayName: "Greta",
@@ -247,7 +247,7 @@ func TestRRetriesAFailedOlderPage(t *testing.T) {
 			if err := ctx.Keys.Apply(map[string][]string{keymap.Refresh: {refresh}}); err != nil {
 				t.Fatal(err)
 			}
-			m := messages.New(ctx)
+			m := thread.New(ctx)
 			m.SetSize(80, 30)
 			m.Focus()
 			m, _ = apply(m, viewtest.Run(m.Open(sb.Server.Info().LongConversationID, "long", false), wait))
@@ -319,7 +319,7 @@ func TestRefreshAppendsNewMessages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := messages.New(viewtest.Ctx(c))
+	m := thread.New(viewtest.Ctx(c))
 	m.SetSize(60, 20)
 	m.Focus()
 	m, _ = apply(m, viewtest.Run(m.Open(1, "Ann", false), wait))
@@ -384,7 +384,7 @@ func TestOpeningAnotherConversationCancelsTheLeftOnesRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := messages.New(viewtest.Ctx(c))
+	m := thread.New(viewtest.Ctx(c))
 	m.SetSize(60, 20)
 	first := m.Open(1, "throttled", false)
 	done := make(chan []tea.Msg, 1)
@@ -417,7 +417,7 @@ func TestRefreshReopensAThreadWhoseFirstPageFailed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := messages.New(viewtest.Ctx(c))
+	m := thread.New(viewtest.Ctx(c))
 	m.SetSize(80, 30)
 	tr.Fail.Store(true)
 	m, _ = apply(m, viewtest.Run(m.Open(sb.Server.Info().LongConversationID, "long", false), wait))

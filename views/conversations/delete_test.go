@@ -1,4 +1,4 @@
-package triage_test
+package conversations_test
 
 import (
 	"fmt"
@@ -10,12 +10,12 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/conversations"
-	"github.com/parley-tui/parley/views/triage"
+	"github.com/parley-tui/parley/views/conversations/listing"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
 // cursorOnOngoing moves the cursor to the first ongoing row and returns it.
-func cursorOnOngoing(t *testing.T, m *triage.Model) conversations.Row {
+func cursorOnOngoing(t *testing.T, m *conversations.Model) listing.Row {
 	t.Helper()
 	for i, r := range m.List.Rows() {
 		if r.Status == client.StatusEnded || r.Name == "" {
@@ -30,11 +30,11 @@ func cursorOnOngoing(t *testing.T, m *triage.Model) conversations.Row {
 		return r
 	}
 	t.Fatal("no ongoing row on the first page")
-	return conversations.Row{}
+	return listing.Row{}
 }
 
 // askDelete presses d and returns the question it opens.
-func askDelete(t *testing.T, ctx *common.Ctx, m *triage.Model) common.Modal {
+func askDelete(t *testing.T, ctx *common.Ctx, m *conversations.Model) common.Modal {
 	t.Helper()
 	m.Update(viewtest.Key("d"))
 	if q := viewtest.Opened(ctx); q != nil {
@@ -50,7 +50,7 @@ func questionText(q common.Modal) string {
 }
 
 // answer sends key to the question and delivers what it leads to; it returns the toasts.
-func answer(m *triage.Model, q common.Modal, k tea.KeyMsg) []common.ToastMsg {
+func answer(m *conversations.Model, q common.Modal, k tea.KeyMsg) []common.ToastMsg {
 	_, cmd := q.Update(k)
 	var toasts []common.ToastMsg
 	pending := []tea.Cmd{cmd}

@@ -1,8 +1,8 @@
-// Package triage is the conversations screen: the list, the thread and the detail pane,
+// Package conversations is the conversations screen: the list, the thread and the detail pane,
 // laid out side by side when wide, two at a time when medium and one at a time when narrow.
 // Moving the cursor loads the thread and detail only after it rests for RestDelay, and only
 // into panes that are shown: a hidden pane is loaded when it is shown.
-package triage
+package conversations
 
 import (
 	"time"
@@ -11,9 +11,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/parley-tui/parley/views/common"
-	"github.com/parley-tui/parley/views/conversations"
-	"github.com/parley-tui/parley/views/detail"
-	"github.com/parley-tui/parley/views/messages"
+	"github.com/parley-tui/parley/views/conversations/detail"
+	"github.com/parley-tui/parley/views/conversations/listing"
+	"github.com/parley-tui/parley/views/conversations/thread"
 	"github.com/parley-tui/parley/views/prompt"
 )
 
@@ -41,8 +41,8 @@ type restMsg struct{ seq int }
 // Model is the conversations screen.
 type Model struct {
 	ctx          *common.Ctx
-	List         conversations.Model
-	Msgs         messages.Model
+	List         listing.Model
+	Msgs         thread.Model
 	Detail       detail.Model
 	focus        Pane
 	showDetail   bool // wide: the detail is shown unless hidden with p
@@ -60,8 +60,8 @@ type Model struct {
 func New(ctx *common.Ctx) *Model {
 	m := &Model{
 		ctx:        ctx,
-		List:       conversations.New(ctx),
-		Msgs:       messages.New(ctx),
+		List:       listing.New(ctx),
+		Msgs:       thread.New(ctx),
 		Detail:     detail.New(ctx),
 		showDetail: true,
 	}
@@ -248,7 +248,7 @@ func (m *Model) leave(from Pane) tea.Cmd {
 }
 
 // rowTitle names a conversation in the message pane's header: its contact's name or email.
-func rowTitle(r conversations.Row) string {
+func rowTitle(r listing.Row) string {
 	if r.Name != "" {
 		return r.Name
 	}
@@ -268,7 +268,7 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	case common.TaskDoneMsg:
 		return m, m.onTask(msg)
 	case detail.LoadedMsg:
-		row := conversations.RowFrom(msg.Conversation)
+		row := listing.RowFrom(msg.Conversation)
 		m.List.UpdateRow(row)
 		m.Msgs.SetTitle(row.ID, rowTitle(row))
 		return m, nil
@@ -314,7 +314,7 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 // followOpen refreshes the open thread and its detail when a list refresh (auto-refresh or
 // r) shows that the open conversation changed since: a new message, a new status. It costs
 // nothing while the open conversation stays as it was.
-func (m *Model) followOpen(before conversations.Row, wasLoaded bool) tea.Cmd {
+func (m *Model) followOpen(before listing.Row, wasLoaded bool) tea.Cmd {
 	id := m.Msgs.ConversationID()
 	if !wasLoaded || id == 0 || before.ID != id {
 		return nil
@@ -388,7 +388,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Search):
 		return m.ctx.OpenModal(prompt.New(m.ctx, "Search conversations:", m.List.Query().Search,
-			func(s string) tea.Msg { return conversations.SearchMsg{Text: s} }))
+			func(s string) tea.Msg { return listing.SearchMsg{Text: s} }))
 	case key.Matches(msg, k.Filter):
 		return m.ctx.OpenModal(m.List.FilterForm())
 	case key.Matches(msg, k.Topics):

@@ -1,4 +1,4 @@
-package conversations
+package listing
 
 import "github.com/parley-tui/parley/views/common"
 

@@ -1,4 +1,4 @@
-package conversations_test
+package listing_test
 
 import (
 	"encoding/json"
@@ -18,24 +18,24 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/common"
-	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/conversations/listing"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
 const wait = 5 * time.Second
 
-func newList(t *testing.T, c *client.Client, pageSize, w, h int) conversations.Model {
+func newList(t *testing.T, c *client.Client, pageSize, w, h int) listing.Model {
 	t.Helper()
 	m, _ := newListCtx(t, c, pageSize, w, h)
 	return m
 }
 
 // newListCtx is newList with its context, through which the list opens its modals.
-func newListCtx(t *testing.T, c *client.Client, pageSize, w, h int) (conversations.Model, *common.Ctx) {
+func newListCtx(t *testing.T, c *client.Client, pageSize, w, h int) (listing.Model, *common.Ctx) {
 	t.Helper()
 	ctx := viewtest.Ctx(c)
 	ctx.PageSize = pageSize
-	m := conversations.New(ctx)
+	m := listing.New(ctx)
 	m.SetSize(w, h)
 	m.Focus()
 	return m, ctx
@@ -46,8 +46,8 @@ func TestStaleResultsAreDropped(t *testing.T) {
 	c := viewtest.Client(t, sb)
 	m := newList(t, c, 100, 100, 20)
 	// Two queries in a row; the answer to the first arrives last and must be ignored.
-	first := m.SetQuery(conversations.Query{Filter: client.ConversationFilter{Status: client.StatusEnded}})
-	second := m.SetQuery(conversations.Query{Filter: client.ConversationFilter{Status: client.StatusNew}})
+	first := m.SetQuery(listing.Query{Filter: client.ConversationFilter{Status: client.StatusEnded}})
+	second := m.SetQuery(listing.Query{Filter: client.ConversationFilter{Status: client.StatusNew}})
 	m, _ = viewtest.Apply(m, viewtest.Run(second, wait))
 	m, _ = viewtest.Apply(m, viewtest.Run(first, wait))
 	if len(m.Rows()) == 0 {
@@ -87,7 +87,7 @@ func TestStatusOrderSearchAndEsc(t *testing.T) {
 			t.Fatalf("ordering id: %d listed after %d", rows[i].ID, rows[i-1].ID)
 		}
 	}
-	m, cmd = m.Update(conversations.SearchMsg{Text: "zzzznotaword"})
+	m, cmd = m.Update(listing.SearchMsg{Text: "zzzznotaword"})
 	m = viewtest.Settle(m, cmd, wait)
 	if m.Total() != 0 || !strings.Contains(m.View(), "No conversations match") {
 		t.Fatalf("search for nonsense: total %d, view:\n%s", m.Total(), m.View())
@@ -131,7 +131,7 @@ func TestViewIsExactlyItsSize(t *testing.T) {
 }
 
 func TestRowsAreSanitized(t *testing.T) {
-	r := conversations.RowFrom(client.Conversation{
+	r := listing.RowFrom(client.Conversation{
 		ID:          1,
 		Status:      "new",
 		Contact:     client.Contact{Name: ptr("\x1b]0;pwned\x07Eve\u202e")},
@@ -160,7 +160,7 @@ func TestPastTheOffsetCapByCursor(t *testing.T) {
 	for _, ordering := range []string{"", "id"} {
 		m := newList(t, c, 10, 100, 20)
 		var cmd tea.Cmd
-		m = viewtest.Settle(m, m.SetQuery(conversations.Query{Ordering: ordering}), wait)
+		m = viewtest.Settle(m, m.SetQuery(listing.Query{Ordering: ordering}), wait)
 		total := m.Total()
 		if total <= 30 {
 			t.Fatalf("only %d conversations", total)
@@ -183,7 +183,7 @@ func TestPastTheOffsetCapByCursor(t *testing.T) {
 		}
 	}
 	m := newList(t, c, 10, 100, 20)
-	m = viewtest.Settle(m, m.SetQuery(conversations.Query{Ordering: "-last_message_sent_at"}), wait)
+	m = viewtest.Settle(m, m.SetQuery(listing.Query{Ordering: "-last_message_sent_at"}), wait)
 	for i := 0; i < 20; i++ {
 		var cmd tea.Cmd
 		m, cmd = m.Update(viewtest.Key("G"))
@@ -203,7 +203,7 @@ func TestPastTheOffsetCapByCursor(t *testing.T) {
 func TestNewQueryStartsAtTheTopAndRefreshKeepsTheRow(t *testing.T) {
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
-	down := func(m conversations.Model, n int) conversations.Model {
+	down := func(m listing.Model, n int) listing.Model {
 		for range n {
 			m, _ = m.Update(viewtest.Key("j"))
 		}
@@ -229,7 +229,7 @@ func TestNewQueryStartsAtTheTopAndRefreshKeepsTheRow(t *testing.T) {
 	}
 	m = down(m, 30)
 	sel, _ = m.Selected()
-	m, cmd = m.Update(conversations.SearchMsg{Text: sel.Name})
+	m, cmd = m.Update(listing.SearchMsg{Text: sel.Name})
 	m = viewtest.Settle(m, cmd, wait)
 	if len(m.Rows()) < 2 {
 		t.Fatalf("the search for %q found %d rows", sel.Name, len(m.Rows()))
@@ -279,7 +279,7 @@ func listRequests(_ *testing.T, l *sentLog) []url.Values {
 
 // press hands the keys to m one after the other, as fast as a typist, and returns the
 // commands they produced.
-func press(m conversations.Model, keys ...string) (conversations.Model, []tea.Cmd) {
+func press(m listing.Model, keys ...string) (listing.Model, []tea.Cmd) {
 	var cmds []tea.Cmd
 	for _, k := range keys {
 		var cmd tea.Cmd
@@ -290,7 +290,7 @@ func press(m conversations.Model, keys ...string) (conversations.Model, []tea.Cm
 }
 
 // settleAll runs the commands (and what they lead to) in order.
-func settleAll(m conversations.Model, cmds []tea.Cmd) conversations.Model {
+func settleAll(m listing.Model, cmds []tea.Cmd) listing.Model {
 	for _, c := range cmds {
 		m = viewtest.Settle(m, c, wait)
 	}
@@ -310,7 +310,7 @@ func TestOrderingAndStatusKeysSendOneRequest(t *testing.T) {
 	}
 
 	m, cmds := press(m, "o", "o", "o", "o", "o")
-	want := conversations.OrderingCycle[5]
+	want := listing.OrderingCycle[5]
 	if m.Query().Ordering != want {
 		t.Fatalf("five o: ordering %q, want %q", m.Query().Ordering, want)
 	}
@@ -370,7 +370,7 @@ func TestReloadDroppedWhenTheQueryChangesAgain(t *testing.T) {
 	m = viewtest.Settle(m, m.Load(false), wait)
 	m, cmds := press(m, "o")
 	var cmd tea.Cmd
-	m, cmd = m.Update(conversations.SearchMsg{Text: "thanks"})
+	m, cmd = m.Update(listing.SearchMsg{Text: "thanks"})
 	m = settleAll(m, append(cmds, cmd))
 	reqs := listRequests(t, e)
 	if len(reqs) != 2 || reqs[1].Get("search_query") != "thanks" {
@@ -384,9 +384,9 @@ func TestReloadDroppedWhenTheQueryChangesAgain(t *testing.T) {
 func TestSearchIsRankedAndSendsNoOrdering(t *testing.T) {
 	c, e := listEnv(t)
 	m := newList(t, c, 100, 160, 20)
-	m = viewtest.Settle(m, m.SetQuery(conversations.Query{Ordering: "-last_message_sent_at"}), wait)
+	m = viewtest.Settle(m, m.SetQuery(listing.Query{Ordering: "-last_message_sent_at"}), wait)
 	var cmd tea.Cmd
-	m, cmd = m.Update(conversations.SearchMsg{Text: "thanks"})
+	m, cmd = m.Update(listing.SearchMsg{Text: "thanks"})
 	m = viewtest.Settle(m, cmd, wait)
 	reqs := listRequests(t, e)
 	last := reqs[len(reqs)-1]
@@ -426,7 +426,7 @@ func TestEscClearsMarksThenSearchThenFilters(t *testing.T) {
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
 	m := newList(t, c, 100, 120, 20)
-	m = viewtest.Settle(m, m.SetQuery(conversations.Query{Search: "thanks",
+	m = viewtest.Settle(m, m.SetQuery(listing.Query{Search: "thanks",
 		Filter: client.ConversationFilter{Status: client.StatusPending}}), wait)
 	if len(m.Rows()) < 2 {
 		t.Fatalf("the search found %d rows; the test needs two", len(m.Rows()))
@@ -456,13 +456,13 @@ func TestEscClearsMarksThenSearchThenFilters(t *testing.T) {
 }
 
 // preloaded is a list of width w on convs (count total) with a clock the test moves.
-func preloaded(t *testing.T, w int, convs []client.Conversation, total int) (*conversations.Model, *time.Time) {
+func preloaded(t *testing.T, w int, convs []client.Conversation, total int) (*listing.Model, *time.Time) {
 	t.Helper()
 	ctx := viewtest.Ctx(nil)
 	now := viewtest.Now
 	ctx.Now = func() time.Time { return now }
 	ctx.Operators = map[int64]string{7: "Zora Quint"}
-	m := conversations.New(ctx)
+	m := listing.New(ctx)
 	m.SetSize(w, 12)
 	m.Focus()
 	m.Preload(convs, total)
@@ -567,7 +567,7 @@ func TestTopicsCell(t *testing.T) {
 		{2, "+3"},
 		{1, ""},
 	} {
-		got := conversations.TopicsCell(topics, tc.w)
+		got := listing.TopicsCell(topics, tc.w)
 		if got != tc.want {
 			t.Errorf("width %d: %q, want %q", tc.w, got, tc.want)
 		}
@@ -575,13 +575,13 @@ func TestTopicsCell(t *testing.T) {
 			t.Errorf("width %d: %q is too wide", tc.w, got)
 		}
 	}
-	if got := conversations.TopicsCell([]string{"🇺🇦 Україна"}, 6); got != "🇺🇦 Ук…" {
+	if got := listing.TopicsCell([]string{"🇺🇦 Україна"}, 6); got != "🇺🇦 Ук…" {
 		t.Errorf("a wide first topic: %q", got)
 	}
-	if got := conversations.TopicsCell([]string{"Technical issue"}, 11); got != "Technical…" {
+	if got := listing.TopicsCell([]string{"Technical issue"}, 11); got != "Technical…" {
 		t.Errorf("a cut at a space: %q", got)
 	}
-	if got := conversations.TopicsCell(nil, 20); got != "" {
+	if got := listing.TopicsCell(nil, 20); got != "" {
 		t.Errorf("no topics: %q", got)
 	}
 }
@@ -610,7 +610,7 @@ func TestHeaderKeepsEveryPartVisible(t *testing.T) {
 	m = viewtest.Settle(m, m.Load(false), wait)
 	var topic client.ConversationFilter
 	var name string
-	var row conversations.Row
+	var row listing.Row
 	for _, r := range m.Rows() {
 		if len(r.Topics) > 0 && len(r.TopicIDs) > 0 && r.Name != "" && r.Status != client.StatusNew {
 			topic.TopicID, name, row = r.TopicIDs[0], r.Topics[0], r
@@ -625,12 +625,12 @@ func TestHeaderKeepsEveryPartVisible(t *testing.T) {
 	search := row.Name + " altenberg"
 	for _, tc := range []struct {
 		name string
-		q    conversations.Query
+		q    listing.Query
 		want []string // each in one of its forms
 	}{
-		{"topic", conversations.Query{Filter: topic, Ordering: "-last_message_sent_at"},
+		{"topic", listing.Query{Filter: topic, Ordering: "-last_message_sent_at"},
 			[]string{name, "last msg↓|-last_message_sent_at"}},
-		{"search", conversations.Query{Filter: withStatus, Search: search},
+		{"search", listing.Query{Filter: withStatus, Search: search},
 			[]string{name, row.Status, fmt.Sprintf("%q|%q", search, common.ShortValue(search, 12))}},
 	} {
 		for _, w := range []int{52, 43, 38, 32} {
@@ -662,7 +662,7 @@ func TestHeaderKeepsEveryPartVisible(t *testing.T) {
 	}
 }
 
-func jump(t *testing.T, ctx *common.Ctx, m conversations.Model, text string) (conversations.Model, []string) {
+func jump(t *testing.T, ctx *common.Ctx, m listing.Model, text string) (listing.Model, []string) {
 	t.Helper()
 	return viewtest.KeyAnswer(t, ctx, m, "#", text, wait)
 }
@@ -707,7 +707,7 @@ func TestJumpToID(t *testing.T) {
 		t.Fatalf("the footer does not say what the pinned row is:\n%s", m.View())
 	}
 
-	m = viewtest.Settle(m, m.SetQuery(conversations.Query{Filter: client.ConversationFilter{Status: client.StatusNew}}), wait)
+	m = viewtest.Settle(m, m.SetQuery(listing.Query{Filter: client.ConversationFilter{Status: client.StatusNew}}), wait)
 	var ended client.Conversation
 	for _, conv := range all.Results {
 		if conv.Status == client.StatusEnded {
@@ -782,7 +782,7 @@ func (f *fakeMergeAPI) last() url.Values {
 }
 
 // loadedFake is a list on f, loaded with query q, the cursor on the third row.
-func loadedFake(t *testing.T, f *fakeMergeAPI, q conversations.Query) conversations.Model {
+func loadedFake(t *testing.T, f *fakeMergeAPI, q listing.Query) listing.Model {
 	t.Helper()
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
@@ -800,7 +800,7 @@ func loadedFake(t *testing.T, f *fakeMergeAPI, q conversations.Query) conversati
 	return m
 }
 
-func ids(rows []conversations.Row) []int64 {
+func ids(rows []listing.Row) []int64 {
 	out := make([]int64, len(rows))
 	for i, r := range rows {
 		out[i] = r.ID
@@ -829,7 +829,7 @@ func TestMergeInsertsOnlyNewConversationsOnTop(t *testing.T) {
 		{id: 120, lastAt: viewtest.Now.Add(-time.Minute)},
 		{id: 121, lastAt: viewtest.Now},
 	}}
-	m := loadedFake(t, f, conversations.Query{})
+	m := loadedFake(t, f, listing.Query{})
 	selected, _ := m.Selected()
 	m = viewtest.Settle(m, m.RefreshChanged(), wait)
 
@@ -874,16 +874,16 @@ func TestMergeInOtherOrderings(t *testing.T) {
 	}
 	loaded := ids(conversationsOf(tenRows()))
 	for _, tc := range []struct {
-		q       conversations.Query
+		q       listing.Query
 		want    []int64
 		total   int
 		sendsOr string
 	}{
-		{conversations.Query{Ordering: "id"}, loaded, 500, "id"},
-		{conversations.Query{Ordering: "-contact_last_update_at"}, loaded, 500, "-contact_last_update_at"},
-		{conversations.Query{Ordering: "-last_message_sent_at"}, append([]int64{120, 30}, loaded...), 501, "-last_message_sent_at"},
-		{conversations.Query{Ordering: "id", Search: "anna"}, loaded, 500, ""},
-		{conversations.Query{Search: "anna"}, loaded, 500, ""},
+		{listing.Query{Ordering: "id"}, loaded, 500, "id"},
+		{listing.Query{Ordering: "-contact_last_update_at"}, loaded, 500, "-contact_last_update_at"},
+		{listing.Query{Ordering: "-last_message_sent_at"}, append([]int64{120, 30}, loaded...), 501, "-last_message_sent_at"},
+		{listing.Query{Ordering: "id", Search: "anna"}, loaded, 500, ""},
+		{listing.Query{Search: "anna"}, loaded, 500, ""},
 	} {
 		f := &fakeMergeAPI{total: 500, list: tenRows(), changed: changed}
 		m := loadedFake(t, f, tc.q)
@@ -904,10 +904,10 @@ func TestMergeInOtherOrderings(t *testing.T) {
 	}
 }
 
-func conversationsOf(cs []fakeConv) []conversations.Row {
-	out := make([]conversations.Row, len(cs))
+func conversationsOf(cs []fakeConv) []listing.Row {
+	out := make([]listing.Row, len(cs))
 	for i, c := range cs {
-		out[i] = conversations.Row{ID: c.id}
+		out[i] = listing.Row{ID: c.id}
 	}
 	return out
 }
@@ -920,7 +920,7 @@ func TestMergeKeepsAnOldEditedConversationOutOfTheList(t *testing.T) {
 	e := viewtest.NewEnv(t, sandbox.Options{}, nil)
 	for _, ordering := range []string{"", "-last_message_sent_at"} {
 		m := newList(t, e.Client, 10, 120, 20)
-		m = viewtest.Settle(m, m.SetQuery(conversations.Query{Ordering: ordering}), wait)
+		m = viewtest.Settle(m, m.SetQuery(listing.Query{Ordering: ordering}), wait)
 		total, before := m.Total(), ids(m.Rows())
 		oldest, err := e.Client.ListConversations(t.Context(), client.ConversationListOptions{
 			ListOptions: client.ListOptions{Limit: 1, Ordering: "id"}})
@@ -956,12 +956,12 @@ func TestMergeKeepsAnOldEditedConversationOutOfTheList(t *testing.T) {
 // skewedList is a sandbox whose clock the test moves, a list on a client whose local clock
 // (the client's and the view's) runs skew ahead of it, and a second client (another agent)
 // to change data on the server.
-func skewedList(t *testing.T, skew time.Duration, pageSize, height int) (*viewtest.MovingClock, conversations.Model, *client.Client) {
+func skewedList(t *testing.T, skew time.Duration, pageSize, height int) (*viewtest.MovingClock, listing.Model, *client.Client) {
 	t.Helper()
 	s := viewtest.NewSkewed(t, skew, sandbox.Options{})
 	ctx := s.Ctx()
 	ctx.PageSize = pageSize
-	m := conversations.New(ctx)
+	m := listing.New(ctx)
 	m.SetSize(120, height)
 	m.Focus()
 	return s.Server, m, viewtest.Client(t, s.Sandbox)

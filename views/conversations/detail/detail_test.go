@@ -14,7 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/views/detail"
+	"github.com/parley-tui/parley/views/conversations/detail"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 

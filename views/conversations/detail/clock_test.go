@@ -9,7 +9,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
-	"github.com/parley-tui/parley/views/detail"
+	"github.com/parley-tui/parley/views/conversations/detail"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
