@@ -22,6 +22,7 @@ import (
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/contacts"
 	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/navigation"
 	"github.com/parley-tui/parley/views/operators"
 )
@@ -512,7 +513,7 @@ func (a *App) view() string {
 	}
 	switch {
 	case inline != nil:
-		bottom = common.Fit(inline.View(), a.width)
+		bottom = layout.Fit(inline.View(), a.width)
 	case toastLine:
 		bottom = a.toastBar()
 	default:
@@ -534,7 +535,7 @@ func (a *App) tooSmallView() string {
 	for i := 0; i < a.height; i++ {
 		j := i - top
 		if j >= 0 && j < len(lines) {
-			out = append(out, common.Fit(common.PadLeft("", max(0, (a.width-widthOf(lines[j]))/2))+lines[j], a.width))
+			out = append(out, layout.Fit(layout.PadLeft("", max(0, (a.width-widthOf(lines[j]))/2))+lines[j], a.width))
 		} else {
 			out = append(out, strings.Repeat(" ", a.width))
 		}
@@ -595,7 +596,7 @@ func (a *App) toastBar() string {
 	t := a.toasts[len(a.toasts)-1]
 	st := a.ctx.Styles
 	if t.err {
-		return common.Fit(st.Error.Render(" ✗ "+t.text), a.width)
+		return layout.Fit(st.Error.Render(" ✗ "+t.text), a.width)
 	}
-	return common.Fit(st.Success.Render(" "+t.text), a.width)
+	return layout.Fit(st.Success.Render(" "+t.text), a.width)
 }

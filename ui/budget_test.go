@@ -12,7 +12,7 @@ import (
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/theme"
-	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/operators"
 	"github.com/parley-tui/parley/views/viewtest"
 )
@@ -45,7 +45,7 @@ func TestOperatorsRefreshOnTheRootsTimerAtTheirPace(t *testing.T) {
 	if got, _ := app.autoInterval(); paused || got != want || got == conv {
 		t.Fatalf("the root paces the operators screen at %v, want its own %v (conversations: %v)", got, want, conv)
 	}
-	if bar := l.statusBar(); !strings.Contains(bar, "auto "+common.ShortDuration(want)) {
+	if bar := l.statusBar(); !strings.Contains(bar, "auto "+layout.ShortDuration(want)) {
 		t.Fatalf("the status bar does not show the operators' pace %v: %q", want, bar)
 	}
 	lists := log.Count("GET", "/v3/operators/")

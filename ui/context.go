@@ -17,6 +17,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/operators"
 )
 
@@ -194,9 +195,9 @@ func (p *picker) View() string {
 		line := "  " + label
 		if i == p.cursor {
 			line = "› " + label
-			line = st.Selected.Render(common.Pad(line, inner))
+			line = st.Selected.Render(layout.Pad(line, inner))
 		} else {
-			line = common.Pad(line, inner)
+			line = layout.Pad(line, inner)
 		}
 		b.WriteString(line + "\n")
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
-	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // footerSep separates two hints in the footer.
@@ -113,10 +113,10 @@ func (a *App) layoutFooter(head, tail []key.Binding) string {
 		used += w
 		n++
 	}
-	keyStyle, descStyle := common.Painter(st.HelpKey), common.Painter(st.HelpDesc)
+	keyStyle, descStyle := layout.Painter(st.HelpKey), layout.Painter(st.HelpDesc)
 	var parts []string
 	for _, b := range append(head[:n:n], tail...) {
 		parts = append(parts, keyStyle(b.Help().Key)+descStyle(" "+b.Help().Desc))
 	}
-	return common.Fit(" "+strings.Join(parts, footerSep), a.width)
+	return layout.Fit(" "+strings.Join(parts, footerSep), a.width)
 }

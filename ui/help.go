@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // helpModal lists the bindings valid where the user is, built from keymap. The groups flow
@@ -260,7 +261,7 @@ func columnHeight(cols [][]*helpEntry) int {
 // are cut with an ellipsis when even one column is too wide.
 func renderColumns(ctx *common.Ctx, cols [][]*helpEntry, w int) []string {
 	st := ctx.Styles
-	key, desc := common.Painter(st.HelpKey), common.Painter(st.HelpDesc)
+	key, desc := layout.Painter(st.HelpKey), layout.Painter(st.HelpDesc)
 	widths := make([]int, len(cols))
 	for i, c := range cols {
 		widths[i] = columnWidth(c)
@@ -277,15 +278,15 @@ func renderColumns(ctx *common.Ctx, cols [][]*helpEntry, w int) []string {
 			}
 			cell := strings.Repeat(" ", widths[i])
 			if r < len(c) && c[r] != nil {
-				ks := common.Pad(c[r].key, min(columnKeyWidth(c), widths[i]))
+				ks := layout.Pad(c[r].key, min(columnKeyWidth(c), widths[i]))
 				cell = key(ks)
 				if rest := widths[i] - ansi.StringWidth(ks); rest > 0 {
-					cell += desc(common.Pad("  "+c[r].desc, rest))
+					cell += desc(layout.Pad("  "+c[r].desc, rest))
 				}
 			}
 			b.WriteString(cell)
 		}
-		lines[r] = common.Fit(b.String(), w)
+		lines[r] = layout.Fit(b.String(), w)
 	}
 	return lines
 }
@@ -339,11 +340,11 @@ func (h *helpModal) View() string {
 	inner := min(h.innerW(), max(h.layoutContentW, ansi.StringWidth(title)+4, footerW))
 	var b strings.Builder
 	for _, l := range shown {
-		b.WriteString(" " + common.Fit(l, inner) + " \n")
+		b.WriteString(" " + layout.Fit(l, inner) + " \n")
 	}
-	b.WriteString(" " + common.Fit(footer, inner) + " ")
-	fs := common.FrameStyles{Focused: st.BorderFocused, TitleFocused: st.ModalTitle}
-	return common.Frame(fs, title, b.String(), inner+4, len(shown)+3, true)
+	b.WriteString(" " + layout.Fit(footer, inner) + " ")
+	fs := layout.FrameStyles{Focused: st.BorderFocused, TitleFocused: st.ModalTitle}
+	return layout.Frame(fs, title, b.String(), inner+4, len(shown)+3, true)
 }
 
 // displayKey shows a key the way help does ("space", "↓").

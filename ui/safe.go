@@ -10,7 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/parley-tui/parley/sanitize"
-	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // A panic in Init, Update, View or a command does not end parley: the model stays as it
@@ -203,7 +203,7 @@ func (a *App) brokenFrame(c *Crash) (frame string) {
 	if n := len(a.toasts); n > 0 && a.toasts[n-1].err {
 		text = a.toasts[n-1].text
 	}
-	line := common.Fit(a.ctx.Styles.Error.Render(" ✗ "+sanitize.Line(text)), a.width)
+	line := layout.Fit(a.ctx.Styles.Error.Render(" ✗ "+sanitize.Line(text)), a.width)
 	if a.safe.lastFrame == "" {
 		return line
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // barCache keeps the last rendered bars: styling them is most of a frame's cost, and
@@ -37,7 +37,7 @@ func (a *App) tabBar() string {
 			b.WriteString(st.Tab.Render(label))
 		}
 	}
-	a.bars.tabKey, a.bars.tab = key, common.Fit(b.String(), a.width)
+	a.bars.tabKey, a.bars.tab = key, layout.Fit(b.String(), a.width)
 	return a.bars.tab
 }
 
@@ -89,9 +89,9 @@ func (a *App) statusBar() string {
 		case paused:
 			segs = append(segs, segment{"auto-refresh paused: daily budget spent (" + a.ctx.Keys.Refresh.Help().Key + " still works)", "auto paused (budget)", st.StatusWarn, 1})
 		case d > a.opts.RefreshInterval:
-			segs = append(segs, segment{"auto " + common.ShortDuration(d) + " (budget)", "auto " + common.ShortDuration(d), st.StatusWarn, 4})
+			segs = append(segs, segment{"auto " + layout.ShortDuration(d) + " (budget)", "auto " + layout.ShortDuration(d), st.StatusWarn, 4})
 		default:
-			segs = append(segs, segment{"auto " + common.ShortDuration(d), "", st.StatusBar, 4})
+			segs = append(segs, segment{"auto " + layout.ShortDuration(d), "", st.StatusBar, 4})
 		}
 	}
 	if !a.lastRefresh.IsZero() {
@@ -182,18 +182,18 @@ func (a *App) layoutStatus(segs []segment) string {
 		}
 		segs = append(segs[:worst], segs[worst+1:]...)
 	}
-	bar := common.Painter(st.StatusBar)
+	bar := layout.Painter(st.StatusBar)
 	var b strings.Builder
 	for i, s := range segs {
 		if i > 0 {
 			b.WriteString(bar(sep))
 		}
-		b.WriteString(common.Painter(s.style)(s.text))
+		b.WriteString(layout.Painter(s.style)(s.text))
 	}
 	left := b.String()
 	gap := a.width - widthOf(left)
 	if gap < 1 {
-		return common.Fit(left, a.width)
+		return layout.Fit(left, a.width)
 	}
 	return left + bar(strings.Repeat(" ", gap))
 }

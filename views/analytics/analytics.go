@@ -24,6 +24,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/list"
 )
 
 // RunDelay is how long the keys must pause before a changed one-request query runs by
@@ -144,7 +145,7 @@ type Model struct {
 	d derived
 
 	// table is the data point table's cursor and scroll; a page keeps one row in view.
-	table common.Window
+	table list.Window
 	// tstats measures the table's columns over the whole results (see measureTable).
 	tstats tableStats
 	// bdOff is the first line the whole-breakdown view shows.
@@ -175,7 +176,7 @@ func New(ctx *common.Ctx) *Model {
 		rng:    Range{Preset: PresetLast30},
 		chart:  DefaultChart(info),
 		cache:  map[string]*result{},
-		table:  common.Window{Overlap: 1},
+		table:  list.Window{Overlap: 1},
 
 		names:    map[int64]string{},
 		namesReq: map[int64]int{},

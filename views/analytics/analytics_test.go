@@ -23,6 +23,7 @@ import (
 	"github.com/parley-tui/parley/export"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -465,7 +466,7 @@ func TestLongRangeShowsCostAndRunsOnEnter(t *testing.T) {
 		t.Fatalf("%d points on screen, %d from the API", len(m.Points()), len(want))
 	}
 	view = ansi.Strip(m.View())
-	if !regexp.MustCompile(`Data points\s+` + regexp.QuoteMeta(common.Thousands(len(want))) + `\s`).MatchString(view) {
+	if !regexp.MustCompile(`Data points\s+` + regexp.QuoteMeta(layout.Thousands(len(want))) + `\s`).MatchString(view) {
 		t.Errorf("the summary count is not %d:\n%s", len(want), view)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/analytics/plot"
-	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // seriesStyle colours the i-th series (Chart1, Chart2, then again); plain in mono.
@@ -29,7 +29,7 @@ func seriesStyle(st *theme.Styles, i int) lipgloss.Style {
 // value axis so they compare. It returns exactly w×h cells.
 func drawChart(st *theme.Styles, groups []groupView, g Granularity, kind ChartKind, unit client.Unit, w, h int) string {
 	if len(groups) == 0 || w < 16 || h < 3 {
-		return common.Block(nil, w, h)
+		return layout.Block(nil, w, h)
 	}
 	ymax := 0.0
 	for _, gr := range groups {
@@ -64,7 +64,7 @@ func drawChart(st *theme.Styles, groups []groupView, g Granularity, kind ChartKi
 	if rest := len(groups) - shown; rest > 0 {
 		lines = append(lines, st.Muted.Render("+ "+plural(rest, "more group")+": a taller window shows them"))
 	}
-	return common.Block(lines, w, h)
+	return layout.Block(lines, w, h)
 }
 
 // niceMax is the top of the value axis: a little above the largest value, never zero.
@@ -93,7 +93,7 @@ func chartBlock(st *theme.Styles, buckets []Bucket, g Granularity, series int, k
 		any = any || ok
 	}
 	if !any {
-		return common.Block([]string{"", "  " + st.Muted.Render("No values to chart.")}, w, h)
+		return layout.Block([]string{"", "  " + st.Muted.Render("No values to chart.")}, w, h)
 	}
 	first, end := buckets[0].Start, g.Next(buckets[len(buckets)-1].Start)
 	grid := plot.Draw(plot.Spec{

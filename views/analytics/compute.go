@@ -16,7 +16,8 @@ import (
 	"unicode"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/forms"
+	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/when"
 )
 
@@ -674,7 +675,7 @@ func FormatNumber(v float64) string {
 		return "—"
 	}
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-		return common.Thousands(int(v))
+		return layout.Thousands(int(v))
 	}
 	s := strconv.FormatFloat(v, 'f', 2, 64)
 	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
@@ -735,7 +736,7 @@ func shortNumber(v float64) string {
 func ParseIDs(s string) ([]int64, error) {
 	var out []int64
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '+' || unicode.IsSpace(r) }) {
-		id, err := common.ParseID(f)
+		id, err := forms.ParseID(f)
 		if err != nil {
 			return nil, err
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // field is a line of the data point detail: a name and its value (sanitized text).
@@ -95,7 +96,7 @@ func (m *Model) openDetail() tea.Cmd {
 		return nil
 	}
 	i := min(max(0, m.table.Cursor), n-1)
-	title := fmt.Sprintf("Data point %s of %s · %s", common.Thousands(i+1), common.Thousands(n), m.cur.query.Metric)
+	title := fmt.Sprintf("Data point %s of %s · %s", layout.Thousands(i+1), layout.Thousands(n), m.cur.query.Metric)
 	return m.ctx.OpenModal(&pointDetail{ctx: m.ctx, title: title, fields: m.detailFields(i)})
 }
 
@@ -175,7 +176,7 @@ func (d *pointDetail) View() string {
 			if j == 0 {
 				name = f.name
 			}
-			b.WriteString(st.Label.Render(common.Pad(name, lw)) + l + "\n")
+			b.WriteString(st.Label.Render(layout.Pad(name, lw)) + l + "\n")
 		}
 	}
 	b.WriteString("\n")

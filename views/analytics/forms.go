@@ -18,6 +18,7 @@ import (
 	"github.com/parley-tui/parley/export"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/forms"
+	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/when"
 )
 
@@ -179,7 +180,7 @@ func exportForm(ctx *common.Ctx, q client.AnalyticsQuery, p Period, pts []client
 		))
 	}
 	return forms.New(ctx, forms.Options{
-		Title: fmt.Sprintf("Export %s data points of %s", common.Thousands(len(pts)), q.Metric),
+		Title: fmt.Sprintf("Export %s data points of %s", layout.Thousands(len(pts)), q.Metric),
 		Build: build,
 		Width: 76,
 		Submit: func() (int, tea.Cmd, error) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // pickItem is a line of the metric picker: a group header or a metric (two lines).
@@ -354,21 +355,21 @@ func (p *picker) lines(w int) (out []string) {
 			if i > 0 {
 				out = append(out, "")
 			}
-			out = append(out, st.Section.Render(common.Pad(it.header, w)))
+			out = append(out, st.Section.Render(layout.Pad(it.header, w)))
 			continue
 		}
-		name := common.Pad("  "+string(it.info.Metric), w)
+		name := layout.Pad("  "+string(it.info.Metric), w)
 		descs := []string{describe(it.info)}
 		if i < len(p.descs) && len(p.descs[i]) > 0 {
 			descs = p.descs[i]
 		}
 		sel := i == p.cursor
 		if sel {
-			name = st.Selected.Render(common.Pad("▸ "+string(it.info.Metric), w))
+			name = st.Selected.Render(layout.Pad("▸ "+string(it.info.Metric), w))
 		}
 		out = append(out, name)
 		for _, d := range descs {
-			d = common.Pad("      "+d, w)
+			d = layout.Pad("      "+d, w)
 			if sel {
 				out = append(out, st.Selected.Render(d))
 			} else {
@@ -418,18 +419,18 @@ func (p *picker) View() string {
 	var b strings.Builder
 	b.WriteString(st.ModalTitle.Render(title))
 	b.WriteString("\n")
-	b.WriteString(st.Muted.Render(common.Pad(hint, w)))
+	b.WriteString(st.Muted.Render(layout.Pad(hint, w)))
 	b.WriteString("\n")
 	switch {
 	case p.typing || p.filter.Value() != "":
-		b.WriteString(common.Pad(p.filter.View(), w))
+		b.WriteString(layout.Pad(p.filter.View(), w))
 	default:
-		b.WriteString(common.Pad("", w))
+		b.WriteString(layout.Pad("", w))
 	}
 	b.WriteString("\n")
 	if len(p.items) == 0 {
-		body = []string{st.Muted.Render(common.Pad("No metric matches “"+p.filter.Value()+"”.", w))}
+		body = []string{st.Muted.Render(layout.Pad("No metric matches “"+p.filter.Value()+"”.", w))}
 	}
-	b.WriteString(common.Block(body, w, bh))
+	b.WriteString(layout.Block(body, w, bh))
 	return st.Modal.Width(p.boxWidth() - 2).Render(lipgloss.NewStyle().MaxWidth(w).Render(b.String()))
 }

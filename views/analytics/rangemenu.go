@@ -10,6 +10,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // rangeMenu lists the date range presets with their dates and cost, and "Custom…".
@@ -87,24 +88,24 @@ func (m *rangeMenu) View() string {
 	var b strings.Builder
 	b.WriteString(st.ModalTitle.Render("Date range (UTC)"))
 	b.WriteString("\n")
-	b.WriteString(st.Muted.Render(common.Pad(k.Up.Help().Key+"/"+k.Down.Help().Key+" move · "+k.Open.Help().Key+" choose · "+k.Back.Help().Key+" cancel", w)))
+	b.WriteString(st.Muted.Render(layout.Pad(k.Up.Help().Key+"/"+k.Down.Help().Key+" move · "+k.Open.Help().Key+" choose · "+k.Back.Help().Key+" cancel", w)))
 	b.WriteString("\n\n")
 	for i, p := range m.items {
 		var line string
 		if p == PresetCustom {
-			line = common.Pad("Custom…", 14) + "from/to dates, optionally with times"
+			line = layout.Pad("Custom…", 14) + "from/to dates, optionally with times"
 			if m.cur.Preset == PresetCustom {
 				line += " (now " + m.cur.Custom.String() + ")"
 			}
 		} else {
 			per := p.Period(m.now)
-			line = common.Pad(p.Label(), 14) + common.Pad(per.String(), 25) + common.Pad(plural(per.Days(), "day"), 9) +
+			line = layout.Pad(p.Label(), 14) + layout.Pad(per.String(), 25) + layout.Pad(plural(per.Days(), "day"), 9) +
 				"per " + per.Granularity().String() + " · " + CostText(len(Plan(per.Apply(m.query))))
 		}
 		if i == m.cursor {
-			line = st.Selected.Render(common.Pad("▸ "+line, w))
+			line = st.Selected.Render(layout.Pad("▸ "+line, w))
 		} else {
-			line = common.Pad("  "+line, w)
+			line = layout.Pad("  "+line, w)
 		}
 		b.WriteString(line)
 		if i < len(m.items)-1 {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/theme"
-	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // Layout.
@@ -103,10 +103,10 @@ func (m *Model) View() string {
 		return ""
 	}
 	fs := m.ctx.FrameStyles()
-	top := common.Frame(fs, "Analytics · "+string(m.metric.Metric), m.controls(m.width-2), m.width, controlsHeight, false)
+	top := layout.Frame(fs, "Analytics · "+string(m.metric.Metric), m.controls(m.width-2), m.width, controlsHeight, false)
 	resH := m.height - controlsHeight
 	if resH < 3 {
-		return common.Block(strings.Split(top, "\n"), m.width, m.height)
+		return layout.Block(strings.Split(top, "\n"), m.width, m.height)
 	}
 	rw := m.rightWidth()
 	lw := m.width - rw
@@ -114,7 +114,7 @@ func (m *Model) View() string {
 	var leftTitle, leftBody string
 	switch m.left {
 	case viewTable:
-		leftTitle = "Data points · " + common.Thousands(len(m.Points()))
+		leftTitle = "Data points · " + layout.Thousands(len(m.Points()))
 		if n := len(m.Points()); n > 0 {
 			leftTitle += fmt.Sprintf(" · row %d", m.table.Cursor+1)
 		}
@@ -125,20 +125,20 @@ func (m *Model) View() string {
 		if len(lines) > ih {
 			leftTitle += fmt.Sprintf(" · lines %d–%d of %d", m.bdOff+1, min(len(lines), m.bdOff+ih), len(lines))
 		}
-		leftBody = common.Block(lines[min(m.bdOff, len(lines)):], iw, ih)
+		leftBody = layout.Block(lines[min(m.bdOff, len(lines)):], iw, ih)
 	default:
 		leftTitle = m.chartTitle()
 		leftBody = m.chartBody(iw, ih)
 	}
-	left := common.Frame(fs, leftTitle, leftBody, lw, resH, true)
+	left := layout.Frame(fs, leftTitle, leftBody, lw, resH, true)
 	sh := m.summaryHeight(resH)
-	right := common.Frame(fs, "Summary", m.summaryView(rw-2, sh-2, resH), rw, sh, false)
+	right := layout.Frame(fs, "Summary", m.summaryView(rw-2, sh-2, resH), rw, sh, false)
 	if bh := resH - sh; bh >= 4 {
-		right += "\n" + common.Frame(fs, "Breakdown", m.breakdownView(rw-2, bh-2), rw, bh, false)
+		right += "\n" + layout.Frame(fs, "Breakdown", m.breakdownView(rw-2, bh-2), rw, bh, false)
 	} else if bh > 0 {
-		right = common.Frame(fs, "Summary", m.summaryView(rw-2, resH-2, resH), rw, resH, false)
+		right = layout.Frame(fs, "Summary", m.summaryView(rw-2, resH-2, resH), rw, resH, false)
 	}
-	return top + "\n" + common.JoinHorizontal(left, right)
+	return top + "\n" + layout.JoinHorizontal(left, right)
 }
 
 // chartTitle says what the chart plots.
@@ -172,10 +172,10 @@ func unitName(u client.Unit) string {
 func (m *Model) controls(w int) string {
 	st := m.ctx.Styles
 	k := m.ctx.Keys
-	label := func(s string) string { return st.Label.Render(common.Pad(s, 9)) }
+	label := func(s string) string { return st.Label.Render(layout.Pad(s, 9)) }
 	lines := make([]string, 0, 5)
 	lines = append(lines, hintLine(st, label("Metric"), st.Bold.Render(string(m.metric.Metric))+st.Muted.Render(" · "+m.metric.Group), k.Metric.Help().Key+" pick", w))
-	lines = append(lines, label("")+st.Muted.Render(common.Pad(describe(m.metric), max(0, w-9))))
+	lines = append(lines, label("")+st.Muted.Render(layout.Pad(describe(m.metric), max(0, w-9))))
 	p := m.period
 	rangeHint := k.Range.Help().Key + " change"
 	rangeText := m.rng.Preset.Label() + ": " + p.String() + " UTC · " + plural(p.Days(), "day") + " · per " + p.Granularity().String()
@@ -189,8 +189,8 @@ func (m *Model) controls(w int) string {
 	if ansi.StringWidth(cost) > w-9 {
 		cost = m.costText(true) // the key hint at the end must stay
 	}
-	lines = append(lines, label("Cost")+common.Pad(cost, max(0, w-9)))
-	return common.Block(lines, w, controlsHeight-2)
+	lines = append(lines, label("Cost")+layout.Pad(cost, max(0, w-9)))
+	return layout.Block(lines, w, controlsHeight-2)
 }
 
 // hintGap is the least space between a control line's text and its key hint.
@@ -235,7 +235,7 @@ func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
-	return common.Thousands(n) + " " + word + "s"
+	return layout.Thousands(n) + " " + word + "s"
 }
 
 // filterText says the operator mode and every id filter in at most w cells. Each part has
@@ -367,10 +367,10 @@ func (m *Model) costText(compact bool) string {
 // chartBody is the chart, or what stands in for it.
 func (m *Model) chartBody(w, h int) string {
 	if notes := m.statusNotes(); notes != nil {
-		return common.Block(wrapNotes(notes, w), w, h)
+		return layout.Block(wrapNotes(notes, w), w, h)
 	}
 	if m.d.chart == "" || m.d.chartW != w || m.d.chartH != h {
-		return common.Block([]string{"", "  " + m.ctx.Styles.Muted.Render("Nothing to chart.")}, w, h)
+		return layout.Block([]string{"", "  " + m.ctx.Styles.Muted.Render("Nothing to chart.")}, w, h)
 	}
 	return m.d.chart
 }
@@ -458,8 +458,8 @@ func (m *Model) summaryRows(resH int) (rows []summaryRow, unitLine bool) {
 			return FormatValue(m.metric.Unit, f(s))
 		}
 	}
-	withValue := summaryRow{"With value", func(s Summary) string { return common.Thousands(s.N) }}
-	rows = []summaryRow{{"Data points", func(s Summary) string { return common.Thousands(s.Count) }}, withValue}
+	withValue := summaryRow{"With value", func(s Summary) string { return layout.Thousands(s.N) }}
+	rows = []summaryRow{{"Data points", func(s Summary) string { return layout.Thousands(s.Count) }}, withValue}
 	if HasQuantity(m.metric) {
 		rows = append(rows,
 			summaryRow{"Sum", val(func(s Summary) float64 { return s.Sum })},
@@ -507,7 +507,7 @@ func (m *Model) summaryHeight(resH int) int {
 func (m *Model) summaryView(w, h, resH int) string {
 	st := m.ctx.Styles
 	if m.cur == nil {
-		return common.Block([]string{st.Muted.Render("No results yet.")}, w, h)
+		return layout.Block([]string{st.Muted.Render("No results yet.")}, w, h)
 	}
 	rows, unitLine := m.summaryRows(resH)
 	const lw = 12
@@ -518,12 +518,12 @@ func (m *Model) summaryView(w, h, resH int) string {
 			if ansi.StringWidth(unit) > w-lw {
 				unit = unitShort(m.metric)
 			}
-			lines = append(lines, st.Label.Render(common.Pad("Unit", lw))+st.Muted.Render(unit))
+			lines = append(lines, st.Label.Render(layout.Pad("Unit", lw))+st.Muted.Render(unit))
 		}
 		for _, r := range rows {
-			lines = append(lines, st.Label.Render(common.Pad(r.name, lw))+r.f(m.d.all))
+			lines = append(lines, st.Label.Render(layout.Pad(r.name, lw))+r.f(m.d.all))
 		}
-		return common.Block(lines, w, h)
+		return layout.Block(lines, w, h)
 	}
 	// One column per group, as wide as its widest value plus a space; the labels take what
 	// is left (up to 12), in short forms when that is little.
@@ -541,13 +541,13 @@ func (m *Model) summaryView(w, h, resH int) string {
 		slw = 4
 		cw = max(4, (w-slw)/n)
 	}
-	head := common.Pad("", slw)
+	head := layout.Pad("", slw)
 	for _, g := range m.d.groups {
 		short := g.short
 		if ansi.StringWidth(short) > cw-1 && g.name == GroupNoInteraction {
 			short = "none"
 		}
-		head += common.PadLeft(fitValue(short, cw-1), cw)
+		head += layout.PadLeft(fitValue(short, cw-1), cw)
 	}
 	lines = append(lines, st.Bold.Render(head))
 	for _, r := range rows {
@@ -559,13 +559,13 @@ func (m *Model) summaryView(w, h, resH int) string {
 			}
 			name = short
 		}
-		line := st.Label.Render(common.Pad(name, slw))
+		line := st.Label.Render(layout.Pad(name, slw))
 		for _, g := range m.d.groups {
-			line += common.PadLeft(fitValue(r.f(g.summary), cw-1), cw)
+			line += layout.PadLeft(fitValue(r.f(g.summary), cw-1), cw)
 		}
 		lines = append(lines, line)
 	}
-	return common.Block(lines, w, h)
+	return layout.Block(lines, w, h)
 }
 
 // fitValue shortens a summary value to w columns: a duration of hours loses its minutes
@@ -676,11 +676,11 @@ func (m *Model) breakdownLines(w int) []string {
 func (m *Model) breakdownView(w, h int) string {
 	st := m.ctx.Styles
 	if m.cur == nil || len(m.cur.points) == 0 {
-		return common.Block([]string{st.Muted.Render("—")}, w, h)
+		return layout.Block([]string{st.Muted.Render("—")}, w, h)
 	}
 	sections, titles := m.breakdownSections()
 	if len(sections) == 0 {
-		return common.Block([]string{st.Muted.Render("No value_str categories or operators to break down.")}, w, h)
+		return layout.Block([]string{st.Muted.Render("No value_str categories or operators to break down.")}, w, h)
 	}
 	// Each section needs its title and a row; when the pane is too short for all of them,
 	// the first ones (value_str before operators) keep theirs.
@@ -700,14 +700,14 @@ func (m *Model) breakdownView(w, h int) string {
 		lines = append(lines, st.Section.Render(titles[i]))
 		lines = append(lines, barList(st, items, m.d.all.Count, w, budget-1, m.ctx.Keys.Breakdown.Help().Key)...)
 	}
-	return common.Block(lines, w, h)
+	return layout.Block(lines, w, h)
 }
 
 // tableView is the scrollable table of raw data points (visible rows only).
 func (m *Model) tableView(w, h int) string {
 	st := m.ctx.Styles
 	if notes := m.statusNotes(); notes != nil {
-		return common.Block(wrapNotes(notes, w), w, h)
+		return layout.Block(wrapNotes(notes, w), w, h)
 	}
 	cols := tableColumns(w-2, m.tstats.cols)
 	var lines []string
@@ -730,13 +730,13 @@ func (m *Model) tableView(w, h int) string {
 		for _, c := range cols {
 			line += cellText(c, m.cell(c.id, i, c.width-1))
 		}
-		line = common.Fit(line, w)
+		line = layout.Fit(line, w)
 		if i == m.table.Cursor {
 			line = st.Selected.Render(line)
 		}
 		lines = append(lines, line)
 	}
-	return common.Block(lines, w, h)
+	return layout.Block(lines, w, h)
 }
 
 // column is a column of the data point table as laid out: width includes the space after
@@ -893,9 +893,9 @@ func cellText(c column, s string) string {
 		return ""
 	}
 	if c.right {
-		return common.PadLeft(s, c.width-1) + " "
+		return layout.PadLeft(s, c.width-1) + " "
 	}
-	return common.Pad(s, c.width-1) + " "
+	return layout.Pad(s, c.width-1) + " "
 }
 
 // cell is one table cell of point i (value_str already sanitized) for a column of w
@@ -980,12 +980,12 @@ func barList(st *theme.Styles, items []barItem, total, w, n int, allKey string) 
 	nums := make([]string, len(show))
 	nw := 0
 	for i, it := range show {
-		nums[i] = common.Thousands(it.count)
+		nums[i] = layout.Thousands(it.count)
 		if total > 0 {
 			nums[i] += fmt.Sprintf(" %3.0f%%", float64(it.count)*100/float64(total))
 		}
 		if it.extra != "" {
-			nums[i] += " " + common.PadLeft(it.extra, 6)
+			nums[i] += " " + layout.PadLeft(it.extra, 6)
 		}
 		nw = max(nw, ansi.StringWidth(nums[i]))
 	}
@@ -993,7 +993,7 @@ func barList(st *theme.Styles, items []barItem, total, w, n int, allKey string) 
 	out := make([]string, 0, len(show)+1)
 	for i, it := range show {
 		b := bar(float64(it.count)/float64(maxCount), bw)
-		out = append(out, common.Pad(it.label, lw)+" "+seriesStyle(st, 0).Render(common.Pad(b, bw))+" "+common.PadLeft(nums[i], nw))
+		out = append(out, layout.Pad(it.label, lw)+" "+seriesStyle(st, 0).Render(layout.Pad(b, bw))+" "+layout.PadLeft(nums[i], nw))
 	}
 	if more > 0 {
 		out = append(out, st.Muted.Render(fmt.Sprintf("+ %d more (%s: all)", more, allKey)))

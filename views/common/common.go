@@ -12,6 +12,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // Ctx is injected into every view at construction. The root owns it; it replaces Client when
@@ -178,10 +179,10 @@ func (c *Ctx) PageLimit() int {
 	return client.MaxLimit
 }
 
-// FrameStyles returns the pane frame styles of the theme.
-func (c *Ctx) FrameStyles() FrameStyles {
+// layout.FrameStyles returns the pane frame styles of the theme.
+func (c *Ctx) FrameStyles() layout.FrameStyles {
 	st := c.Styles
-	return FrameStyles{Focused: st.BorderFocused, Blurred: st.BorderBlurred,
+	return layout.FrameStyles{Focused: st.BorderFocused, Blurred: st.BorderBlurred,
 		TitleFocused: st.PaneTitleFocused, TitleBlurred: st.PaneTitleBlurred, Thick: st.Mono}
 }
 

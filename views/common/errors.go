@@ -10,6 +10,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // ErrorText turns an error into plain words for a toast or a form, with the server's
@@ -107,7 +108,7 @@ func LoadFailedLines(err error, retryKey string, w, n int) []string {
 	}
 	if len(lines) > n {
 		lines = lines[:n]
-		lines[n-1] = Pad(lines[n-1]+" …", w-2)
+		lines[n-1] = layout.Pad(lines[n-1]+" …", w-2)
 	}
 	for i := range lines {
 		lines[i] = "  " + strings.TrimRight(lines[i], " ")

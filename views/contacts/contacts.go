@@ -20,7 +20,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/clipboard"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
 	"github.com/parley-tui/parley/views/notes"
 	"github.com/parley-tui/parley/views/prompt"
@@ -381,7 +383,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		text := strconv.FormatInt(id, 10)
-		return common.CopyToClipboard(text, "contact id "+text)
+		return clipboard.Copy(text, "contact id "+text)
 	}
 	var cmd tea.Cmd
 	switch m.focus {
@@ -594,7 +596,7 @@ func (m *Model) View() string {
 		if !m.wide() {
 			title += "  (" + m.ctx.Keys.NextPane.Help().Key + ": next pane)"
 		}
-		blocks = append(blocks, common.Frame(fs, title, body, ws[p], m.height, p == m.focus))
+		blocks = append(blocks, layout.Frame(fs, title, body, ws[p], m.height, p == m.focus))
 	}
-	return common.JoinHorizontal(blocks...)
+	return layout.JoinHorizontal(blocks...)
 }

@@ -2,7 +2,6 @@ package contacts
 
 import (
 	"fmt"
-	"github.com/parley-tui/parley/sanitize"
 	"strconv"
 	"strings"
 	"time"
@@ -12,8 +11,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/conversations/listing"
+	"github.com/parley-tui/parley/views/layout"
+	"github.com/parley-tui/parley/views/list"
 	"github.com/parley-tui/parley/views/notes"
 )
 
@@ -30,9 +32,9 @@ type contactMsg struct {
 	err     error
 }
 
-type convPageMsg common.Page[listing.Row]
+type convPageMsg list.Page[listing.Row]
 
-type notePageMsg common.Page[noteItem]
+type notePageMsg list.Page[noteItem]
 
 // section is one of the pane's paged lists, the contact's conversations or its notes: the
 // items loaded, the count, the next link and the request in flight.
@@ -46,13 +48,13 @@ type section[T any] struct {
 }
 
 // begin starts a request in the pane's generation gen: the first page, or the next one.
-func (s *section[T]) begin(gen int, first bool) common.Request {
+func (s *section[T]) begin(gen int, first bool) list.Request {
 	s.req++
 	s.loading = true
 	if first {
 		s.err = nil
 	}
-	return common.Request{Gen: gen, Req: s.req, Replace: first}
+	return list.Request{Gen: gen, Req: s.req, Replace: first}
 }
 
 // more reports whether there is a next page to ask for.
@@ -61,7 +63,7 @@ func (s *section[T]) more() bool { return !s.loading && s.next != "" }
 // take applies a page when it answers the request in flight of generation gen, and
 // reports whether it did. A failed page keeps what is loaded. With key set, an item that
 // is already loaded is not added again.
-func (s *section[T]) take(gen int, p common.Page[T], key func(T) int64) bool {
+func (s *section[T]) take(gen int, p list.Page[T], key func(T) int64) bool {
 	if p.Gen != gen || p.Req != s.req {
 		return false
 	}
@@ -340,7 +342,7 @@ func (m *Detail) loadConversations(fresh bool) tea.Cmd {
 		if err != nil {
 			err = fmt.Errorf("conversations of contact %d: %w", id, err)
 		}
-		return convPageMsg(common.FirstPage(r, p, err, listing.RowFrom, time.Time{}))
+		return convPageMsg(list.FirstPage(r, p, err, listing.RowFrom, time.Time{}))
 	}
 }
 
@@ -352,7 +354,7 @@ func (m *Detail) moreConversations() tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, false)
 		defer cancel()
-		p := common.FetchNext(ctx, c, r, link, common.LinkOffset, nil, listing.RowFrom)
+		p := list.FetchNext(ctx, c, r, link, list.LinkOffset, nil, listing.RowFrom)
 		if p.Err != nil {
 			p.Err = fmt.Errorf("conversations of contact %d: %w", id, p.Err)
 		}
@@ -372,7 +374,7 @@ func (m *Detail) loadNotes(fresh bool) tea.Cmd {
 		if err != nil {
 			err = fmt.Errorf("notes of contact %d: %w", id, err)
 		}
-		return notePageMsg(common.FirstPage(r, p, err, noteFrom, time.Time{}))
+		return notePageMsg(list.FirstPage(r, p, err, noteFrom, time.Time{}))
 	}
 }
 
@@ -384,7 +386,7 @@ func (m *Detail) moreNotes() tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, false)
 		defer cancel()
-		p := common.FetchNext(ctx, c, r, link, common.LinkOffset, nil, noteFrom)
+		p := list.FetchNext(ctx, c, r, link, list.LinkOffset, nil, noteFrom)
 		if p.Err != nil {
 			p.Err = fmt.Errorf("notes of contact %d: %w", id, p.Err)
 		}
@@ -436,12 +438,12 @@ func (m Detail) Update(msg tea.Msg) (Detail, tea.Cmd) {
 		c := *m.contact
 		return m, func() tea.Msg { return contactLoadedMsg{contact: c} }
 	case convPageMsg:
-		if m.convs.take(m.gen, common.Page[listing.Row](msg), nil) {
+		if m.convs.take(m.gen, list.Page[listing.Row](msg), nil) {
 			m.rebuild()
 		}
 		return m, nil
 	case notePageMsg:
-		if m.notes.take(m.gen, common.Page[noteItem](msg), noteID) {
+		if m.notes.take(m.gen, list.Page[noteItem](msg), noteID) {
 			m.rebuild()
 		}
 		return m, nil
@@ -668,7 +670,7 @@ func (m Detail) View() string {
 			continue
 		}
 		if more && j == last {
-			b.WriteString(common.Fit(st.Muted.Render(fmt.Sprintf(" ↓ %d more lines", len(m.lines)-j)), m.width))
+			b.WriteString(layout.Fit(st.Muted.Render(fmt.Sprintf(" ↓ %d more lines", len(m.lines)-j)), m.width))
 			continue
 		}
 		l := m.lines[j]
@@ -676,13 +678,13 @@ func (m Detail) View() string {
 			if l.body {
 				// The body of the selected note: a bar at the left edge (its lines start
 				// with a space), so the selection shows while its header is scrolled away.
-				b.WriteString(common.Fit(st.Accent.Render("▌")+l.styled[1:], m.width))
+				b.WriteString(layout.Fit(st.Accent.Render("▌")+l.styled[1:], m.width))
 				continue
 			}
-			b.WriteString(sel.Render(common.Fit(l.plain, m.width)))
+			b.WriteString(sel.Render(layout.Fit(l.plain, m.width)))
 			continue
 		}
-		b.WriteString(common.Fit(l.styled, m.width))
+		b.WriteString(layout.Fit(l.styled, m.width))
 	}
 	return b.String()
 }
@@ -726,7 +728,7 @@ func (m *Detail) rebuild() {
 	}
 	const labelW = 13
 	field := func(label, value string) {
-		prefix := " " + st.Label.Render(common.Pad(label, labelW)) + " "
+		prefix := " " + st.Label.Render(layout.Pad(label, labelW)) + " "
 		room := max(4, w-labelW-2)
 		wrapped := strings.Split(ansi.Wrap(value, room, ""), "\n")
 		if len(wrapped) > maxFieldLines {
@@ -750,7 +752,7 @@ func (m *Detail) rebuild() {
 		text(" " + st.Section.Render(title))
 	}
 	c := m.contact
-	str := func(p *string) string { return common.OrDash(client.Str(p)) }
+	str := func(p *string) string { return layout.OrDash(client.Str(p)) }
 	if c == nil {
 		switch {
 		case m.err != nil:
@@ -780,8 +782,8 @@ func (m *Detail) rebuild() {
 		if c.IsMobileNumberVerified && client.Str(c.MobileNumber) != "" {
 			phones += " ✓"
 		}
-		field("Phone", common.OrDash(phones))
-		field("Address", common.OrDash(joinNonEmpty(", ", client.Str(c.Street), client.Str(c.City), client.Str(c.Country))))
+		field("Phone", layout.OrDash(phones))
+		field("Address", layout.OrDash(joinNonEmpty(", ", client.Str(c.Street), client.Str(c.City), client.Str(c.Country))))
 	}
 
 	// Conversations.
@@ -790,14 +792,14 @@ func (m *Detail) rebuild() {
 	case m.convs.loading && len(m.convs.items) == 0:
 		title += " (loading…)"
 	case c != nil && c.ConversationCount != nil:
-		title += fmt.Sprintf(" (%s)", common.Thousands(*c.ConversationCount))
+		title += fmt.Sprintf(" (%s)", layout.Thousands(*c.ConversationCount))
 	case m.convs.err == nil:
-		title += fmt.Sprintf(" (%s)", common.Thousands(m.convs.count))
+		title += fmt.Sprintf(" (%s)", layout.Thousands(m.convs.count))
 	}
 	section(title)
 	switch {
 	case m.convs.err != nil && len(m.convs.items) == 0:
-		text(st.Error.Render(common.Fit(" "+common.ErrorText(m.convs.err), w)))
+		text(st.Error.Render(layout.Fit(" "+common.ErrorText(m.convs.err), w)))
 	case len(m.convs.items) == 0 && !m.convs.loading:
 		text(st.Muted.Render(" none"))
 	}
@@ -817,12 +819,12 @@ func (m *Detail) rebuild() {
 	case m.notes.loading && len(m.notes.items) == 0:
 		title += " (loading…)"
 	case m.notes.err == nil:
-		title += fmt.Sprintf(" (%s)", common.Thousands(m.notes.count))
+		title += fmt.Sprintf(" (%s)", layout.Thousands(m.notes.count))
 	}
 	section(title)
 	switch {
 	case m.notes.err != nil && len(m.notes.items) == 0:
-		text(st.Error.Render(common.Fit(" "+common.ErrorText(m.notes.err), w)))
+		text(st.Error.Render(layout.Fit(" "+common.ErrorText(m.notes.err), w)))
 	case len(m.notes.items) == 0 && !m.notes.loading:
 		text(st.Muted.Render(" none yet: " + m.ctx.Keys.Note.Help().Key + " writes one"))
 	}
@@ -872,9 +874,9 @@ func (m *Detail) rebuild() {
 
 	if c != nil {
 		section("Details")
-		field("Company", common.OrDash(joinNonEmpty(" · ", client.Str(c.Company), client.Str(c.Position))))
-		field("Salutation", common.OrDash(joinNonEmpty(" · ", client.Str(c.Salutation), genderWord(client.Str(c.Gender)))))
-		field("Locale", common.OrDash(c.Locale))
+		field("Company", layout.OrDash(joinNonEmpty(" · ", client.Str(c.Company), client.Str(c.Position))))
+		field("Salutation", layout.OrDash(joinNonEmpty(" · ", client.Str(c.Salutation), genderWord(client.Str(c.Gender)))))
+		field("Locale", layout.OrDash(c.Locale))
 		if c.LocLat != 0 || c.LocLon != 0 {
 			field("Coordinates", fmt.Sprintf("%.4f, %.4f", c.LocLat, c.LocLon))
 		}
@@ -923,28 +925,28 @@ func (m *Detail) rebuild() {
 
 func (m *Detail) convLine(r *listing.Row, w int, now time.Time) (plain, styled string) {
 	st := m.ctx.Styles
-	sym, word := common.StatusSymbol(r.Status)
-	when := common.PadLeft(common.RelTime(r.LastAt, now), 6)
-	id := common.Pad("#"+strconv.FormatInt(r.ID, 10), 8)
-	status := common.Pad(sym+" "+word, 9)
+	sym, word := layout.StatusSymbol(r.Status)
+	when := layout.PadLeft(layout.RelTime(r.LastAt, now), 6)
+	id := layout.Pad("#"+strconv.FormatInt(r.ID, 10), 8)
+	status := layout.Pad(sym+" "+word, 9)
 	pvW := max(0, w-1-9-1-8-1-6-1)
 	pv := r.Preview
 	if len(r.Topics) > 0 {
 		pv = "[" + strings.Join(r.Topics, ", ") + "] " + pv
 	}
-	pvs := common.Pad(pv, pvW)
+	pvs := layout.Pad(pv, pvW)
 	plain = " " + status + " " + id + " " + pvs + " " + when
-	styled = " " + common.StatusStyle(st, r.Status).Render(status) + " " + st.Bold.Render(id) + " " + pvs + " " + st.Muted.Render(when)
+	styled = " " + layout.StatusStyle(st, r.Status).Render(status) + " " + st.Bold.Render(id) + " " + pvs + " " + st.Muted.Render(when)
 	return plain, styled
 }
 
 // ago is " (5h ago)" for times within two months (less than a minute ahead of now is
-// "just now", see common.Ago), else "".
+// "just now", see layout.Ago), else "".
 func ago(t, now time.Time) string {
 	if d := now.Sub(t); d <= -time.Minute || d >= 60*24*time.Hour {
 		return ""
 	}
-	return " (" + common.Ago(t, now) + ")"
+	return " (" + layout.Ago(t, now) + ")"
 }
 
 func prefixed(prefix, s string) string {

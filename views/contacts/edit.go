@@ -127,9 +127,9 @@ func (f *fields) validate(lead int, orig *fields) error {
 	return nil
 }
 
-// layout is the order of the text fields in the forms: the groups' titles and the labels
+// fieldGroups is the order of the text fields in the forms: the groups' titles and the labels
 // in each (the first group may get fields in front, the third the contact-by flags after).
-var layout = []struct {
+var fieldGroups = []struct {
 	title  string
 	labels []string
 }{
@@ -149,7 +149,7 @@ var placeholders = map[string]string{
 
 // atLabel makes err a forms.FieldError about the field labelled label.
 func atLabel(label string, lead int, err error) error {
-	for g, grp := range layout {
+	for g, grp := range fieldGroups {
 		for i, l := range grp.labels {
 			if l == label {
 				if g == 0 {
@@ -247,8 +247,8 @@ func (f *fields) groups(ctx *common.Ctx, lead []huh.Field, withFlags bool, orig 
 			initial[t.label] = t.cur
 		}
 	}
-	out := make([]*huh.Group, len(layout))
-	for g, grp := range layout {
+	out := make([]*huh.Group, len(fieldGroups))
+	for g, grp := range fieldGroups {
 		var fields []huh.Field
 		if g == 0 {
 			fields = append(fields, lead...)

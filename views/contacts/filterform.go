@@ -26,7 +26,7 @@ type filterValues struct {
 
 func filterValuesFrom(f client.ContactFilter) *filterValues {
 	v := &filterValues{email: f.Email, name: f.Name, locale: f.Locale,
-		activeFrom: common.FormatWhen(f.FromDateTime), active: common.FormatWhen(f.ToDateTime)}
+		activeFrom: when.Format(f.FromDateTime), active: when.Format(f.ToDateTime)}
 	if f.ID != 0 {
 		v.id = strconv.FormatInt(f.ID, 10)
 	}
@@ -43,7 +43,7 @@ func filterValuesFrom(f client.ContactFilter) *filterValues {
 func (v *filterValues) filter(now time.Time) (client.ContactFilter, error) {
 	var f client.ContactFilter
 	var err error
-	if f.ID, err = common.ParseID(v.id); err != nil {
+	if f.ID, err = forms.ParseID(v.id); err != nil {
 		return f, fmt.Errorf("id: %w", err)
 	}
 	f.Email = strings.TrimSpace(v.email)
@@ -63,7 +63,7 @@ func (v *filterValues) filter(now time.Time) (client.ContactFilter, error) {
 	f.FromDateTime, f.ToDateTime = from.Time, to.Time
 	if !f.FromDateTime.IsZero() && !f.ToDateTime.IsZero() && !f.FromDateTime.Before(f.ToDateTime) {
 		return f, fmt.Errorf("active after (%s) must be before active before (%s)",
-			common.FormatWhen(f.FromDateTime), common.FormatWhen(f.ToDateTime))
+			when.Format(f.FromDateTime), when.Format(f.ToDateTime))
 	}
 	switch v.verified {
 	case "yes":
@@ -85,7 +85,7 @@ func (m List) FilterForm() common.Modal {
 	v := filterValuesFrom(m.Query().Filter)
 	now := m.ctx.Now
 	validWhen := func(s string) error { _, err := when.Parse(s, now()); return err }
-	validID := func(s string) error { _, err := common.ParseID(s); return err }
+	validID := func(s string) error { _, err := forms.ParseID(s); return err }
 	build := func() *huh.Form {
 		return huh.NewForm(
 			huh.NewGroup(

@@ -13,7 +13,9 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
+	"github.com/parley-tui/parley/when"
 )
 
 // Query is what the list shows: filters, ordering ("" = the server's default, newest first:
@@ -124,7 +126,7 @@ func contactListOptions(q Query, limit, offset int) client.ContactListOptions {
 }
 
 // Arrived names the contacts of a page for other screens.
-func (s source) Arrived(_ *list.Model[Row], p common.Page[Row]) tea.Cmd {
+func (s source) Arrived(_ *list.Model[Row], p list.Page[Row]) tea.Cmd {
 	for _, r := range p.Rows {
 		s.ctx.LearnContact(r.ID, r.Name)
 	}
@@ -225,15 +227,15 @@ func (s source) createdTimes() bool { return strings.HasSuffix(s.q.Ordering, "cr
 // ("—" for a contact that never wrote).
 func (s source) Stamp(r *Row, now time.Time) string {
 	if s.createdTimes() {
-		return common.RelTime(r.CreatedAt, now)
+		return layout.RelTime(r.CreatedAt, now)
 	}
-	return common.RelTime(r.LastAt, now)
+	return layout.RelTime(r.LastAt, now)
 }
 
 // Render lays a row out at the pane width.
 func (s source) Render(r *Row, c list.Cell) string {
 	st := s.ctx.Styles
-	paint := common.PaintIf(c.Styled)
+	paint := layout.PaintIf(c.Styled)
 	w, when := c.Width, c.Stamp
 	verified := "  "
 	if r.Verified {
@@ -270,30 +272,30 @@ func (s source) Render(r *Row, c list.Cell) string {
 		var b strings.Builder
 		b.WriteString(c.Mark)
 		b.WriteString(verified)
-		b.WriteString(paint(common.Pad(name, nameW), st.Bold))
+		b.WriteString(paint(layout.Pad(name, nameW), st.Bold))
 		b.WriteString(" ")
-		b.WriteString(common.Pad(r.Email, emailW))
+		b.WriteString(layout.Pad(r.Email, emailW))
 		b.WriteString(" ")
-		b.WriteString(paint(common.Pad(r.Place(), placeW), st.Muted))
+		b.WriteString(paint(layout.Pad(r.Place(), placeW), st.Muted))
 		if phoneW > 0 {
 			b.WriteString(" ")
-			b.WriteString(paint(common.Pad(r.Phone, phoneW), st.Muted))
+			b.WriteString(paint(layout.Pad(r.Phone, phoneW), st.Muted))
 		}
 		if companyW > 0 {
 			b.WriteString(" ")
-			b.WriteString(paint(common.Pad(r.Company, companyW), st.Muted))
+			b.WriteString(paint(layout.Pad(r.Company, companyW), st.Muted))
 		}
 		if locW > 0 {
 			b.WriteString(" ")
-			b.WriteString(paint(common.Pad(r.Locale, locW), st.Muted))
+			b.WriteString(paint(layout.Pad(r.Locale, locW), st.Muted))
 		}
 		b.WriteString(" ")
-		b.WriteString(paint(common.PadLeft(when, timeW), st.Muted))
+		b.WriteString(paint(layout.PadLeft(when, timeW), st.Muted))
 		b.WriteString(" ")
-		return common.Fit(b.String(), w)
+		return layout.Fit(b.String(), w)
 	}
 	nameW := max(1, w-1-2-1-timeW)
-	line1 := c.Mark + verified + paint(common.Pad(name, nameW), st.Bold) + " " + paint(common.PadLeft(when, timeW), st.Muted)
+	line1 := c.Mark + verified + paint(layout.Pad(name, nameW), st.Bold) + " " + paint(layout.PadLeft(when, timeW), st.Muted)
 	second := r.Email
 	if p := r.Place(); p != "" {
 		if second != "" {
@@ -301,8 +303,8 @@ func (s source) Render(r *Row, c list.Cell) string {
 		}
 		second += p
 	}
-	line2 := "   " + paint(common.Pad(second, max(0, w-3)), st.Muted)
-	return common.Fit(line1, w) + "\n" + common.Fit(line2, w)
+	line2 := "   " + paint(layout.Pad(second, max(0, w-3)), st.Muted)
+	return layout.Fit(line1, w) + "\n" + layout.Fit(line2, w)
 }
 
 // Header describes the query in one line, or two when one cannot show every part: count,
@@ -310,23 +312,23 @@ func (s source) Render(r *Row, c list.Cell) string {
 // to the shortest: the noun goes first, then the words "search:" and "order:" and the long
 // time label, then long search and filter values are cut, each on its own.
 func (s source) Header(st list.Status) []string {
-	parts := []common.HeaderPart{list.CountPart(st, "contact", "contacts")}
+	parts := []list.HeaderPart{list.CountPart(st, "contact", "contacts")}
 	if q := sanitize.Line(s.q.Search); q != "" {
-		parts = append(parts, common.HeaderPart{fmt.Sprintf("search:%q (ranked)", q), fmt.Sprintf("search:%q", q),
-			fmt.Sprintf("%q", q), fmt.Sprintf("%q", common.ShortValue(q, 12))})
+		parts = append(parts, list.HeaderPart{fmt.Sprintf("search:%q (ranked)", q), fmt.Sprintf("search:%q", q),
+			fmt.Sprintf("%q", q), fmt.Sprintf("%q", list.ShortValue(q, 12))})
 	}
 	for _, f := range DescribeFilter(s.q.Filter) {
-		parts = append(parts, common.HeaderPart{f, f, f, common.ShortValue(f, 16)})
+		parts = append(parts, list.HeaderPart{f, f, f, list.ShortValue(f, 16)})
 	}
 	if s.q.Search == "" {
 		o := OrderingLabel(s.q.Ordering)
-		parts = append(parts, common.HeaderPart{"order:" + o, "order:" + o, o})
+		parts = append(parts, list.HeaderPart{"order:" + o, "order:" + o, o})
 	}
 	// What the time at the end of each row is (see Stamp).
 	if s.createdTimes() {
-		parts = append(parts, common.HeaderPart{"time: created"})
+		parts = append(parts, list.HeaderPart{"time: created"})
 	} else {
-		parts = append(parts, common.HeaderPart{"time: last message", "time: last message", "time: last msg"})
+		parts = append(parts, list.HeaderPart{"time: last message", "time: last message", "time: last msg"})
 	}
 	return list.HeaderLines(st, s.ctx.Styles.HeaderLine, parts)
 }
@@ -342,7 +344,7 @@ func (s source) Empty(list.Status) string {
 // DescribeFilter lists the set filters in short words.
 func DescribeFilter(f client.ContactFilter) []string {
 	var out []string
-	ts := func(t time.Time) string { return common.FormatWhen(t) }
+	ts := func(t time.Time) string { return when.Format(t) }
 	if f.ID != 0 {
 		out = append(out, fmt.Sprintf("id:%d", f.ID))
 	}

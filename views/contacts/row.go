@@ -1,12 +1,12 @@
 package contacts
 
 import (
-	"github.com/parley-tui/parley/sanitize"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
 )
 
 // Row is the compact, sanitized form of a contact that the list keeps.

@@ -23,6 +23,7 @@ import (
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/contacts"
+	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -935,7 +936,7 @@ func TestListAgesFollowTheServerClock(t *testing.T) {
 	lines := strings.Split(ansi.Strip(m.View()), "\n")
 	checked := 0
 	for _, r := range m.Rows() {
-		want, wrong := common.RelTime(r.LastAt, s.Server.Now()), common.RelTime(r.LastAt, s.Local())
+		want, wrong := layout.RelTime(r.LastAt, s.Server.Now()), layout.RelTime(r.LastAt, s.Local())
 		var found []string
 		for _, l := range lines {
 			if r.Name != "" && strings.Contains(l, r.Name) {

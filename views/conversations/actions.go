@@ -12,6 +12,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/views/clipboard"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/conversations/listing"
 	"github.com/parley-tui/parley/views/forms"
@@ -366,5 +367,5 @@ func (m *Model) copyID() tea.Cmd {
 		return nil
 	}
 	text := fmt.Sprint(r.ID)
-	return common.CopyToClipboard(text, sanitize.Line(text))
+	return clipboard.Copy(text, sanitize.Line(text))
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/parley-tui/parley/views/conversations/detail"
 	"github.com/parley-tui/parley/views/conversations/listing"
 	"github.com/parley-tui/parley/views/conversations/thread"
+	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/prompt"
 )
 
@@ -477,7 +478,7 @@ func (m *Model) View() string {
 		if m.mode() == 1 {
 			title += "  (" + m.ctx.Keys.NextPane.Help().Key + ": next pane)"
 		}
-		blocks = append(blocks, common.Frame(fs, title, body, w, m.height, p == m.focus))
+		blocks = append(blocks, layout.Frame(fs, title, body, w, m.height, p == m.focus))
 	}
-	return common.JoinHorizontal(blocks...)
+	return layout.JoinHorizontal(blocks...)
 }

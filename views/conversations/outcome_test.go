@@ -10,9 +10,9 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
-	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/forms"
+	"github.com/parley-tui/parley/views/list"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -47,7 +47,7 @@ func (s *lossyScreen) topicsOf(t *testing.T, id int64) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return common.Map(conv.Topics, func(tp client.Topic) string { return tp.Text })
+	return list.Map(conv.Topics, func(tp client.Topic) string { return tp.Text })
 }
 
 // addTopic opens the topics form on the row under the cursor, types a new topic and saves.

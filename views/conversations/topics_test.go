@@ -19,6 +19,7 @@ import (
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/list"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -90,7 +91,7 @@ func newTopicsScreen(t *testing.T, mine, other []string) *topicsScreen {
 	}
 	_, cmd := m.Update(common.RefreshMsg{Auto: true})
 	settle(m, cmd)
-	if r, _ := m.List.Selected(); r.ID != sel.ID || !slices.Equal(r.Topics, common.Map(mine, sanitize.Line)) {
+	if r, _ := m.List.Selected(); r.ID != sel.ID || !slices.Equal(r.Topics, list.Map(mine, sanitize.Line)) {
 		t.Fatalf("the refresh did not bring the topics of the row under the cursor: %+v", r)
 	}
 	return &topicsScreen{Screen: viewtest.RunScreen(t, ctx, m, 120, 40), m: m, c: e.Client, patches: rec, id: sel.ID}
@@ -103,7 +104,7 @@ func (s *topicsScreen) topics(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return common.Map(conv.Topics, func(tp client.Topic) string { return tp.Text })
+	return list.Map(conv.Topics, func(tp client.Topic) string { return tp.Text })
 }
 
 // The topics form shows hostile topics sanitized but sends the topics the user kept as the

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/views/common"
 )
 
 // requestTimeout bounds one page request (retries included).
@@ -17,24 +16,24 @@ const requestTimeout = 90 * time.Second
 // clock had reached when it answered (client.ServerReached).
 type PageMsg[R any] struct {
 	Owner int
-	common.Page[R]
+	Page[R]
 	Reached time.Time
 }
 
 // Fetcher is how the pages of one query are fetched: Endpoints is its only kind. The list
 // hands the value to its commands.
 type Fetcher[R any] interface {
-	offset(ctx context.Context, c *client.Client, r common.Request, limit, offset int) common.Page[R]
-	next(ctx context.Context, c *client.Client, r common.Request, link string, kind common.LinkKind, after int64, limit int) common.Page[R]
-	bottom(ctx context.Context, c *client.Client, r common.Request, limit int) common.Page[R]
-	beforeLast(ctx context.Context, c *client.Client, r common.Request, link string, kind common.LinkKind) common.Page[R]
+	offset(ctx context.Context, c *client.Client, r Request, limit, offset int) Page[R]
+	next(ctx context.Context, c *client.Client, r Request, link string, kind LinkKind, after int64, limit int) Page[R]
+	bottom(ctx context.Context, c *client.Client, r Request, limit int) Page[R]
+	beforeLast(ctx context.Context, c *client.Client, r Request, link string, kind LinkKind) Page[R]
 	id(R) int64
 	// lookup fetches the query's row id (false: the query has none; nil lookup: it cannot
 	// tell).
 	lookup() func(ctx context.Context, c *client.Client, id int64) (R, bool, error)
 	// cursor is how the query goes on past the offset cap through /all/: LinkAllPrev (id
 	// descending), LinkAllNext (ascending), or LinkNone when it cannot.
-	cursor() common.LinkKind
+	cursor() LinkKind
 	noun() string
 	one() string
 	whole() string
@@ -80,58 +79,58 @@ func (e Endpoints[T, R]) whole() string { return e.Whole }
 func (e Endpoints[T, R]) ranked() bool  { return e.Ranked }
 func (e Endpoints[T, R]) id(r R) int64  { return e.ID(r) }
 
-func (e Endpoints[T, R]) cursor() common.LinkKind {
+func (e Endpoints[T, R]) cursor() LinkKind {
 	switch {
 	case e.All == nil:
-		return common.LinkNone
+		return LinkNone
 	case e.Desc:
-		return common.LinkAllPrev
+		return LinkAllPrev
 	}
-	return common.LinkAllNext
+	return LinkAllNext
 }
 
 // wrap names the rows in err ("conversations (all): …").
-func (e Endpoints[T, R]) wrap(err error, kind common.LinkKind) error {
+func (e Endpoints[T, R]) wrap(err error, kind LinkKind) error {
 	if err == nil {
 		return nil
 	}
 	what := e.What
-	if kind == common.LinkAllNext || kind == common.LinkAllPrev {
+	if kind == LinkAllNext || kind == LinkAllPrev {
 		what += " (all)"
 	}
 	return fmt.Errorf("%s: %w", what, err)
 }
 
-func (e Endpoints[T, R]) offset(ctx context.Context, c *client.Client, r common.Request, limit, offset int) common.Page[R] {
+func (e Endpoints[T, R]) offset(ctx context.Context, c *client.Client, r Request, limit, offset int) Page[R] {
 	pg, err := e.Offset(ctx, c, limit, offset)
-	return common.FirstPage(r, pg, e.wrap(err, common.LinkOffset), e.Row, time.Time{})
+	return FirstPage(r, pg, e.wrap(err, LinkOffset), e.Row, time.Time{})
 }
 
-func (e Endpoints[T, R]) next(ctx context.Context, c *client.Client, r common.Request, link string, kind common.LinkKind, after int64, limit int) common.Page[R] {
+func (e Endpoints[T, R]) next(ctx context.Context, c *client.Client, r Request, link string, kind LinkKind, after int64, limit int) Page[R] {
 	first := func(ctx context.Context) (*client.CursorPage[T], error) {
 		cursor := fmt.Sprint(after)
-		if kind == common.LinkAllPrev {
+		if kind == LinkAllPrev {
 			cursor = "-" + cursor
 		}
 		return e.All(ctx, c, cursor, limit)
 	}
-	p := common.FetchNext(ctx, c, r, link, kind, first, e.Row)
+	p := FetchNext(ctx, c, r, link, kind, first, e.Row)
 	p.Err = e.wrap(p.Err, kind)
 	return p
 }
 
-func (e Endpoints[T, R]) bottom(ctx context.Context, c *client.Client, r common.Request, limit int) common.Page[R] {
+func (e Endpoints[T, R]) bottom(ctx context.Context, c *client.Client, r Request, limit int) Page[R] {
 	all := func(ctx context.Context, cursor string) (*client.CursorPage[T], error) {
 		return e.All(ctx, c, cursor, limit)
 	}
 	newest := func(ctx context.Context) (*client.Page[T], error) { return e.Newest(ctx, c, limit) }
-	p := common.FetchBottom(ctx, r, e.Desc, all, newest, e.Row, e.ID)
-	p.Err = e.wrap(p.Err, common.LinkAllNext)
+	p := FetchBottom(ctx, r, e.Desc, all, newest, e.Row, e.ID)
+	p.Err = e.wrap(p.Err, LinkAllNext)
 	return p
 }
 
-func (e Endpoints[T, R]) beforeLast(ctx context.Context, c *client.Client, r common.Request, link string, kind common.LinkKind) common.Page[R] {
-	p := common.FetchBeforeLast(ctx, c, r, link, kind, e.Row)
+func (e Endpoints[T, R]) beforeLast(ctx context.Context, c *client.Client, r Request, link string, kind LinkKind) Page[R] {
+	p := FetchBeforeLast(ctx, c, r, link, kind, e.Row)
 	p.Err = e.wrap(p.Err, kind)
 	return p
 }
@@ -144,7 +143,7 @@ func (e Endpoints[T, R]) lookup() func(context.Context, *client.Client, int64) (
 		var zero R
 		pg, err := e.Lookup(ctx, c, id)
 		if err != nil {
-			return zero, false, e.wrap(err, common.LinkOffset)
+			return zero, false, e.wrap(err, LinkOffset)
 		}
 		for _, it := range pg.Results {
 			if r := e.Row(it); e.ID(r) == id {

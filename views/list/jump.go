@@ -7,6 +7,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/forms"
+	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/prompt"
 )
 
@@ -43,7 +45,7 @@ func (m *Model[R]) jump(text string) tea.Cmd {
 	if text == "" {
 		return nil
 	}
-	id, err := common.ParseID(text)
+	id, err := forms.ParseID(text)
 	if err != nil {
 		return common.ErrorToast(fmt.Errorf("go to id: %w", err))
 	}
@@ -54,7 +56,7 @@ func (m *Model[R]) jump(text string) tea.Cmd {
 	if lookup == nil {
 		more := ""
 		if len(m.rows) < m.pg.Total {
-			more = fmt.Sprintf(" (%s of %s loaded)", common.Thousands(len(m.rows)), common.Thousands(m.pg.Total))
+			more = fmt.Sprintf(" (%s of %s loaded)", layout.Thousands(len(m.rows)), layout.Thousands(m.pg.Total))
 		}
 		return common.Toast(fmt.Sprintf("No %s #%d among the %s loaded%s.", m.fetch.one(), id, m.fetch.noun(), more))
 	}

@@ -20,6 +20,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // Source is one resource's side of a list.
@@ -77,7 +78,7 @@ type Status struct {
 // rows are in and the cursor placed: it may learn from the rows and start work for them
 // (the operators screen fetches the slots of the visible operators).
 type Arriver[R any] interface {
-	Arrived(l *Model[R], p common.Page[R]) tea.Cmd
+	Arrived(l *Model[R], p Page[R]) tea.Cmd
 }
 
 // Footnoter is a Source with more to say in the footer: note follows the position (" ·
@@ -111,7 +112,7 @@ const ReloadDelay = 250 * time.Millisecond
 // change, stale once another change (or any other load) started another.
 type reloadMsg struct {
 	owner int
-	req   common.Request
+	req   Request
 }
 
 // Model is a list of rows R.
@@ -124,8 +125,8 @@ type Model[R any] struct {
 
 	rows   []R
 	index  map[int64]int
-	win    common.Window
-	pg     common.Pager
+	win    Window
+	pg     Pager
 	marked map[int64]bool
 
 	width, height int
@@ -335,7 +336,7 @@ func (m *Model[R]) ShowSoon(src Source[R]) tea.Cmd {
 	return common.Tick(ReloadDelay, reloadMsg{owner: m.owner, req: r})
 }
 
-func (m *Model[R]) startQuery(src Source[R]) common.Request {
+func (m *Model[R]) startQuery(src Source[R]) Request {
 	m.SetSource(src)
 	m.pending = true
 	m.Unpin() // the new query's first row is what it is for
@@ -364,7 +365,7 @@ func (m *Model[R]) Reload(prefer int64) tea.Cmd {
 }
 
 // start begins a first page: answers to earlier requests are dropped from now on.
-func (m *Model[R]) start(keep bool) common.Request {
+func (m *Model[R]) start(keep bool) Request {
 	m.pg.Cap = m.ctx.OffsetCap
 	return m.pg.Start(keep, m.selectedID())
 }
@@ -389,18 +390,18 @@ func (m *Model[R]) Forget() {
 // loaded pages of the current query, with total as the server's count.
 func (m *Model[R]) Preload(rows []R, total int) {
 	m.rows = rows
-	common.Reindex(m.index, m.rows, m.id)
+	Reindex(m.index, m.rows, m.id)
 	clear(m.cache)
 	m.pg.Reset()
 	m.pg.Cap = m.ctx.OffsetCap
-	m.pg.Total, m.pg.Kind, m.pg.Loaded = max(total, len(m.rows)), common.LinkOffset, true
+	m.pg.Total, m.pg.Kind, m.pg.Loaded = max(total, len(m.rows)), LinkOffset, true
 	m.win.Reset()
 	m.Unpin()
 	m.fit()
 }
 
 // fetchFirst asks for the first page of the current query as the answer to r.
-func (m *Model[R]) fetchFirst(r common.Request, fresh bool) tea.Cmd {
+func (m *Model[R]) fetchFirst(r Request, fresh bool) tea.Cmd {
 	f, c, limit, now, owner := m.fetch, m.ctx.Client, m.ctx.PageLimit(), m.ctx.Now, m.owner
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, fresh)
@@ -427,21 +428,21 @@ func (m *Model[R]) more() tea.Cmd {
 		// Past the offset cap by the rows loaded, whatever the count says (it may be the
 		// capped one); only the offset walk stops there: when the /all/ walk ends, there is
 		// nothing more to ask for.
-		if !m.pg.PastCap(len(m.rows)) || m.fetch.cursor() == common.LinkNone {
+		if !m.pg.PastCap(len(m.rows)) || m.fetch.cursor() == LinkNone {
 			return nil
 		}
 		kind = m.fetch.cursor()
 	}
 	r := m.pg.Next()
 	after := m.id(m.rows[before-1])
-	return m.request(func(ctx context.Context, f Fetcher[R], limit int) common.Page[R] {
+	return m.request(func(ctx context.Context, f Fetcher[R], limit int) Page[R] {
 		return f.next(ctx, m.ctx.Client, r, link, kind, after, limit)
 	})
 }
 
 // request runs fetch, which answers r, in a command within requestTimeout. fetch gets
 // everything it reads as arguments or captured in Update.
-func (m *Model[R]) request(fetch func(context.Context, Fetcher[R], int) common.Page[R]) tea.Cmd {
+func (m *Model[R]) request(fetch func(context.Context, Fetcher[R], int) Page[R]) tea.Cmd {
 	f, limit, now, owner := m.fetch, m.ctx.PageLimit(), m.ctx.Now, m.owner
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
@@ -459,18 +460,18 @@ func (m *Model[R]) prefetch() tea.Cmd {
 	switch {
 	case !ok:
 		return nil
-	case w == common.AfterLoaded:
+	case w == AfterLoaded:
 		return m.more()
 	}
 	r := m.pg.Begin(w, m.ctx.PageLimit())
 	c := m.ctx.Client
-	if w == common.BeforeLast {
+	if w == BeforeLast {
 		link, kind := m.pg.Gap.Prev, m.pg.Gap.Cursor
-		return m.request(func(ctx context.Context, f Fetcher[R], _ int) common.Page[R] {
+		return m.request(func(ctx context.Context, f Fetcher[R], _ int) Page[R] {
 			return f.beforeLast(ctx, c, r, link, kind)
 		})
 	}
-	return m.request(func(ctx context.Context, f Fetcher[R], limit int) common.Page[R] {
+	return m.request(func(ctx context.Context, f Fetcher[R], limit int) Page[R] {
 		return f.offset(ctx, c, r, limit, r.Offset)
 	})
 }
@@ -481,7 +482,7 @@ func (m *Model[R]) prefetch() tea.Cmd {
 // (prefetch asks for its page): the count's last, or the cap's, and a toast says that G
 // stops there.
 func (m *Model[R]) jumpEnd() tea.Cmd {
-	if m.fetch.cursor() == common.LinkNone || !m.pg.BeyondCap() {
+	if m.fetch.cursor() == LinkNone || !m.pg.BeyondCap() {
 		m.pg.JumpEnd(len(m.rows))
 		if !m.pg.BeyondCap() {
 			return nil
@@ -494,14 +495,14 @@ func (m *Model[R]) jumpEnd() tea.Cmd {
 			hint = fmt.Sprintf("; %s (%s) to reach the last %s", w, m.ctx.Keys.Order.Help().Key, m.fetch.one())
 		}
 		return common.Toast(fmt.Sprintf("The API lists at most %s %s in this order: %s goes to the last of those%s.",
-			common.Thousands(m.pg.Reach()), m.fetch.noun(), m.ctx.Keys.Bottom.Help().Key, hint))
+			layout.Thousands(m.pg.Reach()), m.fetch.noun(), m.ctx.Keys.Bottom.Help().Key, hint))
 	}
 	r, ok := m.pg.JumpPastCap(len(m.rows))
 	if !ok {
 		return nil
 	}
 	c := m.ctx.Client
-	return m.request(func(ctx context.Context, f Fetcher[R], limit int) common.Page[R] {
+	return m.request(func(ctx context.Context, f Fetcher[R], limit int) Page[R] {
 		return f.bottom(ctx, c, r, limit)
 	})
 }
@@ -559,7 +560,7 @@ func (m *Model[R]) onPage(msg PageMsg[R]) tea.Cmd {
 	// last one when it was there (bottom before the last page arrived).
 	selected := m.selectedID()
 	atEnd := m.win.Cursor == m.positions()-1
-	rows, ok := common.AddPage(&m.pg, m.rows, m.index, msg.Page, m.id)
+	rows, ok := AddPage(&m.pg, m.rows, m.index, msg.Page, m.id)
 	if !ok {
 		return nil // stale: an older query or a superseded request
 	}
@@ -570,7 +571,7 @@ func (m *Model[R]) onPage(msg PageMsg[R]) tea.Cmd {
 		return common.ErrorToast(msg.Err)
 	}
 	var note tea.Cmd
-	if msg.Where == common.LastPage && len(msg.Rows) == 0 {
+	if msg.Where == LastPage && len(msg.Rows) == 0 {
 		note = common.Toast(fmt.Sprintf("The end of this list cannot be had directly: %s goes to the last %s loaded.",
 			m.ctx.Keys.Bottom.Help().Key, m.fetch.one()))
 	}
@@ -581,7 +582,7 @@ func (m *Model[R]) onPage(msg PageMsg[R]) tea.Cmd {
 		m.reached = msg.Reached
 		m.pending = false
 		clear(m.cache)
-		if i, ok := common.KeepAt(msg.Request, m.index, selected); ok {
+		if i, ok := KeepAt(msg.Request, m.index, selected); ok {
 			m.win.Cursor = i // the offset stays: the row stays where it was on the screen
 		} else {
 			m.win.Reset()
@@ -592,7 +593,7 @@ func (m *Model[R]) onPage(msg PageMsg[R]) tea.Cmd {
 			}
 		}
 	case m.onPinned:
-	case ok && selected != 0 && (msg.Where != common.LastPage || !atEnd):
+	case ok && selected != 0 && (msg.Where != LastPage || !atEnd):
 		m.win.Cursor = m.pg.PosOf(i)
 	case atEnd:
 		// Bottom (G) was pressed for the last page: the cursor goes to the last row.
@@ -758,7 +759,7 @@ func (m *Model[R]) PutOnTop(rows []R, added int) {
 	// A row that moved up from past the loaded pages is already counted; the rows loaded
 	// are always counted.
 	m.pg.Total = max(m.pg.Total+added, m.positions())
-	common.Reindex(m.index, m.rows, m.id)
+	Reindex(m.index, m.rows, m.id)
 	if i, ok := m.index[selected]; ok && !m.onPinned {
 		m.win.Cursor = m.pg.PosOf(i)
 		m.win.Offset += len(rows)
@@ -791,7 +792,7 @@ func (m *Model[R]) RemoveRows(ids []int64) int {
 		}
 	}
 	var removed int
-	m.rows, removed = common.RemoveRows(m.rows, m.index, ids, m.id, &m.win, &m.pg)
+	m.rows, removed = RemoveRows(m.rows, m.index, ids, m.id, &m.win, &m.pg)
 	m.pg.Total = max(m.positions(), m.pg.Total-removed)
 	m.fit()
 	return removed
@@ -807,16 +808,16 @@ func (m *Model[R]) status() Status {
 	return s
 }
 
-// layout is the lines of the list's parts at its size.
-type layout struct {
+// parts is the lines of the list's parts at its size.
+type parts struct {
 	header          []string
 	pinned, body    int
 	detail, footer  int
 	rowHeight, rows int
 }
 
-func (m *Model[R]) layout() layout {
-	l := layout{header: m.src.Header(m.status()), rowHeight: max(1, m.src.RowHeight(m.width))}
+func (m *Model[R]) parts() parts {
+	l := parts{header: m.src.Header(m.status()), rowHeight: max(1, m.src.RowHeight(m.width))}
 	if m.height >= 2 {
 		l.footer = 1
 	}
@@ -839,6 +840,6 @@ func (m *Model[R]) fit() {
 	if m.src == nil {
 		return
 	}
-	m.win.SetSize(m.layout().rows)
+	m.win.SetSize(m.parts().rows)
 	m.win.Clamp(m.positions())
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
 	"github.com/parley-tui/parley/views/viewtest"
 )
@@ -58,9 +59,9 @@ func (s source) Stamp(*row, time.Time) string { return "" }
 
 func (s source) Render(r *row, c list.Cell) string {
 	*s.renders++
-	text := common.Fit(c.Mark+r.Name, c.Width)
+	text := layout.Fit(c.Mark+r.Name, c.Width)
 	if s.RowHeight(c.Width) == 2 {
-		text += "\n" + common.Fit("   second line", c.Width)
+		text += "\n" + layout.Fit("   second line", c.Width)
 	}
 	return text
 }

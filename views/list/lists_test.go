@@ -16,6 +16,7 @@ import (
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/contacts"
 	"github.com/parley-tui/parley/views/conversations/listing"
+	"github.com/parley-tui/parley/views/list"
 	"github.com/parley-tui/parley/views/navigation"
 	"github.com/parley-tui/parley/views/operators"
 	"github.com/parley-tui/parley/views/viewtest"
@@ -60,7 +61,7 @@ func (u under) selected() int64 {
 // and the row under its cursor.
 func subject[R any](update func(tea.Msg) tea.Cmd, rows func() []R, id func(R) int64, sel func() (R, bool), view func() string) under {
 	return under{update: update,
-		ids: func() []int64 { return common.Map(rows(), id) },
+		ids: func() []int64 { return list.Map(rows(), id) },
 		sel: func() (int64, bool) {
 			r, ok := sel()
 			return id(r), ok

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // View draws the header, the pinned row, the rows in the window (only those: never all of
@@ -23,7 +24,7 @@ func (m *Model[R]) View() string {
 		m.cacheWidth = m.width
 	}
 	st := m.ctx.Styles
-	l := m.layout()
+	l := m.parts()
 	var b strings.Builder
 	b.Grow((m.width + 16) * m.height)
 	n := 0 // lines written
@@ -35,7 +36,7 @@ func (m *Model[R]) View() string {
 		n += lines
 	}
 	for _, h := range l.header[:min(len(l.header), m.height-l.footer)] {
-		put(common.Fit(h, m.width), 1)
+		put(layout.Fit(h, m.width), 1)
 	}
 	now := m.ctx.ServerNow() // ages by the server's clock, which stamped the rows
 	if l.pinned > 0 {
@@ -45,7 +46,7 @@ func (m *Model[R]) View() string {
 	switch {
 	case len(m.rows) == 0:
 		for _, line := range m.emptyLines(l.body) {
-			put(st.Muted.Render(common.Pad(line, m.width)), 1)
+			put(st.Muted.Render(layout.Pad(line, m.width)), 1)
 		}
 	default:
 		end := m.win.End(m.positions())
@@ -54,7 +55,7 @@ func (m *Model[R]) View() string {
 			if i, ok := m.pg.RowAt(pos); ok && i < len(m.rows) {
 				put(m.entry(&m.rows[i], selected, false, now), l.rowHeight)
 			} else {
-				put(strings.Join(common.GapEntry(st, selected, m.focused, l.rowHeight, m.width), "\n"), l.rowHeight)
+				put(strings.Join(layout.GapEntry(st, selected, m.focused, l.rowHeight, m.width), "\n"), l.rowHeight)
 			}
 		}
 	}
@@ -64,11 +65,11 @@ func (m *Model[R]) View() string {
 	}
 	if l.detail > 0 {
 		for _, line := range m.src.(Detailer).Detail(m.width, l.detail) {
-			put(common.Fit(line, m.width), 1)
+			put(layout.Fit(line, m.width), 1)
 		}
 	}
 	if l.footer > 0 {
-		put(common.Fit(m.footer(), m.width), 1)
+		put(layout.Fit(m.footer(), m.width), 1)
 	}
 	return b.String()
 }
@@ -95,7 +96,7 @@ func (m *Model[R]) entry(r *R, selected, pinned bool, now time.Time) string {
 	st := m.ctx.Styles
 	id := m.id(*r)
 	c := Cell{Width: m.width, Mark: " ", Stamp: m.src.Stamp(r, now), Styled: !selected, Pinned: pinned, Busy: m.busy[id]}
-	paint := common.PaintIf(c.Styled)
+	paint := layout.PaintIf(c.Styled)
 	switch {
 	case pinned:
 		c.Mark = paint("»", st.Marked) // not among the rows
@@ -104,9 +105,9 @@ func (m *Model[R]) entry(r *R, selected, pinned bool, now time.Time) string {
 	}
 	if selected {
 		lines := strings.Split(m.src.Render(r, c), "\n")
-		style := common.SelectedStyle(st, m.focused)
+		style := layout.SelectedStyle(st, m.focused)
 		for i, line := range lines {
-			lines[i] = style.Render(common.Fit(line, m.width))
+			lines[i] = style.Render(layout.Fit(line, m.width))
 		}
 		return strings.Join(lines, "\n")
 	}
@@ -140,12 +141,12 @@ func (m *Model[R]) footer() string {
 		note, hints = f.Footnote(m.status())
 	}
 	if len(m.rows) > 0 {
-		left = fmt.Sprintf(" %s/%s", common.Thousands(m.win.Cursor+1), m.pg.Count())
+		left = fmt.Sprintf(" %s/%s", layout.Thousands(m.win.Cursor+1), m.pg.Count())
 		if n := len(m.marked); n > 0 {
 			left += st.Marked.Render(fmt.Sprintf(" · %d marked", n))
 		}
 		if m.opts.ShowLoaded && len(m.rows) < m.pg.Total {
-			left += st.Muted.Render(fmt.Sprintf(" (%s loaded)", common.Thousands(len(m.rows))))
+			left += st.Muted.Render(fmt.Sprintf(" (%s loaded)", layout.Thousands(len(m.rows))))
 		}
 	}
 	left += note
@@ -155,7 +156,7 @@ func (m *Model[R]) footer() string {
 	if hints == "" {
 		return left
 	}
-	return common.Spread(left, hints, m.width)
+	return layout.Spread(left, hints, m.width)
 }
 
 // state is the footer's last part: a failed or running request, or where the rows come
@@ -163,7 +164,7 @@ func (m *Model[R]) footer() string {
 func (m *Model[R]) state() string {
 	st := m.ctx.Styles
 	refresh := m.ctx.Keys.Refresh.Help().Key
-	reach := common.Thousands(m.pg.Reach())
+	reach := layout.Thousands(m.pg.Reach())
 	switch {
 	case m.pg.NextFailed():
 		return " · " + st.Error.Render("next page failed; "+refresh+" retries it")
@@ -171,23 +172,23 @@ func (m *Model[R]) state() string {
 		return " · " + st.Error.Render("load failed; "+refresh+" retries")
 	case m.pg.Loading:
 		return " · " + st.Loading.Render("loading…")
-	case m.pg.PastCap(len(m.rows)) && m.fetch.cursor() == common.LinkNone:
+	case m.pg.PastCap(len(m.rows)) && m.fetch.cursor() == LinkNone:
 		text := "API shows at most " + reach
 		if w := m.fetch.whole(); w != "" && !m.fetch.ranked() {
 			text += fmt.Sprintf("; %s (%s) to browse all", w, m.ctx.Keys.Order.Help().Key)
 		}
 		return " · " + st.Warning.Render(text)
-	case m.pg.Kind == common.LinkAllNext || m.pg.Kind == common.LinkAllPrev:
+	case m.pg.Kind == LinkAllNext || m.pg.Kind == LinkAllPrev:
 		return st.Muted.Render(" · past " + reach + " via /all/")
 	}
 	return ""
 }
 
 // HeaderLines lays a header's parts out in lines of the list's width for a source's
-// Header: on one line in the longest forms that fit, else on two (see common.FitHeader),
+// Header: on one line in the longest forms that fit, else on two (see FitHeader),
 // styled as a header.
-func HeaderLines(s Status, style lipgloss.Style, parts []common.HeaderPart) []string {
-	lines := common.FitHeader(parts, s.Width, maxHeaderLines)
+func HeaderLines(s Status, style lipgloss.Style, parts []HeaderPart) []string {
+	lines := FitHeader(parts, s.Width, maxHeaderLines)
 	for i, l := range lines {
 		lines[i] = style.Render(l)
 	}
@@ -200,10 +201,10 @@ const maxHeaderLines = 2
 
 // CountPart is the header's count part: "1,234 contacts", or the count alone when that
 // does not fit.
-func CountPart(s Status, one, many string) common.HeaderPart {
+func CountPart(s Status, one, many string) HeaderPart {
 	noun := many
 	if s.One {
 		noun = one
 	}
-	return common.HeaderPart{s.Count + " " + noun, s.Count}
+	return HeaderPart{s.Count + " " + noun, s.Count}
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
-	"github.com/parley-tui/parley/views/conversations/detail"
+	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
 )
 
@@ -188,7 +188,7 @@ func (m *Model) refreshNew() tea.Cmd {
 		if err != nil {
 			return mergeMsg{owner: owner, gen: gen, err: err}
 		}
-		return mergeMsg{owner: owner, gen: gen, rows: common.Map(p.Results, RowFrom), at: now()}
+		return mergeMsg{owner: owner, gen: gen, rows: list.Map(p.Results, RowFrom), at: now()}
 	}
 }
 
@@ -325,7 +325,7 @@ func (m *Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
-	return common.Frame(m.ctx.FrameStyles(), "Navigation", m.l.View(), m.width, m.height, m.l.Focused())
+	return layout.Frame(m.ctx.FrameStyles(), "Navigation", m.l.View(), m.width, m.height, m.l.Focused())
 }
 
 // detailLines lay out the selected event's fields, w×h, each as the server sent it ("—"
@@ -333,7 +333,7 @@ func (m *Model) View() string {
 func (m *Model) detailLines(w, h int) []string {
 	r, ok := m.Selected()
 	if !ok {
-		return detail.Record(m.ctx.Styles, "Event", nil, nil, w, h)
+		return layout.Record(m.ctx.Styles, "Event", nil, nil, w, h)
 	}
 	at := ""
 	if !r.At.IsZero() {
@@ -350,7 +350,7 @@ func (m *Model) detailLines(w, h int) []string {
 	if r.ConversationID != 0 {
 		conv = fmt.Sprint(r.ConversationID)
 	}
-	fields := []detail.Field{
+	fields := []layout.Field{
 		{Label: "Time", Value: at},
 		{Label: "Contact", Value: contact},
 		{Label: "Conversation", Value: conv},
@@ -358,7 +358,7 @@ func (m *Model) detailLines(w, h int) []string {
 		{Label: "URL", Value: r.URL},
 		{Label: "Referrer", Value: r.Referrer},
 	}
-	return detail.Record(m.ctx.Styles, fmt.Sprintf("Event #%d", r.ID), fields, r.Extra, w, h)
+	return layout.Record(m.ctx.Styles, fmt.Sprintf("Event #%d", r.ID), fields, r.Extra, w, h)
 }
 
 // columns of the one-line layout.
@@ -378,13 +378,13 @@ func (s source) columns(w int) columns {
 
 func (s source) titles(w int) string {
 	c := s.columns(w)
-	contact := common.PadLeft("CONTACT", c.contact)
+	contact := layout.PadLeft("CONTACT", c.contact)
 	if c.contact > 9 {
-		contact = common.Pad("CONTACT", c.contact)
+		contact = layout.Pad("CONTACT", c.contact)
 	}
-	return " " + common.Pad("TIME", c.at) + " " + contact + " " +
-		common.PadLeft("CONV", c.conv) + " " + common.Pad("TITLE", c.title) + " " + common.Pad("URL", c.url) + " " +
-		common.Pad("REFERRER", c.ref)
+	return " " + layout.Pad("TIME", c.at) + " " + contact + " " +
+		layout.PadLeft("CONV", c.conv) + " " + layout.Pad("TITLE", c.title) + " " + layout.Pad("URL", c.url) + " " +
+		layout.Pad("REFERRER", c.ref)
 }
 
 func (s source) when(t time.Time) string {
@@ -418,7 +418,7 @@ func (s source) Stamp(r *Row, _ time.Time) string {
 // Render lays out one event.
 func (s source) Render(r *Row, cell list.Cell) string {
 	st := s.m.ctx.Styles
-	paint := common.PaintIf(cell.Styled)
+	paint := layout.PaintIf(cell.Styled)
 	w := cell.Width
 	title := r.Title
 	if title == "" {
@@ -427,14 +427,14 @@ func (s source) Render(r *Row, cell list.Cell) string {
 	ref := r.Referrer
 	if itemHeight(w) == 1 {
 		c := s.columns(w)
-		contact := common.PadLeft(id(r.ContactID), c.contact)
+		contact := layout.PadLeft(id(r.ContactID), c.contact)
 		if c.contact > 9 { // names and ids, left-aligned alike
-			contact = common.Pad(cmp.Or(s.m.ctx.ContactName(r.ContactID), id(r.ContactID)), c.contact)
+			contact = layout.Pad(cmp.Or(s.m.ctx.ContactName(r.ContactID), id(r.ContactID)), c.contact)
 		}
-		return common.Fit(cell.Mark+paint(common.Pad(s.when(r.At), c.at), st.Muted)+" "+
-			contact+" "+common.PadLeft(id(r.ConversationID), c.conv)+" "+
-			paint(common.Pad(title, c.title), st.Bold)+" "+paint(common.Pad(r.URL, c.url), st.Topic)+" "+
-			paint(common.Pad(ref, c.ref), st.Muted), w)
+		return layout.Fit(cell.Mark+paint(layout.Pad(s.when(r.At), c.at), st.Muted)+" "+
+			contact+" "+layout.PadLeft(id(r.ConversationID), c.conv)+" "+
+			paint(layout.Pad(title, c.title), st.Bold)+" "+paint(layout.Pad(r.URL, c.url), st.Topic)+" "+
+			paint(layout.Pad(ref, c.ref), st.Muted), w)
 	}
 	at := s.when(r.At)
 	who := "contact " + id(r.ContactID)
@@ -444,13 +444,13 @@ func (s source) Render(r *Row, cell list.Cell) string {
 	ids := who + " · conv " + id(r.ConversationID)
 	idsW := min(idsWidth, max(0, w/2))
 	titleW := max(1, w-1-12-1-1-idsW)
-	line1 := cell.Mark + paint(common.Pad(at, 12), st.Muted) + " " + paint(common.Pad(title, titleW), st.Bold) + " " +
-		paint(common.PadLeft(ids, idsW), st.Muted)
+	line1 := cell.Mark + paint(layout.Pad(at, 12), st.Muted) + " " + paint(layout.Pad(title, titleW), st.Bold) + " " +
+		paint(layout.PadLeft(ids, idsW), st.Muted)
 	line2 := "   " + paint(r.URL, st.Topic)
 	if ref != "" {
 		line2 += paint("  ← "+ref, st.Muted)
 	}
-	return common.Fit(line1, w) + "\n" + common.Pad(line2, w) // a cut URL ends in "…"
+	return layout.Fit(line1, w) + "\n" + layout.Pad(line2, w) // a cut URL ends in "…"
 }
 
 // Header counts the events and names the ordering; the wide layout adds column titles.

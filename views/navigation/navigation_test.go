@@ -13,6 +13,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/navigation"
 	"github.com/parley-tui/parley/views/viewtest"
 )
@@ -279,7 +280,7 @@ func TestJumpToID(t *testing.T) {
 	}
 	id := oldest.Results[0].ID
 	l.Jump(fmt.Sprint(id), func() bool { return len(l.H.Toasts) > 0 })
-	want := fmt.Sprintf("No navigation event #%d among the navigation events loaded (%d of %s loaded).", id, len(m.Rows()), common.Thousands(m.Total()))
+	want := fmt.Sprintf("No navigation event #%d among the navigation events loaded (%d of %s loaded).", id, len(m.Rows()), layout.Thousands(m.Total()))
 	if got := l.H.LastToast(); got != want {
 		t.Fatalf("toast %q, want %q", got, want)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/list"
 	"github.com/parley-tui/parley/views/operators"
 	"github.com/parley-tui/parley/views/viewtest"
 )
@@ -166,7 +167,7 @@ func lossy(t *testing.T) (*env, *viewtest.Proxy, *viewtest.Screen, *operators.Mo
 }
 
 func toastTexts(h *viewtest.Host) []string {
-	return common.Map(h.Toasts, func(t common.ToastMsg) string { return t.Text })
+	return list.Map(h.Toasts, func(t common.ToastMsg) string { return t.Text })
 }
 
 // The away PATCH of oneself is carried out and its answer lost: the screen says it may have

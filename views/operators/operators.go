@@ -25,7 +25,7 @@ import (
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/confirm"
-	"github.com/parley-tui/parley/views/conversations/detail"
+	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
 )
 
@@ -108,7 +108,7 @@ func (s source) Pages() list.Fetcher[Row] {
 
 // Arrived drops the slots of operators that went and fetches those of the operators in
 // view again (a new round).
-func (s source) Arrived(l *list.Model[Row], _ common.Page[Row]) tea.Cmd {
+func (s source) Arrived(l *list.Model[Row], _ list.Page[Row]) tea.Cmd {
 	m := s.m
 	for id := range m.slots {
 		if _, ok := l.Row(id); !ok {
@@ -589,18 +589,18 @@ func (m *Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
-	return common.Frame(m.ctx.FrameStyles(), "Operators", m.l.View(), m.width, m.height, m.l.Focused())
+	return layout.Frame(m.ctx.FrameStyles(), "Operators", m.l.View(), m.width, m.height, m.l.Focused())
 }
 
-// layout holds the column widths for the current width.
-type layout struct {
+// cols holds the column widths for the current width.
+type cols struct {
 	w                          int
 	away, online, name, disp   int
 	role, slots, email, locale int
 }
 
-func columns(w int) layout {
-	l := layout{w: w, away: 12, online: 7, role: 6, slots: 11}
+func columns(w int) cols {
+	l := cols{w: w, away: 12, online: 7, role: 6, slots: 11}
 	if w >= wideRow {
 		l.locale = 6
 		l.email = min(40, max(16, w/5))
@@ -620,26 +620,26 @@ func columns(w int) layout {
 	return l
 }
 
-func (l layout) titles() string {
+func (l cols) titles() string {
 	var b strings.Builder
 	b.WriteString(" ")
-	b.WriteString(common.Pad("STATUS", l.away))
+	b.WriteString(layout.Pad("STATUS", l.away))
 	b.WriteString(" ")
-	b.WriteString(common.Pad("ONLINE", l.online))
+	b.WriteString(layout.Pad("ONLINE", l.online))
 	b.WriteString(" ")
-	b.WriteString(common.Pad("NAME", l.name))
+	b.WriteString(layout.Pad("NAME", l.name))
 	b.WriteString(" ")
-	b.WriteString(common.Pad("DISPLAY NAME", l.disp))
+	b.WriteString(layout.Pad("DISPLAY NAME", l.disp))
 	b.WriteString(" ")
 	if l.email > 0 {
-		b.WriteString(common.Pad("EMAIL", l.email))
+		b.WriteString(layout.Pad("EMAIL", l.email))
 		b.WriteString(" ")
-		b.WriteString(common.Pad("LOCALE", l.locale))
+		b.WriteString(layout.Pad("LOCALE", l.locale))
 		b.WriteString(" ")
 	}
-	b.WriteString(common.Pad("ROLE", l.role))
+	b.WriteString(layout.Pad("ROLE", l.role))
 	b.WriteString(" ")
-	b.WriteString(common.Pad("SLOTS", l.slots-1))
+	b.WriteString(layout.Pad("SLOTS", l.slots-1))
 	return b.String()
 }
 
@@ -663,7 +663,7 @@ func (s source) Render(r *Row, c list.Cell) string { return s.m.render(r, c) }
 // render lays out one operator; styled=false gives plain text for the selection highlight.
 func (m *Model) render(r *Row, c list.Cell) string {
 	st := m.ctx.Styles
-	paint := common.PaintIf(c.Styled)
+	paint := layout.PaintIf(c.Styled)
 	l := columns(c.Width)
 	statusStyle := st.Muted
 	if r.IsAway.Known {
@@ -672,15 +672,15 @@ func (m *Model) render(r *Row, c list.Cell) string {
 			statusStyle = st.StatusPending
 		}
 	}
-	status := paint(common.Pad(AwayText(r.IsAway), l.away), statusStyle)
+	status := paint(layout.Pad(AwayText(r.IsAway), l.away), statusStyle)
 	if what := c.Busy; what != "" {
-		status = paint(common.Pad("… "+what, l.away), st.Loading)
+		status = paint(layout.Pad("… "+what, l.away), st.Loading)
 	}
 	onlineStyle := st.Muted
 	if r.IsOnline.Known && r.IsOnline.V {
 		onlineStyle = st.Success
 	}
-	online := paint(common.Pad(OnlineText(r.IsOnline), l.online), onlineStyle)
+	online := paint(layout.Pad(OnlineText(r.IsOnline), l.online), onlineStyle)
 	name := r.Name
 	if name == "" {
 		name = "(no name)"
@@ -700,7 +700,7 @@ func (m *Model) render(r *Row, c list.Cell) string {
 	if tw := lipgloss.Width(tags); lipgloss.Width(name)+tw > l.name && l.name > tw+3 {
 		name = ansi.Truncate(name, l.name-tw, "…")
 	}
-	nameCell := common.Pad(paint(name, nameStyle)+paint(tags, st.Accent), l.name)
+	nameCell := layout.Pad(paint(name, nameStyle)+paint(tags, st.Accent), l.name)
 	var b strings.Builder
 	b.WriteString(c.Mark)
 	b.WriteString(status)
@@ -709,18 +709,18 @@ func (m *Model) render(r *Row, c list.Cell) string {
 	b.WriteString(" ")
 	b.WriteString(nameCell)
 	b.WriteString(" ")
-	b.WriteString(common.Pad(r.DisplayName, l.disp))
+	b.WriteString(layout.Pad(r.DisplayName, l.disp))
 	b.WriteString(" ")
 	if l.email > 0 {
-		b.WriteString(paint(common.Pad(r.Email, l.email), st.Muted))
+		b.WriteString(paint(layout.Pad(r.Email, l.email), st.Muted))
 		b.WriteString(" ")
-		b.WriteString(paint(common.Pad(r.Locale, l.locale), st.Muted))
+		b.WriteString(paint(layout.Pad(r.Locale, l.locale), st.Muted))
 		b.WriteString(" ")
 	}
-	b.WriteString(paint(common.Pad(common.OrDash(r.Role), l.role), st.Muted))
+	b.WriteString(paint(layout.Pad(layout.OrDash(r.Role), l.role), st.Muted))
 	b.WriteString(" ")
-	b.WriteString(common.Pad(m.slotText(r.ID), l.slots-1)) // left-aligned: "slots" lines up under its title
-	return common.Fit(b.String(), c.Width)
+	b.WriteString(layout.Pad(m.slotText(r.ID), l.slots-1)) // left-aligned: "slots" lines up under its title
+	return layout.Fit(b.String(), c.Width)
 }
 
 // slotText is an operator's slot use as the server gave it: "slots 3/50", "slots —/50",
@@ -752,9 +752,9 @@ func (s source) Header(st list.Status) []string {
 		case paused:
 			parts = append(parts, "auto-refresh paused: budget spent ("+m.ctx.Keys.Refresh.Help().Key+" still works)")
 		case d > m.ctx.Budget.Interval:
-			parts = append(parts, "auto "+common.ShortDuration(d)+" (budget)")
+			parts = append(parts, "auto "+layout.ShortDuration(d)+" (budget)")
 		default:
-			parts = append(parts, "auto "+common.ShortDuration(d))
+			parts = append(parts, "auto "+layout.ShortDuration(d))
 		}
 	}
 	return []string{styles.HeaderLine.Render(strings.Join(parts, " · ")), styles.Muted.Render(columns(st.Width).titles())}
@@ -779,7 +779,7 @@ func (s source) Footnote(st list.Status) (note, hints string) {
 func (m *Model) detailLines(w, h int) []string {
 	r, ok := m.Selected()
 	if !ok {
-		return detail.Record(m.ctx.Styles, "Operator", nil, nil, w, h)
+		return layout.Record(m.ctx.Styles, "Operator", nil, nil, w, h)
 	}
 	ts := func(t time.Time) string {
 		if t.IsZero() {
@@ -796,7 +796,7 @@ func (m *Model) detailLines(w, h int) []string {
 		bot = "yes"
 	}
 	// The row shows the rest (name, role, statuses, slots); these are what it leaves out.
-	fields := []detail.Field{
+	fields := []layout.Field{
 		{Label: "Email", Value: r.Email},
 		{Label: "Locale", Value: r.Locale},
 		{Label: "Group", Value: group},
@@ -811,5 +811,5 @@ func (m *Model) detailLines(w, h int) []string {
 	for _, e := range r.AwayExtra {
 		extra = append(extra, "away answer: "+e)
 	}
-	return detail.Record(m.ctx.Styles, "Operator "+r.Label(), fields, extra, w, h)
+	return layout.Record(m.ctx.Styles, "Operator "+r.Label(), fields, extra, w, h)
 }

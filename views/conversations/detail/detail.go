@@ -16,6 +16,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 const requestTimeout = 90 * time.Second
@@ -202,7 +203,7 @@ func (m Model) View() string {
 		}
 		if more && i == end-1 {
 			hint := fmt.Sprintf(" ↓ %d more lines", len(m.lines)-i)
-			b.WriteString(common.Fit(m.ctx.Styles.Muted.Render(hint), m.width))
+			b.WriteString(layout.Fit(m.ctx.Styles.Muted.Render(hint), m.width))
 			n++
 			continue
 		}
@@ -244,7 +245,7 @@ func (m *Model) rebuild() {
 		if t.IsZero() {
 			return "—"
 		}
-		return t.In(loc).Format("2006-01-02 15:04") + " (" + common.Ago(t, now) + ")"
+		return t.In(loc).Format("2006-01-02 15:04") + " (" + layout.Ago(t, now) + ")"
 	}
 	tsp := func(t *client.Time) string {
 		if t == nil {
@@ -255,7 +256,7 @@ func (m *Model) rebuild() {
 	labelW := 12
 	field := func(label, value string) {
 		value = sanitize.Line(value)
-		prefix := " " + st.Label.Render(common.Pad(label, labelW)) + " "
+		prefix := " " + st.Label.Render(layout.Pad(label, labelW)) + " "
 		room := max(4, w-labelW-2)
 		wrapped := strings.Split(ansi.Wrap(value, room, ""), "\n")
 		for i, l := range wrapped {
@@ -278,7 +279,7 @@ func (m *Model) rebuild() {
 	}
 
 	section(fmt.Sprintf("Conversation #%d", c.ID))
-	sym, word := common.StatusSymbol(c.Status)
+	sym, word := layout.StatusSymbol(c.Status)
 	field("Status", sym+" "+word+descSuffix(c.StatusDescription))
 	op := "unassigned"
 	if c.OperatorAssignedTo != nil {
@@ -322,19 +323,19 @@ func (m *Model) rebuild() {
 
 	ct := c.Contact
 	section("Contact")
-	field("Name", common.OrDash(client.Str(ct.Name)))
-	field("Email", common.OrDash(client.Str(ct.Email)))
+	field("Name", layout.OrDash(client.Str(ct.Name)))
+	field("Email", layout.OrDash(client.Str(ct.Email)))
 	phone := client.Str(ct.PhoneNumber)
 	if mob := client.Str(ct.MobileNumber); mob != "" {
 		phone = strings.Trim(phone+" · mobile "+mob, " ·")
 	}
-	field("Phone", common.OrDash(phone))
+	field("Phone", layout.OrDash(phone))
 	company := client.Str(ct.Company)
 	if pos := client.Str(ct.Position); pos != "" {
 		company = strings.Trim(company+" · "+pos, " ·")
 	}
-	field("Company", common.OrDash(company))
-	field("Location", common.OrDash(strings.Trim(client.Str(ct.City)+", "+client.Str(ct.Country), ", ")))
+	field("Company", layout.OrDash(company))
+	field("Location", layout.OrDash(strings.Trim(client.Str(ct.City)+", "+client.Str(ct.Country), ", ")))
 	verified := "no"
 	if ct.Verified {
 		verified = "yes"
@@ -343,12 +344,12 @@ func (m *Model) rebuild() {
 	field("Contact id", fmt.Sprintf("%d", ct.ID))
 
 	for i, p := range c.ConversationPartSet {
-		section(fmt.Sprintf("Part %d of %d · %s", i+1, len(c.ConversationPartSet), common.OrDash(p.NameFriendly)))
-		field("Browser", common.OrDash(strings.TrimSpace(p.Browser.Name+" "+p.Browser.Version+" · "+p.Browser.OS)))
-		field("Location", common.OrDash(strings.Trim(p.Location.City+", "+p.Location.Country, ", ")))
+		section(fmt.Sprintf("Part %d of %d · %s", i+1, len(c.ConversationPartSet), layout.OrDash(p.NameFriendly)))
+		field("Browser", layout.OrDash(strings.TrimSpace(p.Browser.Name+" "+p.Browser.Version+" · "+p.Browser.OS)))
+		field("Location", layout.OrDash(strings.Trim(p.Location.City+", "+p.Location.Country, ", ")))
 		field("Started", ts(p.CreatedAt.Time))
-		field("Duration", common.OrDash(p.Duration))
-		field("Referrer", common.OrDash(client.Str(p.Referrer)))
+		field("Duration", layout.OrDash(p.Duration))
+		field("Referrer", layout.OrDash(client.Str(p.Referrer)))
 	}
 	m.lines = fitAll(out, m.width)
 	m.offset = max(0, min(m.offset, len(m.lines)-m.height))
@@ -356,7 +357,7 @@ func (m *Model) rebuild() {
 
 func fitAll(lines []string, w int) []string {
 	for i, l := range lines {
-		lines[i] = common.Fit(l, w)
+		lines[i] = layout.Fit(l, w)
 	}
 	return lines
 }

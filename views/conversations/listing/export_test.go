@@ -1,6 +1,8 @@
 package listing
 
-import "github.com/parley-tui/parley/views/common"
+import (
+	"github.com/parley-tui/parley/views/list"
+)
 
 // TopicsCell exposes topicsCell to the tests.
 var TopicsCell = topicsCell
@@ -8,5 +10,5 @@ var TopicsCell = topicsCell
 // KnownTopics are the names of the topics the filter form offers.
 func KnownTopics(m Model) []string {
 	topics, _ := m.known()
-	return common.Map(topics, func(o option) string { return o.name })
+	return list.Map(topics, func(o option) string { return o.name })
 }

@@ -37,10 +37,10 @@ func valuesFrom(f client.ConversationFilter) *filterValues {
 	return &filterValues{
 		status: f.Status, operator: id(f.OperatorID), topic: id(f.TopicID), widget: id(f.WidgetID),
 		contact: id(f.ContactIdentityID), uuid: f.ContactUUID, idGT: id(f.IDGreaterThan), idLT: id(f.IDLessThan),
-		firstFrom: common.FormatWhen(f.ContactFirstMessageFromDate), firstTo: common.FormatWhen(f.ContactFirstMessageToDate),
-		lastFrom: common.FormatWhen(f.ContactLastMessageFromDate), lastTo: common.FormatWhen(f.ContactLastMessageToDate),
-		updatedFrom: common.FormatWhen(f.UpdatedAtFromDate), updatedTo: common.FormatWhen(f.UpdatedAtToDate),
-		activityFrom: common.FormatWhen(f.LastActivityFromDate), activityTo: common.FormatWhen(f.LastActivityToDate),
+		firstFrom: when.Format(f.ContactFirstMessageFromDate), firstTo: when.Format(f.ContactFirstMessageToDate),
+		lastFrom: when.Format(f.ContactLastMessageFromDate), lastTo: when.Format(f.ContactLastMessageToDate),
+		updatedFrom: when.Format(f.UpdatedAtFromDate), updatedTo: when.Format(f.UpdatedAtToDate),
+		activityFrom: when.Format(f.LastActivityFromDate), activityTo: when.Format(f.LastActivityToDate),
 	}
 }
 
@@ -62,7 +62,7 @@ func (v *filterValues) filter(now time.Time) (client.ConversationFilter, error) 
 		{"Id greater than", v.idGT, &f.IDGreaterThan, 1, 2}, {"Id smaller than", v.idLT, &f.IDLessThan, 1, 3},
 	}
 	for _, x := range ids {
-		if *x.dst, err = common.ParseID(x.s); err != nil {
+		if *x.dst, err = forms.ParseID(x.s); err != nil {
 			return f, forms.AtField(x.group, x.idx, fmt.Errorf("%s: %w", x.name, err))
 		}
 	}
@@ -130,7 +130,7 @@ func validWhen(now func() time.Time) func(string) error {
 	return func(s string) error { _, err := when.Parse(s, now()); return err }
 }
 
-func validID(s string) error { _, err := common.ParseID(s); return err }
+func validID(s string) error { _, err := forms.ParseID(s); return err }
 
 // FilterForm is the `f` modal with all 16 conversation filters; applying it sends a FilterMsg.
 func (m Model) FilterForm() common.Modal {

@@ -17,6 +17,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
 )
 
@@ -126,7 +127,7 @@ func (s source) remember(rows []Row) {
 }
 
 // Arrived learns from a page's rows.
-func (s source) Arrived(_ *list.Model[Row], p common.Page[Row]) tea.Cmd {
+func (s source) Arrived(_ *list.Model[Row], p list.Page[Row]) tea.Cmd {
 	s.remember(p.Rows)
 	return nil
 }
@@ -279,7 +280,7 @@ func (m *Model) RefreshChanged() tea.Cmd {
 		if err != nil {
 			return mergeMsg{owner: owner, gen: gen, err: fmt.Errorf("conversations updated since %s: %w", since.UTC().Format(time.RFC3339), err)}
 		}
-		return mergeMsg{owner: owner, gen: gen, rows: common.Map(p.Results, RowFrom), at: now(), reached: c.ServerReached()}
+		return mergeMsg{owner: owner, gen: gen, rows: list.Map(p.Results, RowFrom), at: now(), reached: c.ServerReached()}
 	}
 }
 
@@ -404,7 +405,7 @@ func (m Model) Pinned() int64 {
 // Preload shows conversations the caller already has (tests and benchmarks), as if they
 // were the loaded pages of the current query, with total as the server's count.
 func (m *Model) Preload(convs []client.Conversation, total int) {
-	rows := common.Map(convs, RowFrom)
+	rows := list.Map(convs, RowFrom)
 	m.source(m.Query()).remember(rows)
 	m.Model.Preload(rows, total)
 }
@@ -457,7 +458,7 @@ func (s source) RowHeight(w int) int {
 }
 
 // Stamp is the row's age: since its last message.
-func (s source) Stamp(r *Row, now time.Time) string { return common.RelTime(r.LastAt, now) }
+func (s source) Stamp(r *Row, now time.Time) string { return layout.RelTime(r.LastAt, now) }
 
 // Empty says that no conversation matches.
 func (s source) Empty(list.Status) string { return "No conversations match." }
@@ -481,7 +482,7 @@ func (m Model) FullHelp() [][]key.Binding {
 // its number until its detail arrives, and no age without a last message.
 func (s source) Render(row *Row, c list.Cell) string {
 	st := s.ctx.Styles
-	paint := common.PaintIf(c.Styled)
+	paint := layout.PaintIf(c.Styled)
 	w, when, mark := c.Width, c.Stamp, c.Mark
 	r := row
 	if c.Pinned {
@@ -494,8 +495,8 @@ func (s source) Render(row *Row, c list.Cell) string {
 		}
 		r = &pinned
 	}
-	sym, word := common.StatusSymbol(r.Status)
-	status := paint(common.Pad(sym+" "+word, 9), common.StatusStyle(st, r.Status))
+	sym, word := layout.StatusSymbol(r.Status)
+	status := paint(layout.Pad(sym+" "+word, 9), layout.StatusStyle(st, r.Status))
 	unread := "  "
 	if r.Unread {
 		unread = paint("•", st.Unread) + " "
@@ -525,24 +526,24 @@ func (s source) Render(row *Row, c list.Cell) string {
 		b.WriteString(status)
 		b.WriteString(" ")
 		b.WriteString(unread)
-		b.WriteString(paint(common.Pad(name, nameW), st.Bold))
+		b.WriteString(paint(layout.Pad(name, nameW), st.Bold))
 		b.WriteString(" ")
-		b.WriteString(common.Pad(pv, pvW))
+		b.WriteString(layout.Pad(pv, pvW))
 		b.WriteString(" ")
-		b.WriteString(paint(common.Pad(topicsCell(r.Topics, topW), topW), st.Topic))
+		b.WriteString(paint(layout.Pad(topicsCell(r.Topics, topW), topW), st.Topic))
 		b.WriteString(" ")
-		b.WriteString(paint(common.Pad(op, opW), st.Muted))
+		b.WriteString(paint(layout.Pad(op, opW), st.Muted))
 		b.WriteString(" ")
-		b.WriteString(paint(common.PadLeft(when, timeW), st.Muted))
+		b.WriteString(paint(layout.PadLeft(when, timeW), st.Muted))
 		b.WriteString(" ")
-		return common.Fit(b.String(), w)
+		return layout.Fit(b.String(), w)
 	}
 	// Two lines: status, unread, name, time / preview, topics, operator. The operator is
 	// never cut for the topics: they shrink to what is left ("Billing +2").
 	timeW := 6
 	nameW := max(1, w-1-9-1-2-1-timeW)
-	line1 := mark + status + " " + unread + paint(common.Pad(name, nameW), st.Bold) + " " +
-		paint(common.PadLeft(when, timeW), st.Muted)
+	line1 := mark + status + " " + unread + paint(layout.Pad(name, nameW), st.Bold) + " " +
+		paint(layout.PadLeft(when, timeW), st.Muted)
 	tailMax := max(0, (w-3)/2)
 	tail := ansi.Truncate(op, tailMax, "…")
 	if room := tailMax - ansi.StringWidth(op) - 3; len(r.Topics) > 0 && room > 0 {
@@ -552,8 +553,8 @@ func (s source) Render(row *Row, c list.Cell) string {
 	}
 	tailW := ansi.StringWidth(tail)
 	pvW := max(0, w-3-tailW-1)
-	line2 := "   " + paint(common.Pad(pv, pvW), st.Muted) + " " + paint(common.PadLeft(tail, tailW), st.Topic)
-	return common.Fit(line1, w) + "\n" + common.Fit(line2, w)
+	line2 := "   " + paint(layout.Pad(pv, pvW), st.Muted) + " " + paint(layout.PadLeft(tail, tailW), st.Topic)
+	return layout.Fit(line1, w) + "\n" + layout.Fit(line2, w)
 }
 
 // topicsCell fits topics into w cells: all of them when they fit, else as many whole ones
@@ -603,22 +604,22 @@ func operatorName(ctx *common.Ctx, id int64) string {
 // shortest: the noun goes first, then "status:all" (and the words "search:" and "order:"),
 // then long search and filter values are cut, each on its own.
 func (s source) Header(st list.Status) []string {
-	parts := []common.HeaderPart{list.CountPart(st, "conversation", "conversations")}
+	parts := []list.HeaderPart{list.CountPart(st, "conversation", "conversations")}
 	if q := sanitize.Line(s.q.Search); q != "" {
-		parts = append(parts, common.HeaderPart{fmt.Sprintf("search:%q (ranked)", q), fmt.Sprintf("search:%q", q),
-			fmt.Sprintf("%q", q), fmt.Sprintf("%q", common.ShortValue(q, 12))})
+		parts = append(parts, list.HeaderPart{fmt.Sprintf("search:%q (ranked)", q), fmt.Sprintf("search:%q", q),
+			fmt.Sprintf("%q", q), fmt.Sprintf("%q", list.ShortValue(q, 12))})
 	}
 	if status := s.q.Filter.Status; status == "" {
-		parts = append(parts, common.HeaderPart{"status:all", "status:all", ""})
+		parts = append(parts, list.HeaderPart{"status:all", "status:all", ""})
 	} else {
-		parts = append(parts, common.HeaderPart{"status:" + status, "status:" + status, status})
+		parts = append(parts, list.HeaderPart{"status:" + status, "status:" + status, status})
 	}
 	for _, f := range DescribeFilter(s.q.Filter, s.ctx.Operators, s.topics, s.widgets) {
-		parts = append(parts, common.HeaderPart{f, f, f, common.ShortValue(f, 16)})
+		parts = append(parts, list.HeaderPart{f, f, f, list.ShortValue(f, 16)})
 	}
 	if s.q.Search == "" {
 		o := orderingOrDefault(s.q)
-		parts = append(parts, common.HeaderPart{"order:" + o, "order:" + o, "by " + shortOrdering(o)})
+		parts = append(parts, list.HeaderPart{"order:" + o, "order:" + o, "by " + shortOrdering(o)})
 	}
 	return list.HeaderLines(st, s.ctx.Styles.HeaderLine, parts)
 }

@@ -19,6 +19,8 @@ import (
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/conversations/listing"
+	"github.com/parley-tui/parley/views/layout"
+	"github.com/parley-tui/parley/views/list"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -146,7 +148,7 @@ func TestRowsAreSanitized(t *testing.T) {
 	if want := "␛]0;pwned␇Eve"; r.Name != want {
 		t.Fatalf("name %q, want %q", r.Name, want)
 	}
-	_ = common.StatusSymbol
+	_ = layout.StatusSymbol
 }
 
 func ptr(s string) *string { return &s }
@@ -631,7 +633,7 @@ func TestHeaderKeepsEveryPartVisible(t *testing.T) {
 		{"topic", listing.Query{Filter: topic, Ordering: "-last_message_sent_at"},
 			[]string{name, "last msg↓|-last_message_sent_at"}},
 		{"search", listing.Query{Filter: withStatus, Search: search},
-			[]string{name, row.Status, fmt.Sprintf("%q|%q", search, common.ShortValue(search, 12))}},
+			[]string{name, row.Status, fmt.Sprintf("%q|%q", search, list.ShortValue(search, 12))}},
 	} {
 		for _, w := range []int{52, 43, 38, 32} {
 			t.Run(fmt.Sprintf("%s/%d", tc.name, w), func(t *testing.T) {
@@ -1039,7 +1041,7 @@ func TestRowAgesFollowTheServerClock(t *testing.T) {
 	lines := strings.Split(ansi.Strip(m.View()), "\n")
 	checked := 0
 	for _, r := range m.Rows()[:20] {
-		want, wrong := common.RelTime(r.LastAt, server.Now()), common.RelTime(r.LastAt, server.Now().Add(10*time.Minute))
+		want, wrong := layout.RelTime(r.LastAt, server.Now()), layout.RelTime(r.LastAt, server.Now().Add(10*time.Minute))
 		var found []string
 		for _, l := range lines {
 			if r.Name != "" && strings.Contains(l, r.Name) {

@@ -16,6 +16,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // PageSize is how many messages one request asks for.
@@ -409,14 +410,14 @@ func (m *Model) rebuild() {
 	for _, it := range m.items {
 		day := it.at.In(m.ctx.Now().Location()).Format("Mon 2 Jan 2006")
 		if day != lastDay {
-			lines = append(lines, common.Fit(m.divider(day), m.width))
+			lines = append(lines, layout.Fit(m.divider(day), m.width))
 			lastDay = day
 		}
 		b, ok := m.blocks[it.id]
 		if !ok {
 			b = m.block(it)
 			for i, l := range b {
-				b[i] = common.Fit(l, m.width) // fitted once, so View only copies
+				b[i] = layout.Fit(l, m.width) // fitted once, so View only copies
 			}
 			m.blocks[it.id] = b
 		}
@@ -507,24 +508,24 @@ func (m Model) View() string {
 	}
 	st := m.ctx.Styles
 	var b strings.Builder
-	b.WriteString(common.Pad(m.header(), m.width)) // a long contact name ends in …
+	b.WriteString(layout.Pad(m.header(), m.width)) // a long contact name ends in …
 	vh := m.viewHeight()
 	switch {
 	case m.convID == 0:
-		b.WriteString("\n" + common.Fit(st.Muted.Render("  Select a conversation ("+m.ctx.Keys.Open.Help().Key+" opens it)."), m.width))
+		b.WriteString("\n" + layout.Fit(st.Muted.Render("  Select a conversation ("+m.ctx.Keys.Open.Help().Key+" opens it)."), m.width))
 		vh--
 	case !m.opened && m.loading:
-		b.WriteString("\n" + common.Fit(st.Loading.Render("  Loading messages…"), m.width))
+		b.WriteString("\n" + layout.Fit(st.Loading.Render("  Loading messages…"), m.width))
 		vh--
 	case m.opened && len(m.items) == 0:
-		b.WriteString("\n" + common.Fit(st.Muted.Render("  No messages."), m.width))
+		b.WriteString("\n" + layout.Fit(st.Muted.Render("  No messages."), m.width))
 		vh--
 	default:
 		end := min(len(m.lines), m.offset+vh)
 		for i := m.offset; i < end; i++ {
 			line := m.lines[i] // fitted by rebuild
 			if i == m.offset && m.offset == 0 && m.loading {
-				line = common.Fit(st.Loading.Render("  ⟳ loading older messages…"), m.width)
+				line = layout.Fit(st.Loading.Render("  ⟳ loading older messages…"), m.width)
 			}
 			b.WriteString("\n")
 			b.WriteString(line)

@@ -1,16 +1,10 @@
-package common
+package forms
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
-
-	"github.com/parley-tui/parley/when"
 )
-
-// FormatWhen shows a time for editing in a form ("" for zero); when.Parse reads it back.
-func FormatWhen(t time.Time) string { return when.Format(t) }
 
 // ParseID reads an optional positive integer id ("" = 0).
 func ParseID(s string) (int64, error) {

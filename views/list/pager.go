@@ -1,4 +1,4 @@
-package common
+package list
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // LinkKind says how a paged list fetches its next page.
@@ -126,9 +127,9 @@ func (p *Pager) offsetCap() int {
 // Count is the count as a header shows it: "10,000+" while the true total may be more.
 func (p *Pager) Count() string {
 	if p.AtLeast {
-		return Thousands(p.Total) + "+"
+		return layout.Thousands(p.Total) + "+"
 	}
-	return Thousands(p.Total)
+	return layout.Thousands(p.Total)
 }
 
 // Reach is the most results the offset endpoint reaches (Cap, or the spec's OffsetCap).

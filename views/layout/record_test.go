@@ -1,4 +1,4 @@
-package detail_test
+package layout_test
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/parley-tui/parley/views/conversations/detail"
+	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -15,11 +15,11 @@ import (
 // last line.
 func TestRecordFitsAndSaysWhatIsCut(t *testing.T) {
 	st := viewtest.Ctx(nil).Styles
-	fields := []detail.Field{{Label: "Email", Value: "max@example.com"}, {Label: "Group", Value: ""}}
+	fields := []layout.Field{{Label: "Email", Value: "max@example.com"}, {Label: "Group", Value: ""}}
 	extra := []string{`team={"id":4}`, `shift="early"`}
 	for _, size := range [][2]int{{40, 8}, {12, 3}, {80, 20}} {
 		w, h := size[0], size[1]
-		lines := detail.Record(st, "Operator Max (#3)", fields, extra, w, h)
+		lines := layout.Record(st, "Operator Max (#3)", fields, extra, w, h)
 		if len(lines) != h {
 			t.Fatalf("%dx%d: %d lines", w, h, len(lines))
 		}
@@ -29,13 +29,13 @@ func TestRecordFitsAndSaysWhatIsCut(t *testing.T) {
 			}
 		}
 	}
-	v := ansi.Strip(strings.Join(detail.Record(st, "Operator Max (#3)", fields, extra, 40, 8), "\n"))
+	v := ansi.Strip(strings.Join(layout.Record(st, "Operator Max (#3)", fields, extra, 40, 8), "\n"))
 	for _, want := range []string{"Operator Max (#3)", "Email         max@example.com", "Group         —", "Also sent", `team={"id":4}`, `shift="early"`} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the record lacks %q:\n%s", want, v)
 		}
 	}
-	v = ansi.Strip(strings.Join(detail.Record(st, "Operator Max (#3)", fields, extra, 40, 4), "\n"))
+	v = ansi.Strip(strings.Join(layout.Record(st, "Operator Max (#3)", fields, extra, 40, 4), "\n"))
 	if !strings.Contains(v, "↓ 3 more lines") || strings.Contains(v, "shift") {
 		t.Errorf("a cut record does not count what is below:\n%s", v)
 	}

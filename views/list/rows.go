@@ -1,4 +1,4 @@
-package common
+package list
 
 // Map returns f of every item.
 func Map[T, R any](items []T, f func(T) R) []R {

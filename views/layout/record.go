@@ -1,4 +1,4 @@
-package detail
+package layout
 
 import (
 	"fmt"
@@ -7,7 +7,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/theme"
-	"github.com/parley-tui/parley/views/common"
 )
 
 // Field is one labelled value of a record. Value is sanitized text; "" shows as "—".
@@ -24,19 +23,19 @@ func Record(st *theme.Styles, title string, fields []Field, extra []string, w, h
 	}
 	const labelW = 13
 	var out []string
-	out = append(out, common.Fit(" "+st.Section.Render(title), w))
+	out = append(out, Fit(" "+st.Section.Render(title), w))
 	for _, f := range fields {
-		out = append(out, common.Fit(" "+st.Label.Render(common.Pad(f.Label, labelW))+" "+common.OrDash(f.Value), w))
+		out = append(out, Fit(" "+st.Label.Render(Pad(f.Label, labelW))+" "+OrDash(f.Value), w))
 	}
 	if len(extra) > 0 {
-		out = append(out, common.Fit(" "+st.Label.Render("Also sent")+st.Muted.Render(" (fields parley does not read)"), w))
+		out = append(out, Fit(" "+st.Label.Render("Also sent")+st.Muted.Render(" (fields parley does not read)"), w))
 		for _, e := range extra {
-			out = append(out, common.Fit("   "+ansi.Truncate(e, max(1, w-3), "…"), w))
+			out = append(out, Fit("   "+ansi.Truncate(e, max(1, w-3), "…"), w))
 		}
 	}
 	if len(out) > h {
 		hidden := len(out) - h + 1
-		out = append(out[:h-1], common.Fit(st.Muted.Render(fmt.Sprintf(" ↓ %d more lines", hidden)), w))
+		out = append(out[:h-1], Fit(st.Muted.Render(fmt.Sprintf(" ↓ %d more lines", hidden)), w))
 	}
 	for len(out) < h {
 		out = append(out, strings.Repeat(" ", w))

@@ -1,4 +1,6 @@
-package common
+// Package layout holds the layout helpers the screens share: fitting and padding text to
+// cells, frames, relative times, counts, the status symbols and a record's field block.
+package layout
 
 import (
 	"fmt"

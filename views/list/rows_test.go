@@ -1,4 +1,4 @@
-package common
+package list
 
 import (
 	"slices"

@@ -1,4 +1,5 @@
-package common
+// Package clipboard copies parley's own text (ids, links) to the terminal's clipboard.
+package clipboard
 
 import (
 	"context"
@@ -11,15 +12,17 @@ import (
 
 	"github.com/aymanbagabas/go-osc52/v2"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parley-tui/parley/views/common"
 )
 
-// CopyToClipboard returns a command that copies text to the clipboard with OSC 52, then
+// Copy returns a command that copies text to the clipboard with OSC 52, then
 // toasts what it did. The sequence goes to the controlling terminal, so it works when stderr
 // is redirected; the text is parley's own (an id), never API text. Inside tmux, tmux ignores
 // an application's OSC 52 unless `set-clipboard on` (the default is `external`), so the text
 // also goes to `tmux load-buffer -w -`, which fills tmux's paste buffer and hands it to the
 // outer terminal's clipboard by tmux's own OSC 52.
-func CopyToClipboard(text, what string) tea.Cmd {
+func Copy(text, what string) tea.Cmd {
 	return func() tea.Msg {
 		seq := osc52.New(text)
 		var w io.Writer = os.Stderr
@@ -28,14 +31,14 @@ func CopyToClipboard(text, what string) tea.Cmd {
 			w = tty
 		}
 		if _, err := fmt.Fprint(w, seq.String()); err != nil {
-			return ToastMsg{Text: "Could not copy: " + err.Error(), Error: true}
+			return common.ToastMsg{Text: "Could not copy: " + err.Error(), Error: true}
 		}
 		if os.Getenv("TMUX") != "" {
 			if err := tmuxLoadBuffer(text); err == nil {
-				return ToastMsg{Text: "Copied " + what + " (tmux buffer and clipboard)"}
+				return common.ToastMsg{Text: "Copied " + what + " (tmux buffer and clipboard)"}
 			}
 		}
-		return ToastMsg{Text: "Copied " + what + " to the clipboard (OSC 52)"}
+		return common.ToastMsg{Text: "Copied " + what + " to the clipboard (OSC 52)"}
 	}
 }
 
