@@ -612,7 +612,7 @@ func (s *soak) editTopic() {
 	s.topicSeq++
 	e := &topicEdit{conv: id, topic: fmt.Sprintf("soak-topic-%d", s.topicSeq)}
 	s.topics = append(s.topics, e)
-	if strings.Contains(scr, "space/x toggles") {
+	if strings.Contains(scr, " toggles · ") { // the known topics are shown: their hint names the toggle key
 		s.tui.Keys("Tab") // from the known topics to the new ones
 	}
 	s.tui.Type(e.topic)
