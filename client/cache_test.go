@@ -71,22 +71,26 @@ func TestCacheAnswersRepeatsAndClearsOnWrite(t *testing.T) {
 	}
 }
 
-func TestCacheEvictsBeyondMaxBytes(t *testing.T) {
-	cc := newCache(time.Hour, 100, time.Now)
-	cc.put("a", 200, make([]byte, 20))
-	cc.put("b", 200, make([]byte, 20))
-	cc.put("c", 200, make([]byte, 20))
-	cc.get("a") // a is now the most recently used
-	for i := range 3 {
-		cc.put(string(rune('d'+i)), 200, make([]byte, 20))
+func TestMemoryEvictsBeyondMaxBytes(t *testing.T) {
+	// Entries of 20 estimated bytes (plus the bookkeeping of an entry each) in a memory of
+	// five such entries.
+	const each = 20 + entryOverhead
+	m := newMemo(time.Hour, 5*each, time.Now)
+	key := func(s string) memoKey { return memoKey{url: s} }
+	for _, k := range []string{"a", "b", "c"} {
+		m.put(key(k), k, 20, true)
 	}
-	if _, _, ok := cc.get("b"); ok {
+	m.get(key("a")) // a is now the most recently used
+	for _, k := range []string{"d", "e", "f"} {
+		m.put(key(k), k, 20, true)
+	}
+	if _, ok := m.get(key("b")); ok {
 		t.Fatal("least recently used entry b survived")
 	}
-	if _, _, ok := cc.get("a"); !ok {
+	if _, ok := m.get(key("a")); !ok {
 		t.Fatal("recently used entry a was evicted")
 	}
-	if cc.bytes > 100 {
-		t.Fatalf("cache holds %d bytes, max 100", cc.bytes)
+	if bytes, n := m.usage(); bytes > 5*each || n != 5 {
+		t.Fatalf("memory holds %d entries of %d bytes, max 5 entries of %d", n, bytes, 5*each)
 	}
 }

@@ -62,7 +62,9 @@ const (
 	DefaultMaxRetries   = 4
 	DefaultMaxRetryWait = 60 * time.Second
 	DefaultMaxBodyBytes = 64 << 20
-	defaultBackoffBase  = 500 * time.Millisecond
+	// DefaultCacheMaxBytes bounds the client's memory of decoded data.
+	DefaultCacheMaxBytes = 8 << 20
+	defaultBackoffBase   = 500 * time.Millisecond
 )
 
 // Config configures a Client. Only BaseURL and Token are required.
@@ -100,11 +102,15 @@ type Config struct {
 	// ServerReached correct it by what the answers tell of the server's clock. nil means
 	// time.Now.
 	Now func() time.Time
-	// CacheTTL, when positive, keeps successful GET responses for that long and answers
-	// repeated requests from memory (no request, nothing counted). Fresh(ctx) skips it; any
-	// successful write clears it.
+	// CacheTTL, when positive, turns the client's memory on: conversations, their messages
+	// and parts are held decoded with the version they were fetched at and answered from
+	// memory while the conversation's version stays the same (LatestMessages,
+	// ConversationWithParts); data without a version (list pages, contacts, notes) is
+	// answered from memory for CacheTTL. Nothing answered from memory is sent or counted.
+	// Fresh(ctx) skips the memory; any successful write clears it.
 	CacheTTL time.Duration
-	// CacheMaxBytes bounds the cache; zero means 32 MiB.
+	// CacheMaxBytes bounds the memory by the estimated size of what it holds (least
+	// recently used entries go first); zero means DefaultCacheMaxBytes.
 	CacheMaxBytes int
 	// OnRequest, when set, is called after every attempt and every cached answer, for a
 	// debug log. It never sees the token. It must not block.
@@ -167,7 +173,7 @@ type Client struct {
 	now        func() time.Time
 	counters   *Counters
 	limiter    *limiter
-	cache      *cache // nil when caching is off
+	memo       *memo // nil when the memory is off (CacheTTL zero)
 	clock      *serverClock
 	// sleep waits for d or until ctx is done; tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
@@ -261,9 +267,9 @@ func New(cfg Config) (*Client, error) {
 	if cfg.CacheTTL > 0 {
 		maxBytes := cfg.CacheMaxBytes
 		if maxBytes <= 0 {
-			maxBytes = 32 << 20
+			maxBytes = DefaultCacheMaxBytes
 		}
-		c.cache = newCache(cfg.CacheTTL, maxBytes, c.now)
+		c.memo = newMemo(cfg.CacheTTL, maxBytes, c.now)
 	}
 	return c, nil
 }
@@ -348,19 +354,22 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 			return 0, fmt.Errorf("%s %s: encode body: %w", req.method, u.Path, err)
 		}
 	}
-	var ckey string
-	if req.method == http.MethodGet && c.cache != nil {
-		ckey = cacheKey(c.org, c.operator, u.String())
+	// A GET answer without a version is kept, decoded, for the time-to-live; the data with
+	// a version (a conversation, its messages) and contacts are held by the methods that
+	// read them (LatestMessages, ConversationWithParts, GetContact).
+	var akey memoKey
+	keep := req.method == http.MethodGet && c.memo != nil && out != nil && !heldElsewhere(u.Path)
+	if keep {
+		akey = memoKey{kind: kindAnswer, org: c.org, operator: c.operator, url: u.String()}
 		if !isFresh(ctx) {
-			if body, status, ok := c.cache.get(ckey); ok {
-				// A cached body passed the checks when it came; one that does not pass this
-				// call's (another type on the same URL) is asked for again.
-				if out == nil || accept(req.method, u.Path, status, nil, body, out) == nil {
+			if v, ok := c.memo.get(akey); ok {
+				// An answer held for another type on the same URL is asked for again.
+				if a := v.(answer); copyAnswer(out, a.value) {
 					c.observe(nil, out)
-					c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: status, Cached: true})
-					return status, nil
+					c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: a.status, Cached: true})
+					return a.status, nil
 				}
-				c.cache.drop(ckey)
+				c.memo.drop(akey)
 			}
 		}
 	}
@@ -372,8 +381,8 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 	applied := false
 	fail := func(status int, err error) (int, error) {
 		if write && applied && !refused(err) {
-			if c.cache != nil {
-				c.cache.clear()
+			if c.memo != nil {
+				c.memo.clear()
 			}
 			err = &outcomeUnknown{err: err}
 		}
@@ -400,13 +409,12 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 		c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: status,
 			Duration: time.Since(started), Attempt: attempt, Err: c.redact(err)})
 		if err == nil && status < 400 {
+			if c.memo != nil && write {
+				c.memo.clear() // before the answer is taken in: an edit's answer is the newest
+			}
 			c.observe(header, out)
-			if c.cache != nil {
-				if ckey != "" {
-					c.cache.put(ckey, status, body)
-				} else {
-					c.cache.clear()
-				}
+			if keep {
+				c.memo.put(akey, answer{value: cloneAnswer(out), status: status}, approxSize(out), true)
 			}
 			return status, nil
 		}

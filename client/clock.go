@@ -154,7 +154,8 @@ func newestOf[T any](items []T) time.Time {
 }
 
 // observe learns from an accepted answer: its Date header (none for an answer from the
-// response cache, whose Date would be old) and the updated_at stamps it carries.
+// client's memory, whose Date would be old), the updated_at stamps it carries and, for the
+// memory, the conversations and contacts in it.
 func (c *Client) observe(h http.Header, out checker) {
 	local := c.now()
 	if h != nil {
@@ -162,5 +163,8 @@ func (c *Client) observe(h http.Header, out checker) {
 	}
 	if s, ok := out.(stamped); ok {
 		c.clock.sawStamp(s.newestStamp(), local)
+	}
+	if c.memo != nil {
+		c.memo.learn(c.org, c.operator, out)
 	}
 }

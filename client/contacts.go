@@ -76,8 +76,15 @@ func (c *Client) ContactsAll(ctx context.Context, opts AllContactsOptions) iter.
 	return walkCursor(ctx, c, func() (*CursorPage[Contact], error) { return c.ContactsAllPage(ctx, opts) })
 }
 
-// GetContact returns one contact.
+// GetContact returns one contact: from the client's memory when a contacts list or this
+// GET brought it within the time-to-live (contacts carry no version).
 func (c *Client) GetContact(ctx context.Context, id int64) (*Contact, error) {
+	if c.memo != nil && !isFresh(ctx) {
+		if ct, ok := c.memo.contact(c.org, c.operator, id); ok {
+			c.logRequest(RequestInfo{Method: http.MethodGet, Path: contactPath(id), Family: FamilyContacts, Status: http.StatusOK, Cached: true})
+			return &ct, nil
+		}
+	}
 	var ct Contact
 	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(contactPath(id), nil)}, &ct); err != nil {
 		return nil, err

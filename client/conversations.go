@@ -75,13 +75,10 @@ func (c *Client) ConversationsAllJSON(ctx context.Context, opts AllConversations
 	})
 }
 
-// GetConversation returns one conversation including conversation_part_set.
+// GetConversation returns one conversation including conversation_part_set: from the
+// client's memory when held with its parts at the version held (ConversationWithParts).
 func (c *Client) GetConversation(ctx context.Context, id int64) (*Conversation, error) {
-	var conv Conversation
-	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(conversationPath(id), nil)}, &conv); err != nil {
-		return nil, err
-	}
-	return &conv, nil
+	return c.ConversationWithParts(ctx, id, Version{})
 }
 
 // ConversationUpdate is a conversation PATCH body: only set fields are sent, at top level.

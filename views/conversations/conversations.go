@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/conversations/detail"
 	"github.com/parley-tui/parley/views/conversations/listing"
@@ -217,24 +218,44 @@ func (m *Model) openSelected() tea.Cmd {
 
 // sync loads the open conversation into each shown pane that does not hold it yet. A hidden
 // pane costs no request: one pane at a time, resting on rows of the list loads nothing, and
-// in the medium layout the detail loads only once p shows it.
+// in the medium layout the detail loads only once p shows it. What the client holds for
+// the conversation's version (its list row's) costs nothing either, and the detail's parts
+// load only once their section is on screen.
 func (m *Model) sync() tea.Cmd {
 	id := m.restingID
 	if id == 0 {
 		return nil
 	}
+	v := m.version(id)
 	var cmds []tea.Cmd
 	if m.paneVisible(PaneMessages) && m.Msgs.ConversationID() != id {
 		title := ""
 		if r, ok := m.List.Row(id); ok {
 			title = rowTitle(r)
 		}
-		cmds = append(cmds, m.Msgs.Open(id, title, false))
+		cmds = append(cmds, m.Msgs.OpenAt(id, title, v, false))
 	}
-	if m.paneVisible(PaneDetail) && m.Detail.ID() != id {
-		cmds = append(cmds, m.Detail.Load(id, false))
+	if m.paneVisible(PaneDetail) {
+		if m.Detail.ID() != id {
+			cmds = append(cmds, m.Detail.LoadAt(id, v, false))
+		} else {
+			cmds = append(cmds, m.Detail.PartsIfShown()) // a resize may have shown them
+		}
 	}
 	return tea.Batch(cmds...)
+}
+
+// version is conversation id's version as its list row shows it (zero when it is not
+// among the rows).
+func (m *Model) version(id int64) client.Version {
+	if r, ok := m.List.Row(id); ok {
+		return rowVersion(r)
+	}
+	return client.Version{}
+}
+
+func rowVersion(r listing.Row) client.Version {
+	return client.Version{UpdatedAt: r.UpdatedAt, LastMessageSentAt: r.LastAt}
 }
 
 // leave is called after a key moved the focus: leaving the list one pane at a time opens
@@ -299,9 +320,17 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		}
 		m.restingID, m.openedAt = msg.ConversationID, m.selectedID()
 		m.setFocus(PaneMessages)
-		// The contact's name comes with the detail (detail.LoadedMsg sets the title).
-		return m, tea.Batch(m.Msgs.Open(msg.ConversationID, "", false),
-			m.Detail.Load(msg.ConversationID, false))
+		// The contact's name comes with the detail: at once when the client holds the
+		// conversation, else when it arrives (detail.LoadedMsg sets the title).
+		v := m.version(msg.ConversationID)
+		load := m.Detail.LoadAt(msg.ConversationID, v, false)
+		title := ""
+		if r, ok := m.List.Row(msg.ConversationID); ok {
+			title = rowTitle(r)
+		} else if c, ok := m.Detail.Conversation(); ok && c.ID == msg.ConversationID {
+			title = rowTitle(listing.RowFrom(c))
+		}
+		return m, tea.Batch(m.Msgs.OpenAt(msg.ConversationID, title, v, false), load)
 	}
 	var c1, c2, c3 tea.Cmd
 	before := m.selectedID()
@@ -312,9 +341,11 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	return m, tea.Batch(c1, c2, c3, m.afterMove(before), m.followOpen(open, wasLoaded))
 }
 
-// followOpen refreshes the open thread and its detail when a list refresh (auto-refresh or
-// r) shows that the open conversation changed since: a new message, a new status. It costs
-// nothing while the open conversation stays as it was.
+// followOpen brings the open thread and its detail to the open conversation's new version
+// when a list refresh (auto-refresh or r) shows that it changed since: a new message, a new
+// status. The thread costs its newest page; the detail is drawn from the refreshed row and
+// costs its parts only when they are on screen. Nothing is asked while the open
+// conversation stays as it was.
 func (m *Model) followOpen(before listing.Row, wasLoaded bool) tea.Cmd {
 	id := m.Msgs.ConversationID()
 	if !wasLoaded || id == 0 || before.ID != id {
@@ -324,11 +355,8 @@ func (m *Model) followOpen(before listing.Row, wasLoaded bool) tea.Cmd {
 	if !ok || (!now.LastAt.After(before.LastAt) && !now.UpdatedAt.After(before.UpdatedAt)) {
 		return nil
 	}
-	cmd := m.Msgs.Refresh()
-	if m.Detail.ID() == id {
-		cmd = tea.Batch(cmd, m.Detail.Refresh())
-	}
-	return cmd
+	v := rowVersion(now)
+	return tea.Batch(m.Msgs.Follow(id, v), m.Detail.Follow(id, v))
 }
 
 func (m *Model) selectedID() int64 {

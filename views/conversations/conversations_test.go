@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -172,6 +173,93 @@ func TestRevisitIsAnsweredWithoutRequests(t *testing.T) {
 	if used := c.Usage(client.FamilyConversations) - before; used != 0 {
 		t.Fatalf("revisiting two rows already seen cost %d requests; the cache should answer", used)
 	}
+}
+
+// A thread or detail read before is shown from the client's memory, however long ago, while
+// the list shows the conversation's version unchanged; a conversation a refresh shows
+// changed costs its newest page when it is read again, and nothing else does.
+func TestRevisitCostsNothingWhileTheVersionStands(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	clock := viewtest.NewMovingClock(viewtest.Now)
+	log := &requestLog{}
+	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: clock.Now,
+		CacheTTL: 2 * time.Minute, OnRequest: log.add})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := conversations.New(viewtest.Ctx(c))
+	m.SetSize(120, 40)
+	settle(m, m.Init())
+	press := func(keys ...string) {
+		for _, k := range keys {
+			_, cmd := m.Update(viewtest.Key(k))
+			settle(m, cmd)
+		}
+	}
+	press("j", "p", "k", "j") // rows 0 and 1, thread and detail (p shows it)
+	first, _ := m.List.Selected()
+	log.take()
+	// An hour later, far past the time-to-live.
+	clock.Add(time.Hour)
+	press("k", "j", "k", "j")
+	if got := log.take(); len(got) != 0 {
+		t.Fatalf("revisiting two unchanged conversations an hour later sent %q", got)
+	}
+	if m.Msgs.ConversationID() != first.ID || m.Detail.ID() != first.ID || m.Msgs.Loaded() == 0 {
+		t.Fatalf("showing thread %d (%d messages) and detail %d, want %d", m.Msgs.ConversationID(), m.Msgs.Loaded(), m.Detail.ID(), first.ID)
+	}
+	// Another agent changes row 0; an auto-refresh shows it.
+	press("k")
+	zero, _ := m.List.Selected()
+	press("j")
+	if _, err := viewtest.Client(t, sb).SetConversationTopics(t.Context(), zero.ID, []string{"Changed elsewhere"}); err != nil {
+		t.Fatal(err)
+	}
+	_, cmd := m.Update(common.RefreshMsg{Auto: true})
+	settle(m, cmd)
+	if got := log.take(); len(got) != 1 || !strings.Contains(got[0], "updated_at_from_date") {
+		t.Fatalf("the refresh sent %q, want the list's changes only", got)
+	}
+	press("k")
+	want := fmt.Sprintf("GET /api/um/v3/conversations/%d/messages/?limit=100", zero.ID)
+	if got := log.take(); len(got) != 1 || got[0] != want {
+		t.Fatalf("reading the changed conversation again sent %q, want only %q", got, want)
+	}
+	if conv, ok := m.Detail.Conversation(); !ok || conv.ID != zero.ID || len(conv.Topics) != 1 || conv.Topics[0].Text != "Changed elsewhere" {
+		t.Fatalf("the detail does not show the change: %+v", conv)
+	}
+	press("j", "k")
+	if got := log.take(); len(got) != 0 {
+		t.Fatalf("reading both again sent %q", got)
+	}
+}
+
+// requestLog keeps the requests a client sent (not those answered from its memory).
+type requestLog struct {
+	mu   sync.Mutex
+	sent []string
+}
+
+func (l *requestLog) add(r client.RequestInfo) {
+	if r.Cached {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	q := r.Query
+	if q != "" {
+		q = "?" + q
+	}
+	l.sent = append(l.sent, r.Method+" "+r.Path+q)
+}
+
+// take returns the requests sent since the last call.
+func (l *requestLog) take() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := l.sent
+	l.sent = nil
+	return out
 }
 
 func TestLayouts(t *testing.T) {

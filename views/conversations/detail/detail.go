@@ -1,5 +1,8 @@
 // Package detail is the conversation detail pane: status, assignment, widget, locale,
 // times, rating, topics, custom data, the contact summary and every conversation part.
+// It draws at once from the conversation the client holds (the list row carries every
+// field but the parts) and fetches the single conversation only when its parts section
+// is on screen and the parts are not held for the conversation's version.
 package detail
 
 import (
@@ -22,10 +25,11 @@ import (
 const requestTimeout = 90 * time.Second
 
 type loadedMsg struct {
-	gen  int
-	id   int64
-	conv *client.Conversation
-	err  error
+	gen   int
+	id    int64
+	conv  *client.Conversation
+	err   error
+	parts bool // an answer to the parts' request (the conversation was shown already)
 }
 
 // LoadedMsg is sent upward when a conversation finished loading (the conversations screen uses it
@@ -36,6 +40,7 @@ type LoadedMsg struct{ Conversation client.Conversation }
 type Model struct {
 	ctx     *common.Ctx
 	id      int64
+	version client.Version // the conversation's, as its list row shows it
 	conv    *client.Conversation
 	loading bool
 	err     error
@@ -46,10 +51,16 @@ type Model struct {
 	width   int
 	height  int
 	focused bool
+
+	// The parts: partsLine is the line of their section's title while they are not
+	// shown (-1: shown, or no conversation); a request for them is in flight or failed.
+	partsLine    int
+	partsLoading bool
+	partsErr     error
 }
 
 // New returns an empty pane.
-func New(ctx *common.Ctx) Model { return Model{ctx: ctx} }
+func New(ctx *common.Ctx) Model { return Model{ctx: ctx, partsLine: -1} }
 
 // Conversation is the loaded conversation, if any.
 func (m Model) Conversation() (client.Conversation, bool) {
@@ -62,48 +73,110 @@ func (m Model) Conversation() (client.Conversation, bool) {
 // ID is the conversation shown (0 = none).
 func (m Model) ID() int64 { return m.id }
 
-// Load fetches a conversation (with its parts). Loading the one shown does nothing unless
-// fresh is set.
-func (m *Model) Load(id int64, fresh bool) tea.Cmd {
+// Load shows a conversation whose version is not known (see LoadAt).
+func (m *Model) Load(id int64, fresh bool) tea.Cmd { return m.LoadAt(id, client.Version{}, fresh) }
+
+// LoadAt shows conversation id at version v (its list row's updated_at and
+// last_message_sent_at): at once from the conversation the client holds for that version,
+// the parts fetched when their section comes on screen (PartsIfShown); a conversation not
+// held is fetched whole. Loading the one shown does nothing unless fresh is set; fresh asks
+// the API whatever is held.
+func (m *Model) LoadAt(id int64, v client.Version, fresh bool) tea.Cmd {
 	if id == m.id && !fresh && (m.conv != nil || m.loading) {
 		return nil
 	}
 	m.gen++
 	m.reqs.Next()
-	m.id = id
+	m.id, m.version = id, v
 	m.conv = nil
 	m.err = nil
 	m.offset = 0
+	m.partsLoading, m.partsErr = false, nil
+	m.loading = false
+	if id != 0 && !fresh && m.ctx.Client != nil {
+		if held, ok := m.ctx.Client.HeldConversation(id, v); ok {
+			m.conv = &held
+			m.rebuild()
+			return m.PartsIfShown()
+		}
+	}
 	m.loading = id != 0
 	m.rebuild()
 	if id == 0 {
 		return nil
 	}
-	return m.fetch(fresh)
+	return m.fetch(fresh, false)
 }
 
-// Refresh asks for the shown conversation again, past the response cache, and keeps
+// Refresh asks for the shown conversation again, past the client's memory, and keeps
 // showing it (at the same scroll position) until the answer arrives.
 func (m *Model) Refresh() tea.Cmd {
 	if m.id == 0 {
 		return nil
 	}
 	if m.conv == nil {
-		return m.Load(m.id, true)
+		return m.LoadAt(m.id, m.version, true)
 	}
 	m.gen++
 	m.loading = true
-	return m.fetch(true)
+	m.partsErr = nil
+	return m.fetch(true, false)
 }
 
-// fetch asks for conversation m.id as the answer awaited (m.gen).
-func (m *Model) fetch(fresh bool) tea.Cmd {
-	gen, id, c, parent := m.gen, m.id, m.ctx.Client, m.reqs.Context()
+// Follow takes the shown conversation's new version v (a list refresh showed it changed):
+// it is drawn again from the conversation the client now holds, and its parts are fetched
+// again when their section is on screen. Another conversation's version changes nothing.
+func (m *Model) Follow(id int64, v client.Version) tea.Cmd {
+	if id == 0 || id != m.id {
+		return nil
+	}
+	m.version = m.version.Merge(v)
+	if m.conv == nil || m.ctx.Client == nil {
+		return nil // loading, or failed: r asks again
+	}
+	held, ok := m.ctx.Client.HeldConversation(id, m.version)
+	if !ok {
+		m.gen++
+		m.loading = true
+		return m.fetch(false, false)
+	}
+	m.conv = &held
+	m.partsErr = nil
+	m.rebuild()
+	return m.PartsIfShown()
+}
+
+// PartsIfShown fetches the shown conversation's parts when their section is on screen
+// and they are not held for its version (one request, the single conversation).
+func (m *Model) PartsIfShown() tea.Cmd {
+	if m.conv == nil || m.partsLine < 0 || m.partsLoading || m.partsErr != nil || m.loading || !m.lineShown(m.partsLine) {
+		return nil
+	}
+	m.gen++
+	m.partsLoading = true
+	m.rebuild()
+	return m.fetch(false, true)
+}
+
+// lineShown reports whether line i is on screen (the last line of a pane with more below
+// shows how many instead).
+func (m Model) lineShown(i int) bool {
+	end := min(len(m.lines), m.offset+m.height)
+	if end < len(m.lines) {
+		end-- // the "↓ N more lines" hint
+	}
+	return i >= m.offset && i < end
+}
+
+// fetch asks for conversation m.id with its parts as the answer awaited (m.gen); parts
+// marks the request for the parts of a conversation shown.
+func (m *Model) fetch(fresh, parts bool) tea.Cmd {
+	gen, id, v, c, parent := m.gen, m.id, m.version, m.ctx.Client, m.reqs.Context()
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContextIn(parent, requestTimeout, fresh)
 		defer cancel()
-		conv, err := c.GetConversation(ctx, id)
-		return loadedMsg{gen: gen, id: id, conv: conv, err: err}
+		conv, err := c.ConversationWithParts(ctx, id, v)
+		return loadedMsg{gen: gen, id: id, conv: conv, err: err, parts: parts}
 	}
 }
 
@@ -141,8 +214,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.gen != m.gen || msg.id != m.id {
 			return m, nil
 		}
-		m.loading = false
+		m.loading, m.partsLoading = false, false
 		if msg.err != nil {
+			if msg.parts {
+				m.partsErr = msg.err // shown in the parts' section; r asks again
+				m.rebuild()
+				return m, nil
+			}
 			m.err = msg.err
 			if m.conv != nil {
 				// A refresh failed: the conversation shown stays, and the failure says so.
@@ -177,6 +255,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, m.Refresh()
 		}
 		m.offset = max(0, min(m.offset, len(m.lines)-m.height))
+		return m, m.PartsIfShown()
 	}
 	return m, nil
 }
@@ -225,6 +304,7 @@ func (m *Model) rebuild() {
 	w := max(10, m.width)
 	var out []string
 	add := func(s string) { out = append(out, s) }
+	m.partsLine = -1
 	if m.id == 0 {
 		m.lines = fitAll([]string{st.Muted.Render(" No conversation selected.")}, m.width)
 		return
@@ -343,6 +423,19 @@ func (m *Model) rebuild() {
 	field("Verified", verified)
 	field("Contact id", fmt.Sprintf("%d", ct.ID))
 
+	if c.ConversationPartSet == nil {
+		// The list row carries every field but the parts: they load when shown here.
+		section("Parts")
+		m.partsLine = len(out) - 1
+		switch {
+		case m.partsErr != nil:
+			for _, l := range wrap(st.Error.Render(" "+common.ErrorText(m.partsErr)+" (r retries)"), w) {
+				add(l)
+			}
+		default:
+			add(" " + st.Loading.Render("Loading parts…"))
+		}
+	}
 	for i, p := range c.ConversationPartSet {
 		section(fmt.Sprintf("Part %d of %d · %s", i+1, len(c.ConversationPartSet), layout.OrDash(p.NameFriendly)))
 		field("Browser", layout.OrDash(strings.TrimSpace(p.Browser.Name+" "+p.Browser.Version+" · "+p.Browser.OS)))

@@ -1,6 +1,8 @@
 // Package thread is the thread pane: it opens at the newest message, fetches older pages
 // by following `next` once the view is within a screen of the oldest loaded message, keeps
-// the view still when a page is prepended, and never fetches a page twice.
+// the view still when a page is prepended, and never fetches a page twice. A thread read
+// before comes from the client's memory while its conversation's version is the same
+// (client.LatestMessages); a changed one costs its newest page.
 package thread
 
 import (
@@ -64,13 +66,19 @@ type pageMsg struct {
 	items    []item // newest first, as the API sends them
 	next     string
 	err      error
-	newest   bool // an answer to Refresh: the newest page, to append what is new
+	// newest: an answer to Refresh or Follow: the thread with what is new on top, to
+	// append below what is shown.
+	newest bool
+	// fetched is how many of items (from the newest) the answer brought from the API (the
+	// rest came from the client's memory); requests is how many requests it took.
+	fetched, requests int
 }
 
 // Model is the messages pane.
 type Model struct {
 	ctx     *common.Ctx
 	convID  int64
+	version client.Version // the open conversation's, as its list row shows it
 	title   string
 	items   []item   // oldest first
 	lines   []string // rendered, oldest first
@@ -103,7 +111,8 @@ func New(ctx *common.Ctx) Model {
 // ConversationID is the open conversation (0 = none).
 func (m Model) ConversationID() int64 { return m.convID }
 
-// Requests is how many message pages were requested for the open conversation.
+// Requests is how many message pages were requested from the API for the open
+// conversation (pages from the client's memory do not count).
 func (m Model) Requests() int { return m.requests }
 
 // Loaded is how many messages are loaded.
@@ -115,15 +124,23 @@ func (m Model) Loading() bool { return m.loading }
 // HasOlder reports whether older messages remain on the server.
 func (m Model) HasOlder() bool { return m.next != "" }
 
-// Open shows a conversation, fetching its newest page. Opening the one already open does
-// nothing unless fresh is set.
+// Open shows a conversation whose version is not known (see OpenAt).
 func (m *Model) Open(convID int64, title string, fresh bool) tea.Cmd {
+	return m.OpenAt(convID, title, client.Version{}, fresh)
+}
+
+// OpenAt shows a conversation at version v (its list row's updated_at and
+// last_message_sent_at): the thread the client holds for that version, without a request,
+// else its newest page. Opening the one already open does nothing unless fresh is set;
+// fresh asks the API whatever is held.
+func (m *Model) OpenAt(convID int64, title string, v client.Version, fresh bool) tea.Cmd {
 	if convID == m.convID && !fresh && (m.opened || m.loading) {
 		return nil
 	}
 	m.gen++
 	m.reqs.Next()
 	m.convID = convID
+	m.version = v
 	m.title = title
 	m.items = nil
 	m.lines = nil
@@ -139,7 +156,9 @@ func (m *Model) Open(convID int64, title string, fresh bool) tea.Cmd {
 		m.loading = false
 		return nil
 	}
-	return m.fetch("", fresh)
+	m.req++
+	m.loading = true
+	return m.latest(m.req, false, fresh)
 }
 
 // Preload shows messages the caller already has (tests and benchmarks), newest first as
@@ -159,70 +178,93 @@ func (m *Model) Preload(convID int64, title string, msgs []client.Message) {
 // Close empties the pane.
 func (m *Model) Close() { _ = m.Open(0, "", false) }
 
-// fetch requests the first page (link "") or follows link.
-func (m *Model) fetch(link string, fresh bool) tea.Cmd {
-	m.req++
-	m.loading = true
-	m.requests++
-	if link != "" {
-		m.requested[link] = true
-	}
-	gen, req, conv, c, parent := m.gen, m.req, m.convID, m.ctx.Client, m.reqs.Context()
+// latest asks the client for the open conversation's thread at its version: from memory
+// or its newest page merged on top of what is held (fresh: always the newest page). The
+// answer carries req; newest marks an answer to Refresh or Follow.
+func (m *Model) latest(req int, newest, fresh bool) tea.Cmd {
+	gen, conv, v, c, parent := m.gen, m.convID, m.version, m.ctx.Client, m.reqs.Context()
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContextIn(parent, requestTimeout, fresh)
 		defer cancel()
-		var (
-			p   *client.CursorPage[client.Message]
-			err error
-		)
-		if link == "" {
-			p, err = c.MessagesPage(ctx, conv, client.MessageOptions{CursorOptions: client.CursorOptions{Limit: PageSize}})
-		} else {
-			p, err = client.FetchCursorPage[client.Message](ctx, c, link)
+		msg := pageMsg{gen: gen, req: req, convID: conv, newest: newest}
+		th, err := c.LatestMessages(ctx, conv, v, PageSize)
+		if err != nil {
+			msg.err = err
+			return msg
 		}
-		return pageMsg{gen: gen, req: req, convID: conv}.with(p, err)
-	}
-}
-
-// with fills msg from a page of messages or the error that came instead.
-func (msg pageMsg) with(p *client.CursorPage[client.Message], err error) pageMsg {
-	if err != nil {
-		msg.err = err
+		msg.items = items(th.Messages)
+		msg.next, msg.fetched = th.Next, th.Fetched
+		if th.Fetched > 0 {
+			msg.requests = 1
+		}
 		return msg
 	}
-	msg.items = make([]item, len(p.Results))
-	for i, r := range p.Results {
-		msg.items[i] = itemFrom(r)
-	}
-	msg.next = p.Next
-	return msg
 }
 
-// Refresh asks for the newest page of the open thread (past the response cache) and adds the
-// messages that arrived since it was loaded below the others; the reading position stays,
-// and a view at the newest message follows the new ones. A thread whose first page failed
-// is opened again; nothing is asked for while its first page or a refresh is in flight.
-func (m *Model) Refresh() tea.Cmd {
+// fetch follows link to the next older page.
+func (m *Model) fetch(link string) tea.Cmd {
+	m.req++
+	m.loading = true
+	m.requested[link] = true
+	gen, req, conv, c, parent := m.gen, m.req, m.convID, m.ctx.Client, m.reqs.Context()
+	return func() tea.Msg {
+		ctx, cancel := common.RequestContextIn(parent, requestTimeout, false)
+		defer cancel()
+		msg := pageMsg{gen: gen, req: req, convID: conv, requests: 1}
+		p, err := c.OlderMessages(ctx, conv, link)
+		if err != nil {
+			msg.err = err
+			return msg
+		}
+		msg.items, msg.next, msg.fetched = items(p.Results), p.Next, len(p.Results)
+		return msg
+	}
+}
+
+// items reduces messages to what the pane draws, in their order.
+func items(msgs []client.Message) []item {
+	out := make([]item, len(msgs))
+	for i, r := range msgs {
+		out[i] = itemFrom(r)
+	}
+	return out
+}
+
+// Refresh asks for the newest page of the open thread (past the client's memory) and adds
+// the messages that arrived since it was loaded below the others; the reading position
+// stays, and a view at the newest message follows the new ones. A thread whose first page
+// failed is opened again; nothing is asked for while its first page or a refresh is in
+// flight.
+func (m *Model) Refresh() tea.Cmd { return m.refresh(true) }
+
+// Follow takes the open conversation's new version v (a list refresh showed it changed):
+// what is new is added as by Refresh, at the cost of the newest page, or of nothing when
+// the client's memory already holds the thread at v. Another conversation's version
+// changes nothing.
+func (m *Model) Follow(convID int64, v client.Version) tea.Cmd {
+	if convID == 0 || convID != m.convID {
+		return nil
+	}
+	m.version = m.version.Merge(v)
+	return m.refresh(false)
+}
+
+func (m *Model) refresh(fresh bool) tea.Cmd {
 	if m.convID != 0 && !m.opened && !m.loading {
-		return m.Open(m.convID, m.title, true) // its first page failed: ask for it again
+		return m.OpenAt(m.convID, m.title, m.version, true) // its first page failed: ask for it again
 	}
 	if m.convID == 0 || !m.opened || m.refreshReq != 0 {
 		return nil
 	}
 	m.refreshes++
 	m.refreshReq = m.refreshes
-	gen, req, conv, c, parent := m.gen, m.refreshReq, m.convID, m.ctx.Client, m.reqs.Context()
-	return func() tea.Msg {
-		ctx, cancel := common.RequestContextIn(parent, requestTimeout, true)
-		defer cancel()
-		p, err := c.MessagesPage(ctx, conv, client.MessageOptions{CursorOptions: client.CursorOptions{Limit: PageSize}})
-		return pageMsg{gen: gen, req: req, convID: conv, newest: true}.with(p, err)
-	}
+	return m.latest(m.refreshReq, true, fresh)
 }
 
-// onNewest takes the answer to Refresh: the messages not loaded yet go below the others.
-// When none of the page was loaded, more arrived than a page holds: the thread starts over
-// from this page, as when it was opened.
+// onNewest takes the answer to Refresh or Follow: the messages not loaded yet go below the
+// others, and the ones loaded that the API sent again are shown as it sent them (a state
+// that changed). When none of the thread answered was loaded, more arrived than a page
+// holds: the thread starts over from it, as when it was opened.
 func (m Model) onNewest(msg pageMsg) (Model, tea.Cmd) {
 	if msg.gen != m.gen || msg.req != m.refreshReq || msg.convID != m.convID {
 		return m, nil
@@ -231,20 +273,35 @@ func (m Model) onNewest(msg pageMsg) (Model, tea.Cmd) {
 	if msg.err != nil {
 		return m, nil // the next refresh tries again; the thread shown stays
 	}
-	loaded := make(map[string]bool, len(m.items))
-	for _, it := range m.items {
-		loaded[it.id] = true
+	m.requests += msg.requests
+	loaded := make(map[string]int, len(m.items))
+	for i, it := range m.items {
+		loaded[it.id] = i
 	}
 	var added []item
 	overlap := false
 	for _, it := range msg.items { // newest first
-		if loaded[it.id] {
+		if _, ok := loaded[it.id]; ok {
 			overlap = true
 			break
 		}
 		added = append(added, it)
 	}
+	changed := false
+	if overlap {
+		for _, it := range msg.items[:msg.fetched] {
+			if i, ok := loaded[it.id]; ok && m.items[i] != it {
+				m.items[i] = it
+				delete(m.blocks, it.id)
+				changed = true
+			}
+		}
+	}
 	if len(added) == 0 {
+		if changed {
+			m.rebuild()
+			m.clamp()
+		}
 		return m, nil
 	}
 	atBottom := m.atBottom()
@@ -327,10 +384,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 				// reading position.
 				m.err = nil
 				delete(m.requested, m.next)
-				return m, m.fetch(m.next, false)
+				return m, m.fetch(m.next)
 			}
 			if m.convID != 0 {
-				return m, m.Open(m.convID, m.title, true)
+				return m, m.OpenAt(m.convID, m.title, m.version, true)
 			}
 			return m, nil
 		default:
@@ -351,6 +408,7 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 		return m, common.ErrorToast(msg.err)
 	}
 	m.err = nil
+	m.requests += msg.requests
 	first := !m.opened
 	m.opened = true
 	m.next = msg.next
@@ -378,7 +436,7 @@ func (m *Model) prefetch() tea.Cmd {
 		return nil
 	}
 	if m.offset < m.viewHeight() {
-		return m.fetch(m.next, false)
+		return m.fetch(m.next)
 	}
 	return nil
 }

@@ -298,7 +298,7 @@ func (f *fakeThread) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var res []map[string]any
 	for i := top; i > 0 && len(res) < limit; i-- {
 		res = append(res, map[string]any{"id": fmt.Sprintf("1.1.%d", i), "body": fmt.Sprintf("message number %d", i),
-			"sent_at": viewtest.Now.Add(time.Duration(i-f.n) * time.Minute).Format(time.RFC3339),
+			"sent_at": viewtest.Now.Add(time.Duration(i-150) * time.Minute).Format(time.RFC3339), // a message's time never changes
 			"sender":  map[string]any{"type": "contact", "id": 9}, "display_name": "Ann"})
 	}
 	var next any
@@ -432,5 +432,53 @@ func TestRefreshReopensAThreadWhoseFirstPageFailed(t *testing.T) {
 	m, _ = apply(m, viewtest.Run(cmd, wait))
 	if m.Loaded() != 100 || m.ConversationID() != sb.Server.Info().LongConversationID {
 		t.Fatalf("after Refresh: %d loaded of conversation %d", m.Loaded(), m.ConversationID())
+	}
+}
+
+// A thread read before opens again from the client's memory at the same version: what was
+// loaded, older pages included, without a request, and scrolling on asks only for the
+// pages not loaded yet.
+func TestReopenAtTheSameVersionComesFromMemory(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	info := sb.Server.Info()
+	c, err := client.New(client.Config{BaseURL: sb.URL, Token: info.CustomerToken, Now: viewtest.Clock, CacheTTL: time.Minute,
+		HTTPClient: &http.Client{Transport: viewtest.Transport(t)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long, err := c.GetConversation(t.Context(), info.LongConversationID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := client.VersionOf(*long)
+	m := thread.New(viewtest.Ctx(c))
+	m.SetSize(80, 30)
+	m.Focus()
+	m, _ = apply(m, viewtest.Run(m.OpenAt(long.ID, "long", v, false), wait))
+	for i := 0; i < 1000 && m.Loaded() < 200; i++ {
+		var cmd tea.Cmd
+		m, cmd = m.Update(viewtest.Key("ctrl+u"))
+		m, _ = apply(m, viewtest.Run(cmd, wait))
+	}
+	if m.Loaded() != 200 || m.Requests() != 2 {
+		t.Fatalf("scrolled back to %d messages with %d requests", m.Loaded(), m.Requests())
+	}
+	m, _ = apply(m, viewtest.Run(m.Open(info.HostileConversationID, "hostile", false), wait))
+	used := c.Usage(client.FamilyConversations)
+	m, _ = apply(m, viewtest.Run(m.OpenAt(long.ID, "long", v, false), wait))
+	if m.Loaded() != 200 || !m.HasOlder() || c.Usage(client.FamilyConversations) != used || m.Requests() != 0 {
+		t.Fatalf("reopened with %d messages (older: %v) at %d requests (%d counted)", m.Loaded(), m.HasOlder(),
+			m.Requests(), c.Usage(client.FamilyConversations)-used)
+	}
+	if !strings.Contains(m.View(), "200 loaded") {
+		t.Fatalf("the reopened thread does not say what is loaded:\n%s", m.View())
+	}
+	for i := 0; i < 1000 && m.Loaded() < 300; i++ {
+		var cmd tea.Cmd
+		m, cmd = m.Update(viewtest.Key("ctrl+u"))
+		m, _ = apply(m, viewtest.Run(cmd, wait))
+	}
+	if m.Loaded() != 300 || m.Requests() != 1 {
+		t.Fatalf("scrolling on loaded %d messages with %d requests, want 300 with 1", m.Loaded(), m.Requests())
 	}
 }
