@@ -1,0 +1,146 @@
+package sandbox_test
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/ui"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/triage"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+// memoryBudget is DESIGN.md's: parley's RSS after paging 10,000 conversations through HTTP
+// and scrolling a long thread to its start.
+const memoryBudget = 60 << 20
+
+// TestParleyMemoryThroughHTTP: parley's RSS after paging 10,000 conversations of the large
+// data set (12,888 in the default organization) through a real HTTP server, at 120×40 the
+// way ctrl+d pages (JSON decoding, the client's memory and the list all take part), and
+// scrolling its long thread (2,000 messages) to the first message stays within 60 MB.
+// It lives here to share the large data set the other tests of this package seed once.
+// The sandbox serves from this process; parley runs in a fresh one (this test binary run
+// again with only the probe), so that only parley's memory is measured.
+//
+// The figure is VmRSS of /proc/self/status after a garbage collection: what the machine
+// pays, with the pages the Go runtime keeps after collecting the garbage decoding leaves
+// (the heap in use, logged beside it, is less). -short leaves it out, like the other tests
+// of the large data set.
+func TestParleyMemoryThroughHTTP(t *testing.T) {
+	if os.Getenv("PARLEY_MEMORY_PROBE") != "" {
+		t.Skip("inside the probe")
+	}
+	if testing.Short() {
+		t.Skip("seeds the large data set")
+	}
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("no /proc: RSS not measured here")
+	}
+	t.Parallel()
+	began := time.Now()
+	run := start(t, largeOptions(t))
+	info := run.Server.Info()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestParleyMemoryProbe$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), "PARLEY_MEMORY_PROBE=1", "PARLEY_MEMORY_URL="+run.URL,
+		"PARLEY_MEMORY_TOKEN="+info.CustomerToken, "PARLEY_MEMORY_THREAD="+strconv.FormatInt(info.LongConversationID, 10))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("probe: %v\n%s", err, out)
+	}
+	m := regexp.MustCompile(`RSS (\d+) bytes, heap (\d+) bytes, (\d+) conversations, (\d+) messages`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("the probe measured nothing:\n%s", out)
+	}
+	n := func(i int) int64 { v, _ := strconv.ParseInt(string(m[i]), 10, 64); return v }
+	if n(3) < 10000 || n(4) < 1234 {
+		t.Fatalf("the probe paged %d conversations and scrolled %d messages", n(3), n(4))
+	}
+	t.Logf("RSS %.1f MB (heap in use %.1f MB) after paging %d conversations and scrolling %d messages; %v with the data set",
+		float64(n(1))/1e6, float64(n(2))/1e6, n(3), n(4), time.Since(began).Round(time.Millisecond))
+	if n(1) > memoryBudget {
+		t.Fatalf("RSS %.1f MB, budget %d MB", float64(n(1))/1e6, memoryBudget>>20)
+	}
+}
+
+// TestParleyMemoryProbe is parley's side of TestParleyMemoryThroughHTTP; it runs only as
+// its probe.
+func TestParleyMemoryProbe(t *testing.T) {
+	if os.Getenv("PARLEY_MEMORY_PROBE") == "" {
+		t.Skip("runs only as TestParleyMemoryThroughHTTP's probe")
+	}
+	thread, _ := strconv.ParseInt(os.Getenv("PARLEY_MEMORY_THREAD"), 10, 64)
+	// The client as the TUI configures it: its memory on, at its default size.
+	c, err := client.New(client.Config{BaseURL: os.Getenv("PARLEY_MEMORY_URL"), Token: os.Getenv("PARLEY_MEMORY_TOKEN"),
+		Now: clock, CacheTTL: 2 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lipgloss.SetColorProfile(termenv.Ascii)
+	app := ui.New(ui.Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(),
+		Now: clock, RefreshInterval: 30 * time.Second, RequestBudget: 5000, PageSize: 100})
+	loop := viewtest.NewLoop(t, app)
+	loop.Run(app.Init())
+	loop.Deliver(tea.WindowSizeMsg{Width: 120, Height: 40})
+	tri := app.Screen().(*triage.Model)
+	loop.Until("the first page", func() bool { return len(tri.List.Rows()) > 0 && !tri.List.Loading() })
+	// Page down the way a user holding ctrl+d does: the next page loads before the cursor
+	// reaches the end.
+	for len(tri.List.Rows()) < 10000 {
+		loop.Deliver(viewtest.Key("ctrl+d"))
+		loop.Until("the next page", func() bool { return !tri.List.Loading() })
+	}
+	loop.Deliver(common.OpenConversationMsg{ConversationID: thread, From: "the probe"})
+	loop.Until("the thread", func() bool {
+		return tri.Msgs.ConversationID() == thread && tri.Msgs.Loaded() > 0 && !tri.Msgs.Loading()
+	})
+	for tri.Msgs.HasOlder() {
+		loop.Deliver(viewtest.Key("g"))
+		loop.Until("the older messages", func() bool { return !tri.Msgs.Loading() })
+	}
+	_ = app.View()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	fmt.Printf("RSS %d bytes, heap %d bytes, %d conversations, %d messages\n",
+		readRSS(t), ms.HeapInuse, len(tri.List.Rows()), tri.Msgs.Loaded())
+	runtime.KeepAlive(app)
+}
+
+// readRSS reads the resident set size from /proc (Linux).
+func readRSS(t *testing.T) int64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		t.Fatalf("RSS: %v", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatalf("RSS: %v", err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err != nil {
+				t.Fatalf("VmRSS %q: %v", v, err)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatal("VmRSS not found in /proc/self/status")
+	return 0
+}
