@@ -139,9 +139,9 @@ func (c *Client) HeldConversation(id int64, v Version) (Conversation, bool) {
 	return c.memo.conversation(c.org, c.operator, id, v)
 }
 
-// ConversationWithParts returns conversation id with its conversation_part_set: from
-// memory when it is held with parts as new as v (see HeldConversation) and ctx is not
-// Fresh, else from GET /conversations/{id}/.
+// ConversationWithParts returns conversation id with its conversation_part_set (empty, not
+// nil, when the answer has none): from memory when it is held with parts as new as v (see
+// HeldConversation) and ctx is not Fresh, else from GET /conversations/{id}/.
 func (c *Client) ConversationWithParts(ctx context.Context, id int64, v Version) (*Conversation, error) {
 	if c.memo != nil && !isFresh(ctx) {
 		if conv, ok := c.memo.conversation(c.org, c.operator, id, v); ok && conv.ConversationPartSet != nil {
@@ -153,8 +153,11 @@ func (c *Client) ConversationWithParts(ctx context.Context, id int64, v Version)
 	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(conversationPath(id), nil)}, &conv); err != nil {
 		return nil, err
 	}
-	if c.memo != nil {
+	if conv.ConversationPartSet == nil {
 		// This answer is the whole conversation: without conversation_part_set it has none.
+		conv.ConversationPartSet = []ConversationPart{}
+	}
+	if c.memo != nil {
 		c.memo.sawConversation(c.org, c.operator, conv, true)
 	}
 	return &conv, nil

@@ -409,3 +409,31 @@ func TestHeldElsewhere(t *testing.T) {
 		}
 	}
 }
+
+// A single GET without conversation_part_set is the whole conversation: it has no parts,
+// and asking again for them would find none either.
+func TestConversationWithoutPartsIsAskedOnce(t *testing.T) {
+	var gets int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gets++
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id": 7, "status": "new", "updated_at": "2026-11-20T10:00:00Z"}`))
+	}))
+	t.Cleanup(srv.Close)
+	for _, ttl := range []time.Duration{0, time.Minute} {
+		gets = 0
+		c, err := New(Config{BaseURL: srv.URL, Token: "t", CacheTTL: ttl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		conv, err := c.ConversationWithParts(context.Background(), 7, Version{})
+		if err != nil || conv.ConversationPartSet == nil {
+			t.Fatalf("memory %v: parts %v (%v), want none but known", ttl, conv.ConversationPartSet, err)
+		}
+		if ttl > 0 {
+			if _, err := c.ConversationWithParts(context.Background(), 7, Version{}); err != nil || gets != 1 {
+				t.Fatalf("asked %d times for a conversation without parts (%v)", gets, err)
+			}
+		}
+	}
+}
