@@ -482,3 +482,39 @@ func TestReopenAtTheSameVersionComesFromMemory(t *testing.T) {
 		t.Fatalf("scrolling on loaded %d messages with %d requests, want 300 with 1", m.Loaded(), m.Requests())
 	}
 }
+
+// A refresh shows the new state of a message already loaded (delivered, then read).
+func TestRefreshShowsANewDeliveryState(t *testing.T) {
+	var mu sync.Mutex
+	state := "Delivered to contact"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		var res []map[string]any
+		for i := 3; i > 0; i-- {
+			res = append(res, map[string]any{"id": fmt.Sprintf("1.1.%d", i), "body": fmt.Sprintf("answer %d", i),
+				"sent_at": viewtest.Now.Add(time.Duration(i-3) * time.Minute).Format(time.RFC3339),
+				"sender":  map[string]any{"type": "operator", "id": 3}, "operator_display_name": "Max",
+				"state": map[string]any{"type": 3, "message": state}})
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"next": nil, "previous": nil, "results": res})
+	}))
+	t.Cleanup(srv.Close)
+	c, err := client.New(client.Config{BaseURL: srv.URL, Token: "t", MaxRetries: -1, Now: viewtest.Clock, CacheTTL: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := messages.New(viewtest.Ctx(c))
+	m.SetSize(80, 20)
+	m, _ = apply(m, viewtest.Run(m.Open(1, "Ann", false), wait))
+	if !strings.Contains(m.View(), "Delivered to contact") || strings.Contains(m.View(), "Read by user") {
+		t.Fatalf("opened:\n%s", m.View())
+	}
+	mu.Lock()
+	state = "Read by user"
+	mu.Unlock()
+	m, _ = apply(m, viewtest.Run(m.Refresh(), wait))
+	if strings.Contains(m.View(), "Delivered to contact") || strings.Count(m.View(), "Read by user") != 3 || m.Loaded() != 3 {
+		t.Fatalf("after the messages were read (%d loaded):\n%s", m.Loaded(), m.View())
+	}
+}
