@@ -504,7 +504,7 @@ func TestRefreshShowsANewDeliveryState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := messages.New(viewtest.Ctx(c))
+	m := thread.New(viewtest.Ctx(c))
 	m.SetSize(80, 20)
 	m, _ = apply(m, viewtest.Run(m.Open(1, "Ann", false), wait))
 	if !strings.Contains(m.View(), "Delivered to contact") || strings.Contains(m.View(), "Read by user") {

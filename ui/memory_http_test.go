@@ -1,14 +1,13 @@
-package sandbox_test
+package ui_test
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -18,10 +17,11 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/ui"
 	"github.com/parley-tui/parley/views/common"
-	"github.com/parley-tui/parley/views/triage"
+	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -33,7 +33,6 @@ const memoryBudget = 60 << 20
 // data set (12,888 in the default organization) through a real HTTP server, at 120×40 the
 // way ctrl+d pages (JSON decoding, the client's memory and the list all take part), and
 // scrolling its long thread (2,000 messages) to the first message stays within 60 MB.
-// It lives here to share the large data set the other tests of this package seed once.
 // The sandbox serves from this process; parley runs in a fresh one (this test binary run
 // again with only the probe), so that only parley's memory is measured.
 //
@@ -53,7 +52,12 @@ func TestParleyMemoryThroughHTTP(t *testing.T) {
 	}
 	t.Parallel()
 	began := time.Now()
-	run := start(t, largeOptions(t))
+	run, err := sandbox.Start(t.Context(), sandbox.Options{DBPath: filepath.Join(t.TempDir(), "large.db"),
+		Size: sandbox.SizeLarge, Now: clock, BurstRate: -1, DailyLimit: 1 << 40}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("start the large sandbox: %v", err)
+	}
+	t.Cleanup(func() { _ = run.Close() })
 	info := run.Server.Info()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestParleyMemoryProbe$", "-test.v", "-test.count=1")
 	cmd.Env = append(os.Environ(), "PARLEY_MEMORY_PROBE=1", "PARLEY_MEMORY_URL="+run.URL,
@@ -96,7 +100,7 @@ func TestParleyMemoryProbe(t *testing.T) {
 	loop := viewtest.NewLoop(t, app)
 	loop.Run(app.Init())
 	loop.Deliver(tea.WindowSizeMsg{Width: 120, Height: 40})
-	tri := app.Screen().(*triage.Model)
+	tri := app.Screen().(*conversations.Model)
 	loop.Until("the first page", func() bool { return len(tri.List.Rows()) > 0 && !tri.List.Loading() })
 	// Page down the way a user holding ctrl+d does: the next page loads before the cursor
 	// reaches the end.
@@ -119,28 +123,4 @@ func TestParleyMemoryProbe(t *testing.T) {
 	fmt.Printf("RSS %d bytes, heap %d bytes, %d conversations, %d messages\n",
 		readRSS(t), ms.HeapInuse, len(tri.List.Rows()), tri.Msgs.Loaded())
 	runtime.KeepAlive(app)
-}
-
-// readRSS reads the resident set size from /proc (Linux).
-func readRSS(t *testing.T) int64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		t.Fatalf("RSS: %v", err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(f)
-	if err != nil {
-		t.Fatalf("RSS: %v", err)
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			if err != nil {
-				t.Fatalf("VmRSS %q: %v", v, err)
-			}
-			return kb << 10
-		}
-	}
-	t.Fatal("VmRSS not found in /proc/self/status")
-	return 0
 }
