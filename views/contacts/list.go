@@ -145,25 +145,12 @@ func (m List) Update(msg tea.Msg) (List, tea.Cmd) {
 	case FilterMsg:
 		return m, m.Filter(msg.Filter)
 	case tea.KeyMsg:
-		if m.Model.Focused() {
-			return m.onKey(msg)
+		if m.Model.Focused() && key.Matches(msg, m.ctx.Keys.Order) {
+			return m, m.CycleOrdering()
 		}
 	}
 	var cmd tea.Cmd
-	m.Model, cmd = m.Model.Update(msg)
-	return m, cmd
-}
-
-func (m List) onKey(msg tea.KeyMsg) (List, tea.Cmd) {
-	k := m.ctx.Keys
-	switch {
-	case key.Matches(msg, k.Order):
-		return m, m.CycleOrdering()
-	case key.Matches(msg, k.Back):
-		return m, m.Clear()
-	}
-	var cmd tea.Cmd
-	m.Model, cmd, _ = m.Model.HandleKey(msg)
+	m.Searchable, cmd = m.Searchable.Update(msg)
 	return m, cmd
 }
 
@@ -313,13 +300,10 @@ func (s source) Render(r *Row, c list.Cell) string {
 // time label, then long search and filter values are cut, each on its own.
 func (s source) Header(st list.Status) []string {
 	parts := []list.HeaderPart{list.CountPart(st, "contact", "contacts")}
-	if q := sanitize.Line(s.q.Search); q != "" {
-		parts = append(parts, list.HeaderPart{fmt.Sprintf("search:%q (ranked)", q), fmt.Sprintf("search:%q", q),
-			fmt.Sprintf("%q", q), fmt.Sprintf("%q", list.ShortValue(q, 12))})
+	if p, ok := list.SearchPart(s.q.Search); ok {
+		parts = append(parts, p)
 	}
-	for _, f := range DescribeFilter(s.q.Filter) {
-		parts = append(parts, list.HeaderPart{f, f, f, list.ShortValue(f, 16)})
-	}
+	parts = append(parts, list.FilterParts(DescribeFilter(s.q.Filter))...)
 	if s.q.Search == "" {
 		o := OrderingLabel(s.q.Ordering)
 		parts = append(parts, list.HeaderPart{"order:" + o, "order:" + o, o})

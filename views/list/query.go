@@ -3,6 +3,7 @@ package list
 import (
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -63,6 +64,17 @@ func (m *Searchable[R, F]) Filter(f F) tea.Cmd {
 // CanClear reports whether esc has something to clear: marks, the search, the filters.
 func (m Searchable[R, F]) CanClear() bool {
 	return len(m.marked) > 0 || m.q.Search != "" || !m.q.Filter.IsZero()
+}
+
+// Update is the list's Update with the query's own key: back (esc), when focused, clears
+// what Clear clears.
+func (m Searchable[R, F]) Update(msg tea.Msg) (Searchable[R, F], tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok && m.focused && key.Matches(k, m.ctx.Keys.Back) {
+		return m, m.Clear()
+	}
+	var cmd tea.Cmd
+	m.Model, cmd = m.Model.Update(msg)
+	return m, cmd
 }
 
 // Clear drops the marks; without marks the search, or when there is none the filters, and

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
 )
@@ -207,4 +208,26 @@ func CountPart(s Status, one, many string) HeaderPart {
 		noun = one
 	}
 	return HeaderPart{s.Count + " " + noun, s.Count}
+}
+
+// SearchPart is the header's part for a server search (sanitized here): `search:"text"
+// (ranked)`, then without "(ranked)", without "search:", and the text cut to 12 cells;
+// false without a search.
+func SearchPart(search string) (HeaderPart, bool) {
+	q := sanitize.Line(search)
+	if q == "" {
+		return nil, false
+	}
+	return HeaderPart{fmt.Sprintf("search:%q (ranked)", q), fmt.Sprintf("search:%q", q),
+		fmt.Sprintf("%q", q), fmt.Sprintf("%q", ShortValue(q, 12))}, true
+}
+
+// FilterParts are the header's parts for the filters set, each described in short words
+// (a source's DescribeFilter) and cut to 16 cells last.
+func FilterParts(filters []string) []HeaderPart {
+	parts := make([]HeaderPart, 0, len(filters))
+	for _, f := range filters {
+		parts = append(parts, HeaderPart{f, f, f, ShortValue(f, 16)})
+	}
+	return parts
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
@@ -298,11 +297,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, m.Filter(msg.Filter)
 	case tea.KeyMsg:
 		if m.Model.Focused() {
-			return m.onKey(msg)
+			if cmd, ok := m.onKey(msg); ok {
+				return m, cmd
+			}
 		}
 	}
 	var cmd tea.Cmd
-	m.Model, cmd = m.Model.Update(msg)
+	m.Searchable, cmd = m.Searchable.Update(msg)
 	return m, cmd
 }
 
@@ -421,29 +422,27 @@ func (m *Model) UpdateRow(r Row) {
 // goes), or on the pinned row when it is that one, and reports whether it did.
 func (m *Model) SelectID(id int64) bool { return m.Model.Select(id) }
 
-func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+// onKey handles the status and ordering keys (it reports whether msg was one); the other
+// keys are the searchable list's.
+func (m *Model) onKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	k := m.ctx.Keys
 	switch {
 	case key.Matches(msg, k.Status):
 		q := m.Query()
 		q.Filter.Status = StatusCycle[(slices.Index(StatusCycle, q.Filter.Status)+1)%len(StatusCycle)]
-		return m, m.SetQuerySoon(q)
+		return m.SetQuerySoon(q), true
 	case key.Matches(msg, k.Order):
 		q := m.Query()
 		if q.Search != "" {
-			return m, common.Toast("Search results come in rank order: " + k.Back.Help().Key + " clears the search, then " + k.Order.Help().Key + " orders the list.")
+			return common.Toast("Search results come in rank order: " + k.Back.Help().Key + " clears the search, then " + k.Order.Help().Key + " orders the list."), true
 		}
 		q.Ordering = OrderingCycle[(slices.Index(OrderingCycle, orderingOrDefault(q))+1)%len(OrderingCycle)]
 		if q.Ordering == DefaultOrdering {
 			q.Ordering = ""
 		}
-		return m, m.SetQuerySoon(q)
-	case key.Matches(msg, k.Back):
-		return m, m.Clear()
+		return m.SetQuerySoon(q), true
 	}
-	var cmd tea.Cmd
-	m.Model, cmd, _ = m.Model.HandleKey(msg)
-	return m, cmd
+	return nil, false
 }
 
 // wideRow is the pane width from which a conversation takes one line.
@@ -605,18 +604,15 @@ func operatorName(ctx *common.Ctx, id int64) string {
 // then long search and filter values are cut, each on its own.
 func (s source) Header(st list.Status) []string {
 	parts := []list.HeaderPart{list.CountPart(st, "conversation", "conversations")}
-	if q := sanitize.Line(s.q.Search); q != "" {
-		parts = append(parts, list.HeaderPart{fmt.Sprintf("search:%q (ranked)", q), fmt.Sprintf("search:%q", q),
-			fmt.Sprintf("%q", q), fmt.Sprintf("%q", list.ShortValue(q, 12))})
+	if p, ok := list.SearchPart(s.q.Search); ok {
+		parts = append(parts, p)
 	}
 	if status := s.q.Filter.Status; status == "" {
 		parts = append(parts, list.HeaderPart{"status:all", "status:all", ""})
 	} else {
 		parts = append(parts, list.HeaderPart{"status:" + status, "status:" + status, status})
 	}
-	for _, f := range DescribeFilter(s.q.Filter, s.ctx.Operators, s.topics, s.widgets) {
-		parts = append(parts, list.HeaderPart{f, f, f, list.ShortValue(f, 16)})
-	}
+	parts = append(parts, list.FilterParts(DescribeFilter(s.q.Filter, s.ctx.Operators, s.topics, s.widgets))...)
 	if s.q.Search == "" {
 		o := orderingOrDefault(s.q)
 		parts = append(parts, list.HeaderPart{"order:" + o, "order:" + o, "by " + shortOrdering(o)})
