@@ -190,7 +190,7 @@ func (m List) ShortHelp() []key.Binding {
 func (m List) FullHelp() [][]key.Binding {
 	k := m.ctx.Keys
 	return [][]key.Binding{
-		{k.Up, k.Down, k.Top, k.Bottom, k.PageDown, k.PageUp, k.Open},
+		append(k.Move(), k.Open),
 		{k.Search, k.Filter, k.Order, k.Back, k.Refresh, k.Mark, k.Delete, k.JumpID, k.Edit, k.Upsert, k.Note},
 	}
 }

@@ -315,7 +315,7 @@ func (m *Model) ShortHelp() []key.Binding {
 func (m *Model) FullHelp() [][]key.Binding {
 	k := m.ctx.Keys
 	return [][]key.Binding{
-		{k.Up, k.Down, k.Top, k.Bottom, k.PageDown, k.PageUp},
+		k.Move(),
 		{k.Open, k.Order, k.ToggleDetail, k.Refresh, k.JumpID},
 	}
 }

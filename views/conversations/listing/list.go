@@ -472,7 +472,7 @@ func (m Model) ShortHelp() []key.Binding {
 func (m Model) FullHelp() [][]key.Binding {
 	k := m.ctx.Keys
 	return [][]key.Binding{
-		{k.Up, k.Down, k.Top, k.Bottom, k.PageDown, k.PageUp, k.Open},
+		append(k.Move(), k.Open),
 		{k.Search, k.Filter, k.Status, k.Order, k.Back, k.Refresh, k.Mark, k.Delete, k.CopyID, k.JumpID, k.Topics, k.Note},
 	}
 }
