@@ -84,21 +84,17 @@ func (v *filterValues) filter(now time.Time) (client.ContactFilter, error) {
 func (m List) FilterForm() common.Modal {
 	v := filterValuesFrom(m.Query().Filter)
 	now := m.ctx.Now
-	validWhen := func(s string) error { _, err := when.Parse(s, now()); return err }
-	validID := func(s string) error { _, err := forms.ParseID(s); return err }
 	build := func() *huh.Form {
 		return huh.NewForm(
 			huh.NewGroup(
 				huh.NewInput().Title("Name").Value(&v.name).Placeholder("exact name"),
 				huh.NewInput().Title("Email").Value(&v.email).Validate(forms.Labelled("Email", ValidEmail)).Placeholder("name@example.com"),
-				huh.NewInput().Title("Contact id").Value(&v.id).Validate(forms.Labelled("Contact id", validID)),
+				forms.IDInput("Contact id", &v.id),
 				huh.NewInput().Title("Locale").Value(&v.locale).Validate(forms.Labelled("Locale", ValidLocale)).Placeholder("de_DE"),
 			).Title("Who").Description(forms.Hint(m.ctx, "applies")),
 			huh.NewGroup(
-				huh.NewInput().Title("Active after").Value(&v.activeFrom).Validate(forms.Labelled("Active after", validWhen)).
-					Placeholder("2026-11-01, 2026-11-01 14:30, 6h, 7d, today"),
-				huh.NewInput().Title("Active before").Value(&v.active).Validate(forms.Labelled("Active before", validWhen)).
-					Placeholder("2026-11-01, 2026-11-01 14:30, 6h, 7d, today"),
+				forms.WhenInput("Active after", &v.activeFrom, now),
+				forms.WhenInput("Active before", &v.active, now),
 				// Options before the value and no height, so that every option stays in view.
 				huh.NewSelect[string]().Title("Verified (email or mobile)").Options(
 					huh.NewOption("any", ""), huh.NewOption("✓ verified", "yes"), huh.NewOption("not verified", "no")).

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/charmbracelet/huh"
 )
 
 // ParseID reads an optional positive integer id ("" = 0).
@@ -17,4 +19,13 @@ func ParseID(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a positive whole number", s)
 	}
 	return v, nil
+}
+
+// IDInput is a text field for an optional id (ParseID), titled title; a message about it
+// names it.
+func IDInput(title string, value *string) *huh.Input {
+	return huh.NewInput().Title(title).Value(value).Validate(Labelled(title, func(s string) error {
+		_, err := ParseID(s)
+		return err
+	}))
 }

@@ -126,12 +126,6 @@ func selectOptions(any string, opts []option, current string) []huh.Option[strin
 	return out
 }
 
-func validWhen(now func() time.Time) func(string) error {
-	return func(s string) error { _, err := when.Parse(s, now()); return err }
-}
-
-func validID(s string) error { _, err := forms.ParseID(s); return err }
-
 // FilterForm is the `f` modal with all 16 conversation filters; applying it sends a FilterMsg.
 func (m Model) FilterForm() common.Modal {
 	v := valuesFrom(m.Query().Filter)
@@ -143,10 +137,7 @@ func (m Model) FilterForm() common.Modal {
 	slices.SortFunc(ops, func(a, b option) int { return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.id, b.id)) })
 	now := m.ctx.Now
 	build := func() *huh.Form {
-		when := func(title string, dst *string) *huh.Input {
-			return huh.NewInput().Title(title).Value(dst).Validate(forms.Labelled(title, validWhen(now))).
-				Placeholder("2026-11-01, 2026-11-01 14:30, 6h, 7d, today")
-		}
+		when := func(title string, dst *string) *huh.Input { return forms.WhenInput(title, dst, now) }
 		return huh.NewForm(
 			huh.NewGroup(
 				// Options before the value, and no height: huh scrolls a select so that
@@ -161,10 +152,10 @@ func (m Model) FilterForm() common.Modal {
 				huh.NewSelect[string]().Title("Widget").Value(&v.widget).Options(selectOptions("any widget", widgets, v.widget)...).Height(5),
 			).Title("Who and what"),
 			huh.NewGroup(
-				huh.NewInput().Title("Contact id").Value(&v.contact).Validate(forms.Labelled("Contact id", validID)),
+				forms.IDInput("Contact id", &v.contact),
 				huh.NewInput().Title("Contact UUID (conversation contact)").Value(&v.uuid),
-				huh.NewInput().Title("Id greater than").Value(&v.idGT).Validate(forms.Labelled("Id greater than", validID)),
-				huh.NewInput().Title("Id smaller than").Value(&v.idLT).Validate(forms.Labelled("Id smaller than", validID)),
+				forms.IDInput("Id greater than", &v.idGT),
+				forms.IDInput("Id smaller than", &v.idLT),
 			).Title("Ids"),
 			huh.NewGroup(
 				when("First contact message after", &v.firstFrom),
