@@ -487,16 +487,24 @@ func FetchNext[T, R any](ctx context.Context, c *client.Client, r Request, link 
 	} else {
 		pg, err = first(ctx)
 	}
+	return cursorPage(r, kind, pg, err, row)
+}
+
+// cursorPage is the answer to r from the cursor page pg of a walk of kind, or its error: the
+// rows in list order (a walk backwards, LinkAllPrev, reverses them), with Link where the
+// walk goes on and Prev where the rows before them are.
+func cursorPage[T, R any](r Request, kind LinkKind, pg *client.CursorPage[T], err error, row func(T) R) Page[R] {
+	p := Page[R]{Request: r, Kind: kind, Total: -1}
 	if err != nil {
-		out.Err = err
-		return out
+		p.Err = err
+		return p
 	}
-	out.Rows, out.Total, out.Link = Map(pg.Results, row), cursorCount(pg), pg.Next
+	p.Rows, p.Total, p.Link, p.Prev = Map(pg.Results, row), cursorCount(pg), pg.Next, pg.Previous
 	if kind == LinkAllPrev {
-		slices.Reverse(out.Rows)
-		out.Link = pg.Previous
+		slices.Reverse(p.Rows)
+		p.Link, p.Prev = pg.Previous, pg.Next
 	}
-	return out
+	return p
 }
 
 // cursorCount is the count of a cursor page (-1: it has none).
@@ -564,24 +572,14 @@ func FetchBottom[T, R any](ctx context.Context, r Request, desc bool,
 
 // FetchBeforeLast fetches r's answer, the page that ends where the rows after the gap
 // start, at link (Gap.Prev): an offset page that continues at its previous link (kind
-// LinkNone, see Gap.Cursor), or a cursor page: for a list in descending id order
-// (LinkAllPrev) the page after the link's cursor (higher ids), reversed, continuing at its
-// next link; ascending (LinkAllNext), the page before it, in order, continuing at its
+// LinkNone, see Gap.Cursor), or a cursor page (see cursorPage): for a list in descending id
+// order (LinkAllPrev) the page after the link's cursor (higher ids), reversed, continuing
+// at its next link; ascending (LinkAllNext), the page before it, in order, continuing at its
 // previous link. Errors are the client's, unwrapped.
 func FetchBeforeLast[T, R any](ctx context.Context, c *client.Client, r Request, link string, kind LinkKind, row func(T) R) Page[R] {
 	if !kind.cursor() {
 		return FetchNext[T](ctx, c, r, link, LinkOffset, nil, row)
 	}
-	p := Page[R]{Request: r, Kind: kind, Total: -1}
 	pg, err := client.FetchCursorPage[T](ctx, c, link)
-	if err != nil {
-		p.Err = err
-		return p
-	}
-	p.Rows, p.Total, p.Prev = Map(pg.Results, row), cursorCount(pg), pg.Previous
-	if kind == LinkAllPrev {
-		slices.Reverse(p.Rows)
-		p.Prev = pg.Next
-	}
-	return p
+	return cursorPage(r, kind, pg, err, row)
 }
