@@ -388,15 +388,26 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	return tea.Batch(cmd, m.fetchSlots(m.l.VisibleRows()))
 }
 
+// idleSelected is the selected operator, for a key that acts on it; false when no row is
+// selected, or when something is being done to it already (one request per operator at a
+// time): refuse then says what.
+func (m *Model) idleSelected() (r Row, refuse tea.Cmd, ok bool) {
+	r, ok = m.Selected()
+	if !ok {
+		return r, nil, false
+	}
+	if what := m.l.Busy(r.ID); what != "" {
+		return r, common.Toast(r.Label() + ": still " + what), false
+	}
+	return r, nil, true
+}
+
 // askAway toggles the selected operator's away status: at once for oneself, after a
 // confirmation naming the operator otherwise.
 func (m *Model) askAway() tea.Cmd {
-	r, ok := m.Selected()
+	r, refuse, ok := m.idleSelected()
 	if !ok {
-		return nil
-	}
-	if what := m.l.Busy(r.ID); what != "" {
-		return common.Toast(r.Label() + ": still " + what)
+		return refuse
 	}
 	// Unknown (the server did not say): the toggle sets away.
 	away := !(r.IsAway.Known && r.IsAway.V)
@@ -460,12 +471,9 @@ func (m *Model) startAway(id int64, away bool) tea.Cmd {
 }
 
 func (m *Model) askDelete() tea.Cmd {
-	r, ok := m.Selected()
+	r, refuse, ok := m.idleSelected()
 	if !ok {
-		return nil
-	}
-	if what := m.l.Busy(r.ID); what != "" {
-		return common.Toast(r.Label() + ": still " + what)
+		return refuse
 	}
 	id, label := r.ID, r.Label()
 	return m.l.ConfirmDelete(list.Delete{Kind: KindDelete, IDs: []int64{id}, Title: "Delete operator?",
@@ -620,27 +628,21 @@ func columns(w int) cols {
 	return l
 }
 
-func (l cols) titles() string {
-	var b strings.Builder
-	b.WriteString(" ")
-	b.WriteString(layout.Pad("STATUS", l.away))
-	b.WriteString(" ")
-	b.WriteString(layout.Pad("ONLINE", l.online))
-	b.WriteString(" ")
-	b.WriteString(layout.Pad("NAME", l.name))
-	b.WriteString(" ")
-	b.WriteString(layout.Pad("DISPLAY NAME", l.disp))
-	b.WriteString(" ")
+// line joins one line's cells, each as wide as its column already, in the columns' order:
+// status, online, name, display name, email and locale (only when the columns have them),
+// role, slots.
+func (l cols) line(status, online, name, disp, email, locale, role, slots string) string {
+	cells := []string{status, online, name, disp}
 	if l.email > 0 {
-		b.WriteString(layout.Pad("EMAIL", l.email))
-		b.WriteString(" ")
-		b.WriteString(layout.Pad("LOCALE", l.locale))
-		b.WriteString(" ")
+		cells = append(cells, email, locale)
 	}
-	b.WriteString(layout.Pad("ROLE", l.role))
-	b.WriteString(" ")
-	b.WriteString(layout.Pad("SLOTS", l.slots-1))
-	return b.String()
+	return strings.Join(append(cells, role, slots), " ")
+}
+
+func (l cols) titles() string {
+	return " " + l.line(layout.Pad("STATUS", l.away), layout.Pad("ONLINE", l.online), layout.Pad("NAME", l.name),
+		layout.Pad("DISPLAY NAME", l.disp), layout.Pad("EMAIL", l.email), layout.Pad("LOCALE", l.locale),
+		layout.Pad("ROLE", l.role), layout.Pad("SLOTS", l.slots-1))
 }
 
 // RowHeight is one line an operator.
@@ -701,26 +703,13 @@ func (m *Model) render(r *Row, c list.Cell) string {
 		name = ansi.Truncate(name, l.name-tw, "…")
 	}
 	nameCell := layout.Pad(paint(name, nameStyle)+paint(tags, st.Accent), l.name)
-	var b strings.Builder
-	b.WriteString(c.Mark)
-	b.WriteString(status)
-	b.WriteString(" ")
-	b.WriteString(online)
-	b.WriteString(" ")
-	b.WriteString(nameCell)
-	b.WriteString(" ")
-	b.WriteString(layout.Pad(r.DisplayName, l.disp))
-	b.WriteString(" ")
+	email, locale := "", ""
 	if l.email > 0 {
-		b.WriteString(paint(layout.Pad(r.Email, l.email), st.Muted))
-		b.WriteString(" ")
-		b.WriteString(paint(layout.Pad(r.Locale, l.locale), st.Muted))
-		b.WriteString(" ")
+		email, locale = paint(layout.Pad(r.Email, l.email), st.Muted), paint(layout.Pad(r.Locale, l.locale), st.Muted)
 	}
-	b.WriteString(paint(layout.Pad(layout.OrDash(r.Role), l.role), st.Muted))
-	b.WriteString(" ")
-	b.WriteString(layout.Pad(m.slotText(r.ID), l.slots-1)) // left-aligned: "slots" lines up under its title
-	return layout.Fit(b.String(), c.Width)
+	role := paint(layout.Pad(layout.OrDash(r.Role), l.role), st.Muted)
+	slots := layout.Pad(m.slotText(r.ID), l.slots-1) // left-aligned: "slots" lines up under its title
+	return layout.Fit(c.Mark+l.line(status, online, nameCell, layout.Pad(r.DisplayName, l.disp), email, locale, role, slots), c.Width)
 }
 
 // slotText is an operator's slot use as the server gave it: "slots 3/50", "slots —/50",
