@@ -1,6 +1,7 @@
 package contacts
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -331,66 +332,69 @@ func (m *Detail) RemoveNote(id int64) {
 }
 
 func (m *Detail) loadConversations(fresh bool) tea.Cmd {
-	r, id, c := m.convs.begin(m.gen, true), m.id, m.ctx.Client
-	return func() tea.Msg {
-		ctx, cancel := common.RequestContext(requestTimeout, fresh)
-		defer cancel()
-		p, err := c.ListConversations(ctx, client.ConversationListOptions{
-			ListOptions: client.ListOptions{Limit: DetailPageSize, Ordering: "-last_message_sent_at"},
-			Filter:      client.ConversationFilter{ContactIdentityID: id},
-		})
-		if err != nil {
-			err = fmt.Errorf("conversations of contact %d: %w", id, err)
-		}
-		return convPageMsg(list.FirstPage(r, p, err, listing.RowFrom, time.Time{}))
-	}
+	id := m.id
+	return firstPage(&m.convs, m.gen, m.ctx.Client, fresh, fmt.Sprintf("conversations of contact %d", id),
+		func(ctx context.Context, c *client.Client) (*client.Page[client.Conversation], error) {
+			return c.ListConversations(ctx, client.ConversationListOptions{
+				ListOptions: client.ListOptions{Limit: DetailPageSize, Ordering: "-last_message_sent_at"},
+				Filter:      client.ConversationFilter{ContactIdentityID: id},
+			})
+		}, listing.RowFrom, func(p list.Page[listing.Row]) tea.Msg { return convPageMsg(p) })
 }
 
 func (m *Detail) moreConversations() tea.Cmd {
-	if !m.convs.more() {
-		return nil
-	}
-	r, id, c, link := m.convs.begin(m.gen, false), m.id, m.ctx.Client, m.convs.next
-	return func() tea.Msg {
-		ctx, cancel := common.RequestContext(requestTimeout, false)
-		defer cancel()
-		p := list.FetchNext(ctx, c, r, link, list.LinkOffset, nil, listing.RowFrom)
-		if p.Err != nil {
-			p.Err = fmt.Errorf("conversations of contact %d: %w", id, p.Err)
-		}
-		return convPageMsg(p)
-	}
+	return nextPage(&m.convs, m.gen, m.ctx.Client, fmt.Sprintf("conversations of contact %d", m.id),
+		listing.RowFrom, func(p list.Page[listing.Row]) tea.Msg { return convPageMsg(p) })
 }
 
 func (m *Detail) loadNotes(fresh bool) tea.Cmd {
-	r, id, c := m.notes.begin(m.gen, true), m.id, m.ctx.Client
-	return func() tea.Msg {
-		ctx, cancel := common.RequestContext(requestTimeout, fresh)
-		defer cancel()
-		p, err := c.ListNotes(ctx, client.NoteListOptions{
-			ListOptions:       client.ListOptions{Limit: DetailPageSize, Ordering: "-created_at"},
-			ContactIdentityID: id,
-		})
-		if err != nil {
-			err = fmt.Errorf("notes of contact %d: %w", id, err)
-		}
-		return notePageMsg(list.FirstPage(r, p, err, noteFrom, time.Time{}))
-	}
+	id := m.id
+	return firstPage(&m.notes, m.gen, m.ctx.Client, fresh, fmt.Sprintf("notes of contact %d", id),
+		func(ctx context.Context, c *client.Client) (*client.Page[client.Note], error) {
+			return c.ListNotes(ctx, client.NoteListOptions{
+				ListOptions:       client.ListOptions{Limit: DetailPageSize, Ordering: "-created_at"},
+				ContactIdentityID: id,
+			})
+		}, noteFrom, func(p list.Page[noteItem]) tea.Msg { return notePageMsg(p) })
 }
 
 func (m *Detail) moreNotes() tea.Cmd {
-	if !m.notes.more() {
+	return nextPage(&m.notes, m.gen, m.ctx.Client, fmt.Sprintf("notes of contact %d", m.id),
+		noteFrom, func(p list.Page[noteItem]) tea.Msg { return notePageMsg(p) })
+}
+
+// firstPage is the command that fetches section s's first page in the pane's generation
+// gen (fresh skips the response cache): fetch asks for it, row makes its items rows, an
+// error names what ("notes of contact 3") and msg makes the page the section's message.
+func firstPage[A, T any](s *section[T], gen int, c *client.Client, fresh bool, what string,
+	fetch func(context.Context, *client.Client) (*client.Page[A], error), row func(A) T, msg func(list.Page[T]) tea.Msg) tea.Cmd {
+	r := s.begin(gen, true)
+	return func() tea.Msg {
+		ctx, cancel := common.RequestContext(requestTimeout, fresh)
+		defer cancel()
+		p, err := fetch(ctx, c)
+		if err != nil {
+			err = fmt.Errorf("%s: %w", what, err)
+		}
+		return msg(list.FirstPage(r, p, err, row, time.Time{}))
+	}
+}
+
+// nextPage is firstPage for the page after the loaded ones, at the section's next link;
+// nil when there is none to ask for or a request is in flight.
+func nextPage[A, T any](s *section[T], gen int, c *client.Client, what string, row func(A) T, msg func(list.Page[T]) tea.Msg) tea.Cmd {
+	if !s.more() {
 		return nil
 	}
-	r, id, c, link := m.notes.begin(m.gen, false), m.id, m.ctx.Client, m.notes.next
+	r, link := s.begin(gen, false), s.next
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, false)
 		defer cancel()
-		p := list.FetchNext(ctx, c, r, link, list.LinkOffset, nil, noteFrom)
+		p := list.FetchNext(ctx, c, r, link, list.LinkOffset, nil, row)
 		if p.Err != nil {
-			p.Err = fmt.Errorf("notes of contact %d: %w", id, p.Err)
+			p.Err = fmt.Errorf("%s: %w", what, p.Err)
 		}
-		return notePageMsg(p)
+		return msg(p)
 	}
 }
 
