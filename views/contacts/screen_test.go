@@ -324,10 +324,7 @@ func TestNoteCreateAndDeleteUpdateTheDetailInPlace(t *testing.T) {
 	hs.key("enter")
 	hs.typeText("Second line.")
 	gets := len(e.rec.requests("GET", "/notes/"))
-	hs.key("ctrl+s")
-	if hs.Top() != nil {
-		t.Fatalf("the form stayed open:\n%s", hs.Top().View())
-	}
+	hs.save()
 	ids := hs.s.Detail.NoteIDs()
 	if len(ids) != before+1 || len(e.rec.requests("GET", "/notes/")) != gets {
 		t.Fatalf("notes %v (before %d); the new one must show without reloading", ids, before)
@@ -336,12 +333,7 @@ func TestNoteCreateAndDeleteUpdateTheDetailInPlace(t *testing.T) {
 		t.Fatalf("note not shown:\n%s", hs.s.View())
 	}
 	// Select it (first note, after the conversations) and delete it.
-	for i := 0; i < 200; i++ {
-		if id, _, ok := hs.s.Detail.SelectedNote(); ok && id == ids[0] {
-			break
-		}
-		hs.key("j")
-	}
+	hs.selectNote(ids[0])
 	hs.key("d")
 	if v := hs.Top().View(); !strings.Contains(v, fmt.Sprintf("Delete note #%d", ids[0])) || !strings.Contains(v, "Prefers email.") {
 		t.Fatalf("confirmation does not name the note:\n%s", v)
@@ -370,10 +362,7 @@ func TestEditFromTheScreenUpdatesRowAndDetailInPlace(t *testing.T) {
 	}
 	hs.key("ctrl+u")
 	hs.typeText("Edited Name")
-	hs.key("ctrl+s")
-	if hs.Top() != nil {
-		t.Fatalf("form still open:\n%s", hs.Top().View())
-	}
+	hs.save()
 	if r, ok := hs.s.List.Row(ct.ID); !ok || r.Name != "Edited Name" {
 		t.Fatalf("row not updated: %+v", r)
 	}
@@ -390,23 +379,37 @@ func TestEditFromTheScreenUpdatesRowAndDetailInPlace(t *testing.T) {
 	}
 }
 
+// fillUpsert opens the upsert form (a) and fills it in to create a contact by email, with
+// name and email.
+func (hs *harness) fillUpsert(name, email string) {
+	hs.t.Helper()
+	hs.key("a")
+	if hs.Top() == nil {
+		hs.t.Fatal("a did not open the form")
+	}
+	hs.key("enter") // identifier: email
+	hs.typeText(name)
+	hs.key("tab")
+	hs.typeText(email)
+}
+
+// save presses ctrl+s in the open form, which must close.
+func (hs *harness) save() {
+	hs.t.Helper()
+	hs.key("ctrl+s")
+	if hs.Top() != nil {
+		hs.t.Fatalf("form still open:\n%s", hs.Top().View())
+	}
+}
+
 func TestUpsertFromTheScreenOpensTheContact(t *testing.T) {
 	e := writable(t)
 	hs := newHarness(t, e.ctx, 160, 46)
 	hs.focus()
-	hs.key("esc", "a")
-	if hs.Top() == nil {
-		t.Fatal("a did not open the form")
-	}
-	hs.key("enter") // identifier: email
-	hs.typeText("Una Upsert")
-	hs.key("tab")
-	hs.typeText("una.upsert@example.com")
+	hs.key("esc")
+	hs.fillUpsert("Una Upsert", "una.upsert@example.com")
 	gets := len(e.rec.requests("GET", "/"))
-	hs.key("ctrl+s")
-	if hs.Top() != nil {
-		t.Fatalf("form still open:\n%s", hs.Top().View())
-	}
+	hs.save()
 	// The PUT's answer is the contact, and a new contact has no conversations or notes:
 	// showing it costs no further request.
 	if n := len(e.rec.requests("GET", "/")) - gets; n != 0 {
@@ -443,16 +446,9 @@ func TestUpsertedContactShowsInASearchedOrOrderedList(t *testing.T) {
 			if q.Search == "" && q.Ordering != "name" {
 				t.Fatalf("query %+v", q)
 			}
-			hs.key("a")
-			hs.key("enter") // identifier: email
-			hs.typeText("Aaron Aardvark")
-			hs.key("tab")
-			hs.typeText("aaron.aardvark@example.com")
+			hs.fillUpsert("Aaron Aardvark", "aaron.aardvark@example.com")
 			lists := len(e.rec.requests("GET", "/contact_identities/"))
-			hs.key("ctrl+s")
-			if hs.Top() != nil {
-				t.Fatalf("form still open:\n%s", hs.Top().View())
-			}
+			hs.save()
 			if n := len(e.rec.requests("GET", "/contact_identities/")) - lists; n != 1 {
 				t.Fatalf("showing the new contact in the list cost %d requests, want 1", n)
 			}
@@ -578,22 +574,34 @@ func tallNote(t *testing.T, e *env, n int) (client.Contact, int64) {
 	return ct, note.ID
 }
 
-// j reads a note taller than the pane line by line before it moves on, and the selection
-// stays visible all the way (a bar marks the body of the selected note).
-func TestDetailJReadsThroughATallNote(t *testing.T) {
+// openTallNote opens, at 80×22 in a sandbox of the test's own, a contact with
+// conversations and one note of n lines (tall).
+func openTallNote(t *testing.T, n int) (hs *harness, ct client.Contact, tall int64) {
+	t.Helper()
 	e := writable(t)
-	ct, tall := tallNote(t, e, 60)
-	hs := newHarness(t, e.ctx, 80, 22)
+	ct, tall = tallNote(t, e, n)
+	hs = newHarness(t, e.ctx, 80, 22)
 	openContact(t, hs, ct)
-	for i := 0; i < 50; i++ {
-		if id, _, ok := hs.s.Detail.SelectedNote(); ok && id == tall {
-			break
+	return hs, ct, tall
+}
+
+// selectNote presses j in the detail until note id is selected.
+func (hs *harness) selectNote(id int64) {
+	hs.t.Helper()
+	for i := 0; i < 200; i++ {
+		if sel, _, ok := hs.s.Detail.SelectedNote(); ok && sel == id {
+			return
 		}
 		hs.key("j")
 	}
-	if id, _, ok := hs.s.Detail.SelectedNote(); !ok || id != tall {
-		t.Fatal("j never reached the tall note")
-	}
+	hs.t.Fatalf("j never reached note %d", id)
+}
+
+// j reads a note taller than the pane line by line before it moves on, and the selection
+// stays visible all the way (a bar marks the body of the selected note).
+func TestDetailJReadsThroughATallNote(t *testing.T) {
+	hs, _, tall := openTallNote(t, 60)
+	hs.selectNote(tall)
 	for i := 0; i < 200 && !strings.Contains(hs.s.View(), "tall line 60"); i++ {
 		hs.key("j")
 		if id, _, ok := hs.s.Detail.SelectedNote(); !ok || id != tall {
@@ -618,16 +626,8 @@ func TestDetailJReadsThroughATallNote(t *testing.T) {
 // A page down into the middle of a tall note, then j, goes on from there: it never jumps
 // back to the first entry of the pane.
 func TestDetailPageIntoATallNoteThenJGoesOn(t *testing.T) {
-	e := writable(t)
-	ct, tall := tallNote(t, e, 60)
-	hs := newHarness(t, e.ctx, 80, 22)
-	openContact(t, hs, ct)
-	for i := 0; i < 50; i++ {
-		if id, _, ok := hs.s.Detail.SelectedNote(); ok && id == tall {
-			break
-		}
-		hs.key("j")
-	}
+	hs, _, tall := openTallNote(t, 60)
+	hs.selectNote(tall)
 	hs.key("ctrl+d", "ctrl+d")
 	before := hs.s.View()
 	if id, _, ok := hs.s.Detail.SelectedNote(); !ok || id != tall {
@@ -646,10 +646,7 @@ func TestDetailPageIntoATallNoteThenJGoesOn(t *testing.T) {
 // G shows the end of the pane, and the entry it selects (if any) is in view: d never
 // asks about a note the user cannot see.
 func TestDetailBottomSelectsOnlyWhatIsInView(t *testing.T) {
-	e := writable(t)
-	ct, tall := tallNote(t, e, 60)
-	hs := newHarness(t, e.ctx, 80, 22)
-	openContact(t, hs, ct)
+	hs, ct, tall := openTallNote(t, 60)
 	hs.key("G")
 	v := hs.s.View()
 	if !strings.Contains(v, fmt.Sprintf("%d · ", ct.ID)) {
@@ -673,16 +670,22 @@ func TestDetailBottomSelectsOnlyWhatIsInView(t *testing.T) {
 	t.Fatal("k from the bottom never selected the last note")
 }
 
+// upsert creates (or updates) the contact that u names by its email, in the sandbox.
+func (e *env) upsert(t *testing.T, u client.ContactUpdate) client.Contact {
+	t.Helper()
+	ct, _, err := e.c.UpsertContact(context.Background(), client.IdentifierEmail, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return *ct
+}
+
 // A contact with a very long name: the delete question shows the start of the name and
 // the id, and the box with its keys fits the screen.
 func TestDeleteQuestionAboutALongNameFits(t *testing.T) {
 	e := writable(t)
 	name := strings.Repeat("Bartholomew ", 150)
-	ct, _, err := e.c.UpsertContact(context.Background(), client.IdentifierEmail,
-		client.ContactUpdate{Email: ptr("long.name@example.com"), Name: ptr(name)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ct := e.upsert(t, client.ContactUpdate{Email: ptr("long.name@example.com"), Name: ptr(name)})
 	for _, marked := range []bool{false, true} {
 		hs := newHarness(t, e.ctx, 80, 24)
 		hs.focus()
@@ -714,13 +717,9 @@ func TestDeleteQuestionAboutALongNameFits(t *testing.T) {
 func TestDetailLongFieldIsCut(t *testing.T) {
 	e := writable(t)
 	street := strings.Repeat("Long Street ", 100)
-	ct, _, err := e.c.UpsertContact(context.Background(), client.IdentifierEmail,
-		client.ContactUpdate{Email: ptr("long.street@example.com"), Name: ptr("Street Person"), Street: ptr(street)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ct := e.upsert(t, client.ContactUpdate{Email: ptr("long.street@example.com"), Name: ptr("Street Person"), Street: ptr(street)})
 	hs := newHarness(t, e.ctx, 80, 24)
-	openContact(t, hs, *ct)
+	openContact(t, hs, ct)
 	v := hs.s.View()
 	if n := strings.Count(v, "Long Street"); n > 4*6 {
 		t.Fatalf("the street fills %d mentions:\n%s", n, v)
@@ -733,10 +732,7 @@ func TestDetailLongFieldIsCut(t *testing.T) {
 // A contact longer than the pane says how much is below on its last line, like the
 // conversation detail; at the end there is nothing more to say.
 func TestDetailSaysWhatIsBelow(t *testing.T) {
-	e := writable(t)
-	ct, _ := tallNote(t, e, 30)
-	hs := newHarness(t, e.ctx, 80, 22)
-	openContact(t, hs, ct)
+	hs, _, _ := openTallNote(t, 30)
 	lines := strings.Split(hs.s.Detail.View(), "\n")
 	if last := ansi.Strip(lines[len(lines)-1]); !strings.Contains(last, "↓ ") || !strings.Contains(last, " more lines") {
 		t.Fatalf("the last line of a tall contact is %q", last)
