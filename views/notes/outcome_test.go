@@ -71,6 +71,16 @@ func save(t *testing.T, m common.Modal, text string) (common.Modal, common.TaskD
 	return m, d
 }
 
+// saveLosing saves text as a new note of the first contact while the proxy meets the POST
+// with f; it returns the contact, the form and the save's report.
+func saveLosing(t *testing.T, e *env, p *viewtest.Proxy, f viewtest.Fault, text string) (client.Contact, common.Modal, common.TaskDoneMsg) {
+	t.Helper()
+	ct := e.firstContact(t)
+	p.Lose("POST", notesPath, f, 1)
+	m, d := save(t, open(e, ct.ID, "Anna"), text)
+	return ct, m, d
+}
+
 // taskOf runs cmd and returns the task report it makes.
 func taskOf(t *testing.T, cmd tea.Cmd) common.TaskDoneMsg {
 	t.Helper()
@@ -124,10 +134,8 @@ func lostThenCheckView(t *testing.T, e *env, m common.Modal, d common.TaskDoneMs
 // been saved, finds the note, and closes saying it was saved, confirmed.
 func TestNoteLostAnswerIsFoundSaved(t *testing.T) {
 	e, p := lossy(t)
-	ct := e.firstContact(t)
 	text := "lost answer " + t.Name()
-	p.Lose("POST", "/api/um/v3/notes/", viewtest.DropAnswer, 1)
-	m, d := save(t, open(e, ct.ID, "Anna"), text)
+	ct, m, d := saveLosing(t, e, p, viewtest.DropAnswer, text)
 	if got := notesWith(t, e, ct.ID, text); got != 1 {
 		t.Fatalf("%d notes on the server after the lost answer, want 1", got)
 	}
@@ -156,10 +164,8 @@ func TestNoteLostAnswerIsFoundSaved(t *testing.T) {
 // more): one note in the end.
 func TestNoteLostRequestIsNotSavedAndSendsAgain(t *testing.T) {
 	e, p := lossy(t)
-	ct := e.firstContact(t)
 	text := "lost request " + t.Name()
-	p.Lose("POST", "/api/um/v3/notes/", viewtest.DropRequest, 1)
-	m, d := save(t, open(e, ct.ID, "Anna"), text)
+	ct, m, d := saveLosing(t, e, p, viewtest.DropRequest, text)
 	m, check := lostThenCheck(t, e, m, d)
 	var nd *common.NotDoneError
 	if !errors.As(check.Err, &nd) {
@@ -238,11 +244,9 @@ func TestNoteResendAfterAnUnconfirmedSaveAsksFirst(t *testing.T) {
 				}
 				yes = tc.yes
 			}
-			ct := e.firstContact(t)
-			text := "unconfirmed " + t.Name()
-			p.Lose("POST", "/api/um/v3/notes/", viewtest.DropAnswer, 1)
 			p.Lose("GET", "/api/um/v3/notes/", viewtest.DropRequest, 100) // the client's retries too
-			m, d := save(t, open(e, ct.ID, "Anna"), text)
+			text := "unconfirmed " + t.Name()
+			ct, m, d := saveLosing(t, e, p, viewtest.DropAnswer, text)
 			m, check := lostThenCheck(t, e, m, d)
 			if !errors.Is(check.Err, client.ErrOutcomeUnknown) {
 				t.Fatalf("check: %+v", check)
@@ -308,10 +312,8 @@ func TestNoteResendAfterAnUnconfirmedSaveAsksFirst(t *testing.T) {
 func TestNoteEmptyAnswerIsCheckedNeverSaved(t *testing.T) {
 	t.Run("nothing created", func(t *testing.T) {
 		e, p := lossy(t)
-		ct := e.firstContact(t)
 		text := "empty " + t.Name()
-		p.Lose("POST", "/api/um/v3/notes/", viewtest.EmptyInstead, 1)
-		m, d := save(t, open(e, ct.ID, "Anna"), text)
+		ct, m, d := saveLosing(t, e, p, viewtest.EmptyInstead, text)
 		m, check := lostThenCheck(t, e, m, d)
 		m, cmd := m.Update(check)
 		msgs := run(cmd)
@@ -328,10 +330,8 @@ func TestNoteEmptyAnswerIsCheckedNeverSaved(t *testing.T) {
 	})
 	t.Run("created", func(t *testing.T) {
 		e, p := lossy(t)
-		ct := e.firstContact(t)
 		text := "empty " + t.Name()
-		p.Lose("POST", "/api/um/v3/notes/", viewtest.EmptyAnswer, 1)
-		m, d := save(t, open(e, ct.ID, "Anna"), text)
+		ct, m, d := saveLosing(t, e, p, viewtest.EmptyAnswer, text)
 		m, check := lostThenCheck(t, e, m, d)
 		_, cmd := m.Update(check)
 		msgs := run(cmd)
@@ -404,10 +404,8 @@ func TestNoteResendWhenTheLookFailsOrTheTextChanged(t *testing.T) {
 	unconfirmed := func(t *testing.T, text string) (*env, *viewtest.Proxy, common.Modal, int64) {
 		e, p := lossy(t)
 		e.ctx.Client = p.Client(t, e.info.CustomerToken, true)
-		ct := e.firstContact(t)
-		p.Lose("POST", "/api/um/v3/notes/", viewtest.DropAnswer, 1)
 		p.Lose("GET", "/api/um/v3/notes/", viewtest.DropRequest, 100)
-		m, d := save(t, open(e, ct.ID, "Anna"), text)
+		ct, m, d := saveLosing(t, e, p, viewtest.DropAnswer, text)
 		m, check := lostThenCheck(t, e, m, d)
 		m, _ = m.Update(check)
 		return e, p, m, ct.ID
@@ -475,10 +473,8 @@ func TestNoteTimeoutIsCheckedAndRefusedIsNot(t *testing.T) {
 	t.Run("timeout", func(t *testing.T) {
 		e, p := lossy(t)
 		e.ctx.Client = p.ClientWith(t, client.Config{Token: e.info.CustomerToken, Timeout: time.Second})
-		ct := e.firstContact(t)
 		text := "timeout " + t.Name()
-		p.Lose("POST", "/api/um/v3/notes/", viewtest.Hold, 1)
-		m, d := save(t, open(e, ct.ID, "Anna"), text)
+		ct, m, d := saveLosing(t, e, p, viewtest.Hold, text)
 		m, check, checking := lostThenCheckView(t, e, m, d)
 		if !strings.Contains(checking, "May have been saved: no answer came within 1s; checking…") {
 			t.Fatalf("the form does not say the time ran out after sending: %s", checking)
