@@ -207,14 +207,12 @@ func TestQuestionPathUnderTenKeystrokes(t *testing.T) {
 	}
 }
 
-// TestGolden renders the screen at 120×40 after the question's path, then with the split by
-// interaction and the table, with the fixed seed and clock.
-func TestGolden(t *testing.T) {
-	ctx, _ := sandboxCtx(t)
-	h, tm := startHost(t, ctx, 120, 40)
-	waitState(t, h, "the first query", loadedNotRunning)
-	// One step at a time, each waiting for its query: the request counts in the controls line
-	// are then the same on every run.
+// askTheQuestion takes the screen tm runs, its first query loaded, along the question's
+// path: the operators' first response time (m), last month (d), human operators only (h).
+// One step at a time, each waiting for its query: the request counts in the controls line
+// are then the same on every run.
+func askTheQuestion(t *testing.T, h *host, tm *teatest.TestModel) {
+	t.Helper()
 	rt := client.MetricOperatorResponseTimeFirst
 	tm.Send(typed("m"))
 	waitState(t, h, "the picker", func(s hostState) bool { return s.modals == 1 })
@@ -229,6 +227,15 @@ func TestGolden(t *testing.T) {
 	waitFor(t, h, keyFor(rt, PresetLastMonth, ""))
 	tm.Send(typed("h"))
 	waitFor(t, h, keyFor(rt, PresetLastMonth, client.OperatorModeHuman))
+}
+
+// TestGolden renders the screen at 120×40 after the question's path, then with the split by
+// interaction and the table, with the fixed seed and clock.
+func TestGolden(t *testing.T) {
+	ctx, _ := sandboxCtx(t)
+	h, tm := startHost(t, ctx, 120, 40)
+	waitState(t, h, "the first query", loadedNotRunning)
+	askTheQuestion(t, h, tm)
 	tm.Send(typed("i"))
 	tm.Send(typed("i"))
 	tm.Send(keyTab)
@@ -475,6 +482,20 @@ func TestLongRangeShowsCostAndRunsOnEnter(t *testing.T) {
 // (batches concurrently, the rest in order), ignoring the countdown clock and modals.
 func drain(t *testing.T, m *Model, cmd tea.Cmd) {
 	t.Helper()
+	walk(t, cmd, func(msg tea.Msg) tea.Cmd {
+		switch msg.(type) {
+		case clockTickMsg, common.ToastMsg, nil:
+			return nil
+		}
+		_, next := m.Update(msg)
+		return next
+	})
+}
+
+// walk runs cmd and the commands it batches one after the other, hands each message to
+// handle and runs the command handle returns in turn.
+func walk(t *testing.T, cmd tea.Cmd, handle func(tea.Msg) tea.Cmd) {
+	t.Helper()
 	queue := []tea.Cmd{cmd}
 	deadline := time.Now().Add(30 * time.Second)
 	for len(queue) > 0 {
@@ -486,15 +507,23 @@ func drain(t *testing.T, m *Model, cmd tea.Cmd) {
 		if c == nil {
 			continue
 		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case clockTickMsg, common.ToastMsg, nil:
-		default:
-			_, next := m.Update(msg)
-			queue = append(queue, next)
+		msg := c()
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			queue = append(queue, batch...)
+			continue
 		}
+		queue = append(queue, handle(msg))
 	}
+}
+
+// lastWeek is a screen on ctx asking for metric over the last 7 days, sized w×h
+// (loadSynthetic then gives it results).
+func lastWeek(ctx *common.Ctx, metric client.Metric, w, h int) *Model {
+	m := New(ctx)
+	m.Update(metricPickedMsg{metric: metric})
+	m.Update(rangePickedMsg{r: Range{Preset: PresetLast7}})
+	m.SetSize(w, h)
+	return m
 }
 
 // loadSynthetic puts pts in as the results of m's current query, as a finished run would.
@@ -581,10 +610,7 @@ func hostilePoints() []client.DataPoint {
 func TestUntrustedTextSanitized(t *testing.T) {
 	ctx := offlineCtx(t)
 	ctx.Operators = map[int64]string{1: "Ada"}
-	m := New(ctx)
-	m.Update(metricPickedMsg{metric: client.MetricOperatorStatus})
-	m.Update(rangePickedMsg{r: Range{Preset: PresetLast7}})
-	m.SetSize(160, 40)
+	m := lastWeek(ctx, client.MetricOperatorStatus, 160, 40)
 	loadSynthetic(t, m, hostilePoints())
 	for _, left := range []leftView{viewChart, viewTable} {
 		m.left = left
@@ -838,10 +864,7 @@ func TestShortScreenShowsTheBreakdown(t *testing.T) {
 	ctx := offlineCtx(t)
 	ctx.Operators = map[int64]string{1: "Ada"}
 	for _, metric := range []client.Metric{client.MetricOperatorStatus, client.MetricConversationStatusDuration} {
-		m := New(ctx)
-		m.Update(metricPickedMsg{metric: metric})
-		m.Update(rangePickedMsg{r: Range{Preset: PresetLast7}})
-		m.SetSize(80, 22)
+		m := lastWeek(ctx, metric, 80, 22)
 		loadSynthetic(t, m, hostilePoints())
 		v := ansi.Strip(m.View())
 		want := []string{"By value_str", "Data points 40"}
@@ -1009,10 +1032,7 @@ func TestWholeBreakdownShowsEveryRow(t *testing.T) {
 // word of its own and the group names all show.
 func TestNarrowSplitSummaryKeepsColumnsApart(t *testing.T) {
 	ctx := offlineCtx(t)
-	m := New(ctx)
-	m.Update(metricPickedMsg{metric: client.MetricOperatorResponseTimeFirst})
-	m.Update(rangePickedMsg{r: Range{Preset: PresetLast7}})
-	m.SetSize(80, 22)
+	m := lastWeek(ctx, client.MetricOperatorResponseTimeFirst, 80, 22)
 	pts := hostilePoints()
 	for i := range pts { // durations of minutes, as wide as the summary's values get
 		if pts[i].Value != nil {
@@ -1328,10 +1348,7 @@ func TestChartLeavesEmptyBucketsOfMeansOut(t *testing.T) {
 // Split charts share one value scale: every group's chart has the same value labels on
 // the same lines, whatever the pane's height.
 func TestSplitChartsShareTheirScale(t *testing.T) {
-	m := New(offlineCtx(t))
-	m.Update(metricPickedMsg{metric: client.MetricConversationDuration})
-	m.Update(rangePickedMsg{r: Range{Preset: PresetLast7}})
-	m.SetSize(120, 40)
+	m := lastWeek(offlineCtx(t), client.MetricConversationDuration, 120, 40)
 	pts := hostilePoints()
 	for i := range pts {
 		if pts[i].Value != nil {
@@ -1384,9 +1401,7 @@ func tableHeader(t *testing.T, m *Model) string {
 func TestTableColumnsByUsefulness(t *testing.T) {
 	ctx := offlineCtx(t)
 	ctx.Operators = map[int64]string{1: "Ada", 2: "Grace Hopper"}
-	m := New(ctx)
-	m.Update(metricPickedMsg{metric: client.MetricConversationDuration})
-	m.Update(rangePickedMsg{r: Range{Preset: PresetLast7}})
+	m := lastWeek(ctx, client.MetricConversationDuration, 80, 22)
 	var pts []client.DataPoint
 	for i := range 20 {
 		op, conv := int64(1+i%2), int64(700100+i)
@@ -1394,7 +1409,6 @@ func TestTableColumnsByUsefulness(t *testing.T) {
 			Value: fp(float64(60 * (i + 1))), OperatorID: &op, ConversationID: &conv, HumanInteraction: bp(true)})
 	}
 	client.SortDataPoints(pts)
-	m.SetSize(80, 22)
 	loadSynthetic(t, m, pts)
 	head := tableHeader(t, m)
 	if strings.Contains(head, "value_str") || !strings.Contains(head, "operator") || !strings.Contains(head, "conv") {
@@ -1430,10 +1444,7 @@ func TestTableColumnsByUsefulness(t *testing.T) {
 func TestTableRowDetail(t *testing.T) {
 	ctx := offlineCtx(t)
 	ctx.Operators = map[int64]string{2: "Grace Hopper"}
-	m := New(ctx)
-	m.Update(metricPickedMsg{metric: client.MetricConversationGoalReached})
-	m.Update(rangePickedMsg{r: Range{Preset: PresetLast7}})
-	m.SetSize(80, 22)
+	m := lastWeek(ctx, client.MetricConversationGoalReached, 80, 22)
 	long := "Booked a demo with the sales team\x1b]52;c;Zm9v\x07 after reading the whole pricing page twice"
 	op, conv, grp := int64(2), int64(4242), int64(5001)
 	loadSynthetic(t, m, []client.DataPoint{{Time: client.Time{Time: fixedNow.Add(-time.Hour)}, OrganizationID: 1001,
@@ -1576,21 +1587,13 @@ func TestFilterFormHoldsTheAutomaticRun(t *testing.T) {
 	form.Init()
 	_, cmd := form.Update(keyEsc)
 	var closed bool
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case menuClosedMsg:
+	walk(t, cmd, func(msg tea.Msg) tea.Cmd {
+		if msg, ok := msg.(menuClosedMsg); ok {
 			closed = true
 			m.Update(msg)
 		}
-	}
+		return nil
+	})
 	if !closed || m.menuOpen {
 		t.Fatalf("esc on the filter form: closed %v, still holding %v", closed, m.menuOpen)
 	}

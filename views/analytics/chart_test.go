@@ -161,20 +161,7 @@ func TestChartPlotsTheBucketValues(t *testing.T) {
 	ctx, _ := sandboxCtx(t)
 	h, tm := startHost(t, ctx, 120, 40)
 	waitState(t, h, "the first query", loadedNotRunning)
-	rt := client.MetricOperatorResponseTimeFirst // the steps of TestGolden
-	tm.Send(typed("m"))
-	waitState(t, h, "the picker", func(s hostState) bool { return s.modals == 1 })
-	tm.Send(keyTab)
-	tm.Send(keyTab)
-	tm.Send(keyEnter)
-	waitFor(t, h, keyFor(rt, PresetLast30, ""))
-	tm.Send(typed("d"))
-	waitState(t, h, "the range menu", func(s hostState) bool { return s.modals == 1 })
-	tm.Send(typed("j"))
-	tm.Send(keyEnter)
-	waitFor(t, h, keyFor(rt, PresetLastMonth, ""))
-	tm.Send(typed("h"))
-	waitFor(t, h, keyFor(rt, PresetLastMonth, client.OperatorModeHuman))
+	askTheQuestion(t, h, tm) // the steps of TestGolden
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
