@@ -1,12 +1,8 @@
 package detail_test
 
 import (
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -107,39 +103,10 @@ func TestRefreshKeepsTheDetailShown(t *testing.T) {
 // Loading another conversation cancels the request for the one left, also while it waits
 // out a 429: no retries are spent on a conversation the pane no longer shows.
 func TestLoadingAnotherConversationCancelsTheLeftOne(t *testing.T) {
-	var throttled atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/conversations/1/") {
-			throttled.Add(1)
-			w.Header().Set("Retry-After", "1")
-			w.WriteHeader(http.StatusTooManyRequests)
-			_, _ = io.WriteString(w, `{"detail":"slow down"}`)
-			return
-		}
-		_, _ = io.WriteString(w, `{"id":2,"status":"new"}`)
-	}))
-	t.Cleanup(srv.Close)
-	c, err := client.New(client.Config{BaseURL: srv.URL, Token: "t", Now: viewtest.Clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := detail.New(viewtest.Ctx(c))
+	api := viewtest.NewThrottling(t, "/conversations/1/", `{"id":2,"status":"new"}`)
+	m := detail.New(viewtest.Ctx(api.Client))
 	m.SetSize(60, 20)
-	first := m.Load(1, false)
-	done := make(chan []tea.Msg, 1)
-	go func() { done <- viewtest.Run(first, time.Minute) }()
-	for throttled.Load() == 0 {
-		time.Sleep(time.Millisecond)
-	}
-	second := m.Load(2, false)
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the request for the conversation left never ended")
-	}
-	if n := throttled.Load(); n != 1 {
-		t.Fatalf("the conversation left was asked for %d times, want once", n)
-	}
+	second := api.Leave(t, m.Load(1, false), func() tea.Cmd { return m.Load(2, false) })
 	for _, msg := range viewtest.Run(second, 5*time.Second) {
 		m, _ = m.Update(msg)
 	}

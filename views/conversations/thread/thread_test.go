@@ -3,13 +3,11 @@ package thread_test
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -368,39 +366,10 @@ func TestRefreshAppendsNewMessages(t *testing.T) {
 // a 429 for it stops at once instead of retrying (and spending the day's budget) for a
 // thread nobody looks at any more.
 func TestOpeningAnotherConversationCancelsTheLeftOnesRequests(t *testing.T) {
-	var throttled atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.Contains(r.URL.Path, "/conversations/1/") {
-			throttled.Add(1)
-			w.Header().Set("Retry-After", "1")
-			w.WriteHeader(http.StatusTooManyRequests)
-			_, _ = io.WriteString(w, `{"detail":"slow down"}`)
-			return
-		}
-		_, _ = io.WriteString(w, `{"next":null,"previous":null,"results":[]}`)
-	}))
-	t.Cleanup(srv.Close)
-	c, err := client.New(client.Config{BaseURL: srv.URL, Token: "t", Now: viewtest.Clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := thread.New(viewtest.Ctx(c))
+	api := viewtest.NewThrottling(t, "/conversations/1/", `{"next":null,"previous":null,"results":[]}`)
+	m := thread.New(viewtest.Ctx(api.Client))
 	m.SetSize(60, 20)
-	first := m.Open(1, "throttled", false)
-	done := make(chan []tea.Msg, 1)
-	go func() { done <- viewtest.Run(first, time.Minute) }()
-	for throttled.Load() == 0 {
-		time.Sleep(time.Millisecond)
-	}
-	second := m.Open(2, "next", false)
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the request for the conversation left never ended")
-	}
-	if n := throttled.Load(); n != 1 {
-		t.Fatalf("the conversation left was asked for %d times, want once (no retries after leaving it)", n)
-	}
+	second := api.Leave(t, m.Open(1, "throttled", false), func() tea.Cmd { return m.Open(2, "next", false) })
 	m, _ = apply(m, viewtest.Run(second, wait))
 	if m.ConversationID() != 2 || m.Loading() {
 		t.Fatalf("showing %d, loading %v", m.ConversationID(), m.Loading())
