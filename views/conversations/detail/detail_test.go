@@ -49,23 +49,33 @@ func TestEveryTextIsSanitized(t *testing.T) {
 	}
 }
 
-// TestMoreBelowIsShown: a detail taller than the pane says how much is below on its last
-// line, and scrolling to the end shows the last line instead.
-func TestMoreBelowIsShown(t *testing.T) {
-	m := detail.New(viewtest.Ctx(nil))
+// referrer is the last field of the conversation tall shows.
+const referrer = "https://example.com/from"
+
+// tall is a focused detail pane of 60×10 on c showing a conversation taller than the
+// pane, whose last line is its part's referrer.
+func tall(c *client.Client) detail.Model {
+	m := detail.New(viewtest.Ctx(c))
 	m.SetSize(60, 10)
 	m.Focus()
 	m.Load(7, false)
-	ref := "https://example.com/from"
+	ref := referrer
 	m.Set(client.Conversation{ID: 7, Status: client.StatusNew,
 		ConversationPartSet: []client.ConversationPart{{NameFriendly: "Chat", Referrer: &ref}}})
+	return m
+}
+
+// TestMoreBelowIsShown: a detail taller than the pane says how much is below on its last
+// line, and scrolling to the end shows the last line instead.
+func TestMoreBelowIsShown(t *testing.T) {
+	m := tall(nil)
 	lines := strings.Split(m.View(), "\n")
 	if len(lines) != 10 || !strings.Contains(lines[9], "more lines") {
 		t.Fatalf("no sign of more below:\n%s", m.View())
 	}
 	m, _ = m.Update(viewtest.Key("G"))
 	v := m.View()
-	if strings.Contains(v, "more lines") || !strings.Contains(v, ref) {
+	if strings.Contains(v, "more lines") || !strings.Contains(v, referrer) {
 		t.Fatalf("at the end the last line (the referrer) should show:\n%s", v)
 	}
 	viewtest.CheckSize(t, v, 60, 10, "detail")
@@ -80,13 +90,7 @@ func TestRefreshKeepsTheDetailShown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := detail.New(viewtest.Ctx(c))
-	m.SetSize(60, 10)
-	m.Focus()
-	m.Load(7, false)
-	ref := "https://example.com/from"
-	m.Set(client.Conversation{ID: 7, Status: client.StatusNew,
-		ConversationPartSet: []client.ConversationPart{{NameFriendly: "Chat", Referrer: &ref}}})
+	m := tall(c)
 	m, _ = m.Update(viewtest.Key("j"))
 	m, _ = m.Update(viewtest.Key("j"))
 	before := m.View()
