@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -292,21 +291,10 @@ func TestJumpToID(t *testing.T) {
 // newEnv is a fresh sandbox (tests here write) with a request log and a client on it.
 func newEnv(t *testing.T) *viewtest.Env { return viewtest.NewEnv(t, sandbox.Options{}, nil) }
 
-// eventsAsSent is another server, made from the sandbox: in its navigation lists (an
-// envelope or a bare array) every event lacks created_at and contact_identity_id and
-// carries fields parley does not read.
-type eventsAsSent struct{ next http.RoundTripper }
-
-func (e eventsAsSent) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := e.next.RoundTrip(r)
-	if err != nil || r.Method != http.MethodGet || !strings.HasSuffix(r.URL.Path, "/navigation/") || resp.StatusCode != http.StatusOK {
-		return resp, err
-	}
-	body, err := io.ReadAll(resp.Body)
-	_ = resp.Body.Close()
-	if err != nil {
-		return nil, err
-	}
+// eventsAsSent is another server, made from the sandbox (an edit of its navigation lists,
+// see viewtest.EditBodies): in an envelope or a bare array, every event lacks created_at and
+// contact_identity_id and carries fields parley does not read.
+func eventsAsSent(_ string, body []byte) ([]byte, error) {
 	var page map[string]json.RawMessage
 	items := json.RawMessage(body)
 	bare := bytes.HasPrefix(bytes.TrimSpace(body), []byte("["))
@@ -327,15 +315,11 @@ func (e eventsAsSent) RoundTrip(r *http.Request) (*http.Response, error) {
 		ev["device"] = "phone\u202e"
 	}
 	items, _ = json.Marshal(events)
-	body = items
-	if !bare {
-		page["results"] = items
-		body, _ = json.Marshal(page)
+	if bare {
+		return items, nil
 	}
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	resp.ContentLength = int64(len(body))
-	resp.Header.Del("Content-Length")
-	return resp, nil
+	page["results"] = items
+	return json.Marshal(page)
 }
 
 // TestEventsShowAsSent: an event without a time and a contact shows "—" for both, in both
@@ -352,7 +336,9 @@ func TestEventsShowAsSent(t *testing.T) {
 			if v != "" {
 				opts.Variants = []sandbox.Variant{v}
 			}
-			e := viewtest.NewEnv(t, opts, func(next http.RoundTripper) http.RoundTripper { return eventsAsSent{next} })
+			e := viewtest.NewEnv(t, opts, func(next http.RoundTripper) http.RoundTripper {
+				return viewtest.EditBodies{Next: next, Suffix: "/navigation/", Edit: eventsAsSent}
+			})
 			l, m := open(t, e, 130, 30)
 			r, ok := m.Selected()
 			if !ok || !r.At.IsZero() || r.ContactID != 0 {
