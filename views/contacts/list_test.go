@@ -83,9 +83,7 @@ func TestListSearchOrderingFiltersAndEsc(t *testing.T) {
 	m = viewtest.Settle(m, m.Load(false), wait)
 	// o walks the six orderings after the default, each sent to the server.
 	for _, want := range contacts.OrderingCycle[1:] {
-		var cmd tea.Cmd
-		m, cmd = m.Update(viewtest.Key("o"))
-		m = viewtest.Settle(m, cmd, wait)
+		m = viewtest.Handle(m, viewtest.Key("o"), wait)
 		if m.Query().Ordering != want {
 			t.Fatalf("o gave %q, want %q", m.Query().Ordering, want)
 		}
@@ -104,16 +102,13 @@ func TestListSearchOrderingFiltersAndEsc(t *testing.T) {
 		}
 	}
 	var cmd tea.Cmd
-	m, cmd = m.Update(viewtest.Key("o")) // back to the default
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, viewtest.Key("o"), wait) // back to the default
 	if m.Query().Ordering != "" {
 		t.Fatalf("o after -email gave %q, want the default", m.Query().Ordering)
 	}
 
-	m, cmd = m.Update(contacts.FilterMsg{Filter: client.ContactFilter{Locale: "de_DE"}})
-	m = viewtest.Settle(m, cmd, wait)
-	m, cmd = m.Update(contacts.SearchMsg{Text: "berlin"})
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, contacts.FilterMsg{Filter: client.ContactFilter{Locale: "de_DE"}}, wait)
+	m = viewtest.Handle(m, contacts.SearchMsg{Text: "berlin"}, wait)
 	if m.Total() == 0 {
 		t.Fatal("search berlin with locale de_DE found nothing")
 	}
@@ -138,18 +133,15 @@ func TestListSearchOrderingFiltersAndEsc(t *testing.T) {
 	if cmd != nil || len(m.Marked()) != 0 || m.Query().Search != "berlin" {
 		t.Fatalf("esc with marks: marks %d, query %+v", len(m.Marked()), m.Query())
 	}
-	m, cmd = m.Update(viewtest.Key("esc")) // then the search
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, viewtest.Key("esc"), wait) // then the search
 	if m.Query().Search != "" || m.Query().Filter.Locale != "de_DE" {
 		t.Fatalf("first esc: %+v", m.Query())
 	}
-	m, cmd = m.Update(viewtest.Key("esc")) // then the filters
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, viewtest.Key("esc"), wait) // then the filters
 	if !m.Query().Filter.IsZero() {
 		t.Fatalf("second esc left %+v", m.Query().Filter)
 	}
-	m, cmd = m.Update(contacts.SearchMsg{Text: "zzzznotaword"})
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, contacts.SearchMsg{Text: "zzzznotaword"}, wait)
 	if m.Total() != 0 || !strings.Contains(m.View(), "No contact matches the search") {
 		t.Fatalf("nonsense search: total %d\n%s", m.Total(), m.View())
 	}
@@ -158,8 +150,7 @@ func TestListSearchOrderingFiltersAndEsc(t *testing.T) {
 func TestListSearchIsRanked(t *testing.T) {
 	e := readOnly(t)
 	m := newList(e, 100, 120, 20)
-	m, cmd := m.Update(contacts.SearchMsg{Text: "berlin"})
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, contacts.SearchMsg{Text: "berlin"}, wait)
 	p, err := e.c.SearchContacts(client.Fresh(t.Context()), "berlin", 100)
 	if err != nil {
 		t.Fatal(err)
@@ -181,9 +172,7 @@ func TestListViewIsExactlyItsSize(t *testing.T) {
 		viewtest.CheckSize(t, m.View(), size[0], size[1], "loading")
 		m = viewtest.Settle(m, m.Load(false), wait)
 		for _, k := range []string{"j", "j", " ", "G", "g", "o"} {
-			var cmd tea.Cmd
-			m, cmd = m.Update(viewtest.Key(k))
-			m = viewtest.Settle(m, cmd, wait)
+			m = viewtest.Handle(m, viewtest.Key(k), wait)
 			viewtest.CheckSize(t, m.View(), size[0], size[1], fmt.Sprintf("%dx%d after %q", size[0], size[1], k))
 		}
 	}
@@ -283,9 +272,7 @@ func TestListContinuesPastTheOffsetCapThroughAll(t *testing.T) {
 	m := newList(e, 100, 100, 20)
 	m = viewtest.Settle(m, m.Load(false), wait)
 	for i := 0; i < 1000 && len(m.Rows()) < f.total; i++ {
-		var cmd tea.Cmd
-		m, cmd = m.Update(viewtest.Key("ctrl+d"))
-		m = viewtest.Settle(m, cmd, wait)
+		m = viewtest.Handle(m, viewtest.Key("ctrl+d"), wait)
 	}
 	if got := len(m.Rows()); got != f.total {
 		t.Fatalf("browsed %d of %d contacts", got, f.total)
@@ -314,8 +301,7 @@ func TestListContinuesPastTheOffsetCapThroughAll(t *testing.T) {
 	m = newList(e, 100, 100, 20)
 	m = viewtest.Settle(m, m.Load(false), wait)
 	var cmd tea.Cmd
-	m, cmd = m.Update(viewtest.Key("G"))
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, viewtest.Key("G"), wait)
 	if r, ok := m.Selected(); !ok || r.ID != 1 || !strings.Contains(m.View(), " 10,250/10,250") {
 		t.Fatalf("after G the cursor is on contact %d (%v), want the last one, 1:\n%s", r.ID, ok, m.View())
 	}
@@ -368,12 +354,6 @@ func TestJoinersAreDroppedEmojiKept(t *testing.T) {
 // row.
 func TestNewQueryStartsAtTheTopAndRefreshKeepsTheRow(t *testing.T) {
 	e := readOnly(t)
-	down := func(m contacts.List, n int) contacts.List {
-		for range n {
-			m, _ = m.Update(viewtest.Key("j"))
-		}
-		return m
-	}
 	atTop := func(m contacts.List, after string) {
 		t.Helper()
 		if len(m.Rows()) < 2 {
@@ -389,40 +369,33 @@ func TestNewQueryStartsAtTheTopAndRefreshKeepsTheRow(t *testing.T) {
 	if len(m.Rows()) < 30 || len(m.Rows()) != m.Total() {
 		t.Fatalf("the test needs one page of 30 to 100 rows, got %d of %d", len(m.Rows()), m.Total())
 	}
-	m = down(m, 20)
+	m = viewtest.Down(m, 20)
 	sel, _ := m.Selected()
-	var cmd tea.Cmd
-	m, cmd = m.Update(viewtest.Key("r"))
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, viewtest.Key("r"), wait)
 	if r, _ := m.Selected(); r.ID != sel.ID {
 		t.Fatalf("r moved the cursor from %d to %d", sel.ID, r.ID)
 	}
 
-	m, cmd = m.Update(viewtest.Key("o")) // created, newest first
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, viewtest.Key("o"), wait) // created, newest first
 	atTop(m, "o")
-	m = down(m, 20)
-	m, cmd = m.Update(viewtest.Key("o")) // created, oldest first: the rows reversed
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Down(m, 20)
+	m = viewtest.Handle(m, viewtest.Key("o"), wait) // created, oldest first: the rows reversed
 	atTop(m, "o to created ↑")
 
-	m = down(m, 20)
+	m = viewtest.Down(m, 20)
 	m = viewtest.Settle(m, m.SetQuery(contacts.Query{Ordering: "name"}), wait)
 	atTop(m, "a new query")
 
-	m = down(m, 20)
-	m, cmd = m.Update(contacts.SearchMsg{Text: "example"})
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Down(m, 20)
+	m = viewtest.Handle(m, contacts.SearchMsg{Text: "example"}, wait)
 	atTop(m, "a search")
 
-	m = down(m, 1)
-	m, cmd = m.Update(viewtest.Key("esc")) // clears the search: back to the name ordering
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Down(m, 1)
+	m = viewtest.Handle(m, viewtest.Key("esc"), wait) // clears the search: back to the name ordering
 	atTop(m, "esc")
 
-	m = down(m, 20)
-	m, cmd = m.Update(contacts.FilterMsg{Filter: client.ContactFilter{Locale: "de_DE"}})
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Down(m, 20)
+	m = viewtest.Handle(m, contacts.FilterMsg{Filter: client.ContactFilter{Locale: "de_DE"}}, wait)
 	atTop(m, "a filter")
 }
 
@@ -507,9 +480,7 @@ func TestListAgesStayCurrent(t *testing.T) {
 func TestListCountIsSingularForOne(t *testing.T) {
 	e := fakeContacts(t, time.Hour)
 	m := newList(e, 100, 100, 10)
-	var cmd tea.Cmd
-	m, cmd = m.Update(contacts.SearchMsg{Text: "anna"})
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, contacts.SearchMsg{Text: "anna"}, wait)
 	header := strings.Split(m.View(), "\n")[0]
 	if !strings.HasPrefix(header, ` 1 contact · search:"anna" (ranked)`) {
 		t.Fatalf("header %q", header)

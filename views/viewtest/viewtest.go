@@ -244,6 +244,20 @@ func Settle[M Pane[M]](m M, cmd tea.Cmd, wait time.Duration) M {
 	return m
 }
 
+// Handle hands msg to m and settles what it starts, as Settle does.
+func Handle[M Pane[M]](m M, msg tea.Msg, wait time.Duration) M {
+	m, cmd := m.Update(msg)
+	return Settle(m, cmd, wait)
+}
+
+// Down presses the down key (j) n times on m.
+func Down[M Pane[M]](m M, n int) M {
+	for range n {
+		m, _ = m.Update(Key("j"))
+	}
+	return m
+}
+
 // sleeps reports the commands that only sleep: tea.Tick, tea.Every and cursor blinks.
 func sleeps(c tea.Cmd) bool {
 	name := runtime.FuncForPC(reflect.ValueOf(c).Pointer()).Name()

@@ -67,9 +67,7 @@ func TestStatusOrderSearchAndEsc(t *testing.T) {
 	c := viewtest.Client(t, sb)
 	m := newList(t, c, 100, 120, 20)
 	m = viewtest.Settle(m, m.Load(false), wait)
-	var cmd tea.Cmd
-	m, cmd = m.Update(viewtest.Key("s"))
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, viewtest.Key("s"), wait)
 	if m.Query().Filter.Status != client.StatusNew {
 		t.Fatalf("s set status %q, want new", m.Query().Filter.Status)
 	}
@@ -78,8 +76,7 @@ func TestStatusOrderSearchAndEsc(t *testing.T) {
 			t.Fatalf("status filter new shows a %q row", r.Status)
 		}
 	}
-	m, cmd = m.Update(viewtest.Key("o"))
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, viewtest.Key("o"), wait)
 	if m.Query().Ordering != "id" {
 		t.Fatalf("o after the default -id gave %q, want id", m.Query().Ordering)
 	}
@@ -89,21 +86,18 @@ func TestStatusOrderSearchAndEsc(t *testing.T) {
 			t.Fatalf("ordering id: %d listed after %d", rows[i].ID, rows[i-1].ID)
 		}
 	}
-	m, cmd = m.Update(listing.SearchMsg{Text: "zzzznotaword"})
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, listing.SearchMsg{Text: "zzzznotaword"}, wait)
 	if m.Total() != 0 || !strings.Contains(m.View(), "No conversations match") {
 		t.Fatalf("search for nonsense: total %d, view:\n%s", m.Total(), m.View())
 	}
 	if !strings.Contains(m.View(), `search:"zzzznotaword"`) {
 		t.Fatalf("header does not show the search:\n%s", m.View())
 	}
-	m, cmd = m.Update(viewtest.Key("esc")) // clears the search
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, viewtest.Key("esc"), wait) // clears the search
 	if m.Query().Search != "" || m.Query().Filter.Status != client.StatusNew {
 		t.Fatalf("first esc: query %+v, want search cleared and filters kept", m.Query())
 	}
-	m, cmd = m.Update(viewtest.Key("esc")) // then the filters
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, viewtest.Key("esc"), wait) // then the filters
 	if !m.Query().Filter.IsZero() {
 		t.Fatalf("second esc left filters %+v", m.Query().Filter)
 	}
@@ -116,9 +110,7 @@ func TestViewIsExactlyItsSize(t *testing.T) {
 		m := newList(t, c, 100, size[0], size[1])
 		m = viewtest.Settle(m, m.Load(false), wait)
 		for _, k := range []string{"j", "j", " ", "G", "g"} {
-			var cmd tea.Cmd
-			m, cmd = m.Update(viewtest.Key(k))
-			m = viewtest.Settle(m, cmd, wait)
+			m = viewtest.Handle(m, viewtest.Key(k), wait)
 			lines := strings.Split(m.View(), "\n")
 			if len(lines) != size[1] {
 				t.Fatalf("%dx%d after %q: %d lines", size[0], size[1], k, len(lines))
@@ -161,15 +153,13 @@ func TestPastTheOffsetCapByCursor(t *testing.T) {
 	c := viewtest.Client(t, sb)
 	for _, ordering := range []string{"", "id"} {
 		m := newList(t, c, 10, 100, 20)
-		var cmd tea.Cmd
 		m = viewtest.Settle(m, m.SetQuery(listing.Query{Ordering: ordering}), wait)
 		total := m.Total()
 		if total <= 30 {
 			t.Fatalf("only %d conversations", total)
 		}
 		for i := 0; i < 100 && len(m.Rows()) < total; i++ {
-			m, cmd = m.Update(viewtest.Key("G"))
-			m = viewtest.Settle(m, cmd, wait)
+			m = viewtest.Handle(m, viewtest.Key("G"), wait)
 		}
 		rows := m.Rows()
 		if len(rows) != total {
@@ -187,9 +177,7 @@ func TestPastTheOffsetCapByCursor(t *testing.T) {
 	m := newList(t, c, 10, 100, 20)
 	m = viewtest.Settle(m, m.SetQuery(listing.Query{Ordering: "-last_message_sent_at"}), wait)
 	for i := 0; i < 20; i++ {
-		var cmd tea.Cmd
-		m, cmd = m.Update(viewtest.Key("G"))
-		m = viewtest.Settle(m, cmd, wait)
+		m = viewtest.Handle(m, viewtest.Key("G"), wait)
 	}
 	if got := len(m.Rows()); got != 30 {
 		t.Fatalf("a time ordering browsed %d rows, want the cap of 30", got)
@@ -205,34 +193,24 @@ func TestPastTheOffsetCapByCursor(t *testing.T) {
 func TestNewQueryStartsAtTheTopAndRefreshKeepsTheRow(t *testing.T) {
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
-	down := func(m listing.Model, n int) listing.Model {
-		for range n {
-			m, _ = m.Update(viewtest.Key("j"))
-		}
-		return m
-	}
 	m := newList(t, c, 100, 120, 20)
 	m = viewtest.Settle(m, m.Load(false), wait)
 	if len(m.Rows()) < 60 || len(m.Rows()) != m.Total() {
 		t.Fatalf("the test needs one page of 60 to 100 rows, got %d of %d", len(m.Rows()), m.Total())
 	}
-	m = down(m, 40)
+	m = viewtest.Down(m, 40)
 	sel, _ := m.Selected()
-	var cmd tea.Cmd
-	m, cmd = m.Update(viewtest.Key("r"))
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, viewtest.Key("r"), wait)
 	if r, _ := m.Selected(); r.ID != sel.ID {
 		t.Fatalf("r moved the cursor from %d to %d", sel.ID, r.ID)
 	}
-	m, cmd = m.Update(viewtest.Key("o")) // id ascending: the same rows, the selected one elsewhere
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, viewtest.Key("o"), wait) // id ascending: the same rows, the selected one elsewhere
 	if r, _ := m.Selected(); r.ID != m.Rows()[0].ID {
 		t.Fatalf("after o the cursor is on %d, not on the first row %d", r.ID, m.Rows()[0].ID)
 	}
-	m = down(m, 30)
+	m = viewtest.Down(m, 30)
 	sel, _ = m.Selected()
-	m, cmd = m.Update(listing.SearchMsg{Text: sel.Name})
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, listing.SearchMsg{Text: sel.Name}, wait)
 	if len(m.Rows()) < 2 {
 		t.Fatalf("the search for %q found %d rows", sel.Name, len(m.Rows()))
 	}
@@ -388,8 +366,7 @@ func TestSearchIsRankedAndSendsNoOrdering(t *testing.T) {
 	m := newList(t, c, 100, 160, 20)
 	m = viewtest.Settle(m, m.SetQuery(listing.Query{Ordering: "-last_message_sent_at"}), wait)
 	var cmd tea.Cmd
-	m, cmd = m.Update(listing.SearchMsg{Text: "thanks"})
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, listing.SearchMsg{Text: "thanks"}, wait)
 	reqs := listRequests(t, e)
 	last := reqs[len(reqs)-1]
 	if last.Get("search_query") != "thanks" || last.Has("ordering") {
@@ -445,13 +422,11 @@ func TestEscClearsMarksThenSearchThenFilters(t *testing.T) {
 	if v := m.View(); strings.Contains(v, "marked") || strings.Contains(v, "\n*") {
 		t.Fatalf("a row still shows its mark:\n%s", v)
 	}
-	m, cmd = m.Update(viewtest.Key("esc"))
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, viewtest.Key("esc"), wait)
 	if m.Query().Search != "" || m.Query().Filter.Status != client.StatusPending {
 		t.Fatalf("second esc: query %+v, want the search cleared and the filters kept", m.Query())
 	}
-	m, cmd = m.Update(viewtest.Key("esc"))
-	m = viewtest.Settle(m, cmd, wait)
+	m = viewtest.Handle(m, viewtest.Key("esc"), wait)
 	if !m.Query().Filter.IsZero() || m.CanClear() {
 		t.Fatalf("third esc left filters %+v", m.Query().Filter)
 	}
@@ -1020,9 +995,7 @@ func TestRefreshWindowIsNotMovedByALaterPage(t *testing.T) {
 	}
 	server.Add(10 * time.Minute) // auto-refresh had stopped (idle), then the user scrolls
 	for i := 0; i < 10 && len(m.Rows()) <= loaded; i++ {
-		var cmd tea.Cmd
-		m, cmd = m.Update(viewtest.Key("ctrl+d"))
-		m = viewtest.Settle(m, cmd, wait)
+		m = viewtest.Handle(m, viewtest.Key("ctrl+d"), wait)
 	}
 	if len(m.Rows()) <= loaded {
 		t.Fatal("the next page did not load")
