@@ -147,19 +147,27 @@ func TestAwayOfOneselfNeedsNoConfirmation(t *testing.T) {
 	}
 }
 
+// ask puts the cursor on operator id and presses k, which must open a confirmation: it
+// returns the operator's row and the question's words (one line, no styles).
+func ask(t *testing.T, l *viewtest.Screen, m *operators.Model, id int64, k string) (operators.Row, string) {
+	t.Helper()
+	moveTo(t, l, m, id)
+	row := m.Rows()[rowIndex(t, m, id)]
+	l.Key(k)
+	cm, ok := l.Modal().(*confirm.Model)
+	if !ok {
+		t.Fatalf("%s on operator %d opened %T, want a confirmation", k, id, l.H.Top())
+	}
+	return row, strings.Join(strings.Fields(ansi.Strip(cm.View())), " ")
+}
+
 func TestAwayOfAnotherOperatorAsksFirst(t *testing.T) {
 	e := newEnv(t)
 	l, m, _ := open(t, e, e.Client, 80, 24)
 	other := e.Info.OwnerOperatorID + 1
-	moveTo(t, l, m, other)
-	row := m.Rows()[rowIndex(t, m, other)]
-	l.Key("w")
-	cm, ok := l.Modal().(*confirm.Model)
-	if !ok {
-		t.Fatalf("w on another operator opened %T, want a confirmation", l.H.Top())
-	}
-	if v := ansi.Strip(cm.View()); !strings.Contains(strings.Join(strings.Fields(v), " "), row.Label()) {
-		t.Fatalf("the question does not name %s:\n%s", row.Label(), v)
+	row, question := ask(t, l, m, other, "w")
+	if !strings.Contains(question, row.Label()) {
+		t.Fatalf("the question does not name %s:\n%s", row.Label(), question)
 	}
 	l.Key("n")
 	l.Until("closed", func() bool { return l.H.Top() == nil })
@@ -232,15 +240,9 @@ func TestDeleteConfirmsNamingTheOperator(t *testing.T) {
 	e := newEnv(t)
 	l, m, _ := open(t, e, e.Client, 80, 24)
 	victim := e.Info.OwnerOperatorID + 2
-	moveTo(t, l, m, victim)
-	row := m.Rows()[rowIndex(t, m, victim)]
-	l.Key("d")
-	cm, ok := l.Modal().(*confirm.Model)
-	if !ok {
-		t.Fatalf("d opened %T", l.H.Top())
-	}
-	if v := strings.Join(strings.Fields(ansi.Strip(cm.View())), " "); !strings.Contains(v, "Delete operator "+row.Label()) {
-		t.Fatalf("question: %s", v)
+	row, question := ask(t, l, m, victim, "d")
+	if !strings.Contains(question, "Delete operator "+row.Label()) {
+		t.Fatalf("question: %s", question)
 	}
 	l.Key("y")
 	l.Until("the delete", func() bool { return !m.Busy() && len(m.Rows()) == 6 })
