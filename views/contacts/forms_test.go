@@ -345,42 +345,32 @@ func TestEditFormRateLimitedKeepsInput(t *testing.T) {
 // waiting. Ticks and blinks never fire. When the form starts its task, the task's command
 // is returned unrun; messages for the root are returned.
 func feed(m common.Modal, keys ...string) (common.Modal, tea.Cmd, []tea.Msg) {
-	var queue, out []tea.Msg
+	var queue []tea.Msg
 	for _, k := range keys {
 		queue = append(queue, viewtest.Key(k))
 	}
-	var exec func(tea.Cmd)
-	exec = func(c tea.Cmd) {
-		if c == nil || sleeps(c) {
-			return
-		}
-		msg := c()
-		if cmds, ok := viewtest.SubCommands(msg); ok {
-			for _, sc := range cmds {
-				exec(sc)
-			}
-			return
-		}
-		switch msg.(type) {
-		case nil:
-		case common.ToastMsg, common.TaskDoneMsg, contacts.FilterMsg:
-			out = append(out, msg)
-		default:
-			queue = append(queue, msg)
-		}
+	return deliver(m, queue, 500, inOrder)
+}
+
+// inOrder runs c the way Bubble Tea runs what one message returned, without the commands
+// that only wait: a sequence's commands one after the other, each with what it batches,
+// and returns their messages in that order.
+func inOrder(c tea.Cmd) []tea.Msg {
+	if c == nil || sleeps(c) {
+		return nil
 	}
-	for n := 0; len(queue) > 0 && n < 500; n++ {
-		next := queue[0]
-		queue = queue[1:]
-		was := isSubmitting(m)
-		var cmd tea.Cmd
-		m, cmd = m.Update(next)
-		if !was && isSubmitting(m) {
-			return m, cmd, out
+	msg := c()
+	if cmds, ok := viewtest.SubCommands(msg); ok {
+		var out []tea.Msg
+		for _, sc := range cmds {
+			out = append(out, inOrder(sc)...)
 		}
-		exec(cmd)
+		return out
 	}
-	return m, nil, out
+	if msg == nil {
+		return nil
+	}
+	return []tea.Msg{msg}
 }
 
 // sleeps reports the commands that only wait: tea.Tick and cursor blinks.

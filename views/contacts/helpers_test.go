@@ -170,9 +170,16 @@ func isSubmitting(m common.Modal) bool {
 // starts its task, whose command is returned unrun. Messages for the root or a screen
 // (close, toast, filter, …) are returned.
 func drive(m common.Modal, msg tea.Msg) (common.Modal, tea.Cmd, []tea.Msg) {
-	queue := []tea.Msg{msg}
+	return deliver(m, []tea.Msg{msg}, 200, run)
+}
+
+// deliver hands the messages of queue to modal m one after the other, up to limit of them,
+// and after them the messages of the commands each one returns, as exec runs them. It stops
+// when the form starts its task, and returns the task's command unrun. Messages for the
+// root or a screen (toasts, task reports, filters, searches) are returned, not delivered.
+func deliver(m common.Modal, queue []tea.Msg, limit int, exec func(tea.Cmd) []tea.Msg) (common.Modal, tea.Cmd, []tea.Msg) {
 	var out []tea.Msg
-	for n := 0; len(queue) > 0 && n < 200; n++ {
+	for n := 0; len(queue) > 0 && n < limit; n++ {
 		next := queue[0]
 		queue = queue[1:]
 		was := isSubmitting(m)
@@ -181,7 +188,7 @@ func drive(m common.Modal, msg tea.Msg) (common.Modal, tea.Cmd, []tea.Msg) {
 		if !was && isSubmitting(m) {
 			return m, cmd, out
 		}
-		for _, r := range run(cmd) {
+		for _, r := range exec(cmd) {
 			switch r.(type) {
 			case common.ToastMsg, common.TaskDoneMsg,
 				contacts.FilterMsg, contacts.SearchMsg:
