@@ -1072,13 +1072,7 @@ func TestNarrowCostLineKeepsTheRunKey(t *testing.T) {
 	m.Update(rangePickedMsg{r: Range{Preset: PresetCustom, Custom: Period{From: from, To: fixedNow}}})
 	m.SetSize(80, 22)
 	m.free, m.delay = 0, 15*time.Second
-	var cost string
-	for _, l := range strings.Split(ansi.Strip(m.View()), "\n") {
-		if strings.Contains(l, "Cost") {
-			cost = l
-		}
-	}
-	if !strings.Contains(cost, "3 requests") || !strings.Contains(cost, "enter runs it") || ansi.StringWidth(cost) != 80 {
+	if cost := viewtest.LineWith(m.View(), "Cost"); !strings.Contains(cost, "3 requests") || !strings.Contains(cost, "enter runs it") || ansi.StringWidth(cost) != 80 {
 		t.Fatalf("cost line %q", cost)
 	}
 }

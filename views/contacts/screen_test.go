@@ -950,13 +950,7 @@ func TestDetailAgesFollowTheServerClock(t *testing.T) {
 		d.SetSize(80, 60)
 		_ = d.Open(c.ID, false) // the pane shows contact c.ID (its loads are not run)
 		d.SetContact(c)
-		var line string
-		for _, l := range strings.Split(ansi.Strip(d.View()), "\n") {
-			if strings.Contains(l, "Created") {
-				line = l
-			}
-		}
-		if !strings.Contains(line, "(just now)") {
+		if line := viewtest.LineWith(d.View(), "Created"); !strings.Contains(line, "(just now)") {
 			t.Errorf("local clock off by %s: the detail shows %q, want the contact created \"just now\"", skew, strings.TrimSpace(line))
 		}
 	}

@@ -214,6 +214,17 @@ func CheckSize(t testing.TB, view string, w, h int, what string) {
 	}
 }
 
+// LineWith is the last line of view, without styles, that contains part ("" when none does).
+func LineWith(view, part string) string {
+	var line string
+	for _, l := range strings.Split(ansi.Strip(view), "\n") {
+		if strings.Contains(l, part) {
+			line = l
+		}
+	}
+	return line
+}
+
 // Pane is a view whose Update returns its own type (a list or a pane, not a screen).
 type Pane[M any] interface {
 	Update(tea.Msg) (M, tea.Cmd)

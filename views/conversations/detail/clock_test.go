@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/conversations/detail"
@@ -30,13 +28,7 @@ func TestAgesFollowTheServerClock(t *testing.T) {
 		m.SetSize(80, 60)
 		m.Load(conv.ID, false)
 		m.Set(conv)
-		var line string
-		for _, l := range strings.Split(ansi.Strip(m.View()), "\n") {
-			if strings.Contains(l, "Updated") {
-				line = l
-			}
-		}
-		if !strings.Contains(line, "(just now)") {
+		if line := viewtest.LineWith(m.View(), "Updated"); !strings.Contains(line, "(just now)") {
 			t.Errorf("local clock off by %s: the detail shows %q, want the update \"just now\"", skew, strings.TrimSpace(line))
 		}
 	}
