@@ -55,7 +55,7 @@ func task(t *testing.T, cmd tea.Cmd) common.TaskDoneMsg {
 	return d
 }
 
-func bodyOf(t *testing.T, s sent) map[string]any {
+func bodyOf(t *testing.T, s viewtest.Sent) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal([]byte(s.Body), &m); err != nil {
@@ -79,7 +79,7 @@ func TestEditFormPrefillsAndSendsOnlyChanges(t *testing.T) {
 	if toast, ok := find[common.ToastMsg](msgs); !ok || !strings.Contains(toast.Text, "Nothing changed") {
 		t.Fatalf("untouched form: %#v", msgs)
 	}
-	if n := len(e.rec.requests("PATCH", "/contact_identities/")); n != 0 {
+	if n := len(e.rec.Requests("PATCH", "/contact_identities/")); n != 0 {
 		t.Fatalf("untouched form sent %d PATCHes", n)
 	}
 
@@ -95,7 +95,7 @@ func TestEditFormPrefillsAndSendsOnlyChanges(t *testing.T) {
 	if d.Err != nil || d.Kind != contacts.KindUpdated {
 		t.Fatalf("task: %+v", d)
 	}
-	patches := e.rec.requests("PATCH", "/contact_identities/")
+	patches := e.rec.Requests("PATCH", "/contact_identities/")
 	if len(patches) != 1 {
 		t.Fatalf("%d PATCHes", len(patches))
 	}
@@ -157,7 +157,7 @@ func TestEditFormValidatesBeforeSending(t *testing.T) {
 			t.Fatalf("no visible %q:\n%s", tc.want, m.View())
 		}
 	}
-	if n := len(e.rec.requests("PATCH", "/contact_identities/")); n != 0 {
+	if n := len(e.rec.Requests("PATCH", "/contact_identities/")); n != 0 {
 		t.Fatalf("invalid input sent %d PATCHes", n)
 	}
 }
@@ -194,7 +194,7 @@ func TestEditFormKeepsInputOnFailureAndNeverSubmitsTwice(t *testing.T) {
 	if !strings.Contains(v, "You lack permission") || !strings.Contains(v, "Kept Name") {
 		t.Fatalf("after the failure the form must show the detail and keep the input:\n%s", v)
 	}
-	if n := len(e.rec.requests("PATCH", "/contact_identities/")); n != 1 {
+	if n := len(e.rec.Requests("PATCH", "/contact_identities/")); n != 1 {
 		t.Fatalf("%d PATCHes, want exactly 1", n)
 	}
 	// Submitting again (now allowed) sends the same input once more.
@@ -235,7 +235,7 @@ func TestUpsertFormCreatesThenUpdatesByIdentifier(t *testing.T) {
 			t.Fatalf("upsert %d: created %v name %q", i, u.Created, client.Str(u.Contact.Name))
 		}
 	}
-	puts := e.rec.requests("PUT", "/contact_identities/")
+	puts := e.rec.Requests("PUT", "/contact_identities/")
 	if len(puts) != 2 || !strings.Contains(puts[0].Query, "identifier=email") {
 		t.Fatalf("PUTs: %+v", puts)
 	}
@@ -334,7 +334,7 @@ func TestEditFormRateLimitedKeepsInput(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "Rate-limited by the API") || !strings.Contains(v, "Typed Before The Limit") {
 		t.Fatalf("the form must say it was rate-limited and keep the input:\n%s", v)
 	}
-	if n := len(e.rec.requests("PATCH", "/contact_identities/")); n != 1 {
+	if n := len(e.rec.Requests("PATCH", "/contact_identities/")); n != 1 {
 		t.Fatalf("%d PATCHes: a PATCH is not retried", n)
 	}
 }
@@ -392,7 +392,7 @@ func TestUpsertFormKeysOfOneReadLandInTheirFields(t *testing.T) {
 	if d := task(t, cmd); d.Err != nil {
 		t.Fatalf("upsert: %v", d.Err)
 	}
-	puts := e.rec.requests("PUT", "/contact_identities/")
+	puts := e.rec.Requests("PUT", "/contact_identities/")
 	if len(puts) != 1 {
 		t.Fatalf("%d PUTs", len(puts))
 	}
@@ -534,7 +534,7 @@ func TestUpsertFormFindsByPhoneNumber(t *testing.T) {
 			t.Fatalf("upsert %d: created %v, name %q, phone %q", i, u.Created, client.Str(u.Contact.Name), client.Str(u.Contact.PhoneNumber))
 		}
 	}
-	puts := e.rec.requests("PUT", "/contact_identities/")
+	puts := e.rec.Requests("PUT", "/contact_identities/")
 	if len(puts) != 2 || puts[1].Query != "identifier=phone_number" {
 		t.Fatalf("PUTs: %+v", puts)
 	}
@@ -586,7 +586,7 @@ func TestEditSendsOnlyTheChangedFieldAndLeavesHostileTextAlone(t *testing.T) {
 	if d := task(t, cmd); d.Err != nil {
 		t.Fatalf("task: %v", d.Err)
 	}
-	patches := e.rec.requests("PATCH", "/contact_identities/")
+	patches := e.rec.Requests("PATCH", "/contact_identities/")
 	if len(patches) != 2 { // the seeding one, then the form's
 		t.Fatalf("%d PATCHes", len(patches))
 	}

@@ -1,11 +1,8 @@
 package contacts_test
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"net/http"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -21,48 +18,9 @@ import (
 
 const wait = 5 * time.Second
 
-// sent is one request the recorder saw.
-type sent struct {
-	Method, Path string
-	Query        string
-	Body         string
-}
-
-// recorder is an http.RoundTripper that logs every request (with its body) and forwards it.
-type recorder struct {
-	next http.RoundTripper
-	mu   sync.Mutex
-	reqs []sent
-}
-
-func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	var body []byte
-	if req.Body != nil {
-		body, _ = io.ReadAll(req.Body)
-		req.Body = io.NopCloser(bytes.NewReader(body))
-	}
-	r.mu.Lock()
-	r.reqs = append(r.reqs, sent{Method: req.Method, Path: req.URL.Path, Query: req.URL.RawQuery, Body: string(body)})
-	r.mu.Unlock()
-	return r.next.RoundTrip(req)
-}
-
-// requests returns the logged requests with this method whose path contains part.
-func (r *recorder) requests(method, part string) []sent {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []sent
-	for _, s := range r.reqs {
-		if s.Method == method && strings.Contains(s.Path, part) {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 type env struct {
 	sb   *sandbox.Running
-	rec  *recorder
+	rec  *viewtest.Recorder
 	c    *client.Client
 	ctx  *common.Ctx
 	info sandbox.Info
@@ -94,7 +52,7 @@ func writable(t *testing.T) *env {
 
 func envOn(t *testing.T, sb *sandbox.Running, operatorID int64) *env {
 	t.Helper()
-	rec := &recorder{next: viewtest.Transport(t)}
+	rec := &viewtest.Recorder{Next: viewtest.Transport(t)}
 	info := sb.Server.Info()
 	c, err := client.New(client.Config{BaseURL: sb.URL, Token: info.CustomerToken, OperatorID: operatorID,
 		HTTPClient: &http.Client{Transport: rec}, Now: viewtest.Clock})

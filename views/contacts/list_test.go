@@ -35,7 +35,7 @@ func TestListPrefetchesWithinAScreenOfTheEnd(t *testing.T) {
 	if len(m.Rows()) != 20 {
 		t.Fatalf("first page: %d rows", len(m.Rows()))
 	}
-	before := len(e.rec.requests("GET", "/contact_identities/"))
+	before := len(e.rec.Requests("GET", "/contact_identities/"))
 	var cmd tea.Cmd
 	for i := 0; i < 5; i++ { // cursor 5: 15 rows left, more than a screen
 		m, cmd = m.Update(viewtest.Key("j"))
@@ -50,8 +50,8 @@ func TestListPrefetchesWithinAScreenOfTheEnd(t *testing.T) {
 		t.Fatal("no prefetch within a screen of the end")
 	}
 	m = viewtest.Settle(m, cmd, wait)
-	if len(m.Rows()) != 40 || len(e.rec.requests("GET", "/contact_identities/"))-before != 1 {
-		t.Fatalf("after prefetch: %d rows, %d requests", len(m.Rows()), len(e.rec.requests("GET", "/contact_identities/"))-before)
+	if len(m.Rows()) != 40 || len(e.rec.Requests("GET", "/contact_identities/"))-before != 1 {
+		t.Fatalf("after prefetch: %d rows, %d requests", len(m.Rows()), len(e.rec.Requests("GET", "/contact_identities/"))-before)
 	}
 }
 
@@ -94,7 +94,7 @@ func TestListSearchOrderingFiltersAndEsc(t *testing.T) {
 		if m.Query().Ordering != want {
 			t.Fatalf("o gave %q, want %q", m.Query().Ordering, want)
 		}
-		reqs := e.rec.requests("GET", "/contact_identities/")
+		reqs := e.rec.Requests("GET", "/contact_identities/")
 		if q, _ := url.ParseQuery(reqs[len(reqs)-1].Query); q.Get("ordering") != want {
 			t.Fatalf("request for %q sent ordering=%q", want, q.Get("ordering"))
 		}
@@ -128,7 +128,7 @@ func TestListSearchOrderingFiltersAndEsc(t *testing.T) {
 	if !strings.Contains(v, `search:"berlin" (ranked)`) || !strings.Contains(v, "locale:de_DE") {
 		t.Fatalf("header does not show search and filter:\n%s", v)
 	}
-	last := e.rec.requests("GET", "/contact_identities/")
+	last := e.rec.Requests("GET", "/contact_identities/")
 	if q, _ := url.ParseQuery(last[len(last)-1].Query); q.Get("search_query") != "berlin" || q.Get("locale") != "de_DE" || q.Has("ordering") {
 		t.Fatalf("search request: %s", last[len(last)-1].Query)
 	}
@@ -495,7 +495,7 @@ func TestListOrderingKeySendsOneRequest(t *testing.T) {
 	e := readOnly(t)
 	m := newList(e, 100, 120, 20)
 	m = viewtest.Settle(m, m.Load(false), wait)
-	before := len(e.rec.requests("GET", "/contact_identities/"))
+	before := len(e.rec.Requests("GET", "/contact_identities/"))
 	var cmds []tea.Cmd
 	for range 3 {
 		var cmd tea.Cmd
@@ -511,7 +511,7 @@ func TestListOrderingKeySendsOneRequest(t *testing.T) {
 	for _, c := range cmds {
 		m = viewtest.Settle(m, c, wait)
 	}
-	reqs := e.rec.requests("GET", "/contact_identities/")[before:]
+	reqs := e.rec.Requests("GET", "/contact_identities/")[before:]
 	if len(reqs) != 1 {
 		t.Fatalf("three o sent %d requests, want 1", len(reqs))
 	}
@@ -590,21 +590,21 @@ func TestJumpToID(t *testing.T) {
 	m := newList(e, 10, 100, 20)
 	m = viewtest.Settle(m, m.Load(false), wait)
 	target := m.Rows()[6]
-	before := len(e.rec.requests("GET", "/contact_identities/"))
+	before := len(e.rec.Requests("GET", "/contact_identities/"))
 	m, _ = viewtest.KeyAnswer(t, e.ctx, m, "#", fmt.Sprint(target.ID), wait)
 	if r, _ := m.Selected(); r.ID != target.ID {
 		t.Fatalf("# %d: cursor on %d, want the loaded row", target.ID, r.ID)
 	}
-	for _, s := range e.rec.requests("GET", "/contact_identities/")[before:] {
+	for _, s := range e.rec.Requests("GET", "/contact_identities/")[before:] {
 		if q, _ := url.ParseQuery(s.Query); q.Has("id") {
 			t.Fatalf("# %d asked the server %q for a loaded row", target.ID, s.Query)
 		}
 	}
 
 	far := e.contactWith(t, func(ct client.Contact) bool { _, loaded := m.Row(ct.ID); return !loaded })
-	before = len(e.rec.requests("GET", "/contact_identities/"))
+	before = len(e.rec.Requests("GET", "/contact_identities/"))
 	m, _ = viewtest.KeyAnswer(t, e.ctx, m, "#", fmt.Sprint(far.ID), wait)
-	sent := e.rec.requests("GET", "/contact_identities/")[before:]
+	sent := e.rec.Requests("GET", "/contact_identities/")[before:]
 	if len(sent) != 1 || !strings.Contains("&"+sent[0].Query+"&", fmt.Sprintf("&id=%d&", far.ID)) {
 		t.Fatalf("# %d sent %v, want one request by id", far.ID, sent)
 	}

@@ -128,11 +128,11 @@ func TestDeleteOneNamesItAndSendsTheSingleDelete(t *testing.T) {
 	if v := strings.Join(strings.Fields(top.View()), " "); !strings.Contains(strings.ReplaceAll(v, " │ │", ""), want) && !strings.Contains(top.View(), strconv.FormatInt(r.ID, 10)) {
 		t.Fatalf("confirmation does not name %q:\n%s", want, top.View())
 	}
-	if len(e.rec.requests("DELETE", "/contact_identities/")) != 0 {
+	if len(e.rec.Requests("DELETE", "/contact_identities/")) != 0 {
 		t.Fatal("deleted before the answer")
 	}
 	hs.key("y")
-	dels := e.rec.requests("DELETE", "/contact_identities/")
+	dels := e.rec.Requests("DELETE", "/contact_identities/")
 	if len(dels) != 1 || dels[0].Path != fmt.Sprintf("/api/um/v3/contact_identities/%d/", r.ID) || dels[0].Query != "" {
 		t.Fatalf("DELETEs: %+v", dels)
 	}
@@ -147,7 +147,7 @@ func TestDeleteOneNamesItAndSendsTheSingleDelete(t *testing.T) {
 	}
 	// n cancels.
 	hs.key("d", "n")
-	if len(e.rec.requests("DELETE", "/contact_identities/")) != 1 || hs.Top() != nil {
+	if len(e.rec.Requests("DELETE", "/contact_identities/")) != 1 || hs.Top() != nil {
 		t.Fatal("n did not cancel")
 	}
 }
@@ -174,7 +174,7 @@ func TestDeleteMarkedSendsExactlyTheirIds(t *testing.T) {
 		t.Fatalf("confirmation does not state the count:\n%s", v)
 	}
 	hs.key("y")
-	dels := e.rec.requests("DELETE", "/contact_identities/")
+	dels := e.rec.Requests("DELETE", "/contact_identities/")
 	if len(dels) != 1 {
 		t.Fatalf("DELETEs: %+v", dels)
 	}
@@ -320,10 +320,10 @@ func TestNoteCreateAndDeleteUpdateTheDetailInPlace(t *testing.T) {
 	hs.typeText("Prefers email.")
 	hs.key("enter")
 	hs.typeText("Second line.")
-	gets := len(e.rec.requests("GET", "/notes/"))
+	gets := len(e.rec.Requests("GET", "/notes/"))
 	hs.save()
 	ids := hs.s.Detail.NoteIDs()
-	if len(ids) != before+1 || len(e.rec.requests("GET", "/notes/")) != gets {
+	if len(ids) != before+1 || len(e.rec.Requests("GET", "/notes/")) != gets {
 		t.Fatalf("notes %v (before %d); the new one must show without reloading", ids, before)
 	}
 	if !strings.Contains(hs.s.View(), "Prefers email.") || !strings.Contains(hs.LastToast(), "Note saved") {
@@ -352,7 +352,7 @@ func TestEditFromTheScreenUpdatesRowAndDetailInPlace(t *testing.T) {
 	ct := e.contactWith(t, func(c client.Contact) bool { return client.Str(c.Name) != "" })
 	hs := newHarness(t, e.ctx, 160, 46)
 	openContact(t, hs, ct)
-	gets := len(e.rec.requests("GET", "/contact_identities/"))
+	gets := len(e.rec.Requests("GET", "/contact_identities/"))
 	hs.key("e")
 	if hs.Top() == nil {
 		t.Fatal("e did not open the form")
@@ -366,7 +366,7 @@ func TestEditFromTheScreenUpdatesRowAndDetailInPlace(t *testing.T) {
 	if c, _ := hs.s.Detail.Contact(); client.Str(c.Name) != "Edited Name" || !strings.Contains(hs.s.View(), "Edited Name") {
 		t.Fatal("detail not updated")
 	}
-	if got := len(e.rec.requests("GET", "/contact_identities/")); got != gets {
+	if got := len(e.rec.Requests("GET", "/contact_identities/")); got != gets {
 		t.Fatalf("%d reloads after the edit; rows update in place", got-gets)
 	}
 	// From the list (no detail of that row loaded), e fetches the contact first.
@@ -405,11 +405,11 @@ func TestUpsertFromTheScreenOpensTheContact(t *testing.T) {
 	hs.focus()
 	hs.key("esc")
 	hs.fillUpsert("Una Upsert", "una.upsert@example.com")
-	gets := len(e.rec.requests("GET", "/"))
+	gets := len(e.rec.Requests("GET", "/"))
 	hs.save()
 	// The PUT's answer is the contact, and a new contact has no conversations or notes:
 	// showing it costs no further request.
-	if n := len(e.rec.requests("GET", "/")) - gets; n != 0 {
+	if n := len(e.rec.Requests("GET", "/")) - gets; n != 0 {
 		t.Fatalf("showing the created contact cost %d GET requests", n)
 	}
 	c, ok := hs.s.Detail.Contact()
@@ -444,9 +444,9 @@ func TestUpsertedContactShowsInASearchedOrOrderedList(t *testing.T) {
 				t.Fatalf("query %+v", q)
 			}
 			hs.fillUpsert("Aaron Aardvark", "aaron.aardvark@example.com")
-			lists := len(e.rec.requests("GET", "/contact_identities/"))
+			lists := len(e.rec.Requests("GET", "/contact_identities/"))
 			hs.save()
-			if n := len(e.rec.requests("GET", "/contact_identities/")) - lists; n != 1 {
+			if n := len(e.rec.Requests("GET", "/contact_identities/")) - lists; n != 1 {
 				t.Fatalf("showing the new contact in the list cost %d requests, want 1", n)
 			}
 			c, _ := hs.s.Detail.Contact()
@@ -539,12 +539,12 @@ func TestOperatorSwitchKeepsTheOpenContact(t *testing.T) {
 	if hs.s.Focused() != contacts.PaneDetail || id == 0 {
 		t.Fatalf("enter did not open the contact (focus %v)", hs.s.Focused())
 	}
-	gets := len(e.rec.requests("GET", fmt.Sprintf("/contact_identities/%d/", id)))
+	gets := len(e.rec.Requests("GET", fmt.Sprintf("/contact_identities/%d/", id)))
 	hs.send(common.ContextChangedMsg{OperatorOnly: true})
 	if hs.s.Focused() != contacts.PaneDetail || hs.s.Detail.ID() != id || hs.s.Detail.Loading() {
 		t.Fatalf("after an operator switch: focus %v, contact %d (want %d)", hs.s.Focused(), hs.s.Detail.ID(), id)
 	}
-	if n := len(e.rec.requests("GET", fmt.Sprintf("/contact_identities/%d/", id))); n != gets+1 {
+	if n := len(e.rec.Requests("GET", fmt.Sprintf("/contact_identities/%d/", id))); n != gets+1 {
 		t.Fatalf("the contact was fetched %d times after the switch, want once", n-gets)
 	}
 }
@@ -791,12 +791,12 @@ func TestDeleteOfAContactWithAnOngoingConversationIsNotAsked(t *testing.T) {
 	}
 	hs := newHarness(t, e.ctx, 120, 40)
 	openContact(t, hs, busy)
-	before := len(e.rec.requests("DELETE", "/contact_identities/"))
+	before := len(e.rec.Requests("DELETE", "/contact_identities/"))
 	hs.key("d")
 	if hs.Top() != nil || !strings.Contains(hs.LastToast(), "has an ongoing conversation") {
 		t.Fatalf("modal %v, toast %q", hs.Top() != nil, hs.LastToast())
 	}
-	if n := len(e.rec.requests("DELETE", "/contact_identities/")); n != before {
+	if n := len(e.rec.Requests("DELETE", "/contact_identities/")); n != before {
 		t.Fatalf("%d DELETEs sent", n-before)
 	}
 }
@@ -878,7 +878,7 @@ func TestNoteFieldsShowAsSent(t *testing.T) {
 		t.Fatal("no contact with two notes by an operator among the first 100 notes")
 	}
 	stripped, byOrg := byContact[ct][0], byContact[ct][1]
-	e.rec.next = viewtest.EditBodies{Next: e.rec.next, Suffix: "/notes/", Edit: notesAsSent{stripped: stripped.ID, byOrg: byOrg.ID}.edit}
+	e.rec.Next = viewtest.EditBodies{Next: e.rec.Next, Suffix: "/notes/", Edit: notesAsSent{stripped: stripped.ID, byOrg: byOrg.ID}.edit}
 	contact, err := e.c.GetContact(context.Background(), ct)
 	if err != nil {
 		t.Fatal(err)

@@ -1,13 +1,10 @@
 package conversations_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,33 +20,6 @@ import (
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
-// patches records the bodies of the PATCH requests a client sends.
-type patches struct {
-	next http.RoundTripper
-	mu   sync.Mutex
-	got  []string
-}
-
-func (p *patches) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.Method == http.MethodPatch && r.Body != nil {
-		data, err := io.ReadAll(r.Body)
-		if err != nil {
-			return nil, err
-		}
-		r.Body = io.NopCloser(bytes.NewReader(data))
-		p.mu.Lock()
-		p.got = append(p.got, string(data))
-		p.mu.Unlock()
-	}
-	return p.next.RoundTrip(r)
-}
-
-func (p *patches) list() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return slices.Clone(p.got)
-}
-
 // topicsScreen is the conversations screen on a sandbox of the test's own, run by a Loop,
 // with the row under the cursor given the topics mine and another row the topics other
 // (through the client, then an auto-refresh that merges both rows).
@@ -57,15 +27,15 @@ type topicsScreen struct {
 	*viewtest.Screen
 	m       *conversations.Model
 	c       *client.Client
-	patches *patches
+	patches *viewtest.Recorder
 	id      int64 // the row under the cursor
 }
 
 func newTopicsScreen(t *testing.T, mine, other []string) *topicsScreen {
 	t.Helper()
-	rec := &patches{}
+	rec := &viewtest.Recorder{}
 	e := viewtest.NewEnv(t, sandbox.Options{}, func(next http.RoundTripper) http.RoundTripper {
-		rec.next = next
+		rec.Next = next
 		return rec
 	})
 	ctx := viewtest.Ctx(e.Client)
@@ -130,12 +100,12 @@ func TestTopicsFormSendsKeptTopicsAsTheAPISpellsThem(t *testing.T) {
 	if slices.Sort(got); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
 		t.Fatalf("topics after the edit %q, want %q", got, want)
 	}
-	bodies := s.patches.list()
+	bodies := s.patches.Requests("PATCH", "")
 	if len(bodies) != 3 { // the two seeding ones, then the form's
 		t.Fatalf("%d PATCHes: %q", len(bodies), bodies)
 	}
 	var body struct{ Topics []string }
-	if err := json.Unmarshal([]byte(bodies[2]), &body); err != nil {
+	if err := json.Unmarshal([]byte(bodies[2].Body), &body); err != nil {
 		t.Fatal(err)
 	}
 	if slices.Sort(body.Topics); !slices.Equal(body.Topics, slices.Sorted(slices.Values(want))) {
@@ -192,7 +162,7 @@ func TestTopicsFormAsksBeforeDiscardingAToggle(t *testing.T) {
 	if got := s.topics(t); !slices.Equal(got, []string{"Kept"}) {
 		t.Fatalf("topics after discarding: %q", got)
 	}
-	if n := len(s.patches.list()); n != 2 { // the seeding ones
+	if n := len(s.patches.Requests("PATCH", "")); n != 2 { // the seeding ones
 		t.Fatalf("%d PATCHes, want only the 2 seeding ones", n)
 	}
 }

@@ -140,9 +140,9 @@ func TestEditLeavesHostileTextOfUntouchedFieldsAlone(t *testing.T) {
 	l.Key("x")
 	l.Key("ctrl+s")
 	l.Until("saved", func() bool { return l.H.Top() == nil })
-	got := e.bodies.list()
+	got := e.bodies.Requests("PATCH", "")
 	want := fmt.Sprintf(`/api/um/v3/operators/%d/ {"email":"%sx"}`, id, before.Email)
-	if len(got) != 2 || got[1] != want {
+	if len(got) != 2 || got[1].String() != want {
 		t.Fatalf("PATCH bodies %q, want the seeding one, then %q", got, want)
 	}
 	after, err := e.Client.GetOperator(context.Background(), id)

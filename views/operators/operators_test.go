@@ -1,7 +1,6 @@
 package operators_test
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -10,7 +9,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -440,7 +438,7 @@ func TestEditValidatesLocally(t *testing.T) {
 		t.Fatalf("no validation message:\n%s", v)
 	}
 	l.Drain(50 * time.Millisecond)
-	if n := len(e.bodies.list()); n != 0 {
+	if n := len(e.bodies.Requests("PATCH", "")); n != 0 {
 		t.Fatalf("%d PATCHes with an invalid email", n)
 	}
 	if l.H.Top() != f {
@@ -457,8 +455,8 @@ func TestEditSendsOnlyChangedFields(t *testing.T) {
 	typeInto(l, "Benji")
 	l.Key("enter", "enter", "enter") // display name → email → locale → submit
 	l.Until("saved", func() bool { return l.H.Top() == nil })
-	got := e.bodies.list()
-	if len(got) != 1 || got[0] != fmt.Sprintf(`/api/um/v3/operators/%d/ {"display_name":"Benji"}`, id) {
+	got := e.bodies.Requests("PATCH", "")
+	if len(got) != 1 || got[0].String() != fmt.Sprintf(`/api/um/v3/operators/%d/ {"display_name":"Benji"}`, id) {
 		t.Fatalf("PATCH bodies %q, want only display_name", got)
 	}
 	if r := m.Rows()[rowIndex(t, m, id)]; r.DisplayName != "Benji" {
@@ -471,7 +469,7 @@ func TestEditSendsOnlyChangedFields(t *testing.T) {
 	edit(t, l, m, id)
 	l.Key("enter", "enter", "enter", "enter")
 	l.Until("closed", func() bool { return l.H.Top() == nil })
-	if n := len(e.bodies.list()); n != 1 {
+	if n := len(e.bodies.Requests("PATCH", "")); n != 1 {
 		t.Fatalf("%d PATCHes after an unchanged submit", n)
 	}
 }
@@ -690,47 +688,20 @@ func TestJumpToID(t *testing.T) {
 	}
 }
 
-// bodies records the JSON bodies of PATCH requests.
-type bodies struct {
-	mu   sync.Mutex
-	next http.RoundTripper
-	got  []string
-}
-
-func (b *bodies) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.Method == http.MethodPatch && r.Body != nil {
-		data, err := io.ReadAll(r.Body)
-		if err != nil {
-			return nil, err
-		}
-		b.mu.Lock()
-		b.got = append(b.got, r.URL.Path+" "+string(data))
-		b.mu.Unlock()
-		r.Body = io.NopCloser(bytes.NewReader(data))
-	}
-	return b.next.RoundTrip(r)
-}
-
-func (b *bodies) list() []string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return append([]string(nil), b.got...)
-}
-
 // env is a fresh sandbox (tests here write) with a request log, a client on it and the
 // PATCH bodies that client sent.
 type env struct {
 	*viewtest.Env
-	bodies *bodies
+	bodies *viewtest.Recorder
 }
 
 func newEnv(t *testing.T) *env { return newEnvWith(t, sandbox.Options{}) }
 
 func newEnvWith(t *testing.T, opts sandbox.Options) *env {
 	t.Helper()
-	b := &bodies{}
+	b := &viewtest.Recorder{}
 	e := viewtest.NewEnv(t, opts, func(next http.RoundTripper) http.RoundTripper {
-		b.next = next
+		b.Next = next
 		return b
 	})
 	return &env{Env: e, bodies: b}
