@@ -1199,11 +1199,7 @@ func TestFreeThisMinuteFollowsTheClock(t *testing.T) {
 	now := time.Now()
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
-	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: clock,
-		HTTPClient: &http.Client{Transport: viewtest.Transport(t)}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := viewtest.ClientVia(t, sb, nil, client.Config{Now: clock})
 	m := New(viewtest.Ctx(c))
 	m.SetSize(120, 40)
 	m.Focus()

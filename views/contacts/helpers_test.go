@@ -2,7 +2,6 @@ package contacts_test
 
 import (
 	"context"
-	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -54,23 +53,14 @@ func envOn(t *testing.T, sb *sandbox.Running, operatorID int64) *env {
 	t.Helper()
 	rec := &viewtest.Recorder{Next: viewtest.Transport(t)}
 	info := sb.Server.Info()
-	c, err := client.New(client.Config{BaseURL: sb.URL, Token: info.CustomerToken, OperatorID: operatorID,
-		HTTPClient: &http.Client{Transport: rec}, Now: viewtest.Clock})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := viewtest.ClientVia(t, sb, rec, client.Config{OperatorID: operatorID})
 	return &env{sb: sb, rec: rec, c: c, ctx: viewtest.Ctx(c), info: info}
 }
 
 // as returns a client of the same sandbox acting as operatorID, recording into e.rec.
 func (e *env) as(t *testing.T, operatorID int64) *client.Client {
 	t.Helper()
-	c, err := client.New(client.Config{BaseURL: e.sb.URL, Token: e.info.CustomerToken, OperatorID: operatorID,
-		HTTPClient: &http.Client{Transport: e.rec}, Now: viewtest.Clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return viewtest.ClientVia(t, e.sb, e.rec, client.Config{OperatorID: operatorID})
 }
 
 func (e *env) operatorWithRole(t *testing.T, role string) int64 {

@@ -154,10 +154,7 @@ func TestResizeShowsTheThreadOfTheCursorRow(t *testing.T) {
 
 func TestRevisitIsAnsweredWithoutRequests(t *testing.T) {
 	sb := viewtest.Sandbox(t, sandbox.Options{})
-	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: viewtest.Clock, CacheTTL: time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := viewtest.ClientVia(t, sb, nil, client.Config{CacheTTL: time.Minute})
 	m := conversations.New(viewtest.Ctx(c))
 	m.SetSize(120, 40)
 	settle(m, m.Init())

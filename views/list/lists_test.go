@@ -3,7 +3,6 @@ package list_test
 import (
 	"fmt"
 	"iter"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -500,11 +499,7 @@ func pagedEnv(t *testing.T, pageSize int) (*viewtest.Env, *common.Ctx, *viewtest
 	t.Helper()
 	e := viewtest.NewEnv(t, sandbox.Options{DailyLimit: 1 << 30}, nil)
 	fail := &viewtest.FailingPages{Next: viewtest.Transport(t)}
-	c, err := client.New(client.Config{BaseURL: e.Sandbox.URL, Token: e.Info.CustomerToken, Now: viewtest.Clock,
-		MaxRetries: -1, HTTPClient: &http.Client{Transport: fail}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := viewtest.ClientVia(t, e.Sandbox, fail, client.Config{MaxRetries: -1})
 	e.Client = c
 	ctx := viewtest.Ctx(c)
 	ctx.PageSize = pageSize

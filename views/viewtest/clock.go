@@ -1,7 +1,6 @@
 package viewtest
 
 import (
-	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -50,12 +49,7 @@ func NewSkewed(t testing.TB, skew time.Duration, opts sandbox.Options) *Skewed {
 	s := &Skewed{Server: NewMovingClock(Now), Skew: skew}
 	opts.Now = s.Server.Now
 	s.Sandbox = Sandbox(t, opts)
-	c, err := client.New(client.Config{BaseURL: s.Sandbox.URL, Token: s.Sandbox.Server.Info().CustomerToken, Now: s.Local,
-		HTTPClient: &http.Client{Transport: Transport(t)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Client = c
+	s.Client = ClientVia(t, s.Sandbox, nil, client.Config{Now: s.Local})
 	return s
 }
 

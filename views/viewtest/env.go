@@ -37,12 +37,7 @@ func NewEnv(t testing.TB, opts sandbox.Options, wrap func(http.RoundTripper) htt
 		rt = wrap(rt)
 	}
 	e.Info = e.Sandbox.Server.Info()
-	c, err := client.New(client.Config{BaseURL: e.Sandbox.URL, Token: e.Info.CustomerToken, Now: Clock,
-		HTTPClient: &http.Client{Transport: rt}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.Client = c
+	e.Client = ClientVia(t, e.Sandbox, rt, client.Config{})
 	return e
 }
 

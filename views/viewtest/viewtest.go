@@ -92,8 +92,21 @@ func (f *FailingPages) RoundTrip(req *http.Request) (*http.Response, error) {
 // Client is a client on sb with the customer token, on a Transport.
 func Client(t testing.TB, sb *sandbox.Running) *client.Client {
 	t.Helper()
-	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: Clock,
-		HTTPClient: &http.Client{Transport: Transport(t)}})
+	return ClientVia(t, sb, nil, client.Config{})
+}
+
+// ClientVia is a client on sb with the customer token that sends its requests through tr
+// (nil: a Transport), configured by cfg otherwise; without a clock in cfg its clock is Clock.
+func ClientVia(t testing.TB, sb *sandbox.Running, tr http.RoundTripper, cfg client.Config) *client.Client {
+	t.Helper()
+	if tr == nil {
+		tr = Transport(t)
+	}
+	if cfg.Now == nil {
+		cfg.Now = Clock
+	}
+	cfg.BaseURL, cfg.Token, cfg.HTTPClient = sb.URL, sb.Server.Info().CustomerToken, &http.Client{Transport: tr}
+	c, err := client.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -242,12 +242,7 @@ func listEnv(t *testing.T) (*client.Client, *sentLog) {
 	t.Helper()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	log := &sentLog{next: viewtest.Transport(t)}
-	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: viewtest.Clock,
-		CacheTTL: 2 * time.Minute, HTTPClient: &http.Client{Transport: log}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, log
+	return viewtest.ClientVia(t, sb, log, client.Config{CacheTTL: 2 * time.Minute}), log
 }
 
 // listRequests are the list requests sent so far.

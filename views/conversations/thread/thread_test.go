@@ -236,11 +236,7 @@ func TestRRetriesAFailedOlderPage(t *testing.T) {
 		t.Run(refresh, func(t *testing.T) {
 			sb := viewtest.Sandbox(t, sandbox.Options{})
 			tr := &viewtest.FailingPages{Next: viewtest.Transport(t), Param: "cursor"}
-			c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: viewtest.Clock,
-				MaxRetries: -1, HTTPClient: &http.Client{Transport: tr}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := viewtest.ClientVia(t, sb, tr, client.Config{MaxRetries: -1})
 			ctx := viewtest.Ctx(c)
 			if err := ctx.Keys.Apply(map[string][]string{keymap.Refresh: {refresh}}); err != nil {
 				t.Fatal(err)
@@ -381,11 +377,7 @@ func TestOpeningAnotherConversationCancelsTheLeftOnesRequests(t *testing.T) {
 func TestRefreshReopensAThreadWhoseFirstPageFailed(t *testing.T) {
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	tr := &viewtest.FailingPages{Next: viewtest.Transport(t), Param: "limit"} // every page
-	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken, Now: viewtest.Clock,
-		MaxRetries: -1, HTTPClient: &http.Client{Transport: tr}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := viewtest.ClientVia(t, sb, tr, client.Config{MaxRetries: -1})
 	m := thread.New(viewtest.Ctx(c))
 	m.SetSize(80, 30)
 	tr.Fail.Store(true)
