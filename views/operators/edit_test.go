@@ -221,10 +221,7 @@ func TestAwayLostAnswerIsCheckedByReadingTheOperator(t *testing.T) {
 func TestEditLostAnswerIsConfirmed(t *testing.T) {
 	e, p, l, m := lossy(t)
 	id := e.Info.OwnerOperatorID + 1
-	f := edit(t, l, m, id)
-	typeInto(l, "Ben Okafor Sr")
-	p.Lose("PATCH", fmt.Sprintf("/api/um/v3/operators/%d/", id), viewtest.DropAnswer, 1)
-	l.Key("ctrl+s")
+	f := renameLosing(t, p, l, m, id, "Ben Okafor Sr", viewtest.DropAnswer)
 	l.Until("saved", func() bool { return l.H.Top() == nil })
 	if want := fmt.Sprintf("Saved operator Ben Okafor Sr (#%d) (confirmed after the connection dropped)", id); l.H.LastToast() != want {
 		t.Fatalf("toast %q, want %q; form error %q", l.H.LastToast(), want, f.Err())
@@ -238,10 +235,7 @@ func TestEditLostAnswerIsConfirmed(t *testing.T) {
 func TestEditLostRequestIsNotSaved(t *testing.T) {
 	e, p, l, m := lossy(t)
 	id := e.Info.OwnerOperatorID + 1
-	f := edit(t, l, m, id)
-	typeInto(l, "Ben Okafor Sr")
-	p.Lose("PATCH", fmt.Sprintf("/api/um/v3/operators/%d/", id), viewtest.DropRequest, 1)
-	l.Key("ctrl+s")
+	f := renameLosing(t, p, l, m, id, "Ben Okafor Sr", viewtest.DropRequest)
 	l.Until("the check", func() bool { return !f.Submitting() })
 	want := "Not saved: the connection was lost before the server answered, and the operator on the server does not have the values sent. ctrl+s sends it again."
 	if l.H.Top() != f || f.Err() != want {

@@ -397,6 +397,17 @@ func edit(t *testing.T, l *viewtest.Screen, m *operators.Model, id int64) *forms
 	return f
 }
 
+// renameLosing renames operator id to name in its edit form and saves it while the proxy
+// meets the PATCH with fault; it returns the form.
+func renameLosing(t *testing.T, p *viewtest.Proxy, l *viewtest.Screen, m *operators.Model, id int64, name string, fault viewtest.Fault) *forms.Modal {
+	t.Helper()
+	f := edit(t, l, m, id)
+	typeInto(l, name)
+	p.Lose("PATCH", fmt.Sprintf("/api/um/v3/operators/%d/", id), fault, 1)
+	l.Key("ctrl+s")
+	return f
+}
+
 // typeInto clears the focused field and types s.
 func typeInto(l *viewtest.Screen, s string) {
 	for range 60 {
