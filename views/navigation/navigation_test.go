@@ -19,11 +19,18 @@ import (
 
 func open(t *testing.T, e *viewtest.Env, w, h int) (*viewtest.Screen, *navigation.Model) {
 	t.Helper()
+	l, m, _ := openCtx(t, e, w, h)
+	return l, m
+}
+
+// openCtx is open, also returning the screen's context (whose client a test changes).
+func openCtx(t *testing.T, e *viewtest.Env, w, h int) (*viewtest.Screen, *navigation.Model, *common.Ctx) {
+	t.Helper()
 	ctx := viewtest.Ctx(e.Client)
 	m := navigation.New(ctx)
 	l := viewtest.RunScreen(t, ctx, m, w, h)
 	l.Until("the first page", func() bool { return m.Loaded() && !m.Loading() })
-	return l, m
+	return l, m, ctx
 }
 
 func TestPagesOfHundredWithPrefetch(t *testing.T) {
@@ -173,10 +180,7 @@ func TestAutoRefreshKeepsTheCursor(t *testing.T) {
 
 func TestContextChangeReloads(t *testing.T) {
 	e := newEnv(t)
-	ctx := viewtest.Ctx(e.Client)
-	m := navigation.New(ctx)
-	l := viewtest.RunScreen(t, ctx, m, 80, 24)
-	l.Until("loaded", func() bool { return m.Loaded() && !m.Loading() })
+	l, m, ctx := openCtx(t, e, 80, 24)
 	total := m.Total()
 	ctx.Client = e.Client.WithContext(e.Info.OrgIDs[1], 0)
 	l.Deliver(common.ContextChangedMsg{})
@@ -220,10 +224,7 @@ func TestViewIsExactlyTheSizeGiven(t *testing.T) {
 // again.
 func TestOperatorSwitchKeepsTheCursor(t *testing.T) {
 	e := newEnv(t)
-	ctx := viewtest.Ctx(e.Client)
-	m := navigation.New(ctx)
-	l := viewtest.RunScreen(t, ctx, m, 80, 24)
-	l.Until("loaded", func() bool { return m.Loaded() && !m.Loading() })
+	l, m, ctx := openCtx(t, e, 80, 24)
 	l.Key("j", "j", "j")
 	at, _ := m.Selected()
 	lists := e.Log.Count("GET", "/navigation/")
