@@ -46,6 +46,19 @@ func enterUntilSubmit(t *testing.T, ctx *common.Ctx, m common.Modal) (common.Mod
 // save presses ctrl+s.
 func save(m common.Modal) (common.Modal, tea.Cmd, []tea.Msg) { return drive(m, viewtest.Key("ctrl+s")) }
 
+// saveDone presses ctrl+s in form m, which must start the save, and runs the save, which
+// must succeed.
+func saveDone(t *testing.T, m common.Modal) {
+	t.Helper()
+	m, cmd, _ := save(m)
+	if cmd == nil {
+		t.Fatalf("ctrl+s started nothing:\n%s", m.View())
+	}
+	if d := task(t, cmd); d.Err != nil {
+		t.Fatalf("task: %v", d.Err)
+	}
+}
+
 func task(t *testing.T, cmd tea.Cmd) common.TaskDoneMsg {
 	t.Helper()
 	d, ok := find[common.TaskDoneMsg](viewtest.Run(cmd, wait))
@@ -579,13 +592,7 @@ func TestEditSendsOnlyTheChangedFieldAndLeavesHostileTextAlone(t *testing.T) {
 
 	m = press(m, "tab", "end")
 	m = typeInto(m, "2")
-	m, cmd, _ := save(m)
-	if cmd == nil {
-		t.Fatalf("ctrl+s started nothing:\n%s", m.View())
-	}
-	if d := task(t, cmd); d.Err != nil {
-		t.Fatalf("task: %v", d.Err)
-	}
+	saveDone(t, m)
 	patches := e.rec.Requests("PATCH", "/contact_identities/")
 	if len(patches) != 2 { // the seeding one, then the form's
 		t.Fatalf("%d PATCHes", len(patches))
@@ -633,13 +640,7 @@ func TestEditIgnoresProblemsOfUntouchedFields(t *testing.T) {
 	m := openModal(contacts.NewEditForm(e.ctx, *before), 76, 40)
 	m = press(m, "end")
 	m = typeInto(m, " Jr")
-	m, cmd, _ := save(m)
-	if cmd == nil {
-		t.Fatalf("ctrl+s started nothing:\n%s", m.View())
-	}
-	if d := task(t, cmd); d.Err != nil {
-		t.Fatalf("task: %v", d.Err)
-	}
+	saveDone(t, m)
 	after, err := e.c.GetContact(bg, ct.ID)
 	if err != nil {
 		t.Fatal(err)
