@@ -729,14 +729,7 @@ func TestPickerAndMenus(t *testing.T) {
 	// While a menu of the screen is open, a one-request query waits for it to close.
 	m := New(ctx)
 	m.focused = true
-	m.Update(typed("m"))
-	if !m.menuOpen {
-		t.Fatal("m did not open the picker")
-	}
-	m.Update(runTickMsg{seq: m.seq})
-	if m.run != nil {
-		t.Fatal("a query ran while the picker was open")
-	}
+	menuHolds(t, m, "m", "the picker")
 	_, cmd := m.Update(metricPickedMsg{metric: client.MetricConversationRating})
 	if cmd == nil || m.menuOpen || !m.pending {
 		t.Fatal("picking a metric schedules no run")
@@ -1552,6 +1545,20 @@ func TestFutureRangeSendsNothing(t *testing.T) {
 	}
 }
 
+// menuHolds presses k, which must open a menu of the screen (what), and checks that no query
+// runs while it is open.
+func menuHolds(t *testing.T, m *Model, k, what string) {
+	t.Helper()
+	m.Update(typed(k))
+	if !m.menuOpen {
+		t.Fatalf("%s did not open %s", k, what)
+	}
+	m.Update(runTickMsg{seq: m.seq})
+	if m.run != nil {
+		t.Fatalf("a query ran while %s was open", what)
+	}
+}
+
 // While the filter form is open a pending query does not run; esc on the form lets it run
 // after the pause, and so does applying the filters.
 func TestFilterFormHoldsTheAutomaticRun(t *testing.T) {
@@ -1562,14 +1569,7 @@ func TestFilterFormHoldsTheAutomaticRun(t *testing.T) {
 	if !m.armed {
 		t.Fatal("h did not arm a run")
 	}
-	m.Update(typed("f"))
-	if !m.menuOpen {
-		t.Fatal("f did not hold automatic runs")
-	}
-	m.Update(runTickMsg{seq: m.seq})
-	if m.run != nil {
-		t.Fatal("a query ran while the filter form was open")
-	}
+	menuHolds(t, m, "f", "the filter form")
 
 	// esc closes the form and tells the screen.
 	form := filterForm(m.ctx, m.filters, m.mode, m.names)
