@@ -1,6 +1,3 @@
-// Package conversations is the conversation list pane: windowed rendering of up to tens of
-// thousands of rows, offset paging with `next` links followed verbatim, cursor paging past
-// the 10,000-result cap, status/ordering/filters/search, marks and auto-refresh merging.
 package listing
 
 import (
