@@ -536,6 +536,23 @@ func TestWaitNoticeWording(t *testing.T) {
 	}
 }
 
+// TestWaitNoticesOnlyForWaits: a command says on stderr why it waits (a retry, the
+// analytics queue), never for a failure (the command's error says it) or for the answer
+// that ended a trouble.
+func TestWaitNoticesOnlyForWaits(t *testing.T) {
+	var b strings.Builder
+	notice := waitNotices(&b)
+	notice(client.Event{Kind: client.EventFailed, Family: client.FamilyConversations, Status: 503, Problem: client.ProblemServer})
+	notice(client.Event{Kind: client.EventAnswered, Family: client.FamilyConversations, Status: 200})
+	if b.String() != "" {
+		t.Fatalf("notices for no wait: %q", b.String())
+	}
+	notice(client.Event{Kind: client.EventRetry, Family: client.FamilyConversations, Status: 503, Attempt: 1, Delay: time.Second})
+	if !strings.Contains(b.String(), "sending the conversations request again in 1s") {
+		t.Fatalf("no notice for a retry: %q", b.String())
+	}
+}
+
 // The server's detail text in a command's error is untrusted: it reaches stderr with its
 // escape sequences made inert.
 func TestCommandErrorsAreSafeForTheTerminal(t *testing.T) {

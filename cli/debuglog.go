@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/parley-tui/parley/client"
 )
@@ -48,11 +49,22 @@ func (d *debugLog) request(r client.RequestInfo) {
 	d.log.Debug("request", attrs...)
 }
 
-// event logs a client wait (retry or analytics queue).
+// event logs a client wait (retry or analytics queue), a request that failed for good
+// with a trouble the status bar shows, and the answer that ended one.
 func (d *debugLog) event(e client.Event) {
-	kind := "retry"
-	if e.Kind == client.EventQueued {
-		kind = "queued"
+	switch e.Kind {
+	case client.EventQueued:
+		d.log.Info("queued", "family", string(e.Family), "method", e.Method, "delay", e.Delay.String())
+	case client.EventFailed:
+		attrs := []any{"family", string(e.Family), "method", e.Method, "status", e.Status, "retries", e.Attempt, "problem", e.Problem.String()}
+		if !e.Until.IsZero() {
+			attrs = append(attrs, "until", e.Until.UTC().Format(time.RFC3339))
+		}
+		d.log.Info("failed", attrs...)
+	case client.EventAnswered:
+		d.log.Info("answered", "family", string(e.Family), "method", e.Method, "status", e.Status)
+	default:
+		d.log.Info("retry", "family", string(e.Family), "method", e.Method, "status", e.Status, "delay", e.Delay.String(),
+			"attempt", e.Attempt, "problem", e.Problem.String())
 	}
-	d.log.Info(kind, "family", string(e.Family), "method", e.Method, "status", e.Status, "delay", e.Delay.String(), "attempt", e.Attempt)
 }

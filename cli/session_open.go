@@ -110,6 +110,9 @@ func waitNotices(stderr io.Writer) func(client.Event) {
 		clear = "\r\x1b[K"
 	}
 	return func(e client.Event) {
+		if e.Kind != client.EventRetry && e.Kind != client.EventQueued {
+			return // a failure ends the command with its error; an answer needs no notice
+		}
 		text := waitNotice(e)
 		mu.Lock()
 		defer mu.Unlock()

@@ -142,17 +142,33 @@ const (
 	EventRetry EventKind = iota + 1
 	// EventQueued: an analytics request waits Delay for the client-side limiter.
 	EventQueued
+	// EventFailed: a request failed for good (no retry left, none allowed, or a limit
+	// that will not lift soon) with a Problem a status bar shows: a 429 (Until: when the
+	// API takes requests of the family again, when known), a 5xx or no answer. Failures
+	// that are answers of the API (a 404, a refused write) and cancelled requests report
+	// nothing.
+	EventFailed
+	// EventAnswered: the API answered a request of Family after earlier requests were
+	// reported failing or retrying: a server error or an unreachable API is over, and so
+	// is a limit of that family. Only the first answer after a trouble is reported.
+	EventAnswered
 )
 
-// Event reports a wait inside the client, for a status bar.
+// Event reports a wait inside the client, or the start and end of a trouble, for a status
+// bar.
 type Event struct {
 	Kind    EventKind
 	Family  Family
 	Method  string
-	Status  int // HTTP status that caused a retry; 0 for connection errors and queueing
-	Attempt int // 1 for the first retry
+	Status  int // HTTP status that caused a retry or failure; 0 for connection errors and queueing
+	Attempt int // 1 for the first retry; for EventFailed the retries made
 	Delay   time.Duration
-	Err     error // the error that caused the retry, if any
+	Err     error // the error that caused the retry or failure, if any
+	// Problem classifies the trouble of EventRetry and EventFailed.
+	Problem Problem
+	// Until is, for EventFailed of a limit, when the API takes requests of Family again
+	// (zero when it did not say).
+	Until time.Time
 }
 
 // Client talks to one API. It is safe for concurrent use. WithContext derives clients that
@@ -175,6 +191,7 @@ type Client struct {
 	limiter    *limiter
 	memo       *memo // nil when the memory is off (CacheTTL zero)
 	clock      *serverClock
+	health     *health // troubles reported, shared with WithContext clients
 	// sleep waits for d or until ctx is done; tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
 	// spread lengthens a server-given wait a little at random; tests replace it.
@@ -213,6 +230,7 @@ func New(cfg Config) (*Client, error) {
 		onRequest:  cfg.OnRequest,
 		now:        cfg.Now,
 		clock:      &serverClock{},
+		health:     &health{},
 		sleep:      sleepCtx,
 		spread:     spreadWait,
 	}
@@ -396,6 +414,9 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 		}
 		started := time.Now()
 		status, header, body, err := c.once(ctx, req.method, u, payload)
+		if err == nil && status < 500 && status != http.StatusTooManyRequests && c.health.answered(fam) {
+			c.emit(Event{Kind: EventAnswered, Family: fam, Method: req.method, Status: status})
+		}
 		if err == nil && status == http.StatusNotFound && attempt > 0 && req.method == http.MethodDelete {
 			// An earlier attempt whose answer was lost (a connection error, a 502 or 504 from
 			// a proxy) may have deleted it: what the caller asked for is done.
@@ -431,10 +452,14 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 			apiErr.Detail = c.redactText(apiErr.Detail)
 			err = apiErr
 		} else if ctx.Err() != nil {
+			c.report(fam, req.method, 0, attempt, err)
 			return fail(0, err)
 		}
-		retryable := idempotent && ((apiErr != nil && apiErr.retryable()) || (apiErr == nil && isConnError(err)))
+		// The daily limit is not asked again before it resets: every attempt would be
+		// refused.
+		retryable := idempotent && ((apiErr != nil && apiErr.retryable() && !apiErr.Daily) || (apiErr == nil && isConnError(err)))
 		if !retryable || attempt >= c.maxRetries {
+			c.report(fam, req.method, status, attempt, err)
 			return fail(status, err)
 		}
 		delay := backoff(attempt)
@@ -442,12 +467,16 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 			if apiErr.RetryAfter > c.maxWait {
 				// Asking again before the server allows it would only waste requests
 				// (a daily limit answers with hours): give up now, saying how long.
+				c.report(fam, req.method, status, attempt, err)
 				return fail(status, err)
 			}
 			delay = c.spread(apiErr.RetryAfter)
 		}
 		delay = min(delay, c.maxWait)
-		c.emit(Event{Kind: EventRetry, Family: fam, Method: req.method, Status: status, Attempt: attempt + 1, Delay: delay, Err: c.redact(err)})
+		problem := ProblemOf(err)
+		c.health.troubled(fam, problem)
+		c.emit(Event{Kind: EventRetry, Family: fam, Method: req.method, Status: status, Attempt: attempt + 1, Delay: delay,
+			Err: c.redact(err), Problem: problem})
 		if err := c.sleep(ctx, delay); err != nil {
 			return fail(0, fmt.Errorf("%s %s: %w", req.method, u.Path, err))
 		}

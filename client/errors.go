@@ -24,6 +24,11 @@ type Error struct {
 	Detail string
 	// RetryAfter is the server's Retry-After, when it sent one.
 	RetryAfter time.Duration
+	// Daily is true for a 429 of the family's daily limit (as opposed to burst throttling
+	// or the analytics limit; see isDailyLimit), and Until is then when the API takes
+	// requests of the family again.
+	Daily bool
+	Until time.Time
 }
 
 func (e *Error) Error() string {
@@ -78,6 +83,7 @@ func newError(method, path string, status int, h http.Header, body []byte, now t
 	if h != nil {
 		e.RetryAfter = parseRetryAfter(h.Get("Retry-After"), now)
 	}
+	e.Until, e.Daily = isDailyLimit(e, now)
 	return e
 }
 

@@ -55,6 +55,17 @@ func (e *events) all() []Event {
 	return append([]Event(nil), e.ev...)
 }
 
+// of returns the events of kind.
+func (e *events) of(kind EventKind) []Event {
+	var out []Event
+	for _, ev := range e.all() {
+		if ev.Kind == kind {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
 // hangUp closes the connection without an answer.
 func hangUp(t *testing.T, w http.ResponseWriter) {
 	hj, ok := w.(http.Hijacker)
@@ -92,11 +103,12 @@ func TestRetry429WithRetryAfterSeconds(t *testing.T) {
 		t.Errorf("waits = %v, want [2s]", got)
 	}
 	evs := ev.all()
-	if len(evs) != 1 {
-		t.Fatalf("events = %+v, want one retry", evs)
+	if len(evs) != 2 || evs[1].Kind != EventAnswered || evs[1].Family != FamilyConversations {
+		t.Fatalf("events = %+v, want one retry, then the answer that ends it", evs)
 	}
 	e := evs[0]
-	if e.Kind != EventRetry || e.Family != FamilyConversations || e.Method != "GET" || e.Status != 429 || e.Attempt != 1 || e.Delay != 2*time.Second {
+	if e.Kind != EventRetry || e.Family != FamilyConversations || e.Method != "GET" || e.Status != 429 || e.Attempt != 1 ||
+		e.Delay != 2*time.Second || e.Problem != ProblemRateLimited {
 		t.Errorf("event = %+v", e)
 	}
 	if e.Err == nil || !IsRateLimited(e.Err) {
@@ -189,8 +201,16 @@ func TestRetriedStatuses(t *testing.T) {
 			if len(got) != 1 || got[0] < 250*time.Millisecond || got[0] > 500*time.Millisecond {
 				t.Errorf("waits = %v, want one in [250ms, 500ms]", got)
 			}
-			if evs := ev.all(); len(evs) != 1 || evs[0].Status != status || evs[0].Delay != got[0] || evs[0].Family != FamilyOperators {
-				t.Errorf("events = %+v", evs)
+			want := ProblemServer
+			if status == 429 {
+				want = ProblemRateLimited
+			}
+			if evs := ev.of(EventRetry); len(evs) != 1 || evs[0].Status != status || evs[0].Delay != got[0] ||
+				evs[0].Family != FamilyOperators || evs[0].Problem != want {
+				t.Errorf("retry events = %+v", evs)
+			}
+			if evs := ev.of(EventAnswered); len(evs) != 1 || evs[0].Family != FamilyOperators || len(ev.all()) != 2 {
+				t.Errorf("events = %+v, want the retry and the answer that ends it", ev.all())
 			}
 		})
 	}
@@ -241,10 +261,14 @@ func TestBackoffGrowsAndCapIsRespected(t *testing.T) {
 			t.Errorf("wait %d = %v, want in [%v, %v]", i+1, d, full/2, full)
 		}
 	}
-	for i, e := range ev.all() {
-		if e.Attempt != i+1 || e.Delay != got[i] {
+	for i, e := range ev.of(EventRetry) {
+		if e.Attempt != i+1 || e.Delay != got[i] || e.Problem != ProblemServer {
 			t.Errorf("event %d = %+v", i, e)
 		}
+	}
+	if f := ev.of(EventFailed); len(f) != 1 || f[0].Status != 503 || f[0].Problem != ProblemServer || f[0].Attempt != 3 ||
+		len(ev.all()) != 4 {
+		t.Errorf("events = %+v, want 3 retries and the failure", ev.all())
 	}
 
 	for _, mc := range []struct{ cfg, want int }{{-1, 1}, {0, 1 + DefaultMaxRetries}, {1, 2}} {
@@ -280,8 +304,9 @@ func TestConnectionErrorsRetried(t *testing.T) {
 	if s.TotalSlots != Some(4) || rec.count() != 2 || len(w.all()) != 1 {
 		t.Errorf("slots %+v after %d requests and %d waits", s, rec.count(), len(w.all()))
 	}
-	if evs := ev.all(); len(evs) != 1 || evs[0].Status != 0 || evs[0].Err == nil || evs[0].Kind != EventRetry {
-		t.Errorf("events = %+v", evs)
+	if evs := ev.all(); len(evs) != 2 || evs[0].Status != 0 || evs[0].Err == nil || evs[0].Kind != EventRetry ||
+		evs[0].Problem != ProblemUnreachable || evs[1].Kind != EventAnswered {
+		t.Errorf("events = %+v, want the retry and the answer that ends it", evs)
 	}
 
 	// A server that always hangs up: MaxRetries+1 attempts, then a transport error.
@@ -366,8 +391,9 @@ func TestWritesNeverRetried(t *testing.T) {
 			var ev events
 			c, w := newTestClient(t, rec.base(), func(cfg *Config) { cfg.OnEvent = ev.add; cfg.MaxRetries = 5 })
 			mustFail(t, write(c))
-			if rec.count() != 1 || len(w.all()) != 0 || len(ev.all()) != 0 {
-				t.Errorf("%s on %s: %d requests, %d waits, %d events; want 1, 0, 0", name, fname, rec.count(), len(w.all()), len(ev.all()))
+			// No retry; the failure is reported once, for the status bar.
+			if rec.count() != 1 || len(w.all()) != 0 || len(ev.of(EventRetry)) != 0 || len(ev.of(EventFailed)) != 1 || len(ev.all()) != 1 {
+				t.Errorf("%s on %s: %d requests, %d waits, events %+v; want 1, 0, one failure", name, fname, rec.count(), len(w.all()), ev.all())
 			}
 			if m := rec.last(t).Method; m != "POST" && m != "PATCH" {
 				t.Errorf("%s sent %s", name, m)
@@ -458,8 +484,12 @@ func TestMaxRetryWaitCapsRetryAfter(t *testing.T) {
 			c, w := newTestClient(t, rec.base(), func(cfg *Config) { cfg.MaxRetryWait = tc.cfgWait; cfg.OnEvent = ev.add })
 			_, err := c.GetOperator(bg(), 1)
 			if tc.want == 0 {
-				if !IsRateLimited(err) || rec.count() != 1 || len(w.all()) != 0 || len(ev.all()) != 0 {
+				if !IsRateLimited(err) || rec.count() != 1 || len(w.all()) != 0 || len(ev.of(EventRetry)) != 0 {
 					t.Fatalf("err %v, %d requests, waits %v, events %v: want the 429 at once", err, rec.count(), w.all(), ev.all())
+				}
+				// Hours to wait: the daily limit, reported as such.
+				if f := ev.of(EventFailed); len(f) != 1 || f[0].Problem != ProblemDailyLimit || f[0].Until.IsZero() {
+					t.Errorf("events = %+v, want one daily-limit failure", ev.all())
 				}
 				return
 			}
@@ -469,7 +499,7 @@ func TestMaxRetryWaitCapsRetryAfter(t *testing.T) {
 			if got := w.all(); len(got) != 1 || got[0] != tc.want {
 				t.Errorf("waits = %v, want [%v]", got, tc.want)
 			}
-			if evs := ev.all(); len(evs) != 1 || evs[0].Delay != tc.want {
+			if evs := ev.of(EventRetry); len(evs) != 1 || evs[0].Delay != tc.want || evs[0].Problem != ProblemRateLimited {
 				t.Errorf("events = %+v", evs)
 			}
 		})
