@@ -92,6 +92,16 @@ func DailyLimit(err error) (until time.Time, ok bool) {
 	return e.Until, true
 }
 
+// FamilyOf is the request family of the request an API error answered (FamilyOther when
+// err is not an *Error).
+func FamilyOf(err error) Family {
+	var e *Error
+	if !errors.As(err, &e) {
+		return FamilyOther
+	}
+	return familyOf(e.Path)
+}
+
 // ProblemOf classifies a request's error: the daily limit, another 429, a 5xx, no answer
 // at all, or ProblemNone for an answer of the API (and for nil, a cancelled request, a
 // body that could not be believed).

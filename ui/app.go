@@ -44,9 +44,11 @@ type Options struct {
 	Demo bool
 	// Label names the API in the status bar (the base URL's host).
 	Label string
-	// RefreshInterval is the auto-refresh period (0 = off).
+	// RefreshInterval is the auto-refresh period while someone works (0 = off).
 	RefreshInterval time.Duration
-	// RequestBudget is the conversations-family requests one parley may spend per day.
+	// RequestBudget is this user's share of the organization's daily requests per family
+	// (0: common.APIDailyLimit / 10, a team of ten); auto-refresh leaves a fifth of it
+	// for the user's own requests (common.ReserveFor).
 	RequestBudget int
 	// PageSize is the list page size.
 	PageSize int
@@ -78,12 +80,13 @@ type App struct {
 	toasts  []toast
 	toastID int
 
-	waits       map[client.Family]wait // rate-limit and queue waits by family
+	trouble     troubles // what the client reported that the status bar holds (troubles.go)
 	statusTick  bool
 	bars        barCache // the tab bar and status bar, redrawn only when their text changes
 	lastRefresh time.Time
 	autoGen     int
-	safe        safety // panics caught in Init, Update, View or a command (safe.go)
+	auto        autoClock // the auto-refresh policy's activity and timer (refresh.go)
+	safe        safety    // panics caught in Init, Update, View or a command (safe.go)
 	opsReq      int
 
 	// Organization and operator context (context.go).
@@ -103,11 +106,6 @@ type toast struct {
 	until time.Time
 }
 
-type wait struct {
-	kind  client.EventKind
-	until time.Time
-}
-
 type toastExpiredMsg struct{ id int }
 type eventMsg struct{ ev client.Event }
 type statusTickMsg struct{}
@@ -119,7 +117,7 @@ func New(o Options) *App {
 		o.Now = time.Now
 	}
 	if o.RequestBudget <= 0 {
-		o.RequestBudget = 400
+		o.RequestBudget = common.APIDailyLimit / 10
 	}
 	ctx := &common.Ctx{
 		Styles:            o.Styles,
@@ -130,9 +128,12 @@ func New(o Options) *App {
 		Operators:         map[int64]string{},
 		DefaultOperatorID: o.DefaultOperatorID,
 		ActingOperatorID:  o.Client.OperatorID(),
-		Budget:            common.Budget{Interval: o.RefreshInterval, PerDay: o.RequestBudget},
+		Budget: common.Budget{Interval: o.RefreshInterval, PerDay: o.RequestBudget,
+			Reserve: common.ReserveFor(o.RequestBudget)},
 	}
-	a := &App{ctx: ctx, opts: o, base: o.Client, waits: map[client.Family]wait{}}
+	a := &App{ctx: ctx, opts: o, base: o.Client,
+		trouble: troubles{waits: map[client.Family]wait{}, limits: map[client.Family]time.Time{}}}
+	a.auto.lastKey, a.auto.lastRun = o.Now(), o.Now() // start-up loads every shown screen
 	k := o.Keys
 	a.screens = []screenEntry{
 		{common.ScreenConversations, k.Conversations, conversations.New(ctx)},
@@ -155,7 +156,7 @@ func (a *App) Screen() common.Screen { return a.screens[a.active].screen }
 // initCmds starts every screen, loads the operator directory, listens for client events
 // and starts auto-refresh.
 func (a *App) initCmds() tea.Cmd {
-	cmds := []tea.Cmd{a.loadOperators(), a.listen(), a.scheduleAuto()}
+	cmds := []tea.Cmd{a.loadOperators(), a.listen(), a.armAuto()}
 	for _, s := range a.screens {
 		cmds = append(cmds, s.screen.Init())
 	}
@@ -202,29 +203,6 @@ func (a *App) listen() tea.Cmd {
 	}
 }
 
-// autoInterval is the effective auto-refresh period of the active screen and whether it is
-// paused by the budget: one conversations request a refresh, unless the screen draws on
-// another family (common.AutoRefresher).
-func (a *App) autoInterval() (time.Duration, bool) {
-	family, cost := client.FamilyConversations, 1
-	if r, ok := a.Screen().(common.AutoRefresher); ok {
-		family, cost = r.AutoRefreshCost()
-	}
-	return a.ctx.Budget.Pace(a.ctx.Client.Usage(family), cost, a.ctx.Now())
-}
-
-func (a *App) scheduleAuto() tea.Cmd {
-	if a.opts.RefreshInterval <= 0 {
-		return nil
-	}
-	a.autoGen++
-	d, paused := a.autoInterval()
-	if paused {
-		d = time.Minute // look again later: the budget frees up at midnight UTC
-	}
-	return common.Tick(d, autoTickMsg{gen: a.autoGen})
-}
-
 // Update routes messages: keys to the top modal, else globals, else the active screen;
 // results to every screen and modal (each drops what is not its own).
 func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -237,7 +215,11 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, nil
 	case tea.KeyMsg:
-		return a, a.onKey(msg)
+		return a, tea.Batch(a.onKey(msg), a.noteKey(msg))
+	case tea.FocusMsg:
+		return a, a.onFocus(true)
+	case tea.BlurMsg:
+		return a, a.onFocus(false)
 	case common.OpenModalMsg:
 		return a, a.ctx.OpenModal(msg.Modal)
 	case common.CloseModalMsg:
@@ -256,38 +238,13 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, nil
 	case eventMsg:
-		a.waits[msg.ev.Family] = wait{kind: msg.ev.Kind, until: a.ctx.Now().Add(msg.ev.Delay)}
-		cmds := []tea.Cmd{a.listen()}
-		if !a.statusTick {
-			a.statusTick = true
-			cmds = append(cmds, common.Tick(time.Second, statusTickMsg{}))
-		}
-		return a, tea.Batch(cmds...)
+		return a, a.onEvent(msg.ev)
 	case statusTickMsg:
-		now := a.ctx.Now()
-		for f, w := range a.waits {
-			if !now.Before(w.until) {
-				delete(a.waits, f)
-			}
-		}
-		if len(a.waits) == 0 {
-			a.statusTick = false
-			return a, nil
-		}
-		return a, common.Tick(time.Second, statusTickMsg{})
+		return a, a.onStatusTick()
+	case limitEndedMsg:
+		return a, a.onLimitEnded()
 	case autoTickMsg:
-		if msg.gen != a.autoGen {
-			return a, nil
-		}
-		var cmd tea.Cmd
-		if _, paused := a.autoInterval(); !paused {
-			s := a.Screen()
-			var c tea.Cmd
-			s, c = s.Update(common.RefreshMsg{Auto: true})
-			a.screens[a.active].screen = s
-			cmd = c
-		}
-		return a, tea.Batch(cmd, a.scheduleAuto())
+		return a, a.onAutoTick(msg)
 	case common.RefreshedMsg:
 		if msg.At.After(a.lastRefresh) {
 			a.lastRefresh = msg.At
@@ -314,7 +271,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.screens[a.active].screen = s
 			cmd = tea.Batch(cmd, c)
 		}
-		return a, cmd
+		return a, tea.Batch(cmd, a.wake(false))
 	}
 	return a, a.broadcast(msg)
 }

@@ -31,8 +31,9 @@ func (c *counting) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func TestAutoRefreshKeepsTickingUnderAForm(t *testing.T) {
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
+	clock := viewtest.NewMovingClock(viewtest.Now)
 	a := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(),
-		Now: viewtest.Clock, RefreshInterval: 30 * time.Second, RequestBudget: 400, PageSize: 100})
+		Now: clock.Now, RefreshInterval: 30 * time.Second, RequestBudget: 400, PageSize: 100})
 	m := &counting{App: a}
 	l := viewtest.NewLoop(t, m)
 	l.Deliver(tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -49,6 +50,7 @@ func TestAutoRefreshKeepsTickingUnderAForm(t *testing.T) {
 		t.Fatalf("the filter form did not open (%d overlays)", len(a.overlays))
 	}
 	before, merges := c.Usage(client.FamilyConversations), m.Count("listing.mergeMsg")
+	clock.Add(30 * time.Second)
 	l.Deliver(autoTickMsg{gen: a.autoGen})
 	l.Settle()
 	if m.Count("listing.mergeMsg") == merges {

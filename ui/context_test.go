@@ -264,8 +264,8 @@ func TestDefaultOrganizationByIDCountsOnce(t *testing.T) {
 	if bar := l.statusBar(); !strings.Contains(bar, want) {
 		t.Errorf("status bar %q lacks %q", bar, want)
 	}
-	if d, _ := l.app.autoInterval(); d <= 0 {
-		t.Errorf("auto interval %v", d)
+	if p, _ := l.app.autoPace(); p.Spent || p.Stretch != 1 {
+		t.Errorf("auto pace %+v: the budget is not fresh", p)
 	}
 	budgetByID := l.app.base.WithContext(def, 0).Usage(client.FamilyConversations)
 

@@ -80,7 +80,7 @@ func TestStatusBarNamesTheRefreshKeyAsBound(t *testing.T) {
 		RequestBudget: 1, RefreshInterval: 30 * time.Second, Label: "api.example.com"})
 	a.Update(common.RefreshedMsg{At: viewtest.Now})
 	a.Update(tea.WindowSizeMsg{Width: 200, Height: 24})
-	if bar := statusLine(a.View()); !strings.Contains(bar, "auto-refresh paused: daily budget spent (R still works)") {
+	if bar := statusLine(a.View()); !strings.Contains(bar, "auto off: the rest of the budget is kept for your requests (R still works)") {
 		t.Fatalf("status bar: %q", bar)
 	}
 }

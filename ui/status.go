@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/lipgloss"
 
@@ -52,8 +51,8 @@ type segment struct {
 
 // statusBar shows the context (demo data or the API, organization, acting operator),
 // today's conversation requests the API counted against the budget (and apart those it
-// refused or that did not reach it), the auto-refresh period, the last refresh and any
-// rate-limit wait or queue (the keys are in the footer below it).
+// refused or that did not reach it), the auto-refresh state, the last refresh and the
+// troubles the client reported (troubles.go); the keys are in the footer below it.
 func (a *App) statusBar() string {
 	st := a.ctx.Styles
 	now := a.ctx.Now()
@@ -83,38 +82,20 @@ func (a *App) statusBar() string {
 	count := fmt.Sprintf("conv %d/%d", tally.Answered, a.opts.RequestBudget)
 	apart := notCounted(tally)
 	segs = append(segs, segment{count + " today" + apart, count + apart, st.StatusBar, 2})
-	if a.opts.RefreshInterval > 0 {
-		d, paused := a.autoInterval()
-		switch {
-		case paused:
-			segs = append(segs, segment{"auto-refresh paused: daily budget spent (" + a.ctx.Keys.Refresh.Help().Key + " still works)", "auto paused (budget)", st.StatusWarn, 1})
-		case d > a.opts.RefreshInterval:
-			segs = append(segs, segment{"auto " + layout.ShortDuration(d) + " (budget)", "auto " + layout.ShortDuration(d), st.StatusWarn, 4})
-		default:
-			segs = append(segs, segment{"auto " + layout.ShortDuration(d), "", st.StatusBar, 4})
-		}
+	if seg, ok := a.autoSegment(); ok {
+		segs = append(segs, seg)
 	}
 	if !a.lastRefresh.IsZero() {
 		t := a.lastRefresh.In(now.Location()).Format("15:04:05")
-		segs = append(segs, segment{"refreshed " + t, "as of " + t, st.StatusBar, 3})
-	}
-	fams := make([]string, 0, len(a.waits))
-	for f := range a.waits {
-		fams = append(fams, string(f))
-	}
-	sort.Strings(fams)
-	for _, f := range fams {
-		w := a.waits[client.Family(f)]
-		secs := int(w.until.Sub(now).Round(time.Second) / time.Second)
-		if secs < 0 {
-			continue
-		}
-		if w.kind == client.EventQueued {
-			segs = append(segs, segment{fmt.Sprintf("%s queued, %ds", f, secs), fmt.Sprintf("queued %ds", secs), st.StatusWarn, 0})
+		if a.trouble.down != nil {
+			// What the screens show is what the last answers said.
+			t = a.lastRefresh.In(now.Location()).Format("15:04")
+			segs = append(segs, segment{"offline data as of " + t, "as of " + t, st.StatusWarn, 1})
 		} else {
-			segs = append(segs, segment{fmt.Sprintf("rate-limited, retrying in %ds", secs), fmt.Sprintf("retry in %ds", secs), st.StatusWarn, 0})
+			segs = append(segs, segment{"refreshed " + t, "as of " + t, st.StatusBar, 3})
 		}
 	}
+	segs = append(segs, a.troubleSegments(now)...)
 	var key strings.Builder
 	key.WriteString(strconv.Itoa(a.width))
 	for _, s := range segs {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"regexp"
 	"strings"
 	"testing"
@@ -29,7 +30,8 @@ func TestStatusBarShowsRateLimitCountdown(t *testing.T) {
 	a := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(),
 		Now: func() time.Time { return now }})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
-	a.Update(eventMsg{client.Event{Kind: client.EventRetry, Family: client.FamilyConversations, Status: 429, Delay: 5 * time.Second}})
+	a.Update(eventMsg{client.Event{Kind: client.EventRetry, Family: client.FamilyConversations, Status: 429, Delay: 5 * time.Second,
+		Problem: client.ProblemRateLimited}})
 	if v := a.View(); !strings.Contains(v, "rate-limited, retrying in 5s") {
 		t.Fatalf("no countdown in the status bar:\n%s", statusLine(v))
 	}
@@ -46,6 +48,31 @@ func TestStatusBarShowsRateLimitCountdown(t *testing.T) {
 	a.Update(eventMsg{client.Event{Kind: client.EventQueued, Family: "analytics:um_conversation_duration", Delay: 30 * time.Second}})
 	if v := a.View(); !strings.Contains(v, "analytics:um_conversation_duration queued, 30s") {
 		t.Fatalf("no queue countdown:\n%s", statusLine(v))
+	}
+}
+
+// TestStatusBarTellsServerErrorsAndNoAnswerFromRateLimits: a retry after a 503 counts
+// down as a server error and one after a failed connection as an unreachable API; neither
+// reads as rate limiting.
+func TestStatusBarTellsServerErrorsAndNoAnswerFromRateLimits(t *testing.T) {
+	now := viewtest.Now
+	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(),
+		Now: func() time.Time { return now }})
+	a.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	a.Update(eventMsg{client.Event{Kind: client.EventRetry, Family: client.FamilyConversations, Status: 503, Delay: 5 * time.Second}})
+	if v := statusLine(a.View()); !strings.Contains(v, "server error 503, retrying in 5s") || strings.Contains(v, "rate-limited") {
+		t.Fatalf("a 503: %q", v)
+	}
+	now = now.Add(6 * time.Second)
+	a.Update(statusTickMsg{})
+	a.Update(eventMsg{client.Event{Kind: client.EventRetry, Family: client.FamilyOperators, Delay: 3 * time.Second,
+		Err: errors.New("dial tcp 127.0.0.1:9: connect: connection refused")}})
+	if v := statusLine(a.View()); !strings.Contains(v, "unreachable, retrying in 3s") || strings.Contains(v, "rate-limited") {
+		t.Fatalf("no connection: %q", v)
 	}
 }
 
@@ -75,13 +102,13 @@ func TestStatusBarNumbersKeepTheirLabel(t *testing.T) {
 			if m := bare.FindString(bar); m != "" {
 				t.Errorf("%d columns: %q without a label in %q", w, m, bar)
 			}
-			if !strings.Contains(bar, "conv 0/400") {
+			if !strings.Contains(bar, "conv 0/500") {
 				t.Errorf("%d columns: no request count in %q", w, bar)
 			}
 			if w == 80 && !strings.Contains(bar, "as of 15:04:05") {
 				t.Errorf("80 columns: no refresh time in %q", bar)
 			}
-			if w == 200 && !strings.Contains(bar, "conv 0/400 today") || w == 200 && !strings.Contains(bar, "refreshed 15:04:05") {
+			if w == 200 && !strings.Contains(bar, "conv 0/500 today") || w == 200 && !strings.Contains(bar, "refreshed 15:04:05") {
 				t.Errorf("200 columns: want the long forms in %q", bar)
 			}
 		}

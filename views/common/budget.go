@@ -1,35 +1,206 @@
 package common
 
-import "time"
+import (
+	"strconv"
+	"time"
 
-// Budget paces auto-refresh so that a day's requests last the day: every auto-refresh of
-// parley, whatever the screen, is spaced by it (the root's timer ticks at the pace of the
-// active screen's refreshes, and a screen shows its pace from it).
+	"github.com/parley-tui/parley/views/layout"
+)
+
+// The auto-refresh policy: auto-refresh spends where work happens. It runs at the
+// configured interval while someone works (a key in the last IdleAfter, the terminal
+// focused), slows down step by step while nobody does, and stops after StopAfter without a
+// key, until the next key, which refreshes at once. Losing the terminal's focus counts as
+// one step of idleness more. On top of that the request budget slows polling down as the
+// day's allowance runs low and stops it before it eats the reserve kept for what the user
+// does (opening threads, searches, edits).
+const (
+	// IdleAfter without a key: Idle, auto-refresh every IdleFactor intervals.
+	IdleAfter = 2 * time.Minute
+	// LongIdleAfter without a key: LongIdle, every LongIdleFactor intervals.
+	LongIdleAfter = 10 * time.Minute
+	// StopAfter without a key: Asleep, no auto-refresh until the next key.
+	StopAfter = 30 * time.Minute
+
+	IdleFactor     = 4
+	LongIdleFactor = 20
+
+	// SlotsFactor: the operators screen asks for slots (one request per operator in view)
+	// once every SlotsFactor refreshes of its list (one request for everyone).
+	SlotsFactor = 10
+)
+
+// Activity is how recently someone worked in parley.
+type Activity int
+
+// The steps of Activity, from working to gone.
+const (
+	Live Activity = iota
+	Idle
+	LongIdle
+	Asleep
+)
+
+// String names the step as the README's table does.
+func (a Activity) String() string {
+	switch a {
+	case Live:
+		return "live"
+	case Idle:
+		return "idle"
+	case LongIdle:
+		return "long idle"
+	}
+	return "stopped"
+}
+
+// ActivityAt is the step after quiet without a key; a terminal that lost the focus is one
+// step further.
+func ActivityAt(quiet time.Duration, focused bool) Activity {
+	a := Live
+	switch {
+	case quiet >= StopAfter:
+		a = Asleep
+	case quiet >= LongIdleAfter:
+		a = LongIdle
+	case quiet >= IdleAfter:
+		a = Idle
+	}
+	if !focused && a < Asleep {
+		a++
+	}
+	return a
+}
+
+// factor is the multiple of the configured interval an activity step refreshes at (0:
+// not at all).
+func (a Activity) factor() int {
+	switch a {
+	case Live:
+		return 1
+	case Idle:
+		return IdleFactor
+	case LongIdle:
+		return LongIdleFactor
+	}
+	return 0
+}
+
+// APIDailyLimit is the API's daily limit per resource family and organization (spec,
+// Limits): shared by every parley of the organization.
+const APIDailyLimit = 5000
+
+// ReserveFor is the part of a daily budget of perDay requests that polling never spends:
+// a fifth, kept for what the user does.
+func ReserveFor(perDay int) int { return perDay / 5 }
+
+// Budget is one parley's share of the day's requests and the configured auto-refresh
+// interval: with the activity, they make the auto-refresh pace (Pace).
 type Budget struct {
 	// Interval is the configured auto-refresh period (0 or less: auto-refresh is off).
 	Interval time.Duration
-	// PerDay is the requests one parley may spend per request family and UTC day.
+	// PerDay is this user's share of the organization's daily requests per family
+	// (request_budget).
 	PerDay int
+	// Reserve is the part of PerDay auto-refresh never spends (ReserveFor(PerDay) by
+	// default): polling stops first.
+	Reserve int
 }
 
 // On reports whether auto-refresh is on.
 func (b Budget) On() bool { return b.Interval > 0 }
 
-// Pace is the auto-refresh period the budget allows for refreshes that cost cost requests
-// (at least one) of a family of which used were spent today: the configured interval,
-// stretched so that the remaining requests last until the end of the UTC day. paused is
-// true when they cannot pay for another refresh; a manual refresh still works then.
-func (b Budget) Pace(used, cost int, now time.Time) (d time.Duration, paused bool) {
-	cost = max(1, cost)
-	remaining := b.PerDay - used
-	if remaining < cost {
-		return 0, true
+// Allowance is what auto-refresh may spend of a family per UTC day: the share without
+// the reserve.
+func (b Budget) Allowance() int { return max(0, b.PerDay-b.Reserve) }
+
+// Stretch is how much the budget slows polling that costs cost requests a refresh (at
+// least one) of a family of which used were spent today: 1 while more than half of the
+// allowance is left, 2 under a half, 4 under a quarter, 8 under a tenth, and 0 when what
+// is left of it cannot pay for a refresh: polling stops and the reserve stays for the
+// user's own requests.
+func (b Budget) Stretch(used, cost int) int {
+	allowance := b.Allowance()
+	left := allowance - used
+	switch {
+	case left < max(1, cost):
+		return 0
+	case left*2 > allowance:
+		return 1
+	case left*4 > allowance:
+		return 2
+	case left*10 > allowance:
+		return 4
 	}
-	y, m, day := now.UTC().Date()
-	untilMidnight := time.Date(y, m, day+1, 0, 0, 0, 0, time.UTC).Sub(now)
-	spread := untilMidnight * time.Duration(cost) / time.Duration(remaining)
-	if spread > b.Interval {
-		return spread.Round(time.Second), false
+	return 8
+}
+
+// Pace is the auto-refresh period of a screen and why it is what it is.
+type Pace struct {
+	// Every is the period; 0 means no auto-refresh now (Asleep, or Spent).
+	Every    time.Duration
+	Activity Activity
+	// Stretch is the budget's factor (1: the budget does not slow it; 0: Spent).
+	Stretch int
+	// Spent: the allowance cannot pay for another refresh today; the reserve is kept.
+	Spent bool
+}
+
+// Pace is the auto-refresh period for activity a of refreshes that cost cost requests of
+// a family of which used were spent today: the configured interval times the activity's
+// factor, or times the budget's stretch when that is larger.
+func (b Budget) Pace(a Activity, used, cost int) Pace {
+	p := Pace{Activity: a, Stretch: b.Stretch(used, cost)}
+	p.Spent = p.Stretch == 0
+	if !b.On() || p.Spent || a.factor() == 0 {
+		return p
 	}
-	return b.Interval, false
+	p.Every = b.Interval * time.Duration(max(a.factor(), p.Stretch))
+	return p
+}
+
+// Slowed reports whether the budget, not the activity, sets the pace.
+func (p Pace) Slowed() bool { return p.Stretch > p.Activity.factor() && p.Activity.factor() > 0 }
+
+// Text says the pace in the words of the status bar: "auto 30s", "auto 2m (idle)",
+// "auto 1m (budget)", "auto off (idle; a key resumes)", "auto off: the rest of the budget
+// is kept for your requests (r still works)", naming the refresh key as bound
+// (refreshKey); unfocused says "unfocused" for the activity's word (the terminal lost the
+// focus). short is the form for a narrow terminal ("" when text is short already). Both
+// are "" when auto-refresh is off by configuration.
+func (p Pace) Text(b Budget, unfocused bool, refreshKey string) (text, short string) {
+	why := p.Activity.String()
+	if unfocused {
+		why = "unfocused"
+	}
+	switch {
+	case !b.On():
+		return "", ""
+	case p.Spent:
+		return "auto off: the rest of the budget is kept for your requests (" + refreshKey + " still works)", "auto off (budget)"
+	case p.Every == 0:
+		if !unfocused {
+			why = "idle" // asleep: idle for long
+		}
+		return "auto off (" + why + "; a key resumes)", "auto off (" + why + ")"
+	case p.Slowed():
+		return "auto " + compactDuration(p.Every) + " (budget)", ""
+	case p.Activity != Live:
+		return "auto " + compactDuration(p.Every) + " (" + why + ")", ""
+	}
+	return "auto " + compactDuration(p.Every), ""
+}
+
+// compactDuration is a period in as few characters as it takes: "30s", "2m", "1m30s",
+// "2h".
+func compactDuration(d time.Duration) string {
+	switch {
+	case d%time.Hour == 0:
+		return strconv.Itoa(int(d/time.Hour)) + "h"
+	case d%time.Minute == 0:
+		return strconv.Itoa(int(d/time.Minute)) + "m"
+	case d < time.Minute:
+		return strconv.Itoa(int(d.Round(time.Second)/time.Second)) + "s"
+	}
+	return layout.ShortDuration(d)
 }

@@ -5,41 +5,120 @@ import (
 	"time"
 )
 
-func TestBudgetPace(t *testing.T) {
-	noon := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) // 12 h = 43,200 s left today
-	cases := []struct {
-		name       string
-		configured time.Duration
-		budget     int
-		used       int
-		want       time.Duration
-		paused     bool
+// TestActivitySteps: live while a key came in the last 2 minutes, idle after that, long
+// idle after 10 minutes, stopped after 30; a terminal without the focus is one step
+// further.
+func TestActivitySteps(t *testing.T) {
+	for _, c := range []struct {
+		quiet   time.Duration
+		focused bool
+		want    Activity
 	}{
-		{"plenty of budget keeps the configured interval", 30 * time.Second, 5000, 0, 30 * time.Second, false},
-		{"400 a day from noon: 43,200 s / 400 = 108 s", 30 * time.Second, 400, 0, 108 * time.Second, false},
-		{"what is left is spread over the rest of the day", 30 * time.Second, 400, 300, 432 * time.Second, false},
-		{"a longer configured interval wins", 10 * time.Minute, 400, 0, 10 * time.Minute, false},
-		{"spent budget pauses", 30 * time.Second, 400, 400, 0, true},
-		{"overspent budget pauses", 30 * time.Second, 400, 450, 0, true},
-	}
-	for _, c := range cases {
-		d, paused := Budget{Interval: c.configured, PerDay: c.budget}.Pace(c.used, 1, noon)
-		if d != c.want || paused != c.paused {
-			t.Errorf("%s: got %v paused=%v, want %v paused=%v", c.name, d, paused, c.want, c.paused)
+		{0, true, Live},
+		{IdleAfter - time.Second, true, Live},
+		{IdleAfter, true, Idle},
+		{LongIdleAfter - time.Second, true, Idle},
+		{LongIdleAfter, true, LongIdle},
+		{StopAfter - time.Second, true, LongIdle},
+		{StopAfter, true, Asleep},
+		{12 * time.Hour, true, Asleep},
+		{0, false, Idle},
+		{IdleAfter, false, LongIdle},
+		{LongIdleAfter, false, Asleep},
+		{StopAfter, false, Asleep},
+	} {
+		if got := ActivityAt(c.quiet, c.focused); got != c.want {
+			t.Errorf("quiet %v, focused %v: %v, want %v", c.quiet, c.focused, got, c.want)
 		}
 	}
 }
 
-// A refresh that costs several requests (the operators list and the slots in view) is
-// spaced by its cost: 8 requests a refresh, 392 left at 15:04:05 UTC.
-func TestBudgetPaceOfACostlyRefresh(t *testing.T) {
-	now := time.Date(2026, 11, 20, 15, 4, 5, 0, time.UTC)
-	left := 8*time.Hour + 55*time.Minute + 55*time.Second
-	b := Budget{Interval: 20 * time.Second, PerDay: 400}
-	if d, paused := b.Pace(8, 8, now); paused || d != (left*8/392).Round(time.Second) {
-		t.Fatalf("got %v paused=%v, want %v", d, paused, (left * 8 / 392).Round(time.Second))
+// TestPaceOfEachActivity: with a fresh budget the pace is the configured interval while
+// live, 4 times it idle, 20 times it long idle, and none asleep.
+func TestPaceOfEachActivity(t *testing.T) {
+	b := Budget{Interval: 30 * time.Second, PerDay: 500, Reserve: 100}
+	for a, want := range map[Activity]time.Duration{Live: 30 * time.Second, Idle: 2 * time.Minute, LongIdle: 10 * time.Minute, Asleep: 0} {
+		p := b.Pace(a, 0, 1)
+		if p.Every != want || p.Spent || p.Slowed() || p.Activity != a {
+			t.Errorf("%v: %+v, want every %v", a, p, want)
+		}
 	}
-	if _, paused := (Budget{Interval: 20 * time.Second, PerDay: 9}).Pace(8, 8, now); !paused {
-		t.Fatal("1 request left pays for a refresh of 8")
+	if p := (Budget{PerDay: 500, Reserve: 100}).Pace(Live, 0, 1); p.Every != 0 {
+		t.Errorf("auto-refresh off by configuration refreshes every %v", p.Every)
+	}
+}
+
+// TestBudgetStretchSteps: the budget slows polling as the allowance (the share without
+// the reserve) runs down, ×2 under a half, ×4 under a quarter, ×8 under a tenth, and stops
+// it before it eats the reserve.
+func TestBudgetStretchSteps(t *testing.T) {
+	b := Budget{Interval: 30 * time.Second, PerDay: 500, Reserve: ReserveFor(500)}
+	if b.Reserve != 100 || b.Allowance() != 400 {
+		t.Fatalf("reserve %d, allowance %d; want 100 and 400", b.Reserve, b.Allowance())
+	}
+	for _, c := range []struct {
+		used, cost, want int
+	}{
+		{0, 1, 1}, {199, 1, 1}, {200, 1, 2}, {299, 1, 2}, {300, 1, 4}, {359, 1, 4}, {360, 1, 8}, {399, 1, 8},
+		{400, 1, 0}, {450, 1, 0}, {520, 1, 0},
+		{397, 3, 8}, {398, 3, 0}, // what is left must pay for the whole refresh
+	} {
+		if got := b.Stretch(c.used, c.cost); got != c.want {
+			t.Errorf("used %d, cost %d: stretch %d, want %d", c.used, c.cost, got, c.want)
+		}
+	}
+}
+
+// TestPaceTakesTheSlowerOfActivityAndBudget: the budget's stretch and the activity's step
+// do not add up: the slower one sets the pace, and a spent allowance stops polling.
+func TestPaceTakesTheSlowerOfActivityAndBudget(t *testing.T) {
+	b := Budget{Interval: 30 * time.Second, PerDay: 500, Reserve: 100}
+	for _, c := range []struct {
+		a      Activity
+		used   int
+		want   time.Duration
+		slowed bool
+		spent  bool
+	}{
+		{Live, 250, time.Minute, true, false},
+		{Live, 380, 4 * time.Minute, true, false},
+		{Idle, 250, 2 * time.Minute, false, false},
+		{Idle, 380, 4 * time.Minute, true, false},
+		{LongIdle, 380, 10 * time.Minute, false, false},
+		{Live, 400, 0, false, true},
+		{Asleep, 0, 0, false, false},
+	} {
+		p := b.Pace(c.a, c.used, 1)
+		if p.Every != c.want || p.Slowed() != c.slowed || p.Spent != c.spent {
+			t.Errorf("%v, %d used: %+v (slowed %v), want every %v slowed %v spent %v", c.a, c.used, p, p.Slowed(), c.want, c.slowed, c.spent)
+		}
+	}
+}
+
+// TestPaceText: each state reads differently in the status bar.
+func TestPaceText(t *testing.T) {
+	b := Budget{Interval: 30 * time.Second, PerDay: 500, Reserve: 100}
+	for _, c := range []struct {
+		p         Pace
+		unfocused bool
+		want      string
+	}{
+		{b.Pace(Live, 0, 1), false, "auto 30s"},
+		{b.Pace(Idle, 0, 1), false, "auto 2m (idle)"},
+		{b.Pace(Idle, 0, 1), true, "auto 2m (unfocused)"},
+		{b.Pace(LongIdle, 0, 1), false, "auto 10m (long idle)"},
+		{b.Pace(Asleep, 0, 1), false, "auto off (idle; a key resumes)"},
+		{b.Pace(Asleep, 0, 1), true, "auto off (unfocused; a key resumes)"},
+		{b.Pace(Live, 250, 1), false, "auto 1m (budget)"},
+		{b.Pace(Live, 400, 1), false, "auto off: the rest of the budget is kept for your requests (R still works)"},
+		{(Budget{Interval: 45 * time.Second, PerDay: 500}).Pace(Live, 0, 1), false, "auto 45s"},
+		{(Budget{Interval: 90 * time.Second, PerDay: 500}).Pace(Live, 0, 1), false, "auto 1m30s"},
+	} {
+		if got, _ := c.p.Text(b, c.unfocused, "R"); got != c.want {
+			t.Errorf("%+v unfocused=%v: %q, want %q", c.p, c.unfocused, got, c.want)
+		}
+	}
+	if got, _ := b.Pace(Live, 0, 1).Text(Budget{PerDay: 500}, false, "r"); got != "" {
+		t.Errorf("auto-refresh off by configuration reads %q", got)
 	}
 }

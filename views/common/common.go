@@ -35,6 +35,9 @@ type Ctx struct {
 	contactNames map[int64]string
 	// Budget paces auto-refresh by the day's request budget (set by the root).
 	Budget Budget
+	// Activity is how recently someone worked in parley (the root keeps it current): with
+	// Budget it makes a screen's auto-refresh pace.
+	Activity Activity
 	// ActingOperatorID is the operator requests run as (0 = the token's default).
 	ActingOperatorID int64
 	// DefaultOperatorID is the token's own operator when known (demo: the owner).

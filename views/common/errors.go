@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -69,6 +70,9 @@ func errorText(err error) string {
 	case client.IsAuth(err):
 		return "The token was rejected (" + detail + "). Run `parley auth login` or set PARLEY_TOKEN."
 	case client.IsRateLimited(err):
+		if until, ok := client.DailyLimit(err); ok {
+			return DailyLimitText(client.FamilyOf(err), until)
+		}
 		text := "Rate-limited by the API: " + detail
 		var apiErr *client.Error
 		if errors.As(err, &apiErr) && apiErr.RetryAfter > 0 {
@@ -93,6 +97,18 @@ func errorText(err error) string {
 		return sanitize.Line(sentence(text))
 	}
 	return sanitize.Line(err.Error())
+}
+
+// DailyLimitText says why nothing of family can be fetched before until (the API's daily
+// limit, counted per family and organization), in local time, and that what is shown
+// stays.
+func DailyLimitText(family client.Family, until time.Time) string {
+	what := string(family)
+	if family.IsAnalytics() {
+		what = string(family.Metric())
+	}
+	return "Daily limit of " + what + " requests reached: the API takes them again at " +
+		until.Local().Format("Mon 15:04") + " (local time). What is shown stays."
 }
 
 // LoadFailedLines says that a list could not load and which key tries again, wrapped to

@@ -184,3 +184,21 @@ func TestErrorTextOfACheckedWrite(t *testing.T) {
 		t.Error("an unchecked write does not keep its cause")
 	}
 }
+
+// TestDailyLimitSaysUntilWhen: a 429 of the daily limit says which family, until when in
+// local time, and that what is shown stays; a burst 429 stays a rate limit.
+func TestDailyLimitSaysUntilWhen(t *testing.T) {
+	until := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	daily := fmt.Errorf("conversations: %w", &client.Error{Method: "GET", Path: "/api/um/v3/conversations/", Status: 429,
+		Detail: "Daily request limit of 60 reached for conversations; it resets at 00:00 UTC.", RetryAfter: 8 * time.Hour,
+		Daily: true, Until: until})
+	want := "Daily limit of conversations requests reached: the API takes them again at " + until.Local().Format("Mon 15:04") +
+		" (local time). What is shown stays."
+	if got := common.ErrorText(daily); got != want {
+		t.Errorf("daily limit:\n got %q\nwant %q", got, want)
+	}
+	burst := &client.Error{Method: "GET", Path: "/api/um/v3/conversations/", Status: 429, Detail: "Request was throttled.", RetryAfter: 2 * time.Second}
+	if got := common.ErrorText(burst); !strings.HasPrefix(got, "Rate-limited by the API: Request was throttled.") {
+		t.Errorf("burst: %q", got)
+	}
+}

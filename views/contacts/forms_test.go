@@ -344,8 +344,8 @@ func TestEditFormRateLimitedKeepsInput(t *testing.T) {
 	if viewtest.Closed(e.ctx) {
 		t.Fatal("a rate-limited save closed the form")
 	}
-	if v := m.View(); !strings.Contains(v, "Rate-limited by the API") || !strings.Contains(v, "Typed Before The Limit") {
-		t.Fatalf("the form must say it was rate-limited and keep the input:\n%s", v)
+	if v := m.View(); !strings.Contains(v, "Daily limit of contacts requests reached") || !strings.Contains(v, "Typed Before The Limit") {
+		t.Fatalf("the form must say the daily limit was reached and keep the input:\n%s", v)
 	}
 	if n := len(e.rec.Requests("PATCH", "/contact_identities/")); n != 1 {
 		t.Fatalf("%d PATCHes: a PATCH is not retried", n)

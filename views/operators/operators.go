@@ -3,8 +3,9 @@
 // say); `w` toggles away (asking first when the operator is not the one parley acts as), `e`
 // edits the writable fields, `d` deletes after a confirmation, `p` shows every field of the
 // selected operator, also those parley does not read. While the screen is shown the root's
-// auto-refresh refreshes it at the pace the operators family's daily request budget allows
-// (common.Budget).
+// auto-refresh refreshes its list (one request: away and online for everyone) at the pace
+// of the auto-refresh policy (common.Budget), and the slots of the operators in view (one
+// request each) only every common.SlotsFactor refreshes; `r` refreshes both.
 package operators
 
 import (
@@ -69,6 +70,10 @@ type Model struct {
 	slots   map[int64]slotState
 	slotSeq int
 	round   int // refresh round: slots of an older round are fetched again when visible
+	// slotsAt is when the current round of slots began; slotsDue makes the next list
+	// that arrives from an auto-refresh begin a new round (other loads always do).
+	slotsAt  time.Time
+	slotsDue bool
 
 	detail bool // the selected operator's fields are shown below the list
 }
@@ -106,16 +111,20 @@ func (s source) Pages() list.Fetcher[Row] {
 	}
 }
 
-// Arrived drops the slots of operators that went and fetches those of the operators in
-// view again (a new round).
-func (s source) Arrived(l *list.Model[Row], _ list.Page[Row]) tea.Cmd {
+// Arrived drops the slots of operators that went and, unless the list came from an
+// auto-refresh whose slots are not due, fetches those of the operators in view again (a
+// new round).
+func (s source) Arrived(l *list.Model[Row], p list.Page[Row]) tea.Cmd {
 	m := s.m
 	for id := range m.slots {
 		if _, ok := l.Row(id); !ok {
 			delete(m.slots, id)
 		}
 	}
-	m.round++
+	if !p.Quiet || m.slotsDue {
+		m.round++
+		m.slotsAt, m.slotsDue = m.ctx.Now(), false
+	}
 	return m.fetchSlots(l.VisibleRows())
 }
 
@@ -183,8 +192,8 @@ func (m *Model) Focus() tea.Cmd {
 	case m.l.Loading() || m.l.At().IsZero():
 		return m.fetchSlots(m.l.VisibleRows())
 	}
-	if d, paused := m.AutoInterval(); m.ctx.Budget.On() && !paused && m.ctx.Now().Sub(m.l.At()) >= d {
-		return m.l.LoadQuiet()
+	if p := m.AutoPace(); p.Every > 0 && m.ctx.Now().Sub(m.l.At()) >= p.Every {
+		return m.autoRefresh()
 	}
 	return m.fetchSlots(m.l.VisibleRows())
 }
@@ -213,29 +222,42 @@ func (s source) DetailHeight(room int, st list.Status) int {
 // Detail lays out the selected operator's fields.
 func (s source) Detail(w, h int) []string { return s.m.detailLines(w, h) }
 
-// AutoRefreshCost is what one auto-refresh costs: the list and the slots in view, of the
-// operators family.
+// AutoRefreshCost is what one auto-refresh costs: the list, one operators-family request
+// (the slots, one request per operator in view, follow only every common.SlotsFactor
+// refreshes).
 func (m *Model) AutoRefreshCost() (client.Family, int) {
-	return client.FamilyOperators, 1 + max(1, len(m.l.VisibleRows()))
+	return client.FamilyOperators, 1
 }
 
-// AutoInterval is the effective auto-refresh pace of the screen: the configured interval,
-// stretched so that the remaining operators-family budget lasts until the end of the UTC
-// day. paused is true when the budget cannot pay for another refresh (`r` still works).
-func (m *Model) AutoInterval() (d time.Duration, paused bool) {
-	_, cost := m.AutoRefreshCost()
-	return m.ctx.Budget.Pace(m.ctx.Client.Usage(client.FamilyOperators), cost, m.ctx.Now())
+// AutoPace is the screen's auto-refresh pace now: the policy's for the activity, of one
+// list request, by the operators family's budget.
+func (m *Model) AutoPace() common.Pace {
+	return m.ctx.Budget.Pace(m.ctx.Activity, m.ctx.Client.Usage(client.FamilyOperators), 1)
 }
 
-// autoRefresh refreshes the list for the root's auto-refresh tick, quietly, unless the
-// budget is spent, a refresh is on its way, or the last one is younger than half the pace:
-// a tick armed at another screen's faster pace before this one was shown.
+// SlotsPace is how often auto-refresh asks again for the slots of the operators in view:
+// common.SlotsFactor times the list's pace (0: not now).
+func (m *Model) SlotsPace() time.Duration { return m.AutoPace().Every * common.SlotsFactor }
+
+// slotsAfford reports whether the operators family's allowance pays for a refresh of the
+// list and of the slots in view.
+func (m *Model) slotsAfford() bool {
+	cost := 1 + len(m.l.VisibleRows())
+	return m.ctx.Budget.Stretch(m.ctx.Client.Usage(client.FamilyOperators), cost) > 0
+}
+
+// autoRefresh refreshes the list for the root's auto-refresh tick, quietly, unless
+// auto-refresh is off now (idle, budget), a refresh is on its way, or the last one is
+// younger than half the pace: a tick armed at another screen's faster pace before this
+// one was shown. The slots in view come along when their last round is SlotsPace old and
+// the budget pays for them.
 func (m *Model) autoRefresh() tea.Cmd {
-	d, paused := m.AutoInterval()
+	p := m.AutoPace()
 	since := m.ctx.Now().Sub(m.l.At())
-	if !m.ctx.Budget.On() || paused || m.l.Loading() || !m.l.At().IsZero() && since < d/2 {
+	if p.Every == 0 || m.l.Loading() || !m.l.At().IsZero() && since < p.Every/2 {
 		return nil
 	}
+	m.slotsDue = m.ctx.Now().Sub(m.slotsAt) >= m.SlotsPace()-p.Every/2 && m.slotsAfford()
 	return m.l.LoadQuiet()
 }
 
@@ -735,16 +757,15 @@ func (s source) Header(st list.Status) []string {
 		" " + st.Count + " operators",
 		fmt.Sprintf("operators requests today %d/%d", used, m.ctx.Budget.PerDay),
 	}
-	if m.ctx.Budget.On() {
-		d, paused := m.AutoInterval()
-		switch {
-		case paused:
-			parts = append(parts, "auto-refresh paused: budget spent ("+m.ctx.Keys.Refresh.Help().Key+" still works)")
-		case d > m.ctx.Budget.Interval:
-			parts = append(parts, "auto "+layout.ShortDuration(d)+" (budget)")
-		default:
-			parts = append(parts, "auto "+layout.ShortDuration(d))
+	if p := m.AutoPace(); m.ctx.Budget.On() {
+		text, short := p.Text(m.ctx.Budget, false, m.ctx.Keys.Refresh.Help().Key)
+		if p.Every > 0 {
+			text += ", slots every " + layout.ShortDuration(p.Every*common.SlotsFactor)
 		}
+		if short != "" && ansi.StringWidth(strings.Join(append(parts, text), " · ")) >= st.Width {
+			text = short
+		}
+		parts = append(parts, text)
 	}
 	return []string{styles.HeaderLine.Render(strings.Join(parts, " · ")), styles.Muted.Render(columns(st.Width).titles())}
 }

@@ -328,41 +328,94 @@ func TestAutoRefreshUpdatesInPlace(t *testing.T) {
 	}
 }
 
-func TestAutoIntervalFollowsTheBudget(t *testing.T) {
+// TestAutoRefreshPacesTheListAndTheSlotsApart: an auto-refresh costs one request, the
+// list (away and online for everyone), at the policy's pace; the slots of the operators
+// in view (one request each) come along only every common.SlotsFactor refreshes; `r`
+// refreshes both at once. The header says the pace of both.
+func TestAutoRefreshPacesTheListAndTheSlotsApart(t *testing.T) {
 	e := newEnv(t)
 	ctx := viewtest.Ctx(e.Client)
-	ctx.Budget = common.Budget{Interval: 20 * time.Second, PerDay: 400}
+	clock := viewtest.NewMovingClock(viewtest.Now)
+	ctx.Now = clock.Now
+	ctx.Budget = common.Budget{Interval: 30 * time.Second, PerDay: 500, Reserve: 100}
 	m := operators.New(ctx)
 	l := viewtest.RunScreen(t, ctx, m, 80, 24)
 	l.Until("loaded", func() bool { return m.Loaded() && !m.Busy() })
-	used := e.Client.Usage(client.FamilyOperators) // the list and 7 slots
-	if used != 8 {
-		t.Fatalf("used %d operators requests, want 8", used)
+	if used := e.Client.Usage(client.FamilyOperators); used != 8 {
+		t.Fatalf("used %d operators requests, want 8: the list and 7 slots", used)
 	}
-	if fam, cost := m.AutoRefreshCost(); fam != client.FamilyOperators || cost != 8 {
-		t.Fatalf("a refresh costs %d %s requests, want 8 operators ones", cost, fam)
+	if fam, cost := m.AutoRefreshCost(); fam != client.FamilyOperators || cost != 1 {
+		t.Fatalf("a refresh costs %d %s requests, want 1 operators one", cost, fam)
 	}
-	// 15:04:05 UTC: 8h55m55s left; one refresh costs 8; 392 left.
-	left := 8*time.Hour + 55*time.Minute + 55*time.Second
-	want := (left * 8 / 392).Round(time.Second)
-	d, paused := m.AutoInterval()
-	if paused || d != want {
-		t.Fatalf("interval %v (paused %v), want %v", d, paused, want)
+	if p := m.AutoPace(); p.Every != 30*time.Second || m.SlotsPace() != 5*time.Minute {
+		t.Fatalf("pace %v, slots every %v; want 30s and 5m", p.Every, m.SlotsPace())
 	}
-	if v := l.H.View(); !strings.Contains(v, "auto "+fmt.Sprintf("%dm%02ds", int(want.Minutes()), int(want.Seconds())%60)+" (budget)") ||
-		!strings.Contains(v, "operators requests today 8/400") {
-		t.Fatalf("header does not show the budget:\n%s", v)
+	if v := l.H.View(); !strings.Contains(v, "auto 30s, slots every 5m00s") || !strings.Contains(v, "operators requests today 8/500") {
+		t.Fatalf("the header does not show the pace and the budget:\n%s", v)
 	}
-	spentCtx := viewtest.Ctx(e.Client)
-	spentCtx.Budget = common.Budget{Interval: 20 * time.Second, PerDay: 9}
-	spent := operators.New(spentCtx)
-	spent.SetSize(80, 24)
-	if _, paused := spent.AutoInterval(); !paused {
-		t.Fatal("not paused with 1 of 9 requests left")
+	lists, slots := e.Log.Count("GET", "/operators/"), e.Log.Count("GET", "/slots/")
+	for i := 1; i <= common.SlotsFactor; i++ {
+		clock.Add(30 * time.Second)
+		l.Deliver(common.RefreshMsg{Auto: true})
+		l.Until("the refresh", func() bool { return e.Log.Count("GET", "/operators/") == lists+i && !m.Busy() })
+		want := slots
+		if i == common.SlotsFactor {
+			want += 7 // five minutes after the last round
+		}
+		if n := e.Log.Count("GET", "/slots/"); n != want {
+			t.Fatalf("refresh %d: %d slots requests, want %d", i, n-slots, want-slots)
+		}
 	}
-	if v := spent.View(); !strings.Contains(v, "auto-refresh paused") {
-		t.Fatalf("no pause notice:\n%s", v)
+	lists, slots = e.Log.Count("GET", "/operators/"), e.Log.Count("GET", "/slots/")
+	l.Key("r")
+	l.Until("r", func() bool {
+		return e.Log.Count("GET", "/operators/") == lists+1 && e.Log.Count("GET", "/slots/") == slots+7 && !m.Busy()
+	})
+}
+
+// TestAutoRefreshLeavesTheReserve: as the allowance runs down the pace stretches, the
+// slots stay out when what is left cannot pay for them, and once only the reserve is
+// left auto-refresh stops (and says so) while r still works.
+func TestAutoRefreshLeavesTheReserve(t *testing.T) {
+	e := newEnv(t)
+	ctx := viewtest.Ctx(e.Client)
+	clock := viewtest.NewMovingClock(viewtest.Now)
+	ctx.Now = clock.Now
+	// 8 used by the first load: 2 of 10 left for polling (under a quarter: ×4), 5 kept.
+	ctx.Budget = common.Budget{Interval: 30 * time.Second, PerDay: 15, Reserve: 5}
+	m := operators.New(ctx)
+	l := viewtest.RunScreen(t, ctx, m, 80, 24)
+	l.Until("loaded", func() bool { return m.Loaded() && !m.Busy() })
+	if p := m.AutoPace(); p.Every != 2*time.Minute || !p.Slowed() {
+		t.Fatalf("pace %+v, want 2m set by the budget", p)
 	}
+	if v := l.H.View(); !strings.Contains(v, "auto 2m (budget)") {
+		t.Fatalf("the header does not say the budget slows it:\n%s", v)
+	}
+	lists, slots := e.Log.Count("GET", "/operators/"), e.Log.Count("GET", "/slots/")
+	clock.Add(time.Hour) // slots are due, but 8 requests do not fit in 2
+	l.Deliver(common.RefreshMsg{Auto: true})
+	l.Until("the list", func() bool { return e.Log.Count("GET", "/operators/") == lists+1 && !m.Busy() })
+	clock.Add(time.Hour)
+	l.Deliver(common.RefreshMsg{Auto: true})
+	l.Until("the list", func() bool { return e.Log.Count("GET", "/operators/") == lists+2 && !m.Busy() })
+	if n := e.Log.Count("GET", "/slots/"); n != slots {
+		t.Fatalf("%d slots requests beyond the allowance", n-slots)
+	}
+	if p := m.AutoPace(); !p.Spent || p.Every != 0 {
+		t.Fatalf("pace %+v with the allowance spent", p)
+	}
+	clock.Add(time.Hour)
+	l.Deliver(common.RefreshMsg{Auto: true})
+	l.Drain(50 * time.Millisecond)
+	if n := e.Log.Count("GET", "/operators/"); n != lists+2 {
+		t.Fatalf("auto-refresh ate the reserve: %d list requests", n-lists)
+	}
+	if v := l.H.View(); !strings.Contains(v, "auto off (budget)") {
+		t.Fatalf("the header does not say auto-refresh stopped:\n%s", v)
+	}
+	l.Key("r")
+	l.Until("r", func() bool { return e.Log.Count("GET", "/operators/") == lists+3 && !m.Busy() })
 }
 
 func TestViewIsExactlyTheSizeGiven(t *testing.T) {
@@ -536,7 +589,8 @@ func TestEditNeverSubmitsTwice(t *testing.T) {
 	}
 }
 
-// A 429 on the PATCH (never retried) shows in the form, which keeps what was typed.
+// A 429 of the daily limit on the PATCH (never retried) shows in the form, which keeps
+// what was typed.
 func TestEditRateLimitedKeepsInput(t *testing.T) {
 	e := newEnvWith(t, sandbox.Options{DailyLimit: 8}) // the list and 7 slots use it up
 	l, m, _ := open(t, e, e.Client, 80, 24)
@@ -545,7 +599,7 @@ func TestEditRateLimitedKeepsInput(t *testing.T) {
 	typeInto(l, "Later")
 	l.Key("enter", "enter", "enter")
 	l.Until("the refusal", func() bool { return !f.Submitting() && f.Err() != "" })
-	if !strings.HasPrefix(f.Err(), "Rate-limited by the API: ") || l.H.Top() != f {
+	if !strings.HasPrefix(f.Err(), "Daily limit of operators requests reached: the API takes them again at ") || l.H.Top() != f {
 		t.Fatalf("form error %q, top %T", f.Err(), l.H.Top())
 	}
 	if v := ansi.Strip(f.View()); !strings.Contains(v, "Later") {

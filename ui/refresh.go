@@ -1,0 +1,161 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/common"
+)
+
+// The root's auto-refresh: one timer for the shown screen, paced by the policy of
+// common.Budget from the activity (keys, the terminal's focus: all by the injected clock),
+// the day's use of the screen's request family and the limits the API reported.
+
+// autoClock is what the auto-refresh policy knows of the user and of its own timer.
+type autoClock struct {
+	lastKey time.Time // the last key (or the terminal getting the focus back)
+	blurred bool      // the terminal reported it lost the focus
+	lastRun time.Time // the last auto-refresh asked of a screen (start-up counts as one)
+	due     time.Time // when the armed tick is due (zero: none armed)
+	screen  int       // the screen the tick was armed for
+}
+
+// activity is the policy's step now.
+func (a *App) activity() common.Activity {
+	return common.ActivityAt(a.ctx.Now().Sub(a.auto.lastKey), !a.auto.blurred)
+}
+
+// autoFamily is the request family and the cost of one auto-refresh of the shown screen:
+// one conversations request, unless the screen draws on another family
+// (common.AutoRefresher).
+func (a *App) autoFamily() (client.Family, int) {
+	if r, ok := a.Screen().(common.AutoRefresher); ok {
+		return r.AutoRefreshCost()
+	}
+	return client.FamilyConversations, 1
+}
+
+// autoPace is the shown screen's auto-refresh pace now, and until when its family is at
+// the API's daily limit (zero when it is not): then it does not refresh at all.
+func (a *App) autoPace() (common.Pace, time.Time) {
+	a.ctx.Activity = a.activity()
+	family, cost := a.autoFamily()
+	p := a.ctx.Budget.Pace(a.ctx.Activity, a.ctx.Client.Usage(family), cost)
+	if until := a.trouble.limitedUntil(family, a.ctx.Now()); !until.IsZero() {
+		p.Every = 0
+		return p, until
+	}
+	return p, time.Time{}
+}
+
+// armAuto arms the one auto-refresh tick for the shown screen's pace: the period after
+// the last auto-refresh. Asleep, it arms nothing (the next key wakes it); with the budget
+// spent or the daily limit reached it looks again when that may have changed (the end of
+// the limit, the next UTC day).
+func (a *App) armAuto() tea.Cmd {
+	if !a.ctx.Budget.On() {
+		return nil
+	}
+	a.autoGen++
+	a.auto.due, a.auto.screen = time.Time{}, a.active
+	now := a.ctx.Now()
+	p, limited := a.autoPace()
+	var due time.Time
+	switch {
+	case p.Every > 0:
+		due = a.auto.lastRun.Add(p.Every)
+	case !limited.IsZero():
+		due = limited
+	case p.Spent:
+		u := now.UTC()
+		due = time.Date(u.Year(), u.Month(), u.Day()+1, 0, 0, 0, 0, time.UTC)
+	default:
+		return nil // asleep
+	}
+	d := max(time.Second, due.Sub(now))
+	a.auto.due = now.Add(d)
+	return common.Tick(d, autoTickMsg{gen: a.autoGen})
+}
+
+// onAutoTick refreshes the shown screen when its pace says so (and the screen is on the
+// terminal), then arms the next tick.
+func (a *App) onAutoTick(msg autoTickMsg) tea.Cmd {
+	if msg.gen != a.autoGen {
+		return nil
+	}
+	p, _ := a.autoPace()
+	var cmd tea.Cmd
+	// A second of slack: the tick is timed by the real clock, the pace by the injected one.
+	if p.Every > 0 && a.ctx.Now().Sub(a.auto.lastRun) >= p.Every-time.Second && !a.tooSmall() {
+		cmd = a.autoRefresh()
+	}
+	return tea.Batch(cmd, a.armAuto())
+}
+
+// autoRefresh asks the shown screen for an auto-refresh.
+func (a *App) autoRefresh() tea.Cmd {
+	a.auto.lastRun = a.ctx.Now()
+	s, cmd := a.Screen().Update(common.RefreshMsg{Auto: true})
+	a.screens[a.active].screen = s
+	return cmd
+}
+
+// noteKey records a key. A key that makes the pace faster (the first after an idle
+// spell, or after the terminal got the focus back) refreshes at once when the last
+// auto-refresh is older than the new pace, and arms the tick again; so does another
+// screen shown.
+func (a *App) noteKey(msg tea.KeyMsg) tea.Cmd {
+	return a.wake(key.Matches(msg, a.ctx.Keys.Refresh))
+}
+
+// onFocus takes the terminal's focus reports (where the terminal sends them): losing the
+// focus slows auto-refresh down one step; getting it back counts as a key.
+func (a *App) onFocus(focused bool) tea.Cmd {
+	if !focused {
+		a.auto.blurred = true
+		a.ctx.Activity = a.activity() // the armed tick finds the slower pace
+		return nil
+	}
+	a.auto.blurred = false
+	return a.wake(false)
+}
+
+// wake records activity now; refreshed says the key itself refreshes the screen (`r`), so
+// waking does not add a refresh of its own.
+func (a *App) wake(refreshed bool) tea.Cmd {
+	if !a.ctx.Budget.On() {
+		return nil
+	}
+	moved := a.auto.screen != a.active
+	if a.activity() == common.Live && !moved {
+		a.auto.lastKey = a.ctx.Now() // working on: the pace stays
+		return nil
+	}
+	before, _ := a.autoPace()
+	a.auto.lastKey = a.ctx.Now()
+	after, _ := a.autoPace()
+	faster := after.Every > 0 && (before.Every == 0 || after.Every < before.Every)
+	if !faster && !moved {
+		return nil
+	}
+	var cmd tea.Cmd
+	switch {
+	case !faster:
+	case refreshed:
+		a.auto.lastRun = a.ctx.Now()
+	case a.ctx.Now().Sub(a.auto.lastRun) >= after.Every && !a.tooSmall():
+		cmd = a.autoRefresh()
+	}
+	return tea.Batch(cmd, a.armAuto())
+}
+
+// AutoDue is when the armed auto-refresh tick is due by the injected clock (zero: none
+// armed; tests and the simulation deliver it).
+func (a *App) AutoDue() time.Time { return a.auto.due }
+
+// AutoTick is the message of the armed auto-refresh tick (tests and the simulation
+// deliver it when the injected clock reaches AutoDue).
+func (a *App) AutoTick() tea.Msg { return autoTickMsg{gen: a.autoGen} }
