@@ -22,10 +22,22 @@ func newConfigCmdWith(g *globalFlags, env func(string) string) *cobra.Command {
 		Long: `Create or locate the config file.
 
 The config file (YAML) holds the base URL, organization, operator, theme, key
-bindings, auto-refresh interval, page size, request budget and request timeout.
-It lives at $XDG_CONFIG_HOME/parley/config.yaml unless --config or PARLEY_CONFIG
-names another.
-Flags and environment variables override it. It never holds the token.`,
+bindings, auto-refresh interval, page size, team size, request budget and request
+timeout. It lives at $XDG_CONFIG_HOME/parley/config.yaml unless --config or
+PARLEY_CONFIG names another.
+Flags and environment variables override it. It never holds the token.
+
+Sizing the request budget: the API allows 5000 requests per resource family,
+organization and UTC day, shared by everyone of the organization. Set team_size
+to the number of people who use parley (default 10): each one's request_budget
+is then 5000 / team_size (500). Auto-refresh spends at most four fifths of it
+and leaves the rest for what you do (opening threads, searches, edits); it
+runs every refresh_interval (30s) while you work, slows down while you are idle
+or as the allowance runs low, and stops after 30 minutes without a key. A full
+working day of one agent spends about 460 conversations requests with the
+defaults (README, "Requests per agent-shift"). Raise team_size when more people
+share the organization; set request_budget yourself when fewer of them work on
+the same day.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}

@@ -14,7 +14,7 @@ import (
 // settingSpan is an inline YAML setting in the README ("`keys: {…}`", "`theme: mono`").
 var settingSpan = regexp.MustCompile("`((?:" + strings.Join([]string{config.KeyBaseURL, config.KeyOrganizationID,
 	config.KeyOperatorID, config.KeyTheme, config.KeyRefreshInterval, config.KeyPageSize, config.KeyRequestBudget,
-	config.KeyRequestTimeout, config.KeyKeys}, "|") + "): [^`]+)`")
+	config.KeyTeamSize, config.KeyRequestTimeout, config.KeyKeys}, "|") + "): [^`]+)`")
 
 // commentedSetting is a setting line of the "config init" example, without its "# ".
 var commentedSetting = regexp.MustCompile(`^ *[a-z_]+:( |$)`)

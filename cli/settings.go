@@ -45,13 +45,18 @@ type Settings struct {
 	Keys map[string][]string
 	// KeyLines maps each action of Keys to its line in ConfigPath, for those reports.
 	KeyLines map[string]int
-	// RefreshInterval is the configured auto-refresh interval (default 30s); 0 means off.
-	// The budget governor may stretch it.
+	// RefreshInterval is the configured auto-refresh interval while someone works
+	// (default 30s); 0 means off. Idleness and the budget may stretch it
+	// (common.Budget).
 	RefreshInterval time.Duration
 	// PageSize is the list page size, 1..100 (default 100).
 	PageSize int
-	// RequestBudget is the number of requests per resource family per day this parley may
-	// spend (default 400).
+	// TeamSize is how many people of the organization use parley (default 10); it sets
+	// the default RequestBudget.
+	TeamSize int
+	// RequestBudget is this user's share of the organization's daily requests per
+	// resource family (default 5000 / TeamSize); auto-refresh leaves a fifth of it for
+	// the user's own requests.
 	RequestBudget int
 	// RequestTimeout bounds one attempt of one API request (default 30s).
 	RequestTimeout time.Duration
@@ -165,7 +170,11 @@ func resolveSettingsOpts(_ context.Context, g *globalFlags, env func(string) str
 	if cfg.PageSize != 0 {
 		s.PageSize = cfg.PageSize
 	}
-	s.RequestBudget = config.DefaultRequestBudget
+	s.TeamSize = config.DefaultTeamSize
+	if cfg.TeamSize != 0 {
+		s.TeamSize = cfg.TeamSize
+	}
+	s.RequestBudget = config.RequestBudgetFor(s.TeamSize)
 	if cfg.RequestBudget != 0 {
 		s.RequestBudget = cfg.RequestBudget
 	}

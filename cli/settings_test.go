@@ -31,6 +31,35 @@ func writeTestConfig(t *testing.T, content string) map[string]string {
 	return map[string]string{"XDG_CONFIG_HOME": dir, "HOME": t.TempDir()}
 }
 
+// TestTeamSizeSetsTheDefaultBudget: without request_budget each person's budget is their
+// share of the API's 5000 a day in a team of team_size; request_budget, when set, wins.
+func TestTeamSizeSetsTheDefaultBudget(t *testing.T) {
+	for _, c := range []struct {
+		file       string
+		team, want int
+	}{
+		{"", 10, 500},
+		{"team_size: 20\n", 20, 250},
+		{"team_size: 1\n", 1, 5000},
+		{"team_size: 3\n", 3, 1666},
+		{"team_size: 20\nrequest_budget: 300\n", 20, 300},
+	} {
+		s, err := resolveSettings(context.Background(), &globalFlags{}, mapEnv(writeTestConfig(t, c.file)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.TeamSize != c.team || s.RequestBudget != c.want {
+			t.Errorf("%q: team %d, budget %d; want %d, %d", c.file, s.TeamSize, s.RequestBudget, c.team, c.want)
+		}
+	}
+	for _, bad := range []string{"team_size: 0\n", "team_size: 5001\n", "team_size: ten\n"} {
+		if _, err := resolveSettings(context.Background(), &globalFlags{}, mapEnv(writeTestConfig(t, bad))); err == nil ||
+			!strings.Contains(err.Error(), "team_size") {
+			t.Errorf("%q: err %v", bad, err)
+		}
+	}
+}
+
 func TestSettingsDefaultsAndDemo(t *testing.T) {
 	env := writeTestConfig(t, "")
 	s, err := resolveSettings(context.Background(), &globalFlags{}, mapEnv(env))
@@ -40,7 +69,7 @@ func TestSettingsDefaultsAndDemo(t *testing.T) {
 	if !s.Demo || s.DemoReason != "no base URL and no token configured" {
 		t.Errorf("demo %v %q", s.Demo, s.DemoReason)
 	}
-	if s.Theme != config.ThemeAuto || s.RefreshInterval != 30*time.Second || s.PageSize != 100 || s.RequestBudget != 400 {
+	if s.Theme != config.ThemeAuto || s.RefreshInterval != 30*time.Second || s.PageSize != 100 || s.TeamSize != 10 || s.RequestBudget != 500 {
 		t.Errorf("defaults: %+v", s)
 	}
 	if s.ConfigPath != filepath.Join(env["XDG_CONFIG_HOME"], "parley", "config.yaml") || s.ConfigExists {

@@ -103,8 +103,10 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 	if ctx.Err() != nil {
 		return ctx.Err() // a signal during start-up
 	}
-	// Bubble Tea's own signal handler stays off: the signal watch ends the program.
-	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithoutSignalHandler())
+	// Bubble Tea's own signal handler stays off: the signal watch ends the program. Focus
+	// reports (where the terminal sends them) slow auto-refresh down while it is in the
+	// background.
+	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithReportFocus())
 	if err := proc.tty.save(int(os.Stdin.Fd()), os.Stdout); err != nil {
 		return err
 	}

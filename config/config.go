@@ -33,8 +33,13 @@ const (
 	DefaultTheme           = ThemeAuto
 	DefaultRefreshInterval = 30 * time.Second
 	DefaultPageSize        = 100
-	DefaultRequestBudget   = 400
 	DefaultRequestTimeout  = 30 * time.Second
+	// DefaultTeamSize is the number of people of one organization running parley that the
+	// default request budget assumes.
+	DefaultTeamSize = 10
+	// DefaultRequestBudget is one person's share of the API's daily limit in a team of
+	// DefaultTeamSize: RequestBudgetFor(DefaultTeamSize).
+	DefaultRequestBudget = MaxRequestBudget / DefaultTeamSize
 
 	// MinRefreshInterval is the shortest auto-refresh interval other than 0 (off).
 	MinRefreshInterval = 5 * time.Second
@@ -44,6 +49,8 @@ const (
 	MaxPageSize = 100
 	// MaxRequestBudget is the API's daily limit per resource family and organization.
 	MaxRequestBudget = 5000
+	// MaxTeamSize is the largest team_size: a budget of one request each.
+	MaxTeamSize = MaxRequestBudget
 	// MinRequestTimeout and MaxRequestTimeout bound the time one request attempt may take.
 	MinRequestTimeout = time.Second
 	MaxRequestTimeout = 5 * time.Minute
@@ -71,6 +78,9 @@ type Config struct {
 	// RequestBudget is the number of requests per resource family per day parley may
 	// spend, 1..MaxRequestBudget (0 = not set).
 	RequestBudget int
+	// TeamSize is how many people of the organization use parley, 1..MaxTeamSize (0 = not
+	// set): without RequestBudget, the budget is RequestBudgetFor(TeamSize).
+	TeamSize int
 	// RequestTimeout bounds one attempt of one API request,
 	// MinRequestTimeout..MaxRequestTimeout (0 = not set).
 	RequestTimeout time.Duration
@@ -157,4 +167,11 @@ func Load(path string) (Config, error) {
 	c, err := Parse(data, path)
 	c.Exists = true
 	return c, err
+}
+
+// RequestBudgetFor is one person's share of the API's daily limit per family and
+// organization (MaxRequestBudget) in a team of teamSize people: the default request
+// budget. Auto-refresh leaves a fifth of it for the person's own requests.
+func RequestBudgetFor(teamSize int) int {
+	return max(1, MaxRequestBudget/max(1, teamSize))
 }

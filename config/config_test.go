@@ -212,7 +212,7 @@ func TestExampleParsesToNothing(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, uncommented)
 	}
-	if c.BaseURL == "" || c.PageSize != 100 || c.RequestBudget != 400 || len(c.Keys) != 2 {
+	if c.BaseURL == "" || c.PageSize != 100 || c.TeamSize != DefaultTeamSize || c.RequestBudget != RequestBudgetFor(DefaultTeamSize) || len(c.Keys) != 2 {
 		t.Fatalf("uncommented example: %+v\n%s", c, uncommented)
 	}
 }

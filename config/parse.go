@@ -23,13 +23,14 @@ const (
 	KeyRefreshInterval = "refresh_interval"
 	KeyPageSize        = "page_size"
 	KeyRequestBudget   = "request_budget"
+	KeyTeamSize        = "team_size"
 	KeyRequestTimeout  = "request_timeout"
 	KeyKeys            = "keys"
 )
 
 var knownKeys = []string{
 	KeyBaseURL, KeyOrganizationID, KeyOperatorID, KeyTheme,
-	KeyRefreshInterval, KeyPageSize, KeyRequestBudget, KeyRequestTimeout, KeyKeys,
+	KeyRefreshInterval, KeyPageSize, KeyRequestBudget, KeyTeamSize, KeyRequestTimeout, KeyKeys,
 }
 
 // maxProblems caps the problems reported for one file.
@@ -407,6 +408,13 @@ func (p *parser) value(name string, v *yaml.Node) {
 			return
 		}
 		p.c.RequestBudget = n
+	case KeyTeamSize:
+		n, err := intIn(s, 1, MaxTeamSize)
+		if err != nil {
+			p.addf(v, "%s: %v", name, err)
+			return
+		}
+		p.c.TeamSize = n
 	case KeyRequestTimeout:
 		d, err := ParseRequestTimeout(s)
 		if err != nil {

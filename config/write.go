@@ -38,16 +38,26 @@ const example = `# parley configuration
 # Colours: auto (follow the terminal background), dark, light or mono.
 # theme: auto
 
-# How often the visible page refreshes itself: a duration such as 30s or 2m; 0 or off
-# turns auto-refresh off. At least 5s; the request budget may stretch it further.
+# How often the visible screen refreshes itself while you work (a key in the last 2
+# minutes): a duration such as 30s or 2m; 0 or off turns auto-refresh off. At least 5s.
+# Idle it slows down (4 times slower after 2 minutes without a key or when the terminal
+# loses the focus, 20 times after 10 minutes) and it stops after 30 minutes until the
+# next key; the request budget may slow it down too.
 # refresh_interval: 30s
 
 # Rows fetched per list request, 1 to 100.
 # page_size: 100
 
-# Requests per resource family per day this parley may spend. The API allows 5000 per
-# family, organization and day, shared by every agent of the organization.
-# request_budget: 400
+# How many people of your organization use parley. The API allows 5000 requests per
+# resource family, organization and UTC day, shared by all of them, so each one's
+# budget is 5000 / team_size (500 for 10).
+# team_size: 10
+
+# Requests per resource family per day this parley may spend: your share of the 5000
+# (default 5000 / team_size). Auto-refresh spends at most four fifths of it, slower as
+# they run low, and leaves the last fifth for what you do (opening threads, searches,
+# edits).
+# request_budget: 500
 
 # How long parley waits for one answer of the API before it gives up on that attempt: a
 # duration such as 10s or 2m, 1s to 5m. Env PARLEY_REQUEST_TIMEOUT.
@@ -81,7 +91,7 @@ func WriteExample(path string, force bool) error {
 
 // Setting is one top-level scalar value for Set.
 type Setting struct {
-	Key   string // one of base_url, organization_id, operator_id, theme, refresh_interval, page_size, request_budget, request_timeout
+	Key   string // one of base_url, organization_id, operator_id, theme, refresh_interval, page_size, request_budget, team_size, request_timeout
 	Value string
 }
 
@@ -177,6 +187,8 @@ func apply(c *Config, s *Setting) (bool, error) {
 		c.PageSize = parsed.PageSize
 	case KeyRequestBudget:
 		c.RequestBudget = parsed.RequestBudget
+	case KeyTeamSize:
+		c.TeamSize = parsed.TeamSize
 	case KeyRequestTimeout:
 		c.RequestTimeout = parsed.RequestTimeout
 	}
