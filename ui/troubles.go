@@ -207,7 +207,7 @@ func (a *App) troubleSegments(now time.Time) []segment {
 	for _, f := range sortedFamilies(t.limits) {
 		if until := t.limitedUntil(f, now); !until.IsZero() {
 			u := untilText(until, now)
-			segs = append(segs, segment{"daily limit: " + familyName(f) + " until " + u, "limit until " + u, st.StatusWarn, 0})
+			segs = append(segs, segment{"daily limit: " + familyName(f) + " until " + u, "daily limit until " + u, st.StatusWarn, 0})
 		}
 	}
 	// One countdown per problem (the soonest); the queue per family.
