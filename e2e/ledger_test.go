@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-var convCount = regexp.MustCompile(`conv (\d+)/400`)
+var convCount = regexp.MustCompile(`conv (\d+)/\d+`)
 
 // waitCounted waits until the status bar's conversations count is what the sandbox counted
 // (its request log: conversations requests answered other than 429) and more than past, and
