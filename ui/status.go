@@ -90,9 +90,9 @@ func (a *App) statusBar() string {
 		if a.trouble.down != nil {
 			// What the screens show is what the last answers said.
 			t = a.lastRefresh.In(now.Location()).Format("15:04")
-			segs = append(segs, segment{"offline data as of " + t, "as of " + t, st.StatusWarn, 1})
+			segs = append(segs, segment{"offline data as of " + t, "offline, as of " + t, st.StatusWarn, 1})
 		} else {
-			segs = append(segs, segment{"refreshed " + t, "as of " + t, st.StatusBar, 3})
+			segs = append(segs, segment{"refreshed " + t, "as of " + t, st.StatusBar, 4})
 		}
 	}
 	segs = append(segs, a.troubleSegments(now)...)

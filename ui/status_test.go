@@ -274,3 +274,35 @@ func TestRepeatedToastShowsOnce(t *testing.T) {
 		t.Fatalf("toasts:\n%s", v)
 	}
 }
+
+// TestStatusBarKeepsAnUnusualAutoStateWhenNarrow: at 80 columns an auto-refresh state
+// other than live (idle, the budget, stopped) stays in the status bar and the time of
+// the last refresh gives way; live, the usual state, is the first to go.
+func TestStatusBarKeepsAnUnusualAutoStateWhenNarrow(t *testing.T) {
+	now := viewtest.Now
+	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "t", Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(), Demo: true,
+		Now: func() time.Time { return now }, RefreshInterval: 30 * time.Second})
+	a.opsOrg, a.ctx.DefaultOperatorID, a.ctx.Operators = 1001, 2001, map[int64]string{2001: "Clara"}
+	a.Update(common.RefreshedMsg{At: now})
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if bar := statusLine(a.View()); !strings.Contains(bar, "as of 15:04:05") {
+		t.Fatalf("live: %q", bar)
+	}
+	for _, c := range []struct {
+		after time.Duration
+		want  string
+	}{
+		{3 * time.Minute, "auto 2m (idle)"},
+		{12 * time.Minute, "auto 10m (idle)"},
+		{40 * time.Minute, "auto off (idle)"},
+	} {
+		now = viewtest.Now.Add(c.after)
+		if bar := statusLine(a.View()); !strings.Contains(bar, c.want) || !strings.Contains(bar, "conv 0/500") {
+			t.Errorf("%v without a key: %q", c.after, bar)
+		}
+	}
+}

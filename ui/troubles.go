@@ -192,7 +192,13 @@ func (a *App) autoSegment() (segment, bool) {
 	if p.Spent || p.Slowed() {
 		style = st.StatusWarn
 	}
-	return segment{text, short, style, 3}, true
+	// The usual state (live) is the first to go on a narrow terminal; any other outlasts
+	// the time of the last refresh (priority 4), not the request count (2).
+	priority := 3
+	if p.Every > 0 && p.Activity == common.Live && !p.Slowed() {
+		priority = 4
+	}
+	return segment{text, short, style, priority}, true
 }
 
 // troubleSegments are the status bar's states of what the client reported, each as long

@@ -185,6 +185,8 @@ func (p Pace) Text(b Budget, unfocused bool, refreshKey string) (text, short str
 		return "auto off (" + why + "; a key resumes)", "auto off (" + why + ")"
 	case p.Slowed():
 		return "auto " + compactDuration(p.Every) + " (budget)", ""
+	case p.Activity == LongIdle && !unfocused:
+		return "auto " + compactDuration(p.Every) + " (long idle)", "auto " + compactDuration(p.Every) + " (idle)"
 	case p.Activity != Live:
 		return "auto " + compactDuration(p.Every) + " (" + why + ")", ""
 	}
