@@ -134,6 +134,7 @@ func New(o Options) *App {
 	a := &App{ctx: ctx, opts: o, base: o.Client,
 		trouble: troubles{waits: map[client.Family]wait{}, limits: map[client.Family]time.Time{}}}
 	a.auto.lastKey, a.auto.lastRun = o.Now(), o.Now() // start-up loads every shown screen
+	ctx.Activity = a.activity
 	k := o.Keys
 	a.screens = []screenEntry{
 		{common.ScreenConversations, k.Conversations, conversations.New(ctx)},

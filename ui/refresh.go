@@ -39,11 +39,11 @@ func (a *App) autoFamily() (client.Family, int) {
 }
 
 // autoPace is the shown screen's auto-refresh pace now, and until when its family is at
-// the API's daily limit (zero when it is not): then it does not refresh at all.
+// the API's daily limit (zero when it is not): then it does not refresh at all. It only
+// reads (View asks too).
 func (a *App) autoPace() (common.Pace, time.Time) {
-	a.ctx.Activity = a.activity()
 	family, cost := a.autoFamily()
-	p := a.ctx.Budget.Pace(a.ctx.Activity, a.ctx.Client.Usage(family), cost)
+	p := a.ctx.Budget.Pace(a.activity(), a.ctx.Client.Usage(family), cost)
 	if until := a.trouble.limitedUntil(family, a.ctx.Now()); !until.IsZero() {
 		p.Every = 0
 		return p, until
@@ -115,8 +115,7 @@ func (a *App) noteKey(msg tea.KeyMsg) tea.Cmd {
 // focus slows auto-refresh down one step; getting it back counts as a key.
 func (a *App) onFocus(focused bool) tea.Cmd {
 	if !focused {
-		a.auto.blurred = true
-		a.ctx.Activity = a.activity() // the armed tick finds the slower pace
+		a.auto.blurred = true // the armed tick finds the slower pace
 		return nil
 	}
 	a.auto.blurred = false

@@ -35,9 +35,10 @@ type Ctx struct {
 	contactNames map[int64]string
 	// Budget paces auto-refresh by the day's request budget (set by the root).
 	Budget Budget
-	// Activity is how recently someone worked in parley (the root keeps it current): with
-	// Budget it makes a screen's auto-refresh pace.
-	Activity Activity
+	// Activity tells how recently someone worked in parley (the root's keys and focus
+	// reports, by the clock): with Budget it makes a screen's auto-refresh pace. nil reads
+	// as Live (ActivityNow).
+	Activity func() Activity
 	// ActingOperatorID is the operator requests run as (0 = the token's default).
 	ActingOperatorID int64
 	// DefaultOperatorID is the token's own operator when known (demo: the owner).
@@ -114,6 +115,14 @@ func (c *Ctx) ServerNow() time.Time {
 		now = now.Add(off)
 	}
 	return now
+}
+
+// ActivityNow is the activity the root reports (Live without a root).
+func (c *Ctx) ActivityNow() Activity {
+	if c.Activity == nil {
+		return Live
+	}
+	return c.Activity()
 }
 
 // NewTaskID returns a task id that no other task of this app uses, so a TaskDoneMsg reaches

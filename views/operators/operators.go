@@ -232,7 +232,7 @@ func (m *Model) AutoRefreshCost() (client.Family, int) {
 // AutoPace is the screen's auto-refresh pace now: the policy's for the activity, of one
 // list request, by the operators family's budget.
 func (m *Model) AutoPace() common.Pace {
-	return m.ctx.Budget.Pace(m.ctx.Activity, m.ctx.Client.Usage(client.FamilyOperators), 1)
+	return m.ctx.Budget.Pace(m.ctx.ActivityNow(), m.ctx.Client.Usage(client.FamilyOperators), 1)
 }
 
 // SlotsPace is how often auto-refresh asks again for the slots of the operators in view:
@@ -758,12 +758,20 @@ func (s source) Header(st list.Status) []string {
 		fmt.Sprintf("operators requests today %d/%d", used, m.ctx.Budget.PerDay),
 	}
 	if p := m.AutoPace(); m.ctx.Budget.On() {
+		// The longest form that fits: with the slots' pace, without, the short one.
 		text, short := p.Text(m.ctx.Budget, false, m.ctx.Keys.Refresh.Help().Key)
+		forms := []string{text}
 		if p.Every > 0 {
-			text += ", slots every " + layout.ShortDuration(p.Every*common.SlotsFactor)
+			forms = []string{text + ", slots every " + layout.ShortDuration(p.Every*common.SlotsFactor), text}
 		}
-		if short != "" && ansi.StringWidth(strings.Join(append(parts, text), " · ")) >= st.Width {
-			text = short
+		if short != "" {
+			forms = append(forms, short)
+		}
+		for _, f := range forms {
+			text = f
+			if ansi.StringWidth(strings.Join(append(parts, f), " · ")) < st.Width {
+				break
+			}
 		}
 		parts = append(parts, text)
 	}

@@ -371,6 +371,16 @@ func TestAutoRefreshPacesTheListAndTheSlotsApart(t *testing.T) {
 	l.Until("r", func() bool {
 		return e.Log.Count("GET", "/operators/") == lists+1 && e.Log.Count("GET", "/slots/") == slots+7 && !m.Busy()
 	})
+
+	// Nobody working (the root says so): both paces slow down, and the header says so.
+	ctx.Activity = func() common.Activity { return common.Idle }
+	if p := m.AutoPace(); p.Every != 2*time.Minute || m.SlotsPace() != 20*time.Minute {
+		t.Fatalf("idle: pace %v, slots every %v; want 2m and 20m", p.Every, m.SlotsPace())
+	}
+	l.Deliver(struct{}{})
+	if v := l.H.View(); !strings.Contains(v, "auto 2m (idle) ") {
+		t.Fatalf("the header does not show the idle pace:\n%s", v)
+	}
 }
 
 // TestAutoRefreshLeavesTheReserve: as the allowance runs down the pace stretches, the
