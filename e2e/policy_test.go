@@ -18,11 +18,14 @@ import (
 	"github.com/parley-tui/parley/client"
 )
 
-// statusLine is the bottom line of the screen: the status bar (or a note that took its
-// place).
+// statusLine is the status bar (or a note that took its place): the line above the
+// footer, the screen's last.
 func statusLine(screen string) string {
 	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
-	return lines[len(lines)-1]
+	if len(lines) < 2 {
+		return ""
+	}
+	return lines[len(lines)-2]
 }
 
 // fastRefresh is a config directory whose file sets auto-refresh to its shortest
