@@ -33,7 +33,7 @@ func TestKeysWrittenTogetherMoveTwoRows(t *testing.T) {
 	sb := StartSandbox(t, "small")
 	tui := StartTUI(t, 120, 40, sb.Env)
 	waitList(t, tui)
-	position := regexp.MustCompile(`│ (\d+)/\d+ `) // the list's "n/total" under its rows
+	position := regexp.MustCompile(`[│┃] (\d+)/\d+ `) // the list's "n/total" under its rows (┃ when focused in mono)
 
 	// The conversation list: from the first row to the third.
 	tui.WaitUntil(func(s string) bool { m := position.FindStringSubmatch(s); return m != nil && m[1] == "1" }, 10*time.Second, "the cursor on the first row")

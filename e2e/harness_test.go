@@ -249,7 +249,7 @@ func startTUI(t *testing.T, w, h int, env []string, shell bool, args ...string) 
 	script.WriteString("export TERM=xterm-256color XDG_CONFIG_HOME=" + shq(filepath.Join(dir, "config")) +
 		" XDG_CACHE_HOME=" + shq(filepath.Join(dir, "cache")) + " XDG_DATA_HOME=" + shq(filepath.Join(dir, "data")) +
 		" XDG_STATE_HOME=" + shq(filepath.Join(dir, "state")) + "; ")
-	script.WriteString("unset DBUS_SESSION_BUS_ADDRESS NO_COLOR PARLEY_BASE_URL PARLEY_TOKEN PARLEY_ORG_ID PARLEY_OPERATOR_ID PARLEY_CONFIG; ")
+	script.WriteString("unset DBUS_SESSION_BUS_ADDRESS NO_COLOR CLICOLOR CLICOLOR_FORCE CI PARLEY_BASE_URL PARLEY_TOKEN PARLEY_ORG_ID PARLEY_OPERATOR_ID PARLEY_CONFIG; ")
 	for _, e := range env {
 		k, v, _ := strings.Cut(e, "=")
 		script.WriteString("export " + k + "=" + shq(v) + "; ")
