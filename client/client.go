@@ -169,6 +169,8 @@ type Event struct {
 	// Until is, for EventFailed of a limit, when the API takes requests of Family again
 	// (zero when it did not say).
 	Until time.Time
+	// Poll: the request was a poll (Poll), made once and never retried.
+	Poll bool
 }
 
 // Client talks to one API. It is safe for concurrent use. WithContext derives clients that
@@ -394,6 +396,11 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 	write := isWrite(req.method)
 	idempotent := !req.noRetry && (req.method == http.MethodGet || req.method == http.MethodPut ||
 		req.method == http.MethodDelete || req.method == http.MethodHead)
+	// A poll is asked once: the next poll asks again.
+	poll, maxRetries := isPoll(ctx), c.maxRetries
+	if poll {
+		maxRetries = 0
+	}
 	// applied: an attempt of this write may have been carried out (sent, then no answer of
 	// record); the outcome is unknown unless a later answer settles it.
 	applied := false
@@ -452,14 +459,14 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 			apiErr.Detail = c.redactText(apiErr.Detail)
 			err = apiErr
 		} else if ctx.Err() != nil {
-			c.report(fam, req.method, 0, attempt, err)
+			c.report(fam, req.method, 0, attempt, poll, err)
 			return fail(0, err)
 		}
 		// The daily limit is not asked again before it resets: every attempt would be
 		// refused.
 		retryable := idempotent && ((apiErr != nil && apiErr.retryable() && !apiErr.Daily) || (apiErr == nil && isConnError(err)))
-		if !retryable || attempt >= c.maxRetries {
-			c.report(fam, req.method, status, attempt, err)
+		if !retryable || attempt >= maxRetries {
+			c.report(fam, req.method, status, attempt, poll, err)
 			return fail(status, err)
 		}
 		delay := backoff(attempt)
@@ -467,7 +474,7 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 			if apiErr.RetryAfter > c.maxWait {
 				// Asking again before the server allows it would only waste requests
 				// (a daily limit answers with hours): give up now, saying how long.
-				c.report(fam, req.method, status, attempt, err)
+				c.report(fam, req.method, status, attempt, poll, err)
 				return fail(status, err)
 			}
 			delay = c.spread(apiErr.RetryAfter)

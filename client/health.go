@@ -168,14 +168,15 @@ func (h *health) answered(f Family) bool {
 }
 
 // report emits the event of a request of family that failed for good with err after
-// attempt retries: EventFailed for the troubles a status bar shows, nothing for the
-// others (a 404, a refused write, a cancelled request).
-func (c *Client) report(f Family, method string, status, attempts int, err error) {
+// attempt retries (poll: a request of Poll): EventFailed for the troubles a status bar
+// shows, nothing for the others (a 404, a refused write, a cancelled request).
+func (c *Client) report(f Family, method string, status, attempts int, poll bool, err error) {
 	p := ProblemOf(err)
 	if p == ProblemNone {
 		return
 	}
-	ev := Event{Kind: EventFailed, Family: f, Method: method, Status: status, Attempt: attempts, Problem: p, Err: c.redact(err)}
+	ev := Event{Kind: EventFailed, Family: f, Method: method, Status: status, Attempt: attempts, Problem: p,
+		Err: c.redact(err), Poll: poll}
 	var e *Error
 	if errors.As(err, &e) {
 		switch {

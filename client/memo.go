@@ -19,6 +19,16 @@ func Fresh(ctx context.Context) context.Context { return context.WithValue(ctx, 
 
 func isFresh(ctx context.Context) bool { v, _ := ctx.Value(freshKey{}).(bool); return v }
 
+type pollKey struct{}
+
+// Poll returns a context whose requests are polling that nobody waits for (an
+// auto-refresh): each makes one attempt, never retried, since the next poll asks again
+// anyway and a retry of every poll multiplies what an outage costs; the events of its
+// failures say Poll.
+func Poll(ctx context.Context) context.Context { return context.WithValue(ctx, pollKey{}, true) }
+
+func isPoll(ctx context.Context) bool { v, _ := ctx.Value(pollKey{}).(bool); return v }
+
 // Version is how far a conversation's data goes, as the server stamped it: its updated_at
 // and last_message_sent_at. A list row, a refresh and the single GET all carry it, so data
 // fetched earlier is known to be current while they show the same version, however long

@@ -715,3 +715,40 @@ func TestSpreadWaitStaysWithinAQuarterOrASecond(t *testing.T) {
 		t.Fatalf("spreadWait barely varies: %d distinct waits", len(seen))
 	}
 }
+
+// TestPollIsAskedOnce: a poll (Poll) that meets a 503 or no answer is not retried and
+// reports its failure as a poll's; the same request without Poll is retried as usual.
+func TestPollIsAskedOnce(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		writeJSON(w, 503, `{"detail": "maintenance"}`)
+	})
+	var ev events
+	c, w := newTestClient(t, rec.base(), func(cfg *Config) { cfg.OnEvent = ev.add })
+	if _, err := c.ListConversations(Poll(bg()), ConversationListOptions{}); ProblemOf(err) != ProblemServer {
+		t.Fatalf("err %v: want a server error", err)
+	}
+	if rec.count() != 1 || len(w.all()) != 0 || len(ev.of(EventRetry)) != 0 {
+		t.Fatalf("a poll: %d requests, waits %v, events %+v; want one request", rec.count(), w.all(), ev.all())
+	}
+	if f := ev.of(EventFailed); len(f) != 1 || !f[0].Poll || f[0].Problem != ProblemServer {
+		t.Fatalf("events %+v, want one failure of a poll", ev.all())
+	}
+	if _, err := c.ListConversations(bg(), ConversationListOptions{}); err == nil {
+		t.Fatal("no error")
+	}
+	if rec.count() != 2+DefaultMaxRetries {
+		t.Fatalf("the same request not polling: %d requests, want %d", rec.count()-1, 1+DefaultMaxRetries)
+	}
+	if f := ev.of(EventFailed); len(f) != 2 || f[1].Poll {
+		t.Fatalf("events %+v, want the second failure not a poll's", ev.all())
+	}
+
+	var ev2 events
+	down, _ := newTestClient(t, "http://127.0.0.1:1/prefix", func(cfg *Config) { cfg.OnEvent = ev2.add })
+	if _, err := down.ListConversations(Poll(bg()), ConversationListOptions{}); ProblemOf(err) != ProblemUnreachable {
+		t.Fatalf("err %v: want unreachable", err)
+	}
+	if len(ev2.of(EventRetry)) != 0 || len(ev2.of(EventFailed)) != 1 || !ev2.of(EventFailed)[0].Poll {
+		t.Fatalf("an unreachable poll: events %+v, want one failure and no retry", ev2.all())
+	}
+}
