@@ -21,6 +21,10 @@ type autoClock struct {
 	lastRun time.Time // the last auto-refresh asked of a screen (start-up counts as one)
 	due     time.Time // when the armed tick is due (zero: none armed)
 	screen  int       // the screen the tick was armed for
+	// failed counts the auto-refreshes in a row that met a server error or no answer
+	// (client.Event.Poll); while the status bar holds that trouble the pace backs off
+	// (common.Budget.BackOff), and the first answer of the API sets it back to 0.
+	failed int
 }
 
 // activity is the policy's step now.
@@ -38,12 +42,16 @@ func (a *App) autoFamily() (client.Family, int) {
 	return client.FamilyConversations, 1
 }
 
-// autoPace is the shown screen's auto-refresh pace now, and until when its family is at
-// the API's daily limit (zero when it is not): then it does not refresh at all. It only
+// autoPace is the shown screen's auto-refresh pace now, backed off after failed
+// auto-refreshes while the server errs or cannot be reached, and until when its family is
+// at the API's daily limit (zero when it is not): then it does not refresh at all. It only
 // reads (View asks too).
 func (a *App) autoPace() (common.Pace, time.Time) {
 	family, cost := a.autoFamily()
 	p := a.ctx.Budget.Pace(a.activity(), a.ctx.Client.Usage(family), cost)
+	if a.trouble.down != nil {
+		p = a.ctx.Budget.BackOff(p, a.auto.failed)
+	}
 	if until := a.trouble.limitedUntil(family, a.ctx.Now()); !until.IsZero() {
 		p.Every = 0
 		return p, until

@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"io"
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,6 +15,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/viewtest"
 )
 
 // TestAutoRefreshSlowsStepByStepAndAKeyWakesIt: on the conversations screen with keys
@@ -245,5 +249,109 @@ func TestServerErrorAndUnreachableAreNotRateLimits(t *testing.T) {
 	if !strings.Contains(bar, "unreachable") || !strings.Contains(bar, "offline data as of 15:") || strings.Contains(bar, "rate-limited") ||
 		strings.Contains(bar, "server error") {
 		t.Fatalf("unreachable: %q", bar)
+	}
+}
+
+// down503 answers every request with the API's 503 (a JSON detail, so the API counted it)
+// while on, and notes the injected clock's time of each conversations attempt: polls
+// (updated_at_from_date) apart from the others.
+type down503 struct {
+	next  http.RoundTripper
+	clock *viewtest.MovingClock
+	on    atomic.Bool
+
+	mu           sync.Mutex
+	polls, lists []time.Time
+}
+
+func (o *down503) RoundTrip(r *http.Request) (*http.Response, error) {
+	if !o.on.Load() {
+		return o.next.RoundTrip(r)
+	}
+	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/conversations/") {
+		o.mu.Lock()
+		if r.URL.Query().Has("updated_at_from_date") {
+			o.polls = append(o.polls, o.clock.Now())
+		} else {
+			o.lists = append(o.lists, o.clock.Now())
+		}
+		o.mu.Unlock()
+	}
+	return &http.Response{StatusCode: 503, Status: "503 Service Unavailable", Request: r,
+		Header: http.Header{"Content-Type": {"application/json"}},
+		Body:   io.NopCloser(strings.NewReader(`{"detail":"Service temporarily unavailable"}`))}, nil
+}
+
+// attempts are the times of the poll and list attempts so far.
+func (o *down503) attempts() (polls, lists []time.Time) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Clone(o.polls), slices.Clone(o.lists)
+}
+
+// TestOutageBacksOffPollingWithOneAttemptATick: while the API answers 503 (with a JSON
+// detail: each attempt counts against the day's budget), an auto-refresh tick makes one
+// attempt, never retries, and each failed tick doubles the time to the next one (30 s,
+// 1 min, 2, 4, 8) up to the long-idle pace (10 min), although someone keeps working; the
+// status bar says it backs off. A refresh the user asks for (r) is still retried. The
+// first answer ends the back-off: the next tick is 30 s on again.
+func TestOutageBacksOffPollingWithOneAttemptATick(t *testing.T) {
+	var o *down503
+	l, clock := policyApp(t, sandbox.Options{}, Options{RequestBudget: 500}, func(c *client.Config, _ *sandbox.Running) {
+		c.MaxRetryWait = time.Millisecond // retries, where made, take no time
+		o = &down503{next: c.HTTPClient.Transport, clock: viewtest.NewMovingClock(time.Time{})}
+		c.HTTPClient = &http.Client{Transport: o}
+	})
+	o.clock = clock
+	start := clock.Now()
+	used := l.app.ctx.Client.Usage(client.FamilyConversations)
+	// working moves the clock to the armed tick and delivers it, someone at the keyboard
+	// all along: the terminal's focus coming back just before the tick counts as a key and
+	// keeps the pace live.
+	working := func() {
+		clock.Add(l.app.AutoDue().Sub(clock.Now()))
+		l.Deliver(tea.FocusMsg{})
+		l.Deliver(l.app.AutoTick())
+		l.Settle()
+	}
+	o.on.Store(true)
+	for due := l.app.AutoDue(); !due.IsZero() && due.Sub(start) <= 40*time.Minute; due = l.app.AutoDue() {
+		working() // 40 minutes of an outage
+	}
+	polls, _ := o.attempts()
+	var at []time.Duration
+	for _, p := range polls {
+		at = append(at, p.Sub(start))
+	}
+	m := time.Minute
+	want := []time.Duration{m / 2, 3 * m / 2, 7 * m / 2, 15 * m / 2, 31 * m / 2, 51 * m / 2, 71 * m / 2}
+	if !slices.Equal(at, want) {
+		t.Fatalf("auto-refresh attempts during the outage at %v, want one a tick at %v", at, want)
+	}
+	if n := l.app.ctx.Client.Usage(client.FamilyConversations) - used; n != len(want) {
+		t.Fatalf("the outage's polling cost %d requests of the budget, want %d", n, len(want))
+	}
+	if bar := l.statusBar(); !strings.Contains(bar, "auto 10m (backing off)") || !strings.Contains(bar, "server error 503") {
+		t.Fatalf("backing off: %q", bar)
+	}
+
+	// r is the user's: it is retried as every request (1 + DefaultMaxRetries attempts).
+	_, lists := o.attempts()
+	l.Key("r")
+	l.Settle()
+	if _, after := o.attempts(); len(after)-len(lists) != 1+client.DefaultMaxRetries {
+		t.Fatalf("r during the outage made %d attempts, want %d", len(after)-len(lists), 1+client.DefaultMaxRetries)
+	}
+
+	// The API answers again: the first answer ends the back-off.
+	o.on.Store(false)
+	polled := l.conversationsPolled()
+	working()
+	l.Until("the answer", func() bool { return l.app.trouble.down == nil && l.conversationsPolled() == polled+1 })
+	if d := l.app.AutoDue().Sub(clock.Now()); d != 30*time.Second {
+		t.Fatalf("after the first answer the next tick is due in %v, want 30s", d)
+	}
+	if bar := l.statusBar(); !strings.Contains(bar, "auto 30s") || strings.Contains(bar, "backing off") {
+		t.Fatalf("answered again: %q", bar)
 	}
 }

@@ -83,9 +83,18 @@ func (a *App) onEvent(ev client.Event) tea.Cmd {
 			}
 		default:
 			t.fail(ev, now)
+			if ev.Poll && t.down != nil {
+				// An auto-refresh met the outage: the next one waits longer.
+				a.auto.failed++
+				cmds = append(cmds, a.armAuto())
+			}
 		}
 	case client.EventAnswered:
 		t.down = nil
+		if a.auto.failed > 0 {
+			a.auto.failed = 0 // the outage is over: the pace is the policy's again
+			cmds = append(cmds, a.armAuto())
+		}
 		if _, ok := t.limits[ev.Family]; ok {
 			delete(t.limits, ev.Family)
 			cmds = append(cmds, a.armAuto()) // the limit was lifted early: polling goes on
@@ -189,13 +198,13 @@ func (a *App) autoSegment() (segment, bool) {
 	}
 	text, short := p.Text(a.ctx.Budget, a.auto.blurred, a.ctx.Keys.Refresh.Help().Key)
 	style := st.StatusBar
-	if p.Spent || p.Slowed() {
+	if p.Spent || p.Slowed() || p.BackedOff {
 		style = st.StatusWarn
 	}
 	// The usual state (live) is the first to go on a narrow terminal; any other outlasts
 	// the time of the last refresh (priority 4), not the request count (2).
 	priority := 3
-	if p.Every > 0 && p.Activity == common.Live && !p.Slowed() {
+	if p.Every > 0 && p.Activity == common.Live && !p.Slowed() && !p.BackedOff {
 		priority = 4
 	}
 	return segment{text, short, style, priority}, true

@@ -144,6 +144,9 @@ type Pace struct {
 	Stretch int
 	// Spent: the allowance cannot pay for another refresh today; the reserve is kept.
 	Spent bool
+	// BackedOff: auto-refreshes met a server error or no answer, and the period is longer
+	// for it (BackOff).
+	BackedOff bool
 }
 
 // Pace is the auto-refresh period for activity a of refreshes that cost cost requests of
@@ -159,15 +162,34 @@ func (b Budget) Pace(a Activity, used, cost int) Pace {
 	return p
 }
 
+// BackOff is the pace p after failed auto-refreshes in a row, each of which met a server
+// error or no answer: every one doubles the period, up to the long-idle pace
+// (LongIdleFactor intervals); a pace slower already, or off, stays as it is. The first
+// answer of the API ends the back-off (failed is then 0 again).
+func (b Budget) BackOff(p Pace, failed int) Pace {
+	if failed <= 0 || p.Every == 0 {
+		return p
+	}
+	ceiling := b.Interval * LongIdleFactor
+	every := p.Every
+	for i := 0; i < failed && every < ceiling; i++ {
+		every *= 2
+	}
+	if every = min(every, ceiling); every > p.Every {
+		p.Every, p.BackedOff = every, true
+	}
+	return p
+}
+
 // Slowed reports whether the budget, not the activity, sets the pace.
 func (p Pace) Slowed() bool { return p.Stretch > p.Activity.factor() && p.Activity.factor() > 0 }
 
 // Text says the pace in the words of the status bar: "auto 30s", "auto 2m (idle)",
-// "auto 1m (budget)", "auto off (idle; a key resumes)", "auto off: the rest of the budget
-// is kept for your requests (r still works)", naming the refresh key as bound
-// (refreshKey); unfocused says "unfocused" for the activity's word (the terminal lost the
-// focus). short is the form for a narrow terminal ("" when text is short already). Both
-// are "" when auto-refresh is off by configuration.
+// "auto 1m (budget)", "auto 4m (backing off)", "auto off (idle; a key resumes)", "auto
+// off: the rest of the budget is kept for your requests (r still works)", naming the
+// refresh key as bound (refreshKey); unfocused says "unfocused" for the activity's word
+// (the terminal lost the focus). short is the form for a narrow terminal ("" when text is
+// short already). Both are "" when auto-refresh is off by configuration.
 func (p Pace) Text(b Budget, unfocused bool, refreshKey string) (text, short string) {
 	why := p.Activity.String()
 	if unfocused {
@@ -183,6 +205,8 @@ func (p Pace) Text(b Budget, unfocused bool, refreshKey string) (text, short str
 			why = "idle" // asleep: idle for long
 		}
 		return "auto off (" + why + "; a key resumes)", "auto off (" + why + ")"
+	case p.BackedOff:
+		return "auto " + compactDuration(p.Every) + " (backing off)", ""
 	case p.Slowed():
 		return "auto " + compactDuration(p.Every) + " (budget)", ""
 	case p.Activity == LongIdle && !unfocused:

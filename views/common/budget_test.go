@@ -110,6 +110,7 @@ func TestPaceText(t *testing.T) {
 		{b.Pace(Asleep, 0, 1), false, "auto off (idle; a key resumes)"},
 		{b.Pace(Asleep, 0, 1), true, "auto off (unfocused; a key resumes)"},
 		{b.Pace(Live, 250, 1), false, "auto 1m (budget)"},
+		{b.BackOff(b.Pace(Live, 0, 1), 3), false, "auto 4m (backing off)"},
 		{b.Pace(Live, 400, 1), false, "auto off: the rest of the budget is kept for your requests (R still works)"},
 		{(Budget{Interval: 45 * time.Second, PerDay: 500}).Pace(Live, 0, 1), false, "auto 45s"},
 		{(Budget{Interval: 90 * time.Second, PerDay: 500}).Pace(Live, 0, 1), false, "auto 1m30s"},
@@ -120,5 +121,34 @@ func TestPaceText(t *testing.T) {
 	}
 	if got, _ := b.Pace(Live, 0, 1).Text(Budget{PerDay: 500}, false, "r"); got != "" {
 		t.Errorf("auto-refresh off by configuration reads %q", got)
+	}
+}
+
+// TestBackOffDoublesUpToTheLongIdlePace: each failed auto-refresh doubles the period, up
+// to LongIdleFactor intervals; a pace slower already (long idle, the budget) or off stays.
+func TestBackOffDoublesUpToTheLongIdlePace(t *testing.T) {
+	b := Budget{Interval: 30 * time.Second, PerDay: 500, Reserve: 100}
+	live := b.Pace(Live, 0, 1)
+	for failed, want := range []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute, 4 * time.Minute,
+		8 * time.Minute, 10 * time.Minute, 10 * time.Minute, 10 * time.Minute} {
+		p := b.BackOff(live, failed)
+		if p.Every != want || p.BackedOff != (failed > 0) {
+			t.Errorf("after %d failed: %v (backed off %v), want %v", failed, p.Every, p.BackedOff, want)
+		}
+	}
+	if p := b.BackOff(b.Pace(Idle, 0, 1), 1); p.Every != 4*time.Minute {
+		t.Errorf("idle, one failed: %v, want 4m", p.Every)
+	}
+	for _, p := range []Pace{b.Pace(LongIdle, 0, 1), b.Pace(Asleep, 0, 1), b.Pace(Live, 400, 1)} {
+		if got := b.BackOff(p, 5); got != p {
+			t.Errorf("%+v backed off to %+v", p, got)
+		}
+	}
+	slowed := b.Pace(Live, 390, 1) // the budget: 8 intervals, 4m
+	if got := b.BackOff(slowed, 1); got.Every != 8*time.Minute || !got.BackedOff {
+		t.Errorf("slowed by the budget, one failed: %+v, want 8m", got)
+	}
+	if got := b.BackOff(slowed, 2); got.Every != 10*time.Minute {
+		t.Errorf("slowed by the budget, two failed: %+v, want 10m", got)
 	}
 }

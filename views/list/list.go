@@ -19,6 +19,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
 )
@@ -349,7 +350,8 @@ func (m *Model[R]) startQuery(src Source[R]) Request {
 // cache); the cursor stays on its row when the new rows have it.
 func (m *Model[R]) Load(fresh bool) tea.Cmd { return m.fetchFirst(m.start(true), fresh) }
 
-// LoadQuiet is Load(true) for an auto-refresh: a failure shows in the footer only.
+// LoadQuiet is Load(true) for an auto-refresh: one attempt (client.Poll), and a failure
+// shows in the footer only.
 func (m *Model[R]) LoadQuiet() tea.Cmd {
 	r := m.start(true)
 	r.Quiet = true
@@ -406,6 +408,9 @@ func (m *Model[R]) fetchFirst(r Request, fresh bool) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, fresh)
 		defer cancel()
+		if r.Quiet {
+			ctx = client.Poll(ctx) // an auto-refresh: the next tick asks again
+		}
 		p := f.offset(ctx, c, r, limit, 0)
 		p.At = now()
 		return PageMsg[R]{Owner: owner, Page: p, Reached: c.ServerReached()}

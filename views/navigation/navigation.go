@@ -184,7 +184,8 @@ func (m *Model) refreshNew() tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, true)
 		defer cancel()
-		p, err := c.ListNavigation(ctx, client.NavigationListOptions{ListOptions: client.ListOptions{Limit: limit, Ordering: OrderNewest}})
+		// One attempt: the next tick asks again.
+		p, err := c.ListNavigation(client.Poll(ctx), client.NavigationListOptions{ListOptions: client.ListOptions{Limit: limit, Ordering: OrderNewest}})
 		if err != nil {
 			return mergeMsg{owner: owner, gen: gen, err: err}
 		}

@@ -275,7 +275,7 @@ func (m *Model) RefreshChanged() tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, true)
 		defer cancel()
-		p, err := c.ListConversations(ctx, opts)
+		p, err := c.ListConversations(client.Poll(ctx), opts) // one attempt: the next tick asks again
 		if err != nil {
 			return mergeMsg{owner: owner, gen: gen, err: fmt.Errorf("conversations updated since %s: %w", since.UTC().Format(time.RFC3339), err)}
 		}
