@@ -14,6 +14,7 @@ import (
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/navigation"
 	"github.com/parley-tui/parley/views/operators"
 	"github.com/parley-tui/parley/views/viewtest"
 )
@@ -146,5 +147,53 @@ func TestOperatorsListOnTheRootsTimerAndSlotsSlower(t *testing.T) {
 	}
 	if n := l.log.Count("GET", "/slots/"); n == slots {
 		t.Fatalf("no slots after %d refreshes", common.SlotsFactor)
+	}
+}
+
+// TestEachScreenPacedByWhatItRefreshes: the navigation screen's auto-refresh is paced by
+// the navigation family's use, not by the conversations family's; the contacts and
+// analytics screens never auto-refresh, so no tick is armed while they are shown and the
+// status bar does not claim a pace for them.
+func TestEachScreenPacedByWhatItRefreshes(t *testing.T) {
+	l, _ := policyApp(t, sandbox.Options{}, Options{RequestBudget: 50})
+	c := l.app.ctx.Client
+	for c.Usage(client.FamilyConversations) < 36 { // 4 of the allowance of 40 left: 8 intervals
+		if _, err := c.ListConversations(client.Fresh(t.Context()), client.ConversationListOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Key("j") // the status bar is drawn again
+	if bar := l.statusBar(); !strings.Contains(bar, "auto 4m (budget)") {
+		t.Fatalf("conversations: %q", bar)
+	}
+
+	l.Key("5")
+	nav := l.app.Screen().(*navigation.Model)
+	l.Until("the navigation events", nav.Loaded)
+	if p, _ := l.app.autoPace(); p.Every != 30*time.Second {
+		t.Fatalf("the root paces the navigation screen at %v, want 30s (its own family is unspent)", p.Every)
+	}
+	if bar := l.statusBar(); !strings.Contains(bar, "auto 30s") || strings.Contains(bar, "budget") {
+		t.Fatalf("navigation: %q", bar)
+	}
+
+	for _, s := range []struct{ key, name string }{{"2", "contacts"}, {"4", "analytics"}} {
+		l.Key(s.key)
+		l.closeAll() // the contacts' search prompt
+		l.Settle()
+		if due := l.app.AutoDue(); !due.IsZero() {
+			t.Errorf("%s: a tick is armed for %v", s.name, due)
+		}
+		if bar := l.statusBar(); strings.Contains(bar, "auto ") || !strings.Contains(bar, "no auto-refresh here") {
+			t.Errorf("%s: %q", s.name, bar)
+		}
+	}
+
+	l.Key("1")
+	if due := l.app.AutoDue(); due.IsZero() {
+		t.Fatal("back on the conversations no tick is armed")
+	}
+	if bar := l.statusBar(); !strings.Contains(bar, "auto 4m (budget)") {
+		t.Fatalf("back on the conversations: %q", bar)
 	}
 }

@@ -42,12 +42,16 @@ func (a *App) autoFamily() (client.Family, int) {
 	return client.FamilyConversations, 1
 }
 
-// autoPace is the shown screen's auto-refresh pace now, backed off after failed
+// autoPace is the shown screen's auto-refresh pace now (none for a screen that never
+// auto-refreshes), backed off after failed
 // auto-refreshes while the server errs or cannot be reached, and until when its family is
 // at the API's daily limit (zero when it is not): then it does not refresh at all. It only
 // reads (View asks too).
 func (a *App) autoPace() (common.Pace, time.Time) {
 	family, cost := a.autoFamily()
+	if cost == 0 {
+		return common.Pace{Activity: a.activity(), Manual: true}, time.Time{} // never auto-refreshes
+	}
 	p := a.ctx.Budget.Pace(a.activity(), a.ctx.Client.Usage(family), cost)
 	if a.trouble.down != nil {
 		p = a.ctx.Budget.BackOff(p, a.auto.failed)

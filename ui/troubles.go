@@ -204,7 +204,7 @@ func (a *App) autoSegment() (segment, bool) {
 	// The usual state (live) is the first to go on a narrow terminal; any other outlasts
 	// the time of the last refresh (priority 4), not the request count (2).
 	priority := 3
-	if p.Every > 0 && p.Activity == common.Live && !p.Slowed() && !p.BackedOff {
+	if p.Manual || p.Every > 0 && p.Activity == common.Live && !p.Slowed() && !p.BackedOff {
 		priority = 4
 	}
 	return segment{text, short, style, priority}, true

@@ -196,6 +196,10 @@ func (m *Model) Title() string { return "Analytics" }
 // Capturing is false: inputs are modals.
 func (m *Model) Capturing() bool { return false }
 
+// AutoRefreshCost is 0: analytics never auto-refresh, as every request counts against a
+// limit of 10 a minute (common.AutoRefresher); only the refresh key asks again.
+func (m *Model) AutoRefreshCost() (client.Family, int) { return client.FamilyOther, 0 }
+
 // Focus runs the query when its results are not there yet (the first time the screen is
 // shown, or after a change made while another screen was active) and re-resolves relative
 // ranges when the date changed since.

@@ -147,6 +147,9 @@ type Pace struct {
 	// BackedOff: auto-refreshes met a server error or no answer, and the period is longer
 	// for it (BackOff).
 	BackedOff bool
+	// Manual: the screen shown never auto-refreshes (an AutoRefresher of cost 0); Every
+	// is 0.
+	Manual bool
 }
 
 // Pace is the auto-refresh period for activity a of refreshes that cost cost requests of
@@ -187,9 +190,10 @@ func (p Pace) Slowed() bool { return p.Stretch > p.Activity.factor() && p.Activi
 // Text says the pace in the words of the status bar: "auto 30s", "auto 2m (idle)",
 // "auto 1m (budget)", "auto 4m (backing off)", "auto off (idle; a key resumes)", "auto
 // off: the rest of the budget is kept for your requests (r still works)", naming the
-// refresh key as bound (refreshKey); unfocused says "unfocused" for the activity's word
-// (the terminal lost the focus). short is the form for a narrow terminal ("" when text is
-// short already). Both are "" when auto-refresh is off by configuration.
+// refresh key as bound (refreshKey), "no auto-refresh here" (Manual); unfocused says
+// "unfocused" for the activity's word (the terminal lost the focus). short is the form
+// for a narrow terminal ("" when text is short already). Both are "" when auto-refresh
+// is off by configuration.
 func (p Pace) Text(b Budget, unfocused bool, refreshKey string) (text, short string) {
 	why := p.Activity.String()
 	if unfocused {
@@ -198,6 +202,8 @@ func (p Pace) Text(b Budget, unfocused bool, refreshKey string) (text, short str
 	switch {
 	case !b.On():
 		return "", ""
+	case p.Manual:
+		return "no auto-refresh here", ""
 	case p.Spent:
 		return "auto off: the rest of the budget is kept for your requests (" + refreshKey + " still works)", "auto off (budget)"
 	case p.Every == 0:

@@ -111,6 +111,7 @@ func TestPaceText(t *testing.T) {
 		{b.Pace(Asleep, 0, 1), true, "auto off (unfocused; a key resumes)"},
 		{b.Pace(Live, 250, 1), false, "auto 1m (budget)"},
 		{b.BackOff(b.Pace(Live, 0, 1), 3), false, "auto 4m (backing off)"},
+		{Pace{Manual: true}, false, "no auto-refresh here"},
 		{b.Pace(Live, 400, 1), false, "auto off: the rest of the budget is kept for your requests (R still works)"},
 		{(Budget{Interval: 45 * time.Second, PerDay: 500}).Pace(Live, 0, 1), false, "auto 45s"},
 		{(Budget{Interval: 90 * time.Second, PerDay: 500}).Pace(Live, 0, 1), false, "auto 1m30s"},

@@ -218,7 +218,9 @@ type Screen interface {
 
 // AutoRefresher is a Screen whose auto-refresh draws on a request family of its own: the
 // root's auto-refresh timer (the only one) paces its ticks by that family's use today and
-// by the requests one refresh of the screen costs, while the screen is shown.
+// by the requests one refresh of the screen costs, while the screen is shown. A cost of 0
+// says the screen never auto-refreshes (only its refresh key reloads it): no tick is armed
+// while it is shown. A Screen that is no AutoRefresher costs one conversations request.
 type AutoRefresher interface {
 	AutoRefreshCost() (family client.Family, cost int)
 }

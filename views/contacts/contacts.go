@@ -85,6 +85,10 @@ func (m *Model) Title() string { return "Contacts" }
 // Capturing is false: the search prompt is a modal.
 func (m *Model) Capturing() bool { return false }
 
+// AutoRefreshCost is 0: contacts never auto-refresh, as they have no "changed since"
+// filter (common.AutoRefresher); only the refresh key reloads them.
+func (m *Model) AutoRefreshCost() (client.Family, int) { return client.FamilyContacts, 0 }
+
 // Focus is called when the screen becomes active: the first time it loads the first page;
 // while there is no query yet it opens the search prompt (quick lookup).
 func (m *Model) Focus() tea.Cmd {

@@ -129,6 +129,11 @@ func (m *Model) Title() string { return "Navigation" }
 // Capturing is false.
 func (m *Model) Capturing() bool { return false }
 
+// AutoRefreshCost is what one auto-refresh costs: the newest page of events, one request
+// of the navigation family (common.AutoRefresher), which paces the root's ticks while the
+// screen is shown.
+func (m *Model) AutoRefreshCost() (client.Family, int) { return client.FamilyNavigation, 1 }
+
 // Rows are the loaded events.
 func (m *Model) Rows() []Row { return m.l.Rows() }
 
