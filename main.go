@@ -8,8 +8,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"boot.parley.local/termguard"
-
 	"github.com/parley-tui/parley/cli"
 )
 
@@ -17,9 +15,6 @@ import (
 var version = "0.1.0-dev"
 
 func main() {
-	// First thing: undo the TERM=dumb that kept Bubble Tea's init from querying the
-	// terminal (see termguard).
-	termguard.Restore()
 	proc := cli.NewProcess(version, os.Stderr, os.Exit)
 	defer proc.Recover("main")
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)

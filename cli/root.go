@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"os"
 
-	"boot.parley.local/termguard"
-
 	"github.com/spf13/cobra"
 
 	"github.com/parley-tui/parley/client"
@@ -74,7 +72,7 @@ from an embedded sandbox.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			termVar, hadTerm := termguard.Restore()
+			termVar, hadTerm := os.LookupEnv("TERM")
 			return runTUI(cmd.Context(), g, termVar, hadTerm, cmd.ErrOrStderr())
 		},
 		Version:       version,

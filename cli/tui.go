@@ -9,9 +9,8 @@ import (
 	"strings"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"golang.org/x/term"
 
 	"github.com/parley-tui/parley/client"
@@ -23,9 +22,6 @@ import (
 
 // responseCacheTTL is how long the TUI answers a revisited page from memory.
 const responseCacheTTL = 2 * time.Minute
-
-// bgQueryTimeout bounds the background-colour query at start-up.
-const bgQueryTimeout = 400 * time.Millisecond
 
 // needTerminal explains why parley will not draw (nil when it may).
 func needTerminal(termVar string, hadTerm bool) error {
@@ -62,7 +58,7 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 	if err != nil {
 		return err
 	}
-	styles := setupStyles(mode)
+	look := lookFor(mode, os.Stdout, os.Environ())
 
 	events := make(chan client.Event, 64)
 	onEvent := func(e client.Event) {
@@ -85,7 +81,8 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 
 	app := ui.New(ui.Options{
 		Client:            sess.Client,
-		Styles:            styles,
+		Styles:            look.styles,
+		AskBackground:     look.ask,
 		Keys:              keys,
 		Demo:              sess.Demo,
 		Label:             hostOf(sess.Label),
@@ -103,10 +100,10 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 	if ctx.Err() != nil {
 		return ctx.Err() // a signal during start-up
 	}
-	// Bubble Tea's own signal handler stays off: the signal watch ends the program. Focus
-	// reports (where the terminal sends them) slow auto-refresh down while it is in the
-	// background.
-	p := tea.NewProgram(app, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithReportFocus())
+	// Bubble Tea's own signal handler stays off: the signal watch ends the program. The
+	// root's view asks for focus reports (where the terminal sends them, they slow
+	// auto-refresh down while it is in the background).
+	p := tea.NewProgram(app, tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithColorProfile(look.profile))
 	if err := proc.tty.save(int(os.Stdin.Fd()), os.Stdout); err != nil {
 		return err
 	}
@@ -126,47 +123,49 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 	return nil
 }
 
-// setupStyles fixes the colour profile and background of the default renderer (the
-// package init ran with TERM=dumb, see termguard) and builds parley's styles.
-func setupStyles(mode theme.Mode) *theme.Styles {
-	out := termenv.NewOutput(os.Stdout)
-	profile := out.EnvColorProfile() // honours NO_COLOR and CLICOLOR_FORCE
-	mono := mode == theme.ModeMono || profile == termenv.Ascii
-	r := themeRenderer(profile, mono, os.Stdout)
-	dark := true
+// look is how parley draws on its terminal: the colour profile the renderer writes with,
+// the styles, and whether the root asks the terminal for its background.
+type look struct {
+	profile colorprofile.Profile
+	styles  *theme.Styles
+	ask     bool
+}
+
+// lookFor picks the look for out and env. The colour profile is the terminal's (NO_COLOR
+// leaves none: attributes only), ASCII for the mono theme; the renderer brings every style
+// down to it, those of forms and inputs included. The background is the theme's when it
+// names one, else COLORFGBG's, else dark until the terminal answers the root's query
+// (Bubble Tea asks without waiting: a terminal that never answers keeps the dark colours
+// and start-up does not wait for it).
+func lookFor(mode theme.Mode, out io.Writer, env []string) look {
+	profile := colorprofile.Detect(out, env)
+	mono := mode == theme.ModeMono || profile <= colorprofile.ASCII
+	if mono {
+		profile = min(profile, colorprofile.ASCII)
+	}
+	dark, ask := true, false
 	switch mode {
 	case theme.ModeLight:
 		dark = false
 	case theme.ModeDark, theme.ModeMono:
 	default:
-		if v, ok := colorFGBG(os.Getenv("COLORFGBG")); ok {
+		if v, ok := colorFGBG(envValue(env, "COLORFGBG")); ok {
 			dark = v
-		} else if !mono {
-			if v, ok := queryDarkBackground(os.Stdin, os.Stdout, bgQueryTimeout); ok {
-				dark = v
-			}
+		} else {
+			ask = !mono
 		}
 	}
-	r.SetHasDarkBackground(dark)
-	lipgloss.SetHasDarkBackground(dark)
-	return theme.New(r, theme.Default(), mono)
+	return look{profile: profile, styles: theme.New(theme.Default(), dark, mono), ask: ask}
 }
 
-// themeRenderer sets the default renderer to profile and returns the renderer of parley's
-// own styles. Without colour (mono: NO_COLOR, a terminal without colour or the mono theme)
-// the default renderer writes no escape codes at all, so styles from outside the theme
-// (form and input components) come out plain; the theme's mono styles carry no colour,
-// only reverse, bold, underline and faint, and get a renderer that writes those: without
-// them the cursor row and the selected tab would not show.
-func themeRenderer(profile termenv.Profile, mono bool, w io.Writer) *lipgloss.Renderer {
-	if !mono {
-		lipgloss.SetColorProfile(profile)
-		return lipgloss.DefaultRenderer()
+// envValue is the value of the variable name in env ("" when unset).
+func envValue(env []string, name string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], name+"="); ok {
+			return v
+		}
 	}
-	lipgloss.SetColorProfile(termenv.Ascii)
-	r := lipgloss.NewRenderer(w)
-	r.SetColorProfile(termenv.ANSI)
-	return r
+	return ""
 }
 
 // colorFGBG reads the COLORFGBG convention ("fg;bg"): backgrounds 0-6 and 8 are dark.

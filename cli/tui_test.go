@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/creack/pty"
-	"github.com/muesli/termenv"
 
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/theme"
@@ -131,22 +131,33 @@ func TestNeedsATerminal(t *testing.T) {
 	_ = os.Stdout
 }
 
-// TestMonoStylesShowTheCursorWithoutColour: without colour (NO_COLOR, the mono theme) the
-// selected row and the other theme styles keep reverse, bold and underline, no theme style
-// writes a colour, and styles from outside the theme (the default renderer) write nothing.
+// TestMonoStylesShowTheCursorWithoutColour: without colour (NO_COLOR, a terminal without
+// colour, the mono theme) the renderer writes with the ASCII profile and the mono styles:
+// the selected row and the other theme styles keep reverse, bold and underline, no theme
+// style writes a colour, and styles from outside the theme (forms, inputs) lose theirs in
+// the renderer's profile.
 func TestMonoStylesShowTheCursorWithoutColour(t *testing.T) {
-	old := lipgloss.ColorProfile()
-	t.Cleanup(func() { lipgloss.SetColorProfile(old) })
-	for _, profile := range []termenv.Profile{termenv.Ascii, termenv.TrueColor} {
-		r := themeRenderer(profile, true, io.Discard)
-		st := theme.New(r, theme.Default(), true)
+	colour := regexp.MustCompile(`\x1b\[[0-9;]*(3[0-9]|4[0-9]|9[0-7]|10[0-7])[;m]`)
+	env := func(vars ...string) []string { return append([]string{"TERM=xterm-256color"}, vars...) }
+	for _, c := range []struct {
+		name string
+		mode theme.Mode
+		env  []string
+	}{
+		{"NO_COLOR", theme.ModeAuto, env("NO_COLOR=1", "COLORTERM=truecolor")},
+		{"mono theme", theme.ModeMono, env("COLORTERM=truecolor")},
+	} {
+		l := lookFor(c.mode, io.Discard, append(c.env, "TTY_FORCE=1")) // a terminal to the detection
+		if l.profile != colorprofile.ASCII || !l.styles.Mono || l.ask {
+			t.Fatalf("%s: profile %v, mono %v, asks the background %v; want ASCII, mono, no question", c.name, l.profile, l.styles.Mono, l.ask)
+		}
+		st := l.styles
 		if got := st.Selected.Render("row"); !strings.Contains(got, "\x1b[7m") {
-			t.Errorf("profile %v: the selected row is not reversed: %q", profile, got)
+			t.Errorf("%s: the selected row is not reversed: %q", c.name, got)
 		}
 		if got := st.Bold.Render("x"); !strings.Contains(got, "\x1b[1m") {
-			t.Errorf("profile %v: bold is dropped: %q", profile, got)
+			t.Errorf("%s: bold is dropped: %q", c.name, got)
 		}
-		colour := regexp.MustCompile(`\x1b\[[0-9;]*(3[0-9]|4[0-9]|9[0-7]|10[0-7])[;m]`)
 		v := reflect.ValueOf(st).Elem()
 		for i := range v.NumField() {
 			s, ok := v.Field(i).Interface().(lipgloss.Style)
@@ -154,16 +165,40 @@ func TestMonoStylesShowTheCursorWithoutColour(t *testing.T) {
 				continue
 			}
 			if out := s.Render("x"); colour.MatchString(out) {
-				t.Errorf("profile %v: style %s writes a colour: %q", profile, v.Type().Field(i).Name, out)
+				t.Errorf("%s: style %s writes a colour: %q", c.name, v.Type().Field(i).Name, out)
 			}
 		}
-		if got := lipgloss.NewStyle().Reverse(true).Foreground(lipgloss.Color("1")).Render("x"); got != "x" {
-			t.Errorf("profile %v: a style outside the theme writes escape codes: %q", profile, got)
+		var out strings.Builder
+		w := &colorprofile.Writer{Forward: &out, Profile: l.profile}
+		if _, err := w.WriteString(lipgloss.NewStyle().Reverse(true).Foreground(lipgloss.Color("1")).Render("x")); err != nil {
+			t.Fatal(err)
+		}
+		if got := out.String(); colour.MatchString(got) || !strings.Contains(got, "x") {
+			t.Errorf("%s: a style outside the theme keeps its colour through the renderer's profile: %q", c.name, got)
 		}
 	}
-	// With colour, parley's styles use the default renderer and its profile.
-	r := themeRenderer(termenv.ANSI256, false, io.Discard)
-	if r != lipgloss.DefaultRenderer() || lipgloss.ColorProfile() != termenv.ANSI256 {
-		t.Errorf("colour: renderer %p (default %p), profile %v", r, lipgloss.DefaultRenderer(), lipgloss.ColorProfile())
+}
+
+// TestLookFollowsTheTerminal: with colour, the profile is the terminal's and the styles
+// are for the background the theme or COLORFGBG names; without either, dark until the
+// terminal answers the root's question.
+func TestLookFollowsTheTerminal(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		mode      theme.Mode
+		env       []string
+		profile   colorprofile.Profile
+		dark, ask bool
+	}{
+		{"truecolor, ask", theme.ModeAuto, []string{"TERM=xterm-256color", "COLORTERM=truecolor"}, colorprofile.TrueColor, true, true},
+		{"256 colours, COLORFGBG light", theme.ModeAuto, []string{"TERM=xterm-256color", "COLORFGBG=0;15"}, colorprofile.ANSI256, false, false},
+		{"COLORFGBG dark", theme.ModeAuto, []string{"TERM=xterm-256color", "COLORFGBG=15;0"}, colorprofile.ANSI256, true, false},
+		{"light theme", theme.ModeLight, []string{"TERM=xterm-256color", "COLORFGBG=15;0"}, colorprofile.ANSI256, false, false},
+		{"dark theme", theme.ModeDark, []string{"TERM=xterm-256color"}, colorprofile.ANSI256, true, false},
+	} {
+		l := lookFor(c.mode, io.Discard, append(c.env, "TTY_FORCE=1")) // a terminal to the detection
+		if l.profile != c.profile || l.styles.Dark != c.dark || l.ask != c.ask || l.styles.Mono {
+			t.Errorf("%s: profile %v, dark %v, ask %v, mono %v; want %v, %v, %v, colour", c.name, l.profile, l.styles.Dark, l.ask, l.styles.Mono, c.profile, c.dark, c.ask)
+		}
 	}
 }

@@ -30,6 +30,12 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "e2e: tmux is required (apt-get install tmux)")
 		os.Exit(1)
 	}
+	// PARLEY_E2E_BINARY runs the tests against a binary built elsewhere (another commit's
+	// parley, to compare figures such as the bytes per key in one session).
+	if b := os.Getenv("PARLEY_E2E_BINARY"); b != "" {
+		binary = b
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "parley-e2e-bin")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
@@ -376,6 +382,34 @@ func (tui *TUI) Clipboard() string {
 func (tui *TUI) Dead() bool {
 	out, err := exec.Command("tmux", "-S", tui.socket, "display-message", "-p", "-t", tui.session, "#{pane_dead}").CombinedOutput()
 	return err == nil && strings.TrimSpace(string(out)) == "1"
+}
+
+// Record copies everything parley writes to the pane from now on into a file (tmux
+// pipe-pane); the returned stop ends the copy and returns the bytes written meanwhile.
+func (tui *TUI) Record() (stop func() []byte) {
+	tui.t.Helper()
+	out := filepath.Join(tui.dir, fmt.Sprintf("record-%d", time.Now().UnixNano()))
+	done := out + ".done"
+	tui.tmux("pipe-pane", "-o", "-t", tui.session, "cat >"+shq(out)+"; touch "+shq(done))
+	return func() []byte {
+		tui.t.Helper()
+		tui.tmux("pipe-pane", "-t", tui.session) // closes the pipe: cat ends, then done appears
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			if _, err := os.Stat(done); err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				tui.t.Fatal("the pane's recording did not end within 10 s")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			tui.t.Fatal(err)
+		}
+		return b
+	}
 }
 
 func shq(s string) string { return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'" }

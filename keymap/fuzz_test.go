@@ -88,9 +88,6 @@ func FuzzApply(f *testing.F) {
 			var want []string
 			for _, kk := range keys {
 				kk = strings.TrimSpace(kk)
-				if kk == "space" {
-					kk = " "
-				}
 				want = append(want, kk)
 			}
 			b := k.binding(a)

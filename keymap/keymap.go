@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/charmbracelet/bubbles/key"
+	"charm.land/bubbles/v2/key"
 )
 
 // Action names: the config file's `keys:` map uses them.
@@ -121,7 +121,7 @@ func Default() *KeyMap {
 		Filter: b("filters", "f"),
 		Status: b("cycle status", "s"),
 		Order:  b("cycle ordering", "o"),
-		Mark:   b("mark row", " "),
+		Mark:   b("mark row", "space"),
 		Delete: b("delete", "d"),
 		CopyID: b("copy id", "y"),
 		JumpID: b("go to id", "#"),
@@ -156,8 +156,6 @@ func HelpKeys(keys []string) string {
 			k = "↑"
 		case "down":
 			k = "↓"
-		case " ":
-			k = "space"
 		}
 		out[i] = k
 	}
@@ -256,9 +254,6 @@ func (k *KeyMap) Apply(overrides map[string][]string) error {
 		clean := make([]string, 0, len(keys))
 		for _, kk := range keys {
 			kk = strings.TrimSpace(kk)
-			if kk == "space" {
-				kk = " "
-			}
 			if kk == "" {
 				probs = append(probs, Problem{a, "empty key"})
 				continue
@@ -300,6 +295,8 @@ func formKey(k string) string {
 		return "moves between fields"
 	case "enter":
 		return "moves to the next field (and starts a new line in a note)"
+	case "space":
+		return "types text"
 	}
 	if rs := []rune(k); len(rs) == 1 && unicode.IsPrint(rs[0]) {
 		return "types text"

@@ -5,12 +5,16 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
-func press(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+func press(s string) tea.KeyPressMsg {
+	r, _ := utf8.DecodeRuneInString(s)
+	return tea.KeyPressMsg{Code: r, Text: s}
+}
 
 func TestDefaultsHaveNoConflicts(t *testing.T) {
 	if p := Default().conflicts(nil); len(p) > 0 {

@@ -1,14 +1,18 @@
 // Package theme holds parley's colours and every lipgloss style, in two layers: Theme has
-// semantic adaptive colours (a light and a dark value each), Styles is built once from a
-// Theme and a renderer. Mono drops every colour and keeps only bold, faint, underline and
-// reverse, so nothing depends on colour alone.
+// semantic colours (a light and a dark value each), Styles is built from a Theme for one
+// background (dark or light). Mono drops every colour and keeps only bold, faint,
+// underline and reverse, so nothing depends on colour alone. Styles always write full
+// colour: the program's renderer brings it down to what its terminal shows (its colour
+// profile), and writes none at all under NO_COLOR.
 package theme
 
 import (
 	"fmt"
+	"image/color"
+	"reflect"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/lipgloss/v2"
 )
 
 // Mode selects how colours are chosen.
@@ -33,27 +37,36 @@ func ParseMode(s string) (Mode, error) {
 	return "", fmt.Errorf("theme %q: want auto, dark, light or mono", s)
 }
 
+// Color is one semantic colour: its value on a light and on a dark background.
+type Color struct{ Light, Dark string }
+
+// On is the colour's value on a dark or a light background.
+func (c Color) On(dark bool) color.Color {
+	if dark {
+		return lipgloss.Color(c.Dark)
+	}
+	return lipgloss.Color(c.Light)
+}
+
 // Theme is the palette: semantic names, each with a light and a dark value.
 type Theme struct {
-	Text, Muted, Subtle      lipgloss.AdaptiveColor
-	Accent, AccentText       lipgloss.AdaptiveColor
-	Border, BorderFocus      lipgloss.AdaptiveColor
-	SelectionBg, SelectionFg lipgloss.AdaptiveColor
-	SelectionBlurBg          lipgloss.AdaptiveColor
-	StatusNew, StatusPending lipgloss.AdaptiveColor
-	StatusEnded              lipgloss.AdaptiveColor
-	Operator, Contact, Bot   lipgloss.AdaptiveColor
-	Unread, Marked           lipgloss.AdaptiveColor
-	Warning, Error, Success  lipgloss.AdaptiveColor
-	BarBg, BarFg             lipgloss.AdaptiveColor
-	Chart1, Chart2           lipgloss.AdaptiveColor
+	Text, Muted, Subtle      Color
+	Accent, AccentText       Color
+	Border, BorderFocus      Color
+	SelectionBg, SelectionFg Color
+	SelectionBlurBg          Color
+	StatusNew, StatusPending Color
+	StatusEnded              Color
+	Operator, Contact, Bot   Color
+	Unread, Marked           Color
+	Warning, Error, Success  Color
+	BarBg, BarFg             Color
+	Chart1, Chart2           Color
 }
 
 // Default is parley's palette.
 func Default() Theme {
-	c := func(light, dark string) lipgloss.AdaptiveColor {
-		return lipgloss.AdaptiveColor{Light: light, Dark: dark}
-	}
+	c := func(light, dark string) Color { return Color{Light: light, Dark: dark} }
 	return Theme{
 		Text:            c("#1f2328", "#e6edf3"),
 		Muted:           c("#59636e", "#9198a1"),
@@ -86,6 +99,11 @@ func Default() Theme {
 // Styles are every style parley draws with. Build them with New; never mutate after.
 type Styles struct {
 	Mono bool
+	// Plain styles write no escape codes at all (Plain): text as a terminal without
+	// colour and attributes shows it, for tests that read what is drawn.
+	Plain bool
+	// Dark is the background the colours were picked for.
+	Dark bool
 	// Palette is the theme the styles came from (charts colour their own runes with it).
 	Palette Theme
 
@@ -122,20 +140,19 @@ type Styles struct {
 	Modal, ModalTitle, HelpKey, HelpDesc, HelpSection lipgloss.Style
 }
 
-// New builds the styles of t for renderer r (nil means the default renderer). With mono,
-// no colour is ever emitted.
-func New(r *lipgloss.Renderer, t Theme, mono bool) *Styles {
-	if r == nil {
-		r = lipgloss.DefaultRenderer()
-	}
-	ns := r.NewStyle
-	fg := func(c lipgloss.AdaptiveColor) lipgloss.Style {
+// New builds the styles of t for a dark or a light background. With mono, no style has a
+// colour.
+func New(t Theme, dark, mono bool) *Styles {
+	ns := lipgloss.NewStyle
+	fg := func(c Color) lipgloss.Style {
 		if mono {
 			return ns()
 		}
-		return ns().Foreground(c)
+		return ns().Foreground(c.On(dark))
 	}
-	s := &Styles{Mono: mono, Palette: t}
+	// on picks a colour's value for the background.
+	on := func(c Color) color.Color { return c.On(dark) }
+	s := &Styles{Mono: mono, Dark: dark, Palette: t}
 	s.Base = ns()
 	s.Muted = fg(t.Muted)
 	s.Subtle = fg(t.Subtle)
@@ -151,8 +168,8 @@ func New(r *lipgloss.Renderer, t Theme, mono bool) *Styles {
 	if mono {
 		s.PaneFocused = ns().Border(lipgloss.ThickBorder())
 	} else {
-		s.PaneFocused = s.PaneFocused.BorderForeground(t.BorderFocus)
-		s.PaneBlurred = s.PaneBlurred.BorderForeground(t.Border)
+		s.PaneFocused = s.PaneFocused.BorderForeground(on(t.BorderFocus))
+		s.PaneBlurred = s.PaneBlurred.BorderForeground(on(t.Border))
 	}
 	s.BorderFocused = fg(t.BorderFocus)
 	s.BorderBlurred = fg(t.Border)
@@ -165,25 +182,25 @@ func New(r *lipgloss.Renderer, t Theme, mono bool) *Styles {
 	s.Tab = fg(t.Muted).Padding(0, 1)
 	s.TabActive = ns().Bold(true).Padding(0, 1).Underline(mono)
 	if !mono {
-		s.TabActive = s.TabActive.Foreground(t.AccentText).Background(t.Accent)
+		s.TabActive = s.TabActive.Foreground(on(t.AccentText)).Background(on(t.Accent))
 	}
 	s.StatusBar = ns()
 	s.StatusKey = ns().Bold(true)
 	if !mono {
-		s.StatusBar = s.StatusBar.Foreground(t.BarFg).Background(t.BarBg)
-		s.StatusKey = s.StatusKey.Foreground(t.Accent).Background(t.BarBg)
+		s.StatusBar = s.StatusBar.Foreground(on(t.BarFg)).Background(on(t.BarBg))
+		s.StatusKey = s.StatusKey.Foreground(on(t.Accent)).Background(on(t.BarBg))
 	}
 	s.StatusWarn = s.StatusBar.Bold(true)
 	s.StatusErr = s.StatusBar.Bold(true)
 	if !mono {
-		s.StatusWarn = s.StatusWarn.Foreground(t.Warning)
-		s.StatusErr = s.StatusErr.Foreground(t.Error)
+		s.StatusWarn = s.StatusWarn.Foreground(on(t.Warning))
+		s.StatusErr = s.StatusErr.Foreground(on(t.Error))
 	}
 	s.Toast = ns().Border(lipgloss.RoundedBorder()).Padding(0, 1)
 	s.ToastError = s.Toast
 	if !mono {
-		s.Toast = s.Toast.BorderForeground(t.Accent)
-		s.ToastError = s.ToastError.BorderForeground(t.Error)
+		s.Toast = s.Toast.BorderForeground(on(t.Accent))
+		s.ToastError = s.ToastError.BorderForeground(on(t.Error))
 	}
 	s.HeaderLine = fg(t.Muted)
 	s.HeaderLabel = ns().Bold(true)
@@ -192,8 +209,8 @@ func New(r *lipgloss.Renderer, t Theme, mono bool) *Styles {
 		s.Selected = ns().Reverse(true)
 		s.SelectedBlurred = ns().Underline(true)
 	} else {
-		s.Selected = ns().Background(t.SelectionBg).Foreground(t.SelectionFg)
-		s.SelectedBlurred = ns().Background(t.SelectionBlurBg)
+		s.Selected = ns().Background(on(t.SelectionBg)).Foreground(on(t.SelectionFg))
+		s.SelectedBlurred = ns().Background(on(t.SelectionBlurBg))
 	}
 	s.Marked = fg(t.Marked).Bold(true)
 	s.Unread = fg(t.Unread).Bold(true)
@@ -217,11 +234,54 @@ func New(r *lipgloss.Renderer, t Theme, mono bool) *Styles {
 
 	s.Modal = ns().Border(lipgloss.RoundedBorder()).Padding(0, 1)
 	if !mono {
-		s.Modal = s.Modal.BorderForeground(t.BorderFocus)
+		s.Modal = s.Modal.BorderForeground(on(t.BorderFocus))
 	}
 	s.ModalTitle = fg(t.Accent).Bold(true)
 	s.HelpKey = fg(t.Accent).Bold(true)
 	s.HelpDesc = fg(t.Muted)
 	s.HelpSection = ns().Bold(true).Underline(true)
 	return s
+}
+
+// Plain is the default styles (mono or not) without a single colour or attribute: every
+// style keeps its layout (padding, borders, widths) and writes no escape codes, so what is
+// drawn reads as plain text. Tests compare such text; the program never uses them.
+func Plain(mono bool) *Styles {
+	s := New(Default(), true, mono)
+	Strip(s)
+	s.Plain = true
+	return s
+}
+
+// Strip removes every colour and attribute from the lipgloss styles in the struct that
+// ptr points to, nested structs included (parley's Styles, or the styles of a form or an
+// input drawn beside them), keeping their layout.
+func Strip(ptr any) {
+	strip(reflect.ValueOf(ptr).Elem())
+}
+
+var styleType = reflect.TypeFor[lipgloss.Style]()
+
+func strip(v reflect.Value) {
+	switch {
+	case v.Type() == styleType:
+		if v.CanSet() {
+			v.Set(reflect.ValueOf(plainStyle(v.Interface().(lipgloss.Style))))
+		}
+	case v.Kind() == reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				strip(v.Field(i))
+			}
+		}
+	case v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().Kind() == reflect.Struct:
+		strip(v.Elem())
+	}
+}
+
+// plainStyle is s without colours and attributes.
+func plainStyle(s lipgloss.Style) lipgloss.Style {
+	return s.UnsetBold().UnsetItalic().UnsetUnderline().UnsetStrikethrough().UnsetReverse().
+		UnsetBlink().UnsetFaint().UnsetForeground().UnsetBackground().
+		UnsetBorderForeground().UnsetBorderBackground()
 }

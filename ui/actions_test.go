@@ -2,7 +2,6 @@ package ui_test
 
 import (
 	"fmt"
-	tea "github.com/charmbracelet/bubbletea"
 	"strings"
 	"testing"
 
@@ -27,7 +26,7 @@ func TestEditTopicsUpdatesRowAndDetailInPlace(t *testing.T) {
 	d.key("t")
 	d.waitFor("Topics of conversation")
 	d.key("tab") // from the topic picker to the free-text field
-	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("Escalated, vip")})
+	d.read("Escalated, vip")
 	before := c.Usage(client.FamilyConversations)
 	d.key("enter")
 	d.key("enter") // a second enter while saving sends nothing
@@ -148,7 +147,7 @@ func TestNoteFromTheConversationsScreenSavesAndCloses(t *testing.T) {
 	row, _ := tri.List.Selected()
 	d.key("n")
 	d.waitFor("New note about")
-	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("Call back on Monday")})
+	d.read("Call back on Monday")
 	d.key("ctrl+s")
 	v := d.waitFor("Note saved")
 	if strings.Contains(v, "New note about") {

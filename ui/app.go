@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
@@ -58,6 +58,9 @@ type Options struct {
 	DefaultOperatorID int64
 	// ReportCrash writes down a caught panic (called from a command), or nil.
 	ReportCrash CrashReporter
+	// AskBackground asks the terminal for its background colour at start (the styles are
+	// for a dark one until it answers; a terminal that never answers keeps them).
+	AskBackground bool
 }
 
 type screenEntry struct {
@@ -158,6 +161,9 @@ func (a *App) Screen() common.Screen { return a.screens[a.active].screen }
 // and starts auto-refresh.
 func (a *App) initCmds() tea.Cmd {
 	cmds := []tea.Cmd{a.loadOperators(), a.listen(), a.armAuto()}
+	if a.opts.AskBackground {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
 	for _, s := range a.screens {
 		cmds = append(cmds, s.screen.Init())
 	}
@@ -215,8 +221,12 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return a, r.Resized()
 		}
 		return a, nil
-	case tea.KeyMsg:
+	case tea.BackgroundColorMsg:
+		return a, a.restyle(msg.IsDark())
+	case tea.KeyPressMsg:
 		return a, tea.Batch(a.onKey(msg), a.noteKey(msg))
+	case tea.PasteMsg:
+		return a, tea.Batch(a.onKey(msg), a.wake(false))
 	case tea.FocusMsg:
 		return a, a.onFocus(true)
 	case tea.BlurMsg:
@@ -277,6 +287,19 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return a, a.broadcast(msg)
 }
 
+// restyle puts the styles for a dark or light background in place of the current ones
+// (the context's Styles is shared: every view draws with the new ones) and has whatever
+// keeps drawn text draw it again.
+func (a *App) restyle(dark bool) tea.Cmd {
+	st := a.ctx.Styles
+	if st.Dark == dark {
+		return nil
+	}
+	*st = *theme.New(st.Palette, dark, st.Mono)
+	a.bars = barCache{}
+	return a.broadcast(common.RestyledMsg{})
+}
+
 // broadcast sends a non-key message to every modal and every screen.
 func (a *App) broadcast(msg tea.Msg) tea.Cmd {
 	var cmds []tea.Cmd
@@ -293,34 +316,24 @@ func (a *App) broadcast(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// onKey is the one input layer: every key message is normalised here, once, before any
-// overlay, screen or pane sees it. Over a slow link several presses arrive in one read and
-// Bubble Tea delivers the printable ones as one message ("jj"): they are taken one by one,
-// each by whatever has the keys after the one before ("/abc": the search prompt that "/"
-// opened gets the rest), except that the rest goes whole to a focused text input that takes
-// it as text (common.TextInput). A paste stays whole.
-func (a *App) onKey(msg tea.KeyMsg) tea.Cmd {
-	return common.EachKey(msg, a.keyTarget, func(k tea.KeyMsg) tea.Cmd {
-		return tea.Batch(a.routeKey(k), a.applyModalChanges())
-	})
+// onKey is the one input layer: every key press and paste goes through here before any
+// overlay, screen or pane sees it. Over a slow link several presses arrive in one read;
+// Bubble Tea's input reader delivers them one message each ("jj" is two), so each is taken
+// by whatever has the keys after the one before ("/abc": the search prompt that "/" opened
+// gets the rest). A paste is one message and stays whole.
+func (a *App) onKey(msg tea.Msg) tea.Cmd {
+	return tea.Batch(a.routeKey(msg), a.applyModalChanges())
 }
 
 // editForm is a modal that sends an edit: a forms.Modal, or a form built on one.
 type editForm interface{ Submitting() bool }
 
-// keyTarget is what gets the next key: the top modal, else the active screen.
-func (a *App) keyTarget() any {
-	if n := len(a.overlays); n > 0 {
-		return a.overlays[n-1]
-	}
-	return a.Screen()
-}
-
-// routeKey hands one key to the top modal, else to the global bindings, else to the active
-// screen.
-func (a *App) routeKey(msg tea.KeyMsg) tea.Cmd {
+// routeKey hands one key (or a paste) to the top modal, else to the global bindings, else
+// to the active screen.
+func (a *App) routeKey(msg tea.Msg) tea.Cmd {
 	k := a.ctx.Keys
-	if key.Matches(msg, k.ForceQuit) {
+	press, isKey := msg.(tea.KeyPressMsg)
+	if isKey && key.Matches(press, k.ForceQuit) {
 		return tea.Quit
 	}
 	if n := len(a.overlays); n > 0 {
@@ -328,7 +341,7 @@ func (a *App) routeKey(msg tea.KeyMsg) tea.Cmd {
 		// without losing what was typed: ctrl+p opens the operator picker over a form (the
 		// note form included), and the form, which reads the client when it submits, keeps
 		// its input underneath.
-		if f, ok := a.overlays[n-1].(editForm); ok && key.Matches(msg, k.ActAs) && !f.Submitting() {
+		if f, ok := a.overlays[n-1].(editForm); ok && isKey && key.Matches(press, k.ActAs) && !f.Submitting() {
 			return a.operatorPicker()
 		}
 		var c tea.Cmd
@@ -336,25 +349,25 @@ func (a *App) routeKey(msg tea.KeyMsg) tea.Cmd {
 		return c
 	}
 	if a.tooSmall() {
-		if key.Matches(msg, k.Quit) {
+		if isKey && key.Matches(press, k.Quit) {
 			return tea.Quit
 		}
 		return nil
 	}
 	s := a.Screen()
-	if !s.Capturing() {
+	if isKey && !s.Capturing() {
 		switch {
-		case key.Matches(msg, k.Quit):
+		case key.Matches(press, k.Quit):
 			return tea.Quit
-		case key.Matches(msg, k.Help):
+		case key.Matches(press, k.Help):
 			return a.ctx.OpenModal(newHelp(a.ctx, a.Screen().Title(), a.helpGroups()))
-		case key.Matches(msg, k.PickOrg):
+		case key.Matches(press, k.PickOrg):
 			return a.orgPicker()
-		case key.Matches(msg, k.ActAs):
+		case key.Matches(press, k.ActAs):
 			return a.operatorPicker()
 		}
 		for i, e := range a.screens {
-			if key.Matches(msg, e.key) {
+			if key.Matches(press, e.key) {
 				return a.switchTo(a.screens[i].id)
 			}
 		}
@@ -515,7 +528,7 @@ func (a *App) toastBoxes() []string {
 			style = st.ToastError
 			text = "✗ " + text
 		}
-		boxes = append(boxes, style.Width(min(maxW, widthOf(text)+4)).Render(text))
+		boxes = append(boxes, style.Width(min(maxW, widthOf(text)+4)+style.GetHorizontalBorderSize()).Render(text))
 	}
 	return boxes
 }

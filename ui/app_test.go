@@ -1,7 +1,6 @@
 package ui_test
 
 import (
-	tea "github.com/charmbracelet/bubbletea"
 	"strings"
 	"testing"
 
@@ -49,8 +48,8 @@ func TestCoalescedKeysAreReplayed(t *testing.T) {
 	d.waitFor("conversations ·")
 	tri := app.Screen().(*conversations.Model)
 	rows := tri.List.Rows()
-	// Two presses read together arrive as one message with two runes.
-	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")})
+	// Two presses read together: Bubble Tea's input reader makes two messages of them.
+	d.read("jj")
 	if r, _ := tri.List.Selected(); r.ID != rows[2].ID {
 		t.Fatalf("\"jj\" in one read moved the cursor to %d, want the third row %d", r.ID, rows[2].ID)
 	}
@@ -63,7 +62,7 @@ func TestHelpShowsTheKeysOfWhereYouAre(t *testing.T) {
 	if err := keys.Apply(map[string][]string{keymap.Status: {"S"}}); err != nil {
 		t.Fatal(err)
 	}
-	app := ui.New(ui.Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keys, Now: clock, PageSize: 100})
+	app := ui.New(ui.Options{Client: c, Styles: theme.Plain(false), Keys: keys, Now: clock, PageSize: 100})
 	d := newDriver(t, app, 120, 40)
 	d.waitFor("conversations ·")
 	d.key("?")
@@ -93,7 +92,7 @@ func TestKeysRightAfterSlashGoToTheSearch(t *testing.T) {
 		d.waitFor("conversations ·")
 		tri := app.Screen().(*conversations.Model)
 		if oneRead {
-			d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/dos")})
+			d.read("/dos")
 		} else {
 			// Each key is handled before the previous one's commands ran.
 			for _, k := range []string{"/", "d", "o", "s"} {
@@ -104,7 +103,7 @@ func TestKeysRightAfterSlashGoToTheSearch(t *testing.T) {
 		if q.Ordering != "" || q.Filter.Status != "" {
 			t.Fatalf("oneRead=%v: keys typed after / reached the list: %+v", oneRead, q)
 		}
-		v := app.View()
+		v := app.Render()
 		if !strings.Contains(v, "Search conversations: dos") || strings.Contains(v, "Delete") {
 			t.Fatalf("oneRead=%v: the prompt did not get the keys:\n%s", oneRead, v)
 		}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
@@ -44,7 +44,7 @@ func policyApp(t *testing.T, opts sandbox.Options, o Options, cfg ...func(*clien
 		t.Fatal(err)
 	}
 	viewtest.Ctx(c) // plain colours
-	o.Client, o.Styles, o.Keys, o.Now, o.PageSize = c, theme.New(nil, theme.Default(), false), keymap.Default(), clock.Now, 100
+	o.Client, o.Styles, o.Keys, o.Now, o.PageSize = c, theme.Plain(false), keymap.Default(), clock.Now, 100
 	if o.RefreshInterval == 0 {
 		o.RefreshInterval = 30 * time.Second
 	}

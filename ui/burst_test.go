@@ -6,8 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/huh"
+	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
@@ -23,8 +22,8 @@ import (
 )
 
 // jj is two presses of j that arrived in one read (a slow SSH link, tmux send-keys): Bubble
-// Tea delivers them as one message.
-var jj = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")}
+// Tea's input reader makes two messages of them (appLoop.Read delivers what it makes).
+const jj = "jj"
 
 // top is the top modal, or nil.
 func (l *appLoop) top() common.Modal {
@@ -119,7 +118,7 @@ func TestKeysReadTogetherMoveEveryList(t *testing.T) {
 		if got := c.selected(l.app); got != ids[0] {
 			t.Fatalf("%s: the cursor starts on %d, not the first row %d", c.name, got, ids[0])
 		}
-		l.Deliver(jj)
+		l.Read(jj)
 		if got := c.selected(l.app); got != ids[2] {
 			t.Errorf("%s: \"jj\" in one read selected %d, want the third row %d", c.name, got, ids[2])
 		}
@@ -164,7 +163,7 @@ func TestKeysReadTogetherMoveTheMetricPickerAndTheRangeMenu(t *testing.T) {
 		if got := c.selected(); got != start {
 			t.Fatalf("%s: reopened on %v, not %v", c.name, got, start)
 		}
-		l.Deliver(jj)
+		l.Read(jj)
 		if got := c.selected(); got != apart {
 			t.Errorf("%s: \"jj\" in one read selected %v, want %v (two rows down, as j j does)", c.name, got, apart)
 		}
@@ -182,11 +181,11 @@ func TestKeysReadTogetherInTheOperatorPicker(t *testing.T) {
 	}
 	start := p.cursor
 	p.cursor = 0
-	l.Deliver(jj)
+	l.Read(jj)
 	if p.cursor != 2 {
 		t.Errorf("\"jj\" in one read put the cursor on %d (from 0), want 2 (it started on %d)", p.cursor, start)
 	}
-	l.Deliver(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2006")})
+	l.Read("2006")
 	if got := p.input.Value(); got != "2006" || p.cursor != 2 {
 		t.Errorf("digits read together: input %q, cursor %d; want the id typed and the cursor kept", got, p.cursor)
 	}
@@ -334,7 +333,7 @@ func TestKeysReadTogetherInEveryForm(t *testing.T) {
 		if again := open(); !reflect.DeepEqual(again, start) {
 			t.Fatalf("%s: reopened at %#v, not %#v", c.name, again, start)
 		}
-		l.Deliver(jj)
+		l.Read(jj)
 		if got := l.focusedValue(); !reflect.DeepEqual(got, apart) {
 			t.Errorf("%s: \"jj\" in one read gave %#v, want %#v (as j j does)", c.name, got, apart)
 		}
@@ -355,11 +354,11 @@ func TestReboundKeysReadTogether(t *testing.T) {
 	l.Until("conversations", func() bool { return len(tri.List.Rows()) >= 3 })
 	selected := func() int64 { r, _ := tri.List.Selected(); return r.ID }
 	ids := []int64{tri.List.Rows()[0].ID, tri.List.Rows()[1].ID, tri.List.Rows()[2].ID}
-	l.Deliver(jj)
+	l.Read(jj)
 	if got := selected(); got != ids[0] {
 		t.Fatalf("\"jj\" with down on v moved the list to %d", got)
 	}
-	l.Deliver(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("vv")})
+	l.Read("vv")
 	if got := selected(); got != ids[2] {
 		t.Fatalf("\"vv\" in one read selected %d, want the third row %d", got, ids[2])
 	}
@@ -367,11 +366,11 @@ func TestReboundKeysReadTogether(t *testing.T) {
 	l.Key("f")
 	modal[*forms.Modal](l, "the filter form")
 	start := l.focusedValue()
-	l.Deliver(jj)
+	l.Read(jj)
 	if got := l.focusedValue(); got != start {
 		t.Fatalf("\"jj\" with down on v moved the status select from %v to %v", start, got)
 	}
-	l.Deliver(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("vv")})
+	l.Read("vv")
 	if got := l.focusedValue(); got != "option "+client.StatusPending {
 		t.Fatalf("\"vv\" in one read left the status select on %v, want the third option (pending)", got)
 	}

@@ -9,9 +9,9 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
@@ -19,6 +19,7 @@ import (
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/operators"
+	"github.com/parley-tui/parley/views/prompt"
 )
 
 // probeDays is the period the organization probe asks the Analytics API about.
@@ -65,8 +66,10 @@ func newPicker(ctx *common.Ctx, title, placeholder string) *picker {
 	in.Prompt = "or type an id: "
 	in.Placeholder = placeholder
 	in.CharLimit = 18
-	in.Width = 20
-	in.PromptStyle = ctx.Styles.Muted
+	in.SetWidth(20)
+	st := prompt.InputStyles(ctx)
+	st.Focused.Prompt, st.Blurred.Prompt = ctx.Styles.Muted, ctx.Styles.Muted
+	in.SetStyles(st)
 	in.Focus()
 	return &picker{ctx: ctx, title: title, input: in}
 }
@@ -91,7 +94,7 @@ func (p *picker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 			p.found(p, msg)
 		}
 		return p, nil
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		k := p.ctx.Keys
 		switch {
 		case key.Matches(msg, k.Back):
@@ -110,7 +113,14 @@ func (p *picker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 		case key.Matches(msg, k.Bottom):
 			p.cursor = max(0, len(p.items)-1)
 			return p, nil
-		case msg.Type == tea.KeyRunes && !digits(msg.Runes):
+		case common.Typed(msg) && !digits([]rune(msg.Text)):
+			return p, nil // ids are numbers
+		}
+		var cmd tea.Cmd
+		p.input, cmd = p.input.Update(msg)
+		return p, cmd
+	case tea.PasteMsg:
+		if !digits([]rune(msg.Content)) {
 			return p, nil // ids are numbers
 		}
 		var cmd tea.Cmd
@@ -119,10 +129,6 @@ func (p *picker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	}
 	return p, nil
 }
-
-// TakesText takes digits read together as a typed id (the root splits other bursts: "jj"
-// moves two rows).
-func (p *picker) TakesText(rs []rune) bool { return digits(rs) }
 
 func digits(rs []rune) bool {
 	for _, r := range rs {
@@ -210,7 +216,7 @@ func (p *picker) View() string {
 	b.WriteString(st.HelpKey.Render(k.Up.Help().Key+"/"+k.Down.Help().Key) + st.HelpDesc.Render(" move  ") +
 		st.HelpKey.Render(k.Open.Help().Key) + st.HelpDesc.Render(" choose  ") +
 		st.HelpKey.Render(k.Back.Help().Key) + st.HelpDesc.Render(" cancel"))
-	return st.Modal.Width(p.boxWidth() - 2).Render(b.String())
+	return st.Modal.Width(p.boxWidth()).Render(b.String())
 }
 
 // orgPicker is the ctrl+o modal. The API has no organizations endpoint: the Analytics API,

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
@@ -52,7 +52,7 @@ func startAppWithKeys(t *testing.T, token func(sandbox.Info) string, keys *keyma
 		t.Fatal(err)
 	}
 	viewtest.Ctx(c) // plain colours
-	app := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keys,
+	app := New(Options{Client: c, Styles: theme.Plain(false), Keys: keys,
 		Now: viewtest.Clock, Demo: true, RequestBudget: 400, PageSize: 100, DefaultOperatorID: info.OwnerOperatorID})
 	l := &appLoop{Loop: viewtest.NewLoop(t, app), t: t, app: app, log: log}
 	l.Run(app.Init())
@@ -75,7 +75,7 @@ func (l *appLoop) picker() *picker {
 
 // statusBar is the status bar: the line above the footer.
 func (l *appLoop) statusBar() string {
-	lines := strings.Split(l.app.View(), "\n")
+	lines := strings.Split(l.app.Render(), "\n")
 	return lines[len(lines)-2]
 }
 
@@ -468,7 +468,7 @@ func TestActAsOperatorOverARefusedNote(t *testing.T) {
 	l.Until("the list", func() bool { return len(tri.List.Rows()) > 0 && !tri.List.Loading() })
 	l.Key("n")
 	note := modal[*notes.Form](l, "the note form")
-	l.Deliver(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("Call back on Monday")})
+	l.Read("Call back on Monday")
 	l.Key("ctrl+s")
 	l.Until("the refusal in the form", func() bool {
 		return !note.Submitting() && strings.Contains(note.Err(), "You lack permission")

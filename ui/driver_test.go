@@ -7,9 +7,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
@@ -57,8 +55,7 @@ func newClient(t testing.TB, sb *sandbox.Running, cfg client.Config) *client.Cli
 // newApp builds the root model on the shared sandbox with plain (no colour) styles.
 func newApp(t testing.TB, c *client.Client) *ui.App {
 	t.Helper()
-	lipgloss.SetColorProfile(termenv.Ascii)
-	st := theme.New(nil, theme.Default(), false)
+	st := theme.Plain(false)
 	return ui.New(ui.Options{
 		Client:          c,
 		Styles:          st,
@@ -94,13 +91,21 @@ func (d *driver) send(msg tea.Msg) {
 	d.Settle()
 }
 
+// read delivers what the input reader makes of input written in one write, and what it
+// leads to.
+func (d *driver) read(input string) {
+	d.t.Helper()
+	d.Read(input)
+	d.Settle()
+}
+
 // key sends key presses ("j", "enter", "esc", "tab", "ctrl+d", " " …).
 func (d *driver) key(keys ...string) {
 	d.t.Helper()
 	d.Key(keys...)
 }
 
-func (d *driver) view() string { return d.Model.View() }
+func (d *driver) view() string { return d.Model.View().Content }
 
 // waitFor delivers messages until the view contains text.
 func (d *driver) waitFor(text string) string {

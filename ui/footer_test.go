@@ -15,7 +15,7 @@ import (
 
 // footer is the bottom line of the frame, without styles.
 func (l *appLoop) footer() string {
-	lines := strings.Split(ansi.Strip(l.app.View()), "\n")
+	lines := strings.Split(ansi.Strip(l.app.Render()), "\n")
 	return lines[len(lines)-1]
 }
 

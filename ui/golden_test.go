@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
-	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/ui"
@@ -41,23 +41,23 @@ func TestGoldenConversations(t *testing.T) {
 			o := &observed{App: newApp(t, newClient(t, sb, client.Config{}))}
 			tm := teatest.NewTestModel(t, o, teatest.WithInitialTermSize(size[0], size[1]))
 			o.WaitSeen(t, map[string]int{fmt.Sprintf("%T", common.OperatorsLoadedMsg{}): 1, fmt.Sprintf("%T", common.RefreshedMsg{}): 1})
-			tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
-			golden.RequireEqual(t, []byte(tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()))
+			tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+			golden.RequireEqual(t, []byte(viewtest.Plain(tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View().Content)))
 		})
 		t.Run(name+"/thread", func(t *testing.T) {
 			sb := testSandbox(t)
 			o := &observed{App: newApp(t, newClient(t, sb, client.Config{}))}
 			tm := teatest.NewTestModel(t, o, teatest.WithInitialTermSize(size[0], size[1]))
 			o.WaitSeen(t, map[string]int{fmt.Sprintf("%T", common.OperatorsLoadedMsg{}): 1, fmt.Sprintf("%T", common.RefreshedMsg{}): 1})
-			tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")})
-			tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+			tm.Send(tea.KeyPressMsg{Code: 'j', Text: "j"})
+			tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 			want := map[string]int{"thread.pageMsg": 1}
 			if size[0] >= conversations.WideWidth {
 				want[fmt.Sprintf("%T", detail.LoadedMsg{})] = 1 // the detail loads only where it is shown
 			}
 			o.WaitSeen(t, want)
-			tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
-			golden.RequireEqual(t, []byte(tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()))
+			tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+			golden.RequireEqual(t, []byte(viewtest.Plain(tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View().Content)))
 		})
 	}
 }

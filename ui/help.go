@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/views/common"
@@ -109,7 +109,7 @@ func (h *helpModal) innerW() int { return max(10, h.width-4) }
 func (h *helpModal) bodyH() int { return max(1, h.height-helpChromeLines) }
 
 func (h *helpModal) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return h, nil
 	}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/keymap"
@@ -48,7 +48,7 @@ func helpEntries(t *testing.T, l *appLoop, h *helpModal, w, ht int) []string {
 	byLine := map[int][]string{} // the entries of every body line, by its index in the body
 	l.Key("g")
 	for range 50 {
-		viewtest.CheckSize(t, l.app.View(), w, ht, "the screen with help")
+		viewtest.CheckSize(t, l.app.Render(), w, ht, "the screen with help")
 		box := ansi.Strip(h.View())
 		lines := strings.Split(box, "\n")
 		if len(lines) > ht-4 {
@@ -90,7 +90,7 @@ func helpEntries(t *testing.T, l *appLoop, h *helpModal, w, ht int) []string {
 func TestHelpFitsAndScrollsAtTheSmallestSizes(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {80, 20}} {
 		l, _ := startApp(t, nil, size[0], size[1])
-		l.Until("the list", func() bool { return strings.Contains(l.app.View(), "conversations ·") })
+		l.Until("the list", func() bool { return strings.Contains(l.app.Render(), "conversations ·") })
 		h := l.openHelp()
 		got := helpEntries(t, l, h, size[0], size[1])
 		for _, want := range []string{"ctrl+o organization", "ctrl+p act as operator", "q quit", "ctrl+c quit now",
@@ -152,7 +152,7 @@ func TestHelpClosesWithHelpBackAndQuitOnly(t *testing.T) {
 // (whose screens repeat keys of their panes).
 func TestHelpListsEveryKeyOnce(t *testing.T) {
 	l, _ := startApp(t, nil, 200, 50)
-	l.Until("the list", func() bool { return strings.Contains(l.app.View(), "conversations ·") })
+	l.Until("the list", func() bool { return strings.Contains(l.app.Render(), "conversations ·") })
 	check := func(where string) {
 		t.Helper()
 		h := l.openHelp()
@@ -205,7 +205,7 @@ func TestDedupeBindingsKeepsTheFirstOfEveryKey(t *testing.T) {
 // Help lays out in as many columns as it needs and cuts nothing when even one column is
 // narrow.
 func TestHelpLayoutReflows(t *testing.T) {
-	ctx := &common.Ctx{Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default()}
+	ctx := &common.Ctx{Styles: theme.Plain(false), Keys: keymap.Default()}
 	k := ctx.Keys
 	groups := [][]key.Binding{k.Move(), k.Global(), {k.Search, k.Filter, k.Status, k.Order},
 		{k.Mark, k.Delete, k.CopyID, k.Topics, k.Note, k.Edit, k.Away, k.Upsert}, {k.NextPane, k.PrevPane, k.ToggleDetail}}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
@@ -30,7 +30,7 @@ func TestTextsNameTheKeysAsBound(t *testing.T) {
 	l, _ := startAppWithKeys(t, nil, keys, 80, 24)
 	tri := l.app.Screen().(*conversations.Model)
 	l.Until("conversations", func() bool { return len(tri.List.Rows()) > 0 })
-	view := func() string { return ansi.Strip(l.app.View()) }
+	view := func() string { return ansi.Strip(l.app.Render()) }
 	if v := view(); !strings.Contains(v, "Conversations  (ctrl+n: next pane)") {
 		t.Errorf("the pane title names tab, not ctrl+n:\n%s", v)
 	}
@@ -76,11 +76,11 @@ func TestStatusBarNamesTheRefreshKeyAsBound(t *testing.T) {
 	if err := keys.Apply(map[string][]string{keymap.Refresh: {"R"}}); err != nil {
 		t.Fatal(err)
 	}
-	a := New(Options{Client: e.Client, Styles: theme.New(nil, theme.Default(), false), Keys: keys, Now: viewtest.Clock,
+	a := New(Options{Client: e.Client, Styles: theme.Plain(false), Keys: keys, Now: viewtest.Clock,
 		RequestBudget: 1, RefreshInterval: 30 * time.Second, Label: "api.example.com"})
 	a.Update(common.RefreshedMsg{At: viewtest.Now})
 	a.Update(tea.WindowSizeMsg{Width: 200, Height: 24})
-	if bar := statusLine(a.View()); !strings.Contains(bar, "auto off: the rest of the budget is kept for your requests (R still works)") {
+	if bar := statusLine(a.Render()); !strings.Contains(bar, "auto off: the rest of the budget is kept for your requests (R still works)") {
 		t.Fatalf("status bar: %q", bar)
 	}
 }

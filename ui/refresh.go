@@ -3,8 +3,8 @@ package ui
 import (
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
@@ -119,7 +119,7 @@ func (a *App) autoRefresh() tea.Cmd {
 // spell, or after the terminal got the focus back) refreshes at once when the last
 // auto-refresh is older than the new pace, and arms the tick again; so does another
 // screen shown.
-func (a *App) noteKey(msg tea.KeyMsg) tea.Cmd {
+func (a *App) noteKey(msg tea.KeyPressMsg) tea.Cmd {
 	return a.wake(key.Matches(msg, a.ctx.Keys.Refresh))
 }
 

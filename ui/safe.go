@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/layout"
@@ -117,9 +117,18 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return a, tea.Batch(append(cmds, cmd)...)
 }
 
-// View draws the screen. A panic here keeps the last good frame, with the error on its
+// View is the program's view: the frame (Render) on the alternate screen, with focus
+// reports on.
+func (a *App) View() tea.View {
+	v := tea.NewView(a.Render())
+	v.AltScreen = true
+	v.ReportFocus = true // focus reports slow auto-refresh down in the background (refresh.go)
+	return v
+}
+
+// Render draws the frame. A panic here keeps the last good frame, with the error on its
 // bottom line; the next Update reports it.
-func (a *App) View() (s string) {
+func (a *App) Render() (s string) {
 	if a.safe.stopped != nil {
 		return a.safe.lastFrame
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
@@ -82,7 +82,7 @@ func newBoomApp(t *testing.T, r *reports, now func() time.Time) *App {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(), Now: now, ReportCrash: r.report})
+	a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: now, ReportCrash: r.report})
 	a.screens = append(a.screens, screenEntry{id: 99, key: key.NewBinding(key.WithKeys("9")), screen: boom{a.screens[0].screen, &boomState{}}})
 	a.active = len(a.screens) - 1
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -117,7 +117,7 @@ func TestPanicInUpdateKeepsTheModelAndToasts(t *testing.T) {
 	if m != a {
 		t.Fatalf("Update returned %v after a panic, want the App itself", m)
 	}
-	_ = a.View() // Bubble Tea draws the returned model at once: it must not panic again
+	_ = a.Render() // Bubble Tea draws the returned model at once: it must not panic again
 	deliver(t, a, cmd)
 	got := r.all()
 	if len(got) != 1 {
@@ -130,7 +130,7 @@ func TestPanicInUpdateKeepsTheModelAndToasts(t *testing.T) {
 	if !strings.Contains(string(c.Stack), "ui.boom.Update") {
 		t.Fatalf("the stack does not show where the panic happened:\n%s", c.Stack)
 	}
-	view := a.View()
+	view := a.Render()
 	if !strings.Contains(view, "internal error: panic: bad data in Update; details in") ||
 		!strings.Contains(view, "crash.log") {
 		t.Fatalf("no toast naming the error and the log:\n%s", view)
@@ -152,7 +152,7 @@ func TestPanicInACommandToastsAndGoesOn(t *testing.T) {
 	if len(got) != 1 || got[0].Where != "a command" || got[0].Value != "bad data in a command" {
 		t.Fatalf("reported %+v, want the command's panic", got)
 	}
-	if view := a.View(); !strings.Contains(view, "internal error: panic: bad data in a command; details in") {
+	if view := a.Render(); !strings.Contains(view, "internal error: panic: bad data in a command; details in") {
 		t.Fatalf("no toast for the command's panic:\n%s", view)
 	}
 	if a.Stopped() != nil {
@@ -165,7 +165,7 @@ func TestCrashLogNotWrittenIsSaid(t *testing.T) {
 	a := newBoomApp(t, r, viewtest.Clock)
 	_, cmd := a.Update(viewtest.Key("x"))
 	deliver(t, a, cmd)
-	if view := a.View(); !strings.Contains(view, "the crash log could not be written: disk full") {
+	if view := a.Render(); !strings.Contains(view, "the crash log could not be written: disk full") {
 		t.Fatalf("the toast does not say the log was not written:\n%s", view)
 	}
 }
@@ -173,10 +173,10 @@ func TestCrashLogNotWrittenIsSaid(t *testing.T) {
 func TestPanicInViewKeepsTheLastFrame(t *testing.T) {
 	r := &reports{}
 	a := newBoomApp(t, r, viewtest.Clock)
-	good := a.View()
+	good := a.Render()
 	_, cmd := a.Update(viewtest.Key("v"))
 	deliver(t, a, cmd)
-	frame := a.View()
+	frame := a.Render()
 	goodLines, lines := strings.Split(good, "\n"), strings.Split(frame, "\n")
 	if len(lines) != len(goodLines) {
 		t.Fatalf("the frame after a panic in View has %d lines, want %d", len(lines), len(goodLines))
@@ -194,7 +194,7 @@ func TestPanicInViewKeepsTheLastFrame(t *testing.T) {
 	if len(got) != 1 || got[0].Where != "View" || !strings.Contains(string(got[0].Stack), "ui.boom.View") {
 		t.Fatalf("reported %+v, want the panic in View", got)
 	}
-	lines = strings.Split(a.View(), "\n")
+	lines = strings.Split(a.Render(), "\n")
 	if last := lines[len(lines)-1]; !strings.Contains(last, "bad data in View; details in") {
 		t.Fatalf("the bottom line does not name the crash log: %q", last)
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
@@ -159,7 +159,7 @@ func simulateDay(t *testing.T, halfDay bool) dayFigures {
 		t.Fatal(err)
 	}
 	viewtest.Ctx(c) // plain colours
-	app := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(), Now: clock.Now,
+	app := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: clock.Now,
 		RefreshInterval: 30 * time.Second, PageSize: 100})
 	s := &sim{t: t, app: app, clock: clock, log: log}
 	init := app.initCmds()

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
@@ -27,26 +27,26 @@ func TestStatusBarShowsRateLimitCountdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(),
+	a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(),
 		Now: func() time.Time { return now }})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	a.Update(eventMsg{client.Event{Kind: client.EventRetry, Family: client.FamilyConversations, Status: 429, Delay: 5 * time.Second,
 		Problem: client.ProblemRateLimited}})
-	if v := a.View(); !strings.Contains(v, "rate-limited, retrying in 5s") {
+	if v := a.Render(); !strings.Contains(v, "rate-limited, retrying in 5s") {
 		t.Fatalf("no countdown in the status bar:\n%s", statusLine(v))
 	}
 	now = now.Add(2 * time.Second)
 	a.Update(statusTickMsg{})
-	if v := a.View(); !strings.Contains(v, "rate-limited, retrying in 3s") {
+	if v := a.Render(); !strings.Contains(v, "rate-limited, retrying in 3s") {
 		t.Fatalf("the countdown did not go down:\n%s", statusLine(v))
 	}
 	now = now.Add(4 * time.Second)
 	a.Update(statusTickMsg{})
-	if v := a.View(); strings.Contains(v, "rate-limited") {
+	if v := a.Render(); strings.Contains(v, "rate-limited") {
 		t.Fatalf("the wait is over but the status bar still says rate-limited:\n%s", statusLine(v))
 	}
 	a.Update(eventMsg{client.Event{Kind: client.EventQueued, Family: "analytics:um_conversation_duration", Delay: 30 * time.Second}})
-	if v := a.View(); !strings.Contains(v, "analytics:um_conversation_duration queued, 30s") {
+	if v := a.Render(); !strings.Contains(v, "analytics:um_conversation_duration queued, 30s") {
 		t.Fatalf("no queue countdown:\n%s", statusLine(v))
 	}
 }
@@ -91,14 +91,14 @@ func TestStatusBarNumbersKeepTheirLabel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o.Client, o.Styles, o.Keys, o.Now = c, theme.New(nil, theme.Default(), false), keymap.Default(), viewtest.Clock
+		o.Client, o.Styles, o.Keys, o.Now = c, theme.Plain(false), keymap.Default(), viewtest.Clock
 		o.RefreshInterval = 30 * time.Second
 		a := New(o)
 		a.opsOrg, a.ctx.DefaultOperatorID, a.ctx.Operators = 1001, 2001, map[int64]string{2001: "Clara"}
 		a.Update(common.RefreshedMsg{At: viewtest.Now})
 		for _, w := range []int{80, 100, 200} {
 			a.Update(tea.WindowSizeMsg{Width: w, Height: 24})
-			bar := statusLine(a.View())
+			bar := statusLine(a.Render())
 			if m := bare.FindString(bar); m != "" {
 				t.Errorf("%d columns: %q without a label in %q", w, m, bar)
 			}
@@ -127,11 +127,11 @@ func TestStatusBarCountsWhatTheAPICounted(t *testing.T) {
 		}
 	}
 	bar := func(c *client.Client, w int) string {
-		a := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(), Now: viewtest.Clock,
+		a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: viewtest.Clock,
 			RequestBudget: 400, RefreshInterval: 30 * time.Second, Label: "api.example.com"})
 		a.Update(common.RefreshedMsg{At: viewtest.Now})
 		a.Update(tea.WindowSizeMsg{Width: w, Height: 24})
-		return statusLine(a.View())
+		return statusLine(a.Render())
 	}
 	if got := bar(e.Client, 200); !strings.Contains(got, "conv 2/400 today · 1 refused") {
 		t.Errorf("200 columns: %q", got)
@@ -162,13 +162,13 @@ func TestToastsStayInsideThePanes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(), Now: viewtest.Clock})
+	a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: viewtest.Clock})
 	for _, w := range []int{80, 120} {
 		a.Update(tea.WindowSizeMsg{Width: w, Height: 24})
 		a.toasts = nil
 		a.Update(common.ToastMsg{Text: strings.Repeat("All 3 marked conversations are ongoing. ", 4)})
 		found := false
-		for i, l := range strings.Split(a.View(), "\n") {
+		for i, l := range strings.Split(a.Render(), "\n") {
 			if lw := ansi.StringWidth(l); lw != w {
 				t.Fatalf("%d columns: line %d is %d wide", w, i, lw)
 			}
@@ -183,7 +183,7 @@ func TestToastsStayInsideThePanes(t *testing.T) {
 			}
 		}
 		if !found {
-			t.Fatalf("%d columns: no toast:\n%s", w, a.View())
+			t.Fatalf("%d columns: no toast:\n%s", w, a.Render())
 		}
 	}
 }
@@ -224,11 +224,11 @@ func TestToastsNeverCoverADialog(t *testing.T) {
 		{"full form", 21, "line"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(), Now: viewtest.Clock})
+			a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: viewtest.Clock})
 			a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 			a.overlays = append(a.overlays, boxModal{w: 40, h: tc.modalH})
 			a.Update(common.ToastMsg{Text: "Saved.", Error: true})
-			lines := strings.Split(ansi.Strip(a.View()), "\n")
+			lines := strings.Split(ansi.Strip(a.Render()), "\n")
 			if len(lines) != 24 {
 				t.Fatalf("%d lines", len(lines))
 			}
@@ -265,12 +265,12 @@ func TestRepeatedToastShowsOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(), Now: viewtest.Clock})
+	a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: viewtest.Clock})
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	for _, text := range []string{"Cannot reach 127.0.0.1:9.", "Saved.", "Cannot reach 127.0.0.1:9."} {
 		a.Update(common.ToastMsg{Text: text, Error: true})
 	}
-	if v := ansi.Strip(a.View()); strings.Count(v, "Cannot reach 127.0.0.1:9.") != 1 || !strings.Contains(v, "Saved.") {
+	if v := ansi.Strip(a.Render()); strings.Count(v, "Cannot reach 127.0.0.1:9.") != 1 || !strings.Contains(v, "Saved.") {
 		t.Fatalf("toasts:\n%s", v)
 	}
 }

@@ -18,8 +18,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
@@ -489,7 +489,10 @@ func (m *Model) startClock() tea.Cmd {
 // Update handles the screen's keys, its pickers' results and its query results.
 func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case tea.KeyMsg:
+	case common.RestyledMsg:
+		m.d.chart = "" // drawn again in the current styles
+		return m, nil
+	case tea.KeyPressMsg:
 		seq := m.seq
 		cmd := m.onKey(msg)
 		if m.armed && m.seq == seq {
@@ -565,7 +568,7 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	return m, nil
 }
 
-func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
+func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.ctx.Keys
 	switch {
 	case key.Matches(msg, k.Metric):
@@ -644,7 +647,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 // scrollBreakdown moves the whole-breakdown view by a line, a page or to either end.
-func (m *Model) scrollBreakdown(msg tea.KeyMsg) {
+func (m *Model) scrollBreakdown(msg tea.KeyPressMsg) {
 	k := m.ctx.Keys
 	w, h := m.leftInner()
 	n := len(m.breakdownLines(w))
@@ -667,7 +670,7 @@ func (m *Model) scrollBreakdown(msg tea.KeyMsg) {
 }
 
 // moveTable scrolls the data point table.
-func (m *Model) moveTable(msg tea.KeyMsg) {
+func (m *Model) moveTable(msg tea.KeyPressMsg) {
 	m.table.HandleMoveKey(msg, m.ctx.Keys, len(m.Points()))
 }
 

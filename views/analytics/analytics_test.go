@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
-	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/export"
@@ -48,12 +48,12 @@ func sandboxCtx(t *testing.T) (*common.Ctx, *sandbox.Running) {
 }
 
 // Keys.
-func typed(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+func typed(s string) tea.KeyPressMsg { return viewtest.Key(s) }
 
 var (
-	keyTab   = tea.KeyMsg{Type: tea.KeyTab}
-	keyEnter = tea.KeyMsg{Type: tea.KeyEnter}
-	keyEsc   = tea.KeyMsg{Type: tea.KeyEsc}
+	keyTab   = tea.KeyPressMsg{Code: tea.KeyTab}
+	keyEnter = tea.KeyPressMsg{Code: tea.KeyEnter}
+	keyEsc   = tea.KeyPressMsg{Code: tea.KeyEscape}
 )
 
 // host is the shared stand-in root (viewtest.Host) that publishes a snapshot of the
@@ -152,7 +152,7 @@ func startHostOn(t *testing.T, ctx *common.Ctx, w, h int, clock *fakeClock) (*ho
 
 // questionPath is the keystrokes after `4` that answer "what was our median first response
 // time last month, human operators only, and how did it move day by day?".
-var questionPath = []tea.KeyMsg{
+var questionPath = []tea.KeyPressMsg{
 	typed("m"), keyTab, keyTab, keyEnter, // metric: the Response times group's first, um_operator_response_time_first
 	typed("d"), typed("j"), keyEnter, // range: from "Last 30 days" one down to "Last month"
 	typed("h"), // operator_mode human
@@ -172,7 +172,7 @@ func TestQuestionPathUnderTenKeystrokes(t *testing.T) {
 		switch {
 		case k.String() == "m" || k.String() == "d":
 			waitState(t, h, "a menu", func(s hostState) bool { return s.modals == 1 })
-		case k.Type == tea.KeyEnter && before > 0:
+		case k.Code == tea.KeyEnter && before > 0:
 			waitState(t, h, "the menu to close", func(s hostState) bool { return s.modals == 0 })
 		}
 	}
@@ -705,9 +705,9 @@ func TestPickerAndMenus(t *testing.T) {
 	if p.Selected() != client.MetricOperatorResponseTimeFirst {
 		t.Errorf("tab tab: %s", p.Selected())
 	}
-	p.Update(tea.KeyMsg{Type: tea.KeyShiftTab})
-	p.Update(tea.KeyMsg{Type: tea.KeyShiftTab})
-	p.Update(tea.KeyMsg{Type: tea.KeyShiftTab})
+	p.Update(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
+	p.Update(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
+	p.Update(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
 	if p.Selected() != client.MetricConversationSessionCount {
 		t.Errorf("shift+tab wraps to the last group: %s", p.Selected())
 	}
@@ -816,11 +816,11 @@ func TestPickerFilter(t *testing.T) {
 		t.Errorf("a metric without %q is shown:\n%s", "service", v)
 	}
 	// j is text while typing; the arrow moves.
-	p.Update(tea.KeyMsg{Type: tea.KeyDown})
+	p.Update(tea.KeyPressMsg{Code: tea.KeyDown})
 	if p.Selected() != want[1] {
 		t.Errorf("down: %s", p.Selected())
 	}
-	_, cmd := p.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	_, cmd := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	var picked client.Metric
 	for _, msg := range viewtest.Run(cmd, time.Second) {
 		if m, ok := msg.(metricPickedMsg); ok {
@@ -836,7 +836,7 @@ func TestPickerFilter(t *testing.T) {
 	if len(p.items) != 0 || p.Selected() != "" || !strings.Contains(ansi.Strip(p.View()), "No metric matches") {
 		t.Fatalf("no-match state: %d items, view:\n%s", len(p.items), ansi.Strip(p.View()))
 	}
-	if _, cmd := p.Update(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil {
+	if _, cmd := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); cmd != nil {
 		t.Error("enter with nothing to pick did something")
 	}
 	if _, cmd := p.Update(keyEsc); cmd != nil || p.filter.Value() != "" || len(p.items) != len(p.all) {
@@ -1474,7 +1474,7 @@ func TestExportToastNamesTheWholePath(t *testing.T) {
 	}
 	form.SetSize(116, 38)
 	viewtest.Run(form.Init(), 100*time.Millisecond)
-	_, cmd := form.Update(tea.KeyMsg{Type: tea.KeyCtrlS})
+	_, cmd := form.Update(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
 	var toast string
 	for _, msg := range viewtest.Run(cmd, 5*time.Second) {
 		if done, ok := msg.(common.TaskDoneMsg); ok {
@@ -1534,7 +1534,7 @@ func TestFutureRangeSendsNothing(t *testing.T) {
 	form := customForm(ctx, future)
 	form.SetSize(116, 38)
 	viewtest.Run(form.Init(), 100*time.Millisecond)
-	_, cmd := form.Update(tea.KeyMsg{Type: tea.KeyCtrlS})
+	_, cmd := form.Update(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
 	for _, msg := range viewtest.Run(cmd, time.Second) {
 		if _, ok := msg.(rangePickedMsg); ok {
 			t.Fatal("the form took a range in the future")

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/lipgloss/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/theme"
@@ -15,13 +15,13 @@ import (
 
 // seriesStyle colours the i-th series (Chart1, Chart2, then again); plain in mono.
 func seriesStyle(st *theme.Styles, i int) lipgloss.Style {
-	if st.Mono {
+	if st.Mono || st.Plain {
 		return st.Base
 	}
 	if i%2 == 1 {
-		return st.Base.Foreground(st.Palette.Chart2)
+		return st.Base.Foreground(st.Palette.Chart2.On(st.Dark))
 	}
-	return st.Base.Foreground(st.Palette.Chart1)
+	return st.Base.Foreground(st.Palette.Chart1.On(st.Dark))
 }
 
 // drawChart renders the groups' buckets (of granularity g) as time-series bar charts of

@@ -1,12 +1,8 @@
 package analytics
 
 import (
-	"io"
 	"testing"
 	"time"
-
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/theme"
@@ -35,10 +31,7 @@ func benchGroups(p Period, mode SplitMode) []groupView {
 //
 //	go test -run '^$' -bench Chart -count 5 ./views/analytics/
 func BenchmarkChart(b *testing.B) {
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.TrueColor)
-	r.SetHasDarkBackground(true)
-	st := theme.New(r, theme.Default(), false)
+	st := theme.New(theme.Default(), true, false)
 	cases := []struct {
 		name  string
 		p     Period

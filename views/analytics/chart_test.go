@@ -2,15 +2,12 @@ package analytics
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/theme"
@@ -199,9 +196,7 @@ func yearPoints() []client.DataPoint {
 // the blanks between bars join their run), never a colour per cell; without colour the
 // chart is the same text with no escape codes at all.
 func TestChartColoursRunsNotCells(t *testing.T) {
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.TrueColor)
-	colour, mono := theme.New(r, theme.Default(), false), theme.New(r, theme.Default(), true)
+	colour, mono := theme.New(theme.Default(), true, false), theme.New(theme.Default(), true, true)
 	p := Period{From: day("2026-08-23"), To: day("2026-11-20")}
 	for _, split := range []SplitMode{SplitNone, SplitInteraction} {
 		groups := benchGroups(p, split)

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/views/common"
@@ -117,7 +117,7 @@ func (d *pointDetail) ShortHelp() []key.Binding {
 
 // Update closes the detail on esc or enter.
 func (d *pointDetail) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return d, nil
 	}
@@ -181,7 +181,7 @@ func (d *pointDetail) View() string {
 	}
 	b.WriteString("\n")
 	b.WriteString(st.Muted.Render(ansi.Truncate(d.closeKeys()+" close", w, "…")))
-	return st.Modal.Width(d.boxWidth() - 2).Render(b.String())
+	return st.Modal.Width(d.boxWidth()).Render(b.String())
 }
 
 // detailNeeded reports whether enter should open the detail: the table shows results.

@@ -4,15 +4,16 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
+	"github.com/parley-tui/parley/views/prompt"
 )
 
 // pickItem is a line of the metric picker: a group header or a metric (two lines).
@@ -52,7 +53,7 @@ func newPicker(ctx *common.Ctx, current client.Metric) *picker {
 	}
 	p.filter = textinput.New()
 	p.filter.Prompt = "Filter: "
-	p.filter.PromptStyle = ctx.Styles.Accent
+	p.filter.SetStyles(prompt.InputStyles(ctx))
 	p.filter.CharLimit = 60
 	p.items = p.all
 	p.cursor = 1
@@ -131,7 +132,7 @@ func (p *picker) Inline() bool { return false }
 // SetSize gives the area the picker may use.
 func (p *picker) SetSize(w, h int) {
 	p.width, p.height = w, h
-	p.filter.Width = max(10, p.innerWidth()-len(p.filter.Prompt)-1)
+	p.filter.SetWidth(max(10, p.innerWidth()-len(p.filter.Prompt)-1))
 	p.layout()
 }
 
@@ -227,7 +228,7 @@ func (p *picker) jump(d int) {
 
 // Update moves, picks or cancels.
 func (p *picker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return p, nil
 	}
@@ -289,7 +290,7 @@ func (p *picker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 }
 
 // typeFilter edits the filter text with km.
-func (p *picker) typeFilter(km tea.KeyMsg) tea.Cmd {
+func (p *picker) typeFilter(km tea.KeyPressMsg) tea.Cmd {
 	before := p.filter.Value()
 	var cmd tea.Cmd
 	p.filter, cmd = p.filter.Update(km)
@@ -299,10 +300,6 @@ func (p *picker) typeFilter(km tea.KeyMsg) tea.Cmd {
 	p.scroll()
 	return cmd
 }
-
-// TakesText reports whether keys read together are typed into the filter (while it has
-// the keys); otherwise the root takes them one by one ("jj" moves two metrics).
-func (p *picker) TakesText([]rune) bool { return p.typing }
 
 func (p *picker) boxWidth() int { return max(40, min(100, p.width-2)) }
 
@@ -432,5 +429,5 @@ func (p *picker) View() string {
 		body = []string{st.Muted.Render(layout.Pad("No metric matches “"+p.filter.Value()+"”.", w))}
 	}
 	b.WriteString(layout.Block(body, w, bh))
-	return st.Modal.Width(p.boxWidth() - 2).Render(lipgloss.NewStyle().MaxWidth(w).Render(b.String()))
+	return st.Modal.Width(p.boxWidth()).Render(lipgloss.NewStyle().MaxWidth(w).Render(b.String()))
 }

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
@@ -53,7 +53,7 @@ func (m *rangeMenu) ShortHelp() []key.Binding {
 
 // Update moves, chooses or cancels. "Custom…" opens the custom range form.
 func (m *rangeMenu) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return m, nil
 	}
@@ -112,5 +112,5 @@ func (m *rangeMenu) View() string {
 			b.WriteString("\n")
 		}
 	}
-	return st.Modal.Width(m.boxWidth() - 2).Render(lipgloss.NewStyle().MaxWidth(w).Render(b.String()))
+	return st.Modal.Width(m.boxWidth()).Render(lipgloss.NewStyle().MaxWidth(w).Render(b.String()))
 }

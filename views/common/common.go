@@ -6,8 +6,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
@@ -250,6 +250,10 @@ type OpenModalMsg struct{ Modal Modal }
 
 // CloseModalMsg asks the root to pop the top modal.
 type CloseModalMsg struct{}
+
+// RestyledMsg says that the styles changed in place (the terminal told its background
+// colour after the first frames): whatever keeps drawn text draws it again.
+type RestyledMsg struct{}
 
 // OpenModal returns a command that pushes m.
 func OpenModal(m Modal) tea.Cmd { return func() tea.Msg { return OpenModalMsg{Modal: m} } }

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/views/common"
@@ -62,7 +62,7 @@ func (m *Model) yesKeys() []string {
 }
 
 // isYes reports whether km answers yes.
-func (m *Model) isYes(km tea.KeyMsg) bool {
+func (m *Model) isYes(km tea.KeyPressMsg) bool {
 	if !key.Matches(km, m.ctx.Keys.Yes) {
 		return false
 	}
@@ -89,7 +89,7 @@ func (m *Model) Answered() bool { return m.done }
 
 // Update handles y/enter (run onYes and close) and n/esc (close).
 func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok || m.done {
 		return m, nil
 	}
@@ -133,7 +133,7 @@ func (m *Model) View() string {
 	yes := st.HelpKey.Render(yesKey) + " " + st.Error.Render("yes, "+firstWord(m.title))
 	no := st.HelpKey.Render(k.No.Help().Key+"/"+k.Back.Help().Key) + " " + st.HelpDesc.Render("no, keep it")
 	b.WriteString(ansi.Truncate(yes+"   "+no, inner, "…"))
-	return st.Modal.Width(m.boxWidth() - 2).Render(b.String())
+	return st.Modal.Width(m.boxWidth()).Render(b.String())
 }
 
 // bodyLines is the question wrapped to the box; when it is taller than the box may be (a

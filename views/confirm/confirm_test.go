@@ -6,19 +6,20 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/viewtest"
 )
 
 type yesMsg struct{}
 
 func testCtx() *common.Ctx {
 	return &common.Ctx{
-		Styles: theme.New(nil, theme.Default(), true),
+		Styles: theme.Plain(true),
 		Keys:   keymap.Default(),
 		Now:    func() time.Time { return time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC) },
 	}
@@ -31,7 +32,8 @@ func closed(ctx *common.Ctx, m common.Modal) bool {
 	return len(closing) == 1 && closing[0] == m
 }
 
-func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+// runes is the press of the one key s.
+func runes(s string) tea.KeyPressMsg { return viewtest.Key(s) }
 
 // collect runs cmd and every command it sequences or batches, returning the messages.
 func collect(t *testing.T, cmd tea.Cmd) []tea.Msg {
@@ -71,7 +73,7 @@ func sequenceCmds(msg tea.Msg) []tea.Cmd {
 }
 
 func TestYesRunsOnceAndCloses(t *testing.T) {
-	for _, k := range []tea.KeyMsg{runes("y"), {Type: tea.KeyEnter}} {
+	for _, k := range []tea.KeyPressMsg{runes("y"), {Code: tea.KeyEnter}} {
 		ran := 0
 		onYes := func() tea.Msg { ran++; return yesMsg{} }
 		ctx := testCtx()
@@ -99,7 +101,7 @@ func TestYesRunsOnceAndCloses(t *testing.T) {
 }
 
 func TestNoAndEscCancel(t *testing.T) {
-	for _, k := range []tea.KeyMsg{runes("n"), {Type: tea.KeyEsc}} {
+	for _, k := range []tea.KeyPressMsg{runes("n"), {Code: tea.KeyEscape}} {
 		ran := false
 		ctx := testCtx()
 		m := New(ctx, "Delete note?", "Delete the note?", func() tea.Msg { ran = true; return nil })
@@ -175,7 +177,7 @@ func TestStrictIgnoresEnter(t *testing.T) {
 	if v := m.View(); strings.Contains(v, "enter") || !strings.Contains(v, "y yes, delete") {
 		t.Fatalf("the keys shown offer enter or lack y:\n%s", v)
 	}
-	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil || m.(*Model).Answered() || closed(sctx, m) {
+	if _, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); cmd != nil || m.(*Model).Answered() || closed(sctx, m) {
 		t.Fatal("enter answered a strict question")
 	}
 	_, cmd := m.Update(runes("y"))
@@ -184,14 +186,14 @@ func TestStrictIgnoresEnter(t *testing.T) {
 	}
 	cctx := testCtx()
 	c := NewStrict(cctx, "Delete ongoing conversation?", "body", onYes)
-	if _, cmd := c.Update(tea.KeyMsg{Type: tea.KeyEsc}); len(collect(t, cmd)) != 0 || ran != 1 || !closed(cctx, c) {
+	if _, cmd := c.Update(tea.KeyPressMsg{Code: tea.KeyEscape}); len(collect(t, cmd)) != 0 || ran != 1 || !closed(cctx, c) {
 		t.Fatal("esc did not cancel a strict question")
 	}
 	// A keymap that binds yes to enter alone keeps enter as the answer.
 	ctx := testCtx()
 	ctx.Keys.Yes.SetKeys("enter")
 	e := NewStrict(ctx, "Delete ongoing conversation?", "body", onYes)
-	if _, cmd := e.Update(tea.KeyMsg{Type: tea.KeyEnter}); len(collect(t, cmd)) != 1 || ran != 2 || !closed(ctx, e) {
+	if _, cmd := e.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); len(collect(t, cmd)) != 1 || ran != 2 || !closed(ctx, e) {
 		t.Fatal("with yes bound to enter alone, enter did not answer")
 	}
 }

@@ -15,8 +15,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
@@ -189,7 +189,7 @@ func (m *Model) open() tea.Cmd {
 // Update routes messages to the panes and handles the screen's keys and task results.
 func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case SearchMsg, FilterMsg:
 		if !m.wide() && m.focus != PaneList {
@@ -326,7 +326,7 @@ func (m *Model) target() (id int64, title string, ok bool) {
 	return r.ID, r.Title(), true
 }
 
-func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
+func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.ctx.Keys
 	switch {
 	case key.Matches(msg, k.NextPane), key.Matches(msg, k.PrevPane):

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
@@ -451,10 +451,10 @@ func (m Detail) Update(msg tea.Msg) (Detail, tea.Cmd) {
 			m.rebuild()
 		}
 		return m, nil
-	case common.OperatorsLoadedMsg:
-		m.rebuild() // note authors get their names
+	case common.OperatorsLoadedMsg, common.RestyledMsg:
+		m.rebuild() // note authors get their names, in the current styles
 		return m, nil
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if m.focused {
 			return m.onKey(msg)
 		}
@@ -482,7 +482,7 @@ func (m Detail) SelectedNote() (id int64, preview string, ok bool) {
 	return n.id, n.preview(), true
 }
 
-func (m Detail) onKey(msg tea.KeyMsg) (Detail, tea.Cmd) {
+func (m Detail) onKey(msg tea.KeyPressMsg) (Detail, tea.Cmd) {
 	k := m.ctx.Keys
 	switch {
 	case key.Matches(msg, k.Down):

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
@@ -360,7 +360,7 @@ func TestEditFormRateLimitedKeepsInput(t *testing.T) {
 func feed(m common.Modal, keys ...string) (common.Modal, tea.Cmd, []tea.Msg) {
 	var queue []tea.Msg
 	for _, k := range keys {
-		queue = append(queue, viewtest.Key(k))
+		queue = append(queue, viewtest.KeysOf(k)...)
 	}
 	return deliver(m, queue, 500, inOrder)
 }
@@ -389,7 +389,7 @@ func inOrder(c tea.Cmd) []tea.Msg {
 // sleeps reports the commands that only wait: tea.Tick and cursor blinks.
 func sleeps(c tea.Cmd) bool {
 	name := runtime.FuncForPC(reflect.ValueOf(c).Pointer()).Name()
-	return strings.Contains(name, "bubbletea.Tick") || strings.Contains(name, "cursor.(*Model).BlinkCmd")
+	return strings.Contains(name, "bubbletea/v2.Tick") || strings.Contains(name, "cursor.(*Model).Blink")
 }
 
 func TestUpsertFormKeysOfOneReadLandInTheirFields(t *testing.T) {

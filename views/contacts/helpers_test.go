@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
@@ -153,7 +153,7 @@ func deliver(m common.Modal, queue []tea.Msg, limit int, exec func(tea.Cmd) []te
 // returns: they only blink the cursor).
 func typeInto(m common.Modal, s string) common.Modal {
 	for _, r := range s {
-		m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		m, _ = m.Update(viewtest.Key(string(r)))
 	}
 	return m
 }
@@ -161,7 +161,9 @@ func typeInto(m common.Modal, s string) common.Modal {
 // press sends keys to a modal.
 func press(m common.Modal, keys ...string) common.Modal {
 	for _, k := range keys {
-		m, _, _ = drive(m, viewtest.Key(k))
+		for _, msg := range viewtest.KeysOf(k) {
+			m, _, _ = drive(m, msg)
+		}
 	}
 	return m
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
@@ -144,7 +144,7 @@ func (m List) Update(msg tea.Msg) (List, tea.Cmd) {
 		return m, m.Search(msg.Text)
 	case FilterMsg:
 		return m, m.Filter(msg.Filter)
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if m.Model.Focused() && key.Matches(msg, m.ctx.Keys.Order) {
 			return m, m.CycleOrdering()
 		}

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
-	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
@@ -45,13 +45,15 @@ func (hs *harness) focus() { hs.settle(hs.s.Focus()) }
 // key sends one key and settles what follows.
 func (hs *harness) key(keys ...string) {
 	for _, k := range keys {
-		hs.send(viewtest.Key(k))
+		for _, msg := range viewtest.KeysOf(k) {
+			hs.send(msg)
+		}
 	}
 }
 
 func (hs *harness) typeText(s string) {
 	for _, r := range s {
-		hs.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		hs.send(viewtest.Key(string(r)))
 	}
 }
 
@@ -523,7 +525,7 @@ func TestContextChangeReturnsToTheList(t *testing.T) {
 	if hs.s.Focused() != contacts.PaneList {
 		t.Fatalf("after a context change the focus stays on %v", hs.s.Focused())
 	}
-	if v := hs.View(); strings.Contains(v, "No contact open") {
+	if v := hs.Render(); strings.Contains(v, "No contact open") {
 		t.Fatalf("an empty detail is shown:\n%s", v)
 	}
 }
@@ -970,14 +972,14 @@ func TestGoldenContacts(t *testing.T) {
 				// The screen opens its search prompt when it is first shown (Init): the keys
 				// typed go to it.
 				tm.Type("paris")
-				tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+				tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 				h.WaitSeen(t, map[string]int{"contacts.SearchMsg": 1, "list.PageMsg": 2})
 				if step == "detail" {
-					tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+					tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 					h.WaitSeen(t, map[string]int{"contacts.contactMsg": 1, "contacts.convPageMsg": 1, "contacts.notePageMsg": 1})
 				}
-				tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
-				golden.RequireEqual(t, []byte(tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()))
+				tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+				golden.RequireEqual(t, []byte(viewtest.Plain(tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View().Content)))
 			})
 		}
 	}

@@ -7,8 +7,8 @@ package conversations
 import (
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
@@ -280,7 +280,7 @@ func rowTitle(r listing.Row) string {
 // Update routes messages to the panes and handles the screen's keys.
 func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case restMsg:
 		if msg.seq != m.seq {
@@ -376,7 +376,7 @@ func (m *Model) afterMove(before int64) tea.Cmd {
 	return common.Tick(RestDelay, restMsg{seq: m.seq})
 }
 
-func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
+func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.ctx.Keys
 	switch {
 	case key.Matches(msg, k.NextPane):

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
@@ -82,7 +82,7 @@ func TestDeleteOngoingWarnsAndShowsTheRefusal(t *testing.T) {
 		t.Fatalf("the question does not warn:\n%s\nwant %q", q.View(), want)
 	}
 	before := c.Usage(client.FamilyConversations)
-	if toasts := answer(m, q, tea.KeyMsg{Type: tea.KeyEnter}); len(toasts) > 0 || c.Usage(client.FamilyConversations) != before {
+	if toasts := answer(m, q, tea.KeyPressMsg{Code: tea.KeyEnter}); len(toasts) > 0 || c.Usage(client.FamilyConversations) != before {
 		t.Fatalf("enter answered the warning: toasts %v, %d requests", toasts, c.Usage(client.FamilyConversations)-before)
 	}
 	toasts := answer(m, q, viewtest.Key("y"))

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
@@ -121,7 +120,7 @@ func TestTopicsFormTakesKeysReadTogetherOneByOne(t *testing.T) {
 	s.Key("t")
 	s.Modal()
 	s.Key("g")
-	s.Deliver(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjj")})
+	s.Read("jjj")
 	s.Key(" ", "ctrl+s")
 	s.Until("saved", func() bool { return s.H.Top() == nil })
 	got := s.topics(t)

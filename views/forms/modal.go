@@ -7,10 +7,8 @@
 // Keys typed fast stay in order: huh moves the focus through a command whose message comes
 // back after the keys already read (tmux send-keys, or several keys in one read over SSH),
 // so those keys would land in the field being left. After a key that may move the focus the
-// modal holds the keys that follow until huh has moved, then replays them in order. Several
-// printable keys read together arrive as one message ("jjj"): the root splits such a burst
-// into single keys (common.EachKey) unless the modal says it is text for a focused text
-// field (TakesText), so a list moves three rows and a held burst is replayed key by key.
+// modal holds the keys that follow until huh has moved, then replays them in order (Bubble
+// Tea delivers keys read together one message each, so "jjj" moves a list three rows).
 //
 // Every form submits from any field with the keymap's Submit binding (ctrl+s by default).
 //
@@ -29,13 +27,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/huh"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/common"
 )
 
@@ -186,7 +185,7 @@ type Modal struct {
 	// Keys held while huh moves the focus (see the package comment).
 	holding bool
 	gen     int
-	held    []tea.KeyMsg
+	held    []tea.Msg // keys and pastes
 	leaving huh.Field // the field a move to another group started from
 
 	// The form's shape at the current width: its groups and its tallest group's height.
@@ -276,12 +275,19 @@ func (m *Modal) syncKeys() {
 	}
 }
 
-// Theme returns the huh theme matching parley's styles.
-func Theme(ctx *common.Ctx) *huh.Theme {
+// Theme returns the huh styles matching parley's styles, for the background they were
+// picked for.
+func Theme(ctx *common.Ctx) *huh.Styles {
+	var t *huh.Styles
 	if ctx.Styles.Mono {
-		return huh.ThemeBase()
+		t = huh.ThemeBase(ctx.Styles.Dark)
+	} else {
+		t = huh.ThemeCharm(ctx.Styles.Dark)
 	}
-	return huh.ThemeCharm()
+	if ctx.Styles.Plain {
+		theme.Strip(t)
+	}
+	return t
 }
 
 // newForm builds the form at the modal's width. The modal draws the help and the errors
@@ -300,7 +306,7 @@ func (m *Modal) newForm() *huh.Form {
 // and the check marks, so an option wider than the field is cut with "…" at the width the
 // modal has when it is drawn. (A select wraps its options itself, indented under their
 // start; those are left alone.)
-func (m *Modal) theme() *huh.Theme {
+func (m *Modal) theme() huh.Theme {
 	t := Theme(m.ctx)
 	lead := 0 // what huh draws in front of an option, the field's frame included
 	for _, st := range []huh.FieldStyles{t.Focused, t.Blurred} {
@@ -320,7 +326,8 @@ func (m *Modal) theme() *huh.Theme {
 		st.SelectedOption = st.SelectedOption.Transform(cut)
 		st.UnselectedOption = st.UnselectedOption.Transform(cut)
 	}
-	return t
+	// The form asks the terminal nothing: the styles are for the background parley found.
+	return huh.ThemeFunc(func(bool) *huh.Styles { return t })
 }
 
 // measure finds the number of groups and the height of the tallest one at this width, on
@@ -408,20 +415,6 @@ func (m *Modal) ShortHelp() []key.Binding {
 // SubmitKey is the keymap's Submit binding, which saves the form from any field.
 func (m *Modal) SubmitKey() key.Binding { return m.ctx.Keys.Submit }
 
-// TakesText reports whether keys read together are text for the focused field: a text
-// field that is not waiting for a focus move (held keys are replayed one by one) nor for
-// an answer (y/n).
-func (m *Modal) TakesText([]rune) bool {
-	if m.holding || m.confirming || m.asking != "" || m.submitting {
-		return false
-	}
-	switch m.focused().(type) {
-	case *huh.Input, *huh.Text:
-		return true
-	}
-	return false
-}
-
 // Update routes keys to the form and handles completion and the task's result.
 func (m *Modal) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	cmd := m.update(msg)
@@ -459,8 +452,10 @@ func (m *Modal) update(msg tea.Msg) tea.Cmd {
 		return m.succeed("")
 	case tea.WindowSizeMsg:
 		return nil // the root sizes modals through SetSize
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return m.key(msg)
+	case tea.PasteMsg:
+		return m.paste(msg)
 	}
 	if m.submitting {
 		return nil
@@ -483,7 +478,7 @@ func (m *Modal) update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-func (m *Modal) key(msg tea.KeyMsg) tea.Cmd {
+func (m *Modal) key(msg tea.KeyPressMsg) tea.Cmd {
 	if m.holding {
 		m.held = append(m.held, msg)
 		return nil
@@ -527,6 +522,20 @@ func (m *Modal) key(msg tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
+// paste hands pasted text to the focused field, in its turn with the keys held.
+func (m *Modal) paste(msg tea.PasteMsg) tea.Cmd {
+	if m.holding {
+		m.held = append(m.held, msg)
+		return nil
+	}
+	if m.confirming || m.asking != "" || m.submitting {
+		return nil
+	}
+	cmd := m.forward(msg)
+	m.recheck(false)
+	return cmd
+}
+
 // forward hands msg to the form.
 func (m *Modal) forward(msg tea.Msg) tea.Cmd {
 	f, cmd := m.form.Update(msg)
@@ -559,7 +568,7 @@ func (m *Modal) focused() huh.Field {
 
 // mayMoveFocus reports whether k is one of the keys with which the focused field moves the
 // focus (to the next or previous field, or on to submit).
-func (m *Modal) mayMoveFocus(k tea.KeyMsg) bool {
+func (m *Modal) mayMoveFocus(k tea.KeyPressMsg) bool {
 	km := m.km
 	var keys []key.Binding
 	switch m.focused().(type) {
@@ -616,7 +625,12 @@ func (m *Modal) release() tea.Cmd {
 			m.held = append(m.held, keys[i:]...)
 			break
 		}
-		cmds = append(cmds, m.key(k))
+		switch k := k.(type) {
+		case tea.KeyPressMsg:
+			cmds = append(cmds, m.key(k))
+		case tea.PasteMsg:
+			cmds = append(cmds, m.paste(k))
+		}
 	}
 	return tea.Batch(cmds...)
 }
@@ -750,7 +764,7 @@ func (m *Modal) afterPrecheck(msg common.TaskDoneMsg) tea.Cmd {
 }
 
 // answer takes the answer to the question about a duplicate: y sends, anything else not.
-func (m *Modal) answer(msg tea.KeyMsg) tea.Cmd {
+func (m *Modal) answer(msg tea.KeyPressMsg) tea.Cmd {
 	same := m.askSame
 	m.asking, m.askSame = "", false
 	if m.yes(msg) {
@@ -787,10 +801,10 @@ func (m *Modal) yesKeys() []string { return yesKeys(m.ctx) }
 func YesNo(ctx *common.Ctx) string { return keymap.HelpKeys(yesKeys(ctx)) + "/N" }
 
 // yes reports whether msg answers yes (a letter key in either case: Y as well as y).
-func (m *Modal) yes(msg tea.KeyMsg) bool {
+func (m *Modal) yes(msg tea.KeyPressMsg) bool {
 	s := msg.String()
 	for _, y := range m.yesKeys() {
-		if s == y || (msg.Type == tea.KeyRunes && len(msg.Runes) == 1 && strings.EqualFold(s, y)) {
+		if s == y || (common.Typed(msg) && len([]rune(msg.Text)) == 1 && strings.EqualFold(s, y)) {
 			return true
 		}
 	}
@@ -1023,5 +1037,5 @@ func (m *Modal) View() string {
 		lines = append(lines, ansi.Truncate(m.form.Help().ShortHelpView(m.helpKeys()), w, "…"))
 	}
 	lines = append(lines, m.tail()...)
-	return st.Modal.Width(m.boxWidth() - 2).Render(lipgloss.NewStyle().MaxWidth(w).Render(strings.Join(lines, "\n")))
+	return st.Modal.Width(m.boxWidth()).Render(lipgloss.NewStyle().MaxWidth(w).Render(strings.Join(lines, "\n")))
 }

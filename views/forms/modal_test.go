@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/huh"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/keymap"
@@ -41,8 +41,8 @@ func newProgram(m common.Modal, w, h int) *program {
 // sleeps reports the commands that only wait: tea.Tick and cursor blinks.
 func sleeps(c tea.Cmd) bool {
 	name := runtime.FuncForPC(reflect.ValueOf(c).Pointer()).Name()
-	return strings.Contains(name, "bubbletea.Tick") || strings.Contains(name, "bubbletea.Every") ||
-		strings.Contains(name, "cursor.(*Model).BlinkCmd")
+	return strings.Contains(name, "bubbletea/v2.Tick") || strings.Contains(name, "bubbletea/v2.Every") ||
+		strings.Contains(name, "cursor.(*Model).Blink")
 }
 
 func (p *program) exec(cmd tea.Cmd) {
@@ -71,16 +71,6 @@ func (p *program) run() {
 	for n := 0; len(p.queue) > 0 && n < 1000; n++ {
 		msg := p.queue[0]
 		p.queue = p.queue[1:]
-		if k, ok := msg.(tea.KeyMsg); ok {
-			// Keys are normalised as the root does it: a burst of printable keys is taken
-			// one by one unless the modal takes it as text.
-			p.exec(common.EachKey(k, func() any { return p.m }, func(k tea.KeyMsg) tea.Cmd {
-				var cmd tea.Cmd
-				p.m, cmd = p.m.Update(k)
-				return cmd
-			}))
-			continue
-		}
 		var cmd tea.Cmd
 		p.m, cmd = p.m.Update(msg)
 		p.exec(cmd)
@@ -88,11 +78,19 @@ func (p *program) run() {
 }
 
 // batch sends keys as one read delivers them (nothing runs in between), then runs what they
-// started.
+// started. An argument that names no key is text, a key a character.
 func (p *program) batch(keys ...string) {
 	for _, k := range keys {
-		p.queue = append(p.queue, viewtest.Key(k))
+		p.queue = append(p.queue, viewtest.KeysOf(k)...)
 	}
+	p.run()
+}
+
+// read sends what Bubble Tea's input reader makes of input written in one write (nothing
+// runs in between), then runs what it started.
+func (p *program) read(t *testing.T, input string) {
+	t.Helper()
+	p.queue = append(p.queue, viewtest.Read(t, input)...)
 	p.run()
 }
 
@@ -431,7 +429,7 @@ func TestCtrlSSubmitsEveryFormFromAnyField(t *testing.T) {
 	if own != 0 {
 		t.Fatalf("ctrl+s submitted a form whose submit key is f2 (%d submits)", own)
 	}
-	p2.deliver(tea.KeyMsg{Type: tea.KeyF2})
+	p2.deliver(tea.KeyPressMsg{Code: tea.KeyF2})
 	if own != 1 {
 		t.Fatalf("f2, the rebound submit key, did not submit (%d submits)", own)
 	}
@@ -451,7 +449,7 @@ func TestPrefilledFieldShowsReplacementCharacters(t *testing.T) {
 		t.Fatalf("the field does not show %q:\n%s", shown, view)
 	}
 	p.batch("end")
-	p.deliver(tea.KeyMsg{Type: tea.KeyLeft}) // moves only: the value is what the field was filled with
+	p.deliver(tea.KeyPressMsg{Code: tea.KeyLeft}) // moves only: the value is what the field was filled with
 	if v != initial {
 		t.Fatalf("the untouched field holds %q, was filled with %q", v, initial)
 	}
@@ -461,10 +459,10 @@ func TestPrefilledFieldShowsReplacementCharacters(t *testing.T) {
 	}
 }
 
-// Several printable keys read together arrive as one message ("jjj"): the modal hands them
-// to huh one by one, so a list moves three rows and the space after them toggles the fourth
-// option. A bracketed paste stays whole: it moves no list, and goes into a text field as
-// it is.
+// Several printable keys read together ("jjj") arrive from the input reader one message a
+// key, before what the first started has run: a list moves three rows and the space after
+// them toggles the fourth option. A bracketed paste stays whole: it moves no list, and goes
+// into a text field as it is.
 func TestKeysReadTogetherMoveLists(t *testing.T) {
 	var picked []string
 	var status, note string
@@ -476,20 +474,18 @@ func TestKeysReadTogetherMoveLists(t *testing.T) {
 		))
 	}, Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }}), 76, 40)
 
-	p.deliver(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjj")})
-	p.deliver(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
+	p.read(t, "jjj")
+	p.deliver(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
 	if !reflect.DeepEqual(picked, []string{"d"}) {
 		t.Fatalf("jjj then space picked %q, want the fourth option", picked)
 	}
 	p.batch("tab")
-	p.deliver(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")})
-	p.deliver(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("kk"), Paste: true}) // not key presses
+	p.read(t, "jj\x1b[200~kk\x1b[201~") // the pasted kk: not key presses
 	p.batch("tab")
 	if status != "ended" {
 		t.Fatalf("jj (and a pasted kk) on the status select chose %q, want the third option", status)
 	}
-	p.deliver(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("a  b"), Paste: true})
-	p.deliver(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("cd")})
+	p.read(t, "\x1b[200~a  b\x1b[201~cd")
 	if note != "a  bcd" {
 		t.Fatalf("the note holds %q, want the paste and the keys after it", note)
 	}

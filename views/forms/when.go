@@ -3,7 +3,7 @@ package forms
 import (
 	"time"
 
-	"github.com/charmbracelet/huh"
+	"charm.land/huh/v2"
 
 	"github.com/parley-tui/parley/when"
 )

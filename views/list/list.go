@@ -16,8 +16,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
@@ -551,11 +551,13 @@ func (m *Model[R]) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return m.onDeleted(msg)
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if m.focused {
 			cmd, _ := m.handleKey(msg)
 			return cmd
 		}
+	case common.RestyledMsg:
+		clear(m.cache)
 	}
 	return nil
 }
@@ -617,13 +619,13 @@ func (m *Model[R]) onPage(msg PageMsg[R]) tea.Cmd {
 // HandleKey handles the list's keys, focused or not: the moves (with G to the count's last
 // row), mark, refresh (the failed next page first), go to id. It reports whether msg was one
 // of them.
-func (m Model[R]) HandleKey(msg tea.KeyMsg) (Model[R], tea.Cmd, bool) {
+func (m Model[R]) HandleKey(msg tea.KeyPressMsg) (Model[R], tea.Cmd, bool) {
 	cmd, ok := m.handleKey(msg)
 	m.fit()
 	return m, cmd, ok
 }
 
-func (m *Model[R]) handleKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+func (m *Model[R]) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := m.ctx.Keys
 	if m.pinned != nil && m.movePinned(msg) {
 		return m.prefetch(), true
@@ -657,7 +659,7 @@ func (m *Model[R]) handleKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 // movePinned moves the cursor onto or off the pinned row, which sits above the first row:
 // up (or a page up) from the first row and top go onto it, down from it goes to the first
 // row. It reports whether msg was such a move; other moves off it start at the first row.
-func (m *Model[R]) movePinned(msg tea.KeyMsg) bool {
+func (m *Model[R]) movePinned(msg tea.KeyPressMsg) bool {
 	k := m.ctx.Keys
 	up := key.Matches(msg, k.Up) || key.Matches(msg, k.PageUp)
 	switch {

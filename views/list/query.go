@@ -3,8 +3,8 @@ package list
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
 // Query is what a searchable list shows: its filters, its ordering ("" = the server's
@@ -69,7 +69,7 @@ func (m Searchable[R, F]) CanClear() bool {
 // Update is the list's Update with the query's own key: back (esc), when focused, clears
 // what Clear clears.
 func (m Searchable[R, F]) Update(msg tea.Msg) (Searchable[R, F], tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok && m.focused && key.Matches(k, m.ctx.Keys.Back) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.focused && key.Matches(k, m.ctx.Keys.Back) {
 		return m, m.Clear()
 	}
 	var cmd tea.Cmd

@@ -1,8 +1,8 @@
 package list
 
 import (
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/keymap"
 )
@@ -31,12 +31,26 @@ func (w Window) End(n int) int { return min(n, w.Offset+w.Visible()) }
 // Reset puts the cursor and the offset on the first item.
 func (w *Window) Reset() { w.Cursor, w.Offset = 0, 0 }
 
-// Move moves the cursor by d among n items and scrolls it into view.
+// Move moves the cursor by d among n items and scrolls it into view. A single step (up or
+// down) that takes the cursor past an edge of the window scrolls half a window at once (the
+// cursor lands in the middle), not one item: the next half window of steps then scrolls
+// nothing. Every scroll redraws the whole list on the terminal, while a step inside the
+// window redraws two rows, so holding j through a list sends a fraction of the bytes
+// (DESIGN.md's bytes per key). Longer moves scroll just enough.
 func (w *Window) Move(d, n int) {
 	if n == 0 {
 		return
 	}
 	w.Cursor = max(0, min(n-1, w.Cursor+d))
+	v := w.Visible()
+	if jump := v / 2; jump > 1 && (d == 1 || d == -1) {
+		switch {
+		case w.Cursor >= w.Offset+v && w.Cursor < w.Offset+v+jump: // just below the window
+			w.Offset = w.Cursor - v + jump
+		case w.Cursor < w.Offset && w.Cursor >= w.Offset-jump: // just above it
+			w.Offset = w.Cursor - jump + 1
+		}
+	}
 	w.Clamp(n)
 }
 
@@ -51,7 +65,7 @@ func (w *Window) Clamp(n int) {
 
 // HandleMoveKey moves the cursor among n items for the move keys (up, down, a page up or
 // down, top, bottom) and reports whether msg was one of them.
-func (w *Window) HandleMoveKey(msg tea.KeyMsg, keys *keymap.KeyMap, n int) bool {
+func (w *Window) HandleMoveKey(msg tea.KeyPressMsg, keys *keymap.KeyMap, n int) bool {
 	page := max(1, w.Visible()-w.Overlap)
 	switch {
 	case key.Matches(msg, keys.Down):

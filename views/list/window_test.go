@@ -1,11 +1,13 @@
 package list
 
 import (
+	"slices"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/views/viewtest"
 )
 
 // clampRef is the clamp the lists had before they shared Window.
@@ -44,18 +46,53 @@ func TestWindowClampKeepsTheCursorInView(t *testing.T) {
 	}
 }
 
+// A step past an edge of the window scrolls half a window, so that j held from the top of
+// a list scrolls once every half window, not on every press; at the end of the list the
+// window stops at the last row.
+func TestWindowScrollsHalfAWindowAtAStep(t *testing.T) {
+	w := Window{}
+	w.SetSize(10)
+	var scrolls []int // the cursor positions at which the window scrolled
+	for i := 1; i < 30; i++ {
+		before := w.Offset
+		w.Move(1, 30)
+		if w.Offset != before {
+			scrolls = append(scrolls, w.Cursor)
+			if p := w.Cursor - w.Offset; w.Offset < 20 && p != 5 {
+				t.Fatalf("after a scroll at %d the cursor is on row %d of the window, want the middle (5)", w.Cursor, p)
+			}
+		}
+	}
+	if want := []int{10, 15, 20, 25}; !slices.Equal(scrolls, want) {
+		t.Fatalf("j from the top of 30 rows in a window of 10 scrolled at %v, want %v", scrolls, want)
+	}
+	if w.Cursor != 29 || w.Offset != 20 {
+		t.Fatalf("at the end: cursor %d offset %d, want 29 20", w.Cursor, w.Offset)
+	}
+	for w.Cursor > 0 {
+		before := w.Offset
+		w.Move(-1, 30)
+		if w.Offset != before && w.Offset > 0 && w.Cursor-w.Offset != 4 {
+			t.Fatalf("k: after a scroll at %d the cursor is on row %d, want 4", w.Cursor, w.Cursor-w.Offset)
+		}
+	}
+	if w.Offset != 0 {
+		t.Fatalf("k back to the top left the offset at %d", w.Offset)
+	}
+}
+
 func TestWindowMoveKeys(t *testing.T) {
 	k := keymap.Default()
-	runes := func(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+	runes := viewtest.Key
 	steps := []struct {
-		msg            tea.KeyMsg
+		msg            tea.KeyPressMsg
 		cursor, offset int
 	}{
 		{runes("j"), 1, 0},
-		{tea.KeyMsg{Type: tea.KeyCtrlD}, 6, 2},
+		{tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl}, 6, 2},
 		{runes("G"), 19, 15},
-		{tea.KeyMsg{Type: tea.KeyCtrlU}, 14, 14},
-		{runes("k"), 13, 13},
+		{tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}, 14, 14},
+		{runes("k"), 13, 12}, // a step past the top scrolls half a window (two rows)
 		{runes("g"), 0, 0},
 		{runes("k"), 0, 0},
 	}
@@ -74,7 +111,7 @@ func TestWindowMoveKeys(t *testing.T) {
 	}
 	w = Window{Overlap: 1}
 	w.SetSize(5)
-	w.HandleMoveKey(tea.KeyMsg{Type: tea.KeyCtrlD}, k, 20)
+	w.HandleMoveKey(tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl}, k, 20)
 	if w.Cursor != 4 {
 		t.Fatalf("a page with one row of overlap moved to %d, want 4", w.Cursor)
 	}

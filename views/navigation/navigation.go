@@ -11,8 +11,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
@@ -201,7 +201,7 @@ func (m *Model) refreshNew() tea.Cmd {
 // Update handles pages and, when active, keys.
 func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case mergeMsg:
 		return m, m.onMerge(msg)
@@ -255,7 +255,7 @@ func (m *Model) onMerge(msg mergeMsg) tea.Cmd {
 	return func() tea.Msg { return common.RefreshedMsg{At: at} }
 }
 
-func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
+func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.ctx.Keys
 	switch {
 	case key.Matches(msg, k.Order):

@@ -76,7 +76,7 @@ func TestPagesOfHundredWithPrefetch(t *testing.T) {
 	if len(nav) != 2 || !strings.Contains(nav[1], "offset=100") || !strings.Contains(nav[1], "limit=100") {
 		t.Fatalf("navigation requests %q: want two, the second at offset 100", nav)
 	}
-	viewtest.CheckSize(t, l.H.View(), 80, 24, "the screen")
+	viewtest.CheckSize(t, l.H.Render(), 80, 24, "the screen")
 }
 
 func TestOrderingToggles(t *testing.T) {
@@ -91,8 +91,8 @@ func TestOrderingToggles(t *testing.T) {
 			t.Fatalf("not oldest first at %d", i)
 		}
 	}
-	if !strings.Contains(l.H.View(), "order:id (oldest first") {
-		t.Fatalf("header:\n%s", l.H.View())
+	if !strings.Contains(l.H.Render(), "order:id (oldest first") {
+		t.Fatalf("header:\n%s", l.H.Render())
 	}
 	l.Key("o")
 	l.Until("newest first", func() bool { return !m.Loading() && m.Ordering() == "-id" })
@@ -256,7 +256,7 @@ func TestKnownContactsAreNamed(t *testing.T) {
 		ctx.LearnContact(first.ContactID, "Zed Zebrowski")
 		l.Key("r") // draw again
 		l.Until("the reload", func() bool { return m.Loaded() && !m.Loading() })
-		v := l.H.View()
+		v := l.H.Render()
 		if !strings.Contains(v, "Zed Zebrowski") || strings.Contains(v, fmt.Sprintf("contact %d ", first.ContactID)) {
 			t.Fatalf("%dx%d: contact %d is not named:\n%s", size[0], size[1], first.ContactID, v)
 		}
@@ -345,7 +345,7 @@ func TestEventsShowAsSent(t *testing.T) {
 			if !ok || !r.At.IsZero() || r.ContactID != 0 {
 				t.Fatalf("the first event %+v (%v): a time or a contact the server did not send", r, ok)
 			}
-			first := strings.Split(l.H.View(), "\n")[3] // under the header and the column titles
+			first := strings.Split(l.H.Render(), "\n")[3] // under the header and the column titles
 			if f := strings.Fields(first); len(f) < 4 || f[1] != "—" || f[2] != "—" {
 				t.Fatalf("the row does not show — for the time and the contact:\n%s", first)
 			}
@@ -353,7 +353,7 @@ func TestEventsShowAsSent(t *testing.T) {
 			if !m.DetailShown() {
 				t.Fatal("p did not show the detail")
 			}
-			view := l.H.View()
+			view := l.H.Render()
 			viewtest.CheckSize(t, view, 130, 30, "the screen with the detail")
 			for _, want := range []string{fmt.Sprintf("Event #%d", r.ID), "Time          —", "Contact       —",
 				"Also sent", `device="phone"`, "duration_ms=1200"} {
@@ -365,8 +365,8 @@ func TestEventsShowAsSent(t *testing.T) {
 				t.Fatal("a bidi control from the server reached the screen")
 			}
 			l.Key("j")
-			if r2, _ := m.Selected(); !strings.Contains(l.H.View(), fmt.Sprintf("Event #%d", r2.ID)) {
-				t.Fatalf("the detail does not follow the cursor to %d:\n%s", r2.ID, l.H.View())
+			if r2, _ := m.Selected(); !strings.Contains(l.H.Render(), fmt.Sprintf("Event #%d", r2.ID)) {
+				t.Fatalf("the detail does not follow the cursor to %d:\n%s", r2.ID, l.H.Render())
 			}
 		})
 	}

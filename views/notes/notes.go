@@ -16,9 +16,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/huh"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
@@ -282,9 +282,6 @@ func (f *Form) ShortHelp() []key.Binding {
 		key.NewBinding(key.WithKeys(f.ctx.Keys.Back.Keys()...), key.WithHelp(f.ctx.Keys.Back.Help().Key, "cancel")),
 	}
 }
-
-// TakesText reports whether keys read together are text for the note (see forms.Modal).
-func (f *Form) TakesText(rs []rune) bool { return f.inner.TakesText(rs) }
 
 // Update forwards to the form.
 func (f *Form) Update(msg tea.Msg) (common.Modal, tea.Cmd) {

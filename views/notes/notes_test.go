@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
@@ -59,7 +59,7 @@ func start(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := &common.Ctx{Styles: theme.New(nil, theme.Default(), true), Keys: keymap.Default(),
+	ctx := &common.Ctx{Styles: theme.Plain(true), Keys: keymap.Default(),
 		Now: func() time.Time { return fixedNow }, Client: c, Operators: map[int64]string{}}
 	return &env{ctx: ctx, log: shared.log, info: info, url: shared.r.URL}
 }
@@ -97,12 +97,13 @@ func (e *env) botID(t *testing.T) int64 {
 	return 0
 }
 
-func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+// runes is the press of the one key s.
+func runes(s string) tea.KeyPressMsg { return viewtest.Key(s) }
 
 var (
-	enter = tea.KeyMsg{Type: tea.KeyEnter}
-	ctrlS = tea.KeyMsg{Type: tea.KeyCtrlS}
-	esc   = tea.KeyMsg{Type: tea.KeyEsc}
+	enter = tea.KeyPressMsg{Code: tea.KeyEnter}
+	ctrlS = tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
+	esc   = tea.KeyPressMsg{Code: tea.KeyEscape}
 )
 
 // typeText sends text one key at a time.

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
@@ -114,7 +114,7 @@ func lostThenCheckView(t *testing.T, e *env, m common.Modal, d common.TaskDoneMs
 	if !m.(*Form).Submitting() || !m.(*Form).inner.Checking() {
 		t.Fatal("the form is not checking, or takes submits while it checks")
 	}
-	for _, k := range []tea.KeyMsg{ctrlS, esc} {
+	for _, k := range []tea.KeyPressMsg{ctrlS, esc} {
 		_, c := m.Update(k)
 		if run(c); closed(e.ctx) {
 			t.Fatalf("%s closed the form while it checks", k)

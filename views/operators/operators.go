@@ -17,9 +17,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
@@ -264,7 +264,7 @@ func (m *Model) autoRefresh() tea.Cmd {
 // Update handles results, tasks and, when active, keys.
 func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
 	case slotsMsg:
 		m.onSlots(msg)
@@ -389,7 +389,7 @@ func (m *Model) selfLabel() string {
 	return fmt.Sprintf("operator #%d", id)
 }
 
-func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
+func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.ctx.Keys
 	switch {
 	case key.Matches(msg, k.ToggleDetail):

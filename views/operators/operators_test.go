@@ -68,7 +68,7 @@ func TestListShowsEveryOperatorWithStatusAndSlots(t *testing.T) {
 	if n := e.Log.Count("GET", "/slots/"); n != 7 {
 		t.Errorf("%d slot requests, want one per visible operator (7)", n)
 	}
-	view := l.H.View()
+	view := l.H.Render()
 	viewtest.CheckSize(t, view, 80, 24, "the screen")
 	for _, r := range rows {
 		cur, total, ok := m.Slots(r.ID)
@@ -105,7 +105,7 @@ func TestSlotsOnlyForVisibleOperators(t *testing.T) {
 	if n := e.Log.Count("GET", "/slots/"); n != 3 {
 		t.Fatalf("%d slot requests for 3 visible operators", n)
 	}
-	viewtest.CheckSize(t, l.H.View(), 80, 8, "the screen")
+	viewtest.CheckSize(t, l.H.Render(), 80, 8, "the screen")
 	l.Key("j", "j", "j", "j") // cursor on the 5th: rows 3-5 visible
 	l.Until("slots of the rows scrolled in", func() bool { return !m.Busy() && e.Log.Count("GET", "/slots/") == 5 })
 	l.Drain(100 * time.Millisecond)
@@ -350,7 +350,7 @@ func TestAutoRefreshPacesTheListAndTheSlotsApart(t *testing.T) {
 	if p := m.AutoPace(); p.Every != 30*time.Second || m.SlotsPace() != 5*time.Minute {
 		t.Fatalf("pace %v, slots every %v; want 30s and 5m", p.Every, m.SlotsPace())
 	}
-	if v := l.H.View(); !strings.Contains(v, "auto 30s, slots every 5m00s") || !strings.Contains(v, "operators requests today 8/500") {
+	if v := l.H.Render(); !strings.Contains(v, "auto 30s, slots every 5m00s") || !strings.Contains(v, "operators requests today 8/500") {
 		t.Fatalf("the header does not show the pace and the budget:\n%s", v)
 	}
 	lists, slots := e.Log.Count("GET", "/operators/"), e.Log.Count("GET", "/slots/")
@@ -378,7 +378,7 @@ func TestAutoRefreshPacesTheListAndTheSlotsApart(t *testing.T) {
 		t.Fatalf("idle: pace %v, slots every %v; want 2m and 20m", p.Every, m.SlotsPace())
 	}
 	l.Deliver(struct{}{})
-	if v := l.H.View(); !strings.Contains(v, "auto 2m (idle) ") {
+	if v := l.H.Render(); !strings.Contains(v, "auto 2m (idle) ") {
 		t.Fatalf("the header does not show the idle pace:\n%s", v)
 	}
 }
@@ -399,7 +399,7 @@ func TestAutoRefreshLeavesTheReserve(t *testing.T) {
 	if p := m.AutoPace(); p.Every != 2*time.Minute || !p.Slowed() {
 		t.Fatalf("pace %+v, want 2m set by the budget", p)
 	}
-	if v := l.H.View(); !strings.Contains(v, "auto 2m (budget)") {
+	if v := l.H.Render(); !strings.Contains(v, "auto 2m (budget)") {
 		t.Fatalf("the header does not say the budget slows it:\n%s", v)
 	}
 	lists, slots := e.Log.Count("GET", "/operators/"), e.Log.Count("GET", "/slots/")
@@ -421,7 +421,7 @@ func TestAutoRefreshLeavesTheReserve(t *testing.T) {
 	if n := e.Log.Count("GET", "/operators/"); n != lists+2 {
 		t.Fatalf("auto-refresh ate the reserve: %d list requests", n-lists)
 	}
-	if v := l.H.View(); !strings.Contains(v, "auto off (budget)") {
+	if v := l.H.Render(); !strings.Contains(v, "auto off (budget)") {
 		t.Fatalf("the header does not say auto-refresh stopped:\n%s", v)
 	}
 	l.Key("r")
@@ -686,7 +686,7 @@ func TestAwayTogglesShowTheServersAnswer(t *testing.T) {
 				if c, tt, ok := m.Slots(target); !ok || c != cur || tt != total {
 					t.Fatalf("away=%v: slots %v/%v (%v), were %v/%v", away, c, tt, ok, cur, total)
 				}
-				line := rowLine(t, l.H.View(), row.Name)
+				line := rowLine(t, l.H.Render(), row.Name)
 				if want := operators.AwayText(op.IsAway) + " " + operators.OnlineText(op.IsOnline); !strings.Contains(strings.Join(strings.Fields(line), " "), want) {
 					t.Fatalf("away=%v: the row does not say %q:\n%s", away, want, line)
 				}
@@ -867,7 +867,7 @@ func TestSlotsShowWhatEveryServerSays(t *testing.T) {
 			}
 			e := newEnvWith(t, opts)
 			l, m, _ := open(t, e, e.Client, 100, 24)
-			view := l.H.View()
+			view := l.H.Render()
 			busy := 0
 			for _, r := range m.Rows() {
 				used, total := serverSlots(t, e, v, r.ID)
@@ -952,7 +952,7 @@ func TestAbsentValuesShowADash(t *testing.T) {
 	owner := e.Info.OwnerOperatorID // the client has sent nothing yet
 	p.noStatus, p.usedOnly, p.maxOnly, p.none = owner+1, owner, owner+2, owner+3
 	l, m, _ := open(t, e, e.Client, 100, 24)
-	view := l.H.View()
+	view := l.H.Render()
 	byID := map[int64]operators.Row{}
 	for _, r := range m.Rows() {
 		byID[r.ID] = r
@@ -987,7 +987,7 @@ func TestAbsentValuesShowADash(t *testing.T) {
 	moveTo(t, l, m, r.ID)
 	l.Key("p")
 	l.Until("the detail", func() bool { return m.DetailShown() && !m.Busy() })
-	v := l.H.View()
+	v := l.H.Render()
 	viewtest.CheckSize(t, v, 100, 24, "the screen with the detail")
 	for _, want := range []string{"Operator " + r.Label(), "Email         " + r.Email, "Also sent",
 		`presence="busy"`, `team={"name":"night\u001b[2J shift"}`} {
@@ -999,7 +999,7 @@ func TestAbsentValuesShowADash(t *testing.T) {
 		t.Fatal("a control character from the server reached the screen")
 	}
 	moveTo(t, l, m, owner+3)
-	l.Until("the slots answer's fields", func() bool { return strings.Contains(l.H.View(), `slots: pool="default"`) })
+	l.Until("the slots answer's fields", func() bool { return strings.Contains(l.H.Render(), `slots: pool="default"`) })
 	if !m.DetailShown() || rowIndex(t, m, owner+3) < 0 {
 		t.Fatal("the detail closed")
 	}

@@ -3,7 +3,7 @@ package operators_test
 import (
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 )
 
 // A taller terminal shows more operators: their slots load once it is resized (the root

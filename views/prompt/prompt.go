@@ -3,10 +3,11 @@
 package prompt
 
 import (
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 
+	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/common"
 )
 
@@ -25,16 +26,28 @@ func New(ctx *common.Ctx, label, value string, submit func(string) tea.Msg) *Mod
 	in.Prompt = label + " "
 	in.SetValue(value)
 	in.CharLimit = 200
-	in.PromptStyle = ctx.Styles.Accent
+	in.SetStyles(InputStyles(ctx))
 	in.Focus()
 	return &Model{ctx: ctx, input: in, label: label, submit: submit}
+}
+
+// InputStyles are the styles of a one-line input beside parley's: bubbles' own for the
+// background parley found, with the prompt in the accent colour.
+func InputStyles(ctx *common.Ctx) textinput.Styles {
+	st := textinput.DefaultStyles(ctx.Styles.Dark)
+	st.Focused.Prompt = ctx.Styles.Accent
+	st.Blurred.Prompt = ctx.Styles.Accent
+	if ctx.Styles.Plain {
+		theme.Strip(&st)
+	}
+	return st
 }
 
 // Init starts the cursor blink.
 func (m *Model) Init() tea.Cmd { return textinput.Blink }
 
 // SetSize fits the input to the bottom line.
-func (m *Model) SetSize(w, _ int) { m.input.Width = max(10, w-len(m.label)-3) }
+func (m *Model) SetSize(w, _ int) { m.input.SetWidth(max(10, w-len(m.label)-3)) }
 
 // Inline is true: the prompt sits in the bottom line.
 func (m *Model) Inline() bool { return true }
@@ -48,13 +61,10 @@ func (m *Model) ShortHelp() []key.Binding {
 	}
 }
 
-// TakesText is true: every printable key read together is typed into the prompt.
-func (m *Model) TakesText([]rune) bool { return true }
-
 // Update edits the text; enter submits, esc cancels; the search key is ignored while the
 // prompt is empty.
 func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(k, m.ctx.Keys.Open) && !common.Typed(k): // an open key bound to a letter types it
 			text := m.input.Value()

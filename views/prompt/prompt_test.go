@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/prompt"
@@ -20,7 +20,8 @@ func typeKeys(m common.Modal, keys ...tea.KeyMsg) common.Modal {
 	return m
 }
 
-func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+// runes is the press of the one key s.
+func runes(s string) tea.KeyPressMsg { return viewtest.Key(s) }
 
 // The contacts screen opens its search prompt by itself; a user who presses "/" out of
 // habit must not search for "/berlin". Once text is typed, "/" is text like any other.
@@ -39,7 +40,7 @@ func TestEnterSubmitsTypedText(t *testing.T) {
 	for _, r := range " new" {
 		p.Update(runes(string(r)))
 	}
-	_, cmd := p.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	_, cmd := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	got := viewtest.Run(cmd, time.Second)
 	found := false
 	for _, msg := range got {

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/views/common"
 )
@@ -13,10 +13,10 @@ import (
 // command enter produced (the modal's close and what the answer asks for).
 func Answer(m common.Modal, text string) tea.Cmd {
 	m.SetSize(80, 1)
-	if text != "" {
-		m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(text)})
+	for _, k := range Keys(text) {
+		m, _ = m.Update(k)
 	}
-	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	_, cmd := m.Update(Key("enter"))
 	return cmd
 }
 

@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/views/common"
 )
 
 // Host stands in for the root model in a screen's tests. It owns the screen and a modal
-// stack and routes like the root: keys, normalised as the root does (common.EachKey), to
-// the top modal, else to the screen (ctrl+c quits); every other message to every modal and
+// stack and routes like the root: keys and pastes to the top modal, else to the screen
+// (ctrl+c quits); every other message to every modal and
 // the screen. Modals open and close both ways the root supports: through the context's
 // OpenModal and CloseModal, applied right after the Update that asked, as ui.App does, and
 // through OpenModalMsg and CloseModalMsg from a command. Modals are sized as the root sizes
@@ -68,11 +68,10 @@ func (h *Host) route(msg tea.Msg) tea.Cmd {
 			return r.Resized() // as the root tells the active screen
 		}
 		return nil
-	case tea.KeyMsg:
-		// Keys are normalised as the root does it (bursts taken one by one).
-		return common.EachKey(msg, h.keyTarget, func(k tea.KeyMsg) tea.Cmd {
-			return tea.Batch(h.routeKey(k), h.applyModalChanges())
-		})
+	case tea.KeyPressMsg:
+		return h.routeKey(msg)
+	case tea.PasteMsg:
+		return h.routeKey(msg)
 	case common.OpenModalMsg:
 		h.Opens++
 		h.Modals = append(h.Modals, msg.Modal)
@@ -101,16 +100,8 @@ func (h *Host) route(msg tea.Msg) tea.Cmd {
 	return tea.Batch(append(cmds, c)...)
 }
 
-// keyTarget is what gets the next key: the top modal, else the screen.
-func (h *Host) keyTarget() any {
-	if m := h.Top(); m != nil {
-		return m
-	}
-	return h.Screen
-}
-
-func (h *Host) routeKey(msg tea.KeyMsg) tea.Cmd {
-	if msg.Type == tea.KeyCtrlC {
+func (h *Host) routeKey(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "ctrl+c" {
 		return tea.Quit
 	}
 	var c tea.Cmd
@@ -142,7 +133,10 @@ func (h *Host) sizeModal(m common.Modal) {
 }
 
 // View is the screen's view (modals are drawn over it by the root only).
-func (h *Host) View() string { return h.Screen.View() }
+func (h *Host) View() tea.View { return tea.NewView(h.Render()) }
+
+// Render is the screen's view as text.
+func (h *Host) Render() string { return h.Screen.View() }
 
 // Top is the top modal, or nil.
 func (h *Host) Top() common.Modal {

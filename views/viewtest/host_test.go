@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/views/common"
 )
@@ -23,7 +23,7 @@ type fakeModal struct {
 
 func (m *fakeModal) Init() tea.Cmd { return nil }
 func (m *fakeModal) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
 		m.keys += k.String()
 		if k.String() == "c" {
 			target := m.closeAsked
@@ -54,7 +54,7 @@ type fakeScreen struct {
 
 func (s *fakeScreen) Init() tea.Cmd { return nil }
 func (s *fakeScreen) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
 		s.keys += k.String()
 		if k.String() == "o" {
 			if s.viaMsg {
@@ -99,7 +99,7 @@ func TestHostRoutesModalsBothWays(t *testing.T) {
 		if m.keys != "x" || s.keys != "o" {
 			t.Fatalf("async %v: keys went to the screen %q and the modal %q", async, s.keys, m.keys)
 		}
-		if got := h.Count("tea.KeyMsg"); got != 2 {
+		if got := h.Count("tea.KeyPressMsg"); got != 2 {
 			t.Fatalf("async %v: counted %d keys", async, got)
 		}
 		deliver(h, Key("c"))

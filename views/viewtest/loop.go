@@ -8,8 +8,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 )
 
 // Loop runs a model (a Host, or the root model) like Bubble Tea does, but on the test's
@@ -74,7 +75,7 @@ func goroutineID() uint64 {
 }
 
 // timerFrames are the frames of a command that only waits for its time.
-var timerFrames = []string{"bubbletea.Tick.func", "bubbletea.Every.func", "cursor.(*Model).BlinkCmd.func"}
+var timerFrames = []string{"bubbletea/v2.Tick.func", "bubbletea/v2.Every.func", "cursor.(*Model).Blink.func"}
 
 // waiting reports whether every command that is running only waits for a timer (none is
 // working, nor on its way to the queue).
@@ -149,13 +150,35 @@ func (l *Loop) Deliver(msg tea.Msg) {
 
 // Key delivers key presses ("j", "enter", "ctrl+d", …), each after the messages the
 // previous one caused (a form moves to its next field through a command; a key may start
-// a request): the loop settles after every key.
+// a request): the loop settles after every key. An argument that names no key is text,
+// typed a character at a time ("Zed"), as the input reader delivers it.
 func (l *Loop) Key(keys ...string) {
 	l.t.Helper()
 	for _, k := range keys {
-		l.Deliver(Key(k))
-		l.Settle()
+		for _, msg := range KeysOf(k) {
+			l.Deliver(msg)
+			l.Settle()
+		}
 	}
+}
+
+// Read delivers what Bubble Tea's input reader makes of input written in one write (see
+// the package function Read), message after message as the program does with keys that
+// arrive together: without waiting for what the one before started.
+func (l *Loop) Read(input string) {
+	l.t.Helper()
+	for _, msg := range Read(l.t, input) {
+		l.Deliver(msg)
+	}
+}
+
+// KeysOf is the key named k ("enter", "ctrl+s", "j"), or the keys that type the text k
+// ("Zed"), one message a key as the input reader delivers them.
+func KeysOf(k string) []tea.Msg {
+	if _, named := namedKeys[k]; named || utf8.RuneCountInString(k) <= 1 || strings.Contains(k, "+") && len(k) > 2 {
+		return []tea.Msg{Key(k)}
+	}
+	return Keys(k)
 }
 
 // Settle delivers messages until none is waiting and every command still running only
@@ -185,7 +208,7 @@ func (l *Loop) Settle() {
 			l.Deliver(m)
 		case <-time.After(time.Millisecond):
 		case <-deadline:
-			l.t.Fatalf("commands still running after 20s; view:\n%s", l.Model.View())
+			l.t.Fatalf("commands still running after 20s; view:\n%s", l.Model.View().Content)
 		}
 	}
 }
@@ -216,7 +239,7 @@ func (l *Loop) Until(what string, cond func() bool) {
 			l.Deliver(m)
 		case <-time.After(5 * time.Millisecond):
 			if time.Now().After(deadline) {
-				l.t.Fatalf("waited 15s for %s; view:\n%s", what, l.Model.View())
+				l.t.Fatalf("waited 15s for %s; view:\n%s", what, l.Model.View().Content)
 			}
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 )
 
 // recorder records the keys and the messages it gets; cmd gives each key's command.
@@ -14,11 +14,11 @@ type recorder struct {
 	cmd func(key string) tea.Cmd
 }
 
-func (r *recorder) Init() tea.Cmd { return nil }
-func (r *recorder) View() string  { return "" }
+func (r *recorder) Init() tea.Cmd  { return nil }
+func (r *recorder) View() tea.View { return tea.NewView("") }
 func (r *recorder) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		r.got = append(r.got, "key "+msg.String())
 		return r, r.cmd(msg.String())
 	case string:

@@ -5,6 +5,7 @@ package viewtest
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"reflect"
@@ -14,11 +15,11 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
@@ -113,11 +114,11 @@ func ClientVia(t testing.TB, sb *sandbox.Running, tr http.RoundTripper, cfg clie
 	return c
 }
 
-// Ctx is a view context on c with plain styles (no colour), default keys and the clock.
+// Ctx is a view context on c with plain styles (no escape codes), default keys and the
+// clock.
 func Ctx(c *client.Client) *common.Ctx {
-	lipgloss.SetColorProfile(termenv.Ascii)
 	return &common.Ctx{
-		Styles:    theme.New(nil, theme.Default(), false),
+		Styles:    theme.Plain(false),
 		Keys:      keymap.Default(),
 		Now:       Clock,
 		Client:    c,
@@ -197,19 +198,73 @@ func SubCommands(msg tea.Msg) ([]tea.Cmd, bool) {
 	return nil, false
 }
 
-// Key is a key press message for a key name as Bubble Tea names keys ("enter", "esc",
-// "tab", "shift+tab", "ctrl+s", "pgdown", "f2", " ", …); any other text is printable keys
-// read together ("j", "jj", "Zed").
-func Key(k string) tea.KeyMsg {
+// Key is the key press message Bubble Tea's input reader delivers for a key named as its
+// String() names it ("enter", "esc", "tab", "shift+tab", "ctrl+s", "pgdown", "f2",
+// "space" or " ", "j", "G", "?"). Text of several characters is not one key: type it with
+// Keys.
+func Key(k string) tea.KeyPressMsg {
 	if k == " " {
-		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+		k = "space"
 	}
-	for t := tea.KeyType(-200); t < 200; t++ {
-		if k != "" && t != tea.KeyRunes && t != tea.KeySpace && t.String() == k {
-			return tea.KeyMsg{Type: t}
+	if named, ok := namedKeys[k]; ok {
+		return named
+	}
+	var mod tea.KeyMod
+	rest := k
+	for {
+		prefix, after, found := strings.Cut(rest, "+")
+		if !found || after == "" {
+			break
 		}
+		switch prefix {
+		case "ctrl":
+			mod |= tea.ModCtrl
+		case "alt":
+			mod |= tea.ModAlt
+		case "shift":
+			mod |= tea.ModShift
+		default:
+			panic(fmt.Sprintf("viewtest.Key: unknown modifier in %q", k))
+		}
+		rest = after
 	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+	if named, ok := namedKeys[rest]; ok {
+		named.Mod |= mod
+		named.Text = ""
+		return named
+	}
+	r, size := utf8.DecodeRuneInString(rest)
+	if size != len(rest) || r == utf8.RuneError {
+		panic(fmt.Sprintf("viewtest.Key: %q is not one key (type text with Keys)", k))
+	}
+	if mod != 0 {
+		return tea.KeyPressMsg{Code: unicode.ToLower(r), Mod: mod}
+	}
+	press := tea.KeyPressMsg{Code: r, Text: rest}
+	if unicode.IsUpper(r) { // as the reader delivers a capital letter
+		press.Code, press.ShiftedCode, press.Mod = unicode.ToLower(r), r, tea.ModShift
+	}
+	return press
+}
+
+// Keys are the key presses of text typed (one message a character, as the input reader
+// delivers keys read together).
+func Keys(text string) []tea.Msg {
+	var out []tea.Msg
+	for _, r := range text {
+		out = append(out, Key(string(r)))
+	}
+	return out
+}
+
+// namedKeys are the keys with names.
+var namedKeys = map[string]tea.KeyPressMsg{
+	"enter": {Code: tea.KeyEnter}, "esc": {Code: tea.KeyEscape}, "tab": {Code: tea.KeyTab},
+	"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift}, "backspace": {Code: tea.KeyBackspace},
+	"delete": {Code: tea.KeyDelete}, "space": {Code: tea.KeySpace, Text: " "},
+	"up": {Code: tea.KeyUp}, "down": {Code: tea.KeyDown}, "left": {Code: tea.KeyLeft}, "right": {Code: tea.KeyRight},
+	"home": {Code: tea.KeyHome}, "end": {Code: tea.KeyEnd}, "pgup": {Code: tea.KeyPgUp}, "pgdown": {Code: tea.KeyPgDown},
+	"f1": {Code: tea.KeyF1}, "f2": {Code: tea.KeyF2}, "f3": {Code: tea.KeyF3}, "f5": {Code: tea.KeyF5},
 }
 
 // CheckSize fails the test unless view is exactly w×h: h lines, each w cells wide. what
@@ -285,6 +340,47 @@ func Down[M Pane[M]](m M, n int) M {
 // sleeps reports the commands that only sleep: tea.Tick, tea.Every and cursor blinks.
 func sleeps(c tea.Cmd) bool {
 	name := runtime.FuncForPC(reflect.ValueOf(c).Pointer()).Name()
-	return strings.Contains(name, "bubbletea.Tick") || strings.Contains(name, "bubbletea.Every") ||
-		strings.Contains(name, "cursor.(*Model).BlinkCmd")
+	return strings.Contains(name, "bubbletea/v2.Tick") || strings.Contains(name, "bubbletea/v2.Every") ||
+		strings.Contains(name, "cursor.(*Model).Blink")
+}
+
+// Read is what Bubble Tea's own input reader makes of input written to the terminal in one
+// write ("jj" as two presses arrive over a slow link, a bracketed paste, an escape
+// sequence): the key presses and pastes, in order. It runs a program on input and ends it
+// with a ctrl+] written after it.
+func Read(t testing.TB, input string) []tea.Msg {
+	t.Helper()
+	rec := &reader{}
+	p := tea.NewProgram(rec, tea.WithInput(strings.NewReader(input+"\x1d")), tea.WithOutput(io.Discard),
+		tea.WithoutRenderer(), tea.WithoutSignalHandler(), tea.WithWindowSize(80, 24))
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("read %q: %v", input, err)
+		}
+	case <-time.After(20 * time.Second):
+		p.Kill()
+		t.Fatalf("read %q: the input reader never delivered the end mark", input)
+	}
+	return rec.msgs
+}
+
+// reader records the keys and pastes a program reads, up to ctrl+].
+type reader struct{ msgs []tea.Msg }
+
+func (r *reader) Init() tea.Cmd  { return nil }
+func (r *reader) View() tea.View { return tea.NewView("") }
+func (r *reader) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if msg.String() == "ctrl+]" {
+			return r, tea.Quit
+		}
+		r.msgs = append(r.msgs, msg)
+	case tea.PasteMsg:
+		r.msgs = append(r.msgs, msg)
+	}
+	return r, nil
 }

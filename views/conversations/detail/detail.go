@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
@@ -207,8 +207,8 @@ func (m *Model) Blur() { m.focused = false }
 // Update handles the loaded conversation and scrolling keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case common.OperatorsLoadedMsg:
-		m.rebuild() // the detail shows the operator's name
+	case common.OperatorsLoadedMsg, common.RestyledMsg:
+		m.rebuild() // the detail shows the operator's name, in the current styles
 		return m, nil
 	case loadedMsg:
 		if msg.gen != m.gen || msg.id != m.id {
@@ -233,7 +233,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.rebuild()
 		conv := *msg.conv
 		return m, func() tea.Msg { return LoadedMsg{Conversation: conv} }
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if !m.focused {
 			return m, nil
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
@@ -29,8 +29,8 @@ func (r *filterFormRun) exec(c tea.Cmd) {
 	if c == nil {
 		return
 	}
-	if name := runtime.FuncForPC(reflect.ValueOf(c).Pointer()).Name(); strings.Contains(name, "bubbletea.Tick") ||
-		strings.Contains(name, "cursor.(*Model).BlinkCmd") {
+	if name := runtime.FuncForPC(reflect.ValueOf(c).Pointer()).Name(); strings.Contains(name, "bubbletea/v2.Tick") ||
+		strings.Contains(name, "cursor.(*Model).Blink") {
 		return
 	}
 	msg := c()
@@ -51,7 +51,7 @@ func (r *filterFormRun) exec(c tea.Cmd) {
 
 func (r *filterFormRun) keys(keys ...string) {
 	for _, k := range keys {
-		r.queue = append(r.queue, viewtest.Key(k))
+		r.queue = append(r.queue, viewtest.KeysOf(k)...)
 	}
 	for n := 0; len(r.queue) > 0 && n < 1000; n++ {
 		msg := r.queue[0]

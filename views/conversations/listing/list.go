@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
@@ -295,7 +295,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, m.Search(msg.Text)
 	case FilterMsg:
 		return m, m.Filter(msg.Filter)
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if m.Model.Focused() {
 			if cmd, ok := m.onKey(msg); ok {
 				return m, cmd
@@ -424,7 +424,7 @@ func (m *Model) SelectID(id int64) bool { return m.Model.Select(id) }
 
 // onKey handles the status and ordering keys (it reports whether msg was one); the other
 // keys are the searchable list's.
-func (m *Model) onKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+func (m *Model) onKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := m.ctx.Keys
 	switch {
 	case key.Matches(msg, k.Status):

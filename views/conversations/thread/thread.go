@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
@@ -355,12 +355,16 @@ func (m *Model) Blur() { m.focused = false }
 // Update handles pages and, when focused, scrolling keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case common.RestyledMsg:
+		clear(m.blocks)
+		m.rebuild()
+		return m, nil
 	case pageMsg:
 		if msg.newest {
 			return m.onNewest(msg)
 		}
 		return m.onPage(msg)
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if !m.focused {
 			return m, nil
 		}

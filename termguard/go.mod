@@ -1,3 +1,0 @@
-module boot.parley.local/termguard
-
-go 1.26
