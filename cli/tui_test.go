@@ -44,9 +44,13 @@ func tuiEnv(t *testing.T, sb *sandbox.Running, term string) []string {
 	return out
 }
 
+// firstFrameBudget is how soon the first frame is drawn on a terminal that never answers
+// (the budget; the background-colour question is asked without waiting).
+const firstFrameBudget = 500 * time.Millisecond
+
 // TestStartupDoesNotWaitForASilentTerminal runs parley on a pty that never answers any
-// query (Bubble Tea v1's package init would wait 5 s for the background colour there)
-// and checks that the UI is drawn promptly.
+// query (parley asks for the background colour, Bubble Tea for synchronized output) and
+// checks that the UI is drawn within firstFrameBudget of the process's start.
 func TestStartupDoesNotWaitForASilentTerminal(t *testing.T) {
 	bin := parleyBinary(t)
 	sb := startTestSandbox(t)
@@ -80,9 +84,8 @@ func TestStartupDoesNotWaitForASilentTerminal(t *testing.T) {
 	}()
 	select {
 	case d := <-drawn:
-		// The whole start (sandbox round trip included) well under Bubble Tea's 5 s wait.
-		if d > 2500*time.Millisecond {
-			t.Fatalf("first frame after %v on a silent terminal", d)
+		if d > firstFrameBudget {
+			t.Fatalf("first frame after %v on a silent terminal, budget %v", d, firstFrameBudget)
 		}
 		t.Logf("first frame after %v on a terminal that never answers", d)
 	case <-time.After(10 * time.Second):

@@ -11,9 +11,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
@@ -94,8 +92,7 @@ func TestParleyMemoryProbe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lipgloss.SetColorProfile(termenv.Ascii)
-	app := ui.New(ui.Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(),
+	app := ui.New(ui.Options{Client: c, Styles: theme.New(theme.Default(), true, false), Keys: keymap.Default(),
 		Now: clock, RefreshInterval: 30 * time.Second, RequestBudget: 5000, PageSize: 100})
 	loop := viewtest.NewLoop(t, app)
 	loop.Run(app.Init())
@@ -116,7 +113,7 @@ func TestParleyMemoryProbe(t *testing.T) {
 		loop.Deliver(viewtest.Key("g"))
 		loop.Until("the older messages", func() bool { return !tri.Msgs.Loading() })
 	}
-	_ = app.View()
+	_ = app.Render()
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
