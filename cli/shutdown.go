@@ -141,6 +141,7 @@ type signalWatch struct {
 	after func(time.Duration) <-chan time.Time
 	quit  chan struct{} // closed by finish when no signal came
 	ended chan struct{} // closed when run returns (it returns only without a signal)
+	noted chan struct{} // closed once the first signal is recorded
 
 	mu    sync.Mutex
 	first os.Signal
@@ -166,7 +167,7 @@ func watchSignals(ctx context.Context, p *Process) (context.Context, *signalWatc
 func newSignalWatch(stop func(), force func(os.Signal), grace time.Duration, after func(time.Duration) <-chan time.Time) *signalWatch {
 	return &signalWatch{
 		sigs: make(chan os.Signal, 2), stop: stop, force: force, grace: grace, after: after,
-		quit: make(chan struct{}), ended: make(chan struct{}),
+		quit: make(chan struct{}), ended: make(chan struct{}), noted: make(chan struct{}),
 	}
 }
 
@@ -181,6 +182,7 @@ func (w *signalWatch) run() {
 	w.mu.Lock()
 	w.first = first
 	w.mu.Unlock()
+	close(w.noted)
 	w.stop()
 	// From here the process ends: by main once the TUI has returned, or here.
 	select {
@@ -199,7 +201,16 @@ func (w *signalWatch) received() os.Signal {
 
 // finish is called with the TUI's result: after a signal it is the signal's exit (the
 // watch stays armed until the process ends); otherwise the watch stops and err stands.
-func (w *signalWatch) finish(err error) error {
+// cancelled says the TUI's context was cancelled: a signal ended it, possibly through the
+// process's own SIGTERM context before this watch recorded the signal (Bubble Tea ends
+// within milliseconds), so finish waits for the signal, up to the grace period.
+func (w *signalWatch) finish(err error, cancelled bool) error {
+	if cancelled {
+		select {
+		case <-w.noted:
+		case <-w.after(w.grace):
+		}
+	}
 	if sig := w.received(); sig != nil {
 		return &signalExit{sig}
 	}

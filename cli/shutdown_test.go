@@ -86,7 +86,7 @@ func TestStuckShutdownIsForcedAfterTheGracePeriod(t *testing.T) {
 	if s := recv(t, w.forced, "forced exit after the grace period"); s != syscall.SIGHUP {
 		t.Fatalf("forced with %v, want SIGHUP", s)
 	}
-	if err := w.finish(nil); err == nil || err.(*signalExit).code() != 129 {
+	if err := w.finish(nil, true); err == nil || err.(*signalExit).code() != 129 {
 		t.Fatalf("finish after SIGHUP = %v, want exit status 129", err)
 	}
 }
@@ -97,20 +97,41 @@ func TestSignalExitCodes(t *testing.T) {
 		w.sigs <- sig
 		recv(t, w.stopped, "request to stop")
 		var se *signalExit
-		if err := w.finish(errors.New("program was killed")); !errors.As(err, &se) || se.code() != want {
+		if err := w.finish(errors.New("program was killed"), true); !errors.As(err, &se) || se.code() != want {
 			t.Errorf("%v: finish = %v, want exit status %d", sig, err, want)
 		}
+	}
+}
+
+// SIGTERM also cancels the process's own context (main's), which ends the TUI; Bubble Tea
+// v2 ends within milliseconds, so the TUI's result can come back before this watch took
+// the same signal from its channel. The result is still the signal's exit status (143),
+// never 0.
+func TestSignalNotedAfterTheTUIEndedIsItsResult(t *testing.T) {
+	w := newFakeWatch()
+	res := make(chan error, 1)
+	go func() { res <- w.finish(nil, true) }() // the TUI ended: its context was cancelled
+	recv(t, w.armed, "finish to wait for the signal")
+	select {
+	case err := <-res:
+		t.Fatalf("finish returned %v before the signal was noted", err)
+	default:
+	}
+	w.sigs <- syscall.SIGTERM
+	var se *signalExit
+	if err := recv(t, res, "finish's result"); !errors.As(err, &se) || se.code() != 143 {
+		t.Fatalf("finish = %v, want SIGTERM's exit status 143", err)
 	}
 }
 
 func TestNoSignalLeavesTheResultAndStopsWatching(t *testing.T) {
 	w := newFakeWatch()
 	want := errors.New("some error")
-	if err := w.finish(want); err != want {
+	if err := w.finish(want, false); err != want {
 		t.Fatalf("finish = %v, want the TUI's own result", err)
 	}
 	recv(t, w.ended, "the watch to end")
-	if w.finish(nil) != nil {
+	if w.finish(nil, false) != nil {
 		t.Fatal("a second finish changed the result")
 	}
 }

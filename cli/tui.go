@@ -45,7 +45,7 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 		return errors.New("internal error: the TUI started without its process guard")
 	}
 	ctx, watch := watchSignals(ctx, proc)
-	defer func() { err = watch.finish(err) }()
+	defer func() { err = watch.finish(err, ctx.Err() != nil) }()
 	s, err := resolveSettings(ctx, g, os.Getenv)
 	if err != nil {
 		return err

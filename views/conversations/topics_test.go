@@ -112,8 +112,9 @@ func TestTopicsFormSendsKeptTopicsAsTheAPISpellsThem(t *testing.T) {
 	}
 }
 
-// "j j j space" typed fast arrives as one message with the runes "jjj", then the space: the
-// form moves three options down and toggles the fourth, not the one the cursor started on.
+// "j j j space" typed fast: "jjj" read together arrives as three messages one after the
+// other, then the space: the form moves three options down and toggles the fourth, not the
+// one the cursor started on.
 func TestTopicsFormTakesKeysReadTogetherOneByOne(t *testing.T) {
 	others := []string{"!A1", "!A2", "!A3", "!A4"} // sort first: g reaches the first
 	s := newTopicsScreen(t, []string{"Kept"}, others)
