@@ -1,0 +1,47 @@
+package ui
+
+import (
+	"image/color"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/conversations"
+)
+
+// The terminal's answer about its background restyles everything in place: a light
+// background puts the light palette on the rows already drawn (the list's cache of rows is
+// drawn again), a dark one after dark changes nothing.
+func TestBackgroundAnswerRestylesTheRowsDrawn(t *testing.T) {
+	l, _ := startApp(t, nil, 120, 40)
+	*l.app.ctx.Styles = *theme.New(theme.Default(), true, false)
+	tri := l.app.Screen().(*conversations.Model)
+	l.Until("conversations", func() bool { return len(tri.List.Rows()) >= 3 })
+	l.Key("j")
+	darkSel, lightSel := "48;2;31;58;95", "48;2;221;244;255" // the selected row's background
+	darkMuted := "38;2;145;152;161"                          // the rows' times, dimmed
+	if f := l.app.Render(); !strings.Contains(f, darkSel) || strings.Contains(f, lightSel) || !strings.Contains(f, darkMuted) {
+		t.Fatalf("before the answer the rows are not in the dark palette:\n%q", f)
+	}
+	l.Deliver(tea.BackgroundColorMsg{Color: color.White})
+	l.Settle()
+	if l.app.ctx.Styles.Dark {
+		t.Fatal("a white background left the dark styles")
+	}
+	f := l.app.Render()
+	if !strings.Contains(f, lightSel) || strings.Contains(f, darkSel) {
+		t.Fatalf("after a light answer the selected row is not in the light palette:\n%q", f)
+	}
+	// The rows drawn before the answer (not under the cursor: from the list's cache) carry
+	// the light palette's colours too: the dark palette's dimmed text is gone.
+	if strings.Contains(f, darkMuted) {
+		t.Fatalf("a row drawn before the answer keeps the dark palette's colours:\n%q", f)
+	}
+	l.Deliver(tea.BackgroundColorMsg{Color: color.Black})
+	l.Settle()
+	if !l.app.ctx.Styles.Dark {
+		t.Fatal("a black background did not bring the dark styles back")
+	}
+}
