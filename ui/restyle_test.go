@@ -45,3 +45,32 @@ func TestBackgroundAnswerRestylesTheRowsDrawn(t *testing.T) {
 		t.Fatal("a black background did not bring the dark styles back")
 	}
 }
+
+// The search prompt shows the terminal's own cursor after the text typed, on the bottom
+// line above the footer (no drawn cursor that blinks by redrawing); without a prompt the
+// cursor is hidden.
+func TestSearchPromptShowsTheTerminalsCursor(t *testing.T) {
+	l, _ := startApp(t, nil, 120, 40)
+	tri := l.app.Screen().(*conversations.Model)
+	l.Until("conversations", func() bool { return len(tri.List.Rows()) >= 1 })
+	if c := l.app.View().Cursor; c != nil {
+		t.Fatalf("a cursor at %d,%d with no prompt open", c.X, c.Y)
+	}
+	l.Key("/", "ab")
+	v := l.app.View()
+	lines := strings.Split(v.Content, "\n")
+	if v.Cursor == nil {
+		t.Fatal("no cursor in the search prompt")
+	}
+	line := lines[v.Cursor.Y]
+	if v.Cursor.Y != 38 || !strings.HasPrefix(line, "Search conversations: ab") {
+		t.Fatalf("cursor on line %d (%q), want 38, the prompt's", v.Cursor.Y, line)
+	}
+	if want := len("Search conversations: ab"); v.Cursor.X != want {
+		t.Fatalf("cursor at column %d, want %d (after the text)", v.Cursor.X, want)
+	}
+	l.Key("esc")
+	if c := l.app.View().Cursor; c != nil {
+		t.Fatalf("the cursor stays at %d,%d after the prompt closed", c.X, c.Y)
+	}
+}

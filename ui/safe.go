@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
 )
 
@@ -118,11 +119,21 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // View is the program's view: the frame (Render) on the alternate screen, with focus
-// reports on.
+// reports on and the terminal's cursor in an inline prompt (the bottom line above the
+// footer) when one is open.
 func (a *App) View() tea.View {
 	v := tea.NewView(a.Render())
 	v.AltScreen = true
 	v.ReportFocus = true // focus reports slow auto-refresh down in the background (refresh.go)
+	if n := len(a.overlays); n > 0 && a.overlays[n-1].Inline() && !a.tooSmall() && a.safe.stopped == nil {
+		if c, ok := a.overlays[n-1].(common.Cursored); ok {
+			if cur := c.Cursor(); cur != nil {
+				cur.X = min(cur.X, a.width-1)
+				cur.Y = a.height - 2
+				v.Cursor = cur
+			}
+		}
+	}
 	return v
 }
 

@@ -244,6 +244,13 @@ type Modal interface {
 	ShortHelp() []key.Binding
 }
 
+// Cursored is an inline modal that shows the terminal's own cursor (tea.Cursor) where text
+// goes: Cursor is its position in the modal's line (nil: hidden). The terminal draws and
+// blinks it, so a modal waiting for text sends nothing.
+type Cursored interface {
+	Cursor() *tea.Cursor
+}
+
 // OpenModalMsg asks the root to push a modal (from a command's result; in Update use
 // Ctx.OpenModal).
 type OpenModalMsg struct{ Modal Modal }

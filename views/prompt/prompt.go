@@ -27,6 +27,7 @@ func New(ctx *common.Ctx, label, value string, submit func(string) tea.Msg) *Mod
 	in.SetValue(value)
 	in.CharLimit = 200
 	in.SetStyles(InputStyles(ctx))
+	in.SetVirtualCursor(false) // the terminal's cursor (Cursor): no blink frames
 	in.Focus()
 	return &Model{ctx: ctx, input: in, label: label, submit: submit}
 }
@@ -43,8 +44,11 @@ func InputStyles(ctx *common.Ctx) textinput.Styles {
 	return st
 }
 
-// Init starts the cursor blink.
-func (m *Model) Init() tea.Cmd { return textinput.Blink }
+// Init does nothing: the terminal blinks its own cursor.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// Cursor is where the terminal's cursor goes in the prompt's line.
+func (m *Model) Cursor() *tea.Cursor { return m.input.Cursor() }
 
 // SetSize fits the input to the bottom line.
 func (m *Model) SetSize(w, _ int) { m.input.SetWidth(max(10, w-len(m.label)-3)) }
