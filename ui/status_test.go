@@ -60,18 +60,18 @@ func TestStatusBarTellsServerErrorsAndNoAnswerFromRateLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(),
+	a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(),
 		Now: func() time.Time { return now }})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	a.Update(eventMsg{client.Event{Kind: client.EventRetry, Family: client.FamilyConversations, Status: 503, Delay: 5 * time.Second}})
-	if v := statusLine(a.View()); !strings.Contains(v, "server error 503, retrying in 5s") || strings.Contains(v, "rate-limited") {
+	if v := statusLine(a.Render()); !strings.Contains(v, "server error 503, retrying in 5s") || strings.Contains(v, "rate-limited") {
 		t.Fatalf("a 503: %q", v)
 	}
 	now = now.Add(6 * time.Second)
 	a.Update(statusTickMsg{})
 	a.Update(eventMsg{client.Event{Kind: client.EventRetry, Family: client.FamilyOperators, Delay: 3 * time.Second,
 		Err: errors.New("dial tcp 127.0.0.1:9: connect: connection refused")}})
-	if v := statusLine(a.View()); !strings.Contains(v, "unreachable, retrying in 3s") || strings.Contains(v, "rate-limited") {
+	if v := statusLine(a.Render()); !strings.Contains(v, "unreachable, retrying in 3s") || strings.Contains(v, "rate-limited") {
 		t.Fatalf("no connection: %q", v)
 	}
 }
@@ -284,12 +284,12 @@ func TestStatusBarKeepsAnUnusualAutoStateWhenNarrow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(Options{Client: c, Styles: theme.New(nil, theme.Default(), false), Keys: keymap.Default(), Demo: true,
+	a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Demo: true,
 		Now: func() time.Time { return now }, RefreshInterval: 30 * time.Second})
 	a.opsOrg, a.ctx.DefaultOperatorID, a.ctx.Operators = 1001, 2001, map[int64]string{2001: "Clara"}
 	a.Update(common.RefreshedMsg{At: now})
 	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	if bar := statusLine(a.View()); !strings.Contains(bar, "as of 15:04:05") {
+	if bar := statusLine(a.Render()); !strings.Contains(bar, "as of 15:04:05") {
 		t.Fatalf("live: %q", bar)
 	}
 	for _, c := range []struct {
@@ -301,7 +301,7 @@ func TestStatusBarKeepsAnUnusualAutoStateWhenNarrow(t *testing.T) {
 		{40 * time.Minute, "auto off (idle)"},
 	} {
 		now = viewtest.Now.Add(c.after)
-		if bar := statusLine(a.View()); !strings.Contains(bar, c.want) || !strings.Contains(bar, "conv 0/500") {
+		if bar := statusLine(a.Render()); !strings.Contains(bar, c.want) || !strings.Contains(bar, "conv 0/500") {
 			t.Errorf("%v without a key: %q", c.after, bar)
 		}
 	}
