@@ -188,7 +188,14 @@ type TUI struct {
 	socket  string
 	dir     string
 	W, H    int
+	escAt   time.Time // when Keys last sent Escape
 }
+
+// escGap keeps a key from following Escape within Bubble Tea v2's escape timeout (50 ms):
+// a terminal sends ESC and alt+key alike, so the input reader takes ESC and a key within
+// the timeout as alt+key. Keys and Type send the key after Escape that much later, as a
+// person does; keys meant together (a burst) never follow an Escape.
+const escGap = 80 * time.Millisecond
 
 // StartTUI runs parley with args in a new tmux session of w×h (tmux's status line off, so
 // parley gets the whole window) against the sandbox's environment plus extra env.
@@ -312,15 +319,35 @@ func (tui *TUI) Stderr() string {
 	return string(b)
 }
 
-// Keys sends keys (tmux key names such as "j", "Enter", "Escape", "C-c", "Space").
+// Keys sends keys (tmux key names such as "j", "Enter", "Escape", "C-c", "Space"), in one
+// write up to each Escape; a key after an Escape goes escGap later.
 func (tui *TUI) Keys(keys ...string) {
 	tui.t.Helper()
-	tui.tmux(append([]string{"send-keys", "-t", tui.session}, keys...)...)
+	for len(keys) > 0 {
+		tui.afterEsc()
+		n := 1
+		for n < len(keys) && keys[n-1] != "Escape" {
+			n++
+		}
+		tui.tmux(append([]string{"send-keys", "-t", tui.session}, keys[:n]...)...)
+		if keys[n-1] == "Escape" {
+			tui.escAt = time.Now()
+		}
+		keys = keys[n:]
+	}
 }
 
-// Type sends literal text.
+// afterEsc waits until escGap has passed since the last Escape.
+func (tui *TUI) afterEsc() {
+	if wait := time.Until(tui.escAt.Add(escGap)); wait > 0 {
+		time.Sleep(wait)
+	}
+}
+
+// Type sends literal text (escGap after an Escape).
 func (tui *TUI) Type(text string) {
 	tui.t.Helper()
+	tui.afterEsc()
 	tui.tmux("send-keys", "-t", tui.session, "-l", text)
 }
 
