@@ -179,7 +179,9 @@ type Client struct {
 	base       *url.URL
 	token      string
 	org        int64
-	operator   int64
+	operator   int64 // Service-Operator-Id of writes, and of reads unless shareReads
+	shareReads bool  // reads go out as reader and are held under it (ShareReads)
+	reader     int64
 	http       *http.Client
 	userAgent  string
 	timeout    time.Duration
@@ -296,7 +298,8 @@ func New(cfg Config) (*Client, error) {
 
 // WithContext returns a client that acts in another organization (Service-Organization-Id)
 // and as another operator (Service-Operator-Id); zero leaves the header out. The new client
-// shares transport, counters and the analytics limiter with c.
+// shares transport, counters, the analytics limiter and the memory with c, and keeps its
+// gates, write hooks and shared reader (ShareReads: then operatorID is what writes carry).
 func (c *Client) WithContext(organizationID, operatorID int64) *Client {
 	d := *c
 	d.org = organizationID
@@ -304,10 +307,40 @@ func (c *Client) WithContext(organizationID, operatorID int64) *Client {
 	return &d
 }
 
+// ShareReads returns a derived client whose reads (GET) go out as operatorID (0: no
+// Service-Operator-Id, the token's own operator) and are held in the client's memory under
+// that identity, so every client derived with the same reader shares them: an answer one
+// of them received answers the others, and an identical GET in flight is sent once for
+// all. Its writes go out as the client's own operator, which WithContext changes; a write
+// of any of them still clears the memory they share.
+func (c *Client) ShareReads(operatorID int64) *Client {
+	d := *c
+	d.shareReads, d.reader = true, operatorID
+	return &d
+}
+
+// readAs is the operator reads go out as (Service-Operator-Id of a GET), and the identity
+// the memory holds what they answered under.
+func (c *Client) readAs() int64 {
+	if c.shareReads {
+		return c.reader
+	}
+	return c.operator
+}
+
+// operatorFor is the Service-Operator-Id a request of method carries (0: none).
+func (c *Client) operatorFor(method string) int64 {
+	if isWrite(method) {
+		return c.operator
+	}
+	return c.readAs()
+}
+
 // OrganizationID is the organization sent as Service-Organization-Id (0 when none).
 func (c *Client) OrganizationID() int64 { return c.org }
 
-// OperatorID is the operator sent as Service-Operator-Id (0 when none).
+// OperatorID is the operator sent as Service-Operator-Id (0 when none): on every request,
+// or on writes only when reads are shared (ShareReads).
 func (c *Client) OperatorID() int64 { return c.operator }
 
 // BaseURL is the configured base address (without trailing slash).
@@ -380,7 +413,7 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 	var akey memoKey
 	keep := req.method == http.MethodGet && c.memo != nil && out != nil && !heldElsewhere(u.Path)
 	if keep {
-		akey = memoKey{kind: kindAnswer, org: c.org, operator: c.operator, url: u.String()}
+		akey = memoKey{kind: kindAnswer, org: c.org, operator: c.readAs(), url: u.String()}
 		if !isFresh(ctx) {
 			if v, ok := c.memo.get(akey); ok {
 				// An answer held for another type on the same URL is asked for again.
@@ -563,8 +596,8 @@ func (c *Client) once(ctx context.Context, method string, u *url.URL, payload []
 	if c.org != 0 {
 		hreq.Header.Set("Service-Organization-Id", strconv.FormatInt(c.org, 10))
 	}
-	if c.operator != 0 {
-		hreq.Header.Set("Service-Operator-Id", strconv.FormatInt(c.operator, 10))
+	if op := c.operatorFor(method); op != 0 {
+		hreq.Header.Set("Service-Operator-Id", strconv.FormatInt(op, 10))
 	}
 	transportErr := func(target *url.URL, err error) error {
 		te := &TransportError{Method: method, URL: redactURL(target), Host: hostPort(target),

@@ -165,6 +165,6 @@ func (c *Client) observe(h http.Header, out checker) {
 		c.clock.sawStamp(s.newestStamp(), local)
 	}
 	if c.memo != nil {
-		c.memo.learn(c.org, c.operator, out)
+		c.memo.learn(c.org, c.readAs(), out)
 	}
 }

@@ -80,7 +80,7 @@ func (c *Client) ContactsAll(ctx context.Context, opts AllContactsOptions) iter.
 // GET brought it within the time-to-live (contacts carry no version).
 func (c *Client) GetContact(ctx context.Context, id int64) (*Contact, error) {
 	if c.memo != nil && !isFresh(ctx) {
-		if ct, ok := c.memo.contact(c.org, c.operator, id); ok {
+		if ct, ok := c.memo.contact(c.org, c.readAs(), id); ok {
 			c.logRequest(RequestInfo{Method: http.MethodGet, Path: contactPath(id), Family: FamilyContacts, Status: http.StatusOK, Cached: true})
 			return &ct, nil
 		}

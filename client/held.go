@@ -43,8 +43,8 @@ func (c *Client) LatestMessages(ctx context.Context, id int64, v Version, limit 
 		}
 		return &Thread{Messages: p.Results, Next: p.Next, Fetched: len(p.Results), Added: len(p.Results)}, nil
 	}
-	known := v.Merge(c.memo.version(c.org, c.operator, id))
-	held, ok := c.memo.thread(c.org, c.operator, id)
+	known := v.Merge(c.memo.version(c.org, c.readAs(), id))
+	held, ok := c.memo.thread(c.org, c.readAs(), id)
 	if ok && !isFresh(ctx) && (!known.Known() || held.version.Covers(known)) {
 		c.logRequest(RequestInfo{Method: http.MethodGet, Path: conversationPath(id) + "messages/", Family: FamilyConversations, Status: http.StatusOK, Cached: true})
 		return &Thread{Messages: held.messages, Next: held.next, Version: held.version}, nil
@@ -57,7 +57,7 @@ func (c *Client) LatestMessages(ctx context.Context, id int64, v Version, limit 
 	// list learns meanwhile is fetched next time.
 	t := mergeNewest(held, ok, p.Results, p.Next)
 	t.version = known
-	c.memo.keepThread(c.org, c.operator, id, t.heldThread)
+	c.memo.keepThread(c.org, c.readAs(), id, t.heldThread)
 	return &Thread{Messages: t.messages, Next: t.next, Version: known, Fetched: len(p.Results), Added: t.added, Restarted: t.restarted}, nil
 }
 
@@ -122,7 +122,7 @@ func (c *Client) OlderMessages(ctx context.Context, id int64, link string) (*Cur
 		return nil, err
 	}
 	if c.memo != nil {
-		c.memo.appendOlder(c.org, c.operator, id, link, p.Results, p.Next)
+		c.memo.appendOlder(c.org, c.readAs(), id, link, p.Results, p.Next)
 	}
 	return p, nil
 }
@@ -136,7 +136,7 @@ func (c *Client) HeldConversation(id int64, v Version) (Conversation, bool) {
 	if c.memo == nil {
 		return Conversation{}, false
 	}
-	return c.memo.conversation(c.org, c.operator, id, v)
+	return c.memo.conversation(c.org, c.readAs(), id, v)
 }
 
 // ConversationWithParts returns conversation id with its conversation_part_set (empty, not
@@ -144,7 +144,7 @@ func (c *Client) HeldConversation(id int64, v Version) (Conversation, bool) {
 // HeldConversation) and ctx is not Fresh, else from GET /conversations/{id}/.
 func (c *Client) ConversationWithParts(ctx context.Context, id int64, v Version) (*Conversation, error) {
 	if c.memo != nil && !isFresh(ctx) {
-		if conv, ok := c.memo.conversation(c.org, c.operator, id, v); ok && conv.ConversationPartSet != nil {
+		if conv, ok := c.memo.conversation(c.org, c.readAs(), id, v); ok && conv.ConversationPartSet != nil {
 			c.logRequest(RequestInfo{Method: http.MethodGet, Path: conversationPath(id), Family: FamilyConversations, Status: http.StatusOK, Cached: true})
 			return &conv, nil
 		}
@@ -158,7 +158,7 @@ func (c *Client) ConversationWithParts(ctx context.Context, id int64, v Version)
 		conv.ConversationPartSet = []ConversationPart{}
 	}
 	if c.memo != nil {
-		c.memo.sawConversation(c.org, c.operator, conv, true)
+		c.memo.sawConversation(c.org, c.readAs(), conv, true)
 	}
 	return &conv, nil
 }
