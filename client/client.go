@@ -112,8 +112,9 @@ type Config struct {
 	// CacheMaxBytes bounds the memory by the estimated size of what it holds (least
 	// recently used entries go first); zero means DefaultCacheMaxBytes.
 	CacheMaxBytes int
-	// OnRequest, when set, is called after every attempt and every cached answer, for a
-	// debug log. It never sees the token. It must not block.
+	// OnRequest, when set, is called after every attempt, every cached answer and every GET
+	// answered by an identical one in flight, for a debug log. It never sees the token. It
+	// must not block.
 	OnRequest func(RequestInfo)
 	// Store, when set, keeps the request counts (Counters) where the user's other parley
 	// processes add to and read them: the persistent ledger. nil counts in memory.
@@ -131,6 +132,9 @@ type RequestInfo struct {
 	Attempt  int  // 0 for the first
 	Cached   bool // answered from the response cache, nothing sent
 	Err      error
+	// Joined: a GET answered by an identical one in flight at the same time; nothing was
+	// sent for it.
+	Joined bool
 }
 
 // EventKind tells what an Event reports.
@@ -182,6 +186,7 @@ type Client struct {
 	operator   int64 // Service-Operator-Id of writes, and of reads unless shareReads
 	shareReads bool  // reads go out as reader and are held under it (ShareReads)
 	reader     int64
+	flights    *flights // GETs in flight, shared with every derived client
 	http       *http.Client
 	userAgent  string
 	timeout    time.Duration
@@ -235,6 +240,7 @@ func New(cfg Config) (*Client, error) {
 		now:        cfg.Now,
 		clock:      &serverClock{},
 		health:     &health{},
+		flights:    newFlights(),
 		sleep:      sleepCtx,
 		spread:     spreadWait,
 	}
@@ -396,10 +402,13 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 	if err != nil {
 		return 0, fmt.Errorf("%s %s: parse URL: %w", req.method, req.url, err)
 	}
+	fam := familyOf(u.Path)
 	if !c.sameOrigin(u) {
 		return 0, fmt.Errorf("%s %s: refusing to send the token outside %s", req.method, redactURL(u), c.base.String())
 	}
-	fam := familyOf(u.Path)
+	if req.method == http.MethodGet {
+		return c.get(ctx, req, u, fam, out)
+	}
 	var payload []byte
 	if req.body != nil {
 		payload, err = json.Marshal(req.body)
@@ -407,18 +416,23 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 			return 0, fmt.Errorf("%s %s: encode body: %w", req.method, u.Path, err)
 		}
 	}
-	// A GET answer without a version is kept, decoded, for the time-to-live; the data with
-	// a version (a conversation, its messages) and contacts are held by the methods that
-	// read them (LatestMessages, ConversationWithParts, GetContact).
+	return c.send(ctx, req, u, fam, payload, out, sendOpts{})
+}
+
+// get answers a GET: from the memory when it holds the answer and ctx is not Fresh, else by joining an identical GET in flight, else by sending it. A GET answer
+// without a version is kept, decoded, for the time-to-live; the data with a version (a
+// conversation, its messages) and contacts are held by the methods that read them
+// (LatestMessages, ConversationWithParts, GetContact).
+func (c *Client) get(ctx context.Context, req request, u *url.URL, fam Family, out checker) (int, error) {
 	var akey memoKey
-	keep := req.method == http.MethodGet && c.memo != nil && out != nil && !heldElsewhere(u.Path)
+	keep := c.memo != nil && out != nil && !heldElsewhere(u.Path)
 	if keep {
 		akey = memoKey{kind: kindAnswer, org: c.org, operator: c.readAs(), url: u.String()}
 		if !isFresh(ctx) {
 			if v, ok := c.memo.get(akey); ok {
 				// An answer held for another type on the same URL is asked for again.
 				if a := v.(answer); copyAnswer(out, a.value) {
-					c.observe(nil, out)
+					c.observe(nil, out, nil)
 					c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: a.status, Cached: true})
 					return a.status, nil
 				}
@@ -426,6 +440,82 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 			}
 		}
 	}
+	key := flightKey{org: c.org, reader: c.readAs(), url: u.String()}
+	joined := time.Now()
+	for {
+		f, lead := c.flights.join(key)
+		if lead {
+			return c.lead(ctx, req, u, fam, out, key, f, sendOpts{keep: keep, akey: akey})
+		}
+		select {
+		case <-f.done:
+		case <-ctx.Done():
+			err := c.waitErr(ctx, req.method, u, joined)
+			c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Joined: true, Err: err})
+			return 0, err
+		}
+		if f.abandoned {
+			continue // its sender gave up, not this caller: ask again
+		}
+		return c.follow(req.method, u, fam, out, f)
+	}
+}
+
+// lead sends the GET of flight f for every caller that joins it, and lets them know.
+func (c *Client) lead(ctx context.Context, req request, u *url.URL, fam Family, out checker, key flightKey, f *flight, o sendOpts) (status int, err error) {
+	returned := false
+	defer func() {
+		// A sender stopped by its own context (or by a panic on its way up) has no answer
+		// for the others: they ask again.
+		f.err, f.abandoned = err, !returned || (err != nil && ctx.Err() != nil)
+		c.flights.finish(key, f)
+	}()
+	o.flight = f
+	status, err = c.send(ctx, req, u, fam, nil, out, o)
+	returned = true
+	return status, err
+}
+
+// follow is the answer of a caller that joined flight f: its own decoding of the answer
+// the sender received (so that nothing decoded is shared), or the sender's error.
+func (c *Client) follow(method string, u *url.URL, fam Family, out checker, f *flight) (int, error) {
+	if !f.answered {
+		c.logRequest(RequestInfo{Method: method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: f.status, Joined: true, Err: f.err})
+		return f.status, f.err
+	}
+	var err error
+	if out != nil {
+		if err = accept(method, u.Path, f.status, f.header, f.body, out); err != nil {
+			err = c.redactBad(err)
+		}
+	}
+	c.logRequest(RequestInfo{Method: method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: f.status, Joined: true, Err: err})
+	if err != nil {
+		return f.status, err
+	}
+	c.observe(nil, out, func() bool { return c.flights.current(f.epoch) })
+	return f.status, nil
+}
+
+// waitErr is the error of a caller whose context ended while it waited for an identical
+// GET in flight since joined.
+func (c *Client) waitErr(ctx context.Context, method string, u *url.URL, joined time.Time) error {
+	te := &TransportError{Method: method, URL: redactURL(u), Host: hostPort(u), Sent: true, Connected: true, Err: ctx.Err()}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		te.Limit = time.Since(joined)
+	}
+	return te
+}
+
+// sendOpts are what send needs beyond the request.
+type sendOpts struct {
+	flight *flight // a GET's: what its joiners learn
+	keep   bool    // a GET answer the memory keeps under akey
+	akey   memoKey
+}
+
+// send makes the attempts of a request and checks and decodes its answer into out.
+func (c *Client) send(ctx context.Context, req request, u *url.URL, fam Family, payload []byte, out checker, o sendOpts) (int, error) {
 	write := isWrite(req.method)
 	idempotent := !req.noRetry && (req.method == http.MethodGet || req.method == http.MethodPut ||
 		req.method == http.MethodDelete || req.method == http.MethodHead)
@@ -439,9 +529,7 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 	applied := false
 	fail := func(status int, err error) (int, error) {
 		if write && applied && !refused(err) {
-			if c.memo != nil {
-				c.memo.clear()
-			}
+			c.forget()
 			err = &outcomeUnknown{err: err}
 		}
 		return status, c.redact(err)
@@ -462,6 +550,10 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 			// a proxy) may have deleted it: what the caller asked for is done.
 			status, body = http.StatusNoContent, nil
 		}
+		if f := o.flight; f != nil {
+			// The joiners decode a success answer for themselves.
+			f.status, f.header, f.body, f.answered = status, header, body, err == nil && status < 400
+		}
 		if err == nil && status < 400 && out != nil {
 			if err = accept(req.method, u.Path, status, header, body, out); err != nil {
 				err = c.redactBad(err)
@@ -470,12 +562,18 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 		c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: status,
 			Duration: time.Since(started), Attempt: attempt, Err: c.redact(err)})
 		if err == nil && status < 400 {
-			if c.memo != nil && write {
-				c.memo.clear() // before the answer is taken in: an edit's answer is the newest
+			if write {
+				c.forget() // before the answer is taken in: an edit's answer is the newest
 			}
-			c.observe(header, out)
-			if keep {
-				c.memo.put(akey, answer{value: cloneAnswer(out), status: status}, approxSize(out), true)
+			// An answer to a GET sent before a write that ended meanwhile may show what
+			// the write changed as it was before: it is the caller's, not the memory's.
+			var current func() bool
+			if f := o.flight; f != nil {
+				current = func() bool { return c.flights.current(f.epoch) }
+			}
+			c.observe(header, out, current)
+			if o.keep {
+				c.memo.putIf(o.akey, answer{value: cloneAnswer(out), status: status}, approxSize(out), true, current)
 			}
 			return status, nil
 		}
@@ -521,6 +619,16 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 			return fail(0, fmt.Errorf("%s %s: %w", req.method, u.Path, err))
 		}
 	}
+}
+
+// forget clears the memory after a write that changed (or may have changed) data: nothing
+// held before it answers again, and no GET in flight before it is joined or kept.
+func (c *Client) forget() {
+	if c.memo == nil {
+		c.flights.advance()
+		return
+	}
+	c.memo.clearWith(c.flights.advance)
 }
 
 // isWrite reports a method that changes data on the server.

@@ -155,8 +155,8 @@ func newestOf[T any](items []T) time.Time {
 
 // observe learns from an accepted answer: its Date header (none for an answer from the
 // client's memory, whose Date would be old), the updated_at stamps it carries and, for the
-// memory, the conversations and contacts in it.
-func (c *Client) observe(h http.Header, out checker) {
+// memory, the conversations and contacts in it when current (nil: always) holds.
+func (c *Client) observe(h http.Header, out checker, current func() bool) {
 	local := c.now()
 	if h != nil {
 		c.clock.sawDate(h, local)
@@ -165,6 +165,6 @@ func (c *Client) observe(h http.Header, out checker) {
 		c.clock.sawStamp(s.newestStamp(), local)
 	}
 	if c.memo != nil {
-		c.memo.learn(c.org, c.readAs(), out)
+		c.memo.learn(c.org, c.readAs(), out, current)
 	}
 }

@@ -96,6 +96,7 @@ type memoEntry struct {
 	key     memoKey
 	value   any
 	size    int
+	at      time.Time     // when it was put
 	expires time.Time     // zero: kept until evicted (versioned data)
 	exp     *list.Element // in memo.expiring when expires is set
 }
@@ -129,6 +130,14 @@ func (m *memo) get(key memoKey) (any, bool) {
 }
 
 func (m *memo) getLocked(key memoKey) (any, bool) {
+	e, ok := m.entryLocked(key)
+	if !ok {
+		return nil, false
+	}
+	return e.value, true
+}
+
+func (m *memo) entryLocked(key memoKey) (*memoEntry, bool) {
 	el, ok := m.entries[key]
 	if !ok {
 		return nil, false
@@ -139,7 +148,7 @@ func (m *memo) getLocked(key memoKey) (any, bool) {
 		return nil, false
 	}
 	m.order.MoveToFront(el)
-	return e.value, true
+	return e, true
 }
 
 // put keeps value under key, in place of what it held: for the time-to-live when timed,
@@ -149,6 +158,18 @@ func (m *memo) getLocked(key memoKey) (any, bool) {
 func (m *memo) put(key memoKey, value any, size int, timed bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.putLocked(key, value, size, timed)
+}
+
+// putIf is put when current (nil: always) holds, asked under the memory's lock: a write
+// that ends clears the memory under the same lock (clearWith), so what current checks
+// cannot change between the question and the put.
+func (m *memo) putIf(key memoKey, value any, size int, timed bool, current func() bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if current != nil && !current() {
+		return
+	}
 	m.putLocked(key, value, size, timed)
 }
 
@@ -162,7 +183,7 @@ func (m *memo) putLocked(key memoKey, value any, size int, timed bool) {
 	if size > m.maxBytes/4 {
 		return
 	}
-	e := &memoEntry{key: key, value: value, size: size}
+	e := &memoEntry{key: key, value: value, size: size, at: now}
 	if timed {
 		e.expires = now.Add(m.ttl)
 		e.exp = m.expiring.PushBack(e)
@@ -196,10 +217,12 @@ func (m *memo) remove(el *list.Element) {
 	m.bytes -= e.size
 }
 
-// clear forgets everything.
-func (m *memo) clear() {
+// clearWith forgets everything, calling fn (the count of writes that ended: see putIf)
+// under the same lock.
+func (m *memo) clearWith(fn func()) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	fn()
 	m.order.Init()
 	m.expiring.Init()
 	clear(m.entries)
@@ -243,10 +266,14 @@ type heldConversation struct {
 // the single GET or an edit's answer). An answer older than what is held (a list page
 // answered from memory after a refresh brought the conversation's change) changes nothing.
 func (m *memo) sawConversation(org, operator int64, c Conversation, withParts bool) {
-	key := memoKey{kind: kindConversation, org: org, operator: operator, id: c.ID}
-	v := VersionOf(c)
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.sawConversationLocked(org, operator, c, withParts)
+}
+
+func (m *memo) sawConversationLocked(org, operator int64, c Conversation, withParts bool) {
+	key := memoKey{kind: kindConversation, org: org, operator: operator, id: c.ID}
+	v := VersionOf(c)
 	h := heldConversation{conv: c, version: v}
 	h.conv.ConversationPartSet = nil
 	if old, ok := m.getLocked(key); ok {
@@ -354,9 +381,9 @@ func (m *memo) appendOlder(org, operator, id int64, link string, older []Message
 	return true
 }
 
-// sawContact takes in a contact the API answered with.
-func (m *memo) sawContact(org, operator int64, c Contact) {
-	m.put(memoKey{kind: kindContact, org: org, operator: operator, id: c.ID}, &c, approxSize(&c), true)
+// sawContactLocked takes in a contact the API answered with.
+func (m *memo) sawContactLocked(org, operator int64, c Contact) {
+	m.putLocked(memoKey{kind: kindContact, org: org, operator: operator, id: c.ID}, &c, approxSize(&c), true)
 }
 
 // contact returns contact id as held within the time-to-live.
@@ -419,28 +446,34 @@ func copyAnswer(out checker, held any) bool {
 	return true
 }
 
-// learn takes the conversations and contacts of an accepted answer into the memory.
-func (m *memo) learn(org, operator int64, out checker) {
+// learn takes the conversations and contacts of an accepted answer into the memory, when
+// current (nil: always) holds under the memory's lock (see putIf).
+func (m *memo) learn(org, operator int64, out checker, current func() bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if current != nil && !current() {
+		return
+	}
 	switch v := out.(type) {
 	case *Conversation:
-		m.sawConversation(org, operator, *v, v.ConversationPartSet != nil)
+		m.sawConversationLocked(org, operator, *v, v.ConversationPartSet != nil)
 	case *Page[Conversation]:
 		for _, c := range v.Results {
-			m.sawConversation(org, operator, c, false)
+			m.sawConversationLocked(org, operator, c, false)
 		}
 	case *CursorPage[Conversation]:
 		for _, c := range v.Results {
-			m.sawConversation(org, operator, c, false)
+			m.sawConversationLocked(org, operator, c, false)
 		}
 	case *Contact:
-		m.sawContact(org, operator, *v)
+		m.sawContactLocked(org, operator, *v)
 	case *Page[Contact]:
 		for _, c := range v.Results {
-			m.sawContact(org, operator, c)
+			m.sawContactLocked(org, operator, c)
 		}
 	case *CursorPage[Contact]:
 		for _, c := range v.Results {
-			m.sawContact(org, operator, c)
+			m.sawContactLocked(org, operator, c)
 		}
 	}
 }

@@ -1,0 +1,168 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+const twoRows = `{"count": 2, "next": null, "previous": null, "results": [{"id": 11, "status": "new"}, {"id": 12, "status": "pending"}]}`
+
+func TestIdenticalGETsInFlightAreSentOnce(t *testing.T) {
+	release := make(chan struct{})
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		<-release
+		writeJSON(w, http.StatusOK, twoRows)
+	})
+	var mu sync.Mutex
+	var infos []RequestInfo
+	hub, _ := newTestClient(t, rec.base(), func(c *Config) {
+		c.CacheTTL = time.Minute
+		c.OnRequest = func(r RequestInfo) { mu.Lock(); infos = append(infos, r); mu.Unlock() }
+	})
+	shared := hub.ShareReads(0)
+	// Whatever the context (plain, Fresh, a poll), one GET in flight answers all.
+	ctxs := []context.Context{bg(), Fresh(bg()), Poll(bg()), Fresh(Poll(bg()))}
+	callers := len(ctxs)
+	pages := make([]*Page[Conversation], callers)
+	errs := make([]error, callers)
+	var wg sync.WaitGroup
+	for i, ctx := range ctxs {
+		session := shared.WithContext(1, int64(7+i)) // each session writes as its own operator
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pages[i], errs[i] = session.ListConversations(ctx, ConversationListOptions{ListOptions: ListOptions{Limit: 100}})
+		}()
+	}
+	// Another organization's identical URL is another request.
+	var otherOrg error
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_, otherOrg = shared.WithContext(2, 7).ListConversations(bg(), ConversationListOptions{ListOptions: ListOptions{Limit: 100}})
+	}()
+	waitUntil(t, "two requests sent and the other callers waiting", func() bool {
+		return rec.count() == 2 && hub.flights.waiting() == callers-1
+	})
+	close(release)
+	wg.Wait()
+	if otherOrg != nil {
+		t.Fatal(otherOrg)
+	}
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("caller %d: %v", i, err)
+		}
+		if len(pages[i].Results) != 2 || pages[i].Results[1].ID != 12 {
+			t.Fatalf("caller %d got %+v", i, pages[i].Results)
+		}
+	}
+	if n := rec.count(); n != 2 {
+		t.Fatalf("%d identical GETs in flight (and one of another organization) sent %d requests, want 2", callers, n)
+	}
+	// Each caller has its own copy: changing one's rows leaves the others' alone.
+	pages[0].Results[0].Status = "changed"
+	for i := 1; i < callers; i++ {
+		if pages[i].Results[0].Status != StatusNew {
+			t.Fatalf("caller %d sees caller 0's change: the answer's rows are shared", i)
+		}
+	}
+	if tl := hub.WithContext(1, 0).Tally(FamilyConversations); tl != (Tally{Answered: 1}) {
+		t.Errorf("organization 1 counted %+v, want the one request", tl)
+	}
+	mu.Lock()
+	sent, joined := 0, 0
+	for _, r := range infos {
+		switch {
+		case r.Joined:
+			joined++
+		case !r.Cached:
+			sent++
+		}
+	}
+	mu.Unlock()
+	if sent != 2 || joined != callers-1 {
+		t.Errorf("the request log shows %d sent and %d joined, want 2 and %d", sent, joined, callers-1)
+	}
+	// The sender kept the answer: the next plain GET is answered from memory, a copy again.
+	p, err := shared.WithContext(1, 9).ListConversations(bg(), ConversationListOptions{ListOptions: ListOptions{Limit: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.count() != 2 || p.Results[0].Status != StatusNew {
+		t.Errorf("after the flight: %d requests, first row %q", rec.count(), p.Results[0].Status)
+	}
+}
+
+func TestCancelledSenderDoesNotFailTheCallersWaiting(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 0 {
+			<-r.Context().Done() // never answered: its sender gives up
+			return
+		}
+		writeJSON(w, http.StatusOK, twoRows)
+	})
+	var mu sync.Mutex
+	var events []Event
+	hub, _ := newTestClient(t, rec.base(), func(c *Config) {
+		c.OnEvent = func(e Event) { mu.Lock(); events = append(events, e); mu.Unlock() }
+	})
+	opts := ConversationListOptions{ListOptions: ListOptions{Limit: 100}}
+	senderCtx, cancelSender := context.WithCancel(bg())
+	defer cancelSender()
+	senderErr := make(chan error, 1)
+	go func() {
+		_, err := hub.ListConversations(senderCtx, opts)
+		senderErr <- err
+	}()
+	waitUntil(t, "the first request to reach the server", func() bool { return rec.count() == 1 })
+
+	type result struct {
+		p   *Page[Conversation]
+		err error
+	}
+	waiter := make(chan result, 1)
+	go func() {
+		p, err := hub.ListConversations(bg(), opts)
+		waiter <- result{p, err}
+	}()
+	// A caller whose own context ends stops waiting, and nobody else does.
+	quitterCtx, quit := context.WithCancel(bg())
+	quitter := make(chan error, 1)
+	go func() {
+		_, err := hub.ListConversations(quitterCtx, opts)
+		quitter <- err
+	}()
+	waitUntil(t, "two callers waiting for the first", func() bool { return hub.flights.waiting() == 2 })
+	quit()
+	if err := <-quitter; !errors.Is(err, context.Canceled) {
+		t.Fatalf("a waiting caller whose context ended: %v", err)
+	} else if text, ok := NetworkProblem(err); !ok || !strings.Contains(text, "cancelled") {
+		t.Errorf("its problem reads %q", text)
+	}
+
+	cancelSender()
+	if err := <-senderErr; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the cancelled sender got %v", err)
+	}
+	res := <-waiter
+	if res.err != nil {
+		t.Fatalf("a caller waiting for a sender that gave up failed: %v", res.err)
+	}
+	if len(res.p.Results) != 2 {
+		t.Fatalf("it got %+v", res.p.Results)
+	}
+	if n := rec.count(); n != 2 {
+		t.Errorf("the server saw %d requests, want 2 (the one given up, the one asked again)", n)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(events) != 0 {
+		t.Errorf("a cancelled sender reported %+v", events)
+	}
+}
