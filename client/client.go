@@ -419,7 +419,8 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 	return c.send(ctx, req, u, fam, payload, out, sendOpts{})
 }
 
-// get answers a GET: from the memory when it holds the answer and ctx is not Fresh, else by joining an identical GET in flight, else by sending it. A GET answer
+// get answers a GET: from the memory when it holds the answer and ctx lets it (see
+// mayRecall), else by joining an identical GET in flight, else by sending it. A GET answer
 // without a version is kept, decoded, for the time-to-live; the data with a version (a
 // conversation, its messages) and contacts are held by the methods that read them
 // (LatestMessages, ConversationWithParts, GetContact).
@@ -428,16 +429,14 @@ func (c *Client) get(ctx context.Context, req request, u *url.URL, fam Family, o
 	keep := c.memo != nil && out != nil && !heldElsewhere(u.Path)
 	if keep {
 		akey = memoKey{kind: kindAnswer, org: c.org, operator: c.readAs(), url: u.String()}
-		if !isFresh(ctx) {
-			if v, ok := c.memo.get(akey); ok {
-				// An answer held for another type on the same URL is asked for again.
-				if a := v.(answer); copyAnswer(out, a.value) {
-					c.observe(nil, out, nil)
-					c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: a.status, Cached: true})
-					return a.status, nil
-				}
-				c.memo.drop(akey)
+		if v, at, ok := c.memo.getAt(akey); ok && c.mayRecall(ctx, at) {
+			// An answer held for another type on the same URL is asked for again.
+			if a := v.(answer); copyAnswer(out, a.value) {
+				c.observe(nil, out, nil)
+				c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: a.status, Cached: true})
+				return a.status, nil
 			}
+			c.memo.drop(akey)
 		}
 	}
 	key := flightKey{org: c.org, reader: c.readAs(), url: u.String()}

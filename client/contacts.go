@@ -77,10 +77,11 @@ func (c *Client) ContactsAll(ctx context.Context, opts AllContactsOptions) iter.
 }
 
 // GetContact returns one contact: from the client's memory when a contacts list or this
-// GET brought it within the time-to-live (contacts carry no version).
+// GET brought it within the time-to-live (contacts carry no version), and with Fresh(ctx)
+// only when Within(ctx) allows its age.
 func (c *Client) GetContact(ctx context.Context, id int64) (*Contact, error) {
-	if c.memo != nil && !isFresh(ctx) {
-		if ct, ok := c.memo.contact(c.org, c.readAs(), id); ok {
+	if c.memo != nil {
+		if ct, at, ok := c.memo.contact(c.org, c.readAs(), id); ok && c.mayRecall(ctx, at) {
 			c.logRequest(RequestInfo{Method: http.MethodGet, Path: contactPath(id), Family: FamilyContacts, Status: http.StatusOK, Cached: true})
 			return &ct, nil
 		}

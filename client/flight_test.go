@@ -25,8 +25,8 @@ func TestIdenticalGETsInFlightAreSentOnce(t *testing.T) {
 		c.OnRequest = func(r RequestInfo) { mu.Lock(); infos = append(infos, r); mu.Unlock() }
 	})
 	shared := hub.ShareReads(0)
-	// Whatever the context (plain, Fresh, a poll), one GET in flight answers all.
-	ctxs := []context.Context{bg(), Fresh(bg()), Poll(bg()), Fresh(Poll(bg()))}
+	// Whatever the context (plain, Fresh, a poll, Within), one GET in flight answers all.
+	ctxs := []context.Context{bg(), Fresh(bg()), Poll(bg()), Fresh(Poll(bg())), Within(Fresh(bg()), time.Second)}
 	callers := len(ctxs)
 	pages := make([]*Page[Conversation], callers)
 	errs := make([]error, callers)
@@ -164,5 +164,78 @@ func TestCancelledSenderDoesNotFailTheCallersWaiting(t *testing.T) {
 	defer mu.Unlock()
 	if len(events) != 0 {
 		t.Errorf("a cancelled sender reported %+v", events)
+	}
+}
+
+func TestWithinAnswersFreshReadsFromRecentMemory(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		switch r.URL.Path {
+		case "/prefix" + v3 + "/conversations/":
+			writeJSON(w, http.StatusOK, twoRows)
+		case "/prefix" + v3 + "/conversations/5/messages/":
+			writeJSON(w, http.StatusOK, `{"next": null, "previous": null, "results": [{"id": "5.1.1", "body": "hi"}]}`)
+		case "/prefix" + v3 + "/conversations/5/":
+			writeJSON(w, http.StatusOK, `{"id": 5, "status": "new", "conversation_part_set": []}`)
+		case "/prefix" + v3 + "/contact_identities/8/":
+			writeJSON(w, http.StatusOK, `{"id": 8, "name": "Ann"}`)
+		default:
+			writeJSON(w, http.StatusNotFound, `{"detail": "no"}`)
+		}
+	})
+	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	c, _ := newTestClient(t, rec.base(), func(cfg *Config) {
+		cfg.CacheTTL = time.Minute
+		cfg.Now = func() time.Time { return now }
+	})
+	sent := func(path string) int {
+		n := 0
+		for _, r := range rec.requests() {
+			if r.Path == "/prefix"+v3+path {
+				n++
+			}
+		}
+		return n
+	}
+	reads := []struct {
+		name, path string
+		read       func(ctx context.Context) error
+	}{
+		{"a list page", "/conversations/", func(ctx context.Context) error {
+			_, err := c.ListConversations(ctx, ConversationListOptions{})
+			return err
+		}},
+		{"a thread", "/conversations/5/messages/", func(ctx context.Context) error {
+			_, err := c.LatestMessages(ctx, 5, Version{}, 10)
+			return err
+		}},
+		{"a conversation's parts", "/conversations/5/", func(ctx context.Context) error {
+			_, err := c.ConversationWithParts(ctx, 5, Version{})
+			return err
+		}},
+		{"a contact", "/contact_identities/8/", func(ctx context.Context) error {
+			_, err := c.GetContact(ctx, 8)
+			return err
+		}},
+	}
+	for _, rd := range reads {
+		step := func(ctx context.Context, want int, what string) {
+			t.Helper()
+			if err := rd.read(ctx); err != nil {
+				t.Fatalf("%s, %s: %v", rd.name, what, err)
+			}
+			if n := sent(rd.path); n != want {
+				t.Fatalf("%s, %s: %d requests in all, want %d", rd.name, what, n, want)
+			}
+		}
+		step(bg(), 1, "first read")
+		now = now.Add(10 * time.Second)
+		step(Fresh(bg()), 2, "Fresh without Within")
+		now = now.Add(10 * time.Second) // the answer held is 10 s old
+		step(Within(Fresh(Poll(bg())), 15*time.Second), 2, "a Fresh poll within 15 s")
+		step(Within(Fresh(bg()), 10*time.Second), 2, "Fresh within 10 s, the answer exactly that old")
+		step(Within(Fresh(bg()), 5*time.Second), 3, "Fresh within 5 s")
+		step(Within(Fresh(bg()), 0), 4, "Fresh within 0 (no allowance)")
+		now = now.Add(2 * time.Minute) // past the time-to-live: nothing held answers
+		step(Within(Fresh(bg()), time.Hour), 5, "Fresh within an hour, past the time-to-live")
 	}
 }

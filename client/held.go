@@ -30,7 +30,8 @@ type Thread struct {
 //
 // A thread held at a version that covers v is answered from memory without a request,
 // however long ago it was fetched; a thread held without a version is, within the
-// time-to-live. Otherwise, or with Fresh(ctx), one request asks for the newest page
+// time-to-live. With Fresh(ctx) it is only when Within(ctx) allows the age of its newest
+// page. Otherwise one request asks for the newest page
 // (limit messages): the messages newer than the newest held go on top, those held and on
 // the page are replaced by the page's (their state may have changed), and the older ones
 // held stay. When the page holds none of the messages held, the thread starts over from
@@ -45,7 +46,7 @@ func (c *Client) LatestMessages(ctx context.Context, id int64, v Version, limit 
 	}
 	known := v.Merge(c.memo.version(c.org, c.readAs(), id))
 	held, ok := c.memo.thread(c.org, c.readAs(), id)
-	if ok && !isFresh(ctx) && (!known.Known() || held.version.Covers(known)) {
+	if ok && (!known.Known() || held.version.Covers(known)) && c.mayRecall(ctx, held.fetched) {
 		c.logRequest(RequestInfo{Method: http.MethodGet, Path: conversationPath(id) + "messages/", Family: FamilyConversations, Status: http.StatusOK, Cached: true})
 		return &Thread{Messages: held.messages, Next: held.next, Version: held.version}, nil
 	}
@@ -56,7 +57,7 @@ func (c *Client) LatestMessages(ctx context.Context, id int64, v Version, limit 
 	// What the list said before the request: the page is at least as new. A change the
 	// list learns meanwhile is fetched next time.
 	t := mergeNewest(held, ok, p.Results, p.Next)
-	t.version = known
+	t.version, t.fetched = known, c.now()
 	c.memo.keepThread(c.org, c.readAs(), id, t.heldThread)
 	return &Thread{Messages: t.messages, Next: t.next, Version: known, Fetched: len(p.Results), Added: t.added, Restarted: t.restarted}, nil
 }
@@ -141,10 +142,11 @@ func (c *Client) HeldConversation(id int64, v Version) (Conversation, bool) {
 
 // ConversationWithParts returns conversation id with its conversation_part_set (empty, not
 // nil, when the answer has none): from memory when it is held with parts as new as v (see
-// HeldConversation) and ctx is not Fresh, else from GET /conversations/{id}/.
+// HeldConversation) and ctx is not Fresh (or Within(ctx) allows the parts' age), else from
+// GET /conversations/{id}/.
 func (c *Client) ConversationWithParts(ctx context.Context, id int64, v Version) (*Conversation, error) {
-	if c.memo != nil && !isFresh(ctx) {
-		if conv, ok := c.memo.conversation(c.org, c.readAs(), id, v); ok && conv.ConversationPartSet != nil {
+	if c.memo != nil {
+		if conv, at, ok := c.memo.conversationAt(c.org, c.readAs(), id, v); ok && conv.ConversationPartSet != nil && c.mayRecall(ctx, at) {
 			c.logRequest(RequestInfo{Method: http.MethodGet, Path: conversationPath(id), Family: FamilyConversations, Status: http.StatusOK, Cached: true})
 			return &conv, nil
 		}

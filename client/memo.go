@@ -137,6 +137,17 @@ func (m *memo) getLocked(key memoKey) (any, bool) {
 	return e.value, true
 }
 
+// getAt is get with the time the value was put.
+func (m *memo) getAt(key memoKey) (any, time.Time, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.entryLocked(key)
+	if !ok {
+		return nil, time.Time{}, false
+	}
+	return e.value, e.at, true
+}
+
 func (m *memo) entryLocked(key memoKey) (*memoEntry, bool) {
 	el, ok := m.entries[key]
 	if !ok {
@@ -296,15 +307,21 @@ func (m *memo) sawConversationLocked(org, operator int64, c Conversation, withPa
 // list row says; zero when it does not know): with its parts when they were fetched at the
 // version held (or, without a version, within the time-to-live).
 func (m *memo) conversation(org, operator, id int64, v Version) (Conversation, bool) {
+	c, _, ok := m.conversationAt(org, operator, id, v)
+	return c, ok
+}
+
+// conversationAt is conversation with the time its parts arrived (zero without parts).
+func (m *memo) conversationAt(org, operator, id int64, v Version) (Conversation, time.Time, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	val, ok := m.getLocked(memoKey{kind: kindConversation, org: org, operator: operator, id: id})
 	if !ok {
-		return Conversation{}, false
+		return Conversation{}, time.Time{}, false
 	}
 	h := val.(*heldConversation)
 	if v.Known() && !h.version.Covers(v) {
-		return Conversation{}, false
+		return Conversation{}, time.Time{}, false
 	}
 	c := h.conv
 	if h.parts != nil {
@@ -316,7 +333,10 @@ func (m *memo) conversation(org, operator, id int64, v Version) (Conversation, b
 			c.ConversationPartSet = h.parts
 		}
 	}
-	return c, true
+	if c.ConversationPartSet == nil {
+		return c, time.Time{}, true
+	}
+	return c, h.partsTime, true
 }
 
 // version is the version of conversation id as held (zero when not held).
@@ -338,6 +358,7 @@ type heldThread struct {
 	next     string    // the next older page; "" when the oldest message is held
 	version  Version   // what the conversation's version was when they were fetched
 	bytes    int       // approxSize of the messages
+	fetched  time.Time // when the newest page was fetched
 }
 
 func (m *memo) thread(org, operator, id int64) (heldThread, bool) {
@@ -386,13 +407,13 @@ func (m *memo) sawContactLocked(org, operator int64, c Contact) {
 	m.putLocked(memoKey{kind: kindContact, org: org, operator: operator, id: c.ID}, &c, approxSize(&c), true)
 }
 
-// contact returns contact id as held within the time-to-live.
-func (m *memo) contact(org, operator, id int64) (Contact, bool) {
-	val, ok := m.get(memoKey{kind: kindContact, org: org, operator: operator, id: id})
+// contact returns contact id as held within the time-to-live, and when it arrived.
+func (m *memo) contact(org, operator, id int64) (Contact, time.Time, bool) {
+	val, at, ok := m.getAt(memoKey{kind: kindContact, org: org, operator: operator, id: id})
 	if !ok {
-		return Contact{}, false
+		return Contact{}, time.Time{}, false
 	}
-	return *val.(*Contact), true
+	return *val.(*Contact), at, true
 }
 
 // heldElsewhere reports a path whose answers the client's memory holds by what they are

@@ -1,9 +1,45 @@
 package client
 
 import (
+	"context"
 	"net/http"
 	"sync"
+	"time"
 )
+
+type withinKey struct{}
+
+// Within marks ctx so that a GET (also a Poll or Fresh one) may be answered by an answer
+// held in the memory that is at most d old: a list page or another answer without a
+// version, a thread (LatestMessages), a conversation's parts (ConversationWithParts), a
+// contact (GetContact). Without Fresh the memory answers as it always does (within the
+// time-to-live, or while the version holds); Within lets a Fresh or polling context that
+// many callers share take what one of them fetched a moment ago. d <= 0 leaves ctx as it
+// is. Independently of Within, identical GETs in flight at the same time are always sent
+// once (single-flight, for every GET, whatever the context) and each caller gets its own
+// copy of the answer.
+func Within(ctx context.Context, d time.Duration) context.Context {
+	if d <= 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, withinKey{}, d)
+}
+
+func withinOf(ctx context.Context) (time.Duration, bool) {
+	d, ok := ctx.Value(withinKey{}).(time.Duration)
+	return d, ok
+}
+
+// mayRecall reports whether ctx lets the memory answer with data held since at: always
+// without Fresh (the caller has checked the time-to-live or the version), else only with
+// Within when the data is at most that old.
+func (c *Client) mayRecall(ctx context.Context, at time.Time) bool {
+	if !isFresh(ctx) {
+		return true
+	}
+	d, ok := withinOf(ctx)
+	return ok && !at.IsZero() && c.now().Sub(at) <= d
+}
 
 // flightKey names a GET that identical ones in flight share: the organization and the
 // reader it goes out as, and its whole URL.
