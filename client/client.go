@@ -112,16 +112,18 @@ type Config struct {
 	// CacheMaxBytes bounds the memory by the estimated size of what it holds (least
 	// recently used entries go first); zero means DefaultCacheMaxBytes.
 	CacheMaxBytes int
-	// OnRequest, when set, is called after every attempt, every cached answer and every GET
-	// answered by an identical one in flight, for a debug log. It never sees the token. It
-	// must not block.
+	// OnRequest, when set, is called after every attempt, every cached answer, every GET
+	// answered by an identical one in flight and every write the gates refused, for a debug
+	// log. It never sees the token. It must not block.
 	OnRequest func(RequestInfo)
 	// Store, when set, keeps the request counts (Counters) where the user's other parley
 	// processes add to and read them: the persistent ledger. nil counts in memory.
 	Store Store
 }
 
-// RequestInfo describes one attempt of a request (or an answer from the cache).
+// RequestInfo describes one attempt of a request (or an answer from the cache, or a write
+// the gates refused). A write hook (WithWriteHook) gets one per write: its outcome, with
+// Attempt the last attempt made and Duration the time of all of them.
 type RequestInfo struct {
 	Method   string
 	Path     string // without the base URL's scheme and host
@@ -132,6 +134,10 @@ type RequestInfo struct {
 	Attempt  int  // 0 for the first
 	Cached   bool // answered from the response cache, nothing sent
 	Err      error
+	// Operator is the Service-Operator-Id the request carried (0: none, the token's own).
+	Operator int64
+	// Refused: a write the gates refused (WithGate); nothing was sent.
+	Refused bool
 	// Joined: a GET answered by an identical one in flight at the same time; nothing was
 	// sent for it.
 	Joined bool
@@ -186,7 +192,9 @@ type Client struct {
 	operator   int64 // Service-Operator-Id of writes, and of reads unless shareReads
 	shareReads bool  // reads go out as reader and are held under it (ShareReads)
 	reader     int64
-	flights    *flights // GETs in flight, shared with every derived client
+	gates      []WriteGate         // asked before every write, in order (WithGate)
+	writeHooks []func(RequestInfo) // told every write's outcome (WithWriteHook)
+	flights    *flights            // GETs in flight, shared with every derived client
 	http       *http.Client
 	userAgent  string
 	timeout    time.Duration
@@ -396,13 +404,45 @@ type request struct {
 // empty, not JSON or not what out promises is a *BadResponseError, and only an answer that
 // passed enters the response cache. With out nil (the DELETEs) any success body is fine. A
 // write that may have been carried out without the client knowing returns an error matching
-// ErrOutcomeUnknown. It returns the HTTP status.
+// ErrOutcomeUnknown. A write the gates refuse (WithGate) is a *RefusedError, and nothing is
+// sent. The write hooks (WithWriteHook) see every write's outcome. It returns the HTTP
+// status.
 func (c *Client) do(ctx context.Context, req request, out checker) (int, error) {
+	if !isWrite(req.method) {
+		return c.exchange(ctx, req, out, nil)
+	}
+	started := time.Now()
+	info := RequestInfo{Method: req.method, Operator: c.operator}
+	status, err := c.exchange(ctx, req, out, &info)
+	if len(c.writeHooks) > 0 {
+		info.Status, info.Err, info.Duration = status, err, time.Since(started)
+		for _, fn := range c.writeHooks {
+			fn(info)
+		}
+	}
+	return status, err
+}
+
+// exchange is do without the write hooks; info, for a write, learns its path, family,
+// attempts and whether the gates refused it.
+func (c *Client) exchange(ctx context.Context, req request, out checker, info *RequestInfo) (int, error) {
 	u, err := url.Parse(req.url)
 	if err != nil {
 		return 0, fmt.Errorf("%s %s: parse URL: %w", req.method, req.url, err)
 	}
 	fam := familyOf(u.Path)
+	if info != nil {
+		info.Path, info.Query, info.Family = u.Path, u.RawQuery, fam
+	}
+	// The gates come first: a refused write is not counted, waits for no limiter and
+	// touches neither the memory nor the health of the connection.
+	if isWrite(req.method) {
+		if err := c.checkGates(req.method, u); err != nil {
+			info.Refused = true
+			c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Refused: true, Err: err})
+			return 0, err
+		}
+	}
 	if !c.sameOrigin(u) {
 		return 0, fmt.Errorf("%s %s: refusing to send the token outside %s", req.method, redactURL(u), c.base.String())
 	}
@@ -416,7 +456,7 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 			return 0, fmt.Errorf("%s %s: encode body: %w", req.method, u.Path, err)
 		}
 	}
-	return c.send(ctx, req, u, fam, payload, out, sendOpts{})
+	return c.send(ctx, req, u, fam, payload, out, sendOpts{info: info})
 }
 
 // get answers a GET: from the memory when it holds the answer and ctx lets it (see
@@ -508,8 +548,9 @@ func (c *Client) waitErr(ctx context.Context, method string, u *url.URL, joined 
 
 // sendOpts are what send needs beyond the request.
 type sendOpts struct {
-	flight *flight // a GET's: what its joiners learn
-	keep   bool    // a GET answer the memory keeps under akey
+	info   *RequestInfo // a write's: the attempts made
+	flight *flight      // a GET's: what its joiners learn
+	keep   bool         // a GET answer the memory keeps under akey
 	akey   memoKey
 }
 
@@ -534,6 +575,9 @@ func (c *Client) send(ctx context.Context, req request, u *url.URL, fam Family, 
 		return status, c.redact(err)
 	}
 	for attempt := 0; ; attempt++ {
+		if o.info != nil {
+			o.info.Attempt = attempt
+		}
 		if fam.IsAnalytics() {
 			if err := c.waitLimiter(ctx, fam, req.method); err != nil {
 				return fail(0, err)
@@ -805,6 +849,7 @@ func (c *Client) AnalyticsDelay(metric Metric) time.Duration {
 
 func (c *Client) logRequest(r RequestInfo) {
 	if c.onRequest != nil {
+		r.Operator = c.operatorFor(r.Method)
 		c.onRequest(r)
 	}
 }

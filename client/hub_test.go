@@ -1,7 +1,12 @@
 package client
 
 import (
+	"errors"
+	"fmt"
 	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -98,5 +103,244 @@ func TestShareReadsWithAReaderSendsItOnReads(t *testing.T) {
 	}
 	if _, ok := hub.WithContext(1, 7).HeldConversation(11, Version{}); ok {
 		t.Error("a conversation a shared read brought is held for operator 7's own reads")
+	}
+}
+
+// errViewer is the refusal of a gate that lets nothing through.
+var errViewer = errors.New("a viewer cannot change anything")
+
+func TestGateRefusesAWriteBeforeAnythingIsSentOrCounted(t *testing.T) {
+	rec := hubServer(t)
+	var events []Event
+	var logged []RequestInfo
+	hub, _ := newTestClient(t, rec.base(), func(c *Config) {
+		c.CacheTTL = time.Minute
+		c.OnEvent = func(e Event) { events = append(events, e) }
+		c.OnRequest = func(r RequestInfo) { logged = append(logged, r) }
+	})
+	type asked struct {
+		method, path string
+		operator     int64
+	}
+	var gateSaw []asked
+	viewer := hub.ShareReads(0).WithContext(42, 7).WithGate(func(method, path string, operator int64) error {
+		gateSaw = append(gateSaw, asked{method, path, operator})
+		return errViewer
+	})
+	if _, err := viewer.ListConversations(bg(), ConversationListOptions{}); err != nil {
+		t.Fatalf("a read through a gate: %v", err)
+	}
+	_, err := viewer.SetOperatorAway(bg(), 7, true)
+	var refused *RefusedError
+	if !errors.As(mustFail(t, err), &refused) {
+		t.Fatalf("a refused write's error is %T (%v), want a *RefusedError", err, err)
+	}
+	const want = "PATCH /api/um/v3/operators/7/away/: not sent: a viewer cannot change anything"
+	if err.Error() != want {
+		t.Errorf("error text %q, want %q", err.Error(), want)
+	}
+	if !errors.Is(err, errViewer) {
+		t.Error("the gate's own error is not reachable with errors.Is")
+	}
+	if errors.Is(err, ErrOutcomeUnknown) {
+		t.Error("a refused write reads as one whose outcome is unknown")
+	}
+	if ProblemOf(err) != ProblemNone || IsPermission(err) {
+		t.Errorf("a refused write reads as problem %v (permission %v)", ProblemOf(err), IsPermission(err))
+	}
+	if len(gateSaw) != 1 || gateSaw[0] != (asked{http.MethodPatch, v3 + "/operators/7/away/", 7}) {
+		t.Errorf("the gate was asked %+v, want once about PATCH %s/operators/7/away/ as operator 7", gateSaw, v3)
+	}
+	if n := rec.count(); n != 1 {
+		t.Fatalf("the server saw %d requests, want only the GET", n)
+	}
+	if tl := viewer.Tally(FamilyOperators); tl != (Tally{}) {
+		t.Errorf("a refused write was counted: %+v", tl)
+	}
+	if len(events) != 0 {
+		t.Errorf("a refused write reported events %+v", events)
+	}
+	if l := logged[len(logged)-1]; !l.Refused || l.Status != 0 || l.Operator != 7 || l.Method != http.MethodPatch {
+		t.Errorf("the request log shows the refused write as %+v", l)
+	}
+	if l := logged[0]; l.Refused || l.Operator != 0 {
+		t.Errorf("the request log shows the shared read as %+v (want operator 0)", l)
+	}
+	// Nothing changed: the memory still answers.
+	if _, err := viewer.ListConversations(bg(), ConversationListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := rec.count(); n != 1 {
+		t.Fatalf("after a refused write the GET was sent again (%d requests): the memory was cleared", n)
+	}
+	// A bulk DELETE and a POST are refused the same way.
+	if err := viewer.DeleteConversations(bg(), []int64{1}); !errors.As(err, &refused) {
+		t.Errorf("a list DELETE through the gate: %v", err)
+	}
+	if _, err := viewer.CreateNote(bg(), NewNote{ContactIdentityID: 1, Body: "x"}); !errors.As(err, &refused) {
+		t.Errorf("a POST through the gate: %v", err)
+	}
+	if n := rec.count(); n != 1 {
+		t.Fatalf("refused writes reached the server: %d requests", n)
+	}
+}
+
+func TestGatesChainAndDerivedClientsKeepThem(t *testing.T) {
+	rec := hubServer(t)
+	hub, _ := newTestClient(t, rec.base(), nil)
+	var order []string
+	gate := func(name string, refuse bool) WriteGate {
+		return func(method, path string, operator int64) error {
+			order = append(order, name)
+			if refuse {
+				return fmt.Errorf("%s says no", name)
+			}
+			return nil
+		}
+	}
+	first := hub.WithGate(gate("first", false))
+	second := first.WithContext(1, 7).ShareReads(0).WithGate(gate("second", true))
+	if _, err := first.SetOperatorAway(bg(), 7, true); err != nil {
+		t.Fatalf("a write its only gate lets through: %v", err)
+	}
+	if n := rec.count(); n != 1 {
+		t.Fatalf("a write the gate let through sent %d requests", n)
+	}
+	order = nil
+	_, err := second.WithContext(1, 9).SetOperatorAway(bg(), 9, true)
+	if err == nil || !strings.HasSuffix(err.Error(), ": not sent: second says no") {
+		t.Fatalf("a write the second gate refuses: %v", err)
+	}
+	if strings.Join(order, ",") != "first,second" {
+		t.Errorf("gates asked in order %v, want first,second", order)
+	}
+	if n := rec.count(); n != 1 {
+		t.Fatalf("a refused write reached the server: %d requests", n)
+	}
+	// Deriving from first again did not hand second's gate to first.
+	order = nil
+	if _, err := first.WithGate(nil).SetOperatorAway(bg(), 7, false); err != nil {
+		t.Fatalf("first's writes after second was derived: %v", err)
+	}
+	if strings.Join(order, ",") != "first" {
+		t.Errorf("first's write asked %v", order)
+	}
+}
+
+func TestRefusedWriteNeitherReportsNorEndsATrouble(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 0 {
+			writeJSON(w, http.StatusServiceUnavailable, `{"detail": "down"}`)
+			return
+		}
+		writeJSON(w, http.StatusOK, `{"count": 0, "next": null, "previous": null, "results": []}`)
+	})
+	var events []Event
+	hub, _ := newTestClient(t, rec.base(), func(c *Config) { c.OnEvent = func(e Event) { events = append(events, e) } })
+	viewer := hub.WithGate(func(string, string, int64) error { return errViewer })
+	if _, err := viewer.ListConversations(Poll(bg()), ConversationListOptions{}); err == nil {
+		t.Fatal("the 503 was not an error")
+	}
+	if len(events) != 1 || events[0].Kind != EventFailed || events[0].Problem != ProblemServer {
+		t.Fatalf("the 503 reported %+v, want one EventFailed of a server error", events)
+	}
+	if _, err := viewer.SetOperatorAway(bg(), 7, true); err == nil {
+		t.Fatal("the gate let the write through")
+	}
+	if len(events) != 1 {
+		t.Fatalf("the refused write reported %+v", events[1:])
+	}
+	if _, err := viewer.ListConversations(bg(), ConversationListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(events) != 2 || events[1].Kind != EventAnswered {
+		t.Fatalf("the first answer after the trouble reported %+v, want EventAnswered (the refused write ended nothing)", events[1:])
+	}
+}
+
+func TestWriteHookSeesEachWritesOutcomeOnce(t *testing.T) {
+	var puts atomic.Int32
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		switch {
+		case r.Method == http.MethodPut && puts.Add(1) == 1:
+			writeJSON(w, http.StatusServiceUnavailable, `{"detail": "busy"}`)
+		case r.Method == http.MethodPut:
+			writeJSON(w, http.StatusOK, `{"id": 3}`)
+		case r.Method == http.MethodPatch && strings.Contains(r.URL.Path, "/operators/9/"):
+			writeJSON(w, http.StatusBadRequest, `{"detail": "bad token `+testToken+`"}`)
+		case r.Method == http.MethodPatch:
+			writeJSON(w, http.StatusOK, `{"is_away": true}`)
+		default:
+			writeJSON(w, http.StatusOK, `{"count": 0, "next": null, "previous": null, "results": []}`)
+		}
+	})
+	hub, _ := newTestClient(t, rec.base(), nil)
+	var mu sync.Mutex
+	var seen, other []RequestInfo
+	session := hub.ShareReads(0).WithContext(0, 7).
+		WithWriteHook(func(r RequestInfo) { mu.Lock(); seen = append(seen, r); mu.Unlock() }).
+		WithGate(func(method, path string, _ int64) error {
+			if method == http.MethodDelete {
+				return errViewer
+			}
+			return nil
+		}).
+		WithWriteHook(func(r RequestInfo) { mu.Lock(); other = append(other, r); mu.Unlock() })
+
+	if _, err := session.ListConversations(bg(), ConversationListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := session.SetOperatorAway(bg(), 7, true); err != nil {
+		t.Fatal(err)
+	}
+	email := "ann@example.com"
+	if _, _, err := session.UpsertContact(bg(), IdentifierEmail, ContactUpdate{Email: &email}); err != nil {
+		t.Fatalf("PUT retried after a 503: %v", err)
+	}
+	if _, err := session.SetOperatorAway(bg(), 9, true); err == nil {
+		t.Fatal("the 400 was not an error")
+	}
+	if err := session.DeleteNote(bg(), 5); err == nil {
+		t.Fatal("the gate let a DELETE through")
+	}
+	type got struct {
+		Method  string
+		Status  int
+		Attempt int
+		Refused bool
+		Failed  bool
+	}
+	want := []got{
+		{http.MethodPatch, 200, 0, false, false},
+		{http.MethodPut, 200, 1, false, false},
+		{http.MethodPatch, 400, 0, false, true},
+		{http.MethodDelete, 0, 0, true, true},
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != len(want) {
+		t.Fatalf("the hook saw %d outcomes, want %d (one per write, none for the GET): %+v", len(seen), len(want), seen)
+	}
+	if len(other) != len(want) {
+		t.Fatalf("the second hook saw %d outcomes, want %d", len(other), len(want))
+	}
+	for i, r := range seen {
+		g := got{r.Method, r.Status, r.Attempt, r.Refused, r.Err != nil}
+		if g != want[i] {
+			t.Errorf("outcome %d: %+v, want %+v", i, g, want[i])
+		}
+		if r.Operator != 7 {
+			t.Errorf("outcome %d: operator %d, want 7", i, r.Operator)
+		}
+		if !strings.HasPrefix(r.Path, "/prefix"+v3+"/") || r.Family == "" {
+			t.Errorf("outcome %d: path %q family %q", i, r.Path, r.Family)
+		}
+		if s := fmt.Sprintf("%+v %v", r, r.Err); strings.Contains(s, testToken) {
+			t.Errorf("outcome %d carries the token: %s", i, s)
+		}
+	}
+	var refused *RefusedError
+	if !errors.As(seen[3].Err, &refused) {
+		t.Errorf("the refused DELETE's outcome has error %v", seen[3].Err)
 	}
 }

@@ -2,10 +2,82 @@ package client
 
 import (
 	"context"
+	"errors"
 	"net/http"
+	"net/url"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
+
+// A WriteGate is asked before a write (POST, PATCH, PUT, DELETE) is sent; an error refuses it
+// and nothing is sent. path is the API path the spec names ("/api/um/v3/operators/7/away/",
+// without the base URL's path and without the query); operator is the Service-Operator-Id
+// the write would carry (0: the token's own).
+type WriteGate func(method, path string, operator int64) error
+
+// RefusedError is a write a gate refused before sending (WithGate): nothing reached the
+// server, nothing was counted, nothing changed. Error() reads
+// "PATCH /api/um/v3/operators/7/away/: not sent: a viewer cannot change anything".
+type RefusedError struct {
+	Method, Path, Reason string
+	// Err is the gate's error (errors.Is and errors.As reach it).
+	Err error
+}
+
+func (e *RefusedError) Error() string { return e.Method + " " + e.Path + ": not sent: " + e.Reason }
+
+func (e *RefusedError) Unwrap() error { return e.Err }
+
+// WithGate returns a derived client whose writes pass g first: an error of g refuses the
+// write with a *RefusedError before anything is sent, counted or waited for. Gates chain:
+// a client derived from one with a gate asks that gate first, then g; WithContext and
+// ShareReads keep them.
+func (c *Client) WithGate(g WriteGate) *Client {
+	d := *c
+	if g != nil {
+		d.gates = append(slices.Clip(c.gates), g)
+	}
+	return &d
+}
+
+// checkGates asks the gates about a write of method to u.
+func (c *Client) checkGates(method string, u *url.URL) error {
+	if len(c.gates) == 0 {
+		return nil
+	}
+	path := u.Path
+	if base := c.base.Path; base != "" && strings.HasPrefix(path, base+"/") {
+		path = path[len(base):]
+	}
+	for _, g := range c.gates {
+		err := g(method, path, c.operator)
+		if err == nil {
+			continue
+		}
+		reason := err.Error()
+		var re *RefusedError
+		if errors.As(err, &re) {
+			reason = re.Reason // a gate that says it the client's way
+		}
+		return &RefusedError{Method: method, Path: path, Reason: c.redactText(reason), Err: c.redact(err)}
+	}
+	return nil
+}
+
+// WithWriteHook returns a derived client that calls fn with the outcome of every write
+// attempt (sent or refused by a gate), once per write, after its last attempt: method,
+// path, query, family, the operator it went out as, the final status and error (the token
+// never in it), Refused for a write a gate refused. Hooks chain like gates. fn runs on the
+// goroutine of the call and must not block.
+func (c *Client) WithWriteHook(fn func(RequestInfo)) *Client {
+	d := *c
+	if fn != nil {
+		d.writeHooks = append(slices.Clip(c.writeHooks), fn)
+	}
+	return &d
+}
 
 type withinKey struct{}
 
