@@ -36,6 +36,13 @@
 // updated_at of the conversations it carries, tell the client how far apart the two are:
 // ServerNow is the server's clock as far as the client can tell, ServerReached a time the
 // server's clock has certainly reached (where an "updated since" window starts).
+//
+// One client can serve many users at once (the team hub): ShareReads derives clients whose
+// reads go out under one identity and share the memory, while each writes as its own
+// operator (WithContext); WithGate refuses writes before they are sent (*RefusedError);
+// WithWriteHook sees every write's outcome. Identical GETs in flight at the same time are
+// sent once for all their callers, and Within lets a Fresh or polling read take what one
+// of them fetched a moment ago.
 package client
 
 import (
@@ -183,8 +190,9 @@ type Event struct {
 	Poll bool
 }
 
-// Client talks to one API. It is safe for concurrent use. WithContext derives clients that
-// act for another organization or operator and share counters and limiter.
+// Client talks to one API. It is safe for concurrent use. WithContext, ShareReads, WithGate
+// and WithWriteHook derive clients that share its transport, counters, limiter, memory and
+// GETs in flight.
 type Client struct {
 	base       *url.URL
 	token      string
