@@ -359,6 +359,27 @@ func (k *KeyMap) conflicts(overridden map[string][]string) []Problem {
 	return probs
 }
 
+// ReadOnly disables every binding that changes something: the edits (topics, note, edit,
+// away, create/update by identifier), delete and the row marks, which only serve bulk
+// deletes, act as operator (it chooses who writes), and export (it saves a file). A disabled
+// binding never matches (key.Matches) and neither the footer nor help shows it. Moving,
+// searching, filtering (Submit applies a filter form), refreshing, copying an id and the
+// screen keys stay. Call it after Apply: Apply makes new, enabled bindings.
+func (k *KeyMap) ReadOnly() {
+	for _, b := range k.editBindings() {
+		b.SetEnabled(false)
+	}
+}
+
+// editBindings are the bindings ReadOnly disables.
+func (k *KeyMap) editBindings() []*key.Binding {
+	return []*key.Binding{&k.Topics, &k.Note, &k.Edit, &k.Away, &k.Upsert, &k.Delete, &k.Mark, &k.ActAs, &k.Export}
+}
+
+// FixOperator disables act as operator (ctrl+p): every write goes as the one operator the
+// session was given. Call it after Apply.
+func (k *KeyMap) FixOperator() { k.ActAs.SetEnabled(false) }
+
 // Global is the help group valid everywhere.
 func (k *KeyMap) Global() []key.Binding {
 	return []key.Binding{k.Help, k.Back, k.Refresh, k.Conversations, k.Contacts, k.Operators,

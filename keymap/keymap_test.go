@@ -152,3 +152,60 @@ func TestSubmitCanBeReboundOutsideTheFormsKeys(t *testing.T) {
 		t.Fatalf("submit on ctrl+d (page down in a form's select): %v", err)
 	}
 }
+
+// TestReadOnlyDisablesEveryEditAndNothingElse: after ReadOnly the edit, delete, mark, act
+// as and export bindings are disabled (no key matches them, rebound ones included) and
+// every other action still matches its keys. A copy taken before keeps its bindings.
+func TestReadOnlyDisablesEveryEditAndNothingElse(t *testing.T) {
+	edits := []string{Topics, Note, Edit, Away, Upsert, Delete, Mark, ActAs, Export}
+	k := Default()
+	if err := k.Apply(map[string][]string{Note: {"N"}}); err != nil {
+		t.Fatal(err)
+	}
+	before := *k
+	k.ReadOnly()
+	for _, a := range Actions() {
+		b := k.binding(a)
+		off := slices.Contains(edits, a)
+		if b.Enabled() == off {
+			t.Errorf("%s: enabled %v after ReadOnly, want %v", a, b.Enabled(), !off)
+		}
+		for _, kk := range b.Keys() {
+			if len([]rune(kk)) != 1 {
+				continue // named keys (ctrl+p, space) are pressed differently
+			}
+			if got := key.Matches(press(kk), *b); got == off {
+				t.Errorf("%s: key %q matches %v after ReadOnly, want %v", a, kk, got, !off)
+			}
+		}
+	}
+	ctrlP, space := tea.KeyPressMsg{Code: 'p', Mod: tea.ModCtrl}, tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	if !key.Matches(ctrlP, before.ActAs) || !key.Matches(space, before.Mark) {
+		t.Fatal("the presses of this test do not match the enabled bindings")
+	}
+	if key.Matches(ctrlP, k.ActAs) {
+		t.Error("ctrl+p still matches act as")
+	}
+	if key.Matches(space, k.Mark) {
+		t.Error("space still matches mark")
+	}
+	for _, a := range edits {
+		if !before.binding(a).Enabled() {
+			t.Errorf("%s: the copy taken before ReadOnly was disabled too", a)
+		}
+	}
+}
+
+// TestFixOperatorDisablesOnlyActAs: ctrl+p no longer matches; the edits stay.
+func TestFixOperatorDisablesOnlyActAs(t *testing.T) {
+	k := Default()
+	k.FixOperator()
+	if k.ActAs.Enabled() || key.Matches(tea.KeyPressMsg{Code: 'p', Mod: tea.ModCtrl}, k.ActAs) {
+		t.Fatal("act as is still enabled")
+	}
+	for _, a := range Actions() {
+		if a != ActAs && !k.binding(a).Enabled() {
+			t.Errorf("%s disabled by FixOperator", a)
+		}
+	}
+}
