@@ -61,6 +61,14 @@ type Options struct {
 	// AskBackground asks the terminal for its background colour at start (the styles are
 	// for a dark one until it answers; a terminal that never answers keeps them).
 	AskBackground bool
+
+	// ReadOnly: a viewer (and `parley --read-only`): no edit keys anywhere (keymap.ReadOnly
+	// disables them, so neither the footer nor help shows them, and no edit form opens);
+	// the client's gate, where one is set, refuses writes anyway.
+	ReadOnly bool
+	// FixedOperator: an agent of the hub: act as (ctrl+p) is not offered; writes go as
+	// DefaultOperatorID.
+	FixedOperator bool
 }
 
 type screenEntry struct {
@@ -121,6 +129,17 @@ func New(o Options) *App {
 	}
 	if o.RequestBudget <= 0 {
 		o.RequestBudget = common.APIDailyLimit / 10
+	}
+	if o.ReadOnly || o.FixedOperator {
+		// On a copy: the caller's key map stays as it is (a hub's sessions may share one).
+		keys := *o.Keys
+		if o.ReadOnly {
+			keys.ReadOnly()
+		}
+		if o.FixedOperator {
+			keys.FixOperator()
+		}
+		o.Keys = &keys
 	}
 	ctx := &common.Ctx{
 		Styles:            o.Styles,

@@ -40,6 +40,12 @@ func startApp(t *testing.T, token func(sandbox.Info) string, w, h int) (*appLoop
 // startAppWithKeys is startApp with the key bindings keys.
 func startAppWithKeys(t *testing.T, token func(sandbox.Info) string, keys *keymap.KeyMap, w, h int) (*appLoop, sandbox.Info) {
 	t.Helper()
+	return startAppWith(t, token, w, h, func(o *Options) { o.Keys = keys })
+}
+
+// startAppWith is startApp with the options set changes (nil: none).
+func startAppWith(t *testing.T, token func(sandbox.Info) string, w, h int, set func(*Options)) (*appLoop, sandbox.Info) {
+	t.Helper()
 	log := &viewtest.RequestLog{}
 	sb := viewtest.Sandbox(t, sandbox.Options{RequestLog: log})
 	info := sb.Server.Info()
@@ -52,8 +58,12 @@ func startAppWithKeys(t *testing.T, token func(sandbox.Info) string, keys *keyma
 		t.Fatal(err)
 	}
 	viewtest.Ctx(c) // plain colours
-	app := New(Options{Client: c, Styles: theme.Plain(false), Keys: keys,
-		Now: viewtest.Clock, Demo: true, RequestBudget: 400, PageSize: 100, DefaultOperatorID: info.OwnerOperatorID})
+	o := Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(),
+		Now: viewtest.Clock, Demo: true, RequestBudget: 400, PageSize: 100, DefaultOperatorID: info.OwnerOperatorID}
+	if set != nil {
+		set(&o)
+	}
+	app := New(o)
 	l := &appLoop{Loop: viewtest.NewLoop(t, app), t: t, app: app, log: log}
 	l.Run(app.Init())
 	l.Deliver(tea.WindowSizeMsg{Width: w, Height: h})

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,9 +48,9 @@ type segment struct {
 	priority int
 }
 
-// statusBar shows the context (demo data or the API, organization, acting operator),
-// today's conversation requests the API counted against the budget (and apart those it
-// refused or that did not reach it), the auto-refresh state, the last refresh and the
+// statusBar shows the context (demo data or the API, organization, acting operator;
+// read-only), today's conversation requests the API counted against the budget (and apart
+// those it refused or that did not reach it), the auto-refresh state, the last refresh and the
 // troubles the client reported (troubles.go); the keys are in the footer below it.
 func (a *App) statusBar() string {
 	st := a.ctx.Styles
@@ -71,6 +70,9 @@ func (a *App) statusBar() string {
 		}
 	}
 	segs = append(segs, segment{" " + api, " " + short, st.StatusKey, 0})
+	if a.opts.ReadOnly {
+		segs = append(segs, segment{"read-only", "", st.StatusKey, 1})
+	}
 	if a.switching != nil {
 		to := orgName(a.switching.org)
 		segs = append(segs, segment{"checking " + to + "…", "checking…", st.StatusWarn, 1})
@@ -79,7 +81,7 @@ func (a *App) statusBar() string {
 	// nothing. The count is what the API counted; attempts it refused (429) or that never
 	// reached it follow apart.
 	tally := a.ctx.Client.Tally(client.FamilyConversations)
-	count := fmt.Sprintf("conv %d/%d", tally.Answered, a.opts.RequestBudget)
+	count := "conv " + layout.Thousands(tally.Answered) + "/" + layout.Thousands(a.opts.RequestBudget)
 	apart := notCounted(tally)
 	segs = append(segs, segment{count + " today" + apart, count + apart, st.StatusBar, 2})
 	if seg, ok := a.autoSegment(); ok {

@@ -830,7 +830,11 @@ func (m *Detail) rebuild() {
 	case m.notes.err != nil && len(m.notes.items) == 0:
 		text(st.Error.Render(layout.Fit(" "+common.ErrorText(m.notes.err), w)))
 	case len(m.notes.items) == 0 && !m.notes.loading:
-		text(st.Muted.Render(" none yet: " + m.ctx.Keys.Note.Help().Key + " writes one"))
+		if m.ctx.Keys.Note.Enabled() {
+			text(st.Muted.Render(" none yet: " + m.ctx.Keys.Note.Help().Key + " writes one"))
+		} else {
+			text(st.Muted.Render(" none yet")) // read-only: no key writes one
+		}
 	}
 	for i := range m.notes.items {
 		n := &m.notes.items[i]

@@ -787,8 +787,17 @@ func (s source) Footnote(st list.Status) (note, hints string) {
 	if !st.At.IsZero() {
 		note = " · refreshed " + st.At.In(s.m.ctx.Now().Location()).Format("15:04:05")
 	}
-	return note, s.m.ctx.Styles.Muted.Render(fmt.Sprintf("%s away · %s edit · %s delete · %s detail · %s refresh ",
-		k.Away.Help().Key, k.Edit.Help().Key, k.Delete.Help().Key, k.ToggleDetail.Help().Key, k.Refresh.Help().Key))
+	// The keys as bound, and only those enabled (read-only has no edits).
+	var parts []string
+	for _, h := range []struct {
+		b    key.Binding
+		what string
+	}{{k.Away, "away"}, {k.Edit, "edit"}, {k.Delete, "delete"}, {k.ToggleDetail, "detail"}, {k.Refresh, "refresh"}} {
+		if h.b.Enabled() {
+			parts = append(parts, h.b.Help().Key+" "+h.what)
+		}
+	}
+	return note, s.m.ctx.Styles.Muted.Render(strings.Join(parts, " · ") + " ")
 }
 
 // detailLines lay out the selected operator's fields that its row leaves out, w×h, each as

@@ -1,0 +1,257 @@
+package ui
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/views/analytics"
+	"github.com/parley-tui/parley/views/contacts"
+	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/forms"
+	"github.com/parley-tui/parley/views/navigation"
+	"github.com/parley-tui/parley/views/operators"
+)
+
+// bindings are every binding of k.
+func bindings(k *keymap.KeyMap) []key.Binding {
+	v := reflect.ValueOf(k).Elem()
+	var out []key.Binding
+	for i := range v.NumField() {
+		if b, ok := v.Field(i).Interface().(key.Binding); ok {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// offKeys is what a change of the key map turns off: the "key description" hints of the
+// bindings it disables, and their keys.
+type offKeys struct {
+	hints []string
+	keys  []string
+}
+
+func offIn(change func(*keymap.KeyMap)) offKeys {
+	k := keymap.Default()
+	change(k)
+	var off offKeys
+	for _, b := range bindings(k) {
+		if b.Enabled() {
+			continue
+		}
+		off.hints = append(off.hints, b.Help().Key+" "+b.Help().Desc)
+		for _, kk := range b.Keys() {
+			if !slices.Contains(off.keys, kk) {
+				off.keys = append(off.keys, kk)
+			}
+		}
+	}
+	return off
+}
+
+// screenHints are texts of the screens that name an edit key as the default key map binds
+// it (the operators list's footnote, a contact's notes when there are none).
+var screenHints = []string{"w away", "e edit", "d delete", "n writes one"}
+
+// walkReport is what a walk through every screen found: the edit hints shown (in a
+// footer, in help, in a screen's own text) and the edit keys that did something (opened a
+// modal, changed the frame, sent a request), each as "place: what".
+type walkReport struct {
+	shown, reacted []string
+	places         []string
+}
+
+// walkEditKeys shows every screen and pane of the app in l, and at each one reads the
+// footer, help and the frame for off's hints and presses off's keys, one at a time (those
+// that an enabled key of the place shares are left out: d picks the date range on the
+// analytics screen).
+func walkEditKeys(l *appLoop, off offKeys, w, h int) walkReport {
+	l.t.Helper()
+	var rep walkReport
+	check := func(place string) {
+		l.t.Helper()
+		rep.places = append(rep.places, place)
+		frame := ansi.Strip(l.app.Screen().View()) // without toasts over it
+		foot := l.footer()
+		for _, hint := range off.hints {
+			if strings.Contains(foot, " "+hint+"  ") || strings.HasSuffix(foot, " "+hint) {
+				rep.shown = append(rep.shown, place+": footer "+hint)
+			}
+		}
+		for _, hint := range screenHints {
+			if strings.Contains(frame, hint) {
+				rep.shown = append(rep.shown, place+": screen "+hint)
+			}
+		}
+		help := helpEntries(l.t, l, l.openHelp(), w, h)
+		l.closeAll()
+		taken := map[string]bool{} // keys of enabled bindings here
+		for _, e := range help {
+			if slices.Contains(off.hints, e) {
+				rep.shown = append(rep.shown, place+": help "+e)
+				continue
+			}
+			label, _, _ := strings.Cut(e, " ")
+			for _, k := range strings.Split(label, "/") {
+				taken[k] = true
+			}
+		}
+		l.Quiet(200 * time.Millisecond) // timers of the walk so far (rest, reload) are done
+		for _, k := range off.keys {
+			if taken[k] {
+				continue
+			}
+			before, sent := l.app.Render(), len(l.log.Lines())
+			l.Key(k)
+			var what []string
+			if m := l.top(); m != nil {
+				what = append(what, fmt.Sprintf("opened %T", m))
+			}
+			if l.app.Render() != before {
+				what = append(what, "changed the frame")
+			}
+			if n := len(l.log.Lines()); n != sent {
+				what = append(what, fmt.Sprintf("sent %d requests", n-sent))
+			}
+			if len(what) > 0 {
+				rep.reacted = append(rep.reacted, place+": "+k+" "+strings.Join(what, ", "))
+				l.closeAll()
+			}
+		}
+		sent := len(l.log.Lines())
+		l.Quiet(200 * time.Millisecond) // what a key armed a timer for
+		if n := len(l.log.Lines()); n != sent {
+			rep.reacted = append(rep.reacted, fmt.Sprintf("%s: %d requests after the keys", place, n-sent))
+		}
+	}
+
+	tri := l.app.Screen().(*conversations.Model)
+	l.Until("conversations", func() bool { return len(tri.List.Rows()) > 0 && !tri.List.Loading() })
+	check("conversations list")
+	l.Key("enter")
+	l.Until("the thread", func() bool { return tri.Focused() == conversations.PaneMessages })
+	check("conversations thread")
+	l.Key("tab")
+	l.Until("the detail", func() bool { return tri.Focused() == conversations.PaneDetail })
+	check("conversations detail")
+
+	l.Key("2")
+	l.closeAll() // the search prompt it opens with
+	ct := l.app.Screen().(*contacts.Model)
+	l.Until("contacts", func() bool { return len(ct.List.Rows()) > 0 })
+	check("contacts list")
+	// A contact without notes: its notes say how to write one.
+	l.Key("enter")
+	l.Until("a contact's detail", func() bool { return ct.Focused() == contacts.PaneDetail })
+	for i := 0; i < 30 && !strings.Contains(ansi.Strip(l.app.Render()), "Notes (0)"); i++ {
+		l.Key("esc", "j", "enter")
+		l.Quiet(50 * time.Millisecond)
+	}
+	if !strings.Contains(ansi.Strip(l.app.Render()), "Notes (0)") {
+		l.t.Fatalf("no contact without notes among the first 30:\n%s", ansi.Strip(l.app.Render()))
+	}
+	check("contact detail")
+
+	l.Key("3")
+	ops := l.app.Screen().(*operators.Model)
+	l.Until("operators", func() bool { return ops.Loaded() && !ops.Busy() })
+	check("operators")
+	l.Key("4")
+	an := l.app.Screen().(*analytics.Model)
+	l.Until("analytics", func() bool { return an.Loaded() })
+	check("analytics")
+	l.Key("5")
+	nav := l.app.Screen().(*navigation.Model)
+	l.Until("navigation", func() bool { return nav.Loaded() })
+	check("navigation")
+	return rep
+}
+
+// TestReadOnlyOffersNoEditAnywhere: with Options.ReadOnly no footer, no help and no
+// screen of any screen or pane names an edit key, and pressing every edit key there opens
+// nothing, changes nothing and sends no request to the sandbox. The same walk without
+// ReadOnly finds the hints and keys at every place, so the walk sees them where they are.
+func TestReadOnlyOffersNoEditAnywhere(t *testing.T) {
+	const w, h = 160, 40
+	off := offIn((*keymap.KeyMap).ReadOnly)
+	if len(off.hints) == 0 || !slices.Contains(off.keys, "t") || !slices.Contains(off.keys, "ctrl+p") {
+		t.Fatalf("read-only turns off %+v", off)
+	}
+
+	l, _ := startAppWith(t, nil, w, h, func(o *Options) { o.ReadOnly = true })
+	rep := walkEditKeys(l, off, w, h)
+	for _, s := range rep.shown {
+		t.Errorf("read-only shows an edit: %s", s)
+	}
+	for _, s := range rep.reacted {
+		t.Errorf("read-only took an edit key: %s", s)
+	}
+	for _, line := range l.log.Lines() {
+		if line.Method != "GET" {
+			t.Errorf("read-only sent %s %s", line.Method, line.Path)
+		}
+	}
+	if bar := l.statusBar(); !strings.Contains(bar, "read-only") {
+		t.Errorf("the status bar does not say read-only: %q", bar)
+	}
+
+	l, _ = startApp(t, nil, w, h)
+	rep = walkEditKeys(l, off, w, h)
+	for _, place := range rep.places {
+		in := func(list []string) bool {
+			return slices.ContainsFunc(list, func(s string) bool { return strings.HasPrefix(s, place+": ") })
+		}
+		if !in(rep.shown) || !in(rep.reacted) {
+			t.Errorf("without read-only, %s shows no edit hint or takes no edit key: the walk sees nothing there\nshown %q\nreacted %q",
+				place, rep.shown, rep.reacted)
+		}
+	}
+	for _, want := range []string{"contact detail: screen n writes one", "operators: screen w away", "conversations list: help t edit topics"} {
+		if !slices.Contains(rep.shown, want) {
+			t.Errorf("without read-only the walk does not find %q in %q", want, rep.shown)
+		}
+	}
+}
+
+// TestFixedOperatorOffersNoActAs: an agent of the hub (Options.FixedOperator) is not
+// offered ctrl+p: neither the footer nor help names it, and it opens no picker, not over an
+// edit form either; the edits stay. Without FixedOperator the same steps open the picker.
+func TestFixedOperatorOffersNoActAs(t *testing.T) {
+	const w, h = 120, 40
+	for _, fixed := range []bool{true, false} {
+		l, _ := startAppWith(t, nil, w, h, func(o *Options) { o.FixedOperator = fixed })
+		tri := l.app.Screen().(*conversations.Model)
+		l.Until("conversations", func() bool { return len(tri.List.Rows()) > 0 && !tri.List.Loading() })
+		help := helpEntries(t, l, l.openHelp(), w, h)
+		l.closeAll()
+		if offered := slices.Contains(help, "ctrl+p act as operator"); offered == fixed {
+			t.Errorf("fixed=%v: help offers act as: %v (%q)", fixed, offered, help)
+		}
+		if strings.Contains(l.footer(), "ctrl+p") {
+			t.Errorf("fixed=%v: the footer names ctrl+p: %q", fixed, l.footer())
+		}
+		if !slices.Contains(help, "t edit topics") {
+			t.Errorf("fixed=%v: help lacks the edits: %q", fixed, help)
+		}
+		l.Key("ctrl+p")
+		if _, picked := l.top().(*picker); picked == fixed {
+			t.Errorf("fixed=%v: ctrl+p opened the operator picker: %v", fixed, picked)
+		}
+		l.closeAll()
+		l.Key("t")
+		modal[*forms.Modal](l, "the topics form")
+		l.Key("ctrl+p")
+		if _, picked := l.top().(*picker); picked == fixed {
+			t.Errorf("fixed=%v: ctrl+p over the topics form opened the picker: %v", fixed, picked)
+		}
+		l.closeAll()
+	}
+}
