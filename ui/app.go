@@ -69,6 +69,13 @@ type Options struct {
 	// FixedOperator: an agent of the hub: act as (ctrl+p) is not offered; writes go as
 	// DefaultOperatorID.
 	FixedOperator bool
+	// Team is non-nil in a hub session: the conversations screen takes common.PolledMsg
+	// instead of polling itself, and the status bar shows the team's use of the budget and
+	// the sessions connected.
+	Team common.Team
+	// UserName is the hub user's name, shown in the status bar ("as Clara"; the operator's
+	// name follows when it is another).
+	UserName string
 }
 
 type screenEntry struct {
@@ -130,6 +137,7 @@ func New(o Options) *App {
 	if o.RequestBudget <= 0 {
 		o.RequestBudget = common.APIDailyLimit / 10
 	}
+	o.UserName = sanitize.Line(strings.TrimSpace(o.UserName))
 	if o.ReadOnly || o.FixedOperator {
 		// On a copy: the caller's key map stays as it is (a hub's sessions may share one).
 		keys := *o.Keys
@@ -275,6 +283,8 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.onLimitEnded()
 	case autoTickMsg:
 		return a, a.onAutoTick(msg)
+	case common.PolledMsg:
+		return a, a.onPolled(msg)
 	case common.RefreshedMsg:
 		if msg.At.After(a.lastRefresh) {
 			a.lastRefresh = msg.At

@@ -533,19 +533,21 @@ func (a *App) afterOperatorTask(msg common.TaskDoneMsg) tea.Cmd {
 	return nil
 }
 
-// contextLabel is the status bar's "org N · as NAME".
-func (a *App) contextLabel() string {
-	var parts []string
-	switch org := a.ctx.Client.OrganizationID(); {
-	case org != 0 && a.opsOrg != 0 && a.opsOrg != org:
+// contextLabel is the status bar's "org N · as NAME", and its form for a narrow terminal.
+// In a hub session NAME is the user's, and the acting operator's name follows when it is
+// another ("as clara (Clara Diaz)"), in the long form only.
+func (a *App) contextLabel() (full, short string) {
+	var org string
+	switch cur := a.ctx.Client.OrganizationID(); {
+	case cur != 0 && a.opsOrg != 0 && a.opsOrg != cur:
 		// An organization token, or an id the token cannot use: the API answers for another.
-		parts = append(parts, fmt.Sprintf("org %d (not %d)", a.opsOrg, org))
-	case org != 0:
-		parts = append(parts, fmt.Sprintf("org %d", org))
+		org = fmt.Sprintf("org %d (not %d)", a.opsOrg, cur)
+	case cur != 0:
+		org = fmt.Sprintf("org %d", cur)
 	case a.opsOrg != 0:
-		parts = append(parts, fmt.Sprintf("org %d", a.opsOrg))
+		org = fmt.Sprintf("org %d", a.opsOrg)
 	default:
-		parts = append(parts, "default org")
+		org = "default org"
 	}
 	op := a.ctx.Client.OperatorID()
 	name := ""
@@ -559,5 +561,14 @@ func (a *App) contextLabel() string {
 	} else {
 		name = "default operator"
 	}
-	return strings.Join(append(parts, "as "+name), " · ")
+	full = org + " · as " + name
+	if u := a.opts.UserName; u != "" {
+		short = org + " · as " + u
+		full = short
+		if !strings.EqualFold(u, name) {
+			full += " (" + name + ")"
+		}
+		return full, short
+	}
+	return full, full
 }

@@ -43,13 +43,14 @@ func (a *App) autoFamily() (client.Family, int) {
 }
 
 // autoPace is the shown screen's auto-refresh pace now (none for a screen that never
-// auto-refreshes), backed off after failed
+// auto-refreshes, nor for one the hub's shared polls refresh), backed off after failed
 // auto-refreshes while the server errs or cannot be reached, and until when its family is
 // at the API's daily limit (zero when it is not): then it does not refresh at all. It only
 // reads (View asks too).
 func (a *App) autoPace() (common.Pace, time.Time) {
 	family, cost := a.autoFamily()
-	if cost == 0 {
+	if cost == 0 || a.shared() {
+		// The shared polls of the hub refresh the conversations screen (team.go).
 		return common.Pace{Activity: a.activity(), Manual: true}, time.Time{} // never auto-refreshes
 	}
 	p := a.ctx.Budget.Pace(a.activity(), a.ctx.Client.Usage(family), cost)

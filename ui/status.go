@@ -48,9 +48,10 @@ type segment struct {
 	priority int
 }
 
-// statusBar shows the context (demo data or the API, organization, acting operator;
-// read-only), today's conversation requests the API counted against the budget (and apart
-// those it refused or that did not reach it), the auto-refresh state, the last refresh and the
+// statusBar shows the context (demo data or the API, organization, acting operator, the
+// hub user; read-only), today's conversation requests the API counted against the budget
+// (and apart those it refused or that did not reach it; the team's in a hub session, with
+// the sessions connected), the auto-refresh state, the last refresh and the
 // troubles the client reported (troubles.go); the keys are in the footer below it.
 func (a *App) statusBar() string {
 	st := a.ctx.Styles
@@ -61,12 +62,12 @@ func (a *App) statusBar() string {
 	if a.opts.Demo {
 		api, short = "demo data (embedded sandbox)", "demo data"
 	}
-	if c := a.contextLabel(); c != "" {
+	if c, cs := a.contextLabel(); c != "" {
 		api += " · " + c
 		if a.opts.Demo {
-			short += " · " + c
+			short += " · " + cs
 		} else {
-			short = c // on a narrow terminal the organization and operator matter more than the host
+			short = cs // on a narrow terminal the organization and operator matter more than the host
 		}
 	}
 	segs = append(segs, segment{" " + api, " " + short, st.StatusKey, 0})
@@ -80,10 +81,16 @@ func (a *App) statusBar() string {
 	// Numbers keep a word even in their short form: a bare "139/400" or "08:39:28" says
 	// nothing. The count is what the API counted; attempts it refused (429) or that never
 	// reached it follow apart.
+	// In a hub session the count is the team's: the hub's one client counts every
+	// session's requests.
 	tally := a.ctx.Client.Tally(client.FamilyConversations)
 	count := "conv " + layout.Thousands(tally.Answered) + "/" + layout.Thousands(a.opts.RequestBudget)
+	if a.hub() {
+		count = "team " + count
+	}
 	apart := notCounted(tally)
 	segs = append(segs, segment{count + " today" + apart, count + apart, st.StatusBar, 2})
+	segs = append(segs, a.teamSegments()...)
 	if seg, ok := a.autoSegment(); ok {
 		segs = append(segs, seg)
 	}

@@ -185,9 +185,13 @@ func limitToast(f client.Family, until, now time.Time) string {
 }
 
 // autoSegment is the status bar's auto-refresh state: the pace and why ("auto 30s",
-// "auto 2m (idle)", "auto off (daily limit)"); none when auto-refresh is off by
+// "auto 2m (idle)", "auto off (daily limit)"), or the hub's shared poller's where its
+// polls refresh the shown screen ("shared 30s"); none when auto-refresh is off by
 // configuration.
 func (a *App) autoSegment() (segment, bool) {
+	if a.shared() {
+		return a.sharedSegment(), true
+	}
 	if !a.ctx.Budget.On() {
 		return segment{}, false
 	}

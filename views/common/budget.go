@@ -212,20 +212,20 @@ func (p Pace) Text(b Budget, unfocused bool, refreshKey string) (text, short str
 		}
 		return "auto off (" + why + "; a key resumes)", "auto off (" + why + ")"
 	case p.BackedOff:
-		return "auto " + compactDuration(p.Every) + " (backing off)", ""
+		return "auto " + CompactDuration(p.Every) + " (backing off)", ""
 	case p.Slowed():
-		return "auto " + compactDuration(p.Every) + " (budget)", ""
+		return "auto " + CompactDuration(p.Every) + " (budget)", ""
 	case p.Activity == LongIdle && !unfocused:
-		return "auto " + compactDuration(p.Every) + " (long idle)", "auto " + compactDuration(p.Every) + " (idle)"
+		return "auto " + CompactDuration(p.Every) + " (long idle)", "auto " + CompactDuration(p.Every) + " (idle)"
 	case p.Activity != Live:
-		return "auto " + compactDuration(p.Every) + " (" + why + ")", ""
+		return "auto " + CompactDuration(p.Every) + " (" + why + ")", ""
 	}
-	return "auto " + compactDuration(p.Every), ""
+	return "auto " + CompactDuration(p.Every), ""
 }
 
-// compactDuration is a period in as few characters as it takes: "30s", "2m", "1m30s",
+// CompactDuration is a period in as few characters as it takes: "30s", "2m", "1m30s",
 // "2h".
-func compactDuration(d time.Duration) string {
+func CompactDuration(d time.Duration) string {
 	switch {
 	case d%time.Hour == 0:
 		return strconv.Itoa(int(d/time.Hour)) + "h"

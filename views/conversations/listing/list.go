@@ -73,6 +73,13 @@ type Model struct {
 		gen         int
 		at, reached time.Time
 	}
+	// gap is the RefreshChanged asked to close a gap before a shared poll's window
+	// (onPolled), while its answer has not come: owner and gen of the list it was asked
+	// for.
+	gap struct {
+		open       bool
+		owner, gen int
+	}
 
 	// Topics and widgets seen on any row loaded in this context, by id (the API lists
 	// neither): the filter form and the topics form offer them and the header names them,
@@ -288,6 +295,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case mergeMsg:
 		return m.onMerge(msg)
+	case common.PolledMsg:
+		return m.onPolled(msg)
 	case common.OperatorsLoadedMsg:
 		m.Model.Invalidate() // rows show operator names
 		return m, nil
@@ -315,7 +324,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 // of changed conversations, not the list's, so the total grows only by the conversations
 // that are new to it: those with an id above every loaded id.
 func (m Model) onMerge(msg mergeMsg) (Model, tea.Cmd) {
-	if msg.owner != m.Model.Owner() || msg.gen != m.Model.Gen() || !m.Model.Loaded() || m.Model.Pending() {
+	if msg.owner != m.Model.Owner() || msg.gen != m.Model.Gen() {
+		return m, nil
+	}
+	m.gap.open = false // answered: a later gap may ask again
+	if !m.Model.Loaded() || m.Model.Pending() {
 		return m, nil
 	}
 	if msg.err != nil {
@@ -332,6 +345,67 @@ func (m Model) onMerge(msg mergeMsg) (Model, tea.Cmd) {
 	m.Model.PutOnTop(m.aboveAll(unloaded))
 	at := msg.at
 	return m, func() tea.Msg { return common.RefreshedMsg{At: at} }
+}
+
+// onPolled takes an answer of the team hub's shared poller: the organization's
+// conversations updated since msg.Since, whatever the list's query. Loaded rows (and the
+// pinned one) are updated in place, unless the row shown is newer than the poll's. A
+// conversation that is not loaded goes on top only when the list's query certainly lists
+// it (Matches: a filter the conversation's fields cannot judge, or a search, keeps it out)
+// and its place is certain (aboveAll). A poll whose window starts after the list's own
+// (msg.Since after windowFrom: a poll was missed while the list was loading) leaves a gap:
+// the list then inserts nothing from it and asks once itself (RefreshChanged), whose answer
+// covers the gap and the poll's window. A failed poll, or one answered before what the
+// list shows, changes nothing.
+func (m Model) onPolled(msg common.PolledMsg) (Model, tea.Cmd) {
+	if msg.Err != nil || !m.Model.Loaded() || m.Model.Pending() {
+		return m, nil
+	}
+	from := m.windowFrom()
+	if !msg.Reached.IsZero() && msg.Reached.Before(from) {
+		return m, nil // the list's rows are newer than this answer
+	}
+	gap := from.IsZero() || msg.Since.After(from)
+	q := m.Query()
+	rows := list.Map(msg.Conversations, RowFrom)
+	m.source(q).remember(rows)
+	var candidates []Row
+	for i, r := range rows {
+		if cur, ok := m.Model.Row(r.ID); ok && older(r, cur) {
+			continue
+		}
+		if m.Model.UpdateRow(r) || gap {
+			continue
+		}
+		if match, known := Matches(q, msg.Conversations[i]); match && known {
+			candidates = append(candidates, r)
+		}
+	}
+	m.Model.PutOnTop(m.aboveAll(candidates))
+	var ask tea.Cmd
+	if gap {
+		ask = m.closeGap()
+	} else if m.merged.gen != m.Model.Gen() || msg.Reached.After(m.merged.reached) {
+		m.merged.gen, m.merged.at, m.merged.reached = m.Model.Gen(), msg.At, msg.Reached
+	}
+	at := msg.At
+	return m, tea.Batch(ask, func() tea.Msg { return common.RefreshedMsg{At: at} })
+}
+
+// older reports whether row r is an older version of the conversation than cur.
+func older(r, cur Row) bool { return r.UpdatedAt.Before(cur.UpdatedAt) || r.LastAt.Before(cur.LastAt) }
+
+// closeGap asks RefreshChanged for the changes since the list's own window, unless one
+// asked for that is still unanswered.
+func (m *Model) closeGap() tea.Cmd {
+	if m.gap.open && m.gap.owner == m.Model.Owner() && m.gap.gen == m.Model.Gen() {
+		return nil
+	}
+	cmd := m.RefreshChanged()
+	if cmd != nil {
+		m.gap.open, m.gap.owner, m.gap.gen = true, m.Model.Owner(), m.Model.Gen()
+	}
+	return cmd
 }
 
 // aboveAll picks, of rows that are not loaded, those that certainly sort above every loaded
