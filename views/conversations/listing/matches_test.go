@@ -1,11 +1,14 @@
 package listing_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/conversations/listing"
+	"github.com/parley-tui/parley/views/viewtest"
 )
 
 // TestMatches: every filter the list's query can carry, judged from a conversation's own
@@ -91,5 +94,77 @@ func TestMatches(t *testing.T) {
 				t.Fatalf("Matches = (%v, %v), want (%v, %v)", match, known, tc.match, tc.known)
 			}
 		})
+	}
+}
+
+// TestMatchesAgreesWithTheSandbox: for queries with every filter Matches judges, the
+// conversations it says the query lists are exactly those the sandbox lists, wherever it
+// says it knows.
+func TestMatchesAgreesWithTheSandbox(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	c := viewtest.Client(t, sb)
+	ctx := context.Background()
+	all := func(f client.ConversationFilter) map[int64]client.Conversation {
+		t.Helper()
+		out := map[int64]client.Conversation{}
+		for conv, err := range c.ConversationsAll(ctx, client.AllConversationsOptions{Filter: f}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[conv.ID] = conv
+		}
+		return out
+	}
+	every := all(client.ConversationFilter{})
+	if len(every) < 20 {
+		t.Fatalf("the sandbox has %d conversations", len(every))
+	}
+	// Values taken from the data, so that every filter matches some and not others.
+	var sample client.Conversation
+	for _, conv := range every {
+		if conv.OperatorAssignedTo != nil && len(conv.Topics) > 0 && conv.ContactFirstMessageSentAt != nil && conv.Widget.ID != 0 {
+			sample = conv
+			break
+		}
+	}
+	if sample.ID == 0 {
+		t.Fatal("no conversation with an operator, topics, a first message and a widget")
+	}
+	mid := sample.UpdatedAt.Time
+	first := sample.ContactFirstMessageSentAt.Time
+	type F = client.ConversationFilter
+	filters := []F{
+		{Status: client.StatusPending}, {Status: client.StatusEnded},
+		{OperatorID: *sample.OperatorAssignedTo},
+		{TopicID: sample.Topics[0].ID},
+		{WidgetID: sample.Widget.ID},
+		{ContactIdentityID: sample.Contact.ID},
+		{ContactUUID: sample.ConversationContactUUID},
+		{IDGreaterThan: sample.ID}, {IDLessThan: sample.ID},
+		{UpdatedAtFromDate: mid}, {UpdatedAtToDate: mid},
+		{ContactFirstMessageFromDate: first}, {ContactFirstMessageToDate: first},
+		{ContactLastMessageFromDate: mid.Add(-72 * time.Hour), ContactLastMessageToDate: mid},
+		{Status: client.StatusEnded, UpdatedAtFromDate: mid.Add(-30 * 24 * time.Hour), OperatorID: *sample.OperatorAssignedTo},
+	}
+	for _, f := range filters {
+		listed := all(f)
+		judged := 0
+		for id, conv := range every {
+			match, known := listing.Matches(listing.Query{Filter: f}, conv)
+			if !known {
+				continue
+			}
+			judged++
+			if _, in := listed[id]; in != match {
+				t.Errorf("filter %+v: conversation %d: Matches %v, the sandbox lists it: %v", f, id, match, in)
+			}
+		}
+		least := len(every) / 2
+		if f.WidgetID != 0 {
+			least = 1 // only the conversations of that widget: a part of another may have used it
+		}
+		if judged < least {
+			t.Errorf("filter %+v: Matches judged %d of %d conversations", f, judged, len(every))
+		}
 	}
 }
