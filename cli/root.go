@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -50,8 +51,26 @@ type globalFlags struct {
 	demo       bool
 	configPath string
 	debug      string
+	// readOnly is the root command's --read-only (the TUI only; not a persistent flag).
+	readOnly optBool
 	// version is parley's version, from main (not a flag).
 	version string
+}
+
+// optBool is a boolean flag that remembers whether it was given: given, it wins over the
+// config file (--read-only=false too); not given, the file decides.
+type optBool struct{ given, value bool }
+
+func (b *optBool) String() string { return strconv.FormatBool(b.value) }
+func (b *optBool) Type() string   { return "bool" }
+
+func (b *optBool) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("want true or false")
+	}
+	b.given, b.value = true, v
+	return nil
 }
 
 func newRootCmd(version string) *cobra.Command {
@@ -88,6 +107,8 @@ from an embedded sandbox.`,
 	pf.BoolVar(&g.demo, "demo", false, "use the embedded sandbox with demo data")
 	pf.StringVar(&g.configPath, "config", "", "config file (env PARLEY_CONFIG; default $XDG_CONFIG_HOME/parley/config.yaml)")
 	pf.StringVar(&g.debug, "debug", "", "write a debug log to this file")
+	ro := root.Flags().VarPF(&g.readOnly, "read-only", "", "offer no edits: no edit keys, forms or deletes (config read_only)")
+	ro.NoOptDefVal = "true"
 
 	// Subcommands register here, one line each.
 	root.AddCommand(newAuthCmd(g))

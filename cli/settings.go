@@ -60,6 +60,9 @@ type Settings struct {
 	RequestBudget int
 	// RequestTimeout bounds one attempt of one API request (default 30s).
 	RequestTimeout time.Duration
+	// ReadOnly: the TUI offers no edits (--read-only, else read_only in the config file;
+	// default false).
+	ReadOnly bool
 	// LedgerDir holds the persistent request ledger: $XDG_STATE_HOME/parley/ledger or the
 	// platform's equivalent; "" when no state directory can be found (counts stay in
 	// memory).
@@ -190,6 +193,14 @@ func resolveSettingsOpts(_ context.Context, g *globalFlags, env func(string) str
 			return s, fmt.Errorf("%s: %w", envTimeout, err)
 		}
 		s.RequestTimeout = d
+	}
+
+	// Read-only: flag → file.
+	if cfg.ReadOnly != nil {
+		s.ReadOnly = *cfg.ReadOnly
+	}
+	if g.readOnly.given {
+		s.ReadOnly = g.readOnly.value
 	}
 
 	// The request ledger.

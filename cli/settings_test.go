@@ -252,3 +252,46 @@ func TestSettingsLedgerDir(t *testing.T) {
 		t.Errorf("no HOME: %q %v", s.LedgerDir, err)
 	}
 }
+
+// TestReadOnlyFlagOverTheFile: the root command's --read-only (alone it means true) wins
+// over read_only in the config file, --read-only=false included; without the flag the file
+// decides, and without either parley is not read-only.
+func TestReadOnlyFlagOverTheFile(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		file string
+		want bool
+	}{
+		{nil, "", false},
+		{nil, "read_only: true\n", true},
+		{nil, "read_only: false\n", false},
+		{[]string{"--read-only"}, "", true},
+		{[]string{"--read-only"}, "read_only: false\n", true},
+		{[]string{"--read-only=false"}, "read_only: true\n", false},
+		{[]string{"--read-only=true"}, "theme: dark\n", true},
+	} {
+		root := newRootCmd("test")
+		if err := root.ParseFlags(c.args); err != nil {
+			t.Fatalf("%q: %v", c.args, err)
+		}
+		flag := root.Flags().Lookup("read-only")
+		if flag == nil {
+			t.Fatal("the root command has no --read-only")
+		}
+		g := &globalFlags{readOnly: *flag.Value.(*optBool)}
+		s, err := resolveSettings(context.Background(), g, mapEnv(writeTestConfig(t, c.file)))
+		if err != nil {
+			t.Fatalf("%q %q: %v", c.args, c.file, err)
+		}
+		if s.ReadOnly != c.want {
+			t.Errorf("%q with %q: read-only %v, want %v", c.args, c.file, s.ReadOnly, c.want)
+		}
+	}
+	if err := newRootCmd("test").ParseFlags([]string{"--read-only=maybe"}); err == nil {
+		t.Error("--read-only=maybe was taken")
+	}
+	if _, err := resolveSettings(context.Background(), &globalFlags{}, mapEnv(writeTestConfig(t, "read_only: maybe\n"))); err == nil ||
+		!strings.Contains(err.Error(), `read_only: "maybe" is not true or false`) {
+		t.Errorf("read_only: maybe: %v", err)
+	}
+}

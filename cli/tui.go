@@ -91,6 +91,8 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 		PageSize:          s.PageSize,
 		Events:            events,
 		DefaultOperatorID: sess.OwnerID,
+		// Read-only offers no edit key, form or delete (ui.Options.ReadOnly).
+		ReadOnly: s.ReadOnly,
 		ReportCrash: func(c *ui.Crash) (string, string, error) {
 			summary, path, err := proc.log.write(c.Where, c.Value, c.Stack)
 			dl.log.Error("crash", "in", c.Where, "panic", summary, "stack", proc.log.redact(string(c.Stack)))

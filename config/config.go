@@ -84,6 +84,8 @@ type Config struct {
 	// RequestTimeout bounds one attempt of one API request,
 	// MinRequestTimeout..MaxRequestTimeout (0 = not set).
 	RequestTimeout time.Duration
+	// ReadOnly: the TUI offers no edits (nil = not set; the --read-only flag wins).
+	ReadOnly *bool
 	// Keys maps an action name to the keys bound to it, exactly as written in the file
 	// (a single key is a list of one; an empty list is kept). The keymap package validates
 	// the action names and the keys and reports conflicts.

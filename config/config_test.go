@@ -334,3 +334,32 @@ func TestSetRefusesBrokenFileAndBadValue(t *testing.T) {
 		t.Fatal("a file was created for a bad value")
 	}
 }
+
+// TestReadOnly: read_only takes true or false, any case; anything else is refused with its
+// line; unset it stays nil; Set writes it and the example's line uncommented is valid.
+func TestReadOnly(t *testing.T) {
+	for text, want := range map[string]bool{"true": true, "True": true, "false": false, `"true"`: true} {
+		c, err := Parse([]byte("theme: dark\nread_only: "+text+"\n"), "c.yaml")
+		if err != nil || c.ReadOnly == nil || *c.ReadOnly != want {
+			t.Errorf("read_only: %s: %+v, %v", text, c.ReadOnly, err)
+		}
+	}
+	if c, err := Parse([]byte("theme: dark\n"), "c.yaml"); err != nil || c.ReadOnly != nil {
+		t.Errorf("unset: %v, %v", c.ReadOnly, err)
+	}
+	_, err := Parse([]byte("theme: dark\nread_only: yes please\n"), "c.yaml")
+	if err == nil || !strings.Contains(err.Error(), `c.yaml:2: read_only: "yes please" is not true or false`) {
+		t.Errorf("a bad value: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if _, err := Set(path, Setting{KeyReadOnly, "TRUE"}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(path)
+	if err != nil || c.ReadOnly == nil || !*c.ReadOnly {
+		t.Fatalf("after Set: %+v, %v", c.ReadOnly, err)
+	}
+	if data, _ := os.ReadFile(path); !strings.Contains(string(data), "\nread_only: \"true\"\n") {
+		t.Errorf("Set wrote:\n%s", data)
+	}
+}

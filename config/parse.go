@@ -25,12 +25,13 @@ const (
 	KeyRequestBudget   = "request_budget"
 	KeyTeamSize        = "team_size"
 	KeyRequestTimeout  = "request_timeout"
+	KeyReadOnly        = "read_only"
 	KeyKeys            = "keys"
 )
 
 var knownKeys = []string{
 	KeyBaseURL, KeyOrganizationID, KeyOperatorID, KeyTheme,
-	KeyRefreshInterval, KeyPageSize, KeyRequestBudget, KeyTeamSize, KeyRequestTimeout, KeyKeys,
+	KeyRefreshInterval, KeyPageSize, KeyRequestBudget, KeyTeamSize, KeyRequestTimeout, KeyReadOnly, KeyKeys,
 }
 
 // maxProblems caps the problems reported for one file.
@@ -422,7 +423,25 @@ func (p *parser) value(name string, v *yaml.Node) {
 			return
 		}
 		p.c.RequestTimeout = d
+	case KeyReadOnly:
+		b, err := parseBool(s)
+		if err != nil {
+			p.addf(v, "%s: %v", name, err)
+			return
+		}
+		p.c.ReadOnly = &b
 	}
+}
+
+// parseBool reads a yes/no setting: true or false (as YAML writes them, in any case).
+func parseBool(s string) (bool, error) {
+	switch strings.ToLower(s) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, fmt.Errorf("%q is not true or false", s)
 }
 
 func (p *parser) keys(v *yaml.Node) {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -63,6 +64,10 @@ const example = `# parley configuration
 # duration such as 10s or 2m, 1s to 5m. Env PARLEY_REQUEST_TIMEOUT.
 # request_timeout: 30s
 
+# Read-only: the TUI offers no edits (no edit keys, forms or deletes); it only reads.
+# Flag --read-only (--read-only=false overrides this line).
+# read_only: false
+
 # Key bindings: an action name and the key or keys that trigger it (a key or a list).
 # The "?" help shows the actions and their keys; conflicts are reported at start-up.
 # keys:
@@ -91,7 +96,7 @@ func WriteExample(path string, force bool) error {
 
 // Setting is one top-level scalar value for Set.
 type Setting struct {
-	Key   string // one of base_url, organization_id, operator_id, theme, refresh_interval, page_size, request_budget, team_size, request_timeout
+	Key   string // one of base_url, organization_id, operator_id, theme, refresh_interval, page_size, request_budget, team_size, request_timeout, read_only
 	Value string
 }
 
@@ -191,6 +196,8 @@ func apply(c *Config, s *Setting) (bool, error) {
 		c.TeamSize = parsed.TeamSize
 	case KeyRequestTimeout:
 		c.RequestTimeout = parsed.RequestTimeout
+	case KeyReadOnly:
+		c.ReadOnly, s.Value = parsed.ReadOnly, strconv.FormatBool(*parsed.ReadOnly)
 	}
 	return !sameValues(old, *c), nil
 }
