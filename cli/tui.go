@@ -80,7 +80,7 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 	proc.log.addSecret(sess.token)
 
 	app := ui.New(ui.Options{
-		Client:            sess.Client,
+		Client:            tuiClient(sess.Client, s.ReadOnly),
 		Styles:            look.styles,
 		AskBackground:     look.ask,
 		Keys:              keys,
@@ -123,6 +123,19 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 		return fmt.Errorf("run the terminal UI: %w", err)
 	}
 	return nil
+}
+
+// readOnlyReason is why a read-only parley sends no write.
+const readOnlyReason = "parley runs read-only (--read-only, or read_only in the config file)"
+
+// tuiClient is the client the TUI works with: a read-only parley's refuses every write
+// before it is sent, whatever a key or a form would ask, so read-only never rests on the
+// keys alone.
+func tuiClient(c *client.Client, readOnly bool) *client.Client {
+	if !readOnly {
+		return c
+	}
+	return c.WithGate(client.RefuseWrites(readOnlyReason))
 }
 
 // look is how parley draws on its terminal: the colour profile the renderer writes with,

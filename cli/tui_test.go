@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/creack/pty"
 
+	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/theme"
 )
@@ -203,5 +204,41 @@ func TestLookFollowsTheTerminal(t *testing.T) {
 		if l.profile != c.profile || l.styles.Dark != c.dark || l.ask != c.ask || l.styles.Mono {
 			t.Errorf("%s: profile %v, dark %v, ask %v, mono %v; want %v, %v, %v, colour", c.name, l.profile, l.styles.Dark, l.ask, l.styles.Mono, c.profile, c.dark, c.ask)
 		}
+	}
+}
+
+// TestReadOnlyClientSendsNoWrite: the client a read-only TUI works with refuses a write
+// before it is sent (the sandbox's request log sees none) and says why; reads go on, and
+// the client of a TUI that is not read-only still writes.
+func TestReadOnlyClientSendsNoWrite(t *testing.T) {
+	log := &syncBuffer{}
+	sb, err := sandbox.Start(t.Context(), sandbox.Options{Size: sandbox.SizeSmall, Seed: 1, BurstRate: -1, RequestLog: log}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sb.Close() })
+	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := tuiClient(c, true).ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1}})
+	if err != nil || len(page.Results) != 1 {
+		t.Fatalf("a read-only client reads: %v", err)
+	}
+	id := page.Results[0].ID
+	before := strings.Count(log.String(), "\n")
+	_, err = tuiClient(c, true).UpdateConversation(t.Context(), id, client.ConversationUpdate{Topics: &[]string{"read-only"}})
+	var refused *client.RefusedError
+	if !errors.As(err, &refused) || !strings.Contains(err.Error(), "read-only") {
+		t.Fatalf("a read-only client's PATCH: %v, want a refusal that says read-only", err)
+	}
+	if after := strings.Count(log.String(), "\n"); after != before {
+		t.Fatalf("the refused PATCH reached the sandbox: %d requests logged, %d before", after, before)
+	}
+	if _, err := tuiClient(c, false).UpdateConversation(t.Context(), id, client.ConversationUpdate{Topics: &[]string{"Billing"}}); err != nil {
+		t.Fatalf("the client of a TUI that is not read-only: %v", err)
+	}
+	if after := strings.Count(log.String(), "\n"); after != before+1 {
+		t.Fatalf("the PATCH of a TUI that is not read-only: %d requests logged, want %d", after, before+1)
 	}
 }

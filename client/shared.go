@@ -193,3 +193,9 @@ func (g *flights) current(epoch uint64) bool {
 	defer g.mu.Unlock()
 	return g.epoch == epoch
 }
+
+// RefuseWrites is a gate that refuses every write, saying why (a read-only parley, a
+// viewer of the team hub).
+func RefuseWrites(reason string) WriteGate {
+	return func(string, string, int64) error { return errors.New(reason) }
+}
