@@ -92,6 +92,9 @@ type Config struct {
 	Keys map[string][]string
 	// KeyLines maps each action name of Keys to its line in the file, for messages.
 	KeyLines map[string]int
+	// Serve is the serve: section, the settings of `parley serve` (the zero value when the
+	// file has none).
+	Serve Serve
 	// Lines maps each top-level key present in the file to its line.
 	Lines map[string]int
 }

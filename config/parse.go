@@ -27,11 +27,12 @@ const (
 	KeyRequestTimeout  = "request_timeout"
 	KeyReadOnly        = "read_only"
 	KeyKeys            = "keys"
+	KeyServe           = "serve"
 )
 
 var knownKeys = []string{
 	KeyBaseURL, KeyOrganizationID, KeyOperatorID, KeyTheme,
-	KeyRefreshInterval, KeyPageSize, KeyRequestBudget, KeyTeamSize, KeyRequestTimeout, KeyReadOnly, KeyKeys,
+	KeyRefreshInterval, KeyPageSize, KeyRequestBudget, KeyTeamSize, KeyRequestTimeout, KeyReadOnly, KeyKeys, KeyServe,
 }
 
 // maxProblems caps the problems reported for one file.
@@ -356,6 +357,10 @@ func (p *parser) scalar(name string, v *yaml.Node) (string, bool) {
 func (p *parser) value(name string, v *yaml.Node) {
 	if name == KeyKeys {
 		p.keys(v)
+		return
+	}
+	if name == KeyServe {
+		p.serve(v)
 		return
 	}
 	s, ok := p.scalar(name, v)

@@ -73,6 +73,17 @@ const example = `# parley configuration
 # keys:
 #   refresh: [r, f5]
 #   quit: q
+
+# The team hub, "parley serve": each setting is also a flag of that command (the flag
+# wins). Relative paths are read from this file's directory.
+# serve:
+#   addr: 127.0.0.1:2222            # where agents connect with ssh; port 0 picks a free one
+#   users: users.yaml               # who may connect: name, key, operator, org, role
+#   host_key: hub_host_ed25519_key  # made (mode 0600) on first start, reused after
+#   audit_log: audit.jsonl          # one JSON line per write of every session (mode 0600)
+#   max_sessions: 50
+#   idle_timeout: 8h                # a session without a key for that long ends
+#   conn_rate: 30                   # connections per minute one address may open
 `
 
 // Example returns the commented example config file.
@@ -127,7 +138,7 @@ func Set(path string, settings ...Setting) (SetResult, error) {
 	}
 	want := before
 	for _, s := range settings {
-		if s.Key == KeyKeys || !known(s.Key) {
+		if s.Key == KeyKeys || s.Key == KeyServe || !known(s.Key) {
 			return res, fmt.Errorf("config: cannot set %q", s.Key)
 		}
 		changed, err := apply(&want, &s)
@@ -217,6 +228,7 @@ func check(data []byte, path string, want Config) error {
 func sameValues(a, b Config) bool {
 	a.Path, b.Path, a.Exists, b.Exists = "", "", false, false
 	a.Lines, b.Lines, a.KeyLines, b.KeyLines = nil, nil, nil, nil
+	a.Serve.Lines, b.Serve.Lines = nil, nil
 	return reflect.DeepEqual(a, b)
 }
 

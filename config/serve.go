@@ -1,0 +1,176 @@
+package config
+
+import (
+	"fmt"
+	"net"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The keys of the serve: section.
+const (
+	ServeAddr        = "addr"
+	ServeUsers       = "users"
+	ServeHostKey     = "host_key"
+	ServeAuditLog    = "audit_log"
+	ServeMaxSessions = "max_sessions"
+	ServeIdleTimeout = "idle_timeout"
+	ServeConnRate    = "conn_rate"
+)
+
+var serveKeys = []string{ServeAddr, ServeUsers, ServeHostKey, ServeAuditLog, ServeMaxSessions, ServeIdleTimeout, ServeConnRate}
+
+// Limits of the serve: settings.
+const (
+	MaxServeSessions  = 10000
+	MinIdleTimeout    = time.Minute
+	MaxIdleTimeout    = 7 * 24 * time.Hour
+	MaxServeConnRate  = 6000
+	serveSectionUsage = "serve must map settings to values, like \"addr: 127.0.0.1:2222\""
+)
+
+// Serve is the serve: section of a config file: the settings of `parley serve`. A zero
+// field is not set. Paths are as written (relative ones are relative to the config file's
+// directory: see Resolve).
+type Serve struct {
+	Addr        string
+	Users       string
+	HostKey     string
+	AuditLog    string
+	MaxSessions int
+	IdleTimeout time.Duration
+	ConnRate    int
+	// Lines maps each key of the section to its line in the file.
+	Lines map[string]int
+}
+
+// Resolve returns path as the config file at configPath means it: a relative path is
+// relative to the config file's directory; "~/" is the home directory home.
+func Resolve(path, configPath, home string) string {
+	switch {
+	case path == "":
+		return ""
+	case strings.HasPrefix(path, "~/") && home != "":
+		return filepath.Join(home, path[2:])
+	case filepath.IsAbs(path) || configPath == "":
+		return path
+	}
+	return filepath.Join(filepath.Dir(configPath), path)
+}
+
+func (p *parser) serve(v *yaml.Node) {
+	if v.Kind != yaml.MappingNode {
+		p.addf(v, serveSectionUsage)
+		return
+	}
+	s := Serve{Lines: map[string]int{}}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := deref(v.Content[i]), deref(v.Content[i+1])
+		name := strings.TrimSpace(k.Value)
+		if k.Kind != yaml.ScalarNode || !contains(serveKeys, name) {
+			if sug := suggest(name, serveKeys); sug != "" {
+				p.addf(k, "serve: unknown key %q (did you mean %q?)", name, sug)
+			} else {
+				p.addf(k, "serve: unknown key %q (known keys: %s)", name, strings.Join(serveKeys, ", "))
+			}
+			continue
+		}
+		if prev, dup := s.Lines[name]; dup {
+			p.addf(k, "serve: %s is set twice (first on line %d)", name, prev)
+			continue
+		}
+		s.Lines[name] = k.Line
+		if isNull(val) {
+			continue
+		}
+		text, ok := p.scalar("serve: "+name, val)
+		if !ok {
+			continue
+		}
+		if err := s.set(name, text); err != nil {
+			p.addf(val, "serve: %s: %v", name, err)
+		}
+	}
+	p.c.Serve = s
+}
+
+// set checks and stores one setting of the section.
+func (s *Serve) set(name, text string) error {
+	switch name {
+	case ServeAddr:
+		if err := CheckListenAddr(text); err != nil {
+			return err
+		}
+		s.Addr = text
+	case ServeUsers, ServeHostKey, ServeAuditLog:
+		if text == "" {
+			return fmt.Errorf("must be a file path")
+		}
+		switch name {
+		case ServeUsers:
+			s.Users = text
+		case ServeHostKey:
+			s.HostKey = text
+		default:
+			s.AuditLog = text
+		}
+	case ServeMaxSessions:
+		n, err := intIn(text, 1, MaxServeSessions)
+		if err != nil {
+			return err
+		}
+		s.MaxSessions = n
+	case ServeConnRate:
+		n, err := intIn(text, 1, MaxServeConnRate)
+		if err != nil {
+			return err
+		}
+		s.ConnRate = n
+	case ServeIdleTimeout:
+		d, err := ParseIdleTimeout(text)
+		if err != nil {
+			return err
+		}
+		s.IdleTimeout = d
+	}
+	return nil
+}
+
+// CheckListenAddr checks an address to listen on: host:port, the port 0 to 65535 (0
+// picks a free one).
+func CheckListenAddr(s string) error {
+	_, port, err := net.SplitHostPort(s)
+	if err != nil {
+		return fmt.Errorf("%q is not host:port (like 127.0.0.1:2222)", s)
+	}
+	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+		return fmt.Errorf("%q is not a port number", port)
+	}
+	return nil
+}
+
+// ParseIdleTimeout reads a session idle timeout: a Go duration such as 8h or 90m,
+// MinIdleTimeout to MaxIdleTimeout.
+func ParseIdleTimeout(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration like 8h or 90m", s)
+	}
+	if d < MinIdleTimeout || d > MaxIdleTimeout {
+		return 0, fmt.Errorf("%q is out of range (%s to %s)", s, MinIdleTimeout, MaxIdleTimeout)
+	}
+	return d, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,97 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseServeSection(t *testing.T) {
+	data := `theme: dark
+serve:
+  addr: 0.0.0.0:2222
+  users: team/users.yaml
+  host_key: ~/keys/hub
+  audit_log: /var/log/parley-audit.jsonl
+  max_sessions: 20
+  idle_timeout: 90m
+  conn_rate: 12
+`
+	c, err := Parse([]byte(data), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Serve{Addr: "0.0.0.0:2222", Users: "team/users.yaml", HostKey: "~/keys/hub", AuditLog: "/var/log/parley-audit.jsonl",
+		MaxSessions: 20, IdleTimeout: 90 * time.Minute, ConnRate: 12,
+		Lines: map[string]int{"addr": 3, "users": 4, "host_key": 5, "audit_log": 6, "max_sessions": 7, "idle_timeout": 8, "conn_rate": 9}}
+	if !reflect.DeepEqual(c.Serve, want) {
+		t.Fatalf("serve section\n got %+v\nwant %+v", c.Serve, want)
+	}
+	if got := Resolve(c.Serve.Users, "/home/a/.config/parley/config.yaml", "/home/a"); got != "/home/a/.config/parley/team/users.yaml" {
+		t.Errorf("a relative path resolves to %s", got)
+	}
+	if got := Resolve(c.Serve.HostKey, "/etc/parley/config.yaml", "/home/a"); got != "/home/a/keys/hub" {
+		t.Errorf("~/keys/hub resolves to %s", got)
+	}
+	if got := Resolve(c.Serve.AuditLog, "/etc/parley/config.yaml", "/home/a"); got != "/var/log/parley-audit.jsonl" {
+		t.Errorf("an absolute path resolves to %s", got)
+	}
+}
+
+func TestParseServeProblemsCarryLines(t *testing.T) {
+	data := `serve:
+  adr: 127.0.0.1:2222
+  addr: localhost
+  max_sessions: 0
+  idle_timeout: 10s
+  conn_rate: many
+  users: [a, b]
+  addr: 127.0.0.1:1
+`
+	_, err := Parse([]byte(data), "c.yaml")
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, w := range []string{
+		`c.yaml:2: serve: unknown key "adr" (did you mean "addr"?)`,
+		`c.yaml:3: serve: addr: "localhost" is not host:port`,
+		`c.yaml:4: serve: max_sessions: 0 is out of range (1 to 10000)`,
+		`c.yaml:5: serve: idle_timeout: "10s" is out of range (1m0s to 168h0m0s)`,
+		`c.yaml:6: serve: conn_rate: "many" is not a whole number`,
+		`c.yaml:7: serve: users must be a single value`,
+		`c.yaml:8: serve: addr is set twice (first on line 3)`,
+	} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error\n%s\ndoes not contain\n%s", err, w)
+		}
+	}
+	if _, err := Parse([]byte("serve: yes\n"), "c.yaml"); err == nil || !strings.Contains(err.Error(), "c.yaml:1: serve must map settings to values") {
+		t.Errorf("a scalar serve: %v", err)
+	}
+}
+
+// config set keeps a serve section as it is, and refuses to set the section itself.
+func TestSetKeepsTheServeSection(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	orig := "serve:\n  addr: 0.0.0.0:2222 # the team\n  max_sessions: 9\n"
+	if err := os.WriteFile(path, []byte(orig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Set(path, Setting{KeyTheme, "dark"}); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.HasPrefix(string(data), orig) {
+		t.Errorf("file:\n%s", data)
+	}
+	c, err := Load(path)
+	if err != nil || c.Serve.MaxSessions != 9 || c.Theme != ThemeDark {
+		t.Errorf("reads back %+v, %v", c, err)
+	}
+	if _, err := Set(path, Setting{KeyServe, "x"}); err == nil {
+		t.Error("Set(serve) accepted")
+	}
+}
