@@ -1,0 +1,54 @@
+package serve
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestGateFollowsTheRoles(t *testing.T) {
+	const own, other, stranger = 7, 8, 99
+	knows := func(org, op int64) bool { return org == 1001 && (op == own || op == other) }
+	viewer := Gate(User{Role: RoleViewer, Operator: own, Org: 1001}, knows)
+	agent := Gate(User{Role: RoleAgent, Operator: own, Org: 1001}, knows)
+	super := Gate(User{Role: RoleSupervisor, Operator: own, Org: 1001}, knows)
+	const base = "/prefix/api/um/v3"
+	tests := []struct {
+		name         string
+		gate         func(string, string, int64) error
+		method, path string
+		operator     int64
+		refused      string // "" = allowed
+	}{
+		{"viewer: topics", viewer, "PATCH", base + "/conversations/5/", own, "a viewer cannot change anything"},
+		{"viewer: note", viewer, "POST", base + "/notes/", own, "a viewer cannot change anything"},
+		{"viewer: own away", viewer, "PATCH", base + "/operators/7/away/", own, "a viewer cannot change anything"},
+		{"agent: topics as self", agent, "PATCH", base + "/conversations/5/", own, ""},
+		{"agent: note as self", agent, "POST", base + "/notes/", own, ""},
+		{"agent: delete contacts as self", agent, "DELETE", base + "/contact_identities/", own, ""},
+		{"agent: topics as another", agent, "PATCH", base + "/conversations/5/", other, "an agent acts only as their own operator (7)"},
+		{"agent: without an operator", agent, "PATCH", base + "/conversations/5/", 0, "an agent acts only as their own operator (7)"},
+		{"agent: own away", agent, "PATCH", base + "/operators/7/away/", own, ""},
+		{"agent: another's away", agent, "PATCH", base + "/operators/8/away/", own, "an agent sets only their own away status"},
+		{"agent: edit an operator", agent, "PATCH", base + "/operators/8/", own, "an agent cannot change operators"},
+		{"agent: edit self", agent, "PATCH", base + "/operators/7/", own, "an agent cannot change operators"},
+		{"agent: delete an operator", agent, "DELETE", base + "/operators/8/", own, "an agent cannot change operators"},
+		{"agent: post to operators", agent, "POST", base + "/operators/", own, "an agent cannot change operators"},
+		{"supervisor: as self", super, "PATCH", base + "/conversations/5/", own, ""},
+		{"supervisor: as another operator of the organization", super, "PATCH", base + "/operators/8/away/", other, ""},
+		{"supervisor: as an operator the API does not list", super, "PATCH", base + "/conversations/5/", stranger, "operator 99 is not one of the organization's operators"},
+		{"supervisor: without an operator", super, "PATCH", base + "/conversations/5/", 0, "a supervisor acts as an operator of their organization"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.gate(tt.method, tt.path, tt.operator)
+			switch {
+			case tt.refused == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tt.refused != "" && err == nil:
+				t.Errorf("allowed, want refused with %q", tt.refused)
+			case tt.refused != "" && !strings.Contains(err.Error(), tt.refused):
+				t.Errorf("refused with %q, want %q", err, tt.refused)
+			}
+		})
+	}
+}

@@ -1,0 +1,127 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sandbox"
+)
+
+// requestLog is the sandbox's request log, kept in memory.
+type requestLog struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *requestLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// logged is one line of the request log.
+type logged struct {
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	Query  string `json:"query"`
+	Status int    `json:"status"`
+}
+
+// lines reads the log.
+func (l *requestLog) lines(t testing.TB) []logged {
+	t.Helper()
+	l.mu.Lock()
+	data := l.b.String()
+	l.mu.Unlock()
+	var out []logged
+	sc := bufio.NewScanner(strings.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var r logged
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("request log line %q: %v", sc.Text(), err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// count counts the logged requests that match.
+func (l *requestLog) count(t testing.TB, match func(logged) bool) int {
+	n := 0
+	for _, r := range l.lines(t) {
+		if match(r) {
+			n++
+		}
+	}
+	return n
+}
+
+// conversationsFamily matches the requests of the conversations family.
+func conversationsFamily(r logged) bool { return strings.Contains(r.Path, "/api/um/v3/conversations/") }
+
+// testAPI is an in-process sandbox over real HTTP with its request log.
+type testAPI struct {
+	run  *sandbox.Running
+	info sandbox.Info
+	log  *requestLog
+}
+
+// startAPI serves a small sandbox (an in-memory database) for one test.
+func startAPI(t testing.TB) *testAPI {
+	t.Helper()
+	log := &requestLog{}
+	r, err := sandbox.Start(context.Background(), sandbox.Options{Size: sandbox.SizeSmall, BurstRate: -1, RequestLog: log}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("start the sandbox: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := r.Close(); err != nil {
+			t.Errorf("close the sandbox: %v", err)
+		}
+	})
+	return &testAPI{run: r, info: r.Server.Info(), log: log}
+}
+
+// client is an API client of the sandbox with the customer token; ttl > 0 turns the
+// response memory on.
+func (a *testAPI) client(t testing.TB, ttl time.Duration) *client.Client {
+	t.Helper()
+	c, err := client.New(client.Config{BaseURL: a.run.URL, Token: a.info.CustomerToken, CacheTTL: ttl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// operators lists the ids of the default organization's operators with their roles.
+func (a *testAPI) operators(t testing.TB) map[string][]int64 {
+	t.Helper()
+	out := map[string][]int64{}
+	for op, err := range a.client(t, 0).Operators(context.Background()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[op.Role] = append(out[op.Role], op.ID)
+	}
+	return out
+}
+
+// waitFor polls cond until it holds, failing after d.
+func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", d, what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
