@@ -1,0 +1,706 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+	"github.com/charmbracelet/colorprofile"
+	gossh "golang.org/x/crypto/ssh"
+	"golang.org/x/time/rate"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/ui"
+	"github.com/parley-tui/parley/views/common"
+)
+
+// Defaults of the hub's limits.
+const (
+	DefaultAddr          = "127.0.0.1:2222"
+	DefaultMaxSessions   = 50
+	DefaultIdleTimeout   = 8 * time.Hour
+	DefaultConnPerMinute = 30
+)
+
+// Look is how a session's TUI draws on its terminal: the colour profile its renderer
+// writes with, the styles, and whether it asks the terminal for its background.
+type Look struct {
+	Profile       colorprofile.Profile
+	Styles        *theme.Styles
+	AskBackground bool
+}
+
+// Options configure a hub.
+type Options struct {
+	// Client is the hub's API client (response memory on, the shared ledger): every
+	// session's client is derived from it.
+	Client *client.Client
+	// Users and Directory are the checked users file and the operators of its
+	// organizations (LoadUsers, CheckOperators). Reload reads UsersPath again.
+	Users     *Users
+	Directory Directory
+	// Operators lists an organization's operators for Reload (CheckOperators).
+	Operators OperatorsOf
+
+	HostKey gossh.Signer
+	// Addr is where the hub listens (DefaultAddr; port 0 picks a free port).
+	Addr string
+	// MaxSessions is the most sessions at once (DefaultMaxSessions).
+	MaxSessions int
+	// IdleTimeout ends a session that had no key for that long (DefaultIdleTimeout).
+	IdleTimeout time.Duration
+	// ConnPerMinute is how many connections one address may open a minute, at once up to
+	// as many (DefaultConnPerMinute).
+	ConnPerMinute int
+	// Events is the hub client's event hook; the hub fans its events out to the sessions.
+	Events *Events
+	// Audit records every write (nil: none).
+	Audit *Audit
+	// Log is the connection log (the hub's stderr).
+	Log io.Writer
+
+	// What each session's TUI needs.
+	// Keys makes a session's key map (the defaults with the config file's overrides).
+	Keys func() *keymap.KeyMap
+	// Look is the look for a session's environment (TERM, COLORTERM, NO_COLOR, …).
+	Look            func(env []string) Look
+	Label           string
+	Demo            bool
+	RefreshInterval time.Duration
+	PageSize        int
+	// ReportCrash writes down a panic caught in a session's TUI (its user named).
+	ReportCrash func(user string, c *ui.Crash) (summary, path string, err error)
+
+	// Now is the clock (time.Now); After is the shared pollers' timer (time.After): tests
+	// give their own to decide when a poll runs.
+	Now   func() time.Time
+	After func(time.Duration) <-chan time.Time
+}
+
+// Hub is a running team hub.
+type Hub struct {
+	opts  Options
+	srv   *ssh.Server
+	ln    net.Listener
+	limit *addrLimiter
+
+	logMu sync.Mutex
+
+	mu        sync.Mutex
+	users     *Users
+	dir       Directory
+	sessions  map[*session]struct{}
+	pollers   map[int64]*poller
+	closing   bool
+	nextID    int64
+	sessionWG sync.WaitGroup
+}
+
+// New makes a hub; Serve runs it.
+func New(o Options) (*Hub, error) {
+	switch {
+	case o.Client == nil:
+		return nil, errors.New("serve: no API client")
+	case o.Users == nil || len(o.Users.List) == 0:
+		return nil, errors.New("serve: no users")
+	case o.HostKey == nil:
+		return nil, errors.New("serve: no host key")
+	case o.Keys == nil || o.Look == nil:
+		return nil, errors.New("serve: no key map or look for the sessions")
+	}
+	if o.Addr == "" {
+		o.Addr = DefaultAddr
+	}
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = DefaultMaxSessions
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.ConnPerMinute <= 0 {
+		o.ConnPerMinute = DefaultConnPerMinute
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.After == nil {
+		o.After = time.After
+	}
+	if o.Directory == nil {
+		o.Directory = Directory{}
+	}
+	h := &Hub{opts: o, users: o.Users, dir: o.Directory, sessions: map[*session]struct{}{}, pollers: map[int64]*poller{},
+		limit: newAddrLimiter(o.ConnPerMinute, o.Now)}
+	srv, err := wish.NewServer(
+		ssh.PublicKeyAuth(h.authorize),
+		func(s *ssh.Server) error {
+			s.AddHostKey(o.HostKey)
+			s.Version = "parley-hub"
+			s.HandshakeTimeout = 30 * time.Second
+			s.ConnCallback = h.admit
+			s.ConnectionFailedCallback = h.failed
+			s.SessionRequestCallback = h.sessionRequest
+			// Only sessions: port forwarding (direct-tcpip) is an unknown channel type,
+			// and no global request (tcpip-forward) has a handler. Agent forwarding and
+			// X11 requests of a session are refused (refuseForwarding).
+			s.ChannelHandlers = map[string]ssh.ChannelHandler{"session": sessionChannel}
+			s.RequestHandlers = map[string]ssh.RequestHandler{}
+			s.SubsystemHandlers = map[string]ssh.SubsystemHandler{}
+			return nil
+		},
+		wish.WithMiddleware(h.sessionMiddleware),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("make the SSH server: %w", err)
+	}
+	h.srv = srv
+	if o.Events != nil {
+		o.Events.hub.Store(h)
+	}
+	return h, nil
+}
+
+// Listen opens the hub's address; Serve then takes connections on it.
+func (h *Hub) Listen(ctx context.Context) (net.Addr, error) {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", h.opts.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", h.opts.Addr, err)
+	}
+	h.ln = ln
+	return ln.Addr(), nil
+}
+
+// Serve takes connections until Shutdown; it returns nil after Shutdown.
+func (h *Hub) Serve() error {
+	if h.ln == nil {
+		return errors.New("serve: Listen first")
+	}
+	err := h.srv.Serve(h.ln)
+	if errors.Is(err, ssh.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Shutdown ends every session (each TUI quits and restores its terminal, then the
+// session is told why it ends), waits for them up to ctx, and closes the server.
+func (h *Hub) Shutdown(ctx context.Context) error {
+	h.mu.Lock()
+	h.closing = true
+	all := make([]*session, 0, len(h.sessions))
+	for s := range h.sessions {
+		all = append(all, s)
+	}
+	h.mu.Unlock()
+	// The server's Shutdown closes the listener (Serve returns) and then waits for the
+	// connections to close: its context is done already, so it does not wait.
+	now, cancel := context.WithCancel(ctx)
+	cancel()
+	_ = h.srv.Shutdown(now)
+	for _, s := range all {
+		s.end("the hub is shutting down")
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.sessionWG.Wait()
+	}()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = fmt.Errorf("sessions still ending: %w", ctx.Err())
+	}
+	return errors.Join(err, h.srv.Close())
+}
+
+// logf writes one line to the connection log.
+func (h *Hub) logf(format string, args ...any) {
+	h.logMu.Lock()
+	defer h.logMu.Unlock()
+	fmt.Fprintf(h.opts.Log, "parley serve: "+format+"\n", args...)
+}
+
+// currentUsers is the users file in force.
+func (h *Hub) currentUsers() *Users {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.users
+}
+
+// knows reports whether operator is one of organization org's, as the API listed them at
+// the last load of the users file.
+func (h *Hub) knows(org, operator int64) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.dir.Has(org, operator)
+}
+
+// authorize accepts a public key of the users file.
+func (h *Hub) authorize(_ ssh.Context, key ssh.PublicKey) bool {
+	_, ok := h.currentUsers().ByKey(key)
+	return ok
+}
+
+// admit lets a connection in unless its address opened too many lately.
+func (h *Hub) admit(_ ssh.Context, c net.Conn) net.Conn {
+	host := hostOf(c.RemoteAddr())
+	if !h.limit.allow(host) {
+		h.logf("refused a connection from %s: more than %d a minute", host, h.opts.ConnPerMinute)
+		return nil
+	}
+	return c
+}
+
+// failed logs a connection that ended before a session: most often a key that is not in
+// the users file.
+func (h *Hub) failed(c net.Conn, err error) {
+	if errors.Is(err, io.EOF) {
+		return // a port scan or a client that gave up
+	}
+	var auth *gossh.ServerAuthError
+	if errors.As(err, &auth) {
+		h.logf("refused %s: no key of the users file (public keys only)", c.RemoteAddr())
+		return
+	}
+	h.logf("connection from %s failed: %v", c.RemoteAddr(), err)
+}
+
+// sessionRequest accepts a shell and nothing else: a command (exec) and subsystems
+// (sftp) are refused.
+func (h *Hub) sessionRequest(s ssh.Session, kind string) bool {
+	switch kind {
+	case "shell":
+		return true
+	case "exec":
+		h.logf("refused a command from %s: the hub runs only parley", s.RemoteAddr())
+		_, _ = io.WriteString(s.Stderr(), "parley hub: commands are not run here; connect without one: ssh -t -p PORT HOST\r\n")
+	default:
+		h.logf("refused a %s request from %s", kind, s.RemoteAddr())
+	}
+	return false
+}
+
+// sessionChannel is the session channel's handler with agent and X11 forwarding refused.
+func sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc gossh.NewChannel, ctx ssh.Context) {
+	ssh.DefaultSessionHandler(srv, conn, refuseForwarding{nc}, ctx)
+}
+
+// refuseForwarding answers no to a session's agent and X11 forwarding requests before the
+// session sees them.
+type refuseForwarding struct{ gossh.NewChannel }
+
+func (r refuseForwarding) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
+	ch, reqs, err := r.NewChannel.Accept()
+	if err != nil {
+		return ch, reqs, err
+	}
+	out := make(chan *gossh.Request)
+	go func() {
+		defer close(out)
+		defer func() { _ = recover() }() // a reply to a gone client; the channel closes anyway
+		for req := range reqs {
+			switch req.Type {
+			case "auth-agent-req@openssh.com", "x11-req":
+				_ = req.Reply(false, nil)
+			default:
+				out <- req
+			}
+		}
+	}()
+	return ch, out, nil
+}
+
+// hostOf is the address without its port.
+func hostOf(a net.Addr) string {
+	if tcp, ok := a.(*net.TCPAddr); ok {
+		return tcp.IP.String()
+	}
+	host, _, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	return host
+}
+
+// addrLimiter limits connections per address (x/time/rate), forgetting addresses that
+// have been quiet for a while so that the table stays small.
+type addrLimiter struct {
+	perMinute int
+	now       func() time.Time
+	mu        sync.Mutex
+	addrs     map[string]*rate.Limiter
+}
+
+func newAddrLimiter(perMinute int, now func() time.Time) *addrLimiter {
+	return &addrLimiter{perMinute: perMinute, now: now, addrs: map[string]*rate.Limiter{}}
+}
+
+func (l *addrLimiter) allow(host string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	if len(l.addrs) > 10000 {
+		for k, v := range l.addrs {
+			if v.TokensAt(now) >= float64(l.perMinute) {
+				delete(l.addrs, k) // full again: as good as new
+			}
+		}
+	}
+	lim, ok := l.addrs[host]
+	if !ok {
+		lim = rate.NewLimiter(rate.Limit(float64(l.perMinute)/60), l.perMinute)
+		l.addrs[host] = lim
+	}
+	return lim.AllowN(now, 1)
+}
+
+// Sessions is the number of sessions connected for organization org.
+func (h *Hub) Sessions(org int64) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for s := range h.sessions {
+		if s.user.Org == org {
+			n++
+		}
+	}
+	return n
+}
+
+// SessionCount is the number of sessions connected.
+func (h *Hub) SessionCount() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.sessions)
+}
+
+// Reload reads the users file again and checks it against the API. When it is good it
+// replaces the old one: sessions of keys no longer in it, or whose entry changed (role,
+// operator, organization or name), end with a message; the others go on. When it is not,
+// nothing changes and the error says why.
+func (h *Hub) Reload(ctx context.Context) error {
+	if h.opts.Operators == nil {
+		return errors.New("serve: no way to list the operators (Options.Operators)")
+	}
+	path := h.currentUsers().Path
+	users, err := LoadUsers(path)
+	if err != nil {
+		return err
+	}
+	users.SetDefaultOrg(h.opts.Client.OrganizationID())
+	dir, err := CheckOperators(ctx, users, h.opts.Operators)
+	if err != nil {
+		return err
+	}
+	h.mu.Lock()
+	h.users, h.dir = users, dir
+	var gone []*session
+	for s := range h.sessions {
+		now, ok := users.ByKey(s.user.Key)
+		switch {
+		case !ok:
+			s.reason = "your key was removed from the hub's users file"
+			gone = append(gone, s)
+		case now.Name != s.user.Name || now.Role != s.user.Role || now.Operator != s.user.Operator || now.Org != s.user.Org:
+			s.reason = "your entry in the hub's users file changed; connect again"
+			gone = append(gone, s)
+		}
+	}
+	h.mu.Unlock()
+	for _, s := range gone {
+		h.logf("ending %s's session: %s", s.user.Name, s.reason)
+		s.end(s.reason)
+	}
+	h.logf("reloaded %s: %d users", path, len(users.List))
+	return nil
+}
+
+// session is one SSH session running the TUI.
+type session struct {
+	id      int64
+	user    User
+	ssh     ssh.Session
+	hub     *Hub
+	program *tea.Program
+	app     *ui.App
+	events  chan client.Event
+	polls   chan Poll // the latest undelivered poll (one at most)
+	done    chan struct{}
+	idle    *time.Timer
+	started time.Time
+
+	endOnce sync.Once
+	reason  string // why the hub ended it (guarded by the hub's mutex until end)
+	why     string // the reason end was called with
+}
+
+// sessionMiddleware runs a session: it checks the terminal and the limits, runs the TUI,
+// then tells the user why the session ended when the hub ended it. It is the last
+// handler: next (none) is not called.
+func (h *Hub) sessionMiddleware(ssh.Handler) ssh.Handler {
+	return func(s ssh.Session) {
+		u, ok := h.userOf(s)
+		if !ok {
+			fatal(s, "your key is not in the hub's users file")
+			return
+		}
+		pty, _, ok := s.Pty()
+		if !ok {
+			h.logf("%s connected from %s without a terminal: refused", u.Name, s.RemoteAddr())
+			fatal(s, "a terminal is needed: connect with ssh -t")
+			return
+		}
+		if pty.Term == "" || pty.Term == "dumb" {
+			fatal(s, fmt.Sprintf("a terminal that can draw is needed (TERM is %q)", pty.Term))
+			return
+		}
+		sess, err := h.register(u, s)
+		if err != nil {
+			h.logf("refused %s from %s: %v", u.Name, s.RemoteAddr(), err)
+			fatal(s, err.Error())
+			return
+		}
+		defer h.unregister(sess)
+		h.logf("%s (%s) connected from %s, %s %d×%d", u.Name, describe(u), s.RemoteAddr(), printable(pty.Term), pty.Window.Width, pty.Window.Height)
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					h.logf("%s's session ended by an internal error: %v", u.Name, r)
+					_, _ = io.WriteString(s, resetSequence)
+					sess.why = "an internal error ended the session"
+				}
+			}()
+			h.runProgram(sess)
+		}()
+		sess.close()
+		msg := sess.endMessage()
+		h.logf("%s disconnected after %s%s", u.Name, h.opts.Now().Sub(sess.started).Round(time.Second), ifText(msg, ": "+msg))
+		if msg != "" {
+			fatal(s, msg)
+		}
+	}
+}
+
+// resetSequence undoes what the TUI turned on (as Bubble Tea does when it ends): mouse and
+// focus reports, bracketed paste, the hidden cursor and the alternate screen.
+const resetSequence = "\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1004l\x1b[?2004l\x1b[?25h\x1b[?1049l"
+
+// printable is text a client sent (its TERM) as the log may show it: every character
+// that is not graphic becomes "?".
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsGraphic(r) {
+			return r
+		}
+		return '?'
+	}, s)
+}
+
+func ifText(s, text string) string {
+	if s == "" {
+		return ""
+	}
+	return text
+}
+
+// describe is a user's role and identity for the log.
+func describe(u User) string {
+	parts := []string{string(u.Role)}
+	if u.Operator != 0 {
+		parts = append(parts, fmt.Sprintf("operator %d", u.Operator))
+	}
+	if u.Org != 0 {
+		parts = append(parts, fmt.Sprintf("organization %d", u.Org))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// fatal writes a line to the session's terminal and ends it with status 1.
+func fatal(s ssh.Session, msg string) {
+	_, _ = io.WriteString(s.Stderr(), "parley hub: "+msg+"\r\n")
+	_ = s.Exit(1)
+}
+
+// register adds a session when the hub takes one more, and starts its organization's
+// poller.
+func (h *Hub) register(u User, s ssh.Session) (*session, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case h.closing:
+		return nil, errors.New("the hub is shutting down")
+	case len(h.sessions) >= h.opts.MaxSessions:
+		return nil, fmt.Errorf("%d sessions are connected, the most this hub takes; try again later", h.opts.MaxSessions)
+	}
+	h.nextID++
+	sess := &session{id: h.nextID, user: u, ssh: s, hub: h, events: make(chan client.Event, 64), polls: make(chan Poll, 1),
+		done: make(chan struct{}), started: h.opts.Now()}
+	h.sessions[sess] = struct{}{}
+	h.sessionWG.Add(1)
+	p := h.pollerLocked(u.Org)
+	p.start()
+	p.key(h.opts.Now()) // a session connecting is someone at work
+	return sess, nil
+}
+
+// unregister removes a session; the last of its organization stops the poller.
+func (h *Hub) unregister(sess *session) {
+	h.mu.Lock()
+	delete(h.sessions, sess)
+	left := 0
+	for s := range h.sessions {
+		if s.user.Org == sess.user.Org {
+			left++
+		}
+	}
+	p := h.pollers[sess.user.Org]
+	h.mu.Unlock()
+	if left == 0 && p != nil {
+		p.stop()
+	}
+	h.sessionWG.Done()
+}
+
+// pollerLocked is the poller of organization org, made on first use (h.mu held).
+func (h *Hub) pollerLocked(org int64) *poller {
+	if p, ok := h.pollers[org]; ok {
+		return p
+	}
+	b := common.Budget{Interval: h.opts.RefreshInterval, PerDay: common.APIDailyLimit, Reserve: common.ReserveFor(common.APIDailyLimit)}
+	p := newPoller(org, h.readClient(org), b, h.opts.After, h.opts.Now, func(r Poll) { h.deliver(r) }, h.recoverIn)
+	h.pollers[org] = p
+	return p
+}
+
+// deliver hands a poll to every session of its organization.
+func (h *Hub) deliver(r Poll) {
+	h.mu.Lock()
+	var to []*session
+	for s := range h.sessions {
+		if s.user.Org == r.Org {
+			to = append(to, s)
+		}
+	}
+	h.mu.Unlock()
+	for _, s := range to {
+		s.offer(r)
+	}
+}
+
+// broadcast hands a client event (a retry, a limit, an outage) to every session.
+func (h *Hub) broadcast(e client.Event) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for s := range h.sessions {
+		select {
+		case <-s.done:
+			continue // its channel is closed (under h.mu)
+		default:
+		}
+		select {
+		case s.events <- e:
+		default: // never block a request on a busy session
+		}
+	}
+}
+
+// Events fans the hub client's events (client.Config.OnEvent: retries, limits, an
+// outage) out to every session of the hub it is given to (Options.Events). The client is
+// made before the hub, so the hub plugs in later.
+type Events struct{ hub atomic.Pointer[Hub] }
+
+// Send hands e to every session; it never blocks.
+func (e *Events) Send(ev client.Event) {
+	if h := e.hub.Load(); h != nil {
+		h.broadcast(ev)
+	}
+}
+
+// recoverIn is deferred in the hub's own goroutines: a panic there is logged and the hub
+// goes on.
+func (h *Hub) recoverIn(where string) {
+	if r := recover(); r != nil {
+		h.logf("internal error in %s: %v", where, r)
+	}
+}
+
+// offer keeps p as the session's next poll, replacing one not delivered yet.
+func (s *session) offer(p Poll) {
+	for {
+		select {
+		case <-s.done:
+			return
+		case s.polls <- p:
+			return
+		default:
+			select {
+			case <-s.polls:
+			default:
+			}
+		}
+	}
+}
+
+// end asks the session's TUI to quit, for why, and kills it if it has not within a
+// second.
+func (s *session) end(why string) {
+	s.endOnce.Do(func() {
+		s.hub.mu.Lock()
+		s.why = why
+		p := s.program
+		s.hub.mu.Unlock()
+		if p == nil {
+			_ = s.ssh.Close()
+			return
+		}
+		go func() {
+			defer s.hub.recoverIn("ending a session")
+			go p.Quit()
+			select {
+			case <-s.done:
+			case <-time.After(time.Second):
+				p.Kill()
+			}
+		}()
+	})
+}
+
+// endMessage is what the session's terminal is told after the TUI ended ("" when the user
+// quit).
+func (s *session) endMessage() string {
+	s.hub.mu.Lock()
+	defer s.hub.mu.Unlock()
+	return s.why
+}
+
+// close stops what runs for the session.
+func (s *session) close() {
+	s.hub.mu.Lock()
+	defer s.hub.mu.Unlock()
+	select {
+	case <-s.done:
+	default:
+		close(s.done)
+		close(s.events)
+	}
+	if s.idle != nil {
+		s.idle.Stop()
+	}
+}

@@ -1,0 +1,318 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/vt"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/parley-tui/parley/client"
+)
+
+// threeUsers is a users file of three: an agent, a supervisor and a viewer of the sandbox's
+// default organization.
+func threeUsers(t *testing.T, api *testAPI) []*member {
+	t.Helper()
+	ops := api.operators(t)
+	return []*member{
+		{name: "Clara", role: "agent", operator: ops["agent"][0]},
+		{name: "Sam", role: "supervisor", operator: ops["admin"][0]},
+		{name: "Vic", role: "viewer"},
+	}
+}
+
+// firstPage is what the conversations screen shows first: the count and the newest id.
+func firstPage(t *testing.T, api *testAPI) (count int, newest int64) {
+	t.Helper()
+	p, err := api.client(t, 0).ListConversations(context.Background(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Count, p.Results[0].ID
+}
+
+// Two sessions with different keys see the same list, each on a terminal of its own size.
+func TestTwoKeysSeeTheSameList(t *testing.T) {
+	api := startAPI(t)
+	th := startHub(t, api, threeUsers(t, api))
+	count, newest := firstPage(t, api)
+	clara := open(t, th.dial(t, "Clara"), "Clara", 100, 30)
+	sam := open(t, th.dial(t, "Sam"), "Sam", 120, 40)
+	for _, term := range []*terminal{clara, sam} {
+		term.waitText(fmt.Sprintf("%d conversations", count))
+		term.waitText(fmt.Sprintf("#%d", newest))
+	}
+	waitFor(t, 5*time.Second, "two sessions", func() bool { return th.SessionCount() == 2 })
+	if n := th.Sessions(th.members["Clara"].org); n != 2 {
+		t.Errorf("Sessions(org) = %d, want 2", n)
+	}
+	log := th.log.String()
+	for _, w := range []string{"Clara (agent, operator", "Sam (supervisor, operator", "xterm-256color 100×30", "xterm-256color 120×40"} {
+		if !strings.Contains(log, w) {
+			t.Errorf("the connection log does not say %q:\n%s", w, log)
+		}
+	}
+	clara.press("q")
+	if code := clara.ended(); code != 0 {
+		t.Errorf("Clara quit with status %d, want 0", code)
+	}
+	if !strings.HasSuffix(clara.out.String(), "\x1b[?1049l") && !strings.Contains(clara.out.String(), "\x1b[?1049l") {
+		t.Error("Clara's terminal was not taken off the alternate screen")
+	}
+	waitFor(t, 5*time.Second, "one session left", func() bool { return th.SessionCount() == 1 })
+	sam.waitText(fmt.Sprintf("#%d", newest)) // still there
+}
+
+// Only the keys of the users file get in, and only by public key.
+func TestOnlyKnownKeysGetIn(t *testing.T) {
+	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}})
+	stranger, _ := newKey(t, "")
+	if c, err := dialWith(th.addr, gossh.PublicKeys(stranger)); err == nil {
+		_ = c.Close()
+		t.Fatal("an unknown key got in")
+	}
+	if c, err := dialWith(th.addr, gossh.Password("hunter2")); err == nil {
+		_ = c.Close()
+		t.Fatal("a password got in")
+	}
+	ki := gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })
+	if c, err := dialWith(th.addr, ki); err == nil {
+		_ = c.Close()
+		t.Fatal("keyboard-interactive got in")
+	}
+	waitFor(t, 5*time.Second, "the refusals in the log", func() bool {
+		return strings.Count(th.log.String(), "no key of the users file") >= 3
+	})
+	c := th.dial(t, "Vic")
+	_ = c.Close()
+}
+
+// Only an interactive session with a PTY: a command, a subsystem (sftp), port forwarding
+// both ways, agent and X11 forwarding, and a shell without a terminal are refused.
+func TestOnlyInteractiveTerminals(t *testing.T) {
+	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}})
+	c := th.dial(t, "Vic")
+
+	s, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.CombinedOutput("cat /etc/passwd")
+	if err == nil {
+		t.Errorf("exec ran: %q", out)
+	}
+	if strings.Contains(string(out), "root:") {
+		t.Errorf("exec ran a command: %q", out)
+	}
+
+	s, err = c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RequestSubsystem("sftp"); err == nil {
+		t.Error("the sftp subsystem was accepted")
+	}
+	_ = s.Close()
+
+	if conn, err := c.Dial("tcp", freeAddr(t)); err == nil {
+		_ = conn.Close()
+		t.Error("local port forwarding (direct-tcpip) was accepted")
+	}
+	if l, err := c.Listen("tcp", "127.0.0.1:0"); err == nil {
+		_ = l.Close()
+		t.Error("remote port forwarding (tcpip-forward) was accepted")
+	}
+
+	s, err = c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, req := range []string{"auth-agent-req@openssh.com", "x11-req"} {
+		ok, err := s.SendRequest(req, true, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			t.Errorf("%s was accepted", req)
+		}
+	}
+	_ = s.Close()
+
+	s, err = c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	term := &terminal{t: t, name: "Vic", s: s, out: &syncBuffer{}, done: make(chan error, 1), emu: vt.NewEmulator(80, 24)}
+	s.Stdout, s.Stderr = term, term
+	if err := s.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { term.done <- s.Wait() }()
+	if code := term.ended(); code != 1 {
+		t.Errorf("a shell without a terminal ended with %d, want 1", code)
+	}
+	if !strings.Contains(term.text(), "a terminal is needed: connect with ssh -t") {
+		t.Errorf("a shell without a terminal was told %q", term.text())
+	}
+	if th.SessionCount() != 0 {
+		t.Errorf("%d sessions", th.SessionCount())
+	}
+}
+
+// The hub takes at most --max-sessions sessions; the next one is told why it cannot come
+// in, and a place is free again when a session ends.
+func TestMaxSessions(t *testing.T) {
+	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, func(o *Options) { o.MaxSessions = 2 })
+	c := th.dial(t, "Vic")
+	a := open(t, c, "Vic 1", 80, 24)
+	b := open(t, c, "Vic 2", 80, 24)
+	a.waitText("conversations")
+	b.waitText("conversations")
+	third := open(t, c, "Vic 3", 80, 24)
+	if code := third.ended(); code != 1 {
+		t.Errorf("the third session ended with %d, want 1", code)
+	}
+	if !strings.Contains(third.text(), "2 sessions are connected, the most this hub takes") {
+		t.Errorf("the third session was told %q", third.text())
+	}
+	a.press("q")
+	a.ended()
+	waitFor(t, 5*time.Second, "a free place", func() bool { return th.SessionCount() == 1 })
+	fourth := open(t, c, "Vic 4", 80, 24)
+	fourth.waitText("conversations")
+}
+
+// One address may open --conn-rate connections a minute.
+func TestConnectionRateLimit(t *testing.T) {
+	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, func(o *Options) { o.ConnPerMinute = 2 })
+	th.dial(t, "Vic")
+	th.dial(t, "Vic")
+	if c, err := dialWith(th.addr, gossh.PublicKeys(th.members["Vic"].signer)); err == nil {
+		_ = c.Close()
+		t.Fatal("a third connection within the minute got in")
+	}
+	waitFor(t, 5*time.Second, "the refusal in the log", func() bool {
+		return strings.Contains(th.log.String(), "refused a connection from 127.0.0.1: more than 2 a minute")
+	})
+}
+
+// SIGHUP's reload: a session of a key removed from the users file ends with a message on
+// its terminal; the others go on; a users file that does not check out changes nothing.
+func TestReloadEndsTheSessionsOfRemovedKeys(t *testing.T) {
+	api := startAPI(t)
+	ms := threeUsers(t, api)
+	th := startHub(t, api, ms)
+	clara := open(t, th.dial(t, "Clara"), "Clara", 80, 24)
+	sam := open(t, th.dial(t, "Sam"), "Sam", 80, 24)
+	clara.waitText("conversations")
+	sam.waitText("conversations")
+
+	bad := usersYAML(ms[1]) + "- name: Eve\n  key: nope\n  role: agent\n  operator: 1\n"
+	if err := os.WriteFile(th.users, []byte(bad), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := th.Reload(context.Background()); err == nil || !strings.Contains(err.Error(), `user 2 ("Eve"): key`) {
+		t.Fatalf("reload of a bad file: %v", err)
+	}
+	if th.SessionCount() != 2 {
+		t.Fatalf("a failed reload ended sessions: %d left", th.SessionCount())
+	}
+
+	if err := os.WriteFile(th.users, []byte(usersYAML(ms[1], ms[2])), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := th.Reload(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if code := clara.ended(); code != 1 {
+		t.Errorf("Clara's session ended with %d, want 1", code)
+	}
+	if !strings.Contains(clara.text(), "your key was removed from the hub's users file") {
+		t.Errorf("Clara was told %q", tail(clara.text(), 300))
+	}
+	if !strings.Contains(clara.out.String(), "\x1b[?1049l") {
+		t.Error("Clara's terminal was not taken off the alternate screen")
+	}
+	waitFor(t, 5*time.Second, "Sam alone", func() bool { return th.SessionCount() == 1 })
+	if _, err := dialWith(th.addr, gossh.PublicKeys(th.members["Clara"].signer)); err == nil {
+		t.Error("Clara's removed key still gets in")
+	}
+}
+
+// Shutdown ends every session cleanly: each terminal is restored and told why.
+func TestShutdownRestoresEveryTerminal(t *testing.T) {
+	api := startAPI(t)
+	th := startHub(t, api, threeUsers(t, api))
+	terms := []*terminal{open(t, th.dial(t, "Clara"), "Clara", 80, 24), open(t, th.dial(t, "Vic"), "Vic", 80, 24)}
+	for _, term := range terms {
+		term.waitText("conversations")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := th.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, term := range terms {
+		if code := term.ended(); code != 1 {
+			t.Errorf("%s's session ended with %d", term.name, code)
+		}
+		out := term.out.String()
+		if !strings.Contains(out, "\x1b[?1049l") || !strings.Contains(out, "\x1b[?25h") {
+			t.Errorf("%s's terminal was not restored (alternate screen, cursor)", term.name)
+		}
+		if !strings.Contains(term.text(), "the hub is shutting down") {
+			t.Errorf("%s was told %q", term.name, tail(term.text(), 300))
+		}
+	}
+}
+
+// A panic in one session ends that session only, logged with its user's name; the hub
+// and the other sessions go on.
+func TestAPanicEndsOneSessionOnly(t *testing.T) {
+	api := startAPI(t)
+	th := startHub(t, api, threeUsers(t, api), func(o *Options) {
+		look := o.Look
+		o.Look = func(env []string) Look {
+			for _, kv := range env {
+				if kv == "PARLEY_TEST_PANIC=1" {
+					panic("a test panic")
+				}
+			}
+			return look(env)
+		}
+	})
+	sam := open(t, th.dial(t, "Sam"), "Sam", 80, 24)
+	sam.waitText("conversations")
+	clara := open(t, th.dial(t, "Clara"), "Clara", 80, 24, "PARLEY_TEST_PANIC=1")
+	if code := clara.ended(); code != 1 {
+		t.Errorf("Clara's session ended with %d, want 1", code)
+	}
+	if !strings.Contains(clara.text(), "an internal error ended the session") {
+		t.Errorf("Clara was told %q", clara.text())
+	}
+	if log := th.log.String(); !strings.Contains(log, "Clara's session ended by an internal error: a test panic") {
+		t.Errorf("the log does not name Clara:\n%s", log)
+	}
+	waitFor(t, 5*time.Second, "Sam alone", func() bool { return th.SessionCount() == 1 })
+	sam.press("2")
+	sam.waitText("contacts")
+	again := open(t, th.dial(t, "Clara"), "Clara again", 80, 24)
+	again.waitText("conversations")
+}
+
+// A session without a key for the idle timeout ends, and says so.
+func TestIdleSessionEnds(t *testing.T) {
+	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, func(o *Options) { o.IdleTimeout = 700 * time.Millisecond })
+	term := open(t, th.dial(t, "Vic"), "Vic", 80, 24)
+	if code := term.ended(); code != 1 {
+		t.Errorf("the idle session ended with %d", code)
+	}
+	if !strings.Contains(term.text(), "no key for 700ms: the session ended") {
+		t.Errorf("the idle session was told %q", tail(term.text(), 300))
+	}
+}

@@ -1,0 +1,145 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/ssh"
+
+	"github.com/parley-tui/parley/ui"
+)
+
+// runProgram runs the session's TUI until the user quits, the connection closes or the hub
+// ends the session. It does what wish's Bubble Tea middleware does (the session's input,
+// output, environment and size; window changes as tea.WindowSizeMsg; the program killed
+// after it returns, which restores the terminal) and also learns how the program ended, to
+// log it with the user's name.
+func (h *Hub) runProgram(sess *session) {
+	s := sess.ssh
+	p := h.program(sess)
+	if p == nil {
+		return // ended before it started
+	}
+	_, windows, _ := s.Pty()
+	ctx, cancel := context.WithCancel(s.Context())
+	go func() {
+		defer h.recoverIn(sess.user.Name + "'s window changes")
+		for {
+			select {
+			case <-ctx.Done():
+				p.Quit()
+				return
+			case w, ok := <-windows:
+				if !ok {
+					<-ctx.Done()
+					p.Quit()
+					return
+				}
+				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+			}
+		}
+	}()
+	go sess.pump()
+	_, err := p.Run()
+	p.Kill()
+	cancel()
+	switch {
+	case sess.app != nil && sess.app.Stopped() != nil:
+		st := sess.app.Stopped()
+		h.logf("%s's session stopped after %d internal errors within %s (the first in %s: %v); the terminal was restored",
+			sess.user.Name, st.Count, st.Within, st.First.Where, st.First.Value)
+		sess.setWhy("parley stopped after repeated internal errors; the hub's log has the details")
+	case errors.Is(err, tea.ErrProgramPanic):
+		h.logf("%s's session ended by an internal error; the terminal was restored", sess.user.Name)
+		sess.setWhy("parley stopped after an internal error; the hub's log has the details")
+	case err != nil && !errors.Is(err, tea.ErrProgramKilled):
+		h.logf("%s's session ended: %v", sess.user.Name, err)
+	}
+}
+
+// program makes the session's TUI: its own renderer and colour profile from the session's
+// terminal (TERM and the environment the client sent), its own size, its own screen state
+// and client. nil when the hub ended the session before it started.
+func (h *Hub) program(sess *session) *tea.Program {
+	s := sess.ssh
+	pty, _, _ := s.Pty()
+	env := append(s.Environ(), "TERM="+pty.Term)
+	look := h.opts.Look(env)
+	app := ui.New(h.uiOptions(sess, look))
+	p := tea.NewProgram(app,
+		tea.WithInput(s),
+		tea.WithOutput(s),
+		tea.WithEnvironment(env),
+		tea.WithWindowSize(pty.Window.Width, pty.Window.Height),
+		tea.WithColorProfile(look.Profile),
+		tea.WithoutSignalHandler(), // the hub's signals are the hub's
+		tea.WithFilter(sess.filter),
+	)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if sess.why != "" {
+		return nil
+	}
+	sess.app, sess.program = app, p
+	timeout := h.opts.IdleTimeout
+	sess.idle = time.AfterFunc(timeout, func() {
+		sess.end(fmt.Sprintf("no key for %s: the session ended", timeout))
+	})
+	return p
+}
+
+// filter watches the session's input on its way to the TUI: a key (or a paste) is work,
+// which keeps the session from its idle timeout and the organization's poller at the
+// working pace. A suspend (ctrl+z) resumes at once: there is no shell to suspend to.
+func (s *session) filter(_ tea.Model, msg tea.Msg) tea.Msg {
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.PasteMsg:
+		s.input()
+	case tea.SuspendMsg:
+		return tea.ResumeMsg{}
+	}
+	return msg
+}
+
+// input records a key of the session.
+func (s *session) input() {
+	if s.idle != nil {
+		s.idle.Reset(s.hub.opts.IdleTimeout)
+	}
+	s.hub.mu.Lock()
+	p := s.hub.pollers[s.user.Org]
+	s.hub.mu.Unlock()
+	if p != nil {
+		p.key(s.hub.opts.Now())
+	}
+}
+
+// pump delivers the organization's polls to the TUI, the latest first and one at a time.
+func (s *session) pump() {
+	defer s.hub.recoverIn(s.user.Name + "'s polls")
+	for {
+		select {
+		case <-s.done:
+			return
+		case p := <-s.polls:
+			s.program.Send(polledMsg(p))
+		}
+	}
+}
+
+// setWhy records why the session ended, when nothing else did.
+func (s *session) setWhy(why string) {
+	s.hub.mu.Lock()
+	defer s.hub.mu.Unlock()
+	if s.why == "" {
+		s.why = why
+	}
+}
+
+// userOf is the user of an SSH session, by its key in the users file in force.
+func (h *Hub) userOf(s ssh.Session) (User, bool) {
+	return h.currentUsers().ByKey(s.PublicKey())
+}

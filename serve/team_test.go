@@ -1,0 +1,137 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parley-tui/parley/client"
+)
+
+// withTimer makes the hub's pollers wait on timer: a poll runs when the test fires it.
+func withTimer(timer *manualTimer) hubOption { return func(o *Options) { o.After = timer.after } }
+
+// An edit made in one session shows in the other after one shared poll, and that poll is
+// the only request it costs the other session.
+func TestAnEditShowsInTheOtherSessionAfterOneSharedPoll(t *testing.T) {
+	api := startAPI(t)
+	timer := newManualTimer()
+	th := startHub(t, api, threeUsers(t, api), withTimer(timer))
+	p, err := api.client(t, 0).ListConversations(context.Background(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := p.Results[0]
+	if len(first.Topics) != 0 {
+		t.Fatalf("the first conversation has topics already: %v", first.Topics)
+	}
+	clara := open(t, th.dial(t, "Clara"), "Clara", 120, 40)
+	sam := open(t, th.dial(t, "Sam"), "Sam", 120, 40)
+	clara.waitText(fmt.Sprintf("#%d", first.ID))
+	sam.waitText(fmt.Sprintf("#%d", first.ID))
+	sam.waitText("2 connected")
+
+	clara.press("t")
+	clara.waitText("Topics of conversation")
+	clara.press("\t")
+	clara.press("Escalated")
+	clara.press("\r")
+	clara.waitText("Topics saved")
+	if strings.Contains(sam.screen(), "Escalated") {
+		t.Fatal("Sam's list shows the edit before any poll")
+	}
+	before := len(api.log.lines(t))
+	timer.fire()
+	sam.waitText("Escalated")
+	var polls []string
+	for _, r := range api.log.lines(t)[before:] {
+		t.Logf("after the poll: %s %s?%s", r.Method, r.Path, r.Query)
+		if strings.Contains(r.Query, "updated_at_from_date") {
+			polls = append(polls, r.Query)
+		}
+	}
+	if len(polls) != 1 {
+		t.Errorf("%d polls, want one: %q", len(polls), polls)
+	}
+}
+
+// A viewer is offered no edit: the edit keys do nothing and nothing is sent.
+func TestAViewerSendsNoWrite(t *testing.T) {
+	api := startAPI(t)
+	th := startHub(t, api, threeUsers(t, api))
+	vic := open(t, th.dial(t, "Vic"), "Vic", 120, 40)
+	vic.waitText("read-only")
+	writes := func() int { return api.log.count(t, func(r logged) bool { return r.Method != "GET" }) }
+	before := writes()
+	vic.press("t") // topics
+	vic.press("n") // a note
+	vic.press("d") // delete
+	vic.press("2") // then the contacts screen: the keys before it were handled
+	vic.waitText("contacts")
+	for _, form := range []string{"Topics of conversation", "New note", "Delete"} {
+		if strings.Contains(vic.screen(), form) {
+			t.Errorf("the viewer got %q:\n%s", form, vic.screen())
+		}
+	}
+	if n := writes() - before; n != 0 {
+		t.Errorf("the viewer's keys sent %d writes", n)
+	}
+}
+
+// An agent is not offered act as (ctrl+p); a supervisor is.
+func TestAnAgentCannotActAsAnotherOperator(t *testing.T) {
+	api := startAPI(t)
+	th := startHub(t, api, threeUsers(t, api))
+	clara := open(t, th.dial(t, "Clara"), "Clara", 120, 40)
+	sam := open(t, th.dial(t, "Sam"), "Sam", 120, 40)
+	clara.waitText("conversations")
+	sam.waitText("conversations")
+	clara.press("\x10") // ctrl+p
+	clara.press("2")
+	clara.waitText("contacts")
+	if strings.Contains(clara.screen(), "Act as operator") {
+		t.Errorf("the agent was offered act as:\n%s", clara.screen())
+	}
+	sam.press("\x10")
+	sam.waitText("Act as operator")
+}
+
+// The conversation-family requests of a hub over a few shared polls are the same with 1,
+// 5 and 20 idle sessions (±1): one poll a tick for everybody, and what the sessions load
+// at start is read once for all of them.
+func TestIdleSessionsCostWhatOneCosts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("20 sessions")
+	}
+	const polls = 3
+	costs := map[int]int{}
+	for _, n := range []int{1, 5, 20} {
+		api := startAPI(t)
+		timer := newManualTimer()
+		// A short interval: a session that polled for itself would show in the counts.
+		th := startHub(t, api, []*member{{name: "Vic", role: "viewer"}}, withTimer(timer), func(o *Options) {
+			o.MaxSessions = 20
+			o.RefreshInterval = time.Second
+		})
+		c := th.dial(t, "Vic")
+		for i := range n {
+			open(t, c, fmt.Sprintf("Vic %d", i+1), 120, 40).waitText("conversations")
+		}
+		settle(t, th)
+		for range polls {
+			before := api.log.count(t, conversationsFamily)
+			timer.fire()
+			waitFor(t, 10*time.Second, "the poll", func() bool { return api.log.count(t, conversationsFamily) > before })
+			settle(t, th)
+		}
+		costs[n] = api.log.count(t, conversationsFamily)
+		t.Logf("%2d idle sessions, start-up and %d shared polls: %d conversation-family requests", n, polls, costs[n])
+	}
+	for _, n := range []int{5, 20} {
+		if d := costs[n] - costs[1]; d < -1 || d > 1 {
+			t.Errorf("%d idle sessions cost %d conversation-family requests, one costs %d", n, costs[n], costs[1])
+		}
+	}
+}

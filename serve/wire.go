@@ -1,0 +1,81 @@
+package serve
+
+import (
+	"errors"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/ui"
+	"github.com/parley-tui/parley/views/common"
+)
+
+// readClient is the client of organization org's shared reads: the hub's identity (no
+// Service-Operator-Id), held in the memory every session shares.
+func (h *Hub) readClient(org int64) *client.Client {
+	return h.opts.Client.ShareReads(0).WithContext(org, 0)
+}
+
+// sessionClient is a session's client: its reads are the hub's shared ones, its writes go
+// out as the user's operator, pass the role's gate first and are recorded in the audit
+// log, refused or not.
+func (h *Hub) sessionClient(u User) *client.Client {
+	return h.readClient(u.Org).WithContext(u.Org, u.Operator).WithGate(Gate(u, h.knows)).WithWriteHook(h.audit(u))
+}
+
+// audit records a write of user u.
+func (h *Hub) audit(u User) func(client.RequestInfo) {
+	return func(ri client.RequestInfo) {
+		w := Write{User: u.Name, Org: u.Org, Operator: ri.Operator, Method: ri.Method, Path: ri.Path, Query: ri.Query,
+			Status: ri.Status, Refused: ri.Refused, Err: ri.Err, At: h.opts.Now()}
+		var re *client.RefusedError
+		if errors.As(ri.Err, &re) {
+			w.Reason = re.Reason
+		}
+		h.opts.Audit.Record(w)
+	}
+}
+
+// uiOptions are the options of a session's TUI: its client, look and keys, its role
+// (a viewer reads only, an agent acts as no one else) and the hub (Team): the
+// conversations screen takes the organization's shared polls instead of polling itself.
+func (h *Hub) uiOptions(sess *session, look Look) ui.Options {
+	u := sess.user
+	o := ui.Options{
+		Client: h.sessionClient(u), Styles: look.Styles, AskBackground: look.AskBackground,
+		Keys: h.opts.Keys(), Demo: h.opts.Demo, Label: h.opts.Label, RefreshInterval: h.opts.RefreshInterval,
+		// The hub is the team: the organization's whole day is its budget.
+		RequestBudget: common.APIDailyLimit, PageSize: h.opts.PageSize, Events: sess.events, DefaultOperatorID: u.Operator,
+		ReadOnly:      u.Role == RoleViewer,
+		FixedOperator: u.Role == RoleAgent,
+		Team:          team{hub: h, org: u.Org},
+		UserName:      u.Name,
+	}
+	if report := h.opts.ReportCrash; report != nil {
+		o.ReportCrash = func(c *ui.Crash) (string, string, error) { return report(u.Name, c) }
+	}
+	return o
+}
+
+// polledMsg is a poll as the TUI takes it.
+func polledMsg(p Poll) tea.Msg { return common.PolledMsg(p) }
+
+// team is what a session knows of the hub (common.Team): the sessions connected and its
+// organization's poller's pace.
+type team struct {
+	hub *Hub
+	org int64
+}
+
+func (t team) Sessions(org int64) int { return t.hub.Sessions(org) }
+
+func (t team) PollEvery() time.Duration {
+	t.hub.mu.Lock()
+	p := t.hub.pollers[t.org]
+	t.hub.mu.Unlock()
+	if p == nil {
+		return 0
+	}
+	return p.PollEvery()
+}
