@@ -117,5 +117,6 @@ from an embedded sandbox.`,
 	root.AddCommand(newContactsCmd(g))
 	root.AddCommand(newAnalyticsCmd(g))
 	root.AddCommand(newSandboxCmd())
+	root.AddCommand(newServeCmd(g))
 	return root
 }

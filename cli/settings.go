@@ -68,6 +68,9 @@ type Settings struct {
 	// memory).
 	LedgerDir string
 
+	// Serve is the config file's serve: section (the settings of `parley serve`).
+	Serve config.Serve
+
 	// ConfigPath is the config file in use ("" when no path could be determined, e.g.
 	// without HOME); ConfigExists says whether it exists.
 	ConfigPath   string
@@ -165,6 +168,7 @@ func resolveSettingsOpts(_ context.Context, g *globalFlags, env func(string) str
 		s.Theme = cfg.Theme
 	}
 	s.Keys, s.KeyLines = cfg.Keys, cfg.KeyLines
+	s.Serve = cfg.Serve
 	s.RefreshInterval = config.DefaultRefreshInterval
 	if cfg.RefreshInterval != nil {
 		s.RefreshInterval = *cfg.RefreshInterval

@@ -153,7 +153,12 @@ type look struct {
 // (Bubble Tea asks without waiting: a terminal that never answers keeps the dark colours
 // and start-up does not wait for it).
 func lookFor(mode theme.Mode, out io.Writer, env []string) look {
-	profile := colorprofile.Detect(out, env)
+	return lookWith(mode, colorprofile.Detect(out, env), env)
+}
+
+// lookWith is lookFor with the terminal's colour profile known: a session of the team hub
+// tells it by its environment (colorprofile.Env), its output being an SSH channel.
+func lookWith(mode theme.Mode, profile colorprofile.Profile, env []string) look {
 	mono := mode == theme.ModeMono || profile <= colorprofile.ASCII
 	if mono {
 		profile = min(profile, colorprofile.ASCII)

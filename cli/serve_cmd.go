@@ -1,0 +1,465 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+	"github.com/spf13/cobra"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/config"
+	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/serve"
+	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/ui"
+)
+
+// serveFlags are the flags of `parley serve`; each may also be set in the config file's
+// serve: section (the flag wins).
+type serveFlags struct {
+	addr        string
+	users       string
+	hostKey     string
+	auditLog    string
+	maxSessions int
+	idleTimeout time.Duration
+	connRate    int
+}
+
+const serveLong = `Run the team hub: an SSH server that opens parley for every agent who connects with a key
+of the users file. The hub holds the API token (agents never see it), polls once for the
+whole team, keeps one response memory and one request ledger for everybody, and sends every
+change as the agent's own operator. Reads are shared; writes pass the user's role first
+and each one is a line of the audit log.
+
+Three steps:
+
+  1. The host key is made on the first start (mode 0600) and reused after.
+  2. Write the users file (default <config dir>/parley/users.yaml), one entry per person:
+
+       - name: Clara
+         key: ssh-ed25519 AAAA… clara@laptop   # her public key (~/.ssh/id_ed25519.pub)
+         operator: 7                            # the operator her changes go out as
+         role: agent                            # viewer, agent or supervisor
+         org: 2                                 # optional: another organization
+
+  3. parley serve     (then agents connect: ssh -p 2222 HOST)
+
+Roles: a viewer only reads (the hub refuses every write before it is sent); an agent
+writes as their own operator only and sets only their own away status; a supervisor may act
+as any operator of their organization.
+
+On start the users file is checked (each entry's key, role and operator, the operators
+against the API's list of each organization) and nothing starts while an entry is wrong.
+SIGHUP reads it again without dropping sessions: a session whose key was removed (or whose
+entry changed) ends with a message. SIGINT and SIGTERM end every session, each terminal
+restored.
+
+It prints one line for eval, PARLEY_SSH_ADDR=host:port, when it listens; the connection log
+goes to stderr. It uses the same API settings as parley (flags, environment, keyring,
+config file), and the embedded sandbox when nothing is configured.`
+
+func newServeCmd(g *globalFlags) *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the team hub: parley over SSH for every agent, one poller and one budget",
+		Long:  serveLong,
+		Example: `  parley serve --users team.yaml                     # agents: ssh -p 2222 this-host
+  parley serve --addr 0.0.0.0:2222 --audit-log /var/log/parley-audit.jsonl
+  eval "$(parley serve --addr 127.0.0.1:0 &)"; ssh -p "${PARLEY_SSH_ADDR##*:}" 127.0.0.1`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runServe(cmd.Context(), g, f, cmd.Flags().Changed, os.Getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.addr, "addr", serve.DefaultAddr, "address to listen on (port 0 picks a free port)")
+	fl.StringVar(&f.users, "users", "", "the users file (default <config dir>/parley/users.yaml)")
+	fl.StringVar(&f.hostKey, "host-key", "", "the host key, made on first start (default <data dir>/parley/hub_host_ed25519_key)")
+	fl.StringVar(&f.auditLog, "audit-log", "", "append one JSON line per write to this file (default <state dir>/parley/audit.jsonl)")
+	fl.IntVar(&f.maxSessions, "max-sessions", serve.DefaultMaxSessions, "most sessions at once")
+	fl.DurationVar(&f.idleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "end a session after this long without a key")
+	fl.IntVar(&f.connRate, "conn-rate", serve.DefaultConnPerMinute, "connections one address may open per minute")
+	return cmd
+}
+
+// serveSettings are the hub's settings: flags, else the config file's serve: section,
+// else the defaults.
+type serveSettings struct {
+	addr, users, hostKey, auditLog string
+	maxSessions, connRate          int
+	idleTimeout                    time.Duration
+}
+
+// resolveServe merges the flags that were given (changed) over the config file's section
+// and the defaults; env looks up the directories of the default paths.
+func resolveServe(f serveFlags, changed func(string) bool, s Settings, env func(string) string) (serveSettings, error) {
+	c := s.Serve
+	home := env("HOME")
+	out := serveSettings{addr: f.addr, maxSessions: f.maxSessions, idleTimeout: f.idleTimeout, connRate: f.connRate}
+	if !changed("addr") && c.Addr != "" {
+		out.addr = c.Addr
+	}
+	if !changed("max-sessions") && c.MaxSessions != 0 {
+		out.maxSessions = c.MaxSessions
+	}
+	if !changed("idle-timeout") && c.IdleTimeout != 0 {
+		out.idleTimeout = c.IdleTimeout
+	}
+	if !changed("conn-rate") && c.ConnRate != 0 {
+		out.connRate = c.ConnRate
+	}
+	pickPath := func(flag, name string, file string, def func() (string, error)) (string, error) {
+		switch {
+		case flag != "":
+			return flag, nil
+		case file != "":
+			return config.Resolve(file, s.ConfigPath, home), nil
+		}
+		p, err := def()
+		if err != nil {
+			return "", fmt.Errorf("--%s not given and %w", name, err)
+		}
+		return p, nil
+	}
+	var err error
+	if out.users, err = pickPath(f.users, "users", c.Users, func() (string, error) {
+		d, err := config.Dir(env)
+		return filepath.Join(d, "users.yaml"), err
+	}); err != nil {
+		return out, err
+	}
+	if out.hostKey, err = pickPath(f.hostKey, "host-key", c.HostKey, func() (string, error) {
+		d, err := dataDir(env)
+		return filepath.Join(d, "hub_host_ed25519_key"), err
+	}); err != nil {
+		return out, err
+	}
+	if out.auditLog, err = pickPath(f.auditLog, "audit-log", c.AuditLog, func() (string, error) {
+		d, err := stateDir(env)
+		return filepath.Join(d, "audit.jsonl"), err
+	}); err != nil {
+		return out, err
+	}
+	// Flags are checked here (the config file's values were checked when it was read).
+	if err := config.CheckListenAddr(out.addr); err != nil {
+		return out, fmt.Errorf("--addr: %w", err)
+	}
+	if out.maxSessions < 1 || out.maxSessions > config.MaxServeSessions {
+		return out, fmt.Errorf("--max-sessions: %d is out of range (1 to %d)", out.maxSessions, config.MaxServeSessions)
+	}
+	if out.connRate < 1 || out.connRate > config.MaxServeConnRate {
+		return out, fmt.Errorf("--conn-rate: %d is out of range (1 to %d)", out.connRate, config.MaxServeConnRate)
+	}
+	if out.idleTimeout < config.MinIdleTimeout || out.idleTimeout > config.MaxIdleTimeout {
+		return out, fmt.Errorf("--idle-timeout: %s is out of range (%s to %s)", out.idleTimeout, config.MinIdleTimeout, config.MaxIdleTimeout)
+	}
+	return out, nil
+}
+
+// dataDir is parley's data directory: $XDG_DATA_HOME/parley, else ~/.local/share/parley
+// (~/Library/Application Support/parley on macOS, %LocalAppData%\parley on Windows).
+func dataDir(env func(string) string) (string, error) {
+	if x := env("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "parley"), nil
+	}
+	return platformDir(env, filepath.Join(".local", "share"))
+}
+
+// stateDir is parley's state directory: $XDG_STATE_HOME/parley, else
+// ~/.local/state/parley (as the request ledger's).
+func stateDir(env func(string) string) (string, error) {
+	if x := env("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "parley"), nil
+	}
+	return platformDir(env, filepath.Join(".local", "state"))
+}
+
+func platformDir(env func(string) string, unixRel string) (string, error) {
+	switch runtime.GOOS {
+	case "windows":
+		if a := env("LocalAppData"); a != "" {
+			return filepath.Join(a, "parley"), nil
+		}
+		return "", errors.New("%LocalAppData% is not set")
+	case "darwin":
+		if h := env("HOME"); h != "" {
+			return filepath.Join(h, "Library", "Application Support", "parley"), nil
+		}
+	default:
+		if h := env("HOME"); h != "" {
+			return filepath.Join(h, unixRel, "parley"), nil
+		}
+	}
+	return "", errors.New("HOME is not set")
+}
+
+// usersHelp is added to the error of a users file that does not exist.
+const usersHelp = `write it first: one entry per person who may connect, e.g.
+
+  - name: Clara
+    key: ssh-ed25519 AAAA… clara@laptop   # the line of her ~/.ssh/id_ed25519.pub
+    operator: 7                            # the operator id her changes go out as
+    role: agent                            # viewer, agent or supervisor
+
+(parley serve --help says more)`
+
+func runServe(ctx context.Context, g *globalFlags, f serveFlags, changed func(string) bool, env func(string) string,
+	stdout, stderr io.Writer) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	s, err := resolveSettings(ctx, g, env)
+	if err != nil {
+		return err
+	}
+	ss, err := resolveServe(f, changed, s, env)
+	if err != nil {
+		return err
+	}
+	ctx, hups, stopped, stopWatch := watchServeSignals(ctx)
+	defer stopWatch()
+	err = startHub(ctx, g, s, ss, hups, stdout, stderr)
+	if ctx.Err() != nil {
+		why := stopped()
+		if err != nil && why != "" {
+			fmt.Fprintf(stderr, "parley serve: %s before it started: stopped\n", why)
+			return nil
+		}
+	}
+	return err
+}
+
+// watchServeSignals makes the hub's signals its own: SIGINT and SIGTERM cancel the
+// returned context (stopped names the signal), SIGHUP asks for a reload of the users file
+// (one waiting at most). stop ends the watch.
+func watchServeSignals(parent context.Context) (ctx context.Context, hups <-chan struct{}, stopped func() string, stop func()) {
+	ctx, cancel := context.WithCancel(parent)
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	hup := make(chan struct{}, 1)
+	var mu sync.Mutex
+	name := ""
+	proc := processFrom(parent)
+	go func() {
+		if proc != nil {
+			defer proc.Recover("the signal handler")
+		}
+		for sig := range sigs {
+			if sig == syscall.SIGHUP {
+				select {
+				case hup <- struct{}{}:
+				default:
+				}
+				continue
+			}
+			mu.Lock()
+			if name == "" {
+				name = signalName(sig)
+			}
+			mu.Unlock()
+			cancel()
+		}
+	}()
+	stopped = func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		if name == "" && parent.Err() != nil {
+			return "SIGTERM" // main's own context ends on SIGTERM
+		}
+		return name
+	}
+	return ctx, hup, stopped, func() {
+		signal.Stop(sigs)
+		close(sigs)
+		cancel()
+	}
+}
+
+// startHub starts the hub of settings s and ss and serves until ctx ends (SIGINT, SIGTERM)
+// or the server fails; a value on hups reloads the users file.
+func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings, hups <-chan struct{}, stdout, stderr io.Writer) error {
+	if err := keymap.Default().Apply(s.Keys); err != nil {
+		return keyError(err, s)
+	}
+	mode, err := theme.ParseMode(string(s.Theme))
+	if err != nil {
+		return err
+	}
+	users, err := serve.LoadUsers(ss.users)
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("no users file at %s; %s", ss.users, usersHelp)
+	}
+	if err != nil {
+		return err
+	}
+	signer, created, err := serve.HostKey(ss.hostKey)
+	if err != nil {
+		return err
+	}
+	if created {
+		fmt.Fprintf(stderr, "parley serve: made a new host key %s (%s)\n", ss.hostKey, serve.Fingerprint(signer))
+	} else {
+		fmt.Fprintf(stderr, "parley serve: host key %s (%s)\n", ss.hostKey, serve.Fingerprint(signer))
+	}
+
+	dl, err := openDebugLog(g.debug)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = dl.close() }()
+	events := &serve.Events{}
+	sess, err := sessionFor(ctx, s, stderr, dl, events.Send, responseCacheTTL)
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	proc := processFrom(ctx)
+	if proc != nil {
+		proc.log.addSecret(sess.token)
+	}
+	hubClient := sess.Client
+	users.SetDefaultOrg(hubClient.OrganizationID())
+	lister := operatorLister(hubClient)
+	fmt.Fprintf(stderr, "parley serve: checking %s (%d users) against the API…\n", ss.users, len(users.List))
+	dir, err := serve.CheckOperators(ctx, users, lister)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(ss.auditLog), 0o700); err != nil {
+		return fmt.Errorf("create the audit log's directory: %w", err)
+	}
+	audit, err := serve.OpenAudit(ss.auditLog, sess.token, func(err error) {
+		fmt.Fprintf(stderr, "parley serve: %v\n", err)
+	})
+	if err != nil {
+		return err
+	}
+	defer func() { _ = audit.Close() }()
+
+	hub, err := serve.New(serve.Options{
+		Client: hubClient, Users: users, Directory: dir, Operators: lister,
+		HostKey: signer, Addr: ss.addr, MaxSessions: ss.maxSessions, IdleTimeout: ss.idleTimeout, ConnPerMinute: ss.connRate,
+		Events: events, Audit: audit, Log: stderr,
+		Keys: func() *keymap.KeyMap {
+			k := keymap.Default()
+			_ = k.Apply(s.Keys) // checked above
+			return k
+		},
+		Look: func(env []string) serve.Look {
+			l := lookWith(mode, colorprofile.Env(env), env)
+			return serve.Look{Profile: l.profile, Styles: l.styles, AskBackground: l.ask}
+		},
+		Label: hostOf(sess.Label), Demo: sess.Demo, RefreshInterval: s.RefreshInterval, PageSize: s.PageSize,
+		ReportCrash: func(user string, c *ui.Crash) (string, string, error) {
+			where := user + "'s session: " + c.Where
+			dl.log.Error("crash", "user", user, "in", c.Where)
+			if proc == nil {
+				return fmt.Sprint(c.Value), "", errors.New("no crash log")
+			}
+			summary, path, err := proc.log.write(where, c.Value, c.Stack)
+			fmt.Fprintf(stderr, "parley serve: internal error in %s (%s); details in %s\n", where, summary, path)
+			return summary, path, err
+		},
+	})
+	if err != nil {
+		return err
+	}
+	addr, err := hub.Listen(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(stdout, "PARLEY_SSH_ADDR=%s\n", localAddr(addr)); err != nil {
+		return fmt.Errorf("write the address: %w", err)
+	}
+	if where, others := reach(addr); !others {
+		fmt.Fprintf(stderr, "parley serve: listening on %s, this machine only (--addr 0.0.0.0:%d lets the team's machines in)\n",
+			where, addr.(*net.TCPAddr).Port)
+	} else {
+		fmt.Fprintf(stderr, "parley serve: listening on %s\n", where)
+	}
+	fmt.Fprintf(stderr, "parley serve: %d users may connect: ssh -p %d HOST; the audit log is %s; press Ctrl-C to stop\n",
+		len(users.List), addr.(*net.TCPAddr).Port, ss.auditLog)
+
+	served := make(chan error, 1)
+	go func() {
+		if proc != nil {
+			defer proc.Recover("the SSH server")
+		}
+		served <- hub.Serve()
+	}()
+	for {
+		select {
+		case err := <-served:
+			if err != nil {
+				return fmt.Errorf("serve SSH: %w", err)
+			}
+			return nil
+		case <-ctx.Done():
+			return shutdownHub(hub, stderr)
+		case <-hups:
+			fmt.Fprintf(stderr, "parley serve: SIGHUP: reading %s again\n", ss.users)
+			if err := hub.Reload(ctx); err != nil {
+				fmt.Fprintf(stderr, "parley serve: the users file was not reloaded, the one in force stays: %v\n", errorLine(err))
+			}
+		}
+	}
+}
+
+// shutdownHub ends every session and the server.
+func shutdownHub(hub *serve.Hub, stderr io.Writer) error {
+	fmt.Fprintf(stderr, "parley serve: stopping: ending %d sessions\n", hub.SessionCount())
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hub.Shutdown(ctx); err != nil {
+		return fmt.Errorf("shut the hub down: %w", err)
+	}
+	fmt.Fprintln(stderr, "parley serve: stopped")
+	return nil
+}
+
+// operatorLister lists an organization's operators through the hub's client (org 0: the
+// hub's own).
+func operatorLister(c *client.Client) serve.OperatorsOf {
+	return func(ctx context.Context, org int64) ([]serve.OperatorRef, error) {
+		oc := c
+		if org != 0 && org != c.OrganizationID() {
+			oc = c.WithContext(org, 0)
+		} else if c.OperatorID() != 0 {
+			oc = c.WithContext(c.OrganizationID(), 0)
+		}
+		ctx, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		var out []serve.OperatorRef
+		for op, err := range oc.Operators(ctx) {
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, serve.OperatorRef{ID: op.ID, Org: op.OrganizationID})
+		}
+		return out, nil
+	}
+}
+
+// localAddr is the host:port where a client on this machine reaches a listener on a (the
+// loopback address for the unspecified one).
+func localAddr(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsUnspecified() {
+		return a.String()
+	}
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
+}

@@ -1,0 +1,321 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/serve"
+)
+
+// testKey is a key pair: the signer and its authorized_keys line.
+func testKey(t *testing.T) (gossh.Signer, string) {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, strings.TrimSpace(string(gossh.MarshalAuthorizedKey(s.PublicKey())))
+}
+
+// serveProcess is `parley serve` running as its own process.
+type serveProcess struct {
+	cmd    *exec.Cmd
+	stderr *syncBuffer
+	addr   string
+	done   chan error
+}
+
+// startServe runs the binary's serve command with args against a sandbox of its own
+// (PARLEY_BASE_URL and PARLEY_TOKEN); dirs are the XDG directories of the run.
+func startServe(t *testing.T, env []string, args ...string) *serveProcess {
+	t.Helper()
+	bin := parleyBinary(t)
+	p := &serveProcess{stderr: &syncBuffer{}, done: make(chan error, 1)}
+	p.cmd = exec.Command(bin, append([]string{"serve"}, args...)...)
+	p.cmd.Env = env
+	p.cmd.Stderr = p.stderr
+	out, err := p.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.done <- p.cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = p.cmd.Process.Kill()
+		<-p.done
+	})
+	line := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		if sc.Scan() {
+			line <- sc.Text()
+		}
+		close(line)
+		_, _ = io.Copy(io.Discard, out)
+	}()
+	select {
+	case l, ok := <-line:
+		if !ok {
+			t.Fatalf("parley serve printed nothing; stderr:\n%s", p.stderr.String())
+		}
+		if !shellSafe.MatchString(l) || !strings.HasPrefix(l, "PARLEY_SSH_ADDR=") {
+			t.Fatalf("stdout line %q is not PARLEY_SSH_ADDR=host:port for eval", l)
+		}
+		p.addr = strings.TrimPrefix(l, "PARLEY_SSH_ADDR=")
+	case <-time.After(60 * time.Second):
+		t.Fatalf("parley serve did not start; stderr:\n%s", p.stderr.String())
+	}
+	return p
+}
+
+// signal sends sig and, for an ending one, waits for the process to end.
+func (p *serveProcess) stop(t *testing.T, sig syscall.Signal) error {
+	t.Helper()
+	if err := p.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-p.done:
+		p.done <- err
+		return err
+	case <-time.After(15 * time.Second):
+		t.Fatalf("parley serve did not stop on %v; stderr:\n%s", sig, p.stderr.String())
+	}
+	return nil
+}
+
+// sshTerminal opens an interactive session with a PTY.
+func sshTerminal(t *testing.T, addr string, key gossh.Signer) (*gossh.Session, *syncBuffer, io.WriteCloser, chan error) {
+	t.Helper()
+	c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "me", Auth: []gossh.AuthMethod{gossh.PublicKeys(key)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	s, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RequestPty("xterm-256color", 24, 80, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	out := &syncBuffer{}
+	s.Stdout, s.Stderr = out, out
+	in, err := s.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.Wait() }()
+	return s, out, in, done
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// `parley serve` on a configured API: it checks the users file, prints the address for
+// eval, makes the host key and the audit log private, lets a key of the users file in,
+// reloads the file on SIGHUP (a removed key's session ends with a message) and ends on
+// SIGTERM with the session's terminal restored.
+func TestServeCommand(t *testing.T) {
+	run, err := sandbox.Start(context.Background(), sandbox.Options{Size: sandbox.SizeSmall, BurstRate: -1}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = run.Close() })
+	info := run.Server.Info()
+	dir := t.TempDir()
+	anna, annaKey := testKey(t)
+	_, benKey := testKey(t)
+	usersFile := filepath.Join(dir, "users.yaml")
+	write := func(content string) {
+		if err := os.WriteFile(usersFile, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	annaEntry := fmt.Sprintf("- name: Anna\n  key: %s\n  operator: %d\n  role: agent\n", annaKey, info.RestrictedOperatorID)
+	benEntry := fmt.Sprintf("- name: Ben\n  key: %s\n  role: viewer\n", benKey)
+	write(annaEntry + benEntry)
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"),
+		"XDG_DATA_HOME=" + filepath.Join(dir, "data"), "XDG_STATE_HOME=" + filepath.Join(dir, "state"),
+		"XDG_CACHE_HOME=" + filepath.Join(dir, "cache"), "PARLEY_BASE_URL=" + run.URL, "PARLEY_TOKEN=" + info.CustomerToken}
+	p := startServe(t, env, "--addr", "127.0.0.1:0", "--users", usersFile)
+
+	hostKey := filepath.Join(dir, "data", "parley", "hub_host_ed25519_key")
+	audit := filepath.Join(dir, "state", "parley", "audit.jsonl")
+	for _, f := range []string{hostKey, audit} {
+		fi, err := os.Stat(f)
+		if err != nil {
+			t.Fatalf("%v; stderr:\n%s", err, p.stderr.String())
+		}
+		if perm := fi.Mode().Perm(); perm != 0o600 {
+			t.Errorf("%s: mode %04o, want 0600", f, perm)
+		}
+	}
+	for _, w := range []string{"made a new host key " + hostKey, "listening on 127.0.0.1:", "2 users may connect"} {
+		waitFor(t, "stderr to say "+w, func() bool { return strings.Contains(p.stderr.String(), w) })
+	}
+
+	_, out, _, done := sshTerminal(t, p.addr, anna)
+	waitFor(t, "Anna's conversations", func() bool { return strings.Contains(ansi.Strip(out.String()), "conversations") })
+
+	// SIGHUP with Anna's key removed: her session ends with a message.
+	write(benEntry)
+	if err := p.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if ee, ok := err.(*gossh.ExitError); !ok || ee.ExitStatus() != 1 {
+			t.Errorf("Anna's session ended with %v, want status 1", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatalf("Anna's session did not end after SIGHUP; stderr:\n%s", p.stderr.String())
+	}
+	if !strings.Contains(ansi.Strip(out.String()), "your key was removed from the hub's users file") {
+		t.Errorf("Anna was told %q", ansi.Strip(out.String()))
+	}
+	waitFor(t, "the reload in the log", func() bool { return strings.Contains(p.stderr.String(), "reloaded "+usersFile+": 1 users") })
+
+	if err := p.stop(t, syscall.SIGTERM); err != nil {
+		t.Errorf("SIGTERM: %v; stderr:\n%s", err, p.stderr.String())
+	}
+	if !strings.Contains(p.stderr.String(), "parley serve: stopped") {
+		t.Errorf("stderr:\n%s", p.stderr.String())
+	}
+
+	// The second start reuses the host key.
+	before, err := os.ReadFile(hostKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2 := startServe(t, env, "--addr", "127.0.0.1:0", "--users", usersFile)
+	after, _ := os.ReadFile(hostKey)
+	if string(before) != string(after) || strings.Contains(p2.stderr.String(), "made a new host key") {
+		t.Error("the second start made another host key")
+	}
+	if err := p2.stop(t, syscall.SIGINT); err != nil {
+		t.Errorf("SIGINT: %v", err)
+	}
+}
+
+// A users file with a wrong entry stops the start: the error names the entry's line and
+// nothing listens.
+func TestServeRefusesABadUsersFile(t *testing.T) {
+	run, err := sandbox.Start(context.Background(), sandbox.Options{Size: sandbox.SizeSmall, BurstRate: -1}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = run.Close() })
+	info := run.Server.Info()
+	dir := t.TempDir()
+	_, key := testKey(t)
+	for _, c := range []struct{ file, want string }{
+		{fmt.Sprintf("- name: Anna\n  key: %s\n  operator: 999999\n  role: agent\n", key),
+			`users.yaml:1: user "Anna": operator: 999999 is not an operator of`},
+		{fmt.Sprintf("- name: Anna\n  key: %s\n  operator: %d\n  role: boss\n", key, info.RestrictedOperatorID),
+			`users.yaml:4: user 1 ("Anna"): role: "boss" is not a role`},
+	} {
+		users := filepath.Join(dir, "users.yaml")
+		if err := os.WriteFile(users, []byte(c.file), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var out, errOut syncBuffer
+		env := mapEnv(map[string]string{"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "c"), "XDG_DATA_HOME": filepath.Join(dir, "d"),
+			"XDG_STATE_HOME": filepath.Join(dir, "s"), "PARLEY_BASE_URL": run.URL, "PARLEY_TOKEN": info.CustomerToken})
+		changed := func(string) bool { return false }
+		err := runServe(context.Background(), &globalFlags{}, serveFlags{addr: "127.0.0.1:0", users: users, maxSessions: 50,
+			idleTimeout: 8 * time.Hour, connRate: 30}, changed, env, &out, &errOut)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v, want one that says %q", err, c.want)
+		}
+		if out.String() != "" {
+			t.Errorf("it printed %q: something listened", out.String())
+		}
+	}
+	// No users file: the error says how to write one.
+	env := mapEnv(map[string]string{"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "none")})
+	err = runServe(context.Background(), &globalFlags{demo: true}, serveFlags{addr: "127.0.0.1:0", maxSessions: 50, idleTimeout: 8 * time.Hour,
+		connRate: 30}, func(string) bool { return false }, env, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "no users file at "+filepath.Join(dir, "none", "parley", "users.yaml")) ||
+		!strings.Contains(err.Error(), "role: agent") {
+		t.Errorf("without a users file: %v", err)
+	}
+}
+
+// Flags win over the config file's serve: section, which wins over the defaults; its
+// relative paths are read from the config file's directory.
+func TestServeSettingsPrecedence(t *testing.T) {
+	env := writeTestConfig(t, "serve:\n  addr: 0.0.0.0:2300\n  users: team.yaml\n  max_sessions: 7\n  idle_timeout: 2h\n  audit_log: /var/log/a.jsonl\n")
+	s, err := resolveSettings(context.Background(), &globalFlags{}, mapEnv(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defaults := serveFlags{addr: serve.DefaultAddr, maxSessions: serve.DefaultMaxSessions, idleTimeout: serve.DefaultIdleTimeout,
+		connRate: serve.DefaultConnPerMinute}
+	none := func(string) bool { return false }
+	got, err := resolveServe(defaults, none, s, mapEnv(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgDir := filepath.Join(env["XDG_CONFIG_HOME"], "parley")
+	want := serveSettings{addr: "0.0.0.0:2300", users: filepath.Join(cfgDir, "team.yaml"), auditLog: "/var/log/a.jsonl",
+		hostKey:     filepath.Join(env["HOME"], ".local", "share", "parley", "hub_host_ed25519_key"),
+		maxSessions: 7, idleTimeout: 2 * time.Hour, connRate: serve.DefaultConnPerMinute}
+	if got != want {
+		t.Errorf("from the config file:\n got %+v\nwant %+v", got, want)
+	}
+	flags := defaults
+	flags.addr, flags.maxSessions, flags.users = "127.0.0.1:0", 3, "mine.yaml"
+	changed := func(name string) bool { return name == "addr" || name == "max-sessions" || name == "users" }
+	got, err = resolveServe(flags, changed, s, mapEnv(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.addr != "127.0.0.1:0" || got.maxSessions != 3 || got.users != "mine.yaml" || got.idleTimeout != 2*time.Hour {
+		t.Errorf("flags over the file: %+v", got)
+	}
+	bad := defaults
+	bad.idleTimeout = time.Second
+	if _, err := resolveServe(bad, func(n string) bool { return n == "idle-timeout" }, s, mapEnv(env)); err == nil ||
+		!strings.Contains(err.Error(), "--idle-timeout: 1s is out of range") {
+		t.Errorf("a bad flag: %v", err)
+	}
+	if _, err := resolveServe(serveFlags{addr: "nohost", maxSessions: 1, idleTimeout: time.Hour, connRate: 1}, func(string) bool { return true },
+		Settings{}, mapEnv(env)); err == nil || !strings.Contains(err.Error(), "--addr") {
+		t.Errorf("a bad address: %v", err)
+	}
+}
