@@ -1,0 +1,347 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/parley-tui/parley/client"
+)
+
+// Hub is a running `parley serve`.
+type Hub struct {
+	Addr, Port string
+	Dir        string // its XDG directories and files
+	cmd        *exec.Cmd
+	stderr     *lockedBuffer
+	done       chan error
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// sshKey makes an OpenSSH key pair with ssh-keygen and returns the private key's path and
+// the public key's line.
+func sshKey(t *testing.T, dir, name string) (string, string) {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", path).CombinedOutput(); err != nil {
+		t.Fatalf("ssh-keygen: %v: %s", err, out)
+	}
+	pub, err := os.ReadFile(path + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, strings.TrimSpace(string(pub))
+}
+
+// StartHub runs `parley serve` against the sandbox with the users file users and the
+// config file config ("" for none), on a free port.
+func StartHub(t *testing.T, sb *Sandbox, users, config string) *Hub {
+	t.Helper()
+	dir := t.TempDir()
+	h := &Hub{Dir: dir, stderr: &lockedBuffer{}, done: make(chan error, 1)}
+	if err := os.WriteFile(filepath.Join(dir, "users.yaml"), []byte(users), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if config != "" {
+		if err := os.MkdirAll(filepath.Join(dir, "config", "parley"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "config", "parley", "config.yaml"), []byte(config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.cmd = exec.Command(binary, "serve", "--addr", "127.0.0.1:0", "--users", filepath.Join(dir, "users.yaml"))
+	h.cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_DATA_HOME="+filepath.Join(dir, "data"),
+		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "TMUX=")
+	h.cmd.Env = append(h.cmd.Env, sb.Env...)
+	h.cmd.Stderr = h.stderr
+	out, err := h.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { h.done <- h.cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = h.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-h.done:
+		case <-time.After(10 * time.Second):
+			_ = h.cmd.Process.Kill()
+		}
+		if t.Failed() {
+			t.Logf("parley serve's stderr:\n%s", h.stderr.String())
+		}
+	})
+	line := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			select {
+			case line <- sc.Text():
+			default:
+			}
+		}
+	}()
+	select {
+	case l := <-line:
+		addr, ok := strings.CutPrefix(l, "PARLEY_SSH_ADDR=")
+		if !ok {
+			t.Fatalf("parley serve printed %q", l)
+		}
+		h.Addr = addr
+		h.Port = addr[strings.LastIndex(addr, ":")+1:]
+	case err := <-h.done:
+		t.Fatalf("parley serve ended: %v\n%s", err, h.stderr.String())
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("parley serve did not listen:\n%s", h.stderr.String())
+	}
+	return h
+}
+
+// StartSSH runs a real OpenSSH client in a tmux pane of w×h, connected to the hub with
+// the key at keyPath.
+func StartSSH(t *testing.T, h *Hub, keyPath string, w, h2 int) *TUI {
+	t.Helper()
+	sessionSeq.Lock()
+	sessionSeq.n++
+	n := sessionSeq.n
+	sessionSeq.Unlock()
+	dir := t.TempDir()
+	tui := &TUI{t: t, session: fmt.Sprintf("parley-ssh-%d-%d", os.Getpid(), n), socket: filepath.Join(dir, "tmux.sock"), dir: dir, W: w, H: h2}
+	ssh := strings.Join([]string{"ssh", "-t", "-p", h.Port, "-i", shq(keyPath), "-o", "StrictHostKeyChecking=no",
+		"-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "-o", "BatchMode=yes", "127.0.0.1"}, " ")
+	// ssh's stderr stays on the pane: the hub's messages come on the session's stderr.
+	script := "export TERM=xterm-256color; " + ssh + "; echo \"ssh exited with status $?\"; exec sleep 86400"
+	conf := filepath.Join(dir, "tmux.conf")
+	if err := os.WriteFile(conf, []byte("set -g status off\nset -g remain-on-exit on\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tui.tmux("-f", conf, "new-session", "-d", "-s", tui.session, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h2), "sh", "-c", script)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("%s at failure:\n%s", tui.session, tui.Screen())
+		}
+		_ = exec.Command("tmux", "-S", tui.socket, "kill-server").Run()
+	})
+	return tui
+}
+
+// body is a screen without its last two lines (the status bar, which names the user, and
+// the footer).
+func body(screen string) string {
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	if len(lines) > 2 {
+		lines = lines[:len(lines)-2]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Two real OpenSSH clients in tmux panes against `parley serve`: each sees the same list,
+// and a change made in one reaches the other.
+func TestServeTwoSSHClients(t *testing.T) {
+	sb := StartSandbox(t, "small")
+	c := sb.Client(t)
+	var admin int64
+	for op, err := range c.Operators(t.Context()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if op.Role == "admin" && admin == 0 {
+			admin = op.ID
+		}
+	}
+	first, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1}})
+	if err != nil || len(first.Results) == 0 {
+		t.Fatalf("first conversation: %v", err)
+	}
+	keys := t.TempDir()
+	claraKey, claraPub := sshKey(t, keys, "clara")
+	samKey, samPub := sshKey(t, keys, "sam")
+	users := fmt.Sprintf("- name: Clara\n  key: %s\n  operator: %s\n  role: agent\n- name: Sam\n  key: %s\n  operator: %d\n  role: supervisor\n",
+		claraPub, sb.RestrictedOperatorID, samPub, admin)
+	hub := StartHub(t, sb, users, "refresh_interval: 5s\n")
+
+	clara := StartSSH(t, hub, claraKey, 120, 40)
+	sam := StartSSH(t, hub, samKey, 120, 40)
+	waitList(t, clara)
+	waitList(t, sam)
+	header := fmt.Sprintf("%d conversations", first.Count)
+	clara.WaitFor(header, 10*time.Second)
+	want := body(clara.Screen())
+	sam.WaitUntil(func(s string) bool { return body(s) == body(clara.Screen()) }, 15*time.Second,
+		"Sam's screen to show what Clara's shows:\n"+want)
+	if !strings.Contains(hub.stderr.String(), "Clara (agent") || !strings.Contains(hub.stderr.String(), "Sam (supervisor") {
+		t.Errorf("the hub's log:\n%s", hub.stderr.String())
+	}
+
+	// Clara sets a topic on the first conversation; Sam's list shows it after a poll.
+	clara.Keys("t")
+	clara.WaitFor("Topics of conversation", 10*time.Second)
+	clara.Keys("Tab")
+	clara.Type("Escalated")
+	clara.Keys("Enter")
+	clara.WaitFor("Topics saved", 10*time.Second)
+	sam.WaitFor("Escalated", 30*time.Second)
+	got, err := c.GetConversation(t.Context(), first.Results[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, tp := range got.Topics {
+		texts = append(texts, tp.Text)
+	}
+	if !strings.Contains(strings.Join(texts, ","), "Escalated") {
+		t.Fatalf("topics on the server: %q", texts)
+	}
+	audit, err := os.ReadFile(filepath.Join(hub.Dir, "state", "parley", "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(audit), `"user":"Clara"`) || !strings.Contains(string(audit), fmt.Sprintf(`"ids":[%d]`, first.Results[0].ID)) {
+		t.Errorf("the audit log:\n%s", audit)
+	}
+
+	clara.Keys("q")
+	clara.WaitFor("ssh exited with status 0", 10*time.Second)
+	if err := hub.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	s := sam.WaitFor("ssh exited with status", 15*time.Second)
+	if !strings.Contains(s, "the hub is shutting down") {
+		t.Errorf("Sam's pane after the hub stopped:\n%s", s)
+	}
+	if alt := sam.PaneFlag("#{alternate_on}"); alt != "0" {
+		t.Errorf("Sam's pane is left on the alternate screen (%s)", alt)
+	}
+}
+
+// TestServeTenAgents plays the agent session of TestAgentSession (a queue of six
+// conversations walked with j and k, a thread read back now and then, the detail pane on
+// for a while, another agent's edit midway) in ten SSH sessions of one hub at once, at
+// parley's default auto-refresh of 30 s (scaled with the session, PARLEY_AGENT_SCALE
+// times faster than life, default 6), and counts the conversation-family requests of the
+// whole team in the sandbox's request log. Ten separate parleys playing it cost ten times
+// what one does (TestAgentSession with PARLEY_AGENT_REFRESH=30s); the hub polls once for
+// all and shares what they read, so it must cost less than two of them.
+func TestServeTenAgents(t *testing.T) {
+	const (
+		agents = 10
+		steps  = 30
+		queue  = 6
+	)
+	k := agentScale(t)
+	step := 20 * time.Second / time.Duration(k)
+	sb := StartSandbox(t, "small")
+	c := sb.Client(t)
+	first, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: queue}})
+	if err != nil || len(first.Results) < queue {
+		t.Fatalf("the first %d conversations: %v (%v)", queue, first, err)
+	}
+	var ids []int64
+	for _, cv := range first.Results {
+		ids = append(ids, cv.ID)
+	}
+	keys := t.TempDir()
+	var users strings.Builder
+	paths := make([]string, agents)
+	for i := range agents {
+		var pub string
+		paths[i], pub = sshKey(t, keys, fmt.Sprintf("agent%d", i+1))
+		fmt.Fprintf(&users, "- name: Agent %d\n  key: %s\n  operator: %s\n  role: agent\n", i+1, pub, sb.RestrictedOperatorID)
+	}
+	refresh := 30 * time.Second / time.Duration(k)
+	hub := StartHub(t, sb, users.String(), fmt.Sprintf("refresh_interval: %s\n", refresh))
+	before := len(sb.Requests(t))
+	began := time.Now()
+	var changedOnce sync.Once
+	t.Run("agents", func(t *testing.T) {
+		for i := range agents {
+			t.Run(fmt.Sprintf("agent%d", i+1), func(t *testing.T) {
+				t.Parallel()
+				tui := StartSSH(t, hub, paths[i], 120, 40)
+				waitList(t, tui)
+				showing := func(id int64) {
+					t.Helper()
+					tui.WaitFor(fmt.Sprintf("#%d · ", id), 60*time.Second)
+				}
+				showing(ids[0])
+				pos, down := 0, true
+				for s := 1; s < steps; s++ {
+					time.Sleep(time.Until(began.Add(time.Duration(s) * step))) // the session's rhythm
+					if s == 12 {
+						changedOnce.Do(func() {
+							if _, err := c.SetConversationTopics(t.Context(), ids[2], []string{"Follow-up"}); err != nil {
+								t.Errorf("another agent's edit: %v", err)
+							}
+						})
+					}
+					if down && pos == queue-1 || !down && pos == 0 {
+						down = !down
+					}
+					if down {
+						pos++
+						tui.Keys("j")
+					} else {
+						pos--
+						tui.Keys("k")
+					}
+					showing(ids[pos])
+					switch s {
+					case 5, 14:
+						tui.Keys("p")
+					case 4, 10, 22:
+						tui.Keys("Tab", "C-u", "C-u", "C-u", "BTab")
+					}
+				}
+			})
+		}
+	})
+	time.Sleep(time.Until(began.Add(steps*step - step/2)))
+	log := sb.Requests(t)[before:]
+	spent, polls := 0, 0
+	for _, r := range log {
+		if r.Method == "GET" && strings.Contains(r.Path, "/api/um/v3/conversations/") {
+			spent++
+			if strings.Contains(r.Query, "updated_at_from_date=") {
+				polls++
+			}
+		}
+	}
+	t.Logf("%d agents, a 10-minute session each at %d×, auto-refresh every 30 s of it: %d conversation-family requests for the team, %d of them shared polls",
+		agents, k, spent, polls)
+	if ticks := int(steps * 20 * time.Second / (30 * time.Second)); polls > ticks+1 {
+		t.Errorf("%d polls for the team, more than one each of the %d ticks", polls, ticks)
+	}
+	// One parley alone costs 32 at 6× (34 in real time) at 30 s: the team must cost less
+	// than two of them.
+	if spent >= 64 {
+		t.Errorf("the team of %d cost %d conversation-family requests, not less than two separate parleys (64)", agents, spent)
+	}
+}
