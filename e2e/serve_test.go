@@ -324,6 +324,9 @@ func TestServeTenAgents(t *testing.T) {
 		}
 	})
 	time.Sleep(time.Until(began.Add(steps*step - step/2)))
+	// Ten panes on a small machine may run behind the session's rhythm: the hub polled for
+	// as long as they were connected.
+	took := time.Since(began)
 	log := sb.Requests(t)[before:]
 	spent, polls := 0, 0
 	for _, r := range log {
@@ -334,9 +337,9 @@ func TestServeTenAgents(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d agents, a 10-minute session each at %d×, auto-refresh every 30 s of it: %d conversation-family requests for the team, %d of them shared polls",
-		agents, k, spent, polls)
-	if ticks := int(steps * 20 * time.Second / (30 * time.Second)); polls > ticks+1 {
+	t.Logf("%d agents, a 10-minute session each at %d× (played in %s), auto-refresh every 30 s of it: %d conversation-family requests for the team, %d of them shared polls",
+		agents, k, took.Round(time.Second), spent, polls)
+	if ticks := int(took/refresh) + 1; polls > ticks {
 		t.Errorf("%d polls for the team, more than one each of the %d ticks", polls, ticks)
 	}
 	// One parley alone costs 32 at 6× (34 in real time) at 30 s: the team must cost less
