@@ -334,7 +334,7 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 	hubClient := sess.Client
 	users.SetDefaultOrg(hubClient.OrganizationID())
 	lister := operatorLister(hubClient)
-	fmt.Fprintf(stderr, "parley serve: checking %s (%d users) against the API…\n", ss.users, len(users.List))
+	fmt.Fprintf(stderr, "parley serve: checking %s (%s) against the API…\n", ss.users, plural(len(users.List), "user"))
 	dir, err := serve.CheckOperators(ctx, users, lister)
 	if err != nil {
 		return err
@@ -391,8 +391,8 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 	} else {
 		fmt.Fprintf(stderr, "parley serve: listening on %s\n", where)
 	}
-	fmt.Fprintf(stderr, "parley serve: %d users may connect: ssh -p %d HOST; the audit log is %s; press Ctrl-C to stop\n",
-		len(users.List), addr.(*net.TCPAddr).Port, ss.auditLog)
+	fmt.Fprintf(stderr, "parley serve: %s may connect: ssh -p %d HOST; the audit log is %s; press Ctrl-C to stop\n",
+		plural(len(users.List), "user"), addr.(*net.TCPAddr).Port, ss.auditLog)
 
 	served := make(chan error, 1)
 	go func() {
@@ -431,6 +431,14 @@ func shutdownHub(hub *serve.Hub, stderr io.Writer) error {
 	return nil
 }
 
+// plural is "1 user", "2 users".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
 // operatorLister lists an organization's operators through the hub's client (org 0: the
 // hub's own).
 func operatorLister(c *client.Client) serve.OperatorsOf {
@@ -448,7 +456,11 @@ func operatorLister(c *client.Client) serve.OperatorsOf {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, serve.OperatorRef{ID: op.ID, Org: op.OrganizationID})
+			name := op.DisplayName
+			if name == "" {
+				name = op.Name
+			}
+			out = append(out, serve.OperatorRef{ID: op.ID, Org: op.OrganizationID, Name: name, Role: op.Role})
 		}
 		return out, nil
 	}

@@ -208,7 +208,7 @@ func TestServeCommand(t *testing.T) {
 	if !strings.Contains(ansi.Strip(out.String()), "your key was removed from the hub's users file") {
 		t.Errorf("Anna was told %q", ansi.Strip(out.String()))
 	}
-	waitFor(t, "the reload in the log", func() bool { return strings.Contains(p.stderr.String(), "reloaded "+usersFile+": 1 users") })
+	waitFor(t, "the reload in the log", func() bool { return strings.Contains(p.stderr.String(), "reloaded "+usersFile+": 1 user") })
 
 	if err := p.stop(t, syscall.SIGTERM); err != nil {
 		t.Errorf("SIGTERM: %v; stderr:\n%s", err, p.stderr.String())

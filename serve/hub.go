@@ -428,7 +428,11 @@ func (h *Hub) Reload(ctx context.Context) error {
 		h.logf("ending %s's session: %s", s.user.Name, s.reason)
 		s.end(s.reason)
 	}
-	h.logf("reloaded %s: %d users", path, len(users.List))
+	if n := len(users.List); n == 1 {
+		h.logf("reloaded %s: 1 user", path)
+	} else {
+		h.logf("reloaded %s: %d users", path, n)
+	}
 	return nil
 }
 

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -14,6 +15,8 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 	"gopkg.in/yaml.v3"
+
+	"github.com/parley-tui/parley/sanitize"
 )
 
 // Role is what a user of the hub may do.
@@ -350,6 +353,9 @@ type OperatorsOf func(ctx context.Context, org int64) ([]OperatorRef, error)
 type OperatorRef struct {
 	ID  int64
 	Org int64 // 0 when the API did not say
+	// Name and Role help whoever writes the users file pick an id ("" when unknown); they
+	// are the API's text, shown only through sanitize.Line.
+	Name, Role string
 }
 
 // Directory is what the hub knows of the operators of each organization its users work in,
@@ -366,6 +372,7 @@ func (d Directory) Has(org, operator int64) bool { return slices.Contains(d[org]
 // directory is kept for the supervisors' act-as checks.
 func CheckOperators(ctx context.Context, users *Users, list OperatorsOf) (Directory, error) {
 	dir := Directory{}
+	named := map[int64][]OperatorRef{}
 	var problems []UsersProblem
 	for _, org := range users.Orgs() {
 		ops, err := list(ctx, org)
@@ -377,6 +384,7 @@ func CheckOperators(ctx context.Context, users *Users, list OperatorsOf) (Direct
 			return nil, fmt.Errorf("check the users file %s: list the operators of %s: %w", users.Path, what, err)
 		}
 		ids := make([]int64, 0, len(ops))
+		named[org] = ops
 		foreign := 0
 		for _, o := range ops {
 			ids = append(ids, o.ID)
@@ -410,7 +418,7 @@ func CheckOperators(ctx context.Context, users *Users, list OperatorsOf) (Direct
 				where = "organization " + strconv.FormatInt(u.Org, 10)
 			}
 			problems = append(problems, UsersProblem{Line: u.Line, Msg: fmt.Sprintf(
-				"user %s: operator: %d is not an operator of %s (the API lists %s)", quoteName(u.Name), u.Operator, where, idList(ids))})
+				"user %s: operator: %d is not an operator of %s; the API lists %s", quoteName(u.Name), u.Operator, where, opList(named[u.Org]))})
 		}
 	}
 	if len(problems) > 0 {
@@ -420,18 +428,28 @@ func CheckOperators(ctx context.Context, users *Users, list OperatorsOf) (Direct
 	return dir, nil
 }
 
-// idList shows at most ten ids.
-func idList(ids []int64) string {
-	if len(ids) == 0 {
+// opList shows at most ten operators by id, each with its name and role where the API
+// gave them: "2001 Ana Silva (owner), 2006 Greta (agent)".
+func opList(ops []OperatorRef) string {
+	if len(ops) == 0 {
 		return "none"
 	}
-	parts := make([]string, 0, min(len(ids), 10))
-	for i, id := range ids {
+	ops = slices.Clone(ops)
+	slices.SortFunc(ops, func(a, b OperatorRef) int { return cmp.Compare(a.ID, b.ID) })
+	parts := make([]string, 0, min(len(ops), 11))
+	for i, o := range ops {
 		if i == 10 {
-			parts = append(parts, fmt.Sprintf("and %d more", len(ids)-10))
+			parts = append(parts, fmt.Sprintf("and %d more", len(ops)-10))
 			break
 		}
-		parts = append(parts, strconv.FormatInt(id, 10))
+		text := strconv.FormatInt(o.ID, 10)
+		if name := sanitize.Line(o.Name); name != "" {
+			text += " " + name
+		}
+		if role := sanitize.Line(o.Role); role != "" {
+			text += " (" + role + ")"
+		}
+		parts = append(parts, text)
 	}
 	return strings.Join(parts, ", ")
 }

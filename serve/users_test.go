@@ -154,7 +154,7 @@ func TestCheckOperatorsAgainstTheAPI(t *testing.T) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, OperatorRef{ID: op.ID, Org: op.OrganizationID})
+			out = append(out, OperatorRef{ID: op.ID, Org: op.OrganizationID, Name: op.Name + "\x1b[31m", Role: op.Role})
 		}
 		return out, nil
 	}
@@ -194,8 +194,12 @@ func TestCheckOperatorsAgainstTheAPI(t *testing.T) {
 		t.Fatal("no error for unknown operators")
 	}
 	msg := err.Error()
+	if strings.Contains(msg, "\x1b") {
+		t.Errorf("the API's text reached the error as it is: %q", msg)
+	}
 	for _, w := range []string{
-		`u.yaml:1: user "Ann": operator: 999999 is not an operator of the hub's organization`,
+		`u.yaml:1: user "Ann": operator: 999999 is not an operator of the hub's organization; the API lists`,
+		fmt.Sprintf(` %d `, agent), "(agent)", "(owner)",
 		`u.yaml:5: user "Bob": org: the API does not know organization 987654`,
 		fmt.Sprintf(`u.yaml:10: user "Cy": operator: %d is not an operator of organization %d`, agent, other),
 	} {
