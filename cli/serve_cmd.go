@@ -421,7 +421,7 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 
 // shutdownHub ends every session and the server.
 func shutdownHub(hub *serve.Hub, stderr io.Writer) error {
-	fmt.Fprintf(stderr, "parley serve: stopping: ending %d sessions\n", hub.SessionCount())
+	fmt.Fprintf(stderr, "parley serve: stopping: ending %s\n", plural(hub.SessionCount(), "session"))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := hub.Shutdown(ctx); err != nil {
