@@ -359,10 +359,7 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 			_ = k.Apply(s.Keys) // checked above
 			return k
 		},
-		Look: func(env []string) serve.Look {
-			l := lookWith(mode, colorprofile.Env(env), env)
-			return serve.Look{Profile: l.profile, Styles: l.styles, AskBackground: l.ask}
-		},
+		Look:  sessionLook(mode),
 		Label: hostOf(sess.Label), Demo: sess.Demo, RefreshInterval: s.RefreshInterval, PageSize: s.PageSize,
 		ReportCrash: func(user string, c *ui.Crash) (string, string, error) {
 			where := user + "'s session: " + c.Where
@@ -429,6 +426,16 @@ func shutdownHub(hub *serve.Hub, stderr io.Writer) error {
 	}
 	fmt.Fprintln(stderr, "parley serve: stopped")
 	return nil
+}
+
+// sessionLook is how a session of the hub draws, told by the environment its SSH client
+// sent (TERM from its PTY request, COLORTERM, NO_COLOR, COLORFGBG when it sends them): its
+// output is an SSH channel, not a terminal parley could ask.
+func sessionLook(mode theme.Mode) func(env []string) serve.Look {
+	return func(env []string) serve.Look {
+		l := lookWith(mode, colorprofile.Env(env), env)
+		return serve.Look{Profile: l.profile, Styles: l.styles, AskBackground: l.ask}
+	}
 }
 
 // plural is "1 user", "2 users".

@@ -15,11 +15,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/serve"
+	"github.com/parley-tui/parley/theme"
 )
 
 // testKey is a key pair: the signer and its authorized_keys line.
@@ -317,5 +319,25 @@ func TestServeSettingsPrecedence(t *testing.T) {
 	if _, err := resolveServe(serveFlags{addr: "nohost", maxSessions: 1, idleTimeout: time.Hour, connRate: 1}, func(string) bool { return true },
 		Settings{}, mapEnv(env)); err == nil || !strings.Contains(err.Error(), "--addr") {
 		t.Errorf("a bad address: %v", err)
+	}
+}
+
+// A session's look follows the environment its SSH client sent.
+func TestSessionLookFollowsTheClientsEnvironment(t *testing.T) {
+	look := sessionLook(theme.ModeAuto)
+	for _, c := range []struct {
+		env  []string
+		want colorprofile.Profile
+		ask  bool
+	}{
+		{[]string{"TERM=xterm-256color"}, colorprofile.ANSI256, true},
+		{[]string{"TERM=xterm-256color", "COLORTERM=truecolor"}, colorprofile.TrueColor, true},
+		{[]string{"TERM=xterm-256color", "NO_COLOR=1"}, colorprofile.ASCII, false},
+		{[]string{"TERM=xterm-256color", "COLORFGBG=0;15"}, colorprofile.ANSI256, false},
+	} {
+		l := look(c.env)
+		if l.Profile != c.want || l.AskBackground != c.ask || l.Styles == nil {
+			t.Errorf("%v: profile %v, ask %v; want %v, %v", c.env, l.Profile, l.AskBackground, c.want, c.ask)
+		}
 	}
 }

@@ -2,16 +2,20 @@ package serve
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/vt"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/theme"
 )
 
 // threeUsers is a users file of three: an agent, a supervisor and a viewer of the sandbox's
@@ -314,5 +318,49 @@ func TestIdleSessionEnds(t *testing.T) {
 	}
 	if !strings.Contains(term.text(), "no key for 700ms: the session ended") {
 		t.Errorf("the idle session was told %q", tail(term.text(), 300))
+	}
+}
+
+// y copies to the clipboard of the terminal of the session that asked (OSC 52 on its own
+// output), and to no other.
+func TestCopyGoesToTheSessionsOwnTerminal(t *testing.T) {
+	t.Setenv("TMUX", "") // the clipboard's tmux path is the hub machine's, not the session's
+	api := startAPI(t)
+	th := startHub(t, api, threeUsers(t, api))
+	_, newest := firstPage(t, api)
+	clara := open(t, th.dial(t, "Clara"), "Clara", 120, 40)
+	sam := open(t, th.dial(t, "Sam"), "Sam", 120, 40)
+	clara.waitText(fmt.Sprintf("#%d", newest))
+	sam.waitText(fmt.Sprintf("#%d", newest))
+	clara.press("y")
+	clara.waitText("Copied")
+	osc := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(strconv.FormatInt(newest, 10)))
+	if !strings.Contains(clara.out.String(), osc) {
+		t.Errorf("Clara's terminal got no OSC 52 with %d", newest)
+	}
+	if strings.Contains(sam.out.String(), "\x1b]52;") {
+		t.Error("Sam's terminal got Clara's copy")
+	}
+}
+
+// Each session draws with its own terminal's colour profile, told by the environment its
+// client sent: one without colour (NO_COLOR) gets no colour codes, one with 24-bit colour
+// (COLORTERM=truecolor) gets them.
+func TestEachSessionHasItsOwnColourProfile(t *testing.T) {
+	api := startAPI(t)
+	th := startHub(t, api, threeUsers(t, api), func(o *Options) {
+		o.Look = func(env []string) Look {
+			return Look{Profile: colorprofile.Env(env), Styles: theme.New(theme.Default(), true, false)}
+		}
+	})
+	plain := open(t, th.dial(t, "Clara"), "Clara", 100, 30, "NO_COLOR=1")
+	rich := open(t, th.dial(t, "Sam"), "Sam", 100, 30, "COLORTERM=truecolor")
+	plain.waitText("conversations")
+	rich.waitText("conversations")
+	if out := plain.out.String(); strings.Contains(out, "\x1b[38;") || strings.Contains(out, "\x1b[48;") {
+		t.Error("the NO_COLOR session got colour codes")
+	}
+	if !strings.Contains(rich.out.String(), "38;2;") {
+		t.Error("the truecolor session got no 24-bit colour")
 	}
 }
