@@ -364,3 +364,20 @@ func TestEachSessionHasItsOwnColourProfile(t *testing.T) {
 		t.Error("the truecolor session got no 24-bit colour")
 	}
 }
+
+// A session follows its terminal's size: a window change redraws it at the new size.
+func TestASessionFollowsItsWindow(t *testing.T) {
+	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}})
+	term := open(t, th.dial(t, "Vic"), "Vic", 80, 24)
+	term.waitText("conversations")
+	if strings.Contains(term.screen(), "Messages") {
+		t.Fatalf("80 columns show the messages pane:\n%s", term.screen())
+	}
+	term.mu.Lock()
+	term.emu.Resize(120, 40)
+	term.mu.Unlock()
+	if err := term.s.WindowChange(40, 120); err != nil {
+		t.Fatal(err)
+	}
+	term.waitText("Messages") // side by side from 100 columns
+}

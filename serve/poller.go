@@ -143,6 +143,15 @@ func (p *poller) pace() (every time.Duration, due time.Time) {
 
 func (p *poller) run(ctx context.Context, done chan struct{}) {
 	defer close(done)
+	// After a panic (logged by recover) the poller counts as stopped: the next session
+	// that connects starts it again.
+	defer func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.done == done {
+			p.running, p.every = false, 0
+		}
+	}()
 	defer p.recover(fmt.Sprintf("the poller of organization %d", p.org))
 	for {
 		every, due := p.pace()
