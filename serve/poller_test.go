@@ -185,3 +185,44 @@ func TestPollerPaceFollowsActivity(t *testing.T) {
 		t.Errorf("PollEvery after a key = %s, want 30s", every)
 	}
 }
+
+// A panic in a poller is logged and the poller counts as stopped: the next session that
+// connects starts it again.
+func TestPollerStartsAgainAfterAPanic(t *testing.T) {
+	api := startAPI(t)
+	timer := newManualTimer()
+	var mu sync.Mutex
+	var caught []string
+	recovered := func(where string) {
+		if r := recover(); r != nil {
+			mu.Lock()
+			caught = append(caught, where)
+			mu.Unlock()
+		}
+	}
+	panics := true
+	got := &polls{}
+	deliver := func(r Poll) {
+		mu.Lock()
+		p := panics
+		panics = false
+		mu.Unlock()
+		if p {
+			panic("a delivery that fails")
+		}
+		got.add(r)
+	}
+	p := newPoller(0, api.client(t, time.Minute), common.Budget{Interval: 30 * time.Second, PerDay: common.APIDailyLimit}, timer.after, time.Now, deliver, recovered)
+	p.start()
+	t.Cleanup(p.stop)
+	timer.fire()
+	waitFor(t, 10*time.Second, "the panic to be caught", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(caught) == 1
+	})
+	waitFor(t, 5*time.Second, "the poller to count as stopped", func() bool { return p.PollEvery() == 0 })
+	p.start()
+	timer.fire()
+	waitFor(t, 10*time.Second, "a poll after the restart", func() bool { return got.n() == 1 })
+}
