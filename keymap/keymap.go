@@ -380,6 +380,11 @@ func (k *KeyMap) editBindings() []*key.Binding {
 // session was given. Call it after Apply.
 func (k *KeyMap) FixOperator() { k.ActAs.SetEnabled(false) }
 
+// FixOrganization disables picking an organization (ctrl+o): a session of the team hub
+// works in the organization its users-file entry names, and a customer token must not let
+// it read the others.
+func (k *KeyMap) FixOrganization() { k.PickOrg.SetEnabled(false) }
+
 // Global is the help group valid everywhere.
 func (k *KeyMap) Global() []key.Binding {
 	return []key.Binding{k.Help, k.Back, k.Refresh, k.Conversations, k.Contacts, k.Operators,

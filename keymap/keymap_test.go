@@ -196,6 +196,20 @@ func TestReadOnlyDisablesEveryEditAndNothingElse(t *testing.T) {
 	}
 }
 
+// TestFixOrganizationDisablesOnlyPickOrg: ctrl+o no longer matches; the rest stays.
+func TestFixOrganizationDisablesOnlyPickOrg(t *testing.T) {
+	k := Default()
+	k.FixOrganization()
+	if k.PickOrg.Enabled() || key.Matches(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}, k.PickOrg) {
+		t.Fatal("pick organization is still enabled")
+	}
+	for _, a := range Actions() {
+		if a != PickOrg && !k.binding(a).Enabled() {
+			t.Errorf("%s disabled by FixOrganization", a)
+		}
+	}
+}
+
 // TestFixOperatorDisablesOnlyActAs: ctrl+p no longer matches; the edits stay.
 func TestFixOperatorDisablesOnlyActAs(t *testing.T) {
 	k := Default()

@@ -98,6 +98,22 @@ func TestAnAgentCannotActAsAnotherOperator(t *testing.T) {
 	sam.waitText("Act as operator")
 }
 
+// No session picks another organization (ctrl+o), a supervisor's neither: the hub's
+// customer token would let it read them. The picker would open at once; the screen
+// switch after the key shows that the key was read.
+func TestNoSessionPicksAnotherOrganization(t *testing.T) {
+	api := startAPI(t)
+	th := startHub(t, api, threeUsers(t, api))
+	sam := open(t, th.dial(t, "Sam"), "Sam", 120, 40)
+	sam.waitText("conversations")
+	sam.press("\x0f") // ctrl+o
+	sam.press("2")
+	sam.waitText("contacts")
+	if strings.Contains(sam.screen(), "Organization (Service-Organization-Id)") {
+		t.Errorf("the supervisor was offered another organization:\n%s", sam.screen())
+	}
+}
+
 // The conversation-family requests of a hub over a few shared polls are the same with 1,
 // 5 and 20 idle sessions (±1): one poll a tick for everybody, and what the sessions load
 // at start is read once for all of them.

@@ -49,8 +49,11 @@ func (h *Hub) uiOptions(sess *session, look Look) ui.Options {
 		RequestBudget: common.APIDailyLimit, PageSize: h.opts.PageSize, Events: sess.events, DefaultOperatorID: u.Operator,
 		ReadOnly:      u.Role == RoleViewer,
 		FixedOperator: u.Role == RoleAgent,
-		Team:          team{hub: h, org: u.Org},
-		UserName:      u.Name,
+		// Every role stays in its entry's organization: the hub's customer token would
+		// otherwise let a session read the others.
+		FixedOrganization: true,
+		Team:              team{hub: h, org: u.Org},
+		UserName:          u.Name,
 	}
 	if report := h.opts.ReportCrash; report != nil {
 		o.ReportCrash = func(c *ui.Crash) (string, string, error) { return report(u.Name, c) }

@@ -69,6 +69,9 @@ type Options struct {
 	// FixedOperator: an agent of the hub: act as (ctrl+p) is not offered; writes go as
 	// DefaultOperatorID.
 	FixedOperator bool
+	// FixedOrganization: a session of the hub: picking an organization (ctrl+o) is not
+	// offered; the session stays in the organization its users-file entry names.
+	FixedOrganization bool
 	// Team is non-nil in a hub session: the conversations screen takes common.PolledMsg
 	// instead of polling itself, and the status bar shows the team's use of the budget and
 	// the sessions connected.
@@ -138,7 +141,7 @@ func New(o Options) *App {
 		o.RequestBudget = common.APIDailyLimit / 10
 	}
 	o.UserName = sanitize.Line(strings.TrimSpace(o.UserName))
-	if o.ReadOnly || o.FixedOperator {
+	if o.ReadOnly || o.FixedOperator || o.FixedOrganization {
 		// On a copy: the caller's key map stays as it is (a hub's sessions may share one).
 		keys := *o.Keys
 		if o.ReadOnly {
@@ -146,6 +149,9 @@ func New(o Options) *App {
 		}
 		if o.FixedOperator {
 			keys.FixOperator()
+		}
+		if o.FixedOrganization {
+			keys.FixOrganization()
 		}
 		o.Keys = &keys
 	}

@@ -255,3 +255,29 @@ func TestFixedOperatorOffersNoActAs(t *testing.T) {
 		l.closeAll()
 	}
 }
+
+// TestFixedOrganizationOffersNoOrganizationPicker: a session of the hub
+// (Options.FixedOrganization) is not offered ctrl+o: neither the footer nor help names it,
+// and it opens no picker, so the session cannot read another organization with the hub's
+// customer token. Without FixedOrganization the same key opens the picker.
+func TestFixedOrganizationOffersNoOrganizationPicker(t *testing.T) {
+	const w, h = 120, 40
+	for _, fixed := range []bool{true, false} {
+		l, _ := startAppWith(t, nil, w, h, func(o *Options) { o.FixedOrganization = fixed })
+		tri := l.app.Screen().(*conversations.Model)
+		l.Until("conversations", func() bool { return len(tri.List.Rows()) > 0 && !tri.List.Loading() })
+		help := helpEntries(t, l, l.openHelp(), w, h)
+		l.closeAll()
+		if offered := slices.Contains(help, "ctrl+o organization"); offered == fixed {
+			t.Errorf("fixed=%v: help offers the organization picker: %v (%q)", fixed, offered, help)
+		}
+		if strings.Contains(l.footer(), "ctrl+o") {
+			t.Errorf("fixed=%v: the footer names ctrl+o: %q", fixed, l.footer())
+		}
+		l.Key("ctrl+o")
+		if _, picked := l.top().(*picker); picked == fixed {
+			t.Errorf("fixed=%v: ctrl+o opened the organization picker: %v", fixed, picked)
+		}
+		l.closeAll()
+	}
+}

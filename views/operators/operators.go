@@ -755,7 +755,7 @@ func (s source) Header(st list.Status) []string {
 	used := m.ctx.Client.Usage(client.FamilyOperators)
 	parts := []string{
 		" " + st.Count + " operators",
-		fmt.Sprintf("operators requests today %d/%d", used, m.ctx.Budget.PerDay),
+		"operators requests today " + layout.Thousands(used) + "/" + layout.Thousands(m.ctx.Budget.PerDay),
 	}
 	if p := m.AutoPace(); m.ctx.Budget.On() {
 		// The longest form that fits: with the slots' pace, without, the short one.
