@@ -52,8 +52,10 @@ func (h *Hub) uiOptions(sess *session, look Look) ui.Options {
 		// Every role stays in its entry's organization: the hub's customer token would
 		// otherwise let a session read the others.
 		FixedOrganization: true,
-		Team:              team{hub: h, org: u.Org},
-		UserName:          u.Name,
+		// y copies to the agent's terminal (OSC 52), never into the hub machine's tmux.
+		Remote:   true,
+		Team:     team{hub: h, org: u.Org},
+		UserName: u.Name,
 	}
 	if report := h.opts.ReportCrash; report != nil {
 		o.ReportCrash = func(c *ui.Crash) (string, string, error) { return report(u.Name, c) }

@@ -72,6 +72,10 @@ type Options struct {
 	// FixedOrganization: a session of the hub: picking an organization (ctrl+o) is not
 	// offered; the session stays in the organization its users-file entry names.
 	FixedOrganization bool
+	// Remote: the terminal is a remote session's (the team hub), not the one the process
+	// runs in: copying goes by OSC 52 to that terminal only, never through the process's
+	// own tmux.
+	Remote bool
 	// Team is non-nil in a hub session: the conversations screen takes common.PolledMsg
 	// instead of polling itself, and the status bar shows the team's use of the budget and
 	// the sessions connected.
@@ -163,6 +167,7 @@ func New(o Options) *App {
 		PageSize:          o.PageSize,
 		Operators:         map[int64]string{},
 		DefaultOperatorID: o.DefaultOperatorID,
+		Remote:            o.Remote,
 		ActingOperatorID:  o.Client.OperatorID(),
 		Budget: common.Budget{Interval: o.RefreshInterval, PerDay: o.RequestBudget,
 			Reserve: common.ReserveFor(o.RequestBudget)},

@@ -20,10 +20,13 @@ import (
 // that asked, over SSH too. Inside tmux, tmux ignores an application's OSC 52 unless
 // `set-clipboard on` (the default is `external`), and Bubble Tea does not go around that:
 // the text also goes to `tmux load-buffer -w -`, which fills tmux's paste buffer and hands
-// it to the outer terminal's clipboard by tmux's own OSC 52.
-func Copy(text, what string) tea.Cmd {
+// it to the outer terminal's clipboard by tmux's own OSC 52. That is for parley's own
+// terminal only: a session of the team hub (ctx.Remote) copies by OSC 52 alone, or the
+// hub's machine's tmux would get what an agent copied.
+func Copy(ctx *common.Ctx, text, what string) tea.Cmd {
+	remote := ctx.Remote
 	return tea.Batch(tea.SetClipboard(text), func() tea.Msg {
-		if os.Getenv("TMUX") != "" {
+		if !remote && os.Getenv("TMUX") != "" {
 			if err := tmuxLoadBuffer(text); err == nil {
 				return common.ToastMsg{Text: "Copied " + what + " (tmux buffer and clipboard)"}
 			}

@@ -43,6 +43,9 @@ type Ctx struct {
 	ActingOperatorID int64
 	// DefaultOperatorID is the token's own operator when known (demo: the owner).
 	DefaultOperatorID int64
+	// Remote: the terminal is a remote session's (the team hub), not the one parley's
+	// process runs in, so nothing goes through the process's own tmux (clipboard.Copy).
+	Remote bool
 
 	// taskSeq numbers tasks (NewTaskID).
 	taskSeq int

@@ -387,7 +387,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		text := strconv.FormatInt(id, 10)
-		return clipboard.Copy(text, "contact id "+text)
+		return clipboard.Copy(m.ctx, text, "contact id "+text)
 	}
 	var cmd tea.Cmd
 	switch m.focus {

@@ -367,5 +367,5 @@ func (m *Model) copyID() tea.Cmd {
 		return nil
 	}
 	text := fmt.Sprint(r.ID)
-	return clipboard.Copy(text, sanitize.Line(text))
+	return clipboard.Copy(m.ctx, text, sanitize.Line(text))
 }
