@@ -41,7 +41,7 @@
 // reads go out under one identity and share the memory, while each writes as its own
 // operator (WithContext); WithGate refuses writes before they are sent (*RefusedError);
 // WithWriteHook sees every write's outcome. Identical GETs in flight at the same time are
-// sent once for all their callers, and Within lets a Fresh or polling read take what one
+// sent once for all their callers (a Fresh one, the user's r, sends its own), and Within lets a Fresh or polling read take what one
 // of them fetched a moment ago.
 package client
 
@@ -489,8 +489,13 @@ func (c *Client) get(ctx context.Context, req request, u *url.URL, fam Family, o
 	}
 	key := flightKey{org: c.org, reader: c.readAs(), url: u.String()}
 	joined := time.Now()
+	// A Fresh GET (the user asked for it now: r) sends its own: the one in flight started
+	// before it was asked for, and may hang on a broken connection until it times out.
+	// With Within the caller takes an answer that old, and an answer in flight is newer.
+	_, within := withinOf(ctx)
+	own := isFresh(ctx) && !within
 	for {
-		f, lead := c.flights.join(key)
+		f, lead := c.flights.join(key, own)
 		if lead {
 			return c.lead(ctx, req, u, fam, out, key, f, sendOpts{keep: keep, akey: akey})
 		}

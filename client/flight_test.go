@@ -25,8 +25,10 @@ func TestIdenticalGETsInFlightAreSentOnce(t *testing.T) {
 		c.OnRequest = func(r RequestInfo) { mu.Lock(); infos = append(infos, r); mu.Unlock() }
 	})
 	shared := hub.ShareReads(0)
-	// Whatever the context (plain, Fresh, a poll, Within), one GET in flight answers all.
-	ctxs := []context.Context{bg(), Fresh(bg()), Poll(bg()), Fresh(Poll(bg())), Within(Fresh(bg()), time.Second)}
+	// Plain, a poll, a Fresh read that takes an answer a second old: one GET in flight
+	// answers all (a Fresh one without Within sends its own:
+	// TestAFreshGETDoesNotJoinOneInFlight).
+	ctxs := []context.Context{bg(), Poll(bg()), Within(Fresh(bg()), time.Second), Within(Fresh(Poll(bg())), time.Second), bg()}
 	callers := len(ctxs)
 	pages := make([]*Page[Conversation], callers)
 	errs := make([]error, callers)
@@ -237,5 +239,34 @@ func TestWithinAnswersFreshReadsFromRecentMemory(t *testing.T) {
 		step(Within(Fresh(bg()), 0), 4, "Fresh within 0 (no allowance)")
 		now = now.Add(2 * time.Minute) // past the time-to-live: nothing held answers
 		step(Within(Fresh(bg()), time.Hour), 5, "Fresh within an hour, past the time-to-live")
+	}
+}
+
+// TestAFreshGETDoesNotJoinOneInFlight: a Fresh GET (the user's r) sends its own request
+// while an identical one hangs in flight, and is answered without waiting for it; a plain
+// GET asked after it joins the Fresh one.
+func TestAFreshGETDoesNotJoinOneInFlight(t *testing.T) {
+	hang := make(chan struct{})
+	defer close(hang)
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 0 {
+			<-hang // the first request hangs, as on a broken connection
+		}
+		writeJSON(w, http.StatusOK, twoRows)
+	})
+	c, _ := newTestClient(t, rec.base(), func(c *Config) { c.CacheTTL = time.Minute })
+	opts := ConversationListOptions{ListOptions: ListOptions{Limit: 100}}
+	go func() { _, _ = c.ListConversations(t.Context(), opts) }()
+	waitUntil(t, "the first GET sent", func() bool { return rec.count() == 1 })
+	// Within the client's 5 s timeout of the hanging one: joining it would end in this
+	// context's deadline, not in an answer.
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+	defer cancel()
+	p, err := c.ListConversations(Fresh(ctx), opts)
+	if err != nil || len(p.Results) != 2 {
+		t.Fatalf("the Fresh GET beside a hanging one: %v, %v", p, err)
+	}
+	if n := rec.count(); n != 2 {
+		t.Fatalf("%d requests, want the hanging one and the Fresh one's own", n)
 	}
 }

@@ -87,9 +87,9 @@ type withinKey struct{}
 // contact (GetContact). Without Fresh the memory answers as it always does (within the
 // time-to-live, or while the version holds); Within lets a Fresh or polling context that
 // many callers share take what one of them fetched a moment ago. d <= 0 leaves ctx as it
-// is. Independently of Within, identical GETs in flight at the same time are always sent
-// once (single-flight, for every GET, whatever the context) and each caller gets its own
-// copy of the answer.
+// is. Independently of it, identical GETs in flight at the same time are sent once
+// (single-flight) and each caller gets its own copy of the answer; only a Fresh GET
+// without Within sends its own, since the one in flight started before it was asked for.
 func Within(ctx context.Context, d time.Duration) context.Context {
 	if d <= 0 {
 		return ctx
@@ -146,11 +146,13 @@ type flights struct {
 
 func newFlights() *flights { return &flights{m: map[flightKey]*flight{}} }
 
-// join returns the flight of key to wait for, or a new one to send (lead true).
-func (g *flights) join(key flightKey) (f *flight, lead bool) {
+// join returns the flight of key to wait for, or a new one to send (lead true). With own
+// set the caller sends its own even when one is in flight (it replaces that one for later
+// callers; the earlier one still answers those waiting for it).
+func (g *flights) join(key flightKey, own bool) (f *flight, lead bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if f, ok := g.m[key]; ok && f.epoch == g.epoch {
+	if f, ok := g.m[key]; ok && f.epoch == g.epoch && !own {
 		f.joiners++
 		return f, false
 	}
