@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -250,23 +251,47 @@ func TestServeTwoSSHClients(t *testing.T) {
 // whole team in the sandbox's request log. Ten separate parleys playing it cost ten times
 // what one does (TestAgentSession with PARLEY_AGENT_REFRESH=30s); the hub polls once for
 // all and shares what they read, so it must cost less than two of them.
+//
+// With PARLEY_TEAM_QUEUES=own each agent works on six conversations of their own (agent n
+// on rows 6n-5 to 6n of the list) instead of all ten on the same six: what the team reads
+// is then shared only by the polls, and the team costs what ten agents' own reading costs
+// plus one poller.
 func TestServeTenAgents(t *testing.T) {
 	const (
 		agents = 10
 		steps  = 30
 		queue  = 6
 	)
+	own := false
+	switch q := os.Getenv("PARLEY_TEAM_QUEUES"); q {
+	case "", "shared":
+	case "own":
+		own = true
+	default:
+		t.Fatalf("PARLEY_TEAM_QUEUES=%q: want shared or own", q)
+	}
 	k := agentScale(t)
 	step := 20 * time.Second / time.Duration(k)
 	sb := StartSandbox(t, "small")
 	c := sb.Client(t)
-	first, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: queue}})
-	if err != nil || len(first.Results) < queue {
-		t.Fatalf("the first %d conversations: %v (%v)", queue, first, err)
+	rows := queue
+	if own {
+		rows = queue * agents
 	}
-	var ids []int64
+	first, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: rows}})
+	if err != nil || len(first.Results) < rows {
+		t.Fatalf("the first %d conversations: %v (%v)", rows, first, err)
+	}
+	var all []int64
 	for _, cv := range first.Results {
-		ids = append(ids, cv.ID)
+		all = append(all, cv.ID)
+	}
+	// queueOf is agent i's six conversations, and how many rows below the top they start.
+	queueOf := func(i int) ([]int64, int) {
+		if !own {
+			return all[:queue], 0
+		}
+		return all[i*queue : (i+1)*queue], i * queue
 	}
 	keys := t.TempDir()
 	var users strings.Builder
@@ -278,51 +303,41 @@ func TestServeTenAgents(t *testing.T) {
 	}
 	refresh := 30 * time.Second / time.Duration(k)
 	hub := StartHub(t, sb, users.String(), fmt.Sprintf("refresh_interval: %s\n", refresh))
+	// All ten sessions are connected at once before the session begins (subtests marked
+	// parallel would run only as many at a time as the machine has processors), then each
+	// plays its script in a goroutine of its own; what went wrong is reported afterwards.
+	tuis := make([]*TUI, agents)
+	for i := range agents {
+		tuis[i] = StartSSH(t, hub, paths[i], 120, 40)
+	}
+	for _, tui := range tuis {
+		waitList(t, tui)
+	}
 	before := len(sb.Requests(t))
 	began := time.Now()
 	var changedOnce sync.Once
-	t.Run("agents", func(t *testing.T) {
-		for i := range agents {
-			t.Run(fmt.Sprintf("agent%d", i+1), func(t *testing.T) {
-				t.Parallel()
-				tui := StartSSH(t, hub, paths[i], 120, 40)
-				waitList(t, tui)
-				showing := func(id int64) {
-					t.Helper()
-					tui.WaitFor(fmt.Sprintf("#%d · ", id), 60*time.Second)
-				}
-				showing(ids[0])
-				pos, down := 0, true
-				for s := 1; s < steps; s++ {
-					time.Sleep(time.Until(began.Add(time.Duration(s) * step))) // the session's rhythm
-					if s == 12 {
-						changedOnce.Do(func() {
-							if _, err := c.SetConversationTopics(t.Context(), ids[2], []string{"Follow-up"}); err != nil {
-								t.Errorf("another agent's edit: %v", err)
-							}
-						})
+	problems := make(chan string, agents+1)
+	var wg sync.WaitGroup
+	for i, tui := range tuis {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			problems <- playQueue(tui, i, queueOf, steps, step, began, func() {
+				changedOnce.Do(func() {
+					if _, err := c.SetConversationTopics(context.Background(), all[2], []string{"Follow-up"}); err != nil {
+						problems <- fmt.Sprintf("another agent's edit: %v", err)
 					}
-					if down && pos == queue-1 || !down && pos == 0 {
-						down = !down
-					}
-					if down {
-						pos++
-						tui.Keys("j")
-					} else {
-						pos--
-						tui.Keys("k")
-					}
-					showing(ids[pos])
-					switch s {
-					case 5, 14:
-						tui.Keys("p")
-					case 4, 10, 22:
-						tui.Keys("Tab", "C-u", "C-u", "C-u", "BTab")
-					}
-				}
+				})
 			})
+		}()
+	}
+	wg.Wait()
+	close(problems)
+	for p := range problems {
+		if p != "" {
+			t.Error(p)
 		}
-	})
+	}
 	time.Sleep(time.Until(began.Add(steps*step - step/2)))
 	// Ten panes on a small machine may run behind the session's rhythm: the hub polled for
 	// as long as they were connected.
@@ -337,14 +352,77 @@ func TestServeTenAgents(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d agents, a 10-minute session each at %d× (played in %s), auto-refresh every 30 s of it: %d conversation-family requests for the team, %d of them shared polls",
-		agents, k, took.Round(time.Second), spent, polls)
+	queues := "the same six conversations"
+	if own {
+		queues = "six conversations each of their own"
+	}
+	t.Logf("%d agents on %s, a 10-minute session each at %d× (played in %s), auto-refresh every 30 s of it: %d conversation-family requests for the team, %d of them shared polls",
+		agents, queues, k, took.Round(time.Second), spent, polls)
 	if ticks := int(took/refresh) + 1; polls > ticks {
 		t.Errorf("%d polls for the team, more than one each of the %d ticks", polls, ticks)
 	}
 	// One parley alone costs 32 at 6× (34 in real time) at 30 s: the team must cost less
 	// than two of them.
-	if spent >= 64 {
+	switch {
+	case own:
+		// Each agent's own reading stays within what one parley's budget leaves beside
+		// its polls (16, TestAgentSession); the polls are the team's, one a tick.
+		if others := spent - polls; others > agents*16 {
+			t.Errorf("the team of %d read %d conversation-family requests besides the polls, more than %d each", agents, others, 16)
+		}
+	case spent >= 64:
 		t.Errorf("the team of %d cost %d conversation-family requests, not less than two separate parleys (64)", agents, spent)
 	}
+}
+
+// playQueue plays one agent's session on tui: down to the agent's queue, then a move every
+// step (j down the queue, k back up), the thread read back now and then and the detail
+// pane on for a while; edit is the other agent's change, made at step 12. It returns what
+// went wrong ("" when nothing did); it never stops the test from its goroutine.
+func playQueue(tui *TUI, agent int, queueOf func(int) ([]int64, int), steps int, step time.Duration, began time.Time, edit func()) string {
+	showing := func(id int64) bool {
+		want := fmt.Sprintf("#%d · ", id)
+		deadline := time.Now().Add(60 * time.Second)
+		for time.Now().Before(deadline) {
+			if strings.Contains(tui.Screen(), want) {
+				return true
+			}
+			time.Sleep(100 * time.Millisecond) // polling the pane, not deciding an outcome
+		}
+		return false
+	}
+	ids, start := queueOf(agent)
+	for range start {
+		tui.Keys("j") // down to the agent's own queue
+	}
+	if !showing(ids[0]) {
+		return fmt.Sprintf("agent %d: the thread of %d never showed:\n%s", agent+1, ids[0], tui.Screen())
+	}
+	pos, down := 0, true
+	for s := 1; s < steps; s++ {
+		time.Sleep(time.Until(began.Add(time.Duration(s) * step))) // the session's rhythm
+		if s == 12 {
+			edit()
+		}
+		if down && pos == len(ids)-1 || !down && pos == 0 {
+			down = !down
+		}
+		if down {
+			pos++
+			tui.Keys("j")
+		} else {
+			pos--
+			tui.Keys("k")
+		}
+		if !showing(ids[pos]) {
+			return fmt.Sprintf("agent %d, step %d: the thread of %d never showed:\n%s", agent+1, s, ids[pos], tui.Screen())
+		}
+		switch s {
+		case 5, 14:
+			tui.Keys("p")
+		case 4, 10, 22:
+			tui.Keys("Tab", "C-u", "C-u", "C-u", "BTab")
+		}
+	}
+	return ""
 }
