@@ -168,6 +168,7 @@ func New(o Options) *App {
 		Operators:         map[int64]string{},
 		DefaultOperatorID: o.DefaultOperatorID,
 		Remote:            o.Remote,
+		SharePolls:        sharePolls(o),
 		ActingOperatorID:  o.Client.OperatorID(),
 		Budget: common.Budget{Interval: o.RefreshInterval, PerDay: o.RequestBudget,
 			Reserve: common.ReserveFor(o.RequestBudget)},
@@ -610,4 +611,15 @@ func (a *App) toastBar() string {
 		return layout.Fit(st.Error.Render(" ✗ "+t.text), a.width)
 	}
 	return layout.Fit(st.Success.Render(" "+t.text), a.width)
+}
+
+// sharePolls is how old an answer another session of the hub fetched may be for an
+// auto-refresh of this one (common.Ctx.SharePolls): three quarters of the interval, so
+// that a session's own last answer is always too old for its next tick while another
+// session's, fetched since, is not. Outside the hub, none.
+func sharePolls(o Options) time.Duration {
+	if o.Team == nil || o.RefreshInterval <= 0 {
+		return 0
+	}
+	return o.RefreshInterval * 3 / 4
 }

@@ -404,12 +404,14 @@ func (m *Model[R]) Preload(rows []R, total int) {
 
 // fetchFirst asks for the first page of the current query as the answer to r.
 func (m *Model[R]) fetchFirst(r Request, fresh bool) tea.Cmd {
-	f, c, limit, now, owner := m.fetch, m.ctx.Client, m.ctx.PageLimit(), m.ctx.Now, m.owner
+	f, c, limit, now, owner, share := m.fetch, m.ctx.Client, m.ctx.PageLimit(), m.ctx.Now, m.owner, m.ctx.SharePolls
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, fresh)
 		defer cancel()
 		if r.Quiet {
-			ctx = client.Poll(ctx) // an auto-refresh: the next tick asks again
+			// An auto-refresh: the next tick asks again; in the hub another session's
+			// answer of a moment ago will do.
+			ctx = client.Within(client.Poll(ctx), share)
 		}
 		p := f.offset(ctx, c, r, limit, 0)
 		p.At = now()

@@ -185,12 +185,13 @@ func (m *Model) refreshNew() tea.Cmd {
 		return nil
 	}
 	m.merging = true
-	owner, gen, c, limit, now := m.l.Owner(), m.l.Gen(), m.ctx.Client, m.ctx.PageLimit(), m.ctx.Now
+	owner, gen, c, limit, now, share := m.l.Owner(), m.l.Gen(), m.ctx.Client, m.ctx.PageLimit(), m.ctx.Now, m.ctx.SharePolls
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, true)
 		defer cancel()
-		// One attempt: the next tick asks again.
-		p, err := c.ListNavigation(client.Poll(ctx), client.NavigationListOptions{ListOptions: client.ListOptions{Limit: limit, Ordering: OrderNewest}})
+		// One attempt: the next tick asks again; in the hub another session's answer of a
+		// moment ago will do.
+		p, err := c.ListNavigation(client.Within(client.Poll(ctx), share), client.NavigationListOptions{ListOptions: client.ListOptions{Limit: limit, Ordering: OrderNewest}})
 		if err != nil {
 			return mergeMsg{owner: owner, gen: gen, err: err}
 		}

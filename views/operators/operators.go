@@ -74,6 +74,9 @@ type Model struct {
 	// that arrives from an auto-refresh begin a new round (other loads always do).
 	slotsAt  time.Time
 	slotsDue bool
+	// autoRound: the current round began with an auto-refresh, so in the hub its slots
+	// may be what another session fetched a moment ago (common.Ctx.SharePolls).
+	autoRound bool
 
 	detail bool // the selected operator's fields are shown below the list
 }
@@ -123,7 +126,7 @@ func (s source) Arrived(l *list.Model[Row], p list.Page[Row]) tea.Cmd {
 	}
 	if !p.Quiet || m.slotsDue {
 		m.round++
-		m.slotsAt, m.slotsDue = m.ctx.Now(), false
+		m.slotsAt, m.slotsDue, m.autoRound = m.ctx.Now(), false, p.Quiet
 	}
 	return m.fetchSlots(l.VisibleRows())
 }
@@ -313,6 +316,10 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 func (m *Model) fetchSlots(rows []Row) tea.Cmd {
 	var cmds []tea.Cmd
 	c, gen, round := m.ctx.Client, m.gen, m.round
+	var share time.Duration
+	if m.autoRound {
+		share = m.ctx.SharePolls
+	}
 	for _, r := range rows {
 		id := r.ID
 		s := m.slots[id]
@@ -326,7 +333,7 @@ func (m *Model) fetchSlots(rows []Row) tea.Cmd {
 		cmds = append(cmds, func() tea.Msg {
 			ctx, cancel := common.RequestContext(requestTimeout, true)
 			defer cancel()
-			sl, err := c.OperatorSlots(ctx, id)
+			sl, err := c.OperatorSlots(client.Within(ctx, share), id)
 			if err != nil {
 				return slotsMsg{gen: gen, req: req, round: round, id: id, err: fmt.Errorf("slots of operator %d: %w", id, err)}
 			}
