@@ -1,57 +1,25 @@
 package serve
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/views/viewtest"
 )
 
-// requestLog is the sandbox's request log, kept in memory.
-type requestLog struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *requestLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
+// requestLog is the sandbox's request log (viewtest.RequestLog), read the way these
+// tests count it.
+type requestLog struct{ viewtest.RequestLog }
 
 // logged is one line of the request log.
-type logged struct {
-	Method string `json:"method"`
-	Path   string `json:"path"`
-	Query  string `json:"query"`
-	Status int    `json:"status"`
-}
+type logged = viewtest.Logged
 
 // lines reads the log.
-func (l *requestLog) lines(t testing.TB) []logged {
-	t.Helper()
-	l.mu.Lock()
-	data := l.b.String()
-	l.mu.Unlock()
-	var out []logged
-	sc := bufio.NewScanner(strings.NewReader(data))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var r logged
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("request log line %q: %v", sc.Text(), err)
-		}
-		out = append(out, r)
-	}
-	return out
-}
+func (l *requestLog) lines(testing.TB) []logged { return l.Lines() }
 
 // count counts the logged requests that match.
 func (l *requestLog) count(t testing.TB, match func(logged) bool) int {
