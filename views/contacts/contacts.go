@@ -191,6 +191,10 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
+	case tea.MouseClickMsg:
+		return m, m.onClick(msg.Mouse())
+	case tea.MouseWheelMsg:
+		return m, m.onWheel(msg.Mouse())
 	case SearchMsg, FilterMsg:
 		if !m.wide() && m.focus != PaneList {
 			m.setFocus(PaneList)

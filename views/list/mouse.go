@@ -72,3 +72,11 @@ func (m *Model[R]) Wheel(d int) tea.Cmd {
 	}
 	return m.prefetch()
 }
+
+// WheelStep is the rows one wheel message moves a list's cursor: one down or one up.
+func WheelStep(ms tea.Mouse) int {
+	if ms.Button == tea.MouseWheelUp {
+		return -1
+	}
+	return 1
+}

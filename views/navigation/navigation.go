@@ -204,6 +204,10 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
+	case tea.MouseClickMsg:
+		return m, m.onClick(msg.Mouse())
+	case tea.MouseWheelMsg:
+		return m, m.l.Wheel(list.WheelStep(msg.Mouse()))
 	case mergeMsg:
 		return m, m.onMerge(msg)
 	case common.RefreshMsg:
@@ -271,21 +275,27 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.detail = !m.detail
 		return m.l.Refit()
 	case key.Matches(msg, k.Open):
-		r, ok := m.Selected()
-		if !ok {
-			return nil
-		}
-		if r.ConversationID == 0 {
-			return common.Toast(fmt.Sprintf("Event #%d belongs to no conversation", r.ID))
-		}
-		then := common.OpenConversationMsg{ConversationID: r.ConversationID, ContactID: r.ContactID, From: "navigation"}
-		return func() tea.Msg {
-			return common.SwitchScreenMsg{Screen: common.ScreenConversations, Then: then}
-		}
+		return m.open()
 	}
 	var cmd tea.Cmd
 	m.l, cmd = m.l.Update(msg)
 	return cmd
+}
+
+// open opens the selected event's conversation on the conversations screen (enter, or a
+// click on the selected row).
+func (m *Model) open() tea.Cmd {
+	r, ok := m.Selected()
+	if !ok {
+		return nil
+	}
+	if r.ConversationID == 0 {
+		return common.Toast(fmt.Sprintf("Event #%d belongs to no conversation", r.ID))
+	}
+	then := common.OpenConversationMsg{ConversationID: r.ConversationID, ContactID: r.ContactID, From: "navigation"}
+	return func() tea.Msg {
+		return common.SwitchScreenMsg{Screen: common.ScreenConversations, Then: then}
+	}
 }
 
 // itemHeight is 1 line per event when wide, else 2.

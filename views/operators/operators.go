@@ -269,6 +269,11 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
+	case tea.MouseClickMsg:
+		_, cmd := m.l.Click(msg.Mouse().Y - 1) // the rows' lines start below the frame's top
+		return m, cmd
+	case tea.MouseWheelMsg:
+		return m, m.l.Wheel(list.WheelStep(msg.Mouse()))
 	case slotsMsg:
 		m.onSlots(msg)
 		return m, nil

@@ -260,6 +260,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
+// Wheel scrolls d lines (negative: up) as the keys do, focused or not, and loads the parts
+// that come into view.
+func (m *Model) Wheel(d int) tea.Cmd {
+	m.offset = max(0, min(m.offset+d, len(m.lines)-m.height))
+	return m.PartsIfShown()
+}
+
 // ShortHelp lists the pane's keys.
 func (m Model) ShortHelp() []key.Binding {
 	k := m.ctx.Keys

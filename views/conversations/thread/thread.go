@@ -445,6 +445,13 @@ func (m *Model) prefetch() tea.Cmd {
 	return nil
 }
 
+// Wheel scrolls d lines (negative: towards older messages) as the keys do, focused or not,
+// and asks for the next older page as the view nears the oldest loaded message.
+func (m *Model) Wheel(d int) tea.Cmd {
+	m.scroll(d)
+	return m.prefetch()
+}
+
 func (m *Model) scroll(d int) {
 	m.offset += d
 	m.clamp()

@@ -1,0 +1,52 @@
+package contacts
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/parley-tui/parley/views/list"
+)
+
+// paneAt is the pane View draws at column x.
+func (m *Model) paneAt(x int) (Pane, bool) {
+	if x < 0 {
+		return 0, false
+	}
+	ws, left := m.widths(), 0
+	for _, p := range m.visible() {
+		if x < left+ws[p] {
+			return p, true
+		}
+		left += ws[p]
+	}
+	return 0, false
+}
+
+// onClick focuses the pane clicked (x, y of the screen), as tab does; in the list it
+// selects the contact clicked, and a click on the contact already selected in the focused
+// list opens it, as enter does.
+func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
+	p, ok := m.paneAt(ms.X)
+	if !ok {
+		return nil
+	}
+	from := m.focus
+	if p != from {
+		m.setFocus(p)
+	}
+	if p != PaneList {
+		return nil
+	}
+	hit, cmd := m.List.Click(ms.Y - 1) // the pane's body starts below its top border
+	if hit == list.HitSelected && from == PaneList {
+		return tea.Batch(cmd, m.open())
+	}
+	return cmd
+}
+
+// onWheel moves the list's cursor when the pointer is over the list.
+func (m *Model) onWheel(ms tea.Mouse) tea.Cmd {
+	if p, ok := m.paneAt(ms.X); !ok || p != PaneList {
+		return nil
+	}
+	return m.List.Wheel(list.WheelStep(ms))
+}
