@@ -53,6 +53,8 @@ type globalFlags struct {
 	debug      string
 	// readOnly is the root command's --read-only (the TUI only; not a persistent flag).
 	readOnly optBool
+	// mouse is the root command's --mouse (the TUI only; not a persistent flag).
+	mouse optBool
 	// version is parley's version, from main (not a flag).
 	version string
 }
@@ -109,6 +111,8 @@ from an embedded sandbox.`,
 	pf.StringVar(&g.debug, "debug", "", "write a debug log to this file")
 	ro := root.Flags().VarPF(&g.readOnly, "read-only", "", "offer no edits: no edit keys, forms or deletes (config read_only)")
 	ro.NoOptDefVal = "true"
+	mo := root.Flags().VarPF(&g.mouse, "mouse", "", "click and scroll with the mouse; shift-drag selects text (env PARLEY_MOUSE, config mouse)")
+	mo.NoOptDefVal = "true"
 
 	// Subcommands register here, one line each.
 	root.AddCommand(newAuthCmd(g))

@@ -21,6 +21,7 @@ const (
 	envOperator = "PARLEY_OPERATOR_ID"
 	envConfig   = "PARLEY_CONFIG"
 	envTimeout  = "PARLEY_REQUEST_TIMEOUT"
+	envMouse    = "PARLEY_MOUSE"
 )
 
 // Settings is parley's effective configuration for one run: each value comes from the
@@ -63,6 +64,9 @@ type Settings struct {
 	// ReadOnly: the TUI offers no edits (--read-only, else read_only in the config file;
 	// default false).
 	ReadOnly bool
+	// Mouse: the TUI takes clicks and the wheel (--mouse, else PARLEY_MOUSE, else mouse in
+	// the config file; default false, which leaves text selection to the terminal).
+	Mouse bool
 	// LedgerDir holds the persistent request ledger: $XDG_STATE_HOME/parley/ledger or the
 	// platform's equivalent; "" when no state directory can be found (counts stay in
 	// memory).
@@ -205,6 +209,21 @@ func resolveSettingsOpts(_ context.Context, g *globalFlags, env func(string) str
 	}
 	if g.readOnly.given {
 		s.ReadOnly = g.readOnly.value
+	}
+
+	// Mouse: flag → env → file.
+	if cfg.Mouse != nil {
+		s.Mouse = *cfg.Mouse
+	}
+	if v := strings.TrimSpace(env(envMouse)); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return s, fmt.Errorf("%s: %q is not true or false", envMouse, v)
+		}
+		s.Mouse = b
+	}
+	if g.mouse.given {
+		s.Mouse = g.mouse.value
 	}
 
 	// The request ledger.

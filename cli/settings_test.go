@@ -295,3 +295,50 @@ func TestReadOnlyFlagOverTheFile(t *testing.T) {
 		t.Errorf("read_only: maybe: %v", err)
 	}
 }
+
+// TestMouseFlagEnvFile: the mouse is off unless asked for; --mouse (alone it means true)
+// wins over PARLEY_MOUSE, which wins over mouse in the config file; a bad value anywhere is
+// refused.
+func TestMouseFlagEnvFile(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		env  string
+		file string
+		want bool
+	}{
+		{nil, "", "", false},
+		{nil, "", "mouse: true\n", true},
+		{nil, "0", "mouse: true\n", false},
+		{nil, "true", "mouse: false\n", true},
+		{[]string{"--mouse"}, "false", "mouse: false\n", true},
+		{[]string{"--mouse=false"}, "1", "mouse: true\n", false},
+	} {
+		root := newRootCmd("test")
+		if err := root.ParseFlags(c.args); err != nil {
+			t.Fatalf("%q: %v", c.args, err)
+		}
+		flag := root.Flags().Lookup("mouse")
+		if flag == nil {
+			t.Fatal("the root command has no --mouse")
+		}
+		g := &globalFlags{mouse: *flag.Value.(*optBool)}
+		env := writeTestConfig(t, c.file)
+		env[envMouse] = c.env
+		s, err := resolveSettings(context.Background(), g, mapEnv(env))
+		if err != nil {
+			t.Fatalf("%q %q %q: %v", c.args, c.env, c.file, err)
+		}
+		if s.Mouse != c.want {
+			t.Errorf("%q, PARLEY_MOUSE=%q, %q: mouse %v, want %v", c.args, c.env, c.file, s.Mouse, c.want)
+		}
+	}
+	if err := newRootCmd("test").ParseFlags([]string{"--mouse=sometimes"}); err == nil {
+		t.Error("--mouse=sometimes was taken")
+	}
+	env := writeTestConfig(t, "")
+	env[envMouse] = "sometimes"
+	if _, err := resolveSettings(context.Background(), &globalFlags{}, mapEnv(env)); err == nil ||
+		!strings.Contains(err.Error(), `PARLEY_MOUSE: "sometimes" is not true or false`) {
+		t.Errorf("PARLEY_MOUSE=sometimes: %v", err)
+	}
+}

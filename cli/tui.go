@@ -93,6 +93,8 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 		DefaultOperatorID: sess.OwnerID,
 		// Read-only offers no edit key, form or delete (ui.Options.ReadOnly).
 		ReadOnly: s.ReadOnly,
+		// The mouse is the terminal's (text selection) unless asked for (ui.Options.Mouse).
+		Mouse: s.Mouse,
 		ReportCrash: func(c *ui.Crash) (string, string, error) {
 			summary, path, err := proc.log.write(c.Where, c.Value, c.Stack)
 			dl.log.Error("crash", "in", c.Where, "panic", summary, "stack", proc.log.redact(string(c.Stack)))

@@ -86,6 +86,9 @@ type Config struct {
 	RequestTimeout time.Duration
 	// ReadOnly: the TUI offers no edits (nil = not set; the --read-only flag wins).
 	ReadOnly *bool
+	// Mouse: the TUI takes clicks and the wheel (nil = not set; --mouse and PARLEY_MOUSE
+	// win). Off by default: the terminal's own text selection then works as usual.
+	Mouse *bool
 	// Keys maps an action name to the keys bound to it, exactly as written in the file
 	// (a single key is a list of one; an empty list is kept). The keymap package validates
 	// the action names and the keys and reports conflicts.

@@ -363,3 +363,35 @@ func TestReadOnly(t *testing.T) {
 		t.Errorf("Set wrote:\n%s", data)
 	}
 }
+
+// TestMouse: mouse takes true or false; anything else is refused with its line; unset it
+// stays nil (the TUI leaves the mouse to the terminal); Set writes it, keeping the file.
+func TestMouse(t *testing.T) {
+	for text, want := range map[string]bool{"true": true, "False": false} {
+		c, err := Parse([]byte("theme: dark\nmouse: "+text+"\n"), "c.yaml")
+		if err != nil || c.Mouse == nil || *c.Mouse != want {
+			t.Errorf("mouse: %s: %+v, %v", text, c.Mouse, err)
+		}
+	}
+	if c, err := Parse([]byte("theme: dark\n"), "c.yaml"); err != nil || c.Mouse != nil {
+		t.Errorf("unset: %v, %v", c.Mouse, err)
+	}
+	_, err := Parse([]byte("theme: dark\nmouse: clicky\n"), "c.yaml")
+	if err == nil || !strings.Contains(err.Error(), `c.yaml:2: mouse: "clicky" is not true or false`) {
+		t.Errorf("a bad value: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte("# mine\ntheme: dark\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Set(path, Setting{KeyMouse, "true"}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(path)
+	if err != nil || c.Mouse == nil || !*c.Mouse {
+		t.Fatalf("after Set: %+v, %v", c.Mouse, err)
+	}
+	if data, _ := os.ReadFile(path); !strings.HasPrefix(string(data), "# mine\ntheme: dark\n") {
+		t.Errorf("Set wrote:\n%s", data)
+	}
+}

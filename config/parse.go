@@ -26,6 +26,7 @@ const (
 	KeyTeamSize        = "team_size"
 	KeyRequestTimeout  = "request_timeout"
 	KeyReadOnly        = "read_only"
+	KeyMouse           = "mouse"
 	KeyKeys            = "keys"
 	KeyServe           = "serve"
 )
@@ -33,6 +34,7 @@ const (
 var knownKeys = []string{
 	KeyBaseURL, KeyOrganizationID, KeyOperatorID, KeyTheme,
 	KeyRefreshInterval, KeyPageSize, KeyRequestBudget, KeyTeamSize, KeyRequestTimeout, KeyReadOnly, KeyKeys, KeyServe,
+	KeyMouse,
 }
 
 // maxProblems caps the problems reported for one file.
@@ -435,6 +437,13 @@ func (p *parser) value(name string, v *yaml.Node) {
 			return
 		}
 		p.c.ReadOnly = &b
+	case KeyMouse:
+		b, err := parseBool(s)
+		if err != nil {
+			p.addf(v, "%s: %v", name, err)
+			return
+		}
+		p.c.Mouse = &b
 	}
 }
 

@@ -68,6 +68,12 @@ const example = `# parley configuration
 # Flag --read-only (--read-only=false overrides this line).
 # read_only: false
 
+# Mouse: click tabs, rows, panes and form fields, and scroll with the wheel. Off by
+# default, so that the terminal's own text selection works as usual; while it is on,
+# select text with shift held while dragging (in most terminals; in tmux, shift or tmux's
+# copy mode). Flag --mouse (--mouse=false overrides this line), env PARLEY_MOUSE.
+# mouse: false
+
 # Key bindings: an action name and the key or keys that trigger it (a key or a list).
 # The "?" help shows the actions and their keys; conflicts are reported at start-up.
 # keys:
@@ -107,7 +113,7 @@ func WriteExample(path string, force bool) error {
 
 // Setting is one top-level scalar value for Set.
 type Setting struct {
-	Key   string // one of base_url, organization_id, operator_id, theme, refresh_interval, page_size, request_budget, team_size, request_timeout, read_only
+	Key   string // one of base_url, organization_id, operator_id, theme, refresh_interval, page_size, request_budget, team_size, request_timeout, read_only, mouse
 	Value string
 }
 
@@ -209,6 +215,8 @@ func apply(c *Config, s *Setting) (bool, error) {
 		c.RequestTimeout = parsed.RequestTimeout
 	case KeyReadOnly:
 		c.ReadOnly, s.Value = parsed.ReadOnly, strconv.FormatBool(*parsed.ReadOnly)
+	case KeyMouse:
+		c.Mouse, s.Value = parsed.Mouse, strconv.FormatBool(*parsed.Mouse)
 	}
 	return !sameValues(old, *c), nil
 }

@@ -83,6 +83,9 @@ type Options struct {
 	// UserName is the hub user's name, shown in the status bar ("as Clara"; the operator's
 	// name follows when it is another).
 	UserName string
+	// Mouse: clicks and the wheel (ui/mouse.go). Off, the terminal is asked for no mouse
+	// reports and keeps its own text selection.
+	Mouse bool
 }
 
 type screenEntry struct {
@@ -112,6 +115,7 @@ type App struct {
 	autoGen     int
 	auto        autoClock // the auto-refresh policy's activity and timer (refresh.go)
 	safe        safety    // panics caught in Init, Update, View or a command (safe.go)
+	hits        hits      // where the last frame drew the tabs and the top modal (mouse.go)
 	opsReq      int
 
 	// Organization and operator context (context.go).
@@ -266,6 +270,8 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, tea.Batch(a.onKey(msg), a.noteKey(msg))
 	case tea.PasteMsg:
 		return a, tea.Batch(a.onKey(msg), a.wake(false))
+	case tea.MouseMsg:
+		return a, a.onMouse(msg)
 	case tea.FocusMsg:
 		return a, a.onFocus(true)
 	case tea.BlurMsg:
@@ -507,11 +513,13 @@ func (a *App) view() string {
 		inline = a.overlays[n-1]
 	}
 	modalTop, modalBottom := -1, -1 // the rows the centered modals cover, if any
+	a.hits.modal = box{}
 	for _, m := range a.overlays {
 		if !m.Inline() {
 			v := m.View()
-			_, mh := blockSize(v)
+			mw, mh := blockSize(v)
 			top := max(0, (a.screenHeight()-mh)/2)
+			a.hits.modal = box{x: max(0, (a.width-mw)/2), y: 1 + top, w: mw, h: mh} // as overlayCenter puts it
 			if modalTop < 0 || top < modalTop {
 				modalTop = top
 			}

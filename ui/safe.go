@@ -125,6 +125,7 @@ func (a *App) View() tea.View {
 	v := tea.NewView(a.Render())
 	v.AltScreen = true
 	v.ReportFocus = true // focus reports slow auto-refresh down in the background (refresh.go)
+	v.MouseMode = a.mouseMode()
 	if n := len(a.overlays); n > 0 && a.overlays[n-1].Inline() && !a.tooSmall() && a.safe.stopped == nil {
 		if c, ok := a.overlays[n-1].(common.Cursored); ok {
 			if cur := c.Cursor(); cur != nil {

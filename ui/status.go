@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
 )
 
@@ -26,15 +27,21 @@ func (a *App) tabBar() string {
 	}
 	st := a.ctx.Styles
 	var b strings.Builder
-	b.WriteString(st.Accent.Render(" parley "))
+	accent := st.Accent.Render(" parley ")
+	b.WriteString(accent)
+	labels := make([]string, 0, len(a.screens))
+	ids := make([]common.ScreenID, 0, len(a.screens))
 	for i, e := range a.screens {
 		label := e.key.Help().Key + " " + e.screen.Title()
 		if i == a.active {
-			b.WriteString(st.TabActive.Render(label))
+			label = st.TabActive.Render(label)
 		} else {
-			b.WriteString(st.Tab.Render(label))
+			label = st.Tab.Render(label)
 		}
+		b.WriteString(label)
+		labels, ids = append(labels, label), append(ids, e.id)
 	}
+	a.hits.tabs = tabSpans(accent, labels, ids) // where a click switches screens (mouse.go)
 	a.bars.tabKey, a.bars.tab = key, layout.Fit(b.String(), a.width)
 	return a.bars.tab
 }

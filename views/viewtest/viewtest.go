@@ -346,7 +346,7 @@ func sleeps(c tea.Cmd) bool {
 
 // Read is what Bubble Tea's own input reader makes of input written to the terminal in one
 // write ("jj" as two presses arrive over a slow link, a bracketed paste, an escape
-// sequence): the key presses and pastes, in order. It runs a program on input and ends it
+// sequence): the key presses, pastes and mouse events, in order. It runs a program on input and ends it
 // with a ctrl+] written after it.
 func Read(t testing.TB, input string) []tea.Msg {
 	t.Helper()
@@ -367,7 +367,7 @@ func Read(t testing.TB, input string) []tea.Msg {
 	return rec.msgs
 }
 
-// reader records the keys and pastes a program reads, up to ctrl+].
+// reader records the keys, pastes and mouse events a program reads, up to ctrl+].
 type reader struct{ msgs []tea.Msg }
 
 func (r *reader) Init() tea.Cmd  { return nil }
@@ -379,7 +379,7 @@ func (r *reader) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return r, tea.Quit
 		}
 		r.msgs = append(r.msgs, msg)
-	case tea.PasteMsg:
+	case tea.PasteMsg, tea.MouseMsg:
 		r.msgs = append(r.msgs, msg)
 	}
 	return r, nil
