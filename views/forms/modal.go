@@ -456,6 +456,10 @@ func (m *Modal) update(msg tea.Msg) tea.Cmd {
 		return m.key(msg)
 	case tea.PasteMsg:
 		return m.paste(msg)
+	case tea.MouseClickMsg:
+		return m.click(msg.Mouse())
+	case tea.MouseWheelMsg:
+		return nil
 	}
 	if m.submitting {
 		return nil
