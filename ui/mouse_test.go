@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
@@ -16,6 +17,7 @@ import (
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/contacts"
 	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/viewtest"
 )
 
 // newMouseApp is newApp with the mouse on (or off).
@@ -124,4 +126,103 @@ func TestMouseClickTabAndRows(t *testing.T) {
 	if app.Screen() != common.Screen(tri) {
 		t.Fatalf("a click on the conversations tab shows %T", app.Screen())
 	}
+}
+
+// Side by side (120 columns: list | messages), a click in a pane focuses it; the wheel
+// over the list moves its cursor, over the thread it scrolls back and older messages come
+// in by the same cursor requests the keys make; the status bar and the footer take no click.
+func TestMousePanesAndWheel(t *testing.T) {
+	sb := testSandbox(t)
+	app := newMouseApp(t, newClient(t, sb, client.Config{}), true)
+	d := newDriver(t, app, 120, 40)
+	d.waitFor("conversations ·")
+	tri := app.Screen().(*conversations.Model)
+	for range 3 {
+		d.read(sgrWheel(false, 10, 10))
+	}
+	if tri.List.Cursor() != 3 {
+		t.Fatalf("three wheel steps down over the list: cursor %d", tri.List.Cursor())
+	}
+	d.read(sgrWheel(true, 10, 10))
+	if tri.List.Cursor() != 2 {
+		t.Fatalf("a wheel step up: cursor %d", tri.List.Cursor())
+	}
+	d.read(sgrClick(100, 20))
+	if tri.Focused() != conversations.PaneMessages {
+		t.Fatalf("a click in the messages pane: focus %v", tri.Focused())
+	}
+	d.read(sgrClick(10, 20))
+	if tri.Focused() != conversations.PaneList {
+		t.Fatalf("a click in the list pane: focus %v", tri.Focused())
+	}
+
+	long := sb.Server.Info().LongConversationID
+	d.send(common.OpenConversationMsg{ConversationID: long, From: "a test"})
+	d.Until("the thread", func() bool { return tri.Msgs.Loaded() > 0 && !tri.Msgs.Loading() })
+	if tri.Msgs.Requests() != 1 {
+		t.Fatalf("the thread opened with %d requests", tri.Msgs.Requests())
+	}
+	first := tri.Msgs.Loaded()
+	for i := 0; i < 1000 && tri.Msgs.Requests() < 2; i++ {
+		d.read(sgrWheel(true, 100, 20))
+	}
+	d.Until("the older page", func() bool { return !tri.Msgs.Loading() })
+	if tri.Msgs.Requests() != 2 || tri.Msgs.Loaded() <= first {
+		t.Fatalf("scrolling back with the wheel: %d requests, %d messages (first %d)", tri.Msgs.Requests(), tri.Msgs.Loaded(), first)
+	}
+
+	before := d.view()
+	d.read(sgrClick(10, 38)) // the status bar
+	d.read(sgrClick(10, 39)) // the footer
+	if d.view() != before {
+		t.Fatal("a click on the status bar or the footer changed the screen")
+	}
+}
+
+// With a form open, a click inside its box reaches the form in the box's coordinates (it
+// focuses the field clicked); a click outside the box, or on a tab, does nothing.
+func TestMouseClickInAForm(t *testing.T) {
+	sb := testSandbox(t)
+	app := newMouseApp(t, newClient(t, sb, client.Config{}), true)
+	d := newDriver(t, app, 120, 40)
+	d.waitFor("conversations ·")
+	tri := app.Screen().(*conversations.Model)
+	d.key("f")
+	v := d.waitFor("Widget")
+	x, y, ok := cellOf(v, "Widget")
+	if !ok {
+		t.Fatalf("no widget field in the filters form:\n%s", v)
+	}
+	d.read(sgrClick(x, y))
+	d.key("j") // the select clicked moves: the first widget
+	d.key("ctrl+s")
+	d.Until("the widget filter", func() bool { return tri.List.Query().Filter.WidgetID != 0 })
+	if f := tri.List.Query().Filter; f.TopicID != 0 || f.OperatorID != 0 || f.Status != "" {
+		t.Fatalf("the key after the click reached another field: %+v", f)
+	}
+
+	d.key("f")
+	d.waitFor("Widget")
+	before := d.view()
+	d.read(sgrClick(1, 20)) // left of the box
+	d.read(sgrClick(30, 0)) // a tab
+	if _, ok := app.Screen().(*conversations.Model); !ok || d.view() != before {
+		t.Fatalf("a click outside the form acted:\n%s", d.view())
+	}
+}
+
+// TestGoldenMouseContacts: at 80×24 with the mouse on, a click on the contacts tab and one
+// on the third contact: the search prompt the fresh screen opened is gone and the third row
+// is highlighted. Regenerate with: go test ./ui -run GoldenMouse -update
+func TestGoldenMouseContacts(t *testing.T) {
+	sb := testSandbox(t)
+	app := newMouseApp(t, newClient(t, sb, client.Config{}), true)
+	d := newDriver(t, app, 80, 24)
+	d.waitFor("conversations ·")
+	d.click("2 Contacts")
+	con := app.Screen().(*contacts.Model)
+	d.Until("the contacts", func() bool { return len(con.List.Rows()) >= 3 })
+	_, header, _ := cellOf(d.view(), "contacts ·")
+	d.read(sgrClick(10, header+3))
+	golden.RequireEqual(t, []byte(viewtest.Plain(d.view())))
 }
