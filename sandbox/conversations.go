@@ -327,6 +327,13 @@ func (rq *request) patchConversation() (int, any, error) {
 	if _, err := rq.findConversation(id); err != nil {
 		return 0, nil, err
 	}
+	if rq.s.variants[VariantReadOnlyFields] {
+		for _, f := range []string{"status", "operator_assigned_to", "marked_read_operator"} {
+			if _, ok := body[f]; ok {
+				return 0, nil, badRequest("%s: this field is read-only.", f)
+			}
+		}
+	}
 	sets := []string{}
 	args := []any{}
 	var topics []string

@@ -32,6 +32,10 @@ const (
 	// VariantFieldErrors: a 400 names the faulty field the way Django REST framework does,
 	// {"<field>": ["<message>"]} or {"non_field_errors": ["<message>"]}, without detail.
 	VariantFieldErrors Variant = "field-errors"
+	// VariantReadOnlyFields: a conversation PATCH takes topics only (what the spec shows as
+	// writable); status, operator_assigned_to and marked_read_operator are refused with a
+	// 400 naming the field ("status: this field is read-only.").
+	VariantReadOnlyFields Variant = "read-only-fields"
 )
 
 // VariantInfo names a variant and says in one line what it changes.
@@ -47,6 +51,7 @@ var variantList = []VariantInfo{
 	{VariantAwayIndependent, "away leaves the online status alone; the away PATCH answers the operator"},
 	{VariantBareLists, "notes, navigation and operators lists are bare arrays, not envelopes"},
 	{VariantFieldErrors, `a 400 is {"<field>": ["<message>"]} (or non_field_errors), no detail`},
+	{VariantReadOnlyFields, "a conversation PATCH takes topics only: status, assignment and read state are read-only (400)"},
 }
 
 // Variants lists every variant in a fixed order.

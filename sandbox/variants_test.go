@@ -360,3 +360,36 @@ func firstNote(t *testing.T, a *api) int64 {
 	}
 	return p.Results[0].ID
 }
+
+// read-only-fields: a conversation PATCH takes topics only; each of the other fields a
+// client may send is refused with a 400 naming it, and nothing of the request is applied.
+func TestVariantReadOnlyFields(t *testing.T) {
+	t.Parallel()
+	r := start(t, sandbox.Options{Variants: []sandbox.Variant{sandbox.VariantReadOnlyFields}})
+	a := newAPI(t, r)
+	c := allConversations(a)[0]
+	path := "/api/um/v3/conversations/" + itoa(c.ID) + "/"
+	for field, value := range map[string]any{
+		"status":               "ended",
+		"operator_assigned_to": a.info.RestrictedOperatorID,
+		"marked_read_operator": !c.MarkedReadOperator,
+	} {
+		res := a.send("PATCH", path, map[string]any{"topics": []string{"Refused with it"}, field: value})
+		expectStatus(t, res, 400, field)
+		if d := res.detail(t); d != field+": this field is read-only." {
+			t.Fatalf("%s: detail %q", field, d)
+		}
+	}
+	var after conversation
+	a.mustGet(path, &after)
+	if after.Status != c.Status || after.MarkedReadOperator != c.MarkedReadOperator || len(after.Topics) != len(c.Topics) ||
+		(after.OperatorAssignedTo == nil) != (c.OperatorAssignedTo == nil) {
+		t.Fatalf("a refused PATCH changed the conversation: before %+v, after %+v", c, after)
+	}
+	res := a.send("PATCH", path, map[string]any{"topics": []string{"Taken"}})
+	expectStatus(t, res, 200, "topics")
+	res.json(t, &after)
+	if len(after.Topics) != 1 || after.Topics[0].Text != "Taken" {
+		t.Fatalf("topics under read-only-fields: %+v", after.Topics)
+	}
+}
