@@ -52,6 +52,14 @@ const (
 	Away   = "away"
 	Upsert = "upsert"
 
+	// Conversation actions: each one PATCH of the conversation.
+	Take       = "take"
+	Assign     = "assign"
+	Unassign   = "unassign"
+	End        = "end"
+	Reopen     = "reopen"
+	ToggleRead = "toggle_read"
+
 	Yes = "yes"
 	No  = "no"
 
@@ -78,6 +86,8 @@ type KeyMap struct {
 	Search, Filter, Status, Order, Mark, Delete, CopyID, JumpID key.Binding
 	// Edits.
 	Topics, Note, Edit, Away, Upsert key.Binding
+	// Conversation actions (the conversations screen).
+	Take, Assign, Unassign, End, Reopen, ToggleRead key.Binding
 	// Confirmations (delete and other irreversible actions).
 	Yes, No key.Binding
 	// Forms: Submit saves from any field (enter moves to the next field and saves on the
@@ -132,6 +142,13 @@ func Default() *KeyMap {
 		Away:   b("toggle away", "w"),
 		Upsert: b("create/update by identifier", "a"),
 
+		Take:       b("take (assign to me)", "T"),
+		Assign:     b("assign to…", "A"),
+		Unassign:   b("unassign", "U"),
+		End:        b("end conversation", "E"),
+		Reopen:     b("reopen", "O"),
+		ToggleRead: b("mark read/unread", "u"),
+
 		Yes: b("yes, go ahead", "y", "enter"),
 		No:  b("no, cancel", "n"),
 
@@ -175,7 +192,9 @@ func (k *KeyMap) binding(action string) *key.Binding {
 		Search: &k.Search, Filter: &k.Filter, Status: &k.Status, Order: &k.Order,
 		Mark: &k.Mark, Delete: &k.Delete, CopyID: &k.CopyID, JumpID: &k.JumpID,
 		Topics: &k.Topics, Note: &k.Note, Edit: &k.Edit, Away: &k.Away, Upsert: &k.Upsert,
-		Yes: &k.Yes, No: &k.No, Submit: &k.Submit,
+		Take: &k.Take, Assign: &k.Assign, Unassign: &k.Unassign, End: &k.End, Reopen: &k.Reopen,
+		ToggleRead: &k.ToggleRead,
+		Yes:        &k.Yes, No: &k.No, Submit: &k.Submit,
 		Export: &k.Export, Metric: &k.Metric, Range: &k.Range, Mode: &k.Mode,
 		Split: &k.Split, ChartKind: &k.ChartKind, Breakdown: &k.Breakdown,
 	}
@@ -201,7 +220,8 @@ var contexts = []struct {
 	{"on the list screens", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
 		NextPane, PrevPane, ToggleDetail, Refresh, PickOrg, ActAs,
 		Up, Down, Top, Bottom, PageDown, PageUp, Open,
-		Search, Filter, Status, Order, Mark, Delete, CopyID, JumpID, Topics, Note, Edit, Away, Upsert}},
+		Search, Filter, Status, Order, Mark, Delete, CopyID, JumpID, Topics, Note, Edit, Away, Upsert,
+		Take, Assign, Unassign, End, Reopen, ToggleRead}},
 	{"on the analytics screen", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
 		NextPane, PrevPane, Refresh, PickOrg, ActAs,
 		Up, Down, Top, Bottom, PageDown, PageUp, Open,
@@ -360,7 +380,7 @@ func (k *KeyMap) conflicts(overridden map[string][]string) []Problem {
 }
 
 // ReadOnly disables every binding that changes something: the edits (topics, note, edit,
-// away, create/update by identifier), delete and the row marks, which only serve bulk
+// away, create/update by identifier, the conversation actions), delete and the row marks, which only serve bulk
 // deletes, act as operator (it chooses who writes), and export (it saves a file). A disabled
 // binding never matches (key.Matches) and neither the footer nor help shows it. Moving,
 // searching, filtering (Submit applies a filter form), refreshing, copying an id and the
@@ -373,7 +393,9 @@ func (k *KeyMap) ReadOnly() {
 
 // editBindings are the bindings ReadOnly disables.
 func (k *KeyMap) editBindings() []*key.Binding {
-	return []*key.Binding{&k.Topics, &k.Note, &k.Edit, &k.Away, &k.Upsert, &k.Delete, &k.Mark, &k.ActAs, &k.Export}
+	return []*key.Binding{&k.Topics, &k.Note, &k.Edit, &k.Away, &k.Upsert,
+		&k.Take, &k.Assign, &k.Unassign, &k.End, &k.Reopen, &k.ToggleRead,
+		&k.Delete, &k.Mark, &k.ActAs, &k.Export}
 }
 
 // FixOperator disables act as operator (ctrl+p): every write goes as the one operator the

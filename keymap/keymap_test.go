@@ -157,7 +157,7 @@ func TestSubmitCanBeReboundOutsideTheFormsKeys(t *testing.T) {
 // as and export bindings are disabled (no key matches them, rebound ones included) and
 // every other action still matches its keys. A copy taken before keeps its bindings.
 func TestReadOnlyDisablesEveryEditAndNothingElse(t *testing.T) {
-	edits := []string{Topics, Note, Edit, Away, Upsert, Delete, Mark, ActAs, Export}
+	edits := []string{Topics, Note, Edit, Away, Upsert, Take, Assign, Unassign, End, Reopen, ToggleRead, Delete, Mark, ActAs, Export}
 	k := Default()
 	if err := k.Apply(map[string][]string{Note: {"N"}}); err != nil {
 		t.Fatal(err)

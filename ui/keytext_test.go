@@ -24,7 +24,8 @@ import (
 func TestTextsNameTheKeysAsBound(t *testing.T) {
 	keys := keymap.Default()
 	if err := keys.Apply(map[string][]string{keymap.NextPane: {"ctrl+n"}, keymap.Open: {"enter", "right"},
-		keymap.Back: {"esc", "ctrl+g"}, keymap.Order: {"O"}, keymap.Quit: {"Q"}}); err != nil {
+		keymap.Back: {"esc", "ctrl+g"}, keymap.Order: {"O"}, keymap.Quit: {"Q"},
+		keymap.Reopen: {"R"}}); err != nil { // O is reopen by default
 		t.Fatal(err)
 	}
 	l, _ := startAppWithKeys(t, nil, keys, 80, 24)

@@ -319,6 +319,9 @@ func countOf(n int, singular, plural string) string {
 func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 	var cmd tea.Cmd
 	m.List, cmd = m.List.Update(msg)
+	if msg.Mine(m.owner) {
+		cmd = tea.Batch(cmd, m.onChangeDone(msg))
+	}
 	switch {
 	case msg.Kind == common.KindConversationUpdate && msg.Err == nil:
 		if res, ok := msg.Result.(*client.Conversation); ok && res != nil {

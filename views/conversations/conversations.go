@@ -56,6 +56,11 @@ type Model struct {
 	restingID    int64 // the open conversation: the thread and detail panes show it
 	openedAt     int64 // the list row under the cursor when it was opened
 	started      bool
+	// The conversation actions (state.go): the screen's task owner id, the changes sent
+	// and not yet answered by task id, and the assign picker's operator request.
+	owner   int
+	changes map[int]stateChange
+	pickReq int
 }
 
 // New returns the screen; Init loads the first page.
@@ -66,6 +71,8 @@ func New(ctx *common.Ctx) *Model {
 		Msgs:       thread.New(ctx),
 		Detail:     detail.New(ctx),
 		showDetail: true,
+		owner:      ctx.NewOwner(),
+		changes:    map[int]stateChange{},
 	}
 	m.List.Focus()
 	return m
@@ -293,6 +300,10 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		return m, m.openSelected()
 	case common.TaskDoneMsg:
 		return m, m.onTask(msg)
+	case sendChangeMsg:
+		return m, m.send(msg.ch)
+	case operatorsForPickMsg:
+		return m, m.openAssignPicker(msg)
 	case detail.LoadedMsg:
 		row := listing.RowFrom(msg.Conversation)
 		m.List.UpdateRow(row)
@@ -432,6 +443,18 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.deleteConfirm()
 	case key.Matches(msg, k.CopyID):
 		return m.copyID()
+	case key.Matches(msg, k.Take):
+		return m.take()
+	case key.Matches(msg, k.Assign):
+		return m.assign()
+	case key.Matches(msg, k.Unassign):
+		return m.unassign()
+	case key.Matches(msg, k.End):
+		return m.end()
+	case key.Matches(msg, k.Reopen):
+		return m.reopen()
+	case key.Matches(msg, k.ToggleRead):
+		return m.toggleRead()
 	}
 	var cmd tea.Cmd
 	switch m.focus {
@@ -485,7 +508,8 @@ func (m *Model) FullHelp() [][]key.Binding {
 	}
 	// Marking and deleting act on list rows only: the list's own group has them.
 	return append(groups, []key.Binding{k.NextPane, k.PrevPane, k.ToggleDetail, k.Search, k.Filter,
-		k.Topics, k.Note, k.CopyID, k.Back})
+		k.Topics, k.Note, k.CopyID, k.Back},
+		[]key.Binding{k.Take, k.Assign, k.Unassign, k.End, k.Reopen, k.ToggleRead})
 }
 
 // View renders the visible panes in their frames.

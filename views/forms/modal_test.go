@@ -583,13 +583,14 @@ func hoveredOption(t *testing.T, m *forms.Modal) string {
 }
 
 // A form's selects and multi-selects move, filter and mark with the keymap's keys: rebound
-// (config keys: {down: [v, down], up: [u, up], mark: [x], search: [?]}), v and u move and
+// (config keys: {down: [v, down], up: [u, up], mark: [x], search: [?]}; toggle_read leaves u), v and u move and
 // j and k no longer do, "vv" read together moves two options, x marks and space no longer
 // does, and the help line names the rebound keys. While a select's filter takes text, a
 // rebound printable key is text and moves nothing.
 func TestSelectsTakeTheKeymapsKeys(t *testing.T) {
 	c := ctx()
-	if err := c.Keys.Apply(map[string][]string{keymap.Down: {"v", "down"}, keymap.Up: {"u", "up"}, keymap.Mark: {"x"}, keymap.Search: {"?"}, keymap.Help: {"f1"}}); err != nil {
+	if err := c.Keys.Apply(map[string][]string{keymap.Down: {"v", "down"}, keymap.Up: {"u", "up"}, keymap.Mark: {"x"}, keymap.Search: {"?"}, keymap.Help: {"f1"},
+		keymap.ToggleRead: {"ctrl+r"}}); err != nil { // u is read/unread by default
 		t.Fatal(err)
 	}
 	var pick string

@@ -1,0 +1,229 @@
+// Package operatorpick is the modal that picks an operator: the organization's operators by
+// display name with their away and online state, narrowed by typing, enter chooses and esc
+// cancels.
+package operatorpick
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/layout"
+	"github.com/parley-tui/parley/views/prompt"
+)
+
+// Item is one operator as the picker shows it (texts sanitized).
+type Item struct {
+	ID    int64
+	Name  string // display name, else name, else "operator #ID"
+	Role  string
+	State string // "online", "away", "offline" or "" when the API did not say
+	Bot   bool
+	Note  string // after the state: "current" for the conversation's operator
+}
+
+// ItemFrom is an operator as the picker shows it.
+func ItemFrom(o client.Operator) Item {
+	name := sanitize.Line(strings.TrimSpace(o.DisplayName))
+	if name == "" {
+		name = sanitize.Line(strings.TrimSpace(o.Name))
+	}
+	if name == "" {
+		name = fmt.Sprintf("operator #%d", o.ID)
+	}
+	it := Item{ID: o.ID, Name: name, Role: sanitize.Line(o.Role), Bot: o.IsBot.V || o.Role == client.RoleBot}
+	switch {
+	case o.IsAway.Known && o.IsAway.V:
+		it.State = "away"
+	case o.IsOnline.Known && o.IsOnline.V:
+		it.State = "online"
+	case o.IsOnline.Known:
+		it.State = "offline"
+	}
+	return it
+}
+
+// label is the item's line: "Clara Diaz · agent · online (#7)".
+func (it Item) label() string {
+	parts := []string{it.Name}
+	if it.Role != "" {
+		parts = append(parts, it.Role)
+	}
+	if it.Bot {
+		parts = append(parts, "bot")
+	}
+	if it.State != "" {
+		parts = append(parts, it.State)
+	}
+	s := strings.Join(parts, " · ") + fmt.Sprintf(" (#%d)", it.ID)
+	if it.Note != "" {
+		s += "  " + it.Note
+	}
+	return s
+}
+
+// Model is the picker.
+type Model struct {
+	ctx    *common.Ctx
+	title  string
+	note   string
+	items  []Item
+	shown  []int // indexes into items matching the filter
+	cursor int   // index into shown
+	input  textinput.Model
+	width  int
+	height int
+	done   bool
+	onPick func(Item) tea.Cmd
+}
+
+// New returns the picker over items; onPick runs, once, after the modal closed with the
+// chosen operator. note says something above the list ("" for nothing).
+func New(ctx *common.Ctx, title, note string, items []Item, onPick func(Item) tea.Cmd) *Model {
+	in := textinput.New()
+	in.Prompt = "filter: "
+	in.Placeholder = "type part of a name or an id"
+	in.CharLimit = 64
+	in.SetWidth(32)
+	st := prompt.InputStyles(ctx)
+	st.Focused.Prompt, st.Blurred.Prompt = ctx.Styles.Muted, ctx.Styles.Muted
+	in.SetStyles(st)
+	in.Focus()
+	m := &Model{ctx: ctx, title: title, note: note, items: items, input: in, onPick: onPick}
+	m.filter()
+	return m
+}
+
+// Init does nothing.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// Inline is false: the picker is a centered box.
+func (m *Model) Inline() bool { return false }
+
+// SetSize gives the area the modal may use.
+func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
+
+// Shown lists the operators the filter lets through, in order.
+func (m *Model) Shown() []Item {
+	out := make([]Item, len(m.shown))
+	for i, j := range m.shown {
+		out[i] = m.items[j]
+	}
+	return out
+}
+
+// ShortHelp lists the picker's keys.
+func (m *Model) ShortHelp() []key.Binding {
+	k := m.ctx.Keys
+	as := func(b key.Binding, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
+	}
+	return []key.Binding{as(k.Up, "up"), as(k.Down, "down"), as(k.Open, "choose"), as(k.Back, "cancel")}
+}
+
+// filter keeps the items whose name, role, state or id contain the typed text (any case).
+func (m *Model) filter() {
+	q := strings.ToLower(strings.TrimSpace(m.input.Value()))
+	m.shown = m.shown[:0]
+	for i, it := range m.items {
+		if q == "" || strings.Contains(strings.ToLower(it.label()), q) {
+			m.shown = append(m.shown, i)
+		}
+	}
+	m.cursor = max(0, min(m.cursor, len(m.shown)-1))
+}
+
+// Update moves with the arrow keys (letters are filter text), chooses with enter and
+// cancels with esc; everything else edits the filter.
+func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
+	if m.done {
+		return m, nil
+	}
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		k := m.ctx.Keys
+		switch {
+		case key.Matches(msg, k.Back):
+			m.done = true
+			return m, m.ctx.CloseModal(m)
+		case key.Matches(msg, k.Open):
+			if len(m.shown) == 0 {
+				return m, nil
+			}
+			it := m.items[m.shown[m.cursor]]
+			m.done = true
+			return m, tea.Sequence(m.ctx.CloseModal(m), m.onPick(it))
+		case msg.String() == "up" || msg.String() == "ctrl+p" || msg.String() == "shift+tab":
+			m.cursor = max(0, m.cursor-1)
+			return m, nil
+		case msg.String() == "down" || msg.String() == "ctrl+n" || msg.String() == "tab":
+			m.cursor = max(0, min(len(m.shown)-1, m.cursor+1))
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		m.filter()
+		return m, cmd
+	case tea.PasteMsg:
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		m.filter()
+		return m, cmd
+	}
+	return m, nil
+}
+
+func (m *Model) boxWidth() int {
+	w := 64
+	if m.width > 0 {
+		w = min(w, m.width-2)
+	}
+	return max(30, w)
+}
+
+// View renders the box: the title, the note, a window of the list around the cursor and
+// the filter.
+func (m *Model) View() string {
+	st := m.ctx.Styles
+	k := m.ctx.Keys
+	inner := m.boxWidth() - 4
+	var b strings.Builder
+	b.WriteString(st.ModalTitle.Render(ansi.Truncate(m.title, inner, "…")))
+	b.WriteString("\n")
+	if m.note != "" {
+		b.WriteString("\n" + st.Muted.Render(ansi.Wrap(m.note, inner, "")) + "\n")
+	}
+	b.WriteString("\n")
+	if len(m.shown) == 0 {
+		b.WriteString(st.Muted.Render("  No operator matches.") + "\n")
+	}
+	maxRows := max(3, min(12, m.height-12))
+	start := max(0, min(m.cursor-maxRows/2, len(m.shown)-maxRows))
+	end := min(len(m.shown), start+maxRows)
+	if start > 0 {
+		b.WriteString(st.Muted.Render("  ↑ more") + "\n")
+	}
+	for i := start; i < end; i++ {
+		label := ansi.Truncate(m.items[m.shown[i]].label(), inner-2, "…")
+		if i == m.cursor {
+			b.WriteString(st.Selected.Render(layout.Pad("› "+label, inner)) + "\n")
+		} else {
+			b.WriteString(layout.Pad("  "+label, inner) + "\n")
+		}
+	}
+	if end < len(m.shown) {
+		b.WriteString(st.Muted.Render("  ↓ more") + "\n")
+	}
+	b.WriteString("\n" + m.input.View() + "\n\n")
+	b.WriteString(st.HelpKey.Render("↑/↓") + st.HelpDesc.Render(" move  ") +
+		st.HelpKey.Render(k.Open.Help().Key) + st.HelpDesc.Render(" choose  ") +
+		st.HelpKey.Render(k.Back.Help().Key) + st.HelpDesc.Render(" cancel"))
+	return st.Modal.Width(m.boxWidth()).Render(b.String())
+}
