@@ -1,8 +1,12 @@
 package serve
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/parley-tui/parley/client"
 )
 
 func TestGateFollowsTheRoles(t *testing.T) {
@@ -50,5 +54,55 @@ func TestGateFollowsTheRoles(t *testing.T) {
 				t.Errorf("refused with %q, want %q", err, tt.refused)
 			}
 		})
+	}
+}
+
+// An agent takes a conversation and hands it over to another operator through the hub: each
+// action is a conversation PATCH that goes out as the agent's own operator, which is all the
+// gate asks of an agent, so both pass and the sandbox has the conversation assigned first to
+// the agent, then to the other operator.
+func TestAnAgentTakesAndHandsOverAConversation(t *testing.T) {
+	api := startAPI(t)
+	users := threeUsers(t, api)
+	agent, other := users[0].operator, users[1].operator
+	c := api.client(t, 0)
+	p, err := c.ListConversations(context.Background(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := p.Results[0].ID
+	if _, err := c.UpdateConversation(context.Background(), id, client.ConversationUpdate{Unassign: true}); err != nil {
+		t.Fatal(err)
+	}
+	otherOp, err := c.GetOperator(context.Background(), other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assigned := func() int64 {
+		t.Helper()
+		conv, err := c.GetConversation(client.Fresh(context.Background()), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if conv.OperatorAssignedTo == nil {
+			return 0
+		}
+		return *conv.OperatorAssignedTo
+	}
+	th := startHub(t, api, users)
+	clara := open(t, th.dial(t, "Clara"), "Clara", 120, 40)
+	clara.waitText(fmt.Sprintf("#%d", id))
+	clara.press("T")
+	clara.waitText(fmt.Sprintf("Took conversation #%d", id))
+	if got := assigned(); got != agent {
+		t.Fatalf("after T the conversation has operator %d, want the agent %d", got, agent)
+	}
+	clara.press("A")
+	clara.waitText("Assign conversation")
+	clara.press(otherOp.DisplayName)
+	clara.press("\r")
+	clara.waitText(fmt.Sprintf("Assigned conversation #%d to", id))
+	if got := assigned(); got != other {
+		t.Fatalf("after A the conversation has operator %d, want %d", got, other)
 	}
 }
