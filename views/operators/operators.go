@@ -692,7 +692,7 @@ func (m *Model) updateRow(r Row) {
 // ShortHelp lists the screen's main keys.
 func (m *Model) ShortHelp() []key.Binding {
 	k := m.ctx.Keys
-	return []key.Binding{k.Down, k.Up, k.Open, k.Status, k.Order, k.Away, k.Edit, k.Delete, k.ToggleDetail, k.Refresh}
+	return []key.Binding{k.Down, k.Up, k.Away, k.Open, k.Status, k.Order, k.Edit, k.Delete, k.ToggleDetail, k.Refresh}
 }
 
 // FullHelp groups every key of the screen.
