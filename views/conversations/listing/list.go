@@ -587,13 +587,8 @@ func (s source) Render(row *Row, c list.Cell) string {
 		pv = "↩ " + pv
 	}
 	if w >= wideRow {
-		nameW := clamp(w/5, 12, 24)
-		timeW := 6
-		// Every one-line row names the operator and the topics (a list pane of 78 columns
-		// at 200 or at 80 columns included); the preview takes what is left.
-		opW, topW := clamp(w/8, 10, 16), clamp(w/7, 10, 24)
-		fixed := 1 + 9 + 1 + 2 + nameW + 1 + timeW + 2 + opW + 1 + topW + 1
-		pvW := max(0, w-fixed)
+		cols := oneLine(w)
+		nameW, timeW, opW, topW, pvW := cols.name, cols.time, cols.operator, cols.topics, cols.preview
 		var b strings.Builder
 		b.WriteString(mark)
 		b.WriteString(status)
