@@ -31,7 +31,7 @@ func (s Show) String() string {
 	case ShowOnline:
 		return "online"
 	case ShowUnknown:
-		return "status unknown"
+		return "unknown"
 	}
 	return "all"
 }

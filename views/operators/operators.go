@@ -852,15 +852,19 @@ func (s source) Header(st list.Status) []string {
 	c := CountOf(m.all)
 	count := list.CountPart(st, "operator", "operators")
 	if m.show != ShowAll && st.Loaded {
-		count = list.HeaderPart{fmt.Sprintf("%s of %d operators", st.Count, c.All), fmt.Sprintf("%s of %d", st.Count, c.All)}
+		all := fmt.Sprintf("%s of %d operators", st.Count, c.All)
+		count = list.HeaderPart{all, all, fmt.Sprintf("%s of %d", st.Count, c.All)}
 	}
+	// The forms shrink by level, every part at once: "status unknown" first, then the
+	// nouns and the words "filter:" and "sort:", then "available".
 	parts := []list.HeaderPart{count}
 	if st.Loaded && len(m.all) > 0 {
+		avail := fmt.Sprintf("%d available", c.Available)
 		parts = append(parts,
-			list.HeaderPart{fmt.Sprintf("%d available", c.Available), fmt.Sprintf("%d avail", c.Available)},
+			list.HeaderPart{avail, avail, avail, fmt.Sprintf("%d avail", c.Available)},
 			list.HeaderPart{fmt.Sprintf("%d away", c.Away)})
 		if c.Unknown > 0 {
-			parts = append(parts, list.HeaderPart{fmt.Sprintf("%d status unknown", c.Unknown), fmt.Sprintf("%d unknown", c.Unknown), fmt.Sprintf("%d ?", c.Unknown)})
+			parts = append(parts, list.HeaderPart{fmt.Sprintf("%d status unknown", c.Unknown), fmt.Sprintf("%d unknown", c.Unknown)})
 		}
 		parts = append(parts, list.HeaderPart{fmt.Sprintf("%d online", c.Online)})
 	}
