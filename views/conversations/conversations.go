@@ -343,6 +343,12 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		_ = m.Detail.Load(0, false)
 		m.restingID = 0
 		return m, m.List.Load(true)
+	case common.ShowOperatorConversationsMsg:
+		// The operator's conversations, from the operators screen: the list's query, with
+		// the cursor on its first row once it arrives.
+		m.List.Unpin()
+		m.setFocus(PaneList)
+		return m, m.List.ShowAssigned(msg.OperatorID, msg.Name)
 	case common.OpenConversationMsg:
 		// The list's cursor goes to it when it is loaded; when it is not, the list pins it
 		// above its rows with the cursor on it, so that list, thread and detail agree.
