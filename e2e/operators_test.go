@@ -280,7 +280,7 @@ func TestWideListAndAnOperatorsConversations(t *testing.T) {
 		return out
 	}
 	// The rows are drawn with the page; wait for the screen to show them all.
-	s = tui.WaitUntil(func(s string) bool { return len(missing(s)) == 0 }, 10*time.Second, "26 cells of every long preview")
+	tui.WaitUntil(func(s string) bool { return len(missing(s)) == 0 }, 10*time.Second, "26 cells of every long preview")
 
 	byOp := map[int64]int{}
 	for c, err := range api.ConversationsAll(t.Context(), client.AllConversationsOptions{}) {

@@ -339,5 +339,3 @@ func DescribeFilter(f client.ContactFilter) []string {
 	}
 	return out
 }
-
-func clamp(v, lo, hi int) int { return max(lo, min(hi, v)) }
