@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"cmp"
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -11,10 +12,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
 )
 
-var operatorsLoaded = regexp.MustCompile(`\d+ operators · operators requests today`)
+// operatorsLoaded matches the operators screen's header once the list is in: the count
+// and the statuses, then (on the same line or the next) the requests today.
+var operatorsLoaded = regexp.MustCompile(`(?s)\d+ operators · \d+ available.*operators requests today`)
 
 // openOperators switches to the operators screen and waits for its rows and slots.
 func openOperators(t *testing.T, tui *TUI) string {
@@ -33,8 +39,9 @@ func waitOperators(t *testing.T, tui *TUI) string {
 	}, 30*time.Second, "the operators screen")
 }
 
-// operatorsByID lists the default organization's operators in the screen's order (id).
-func operatorsByID(t *testing.T, sb *Sandbox) []client.Operator {
+// operatorsInOrder lists the default organization's operators in the screen's order (by
+// name, then id).
+func operatorsInOrder(t *testing.T, sb *Sandbox) []client.Operator {
 	t.Helper()
 	var out []client.Operator
 	for op, err := range sb.Client(t).Operators(t.Context()) {
@@ -46,9 +53,38 @@ func operatorsByID(t *testing.T, sb *Sandbox) []client.Operator {
 	if len(out) < 3 {
 		t.Fatalf("only %d operators", len(out))
 	}
-	// The screen lists them by id, whatever order the API gives.
-	slices.SortFunc(out, func(a, b client.Operator) int { return cmp.Compare(a.ID, b.ID) })
+	sortLikeTheScreen(out)
 	return out
+}
+
+// sortLikeTheScreen sorts operators as the operators screen does by default: by name
+// without case (the display name when there is none), then id.
+func sortLikeTheScreen(ops []client.Operator) {
+	name := func(op client.Operator) string { return strings.ToLower(cmp.Or(op.Name, op.DisplayName)) }
+	slices.SortFunc(ops, func(a, b client.Operator) int {
+		return cmp.Or(cmp.Compare(name(a), name(b)), cmp.Compare(a.ID, b.ID))
+	})
+}
+
+// ownerAt is the index of the organization's owner (the default operator) in ops.
+func ownerAt(t *testing.T, ops []client.Operator) int {
+	t.Helper()
+	i := slices.IndexFunc(ops, func(op client.Operator) bool { return op.Role == client.RoleOwner })
+	if i < 0 {
+		t.Fatalf("no owner among %+v", ops)
+	}
+	return i
+}
+
+// cursorTo puts the operators screen's cursor on row i (from the top) and waits for it.
+func cursorTo(t *testing.T, tui *TUI, i, n int) {
+	t.Helper()
+	tui.Keys("g")
+	for range i {
+		tui.Keys("j")
+	}
+	want := fmt.Sprintf(" %d/%d ", i+1, n)
+	tui.WaitUntil(func(s string) bool { return strings.Contains(s, want) }, 10*time.Second, "the cursor on row "+want)
 }
 
 // awayOf asks the API for an operator's away status.
@@ -96,13 +132,15 @@ func rowOf(screen, name string) string {
 
 func TestToggleAwayAndBack(t *testing.T) {
 	sb := StartSandbox(t, "small")
-	ops := operatorsByID(t, sb)
-	owner, other := ops[0], ops[1] // the owner is the default operator: "(you)"
-	if owner.Role != client.RoleOwner {
-		t.Fatalf("first operator %+v is not the owner", owner)
+	ops := operatorsInOrder(t, sb)
+	i := ownerAt(t, ops)
+	if i+1 >= len(ops) {
+		t.Fatalf("the owner is the last operator: %+v", ops)
 	}
+	owner, other := ops[i], ops[i+1] // the owner is the default operator: "(you)"
 	tui := StartTUI(t, 100, 30, sb.Env)
 	s := openOperators(t, tui)
+	cursorTo(t, tui, i, len(ops))
 	if !strings.Contains(rowOf(s, owner.Name), "(you)") {
 		t.Fatalf("the owner is not marked as the acting operator:\n%s", s)
 	}
@@ -142,8 +180,7 @@ func TestToggleAwayAndBack(t *testing.T) {
 
 func TestPermissionErrorThenDefaultOperator(t *testing.T) {
 	sb := StartSandbox(t, "small")
-	ops := operatorsByID(t, sb)
-	other := ops[1]
+	ops := operatorsInOrder(t, sb)
 	var restricted client.Operator
 	for _, op := range ops {
 		if strconv.FormatInt(op.ID, 10) == sb.RestrictedOperatorID {
@@ -158,7 +195,14 @@ func TestPermissionErrorThenDefaultOperator(t *testing.T) {
 	if !strings.Contains(rowOf(s, restricted.Name), "(you)") || !strings.Contains(s, "as "+restricted.DisplayName) {
 		t.Fatalf("not acting as %s:\n%s", restricted.Name, s)
 	}
-	tui.Keys("j", "w")
+	// Another operator than the owner and the restricted one.
+	k := slices.IndexFunc(ops, func(op client.Operator) bool { return op.Role != client.RoleOwner && op.ID != restricted.ID })
+	if k < 0 {
+		t.Fatalf("no operator besides the owner and %s: %+v", restricted.Name, ops)
+	}
+	other := ops[k]
+	cursorTo(t, tui, k, len(ops))
+	tui.Keys("w")
 	tui.WaitFor("Set operator", 10*time.Second)
 	tui.Keys("y")
 	tui.WaitFor("You lack permission", 15*time.Second)
@@ -182,4 +226,104 @@ func TestPermissionErrorThenDefaultOperator(t *testing.T) {
 	waitAway(t, tui, sb, other.ID, !other.IsAway.V)
 	tui.WaitUntil(func(s string) bool { return strings.Contains(rowOf(s, other.Name), awayWord(!other.IsAway.V)) },
 		10*time.Second, "the row to show the change")
+}
+
+// listPaneWidth is the width of the conversation list's frame: up to its top right corner.
+func listPaneWidth(screen string) int {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, "╭─ Conversations") {
+			if i := strings.Index(l, "╮"); i >= 0 {
+				return ansi.StringWidth(l[:i]) + 1
+			}
+		}
+	}
+	return 0
+}
+
+// TestWideListAndAnOperatorsConversations (tmux 200×50): the conversation list takes half
+// of the terminal and shows the previews at length; on the operators screen (3), enter on
+// the operator with the most assigned conversations lists exactly those the sandbox has
+// assigned to them, with the header naming them and every row their name.
+func TestWideListAndAnOperatorsConversations(t *testing.T) {
+	sb := StartSandbox(t, "small")
+	api := sb.Client(t)
+	tui := StartTUI(t, 200, 50, sb.Env)
+	s := waitList(t, tui)
+	if w := listPaneWidth(s); w < 100 {
+		t.Fatalf("the list is %d columns wide at 200:\n%s", w, s)
+	}
+	page, err := api.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 40}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var heads []string
+	for _, c := range page.Results {
+		if c.LastMessage == nil {
+			continue
+		}
+		pv := strings.Join(strings.Fields(c.LastMessage.Body), " ")
+		if sanitize.Line(pv) != pv || ansi.StringWidth(pv) <= 28 {
+			continue // control characters, or short (the first 40 rows are all in view)
+		}
+		heads = append(heads, ansi.Truncate(pv, 26, ""))
+	}
+	if len(heads) < 5 {
+		t.Fatalf("%d long previews in view: the test cannot tell", len(heads))
+	}
+	missing := func(s string) []string {
+		var out []string
+		for _, h := range heads {
+			if !strings.Contains(s, h) {
+				out = append(out, h)
+			}
+		}
+		return out
+	}
+	// The rows are drawn with the page; wait for the screen to show them all.
+	tui.WaitUntil(func(s string) bool { return len(missing(s)) == 0 }, 10*time.Second, "26 cells of every long preview")
+
+	byOp := map[int64]int{}
+	for c, err := range api.ConversationsAll(t.Context(), client.AllConversationsOptions{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.OperatorAssignedTo != nil {
+			byOp[*c.OperatorAssignedTo]++
+		}
+	}
+	ops := operatorsInOrder(t, sb)
+	best := 0
+	for i, op := range ops {
+		if byOp[op.ID] > byOp[ops[best].ID] {
+			best = i
+		}
+	}
+	op := ops[best]
+	if byOp[op.ID] < 2 {
+		t.Fatalf("no operator has two conversations assigned: %v", byOp)
+	}
+	tui.Keys("3")
+	waitOperators(t, tui)
+	cursorTo(t, tui, best, len(ops))
+	tui.Keys("Enter")
+	// The operators directory names operators by their display name, the rows and the
+	// header alike.
+	shown := cmp.Or(op.DisplayName, op.Name)
+	want := fmt.Sprintf("%d conversations · status:all · assigned to %s", byOp[op.ID], shown)
+	s = tui.WaitUntil(func(s string) bool { return strings.Contains(s, want) && !strings.Contains(s, "loading…") },
+		20*time.Second, want)
+	rows := 0
+	for _, l := range strings.Split(s, "\n") {
+		if !strings.Contains(l, "● new") && !strings.Contains(l, "◐ pending") && !strings.Contains(l, "○ ended") {
+			continue
+		}
+		list := l[:strings.Index(l, "││")] // the list pane's part of the line
+		if !strings.Contains(list, " "+shown+" ") {
+			t.Errorf("a row of %s's conversations names another operator: %q", op.Name, list)
+		}
+		rows++
+	}
+	if rows != min(byOp[op.ID], 45) {
+		t.Fatalf("%d rows listed, the sandbox has %d conversations assigned to %s:\n%s", rows, byOp[op.ID], op.Name, s)
+	}
 }

@@ -537,18 +537,7 @@ func (a *App) afterOperatorTask(msg common.TaskDoneMsg) tea.Cmd {
 // In a hub session NAME is the user's, and the acting operator's name follows when it is
 // another ("as clara (Clara Diaz)"), in the long form only.
 func (a *App) contextLabel() (full, short string) {
-	var org string
-	switch cur := a.ctx.Client.OrganizationID(); {
-	case cur != 0 && a.opsOrg != 0 && a.opsOrg != cur:
-		// An organization token, or an id the token cannot use: the API answers for another.
-		org = fmt.Sprintf("org %d (not %d)", a.opsOrg, cur)
-	case cur != 0:
-		org = fmt.Sprintf("org %d", cur)
-	case a.opsOrg != 0:
-		org = fmt.Sprintf("org %d", a.opsOrg)
-	default:
-		org = "default org"
-	}
+	org := a.scope()
 	op := a.ctx.Client.OperatorID()
 	name := ""
 	if op != 0 {

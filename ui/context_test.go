@@ -364,7 +364,17 @@ func TestActAsOperatorOverARefusedForm(t *testing.T) {
 	l.Key("3")
 	ops := l.app.Screen().(*operators.Model)
 	l.Until("operators", func() bool { return ops.Loaded() && !ops.Busy() })
-	l.Key("e") // the owner, on the first row: the restricted operator may not change others
+	// The owner: the restricted operator may not change others.
+	for range ops.Rows() {
+		if r, _ := ops.Selected(); r.ID == info.OwnerOperatorID {
+			break
+		}
+		l.Key("j")
+	}
+	if r, _ := ops.Selected(); r.ID != info.OwnerOperatorID {
+		t.Fatalf("the owner %d is not among the operators", info.OwnerOperatorID)
+	}
+	l.Key("e")
 	l.Until("the form", func() bool { return len(l.app.overlays) == 1 })
 	l.Settle()
 	l.Key("tab")

@@ -31,10 +31,10 @@ func (o *observed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // TestGoldenConversations renders the conversations screen against the in-process sandbox
-// (seed 1, fixed clock) at the three layouts: the list as it opens, and a thread opened
+// (seed 1, fixed clock) at 80, 120, 160 and 200 columns: the list as it opens, and a thread opened
 // with j, enter. Regenerate with: go test ./ui -run Golden -update
 func TestGoldenConversations(t *testing.T) {
-	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 50}} {
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {160, 48}, {200, 50}} {
 		name := fmt.Sprintf("%dx%d", size[0], size[1])
 		t.Run(name, func(t *testing.T) {
 			sb := testSandbox(t)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -193,4 +194,56 @@ func (a *App) layoutStatus(segs []segment) string {
 		return layout.Fit(left, a.width)
 	}
 	return left + bar(strings.Repeat(" ", gap))
+}
+
+// orgScoped is a screen whose data may cover other organizations than the one parley works
+// in (the analytics screen): its organization filter (nil: none) and the organizations of
+// the data it shows.
+type orgScoped interface {
+	Organizations() (filter, seen []int64)
+}
+
+// scope names the organizations what the active screen shows comes from. On the analytics
+// screen that is its organization filter, and without one every organization the token can
+// read (analytics rule 2): "all organizations" once the data shows several, "all
+// organizations of the token" while it does not (an organization token reads one). Elsewhere
+// it is the organization the API answers for: the one chosen, the one the operators
+// directory showed when the API answered for another (an organization token, or an id the
+// token cannot use), or the token's default.
+func (a *App) scope() string {
+	if s, ok := a.Screen().(orgScoped); ok {
+		filter, seen := s.Organizations()
+		switch {
+		case len(filter) == 1:
+			return fmt.Sprintf("org %d", filter[0])
+		case len(filter) > 1:
+			return "orgs " + joinIDs(filter, 3)
+		case len(seen) > 1:
+			return "all organizations"
+		}
+		return "all organizations of the token"
+	}
+	switch cur := a.ctx.Client.OrganizationID(); {
+	case cur != 0 && a.opsOrg != 0 && a.opsOrg != cur:
+		// An organization token, or an id the token cannot use: the API answers for another.
+		return fmt.Sprintf("org %d (not %d)", a.opsOrg, cur)
+	case cur != 0:
+		return fmt.Sprintf("org %d", cur)
+	case a.opsOrg != 0:
+		return fmt.Sprintf("org %d", a.opsOrg)
+	}
+	return "default org"
+}
+
+// joinIDs lists ids with ", ", the first n of them and a count of the rest ("1, 2, 3 +2").
+func joinIDs(ids []int64, n int) string {
+	parts := make([]string, 0, min(n, len(ids)))
+	for _, id := range ids[:min(n, len(ids))] {
+		parts = append(parts, strconv.FormatInt(id, 10))
+	}
+	s := strings.Join(parts, ", ")
+	if len(ids) > n {
+		s += fmt.Sprintf(" +%d", len(ids)-n)
+	}
+	return s
 }

@@ -318,6 +318,14 @@ type OpenConversationMsg struct {
 	From string
 }
 
+// ShowOperatorConversationsMsg asks the conversations screen to list the conversations
+// assigned to one operator (the spec's operator_id filter), from the operators screen. Name
+// is how the list header names the operator ("assigned to Ben Okafor"), sanitized.
+type ShowOperatorConversationsMsg struct {
+	OperatorID int64
+	Name       string
+}
+
 // RefreshMsg asks a screen to refresh what it shows. Auto is true for the auto-refresh tick
 // (only the visible page, only what changed); false for the user's `r`.
 type RefreshMsg struct{ Auto bool }

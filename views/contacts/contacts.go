@@ -144,7 +144,7 @@ func (m *Model) widths() map[Pane]int {
 	if len(vis) == 1 {
 		return map[Pane]int{vis[0]: m.width}
 	}
-	lw := m.width * 45 / 100
+	lw := listWidth(m.width)
 	return map[Pane]int{PaneList: lw, PaneDetail: m.width - lw}
 }
 

@@ -237,25 +237,8 @@ func (s source) Render(r *Row, c list.Cell) string {
 	}
 	const timeW = 6
 	if w >= wideRow {
-		nameW := clamp(w/4, 12, 28)
-		emailW := clamp(w/4, 10, 32)
-		locW, phoneW, companyW := 0, 0, 0
-		if w >= 90 {
-			locW = 5
-		}
-		if w >= 120 {
-			phoneW = 16
-		}
-		if w >= 140 {
-			companyW = clamp(w/8, 10, 22)
-		}
-		fixed := 1 + 2 + nameW + 1 + emailW + 1 + timeW + 1
-		for _, x := range []int{locW, phoneW, companyW} {
-			if x > 0 {
-				fixed += x + 1
-			}
-		}
-		placeW := max(0, w-fixed)
+		cols := oneLine(w)
+		nameW, emailW, placeW, phoneW, companyW, locW := cols.name, cols.email, cols.place, cols.phone, cols.company, cols.locale
 		var b strings.Builder
 		b.WriteString(c.Mark)
 		b.WriteString(verified)
@@ -356,5 +339,3 @@ func DescribeFilter(f client.ContactFilter) []string {
 	}
 	return out
 }
-
-func clamp(v, lo, hi int) int { return max(lo, min(hi, v)) }

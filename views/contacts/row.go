@@ -76,3 +76,50 @@ func (r Row) Place() string {
 	}
 	return r.Country
 }
+
+// columns are the widths of a one-line contact row's cells (0: the column is not shown).
+type columns struct{ name, email, place, phone, company, locale int }
+
+// oneLine lays a one-line row out at pane width w: mark, verified, name, email, place, then
+// from 120 columns the phone, from 140 the company and from 90 the locale, and the time.
+// What the fixed columns leave is shared: the name 30 % (12 to 28 cells), the place 25 %
+// (10 to 26) and the email the rest, so an email is cut only in a narrow pane: at 78
+// columns (an 80-column terminal) name 19, email 30 and place 16, at 86 (the list at 160)
+// 21, 34 and 18, at 108 (at 200) 26, 41 and 22.
+func oneLine(w int) columns {
+	c := columns{}
+	if w >= 90 {
+		c.locale = 5
+	}
+	if w >= 120 {
+		c.phone = 16
+	}
+	if w >= 140 {
+		c.company = min(22, max(10, w/8))
+	}
+	const timeW = 6
+	fixed := 1 + 2 + 1 + 1 + 1 + timeW + 1 // mark, verified, the spaces after name, email and place, the time and its space
+	for _, x := range []int{c.locale, c.phone, c.company} {
+		if x > 0 {
+			fixed += x + 1
+		}
+	}
+	flex := max(3, w-fixed)
+	c.name = min(28, max(12, flex*30/100))
+	c.place = min(26, max(10, flex*25/100))
+	c.email = max(0, flex-c.name-c.place)
+	return c
+}
+
+// WideListWidth is the terminal width from which the list takes 55 % beside the detail
+// (45 % below it): from there its rows take one line each with the email whole, while the
+// detail keeps 70 columns and more.
+const WideListWidth = 140
+
+// listWidth is the list pane's width (frame included) beside the detail in width w.
+func listWidth(w int) int {
+	if w >= WideListWidth {
+		return w * 55 / 100
+	}
+	return w * 45 / 100
+}

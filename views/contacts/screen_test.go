@@ -959,16 +959,26 @@ func TestDetailAgesFollowTheServerClock(t *testing.T) {
 }
 
 // TestGoldenContacts renders the contacts screen against the in-process sandbox (seed 1,
-// fixed clock, no colour): the ranked results of a search typed right after the screen
-// opens, and the first result opened. Regenerate with:
+// fixed clock, no colour) at 80, 120, 160 and 200 columns: the first page of every contact,
+// the ranked results of a search typed right after the screen opens, and the first result
+// opened. Regenerate with:
 // go test ./views/contacts -run Golden -update
 func TestGoldenContacts(t *testing.T) {
-	for _, size := range [][2]int{{80, 24}, {160, 48}} {
-		for _, step := range []string{"search", "detail"} {
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {160, 48}, {200, 50}} {
+		for _, step := range []string{"list", "search", "detail"} {
 			t.Run(fmt.Sprintf("%dx%d/%s", size[0], size[1], step), func(t *testing.T) {
 				e := readOnly(t)
 				h := viewtest.NewHost(e.ctx, contacts.New(e.ctx))
 				tm := teatest.NewTestModel(t, h, teatest.WithInitialTermSize(size[0], size[1]))
+				if step == "list" {
+					// Every contact, newest first (hostile and wide names among them): the
+					// prompt closed without a search.
+					h.WaitSeen(t, map[string]int{"list.PageMsg": 1})
+					tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+					tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+					golden.RequireEqual(t, []byte(viewtest.Plain(tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View().Content)))
+					return
+				}
 				// The screen opens its search prompt when it is first shown (Init): the keys
 				// typed go to it.
 				tm.Type("paris")

@@ -141,24 +141,56 @@ func (m *Model) SetSize(w, h int) {
 }
 
 func (m *Model) widths() map[Pane]int {
-	w := m.width
 	out := map[Pane]int{}
 	vis := m.visible()
 	switch len(vis) {
 	case 1:
-		out[vis[0]] = w
+		out[vis[0]] = m.width
 	case 2:
-		lw := w * 45 / 100
-		out[PaneList], out[PaneMessages] = lw, w-lw
+		lw, mw := Split(m.width)
+		out[PaneList], out[PaneMessages] = lw, mw
 	case 3:
-		lw, dw := w*40/100, w*25/100
-		if m.mode() == 2 {
-			lw, dw = w*34/100, w*30/100
-		}
-		out[PaneList], out[PaneDetail], out[PaneMessages] = lw, dw, w-lw-dw
+		lw, mw, dw := Split3(m.width, m.mode() == 2)
+		out[PaneList], out[PaneMessages], out[PaneDetail] = lw, mw, dw
 	}
 	return out
 }
+
+// Split is the list's and the thread's widths (frames included) when the two are shown
+// side by side in width w: the list takes 45 %, and half from WideListWidth.
+func Split(w int) (list, messages int) {
+	list = w * 45 / 100
+	if w >= WideListWidth {
+		list = w / 2
+	}
+	return list, w - list
+}
+
+// WideListWidth is the terminal width from which the list takes half of it beside the
+// thread and the detail: at 200 columns its rows (one line each from 78 columns inside)
+// give names 19 cells and previews 29, the thread keeps 56 columns (a comfortable line)
+// and the detail 44 (a date with its age on one line). Below it the list has 40 % (its rows take two lines, the first one
+// the name's, the second the preview's) and the detail a quarter.
+const WideListWidth = 190
+
+// Split3 is the list's, the thread's and the detail's widths (frames included) with the three
+// side by side in width w: from WideListWidth the list takes half and the detail 22 %,
+// 36 to 56 columns (its labels and values need no more); wide (from WideWidth) 40 % and a
+// quarter; medium (the detail shown with p below WideWidth) a third and 30 %. The thread
+// takes the rest.
+func Split3(w int, medium bool) (list, messages, detail int) {
+	switch {
+	case medium:
+		list, detail = w*34/100, w*30/100
+	case w >= WideListWidth:
+		list, detail = w/2, clamp(w*22/100, 36, 56)
+	default:
+		list, detail = w*40/100, w*25/100
+	}
+	return list, w - list - detail, detail
+}
+
+func clamp(v, lo, hi int) int { return max(lo, min(hi, v)) }
 
 func (m *Model) layout() {
 	ws := m.widths()
@@ -326,6 +358,12 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		_ = m.Detail.Load(0, false)
 		m.restingID = 0
 		return m, m.List.Load(true)
+	case common.ShowOperatorConversationsMsg:
+		// The operator's conversations, from the operators screen: the list's query, with
+		// the cursor on its first row once it arrives.
+		m.List.Unpin()
+		m.setFocus(PaneList)
+		return m, m.List.ShowAssigned(msg.OperatorID, msg.Name)
 	case common.OpenConversationMsg:
 		// The list's cursor goes to it when it is loaded; when it is not, the list pins it
 		// above its rows with the cursor on it, so that list, thread and detail agree.

@@ -30,7 +30,9 @@ const (
 // requestTimeout bounds one page request (retries included).
 const requestTimeout = 90 * time.Second
 
-// wideRow is the inner width from which an event takes one line instead of two.
+// wideRow is the inner width from which an event takes one line instead of two. Below it
+// (a 120-column terminal's list has 118) the second line shows the URL whole, which one
+// line would cut at about 40 cells.
 const wideRow = 120
 
 // idsWidth fits "contact 1234567 · conv 1234567" in the two-line layout.
@@ -384,12 +386,14 @@ type columns struct{ at, contact, conv, title, url, ref int }
 func (s source) columns(w int) columns {
 	c := columns{at: 12, contact: 9, conv: 9}
 	if w >= 120 && s.m.ctx.KnowsContacts() {
-		c.contact = 18 // room for the names of contacts the lists have seen
+		c.contact = min(28, max(18, w/8)) // room for the names of contacts the lists have seen
 	}
+	// The URL is what an event is about: it takes what the title (30 %, at most 48 cells)
+	// and the referrer (20 %, at most 40) leave, 61 cells at 160 columns and 81 at 200.
 	flex := max(3, w-1-c.at-1-c.contact-1-c.conv-1-3)
-	c.title = flex * 30 / 100
-	c.url = flex * 45 / 100
-	c.ref = flex - c.title - c.url
+	c.title = min(48, flex*30/100)
+	c.ref = min(40, flex*20/100)
+	c.url = flex - c.title - c.ref
 	return c
 }
 

@@ -376,7 +376,7 @@ func TestEventsShowAsSent(t *testing.T) {
 // fixed clock, no colour) once the first page is in.
 // Regenerate with: go test ./views/navigation -run Golden -update
 func TestGoldenNavigation(t *testing.T) {
-	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {160, 48}, {200, 50}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			ctx := viewtest.Ctx(newEnv(t).Client)
 			h := viewtest.NewHost(ctx, navigation.New(ctx))

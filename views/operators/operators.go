@@ -41,7 +41,7 @@ const (
 const requestTimeout = 60 * time.Second
 
 // wideRow is the inner width from which email and locale get their own columns.
-const wideRow = 120
+const wideRow = 100
 
 type slotsMsg struct {
 	gen, req, round int
@@ -79,6 +79,12 @@ type Model struct {
 	autoRound bool
 
 	detail bool // the selected operator's fields are shown below the list
+
+	// all is every operator of the last list, by id, with the edits since: the list shows
+	// those the filter keeps in the order asked (arrange).
+	all  []Row
+	show Show
+	sort Sort
 }
 
 // source is the screen's side of its list.
@@ -119,10 +125,20 @@ func (s source) Pages() list.Fetcher[Row] {
 // new round).
 func (s source) Arrived(l *list.Model[Row], p list.Page[Row]) tea.Cmd {
 	m := s.m
+	first := len(m.all) == 0
+	m.all = slices.Clone(l.Rows())
+	listed := make(map[int64]bool, len(m.all))
+	for _, r := range m.all {
+		listed[r.ID] = true
+	}
 	for id := range m.slots {
-		if _, ok := l.Row(id); !ok {
-			delete(m.slots, id)
+		if !listed[id] {
+			delete(m.slots, id) // the operator went
 		}
+	}
+	m.arrangeIn(l) // l is the list being updated, not yet m.l
+	if rows := l.Rows(); first && len(rows) > 0 {
+		l.Select(rows[0].ID) // a new list starts at its first row in the order asked
 	}
 	if !p.Quiet || m.slotsDue {
 		m.round++
@@ -140,8 +156,36 @@ func (m *Model) Title() string { return "Operators" }
 // Capturing is false: inputs are modals.
 func (m *Model) Capturing() bool { return false }
 
-// Rows are the loaded operators.
+// Rows are the operators the list shows: those the filter keeps, in the order asked.
 func (m *Model) Rows() []Row { return m.l.Rows() }
+
+// row is operator id of the last list, shown or not.
+func (m *Model) row(id int64) (Row, bool) {
+	if i := slices.IndexFunc(m.all, func(r Row) bool { return r.ID == id }); i >= 0 {
+		return m.all[i], true
+	}
+	return Row{}, false
+}
+
+// All is every operator of the last list (the filter's and the counts' source).
+func (m *Model) All() []Row { return m.all }
+
+// Show is the availability filter.
+func (m *Model) Show() Show { return m.show }
+
+// Sort is the order of the list.
+func (m *Model) Sort() Sort { return m.sort }
+
+// arrange shows the operators the filter keeps in the order asked; the cursor stays on its
+// operator while it is shown.
+func (m *Model) arrange() { m.arrangeIn(&m.l) }
+
+func (m *Model) arrangeIn(l *list.Model[Row]) {
+	l.Arrange(arranged(m.all, m.show, m.sort, func(id int64) (client.Opt[int], bool) {
+		s, ok := m.slots[id]
+		return s.val.CurrentSlots, ok && s.known
+	}))
+}
 
 // Loaded reports that a list arrived.
 func (m *Model) Loaded() bool { return m.l.Loaded() }
@@ -275,7 +319,10 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	case tea.MouseWheelMsg:
 		return m, m.l.Wheel(list.WheelStep(msg.Mouse()))
 	case slotsMsg:
-		m.onSlots(msg)
+		if m.onSlots(msg) && m.sort == SortSlots {
+			m.arrange()
+			return m, m.fetchSlots(m.l.VisibleRows())
+		}
 		return m, nil
 	case common.RefreshMsg:
 		switch {
@@ -299,6 +346,7 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 			}
 		} else {
 			m.l.Forget()
+			m.all = nil
 			clear(m.slots)
 		}
 		if !m.l.Focused() {
@@ -348,13 +396,14 @@ func (m *Model) fetchSlots(rows []Row) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (m *Model) onSlots(msg slotsMsg) {
+// onSlots takes an answer to fetchSlots and reports whether it was the one awaited.
+func (m *Model) onSlots(msg slotsMsg) bool {
 	if msg.gen != m.gen {
-		return
+		return false
 	}
 	s, ok := m.slots[msg.id]
 	if !ok || s.req != msg.req {
-		return // superseded
+		return false // superseded
 	}
 	s.req = 0
 	s.gen = msg.round
@@ -369,6 +418,7 @@ func (m *Model) onSlots(msg slotsMsg) {
 		}
 	}
 	m.slots[msg.id] = s
+	return true
 }
 
 // SelfID is the operator parley acts as: the chosen one, else the token's own operator,
@@ -416,10 +466,31 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Delete):
 		return m.askDelete()
+	case key.Matches(msg, k.Status):
+		m.show = (m.show + 1) % showCount
+		m.arrange()
+		return m.fetchSlots(m.l.VisibleRows())
+	case key.Matches(msg, k.Order):
+		m.sort = (m.sort + 1) % sortCount
+		m.arrange()
+		return m.fetchSlots(m.l.VisibleRows())
+	case key.Matches(msg, k.Open):
+		return m.showConversations()
 	}
 	var cmd tea.Cmd
 	m.l, cmd = m.l.Update(msg)
 	return tea.Batch(cmd, m.fetchSlots(m.l.VisibleRows()))
+}
+
+// showConversations opens the conversations screen on the conversations assigned to the
+// selected operator.
+func (m *Model) showConversations() tea.Cmd {
+	r, ok := m.Selected()
+	if !ok {
+		return nil
+	}
+	then := common.ShowOperatorConversationsMsg{OperatorID: r.ID, Name: cmp.Or(r.Name, r.DisplayName)}
+	return func() tea.Msg { return common.SwitchScreenMsg{Screen: common.ScreenConversations, Then: then} }
 }
 
 // idleSelected is the selected operator, for a key that acts on it; false when no row is
@@ -561,6 +632,9 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		}
 		return nil
 	case msg.Kind == KindDelete && msg.Mine(m.l.Owner()):
+		if d, ok := msg.Result.(list.Deleted); ok {
+			m.all = slices.DeleteFunc(m.all, func(r Row) bool { return slices.Contains(d.IDs, r.ID) })
+		}
 		delete(m.slots, msg.Subject)
 		return tea.Batch(cmd, m.fetchSlots(m.l.VisibleRows()))
 	case msg.Kind != KindAway || !msg.Mine(m.owner):
@@ -568,7 +642,7 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 	}
 	id := msg.Subject
 	label := fmt.Sprintf("operator #%d", id)
-	if r, ok := m.l.Row(id); ok {
+	if r, ok := m.row(id); ok {
 		label = r.Label()
 	}
 	if asked, ok := msg.Result.(awayAsked); ok && msg.Lost == nil && common.OutcomeUnknown(msg.Err) {
@@ -586,14 +660,15 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 	case client.AwayStatus:
 		// Both as the server states them: whether away changes the online status is the
 		// server's business (docs/api-notes.md).
-		if r, ok := m.l.Row(id); ok {
+		if i := slices.IndexFunc(m.all, func(x Row) bool { return x.ID == id }); i >= 0 {
+			r := m.all[i]
 			r.IsAway, r.IsOnline, r.AwayExtra = res.IsAway, res.IsOnline, ExtraLines(res.Extra)
 			m.updateRow(r)
 		}
 	}
 	var away client.Opt[bool]
-	if r, ok := m.l.Row(id); ok {
-		away = r.IsAway
+	if r, ok := m.row(id); ok {
+		away = r.IsAway // also when the filter hides it now
 	}
 	var done string
 	switch {
@@ -607,13 +682,22 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 	return common.DoneToast(msg, done)
 }
 
-// updateRow replaces a loaded row in place.
-func (m *Model) updateRow(r Row) { m.l.UpdateRow(r) }
+// updateRow replaces an operator's row in place; the filter may then hide it or show it,
+// and the sort move it.
+func (m *Model) updateRow(r Row) {
+	i := slices.IndexFunc(m.all, func(x Row) bool { return x.ID == r.ID })
+	if i < 0 {
+		return
+	}
+	m.all[i] = r
+	m.l.UpdateRow(r)
+	m.arrange()
+}
 
 // ShortHelp lists the screen's main keys.
 func (m *Model) ShortHelp() []key.Binding {
 	k := m.ctx.Keys
-	return []key.Binding{k.Down, k.Up, k.Away, k.Edit, k.Delete, k.ToggleDetail, k.Refresh}
+	return []key.Binding{k.Down, k.Up, k.Away, k.Open, k.Status, k.Order, k.Edit, k.Delete, k.ToggleDetail, k.Refresh}
 }
 
 // FullHelp groups every key of the screen.
@@ -621,6 +705,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	k := m.ctx.Keys
 	return [][]key.Binding{
 		k.Move(),
+		{k.Open, k.Status, k.Order},
 		{k.Away, k.Edit, k.Delete, k.ToggleDetail, k.Refresh, k.JumpID},
 	}
 }
@@ -655,7 +740,9 @@ func columns(w int) cols {
 	l.name = min(32, flex*60/100)
 	l.disp = min(24, flex-l.name)
 	if l.email > 0 {
-		l.email += flex - l.name - l.disp // what is left goes to the email column
+		// What is left goes to the email column, up to 48 cells (the longest addresses);
+		// past that the line ends in blanks rather than spreading the columns apart.
+		l.email = min(max(l.email, 48), l.email+flex-l.name-l.disp)
 	} else {
 		l.disp = flex - l.name
 	}
@@ -759,39 +846,72 @@ func (m *Model) slotText(id int64) string {
 	return "slots …"
 }
 
-// Header counts the operators and shows the operators family's requests today against the
-// budget and the auto-refresh pace; the column titles follow.
+// Header counts the operators (those shown of all when the filter hides some) and how many
+// the server said are available, away and online, and how many it did not say about
+// (never counted as available); it names the filter and the order, and shows the
+// operators family's requests today against the budget and the auto-refresh pace; the
+// column titles follow. The parts go on one line or two, each in the longest form that fits.
 func (s source) Header(st list.Status) []string {
 	m := s.m
 	styles := m.ctx.Styles
-	used := m.ctx.Client.Usage(client.FamilyOperators)
-	parts := []string{
-		" " + st.Count + " operators",
-		"operators requests today " + layout.Thousands(used) + "/" + layout.Thousands(m.ctx.Budget.PerDay),
+	c := CountOf(m.all)
+	count := list.CountPart(st, "operator", "operators")
+	if m.show != ShowAll && st.Loaded {
+		all := fmt.Sprintf("%s of %d operators", st.Count, c.All)
+		count = list.HeaderPart{all, all, fmt.Sprintf("%s of %d", st.Count, c.All)}
 	}
+	// The forms shrink by level, every part at once: "status unknown" first, then the
+	// nouns and the words "filter:" and "sort:", then "available".
+	parts := []list.HeaderPart{count}
+	if st.Loaded && len(m.all) > 0 {
+		avail := fmt.Sprintf("%d available", c.Available)
+		parts = append(parts,
+			list.HeaderPart{avail, avail, avail, fmt.Sprintf("%d avail", c.Available)},
+			list.HeaderPart{fmt.Sprintf("%d away", c.Away)})
+		if c.Unknown > 0 {
+			parts = append(parts, list.HeaderPart{fmt.Sprintf("%d status unknown", c.Unknown), fmt.Sprintf("%d unknown", c.Unknown)})
+		}
+		parts = append(parts, list.HeaderPart{fmt.Sprintf("%d online", c.Online)})
+	}
+	parts = append(parts,
+		list.HeaderPart{"filter:" + m.show.String(), "filter:" + m.show.String(), m.show.String()},
+		list.HeaderPart{"sort:" + m.sort.String(), "sort:" + m.sort.String(), "by " + m.sort.String()})
+	used := m.ctx.Client.Usage(client.FamilyOperators)
+	budget := "operators requests today " + layout.Thousands(used) + "/" + layout.Thousands(m.ctx.Budget.PerDay)
+	cost := []list.HeaderPart{{budget, budget, "requests " + layout.Thousands(used) + "/" + layout.Thousands(m.ctx.Budget.PerDay)}}
 	if p := m.AutoPace(); m.ctx.Budget.On() {
 		// The longest form that fits: with the slots' pace, without, the short one.
 		text, short := p.Text(m.ctx.Budget, false, m.ctx.Keys.Refresh.Help().Key)
-		forms := []string{text}
+		forms := list.HeaderPart{text}
 		if p.Every > 0 {
-			forms = []string{text + ", slots every " + layout.ShortDuration(p.Every*common.SlotsFactor), text}
+			forms = list.HeaderPart{text + ", slots every " + layout.ShortDuration(p.Every*common.SlotsFactor), text}
 		}
 		if short != "" {
 			forms = append(forms, short)
 		}
-		for _, f := range forms {
-			text = f
-			if ansi.StringWidth(strings.Join(append(parts, f), " · ")) < st.Width {
-				break
-			}
-		}
-		parts = append(parts, text)
+		cost = append(cost, forms)
 	}
-	return []string{styles.HeaderLine.Render(strings.Join(parts, " · ")), styles.Muted.Render(columns(st.Width).titles())}
+	// The operators on one line, what watching them costs on the next when both do not fit
+	// on one.
+	var lines []string
+	if all := append(slices.Clip(parts), cost...); fitsWhole(all, st.Width) {
+		lines = list.FitHeader(all, st.Width, 1)
+	} else {
+		lines = append(list.FitHeader(parts, st.Width, 1), list.FitHeader(cost, st.Width, 1)...)
+	}
+	for i, l := range lines {
+		lines[i] = styles.HeaderLine.Render(l)
+	}
+	return append(lines, styles.Muted.Render(columns(st.Width).titles()))
 }
 
 // Empty says there are no operators.
-func (s source) Empty(list.Status) string { return "No operators." }
+func (s source) Empty(list.Status) string {
+	if s.m.show != ShowAll && len(s.m.all) > 0 {
+		return fmt.Sprintf("No operator is %s (%s shows others).", s.m.show, s.m.ctx.Keys.Status.Help().Key)
+	}
+	return "No operators."
+}
 
 // Footnote shows the last refresh after the position, and the screen's keys at the right.
 func (s source) Footnote(st list.Status) (note, hints string) {
@@ -799,15 +919,24 @@ func (s source) Footnote(st list.Status) (note, hints string) {
 	if !st.At.IsZero() {
 		note = " · refreshed " + st.At.In(s.m.ctx.Now().Location()).Format("15:04:05")
 	}
-	// The keys as bound, and only those enabled (read-only has no edits).
+	// The keys as bound, and only those enabled (read-only has no edits), most used first:
+	// as many as fit beside the note.
 	var parts []string
 	for _, h := range []struct {
 		b    key.Binding
 		what string
-	}{{k.Away, "away"}, {k.Edit, "edit"}, {k.Delete, "delete"}, {k.ToggleDetail, "detail"}, {k.Refresh, "refresh"}} {
+	}{{k.Open, "conversations"}, {k.Status, "filter"}, {k.Order, "sort"}, {k.Away, "away"}, {k.Edit, "edit"},
+		{k.Delete, "delete"}, {k.ToggleDetail, "detail"}, {k.Refresh, "refresh"}} {
 		if h.b.Enabled() {
 			parts = append(parts, h.b.Help().Key+" "+h.what)
 		}
+	}
+	room := st.Width - ansi.StringWidth(fmt.Sprintf(" %d/%d", st.Cursor+1, st.Rows)+note) - 2
+	for len(parts) > 0 && ansi.StringWidth(strings.Join(parts, " · ")+" ") > room {
+		parts = parts[:len(parts)-1]
+	}
+	if len(parts) == 0 {
+		return note, ""
 	}
 	return note, s.m.ctx.Styles.Muted.Render(strings.Join(parts, " · ") + " ")
 }
@@ -851,4 +980,15 @@ func (m *Model) detailLines(w, h int) []string {
 		extra = append(extra, "away answer: "+e)
 	}
 	return layout.Record(m.ctx.Styles, "Operator "+r.Label(), fields, extra, w, h)
+}
+
+// fitsWhole reports whether parts fit on one line of w cells in their longest forms.
+func fitsWhole(parts []list.HeaderPart, w int) bool {
+	forms := make([]string, 0, len(parts))
+	for _, p := range parts {
+		if len(p) > 0 && p[0] != "" {
+			forms = append(forms, p[0])
+		}
+	}
+	return ansi.StringWidth(" "+strings.Join(forms, list.HeaderSep)) <= w
 }

@@ -99,13 +99,13 @@ func TestListShowsEveryOperatorWithStatusAndSlots(t *testing.T) {
 // Slots are fetched only for visible operators, and for those scrolled into view.
 func TestSlotsOnlyForVisibleOperators(t *testing.T) {
 	e := newEnv(t)
-	l, m, _ := open(t, e, e.Client, 80, 8) // 3 operators visible
+	l, m, _ := open(t, e, e.Client, 80, 9) // 3 operators visible (a frame, three header lines, a footer)
 	l.Until("three slot requests", func() bool { return e.Log.Count("GET", "/slots/") >= 3 })
 	l.Drain(100 * time.Millisecond)
 	if n := e.Log.Count("GET", "/slots/"); n != 3 {
 		t.Fatalf("%d slot requests for 3 visible operators", n)
 	}
-	viewtest.CheckSize(t, l.H.Render(), 80, 8, "the screen")
+	viewtest.CheckSize(t, l.H.Render(), 80, 9, "the screen")
 	l.Key("j", "j", "j", "j") // cursor on the 5th: rows 3-5 visible
 	l.Until("slots of the rows scrolled in", func() bool { return !m.Busy() && e.Log.Count("GET", "/slots/") == 5 })
 	l.Drain(100 * time.Millisecond)
@@ -378,7 +378,7 @@ func TestAutoRefreshPacesTheListAndTheSlotsApart(t *testing.T) {
 		t.Fatalf("idle: pace %v, slots every %v; want 2m and 20m", p.Every, m.SlotsPace())
 	}
 	l.Deliver(struct{}{})
-	if v := l.H.Render(); !strings.Contains(v, "auto 2m (idle) ") {
+	if v := l.H.Render(); !strings.Contains(v, "auto 2m (idle), slots every 20m") {
 		t.Fatalf("the header does not show the idle pace:\n%s", v)
 	}
 }
@@ -786,7 +786,7 @@ func newEnvWith(t *testing.T, opts sandbox.Options) *env {
 // fixed clock, no colour) once the list and every visible operator's slots are in.
 // Regenerate with: go test ./views/operators -run Golden -update
 func TestGoldenOperators(t *testing.T) {
-	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {160, 48}, {200, 50}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			ctx := viewtest.Ctx(newEnv(t).Client)
 			ctx.Budget.Interval = 20 * time.Second

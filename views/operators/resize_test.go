@@ -11,7 +11,7 @@ import (
 // the list before its size (as a fast answer can come) is the same case.
 func TestSlotsLoadForOperatorsAResizeShows(t *testing.T) {
 	e := newEnv(t)
-	l, m, _ := open(t, e, e.Client, 80, 8) // 3 operators visible
+	l, m, _ := open(t, e, e.Client, 80, 9) // 3 operators visible
 	l.Until("three slot requests", func() bool { return e.Log.Count("GET", "/slots/") >= 3 })
 	l.Deliver(tea.WindowSizeMsg{Width: 80, Height: 24})
 	l.Until("the slots of every operator shown", func() bool {

@@ -131,7 +131,7 @@ func (m Model) FilterForm() common.Modal {
 	v := valuesFrom(m.Query().Filter)
 	topics, widgets := m.known()
 	var ops []option
-	for id, name := range m.ctx.Operators {
+	for id, name := range operatorNames(m.ctx, m.operators) {
 		ops = append(ops, option{id, name})
 	}
 	slices.SortFunc(ops, func(a, b option) int { return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.id, b.id)) })

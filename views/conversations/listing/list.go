@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
@@ -87,6 +89,9 @@ type Model struct {
 	seenTopics, seenWidgets map[int64]string
 	// seenTopicTexts are the seen topics as the API spells them (never laid out).
 	seenTopicTexts map[int64]string
+	// operators names the operators the list was asked to show the conversations of
+	// (ShowAssigned), for the header and the filter form when the directory does not.
+	operators map[int64]string
 }
 
 // source is the conversation list's side of the list component for query q.
@@ -96,11 +101,14 @@ type source struct {
 	// The seen topics and widgets (shared with the Model): pages teach them, the header
 	// names them.
 	topics, topicTexts, widgets map[int64]string
+	// operators: names given with ShowAssigned (shared with the Model).
+	operators map[int64]string
 }
 
 // New returns an empty list; Load fetches the first page.
 func New(ctx *common.Ctx) Model {
-	m := Model{ctx: ctx, seenTopics: map[int64]string{}, seenWidgets: map[int64]string{}, seenTopicTexts: map[int64]string{}}
+	m := Model{ctx: ctx, seenTopics: map[int64]string{}, seenWidgets: map[int64]string{}, seenTopicTexts: map[int64]string{},
+		operators: map[int64]string{}}
 	src := m.sourceOf // the maps it shares stay the same ones (ForgetSeen clears them)
 	m.Searchable = list.NewSearchable(list.New(ctx, src(Query{}), list.Options{Marks: true}), src)
 	return m
@@ -111,7 +119,7 @@ func (m Model) sourceOf(q Query) list.Source[Row] { return m.source(q) }
 
 // source is the source of query q.
 func (m Model) source(q Query) source {
-	return source{ctx: m.ctx, q: q, topics: m.seenTopics, topicTexts: m.seenTopicTexts, widgets: m.seenWidgets}
+	return source{ctx: m.ctx, q: q, topics: m.seenTopics, topicTexts: m.seenTopicTexts, widgets: m.seenWidgets, operators: m.operators}
 }
 
 // remember notes the contacts' names, the topics and the widgets of rows.
@@ -209,6 +217,34 @@ func (m *Model) ForgetSeen() {
 	clear(m.seenTopics)
 	clear(m.seenTopicTexts)
 	clear(m.seenWidgets)
+	clear(m.operators)
+}
+
+// ShowAssigned lists the conversations assigned to operator id (the spec's operator_id
+// filter) from the first row: every status, no search and no other filter, in the current
+// ordering. name (sanitized here) names the operator in the header and the filter form
+// where the operators directory does not. The status key, the filter form (its Operator
+// field shows the operator; "any operator" clears it) and esc work on the query as on any.
+func (m *Model) ShowAssigned(id int64, name string) tea.Cmd {
+	if n := sanitize.Line(name); n != "" {
+		m.operators[id] = n
+	}
+	return m.SetQuery(Query{Filter: client.ConversationFilter{OperatorID: id}, Ordering: m.Query().Ordering})
+}
+
+// operatorNames are the operators' names by id: the directory's, else those ShowAssigned
+// was given.
+func operatorNames(ctx *common.Ctx, given map[int64]string) map[int64]string {
+	if len(given) == 0 {
+		return ctx.Operators
+	}
+	out := maps.Clone(given)
+	for id, n := range ctx.Operators {
+		if n != "" {
+			out[id] = n
+		}
+	}
+	return out
 }
 
 // LastRefresh is when the list last got data (a page or a merge).
@@ -587,13 +623,8 @@ func (s source) Render(row *Row, c list.Cell) string {
 		pv = "↩ " + pv
 	}
 	if w >= wideRow {
-		nameW := clamp(w/5, 12, 24)
-		timeW := 6
-		// Every one-line row names the operator and the topics (a list pane of 78 columns
-		// at 200 or at 80 columns included); the preview takes what is left.
-		opW, topW := clamp(w/8, 10, 16), clamp(w/7, 10, 24)
-		fixed := 1 + 9 + 1 + 2 + nameW + 1 + timeW + 2 + opW + 1 + topW + 1
-		pvW := max(0, w-fixed)
+		cols := oneLine(w)
+		nameW, timeW, opW, topW, pvW := cols.name, cols.time, cols.operator, cols.topics, cols.preview
 		var b strings.Builder
 		b.WriteString(mark)
 		b.WriteString(status)
@@ -686,7 +717,7 @@ func (s source) Header(st list.Status) []string {
 	} else {
 		parts = append(parts, list.HeaderPart{"status:" + status, "status:" + status, status})
 	}
-	parts = append(parts, list.FilterParts(DescribeFilter(s.q.Filter, s.ctx.Operators, s.topics, s.widgets))...)
+	parts = append(parts, list.FilterParts(DescribeFilter(s.q.Filter, operatorNames(s.ctx, s.operators), s.topics, s.widgets))...)
 	if s.q.Search == "" {
 		o := orderingOrDefault(s.q)
 		parts = append(parts, list.HeaderPart{"order:" + o, "order:" + o, "by " + shortOrdering(o)})
@@ -721,11 +752,12 @@ func DescribeFilter(f client.ConversationFilter, ops, topics, widgets map[int64]
 	var out []string
 	ts := func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") }
 	if f.OperatorID != 0 {
+		// operator_id: the conversations assigned to the operator.
 		name := ops[f.OperatorID]
 		if name == "" {
-			name = fmt.Sprint(f.OperatorID)
+			name = fmt.Sprintf("operator %d", f.OperatorID)
 		}
-		out = append(out, "operator:"+name)
+		out = append(out, "assigned to "+name)
 	}
 	named := func(kind string, id int64, names map[int64]string) string {
 		if n := names[id]; n != "" {

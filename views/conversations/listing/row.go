@@ -75,3 +75,19 @@ func preview(body string) string {
 }
 
 func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// columns are the widths of a one-line row's cells at a pane width (from wideRow).
+type columns struct{ name, preview, topics, operator, time int }
+
+// oneLine lays a one-line row out at pane width w: status, unread, name, preview, topics,
+// operator and age. Every one-line row names the operator and the topics. The name, the
+// topics and the operator grow with the pane, each up to what it needs (names 28 cells,
+// topics 32, operators 20), and the preview takes the rest: at 78 columns (the list of an
+// 80-column terminal) the name has 15 cells and the preview 18, at 98 (the list at 200
+// columns) 19 and 29, at 118 23 and 41.
+func oneLine(w int) columns {
+	c := columns{name: clamp(w/5, 12, 28), operator: clamp(w/8, 10, 20), topics: clamp(w/7, 10, 32), time: 6}
+	fixed := 1 + 9 + 1 + 2 + c.name + 1 + c.time + 2 + c.operator + 1 + c.topics + 1
+	c.preview = max(0, w-fixed)
+	return c
+}
