@@ -37,6 +37,9 @@ const (
 	PageUp   = "page_up"
 	Open     = "open"
 
+	NextConversation = "next_conversation"
+	PrevConversation = "prev_conversation"
+
 	Search = "search"
 	Filter = "filter"
 	Status = "status"
@@ -82,6 +85,8 @@ type KeyMap struct {
 	NextPane, PrevPane, ToggleDetail, Refresh, PickOrg, ActAs key.Binding
 	// Moving in lists, threads and detail panes.
 	Up, Down, Top, Bottom, PageDown, PageUp, Open key.Binding
+	// The conversations screen, from every pane: the next/previous conversation of the list.
+	NextConversation, PrevConversation key.Binding
 	// Lists.
 	Search, Filter, Status, Order, Mark, Delete, CopyID, JumpID key.Binding
 	// Edits.
@@ -126,6 +131,9 @@ func Default() *KeyMap {
 		PageDown: b("page down", "ctrl+d", "pgdown"),
 		PageUp:   b("page up", "ctrl+u", "pgup"),
 		Open:     b("open", "enter"),
+
+		NextConversation: b("next conversation", "J"),
+		PrevConversation: b("previous conversation", "K"),
 
 		Search: b("search", "/"),
 		Filter: b("filters", "f"),
@@ -189,6 +197,7 @@ func (k *KeyMap) binding(action string) *key.Binding {
 		Refresh: &k.Refresh, PickOrg: &k.PickOrg, ActAs: &k.ActAs,
 		Up: &k.Up, Down: &k.Down, Top: &k.Top, Bottom: &k.Bottom,
 		PageDown: &k.PageDown, PageUp: &k.PageUp, Open: &k.Open,
+		NextConversation: &k.NextConversation, PrevConversation: &k.PrevConversation,
 		Search: &k.Search, Filter: &k.Filter, Status: &k.Status, Order: &k.Order,
 		Mark: &k.Mark, Delete: &k.Delete, CopyID: &k.CopyID, JumpID: &k.JumpID,
 		Topics: &k.Topics, Note: &k.Note, Edit: &k.Edit, Away: &k.Away, Upsert: &k.Upsert,
@@ -219,7 +228,7 @@ var contexts = []struct {
 }{
 	{"on the list screens", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
 		NextPane, PrevPane, ToggleDetail, Refresh, PickOrg, ActAs,
-		Up, Down, Top, Bottom, PageDown, PageUp, Open,
+		Up, Down, Top, Bottom, PageDown, PageUp, Open, NextConversation, PrevConversation,
 		Search, Filter, Status, Order, Mark, Delete, CopyID, JumpID, Topics, Note, Edit, Away, Upsert,
 		Take, Assign, Unassign, End, Reopen, ToggleRead}},
 	{"on the analytics screen", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,

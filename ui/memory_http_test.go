@@ -109,8 +109,10 @@ func TestParleyMemoryProbe(t *testing.T) {
 	loop.Until("the thread", func() bool {
 		return tri.Msgs.ConversationID() == thread && tri.Msgs.Loaded() > 0 && !tri.Msgs.Loading()
 	})
+	// Scroll back to the start a page at a time (g would jump to the first message and
+	// leave the rest of the thread unloaded).
 	for tri.Msgs.HasOlder() {
-		loop.Deliver(viewtest.Key("g"))
+		loop.Deliver(viewtest.Key("ctrl+u"))
 		loop.Until("the older messages", func() bool { return !tri.Msgs.Loading() })
 	}
 	_ = app.Render()

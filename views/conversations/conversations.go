@@ -61,6 +61,9 @@ type Model struct {
 	owner   int
 	changes map[int]stateChange
 	pickReq int
+	// advancing: the next conversation key was pressed on the last row loaded, this one;
+	// the cursor moves on when the next page arrives.
+	advancing int64
 }
 
 // New returns the screen; Init loads the first page.
@@ -391,7 +394,38 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	m.List, c1 = m.List.Update(msg)
 	m.Msgs, c2 = m.Msgs.Update(msg)
 	m.Detail, c3 = m.Detail.Update(msg)
-	return m, tea.Batch(c1, c2, c3, m.afterMove(before), m.followOpen(open, wasLoaded))
+	return m, tea.Batch(c1, c2, c3, m.advance(), m.afterMove(before), m.followOpen(open, wasLoaded))
+}
+
+// step moves to the next (d=1) or previous (d=-1) conversation of the list from any pane:
+// the list's cursor moves, and the thread and detail follow once it rests, as when moving
+// in the list. On the last row loaded, the next page is asked for and the cursor moves on
+// when it arrives.
+func (m *Model) step(d int) tea.Cmd {
+	before := m.selectedID()
+	m.advancing = 0
+	cmd := m.List.Step(d)
+	if d > 0 && before != 0 && m.selectedID() == before && (m.List.Loading() || len(m.List.Rows()) < m.List.Total()) {
+		m.advancing = before
+	}
+	return tea.Batch(cmd, m.afterMove(before))
+}
+
+// advance moves the cursor on for a next conversation key pressed on the last row loaded,
+// once the next page is in; nothing when the cursor moved meanwhile or no page comes.
+func (m *Model) advance() tea.Cmd {
+	if m.advancing == 0 {
+		return nil
+	}
+	if m.selectedID() != m.advancing {
+		m.advancing = 0
+		return nil
+	}
+	cmd := m.List.Step(1)
+	if m.selectedID() != m.advancing || !m.List.Loading() {
+		m.advancing = 0
+	}
+	return cmd
 }
 
 // followOpen brings the open thread and its detail to the open conversation's new version
@@ -468,6 +502,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back) && m.focus != PaneList:
 		m.setFocus(PaneList)
 		return nil
+	case key.Matches(msg, k.NextConversation):
+		return m.step(1)
+	case key.Matches(msg, k.PrevConversation):
+		return m.step(-1)
 	case key.Matches(msg, k.Search):
 		return m.ctx.OpenModal(prompt.New(m.ctx, "Search conversations:", m.List.Query().Search,
 			func(s string) tea.Msg { return listing.SearchMsg{Text: s} }))
@@ -545,7 +583,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 		groups = append(groups, m.Detail.ShortHelp())
 	}
 	// Marking and deleting act on list rows only: the list's own group has them.
-	return append(groups, []key.Binding{k.NextPane, k.PrevPane, k.ToggleDetail, k.Search, k.Filter,
+	return append(groups, []key.Binding{k.NextConversation, k.PrevConversation, k.NextPane, k.PrevPane, k.ToggleDetail, k.Search, k.Filter,
 		k.Topics, k.Note, k.CopyID, k.Back},
 		[]key.Binding{k.Take, k.Assign, k.Unassign, k.End, k.Reopen, k.ToggleRead})
 }

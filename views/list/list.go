@@ -658,6 +658,27 @@ func (m *Model[R]) handleKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
+// Step moves the cursor d rows up (d < 0) or down, focused or not, as the up and down keys
+// do (onto and off a pinned row included), and asks for the page the cursor nears: at the
+// last row loaded, the next one.
+func (m *Model[R]) Step(d int) tea.Cmd {
+	switch {
+	case m.pinned != nil && m.onPinned && d > 0:
+		m.onPinned = false
+		m.win.Reset()
+		d--
+	case m.pinned != nil && !m.onPinned && d < 0 && m.win.Cursor+d < 0:
+		m.onPinned = true
+		m.win.Reset()
+		d = 0
+	}
+	if d != 0 {
+		m.win.Move(d, m.positions())
+	}
+	m.fit()
+	return m.prefetch()
+}
+
 // movePinned moves the cursor onto or off the pinned row, which sits above the first row:
 // up (or a page up) from the first row and top go onto it, down from it goes to the first
 // row. It reports whether msg was such a move; other moves off it start at the first row.

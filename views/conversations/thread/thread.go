@@ -1,13 +1,19 @@
 // Package thread is the thread pane: it opens at the newest message, fetches older pages
 // by following `next` once the view is within a screen of the oldest loaded message, keeps
-// the view still when a page is prepended, and never fetches a page twice. A thread read
+// the view still when a page is added, and never fetches a page twice. A thread read
 // before comes from the client's memory while its conversation's version is the same
 // (client.LatestMessages); a changed one costs its newest page.
+//
+// The top key goes to the first message with one request: the oldest page, in ascending
+// order. What lies between that page and the newest ones loaded is a gap, shown as one
+// line, that fills from whichever side the view comes near it: from above by the oldest
+// pages' `next` links (newer messages), from below by the newest pages' (older ones).
 package thread
 
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -60,10 +66,18 @@ func itemFrom(m client.Message) item {
 	}
 }
 
+// Kinds of page answers besides Refresh's.
+const (
+	pageOlder  = iota // the first page or the next older one: newest first
+	pageOldest        // the oldest page, asked for by the top key: oldest first
+	pageNewer         // the next newer page below the oldest ones: oldest first
+)
+
 type pageMsg struct {
 	gen, req int
 	convID   int64
-	items    []item // newest first, as the API sends them
+	kind     int
+	items    []item // in the order the API sends them (see kind)
 	next     string
 	err      error
 	// newest: an answer to Refresh or Follow: the thread with what is new on top, to
@@ -82,6 +96,7 @@ type Model struct {
 	title   string
 	items   []item   // oldest first
 	lines   []string // rendered, oldest first
+	starts  []int    // per item, the line its block starts at
 	offset  int      // first visible line
 	width   int
 	height  int
@@ -90,11 +105,21 @@ type Model struct {
 	reqs      common.Generation // cancels the requests for the conversation shown before
 	next      string            // link to the next older page ("" = none)
 	requested map[string]bool   // links already asked for: never fetched twice
+	inflight  string            // the link of the page in flight ("" = none or the first)
+	pending   int               // the kind of the page in flight
 	loading   bool
-	opened    bool // the first page arrived
-	err       error
-	gen, req  int
-	requests  int // pages requested for this conversation
+	// A gap: items[:gapAt] are the oldest messages (from the first on), items[gapAt:] the
+	// newest; newer links the page after items[gapAt-1], next the page before
+	// items[gapAt]. gapLine is the gap's line in lines.
+	gap      bool
+	gapAt    int
+	gapLine  int
+	newer    string
+	dir      int  // the last scroll's direction: -1 up, 1 down
+	opened   bool // the first page arrived
+	err      error
+	gen, req int
+	requests int // pages requested for this conversation
 	// refreshReq identifies the Refresh in flight (0 = none); older pages and a refresh
 	// have their own ids, so neither drops the other's answer.
 	refreshReq, refreshes int
@@ -144,8 +169,11 @@ func (m *Model) OpenAt(convID int64, title string, v client.Version, fresh bool)
 	m.title = title
 	m.items = nil
 	m.lines = nil
+	m.starts = nil
 	m.offset = 0
 	m.next = ""
+	m.inflight = ""
+	m.gap, m.gapAt, m.newer, m.dir = false, 0, "", 0
 	m.err = nil
 	m.opened = false
 	m.requests = 0
@@ -157,7 +185,7 @@ func (m *Model) OpenAt(convID int64, title string, v client.Version, fresh bool)
 		return nil
 	}
 	m.req++
-	m.loading = true
+	m.loading, m.pending = true, pageOlder
 	return m.latest(m.req, false, fresh)
 }
 
@@ -171,6 +199,7 @@ func (m *Model) Preload(convID int64, title string, msgs []client.Message) {
 		m.items[len(msgs)-1-i] = itemFrom(msg)
 	}
 	m.next, m.loading, m.opened, m.err = "", false, true, nil
+	m.gap, m.gapAt, m.newer = false, 0, ""
 	m.rebuild()
 	m.offset = m.maxOffset()
 }
@@ -206,12 +235,58 @@ func (m *Model) fetch(link string) tea.Cmd {
 	m.req++
 	m.loading = true
 	m.requested[link] = true
+	m.inflight, m.pending = link, pageOlder
 	gen, req, conv, c, parent := m.gen, m.req, m.convID, m.ctx.Client, m.reqs.Context()
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContextIn(parent, requestTimeout, false)
 		defer cancel()
-		msg := pageMsg{gen: gen, req: req, convID: conv, requests: 1}
+		msg := pageMsg{gen: gen, req: req, convID: conv, kind: pageOlder, requests: 1}
 		p, err := c.OlderMessages(ctx, conv, link)
+		if err != nil {
+			msg.err = err
+			return msg
+		}
+		msg.items, msg.next, msg.fetched = items(p.Results), p.Next, len(p.Results)
+		return msg
+	}
+}
+
+// fetchOldest asks for the thread's oldest page in ascending order (the top key). A page
+// in flight is superseded: its answer is dropped and its link may be asked for again.
+func (m *Model) fetchOldest() tea.Cmd {
+	if m.inflight != "" {
+		delete(m.requested, m.inflight)
+	}
+	m.req++
+	m.loading = true
+	m.inflight, m.pending = "", pageOldest
+	gen, req, conv, c, parent := m.gen, m.req, m.convID, m.ctx.Client, m.reqs.Context()
+	return func() tea.Msg {
+		ctx, cancel := common.RequestContextIn(parent, requestTimeout, false)
+		defer cancel()
+		msg := pageMsg{gen: gen, req: req, convID: conv, kind: pageOldest, requests: 1}
+		p, err := c.MessagesPage(ctx, conv, client.MessageOptions{CursorOptions: client.CursorOptions{Limit: PageSize, Ordering: "id"}})
+		if err != nil {
+			msg.err = err
+			return msg
+		}
+		msg.items, msg.next, msg.fetched = items(p.Results), p.Next, len(p.Results)
+		return msg
+	}
+}
+
+// fetchNewer follows link, the oldest pages' next, to the page after them (into the gap).
+func (m *Model) fetchNewer(link string) tea.Cmd {
+	m.req++
+	m.loading = true
+	m.requested[link] = true
+	m.inflight, m.pending = link, pageNewer
+	gen, req, conv, c, parent := m.gen, m.req, m.convID, m.ctx.Client, m.reqs.Context()
+	return func() tea.Msg {
+		ctx, cancel := common.RequestContextIn(parent, requestTimeout, false)
+		defer cancel()
+		msg := pageMsg{gen: gen, req: req, convID: conv, kind: pageNewer, requests: 1}
+		p, err := client.FetchCursorPage[client.Message](ctx, c, link)
 		if err != nil {
 			msg.err = err
 			return msg
@@ -309,6 +384,7 @@ func (m Model) onNewest(msg pageMsg) (Model, tea.Cmd) {
 		// A gap between what is loaded and this page: show this page as a fresh thread.
 		m.gen++
 		m.items, m.next, m.err, m.loading = nil, msg.next, nil, false
+		m.gap, m.gapAt, m.newer, m.inflight = false, 0, "", ""
 		clear(m.requested)
 		clear(m.blocks)
 		atBottom = true
@@ -360,8 +436,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.rebuild()
 		return m, nil
 	case pageMsg:
-		if msg.newest {
+		switch {
+		case msg.newest:
 			return m.onNewest(msg)
+		case msg.kind == pageOldest:
+			return m.onOldest(msg)
+		case msg.kind == pageNewer:
+			return m.onNewer(msg)
 		}
 		return m.onPage(msg)
 	case tea.KeyPressMsg:
@@ -380,9 +461,21 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.scroll(-(m.viewHeight() - 1))
 		case key.Matches(msg, k.Top):
 			m.scroll(-len(m.lines))
+			if m.opened && !m.startLoaded() && (!m.loading || m.inflight != "") {
+				// The first message is not loaded: one request for the oldest page.
+				return m, m.fetchOldest()
+			}
+			return m, nil
 		case key.Matches(msg, k.Bottom):
 			m.scroll(len(m.lines))
 		case key.Matches(msg, k.Refresh):
+			if m.opened && m.err != nil && m.gap && !m.loading {
+				// A page of the gap failed: ask again for the side the view is near.
+				m.err = nil
+				delete(m.requested, m.next)
+				delete(m.requested, m.newer)
+				return m, m.prefetch()
+			}
 			if m.opened && m.err != nil && m.next != "" && !m.loading {
 				// An older page failed: ask for it again, keeping what is loaded and the
 				// reading position.
@@ -402,11 +495,18 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
+// current reports whether msg answers the request in flight for the open conversation.
+func (m Model) current(msg pageMsg) bool {
+	return msg.gen == m.gen && msg.req == m.req && msg.convID == m.convID
+}
+
+// onPage takes the first page or an older one: the older messages go above the newest
+// ones loaded (below the gap when there is one).
 func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
-	if msg.gen != m.gen || msg.req != m.req || msg.convID != m.convID {
+	if !m.current(msg) {
 		return m, nil // another conversation, or a superseded request
 	}
-	m.loading = false
+	m.loading, m.inflight = false, ""
 	if msg.err != nil {
 		m.err = msg.err
 		return m, common.ErrorToast(msg.err)
@@ -419,27 +519,176 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 	if m.requested[m.next] {
 		m.next = "" // the server sent a link we already followed: stop rather than loop
 	}
-	older := slices.Clone(msg.items)
+	at := 0
+	if m.gap {
+		at = m.gapAt
+	}
+	loaded := m.ids(0, at)
+	var older []item
+	met := false
+	for _, it := range msg.items { // newest first
+		if loaded[it.id] {
+			met = true // the oldest pages: the gap is closed
+			break
+		}
+		older = append(older, it)
+	}
 	slices.Reverse(older) // oldest first
-	before := len(m.lines)
-	m.items = append(older, m.items...)
+	anchor, delta := m.anchor()
+	m.items = slices.Insert(m.items, at, older...)
+	if m.gap && (met || m.next == "") {
+		m.closeGap()
+	}
 	m.rebuild()
 	if first {
 		m.offset = m.maxOffset() // a thread opens at its newest message
 	} else {
-		m.offset += len(m.lines) - before // prepended: keep the same lines in view
+		m.restore(anchor, delta) // keep the same lines in view
 	}
 	m.clamp()
 	return m, m.prefetch()
 }
 
+// onOldest takes the oldest page (the top key): it goes above everything loaded, with a
+// gap between them unless they meet, and the view goes to the first message. A failure
+// leaves the thread as it was; the top key asks again.
+func (m Model) onOldest(msg pageMsg) (Model, tea.Cmd) {
+	if !m.current(msg) {
+		return m, nil
+	}
+	m.loading, m.inflight = false, ""
+	if msg.err != nil {
+		return m, common.ErrorToast(msg.err)
+	}
+	m.requests += msg.requests
+	loaded := m.ids(0, len(m.items))
+	var top []item
+	met := false
+	for _, it := range msg.items { // oldest first
+		if loaded[it.id] {
+			met = true
+			break
+		}
+		top = append(top, it)
+	}
+	m.items = slices.Insert(m.items, 0, top...)
+	switch {
+	case met || msg.next == "" || len(top) == 0:
+		m.closeGap() // the oldest page reaches what is loaded: the whole thread is
+	case m.requested[msg.next]:
+		m.closeGap() // a link already followed: stop rather than loop
+	default:
+		m.gap, m.gapAt, m.newer = true, len(top), msg.next
+	}
+	m.rebuild()
+	m.offset = 0
+	m.clamp()
+	return m, m.prefetch()
+}
+
+// onNewer takes the page after the oldest ones: it goes at the top of the gap; the gap
+// closes when the page reaches the newest messages loaded.
+func (m Model) onNewer(msg pageMsg) (Model, tea.Cmd) {
+	if !m.current(msg) {
+		return m, nil
+	}
+	m.loading, m.inflight = false, ""
+	if msg.err != nil {
+		m.err = msg.err
+		return m, common.ErrorToast(msg.err)
+	}
+	m.err = nil
+	m.requests += msg.requests
+	if !m.gap {
+		return m, nil
+	}
+	below := m.ids(m.gapAt, len(m.items))
+	var newer []item
+	met := false
+	for _, it := range msg.items { // oldest first
+		if below[it.id] {
+			met = true
+			break
+		}
+		newer = append(newer, it)
+	}
+	anchor, delta := m.anchor()
+	m.items = slices.Insert(m.items, m.gapAt, newer...)
+	m.gapAt += len(newer)
+	m.newer = msg.next
+	if met || m.newer == "" || m.requested[m.newer] {
+		m.closeGap()
+	}
+	m.rebuild()
+	m.restore(anchor, delta)
+	m.clamp()
+	return m, m.prefetch()
+}
+
+// closeGap: the oldest and the newest messages loaded meet; the whole thread is loaded.
+func (m *Model) closeGap() {
+	m.gap, m.gapAt, m.newer, m.next = false, 0, "", ""
+}
+
+// ids is the set of the ids of items[from:to].
+func (m Model) ids(from, to int) map[string]bool {
+	out := make(map[string]bool, to-from)
+	for _, it := range m.items[from:to] {
+		out[it.id] = true
+	}
+	return out
+}
+
+// anchor names the message at the top of the view (the first whose block ends below the
+// view's top: a day divider or the gap line at the top belongs to the message below it)
+// and how far the view's top is from its first line.
+func (m Model) anchor() (string, int) {
+	n := min(len(m.starts), len(m.items)) // equal once rebuilt
+	i := sort.Search(n, func(i int) bool {
+		return m.starts[i]+len(m.blocks[m.items[i].id]) > m.offset
+	})
+	if i >= n {
+		return "", 0
+	}
+	return m.items[i].id, m.offset - m.starts[i]
+}
+
+// restore puts the view back at the message anchor names, delta lines from its start.
+func (m *Model) restore(anchor string, delta int) {
+	for i, it := range m.items {
+		if it.id == anchor {
+			m.offset = m.starts[i] + delta
+			return
+		}
+	}
+}
+
+// startLoaded reports whether the first message of the thread is loaded.
+func (m Model) startLoaded() bool { return m.gap || m.next == "" }
+
 // prefetch asks for the next older page when the view is within a screen of the oldest
-// loaded message.
+// loaded message; with a gap, for the page on the side of the gap the view comes near it
+// from (both sides in view: the side the last scroll went towards).
 func (m *Model) prefetch() tea.Cmd {
-	if m.loading || !m.opened || m.next == "" || m.err != nil || m.requested[m.next] {
+	if m.loading || !m.opened || m.err != nil {
 		return nil
 	}
-	if m.offset < m.viewHeight() {
+	vh := m.viewHeight()
+	if !m.gap {
+		if m.next != "" && !m.requested[m.next] && m.offset < vh {
+			return m.fetch(m.next)
+		}
+		return nil
+	}
+	fromAbove := m.gapLine >= m.offset && m.gapLine-(m.offset+vh-1) < vh
+	fromBelow := m.gapLine < m.offset+vh && m.offset-m.gapLine < vh
+	if fromAbove && fromBelow {
+		fromAbove, fromBelow = m.dir >= 0, m.dir < 0
+	}
+	switch {
+	case fromAbove && m.newer != "" && !m.requested[m.newer]:
+		return m.fetchNewer(m.newer)
+	case fromBelow && m.next != "" && !m.requested[m.next]:
 		return m.fetch(m.next)
 	}
 	return nil
@@ -453,6 +702,12 @@ func (m *Model) Wheel(d int) tea.Cmd {
 }
 
 func (m *Model) scroll(d int) {
+	switch {
+	case d > 0:
+		m.dir = 1
+	case d < 0:
+		m.dir = -1
+	}
 	m.offset += d
 	m.clamp()
 }
@@ -475,8 +730,14 @@ func (m *Model) rebuild() {
 		m.blockWidth = m.width
 	}
 	lines := make([]string, 0, len(m.lines)+len(m.items)*3)
+	m.starts = make([]int, 0, len(m.items)) // never the backing array of a copy of the model
 	var lastDay string
-	for _, it := range m.items {
+	for i, it := range m.items {
+		if m.gap && i == m.gapAt {
+			m.gapLine = len(lines)
+			lines = append(lines, "") // drawn by View: it says whether it is loading
+			lastDay = ""
+		}
 		day := it.at.In(m.ctx.Now().Location()).Format("Mon 2 Jan 2006")
 		if day != lastDay {
 			lines = append(lines, layout.Fit(m.divider(day), m.width))
@@ -490,6 +751,7 @@ func (m *Model) rebuild() {
 			}
 			m.blocks[it.id] = b
 		}
+		m.starts = append(m.starts, len(lines))
 		lines = append(lines, b...)
 	}
 	m.lines = lines
@@ -593,7 +855,12 @@ func (m Model) View() string {
 		end := min(len(m.lines), m.offset+vh)
 		for i := m.offset; i < end; i++ {
 			line := m.lines[i] // fitted by rebuild
-			if i == m.offset && m.offset == 0 && m.loading {
+			switch {
+			case m.gap && i == m.gapLine && m.loading:
+				line = layout.Fit(st.Loading.Render("  ⟳ loading the messages between…"), m.width)
+			case m.gap && i == m.gapLine:
+				line = layout.Fit(st.Muted.Render("  ┄ messages between not loaded yet: scroll to load ┄"), m.width)
+			case i == m.offset && m.offset == 0 && m.loading && !m.gap:
 				line = layout.Fit(st.Loading.Render("  ⟳ loading older messages…"), m.width)
 			}
 			b.WriteString("\n")
@@ -606,6 +873,37 @@ func (m Model) View() string {
 	}
 	return b.String()
 }
+
+// position says where the view is: "top" at the first message of the thread, "bottom"
+// at the newest, a percentage when the whole thread is loaded, else what is known for
+// sure: how many messages are older than the one at the top of the view (among the oldest
+// ones, loaded from the first) or newer (among the newest, loaded to the last). Nothing
+// when everything fits.
+func (m Model) position() string {
+	if !m.opened || len(m.lines) <= m.viewHeight() {
+		return ""
+	}
+	switch {
+	case m.offset == 0 && m.startLoaded():
+		return "top"
+	case m.atBottom():
+		return "bottom"
+	case !m.gap && m.next == "":
+		return fmt.Sprintf("%d%%", max(1, min(99, m.offset*100/max(1, m.maxOffset()))))
+	}
+	id, _ := m.anchor()
+	i := slices.IndexFunc(m.items, func(it item) bool { return it.id == id })
+	if i < 0 {
+		return ""
+	}
+	if m.gap && i < m.gapAt {
+		return fmt.Sprintf("%d older", i)
+	}
+	return fmt.Sprintf("%d newer", len(m.items)-1-i)
+}
+
+// Gap reports whether messages between the oldest and the newest loaded are missing.
+func (m Model) Gap() bool { return m.gap }
 
 // SetTitle renames the open conversation convID in the header (the contact's name, which
 // may arrive or change after Open); other conversations are left alone.
@@ -623,16 +921,19 @@ func (m Model) header() string {
 	// The counts come first: a long contact name is what a narrow pane cuts.
 	h := fmt.Sprintf(" #%d · %d loaded", m.convID, len(m.items))
 	switch {
+	case m.loading && m.opened && m.pending == pageOldest:
+		h += " · " + st.Loading.Render("loading the first…")
+	case m.loading && m.opened && m.pending == pageNewer:
+		h += " · " + st.Loading.Render("loading newer…")
 	case m.loading && m.opened:
 		h += " · " + st.Loading.Render("loading older…")
 	case m.err != nil:
 		h += " · " + st.Error.Render("failed: "+m.ctx.Keys.Refresh.Help().Key+" retries")
-	case m.opened && m.next == "":
+	case m.opened && m.next == "" && !m.gap:
 		h += " · all"
 	}
-	if m.opened && m.err == nil && len(m.lines) > m.viewHeight() {
-		pct := (m.offset + m.viewHeight()) * 100 / len(m.lines)
-		h += fmt.Sprintf(" · %d%%", min(100, pct))
+	if p := m.position(); p != "" && m.err == nil {
+		h += " · " + p
 	}
 	if m.title == "" {
 		return h
