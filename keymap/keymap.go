@@ -132,7 +132,7 @@ func Default() *KeyMap {
 		Away:   b("toggle away", "w"),
 		Upsert: b("create/update by identifier", "a"),
 
-		Yes: b("yes, go ahead", "y", "enter"),
+		Yes: b("yes, go ahead", "y"),
 		No:  b("no, cancel", "n"),
 
 		Submit: b("submit", "ctrl+s"),

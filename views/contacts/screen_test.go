@@ -701,7 +701,7 @@ func TestDeleteQuestionAboutALongNameFits(t *testing.T) {
 		if n := strings.Count(v, "\n") + 1; n > 24 {
 			t.Fatalf("marked=%v: the question has %d lines at 80×24:\n%s", marked, n, v)
 		}
-		if !strings.Contains(v, "Bartholomew") || !strings.Contains(v, "no, keep it") {
+		if !strings.Contains(v, "Bartholomew") || !strings.Contains(v, "n/esc cancel") {
 			t.Fatalf("marked=%v: the question lacks the name or its keys:\n%s", marked, v)
 		}
 		if !marked && !strings.Contains(v, fmt.Sprintf("(#%d)", ct.ID)) {
