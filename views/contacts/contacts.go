@@ -4,8 +4,10 @@
 // and a detail pane with every contact field, the contact's conversations and its notes.
 // The edit, create-or-update-by-identifier and note forms open from here.
 //
-// Quick lookup: the screen opens with the search prompt focused while it has no query, so
-// pressing 2, typing a few words and enter shows ranked contacts.
+// Quick lookup: the first time the screen is shown it opens with the search prompt focused,
+// so pressing 2, typing a few words and enter shows ranked contacts, and enter twice more
+// opens the first one's newest conversation. Later visits keep the screen as it was left
+// (a key pressed after 2 is never typed into a prompt the user did not open); / searches.
 package contacts
 
 import (
@@ -65,7 +67,8 @@ type Model struct {
 	height     int
 	started    bool
 	editReq    int
-	owner      int // the screen's owner id: it reports the outcome of the note deletes it starts
+	owner      int  // the screen's owner id: it reports the outcome of the note deletes it starts
+	prompted   bool // the search prompt opened by itself once (quick lookup): never again
 }
 
 // New returns the screen; the first page loads when the screen is first shown.
@@ -89,15 +92,17 @@ func (m *Model) Capturing() bool { return false }
 // filter (common.AutoRefresher); only the refresh key reloads them.
 func (m *Model) AutoRefreshCost() (client.Family, int) { return client.FamilyContacts, 0 }
 
-// Focus is called when the screen becomes active: the first time it loads the first page;
-// while there is no query yet it opens the search prompt (quick lookup).
+// Focus is called when the screen becomes active: the first time it loads the first page
+// and, while nothing was searched yet, opens the search prompt (quick lookup). Later
+// visits open nothing: the search key (/) does.
 func (m *Model) Focus() tea.Cmd {
 	var cmds []tea.Cmd
 	if !m.started {
 		m.started = true
 		cmds = append(cmds, m.List.Load(false))
 	}
-	if m.fresh() {
+	if !m.prompted && m.fresh() {
+		m.prompted = true
 		cmds = append(cmds, m.searchPrompt())
 	}
 	return tea.Batch(cmds...)
@@ -112,11 +117,24 @@ func (m *Model) fresh() bool {
 
 func (m *Model) searchPrompt() tea.Cmd {
 	return m.ctx.OpenModal(prompt.New(m.ctx, "Search contacts:", m.List.Query().Search,
-		func(s string) tea.Msg { return SearchMsg{Text: s} }))
+		func(s string) tea.Msg { return SearchMsg{Text: s} }).Doing("search"))
 }
 
 // Blur is called when another screen becomes active.
 func (m *Model) Blur() {}
+
+// UsesBack reports whether esc has work of the screen's own (common.BackUser): the detail
+// returns to the list; the list clears its marks, search or filters.
+func (m *Model) UsesBack() bool { return m.focus == PaneDetail || m.List.CanClear() }
+
+// Place names the open contact (common.Placer), for "esc: back to …" after a jump from its
+// detail; "" (the screen) when none is open.
+func (m *Model) Place() string {
+	if c, ok := m.Detail.Contact(); ok && m.focus == PaneDetail {
+		return RowFrom(c).Title()
+	}
+	return ""
+}
 
 // Focused is the focused pane.
 func (m *Model) Focused() Pane { return m.focus }
@@ -430,7 +448,8 @@ func (m *Model) deleteKey() tea.Cmd {
 			return m.ctx.OpenModal(notes.ConfirmDelete(m.ctx, m.owner, id, preview))
 		}
 		if _, ok := m.Detail.SelectedConversation(); ok {
-			return common.Toast("Conversations are deleted from the conversations screen")
+			return common.Toast("Conversations are deleted from the conversations screen; " +
+				m.ctx.Keys.Delete.Help().Key + " in the list or on the contact's fields (" + m.ctx.Keys.Top.Help().Key + ") deletes the contact")
 		}
 		if c, ok := m.Detail.Contact(); ok {
 			r := RowFrom(c)

@@ -113,6 +113,37 @@ func TestQuickLookupIsOneKeystrokePlusTheQuery(t *testing.T) {
 	hs.key("esc")
 }
 
+// TestSearchPromptOpensByItselfOnlyTheFirstTime: the first visit opens the search prompt,
+// with its keys on its line; after esc, the next visits open nothing (a 3 or q pressed
+// after 2 is never typed into it), and / opens it.
+func TestSearchPromptOpensByItselfOnlyTheFirstTime(t *testing.T) {
+	e := readOnly(t)
+	hs := newHarness(t, e.ctx, 80, 22)
+	hs.focus()
+	top := hs.Top()
+	if top == nil || !strings.Contains(top.View(), "Search contacts:") {
+		t.Fatalf("the first visit did not open the search prompt: %v", hs.Modals)
+	}
+	top.SetSize(80, 1)
+	if v := ansi.Strip(top.View()); !strings.Contains(v, "enter search · esc cancel") {
+		t.Fatalf("the prompt line has no hints: %q", v)
+	}
+	hs.key("esc")
+	if hs.Top() != nil {
+		t.Fatal("esc did not close the prompt")
+	}
+	hs.s.Blur()
+	hs.focus() // 2 again, nothing searched, the list untouched
+	if hs.Top() != nil {
+		t.Fatalf("the second visit opened %q", hs.Top().View())
+	}
+	hs.key("/")
+	if hs.Top() == nil || !strings.Contains(hs.Top().View(), "Search contacts:") {
+		t.Fatal("/ did not open the search prompt")
+	}
+	hs.key("esc")
+}
+
 func TestDeleteOneNamesItAndSendsTheSingleDelete(t *testing.T) {
 	e := writable(t)
 	hs := newHarness(t, e.ctx, 100, 30)
@@ -289,7 +320,11 @@ func TestDetailShowsFieldsConversationsAndNotesAndOpensAConversation(t *testing.
 			t.Fatalf("conversation %d not shown:\n%s", c.ID, v)
 		}
 	}
-	hs.key("j", "j") // the second conversation
+	// The detail starts on its first entry, the newest conversation: enter opens it.
+	if c, ok := hs.s.Detail.SelectedConversation(); !ok || c.ID != convs[0].ID {
+		t.Fatalf("the opened detail selects %+v (%v), want its first conversation %d", c.ID, ok, convs[0].ID)
+	}
+	hs.key("j") // the second conversation
 	c, ok := hs.s.Detail.SelectedConversation()
 	if !ok || c.ID != convs[1].ID {
 		t.Fatalf("selected %+v, want conversation %d", c, convs[1].ID)
@@ -794,7 +829,10 @@ func TestDeleteOfAContactWithAnOngoingConversationIsNotAsked(t *testing.T) {
 	hs := newHarness(t, e.ctx, 120, 40)
 	openContact(t, hs, busy)
 	before := len(e.rec.Requests("DELETE", "/contact_identities/"))
-	hs.key("d")
+	hs.key("g", "d") // the contact's fields, not its first conversation
+	if hs.s.Detail.Loading() {
+		t.Fatal("g reloaded the detail")
+	}
 	if hs.Top() != nil || !strings.Contains(hs.LastToast(), "has an ongoing conversation") {
 		t.Fatalf("modal %v, toast %q", hs.Top() != nil, hs.LastToast())
 	}
