@@ -61,8 +61,11 @@ type Options struct {
 	// next edit. A *FieldError moves the focus to its field on submit.
 	Check func() error
 	// Dirty, when set, reports whether esc would discard typed text; the modal then asks
-	// before closing.
+	// before closing, and quitting parley asks too (Unsaved).
 	Dirty func() bool
+	// Discard names what Dirty reports in the question asked before quitting ("the note";
+	// "" = "your changes").
+	Discard string
 	// Width is the preferred width of the box (0 = 64).
 	Width int
 	// Success is the toast shown when the task succeeds ("" = none).
@@ -410,6 +413,18 @@ func (m *Modal) Inline() bool { return false }
 func (m *Modal) ShortHelp() []key.Binding {
 	back := m.ctx.Keys.Back
 	return append(m.helpKeys(), key.NewBinding(key.WithKeys(back.Keys()...), key.WithHelp(back.Help().Key, "cancel")))
+}
+
+// Unsaved names what quitting would lose ("the note", "your changes"; common.Unsaved):
+// "" when nothing was typed or changed.
+func (m *Modal) Unsaved() string {
+	if m.closed || m.opts.Dirty == nil || !m.opts.Dirty() {
+		return ""
+	}
+	if m.opts.Discard != "" {
+		return m.opts.Discard
+	}
+	return "your changes"
 }
 
 // SubmitKey is the keymap's Submit binding, which saves the form from any field.

@@ -160,6 +160,10 @@ func (m *Model) Focus() tea.Cmd {
 	return nil
 }
 
+// UsesBack is false (common.BackUser): esc has nothing of the screen's own to do, so after
+// a jump here it goes back.
+func (m *Model) UsesBack() bool { return false }
+
 // Blur hides the screen.
 func (m *Model) Blur() { m.l.Blur() }
 
