@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -29,6 +30,13 @@ import (
 	"github.com/parley-tui/parley/views/notes"
 	"github.com/parley-tui/parley/views/prompt"
 )
+
+// RestDelay is how long the cursor must rest on a row before the wide layout previews its
+// contact in the detail (as the conversations screen does for its thread).
+const RestDelay = 150 * time.Millisecond
+
+// restMsg is the rest timer of the move numbered seq.
+type restMsg struct{ seq int }
 
 // SideBySideWidth is the width from which the list and the detail are shown side by side;
 // below it one pane is shown at a time (tab switches).
@@ -69,6 +77,7 @@ type Model struct {
 	editReq    int
 	owner      int  // the screen's owner id: it reports the outcome of the note deletes it starts
 	prompted   bool // the search prompt opened by itself once (quick lookup): never again
+	seq        int  // the cursor's moves in the list: a rest timer of an older one is stale
 }
 
 // New returns the screen; the first page loads when the screen is first shown.
@@ -209,6 +218,14 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
+	case restMsg:
+		if msg.seq != m.seq || !m.previewing() {
+			return m, nil // the cursor moved on, or the detail is no longer beside the list
+		}
+		if r, ok := m.List.Selected(); ok {
+			return m, m.Detail.Open(r.ID, false)
+		}
+		return m, nil
 	case SearchMsg, FilterMsg:
 		if !m.wide() && m.focus != PaneList {
 			m.setFocus(PaneList)
@@ -410,11 +427,36 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	switch m.focus {
 	case PaneList:
+		before := m.selectedID()
 		m.List, cmd = m.List.Update(msg)
+		return tea.Batch(cmd, m.afterMove(before))
 	case PaneDetail:
 		m.Detail, cmd = m.Detail.Update(msg)
 	}
 	return cmd
+}
+
+// previewing reports whether the detail shows beside the list while the list has the
+// focus: the contact under the cursor is previewed there once the cursor rests.
+func (m *Model) previewing() bool { return m.wide() && m.showDetail && m.focus == PaneList }
+
+func (m *Model) selectedID() int64 {
+	if r, ok := m.List.Selected(); ok {
+		return r.ID
+	}
+	return 0
+}
+
+// afterMove starts the rest timer when a key moved the cursor to another contact than the
+// one shown: a held j costs nothing until it stops, then the three requests of the contact
+// it rests on (the client's memory answers one seen a moment ago).
+func (m *Model) afterMove(before int64) tea.Cmd {
+	id := m.selectedID()
+	if !m.previewing() || id == before || id == 0 || id == m.Detail.ID() {
+		return nil
+	}
+	m.seq++
+	return common.Tick(RestDelay, restMsg{seq: m.seq})
 }
 
 // edit opens the edit form: at once with the open contact, else after fetching the contact

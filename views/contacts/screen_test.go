@@ -144,6 +144,50 @@ func TestSearchPromptOpensByItselfOnlyTheFirstTime(t *testing.T) {
 	hs.key("esc")
 }
 
+// TestWideLayoutPreviewsTheContactWhereTheCursorRests: side by side, moving the cursor in
+// the list shows the contact it rests on in the detail, after the rest delay only (held
+// keys cost nothing), with the focus staying in the list; enter then opens it at once.
+func TestWideLayoutPreviewsTheContactWhereTheCursorRests(t *testing.T) {
+	e := readOnly(t)
+	hs := newHarness(t, e.ctx, 160, 46)
+	hs.focus()
+	hs.key("esc") // the search prompt: browse
+	used := func() int {
+		return e.c.Usage(client.FamilyContacts) + e.c.Usage(client.FamilyConversations) + e.c.Usage(client.FamilyNotes)
+	}
+	before := used()
+	var cmds []tea.Cmd
+	for range 5 { // key repeat: every press before the previous rest is over
+		_, cmd := hs.Update(viewtest.Key("j"))
+		cmds = append(cmds, cmd)
+	}
+	if hs.s.Detail.ID() != 0 || used() != before {
+		t.Fatalf("moving loaded contact %d (%d requests) before the cursor rested", hs.s.Detail.ID(), used()-before)
+	}
+	for _, cmd := range cmds {
+		for _, msg := range viewtest.Run(cmd, time.Second) {
+			hs.send(msg)
+		}
+	}
+	r, _ := hs.s.List.Selected()
+	if hs.s.Detail.ID() != r.ID || hs.s.Detail.Loading() {
+		t.Fatalf("the detail shows %d (loading %v), the cursor rests on %d", hs.s.Detail.ID(), hs.s.Detail.Loading(), r.ID)
+	}
+	if hs.s.Focused() != contacts.PaneList {
+		t.Fatal("the preview took the focus from the list")
+	}
+	if n := used() - before; n != 3 {
+		t.Fatalf("resting on one contact cost %d requests, want 3 (contact, conversations, notes)", n)
+	}
+	if v := hs.s.View(); !strings.Contains(v, r.Title()) {
+		t.Fatalf("the preview does not show %q:\n%s", r.Title(), v)
+	}
+	hs.key("enter")
+	if hs.s.Focused() != contacts.PaneDetail || used()-before != 3 {
+		t.Fatalf("enter on the previewed contact: focus %v, %d requests", hs.s.Focused(), used()-before)
+	}
+}
+
 func TestDeleteOneNamesItAndSendsTheSingleDelete(t *testing.T) {
 	e := writable(t)
 	hs := newHarness(t, e.ctx, 100, 30)
