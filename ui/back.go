@@ -16,6 +16,9 @@ const maxBack = 20
 // backLabelWidth is the most cells of a place's name the status bar's back hint shows.
 const backLabelWidth = 32
 
+// backLabelShort is the most it shows on a narrow terminal.
+const backLabelShort = 16
+
 // backEntry is one jump: from the screen at index from (named label when it was left) to
 // the screen at index to.
 type backEntry struct {
@@ -96,7 +99,7 @@ func (a *App) backHint() (text, short string, ok bool) {
 		return "", "", false
 	}
 	k := a.ctx.Keys.Back.Help().Key
-	return k + ": back to " + ansi.Truncate(e.label, backLabelWidth, "…"), k + ": back", true
+	return k + ": back to " + ansi.Truncate(e.label, backLabelWidth, "…"), k + ": back to " + ansi.Truncate(e.label, backLabelShort, "…"), true
 }
 
 // isBack reports whether press is the back key.

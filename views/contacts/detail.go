@@ -933,10 +933,14 @@ func (m *Detail) rebuild() {
 		}
 		field("Contact id", fmt.Sprintf("%d · %s", c.ID, access))
 	}
-	if m.first && len(m.items) > 0 {
-		// Conversations come before notes: when the conversations arrive after the
-		// notes, the selection moves up to the newest conversation.
-		m.cursor = 0
+	if m.first {
+		// The newest conversation, once the conversations are in (they come before the
+		// notes). A note is not chosen for the user: a long one would scroll the
+		// contact's summary away.
+		m.cursor = -1
+		if len(m.items) > 0 && m.items[0].kind == itemConversation {
+			m.cursor = 0
+		}
 	}
 	if m.cursor >= len(m.items) {
 		m.cursor = len(m.items) - 1
