@@ -63,7 +63,7 @@ func place(s common.Screen) string {
 	return strings.ToLower(s.Title())
 }
 
-// backEntry is the jump esc on the active screen returns from, if any: the newest one,
+// backTop is the jump esc on the active screen returns from, if any: the newest one,
 // when it led to the active screen.
 func (a *App) backTop() (backEntry, bool) {
 	if n := len(a.back); n > 0 && a.back[n-1].to == a.active {
