@@ -159,13 +159,14 @@ func TestCreateANoteAndDeleteIt(t *testing.T) {
 		t.Fatalf("no note with the typed body among %+v", after)
 	}
 
-	// The new note is the newest, so the first entry after the contact's conversations.
+	// The new note is the newest, so the first entry after the contact's conversations (the
+	// detail starts on the first of them).
 	cp, err := c.ListConversations(t.Context(), client.ConversationListOptions{
 		ListOptions: client.ListOptions{Limit: 100}, Filter: client.ConversationFilter{ContactIdentityID: target.ID}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i <= len(cp.Results); i++ {
+	for i := 0; i < len(cp.Results); i++ {
 		tui.Keys("j")
 	}
 	tui.Keys("d")

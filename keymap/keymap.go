@@ -157,7 +157,7 @@ func Default() *KeyMap {
 		Reopen:     b("reopen", "O"),
 		ToggleRead: b("mark read/unread", "u"),
 
-		Yes: b("yes, go ahead", "y", "enter"),
+		Yes: b("yes, go ahead", "y"),
 		No:  b("no, cancel", "n"),
 
 		Submit: b("submit", "ctrl+s"),

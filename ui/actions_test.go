@@ -126,7 +126,7 @@ func TestDeleteOneOngoingWarnsThenShowsTheAnswer(t *testing.T) {
 	d.key("d")
 	d.waitFor("The API may refuse or end it")
 	d.key("enter")
-	d.waitFor("yes, delete") // still asking
+	d.waitFor("y delete · n/esc cancel") // still asking
 	if c.Usage(client.FamilyConversations) != before {
 		t.Fatal("enter sent the delete of an ongoing conversation")
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/analytics"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/confirm"
 	"github.com/parley-tui/parley/views/contacts"
 	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/layout"
@@ -117,6 +118,8 @@ type App struct {
 	safe        safety    // panics caught in Init, Update, View or a command (safe.go)
 	hits        hits      // where the last frame drew the tabs and the top modal (mouse.go)
 	opsReq      int
+	back        []backEntry  // where the jumps came from, newest last (back.go)
+	quitAsk     common.Modal // the open "discard …?" question before quitting, if any
 
 	// Organization and operator context (context.go).
 	opList    []client.Operator // the current organization's operators, for ctrl+p
@@ -323,13 +326,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.TaskDoneMsg:
 		return a, tea.Batch(a.broadcast(msg), a.afterOperatorTask(msg))
 	case common.SwitchScreenMsg:
-		cmd := a.switchTo(msg.Screen)
-		if msg.Then != nil {
-			s, c := a.Screen().Update(msg.Then)
-			a.screens[a.active].screen = s
-			cmd = tea.Batch(cmd, c)
-		}
-		return a, tea.Batch(cmd, a.wake(false))
+		return a, tea.Batch(a.jump(msg), a.wake(false))
 	}
 	return a, a.broadcast(msg)
 }
@@ -381,7 +378,7 @@ func (a *App) routeKey(msg tea.Msg) tea.Cmd {
 	k := a.ctx.Keys
 	press, isKey := msg.(tea.KeyPressMsg)
 	if isKey && key.Matches(press, k.ForceQuit) {
-		return tea.Quit
+		return a.quit()
 	}
 	if n := len(a.overlays); n > 0 {
 		// A refused edit ("You lack permission: …") can be sent again as another operator
@@ -397,15 +394,17 @@ func (a *App) routeKey(msg tea.Msg) tea.Cmd {
 	}
 	if a.tooSmall() {
 		if isKey && key.Matches(press, k.Quit) {
-			return tea.Quit
+			return a.quit()
 		}
 		return nil
 	}
 	s := a.Screen()
 	if isKey && !s.Capturing() {
 		switch {
+		case a.isBack(press) && a.canGoBack():
+			return a.goBack()
 		case key.Matches(press, k.Quit):
-			return tea.Quit
+			return a.quit()
 		case key.Matches(press, k.Help):
 			return a.ctx.OpenModal(newHelp(a.ctx, a.Screen().Title(), a.helpGroups()))
 		case key.Matches(press, k.PickOrg):
@@ -415,6 +414,7 @@ func (a *App) routeKey(msg tea.Msg) tea.Cmd {
 		}
 		for i, e := range a.screens {
 			if key.Matches(press, e.key) {
+				a.back = nil // a screen chosen by its key leaves the path of jumps
 				return a.switchTo(a.screens[i].id)
 			}
 		}
@@ -422,6 +422,27 @@ func (a *App) routeKey(msg tea.Msg) tea.Cmd {
 	s, c := s.Update(msg)
 	a.screens[a.active].screen = s
 	return c
+}
+
+// quit ends parley, unless an open form holds unsaved text (common.Unsaved): then a
+// question asks first ("Discard the note?": y quits, n or esc keeps the form). The quit
+// keys pressed again while it asks (ctrl+c twice) quit: ctrl+c always can.
+func (a *App) quit() tea.Cmd {
+	if n := len(a.overlays); n > 0 && a.quitAsk != nil && a.overlays[n-1] == a.quitAsk {
+		return tea.Quit
+	}
+	what := ""
+	for i := len(a.overlays) - 1; i >= 0 && what == ""; i-- {
+		if u, ok := a.overlays[i].(common.Unsaved); ok {
+			what = u.Unsaved()
+		}
+	}
+	if what == "" {
+		return tea.Quit
+	}
+	a.quitAsk = confirm.New(a.ctx, "Discard "+what+"?",
+		"Quit parley without saving "+what+"? "+a.ctx.Keys.ForceQuit.Help().Key+" again quits too.", tea.Quit)
+	return a.ctx.OpenModal(a.quitAsk)
 }
 
 // applyModalChanges closes and opens the modals asked for during the last update, before

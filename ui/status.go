@@ -79,6 +79,9 @@ func (a *App) statusBar() string {
 		}
 	}
 	segs = append(segs, segment{" " + api, " " + short, st.StatusKey, 0})
+	if text, short, ok := a.backHint(); ok {
+		segs = append(segs, segment{text, short, st.StatusKey, 0}) // what esc does: kept whole longest
+	}
 	if a.opts.ReadOnly {
 		segs = append(segs, segment{"read-only", "", st.StatusKey, 1})
 	}

@@ -392,3 +392,31 @@ func (c *Ctx) KnowsContacts() bool { return len(c.contactNames) > 0 }
 
 // ContactName is the name of a contact seen on a loaded row ("" when none was).
 func (c *Ctx) ContactName(id int64) string { return c.contactNames[id] }
+
+// BackUser is a Screen that says whether esc has something of its own to do now (clear a
+// search or the marks, move the focus back to its list). After a jump to the screen
+// (SwitchScreenMsg with Then) the root takes esc to go back where the jump came from only
+// when UsesBack is false; a screen that is no BackUser keeps esc for itself.
+type BackUser interface {
+	UsesBack() bool
+}
+
+// Lander is a Screen told that a jump just delivered its Then: until the user moves on
+// from where the jump left it (another pane), esc there has nothing of the screen's own
+// to do (UsesBack is false), so it goes back.
+type Lander interface {
+	Landed()
+}
+
+// Placer is a Screen that names where the user stands on it (the open contact's name),
+// for the root's "esc: back to …" after a jump from it; "" names the screen.
+type Placer interface {
+	Place() string
+}
+
+// Unsaved is a Modal that holds what the user typed and has not saved (a note, a form
+// with changed fields): Unsaved names it ("the note"), or is "" when there is nothing to
+// lose. Quitting with one open asks first.
+type Unsaved interface {
+	Unsaved() string
+}

@@ -1,5 +1,6 @@
-// Package confirm is the yes/no modal in front of every destructive action: y or enter runs
-// the action once, n or esc cancels (NewStrict: enter does not answer). The caller writes the question (naming the item, or
+// Package confirm is the yes/no modal in front of every destructive action: y runs the
+// action once, n or esc cancels; enter, pressed by habit, is no answer (the default Yes
+// binding is y alone; NewStrict keeps enter out even when a user binds Yes to it too). The caller writes the question (naming the item, or
 // stating the count of marked items) with destructive wording; API text in it must already
 // be sanitized.
 package confirm
@@ -43,7 +44,8 @@ func NewStrict(ctx *common.Ctx, title, body string, onYes tea.Cmd) common.Modal 
 	return &Model{ctx: ctx, title: title, body: body, onYes: onYes, strict: true}
 }
 
-// yesKeys are the keys that answer yes, as the help shows them ("y/enter"; "y" when strict).
+// yesKeys are the keys that answer yes, as the help shows them ("y"; without enter when
+// strict, whatever the user bound).
 func (m *Model) yesKeys() []string {
 	keys := m.ctx.Keys.Yes.Keys()
 	if !m.strict {
@@ -87,7 +89,7 @@ func (m *Model) ShortHelp() []key.Binding {
 // Answered reports whether the user already said yes or no.
 func (m *Model) Answered() bool { return m.done }
 
-// Update handles y/enter (run onYes and close) and n/esc (close).
+// Update handles the yes key (run onYes and close) and n/esc (close).
 func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok || m.done {
@@ -130,9 +132,9 @@ func (m *Model) View() string {
 	if m.strict {
 		yesKey = strings.Join(m.yesKeys(), "/")
 	}
-	yes := st.HelpKey.Render(yesKey) + " " + st.Error.Render("yes, "+firstWord(m.title))
-	no := st.HelpKey.Render(k.No.Help().Key+"/"+k.Back.Help().Key) + " " + st.HelpDesc.Render("no, keep it")
-	b.WriteString(ansi.Truncate(yes+"   "+no, inner, "…"))
+	yes := st.HelpKey.Render(yesKey) + " " + st.Error.Render(firstWord(m.title))
+	no := st.HelpKey.Render(k.No.Help().Key+"/"+k.Back.Help().Key) + " " + st.HelpDesc.Render("cancel")
+	b.WriteString(ansi.Truncate(yes+" · "+no, inner, "…"))
 	return st.Modal.Width(m.boxWidth()).Render(b.String())
 }
 

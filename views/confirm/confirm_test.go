@@ -73,7 +73,7 @@ func sequenceCmds(msg tea.Msg) []tea.Cmd {
 }
 
 func TestYesRunsOnceAndCloses(t *testing.T) {
-	for _, k := range []tea.KeyPressMsg{runes("y"), {Code: tea.KeyEnter}} {
+	for _, k := range []tea.KeyPressMsg{runes("y")} {
 		ran := 0
 		onYes := func() tea.Msg { ran++; return yesMsg{} }
 		ctx := testCtx()
@@ -116,6 +116,23 @@ func TestNoAndEscCancel(t *testing.T) {
 	}
 }
 
+// TestEnterDoesNotConfirm: with the default keys only y answers yes; enter, pressed by
+// habit (it opens rows and moves through forms), neither runs the action nor closes the
+// question, and the keys shown say "y delete · n/esc cancel".
+func TestEnterDoesNotConfirm(t *testing.T) {
+	ctx := testCtx()
+	ran := false
+	m := New(ctx, "Delete contact?", "Delete contact “Anna” (#12)? This cannot be undone.", func() tea.Msg { ran = true; return yesMsg{} })
+	m.SetSize(60, 12)
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if len(collect(t, cmd)) != 0 || ran || m.(*Model).Answered() || closed(ctx, m) {
+		t.Fatal("enter answered a delete")
+	}
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "y delete · n/esc cancel") || strings.Contains(v, "enter") {
+		t.Fatalf("the keys shown are not \"y delete · n/esc cancel\":\n%s", v)
+	}
+}
+
 func TestOtherKeysDoNothing(t *testing.T) {
 	ctx := testCtx()
 	m := New(ctx, "Delete contact?", "body", func() tea.Msg { t.Fatal("ran"); return nil })
@@ -133,7 +150,7 @@ func TestViewNamesTheActionAndFits(t *testing.T) {
 	m := New(testCtx(), "Delete 3 contacts?", "Delete the 3 marked contacts? This cannot be undone.", nil)
 	m.SetSize(40, 10)
 	v := m.View()
-	for _, want := range []string{"Delete 3 contacts?", "3 marked contacts", "y/enter", "yes, delete", "n/esc"} {
+	for _, want := range []string{"Delete 3 contacts?", "3 marked contacts", "y delete", "n/esc cancel"} {
 		if !strings.Contains(strings.ReplaceAll(v, "\n", " "), want) && !strings.Contains(v, want) {
 			t.Errorf("view lacks %q:\n%s", want, v)
 		}
@@ -155,7 +172,7 @@ func TestLongQuestionFitsTheHeight(t *testing.T) {
 		if n := strings.Count(v, "\n") + 1; n > h {
 			t.Fatalf("height %d: the box has %d lines", h, n)
 		}
-		if !strings.Contains(ansi.Strip(v), "no, keep it") || !strings.Contains(ansi.Strip(v), "…") {
+		if !strings.Contains(ansi.Strip(v), "n/esc cancel") || !strings.Contains(ansi.Strip(v), "…") {
 			t.Fatalf("height %d: the keys or the cut are missing:\n%s", h, v)
 		}
 		for _, l := range strings.Split(v, "\n") {
@@ -174,7 +191,7 @@ func TestStrictIgnoresEnter(t *testing.T) {
 	sctx := testCtx()
 	m := NewStrict(sctx, "Delete ongoing conversation?", "Conversation #12 with Ann is ongoing (pending).", onYes)
 	m.SetSize(60, 12)
-	if v := m.View(); strings.Contains(v, "enter") || !strings.Contains(v, "y yes, delete") {
+	if v := m.View(); strings.Contains(v, "enter") || !strings.Contains(v, "y delete") {
 		t.Fatalf("the keys shown offer enter or lack y:\n%s", v)
 	}
 	if _, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); cmd != nil || m.(*Model).Answered() || closed(sctx, m) {

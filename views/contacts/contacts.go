@@ -4,8 +4,10 @@
 // and a detail pane with every contact field, the contact's conversations and its notes.
 // The edit, create-or-update-by-identifier and note forms open from here.
 //
-// Quick lookup: the screen opens with the search prompt focused while it has no query, so
-// pressing 2, typing a few words and enter shows ranked contacts.
+// Quick lookup: the first time the screen is shown it opens with the search prompt focused,
+// so pressing 2, typing a few words and enter shows ranked contacts, and enter twice more
+// opens the first one's newest conversation. Later visits keep the screen as it was left
+// (a key pressed after 2 is never typed into a prompt the user did not open); / searches.
 package contacts
 
 import (
@@ -14,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -27,6 +30,13 @@ import (
 	"github.com/parley-tui/parley/views/notes"
 	"github.com/parley-tui/parley/views/prompt"
 )
+
+// RestDelay is how long the cursor must rest on a row before the wide layout previews its
+// contact in the detail (as the conversations screen does for its thread).
+const RestDelay = 150 * time.Millisecond
+
+// restMsg is the rest timer of the move numbered seq.
+type restMsg struct{ seq int }
 
 // SideBySideWidth is the width from which the list and the detail are shown side by side;
 // below it one pane is shown at a time (tab switches).
@@ -65,7 +75,9 @@ type Model struct {
 	height     int
 	started    bool
 	editReq    int
-	owner      int // the screen's owner id: it reports the outcome of the note deletes it starts
+	owner      int  // the screen's owner id: it reports the outcome of the note deletes it starts
+	prompted   bool // the search prompt opened by itself once (quick lookup): never again
+	seq        int  // the cursor's moves in the list: a rest timer of an older one is stale
 }
 
 // New returns the screen; the first page loads when the screen is first shown.
@@ -89,15 +101,17 @@ func (m *Model) Capturing() bool { return false }
 // filter (common.AutoRefresher); only the refresh key reloads them.
 func (m *Model) AutoRefreshCost() (client.Family, int) { return client.FamilyContacts, 0 }
 
-// Focus is called when the screen becomes active: the first time it loads the first page;
-// while there is no query yet it opens the search prompt (quick lookup).
+// Focus is called when the screen becomes active: the first time it loads the first page
+// and, while nothing was searched yet, opens the search prompt (quick lookup). Later
+// visits open nothing: the search key (/) does.
 func (m *Model) Focus() tea.Cmd {
 	var cmds []tea.Cmd
 	if !m.started {
 		m.started = true
 		cmds = append(cmds, m.List.Load(false))
 	}
-	if m.fresh() {
+	if !m.prompted && m.fresh() {
+		m.prompted = true
 		cmds = append(cmds, m.searchPrompt())
 	}
 	return tea.Batch(cmds...)
@@ -112,11 +126,24 @@ func (m *Model) fresh() bool {
 
 func (m *Model) searchPrompt() tea.Cmd {
 	return m.ctx.OpenModal(prompt.New(m.ctx, "Search contacts:", m.List.Query().Search,
-		func(s string) tea.Msg { return SearchMsg{Text: s} }))
+		func(s string) tea.Msg { return SearchMsg{Text: s} }).Doing("search"))
 }
 
 // Blur is called when another screen becomes active.
 func (m *Model) Blur() {}
+
+// UsesBack reports whether esc has work of the screen's own (common.BackUser): the detail
+// returns to the list; the list clears its marks, search or filters.
+func (m *Model) UsesBack() bool { return m.focus == PaneDetail || m.List.CanClear() }
+
+// Place names the open contact (common.Placer), for "esc: back to …" after a jump from its
+// detail; "" (the screen) when none is open.
+func (m *Model) Place() string {
+	if c, ok := m.Detail.Contact(); ok && m.focus == PaneDetail {
+		return RowFrom(c).Title()
+	}
+	return ""
+}
 
 // Focused is the focused pane.
 func (m *Model) Focused() Pane { return m.focus }
@@ -195,6 +222,14 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		return m, m.onClick(msg.Mouse())
 	case tea.MouseWheelMsg:
 		return m, m.onWheel(msg.Mouse())
+	case restMsg:
+		if msg.seq != m.seq || !m.previewing() {
+			return m, nil // the cursor moved on, or the detail is no longer beside the list
+		}
+		if r, ok := m.List.Selected(); ok {
+			return m, m.Detail.Open(r.ID, false)
+		}
+		return m, nil
 	case SearchMsg, FilterMsg:
 		if !m.wide() && m.focus != PaneList {
 			m.setFocus(PaneList)
@@ -396,11 +431,36 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	switch m.focus {
 	case PaneList:
+		before := m.selectedID()
 		m.List, cmd = m.List.Update(msg)
+		return tea.Batch(cmd, m.afterMove(before))
 	case PaneDetail:
 		m.Detail, cmd = m.Detail.Update(msg)
 	}
 	return cmd
+}
+
+// previewing reports whether the detail shows beside the list while the list has the
+// focus: the contact under the cursor is previewed there once the cursor rests.
+func (m *Model) previewing() bool { return m.wide() && m.showDetail && m.focus == PaneList }
+
+func (m *Model) selectedID() int64 {
+	if r, ok := m.List.Selected(); ok {
+		return r.ID
+	}
+	return 0
+}
+
+// afterMove starts the rest timer when a key moved the cursor to another contact than the
+// one shown: a held j costs nothing until it stops, then the three requests of the contact
+// it rests on (the client's memory answers one seen a moment ago).
+func (m *Model) afterMove(before int64) tea.Cmd {
+	id := m.selectedID()
+	if !m.previewing() || id == before || id == 0 || id == m.Detail.ID() {
+		return nil
+	}
+	m.seq++
+	return common.Tick(RestDelay, restMsg{seq: m.seq})
 }
 
 // edit opens the edit form: at once with the open contact, else after fetching the contact
@@ -434,7 +494,8 @@ func (m *Model) deleteKey() tea.Cmd {
 			return m.ctx.OpenModal(notes.ConfirmDelete(m.ctx, m.owner, id, preview))
 		}
 		if _, ok := m.Detail.SelectedConversation(); ok {
-			return common.Toast("Conversations are deleted from the conversations screen")
+			return common.Toast("Conversations are deleted from the conversations screen; " +
+				m.ctx.Keys.Delete.Help().Key + " in the list or on the contact's fields (" + m.ctx.Keys.Top.Help().Key + ") deletes the contact")
 		}
 		if c, ok := m.Detail.Contact(); ok {
 			r := RowFrom(c)

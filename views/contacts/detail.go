@@ -158,9 +158,12 @@ type Detail struct {
 	convs section[listing.Row]
 	notes section[noteItem]
 
-	items   []item
-	lines   []dline
-	cursor  int // index into items; -1 = reading the fields
+	items  []item
+	lines  []dline
+	cursor int // index into items; -1 = reading the fields
+	// first: the contact was just opened and the user has not moved yet: the first entry
+	// (the newest conversation) is selected as soon as it is there, so enter opens it.
+	first   bool
 	offset  int
 	width   int
 	height  int
@@ -228,7 +231,7 @@ func (m *Detail) Clear() {
 	m.id, m.contact, m.err = 0, nil, nil
 	m.convs.items, m.notes.items = nil, nil
 	m.loading, m.convs.loading, m.notes.loading = false, false, false
-	m.cursor, m.offset = -1, 0
+	m.cursor, m.offset, m.first = -1, 0, false
 	m.rebuild()
 }
 
@@ -245,7 +248,7 @@ func (m *Detail) Open(id int64, fresh bool) tea.Cmd {
 	if id != m.id {
 		m.contact, m.convs.items, m.notes.items = nil, nil, nil
 		m.convs.count, m.notes.count, m.convs.next, m.notes.next = 0, 0, "", ""
-		m.cursor, m.offset = -1, 0
+		m.cursor, m.offset, m.first = -1, 0, true
 	}
 	m.gen++
 	m.id = id
@@ -273,7 +276,7 @@ func (m *Detail) OpenWith(c client.Contact, created bool) tea.Cmd {
 	m.gen++
 	m.id, m.err, m.loading = c.ID, nil, false
 	m.convs, m.notes = section[listing.Row]{req: m.convs.req}, section[noteItem]{req: m.notes.req}
-	m.cursor, m.offset = -1, 0
+	m.cursor, m.offset, m.first = -1, 0, true
 	sc := sanitizeContact(c)
 	m.contact = &sc
 	if created {
@@ -484,6 +487,11 @@ func (m Detail) SelectedNote() (id int64, preview string, ok bool) {
 
 func (m Detail) onKey(msg tea.KeyPressMsg) (Detail, tea.Cmd) {
 	k := m.ctx.Keys
+	for _, b := range []key.Binding{k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom} {
+		if key.Matches(msg, b) {
+			m.first = false // the user chose where to be
+		}
+	}
 	switch {
 	case key.Matches(msg, k.Down):
 		m.down()
@@ -925,10 +933,22 @@ func (m *Detail) rebuild() {
 		}
 		field("Contact id", fmt.Sprintf("%d · %s", c.ID, access))
 	}
+	if m.first {
+		// The newest conversation, once the conversations are in (they come before the
+		// notes). A note is not chosen for the user: a long one would scroll the
+		// contact's summary away.
+		m.cursor = -1
+		if len(m.items) > 0 && m.items[0].kind == itemConversation {
+			m.cursor = 0
+		}
+	}
 	if m.cursor >= len(m.items) {
 		m.cursor = len(m.items) - 1
 	}
 	m.offset = max(0, min(m.offset, m.maxOffset()))
+	if m.first {
+		m.ensureVisible()
+	}
 }
 
 func (m *Detail) convLine(r *listing.Row, w int, now time.Time) (plain, styled string) {

@@ -113,6 +113,81 @@ func TestQuickLookupIsOneKeystrokePlusTheQuery(t *testing.T) {
 	hs.key("esc")
 }
 
+// TestSearchPromptOpensByItselfOnlyTheFirstTime: the first visit opens the search prompt,
+// with its keys on its line; after esc, the next visits open nothing (a 3 or q pressed
+// after 2 is never typed into it), and / opens it.
+func TestSearchPromptOpensByItselfOnlyTheFirstTime(t *testing.T) {
+	e := readOnly(t)
+	hs := newHarness(t, e.ctx, 80, 22)
+	hs.focus()
+	top := hs.Top()
+	if top == nil || !strings.Contains(top.View(), "Search contacts:") {
+		t.Fatalf("the first visit did not open the search prompt: %v", hs.Modals)
+	}
+	top.SetSize(80, 1)
+	if v := ansi.Strip(top.View()); !strings.Contains(v, "enter search · esc cancel") {
+		t.Fatalf("the prompt line has no hints: %q", v)
+	}
+	hs.key("esc")
+	if hs.Top() != nil {
+		t.Fatal("esc did not close the prompt")
+	}
+	hs.s.Blur()
+	hs.focus() // 2 again, nothing searched, the list untouched
+	if hs.Top() != nil {
+		t.Fatalf("the second visit opened %q", hs.Top().View())
+	}
+	hs.key("/")
+	if hs.Top() == nil || !strings.Contains(hs.Top().View(), "Search contacts:") {
+		t.Fatal("/ did not open the search prompt")
+	}
+	hs.key("esc")
+}
+
+// TestWideLayoutPreviewsTheContactWhereTheCursorRests: side by side, moving the cursor in
+// the list shows the contact it rests on in the detail, after the rest delay only (held
+// keys cost nothing), with the focus staying in the list; enter then opens it at once.
+func TestWideLayoutPreviewsTheContactWhereTheCursorRests(t *testing.T) {
+	e := readOnly(t)
+	hs := newHarness(t, e.ctx, 160, 46)
+	hs.focus()
+	hs.key("esc") // the search prompt: browse
+	used := func() int {
+		return e.c.Usage(client.FamilyContacts) + e.c.Usage(client.FamilyConversations) + e.c.Usage(client.FamilyNotes)
+	}
+	before := used()
+	var cmds []tea.Cmd
+	for range 5 { // key repeat: every press before the previous rest is over
+		_, cmd := hs.Update(viewtest.Key("j"))
+		cmds = append(cmds, cmd)
+	}
+	if hs.s.Detail.ID() != 0 || used() != before {
+		t.Fatalf("moving loaded contact %d (%d requests) before the cursor rested", hs.s.Detail.ID(), used()-before)
+	}
+	for _, cmd := range cmds {
+		for _, msg := range viewtest.Run(cmd, time.Second) {
+			hs.send(msg)
+		}
+	}
+	r, _ := hs.s.List.Selected()
+	if hs.s.Detail.ID() != r.ID || hs.s.Detail.Loading() {
+		t.Fatalf("the detail shows %d (loading %v), the cursor rests on %d", hs.s.Detail.ID(), hs.s.Detail.Loading(), r.ID)
+	}
+	if hs.s.Focused() != contacts.PaneList {
+		t.Fatal("the preview took the focus from the list")
+	}
+	if n := used() - before; n != 3 {
+		t.Fatalf("resting on one contact cost %d requests, want 3 (contact, conversations, notes)", n)
+	}
+	if v := hs.s.View(); !strings.Contains(v, r.Title()) {
+		t.Fatalf("the preview does not show %q:\n%s", r.Title(), v)
+	}
+	hs.key("enter")
+	if hs.s.Focused() != contacts.PaneDetail || used()-before != 3 {
+		t.Fatalf("enter on the previewed contact: focus %v, %d requests", hs.s.Focused(), used()-before)
+	}
+}
+
 func TestDeleteOneNamesItAndSendsTheSingleDelete(t *testing.T) {
 	e := writable(t)
 	hs := newHarness(t, e.ctx, 100, 30)
@@ -289,7 +364,11 @@ func TestDetailShowsFieldsConversationsAndNotesAndOpensAConversation(t *testing.
 			t.Fatalf("conversation %d not shown:\n%s", c.ID, v)
 		}
 	}
-	hs.key("j", "j") // the second conversation
+	// The detail starts on its first entry, the newest conversation: enter opens it.
+	if c, ok := hs.s.Detail.SelectedConversation(); !ok || c.ID != convs[0].ID {
+		t.Fatalf("the opened detail selects %+v (%v), want its first conversation %d", c.ID, ok, convs[0].ID)
+	}
+	hs.key("j") // the second conversation
 	c, ok := hs.s.Detail.SelectedConversation()
 	if !ok || c.ID != convs[1].ID {
 		t.Fatalf("selected %+v, want conversation %d", c, convs[1].ID)
@@ -701,7 +780,7 @@ func TestDeleteQuestionAboutALongNameFits(t *testing.T) {
 		if n := strings.Count(v, "\n") + 1; n > 24 {
 			t.Fatalf("marked=%v: the question has %d lines at 80×24:\n%s", marked, n, v)
 		}
-		if !strings.Contains(v, "Bartholomew") || !strings.Contains(v, "no, keep it") {
+		if !strings.Contains(v, "Bartholomew") || !strings.Contains(v, "n/esc cancel") {
 			t.Fatalf("marked=%v: the question lacks the name or its keys:\n%s", marked, v)
 		}
 		if !marked && !strings.Contains(v, fmt.Sprintf("(#%d)", ct.ID)) {
@@ -794,7 +873,10 @@ func TestDeleteOfAContactWithAnOngoingConversationIsNotAsked(t *testing.T) {
 	hs := newHarness(t, e.ctx, 120, 40)
 	openContact(t, hs, busy)
 	before := len(e.rec.Requests("DELETE", "/contact_identities/"))
-	hs.key("d")
+	hs.key("g", "d") // the contact's fields, not its first conversation
+	if hs.s.Detail.Loading() {
+		t.Fatal("g reloaded the detail")
+	}
 	if hs.Top() != nil || !strings.Contains(hs.LastToast(), "has an ongoing conversation") {
 		t.Fatalf("modal %v, toast %q", hs.Top() != nil, hs.LastToast())
 	}

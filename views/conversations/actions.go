@@ -88,6 +88,7 @@ func (m *Model) topicsForm() tea.Cmd {
 	return ctx.OpenModal(forms.New(ctx, forms.Options{
 		Title: title,
 		Width: 64,
+		Does:  "save",
 		Build: func() *huh.Form {
 			fields := []huh.Field{}
 			if len(opts) > 0 {

@@ -64,6 +64,7 @@ type Model struct {
 	// advancing: the next conversation key was pressed on the last row loaded, this one;
 	// the cursor moves on when the next page arrives.
 	advancing int64
+	landed    bool // a jump opened a conversation and the focus is still where it left it
 }
 
 // New returns the screen; Init loads the first page.
@@ -102,6 +103,20 @@ func (m *Model) Resized() tea.Cmd { return m.sync() }
 
 // Blur is called when another screen becomes active.
 func (m *Model) Blur() {}
+
+// Landed is called by the root after a jump opened a conversation here (common.Lander):
+// until the focus moves, esc goes back where the jump came from.
+func (m *Model) Landed() { m.landed = true }
+
+// UsesBack reports whether esc has work of the screen's own (common.BackUser): moving the
+// focus back to the list (unless a jump put it where it is), or clearing the list's marks,
+// search or filters.
+func (m *Model) UsesBack() bool {
+	if m.landed {
+		return false
+	}
+	return m.focus != PaneList || m.List.CanClear()
+}
 
 // Focused is the focused pane.
 func (m *Model) Focused() Pane { return m.focus }
@@ -323,7 +338,12 @@ func rowTitle(r listing.Row) string {
 func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		return m, m.onKey(msg)
+		before := m.focus
+		cmd := m.onKey(msg)
+		if m.focus != before {
+			m.landed = false // the user moved on from where the jump left the focus
+		}
+		return m, cmd
 	case tea.MouseClickMsg:
 		return m, m.onClick(msg.Mouse())
 	case tea.MouseWheelMsg:
@@ -508,7 +528,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.step(-1)
 	case key.Matches(msg, k.Search):
 		return m.ctx.OpenModal(prompt.New(m.ctx, "Search conversations:", m.List.Query().Search,
-			func(s string) tea.Msg { return listing.SearchMsg{Text: s} }))
+			func(s string) tea.Msg { return listing.SearchMsg{Text: s} }).Doing("search"))
 	case key.Matches(msg, k.Filter):
 		return m.ctx.OpenModal(m.List.FilterForm())
 	case key.Matches(msg, k.Topics):

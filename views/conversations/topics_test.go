@@ -166,3 +166,26 @@ func TestTopicsFormAsksBeforeDiscardingAToggle(t *testing.T) {
 		t.Fatalf("%d PATCHes, want only the 2 seeding ones", n)
 	}
 }
+
+// TestTopicsFormHintsSayWhatTheKeysDo: the topics' keys say that space toggles, that enter
+// moves to the next field (not "confirm", which it does not), and that ctrl+s saves; on the
+// last field enter saves too.
+func TestTopicsFormHintsSayWhatTheKeysDo(t *testing.T) {
+	s := newTopicsScreen(t, []string{"Kept"}, []string{"Other"})
+	s.Key("t")
+	f := s.Modal()
+	v := ansi.Strip(f.View())
+	for _, want := range []string{"space toggle", "enter next field", "ctrl+s save"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("the topics form's keys lack %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "confirm") || strings.Contains(v, "submit") {
+		t.Fatalf("the topics form's keys still say confirm or submit:\n%s", v)
+	}
+	s.Key("tab") // the new topics, the last field
+	if v := ansi.Strip(f.View()); !strings.Contains(v, "enter save") {
+		t.Fatalf("on the last field the keys do not say that enter saves:\n%s", v)
+	}
+	s.Key("esc")
+}

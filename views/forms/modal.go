@@ -61,14 +61,20 @@ type Options struct {
 	// next edit. A *FieldError moves the focus to its field on submit.
 	Check func() error
 	// Dirty, when set, reports whether esc would discard typed text; the modal then asks
-	// before closing.
+	// before closing, and quitting parley asks too (Unsaved).
 	Dirty func() bool
+	// Discard names what Dirty reports in the question asked before quitting ("the note";
+	// "" = "your changes").
+	Discard string
 	// Width is the preferred width of the box (0 = 64).
 	Width int
 	// Success is the toast shown when the task succeeds ("" = none).
 	Success string
 	// Cancelled, when set, is sent when esc closes the form without a submit.
 	Cancelled func() tea.Msg
+	// Does names what submitting does in the keys' hints ("save": "ctrl+s save"; "" =
+	// "submit").
+	Does string
 	// KeyMap replaces huh's default keys (nil = defaults); the modal handles esc and
 	// ctrl+c itself, so its Quit binding is disabled.
 	KeyMap *huh.KeyMap
@@ -196,7 +202,7 @@ type Modal struct {
 
 // New builds a form modal.
 func New(ctx *common.Ctx, opts Options) *Modal {
-	m := &Modal{ctx: ctx, opts: opts, km: keyMap(ctx.Keys, opts.KeyMap)}
+	m := &Modal{ctx: ctx, opts: opts, km: keyMap(ctx.Keys, opts.KeyMap, opts.Does)}
 	m.typingKm = typingKeyMap(m.km)
 	m.form = m.newForm()
 	return m
@@ -208,9 +214,28 @@ func New(ctx *common.Ctx, opts Options) *Modal {
 // key, so that a key rebound in the config is the same key in a form's list as in every
 // other list. Moving between fields and submitting stay huh's (tab, shift+tab, enter),
 // besides the keymap's Submit, which the modal handles.
-func keyMap(keys *keymap.KeyMap, km *huh.KeyMap) *huh.KeyMap {
+//
+// The hints say what the keys do: enter (or tab) moves to the next field ("next field";
+// huh's multi-select says "confirm", which it does not), and on the last field, as the
+// submit key from any field, does what does says ("save"; "" leaves huh's "submit").
+func keyMap(keys *keymap.KeyMap, km *huh.KeyMap, does string) *huh.KeyMap {
 	if km == nil {
 		km = huh.NewDefaultKeyMap()
+	} else {
+		c := *km
+		km = &c
+	}
+	say := func(b *key.Binding, desc string) {
+		if desc != "" {
+			b.SetHelp(b.Help().Key, desc)
+		}
+	}
+	for _, b := range []*key.Binding{&km.Input.Next, &km.Text.Next, &km.MultiSelect.Next, &km.Note.Next, &km.Confirm.Next} {
+		say(b, "next field")
+	}
+	for _, b := range []*key.Binding{&km.Input.Submit, &km.Text.Submit, &km.Select.Submit, &km.MultiSelect.Submit,
+		&km.Note.Submit, &km.Confirm.Submit} {
+		say(b, does)
 	}
 	km.Quit = key.NewBinding(key.WithDisabled()) // esc/ctrl+c are handled by the modal
 	bind := func(b key.Binding, desc string) key.Binding {
@@ -410,6 +435,18 @@ func (m *Modal) Inline() bool { return false }
 func (m *Modal) ShortHelp() []key.Binding {
 	back := m.ctx.Keys.Back
 	return append(m.helpKeys(), key.NewBinding(key.WithKeys(back.Keys()...), key.WithHelp(back.Help().Key, "cancel")))
+}
+
+// Unsaved names what quitting would lose ("the note", "your changes"; common.Unsaved):
+// "" when nothing was typed or changed.
+func (m *Modal) Unsaved() string {
+	if m.closed || m.opts.Dirty == nil || !m.opts.Dirty() {
+		return ""
+	}
+	if m.opts.Discard != "" {
+		return m.opts.Discard
+	}
+	return "your changes"
 }
 
 // SubmitKey is the keymap's Submit binding, which saves the form from any field.
@@ -1025,10 +1062,27 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// helpKeys are the focused field's keys, then the submit key.
+// helpKeys are the focused field's keys, then the submit key (saying what it does when
+// Options.Does says). With Does set, the keys that move on come first, where a narrow box
+// does not cut them: the field's toggle, enter to the next field (or to save on the last
+// field), then the submit key, then the rest (moving in a list, filtering).
 func (m *Modal) helpKeys() []key.Binding {
 	keys := m.form.KeyBinds()
-	return append(keys[:len(keys):len(keys)], m.SubmitKey())
+	submit := m.SubmitKey()
+	if m.opts.Does == "" {
+		return append(keys[:len(keys):len(keys)], submit)
+	}
+	submit = key.NewBinding(key.WithKeys(submit.Keys()...), key.WithHelp(submit.Help().Key, m.opts.Does))
+	var lead, rest []key.Binding
+	for _, b := range keys {
+		switch b.Help().Desc {
+		case "toggle", "next field", m.opts.Does:
+			lead = append(lead, b)
+		default:
+			rest = append(rest, b)
+		}
+	}
+	return append(append(lead, submit), rest...)
 }
 
 // View renders the box.

@@ -9,8 +9,12 @@ import (
 	"github.com/parley-tui/parley/theme"
 )
 
-// Field is one labelled value of a record. Value is sanitized text; "" shows as "—".
-type Field struct{ Label, Value string }
+// Field is one labelled value of a record. Value is sanitized text; "" shows as "—". A
+// Whole value (a URL) wraps onto the lines below its label instead of being cut.
+type Field struct {
+	Label, Value string
+	Whole        bool
+}
 
 // Record lays out one record of a list screen (an operator, a navigation event) as the
 // lower pane of that screen: a title, the record's fields one a line, and under "Also
@@ -25,7 +29,18 @@ func Record(st *theme.Styles, title string, fields []Field, extra []string, w, h
 	var out []string
 	out = append(out, Fit(" "+st.Section.Render(title), w))
 	for _, f := range fields {
-		out = append(out, Fit(" "+st.Label.Render(Pad(f.Label, labelW))+" "+OrDash(f.Value), w))
+		label := " " + st.Label.Render(Pad(f.Label, labelW)) + " "
+		if !f.Whole || f.Value == "" {
+			out = append(out, Fit(label+OrDash(f.Value), w))
+			continue
+		}
+		room := max(1, w-labelW-2)
+		for i, l := range strings.Split(ansi.Hardwrap(f.Value, room, true), "\n") {
+			if i > 0 {
+				label = strings.Repeat(" ", labelW+2)
+			}
+			out = append(out, Fit(label+l, w))
+		}
 	}
 	if len(extra) > 0 {
 		out = append(out, Fit(" "+st.Label.Render("Also sent")+st.Muted.Render(" (fields parley does not read)"), w))

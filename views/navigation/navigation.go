@@ -1,8 +1,9 @@
 // Package navigation is the navigation screen: the pages contacts visited (time, contact,
 // conversation, title, URL, referrer), newest or oldest first, paged 100 at a time with the
 // next page fetched before the cursor reaches the end. enter on an event with a
-// conversation opens that conversation; p shows every field of the selected event, also
-// those parley does not read. A value the server did not send shows as "—".
+// conversation opens that conversation (esc there comes back); p shows every field of the
+// selected event, also those parley does not read, with the whole URL wrapped; y copies the
+// event's URL. A value the server did not send shows as "—".
 package navigation
 
 import (
@@ -16,6 +17,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/views/clipboard"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
@@ -162,6 +164,10 @@ func (m *Model) Focus() tea.Cmd {
 	return nil
 }
 
+// UsesBack is false (common.BackUser): esc has nothing of the screen's own to do, so after
+// a jump here it goes back.
+func (m *Model) UsesBack() bool { return false }
+
 // Blur hides the screen.
 func (m *Model) Blur() { m.l.Blur() }
 
@@ -278,6 +284,15 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.l.Refit()
 	case key.Matches(msg, k.Open):
 		return m.open()
+	case key.Matches(msg, k.CopyID):
+		r, ok := m.Selected()
+		if !ok {
+			return nil
+		}
+		if r.URL == "" {
+			return common.Toast(fmt.Sprintf("Event #%d has no URL", r.ID))
+		}
+		return clipboard.Copy(m.ctx, r.URL, fmt.Sprintf("the URL of event #%d", r.ID))
 	}
 	var cmd tea.Cmd
 	m.l, cmd = m.l.Update(msg)
@@ -327,7 +342,14 @@ func (s source) Detail(w, h int) []string { return s.m.detailLines(w, h) }
 // ShortHelp lists the screen's main keys.
 func (m *Model) ShortHelp() []key.Binding {
 	k := m.ctx.Keys
-	return []key.Binding{k.Down, k.Up, k.Open, k.Order, k.ToggleDetail, k.Refresh}
+	return []key.Binding{k.Down, k.Up, k.Open, copyURL(k.CopyID), k.Order, k.ToggleDetail, k.Refresh}
+}
+
+// copyURL is the copy key as the screen uses it: it copies the event's URL.
+func copyURL(b key.Binding) key.Binding {
+	c := key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "copy URL"))
+	c.SetEnabled(b.Enabled())
+	return c
 }
 
 // FullHelp groups every key of the screen.
@@ -335,7 +357,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	k := m.ctx.Keys
 	return [][]key.Binding{
 		k.Move(),
-		{k.Open, k.Order, k.ToggleDetail, k.Refresh, k.JumpID},
+		{k.Open, copyURL(k.CopyID), k.Order, k.ToggleDetail, k.Refresh, k.JumpID},
 	}
 }
 
@@ -374,7 +396,7 @@ func (m *Model) detailLines(w, h int) []string {
 		{Label: "Contact", Value: contact},
 		{Label: "Conversation", Value: conv},
 		{Label: "Title", Value: r.Title},
-		{Label: "URL", Value: r.URL},
+		{Label: "URL", Value: r.URL, Whole: true},
 		{Label: "Referrer", Value: r.Referrer},
 	}
 	return layout.Record(m.ctx.Styles, fmt.Sprintf("Event #%d", r.ID), fields, r.Extra, w, h)
@@ -495,6 +517,6 @@ func (s source) Empty(list.Status) string { return "No navigation events." }
 // Footnote names the screen's keys at the right of the footer.
 func (s source) Footnote(list.Status) (note, hints string) {
 	k := s.m.ctx.Keys
-	return "", s.m.ctx.Styles.Muted.Render(fmt.Sprintf("%s open conversation · %s order · %s detail · %s refresh ",
-		k.Open.Help().Key, k.Order.Help().Key, k.ToggleDetail.Help().Key, k.Refresh.Help().Key))
+	return "", s.m.ctx.Styles.Muted.Render(fmt.Sprintf("%s open · %s copy URL · %s order · %s detail · %s refresh ",
+		k.Open.Help().Key, k.CopyID.Help().Key, k.Order.Help().Key, k.ToggleDetail.Help().Key, k.Refresh.Help().Key))
 }

@@ -384,3 +384,76 @@ func TestGoldenNavigation(t *testing.T) {
 		})
 	}
 }
+
+// longURLs gives the first event of every page a URL of some 300 characters.
+func longURLs(_ string, body []byte) ([]byte, error) {
+	var page map[string]json.RawMessage
+	if err := json.Unmarshal(body, &page); err != nil {
+		return nil, err
+	}
+	var events []map[string]any
+	if err := json.Unmarshal(page["results"], &events); err != nil {
+		return nil, err
+	}
+	if len(events) > 0 {
+		events[0]["url"] = longURL
+	}
+	page["results"], _ = json.Marshal(events)
+	return json.Marshal(page)
+}
+
+var longURL = "https://shop.example/checkout/step-2?" + strings.Repeat("utm_campaign=winter-sale&", 11) + "end=1"
+
+// TestLongURLWholeInTheDetailAndCopied: the detail (p) shows an event's whole URL, wrapped
+// under its label, not cut; y copies the URL (the toast names the event), and the screen's
+// keys say so.
+func TestLongURLWholeInTheDetailAndCopied(t *testing.T) {
+	t.Setenv("TMUX", "") // the copy goes by OSC 52 only, never into the tmux buffer of the machine
+	e := viewtest.NewEnv(t, sandbox.Options{}, func(next http.RoundTripper) http.RoundTripper {
+		return viewtest.EditBodies{Next: next, Suffix: "/navigation/", Edit: longURLs}
+	})
+	l, m := open(t, e, 100, 40)
+	r, _ := m.Selected()
+	if r.URL != longURL {
+		t.Fatalf("the first event's URL is %q", r.URL)
+	}
+	l.Key("p")
+	view := l.H.Render()
+	viewtest.CheckSize(t, view, 100, 40, "the detail with a long URL")
+	var joined strings.Builder
+	in := false
+	for _, line := range strings.Split(view, "\n") {
+		line = strings.Trim(line, " │")
+		switch {
+		case strings.HasPrefix(line, "URL "):
+			in = true
+			line = strings.TrimSpace(strings.TrimPrefix(line, "URL"))
+		case in && strings.HasPrefix(line, "Referrer"):
+			in = false
+		}
+		if in {
+			joined.WriteString(strings.TrimSpace(line))
+		}
+	}
+	if joined.String() != longURL {
+		t.Fatalf("the detail's URL lines make %q, want the whole URL:\n%s", joined.String(), view)
+	}
+	l.Key("y")
+	l.Until("a toast", func() bool { return l.H.LastToast() != "" })
+	if got := l.H.LastToast(); !strings.Contains(got, fmt.Sprintf("Copied the URL of event #%d", r.ID)) {
+		t.Fatalf("y: toast %q", got)
+	}
+	_, cmd := m.Update(viewtest.Key("y"))
+	copied := false
+	for _, msg := range viewtest.Run(cmd, time.Second) {
+		if _, toast := msg.(common.ToastMsg); !toast && fmt.Sprint(msg) == longURL {
+			copied = true // Bubble Tea's clipboard message carries the text
+		}
+	}
+	if !copied {
+		t.Fatal("y did not put the event's URL on the clipboard")
+	}
+	if !strings.Contains(view, "y copy URL") {
+		t.Fatalf("the screen's keys do not name y:\n%s", view)
+	}
+}

@@ -146,6 +146,7 @@ func NewNoteFormAbove(ctx *common.Ctx, contactID int64, contactName string, floo
 			return "The earlier attempt saved its note" + at + " (with the text as it was then). Send this one as well? " + forms.YesNo(ctx), false
 		},
 		Dirty:   func() bool { return strings.TrimSpace(*body) != "" },
+		Discard: "the note",
 		Width:   72,
 		Success: "Note saved",
 		KeyMap:  km,
@@ -273,6 +274,9 @@ func (f *Form) Submitting() bool { return f.inner.Submitting() }
 
 // Err is the error shown in the form.
 func (f *Form) Err() string { return f.inner.Err() }
+
+// Unsaved is "the note" while it holds text (common.Unsaved): quitting asks first.
+func (f *Form) Unsaved() string { return f.inner.Unsaved() }
 
 // ShortHelp lists the note form's keys.
 func (f *Form) ShortHelp() []key.Binding {

@@ -1,11 +1,15 @@
 // Package prompt is a one-line input shown in the bottom line (search): the open key
-// (enter) submits, the back key (esc) cancels; printable keys are always text.
+// (enter) submits, the back key (esc) cancels; printable keys are always text. The line
+// ends with its keys ("enter search · esc cancel") when there is room for them.
 package prompt
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/common"
@@ -17,7 +21,12 @@ type Model struct {
 	input  textinput.Model
 	label  string
 	submit func(string) tea.Msg
+	does   string // what the open key does, for the hint ("search"; "": no hint)
+	width  int
 }
+
+// minInput is the fewest cells the input keeps before the hint gives way.
+const minInput = 20
 
 // New returns a prompt labelled label, prefilled with value; submit turns the entered text
 // into the message delivered on enter.
@@ -30,6 +39,24 @@ func New(ctx *common.Ctx, label, value string, submit func(string) tea.Msg) *Mod
 	in.SetVirtualCursor(false) // the terminal's cursor (Cursor): no blink frames
 	in.Focus()
 	return &Model{ctx: ctx, input: in, label: label, submit: submit}
+}
+
+// Doing names what the open key does in the hint at the end of the line ("search").
+func (m *Model) Doing(does string) *Model {
+	m.does = does
+	m.SetSize(m.width, 1)
+	return m
+}
+
+// hint is the keys at the end of the line ("enter search · esc cancel").
+func (m *Model) hint() string {
+	k := m.ctx.Keys
+	return k.Open.Help().Key + " " + m.does + " · " + k.Back.Help().Key + " cancel"
+}
+
+// hintShown reports whether the line has room for the hint beside an input of minInput.
+func (m *Model) hintShown() bool {
+	return m.does != "" && m.width >= lipgloss.Width(m.label)+1+minInput+2+lipgloss.Width(m.hint())+1
 }
 
 // InputStyles are the styles of a one-line input beside parley's: bubbles' own for the
@@ -50,8 +77,15 @@ func (m *Model) Init() tea.Cmd { return nil }
 // Cursor is where the terminal's cursor goes in the prompt's line.
 func (m *Model) Cursor() *tea.Cursor { return m.input.Cursor() }
 
-// SetSize fits the input to the bottom line.
-func (m *Model) SetSize(w, _ int) { m.input.SetWidth(max(10, w-len(m.label)-3)) }
+// SetSize fits the input, and the hint when there is room, to the bottom line.
+func (m *Model) SetSize(w, _ int) {
+	m.width = w
+	room := w - lipgloss.Width(m.label) - 3
+	if m.hintShown() {
+		room -= lipgloss.Width(m.hint()) + 2
+	}
+	m.input.SetWidth(max(10, room))
+}
 
 // Inline is true: the prompt sits in the bottom line.
 func (m *Model) Inline() bool { return true }
@@ -87,8 +121,16 @@ func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	return m, cmd
 }
 
-// View renders the input line.
-func (m *Model) View() string { return m.input.View() }
+// View renders the input line, with the hint at its right end when there is room.
+func (m *Model) View() string {
+	v := m.input.View()
+	if !m.hintShown() {
+		return v
+	}
+	h := m.ctx.Styles.Muted.Render(m.hint())
+	gap := max(1, m.width-lipgloss.Width(v)-lipgloss.Width(h)-1)
+	return v + strings.Repeat(" ", gap) + h
+}
 
 // Value is the current text.
 func (m *Model) Value() string { return m.input.Value() }
