@@ -245,7 +245,9 @@ func newContactsCmd(g *globalFlags) *cobra.Command {
 		Long: `Runs the server's search_query on the contacts list. Keywords are combined with
 OR, stemmed and matched as prefixes; results come in rank order (name, email, street,
 city and country weigh most, then notes). Prints a JSON array, or a table with --table.`,
-		Args: cobra.MinimumNArgs(1),
+		Example: `  parley contacts search berlin
+  parley contacts search anna schmidt --table --limit 5`,
+		Args: needArgs(1, -1, "QUERY", "one or more keywords"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			query := strings.TrimSpace(strings.Join(args, " "))
 			if query == "" {
@@ -328,7 +330,9 @@ the period exact to the second. Periods longer than 93 days are split into sever
 (at most 10 per minute per metric; parley waits rather than fail) and merged in time order.
 
 Metrics: run "parley analytics metrics".`,
-		Args: cobra.ExactArgs(1),
+		Example: `  parley analytics export um_conversation_duration --from 30d --to today
+  parley analytics export um_conversation_first_message --from 2026-10-01 --to 2026-10-31 --format json -o october.json`,
+		Args: needArgs(1, 1, "METRIC", "parley analytics metrics lists them"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			metric, ok := client.LookupMetric(args[0])
 			if !ok {
