@@ -65,8 +65,8 @@ const example = `# parley configuration
 # request_timeout: 30s
 
 # Read-only: the TUI offers no edits (no edit keys, forms or deletes); it only reads.
-# Flag --read-only (--read-only=false overrides this line).
-# read_only: false
+# Flag --readonly (--readonly=false overrides this line). Older files write read_only.
+# readonly: false
 
 # Key bindings: an action name and the key or keys that trigger it (a key or a list).
 # The "?" help shows the actions and their keys; conflicts are reported at start-up.
@@ -107,7 +107,7 @@ func WriteExample(path string, force bool) error {
 
 // Setting is one top-level scalar value for Set.
 type Setting struct {
-	Key   string // one of base_url, organization_id, operator_id, theme, refresh_interval, page_size, request_budget, team_size, request_timeout, read_only
+	Key   string // one of base_url, organization_id, operator_id, theme, refresh_interval, page_size, request_budget, team_size, request_timeout, readonly
 	Value string
 }
 
@@ -149,12 +149,16 @@ func Set(path string, settings ...Setting) (SetResult, error) {
 			continue
 		}
 		res.Changed = append(res.Changed, s.Key)
-		out, err := setLine(data, s)
+		edit := s
+		if old := before.spelled[s.Key]; old != "" {
+			edit.Key = old // the file's line, as the file spells it
+		}
+		out, err := setLine(data, edit)
 		if err == nil {
 			err = check(out, path, want)
 		}
 		if err != nil {
-			out, err = setNode(data, s)
+			out, err = setNode(data, edit)
 			if err == nil {
 				err = check(out, path, want)
 			}
@@ -228,7 +232,7 @@ func check(data []byte, path string, want Config) error {
 func sameValues(a, b Config) bool {
 	a.Path, b.Path, a.Exists, b.Exists = "", "", false, false
 	a.Lines, b.Lines, a.KeyLines, b.KeyLines = nil, nil, nil, nil
-	a.Serve.Lines, b.Serve.Lines = nil, nil
+	a.Serve.Lines, b.Serve.Lines, a.spelled, b.spelled = nil, nil, nil, nil
 	return reflect.DeepEqual(a, b)
 }
 

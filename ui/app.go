@@ -62,7 +62,7 @@ type Options struct {
 	// for a dark one until it answers; a terminal that never answers keeps them).
 	AskBackground bool
 
-	// ReadOnly: a viewer (and `parley --read-only`): no edit keys anywhere (keymap.ReadOnly
+	// ReadOnly: a viewer (and `parley --readonly`): no edit keys anywhere (keymap.ReadOnly
 	// disables them, so neither the footer nor help shows them, and no edit form opens);
 	// the client's gate, where one is set, refuses writes anyway.
 	ReadOnly bool
