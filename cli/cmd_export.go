@@ -436,11 +436,24 @@ Metrics: run "parley analytics metrics".`,
 	_ = exp.MarkFlagRequired("from")
 	_ = exp.MarkFlagRequired("to")
 
+	var metricsJSON bool
 	metrics := &cobra.Command{
 		Use:   "metrics",
 		Short: "List every analytics metric with what it measures",
-		Args:  noArgs,
+		Long: `Lists every metric of the Analytics API v1 by group, with what it measures.
+
+With --json: a JSON array, one object per metric in the same order, each with the fields
+metric, group, description, value (what the data point's value means), value_str (what its
+value_str means), unit ("", count, seconds, percent, rating or id) and categorical (true when
+value_str holds a category worth a breakdown). Every field is always present ("" when the
+spec says nothing); the names are stable.`,
+		Example: `  parley analytics metrics
+  parley analytics metrics --json | jq -r '.[] | select(.unit == "seconds") | .metric'`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if metricsJSON {
+				return writeMetricsJSON(cmd.OutOrStdout())
+			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			for _, grp := range client.MetricGroups {
 				fmt.Fprintf(tw, "%s\n", grp)
@@ -453,8 +466,51 @@ Metrics: run "parley analytics metrics".`,
 			return tw.Flush()
 		},
 	}
+	metrics.Flags().BoolVar(&metricsJSON, "json", false, "print a JSON array (fields: metric, group, description, value, value_str, unit, categorical)")
 	cmd.AddCommand(exp, metrics)
 	return cmd
+}
+
+// metricJSON is one metric of `parley analytics metrics --json`. Its field names are a
+// contract for scripts (README, Command line): add fields, never rename or drop one.
+type metricJSON struct {
+	Metric      string `json:"metric"`
+	Group       string `json:"group"`
+	Description string `json:"description"`
+	Value       string `json:"value"`
+	ValueStr    string `json:"value_str"`
+	Unit        string `json:"unit"`
+	Categorical bool   `json:"categorical"`
+}
+
+// orderedMetrics is every metric in the order the table lists them: by group.
+func orderedMetrics() []client.MetricInfo {
+	out := make([]client.MetricInfo, 0, len(client.Metrics))
+	for _, grp := range client.MetricGroups {
+		for _, m := range client.Metrics {
+			if m.Group == grp {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// writeMetricsJSON writes every metric as a JSON array of metricJSON.
+func writeMetricsJSON(w io.Writer) error {
+	ms := orderedMetrics()
+	out := make([]metricJSON, len(ms))
+	for i, m := range ms {
+		out[i] = metricJSON{Metric: string(m.Metric), Group: m.Group, Description: m.Description,
+			Value: m.Value, ValueStr: m.ValueStr, Unit: string(m.Unit), Categorical: m.Categorical}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return fmt.Errorf("write output: %w", err)
+	}
+	return nil
 }
 
 // parseRange reads --from/--to with when.ParseSpan: dates, or times when either end has a
