@@ -24,7 +24,6 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/export"
 	"github.com/parley-tui/parley/sanitize"
-	"github.com/parley-tui/parley/when"
 )
 
 // newConversationsCmd is `parley conversations export`.
@@ -158,14 +157,14 @@ func (f *conversationFilterFlags) register(cmd *cobra.Command) {
 	fl.Int64Var(&f.contactID, "contact", 0, "conversations of this contact id")
 	fl.Int64Var(&f.idGT, "id-gt", 0, "id greater than")
 	fl.Int64Var(&f.idLT, "id-lt", 0, "id smaller than")
-	fl.StringVar(&f.firstFrom, "first-message-from", "", "first contact message sent after")
-	fl.StringVar(&f.firstTo, "first-message-to", "", "first contact message sent up to (a date: the whole day)")
-	fl.StringVar(&f.lastFrom, "last-message-from", "", "last contact message sent after")
-	fl.StringVar(&f.lastTo, "last-message-to", "", "last contact message sent up to (a date: the whole day)")
-	fl.StringVar(&f.updatedFrom, "updated-from", "", "last update after")
-	fl.StringVar(&f.updatedTo, "updated-to", "", "last update up to (a date: the whole day)")
-	fl.StringVar(&f.activityFrom, "activity-from", "", "last activity after")
-	fl.StringVar(&f.activityTo, "activity-to", "", "last activity up to (a date: the whole day)")
+	dateVar(cmd, &f.firstFrom, "first-message-from", "first contact message sent after")
+	dateVar(cmd, &f.firstTo, "first-message-to", "first contact message sent up to, a date meaning the whole day")
+	dateVar(cmd, &f.lastFrom, "last-message-from", "last contact message sent after")
+	dateVar(cmd, &f.lastTo, "last-message-to", "last contact message sent up to, a date meaning the whole day")
+	dateVar(cmd, &f.updatedFrom, "updated-from", "last update after")
+	dateVar(cmd, &f.updatedTo, "updated-to", "last update up to, a date meaning the whole day")
+	dateVar(cmd, &f.activityFrom, "activity-from", "last activity after")
+	dateVar(cmd, &f.activityTo, "activity-to", "last activity up to, a date meaning the whole day")
 }
 
 // filter builds the API filter; warn receives what is accepted but doubtful.
@@ -210,7 +209,7 @@ func (f *conversationFilterFlags) filter(now time.Time, warn func(string)) (clie
 		if t.val == "" {
 			continue
 		}
-		v, err := parseFilterTime("--"+t.flag, t.val, now)
+		v, err := readDate(t.flag, t.val, now)
 		if err != nil {
 			return out, err
 		}
@@ -221,12 +220,6 @@ func (f *conversationFilterFlags) filter(now time.Time, warn func(string)) (clie
 		*t.dst = v.Time
 	}
 	return out, nil
-}
-
-// parseFilterTime reads a time filter flag with when.ParseField: a date, a date and time,
-// ISO 8601, today/yesterday/now or an age before now (7d, 12h, 1h30m), within 2000–2100.
-func parseFilterTime(flag, s string, now time.Time) (when.Value, error) {
-	return when.ParseField(flag, s, now)
 }
 
 // newContactsCmd is `parley contacts search`.
@@ -424,8 +417,8 @@ Metrics: run "parley analytics metrics".`,
 		},
 	}
 	fl := exp.Flags()
-	fl.StringVar(&from, "from", "", "first day (2026-10-01, 2026-10-01T14:30:00, 30d; UTC)")
-	fl.StringVar(&to, "to", "", "last day, inclusive (same formats)")
+	dateVar(exp, &from, "from", "start, inclusive, UTC")
+	dateVar(exp, &to, "to", "end, inclusive, UTC")
 	fl.StringVar(&orgIDs, "organization-ids", "", "organization ids (comma or space separated)")
 	fl.StringVar(&widgetIDs, "widget-ids", "", "widget ids")
 	fl.StringVar(&operatorIDs, "operator-ids", "", "operator ids")
@@ -513,10 +506,10 @@ func writeMetricsJSON(w io.Writer) error {
 	return nil
 }
 
-// parseRange reads --from/--to with when.ParseSpan: dates, or times when either end has a
-// time of day (a date-only end then includes that whole day).
+// parseRange reads --from/--to with readSpan: dates, or times when either end has a time
+// of day (a date-only end then includes that whole day).
 func parseRange(from, to string, now time.Time) (f, t time.Time, withTime bool, err error) {
-	sp, err := when.ParseSpan("--from", from, "--to", to, now)
+	sp, err := readSpan("from", from, "to", to, now)
 	if err != nil {
 		return time.Time{}, time.Time{}, false, err
 	}
