@@ -7,21 +7,13 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// eachCommand calls f for every command of parley's tree, the root included.
-func eachCommand(root *cobra.Command, f func(*cobra.Command)) {
-	f(root)
-	for _, c := range root.Commands() {
-		eachCommand(c, f)
-	}
-}
-
 // Every command that takes arguments answers a missing one with what is missing, its usage
 // line and an example, and extra ones with their count, never with cobra's "requires at
 // least 1 arg(s), only received 0" and never repeating what was typed.
 func TestEveryCommandSaysWhatArgumentIsMissing(t *testing.T) {
 	root := newRootCmd("test")
 	takesArgs := 0
-	eachCommand(root, func(cmd *cobra.Command) {
+	eachCmd(root, func(cmd *cobra.Command) {
 		if cmd.Args == nil || !cmd.Runnable() {
 			return
 		}

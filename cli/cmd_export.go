@@ -125,6 +125,7 @@ yesterday, or an age before now: 2w, 7d, 12h, 90m, 1h30m. They must fall in 2000
 	exp.Flags().IntVar(&pageSize, "page-size", client.MaxLimit, "conversations per request (1..100)")
 	exp.Flags().IntVar(&max, "max", 0, "stop after this many conversations (0 = all)")
 	exp.Flags().StringVarP(&output, "output", "o", "", "write to this file (mode 0600) instead of stdout")
+	noFiles(exp, "page-size", "max")
 	cmd.AddCommand(exp)
 	return cmd
 }
@@ -165,6 +166,8 @@ func (f *conversationFilterFlags) register(cmd *cobra.Command) {
 	dateVar(cmd, &f.updatedTo, "updated-to", "last update up to, a date meaning the whole day")
 	dateVar(cmd, &f.activityFrom, "activity-from", "last activity after")
 	dateVar(cmd, &f.activityTo, "activity-to", "last activity up to, a date meaning the whole day")
+	completeValues(cmd, "status", statusCompletions()...)
+	noFiles(cmd, "contact-uuid", "operator-id", "topic", "widget", "contact", "id-gt", "id-lt")
 }
 
 // filter builds the API filter; warn receives what is accepted but doubtful.
@@ -277,6 +280,8 @@ city and country weigh most, then notes). Prints a JSON array, or a table with -
 	}
 	search.Flags().IntVar(&limit, "limit", 20, "how many results (1..100)")
 	search.Flags().BoolVar(&table, "table", false, "print a table for humans instead of JSON")
+	noFiles(search, "limit")
+	search.ValidArgsFunction = cobra.NoFileCompletions
 	cmd.AddCommand(search)
 	return cmd
 }
@@ -426,6 +431,10 @@ Metrics: run "parley analytics metrics".`,
 	fl.StringVar(&mode, "mode", "", "operator mode: human or bot (default all)")
 	fl.StringVar(&format, "format", "csv", "csv or json")
 	fl.StringVarP(&output, "output", "o", "", "write to this file (mode 0600) instead of stdout")
+	completeValues(exp, "mode", modeCompletions()...)
+	completeValues(exp, "format", formatCompletions()...)
+	noFiles(exp, "organization-ids", "widget-ids", "operator-ids", "group-ids")
+	exp.ValidArgsFunction = completeMetric
 	_ = exp.MarkFlagRequired("from")
 	_ = exp.MarkFlagRequired("to")
 

@@ -64,6 +64,6 @@ var dateSuggestions = []string{
 }
 
 // completeDate completes a time flag: the words and a few ages (dates are typed).
-func completeDate(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	return dateSuggestions, cobra.ShellCompDirectiveNoFileComp
+func completeDate(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	return withPrefix(dateSuggestions, toComplete), cobra.ShellCompDirectiveNoFileComp
 }

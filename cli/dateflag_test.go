@@ -108,7 +108,7 @@ func TestEveryDateFlagTakesEveryForm(t *testing.T) {
 		{"yesterday", "yesterday", now.AddDate(0, 0, -1).Format(time.DateOnly)},
 	}
 	var found []string
-	eachCommand(newRootCmd("test"), func(cmd *cobra.Command) {
+	eachCmd(newRootCmd("test"), func(cmd *cobra.Command) {
 		cmd.Flags().VisitAll(func(f *pflag.Flag) {
 			if !isDateFlag(f) {
 				if timeFlagName.MatchString(f.Name) {

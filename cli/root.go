@@ -123,5 +123,7 @@ from an embedded sandbox.`,
 	root.AddCommand(newAnalyticsCmd(g))
 	root.AddCommand(newSandboxCmd())
 	root.AddCommand(newServeCmd(g))
+	noFiles(root, "base-url", "org", "operator")
+	setUpCompletion(root)
 	return root
 }

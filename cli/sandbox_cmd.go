@@ -94,6 +94,9 @@ func newSandboxCmd() *cobra.Command {
 	fl.IntVar(&f.burst, "burst", 40, "requests allowed at once above --burst-rate")
 	fl.DurationVar(&f.latency, "latency", 0, "hold every answer back this long, as a slow link would (e.g. 300ms)")
 	fl.StringArrayVar(&f.variants, "variant", nil, "answer as another server meeting the spec would (see Variants above; repeatable or comma-separated)")
+	completeValues(cmd, "size", sizeCompletions()...)
+	completeValues(cmd, "variant", variantCompletions()...)
+	noFiles(cmd, "addr", "seed", "daily-limit", "burst-rate", "burst", "latency")
 	return cmd
 }
 
