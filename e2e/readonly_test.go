@@ -41,7 +41,9 @@ func pressRefused(t *testing.T, tui *TUI, where string, keys []string, refused m
 		}
 		tui.Keys(name)
 		if refused[k] {
-			tui.WaitUntil(func(s string) bool { return strings.Contains(s, "read-only: "+k+" (") && strings.Contains(s, ") is off") },
+			tui.WaitUntil(func(s string) bool {
+				return strings.Contains(s, "read-only: "+k+" (") && strings.Contains(s, ") is off")
+			},
 				10*time.Second, where+": the toast for "+k)
 		}
 		if s := tui.Screen(); strings.Contains(s, "┃ ") && strings.Contains(s, "Cancel") {
@@ -118,7 +120,9 @@ func TestReadOnlyWalkSendsOnlyGET(t *testing.T) {
 	tui.WaitUntil(func(s string) bool { return !strings.Contains(s, "Date range (UTC)") }, 10*time.Second, "the range menu to close")
 	tui.WaitFor("Last month", 10*time.Second)
 	tui.Keys("Enter") // run it now
-	tui.WaitUntil(func(s string) bool { return !strings.Contains(s, "Runs when you pause") && !strings.Contains(s, "No results yet") },
+	tui.WaitUntil(func(s string) bool {
+		return !strings.Contains(s, "Runs when you pause") && !strings.Contains(s, "No results yet")
+	},
 		30*time.Second, "the analytics query")
 	pressRefused(t, tui, "analytics", []string{"e", "n", "t"}, refused)
 
