@@ -53,6 +53,7 @@ func completionCmd(c *cobra.Command) {
 	var shells []string
 	for _, sub := range c.Commands() {
 		shells = append(shells, sub.Name())
+		sub.Args = noArgs // cobra.NoArgs would repeat what was typed
 	}
 	list := strings.Join(shells, ", ")
 	c.Args = needArgs(1, 1, "SHELL", list)
