@@ -24,7 +24,6 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/export"
 	"github.com/parley-tui/parley/sanitize"
-	"github.com/parley-tui/parley/when"
 )
 
 // newConversationsCmd is `parley conversations export`.
@@ -126,6 +125,7 @@ yesterday, or an age before now: 2w, 7d, 12h, 90m, 1h30m. They must fall in 2000
 	exp.Flags().IntVar(&pageSize, "page-size", client.MaxLimit, "conversations per request (1..100)")
 	exp.Flags().IntVar(&max, "max", 0, "stop after this many conversations (0 = all)")
 	exp.Flags().StringVarP(&output, "output", "o", "", "write to this file (mode 0600) instead of stdout")
+	noFiles(exp, "page-size", "max")
 	cmd.AddCommand(exp)
 	return cmd
 }
@@ -158,14 +158,16 @@ func (f *conversationFilterFlags) register(cmd *cobra.Command) {
 	fl.Int64Var(&f.contactID, "contact", 0, "conversations of this contact id")
 	fl.Int64Var(&f.idGT, "id-gt", 0, "id greater than")
 	fl.Int64Var(&f.idLT, "id-lt", 0, "id smaller than")
-	fl.StringVar(&f.firstFrom, "first-message-from", "", "first contact message sent after")
-	fl.StringVar(&f.firstTo, "first-message-to", "", "first contact message sent up to (a date: the whole day)")
-	fl.StringVar(&f.lastFrom, "last-message-from", "", "last contact message sent after")
-	fl.StringVar(&f.lastTo, "last-message-to", "", "last contact message sent up to (a date: the whole day)")
-	fl.StringVar(&f.updatedFrom, "updated-from", "", "last update after")
-	fl.StringVar(&f.updatedTo, "updated-to", "", "last update up to (a date: the whole day)")
-	fl.StringVar(&f.activityFrom, "activity-from", "", "last activity after")
-	fl.StringVar(&f.activityTo, "activity-to", "", "last activity up to (a date: the whole day)")
+	dateVar(cmd, &f.firstFrom, "first-message-from", "first contact message sent after")
+	dateVar(cmd, &f.firstTo, "first-message-to", "first contact message sent up to, a date meaning the whole day")
+	dateVar(cmd, &f.lastFrom, "last-message-from", "last contact message sent after")
+	dateVar(cmd, &f.lastTo, "last-message-to", "last contact message sent up to, a date meaning the whole day")
+	dateVar(cmd, &f.updatedFrom, "updated-from", "last update after")
+	dateVar(cmd, &f.updatedTo, "updated-to", "last update up to, a date meaning the whole day")
+	dateVar(cmd, &f.activityFrom, "activity-from", "last activity after")
+	dateVar(cmd, &f.activityTo, "activity-to", "last activity up to, a date meaning the whole day")
+	completeValues(cmd, "status", statusCompletions()...)
+	noFiles(cmd, "contact-uuid", "operator-id", "topic", "widget", "contact", "id-gt", "id-lt")
 }
 
 // filter builds the API filter; warn receives what is accepted but doubtful.
@@ -210,7 +212,7 @@ func (f *conversationFilterFlags) filter(now time.Time, warn func(string)) (clie
 		if t.val == "" {
 			continue
 		}
-		v, err := parseFilterTime("--"+t.flag, t.val, now)
+		v, err := readDate(t.flag, t.val, now)
 		if err != nil {
 			return out, err
 		}
@@ -221,12 +223,6 @@ func (f *conversationFilterFlags) filter(now time.Time, warn func(string)) (clie
 		*t.dst = v.Time
 	}
 	return out, nil
-}
-
-// parseFilterTime reads a time filter flag with when.ParseField: a date, a date and time,
-// ISO 8601, today/yesterday/now or an age before now (7d, 12h, 1h30m), within 2000–2100.
-func parseFilterTime(flag, s string, now time.Time) (when.Value, error) {
-	return when.ParseField(flag, s, now)
 }
 
 // newContactsCmd is `parley contacts search`.
@@ -245,7 +241,9 @@ func newContactsCmd(g *globalFlags) *cobra.Command {
 		Long: `Runs the server's search_query on the contacts list. Keywords are combined with
 OR, stemmed and matched as prefixes; results come in rank order (name, email, street,
 city and country weigh most, then notes). Prints a JSON array, or a table with --table.`,
-		Args: cobra.MinimumNArgs(1),
+		Example: `  parley contacts search berlin
+  parley contacts search anna schmidt --table --limit 5`,
+		Args: needArgs(1, -1, "QUERY", "one or more keywords"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			query := strings.TrimSpace(strings.Join(args, " "))
 			if query == "" {
@@ -282,6 +280,8 @@ city and country weigh most, then notes). Prints a JSON array, or a table with -
 	}
 	search.Flags().IntVar(&limit, "limit", 20, "how many results (1..100)")
 	search.Flags().BoolVar(&table, "table", false, "print a table for humans instead of JSON")
+	noFiles(search, "limit")
+	search.ValidArgsFunction = cobra.NoFileCompletions
 	cmd.AddCommand(search)
 	return cmd
 }
@@ -328,7 +328,9 @@ the period exact to the second. Periods longer than 93 days are split into sever
 (at most 10 per minute per metric; parley waits rather than fail) and merged in time order.
 
 Metrics: run "parley analytics metrics".`,
-		Args: cobra.ExactArgs(1),
+		Example: `  parley analytics export um_conversation_duration --from 30d --to today
+  parley analytics export um_conversation_first_message --from 2026-10-01 --to 2026-10-31 --format json -o october.json`,
+		Args: needArgs(1, 1, "METRIC", "parley analytics metrics lists them"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			metric, ok := client.LookupMetric(args[0])
 			if !ok {
@@ -420,8 +422,8 @@ Metrics: run "parley analytics metrics".`,
 		},
 	}
 	fl := exp.Flags()
-	fl.StringVar(&from, "from", "", "first day (2026-10-01, 2026-10-01T14:30:00, 30d; UTC)")
-	fl.StringVar(&to, "to", "", "last day, inclusive (same formats)")
+	dateVar(exp, &from, "from", "start, inclusive, UTC")
+	dateVar(exp, &to, "to", "end, inclusive, UTC")
 	fl.StringVar(&orgIDs, "organization-ids", "", "organization ids (comma or space separated)")
 	fl.StringVar(&widgetIDs, "widget-ids", "", "widget ids")
 	fl.StringVar(&operatorIDs, "operator-ids", "", "operator ids")
@@ -429,14 +431,31 @@ Metrics: run "parley analytics metrics".`,
 	fl.StringVar(&mode, "mode", "", "operator mode: human or bot (default all)")
 	fl.StringVar(&format, "format", "csv", "csv or json")
 	fl.StringVarP(&output, "output", "o", "", "write to this file (mode 0600) instead of stdout")
+	completeValues(exp, "mode", modeCompletions()...)
+	completeValues(exp, "format", formatCompletions()...)
+	noFiles(exp, "organization-ids", "widget-ids", "operator-ids", "group-ids")
+	exp.ValidArgsFunction = completeMetric
 	_ = exp.MarkFlagRequired("from")
 	_ = exp.MarkFlagRequired("to")
 
+	var metricsJSON bool
 	metrics := &cobra.Command{
 		Use:   "metrics",
 		Short: "List every analytics metric with what it measures",
-		Args:  noArgs,
+		Long: `Lists every metric of the Analytics API v1 by group, with what it measures.
+
+With --json: a JSON array, one object per metric in the same order, each with the fields
+metric, group, description, value (what the data point's value means), value_str (what its
+value_str means), unit ("", count, seconds, percent, rating or id) and categorical (true when
+value_str holds a category worth a breakdown). Every field is always present ("" when the
+spec says nothing); the names are stable.`,
+		Example: `  parley analytics metrics
+  parley analytics metrics --json | jq -r '.[] | select(.unit == "seconds") | .metric'`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if metricsJSON {
+				return writeMetricsJSON(cmd.OutOrStdout())
+			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			for _, grp := range client.MetricGroups {
 				fmt.Fprintf(tw, "%s\n", grp)
@@ -449,14 +468,57 @@ Metrics: run "parley analytics metrics".`,
 			return tw.Flush()
 		},
 	}
+	metrics.Flags().BoolVar(&metricsJSON, "json", false, "print a JSON array (fields: metric, group, description, value, value_str, unit, categorical)")
 	cmd.AddCommand(exp, metrics)
 	return cmd
 }
 
-// parseRange reads --from/--to with when.ParseSpan: dates, or times when either end has a
-// time of day (a date-only end then includes that whole day).
+// metricJSON is one metric of `parley analytics metrics --json`. Its field names are a
+// contract for scripts (README, Command line): add fields, never rename or drop one.
+type metricJSON struct {
+	Metric      string `json:"metric"`
+	Group       string `json:"group"`
+	Description string `json:"description"`
+	Value       string `json:"value"`
+	ValueStr    string `json:"value_str"`
+	Unit        string `json:"unit"`
+	Categorical bool   `json:"categorical"`
+}
+
+// orderedMetrics is every metric in the order the table lists them: by group.
+func orderedMetrics() []client.MetricInfo {
+	out := make([]client.MetricInfo, 0, len(client.Metrics))
+	for _, grp := range client.MetricGroups {
+		for _, m := range client.Metrics {
+			if m.Group == grp {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// writeMetricsJSON writes every metric as a JSON array of metricJSON.
+func writeMetricsJSON(w io.Writer) error {
+	ms := orderedMetrics()
+	out := make([]metricJSON, len(ms))
+	for i, m := range ms {
+		out[i] = metricJSON{Metric: string(m.Metric), Group: m.Group, Description: m.Description,
+			Value: m.Value, ValueStr: m.ValueStr, Unit: string(m.Unit), Categorical: m.Categorical}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return fmt.Errorf("write output: %w", err)
+	}
+	return nil
+}
+
+// parseRange reads --from/--to with readSpan: dates, or times when either end has a time
+// of day (a date-only end then includes that whole day).
 func parseRange(from, to string, now time.Time) (f, t time.Time, withTime bool, err error) {
-	sp, err := when.ParseSpan("--from", from, "--to", to, now)
+	sp, err := readSpan("from", from, "to", to, now)
 	if err != nil {
 		return time.Time{}, time.Time{}, false, err
 	}

@@ -169,15 +169,15 @@ func TestExportFilterTimes(t *testing.T) {
 		" 1h30m ":                   time.Date(2026, 3, 10, 10, 30, 0, 0, time.UTC),
 		"yesterday":                 time.Date(2026, 3, 9, 0, 0, 0, 0, time.UTC),
 	} {
-		got, err := parseFilterTime("--updated-from", in, now)
+		got, err := readDate("updated-from", in, now)
 		if err != nil || !got.Time.Equal(want) {
-			t.Errorf("parseFilterTime(%q) = %v, %v; want %v", in, got, err, want)
+			t.Errorf("readDate(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
 	for _, in := range []string{"0", "last week", "-7d", "7", "d", "-2h", "7days", "2026-13-01",
 		"3000000h", "999999999999999999d", "2000000h", "1999-12-31", "2101-01-01"} {
-		if got, err := parseFilterTime("--updated-from", in, now); err == nil || !strings.HasPrefix(err.Error(), "--updated-from: ") {
-			t.Errorf("parseFilterTime(%q) = %v, %v; want an error naming the flag", in, got, err)
+		if got, err := readDate("updated-from", in, now); err == nil || !strings.HasPrefix(err.Error(), "--updated-from: ") {
+			t.Errorf("readDate(%q) = %v, %v; want an error naming the flag", in, got, err)
 		}
 	}
 	f := conversationFilterFlags{updatedFrom: "7d", activityTo: "2026-03-09", firstTo: "yesterday", lastTo: "2026-03-09T10:00", status: "New", operatorID: 3}

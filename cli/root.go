@@ -51,7 +51,8 @@ type globalFlags struct {
 	demo       bool
 	configPath string
 	debug      string
-	// readOnly is the root command's --read-only (the TUI only; not a persistent flag).
+	// readOnly is the root command's --readonly, or --read-only, its earlier spelling (the
+	// TUI only; not a persistent flag).
 	readOnly optBool
 	// mouse is the root command's --mouse (the TUI only; not a persistent flag).
 	mouse optBool
@@ -60,7 +61,7 @@ type globalFlags struct {
 }
 
 // optBool is a boolean flag that remembers whether it was given: given, it wins over the
-// config file (--read-only=false too); not given, the file decides.
+// config file (--readonly=false too); not given, the file decides.
 type optBool struct{ given, value bool }
 
 func (b *optBool) String() string { return strconv.FormatBool(b.value) }
@@ -109,10 +110,14 @@ from an embedded sandbox.`,
 	pf.BoolVar(&g.demo, "demo", false, "use the embedded sandbox with demo data")
 	pf.StringVar(&g.configPath, "config", "", "config file (env PARLEY_CONFIG; default $XDG_CONFIG_HOME/parley/config.yaml)")
 	pf.StringVar(&g.debug, "debug", "", "write a debug log to this file")
-	ro := root.Flags().VarPF(&g.readOnly, "read-only", "", "offer no edits: no edit keys, forms or deletes (config read_only)")
+	ro := root.Flags().VarPF(&g.readOnly, "readonly", "", "offer no edits and send no request but GET: no edit keys, forms or deletes (config readonly)")
 	ro.NoOptDefVal = "true"
 	mo := root.Flags().VarPF(&g.mouse, "mouse", "", "click and scroll with the mouse; shift-drag selects text (env PARLEY_MOUSE, config mouse)")
 	mo.NoOptDefVal = "true"
+	// The earlier spelling still works, out of the help.
+	old := root.Flags().VarPF(&g.readOnly, "read-only", "", "the earlier spelling of --readonly")
+	old.NoOptDefVal = "true"
+	old.Hidden = true
 
 	// Subcommands register here, one line each.
 	root.AddCommand(newAuthCmd(g))
@@ -122,5 +127,7 @@ from an embedded sandbox.`,
 	root.AddCommand(newAnalyticsCmd(g))
 	root.AddCommand(newSandboxCmd())
 	root.AddCommand(newServeCmd(g))
+	noFiles(root, "base-url", "org", "operator")
+	setUpCompletion(root)
 	return root
 }

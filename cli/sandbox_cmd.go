@@ -94,6 +94,9 @@ func newSandboxCmd() *cobra.Command {
 	fl.IntVar(&f.burst, "burst", 40, "requests allowed at once above --burst-rate")
 	fl.DurationVar(&f.latency, "latency", 0, "hold every answer back this long, as a slow link would (e.g. 300ms)")
 	fl.StringArrayVar(&f.variants, "variant", nil, "answer as another server meeting the spec would (see Variants above; repeatable or comma-separated)")
+	completeValues(cmd, "size", sizeCompletions()...)
+	completeValues(cmd, "variant", variantCompletions()...)
+	noFiles(cmd, "addr", "seed", "daily-limit", "burst-rate", "burst", "latency")
 	return cmd
 }
 
@@ -150,6 +153,18 @@ func runSandbox(ctx context.Context, f sandboxFlags, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
+	// The address first: a port that is taken fails at once, before any file is made and
+	// before the database is opened or seeded (which takes a while and would be wasted).
+	ln, err := listen(ctx, f.addr)
+	if err != nil {
+		return err
+	}
+	handedOver := false
+	defer func() {
+		if !handedOver {
+			_ = ln.Close()
+		}
+	}()
 	if err := os.MkdirAll(filepath.Dir(f.db), 0o700); err != nil {
 		return fmt.Errorf("create the database directory: %w", err)
 	}
@@ -171,7 +186,8 @@ func runSandbox(ctx context.Context, f sandboxFlags, stdout, stderr io.Writer) e
 
 	fmt.Fprintf(stderr, "parley sandbox: opening %s (size %s, seed %d)…\n", f.db, size, f.seed)
 	began := time.Now()
-	run, err := sandbox.Start(ctx, opts, f.addr)
+	run, err := sandbox.StartOn(ctx, opts, ln)
+	handedOver = true // StartOn closes it on failure, Close on success
 	if err != nil {
 		return fmt.Errorf("start the sandbox: %w", err)
 	}
@@ -205,6 +221,33 @@ func runSandbox(ctx context.Context, f sandboxFlags, stdout, stderr io.Writer) e
 		return fmt.Errorf("shut down the sandbox: %w", err)
 	}
 	return nil
+}
+
+// listen opens the sandbox's address. A taken address is said in those words, with the
+// address and what to do, and not as a network failure ("cannot reach …"), which is what
+// the error would read like if it kept the *net.OpError.
+func listen(ctx context.Context, addr string) (net.Listener, error) {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return nil, fmt.Errorf("--addr %s: address already in use (another program listens there; give another port, or port 0 for a free one)", addr)
+	case errors.Is(err, syscall.EACCES):
+		return nil, fmt.Errorf("--addr %s: permission denied (ports below 1024 need privileges; give a higher port, or port 0 for a free one)", addr)
+	case err != nil:
+		return nil, fmt.Errorf("--addr %s: cannot listen there: %s", addr, listenReason(err))
+	}
+	return ln, nil
+}
+
+// listenReason is the last part of a listen error ("cannot assign requested address"),
+// without the *net.OpError around it.
+func listenReason(err error) string {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil {
+		return op.Err.Error()
+	}
+	return err.Error()
 }
 
 // reach says where a listener on a is and whether other machines can reach it: on any

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
@@ -421,5 +423,40 @@ func TestSandboxCommandVariants(t *testing.T) {
 	}
 	if body := badLimit(again); !strings.HasPrefix(body, `{"detail":`) {
 		t.Fatalf("without variants: %s", body)
+	}
+}
+
+// A taken port is said in those words, with the address, and before anything is made: no
+// database is opened or seeded and no request log is created (listen, then seed, then serve).
+func TestSandboxCommandOnATakenPort(t *testing.T) {
+	bin := parleyBinary(t)
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	addr := taken.Addr().String()
+	dir := t.TempDir()
+	db, logPath := filepath.Join(dir, "s.db"), filepath.Join(dir, "requests.jsonl")
+	r := runParley(t, bin, headlessEnv(t), "", "sandbox", "--addr", addr, "--db", db, "--size", "small", "--request-log", logPath)
+	if r.err == nil {
+		t.Fatalf("the sandbox started on a taken port; stderr:\n%s", r.stderr)
+	}
+	want := "parley: --addr " + addr + ": address already in use"
+	if !strings.HasPrefix(r.stderr, want) {
+		t.Errorf("stderr %q, want it to start with %q", r.stderr, want)
+	}
+	for _, bad := range []string{"cannot reach", "cannot connect", "opening", "seeded"} {
+		if strings.Contains(r.stderr, bad) {
+			t.Errorf("stderr says %q: %s", bad, r.stderr)
+		}
+	}
+	for _, p := range []string{db, logPath} {
+		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s was made before the port was checked (stat: %v)", filepath.Base(p), err)
+		}
+	}
+	if r.stdout != "" {
+		t.Errorf("stdout %q, want nothing", r.stdout)
 	}
 }

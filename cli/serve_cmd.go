@@ -93,6 +93,7 @@ func newServeCmd(g *globalFlags) *cobra.Command {
 	fl.IntVar(&f.maxSessions, "max-sessions", serve.DefaultMaxSessions, "most sessions at once")
 	fl.DurationVar(&f.idleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "end a session after this long without a key")
 	fl.IntVar(&f.connRate, "conn-rate", serve.DefaultConnPerMinute, "connections one address may open per minute")
+	noFiles(cmd, "addr", "max-sessions", "idle-timeout", "conn-rate")
 	return cmd
 }
 

@@ -61,7 +61,7 @@ type Settings struct {
 	RequestBudget int
 	// RequestTimeout bounds one attempt of one API request (default 30s).
 	RequestTimeout time.Duration
-	// ReadOnly: the TUI offers no edits (--read-only, else read_only in the config file;
+	// ReadOnly: the TUI offers no edits (--readonly, else readonly in the config file;
 	// default false).
 	ReadOnly bool
 	// Mouse: the TUI takes clicks and the wheel (--mouse, else PARLEY_MOUSE, else mouse in

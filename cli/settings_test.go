@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -253,46 +254,59 @@ func TestSettingsLedgerDir(t *testing.T) {
 	}
 }
 
-// TestReadOnlyFlagOverTheFile: the root command's --read-only (alone it means true) wins
-// over read_only in the config file, --read-only=false included; without the flag the file
-// decides, and without either parley is not read-only.
+// TestReadOnlyFlagOverTheFile: the root command's --readonly (alone it means true) wins
+// over readonly in the config file, --readonly=false included; without the flag the file
+// decides, and without either parley is not read-only. --read-only and read_only, the
+// earlier spellings, do the same; the old flag is hidden from the help.
 func TestReadOnlyFlagOverTheFile(t *testing.T) {
-	for _, c := range []struct {
-		args []string
-		file string
-		want bool
-	}{
-		{nil, "", false},
-		{nil, "read_only: true\n", true},
-		{nil, "read_only: false\n", false},
-		{[]string{"--read-only"}, "", true},
-		{[]string{"--read-only"}, "read_only: false\n", true},
-		{[]string{"--read-only=false"}, "read_only: true\n", false},
-		{[]string{"--read-only=true"}, "theme: dark\n", true},
-	} {
-		root := newRootCmd("test")
-		if err := root.ParseFlags(c.args); err != nil {
-			t.Fatalf("%q: %v", c.args, err)
+	for _, spell := range []struct{ flag, key string }{{"--readonly", "readonly"}, {"--read-only", "read_only"}, {"--readonly", "read_only"}, {"--read-only", "readonly"}} {
+		for _, c := range []struct {
+			args []string
+			file string
+			want bool
+		}{
+			{nil, "", false},
+			{nil, spell.key + ": true\n", true},
+			{nil, spell.key + ": false\n", false},
+			{[]string{spell.flag}, "", true},
+			{[]string{spell.flag}, spell.key + ": false\n", true},
+			{[]string{spell.flag + "=false"}, spell.key + ": true\n", false},
+			{[]string{spell.flag + "=true"}, "theme: dark\n", true},
+		} {
+			root := newRootCmd("test")
+			if err := root.ParseFlags(c.args); err != nil {
+				t.Fatalf("%q: %v", c.args, err)
+			}
+			flag := root.Flags().Lookup("readonly")
+			if flag == nil {
+				t.Fatal("the root command has no --readonly")
+			}
+			g := &globalFlags{readOnly: *flag.Value.(*optBool)}
+			s, err := resolveSettings(context.Background(), g, mapEnv(writeTestConfig(t, c.file)))
+			if err != nil {
+				t.Fatalf("%q %q: %v", c.args, c.file, err)
+			}
+			if s.ReadOnly != c.want {
+				t.Errorf("%q with %q: read-only %v, want %v", c.args, c.file, s.ReadOnly, c.want)
+			}
 		}
-		flag := root.Flags().Lookup("read-only")
-		if flag == nil {
-			t.Fatal("the root command has no --read-only")
+		if err := newRootCmd("test").ParseFlags([]string{spell.flag + "=maybe"}); err == nil {
+			t.Errorf("%s=maybe was taken", spell.flag)
 		}
-		g := &globalFlags{readOnly: *flag.Value.(*optBool)}
-		s, err := resolveSettings(context.Background(), g, mapEnv(writeTestConfig(t, c.file)))
-		if err != nil {
-			t.Fatalf("%q %q: %v", c.args, c.file, err)
-		}
-		if s.ReadOnly != c.want {
-			t.Errorf("%q with %q: read-only %v, want %v", c.args, c.file, s.ReadOnly, c.want)
+		if _, err := resolveSettings(context.Background(), &globalFlags{}, mapEnv(writeTestConfig(t, spell.key+": maybe\n"))); err == nil ||
+			!strings.Contains(err.Error(), spell.key+`: "maybe" is not true or false`) {
+			t.Errorf("%s: maybe: %v", spell.key, err)
 		}
 	}
-	if err := newRootCmd("test").ParseFlags([]string{"--read-only=maybe"}); err == nil {
-		t.Error("--read-only=maybe was taken")
+	var help bytes.Buffer
+	root := newRootCmd("test")
+	root.SetOut(&help)
+	root.SetArgs([]string{"--help"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := resolveSettings(context.Background(), &globalFlags{}, mapEnv(writeTestConfig(t, "read_only: maybe\n"))); err == nil ||
-		!strings.Contains(err.Error(), `read_only: "maybe" is not true or false`) {
-		t.Errorf("read_only: maybe: %v", err)
+	if !strings.Contains(help.String(), "--readonly") || strings.Contains(help.String(), "--read-only") {
+		t.Errorf("the help shows --readonly and hides --read-only:\n%s", help.String())
 	}
 }
 

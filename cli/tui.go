@@ -128,7 +128,7 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 }
 
 // readOnlyReason is why a read-only parley sends no write.
-const readOnlyReason = "parley runs read-only (--read-only, or read_only in the config file)"
+const readOnlyReason = "parley runs read-only (--readonly, or readonly: true in the config file)"
 
 // tuiClient is the client the TUI works with: a read-only parley's refuses every write
 // before it is sent, whatever a key or a form would ask, so read-only never rests on the

@@ -84,7 +84,8 @@ type Config struct {
 	// RequestTimeout bounds one attempt of one API request,
 	// MinRequestTimeout..MaxRequestTimeout (0 = not set).
 	RequestTimeout time.Duration
-	// ReadOnly: the TUI offers no edits (nil = not set; the --read-only flag wins).
+	// ReadOnly: the TUI offers no edits (nil = not set; the --readonly flag wins). The
+	// file's key is readonly; read_only, its earlier spelling, is read too.
 	ReadOnly *bool
 	// Mouse: the TUI takes clicks and the wheel (nil = not set; --mouse and PARLEY_MOUSE
 	// win). Off by default: the terminal's own text selection then works as usual.
@@ -98,8 +99,12 @@ type Config struct {
 	// Serve is the serve: section, the settings of `parley serve` (the zero value when the
 	// file has none).
 	Serve Serve
-	// Lines maps each top-level key present in the file to its line.
+	// Lines maps each top-level key present in the file to its line (under the key's
+	// current spelling).
 	Lines map[string]int
+	// spelled maps a key the file writes in an older spelling (read_only) to that spelling,
+	// so that Set edits the line the file has instead of adding a second one.
+	spelled map[string]string
 }
 
 // Problem is one thing wrong with a config file, at a line (0 when unknown) and, where

@@ -335,21 +335,35 @@ func TestSetRefusesBrokenFileAndBadValue(t *testing.T) {
 	}
 }
 
-// TestReadOnly: read_only takes true or false, any case; anything else is refused with its
-// line; unset it stays nil; Set writes it and the example's line uncommented is valid.
+// TestReadOnly: readonly (and read_only, its earlier spelling) takes true or false, any
+// case; anything else is refused with its line, named as the file spells it; unset it stays
+// nil; both spellings at once are refused; Set writes readonly, or edits the read_only line
+// an older file has; the example's line uncommented is valid.
 func TestReadOnly(t *testing.T) {
-	for text, want := range map[string]bool{"true": true, "True": true, "false": false, `"true"`: true} {
-		c, err := Parse([]byte("theme: dark\nread_only: "+text+"\n"), "c.yaml")
-		if err != nil || c.ReadOnly == nil || *c.ReadOnly != want {
-			t.Errorf("read_only: %s: %+v, %v", text, c.ReadOnly, err)
+	for _, key := range []string{"readonly", "read_only"} {
+		for text, want := range map[string]bool{"true": true, "True": true, "false": false, `"true"`: true} {
+			c, err := Parse([]byte("theme: dark\n"+key+": "+text+"\n"), "c.yaml")
+			if err != nil || c.ReadOnly == nil || *c.ReadOnly != want {
+				t.Errorf("%s: %s: %+v, %v", key, text, c.ReadOnly, err)
+			}
+		}
+		_, err := Parse([]byte("theme: dark\n"+key+": yes please\n"), "c.yaml")
+		if err == nil || !strings.Contains(err.Error(), `c.yaml:2: `+key+`: "yes please" is not true or false`) {
+			t.Errorf("%s: a bad value: %v", key, err)
 		}
 	}
 	if c, err := Parse([]byte("theme: dark\n"), "c.yaml"); err != nil || c.ReadOnly != nil {
 		t.Errorf("unset: %v, %v", c.ReadOnly, err)
 	}
-	_, err := Parse([]byte("theme: dark\nread_only: yes please\n"), "c.yaml")
-	if err == nil || !strings.Contains(err.Error(), `c.yaml:2: read_only: "yes please" is not true or false`) {
-		t.Errorf("a bad value: %v", err)
+	_, err := Parse([]byte("read_only: true\nreadonly: false\n"), "c.yaml")
+	if err == nil || !strings.Contains(err.Error(), "c.yaml:2: readonly is set twice (first on line 1; read_only is the older spelling of readonly)") {
+		t.Errorf("both spellings: %v", err)
+	}
+	if _, err := Parse([]byte("readonly: true\nread_only: false\n"), "c.yaml"); err == nil || !strings.Contains(err.Error(), "c.yaml:2: read_only is set twice") {
+		t.Errorf("both spellings, the old one second: %v", err)
+	}
+	if _, err := Parse([]byte("read-only: true\n"), "c.yaml"); err == nil || !strings.Contains(err.Error(), `(did you mean "readonly"?)`) {
+		t.Errorf("a misspelling suggests: %v", err)
 	}
 	path := filepath.Join(t.TempDir(), "config.yaml")
 	if _, err := Set(path, Setting{KeyReadOnly, "TRUE"}); err != nil {
@@ -359,8 +373,19 @@ func TestReadOnly(t *testing.T) {
 	if err != nil || c.ReadOnly == nil || !*c.ReadOnly {
 		t.Fatalf("after Set: %+v, %v", c.ReadOnly, err)
 	}
-	if data, _ := os.ReadFile(path); !strings.Contains(string(data), "\nread_only: \"true\"\n") {
+	if data, _ := os.ReadFile(path); !strings.Contains(string(data), "\nreadonly: \"true\"\n") || strings.Contains(string(data), "\nread_only:") {
 		t.Errorf("Set wrote:\n%s", data)
+	}
+	// An older file's read_only line is the one Set changes.
+	old := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(old, []byte("# mine\nread_only: true # for lookups\ntheme: dark\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Set(old, Setting{KeyReadOnly, "false"}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(old); string(data) != "# mine\nread_only: \"false\" # for lookups\ntheme: dark\n" {
+		t.Errorf("Set on a read_only file wrote:\n%s", data)
 	}
 }
 

@@ -25,7 +25,7 @@ const (
 	KeyRequestBudget   = "request_budget"
 	KeyTeamSize        = "team_size"
 	KeyRequestTimeout  = "request_timeout"
-	KeyReadOnly        = "read_only"
+	KeyReadOnly        = "readonly"
 	KeyMouse           = "mouse"
 	KeyKeys            = "keys"
 	KeyServe           = "serve"
@@ -35,6 +35,20 @@ var knownKeys = []string{
 	KeyBaseURL, KeyOrganizationID, KeyOperatorID, KeyTheme,
 	KeyRefreshInterval, KeyPageSize, KeyRequestBudget, KeyTeamSize, KeyRequestTimeout, KeyReadOnly, KeyKeys, KeyServe,
 	KeyMouse,
+}
+
+// oldSpellings are keys of earlier releases, read as the key they map to and listed nowhere
+// (messages and the example name the current spelling).
+var oldSpellings = map[string]string{
+	"read_only": KeyReadOnly,
+}
+
+// canonical is the current spelling of a key.
+func canonical(name string) string {
+	if cur, ok := oldSpellings[name]; ok {
+		return cur
+	}
+	return name
 }
 
 // maxProblems caps the problems reported for one file.
@@ -318,8 +332,13 @@ func (p *parser) document(root *yaml.Node) {
 			p.addf(k, "keys must be plain names")
 			continue
 		}
-		name := k.Value
+		name := canonical(k.Value)
 		if prev, dup := p.c.Lines[name]; dup {
+			if name != k.Value || p.c.spelled[name] != "" {
+				p.addf(k, "%s is set twice (first on line %d; %s is the older spelling of %s)", k.Value, prev,
+					oldSpelling(name), name)
+				continue
+			}
 			p.addf(k, "%s is set twice (first on line %d)", name, prev)
 			continue
 		}
@@ -332,14 +351,31 @@ func (p *parser) document(root *yaml.Node) {
 			continue
 		}
 		p.c.Lines[name] = k.Line
+		if name != k.Value {
+			if p.c.spelled == nil {
+				p.c.spelled = map[string]string{}
+			}
+			p.c.spelled[name] = k.Value
+		}
 		if isNull(v) {
 			continue
 		}
-		p.value(name, v)
+		p.value(k.Value, v)
 	}
 }
 
+// oldSpelling is the earlier spelling of a current key ("" when it has none).
+func oldSpelling(key string) string {
+	for old, cur := range oldSpellings {
+		if cur == key {
+			return old
+		}
+	}
+	return ""
+}
+
 func known(name string) bool {
+	name = canonical(name)
 	for _, k := range knownKeys {
 		if k == name {
 			return true
@@ -369,7 +405,8 @@ func (p *parser) value(name string, v *yaml.Node) {
 	if !ok {
 		return
 	}
-	switch name {
+	// Messages name the key as the file writes it; its current spelling decides.
+	switch canonical(name) {
 	case KeyBaseURL:
 		u, err := NormalizeBaseURL(s)
 		if err != nil {

@@ -65,8 +65,8 @@ const example = `# parley configuration
 # request_timeout: 30s
 
 # Read-only: the TUI offers no edits (no edit keys, forms or deletes); it only reads.
-# Flag --read-only (--read-only=false overrides this line).
-# read_only: false
+# Flag --readonly (--readonly=false overrides this line). Older files write read_only.
+# readonly: false
 
 # Mouse: click tabs, rows, panes and form fields, and scroll with the wheel. Off by
 # default, so that the terminal's own text selection works as usual; while it is on,
@@ -113,7 +113,7 @@ func WriteExample(path string, force bool) error {
 
 // Setting is one top-level scalar value for Set.
 type Setting struct {
-	Key   string // one of base_url, organization_id, operator_id, theme, refresh_interval, page_size, request_budget, team_size, request_timeout, read_only, mouse
+	Key   string // one of base_url, organization_id, operator_id, theme, refresh_interval, page_size, request_budget, team_size, request_timeout, readonly, mouse
 	Value string
 }
 
@@ -155,12 +155,16 @@ func Set(path string, settings ...Setting) (SetResult, error) {
 			continue
 		}
 		res.Changed = append(res.Changed, s.Key)
-		out, err := setLine(data, s)
+		edit := s
+		if old := before.spelled[s.Key]; old != "" {
+			edit.Key = old // the file's line, as the file spells it
+		}
+		out, err := setLine(data, edit)
 		if err == nil {
 			err = check(out, path, want)
 		}
 		if err != nil {
-			out, err = setNode(data, s)
+			out, err = setNode(data, edit)
 			if err == nil {
 				err = check(out, path, want)
 			}
@@ -236,7 +240,7 @@ func check(data []byte, path string, want Config) error {
 func sameValues(a, b Config) bool {
 	a.Path, b.Path, a.Exists, b.Exists = "", "", false, false
 	a.Lines, b.Lines, a.KeyLines, b.KeyLines = nil, nil, nil, nil
-	a.Serve.Lines, b.Serve.Lines = nil, nil
+	a.Serve.Lines, b.Serve.Lines, a.spelled, b.spelled = nil, nil, nil, nil
 	return reflect.DeepEqual(a, b)
 }
 

@@ -407,6 +407,19 @@ func (k *KeyMap) editBindings() []*key.Binding {
 		&k.Delete, &k.Mark, &k.ActAs, &k.Export}
 }
 
+// DisabledEdits are the edit bindings (those ReadOnly disables) that are off and bound to
+// the key named keyName (as tea.KeyPressMsg.String() names it): what a read-only parley
+// names when that key is pressed.
+func (k *KeyMap) DisabledEdits(keyName string) []key.Binding {
+	var out []key.Binding
+	for _, b := range k.editBindings() {
+		if !b.Enabled() && slices.Contains(b.Keys(), keyName) {
+			out = append(out, *b)
+		}
+	}
+	return out
+}
+
 // FixOperator disables act as operator (ctrl+p): every write goes as the one operator the
 // session was given. Call it after Apply.
 func (k *KeyMap) FixOperator() { k.ActAs.SetEnabled(false) }

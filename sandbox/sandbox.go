@@ -198,18 +198,26 @@ type Running struct {
 	err  error
 }
 
-// Start opens the sandbox and serves it on addr ("127.0.0.1:0" picks a free port). ctx bounds
-// opening and seeding only; stop the server with Close.
+// Start serves the sandbox on addr ("127.0.0.1:0" picks a free port): it listens first, so
+// an address that is taken fails before the database is opened or seeded, then opens it
+// and serves (StartOn). ctx bounds listening, opening and seeding only; stop the server
+// with Close.
 func Start(ctx context.Context, opts Options, addr string) (*Running, error) {
-	s, err := Open(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil {
-		_ = s.Close()
 		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	return StartOn(ctx, opts, ln)
+}
+
+// StartOn opens the sandbox and serves it on ln, which it owns from then on: it is closed
+// when opening fails, and by Close. ctx bounds opening and seeding only.
+func StartOn(ctx context.Context, opts Options, ln net.Listener) (*Running, error) {
+	s, err := Open(ctx, opts)
+	if err != nil {
+		_ = ln.Close()
+		return nil, err
 	}
 	srv := &http.Server{
 		Handler:           s,

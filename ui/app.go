@@ -63,7 +63,7 @@ type Options struct {
 	// for a dark one until it answers; a terminal that never answers keeps them).
 	AskBackground bool
 
-	// ReadOnly: a viewer (and `parley --read-only`): no edit keys anywhere (keymap.ReadOnly
+	// ReadOnly: a viewer (and `parley --readonly`): no edit keys anywhere (keymap.ReadOnly
 	// disables them, so neither the footer nor help shows them, and no edit form opens);
 	// the client's gate, where one is set, refuses writes anyway.
 	ReadOnly bool
@@ -418,6 +418,9 @@ func (a *App) routeKey(msg tea.Msg) tea.Cmd {
 				return a.switchTo(a.screens[i].id)
 			}
 		}
+		if text, refused := a.refusedEdit(press); refused {
+			return a.addToast(text, false)
+		}
 	}
 	s, c := s.Update(msg)
 	a.screens[a.active].screen = s
@@ -443,6 +446,33 @@ func (a *App) quit() tea.Cmd {
 	a.quitAsk = confirm.New(a.ctx, "Discard "+what+"?",
 		"Quit parley without saving "+what+"? "+a.ctx.Keys.ForceQuit.Help().Key+" again quits too.", tea.Quit)
 	return a.ctx.OpenModal(a.quitAsk)
+}
+
+// refusedEdit says why an edit key does nothing in read-only mode: the key belongs to an
+// edit binding that read-only turned off, and no enabled binding of the screen's help (the
+// analytics screen's d picks the date range) takes it.
+func (a *App) refusedEdit(press tea.KeyPressMsg) (string, bool) {
+	if !a.opts.ReadOnly {
+		return "", false
+	}
+	off := a.ctx.Keys.DisabledEdits(press.String())
+	if len(off) == 0 {
+		return "", false
+	}
+	for _, group := range a.Screen().FullHelp() {
+		for _, b := range group {
+			if key.Matches(press, b) {
+				return "", false
+			}
+		}
+	}
+	what := make([]string, 0, len(off))
+	for _, b := range off {
+		if d := b.Help().Desc; d != "" && !slices.Contains(what, d) {
+			what = append(what, d)
+		}
+	}
+	return fmt.Sprintf("read-only: %s (%s) is off", press.String(), strings.Join(what, ", ")), true
 }
 
 // applyModalChanges closes and opens the modals asked for during the last update, before

@@ -67,6 +67,17 @@ var screenHints = []string{"w away", "e edit", "d delete", "n writes one"}
 type walkReport struct {
 	shown, reacted []string
 	places         []string
+	// said are the toasts the keys raised, "place: key toast"; silent the keys that did
+	// nothing and raised none.
+	said, silent []string
+}
+
+// renderWithoutToasts is the app's frame with no toast over it.
+func renderWithoutToasts(a *App) string {
+	kept := a.toasts
+	a.toasts = nil
+	defer func() { a.toasts = kept }()
+	return a.Render()
 }
 
 // walkEditKeys shows every screen and pane of the app in l, and at each one reads the
@@ -109,14 +120,25 @@ func walkEditKeys(l *appLoop, off offKeys, w, h int) walkReport {
 			if taken[k] {
 				continue
 			}
-			before, sent := l.app.Render(), len(l.log.Lines())
+			before, sent, toastID := renderWithoutToasts(l.app), len(l.log.Lines()), l.app.toastID
 			l.Key(k)
 			var what []string
 			if m := l.top(); m != nil {
 				what = append(what, fmt.Sprintf("opened %T", m))
 			}
-			if l.app.Render() != before {
+			if renderWithoutToasts(l.app) != before {
 				what = append(what, "changed the frame")
+			}
+			var toast string
+			for _, t := range l.app.toasts {
+				if t.id > toastID {
+					toast = t.text
+				}
+			}
+			if toast != "" {
+				rep.said = append(rep.said, place+": "+k+" "+toast)
+			} else if len(what) == 0 {
+				rep.silent = append(rep.silent, place+": "+k)
 			}
 			if n := len(l.log.Lines()); n != sent {
 				what = append(what, fmt.Sprintf("sent %d requests", n-sent))
@@ -197,6 +219,23 @@ func TestReadOnlyOffersNoEditAnywhere(t *testing.T) {
 	for _, line := range l.log.Lines() {
 		if line.Method != "GET" {
 			t.Errorf("read-only sent %s %s", line.Method, line.Path)
+		}
+	}
+	// Every edit key pressed says why it does nothing.
+	for _, s := range rep.silent {
+		t.Errorf("read-only: an edit key does nothing and says nothing: %s", s)
+	}
+	for _, s := range rep.said {
+		_, rest, _ := strings.Cut(s, ": ")
+		k, toast, _ := strings.Cut(rest, " ")
+		if !strings.HasPrefix(toast, "read-only: "+k+" (") || !strings.HasSuffix(toast, ") is off") {
+			t.Errorf("read-only: the toast of %s", s)
+		}
+	}
+	for _, want := range []string{"conversations list: d read-only: d (delete) is off", "conversations thread: t read-only: t (edit topics) is off",
+		"operators: w read-only: w (toggle away) is off", "analytics: e read-only: e (edit, export) is off", "navigation: ctrl+p read-only: ctrl+p (act as operator) is off"} {
+		if !slices.Contains(rep.said, want) {
+			t.Errorf("read-only: no %q among %q", want, rep.said)
 		}
 	}
 	if bar := l.statusBar(); !strings.Contains(bar, "read-only") {
