@@ -32,7 +32,7 @@ const (
 
 var knownKeys = []string{
 	KeyBaseURL, KeyOrganizationID, KeyOperatorID, KeyTheme,
-	KeyRefreshInterval, KeyPageSize, KeyRequestBudget, KeyTeamSize, KeyRequestTimeout, KeyReadOnly, KeyKeys, KeyServe,
+	KeyRefreshInterval, KeyPageSize, KeyRequestBudget, KeyTeamSize, KeyRequestTimeout, KeyReadOnly, KeyKeys, KeyServe, KeyViews,
 }
 
 // maxProblems caps the problems reported for one file.
@@ -361,6 +361,10 @@ func (p *parser) value(name string, v *yaml.Node) {
 	}
 	if name == KeyServe {
 		p.serve(v)
+		return
+	}
+	if name == KeyViews {
+		p.views(v)
 		return
 	}
 	s, ok := p.scalar(name, v)

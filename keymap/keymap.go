@@ -46,6 +46,10 @@ const (
 	CopyID = "copy_id"
 	JumpID = "jump_id"
 
+	PrevView = "prev_view"
+	NextView = "next_view"
+	SaveView = "save_view"
+
 	Topics = "topics"
 	Note   = "note"
 	Edit   = "edit"
@@ -76,6 +80,8 @@ type KeyMap struct {
 	Up, Down, Top, Bottom, PageDown, PageUp, Open key.Binding
 	// Lists.
 	Search, Filter, Status, Order, Mark, Delete, CopyID, JumpID key.Binding
+	// Saved views (the list screens): previous, next, save the current query as one.
+	PrevView, NextView, SaveView key.Binding
 	// Edits.
 	Topics, Note, Edit, Away, Upsert key.Binding
 	// Confirmations (delete and other irreversible actions).
@@ -126,6 +132,10 @@ func Default() *KeyMap {
 		CopyID: b("copy id", "y"),
 		JumpID: b("go to id", "#"),
 
+		PrevView: b("previous view", "["),
+		NextView: b("next view", "]"),
+		SaveView: b("save query as view", "V"),
+
 		Topics: b("edit topics", "t"),
 		Note:   b("new note", "n"),
 		Edit:   b("edit", "e"),
@@ -174,6 +184,7 @@ func (k *KeyMap) binding(action string) *key.Binding {
 		PageDown: &k.PageDown, PageUp: &k.PageUp, Open: &k.Open,
 		Search: &k.Search, Filter: &k.Filter, Status: &k.Status, Order: &k.Order,
 		Mark: &k.Mark, Delete: &k.Delete, CopyID: &k.CopyID, JumpID: &k.JumpID,
+		PrevView: &k.PrevView, NextView: &k.NextView, SaveView: &k.SaveView,
 		Topics: &k.Topics, Note: &k.Note, Edit: &k.Edit, Away: &k.Away, Upsert: &k.Upsert,
 		Yes: &k.Yes, No: &k.No, Submit: &k.Submit,
 		Export: &k.Export, Metric: &k.Metric, Range: &k.Range, Mode: &k.Mode,
@@ -201,7 +212,8 @@ var contexts = []struct {
 	{"on the list screens", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
 		NextPane, PrevPane, ToggleDetail, Refresh, PickOrg, ActAs,
 		Up, Down, Top, Bottom, PageDown, PageUp, Open,
-		Search, Filter, Status, Order, Mark, Delete, CopyID, JumpID, Topics, Note, Edit, Away, Upsert}},
+		Search, Filter, Status, Order, Mark, Delete, CopyID, JumpID, PrevView, NextView, SaveView,
+		Topics, Note, Edit, Away, Upsert}},
 	{"on the analytics screen", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
 		NextPane, PrevPane, Refresh, PickOrg, ActAs,
 		Up, Down, Top, Bottom, PageDown, PageUp, Open,
