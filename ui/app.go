@@ -83,6 +83,15 @@ type Options struct {
 	// UserName is the hub user's name, shown in the status bar ("as Clara"; the operator's
 	// name follows when it is another).
 	UserName string
+
+	// Views are the saved views of the list screens (the config file's views: section);
+	// SaveView writes one into the config file (nil: none can be saved).
+	Views    []common.SavedView
+	SaveView func(common.SavedView) error
+	// State is what the last run left to restore (nil: start afresh); SaveState keeps the
+	// state when it changes (called from a command; nil: not kept).
+	State     *State
+	SaveState func(State)
 }
 
 type screenEntry struct {
@@ -113,6 +122,7 @@ type App struct {
 	auto        autoClock // the auto-refresh policy's activity and timer (refresh.go)
 	safe        safety    // panics caught in Init, Update, View or a command (safe.go)
 	opsReq      int
+	saved       State // the state last written (or restored)
 
 	// Organization and operator context (context.go).
 	opList    []client.Operator // the current organization's operators, for ctrl+p
@@ -172,6 +182,8 @@ func New(o Options) *App {
 		ActingOperatorID:  o.Client.OperatorID(),
 		Budget: common.Budget{Interval: o.RefreshInterval, PerDay: o.RequestBudget,
 			Reserve: common.ReserveFor(o.RequestBudget)},
+		Views:    slices.Clone(o.Views),
+		SaveView: o.SaveView,
 	}
 	a := &App{ctx: ctx, opts: o, base: o.Client,
 		trouble: troubles{waits: map[client.Family]wait{}, limits: map[client.Family]time.Time{}}}
@@ -187,6 +199,7 @@ func New(o Options) *App {
 	}
 	// Tabs in ScreenID order, however the registrations above are listed.
 	slices.SortStableFunc(a.screens, func(x, y screenEntry) int { return int(x.id) - int(y.id) })
+	a.restore(o.State)
 	return a
 }
 
@@ -206,7 +219,7 @@ func (a *App) initCmds() tea.Cmd {
 	for _, s := range a.screens {
 		cmds = append(cmds, s.screen.Init())
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, a.focusRestored())...)
 }
 
 func (a *App) loadOperators() tea.Cmd {
@@ -263,7 +276,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		return a, a.restyle(msg.IsDark())
 	case tea.KeyPressMsg:
-		return a, tea.Batch(a.onKey(msg), a.noteKey(msg))
+		return a, tea.Batch(a.onKey(msg), a.noteKey(msg), a.saveState())
 	case tea.PasteMsg:
 		return a, tea.Batch(a.onKey(msg), a.wake(false))
 	case tea.FocusMsg:

@@ -17,6 +17,7 @@ import (
 	"github.com/parley-tui/parley/views/conversations/thread"
 	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/prompt"
+	sv "github.com/parley-tui/parley/views/savedviews"
 )
 
 // RestDelay is how long the cursor must rest on a row before its thread and detail load.
@@ -56,6 +57,8 @@ type Model struct {
 	restingID    int64 // the open conversation: the thread and detail panes show it
 	openedAt     int64 // the list row under the cursor when it was opened
 	started      bool
+	// views are the saved views: their row sits above the list when there are any.
+	views sv.Views[client.ConversationFilter]
 }
 
 // New returns the screen; Init loads the first page.
@@ -66,6 +69,7 @@ func New(ctx *common.Ctx) *Model {
 		Msgs:       thread.New(ctx),
 		Detail:     detail.New(ctx),
 		showDetail: true,
+		views:      sv.New(ctx, common.ViewsConversations, codec),
 	}
 	m.List.Focus()
 	return m
@@ -164,7 +168,11 @@ func (m *Model) layout() {
 		iw := max(0, w-2)
 		switch p {
 		case PaneList:
-			m.List.SetSize(iw, h)
+			if m.views.Shown() {
+				m.List.SetSize(iw, max(0, h-1)) // the row of views takes the first line
+			} else {
+				m.List.SetSize(iw, h)
+			}
 		case PaneMessages:
 			m.Msgs.SetSize(iw, h)
 		case PaneDetail:
@@ -277,17 +285,30 @@ func rowTitle(r listing.Row) string {
 	return r.Email
 }
 
-// Update routes messages to the panes and handles the screen's keys.
+// Update routes messages to the panes and handles the screen's keys; the row of views then
+// takes the list's count for its query.
 func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
+	s, cmd := m.update(msg)
+	m.observeViews()
+	return s, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
+	case common.ShowViewMsg:
+		return m, m.showView(msg.Name)
 	case restMsg:
 		if msg.seq != m.seq {
 			return m, nil // the cursor moved on
 		}
 		return m, m.openSelected()
 	case common.TaskDoneMsg:
+		if m.views.OnTask(msg) {
+			m.layout() // the first saved view brings the row of views
+			return m, nil
+		}
 		return m, m.onTask(msg)
 	case detail.LoadedMsg:
 		row := listing.RowFrom(msg.Conversation)
@@ -378,6 +399,9 @@ func (m *Model) afterMove(before int64) tea.Cmd {
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.ctx.Keys
+	if cmd, ok := m.views.Keys(msg, m.List.Query(), m.List.SetQuery); ok {
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, k.NextPane):
 		from := m.focus
@@ -481,7 +505,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 	}
 	// Marking and deleting act on list rows only: the list's own group has them.
 	return append(groups, []key.Binding{k.NextPane, k.PrevPane, k.ToggleDetail, k.Search, k.Filter,
-		k.Topics, k.Note, k.CopyID, k.Back})
+		k.Topics, k.Note, k.CopyID, k.Back}, []key.Binding{k.PrevView, k.NextView, k.SaveView})
 }
 
 // View renders the visible panes in their frames.
@@ -498,6 +522,9 @@ func (m *Model) View() string {
 		switch p {
 		case PaneList:
 			title, body = "Conversations", m.List.View()
+			if m.views.Shown() {
+				body = m.views.View(max(0, w-2), m.List.Query()) + "\n" + body
+			}
 		case PaneMessages:
 			title, body = "Messages", m.Msgs.View()
 		case PaneDetail:
