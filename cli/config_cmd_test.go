@@ -17,7 +17,7 @@ var settingSpan = regexp.MustCompile("`((?:" + strings.Join([]string{config.KeyB
 	config.KeyTeamSize, config.KeyRequestTimeout, config.KeyKeys}, "|") + "): [^`]+)`")
 
 // commentedSetting is a setting line of the "config init" example, without its "# ".
-var commentedSetting = regexp.MustCompile(`^ *[a-z_]+:( |$)`)
+var commentedSetting = regexp.MustCompile(`^ *(- )?[a-z_]+:( |$)`)
 
 // Every config example a user may copy loads as parley loads it at start-up ("config path"
 // checks the file and the key bindings): the README's inline settings, and the example of

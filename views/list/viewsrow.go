@@ -7,6 +7,7 @@ import (
 
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // ViewsAll is the name of the first view of every row of views: the whole list.
@@ -153,5 +154,5 @@ func (v ViewsRow) View(st *theme.Styles, w int, modified bool) string {
 	if hi < len(items) {
 		b.WriteString(st.Muted.Render(" …"))
 	}
-	return ansi.Truncate(b.String(), w, "…")
+	return layout.Pad(b.String(), w)
 }
