@@ -49,10 +49,6 @@ type View struct {
 
 // Same reports whether v and o are the same query under the same name (Line aside).
 func (v View) Same(o View) bool {
-	if len(v.Filters) == 0 && len(o.Filters) == 0 {
-		v.Filters, o.Filters = nil, nil
-	}
-	v.Line, o.Line = 0, 0
 	if v.Name != o.Name || v.Screen != o.Screen || v.Status != o.Status || v.Search != o.Search || v.Ordering != o.Ordering {
 		return false
 	}

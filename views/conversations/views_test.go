@@ -130,8 +130,7 @@ func TestViewsSwitchWithKeysAndShowTheirCounts(t *testing.T) {
 	}
 
 	// The palette's choices are the views, with their counts; choosing one shows it.
-	var choices []common.Choice
-	choices = s.m.Choices()
+	choices := s.m.Choices()
 	if len(choices) != 3 || choices[0].Title != "all" || choices[0].Hint != all || choices[1].Title != "New" ||
 		choices[1].Hint != fresh || choices[2].Hint != ended {
 		t.Fatalf("choices %+v", choices)
