@@ -16,8 +16,11 @@ var settingSpan = regexp.MustCompile("`((?:" + strings.Join([]string{config.KeyB
 	config.KeyOperatorID, config.KeyTheme, config.KeyRefreshInterval, config.KeyPageSize, config.KeyRequestBudget,
 	config.KeyTeamSize, config.KeyRequestTimeout, config.KeyKeys}, "|") + "): [^`]+)`")
 
+// viewsBlock is the README's example of saved views: a fenced YAML block of a views: section.
+var viewsBlock = regexp.MustCompile("(?s)```yaml\n(" + config.KeyViews + ":\n.*?)```")
+
 // commentedSetting is a setting line of the "config init" example, without its "# ".
-var commentedSetting = regexp.MustCompile(`^ *[a-z_]+:( |$)`)
+var commentedSetting = regexp.MustCompile(`^ *(- )?[a-z_]+:( |$)`)
 
 // Every config example a user may copy loads as parley loads it at start-up ("config path"
 // checks the file and the key bindings): the README's inline settings, and the example of
@@ -33,6 +36,13 @@ func TestConfigExamplesLoad(t *testing.T) {
 	}
 	if !slices.ContainsFunc(examples, func(e string) bool { return strings.HasPrefix(e, "keys: ") }) {
 		t.Fatalf("no keys example found in the README: %q", examples)
+	}
+	views := viewsBlock.FindAllStringSubmatch(string(readme), -1)
+	if len(views) == 0 {
+		t.Fatal("no views example found in the README")
+	}
+	for _, m := range views {
+		examples = append(examples, m[1])
 	}
 	var uncommented []string
 	for _, l := range strings.Split(string(config.Example()), "\n") {

@@ -71,6 +71,11 @@ type Settings struct {
 	// platform's equivalent; "" when no state directory can be found (counts stay in
 	// memory).
 	LedgerDir string
+	// StateFile keeps what the TUI restores at start-up (the last screen, saved view and
+	// analytics query): <state dir>/state.json; "" without a state directory.
+	StateFile string
+	// Views are the config file's saved views.
+	Views []config.View
 
 	// Serve is the config file's serve: section (the settings of `parley serve`).
 	Serve config.Serve
@@ -173,6 +178,7 @@ func resolveSettingsOpts(_ context.Context, g *globalFlags, env func(string) str
 	}
 	s.Keys, s.KeyLines = cfg.Keys, cfg.KeyLines
 	s.Serve = cfg.Serve
+	s.Views = cfg.Views
 	s.RefreshInterval = config.DefaultRefreshInterval
 	if cfg.RefreshInterval != nil {
 		s.RefreshInterval = *cfg.RefreshInterval
@@ -229,6 +235,9 @@ func resolveSettingsOpts(_ context.Context, g *globalFlags, env func(string) str
 	// The request ledger.
 	if dir, err := ledger.DefaultDir(env); err == nil {
 		s.LedgerDir = dir
+	}
+	if dir, err := stateDir(env); err == nil {
+		s.StateFile = filepath.Join(dir, stateFileName)
 	}
 
 	// Credentials.

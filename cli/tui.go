@@ -79,6 +79,7 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 	defer sess.Close()
 	proc.log.addSecret(sess.token)
 
+	state := &stateWriter{path: s.StateFile, log: dl.log}
 	app := ui.New(ui.Options{
 		Client:            tuiClient(sess.Client, s.ReadOnly),
 		Styles:            look.styles,
@@ -95,6 +96,11 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 		ReadOnly: s.ReadOnly,
 		// The mouse is the terminal's (text selection) unless asked for (ui.Options.Mouse).
 		Mouse: s.Mouse,
+		// Saved views are not API edits: read-only saves them too.
+		Views:     savedViews(s.Views),
+		SaveView:  viewSaver(s.ConfigPath),
+		State:     loadState(s.StateFile, dl.log),
+		SaveState: state.write,
 		ReportCrash: func(c *ui.Crash) (string, string, error) {
 			summary, path, err := proc.log.write(c.Where, c.Value, c.Stack)
 			dl.log.Error("crash", "in", c.Where, "panic", summary, "stack", proc.log.redact(string(c.Stack)))
@@ -113,6 +119,9 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 	}
 	_, err = p.Run()
 	proc.tty.released()
+	if app.Stopped() == nil {
+		state.final(app.State()) // what changed since the last key, too
+	}
 	if s := app.Stopped(); s != nil {
 		return crashError(s, proc.log)
 	}

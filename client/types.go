@@ -411,6 +411,9 @@ type Page[T any] struct {
 	Next     string `json:"next"`
 	Previous string `json:"previous"`
 	Results  []T    `json:"results"`
+	// Counted: the answer carried a count (a number); a bare array, or an envelope without
+	// one, did not: Count is then len(Results) or 0, nothing the server said.
+	Counted bool `json:"-"`
 	// noResults: the decoded envelope had no `results` at all (an answer the client refuses);
 	// `"results": null` decodes as empty.
 	noResults bool
@@ -432,7 +435,7 @@ func (p *Page[T]) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	var env struct {
-		Count    int             `json:"count"`
+		Count    *int            `json:"count"`
 		Next     *string         `json:"next"`
 		Previous *string         `json:"previous"`
 		Results  json.RawMessage `json:"results"`
@@ -444,7 +447,11 @@ func (p *Page[T]) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
-	*p = Page[T]{Count: env.Count, Next: Str(env.Next), Previous: Str(env.Previous), Results: results, noResults: env.Results == nil}
+	count := 0
+	if env.Count != nil {
+		count = *env.Count
+	}
+	*p = Page[T]{Count: count, Counted: env.Count != nil, Next: Str(env.Next), Previous: Str(env.Previous), Results: results, noResults: env.Results == nil}
 	return nil
 }
 

@@ -99,6 +99,8 @@ type Config struct {
 	// Serve is the serve: section, the settings of `parley serve` (the zero value when the
 	// file has none).
 	Serve Serve
+	// Views are the saved views of the views: section, in the file's order.
+	Views []View
 	// Lines maps each top-level key present in the file to its line (under the key's
 	// current spelling).
 	Lines map[string]int

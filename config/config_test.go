@@ -190,7 +190,7 @@ func TestLoadMissingFile(t *testing.T) {
 	}
 }
 
-var setting = regexp.MustCompile(`^ *[a-z_]+:( |$)`)
+var setting = regexp.MustCompile(`^ *(- )?[a-z_]+:( |$)`)
 
 func TestExampleParsesToNothing(t *testing.T) {
 	c, err := Parse(Example(), "example")
@@ -212,7 +212,7 @@ func TestExampleParsesToNothing(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, uncommented)
 	}
-	if c.BaseURL == "" || c.PageSize != 100 || c.TeamSize != DefaultTeamSize || c.RequestBudget != RequestBudgetFor(DefaultTeamSize) || len(c.Keys) != 2 {
+	if c.BaseURL == "" || c.PageSize != 100 || c.TeamSize != DefaultTeamSize || c.RequestBudget != RequestBudgetFor(DefaultTeamSize) || len(c.Keys) != 2 || len(c.Views) != 3 {
 		t.Fatalf("uncommented example: %+v\n%s", c, uncommented)
 	}
 }

@@ -34,7 +34,7 @@ const (
 var knownKeys = []string{
 	KeyBaseURL, KeyOrganizationID, KeyOperatorID, KeyTheme,
 	KeyRefreshInterval, KeyPageSize, KeyRequestBudget, KeyTeamSize, KeyRequestTimeout, KeyReadOnly, KeyKeys, KeyServe,
-	KeyMouse,
+	KeyMouse, KeyViews,
 }
 
 // oldSpellings are keys of earlier releases, read as the key they map to and listed nowhere
@@ -399,6 +399,10 @@ func (p *parser) value(name string, v *yaml.Node) {
 	}
 	if name == KeyServe {
 		p.serve(v)
+		return
+	}
+	if name == KeyViews {
+		p.views(v)
 		return
 	}
 	s, ok := p.scalar(name, v)

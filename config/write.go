@@ -80,6 +80,22 @@ const example = `# parley configuration
 #   refresh: [r, f5]
 #   quit: q
 
+# Saved views: named queries of the conversations and contacts lists, shown as a row
+# above the list ("all" first) and switched with [ and ]; V saves the current query here.
+# filters take the API's filter names (topics, um_widget_id, operator_id, email, …);
+# ordering is an API ordering (a leading - for descending).
+# views:
+#   - name: New
+#     screen: conversations
+#     status: new
+#   - name: Recent talk
+#     screen: conversations
+#     ordering: -last_message_sent_at
+#   - name: Unverified
+#     screen: contacts
+#     filters:
+#       verified: "false"
+
 # The team hub, "parley serve": each setting is also a flag of that command (the flag
 # wins). Relative paths are read from this file's directory.
 # serve:
@@ -144,7 +160,7 @@ func Set(path string, settings ...Setting) (SetResult, error) {
 	}
 	want := before
 	for _, s := range settings {
-		if s.Key == KeyKeys || s.Key == KeyServe || !known(s.Key) {
+		if s.Key == KeyKeys || s.Key == KeyServe || s.Key == KeyViews || !known(s.Key) {
 			return res, fmt.Errorf("config: cannot set %q", s.Key)
 		}
 		changed, err := apply(&want, &s)
@@ -241,6 +257,7 @@ func sameValues(a, b Config) bool {
 	a.Path, b.Path, a.Exists, b.Exists = "", "", false, false
 	a.Lines, b.Lines, a.KeyLines, b.KeyLines = nil, nil, nil, nil
 	a.Serve.Lines, b.Serve.Lines, a.spelled, b.spelled = nil, nil, nil, nil
+	a.Views, b.Views = viewsWithoutLines(a.Views), viewsWithoutLines(b.Views)
 	return reflect.DeepEqual(a, b)
 }
 

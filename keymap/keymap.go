@@ -49,6 +49,10 @@ const (
 	CopyID = "copy_id"
 	JumpID = "jump_id"
 
+	PrevView = "prev_view"
+	NextView = "next_view"
+	SaveView = "save_view"
+
 	Topics = "topics"
 	Note   = "note"
 	Edit   = "edit"
@@ -89,6 +93,8 @@ type KeyMap struct {
 	NextConversation, PrevConversation key.Binding
 	// Lists.
 	Search, Filter, Status, Order, Mark, Delete, CopyID, JumpID key.Binding
+	// Saved views (the list screens): previous, next, save the current query as one.
+	PrevView, NextView, SaveView key.Binding
 	// Edits.
 	Topics, Note, Edit, Away, Upsert key.Binding
 	// Conversation actions (the conversations screen).
@@ -143,6 +149,10 @@ func Default() *KeyMap {
 		Delete: b("delete", "d"),
 		CopyID: b("copy id", "y"),
 		JumpID: b("go to id", "#"),
+
+		PrevView: b("previous view", "["),
+		NextView: b("next view", "]"),
+		SaveView: b("save query as view", "V"),
 
 		Topics: b("edit topics", "t"),
 		Note:   b("new note", "n"),
@@ -200,6 +210,7 @@ func (k *KeyMap) binding(action string) *key.Binding {
 		NextConversation: &k.NextConversation, PrevConversation: &k.PrevConversation,
 		Search: &k.Search, Filter: &k.Filter, Status: &k.Status, Order: &k.Order,
 		Mark: &k.Mark, Delete: &k.Delete, CopyID: &k.CopyID, JumpID: &k.JumpID,
+		PrevView: &k.PrevView, NextView: &k.NextView, SaveView: &k.SaveView,
 		Topics: &k.Topics, Note: &k.Note, Edit: &k.Edit, Away: &k.Away, Upsert: &k.Upsert,
 		Take: &k.Take, Assign: &k.Assign, Unassign: &k.Unassign, End: &k.End, Reopen: &k.Reopen,
 		ToggleRead: &k.ToggleRead,
@@ -229,7 +240,8 @@ var contexts = []struct {
 	{"on the list screens", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
 		NextPane, PrevPane, ToggleDetail, Refresh, PickOrg, ActAs,
 		Up, Down, Top, Bottom, PageDown, PageUp, Open, NextConversation, PrevConversation,
-		Search, Filter, Status, Order, Mark, Delete, CopyID, JumpID, Topics, Note, Edit, Away, Upsert,
+		Search, Filter, Status, Order, Mark, Delete, CopyID, JumpID, PrevView, NextView, SaveView,
+		Topics, Note, Edit, Away, Upsert,
 		Take, Assign, Unassign, End, Reopen, ToggleRead}},
 	{"on the analytics screen", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
 		NextPane, PrevPane, Refresh, PickOrg, ActAs,

@@ -87,6 +87,15 @@ type Options struct {
 	// Mouse: clicks and the wheel (ui/mouse.go). Off, the terminal is asked for no mouse
 	// reports and keeps its own text selection.
 	Mouse bool
+
+	// Views are the saved views of the list screens (the config file's views: section);
+	// SaveView writes one into the config file (nil: none can be saved).
+	Views    []common.SavedView
+	SaveView func(common.SavedView) error
+	// State is what the last run left to restore (nil: start afresh); SaveState keeps the
+	// state when it changes (called from a command; nil: not kept).
+	State     *State
+	SaveState func(State)
 }
 
 type screenEntry struct {
@@ -120,6 +129,7 @@ type App struct {
 	opsReq      int
 	back        []backEntry  // where the jumps came from, newest last (back.go)
 	quitAsk     common.Modal // the open "discard …?" question before quitting, if any
+	saved       State        // the state last written (or restored)
 
 	// Organization and operator context (context.go).
 	opList    []client.Operator // the current organization's operators, for ctrl+p
@@ -179,6 +189,8 @@ func New(o Options) *App {
 		ActingOperatorID:  o.Client.OperatorID(),
 		Budget: common.Budget{Interval: o.RefreshInterval, PerDay: o.RequestBudget,
 			Reserve: common.ReserveFor(o.RequestBudget)},
+		Views:    slices.Clone(o.Views),
+		SaveView: o.SaveView,
 	}
 	a := &App{ctx: ctx, opts: o, base: o.Client,
 		trouble: troubles{waits: map[client.Family]wait{}, limits: map[client.Family]time.Time{}}}
@@ -194,6 +206,7 @@ func New(o Options) *App {
 	}
 	// Tabs in ScreenID order, however the registrations above are listed.
 	slices.SortStableFunc(a.screens, func(x, y screenEntry) int { return int(x.id) - int(y.id) })
+	a.restore(o.State)
 	return a
 }
 
@@ -213,7 +226,7 @@ func (a *App) initCmds() tea.Cmd {
 	for _, s := range a.screens {
 		cmds = append(cmds, s.screen.Init())
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, a.focusRestored())...)
 }
 
 func (a *App) loadOperators() tea.Cmd {
@@ -270,7 +283,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		return a, a.restyle(msg.IsDark())
 	case tea.KeyPressMsg:
-		return a, tea.Batch(a.onKey(msg), a.noteKey(msg))
+		return a, tea.Batch(a.onKey(msg), a.noteKey(msg), a.saveState())
 	case tea.PasteMsg:
 		return a, tea.Batch(a.onKey(msg), a.wake(false))
 	case tea.MouseMsg:

@@ -128,6 +128,44 @@ func TestMouseClickTabAndRows(t *testing.T) {
 	}
 }
 
+// With saved views their row sits above each list: a click still selects the row under the
+// pointer (the list starts a line lower), and a click on the views row selects no row.
+func TestMouseClickRowsBelowTheViewsRow(t *testing.T) {
+	sb := testSandbox(t)
+	app := ui.New(ui.Options{Client: newClient(t, sb, client.Config{}), Styles: theme.Plain(false), Keys: keymap.Default(),
+		Now: clock, Demo: true, RefreshInterval: 30 * time.Second, RequestBudget: 400, PageSize: 100, Mouse: true,
+		Views: []common.SavedView{
+			{Name: "Waiting", Screen: common.ViewsConversations, Status: "pending"},
+			{Name: "Berlin", Screen: common.ViewsContacts, Search: "Berlin"},
+		}})
+	d := newDriver(t, app, 80, 24)
+	d.waitFor("conversations ·")
+	d.waitFor("Waiting")
+	tri := app.Screen().(*conversations.Model)
+	_, viewsLine, _ := cellOf(d.view(), "Waiting")
+	d.read(sgrClick(4, viewsLine))
+	if tri.List.Cursor() != 0 {
+		t.Fatalf("a click on the views row moved the cursor to %d", tri.List.Cursor())
+	}
+	third := tri.List.Rows()[2]
+	_, header, _ := cellOf(d.view(), "conversations ·")
+	d.read(sgrClick(10, header+3))
+	if r, _ := tri.List.Selected(); r.ID != third.ID {
+		t.Fatalf("a click on the third row selected %d, want %d:\n%s", r.ID, third.ID, d.view())
+	}
+
+	d.click("2 Contacts")
+	con := app.Screen().(*contacts.Model)
+	d.waitFor("Search contacts:")
+	d.Until("the contacts", func() bool { return len(con.List.Rows()) >= 3 })
+	row := con.List.Rows()[2]
+	_, header, _ = cellOf(d.view(), "contacts ·")
+	d.read(sgrClick(10, header+3))
+	if r, _ := con.List.Selected(); r.ID != row.ID {
+		t.Fatalf("a click on the third contact selected %d, want %d:\n%s", r.ID, row.ID, d.view())
+	}
+}
+
 // Side by side (120 columns: list | messages), a click in a pane focuses it; the wheel
 // over the list moves its cursor, over the thread it scrolls back and older messages come
 // in by the same cursor requests the keys make; the status bar and the footer take no click.

@@ -51,6 +51,12 @@ type Ctx struct {
 	// show the same screen then cost one request a period together, not one each.
 	SharePolls time.Duration
 
+	// Views are the saved views of the list screens (the config file's views: section).
+	Views []SavedView
+	// SaveView writes a view into the config file (called from a command, never in
+	// Update); nil when there is no config file to write to.
+	SaveView func(SavedView) error
+
 	// taskSeq numbers tasks (NewTaskID).
 	taskSeq int
 

@@ -29,6 +29,7 @@ import (
 	"github.com/parley-tui/parley/views/list"
 	"github.com/parley-tui/parley/views/notes"
 	"github.com/parley-tui/parley/views/prompt"
+	sv "github.com/parley-tui/parley/views/savedviews"
 )
 
 // RestDelay is how long the cursor must rest on a row before the wide layout previews its
@@ -78,11 +79,14 @@ type Model struct {
 	owner      int  // the screen's owner id: it reports the outcome of the note deletes it starts
 	prompted   bool // the search prompt opened by itself once (quick lookup): never again
 	seq        int  // the cursor's moves in the list: a rest timer of an older one is stale
+	// views are the saved views: their row sits above the list when there are any.
+	views sv.Views[client.ContactFilter]
 }
 
 // New returns the screen; the first page loads when the screen is first shown.
 func New(ctx *common.Ctx) *Model {
-	m := &Model{ctx: ctx, List: NewList(ctx), Detail: NewDetail(ctx), showDetail: true, owner: ctx.NewOwner()}
+	m := &Model{ctx: ctx, List: NewList(ctx), Detail: NewDetail(ctx), showDetail: true, owner: ctx.NewOwner(),
+		views: sv.New(ctx, common.ViewsContacts, codec)}
 	m.List.Focus()
 	return m
 }
@@ -117,11 +121,11 @@ func (m *Model) Focus() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// fresh reports the untouched state: no search, no filter, the cursor on the first row and
-// no contact open.
+// fresh reports the untouched state: no search, no filter, no saved view, the cursor on
+// the first row and no contact open.
 func (m *Model) fresh() bool {
 	q := m.List.Query()
-	return q.Search == "" && q.Filter.IsZero() && m.List.Cursor() == 0 && m.Detail.ID() == 0 && len(m.List.Marked()) == 0
+	return q.Search == "" && q.Filter.IsZero() && m.views.Row().Active() == 0 && m.List.Cursor() == 0 && m.Detail.ID() == 0 && len(m.List.Marked()) == 0
 }
 
 func (m *Model) searchPrompt() tea.Cmd {
@@ -180,7 +184,11 @@ func (m *Model) layout() {
 	for p, w := range m.widths() {
 		switch p {
 		case PaneList:
-			m.List.SetSize(max(0, w-2), h)
+			if m.views.Shown() {
+				m.List.SetSize(max(0, w-2), max(0, h-1)) // the row of views takes the first line
+			} else {
+				m.List.SetSize(max(0, w-2), h)
+			}
 		case PaneDetail:
 			m.Detail.SetSize(max(0, w-2), h)
 		}
@@ -215,6 +223,12 @@ func (m *Model) open() tea.Cmd {
 
 // Update routes messages to the panes and handles the screen's keys and task results.
 func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
+	s, cmd := m.update(msg)
+	m.observeViews()
+	return s, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
@@ -230,6 +244,8 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 			return m, m.Detail.Open(r.ID, false)
 		}
 		return m, nil
+	case common.ShowViewMsg:
+		return m, m.showView(msg.Name)
 	case SearchMsg, FilterMsg:
 		if !m.wide() && m.focus != PaneList {
 			m.setFocus(PaneList)
@@ -250,6 +266,10 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		}
 		return m, m.ctx.OpenModal(NewEditForm(m.ctx, *msg.contact))
 	case common.TaskDoneMsg:
+		if m.views.OnTask(msg) {
+			m.layout() // the first saved view brings the row of views
+			return m, nil
+		}
 		return m, m.onTask(msg)
 	case common.RefreshMsg:
 		if msg.Auto || !m.started {
@@ -367,6 +387,9 @@ func (m *Model) target() (id int64, title string, ok bool) {
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.ctx.Keys
+	if cmd, ok := m.views.Keys(msg, m.List.Query(), m.showQuery); ok {
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, k.NextPane), key.Matches(msg, k.PrevPane):
 		if m.focus == PaneList {
@@ -643,7 +666,7 @@ func (m *Model) FullHelp() [][]key.Binding {
 		groups = [][]key.Binding{m.Detail.ShortHelp(), m.ctx.Keys.Move()}
 	}
 	return append(groups, []key.Binding{k.NextPane, k.PrevPane, k.ToggleDetail, k.Search, k.Filter,
-		k.Edit, k.Upsert, k.Note, k.Delete, k.CopyID, k.Back})
+		k.Edit, k.Upsert, k.Note, k.Delete, k.CopyID, k.Back}, []key.Binding{k.PrevView, k.NextView, k.SaveView})
 }
 
 // View renders the visible panes in their frames, exactly the size given.
@@ -659,6 +682,9 @@ func (m *Model) View() string {
 		switch p {
 		case PaneList:
 			title, body = "Contacts", m.List.View()
+			if m.views.Shown() {
+				body = m.views.View(max(0, ws[p]-2), m.List.Query()) + "\n" + body
+			}
 		case PaneDetail:
 			title, body = m.Detail.Title(), m.Detail.View()
 		}

@@ -36,7 +36,16 @@ func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
 	if p != PaneList {
 		return nil
 	}
-	hit, cmd := m.List.Click(ms.Y - 1) // the pane's body starts below its top border
+	// The pane's body starts below its top border, the list below the row of saved views
+	// when there is one (a click on that row selects no list row).
+	top := 1
+	if m.views.Shown() {
+		top++
+	}
+	if ms.Y < top {
+		return nil
+	}
+	hit, cmd := m.List.Click(ms.Y - top)
 	if hit == list.HitSelected && from == PaneList {
 		return tea.Batch(cmd, m.open())
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/parley-tui/parley/views/conversations/thread"
 	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/prompt"
+	sv "github.com/parley-tui/parley/views/savedviews"
 )
 
 // RestDelay is how long the cursor must rest on a row before its thread and detail load.
@@ -65,6 +66,8 @@ type Model struct {
 	// the cursor moves on when the next page arrives.
 	advancing int64
 	landed    bool // a jump opened a conversation and the focus is still where it left it
+	// views are the saved views: their row sits above the list when there are any.
+	views sv.Views[client.ConversationFilter]
 }
 
 // New returns the screen; Init loads the first page.
@@ -77,6 +80,7 @@ func New(ctx *common.Ctx) *Model {
 		showDetail: true,
 		owner:      ctx.NewOwner(),
 		changes:    map[int]stateChange{},
+		views:      sv.New(ctx, common.ViewsConversations, codec),
 	}
 	m.List.Focus()
 	return m
@@ -221,7 +225,11 @@ func (m *Model) layout() {
 		iw := max(0, w-2)
 		switch p {
 		case PaneList:
-			m.List.SetSize(iw, h)
+			if m.views.Shown() {
+				m.List.SetSize(iw, max(0, h-1)) // the row of views takes the first line
+			} else {
+				m.List.SetSize(iw, h)
+			}
 		case PaneMessages:
 			m.Msgs.SetSize(iw, h)
 		case PaneDetail:
@@ -334,8 +342,15 @@ func rowTitle(r listing.Row) string {
 	return r.Email
 }
 
-// Update routes messages to the panes and handles the screen's keys.
+// Update routes messages to the panes and handles the screen's keys; the row of views then
+// takes the list's count for its query.
 func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
+	s, cmd := m.update(msg)
+	m.observeViews()
+	return s, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		before := m.focus
@@ -348,12 +363,18 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		return m, m.onClick(msg.Mouse())
 	case tea.MouseWheelMsg:
 		return m, m.onWheel(msg.Mouse())
+	case common.ShowViewMsg:
+		return m, m.showView(msg.Name)
 	case restMsg:
 		if msg.seq != m.seq {
 			return m, nil // the cursor moved on
 		}
 		return m, m.openSelected()
 	case common.TaskDoneMsg:
+		if m.views.OnTask(msg) {
+			m.layout() // the first saved view brings the row of views
+			return m, nil
+		}
 		return m, m.onTask(msg)
 	case sendChangeMsg:
 		return m, m.send(msg.ch)
@@ -485,6 +506,9 @@ func (m *Model) afterMove(before int64) tea.Cmd {
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.ctx.Keys
+	if cmd, ok := m.views.Keys(msg, m.List.Query(), m.List.SetQuery); ok {
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, k.NextPane):
 		from := m.focus
@@ -605,7 +629,8 @@ func (m *Model) FullHelp() [][]key.Binding {
 	// Marking and deleting act on list rows only: the list's own group has them.
 	return append(groups, []key.Binding{k.NextConversation, k.PrevConversation, k.NextPane, k.PrevPane, k.ToggleDetail, k.Search, k.Filter,
 		k.Topics, k.Note, k.CopyID, k.Back},
-		[]key.Binding{k.Take, k.Assign, k.Unassign, k.End, k.Reopen, k.ToggleRead})
+		[]key.Binding{k.Take, k.Assign, k.Unassign, k.End, k.Reopen, k.ToggleRead},
+		[]key.Binding{k.PrevView, k.NextView, k.SaveView})
 }
 
 // View renders the visible panes in their frames.
@@ -622,6 +647,9 @@ func (m *Model) View() string {
 		switch p {
 		case PaneList:
 			title, body = "Conversations", m.List.View()
+			if m.views.Shown() {
+				body = m.views.View(max(0, w-2), m.List.Query()) + "\n" + body
+			}
 		case PaneMessages:
 			title, body = "Messages", m.Msgs.View()
 		case PaneDetail:

@@ -41,7 +41,16 @@ func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
 		return m.leave(from)
 	}
 	before := m.selectedID()
-	hit, cmd := m.List.Click(ms.Y - 1) // the pane's body starts below its top border
+	// The pane's body starts below its top border, the list below the row of saved views
+	// when there is one (a click on that row selects no list row).
+	top := 1
+	if m.views.Shown() {
+		top++
+	}
+	if ms.Y < top {
+		return m.leave(from)
+	}
+	hit, cmd := m.List.Click(ms.Y - top)
 	if hit == list.HitSelected && from == PaneList {
 		m.setFocus(PaneMessages)
 		return tea.Batch(cmd, m.openSelected())

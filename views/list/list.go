@@ -171,6 +171,19 @@ func (m *Model[R]) Rows() []R { return m.rows }
 // Total is the server's count for the query (at least the rows loaded).
 func (m *Model[R]) Total() int { return m.pg.Total }
 
+// SentCount is the current query's count as a header shows it ("1,234", "10,000+") when
+// the server sent one with the query's first page, "" when that answer carried none;
+// answered is false while the query's first page has not arrived, or failed.
+func (m *Model[R]) SentCount() (count string, answered bool) {
+	if m.pending || !m.pg.Loaded || (m.pg.Err != nil && !m.pg.nextErr) {
+		return "", false
+	}
+	if !m.pg.Counted {
+		return "", true
+	}
+	return m.pg.Count(), true
+}
+
 // Loading reports a page request in flight.
 func (m *Model[R]) Loading() bool { return m.pg.Loading }
 

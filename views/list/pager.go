@@ -48,6 +48,9 @@ type Pager struct {
 	Loaded  bool     // the first page arrived (or failed)
 	Err     error    // the last request's error
 	Gap     Gap      // the rows not loaded between the first pages and the last ones
+	// Counted: the query's first page carried the server's count (an answer without one
+	// leaves Total at the rows loaded, which no header may present as the server's).
+	Counted bool
 
 	gen, req int
 	// bottom is the request id of the last rows asked for by JumpPastCap.
@@ -109,11 +112,13 @@ type Page[R any] struct {
 	Request
 	Rows  []R
 	Total int // the count; -1 keeps the known one (cursor pages have none)
-	Link  string
-	Prev  string // an offset page's previous link
-	Kind  LinkKind
-	Err   error
-	At    time.Time
+	// Counted: the answer carried a count (Total is the server's, not the rows').
+	Counted bool
+	Link    string
+	Prev    string // an offset page's previous link
+	Kind    LinkKind
+	Err     error
+	At      time.Time
 }
 
 // offsetCap is the results the offset endpoint reaches.
@@ -372,6 +377,7 @@ func AddPage[R any](p *Pager, rows []R, index map[int64]int, page Page[R], id fu
 		rows = rows[:0:0]
 		clear(index)
 		p.Gap = Gap{}
+		p.Counted = page.Counted
 	}
 	var fresh []R
 	for _, r := range page.Rows {
@@ -461,7 +467,7 @@ func FirstPage[T, R any](r Request, pg *client.Page[T], err error, row func(T) R
 	if err != nil {
 		return Page[R]{Request: r, Err: err}
 	}
-	return Page[R]{Request: r, Rows: Map(pg.Results, row), Total: pg.Count, Link: pg.Next, Prev: pg.Previous, Kind: LinkOffset, At: at}
+	return Page[R]{Request: r, Rows: Map(pg.Results, row), Total: pg.Count, Counted: pg.Counted, Link: pg.Next, Prev: pg.Previous, Kind: LinkOffset, At: at}
 }
 
 // FetchNext fetches the answer to r, the page after the loaded ones: the offset page at

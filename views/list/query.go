@@ -40,6 +40,13 @@ func (m *Searchable[R, F]) SetQuery(q Query[F]) tea.Cmd {
 	return m.Show(m.source(q))
 }
 
+// Preset replaces the query before the list's first load (the view restored at start-up):
+// nothing is asked until Load.
+func (m *Searchable[R, F]) Preset(q Query[F]) {
+	m.q = q
+	m.SetSource(m.source(q))
+}
+
 // SetQuerySoon is SetQuery after ReloadDelay, unless the query changes again first (a key
 // cycling through orderings): the header shows the new query at once.
 func (m *Searchable[R, F]) SetQuerySoon(q Query[F]) tea.Cmd {

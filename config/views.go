@@ -1,0 +1,482 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// KeyViews is the top-level key of the saved views.
+const KeyViews = "views"
+
+// The screens a saved view may belong to.
+const (
+	ViewConversations = "conversations"
+	ViewContacts      = "contacts"
+)
+
+// AllView is the name of the view every list screen shows first: its list with no filter,
+// no search and the default order. A saved view may not take that name.
+const AllView = "all"
+
+// MaxViewName is the longest view name, in characters.
+const MaxViewName = 40
+
+// View is one saved view: a named query of the conversations or the contacts list.
+type View struct {
+	Name   string
+	Screen string // ViewConversations or ViewContacts
+	// Status is the conversation status (new, pending, ended; "" = every one).
+	Status string
+	// Filters are the list's other filters by their API query parameter (topics,
+	// um_widget_id, email, verified…), values as the API takes them.
+	Filters map[string]string
+	// Search is the server search (search_query; "" = none).
+	Search string
+	// Ordering is the list's ordering ("" = the server's default).
+	Ordering string
+	// Line is where the view starts in the file (0 for a view not read from a file).
+	Line int
+}
+
+// Same reports whether v and o are the same query under the same name (Line aside).
+func (v View) Same(o View) bool {
+	if v.Name != o.Name || v.Screen != o.Screen || v.Status != o.Status || v.Search != o.Search || v.Ordering != o.Ordering {
+		return false
+	}
+	if len(v.Filters) != len(o.Filters) {
+		return false
+	}
+	for k, x := range v.Filters {
+		if y, ok := o.Filters[k]; !ok || x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// kind is how a filter's value is checked.
+type kind int
+
+const (
+	kindText kind = iota
+	kindID
+	kindDate
+	kindBool
+)
+
+// viewFilters are the filters a view of each screen may hold (status has its own key).
+var viewFilters = map[string]map[string]kind{
+	ViewConversations: {
+		"contact_uuid": kindText, "operator_id": kindID, "topics": kindID, "um_widget_id": kindID,
+		"contact_first_message_to_date": kindDate, "contact_first_message_from_date": kindDate,
+		"contact_last_message_to_date": kindDate, "contact_last_message_from_date": kindDate,
+		"updated_at_to_date": kindDate, "updated_at_from_date": kindDate,
+		"id__gt": kindID, "id__lt": kindID, "contact_identity_id": kindID,
+		"last_activity_to_date": kindDate, "last_activity_from_date": kindDate,
+	},
+	ViewContacts: {
+		"id": kindID, "email": kindText, "name": kindText, "to_date_time": kindDate,
+		"from_date_time": kindDate, "verified": kindBool, "locale": kindText,
+	},
+}
+
+// viewOrderings are the orderings of each screen's list (spec: the ordering parameter).
+var viewOrderings = map[string][]string{
+	ViewConversations: {"id", "last_message_sent_at", "contact_last_message_sent_at",
+		"contact_first_message_sent_at", "contact_last_update_at"},
+	ViewContacts: {"created_at", "name", "email", "id"},
+}
+
+var viewStatuses = []string{"new", "pending", "ended"}
+
+var viewKeys = []string{"name", "screen", "status", "filters", "search", "ordering"}
+
+// ParseDate reads a date filter's value: an RFC 3339 time or a date (YYYY-MM-DD, the start
+// of that UTC day).
+func ParseDate(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("%q is not a date like 2026-03-01 or 2026-03-01T09:00:00Z", s)
+}
+
+// CheckViewValue checks the value of filter name of a view of screen.
+func CheckViewValue(screen, name, value string) error {
+	k, ok := viewFilters[screen][name]
+	if !ok {
+		names := make([]string, 0, len(viewFilters[screen]))
+		for n := range viewFilters[screen] {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return fmt.Errorf("unknown %s filter %q (known: %s)", screen, name, strings.Join(names, ", "))
+	}
+	switch k {
+	case kindID:
+		if n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64); err != nil || n <= 0 {
+			return fmt.Errorf("%s: %q is not a positive integer id", name, value)
+		}
+	case kindDate:
+		if _, err := ParseDate(value); err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+	case kindBool:
+		if _, err := parseBool(value); err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+	}
+	return nil
+}
+
+// CheckView checks a view as a config file would hold it; the first problem found is the
+// error.
+func CheckView(v View) error {
+	var p parser
+	p.c = &Config{}
+	p.checkView(nil, v)
+	if len(p.problems) > 0 {
+		return fmt.Errorf("%s", p.problems[0].Msg)
+	}
+	return nil
+}
+
+// checkView checks the fields of v, reporting at n.
+func (p *parser) checkView(n *yaml.Node, v View) bool {
+	ok := true
+	bad := func(format string, args ...any) {
+		p.addf(n, "views: "+format, args...)
+		ok = false
+	}
+	switch name := v.Name; {
+	case strings.TrimSpace(name) == "":
+		bad("each view needs a name")
+	case strings.EqualFold(strings.TrimSpace(name), AllView):
+		bad("%q is the built-in view of the whole list; give this one another name", AllView)
+	case len([]rune(name)) > MaxViewName:
+		bad("the name %q is longer than %d characters", name, MaxViewName)
+	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }):
+		bad("a view name must not hold control characters")
+	}
+	if _, known := viewFilters[v.Screen]; !known {
+		bad("view %q: screen must be conversations or contacts", v.Name)
+		return false
+	}
+	if v.Status != "" {
+		if v.Screen != ViewConversations {
+			bad("view %q: only conversations have a status", v.Name)
+		} else if !slices.Contains(viewStatuses, v.Status) {
+			bad("view %q: status %q is not new, pending or ended", v.Name, v.Status)
+		}
+	}
+	if v.Ordering != "" && !slices.Contains(viewOrderings[v.Screen], strings.TrimPrefix(v.Ordering, "-")) {
+		bad("view %q: %q is not a %s ordering (known: %s, each also with a leading -)", v.Name, v.Ordering,
+			v.Screen, strings.Join(viewOrderings[v.Screen], ", "))
+	}
+	names := make([]string, 0, len(v.Filters))
+	for k := range v.Filters {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if k == "status" {
+			bad("view %q: status has a key of its own (status: %s), not a filter", v.Name, v.Filters[k])
+			continue
+		}
+		if err := CheckViewValue(v.Screen, k, v.Filters[k]); err != nil {
+			bad("view %q: %v", v.Name, err)
+		}
+	}
+	return ok
+}
+
+// views reads the views: section, a list of views.
+func (p *parser) views(n *yaml.Node) {
+	if n.Kind != yaml.SequenceNode {
+		p.addf(n, "views must be a list of views, like \"- {name: New, screen: conversations, status: new}\"")
+		return
+	}
+	seen := map[string]int{}
+	for _, item := range n.Content {
+		item = deref(item)
+		if item.Kind != yaml.MappingNode {
+			p.addf(item, "views: each view is a mapping with a name and a screen")
+			continue
+		}
+		v, ok := View{Line: item.Line}, true
+		got := map[string]bool{}
+		for i := 0; i+1 < len(item.Content); i += 2 {
+			k, val := deref(item.Content[i]), deref(item.Content[i+1])
+			if k.Kind != yaml.ScalarNode || !slices.Contains(viewKeys, k.Value) {
+				p.addf(k, "views: unknown key %q (known: %s)", k.Value, strings.Join(viewKeys, ", "))
+				ok = false
+				continue
+			}
+			if got[k.Value] {
+				p.addf(k, "views: %s is set twice in one view", k.Value)
+				ok = false
+				continue
+			}
+			got[k.Value] = true
+			if isNull(val) {
+				continue
+			}
+			if k.Value == "filters" {
+				if val.Kind != yaml.MappingNode {
+					p.addf(val, "views: filters map API filter names to values, like \"topics: 4\"")
+					ok = false
+					continue
+				}
+				v.Filters = map[string]string{}
+				for j := 0; j+1 < len(val.Content); j += 2 {
+					fk, fv := deref(val.Content[j]), deref(val.Content[j+1])
+					if fk.Kind != yaml.ScalarNode || fv.Kind != yaml.ScalarNode {
+						p.addf(fk, "views: each filter is a name and a single value")
+						ok = false
+						continue
+					}
+					if _, dup := v.Filters[fk.Value]; dup {
+						p.addf(fk, "views: filter %s is set twice", fk.Value)
+						ok = false
+						continue
+					}
+					v.Filters[fk.Value] = strings.TrimSpace(fv.Value)
+				}
+				continue
+			}
+			if val.Kind != yaml.ScalarNode {
+				p.addf(val, "views: %s must be a single value", k.Value)
+				ok = false
+				continue
+			}
+			s := strings.TrimSpace(val.Value)
+			switch k.Value {
+			case "name":
+				v.Name = s
+			case "screen":
+				v.Screen = s
+			case "status":
+				v.Status = s
+			case "search":
+				v.Search = s
+			case "ordering":
+				v.Ordering = s
+			}
+		}
+		if !ok || !p.checkView(item, v) {
+			continue
+		}
+		id := v.Screen + "\x00" + strings.ToLower(v.Name)
+		if prev, dup := seen[id]; dup {
+			p.addf(item, "views: %s view %q is there twice (first on line %d)", v.Screen, v.Name, prev)
+			continue
+		}
+		seen[id] = item.Line
+		p.c.Views = append(p.c.Views, v)
+	}
+}
+
+// render writes v as an item of a block list at indent (the column of its dash).
+func (v View) render(indent string) string {
+	var b strings.Builder
+	pad := indent + "  "
+	fmt.Fprintf(&b, "%s- name: %s\n", indent, quote(v.Name))
+	fmt.Fprintf(&b, "%sscreen: %s\n", pad, quote(v.Screen))
+	if v.Status != "" {
+		fmt.Fprintf(&b, "%sstatus: %s\n", pad, quote(v.Status))
+	}
+	if v.Search != "" {
+		fmt.Fprintf(&b, "%ssearch: %s\n", pad, quote(v.Search))
+	}
+	if v.Ordering != "" {
+		fmt.Fprintf(&b, "%sordering: %s\n", pad, quote(v.Ordering))
+	}
+	if len(v.Filters) > 0 {
+		fmt.Fprintf(&b, "%sfilters:\n", pad)
+		names := make([]string, 0, len(v.Filters))
+		for k := range v.Filters {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			fmt.Fprintf(&b, "%s  %s: %s\n", pad, k, quote(v.Filters[k]))
+		}
+	}
+	return b.String()
+}
+
+func viewsWithoutLines(vs []View) []View {
+	if len(vs) == 0 {
+		return nil
+	}
+	out := make([]View, len(vs))
+	for i, v := range vs {
+		v.Line = 0
+		if len(v.Filters) == 0 {
+			v.Filters = nil
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// AddView appends view v to the views: section of the config file at path and writes the
+// file again, keeping everything else in it byte for byte: its settings, its comments and
+// their layout. A missing file is created from the commented example. A file that does not
+// parse is refused (with its problems), never overwritten; a view of the same screen and
+// name is replaced in place.
+func AddView(path string, v View) error {
+	v.Line = 0
+	if err := CheckView(v); err != nil {
+		return err
+	}
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		data = Example()
+	case err != nil:
+		return fmt.Errorf("read config: %w", err)
+	}
+	before, err := Parse(data, path)
+	if err != nil {
+		return err
+	}
+	want := before
+	want.Views = slices.Clone(before.Views)
+	replace := -1
+	for i, o := range before.Views {
+		if o.Screen == v.Screen && strings.EqualFold(o.Name, v.Name) {
+			replace = i
+			want.Views[i] = v
+		}
+	}
+	if replace < 0 {
+		want.Views = append(want.Views, v)
+	}
+	out, err := addViewLines(data, v, replace)
+	if err == nil {
+		err = check(out, path, want)
+	}
+	if err != nil {
+		return fmt.Errorf("save view %q in %s: %w", v.Name, path, err)
+	}
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	return writeFile(path, out, mode)
+}
+
+// addViewLines edits the file as text: the view replaces view number replace (≥ 0) or goes
+// after the last line of the views: list; a file without one gets a views: section at its
+// end. Lines outside the view's own are left as they are.
+func addViewLines(data []byte, v View, replace int) ([]byte, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	text := string(data)
+	nl := "\n"
+	if strings.Contains(text, "\r\n") {
+		nl = "\r\n"
+	}
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	join := func(ls []string) []byte { return []byte(strings.Join(ls, "\n")) }
+	var root *yaml.Node
+	if len(doc.Content) > 0 {
+		root = doc.Content[0]
+	}
+	if root != nil && root.Kind != yaml.MappingNode && !isNull(root) {
+		return nil, errors.New("the file is not a mapping of keys to values")
+	}
+	if root != nil && root.Kind == yaml.MappingNode && root.Style&yaml.FlowStyle != 0 {
+		return nil, errors.New("the file is written as one {…} mapping: add the view by hand")
+	}
+	var key, val, next *yaml.Node
+	if root != nil && root.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			if root.Content[i].Value == KeyViews {
+				key, val = root.Content[i], root.Content[i+1]
+				if i+2 < len(root.Content) {
+					next = root.Content[i+2]
+				}
+			}
+		}
+	}
+	fix := func(out []byte) []byte {
+		if nl == "\n" {
+			return out
+		}
+		return []byte(strings.ReplaceAll(string(out), "\n", nl))
+	}
+	switch {
+	case key == nil:
+		// No views: section: one at the end of the file.
+		out := strings.TrimRight(strings.Join(lines, "\n"), "\n")
+		if out != "" {
+			out += "\n\n"
+		}
+		return fix([]byte(out + "views:\n" + v.render("  "))), nil
+	case isNull(val):
+		if key.Column != 1 || val.Line != key.Line && val.Line != 0 {
+			return nil, errors.New("the views: line is not laid out as a plain key")
+		}
+		item := strings.Split(strings.TrimSuffix(v.render("  "), "\n"), "\n")
+		lines = slices.Insert(lines, key.Line, item...)
+		return fix(join(lines)), nil
+	case val.Kind != yaml.SequenceNode || val.Style&yaml.FlowStyle != 0 || len(val.Content) == 0:
+		return nil, errors.New("views: is not a block list (\"- name: …\" lines): add the view by hand")
+	}
+	first := val.Content[0]
+	dash := lines[first.Line-1]
+	col := strings.Index(dash, "-")
+	if col < 0 || strings.TrimSpace(dash[:col]) != "" {
+		return nil, errors.New("the views: list is not laid out one item per line")
+	}
+	indent := dash[:col]
+	item := strings.Split(strings.TrimSuffix(v.render(indent), "\n"), "\n")
+	// The list ends before the next top-level key, or at the end of the file; comments at
+	// the left margin and blank lines just above that key are the key's own.
+	end := len(lines)
+	if next != nil {
+		end = next.Line - 1
+	}
+	if replace >= 0 {
+		start := val.Content[replace].Line - 1
+		stop := end
+		if replace+1 < len(val.Content) {
+			stop = val.Content[replace+1].Line - 1
+		}
+		stop = lastContent(lines, start, stop) + 1
+		lines = slices.Replace(lines, start, stop, item...)
+		return fix(join(lines)), nil
+	}
+	at := lastContent(lines, key.Line-1, end) + 1
+	lines = slices.Insert(lines, at, item...)
+	return fix(join(lines)), nil
+}
+
+// lastContent is the index of the last line in lines[from:to] that holds more than blanks
+// and comments; from when there is none. A comment after a view goes with what follows it.
+func lastContent(lines []string, from, to int) int {
+	for i := min(to, len(lines)) - 1; i > from; i-- {
+		l := lines[i]
+		if t := strings.TrimSpace(l); t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		return i
+	}
+	return from
+}

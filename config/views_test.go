@@ -1,0 +1,228 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseViews(t *testing.T) {
+	data := `theme: dark
+views:
+  - name: New
+    screen: conversations
+    status: new
+    ordering: -last_message_sent_at
+  - name: Unverified
+    screen: contacts
+    search: acme
+    filters:
+      verified: false
+      email: a@b.example
+`
+	c, err := Parse([]byte(data), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []View{
+		{Name: "New", Screen: ViewConversations, Status: "new", Ordering: "-last_message_sent_at", Line: 3},
+		{Name: "Unverified", Screen: ViewContacts, Search: "acme", Filters: map[string]string{"verified": "false", "email": "a@b.example"}, Line: 7},
+	}
+	if len(c.Views) != len(want) {
+		t.Fatalf("views %+v", c.Views)
+	}
+	for i := range want {
+		if !c.Views[i].Same(want[i]) || c.Views[i].Line != want[i].Line {
+			t.Errorf("view %d = %+v, want %+v", i, c.Views[i], want[i])
+		}
+	}
+}
+
+func TestParseBadViewsHaveLines(t *testing.T) {
+	data := `theme: dark
+views:
+  - name: New
+    screen: conversations
+    status: fresh
+  - name: all
+    screen: contacts
+  - screen: operators
+    name: Ops
+  - name: Topic
+    screen: conversations
+    filters: {topics: four, colour: red}
+  - name: Sorted
+    screen: contacts
+    ordering: -last_message_sent_at
+    colour: red
+  - name: new
+    screen: conversations
+  - name: New
+    screen: conversations
+`
+	_, err := Parse([]byte(data), "c.yaml")
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("err = %v, want *Error", err)
+	}
+	got := err.Error()
+	for _, want := range []string{
+		`c.yaml:3: views: view "New": status "fresh" is not new, pending or ended`,
+		`c.yaml:6: views: "all" is the built-in view`,
+		`c.yaml:8: views: view "Ops": screen must be conversations or contacts`,
+		`c.yaml:10: views: view "Topic": unknown conversations filter "colour"`,
+		`c.yaml:10: views: view "Topic": topics: "four" is not a positive integer id`,
+		`c.yaml:16: views: unknown key "colour"`,
+		`c.yaml:19: views: conversations view "New" is there twice (first on line 17)`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	if _, err := Parse([]byte("views: {name: x}\n"), "c.yaml"); err == nil || !strings.Contains(err.Error(), "c.yaml:1: views must be a list") {
+		t.Errorf("a mapping for views: %v", err)
+	}
+}
+
+const commented = `# my parley settings
+theme: dark   # dark terminal
+
+# saved views, most used first
+views:
+  # triage
+  - name: New
+    screen: conversations
+    status: new   # fresh ones
+  # lookups
+  - name: Acme
+    screen: contacts
+    search: acme
+
+# the hub
+serve:
+  addr: 127.0.0.1:2222 # local only
+# trailing words
+`
+
+func TestAddViewKeepsCommentsAndOrder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte(commented), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	v := View{Name: "Topic 4", Screen: ViewConversations, Status: "pending", Ordering: "-id",
+		Filters: map[string]string{"topics": "4", "um_widget_id": "2"}}
+	if err := AddView(path, v); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	added := `  - name: Topic 4
+    screen: conversations
+    status: pending
+    ordering: -id
+    filters:
+      topics: "4"
+      um_widget_id: "2"
+`
+	want := strings.Replace(commented, "    search: acme\n", "    search: acme\n"+added, 1)
+	if string(got) != want {
+		t.Fatalf("file after AddView:\n%s\nwant:\n%s", got, want)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want the file's 0600", fi.Mode().Perm())
+	}
+	c, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Views) != 3 || !c.Views[2].Same(v) || c.Views[0].Name != "New" || c.Views[1].Name != "Acme" {
+		t.Fatalf("views read back: %+v", c.Views)
+	}
+
+	// The same name on the same screen replaces that view, in its place.
+	again := View{Name: "new", Screen: ViewConversations, Status: "ended"}
+	if err := AddView(path, again); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = os.ReadFile(path)
+	want = strings.Replace(want, "  - name: New\n    screen: conversations\n    status: new   # fresh ones\n",
+		"  - name: new\n    screen: conversations\n    status: ended\n", 1)
+	if string(got) != want {
+		t.Fatalf("file after replacing a view:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestAddViewToFileWithout(t *testing.T) {
+	dir := t.TempDir()
+	v := View{Name: "Pending", Screen: ViewConversations, Status: "pending"}
+
+	// A file with no views: section gets one at its end.
+	path := filepath.Join(dir, "a.yaml")
+	body := "# keep me\ntheme: mono # and me\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := AddView(path, v); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	if want := body + "\nviews:\n  - name: Pending\n    screen: conversations\n    status: pending\n"; string(got) != want {
+		t.Fatalf("got\n%q\nwant\n%q", got, want)
+	}
+
+	// An empty views: key takes the view below it.
+	path = filepath.Join(dir, "b.yaml")
+	body = "views:\ntheme: mono\n"
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := AddView(path, v); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = os.ReadFile(path)
+	if want := "views:\n  - name: Pending\n    screen: conversations\n    status: pending\ntheme: mono\n"; string(got) != want {
+		t.Fatalf("got\n%q\nwant\n%q", got, want)
+	}
+
+	// A missing file is made from the commented example, which then reads as that one view.
+	path = filepath.Join(dir, "new", "c.yaml")
+	if err := AddView(path, v); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = os.ReadFile(path)
+	if !strings.HasPrefix(string(got), string(Example())) {
+		t.Errorf("the example is not kept:\n%s", got)
+	}
+	c, err := Load(path)
+	if err != nil || len(c.Views) != 1 || !c.Views[0].Same(v) {
+		t.Fatalf("read back %+v, %v", c.Views, err)
+	}
+}
+
+func TestAddViewRefusesAndKeepsFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.yaml")
+	broken := "theme: [\n"
+	if err := os.WriteFile(path, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := AddView(path, View{Name: "x", Screen: ViewContacts}); err == nil {
+		t.Fatal("a broken file was edited")
+	}
+	if got, _ := os.ReadFile(path); string(got) != broken {
+		t.Fatalf("broken file changed: %q", got)
+	}
+	for _, bad := range []View{{Name: "", Screen: ViewContacts}, {Name: "All", Screen: ViewContacts},
+		{Name: "x", Screen: ViewContacts, Status: "new"}} {
+		if err := AddView(filepath.Join(dir, "none.yaml"), bad); err == nil {
+			t.Errorf("view %+v accepted", bad)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "none.yaml")); err == nil {
+		t.Error("a refused view wrote a file")
+	}
+}
