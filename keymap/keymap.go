@@ -28,6 +28,7 @@ const (
 	Refresh       = "refresh"
 	PickOrg       = "pick_org"
 	ActAs         = "act_as"
+	Palette       = "palette"
 
 	Up       = "up"
 	Down     = "down"
@@ -72,6 +73,8 @@ type KeyMap struct {
 	Quit, ForceQuit, Help, Back                               key.Binding
 	Conversations, Contacts, Operators, Analytics, Navigation key.Binding
 	NextPane, PrevPane, ToggleDetail, Refresh, PickOrg, ActAs key.Binding
+	// Palette opens the command palette: every action of where the user is, by name.
+	Palette key.Binding
 	// Moving in lists, threads and detail panes.
 	Up, Down, Top, Bottom, PageDown, PageUp, Open key.Binding
 	// Lists.
@@ -108,6 +111,7 @@ func Default() *KeyMap {
 		Refresh:       b("refresh", "r"),
 		PickOrg:       b("organization", "ctrl+o"),
 		ActAs:         b("act as operator", "ctrl+p"),
+		Palette:       b("command palette", ":", "ctrl+k"),
 
 		Up:       b("up", "k", "up"),
 		Down:     b("down", "j", "down"),
@@ -169,7 +173,7 @@ func (k *KeyMap) binding(action string) *key.Binding {
 		Conversations: &k.Conversations, Contacts: &k.Contacts, Operators: &k.Operators,
 		Analytics: &k.Analytics, Navigation: &k.Navigation,
 		NextPane: &k.NextPane, PrevPane: &k.PrevPane, ToggleDetail: &k.ToggleDetail,
-		Refresh: &k.Refresh, PickOrg: &k.PickOrg, ActAs: &k.ActAs,
+		Refresh: &k.Refresh, PickOrg: &k.PickOrg, ActAs: &k.ActAs, Palette: &k.Palette,
 		Up: &k.Up, Down: &k.Down, Top: &k.Top, Bottom: &k.Bottom,
 		PageDown: &k.PageDown, PageUp: &k.PageUp, Open: &k.Open,
 		Search: &k.Search, Filter: &k.Filter, Status: &k.Status, Order: &k.Order,
@@ -199,11 +203,11 @@ var contexts = []struct {
 	actions []string
 }{
 	{"on the list screens", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
-		NextPane, PrevPane, ToggleDetail, Refresh, PickOrg, ActAs,
+		NextPane, PrevPane, ToggleDetail, Refresh, PickOrg, ActAs, Palette,
 		Up, Down, Top, Bottom, PageDown, PageUp, Open,
 		Search, Filter, Status, Order, Mark, Delete, CopyID, JumpID, Topics, Note, Edit, Away, Upsert}},
 	{"on the analytics screen", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
-		NextPane, PrevPane, Refresh, PickOrg, ActAs,
+		NextPane, PrevPane, Refresh, PickOrg, ActAs, Palette,
 		Up, Down, Top, Bottom, PageDown, PageUp, Open,
 		Export, Metric, Range, Mode, Split, ChartKind, Breakdown, Filter}},
 	{"in confirmations", []string{Back, Yes, No}},
@@ -387,7 +391,7 @@ func (k *KeyMap) FixOrganization() { k.PickOrg.SetEnabled(false) }
 
 // Global is the help group valid everywhere.
 func (k *KeyMap) Global() []key.Binding {
-	return []key.Binding{k.Help, k.Back, k.Refresh, k.Conversations, k.Contacts, k.Operators,
+	return []key.Binding{k.Help, k.Palette, k.Back, k.Refresh, k.Conversations, k.Contacts, k.Operators,
 		k.Analytics, k.Navigation, k.PickOrg, k.ActAs, k.Quit}
 }
 
