@@ -28,6 +28,7 @@ const (
 	Refresh       = "refresh"
 	PickOrg       = "pick_org"
 	ActAs         = "act_as"
+	Palette       = "palette"
 
 	Up       = "up"
 	Down     = "down"
@@ -87,6 +88,8 @@ type KeyMap struct {
 	Quit, ForceQuit, Help, Back                               key.Binding
 	Conversations, Contacts, Operators, Analytics, Navigation key.Binding
 	NextPane, PrevPane, ToggleDetail, Refresh, PickOrg, ActAs key.Binding
+	// Palette opens the command palette: every action of where the user is, by name.
+	Palette key.Binding
 	// Moving in lists, threads and detail panes.
 	Up, Down, Top, Bottom, PageDown, PageUp, Open key.Binding
 	// The conversations screen, from every pane: the next/previous conversation of the list.
@@ -129,6 +132,7 @@ func Default() *KeyMap {
 		Refresh:       b("refresh", "r"),
 		PickOrg:       b("organization", "ctrl+o"),
 		ActAs:         b("act as operator", "ctrl+p"),
+		Palette:       b("command palette", ":", "ctrl+k"),
 
 		Up:       b("up", "k", "up"),
 		Down:     b("down", "j", "down"),
@@ -204,7 +208,7 @@ func (k *KeyMap) binding(action string) *key.Binding {
 		Conversations: &k.Conversations, Contacts: &k.Contacts, Operators: &k.Operators,
 		Analytics: &k.Analytics, Navigation: &k.Navigation,
 		NextPane: &k.NextPane, PrevPane: &k.PrevPane, ToggleDetail: &k.ToggleDetail,
-		Refresh: &k.Refresh, PickOrg: &k.PickOrg, ActAs: &k.ActAs,
+		Refresh: &k.Refresh, PickOrg: &k.PickOrg, ActAs: &k.ActAs, Palette: &k.Palette,
 		Up: &k.Up, Down: &k.Down, Top: &k.Top, Bottom: &k.Bottom,
 		PageDown: &k.PageDown, PageUp: &k.PageUp, Open: &k.Open,
 		NextConversation: &k.NextConversation, PrevConversation: &k.PrevConversation,
@@ -238,13 +242,13 @@ var contexts = []struct {
 	actions []string
 }{
 	{"on the list screens", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
-		NextPane, PrevPane, ToggleDetail, Refresh, PickOrg, ActAs,
+		NextPane, PrevPane, ToggleDetail, Refresh, PickOrg, ActAs, Palette,
 		Up, Down, Top, Bottom, PageDown, PageUp, Open, NextConversation, PrevConversation,
 		Search, Filter, Status, Order, Mark, Delete, CopyID, JumpID, PrevView, NextView, SaveView,
 		Topics, Note, Edit, Away, Upsert,
 		Take, Assign, Unassign, End, Reopen, ToggleRead}},
 	{"on the analytics screen", []string{Quit, Help, Back, Conversations, Contacts, Operators, Analytics, Navigation,
-		NextPane, PrevPane, Refresh, PickOrg, ActAs,
+		NextPane, PrevPane, Refresh, PickOrg, ActAs, Palette,
 		Up, Down, Top, Bottom, PageDown, PageUp, Open,
 		Export, Metric, Range, Mode, Split, ChartKind, Breakdown, Filter}},
 	{"in confirmations", []string{Back, Yes, No}},
@@ -443,7 +447,7 @@ func (k *KeyMap) FixOrganization() { k.PickOrg.SetEnabled(false) }
 
 // Global is the help group valid everywhere.
 func (k *KeyMap) Global() []key.Binding {
-	return []key.Binding{k.Help, k.Back, k.Refresh, k.Conversations, k.Contacts, k.Operators,
+	return []key.Binding{k.Help, k.Palette, k.Back, k.Refresh, k.Conversations, k.Contacts, k.Operators,
 		k.Analytics, k.Navigation, k.PickOrg, k.ActAs, k.Quit}
 }
 

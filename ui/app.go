@@ -288,6 +288,8 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, tea.Batch(a.onKey(msg), a.wake(false))
 	case tea.MouseMsg:
 		return a, a.onMouse(msg)
+	case replayKeyMsg:
+		return a, a.onKey(msg.press)
 	case tea.FocusMsg:
 		return a, a.onFocus(true)
 	case tea.BlurMsg:
@@ -420,6 +422,8 @@ func (a *App) routeKey(msg tea.Msg) tea.Cmd {
 			return a.quit()
 		case key.Matches(press, k.Help):
 			return a.ctx.OpenModal(newHelp(a.ctx, a.Screen().Title(), a.helpGroups()))
+		case key.Matches(press, k.Palette):
+			return a.openPalette()
 		case key.Matches(press, k.PickOrg):
 			return a.orgPicker()
 		case key.Matches(press, k.ActAs):
@@ -513,7 +517,7 @@ func (a *App) switchTo(id common.ScreenID) tea.Cmd {
 func (a *App) helpGroups() [][]key.Binding {
 	k := a.ctx.Keys
 	groups := a.Screen().FullHelp()
-	global := []key.Binding{k.Help, k.Refresh}
+	global := []key.Binding{k.Help, k.Palette, k.Refresh}
 	for _, e := range a.screens {
 		global = append(global, e.key)
 	}

@@ -14,8 +14,8 @@ const footerSep = "  "
 
 // footerBindings are the keys the footer names: the top modal's short help when a modal
 // has the keys, with the way out (the back key: cancel, close) always shown; else the
-// active screen's (its focused pane's), then help and quit, always shown. They come from
-// the bindings, so a rebound key shows as bound.
+// active screen's (its focused pane's), then help, the palette and quit, always shown.
+// They come from the bindings, so a rebound key shows as bound.
 func (a *App) footerBindings() (hints, always []key.Binding) {
 	k := a.ctx.Keys
 	if n := len(a.overlays); n > 0 {
@@ -28,7 +28,18 @@ func (a *App) footerBindings() (hints, always []key.Binding) {
 		}
 		return hints, always
 	}
-	return a.Screen().ShortHelp(), []key.Binding{k.Help, k.Quit}
+	return a.Screen().ShortHelp(), []key.Binding{k.Help, paletteHint(k.Palette), k.Quit}
+}
+
+// paletteHint is the palette's binding as the footer names it: its first key, "palette".
+func paletteHint(b key.Binding) key.Binding {
+	ks := b.Keys()
+	if len(ks) == 0 {
+		return b
+	}
+	h := key.NewBinding(key.WithKeys(ks...), key.WithHelp(displayKey(ks[0]), "palette"))
+	h.SetEnabled(b.Enabled())
+	return h
 }
 
 // sharesKey reports whether b and c have a key in common.
@@ -45,7 +56,8 @@ func sharesKey(b, c key.Binding) bool {
 
 // footer is the bottom line: the short help of what has the keys, on one line. The hints
 // come in the order their owner lists them, most useful first; those that do not fit the
-// width are dropped from the end, never wrapped, and help and quit always stay.
+// width are dropped whole from the end, never cut or wrapped; help, the palette and quit
+// (or a modal's way out) always stay.
 func (a *App) footer() string {
 	hints, always := a.footerBindings()
 	var tail, head []key.Binding
@@ -56,7 +68,7 @@ func (a *App) footer() string {
 		}
 		for _, k := range b.Keys() {
 			if seen[k] {
-				return false // help or quit, or a key listed already
+				return false // help, the palette or quit, or a key listed already
 			}
 		}
 		for _, k := range b.Keys() {
@@ -76,8 +88,11 @@ func (a *App) footer() string {
 	}
 	var ck strings.Builder
 	ck.WriteString(strconv.Itoa(a.width))
-	for _, b := range append(head[:len(head):len(head)], tail...) {
-		ck.WriteString("\x00" + b.Help().Key + "\x01" + b.Help().Desc)
+	for _, g := range [][]key.Binding{head, tail} {
+		ck.WriteString("\x02")
+		for _, b := range g {
+			ck.WriteString("\x00" + b.Help().Key + "\x01" + b.Help().Desc)
+		}
 	}
 	if ck.String() == a.bars.footKey {
 		return a.bars.foot
@@ -86,24 +101,32 @@ func (a *App) footer() string {
 	return a.bars.foot
 }
 
-// layoutFooter fits head's hints, then tail's, into the width.
+// hintText is a hint as the footer shows it.
+func hintText(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc }
+
+// hintsWidth is the width of hints side by side.
+func hintsWidth(hints []key.Binding) int {
+	w := 0
+	for i, b := range hints {
+		if i > 0 {
+			w += widthOf(footerSep)
+		}
+		w += widthOf(hintText(b))
+	}
+	return w
+}
+
+// layoutFooter fits head's hints, then tail's, into the width: tail's always stay, and
+// head's that do not fit go from the end.
 func (a *App) layoutFooter(head, tail []key.Binding) string {
 	st := a.ctx.Styles
-	text := func(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc }
-	tailW := 0
-	for i, b := range tail {
-		if i > 0 {
-			tailW += widthOf(footerSep)
-		}
-		tailW += widthOf(text(b))
-	}
 	room := a.width - 2 // a space at either end
-	if tailW > 0 {
-		room -= tailW + widthOf(footerSep)
+	if tw := hintsWidth(tail); tw > 0 {
+		room -= tw + widthOf(footerSep)
 	}
 	used, n := 0, 0
 	for _, b := range head {
-		w := widthOf(text(b))
+		w := widthOf(hintText(b))
 		if n > 0 {
 			w += widthOf(footerSep)
 		}

@@ -19,12 +19,23 @@ func (l *appLoop) footer() string {
 	return lines[len(lines)-1]
 }
 
-// checkFooter fails unless the footer is one line exactly w wide that names want, in order.
+// checkFooter fails unless the footer is one line exactly w wide that names want, in order,
+// and holds whole hints only (none cut mid-key).
 func (l *appLoop) checkFooter(where string, w int, want ...string) {
 	l.t.Helper()
 	f := l.footer()
 	if got := ansi.StringWidth(f); got != w {
 		l.t.Errorf("%s: the footer is %d wide, want %d: %q", where, got, w, f)
+	}
+	hints, always := l.app.footerBindings()
+	whole := map[string]bool{}
+	for _, b := range append(hints, always...) {
+		whole[b.Help().Key+" "+b.Help().Desc] = true
+	}
+	for _, part := range strings.Split(strings.TrimSpace(f), footerSep) {
+		if !whole[part] {
+			l.t.Errorf("%s: the footer holds %q, which is no whole hint: %q", where, part, f)
+		}
 	}
 	rest := f
 	for _, s := range want {
@@ -44,27 +55,27 @@ func TestFooterShowsTheKeysOfWhatHasThem(t *testing.T) {
 	for _, w := range []int{80, 120} {
 		l, _ := startApp(t, nil, w, 24)
 		l.Until("conversations", func() bool { return len(l.app.Screen().(*conversations.Model).List.Rows()) > 0 })
-		l.checkFooter("conversations list", w, "j/↓ down", "k/↑ up", "enter open", "/ search", "? help", "q quit")
+		l.checkFooter("conversations list", w, "j/↓ down", "k/↑ up", "enter open", "/ search", "? help", ": palette", "q quit")
 		l.Key("enter")
 		l.Until("the thread", func() bool { return l.app.Screen().(*conversations.Model).Focused() != conversations.PaneList })
-		l.checkFooter("the thread", w, "k/↑ up", "j/↓ down", "? help", "q quit")
+		l.checkFooter("the thread", w, "k/↑ up", "j/↓ down", "? help", ": palette", "q quit")
 		l.Key("esc")
 
 		l.Key("2")
 		l.checkFooter("contacts search prompt", w, "enter run", "esc cancel")
 		l.closeAll()
 		l.Until("contacts", func() bool { return len(l.app.Screen().(*contacts.Model).List.Rows()) > 0 })
-		l.checkFooter("contacts list", w, "j/↓ down", "k/↑ up", "enter open", "? help", "q quit")
+		l.checkFooter("contacts list", w, "j/↓ down", "k/↑ up", "enter open", "? help", ": palette", "q quit")
 		l.Key("f")
 		modal[*forms.Modal](l, "the contact filters")
 		l.checkFooter("contact filters", w, "ctrl+s submit", "esc cancel")
 		l.closeAll()
 
 		l.Key("3")
-		l.checkFooter("operators", w, "j/↓ down", "k/↑ up", "w toggle away", "? help", "q quit")
+		l.checkFooter("operators", w, "j/↓ down", "k/↑ up", "w toggle away", "? help", ": palette", "q quit")
 		l.Key("4")
 		l.Until("analytics", func() bool { return l.app.Screen().(*analytics.Model).Loaded() })
-		l.checkFooter("analytics", w, "m pick metric", "d date range", "? help", "q quit")
+		l.checkFooter("analytics", w, "m pick metric", "d date range", "? help", ": palette", "q quit")
 		l.Key("m")
 		l.Until("the metric picker", func() bool { return l.top() != nil })
 		l.checkFooter("metric picker", w, "j/↓ down", "k/↑ up", "enter pick", "esc cancel")
@@ -72,7 +83,7 @@ func TestFooterShowsTheKeysOfWhatHasThem(t *testing.T) {
 		l.checkFooter("metric picker, filtering", w, "enter pick", "esc clear filter")
 		l.closeAll()
 		l.Key("5")
-		l.checkFooter("navigation", w, "j/↓ down", "k/↑ up", "? help", "q quit")
+		l.checkFooter("navigation", w, "j/↓ down", "k/↑ up", "? help", ": palette", "q quit")
 		l.Key("?")
 		l.checkFooter("help", w, "?/esc/q close")
 		l.closeAll()
@@ -88,7 +99,7 @@ func TestFooterFollowsRebinding(t *testing.T) {
 	}
 	l, _ := startAppWithKeys(t, nil, keys, 80, 24)
 	l.Until("conversations", func() bool { return len(l.app.Screen().(*conversations.Model).List.Rows()) > 0 })
-	l.checkFooter("conversations list", 80, "n/↓ down", "f1 help", "q quit")
+	l.checkFooter("conversations list", 80, "n/↓ down", "f1 help", ": palette", "q quit")
 	l.Key("f")
 	modal[*forms.Modal](l, "the conversation filters")
 	l.checkFooter("conversation filters", 80, "f2 submit", "esc cancel")

@@ -13,6 +13,7 @@ import (
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -39,15 +40,15 @@ func (l *appLoop) helpOpen() bool {
 	return false
 }
 
-// helpEntries reads the "key  description" entries of help's box, scrolling through all of
-// it, and checks that every frame of the box is whole: a top and a bottom border, every
+// helpEntries reads the "key  description" entries of help's box, moving the cursor
+// through all of it, and checks that every frame of the box is whole: a top and a bottom border, every
 // line as wide as the box, the whole screen exactly w×h.
 func helpEntries(t *testing.T, l *appLoop, h *helpModal, w, ht int) []string {
 	t.Helper()
 	entry := regexp.MustCompile(`(\S+)  +(\S[^│]*?)(?:   |$)`)
 	byLine := map[int][]string{} // the entries of every body line, by its index in the body
 	l.Key("g")
-	for range 50 {
+	for range 300 {
 		viewtest.CheckSize(t, l.app.Render(), w, ht, "the screen with help")
 		box := ansi.Strip(h.View())
 		lines := strings.Split(box, "\n")
@@ -63,7 +64,7 @@ func helpEntries(t *testing.T, l *appLoop, h *helpModal, w, ht int) []string {
 				t.Fatalf("line %d of help is %d wide (box %d, terminal %d):\n%s", i, lw, bw, w, box)
 			}
 		}
-		for i, line := range lines[1 : len(lines)-2] {
+		for i, line := range lines[2 : len(lines)-2] { // below the filter line, above the footer
 			line = strings.Trim(line, "│ ")
 			var es []string
 			for _, m := range entry.FindAllStringSubmatch(line, -1) {
@@ -71,12 +72,12 @@ func helpEntries(t *testing.T, l *appLoop, h *helpModal, w, ht int) []string {
 			}
 			byLine[h.offset+i] = es
 		}
-		before := h.offset
+		before := h.cursor
 		l.Key("j")
 		if !l.helpOpen() {
 			t.Fatal("j closed help")
 		}
-		if h.offset == before {
+		if h.cursor == before {
 			break
 		}
 	}
@@ -125,15 +126,25 @@ func TestHelpFitsAndScrollsAtTheSmallestSizes(t *testing.T) {
 	}
 }
 
+// Help closes with help, back and quit while no filter is typed; other keys move or filter
+// and never close it. With a filter, back clears it and printable keys (q too) are typed.
 func TestHelpClosesWithHelpBackAndQuitOnly(t *testing.T) {
 	l, _ := startApp(t, nil, 80, 24)
 	for _, k := range []string{"?", "esc", "q"} {
 		h := l.openHelp()
-		for _, other := range []string{"j", "k", "x", "1", "enter", "tab"} {
+		for _, other := range []string{"j", "k", "down", "tab", "x", "q", "backspace", "backspace"} {
 			l.Key(other)
 			if !l.helpOpen() {
 				t.Fatalf("%q closed help", other)
 			}
+		}
+		if h.query != "" {
+			t.Fatalf("the filter is %q after typing and erasing it", h.query)
+		}
+		l.Key("a")
+		l.Key("esc")
+		if !l.helpOpen() || h.query != "" {
+			t.Fatalf("esc with a filter: help open %v, filter %q", l.helpOpen(), h.query)
 		}
 		_, cmd := h.Update(viewtest.Key(k))
 		if cmd != nil {
@@ -232,5 +243,48 @@ func TestHelpLayoutReflows(t *testing.T) {
 				t.Errorf("%v: a line %d wide:\n%s", size, w, box)
 			}
 		}
+	}
+}
+
+// Typing filters help (the filter line at its top), the arrows move from key to key and
+// enter runs the key under the cursor through the input layer, help closed first.
+func TestHelpFiltersAndRunsTheKey(t *testing.T) {
+	l, _ := startApp(t, nil, 80, 24)
+	l.Until("conversations", func() bool { return len(l.app.Screen().(*conversations.Model).List.Rows()) > 0 })
+	h := l.openHelp()
+	l.Key("j", "j", "down", "k")
+	if b, _ := h.selected(); h.cursor != 2 || b.Help().Desc != h.shown[0][2].Help().Desc {
+		t.Fatalf("j j down k: the cursor is on %d (%q), want the third key", h.cursor, b.Help().Desc)
+	}
+	l.Key("cycle")
+	if v := ansi.Strip(h.View()); !strings.Contains(v, "filter: cycle") {
+		t.Fatalf("no filter line:\n%s", v)
+	}
+	var descs []string
+	for _, g := range h.shown {
+		for _, b := range g {
+			descs = append(descs, b.Help().Desc)
+		}
+	}
+	if !slices.Equal(descs, []string{"cycle status", "cycle ordering"}) {
+		t.Fatalf("\"cycle\" keeps %q", descs)
+	}
+	before := l.app.Screen().(*conversations.Model).List.Query().Ordering
+	l.Key("down", "enter")
+	if l.helpOpen() {
+		t.Fatal("enter left help open")
+	}
+	l.Settle()
+	if after := l.app.Screen().(*conversations.Model).List.Query().Ordering; after == before {
+		t.Fatalf("enter on \"cycle ordering\" left the ordering %q", after)
+	}
+	h = l.openHelp()
+	l.Key("zzz")
+	if v := ansi.Strip(h.View()); !strings.Contains(v, `No keys match "zzz"`) {
+		t.Fatalf("a filter matching nothing:\n%s", v)
+	}
+	l.Key("enter")
+	if !l.helpOpen() {
+		t.Fatal("enter with nothing to run closed help")
 	}
 }

@@ -1,0 +1,51 @@
+package ui_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/conversations/detail"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+// goldenAfterKeys renders the app against the sandbox (seed 1, fixed clock) at w×h after
+// the first list (and, on a wide terminal, the first thread) loaded and keys were typed. Regenerate with: go test ./ui -run Golden -update
+func goldenAfterKeys(t *testing.T, w, h int, keys string) {
+	t.Helper()
+	sb := testSandbox(t)
+	o := &observed{App: newApp(t, newClient(t, sb, client.Config{}))}
+	tm := teatest.NewTestModel(t, o, teatest.WithInitialTermSize(w, h))
+	o.WaitSeen(t, map[string]int{fmt.Sprintf("%T", common.OperatorsLoadedMsg{}): 1, fmt.Sprintf("%T", common.RefreshedMsg{}): 1})
+	if w >= conversations.WideWidth {
+		// The wide layout opens the first row once the cursor rested on it: wait for it, so
+		// that the frame does not depend on how fast the keys come.
+		o.WaitSeen(t, map[string]int{"thread.pageMsg": 1, fmt.Sprintf("%T", detail.LoadedMsg{}): 1})
+	}
+	for _, m := range viewtest.Keys(keys) {
+		tm.Send(m)
+	}
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	golden.RequireEqual(t, []byte(viewtest.Plain(tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View().Content)))
+}
+
+// TestGoldenPalette: the command palette as it opens on the conversations screen, at the
+// smallest size and a large one, and filtered.
+func TestGoldenPalette(t *testing.T) {
+	t.Run("80x24", func(t *testing.T) { goldenAfterKeys(t, 80, 24, ":") })
+	t.Run("200x50", func(t *testing.T) { goldenAfterKeys(t, 200, 50, ":") })
+	t.Run("80x24/filtered", func(t *testing.T) { goldenAfterKeys(t, 80, 24, ":ana") })
+}
+
+// TestGoldenHelpFiltered: help filtered by what was typed.
+func TestGoldenHelpFiltered(t *testing.T) {
+	t.Run("80x24", func(t *testing.T) { goldenAfterKeys(t, 80, 24, "?or") })
+	t.Run("200x50", func(t *testing.T) { goldenAfterKeys(t, 200, 50, "?or") })
+}
