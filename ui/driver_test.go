@@ -55,17 +55,26 @@ func newClient(t testing.TB, sb *sandbox.Running, cfg client.Config) *client.Cli
 // newApp builds the root model on the shared sandbox with plain (no colour) styles.
 func newApp(t testing.TB, c *client.Client) *ui.App {
 	t.Helper()
-	st := theme.Plain(false)
-	return ui.New(ui.Options{
+	return newAppWith(t, c, nil)
+}
+
+// newAppWith is newApp with the options set changes (nil: none).
+func newAppWith(t testing.TB, c *client.Client, set func(*ui.Options)) *ui.App {
+	t.Helper()
+	o := ui.Options{
 		Client:          c,
-		Styles:          st,
+		Styles:          theme.Plain(false),
 		Keys:            keymap.Default(),
 		Now:             clock,
 		Demo:            true,
 		RefreshInterval: 30 * time.Second,
 		RequestBudget:   400,
 		PageSize:        100,
-	})
+	}
+	if set != nil {
+		set(&o)
+	}
+	return ui.New(o)
 }
 
 // driver runs a model in a viewtest.Loop: every message it is given is followed by what it

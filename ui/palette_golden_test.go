@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/ui"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/conversations/detail"
@@ -20,8 +21,14 @@ import (
 // the first list (and, on a wide terminal, the first thread) loaded and keys were typed. Regenerate with: go test ./ui -run Golden -update
 func goldenAfterKeys(t *testing.T, w, h int, keys string) {
 	t.Helper()
+	goldenAfterKeysWith(t, w, h, keys, nil)
+}
+
+// goldenAfterKeysWith is goldenAfterKeys with the options set changes.
+func goldenAfterKeysWith(t *testing.T, w, h int, keys string, set func(*ui.Options)) {
+	t.Helper()
 	sb := testSandbox(t)
-	o := &observed{App: newApp(t, newClient(t, sb, client.Config{}))}
+	o := &observed{App: newAppWith(t, newClient(t, sb, client.Config{}), set)}
 	tm := teatest.NewTestModel(t, o, teatest.WithInitialTermSize(w, h))
 	o.WaitSeen(t, map[string]int{fmt.Sprintf("%T", common.OperatorsLoadedMsg{}): 1, fmt.Sprintf("%T", common.RefreshedMsg{}): 1})
 	if w >= conversations.WideWidth {
@@ -48,4 +55,14 @@ func TestGoldenPalette(t *testing.T) {
 func TestGoldenHelpFiltered(t *testing.T) {
 	t.Run("80x24", func(t *testing.T) { goldenAfterKeys(t, 80, 24, "?or") })
 	t.Run("200x50", func(t *testing.T) { goldenAfterKeys(t, 200, 50, "?or") })
+}
+
+// TestGoldenReadOnly: read-only mode as it looks after an edit key was pressed: the status
+// bar says read-only, the footer and help offer no edit key, and the toast says why d did
+// nothing.
+func TestGoldenReadOnly(t *testing.T) {
+	ro := func(o *ui.Options) { o.ReadOnly = true }
+	t.Run("80x24", func(t *testing.T) { goldenAfterKeysWith(t, 80, 24, "d", ro) })
+	t.Run("200x50", func(t *testing.T) { goldenAfterKeysWith(t, 200, 50, "d", ro) })
+	t.Run("80x24/help", func(t *testing.T) { goldenAfterKeysWith(t, 80, 24, "?", ro) })
 }
