@@ -32,6 +32,7 @@ type sandboxFlags struct {
 	burst      int
 	latency    time.Duration
 	variants   []string
+	longThread int
 }
 
 // sandboxLongHead is the start of `parley sandbox --help`; sandboxLong adds the variants.
@@ -93,10 +94,11 @@ func newSandboxCmd() *cobra.Command {
 	fl.Float64Var(&f.burstRate, "burst-rate", 20, "requests per second per token and organization before 429 (0: no burst throttling)")
 	fl.IntVar(&f.burst, "burst", 40, "requests allowed at once above --burst-rate")
 	fl.DurationVar(&f.latency, "latency", 0, "hold every answer back this long, as a slow link would (e.g. 300ms)")
+	fl.IntVar(&f.longThread, "long-thread", 0, "messages in the long conversation when the database is seeded (0: the size's own, 1,520 to 2,000)")
 	fl.StringArrayVar(&f.variants, "variant", nil, "answer as another server meeting the spec would (see Variants above; repeatable or comma-separated)")
 	completeValues(cmd, "size", sizeCompletions()...)
 	completeValues(cmd, "variant", variantCompletions()...)
-	noFiles(cmd, "addr", "seed", "daily-limit", "burst-rate", "burst", "latency")
+	noFiles(cmd, "addr", "seed", "daily-limit", "burst-rate", "burst", "latency", "long-thread")
 	return cmd
 }
 
@@ -122,6 +124,9 @@ func (f *sandboxFlags) validate() (sandbox.Size, []sandbox.Variant, error) {
 	if f.latency < 0 {
 		return "", nil, fmt.Errorf("--latency: must be 0 (none) or positive, got %v", f.latency)
 	}
+	if f.longThread < 0 {
+		return "", nil, fmt.Errorf("--long-thread: must be 0 (the size's own) or positive, got %d", f.longThread)
+	}
 	if f.seed <= 0 {
 		return "", nil, fmt.Errorf("--seed: must be a positive integer, got %d", f.seed)
 	}
@@ -137,7 +142,11 @@ func (f *sandboxFlags) validate() (sandbox.Size, []sandbox.Variant, error) {
 		if err != nil {
 			return "", nil, fmt.Errorf("--db not given and no user cache directory: %w", err)
 		}
-		f.db = filepath.Join(dir, "parley", fmt.Sprintf("sandbox-%s-%d.db", size, f.seed))
+		name := fmt.Sprintf("sandbox-%s-%d", size, f.seed)
+		if f.longThread > 0 {
+			name += fmt.Sprintf("-long%d", f.longThread) // another thread length is other data
+		}
+		f.db = filepath.Join(dir, "parley", name+".db")
 	}
 	if fi, err := os.Stat(f.db); err == nil && fi.IsDir() {
 		return "", nil, fmt.Errorf("--db: %s is a directory", f.db)
@@ -169,7 +178,7 @@ func runSandbox(ctx context.Context, f sandboxFlags, stdout, stderr io.Writer) e
 		return fmt.Errorf("create the database directory: %w", err)
 	}
 	opts := sandbox.Options{DBPath: f.db, Seed: f.seed, Size: size, DailyLimit: f.dailyLimit, BurstRate: f.burstRate, Burst: f.burst,
-		Latency: f.latency, Variants: variants}
+		Latency: f.latency, Variants: variants, LongThread: f.longThread}
 	if f.burstRate == 0 {
 		opts.BurstRate = -1 // the option's zero value means the default rate
 	}

@@ -17,12 +17,14 @@ import (
 // TestAgentPath plays the agent's path of issue 18 at 80×24, one pane at a time: open the
 // newest new conversation, read it back to its first message, set a topic, note the
 // contact, go on to the next conversation. It counts the keys (the note's text aside: at
-// most 9) and checks the sandbox's state after each edit. Then g in the seed's long
-// thread (1,520 messages at size small) goes to its first message at a cost of at most 2
-// message requests, the newest page included, as the sandbox's request log counts them.
+// most 9) and checks the sandbox's state after each edit. Then g in a 1,234-message thread
+// (the sandbox's long thread, seeded at that length) goes to its first message at a cost
+// of at most 2 message requests, the newest page included, as the sandbox's request log
+// counts them.
 func TestAgentPath(t *testing.T) {
 	const maxKeys = 9
-	sb := StartSandbox(t, "small")
+	const longThread = 1234
+	sb := StartSandbox(t, "small", "--long-thread", strconv.Itoa(longThread))
 	c := sb.Client(t)
 	news, err := c.ListConversations(t.Context(), client.ConversationListOptions{
 		ListOptions: client.ListOptions{Limit: 2},
@@ -116,6 +118,16 @@ func TestAgentPath(t *testing.T) {
 		p, err := c.MessagesPage(t.Context(), cv.ID, client.MessageOptions{CursorOptions: client.CursorOptions{Limit: 100}})
 		return err == nil && p.Next != ""
 	})
+	n := 0
+	for _, err := range c.Messages(t.Context(), long.ID, client.MessageOptions{CursorOptions: client.CursorOptions{Limit: 100}}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != longThread {
+		t.Fatalf("the long thread has %d messages, want %d", n, longThread)
+	}
 	tui.Keys("Escape", "s", "s", "s") // back to the list, every status again
 	waitList(t, tui)
 	messages := func() int {
@@ -135,7 +147,9 @@ func TestAgentPath(t *testing.T) {
 	s := tui.WaitUntil(func(s string) bool {
 		return strings.Contains(s, "Start of the long thread") && strings.Contains(s, " · top") && !strings.Contains(s, "loading")
 	}, 30*time.Second, "the first message of the long thread")
-	if n := messages() - before; n > 2 {
+	n = messages() - before
+	if n > 2 {
 		t.Fatalf("the first message of the long thread after g cost %d message requests, want at most 2:\n%s", n, s)
 	}
+	t.Logf("the first message of the %d-message thread: %d message requests (opening it and g)", longThread, n)
 }

@@ -61,6 +61,10 @@ type Options struct {
 	// Variants switch behaviours the spec leaves open to other plausible ones (see Variant);
 	// none = the sandbox's own choices of docs/api-notes.md.
 	Variants []Variant
+	// LongThread is how many messages the long conversation (Info.LongConversationID) gets
+	// when the database is seeded; 0 = the size's (1,520 small, 1,600 medium, 2,000 large).
+	// The other conversations share what is left of the size's messages.
+	LongThread int
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -96,6 +100,10 @@ func (o Options) withDefaults() (Options, error) {
 	if err := checkVariants(o.Variants); err != nil {
 		return o, err
 	}
+	if most := sizeSpecs[o.Size].messages / 2; o.LongThread < 0 || o.LongThread > most {
+		return o, fmt.Errorf("long thread: %d messages; a %s sandbox takes 1 to %d (0: its own %d)",
+			o.LongThread, o.Size, most, sizeSpecs[o.Size].longMessages)
+	}
 	return o, nil
 }
 
@@ -107,7 +115,7 @@ type Info struct {
 	OrgIDs                []int64
 	RestrictedOperatorID  int64 // the "agent" role operator (cannot delete or change other operators)
 	OwnerOperatorID       int64 // of the default org
-	LongConversationID    int64 // the conversation with >= 1,500 messages
+	LongConversationID    int64 // the long conversation: Options.LongThread messages (1,520 or more by default)
 	HostileConversationID int64 // a conversation whose contact name and messages carry hostile text
 }
 

@@ -160,6 +160,9 @@ func seed(ctx context.Context, q querier, o Options, now time.Time) error {
 		stmts:    map[string]*sql.Stmt{},
 		nextPart: partIDBase,
 	}
+	if o.LongThread > 0 {
+		g.size.longMessages = o.LongThread
+	}
 	defer func() {
 		for _, st := range g.stmts {
 			_ = st.Close()
