@@ -11,6 +11,7 @@
 package thread
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -232,23 +233,11 @@ func (m *Model) latest(req int, newest, fresh bool) tea.Cmd {
 
 // fetch follows link to the next older page.
 func (m *Model) fetch(link string) tea.Cmd {
-	m.req++
-	m.loading = true
 	m.requested[link] = true
-	m.inflight, m.pending = link, pageOlder
-	gen, req, conv, c, parent := m.gen, m.req, m.convID, m.ctx.Client, m.reqs.Context()
-	return func() tea.Msg {
-		ctx, cancel := common.RequestContextIn(parent, requestTimeout, false)
-		defer cancel()
-		msg := pageMsg{gen: gen, req: req, convID: conv, kind: pageOlder, requests: 1}
-		p, err := c.OlderMessages(ctx, conv, link)
-		if err != nil {
-			msg.err = err
-			return msg
-		}
-		msg.items, msg.next, msg.fetched = items(p.Results), p.Next, len(p.Results)
-		return msg
-	}
+	conv := m.convID
+	return m.page(pageOlder, link, func(ctx context.Context, c *client.Client) (*client.CursorPage[client.Message], error) {
+		return c.OlderMessages(ctx, conv, link)
+	})
 }
 
 // fetchOldest asks for the thread's oldest page in ascending order (the top key). A page
@@ -257,36 +246,32 @@ func (m *Model) fetchOldest() tea.Cmd {
 	if m.inflight != "" {
 		delete(m.requested, m.inflight)
 	}
-	m.req++
-	m.loading = true
-	m.inflight, m.pending = "", pageOldest
-	gen, req, conv, c, parent := m.gen, m.req, m.convID, m.ctx.Client, m.reqs.Context()
-	return func() tea.Msg {
-		ctx, cancel := common.RequestContextIn(parent, requestTimeout, false)
-		defer cancel()
-		msg := pageMsg{gen: gen, req: req, convID: conv, kind: pageOldest, requests: 1}
-		p, err := c.MessagesPage(ctx, conv, client.MessageOptions{CursorOptions: client.CursorOptions{Limit: PageSize, Ordering: "id"}})
-		if err != nil {
-			msg.err = err
-			return msg
-		}
-		msg.items, msg.next, msg.fetched = items(p.Results), p.Next, len(p.Results)
-		return msg
-	}
+	conv := m.convID
+	return m.page(pageOldest, "", func(ctx context.Context, c *client.Client) (*client.CursorPage[client.Message], error) {
+		return c.MessagesPage(ctx, conv, client.MessageOptions{CursorOptions: client.CursorOptions{Limit: PageSize, Ordering: "id"}})
+	})
 }
 
 // fetchNewer follows link, the oldest pages' next, to the page after them (into the gap).
 func (m *Model) fetchNewer(link string) tea.Cmd {
+	m.requested[link] = true
+	return m.page(pageNewer, link, func(ctx context.Context, c *client.Client) (*client.CursorPage[client.Message], error) {
+		return client.FetchCursorPage[client.Message](ctx, c, link)
+	})
+}
+
+// page starts one page request of the kind (link: the link it follows, "" for none); its
+// answer comes back as a pageMsg stamped with the request id.
+func (m *Model) page(kind int, link string, get func(context.Context, *client.Client) (*client.CursorPage[client.Message], error)) tea.Cmd {
 	m.req++
 	m.loading = true
-	m.requested[link] = true
-	m.inflight, m.pending = link, pageNewer
+	m.inflight, m.pending = link, kind
 	gen, req, conv, c, parent := m.gen, m.req, m.convID, m.ctx.Client, m.reqs.Context()
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContextIn(parent, requestTimeout, false)
 		defer cancel()
-		msg := pageMsg{gen: gen, req: req, convID: conv, kind: pageNewer, requests: 1}
-		p, err := client.FetchCursorPage[client.Message](ctx, c, link)
+		msg := pageMsg{gen: gen, req: req, convID: conv, kind: kind, requests: 1}
+		p, err := get(ctx, c)
 		if err != nil {
 			msg.err = err
 			return msg
