@@ -299,9 +299,40 @@ func startTUI(t *testing.T, w, h int, env []string, shell bool, args ...string) 
 				t.Logf("stderr:\n%s", b)
 			}
 		}
+		// parley is waited for before the test's directory goes: it writes its state file
+		// as it ends, and a file appearing while the directory is removed fails the test.
+		var pids []int
+		if out, err := exec.Command("tmux", "-S", tui.socket, "display-message", "-p", "-t", tui.session, "#{pane_pid}").Output(); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(out))); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+		if pid := tui.Pid(); pid > 0 {
+			pids = append(pids, pid)
+		}
 		_ = exec.Command("tmux", "-S", tui.socket, "kill-server").Run()
+		for _, pid := range pids {
+			waitExited(pid, 10*time.Second)
+		}
 	})
 	return tui
+}
+
+// waitExited waits until the process pid has ended (gone, or a zombie no one reaped yet),
+// at most limit.
+func waitExited(pid int, limit time.Duration) {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return
+		}
+		// The state follows the command's closing parenthesis: "pid (comm) S ...".
+		if i := strings.LastIndexByte(string(b), ')'); i >= 0 && strings.HasPrefix(string(b[i:]), ") Z") {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 func (tui *TUI) tmux(args ...string) string {

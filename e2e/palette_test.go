@@ -45,6 +45,13 @@ func TestPaletteAndHelpFilter(t *testing.T) {
 		t.Fatalf("conversation %d's thread is not shown:\n%s", id, s)
 	}
 
+	// The conversation was opened from the analytics screen: esc goes back there (the
+	// back stack); 1 shows the conversations screen as it was left (the thread), esc
+	// its list.
+	tui.Keys("Escape")
+	tui.WaitUntil(func(s string) bool { return strings.Contains(s, "m pick metric") }, 20*time.Second, "back on the analytics screen")
+	tui.Keys("1")
+	tui.WaitFor(fmt.Sprintf("#%d", id), 10*time.Second)
 	tui.Keys("Escape")
 	waitList(t, tui)
 	tui.Type("?")

@@ -264,3 +264,29 @@ func TestGoldenMouseContacts(t *testing.T) {
 	d.read(sgrClick(10, header+3))
 	golden.RequireEqual(t, []byte(viewtest.Plain(d.view())))
 }
+
+// On a wide terminal the contacts screen previews the contact the cursor is on once it
+// rests there, also when a list arrives with the cursor on its first row (no key pressed):
+// the detail beside a fresh list is never left empty.
+func TestContactsPreviewTheFirstContactOfANewList(t *testing.T) {
+	sb := testSandbox(t)
+	app := newApp(t, newClient(t, sb, client.Config{}))
+	d := newDriver(t, app, 160, 46)
+	d.waitFor("conversations ·")
+	d.key("2")
+	d.waitFor("Search contacts:")
+	d.key("esc") // browse
+	con := app.Screen().(*contacts.Model)
+	d.Until("the contacts", func() bool { return len(con.List.Rows()) > 0 })
+	first := con.List.Rows()[0]
+	d.Until("the first contact previewed", func() bool { return con.Detail.ID() == first.ID && !con.Detail.Loading() })
+	if con.Focused() != contacts.PaneList {
+		t.Fatalf("the preview took the focus: %v", con.Focused())
+	}
+	d.key("/")
+	d.read("Berlin")
+	d.key("enter")
+	d.Until("the search's contacts", func() bool { return len(con.List.Rows()) > 0 && con.List.Rows()[0].ID != first.ID })
+	top := con.List.Rows()[0]
+	d.Until("the search's first contact previewed", func() bool { return con.Detail.ID() == top.ID && !con.Detail.Loading() })
+}

@@ -289,10 +289,13 @@ func (m *Model) update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		}
 		return m, m.List.Load(true)
 	}
+	// A page arriving may put the cursor on a contact (the first one of a new list): in
+	// the wide layout it is previewed once the cursor rests there, as after a key.
 	var c1, c2 tea.Cmd
+	before := m.selectedID()
 	m.List, c1 = m.List.Update(msg)
 	m.Detail, c2 = m.Detail.Update(msg)
-	return m, tea.Batch(c1, c2)
+	return m, tea.Batch(c1, c2, m.afterMove(before))
 }
 
 // onTask updates what the screen shows after a write: an edit or a note from anywhere; the
