@@ -7,25 +7,25 @@ import (
 )
 
 // paneAt is the pane View draws at column x.
-func (m *Model) paneAt(x int) (Pane, bool) {
+func (m *Model) paneAt(x int) (p Pane, left int, ok bool) {
 	if x < 0 {
-		return 0, false
+		return 0, 0, false
 	}
-	ws, left := m.widths(), 0
+	ws := m.widths()
 	for _, p := range m.visible() {
 		if x < left+ws[p] {
-			return p, true
+			return p, left, true
 		}
 		left += ws[p]
 	}
-	return 0, false
+	return 0, 0, false
 }
 
 // onClick focuses the pane clicked (x, y of the screen), as tab does; in the list it
 // selects the contact clicked, and a click on the contact already selected in the focused
 // list opens it, as enter does.
 func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
-	p, ok := m.paneAt(ms.X)
+	p, left, ok := m.paneAt(ms.X)
 	if !ok {
 		return nil
 	}
@@ -43,6 +43,9 @@ func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
 		top++
 	}
 	if ms.Y < top {
+		if name, ok := m.views.At(m.widths()[PaneList]-2, m.List.Query(), ms.X-left-1); ok && ms.Y == 1 {
+			return m.showView(name) // a click on a view shows it, as [ and ] do
+		}
 		return nil
 	}
 	hit, cmd := m.List.Click(ms.Y - top)
@@ -54,7 +57,7 @@ func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
 
 // onWheel moves the list's cursor when the pointer is over the list.
 func (m *Model) onWheel(ms tea.Mouse) tea.Cmd {
-	if p, ok := m.paneAt(ms.X); !ok || p != PaneList {
+	if p, _, ok := m.paneAt(ms.X); !ok || p != PaneList {
 		return nil
 	}
 	return m.List.Wheel(list.WheelStep(ms))

@@ -29,7 +29,7 @@ func (m *Model) paneAt(x int) (p Pane, left int, ok bool) {
 // gives it; in the list the row clicked is selected, and a click on the row already
 // selected in the focused list opens it, as enter does.
 func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
-	p, _, ok := m.paneAt(ms.X)
+	p, left, ok := m.paneAt(ms.X)
 	if !ok || ms.Y < 0 || ms.Y >= m.height {
 		return nil
 	}
@@ -48,6 +48,9 @@ func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
 		top++
 	}
 	if ms.Y < top {
+		if name, ok := m.views.At(m.widths()[PaneList]-2, m.List.Query(), ms.X-left-1); ok && ms.Y == 1 {
+			return tea.Batch(m.leave(from), m.showView(name)) // a click on a view shows it, as [ and ] do
+		}
 		return m.leave(from)
 	}
 	hit, cmd := m.List.Click(ms.Y - top)

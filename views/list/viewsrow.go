@@ -103,7 +103,48 @@ func (v ViewsRow) View(st *theme.Styles, w int, modified bool) string {
 	if w <= 0 {
 		return ""
 	}
-	items := make([]string, len(v.names))
+	items, lo, hi := v.arrange(st, w, modified)
+	var b strings.Builder
+	if lo > 0 {
+		b.WriteString(st.Muted.Render(moreMark + " "))
+	}
+	for i := lo; i < hi; i++ {
+		b.WriteString(items[i])
+	}
+	if hi < len(items) {
+		b.WriteString(st.Muted.Render(" " + moreMark))
+	}
+	return layout.Pad(b.String(), w)
+}
+
+// At is the view drawn at cell x of the row View(st, w, modified) draws (false: none
+// there, a "…" mark or the blank after the views).
+func (v ViewsRow) At(st *theme.Styles, w int, modified bool, x int) (int, bool) {
+	if w <= 0 || x < 0 || x >= w {
+		return 0, false
+	}
+	items, lo, hi := v.arrange(st, w, modified)
+	left := 0
+	if lo > 0 {
+		left = ansi.StringWidth(moreMark + " ")
+	}
+	for i := lo; i < hi; i++ {
+		right := left + ansi.StringWidth(items[i])
+		if x >= left && x < right {
+			return i, true
+		}
+		left = right
+	}
+	return 0, false
+}
+
+// moreMark stands for views left out of a row too narrow for all.
+const moreMark = "…"
+
+// arrange draws every view's item and picks the widest run around the active one that
+// fits w cells with its "…" marks: items[lo:hi] are shown.
+func (v ViewsRow) arrange(st *theme.Styles, w int, modified bool) (items []string, lo, hi int) {
+	items = make([]string, len(v.names))
 	widths := make([]int, len(v.names))
 	for i, n := range v.names {
 		text := sanitize.Line(n)
@@ -120,8 +161,7 @@ func (v ViewsRow) View(st *theme.Styles, w int, modified bool) string {
 		items[i] = style.Render(ShortValue(text, max(4, w-4)))
 		widths[i] = ansi.StringWidth(items[i])
 	}
-	// The widest run of views around the active one that fits with its "…" marks.
-	lo, hi := v.active, v.active+1
+	lo, hi = v.active, v.active+1
 	width := func(lo, hi int) int {
 		n := 0
 		for i := lo; i < hi; i++ {
@@ -144,15 +184,5 @@ func (v ViewsRow) View(st *theme.Styles, w int, modified bool) string {
 			lo, grew = lo-1, true
 		}
 	}
-	var b strings.Builder
-	if lo > 0 {
-		b.WriteString(st.Muted.Render("… "))
-	}
-	for i := lo; i < hi; i++ {
-		b.WriteString(items[i])
-	}
-	if hi < len(items) {
-		b.WriteString(st.Muted.Render(" …"))
-	}
-	return layout.Pad(b.String(), w)
+	return items, lo, hi
 }

@@ -118,6 +118,15 @@ func (v *Views[F]) View(w int, q list.Query[F]) string {
 	return v.row.View(v.ctx.Styles, w, v.Modified(q))
 }
 
+// At is the name of the view drawn at cell x of View(w, q) (false: none there).
+func (v *Views[F]) At(w int, q list.Query[F], x int) (string, bool) {
+	i, ok := v.row.At(v.ctx.Styles, w, v.Modified(q), x)
+	if !ok {
+		return "", false
+	}
+	return v.row.Names()[i], true
+}
+
 // Choices are the views for the command palette, each with its count when known.
 func (v *Views[F]) Choices() []common.Choice {
 	if !v.Shown() {
