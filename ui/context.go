@@ -160,13 +160,7 @@ func (p *picker) pick() tea.Cmd {
 	return func() tea.Msg { return out }
 }
 
-func (p *picker) boxWidth() int {
-	w := 64
-	if p.width > 0 {
-		w = min(w, p.width-2)
-	}
-	return max(30, w)
-}
+func (p *picker) boxWidth() int { return layout.PickBoxWidth(p.width) }
 
 func (p *picker) View() string {
 	st := p.ctx.Styles
@@ -185,31 +179,14 @@ func (p *picker) View() string {
 		b.WriteString(st.Loading.Render("Looking for organizations (one analytics request)…"))
 		b.WriteString("\n")
 	}
-	// A window of the list around the cursor.
-	maxRows := max(3, min(12, p.height-12))
-	start := max(0, min(p.cursor-maxRows/2, len(p.items)-maxRows))
-	end := min(len(p.items), start+maxRows)
-	if start > 0 {
-		b.WriteString(st.Muted.Render("  ↑ more") + "\n")
-	}
-	for i := start; i < end; i++ {
-		it := p.items[i]
-		label := it.label
+	labels := make([]string, len(p.items))
+	for i, it := range p.items {
+		labels[i] = it.label
 		if it.current {
-			label += "  ✓ current"
+			labels[i] += "  ✓ current"
 		}
-		line := "  " + label
-		if i == p.cursor {
-			line = "› " + label
-			line = st.Selected.Render(layout.Pad(line, inner))
-		} else {
-			line = layout.Pad(line, inner)
-		}
-		b.WriteString(line + "\n")
 	}
-	if end < len(p.items) {
-		b.WriteString(st.Muted.Render("  ↓ more") + "\n")
-	}
+	b.WriteString(layout.PickWindow(st, labels, p.cursor, inner, p.height))
 	b.WriteString("\n")
 	b.WriteString(p.input.View())
 	b.WriteString("\n\n")

@@ -340,3 +340,37 @@ func RenderLines(s string, style lipgloss.Style) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// PickBoxWidth is the width of a picker's box on a terminal w cells wide (0: unknown).
+func PickBoxWidth(w int) int {
+	box := 64
+	if w > 0 {
+		box = min(box, w-2)
+	}
+	return max(30, box)
+}
+
+// PickWindow draws the lines of a picker's list: a window of the labels around the cursor,
+// as many as fit a box on a terminal h lines high (3 to 12), each padded to w cells, the
+// cursor's marked "›" and selected, with "↑ more" and "↓ more" where labels are left out.
+// Every line ends with a newline.
+func PickWindow(st *theme.Styles, labels []string, cursor, w, h int) string {
+	rows := max(3, min(12, h-12))
+	start := max(0, min(cursor-rows/2, len(labels)-rows))
+	end := min(len(labels), start+rows)
+	var b strings.Builder
+	if start > 0 {
+		b.WriteString(st.Muted.Render("  ↑ more") + "\n")
+	}
+	for i := start; i < end; i++ {
+		if i == cursor {
+			b.WriteString(st.Selected.Render(Pad("› "+labels[i], w)) + "\n")
+		} else {
+			b.WriteString(Pad("  "+labels[i], w) + "\n")
+		}
+	}
+	if end < len(labels) {
+		b.WriteString(st.Muted.Render("  ↓ more") + "\n")
+	}
+	return b.String()
+}

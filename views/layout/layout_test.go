@@ -1,8 +1,14 @@
 package layout
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/theme"
 )
 
 func TestAgoAndShortDuration(t *testing.T) {
@@ -30,5 +36,40 @@ func TestSpread(t *testing.T) {
 	}
 	if got := Spread("ab", "cd", 4); got != "ab" {
 		t.Errorf("Spread without room = %q, want the left part", got)
+	}
+}
+
+// TestPickWindow: the window of a picker's list follows the cursor, says where labels are
+// left out, pads every line to the width (cutting a long label with "…") and marks the
+// cursor's line.
+func TestPickWindow(t *testing.T) {
+	st := theme.Plain(false)
+	var labels []string
+	for i := range 30 {
+		labels = append(labels, fmt.Sprintf("operator %d", i))
+	}
+	labels[15] = strings.Repeat("long ", 20)
+	lines := strings.Split(strings.TrimSuffix(PickWindow(st, labels, 15, 30, 24), "\n"), "\n")
+	// 24 lines high: 12 rows, the cursor's in the middle, both marks.
+	if len(lines) != 14 || lines[0] != "  ↑ more" || lines[13] != "  ↓ more" {
+		t.Fatalf("window of 12 with both marks: %q", lines)
+	}
+	for _, l := range lines[1:13] {
+		if ansi.StringWidth(l) != 30 {
+			t.Errorf("line %q is %d cells, want 30", l, ansi.StringWidth(l))
+		}
+	}
+	if !strings.HasPrefix(lines[7], "› long long") || !strings.HasSuffix(lines[7], "…") || lines[6] != Pad("  operator 14", 30) {
+		t.Errorf("the cursor's line %q (before it %q)", lines[7], lines[6])
+	}
+	top := strings.Split(strings.TrimSuffix(PickWindow(st, labels[:2], 0, 20, 5), "\n"), "\n")
+	if len(top) != 2 || !strings.HasPrefix(top[0], "› operator 0") || strings.Contains(strings.Join(top, ""), "more") {
+		t.Errorf("two labels on a short terminal: %q", top)
+	}
+	if got := PickBoxWidth(200); got != 64 {
+		t.Errorf("box on 200 columns: %d", got)
+	}
+	if got := PickBoxWidth(20); got != 30 {
+		t.Errorf("box on 20 columns: %d", got)
 	}
 }

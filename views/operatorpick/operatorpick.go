@@ -180,13 +180,7 @@ func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	return m, nil
 }
 
-func (m *Model) boxWidth() int {
-	w := 64
-	if m.width > 0 {
-		w = min(w, m.width-2)
-	}
-	return max(30, w)
-}
+func (m *Model) boxWidth() int { return layout.PickBoxWidth(m.width) }
 
 // View renders the box: the title, the note, a window of the list around the cursor and
 // the filter.
@@ -204,23 +198,11 @@ func (m *Model) View() string {
 	if len(m.shown) == 0 {
 		b.WriteString(st.Muted.Render("  No operator matches.") + "\n")
 	}
-	maxRows := max(3, min(12, m.height-12))
-	start := max(0, min(m.cursor-maxRows/2, len(m.shown)-maxRows))
-	end := min(len(m.shown), start+maxRows)
-	if start > 0 {
-		b.WriteString(st.Muted.Render("  ↑ more") + "\n")
+	labels := make([]string, len(m.shown))
+	for i, j := range m.shown {
+		labels[i] = m.items[j].label()
 	}
-	for i := start; i < end; i++ {
-		label := ansi.Truncate(m.items[m.shown[i]].label(), inner-2, "…")
-		if i == m.cursor {
-			b.WriteString(st.Selected.Render(layout.Pad("› "+label, inner)) + "\n")
-		} else {
-			b.WriteString(layout.Pad("  "+label, inner) + "\n")
-		}
-	}
-	if end < len(m.shown) {
-		b.WriteString(st.Muted.Render("  ↓ more") + "\n")
-	}
+	b.WriteString(layout.PickWindow(st, labels, m.cursor, inner, m.height))
 	b.WriteString("\n" + m.input.View() + "\n\n")
 	b.WriteString(st.HelpKey.Render("↑/↓") + st.HelpDesc.Render(" move  ") +
 		st.HelpKey.Render(k.Open.Help().Key) + st.HelpDesc.Render(" choose  ") +
