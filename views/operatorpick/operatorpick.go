@@ -56,8 +56,8 @@ func (it Item) label() string {
 	if it.Role != "" {
 		parts = append(parts, it.Role)
 	}
-	if it.Bot {
-		parts = append(parts, "bot")
+	if it.Bot && it.Role != client.RoleBot {
+		parts = append(parts, "bot") // a bot by its flag, not already by its role
 	}
 	if it.State != "" {
 		parts = append(parts, it.State)

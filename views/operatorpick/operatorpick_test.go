@@ -57,3 +57,18 @@ func TestPickerFiltersAndPicks(t *testing.T) {
 		t.Fatalf("picked %v, want [3] once", picked)
 	}
 }
+
+// A bot is named one way: by its role, or by the flag when its role says otherwise.
+func TestPickerNamesABotOnce(t *testing.T) {
+	role := client.Operator{ID: 7, DisplayName: "Northy", Role: client.RoleBot, IsBot: yes, IsOnline: yes}
+	flag := client.Operator{ID: 8, DisplayName: "Helper", Role: "agent", IsBot: yes}
+	m := operatorpick.New(viewtest.Ctx(nil), "Assign to…", "",
+		[]operatorpick.Item{operatorpick.ItemFrom(role), operatorpick.ItemFrom(flag)}, func(operatorpick.Item) tea.Cmd { return nil })
+	m.SetSize(80, 24)
+	v := ansi.Strip(m.View())
+	for _, want := range []string{"Northy · bot · online (#7)", "Helper · agent · bot (#8)"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the picker does not show %q:\n%s", want, v)
+		}
+	}
+}
