@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
@@ -518,7 +519,7 @@ func (h *helpModal) fullSize() (w, lines int) {
 // untyped is the first key of b that types no text ("↓" for "j/↓"), else its first.
 func untyped(b key.Binding) string {
 	for _, k := range b.Keys() {
-		if p, ok := keyPress(k); ok && !common.Typed(p) {
+		if p, ok := keymap.Press(k); ok && !common.Typed(p) {
 			return displayKey(k)
 		}
 	}

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -15,6 +13,7 @@ import (
 	"github.com/sahilm/fuzzy"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
@@ -31,68 +30,11 @@ type replayKeyMsg struct{ press tea.KeyPressMsg }
 // can stand for, or nil when none can (a rebound key whose name parley cannot type).
 func runBinding(b key.Binding) tea.Cmd {
 	for _, k := range b.Keys() {
-		if press, ok := keyPress(k); ok {
+		if press, ok := keymap.Press(k); ok {
 			return func() tea.Msg { return replayKeyMsg{press: press} }
 		}
 	}
 	return nil
-}
-
-// namedPresses are the key presses of the named keys a binding may hold.
-var namedPresses = map[string]tea.KeyPressMsg{
-	"enter": {Code: tea.KeyEnter}, "esc": {Code: tea.KeyEscape}, "tab": {Code: tea.KeyTab},
-	"space": {Code: tea.KeySpace, Text: " "}, "backspace": {Code: tea.KeyBackspace},
-	"delete": {Code: tea.KeyDelete}, "insert": {Code: tea.KeyInsert},
-	"up": {Code: tea.KeyUp}, "down": {Code: tea.KeyDown}, "left": {Code: tea.KeyLeft}, "right": {Code: tea.KeyRight},
-	"home": {Code: tea.KeyHome}, "end": {Code: tea.KeyEnd}, "pgup": {Code: tea.KeyPgUp}, "pgdown": {Code: tea.KeyPgDown},
-	"f1": {Code: tea.KeyF1}, "f2": {Code: tea.KeyF2}, "f3": {Code: tea.KeyF3}, "f4": {Code: tea.KeyF4},
-	"f5": {Code: tea.KeyF5}, "f6": {Code: tea.KeyF6}, "f7": {Code: tea.KeyF7}, "f8": {Code: tea.KeyF8},
-	"f9": {Code: tea.KeyF9}, "f10": {Code: tea.KeyF10}, "f11": {Code: tea.KeyF11}, "f12": {Code: tea.KeyF12},
-}
-
-// keyPress is the key press a binding's key name stands for ("G", "ctrl+o", "shift+tab",
-// "pgdown"), as the terminal's input reader delivers it; ok is false when k names no key
-// parley can press (the press must read back as k, which key.Matches compares).
-func keyPress(k string) (press tea.KeyPressMsg, ok bool) {
-	var mod tea.KeyMod
-	rest := k
-	for {
-		prefix, after, found := strings.Cut(rest, "+")
-		if !found || after == "" {
-			break
-		}
-		switch prefix {
-		case "ctrl":
-			mod |= tea.ModCtrl
-		case "alt":
-			mod |= tea.ModAlt
-		case "shift":
-			mod |= tea.ModShift
-		default:
-			return tea.KeyPressMsg{}, false
-		}
-		rest = after
-	}
-	if named, ok := namedPresses[rest]; ok {
-		press = named
-		if mod != 0 {
-			press.Mod, press.Text = mod, ""
-		}
-	} else {
-		r, size := utf8.DecodeRuneInString(rest)
-		if size != len(rest) || r == utf8.RuneError || !unicode.IsPrint(r) {
-			return tea.KeyPressMsg{}, false
-		}
-		switch {
-		case mod != 0:
-			press = tea.KeyPressMsg{Code: unicode.ToLower(r), Mod: mod}
-		case unicode.IsUpper(r):
-			press = tea.KeyPressMsg{Code: unicode.ToLower(r), ShiftedCode: r, Mod: tea.ModShift, Text: rest}
-		default:
-			press = tea.KeyPressMsg{Code: r, Text: rest}
-		}
-	}
-	return press, press.String() == k
 }
 
 // paletteItem is one row of the command palette: what it shows and the message it sends

@@ -117,14 +117,14 @@ func TestKeyPressOfEveryDefaultKey(t *testing.T) {
 	k := keymap.Default()
 	for _, b := range bindingsOf(k) {
 		for _, kk := range b.Keys() {
-			press, ok := keyPress(kk)
+			press, ok := keymap.Press(kk)
 			if !ok || !key.Matches(press, b) {
 				t.Errorf("%q: pressed as %q (ok %v)", kk, press.String(), ok)
 			}
 		}
 	}
 	for _, bad := range []string{"", "hyper+x", "ab", "ctrl+"} {
-		if p, ok := keyPress(bad); ok {
+		if p, ok := keymap.Press(bad); ok {
 			t.Errorf("%q is pressed as %q", bad, p.String())
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/parley-tui/parley/keymap"
 )
 
 // Loop runs a model (a Host, or the root model) like Bubble Tea does, but on the test's
@@ -175,7 +176,7 @@ func (l *Loop) Read(input string) {
 // KeysOf is the key named k ("enter", "ctrl+s", "j"), or the keys that type the text k
 // ("Zed"), one message a key as the input reader delivers them.
 func KeysOf(k string) []tea.Msg {
-	if _, named := namedKeys[k]; named || utf8.RuneCountInString(k) <= 1 || strings.Contains(k, "+") && len(k) > 2 {
+	if _, named := keymap.Press(k); named || utf8.RuneCountInString(k) <= 1 {
 		return []tea.Msg{Key(k)}
 	}
 	return Keys(k)

@@ -15,7 +15,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
@@ -206,45 +205,15 @@ func Key(k string) tea.KeyPressMsg {
 	if k == " " {
 		k = "space"
 	}
-	if named, ok := namedKeys[k]; ok {
-		return named
+	if press, ok := keymap.Press(k); ok {
+		return press
 	}
-	var mod tea.KeyMod
-	rest := k
-	for {
-		prefix, after, found := strings.Cut(rest, "+")
-		if !found || after == "" {
-			break
-		}
-		switch prefix {
-		case "ctrl":
-			mod |= tea.ModCtrl
-		case "alt":
-			mod |= tea.ModAlt
-		case "shift":
-			mod |= tea.ModShift
-		default:
-			panic(fmt.Sprintf("viewtest.Key: unknown modifier in %q", k))
-		}
-		rest = after
+	// A character a key map cannot name (a control character in typed text) arrives as
+	// itself.
+	if r, size := utf8.DecodeRuneInString(k); size == len(k) && r != utf8.RuneError {
+		return tea.KeyPressMsg{Code: r, Text: k}
 	}
-	if named, ok := namedKeys[rest]; ok {
-		named.Mod |= mod
-		named.Text = ""
-		return named
-	}
-	r, size := utf8.DecodeRuneInString(rest)
-	if size != len(rest) || r == utf8.RuneError {
-		panic(fmt.Sprintf("viewtest.Key: %q is not one key (type text with Keys)", k))
-	}
-	if mod != 0 {
-		return tea.KeyPressMsg{Code: unicode.ToLower(r), Mod: mod}
-	}
-	press := tea.KeyPressMsg{Code: r, Text: rest}
-	if unicode.IsUpper(r) { // as the reader delivers a capital letter
-		press.Code, press.ShiftedCode, press.Mod = unicode.ToLower(r), r, tea.ModShift
-	}
-	return press
+	panic(fmt.Sprintf("viewtest.Key: %q is not one key (type text with Keys)", k))
 }
 
 // Keys are the key presses of text typed (one message a character, as the input reader
@@ -255,16 +224,6 @@ func Keys(text string) []tea.Msg {
 		out = append(out, Key(string(r)))
 	}
 	return out
-}
-
-// namedKeys are the keys with names.
-var namedKeys = map[string]tea.KeyPressMsg{
-	"enter": {Code: tea.KeyEnter}, "esc": {Code: tea.KeyEscape}, "tab": {Code: tea.KeyTab},
-	"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift}, "backspace": {Code: tea.KeyBackspace},
-	"delete": {Code: tea.KeyDelete}, "space": {Code: tea.KeySpace, Text: " "},
-	"up": {Code: tea.KeyUp}, "down": {Code: tea.KeyDown}, "left": {Code: tea.KeyLeft}, "right": {Code: tea.KeyRight},
-	"home": {Code: tea.KeyHome}, "end": {Code: tea.KeyEnd}, "pgup": {Code: tea.KeyPgUp}, "pgdown": {Code: tea.KeyPgDown},
-	"f1": {Code: tea.KeyF1}, "f2": {Code: tea.KeyF2}, "f3": {Code: tea.KeyF3}, "f5": {Code: tea.KeyF5},
 }
 
 // CheckSize fails the test unless view is exactly w×h: h lines, each w cells wide. what
