@@ -3,23 +3,12 @@ package contacts
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
 )
 
-// paneAt is the pane View draws at column x.
-func (m *Model) paneAt(x int) (p Pane, left int, ok bool) {
-	if x < 0 {
-		return 0, 0, false
-	}
-	ws := m.widths()
-	for _, p := range m.visible() {
-		if x < left+ws[p] {
-			return p, left, true
-		}
-		left += ws[p]
-	}
-	return 0, 0, false
-}
+// paneAt is the pane View draws at column x, and that pane's left column.
+func (m *Model) paneAt(x int) (Pane, int, bool) { return layout.PaneAt(x, m.visible(), m.widths()) }
 
 // onClick focuses the pane clicked (x, y of the screen), as tab does; in the list it
 // selects the contact clicked, and a click on the contact already selected in the focused

@@ -3,6 +3,7 @@ package conversations
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
 )
 
@@ -11,19 +12,7 @@ import (
 const WheelLines = 3
 
 // paneAt is the pane View draws at column x, and that pane's left column.
-func (m *Model) paneAt(x int) (p Pane, left int, ok bool) {
-	if x < 0 {
-		return 0, 0, false
-	}
-	ws := m.widths()
-	for _, p := range m.visible() {
-		if x < left+ws[p] {
-			return p, left, true
-		}
-		left += ws[p]
-	}
-	return 0, 0, false
-}
+func (m *Model) paneAt(x int) (Pane, int, bool) { return layout.PaneAt(x, m.visible(), m.widths()) }
 
 // onClick takes a left press at x, y of the screen: the pane there gets the focus, as tab
 // gives it; in the list the row clicked is selected, and a click on the row already

@@ -374,3 +374,18 @@ func PickWindow(st *theme.Styles, labels []string, cursor, w, h int) string {
 	}
 	return b.String()
 }
+
+// PaneAt is the pane drawn at column x when panes are drawn side by side in order, each
+// widths[p] wide, and that pane's left column (false: none there).
+func PaneAt[P comparable](x int, order []P, widths map[P]int) (p P, left int, ok bool) {
+	if x < 0 {
+		return p, 0, false
+	}
+	for _, q := range order {
+		if x < left+widths[q] {
+			return q, left, true
+		}
+		left += widths[q]
+	}
+	return p, 0, false
+}

@@ -73,3 +73,21 @@ func TestPickWindow(t *testing.T) {
 		t.Errorf("box on 20 columns: %d", got)
 	}
 }
+
+// TestPaneAt: panes side by side in their order, each as wide as given.
+func TestPaneAt(t *testing.T) {
+	order := []string{"list", "thread", "detail"}
+	widths := map[string]int{"list": 40, "thread": 50, "detail": 30}
+	for _, tc := range []struct {
+		x    int
+		want string
+		left int
+		ok   bool
+	}{{0, "list", 0, true}, {39, "list", 0, true}, {40, "thread", 40, true}, {89, "thread", 40, true},
+		{90, "detail", 90, true}, {119, "detail", 90, true}, {120, "", 0, false}, {-1, "", 0, false}} {
+		p, left, ok := PaneAt(tc.x, order, widths)
+		if p != tc.want || left != tc.left || ok != tc.ok {
+			t.Errorf("column %d: %q at %d (%v), want %q at %d (%v)", tc.x, p, left, ok, tc.want, tc.left, tc.ok)
+		}
+	}
+}
