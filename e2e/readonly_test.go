@@ -103,7 +103,8 @@ func TestReadOnlyWalkSendsOnlyGET(t *testing.T) {
 	tui.Keys("3")
 	waitOperators(t, tui)
 	pressRefused(t, tui, "operators", []string{"w", "e", "d"}, refused)
-	tui.Keys("j", "Enter")
+	tui.Keys("j", "Enter") // the operator's conversations: reading them is allowed
+	tui.WaitFor("· assigned to ", 15*time.Second)
 
 	// 4: analytics, another metric and another range.
 	tui.Keys("4")

@@ -341,6 +341,9 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.TaskDoneMsg:
 		return a, tea.Batch(a.broadcast(msg), a.afterOperatorTask(msg))
 	case common.SwitchScreenMsg:
+		if msg.Asked && a.screens[a.active].id != msg.From {
+			return a, nil // the user left the screen that asked: stale
+		}
 		return a, tea.Batch(a.jump(msg), a.wake(false))
 	}
 	return a, a.broadcast(msg)

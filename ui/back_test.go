@@ -9,6 +9,7 @@ import (
 	"github.com/parley-tui/parley/views/contacts"
 	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/navigation"
+	"github.com/parley-tui/parley/views/operators"
 )
 
 // usage is the requests of every family the client counted so far.
@@ -131,4 +132,32 @@ func TestEscReturnsToTheNavigationEvent(t *testing.T) {
 	if r, _ := nav.Selected(); r.ID != ev.ID {
 		t.Fatalf("back on navigation the cursor is on %d, want %d", r.ID, ev.ID)
 	}
+}
+
+// TestAJumpOutrunByAKeyIsDropped: enter on an operator asks for their conversations, and
+// the switch arrives as a command's result. When the next key was read with enter (enter
+// and 4 in one read, a fast typist over SSH) and left the operators screen first, the late
+// switch must not take the user back from analytics to the conversations. Enter alone still
+// opens the operator's conversations.
+func TestAJumpOutrunByAKeyIsDropped(t *testing.T) {
+	sb := testSandbox(t)
+	c := newClient(t, sb, client.Config{})
+	app := newApp(t, c)
+	d := newDriver(t, app, 120, 40)
+	d.waitFor("conversations ·")
+	d.key("3")
+	ops := app.Screen().(*operators.Model)
+	d.Until("operators", ops.Loaded)
+	d.read("\r4")
+	if got := app.Screen().Title(); got != "Analytics" {
+		t.Fatalf("enter then 4 in one read shows %s, want Analytics", got)
+	}
+	if v := d.view(); strings.Contains(v, "esc: back") {
+		t.Fatalf("the dropped jump left a back hint:\n%s", v)
+	}
+	d.key("3", "enter")
+	if _, ok := app.Screen().(*conversations.Model); !ok {
+		t.Fatalf("enter on an operator shows %s, want their conversations", app.Screen().Title())
+	}
+	d.waitFor("assigned to")
 }

@@ -300,6 +300,18 @@ type SwitchScreenMsg struct {
 	Screen ScreenID
 	// Then is delivered to the screen after switching (e.g. "open conversation 42").
 	Then tea.Msg
+	// From is the screen that asked, when Asked: the message travels as a command's
+	// result, and a key read before it arrived (enter, then 4 at once) may have left that
+	// screen already. The root drops such a switch: it would take the user back from
+	// where they went. A switch without Asked (the palette's, the root's own) always runs.
+	From  ScreenID
+	Asked bool
+}
+
+// Jump is the command by which screen s asks the root to show screen to and hand it then
+// (see SwitchScreenMsg.From).
+func (s ScreenID) Jump(to ScreenID, then tea.Msg) tea.Cmd {
+	return func() tea.Msg { return SwitchScreenMsg{Screen: to, Then: then, From: s, Asked: true} }
 }
 
 // ScreenID names a screen.

@@ -419,10 +419,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.open()
 	case key.Matches(msg, k.Open) && m.focus == PaneDetail:
 		if r, ok := m.Detail.SelectedConversation(); ok {
-			return func() tea.Msg {
-				return common.SwitchScreenMsg{Screen: common.ScreenConversations,
-					Then: common.OpenConversationMsg{ConversationID: r.ID, ContactID: r.ContactID, From: "a contact"}}
-			}
+			return common.ScreenContacts.Jump(common.ScreenConversations,
+				common.OpenConversationMsg{ConversationID: r.ID, ContactID: r.ContactID, From: "a contact"})
 		}
 		return nil
 	case key.Matches(msg, k.Back) && m.focus == PaneDetail:

@@ -310,9 +310,7 @@ func (m *Model) open() tea.Cmd {
 		return common.Toast(fmt.Sprintf("Event #%d belongs to no conversation", r.ID))
 	}
 	then := common.OpenConversationMsg{ConversationID: r.ConversationID, ContactID: r.ContactID, From: "navigation"}
-	return func() tea.Msg {
-		return common.SwitchScreenMsg{Screen: common.ScreenConversations, Then: then}
-	}
+	return common.ScreenNavigation.Jump(common.ScreenConversations, then)
 }
 
 // itemHeight is 1 line per event when wide, else 2.

@@ -490,7 +490,7 @@ func (m *Model) showConversations() tea.Cmd {
 		return nil
 	}
 	then := common.ShowOperatorConversationsMsg{OperatorID: r.ID, Name: cmp.Or(r.Name, r.DisplayName)}
-	return func() tea.Msg { return common.SwitchScreenMsg{Screen: common.ScreenConversations, Then: then} }
+	return common.ScreenOperators.Jump(common.ScreenConversations, then)
 }
 
 // idleSelected is the selected operator, for a key that acts on it; false when no row is
