@@ -192,7 +192,10 @@ func (h *Hub) Serve() error {
 		return errors.New("serve: Listen first")
 	}
 	err := h.srv.Serve(h.ln)
-	if errors.Is(err, ssh.ErrServerClosed) {
+	h.mu.Lock()
+	closing := h.closing
+	h.mu.Unlock()
+	if closing || errors.Is(err, ssh.ErrServerClosed) {
 		return nil
 	}
 	return err
@@ -213,6 +216,12 @@ func (h *Hub) Shutdown(ctx context.Context) error {
 	now, cancel := context.WithCancel(ctx)
 	cancel()
 	_ = h.srv.Shutdown(now)
+	// The server closes only the listeners its Serve has taken up: one that Serve has not
+	// reached yet (a signal right after start) is closed here, so that Serve, when it
+	// runs, returns at once instead of taking connections after Shutdown.
+	if h.ln != nil {
+		_ = h.ln.Close()
+	}
 	for _, s := range all {
 		s.end("the hub is shutting down")
 	}

@@ -275,6 +275,32 @@ func TestShutdownRestoresEveryTerminal(t *testing.T) {
 	}
 }
 
+// A hub shut down before its Serve has started (a signal right after start-up) is shut:
+// Serve, when it runs, returns nil at once instead of taking connections for ever.
+func TestShutdownBeforeServeEndsServe(t *testing.T) {
+	api := startAPI(t)
+	th := listenHub(t, api, threeUsers(t, api))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := th.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- th.Serve() }()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Fatalf("Serve after Shutdown: %v", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("Serve after Shutdown still takes connections after 10s")
+	}
+	if c, err := dialWith(th.addr); err == nil {
+		_ = c.Close()
+		t.Fatal("the hub took a connection after Shutdown")
+	}
+}
+
 // A panic in one session ends that session only, logged with its user's name; the hub
 // and the other sessions go on.
 func TestAPanicEndsOneSessionOnly(t *testing.T) {

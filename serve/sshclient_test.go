@@ -78,8 +78,9 @@ func usersYAML(ms ...*member) string {
 // hubOption changes a test hub's options.
 type hubOption func(*Options)
 
-// startHub runs a hub for ms on api (nil: a sandbox of its own).
-func startHub(t testing.TB, api *testAPI, ms []*member, opts ...hubOption) *testHub {
+// listenHub makes a hub for ms on api (nil: a sandbox of its own) listening on a free
+// port; nothing serves it yet.
+func listenHub(t testing.TB, api *testAPI, ms []*member, opts ...hubOption) *testHub {
 	t.Helper()
 	if api == nil {
 		api = startAPI(t)
@@ -135,16 +136,29 @@ func startHub(t testing.TB, api *testAPI, ms []*member, opts ...hubOption) *test
 		t.Fatal(err)
 	}
 	th.Hub, th.addr = h, a.String()
+	return th
+}
+
+// startHub runs a hub for ms on api (nil: a sandbox of its own), shut down when the test
+// ends.
+func startHub(t testing.TB, api *testAPI, ms []*member, opts ...hubOption) *testHub {
+	t.Helper()
+	th := listenHub(t, api, ms, opts...)
 	served := make(chan error, 1)
-	go func() { served <- h.Serve() }()
+	go func() { served <- th.Serve() }()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if err := h.Shutdown(ctx); err != nil {
+		if err := th.Shutdown(ctx); err != nil {
 			t.Errorf("shut the hub down: %v", err)
 		}
-		if err := <-served; err != nil {
-			t.Errorf("serve: %v", err)
+		select {
+		case err := <-served:
+			if err != nil {
+				t.Errorf("serve: %v", err)
+			}
+		case <-ctx.Done():
+			t.Error("Serve still running 10s after Shutdown")
 		}
 	})
 	return th
