@@ -489,10 +489,8 @@ func (m *Modal) update(msg tea.Msg) tea.Cmd {
 		return m.succeed("")
 	case tea.WindowSizeMsg:
 		return nil // the root sizes modals through SetSize
-	case tea.KeyPressMsg:
-		return m.key(msg)
-	case tea.PasteMsg:
-		return m.paste(msg)
+	case tea.KeyPressMsg, tea.PasteMsg:
+		return m.input(msg)
 	case tea.MouseClickMsg:
 		return m.click(msg.Mouse())
 	case tea.MouseWheelMsg:
@@ -519,11 +517,22 @@ func (m *Modal) update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-func (m *Modal) key(msg tea.KeyPressMsg) tea.Cmd {
+// input takes a key or a paste, or holds it while huh moves the focus (release replays it).
+func (m *Modal) input(msg tea.Msg) tea.Cmd {
 	if m.holding {
 		m.held = append(m.held, msg)
 		return nil
 	}
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	case tea.PasteMsg:
+		return m.paste(msg)
+	}
+	return nil
+}
+
+func (m *Modal) key(msg tea.KeyPressMsg) tea.Cmd {
 	if m.confirming {
 		if m.yes(msg) {
 			return m.cancel()
@@ -563,12 +572,8 @@ func (m *Modal) key(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-// paste hands pasted text to the focused field, in its turn with the keys held.
+// paste hands pasted text to the focused field.
 func (m *Modal) paste(msg tea.PasteMsg) tea.Cmd {
-	if m.holding {
-		m.held = append(m.held, msg)
-		return nil
-	}
 	if m.confirming || m.asking != "" || m.submitting {
 		return nil
 	}
@@ -658,20 +663,11 @@ func (m *Modal) release() tea.Cmd {
 		cmds = append(cmds, m.refocus())
 	}
 	m.leaving = nil
-	for i, k := range keys {
+	for _, k := range keys {
 		if m.closed {
 			break // the rest was meant for what is under the modal; it is gone with it
 		}
-		if m.holding {
-			m.held = append(m.held, keys[i:]...)
-			break
-		}
-		switch k := k.(type) {
-		case tea.KeyPressMsg:
-			cmds = append(cmds, m.key(k))
-		case tea.PasteMsg:
-			cmds = append(cmds, m.paste(k))
-		}
+		cmds = append(cmds, m.input(k))
 	}
 	return tea.Batch(cmds...)
 }
