@@ -268,21 +268,26 @@ func checkFits(t *testing.T, view string, h int) {
 	}
 }
 
+// badInputs is an input for each of vals ("Field 1", "Field 2", …) that refuses a value
+// containing "bad" with the message why (a format of the value).
+func badInputs(vals []string, why string) []huh.Field {
+	fields := make([]huh.Field, len(vals))
+	for i := range vals {
+		fields[i] = huh.NewInput().Title(fmt.Sprintf("Field %d", i+1)).Value(&vals[i]).Validate(func(s string) error {
+			if strings.Contains(s, "bad") {
+				return fmt.Errorf(why, s)
+			}
+			return nil
+		})
+	}
+	return fields
+}
+
 func TestBoxFitsWithManyErrors(t *testing.T) {
 	vals := make([]string, 8)
-	bad := func(s string) error {
-		if strings.Contains(s, "bad") {
-			return fmt.Errorf("%q is not acceptable here, for a reason that takes a long sentence to explain", s)
-		}
-		return nil
-	}
 	build := func() *huh.Form {
-		var fields []huh.Field
-		for i := range vals {
-			fields = append(fields, huh.NewInput().Title(fmt.Sprintf("Field %d", i+1)).Value(&vals[i]).Validate(bad))
-		}
-		return huh.NewForm(huh.NewGroup(fields...).Title("Many").Description("a description that wraps on a narrow box, " +
-			"so that the header takes two lines"))
+		return huh.NewForm(huh.NewGroup(badInputs(vals, "%q is not acceptable here, for a reason that takes a long sentence to explain")...).
+			Title("Many").Description("a description that wraps on a narrow box, so that the header takes two lines"))
 	}
 	// The room the root gives a box at 80×24 (screen less tab and status bar, less a margin).
 	const w, h = 76, 20
@@ -370,18 +375,8 @@ func TestFieldMessagesNameTheirField(t *testing.T) {
 // the modal focuses that field again, so typing goes on.
 func TestRefusedGroupChangeKeepsAFieldFocused(t *testing.T) {
 	vals := make([]string, 3)
-	bad := func(s string) error {
-		if strings.Contains(s, "bad") {
-			return fmt.Errorf("%q is bad", s)
-		}
-		return nil
-	}
 	build := func() *huh.Form {
-		var fields []huh.Field
-		for i := range vals {
-			fields = append(fields, huh.NewInput().Title(fmt.Sprintf("F%d", i)).Value(&vals[i]).Validate(bad))
-		}
-		return huh.NewForm(huh.NewGroup(huh.NewInput().Title("First").Value(new(string))), huh.NewGroup(fields...))
+		return huh.NewForm(huh.NewGroup(huh.NewInput().Title("First").Value(new(string))), huh.NewGroup(badInputs(vals, "%q is bad")...))
 	}
 	p := newProgram(forms.New(ctx(), forms.Options{Title: "x", Build: build,
 		Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }}), 76, 30)
