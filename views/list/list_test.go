@@ -106,6 +106,18 @@ func oldest(t *testing.T, c *client.Client) int64 {
 	return p.Results[0].ID
 }
 
+// pinnedPane is a list at 80×12 with its first page of 10 rows and the oldest
+// conversation, which is not on it, pinned; it returns that conversation's id too.
+func pinnedPane(t *testing.T) (pane, int64) {
+	t.Helper()
+	c := env(t)
+	p, _ := newPane(t, c, nil, 10, 80, 12, list.Options{})
+	p = viewtest.Settle(p, p.l.Load(false), wait)
+	last := oldest(t, c)
+	p.l.Pin(row{ID: last, Name: "pinned"}, "not in this list (from a test)")
+	return p, last
+}
+
 func env(t *testing.T) *client.Client {
 	t.Helper()
 	return viewtest.Client(t, viewtest.Sandbox(t, sandbox.Options{}))
@@ -209,11 +221,7 @@ func TestMarkKeyIsFreeWithoutMarks(t *testing.T) {
 // A pinned row shows above the rows with the cursor on it, says what it is in the footer,
 // and goes when its row loads, the cursor then on that row.
 func TestPinnedRowGoesWhenItsRowLoads(t *testing.T) {
-	c := env(t)
-	p, _ := newPane(t, c, nil, 10, 80, 12, list.Options{})
-	p = viewtest.Settle(p, p.l.Load(false), wait)
-	last := oldest(t, c)
-	p.l.Pin(row{ID: last, Name: "pinned"}, "not in this list (from a test)")
+	p, last := pinnedPane(t)
 	if r, ok := p.l.Selected(); !ok || r.ID != last || !p.l.OnPinned() {
 		t.Fatalf("selected %v, want the pinned row", r)
 	}

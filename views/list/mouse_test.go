@@ -67,11 +67,7 @@ func TestClickOnAnEmptyListReachesNothing(t *testing.T) {
 // The pinned row is clicked like any other: onto it, then a second click reports it
 // selected; a click on a row below leaves it.
 func TestClickOnAndOffThePinnedRow(t *testing.T) {
-	c := env(t)
-	p, _ := newPane(t, c, nil, 10, 80, 12, list.Options{})
-	p = viewtest.Settle(p, p.l.Load(false), wait)
-	last := oldest(t, c)
-	p.l.Pin(row{ID: last, Name: "pinned"}, "not in this list (from a test)")
+	p, _ := pinnedPane(t)
 	if hit, _ := p.l.Click(1); hit != list.HitSelected {
 		t.Fatalf("a click on the pinned row under the cursor: %v", hit)
 	}
