@@ -310,38 +310,39 @@ func TestNoteResendAfterAnUnconfirmedSaveAsksFirst(t *testing.T) {
 // A 200 with an empty body is no proof: nothing created means "not saved", never "Note
 // saved"; a note the server did create is confirmed by reading it back.
 func TestNoteEmptyAnswerIsCheckedNeverSaved(t *testing.T) {
-	t.Run("nothing created", func(t *testing.T) {
-		e, p := lossy(t)
-		text := "empty " + t.Name()
-		ct, m, d := saveLosing(t, e, p, viewtest.EmptyInstead, text)
-		m, check := lostThenCheck(t, e, m, d)
-		m, cmd := m.Update(check)
-		msgs := run(cmd)
-		if closed(e.ctx) || len(viewtest.Toasts(msgs)) > 0 {
-			t.Fatalf("an empty 200 closed the form: %#v", msgs)
-		}
-		want := "Not saved: the API answered 200 with an empty body, and the note is not on the server. ctrl+s sends it again."
-		if got := m.(*Form).Err(); got != want {
-			t.Fatalf("error\n got %q\nwant %q", got, want)
-		}
-		if got := notesWith(t, e, ct.ID, text); got != 0 {
-			t.Fatalf("%d notes", got)
-		}
-	})
-	t.Run("created", func(t *testing.T) {
-		e, p := lossy(t)
-		text := "empty " + t.Name()
-		ct, m, d := saveLosing(t, e, p, viewtest.EmptyAnswer, text)
-		m, check := lostThenCheck(t, e, m, d)
-		_, cmd := m.Update(check)
-		msgs := run(cmd)
-		if got := viewtest.Toasts(msgs); !closed(e.ctx) || len(got) != 1 || got[0] != "Note saved (confirmed after an unreadable answer)" {
-			t.Fatalf("%#v", msgs)
-		}
-		if got := notesWith(t, e, ct.ID, text); got != 1 {
-			t.Fatalf("%d notes", got)
-		}
-	})
+	for _, tc := range []struct {
+		name  string
+		fault viewtest.Fault
+		toast string // "" when the form stays open
+		err   string // the form's error when it stays open
+		notes int
+	}{
+		{"nothing created", viewtest.EmptyInstead, "",
+			"Not saved: the API answered 200 with an empty body, and the note is not on the server. ctrl+s sends it again.", 0},
+		{"created", viewtest.EmptyAnswer, "Note saved (confirmed after an unreadable answer)", "", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, p := lossy(t)
+			text := "empty " + t.Name()
+			ct, m, d := saveLosing(t, e, p, tc.fault, text)
+			m, check := lostThenCheck(t, e, m, d)
+			m, cmd := m.Update(check)
+			msgs := run(cmd)
+			if tc.toast == "" {
+				if closed(e.ctx) || len(viewtest.Toasts(msgs)) > 0 {
+					t.Fatalf("an empty 200 closed the form: %#v", msgs)
+				}
+				if got := m.(*Form).Err(); got != tc.err {
+					t.Fatalf("error\n got %q\nwant %q", got, tc.err)
+				}
+			} else if got := viewtest.Toasts(msgs); !closed(e.ctx) || len(got) != 1 || got[0] != tc.toast {
+				t.Fatalf("%#v", msgs)
+			}
+			if got := notesWith(t, e, ct.ID, text); got != tc.notes {
+				t.Fatalf("%d notes, want %d", got, tc.notes)
+			}
+		})
+	}
 }
 
 // A note with the same text that the screen had already loaded is not taken for the
