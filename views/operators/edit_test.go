@@ -50,10 +50,7 @@ func TestEditSavesWithCtrlSFromAnyField(t *testing.T) {
 	typeInto(l, "Ben Okafor Jr")
 	l.Key("ctrl+s")
 	l.Until("saved", func() bool { return l.H.Top() == nil })
-	op, err := e.Client.GetOperator(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	op := serverOperator(t, e, id)
 	if op.Name != "Ben Okafor Jr" {
 		t.Fatalf("name %q", op.Name)
 	}
@@ -132,10 +129,7 @@ func TestEditLeavesHostileTextOfUntouchedFieldsAlone(t *testing.T) {
 	if v, shown := ansi.Strip(f.View()), sanitize.Line(name); !strings.Contains(v, "> "+shown) {
 		t.Fatalf("the name field does not show %q:\n%s", shown, v)
 	}
-	before, err := e.Client.GetOperator(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := serverOperator(t, e, id)
 	l.Key("tab", "tab", "end") // email
 	l.Key("x")
 	l.Key("ctrl+s")
@@ -145,10 +139,7 @@ func TestEditLeavesHostileTextOfUntouchedFieldsAlone(t *testing.T) {
 	if len(got) != 2 || got[1].String() != want {
 		t.Fatalf("PATCH bodies %q, want the seeding one, then %q", got, want)
 	}
-	after, err := e.Client.GetOperator(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	after := serverOperator(t, e, id)
 	if after.Name != name || after.DisplayName != display || after.Email != before.Email+"x" {
 		t.Fatalf("after the edit: name %q display name %q email %q", after.Name, after.DisplayName, after.Email)
 	}
@@ -205,10 +196,7 @@ func TestAwayLostAnswerIsCheckedByReadingTheOperator(t *testing.T) {
 			if n := e.Log.Count("GET", fmt.Sprintf("/operators/%d/", owner)) - reads; n != 1 {
 				t.Fatalf("%d reads of the operator, want 1", n)
 			}
-			op, err := e.Client.GetOperator(client.Fresh(context.Background()), owner)
-			if err != nil {
-				t.Fatal(err)
-			}
+			op := serverOperator(t, e, owner)
 			wantAway := client.Some(row.IsAway.V != saved)
 			if op.IsAway != wantAway || m.Rows()[rowIndex(t, m, owner)].IsAway != wantAway {
 				t.Fatalf("API away %v, row away %v; want %v", op.IsAway, m.Rows()[rowIndex(t, m, owner)].IsAway, wantAway)
@@ -241,9 +229,8 @@ func TestEditLostRequestIsNotSaved(t *testing.T) {
 	if l.H.Top() != f || f.Err() != want {
 		t.Fatalf("form open %v, error\n got %q\nwant %q", l.H.Top() == f, f.Err(), want)
 	}
-	op, err := e.Client.GetOperator(client.Fresh(context.Background()), id)
-	if err != nil || op.Name == "Ben Okafor Sr" {
-		t.Fatalf("operator %+v, %v", op, err)
+	if op := serverOperator(t, e, id); op.Name == "Ben Okafor Sr" {
+		t.Fatalf("operator %+v", op)
 	}
 }
 

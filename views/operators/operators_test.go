@@ -35,6 +35,20 @@ func open(t *testing.T, e *env, c *client.Client, w, h int) (*viewtest.Screen, *
 	return l, m, ctx
 }
 
+// openPaced shows the operators screen at 80×24 with the auto-refresh budget b, on a
+// clock the test moves, and waits for the first load.
+func openPaced(t *testing.T, e *env, b common.Budget) (*viewtest.Screen, *operators.Model, *common.Ctx, *viewtest.MovingClock) {
+	t.Helper()
+	ctx := viewtest.Ctx(e.Client)
+	clock := viewtest.NewMovingClock(viewtest.Now)
+	ctx.Now = clock.Now
+	ctx.Budget = b
+	m := operators.New(ctx)
+	l := viewtest.RunScreen(t, ctx, m, 80, 24)
+	l.Until("loaded", func() bool { return m.Loaded() && !m.Busy() })
+	return l, m, ctx, clock
+}
+
 func rowIndex(t *testing.T, m *operators.Model, id int64) int {
 	t.Helper()
 	for i, r := range m.Rows() {
@@ -130,10 +144,7 @@ func TestAwayOfOneselfNeedsNoConfirmation(t *testing.T) {
 	if l.H.Top() != nil || l.H.Opens != 0 {
 		t.Fatalf("a modal opened for one's own away status")
 	}
-	op, err := e.Client.GetOperator(context.Background(), owner)
-	if err != nil {
-		t.Fatal(err)
-	}
+	op := serverOperator(t, e, owner)
 	if !op.IsAway.Known || op.IsAway == before || m.Rows()[rowIndex(t, m, owner)].IsAway != op.IsAway {
 		t.Fatalf("away was %v; API now %v, row %v", before, op.IsAway, m.Rows()[rowIndex(t, m, owner)].IsAway)
 	}
@@ -177,10 +188,7 @@ func TestAwayOfAnotherOperatorAsksFirst(t *testing.T) {
 	l.Modal()
 	l.Key("y")
 	l.Until("the away task", func() bool { return l.H.Top() == nil && !m.Busy() && e.Log.Count("PATCH", "/away/") == 1 })
-	op, err := e.Client.GetOperator(context.Background(), other)
-	if err != nil {
-		t.Fatal(err)
-	}
+	op := serverOperator(t, e, other)
 	if !op.IsAway.Known || op.IsAway == row.IsAway || m.Rows()[rowIndex(t, m, other)].IsAway != op.IsAway {
 		t.Fatalf("away was %v, API %v, row %v", row.IsAway, op.IsAway, m.Rows()[rowIndex(t, m, other)].IsAway)
 	}
@@ -225,10 +233,7 @@ func TestAwayForbiddenThenAllowedAsDefault(t *testing.T) {
 	l.Modal()
 	l.Key("y")
 	l.Until("the toggle", func() bool { return !m.Busy() && strings.Contains(l.H.LastToast(), "is now") })
-	op, err := e.Client.GetOperator(context.Background(), other)
-	if err != nil {
-		t.Fatal(err)
-	}
+	op := serverOperator(t, e, other)
 	if !op.IsAway.Known || op.IsAway == before {
 		t.Fatalf("away still %v", op.IsAway)
 	}
@@ -293,13 +298,7 @@ func TestStaleListDropped(t *testing.T) {
 // pace ago (a tick armed at another screen's faster pace).
 func TestAutoRefreshUpdatesInPlace(t *testing.T) {
 	e := newEnv(t)
-	ctx := viewtest.Ctx(e.Client)
-	clock := viewtest.NewMovingClock(viewtest.Now)
-	ctx.Now = clock.Now
-	ctx.Budget = common.Budget{Interval: 20 * time.Second, PerDay: 1 << 30}
-	m := operators.New(ctx)
-	l := viewtest.RunScreen(t, ctx, m, 80, 24)
-	l.Until("loaded", func() bool { return m.Loaded() && !m.Busy() })
+	l, m, _, clock := openPaced(t, e, common.Budget{Interval: 20 * time.Second, PerDay: 1 << 30})
 	target := e.Info.OwnerOperatorID + 3
 	moveTo(t, l, m, target)
 	before := m.Rows()[rowIndex(t, m, target)].IsAway
@@ -334,13 +333,7 @@ func TestAutoRefreshUpdatesInPlace(t *testing.T) {
 // refreshes both at once. The header says the pace of both.
 func TestAutoRefreshPacesTheListAndTheSlotsApart(t *testing.T) {
 	e := newEnv(t)
-	ctx := viewtest.Ctx(e.Client)
-	clock := viewtest.NewMovingClock(viewtest.Now)
-	ctx.Now = clock.Now
-	ctx.Budget = common.Budget{Interval: 30 * time.Second, PerDay: 500, Reserve: 100}
-	m := operators.New(ctx)
-	l := viewtest.RunScreen(t, ctx, m, 80, 24)
-	l.Until("loaded", func() bool { return m.Loaded() && !m.Busy() })
+	l, m, ctx, clock := openPaced(t, e, common.Budget{Interval: 30 * time.Second, PerDay: 500, Reserve: 100})
 	if used := e.Client.Usage(client.FamilyOperators); used != 8 {
 		t.Fatalf("used %d operators requests, want 8: the list and 7 slots", used)
 	}
@@ -388,14 +381,8 @@ func TestAutoRefreshPacesTheListAndTheSlotsApart(t *testing.T) {
 // left auto-refresh stops (and says so) while r still works.
 func TestAutoRefreshLeavesTheReserve(t *testing.T) {
 	e := newEnv(t)
-	ctx := viewtest.Ctx(e.Client)
-	clock := viewtest.NewMovingClock(viewtest.Now)
-	ctx.Now = clock.Now
 	// 8 used by the first load: 2 of 10 left for polling (under a quarter: ×4), 5 kept.
-	ctx.Budget = common.Budget{Interval: 30 * time.Second, PerDay: 15, Reserve: 5}
-	m := operators.New(ctx)
-	l := viewtest.RunScreen(t, ctx, m, 80, 24)
-	l.Until("loaded", func() bool { return m.Loaded() && !m.Busy() })
+	l, m, _, clock := openPaced(t, e, common.Budget{Interval: 30 * time.Second, PerDay: 15, Reserve: 5})
 	if p := m.AutoPace(); p.Every != 2*time.Minute || !p.Slowed() {
 		t.Fatalf("pace %+v, want 2m set by the budget", p)
 	}
@@ -571,10 +558,7 @@ func TestEditKeepsInputOnPermissionErrorAndWorksAsDefault(t *testing.T) {
 	ctx.Client, ctx.ActingOperatorID = e.Client, 0
 	l.Key("enter", "enter", "enter", "enter")
 	l.Until("saved", func() bool { return l.H.Top() == nil })
-	op, err := e.Client.GetOperator(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	op := serverOperator(t, e, id)
 	if op.DisplayName != "Benedict" {
 		t.Fatalf("display name %q", op.DisplayName)
 	}
@@ -670,10 +654,7 @@ func TestAwayTogglesShowTheServersAnswer(t *testing.T) {
 						t.Fatalf("away=%v: %s %s after the PATCH, want only a read of the operator", away, r.Method, r.Path)
 					}
 				}
-				op, err := e.Client.GetOperator(client.Fresh(context.Background()), target)
-				if err != nil {
-					t.Fatal(err)
-				}
+				op := serverOperator(t, e, target)
 				row := m.Rows()[rowIndex(t, m, target)]
 				if op.IsAway != client.Some(away) || row.IsAway != op.IsAway || row.IsOnline != op.IsOnline {
 					t.Fatalf("away=%v: row away %v online %v; API away %v online %v", away, row.IsAway, row.IsOnline, op.IsAway, op.IsOnline)
@@ -794,6 +775,16 @@ func TestGoldenOperators(t *testing.T) {
 			viewtest.GoldenView(t, h, size[0], size[1], map[string]int{"list.PageMsg": 1, "operators.slotsMsg": 7})
 		})
 	}
+}
+
+// serverOperator is operator id as the sandbox has it.
+func serverOperator(t *testing.T, e *env, id int64) *client.Operator {
+	t.Helper()
+	op, err := e.Client.GetOperator(client.Fresh(context.Background()), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return op
 }
 
 // rawGet decodes the sandbox's answer to path, as the server sent it, into out.
