@@ -12,7 +12,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
@@ -160,24 +159,11 @@ func (p *picker) pick() tea.Cmd {
 	return func() tea.Msg { return out }
 }
 
-func (p *picker) boxWidth() int { return layout.PickBoxWidth(p.width) }
-
 func (p *picker) View() string {
-	st := p.ctx.Styles
 	k := p.ctx.Keys
-	inner := p.boxWidth() - 4
-	var b strings.Builder
-	b.WriteString(st.ModalTitle.Render(ansi.Truncate(p.title, inner, "…")))
-	b.WriteString("\n")
-	if p.note != "" {
-		b.WriteString("\n")
-		b.WriteString(st.Muted.Render(ansi.Wrap(p.note, inner, "")))
-		b.WriteString("\n")
-	}
-	b.WriteString("\n")
+	status := ""
 	if p.loading {
-		b.WriteString(st.Loading.Render("Looking for organizations (one analytics request)…"))
-		b.WriteString("\n")
+		status = p.ctx.Styles.Loading.Render("Looking for organizations (one analytics request)…")
 	}
 	labels := make([]string, len(p.items))
 	for i, it := range p.items {
@@ -186,14 +172,9 @@ func (p *picker) View() string {
 			labels[i] += "  ✓ current"
 		}
 	}
-	b.WriteString(layout.PickWindow(st, labels, p.cursor, inner, p.height))
-	b.WriteString("\n")
-	b.WriteString(p.input.View())
-	b.WriteString("\n\n")
-	b.WriteString(st.HelpKey.Render(k.Up.Help().Key+"/"+k.Down.Help().Key) + st.HelpDesc.Render(" move  ") +
-		st.HelpKey.Render(k.Open.Help().Key) + st.HelpDesc.Render(" choose  ") +
-		st.HelpKey.Render(k.Back.Help().Key) + st.HelpDesc.Render(" cancel"))
-	return st.Modal.Width(p.boxWidth()).Render(b.String())
+	return layout.PickBox(p.ctx.Styles, layout.Pick{Title: p.title, Note: p.note, Status: status, Labels: labels, Cursor: p.cursor,
+		Input: p.input.View(), Move: k.Up.Help().Key + "/" + k.Down.Help().Key, Choose: k.Open.Help().Key, Cancel: k.Back.Help().Key},
+		p.width, p.height)
 }
 
 // orgPicker is the ctrl+o modal. The API has no organizations endpoint: the Analytics API,

@@ -375,6 +375,41 @@ func PickWindow(st *theme.Styles, labels []string, cursor, w, h int) string {
 	return b.String()
 }
 
+// Pick is what a picker shows in its box (PickBox draws it).
+type Pick struct {
+	Title  string
+	Note   string   // under the title, wrapped ("" for none)
+	Status string   // a styled line above the list, such as "No operator matches." ("" for none)
+	Labels []string // the list (PickWindow)
+	Cursor int
+	Input  string // the view of the field under the list
+	// The help line's key names: moving up and down, choosing, cancelling.
+	Move, Choose, Cancel string
+}
+
+// PickBox draws p in a picker's box on a terminal w×h (PickBoxWidth wide): the title (cut
+// to one line), the note, the status, a window of the list around the cursor, the field
+// and the help line.
+func PickBox(st *theme.Styles, p Pick, w, h int) string {
+	box := PickBoxWidth(w)
+	inner := box - 4
+	var b strings.Builder
+	b.WriteString(st.ModalTitle.Render(ansi.Truncate(p.Title, inner, "…")) + "\n")
+	if p.Note != "" {
+		b.WriteString("\n" + st.Muted.Render(ansi.Wrap(p.Note, inner, "")) + "\n")
+	}
+	b.WriteString("\n")
+	if p.Status != "" {
+		b.WriteString(p.Status + "\n")
+	}
+	b.WriteString(PickWindow(st, p.Labels, p.Cursor, inner, h))
+	b.WriteString("\n" + p.Input + "\n\n")
+	b.WriteString(st.HelpKey.Render(p.Move) + st.HelpDesc.Render(" move  ") +
+		st.HelpKey.Render(p.Choose) + st.HelpDesc.Render(" choose  ") +
+		st.HelpKey.Render(p.Cancel) + st.HelpDesc.Render(" cancel"))
+	return st.Modal.Width(box).Render(b.String())
+}
+
 // PaneAt is the pane drawn at column x when panes are drawn side by side in order, each
 // widths[p] wide, and that pane's left column (false: none there).
 func PaneAt[P comparable](x int, order []P, widths map[P]int) (p P, left int, ok bool) {

@@ -74,6 +74,30 @@ func TestPickWindow(t *testing.T) {
 	}
 }
 
+// TestPickBox: a picker's box holds, in order, the title, the note, the status, the list's
+// window, the field and the help line, every line as wide as the box.
+func TestPickBox(t *testing.T) {
+	st := theme.Plain(false)
+	p := Pick{Title: "Assign to…", Note: "Requests run as this operator.", Status: "  loading",
+		Labels: []string{"Clara", "Ben"}, Cursor: 1, Input: "filter: cl", Move: "↑/↓", Choose: "enter", Cancel: "esc"}
+	var inner []string
+	for _, l := range strings.Split(PickBox(st, p, 80, 24), "\n") {
+		if w := ansi.StringWidth(l); w != 64 {
+			t.Fatalf("line %q is %d cells, want the box's 64", l, w)
+		}
+		inner = append(inner, strings.TrimRight(strings.Trim(l, "│╭╮╰╯─"), " "))
+	}
+	want := []string{"", " Assign to…", "", " Requests run as this operator.", "", "   loading", "   Clara", " › Ben", "",
+		" filter: cl", "", " ↑/↓ move  enter choose  esc cancel", ""}
+	if strings.Join(inner, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("box\n%s\nwant\n%s", strings.Join(inner, "\n"), strings.Join(want, "\n"))
+	}
+	p.Note, p.Status = "", ""
+	if got := strings.Count(PickBox(st, p, 80, 24), "\n"); got != len(want)-4 {
+		t.Fatalf("without a note and a status: %d lines, want %d", got+1, len(want)-3)
+	}
+}
+
 // TestPaneAt: panes side by side in their order, each as wide as given.
 func TestPaneAt(t *testing.T) {
 	order := []string{"list", "thread", "detail"}

@@ -10,7 +10,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
@@ -180,32 +179,18 @@ func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	return m, nil
 }
 
-func (m *Model) boxWidth() int { return layout.PickBoxWidth(m.width) }
-
 // View renders the box: the title, the note, a window of the list around the cursor and
 // the filter.
 func (m *Model) View() string {
-	st := m.ctx.Styles
 	k := m.ctx.Keys
-	inner := m.boxWidth() - 4
-	var b strings.Builder
-	b.WriteString(st.ModalTitle.Render(ansi.Truncate(m.title, inner, "…")))
-	b.WriteString("\n")
-	if m.note != "" {
-		b.WriteString("\n" + st.Muted.Render(ansi.Wrap(m.note, inner, "")) + "\n")
-	}
-	b.WriteString("\n")
+	status := ""
 	if len(m.shown) == 0 {
-		b.WriteString(st.Muted.Render("  No operator matches.") + "\n")
+		status = m.ctx.Styles.Muted.Render("  No operator matches.")
 	}
 	labels := make([]string, len(m.shown))
 	for i, j := range m.shown {
 		labels[i] = m.items[j].label()
 	}
-	b.WriteString(layout.PickWindow(st, labels, m.cursor, inner, m.height))
-	b.WriteString("\n" + m.input.View() + "\n\n")
-	b.WriteString(st.HelpKey.Render("↑/↓") + st.HelpDesc.Render(" move  ") +
-		st.HelpKey.Render(k.Open.Help().Key) + st.HelpDesc.Render(" choose  ") +
-		st.HelpKey.Render(k.Back.Help().Key) + st.HelpDesc.Render(" cancel"))
-	return st.Modal.Width(m.boxWidth()).Render(b.String())
+	return layout.PickBox(m.ctx.Styles, layout.Pick{Title: m.title, Note: m.note, Status: status, Labels: labels, Cursor: m.cursor,
+		Input: m.input.View(), Move: "↑/↓", Choose: k.Open.Help().Key, Cancel: k.Back.Help().Key}, m.width, m.height)
 }
