@@ -455,3 +455,12 @@ func (k *KeyMap) Global() []key.Binding {
 func (k *KeyMap) Move() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.Top, k.Bottom, k.PageDown, k.PageUp}
 }
+
+// As is binding b described as desc, for one place that gives its keys another meaning
+// (enter "choose" in a picker, "run" in the palette): the same keys, the same key label,
+// on or off as b is.
+func As(b key.Binding, desc string) key.Binding {
+	c := key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
+	c.SetEnabled(b.Enabled())
+	return c
+}

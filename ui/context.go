@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
@@ -79,10 +80,7 @@ func (p *picker) SetSize(w, h int) { p.width, p.height = w, h }
 
 func (p *picker) ShortHelp() []key.Binding {
 	k := p.ctx.Keys
-	as := func(b key.Binding, desc string) key.Binding {
-		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
-	}
-	return []key.Binding{k.Down, k.Up, as(k.Open, "choose"), as(k.Back, "cancel")}
+	return []key.Binding{k.Down, k.Up, keymap.As(k.Open, "choose"), keymap.As(k.Back, "cancel")}
 }
 
 func (p *picker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {

@@ -144,16 +144,13 @@ func (h *helpModal) Inline() bool  { return false }
 // ShortHelp lists the keys that scroll and close help.
 func (h *helpModal) ShortHelp() []key.Binding {
 	k := h.ctx.Keys
-	as := func(b key.Binding, desc string) key.Binding {
-		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
-	}
 	var closeKeys []string
 	for _, b := range []key.Binding{k.Help, k.Back, k.Quit} {
 		closeKeys = append(closeKeys, b.Keys()...)
 	}
 	return []key.Binding{
 		key.NewBinding(key.WithKeys(closeKeys...), key.WithHelp(k.Help.Help().Key+"/"+k.Back.Help().Key+"/"+k.Quit.Help().Key, "close")),
-		as(k.Open, "run"), as(k.Down, "down"), as(k.Up, "up"), as(k.PageDown, "page down"), as(k.PageUp, "page up"),
+		keymap.As(k.Open, "run"), keymap.As(k.Down, "down"), keymap.As(k.Up, "up"), keymap.As(k.PageDown, "page down"), keymap.As(k.PageUp, "page up"),
 	}
 }
 

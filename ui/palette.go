@@ -92,12 +92,9 @@ func (p *palette) SetSize(w, h int) {
 // ShortHelp: the keys of the palette (printable keys type, so only the arrows move).
 func (p *palette) ShortHelp() []key.Binding {
 	k := p.ctx.Keys
-	as := func(b key.Binding, desc string) key.Binding {
-		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
-	}
 	return []key.Binding{
 		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move")),
-		as(k.Open, "run"), as(k.Back, "close"),
+		keymap.As(k.Open, "run"), keymap.As(k.Back, "close"),
 	}
 }
 

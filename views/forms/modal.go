@@ -238,18 +238,18 @@ func keyMap(keys *keymap.KeyMap, km *huh.KeyMap, does string) *huh.KeyMap {
 		say(b, does)
 	}
 	km.Quit = key.NewBinding(key.WithDisabled()) // esc/ctrl+c are handled by the modal
-	bind := func(b key.Binding, desc string) key.Binding {
-		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
-	}
 	s, ms := &km.Select, &km.MultiSelect
-	s.Up, ms.Up = bind(keys.Up, "up"), bind(keys.Up, "up")
-	s.Down, ms.Down = bind(keys.Down, "down"), bind(keys.Down, "down")
-	s.GotoTop, ms.GotoTop = bind(keys.Top, "go to start"), bind(keys.Top, "go to start")
-	s.GotoBottom, ms.GotoBottom = bind(keys.Bottom, "go to end"), bind(keys.Bottom, "go to end")
-	s.HalfPageUp, ms.HalfPageUp = bind(keys.PageUp, "½ page up"), bind(keys.PageUp, "½ page up")
-	s.HalfPageDown, ms.HalfPageDown = bind(keys.PageDown, "½ page down"), bind(keys.PageDown, "½ page down")
-	s.Filter, ms.Filter = bind(keys.Search, "filter"), bind(keys.Search, "filter")
-	ms.Toggle = bind(keys.Mark, "toggle")
+	s.Up, ms.Up = keymap.As(keys.Up, "up"), keymap.As(keys.Up, "up")
+	s.Down, ms.Down = keymap.As(keys.Down, "down"), keymap.As(keys.Down, "down")
+	s.GotoTop, ms.GotoTop = keymap.As(keys.Top, "go to start"), keymap.As(keys.Top, "go to start")
+	s.GotoBottom, ms.GotoBottom = keymap.As(keys.Bottom, "go to end"), keymap.As(keys.Bottom, "go to end")
+	s.HalfPageUp, ms.HalfPageUp = keymap.As(keys.PageUp, "½ page up"), keymap.As(keys.PageUp, "½ page up")
+	s.HalfPageDown, ms.HalfPageDown = keymap.As(keys.PageDown, "½ page down"), keymap.As(keys.PageDown, "½ page down")
+	s.Filter, ms.Filter = keymap.As(keys.Search, "filter"), keymap.As(keys.Search, "filter")
+	// Marking a choice is no edit: read-only turns Mark off for the lists' row marks, but
+	// the analytics filter's operator choice (allowed read-only) is toggled with it.
+	ms.Toggle = keymap.As(keys.Mark, "toggle")
+	ms.Toggle.SetEnabled(true)
 	return km
 }
 

@@ -16,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/clipboard"
 	"github.com/parley-tui/parley/views/common"
@@ -344,11 +345,7 @@ func (m *Model) ShortHelp() []key.Binding {
 }
 
 // copyURL is the copy key as the screen uses it: it copies the event's URL.
-func copyURL(b key.Binding) key.Binding {
-	c := key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "copy URL"))
-	c.SetEnabled(b.Enabled())
-	return c
-}
+func copyURL(b key.Binding) key.Binding { return keymap.As(b, "copy URL") }
 
 // FullHelp groups every key of the screen.
 func (m *Model) FullHelp() [][]key.Binding {

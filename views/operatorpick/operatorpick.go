@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
@@ -121,10 +122,7 @@ func (m *Model) Shown() []Item {
 // ShortHelp lists the picker's keys.
 func (m *Model) ShortHelp() []key.Binding {
 	k := m.ctx.Keys
-	as := func(b key.Binding, desc string) key.Binding {
-		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
-	}
-	return []key.Binding{as(k.Up, "up"), as(k.Down, "down"), as(k.Open, "choose"), as(k.Back, "cancel")}
+	return []key.Binding{keymap.As(k.Up, "up"), keymap.As(k.Down, "down"), keymap.As(k.Open, "choose"), keymap.As(k.Back, "cancel")}
 }
 
 // filter keeps the items whose name, role, state or id contain the typed text (any case).
