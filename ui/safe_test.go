@@ -257,7 +257,9 @@ func TestPanicsSpreadOutDoNotQuit(t *testing.T) {
 func TestUpdatePanicInARunningProgram(t *testing.T) {
 	r := &reports{}
 	a := newBoomApp(t, r, viewtest.Clock)
-	p := tea.NewProgram(a, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
+	// The window size a terminal would report: output that is no terminal reports 0×0,
+	// and the too-small screen would take the x (when the size arrives first).
+	p := tea.NewProgram(a, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler(), tea.WithWindowSize(120, 40))
 	type result struct {
 		m   tea.Model
 		err error
