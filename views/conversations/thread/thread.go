@@ -334,21 +334,13 @@ func (m Model) onNewest(msg pageMsg) (Model, tea.Cmd) {
 		return m, nil // the next refresh tries again; the thread shown stays
 	}
 	m.requests += msg.requests
-	loaded := make(map[string]int, len(m.items))
-	for i, it := range m.items {
-		loaded[it.id] = i
-	}
-	var added []item
-	overlap := false
-	for _, it := range msg.items { // newest first
-		if _, ok := loaded[it.id]; ok {
-			overlap = true
-			break
-		}
-		added = append(added, it)
-	}
+	added, overlap := m.unloaded(msg.items, 0, len(m.items)) // newest first
 	changed := false
 	if overlap {
+		loaded := make(map[string]int, len(m.items))
+		for i, it := range m.items {
+			loaded[it.id] = i
+		}
 		for _, it := range msg.items[:msg.fetched] {
 			if i, ok := loaded[it.id]; ok && m.items[i] != it {
 				m.items[i] = it
@@ -480,24 +472,31 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// current reports whether msg answers the request in flight for the open conversation.
-func (m Model) current(msg pageMsg) bool {
-	return msg.gen == m.gen && msg.req == m.req && msg.convID == m.convID
+// receive takes in what every answer to a page request (but Refresh's) brings, and reports
+// whether msg carries a page to add. An answer to another conversation, or to a superseded
+// request, is dropped. A failure is shown and kept (the header says r retries), but the
+// oldest page's: that one leaves the thread as it was, and the top key asks again.
+func (m *Model) receive(msg pageMsg) (bool, tea.Cmd) {
+	if msg.gen != m.gen || msg.req != m.req || msg.convID != m.convID {
+		return false, nil
+	}
+	m.loading, m.inflight = false, ""
+	if msg.kind != pageOldest {
+		m.err = msg.err
+	}
+	if msg.err != nil {
+		return false, common.ErrorToast(msg.err)
+	}
+	m.requests += msg.requests
+	return true, nil
 }
 
 // onPage takes the first page or an older one: the older messages go above the newest
 // ones loaded (below the gap when there is one).
 func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
-	if !m.current(msg) {
-		return m, nil // another conversation, or a superseded request
+	if ok, cmd := m.receive(msg); !ok {
+		return m, cmd
 	}
-	m.loading, m.inflight = false, ""
-	if msg.err != nil {
-		m.err = msg.err
-		return m, common.ErrorToast(msg.err)
-	}
-	m.err = nil
-	m.requests += msg.requests
 	first := !m.opened
 	m.opened = true
 	m.next = msg.next
@@ -508,16 +507,8 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 	if m.gap {
 		at = m.gapAt
 	}
-	loaded := m.ids(0, at)
-	var older []item
-	met := false
-	for _, it := range msg.items { // newest first
-		if loaded[it.id] {
-			met = true // the oldest pages: the gap is closed
-			break
-		}
-		older = append(older, it)
-	}
+	// Newest first; met: the page reached the oldest pages, and the gap is closed.
+	older, met := m.unloaded(msg.items, 0, at)
 	slices.Reverse(older) // oldest first
 	anchor, delta := m.anchor()
 	m.items = slices.Insert(m.items, at, older...)
@@ -538,24 +529,10 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 // gap between them unless they meet, and the view goes to the first message. A failure
 // leaves the thread as it was; the top key asks again.
 func (m Model) onOldest(msg pageMsg) (Model, tea.Cmd) {
-	if !m.current(msg) {
-		return m, nil
+	if ok, cmd := m.receive(msg); !ok {
+		return m, cmd
 	}
-	m.loading, m.inflight = false, ""
-	if msg.err != nil {
-		return m, common.ErrorToast(msg.err)
-	}
-	m.requests += msg.requests
-	loaded := m.ids(0, len(m.items))
-	var top []item
-	met := false
-	for _, it := range msg.items { // oldest first
-		if loaded[it.id] {
-			met = true
-			break
-		}
-		top = append(top, it)
-	}
+	top, met := m.unloaded(msg.items, 0, len(m.items)) // oldest first
 	m.items = slices.Insert(m.items, 0, top...)
 	switch {
 	case met || msg.next == "" || len(top) == 0:
@@ -574,29 +551,13 @@ func (m Model) onOldest(msg pageMsg) (Model, tea.Cmd) {
 // onNewer takes the page after the oldest ones: it goes at the top of the gap; the gap
 // closes when the page reaches the newest messages loaded.
 func (m Model) onNewer(msg pageMsg) (Model, tea.Cmd) {
-	if !m.current(msg) {
-		return m, nil
+	if ok, cmd := m.receive(msg); !ok {
+		return m, cmd
 	}
-	m.loading, m.inflight = false, ""
-	if msg.err != nil {
-		m.err = msg.err
-		return m, common.ErrorToast(msg.err)
-	}
-	m.err = nil
-	m.requests += msg.requests
 	if !m.gap {
 		return m, nil
 	}
-	below := m.ids(m.gapAt, len(m.items))
-	var newer []item
-	met := false
-	for _, it := range msg.items { // oldest first
-		if below[it.id] {
-			met = true
-			break
-		}
-		newer = append(newer, it)
-	}
+	newer, met := m.unloaded(msg.items, m.gapAt, len(m.items)) // oldest first
 	anchor, delta := m.anchor()
 	m.items = slices.Insert(m.items, m.gapAt, newer...)
 	m.gapAt += len(newer)
@@ -615,13 +576,19 @@ func (m *Model) closeGap() {
 	m.gap, m.gapAt, m.newer, m.next = false, 0, "", ""
 }
 
-// ids is the set of the ids of items[from:to].
-func (m Model) ids(from, to int) map[string]bool {
-	out := make(map[string]bool, to-from)
+// unloaded is the start of page up to the first message among items[from:to], and whether
+// there was one: the page met those messages.
+func (m Model) unloaded(page []item, from, to int) ([]item, bool) {
+	loaded := make(map[string]bool, to-from)
 	for _, it := range m.items[from:to] {
-		out[it.id] = true
+		loaded[it.id] = true
 	}
-	return out
+	for i, it := range page {
+		if loaded[it.id] {
+			return slices.Clone(page[:i]), true
+		}
+	}
+	return slices.Clone(page), false
 }
 
 // anchor names the message at the top of the view (the first whose block ends below the
