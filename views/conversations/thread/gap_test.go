@@ -58,6 +58,21 @@ func press(m thread.Model, key string) thread.Model {
 
 func head(m thread.Model) string { return strings.SplitN(ansi.Strip(m.View()), "\n", 2)[0] }
 
+// fillGap presses key, running what it asks for, until the gap is closed, and then wants
+// the whole thread loaded in order.
+func (g *gapEnv) fillGap(t *testing.T, key string) {
+	t.Helper()
+	for i := 0; g.m.Gap(); i++ {
+		if i > 5000 {
+			t.Fatalf("pressing %s never closed the gap", key)
+		}
+		g.m = press(g.m, key)
+	}
+	if got := thread.IDs(g.m); !slices.Equal(got, g.ids) {
+		t.Fatalf("after pressing %s through the gap: %d messages loaded, want the %d of the thread in order", key, len(got), len(g.ids))
+	}
+}
+
 // g goes to the first message of a 1,520-message thread with one request (two with the
 // one that opened it, as the sandbox counts them), leaving a gap; a second g costs none.
 func TestTopGoesToTheFirstMessageWithOneRequest(t *testing.T) {
@@ -93,15 +108,7 @@ func TestTopGoesToTheFirstMessageWithOneRequest(t *testing.T) {
 func TestGapFillsFromAbove(t *testing.T) {
 	g := openLong(t, 80, 22)
 	g.m = press(g.m, "g")
-	for i := 0; g.m.Gap(); i++ {
-		if i > 5000 {
-			t.Fatal("scrolling down never closed the gap")
-		}
-		g.m = press(g.m, "ctrl+d")
-	}
-	if got := thread.IDs(g.m); !slices.Equal(got, g.ids) {
-		t.Fatalf("after filling the gap from above: %d messages loaded, want the %d of the thread in order", len(got), len(g.ids))
-	}
+	g.fillGap(t, "ctrl+d")
 	// The newest page, the oldest, then a page of 100 at a time down to (and meeting) the
 	// newest page.
 	want := 2 + (len(g.ids)-200)/100 + 1
@@ -119,15 +126,7 @@ func TestGapFillsFromBelow(t *testing.T) {
 	g := openLong(t, 80, 22)
 	g.m = press(g.m, "g")
 	g.m = press(g.m, "G")
-	for i := 0; g.m.Gap(); i++ {
-		if i > 5000 {
-			t.Fatal("scrolling up never closed the gap")
-		}
-		g.m = press(g.m, "ctrl+u")
-	}
-	if got := thread.IDs(g.m); !slices.Equal(got, g.ids) {
-		t.Fatalf("after filling the gap from below: %d messages loaded, want the %d of the thread in order", len(got), len(g.ids))
-	}
+	g.fillGap(t, "ctrl+u")
 	want := 2 + (len(g.ids)-200)/100 + 1
 	if n := g.messageRequests(); n != want {
 		t.Fatalf("%d message requests, want %d", n, want)
@@ -145,12 +144,7 @@ func TestGapPageDoesNotMoveTheView(t *testing.T) {
 			g.m = press(g.m, "g")
 			g.m = press(g.m, tc.start)
 			var pending tea.Cmd
-			for i := 0; i < 5000 && pending == nil; i++ {
-				g.m, pending = g.m.Update(viewtest.Key(tc.toward))
-			}
-			if pending == nil {
-				t.Fatal("scrolling towards the gap never asked for a page")
-			}
+			g.m, pending = untilAsked(t, g.m, tc.toward)
 			before := body(g.m.View())
 			g.m, _ = apply(g.m, viewtest.Run(pending, wait))
 			if after := body(g.m.View()); after != before {
@@ -171,12 +165,7 @@ func TestStaleThreadPagesAreDropped(t *testing.T) {
 	t.Run("older page superseded by g", func(t *testing.T) {
 		g := openLong(t, 80, 22)
 		var older tea.Cmd
-		for i := 0; i < 1000 && older == nil; i++ {
-			g.m, older = g.m.Update(viewtest.Key("k"))
-		}
-		if older == nil {
-			t.Fatal("scrolling up never asked for an older page")
-		}
+		g.m, older = untilAsked(t, g.m, "k")
 		var oldest tea.Cmd
 		g.m, oldest = g.m.Update(viewtest.Key("g"))
 		if oldest == nil {
@@ -189,15 +178,7 @@ func TestStaleThreadPagesAreDropped(t *testing.T) {
 			t.Fatalf("the superseded older page was taken: %d loaded, gap %v", g.m.Loaded(), g.m.Gap())
 		}
 		g.m = press(g.m, "G")
-		for i := 0; g.m.Gap(); i++ {
-			if i > 5000 {
-				t.Fatal("scrolling up never closed the gap: the superseded page is never asked for again")
-			}
-			g.m = press(g.m, "ctrl+u")
-		}
-		if got := thread.IDs(g.m); !slices.Equal(got, g.ids) {
-			t.Fatalf("%d loaded, want the %d of the thread in order", len(got), len(g.ids))
-		}
+		g.fillGap(t, "ctrl+u") // the superseded page is asked for again
 	})
 	t.Run("oldest page of the conversation left", func(t *testing.T) {
 		g := openLong(t, 80, 22)
@@ -216,12 +197,7 @@ func TestStaleThreadPagesAreDropped(t *testing.T) {
 		g := openLong(t, 80, 22)
 		g.m = press(g.m, "g")
 		var newer tea.Cmd
-		for i := 0; i < 5000 && newer == nil; i++ {
-			g.m, newer = g.m.Update(viewtest.Key("ctrl+d"))
-		}
-		if newer == nil {
-			t.Fatal("scrolling down never asked for a gap page")
-		}
+		g.m, newer = untilAsked(t, g.m, "ctrl+d")
 		var reopen tea.Cmd
 		g.m, reopen = g.m.Update(viewtest.Key("r"))
 		g.m, _ = apply(g.m, viewtest.Run(reopen, wait))

@@ -40,6 +40,28 @@ func open(t *testing.T, w, h int) (thread.Model, *client.Client, int64) {
 	return m, c, long
 }
 
+// step presses key and runs the request it asks for, if any, but not what the answer
+// asks for next.
+func step(m thread.Model, key string) thread.Model {
+	m, cmd := m.Update(viewtest.Key(key))
+	m, _ = apply(m, viewtest.Run(cmd, wait))
+	return m
+}
+
+// untilAsked presses key until a press asks for a page and returns that request unrun; the
+// test fails when 5,000 presses ask for none.
+func untilAsked(t *testing.T, m thread.Model, key string) (thread.Model, tea.Cmd) {
+	t.Helper()
+	var cmd tea.Cmd
+	for i := 0; i < 5000 && cmd == nil; i++ {
+		m, cmd = m.Update(viewtest.Key(key))
+	}
+	if cmd == nil {
+		t.Fatalf("pressing %s never asked for a page", key)
+	}
+	return m, cmd
+}
+
 func TestOpensAtNewestAndScrollsBackWithOneRequestPerPage(t *testing.T) {
 	m, c, long := open(t, 80, 30)
 	if !strings.Contains(m.View(), "100 loaded") {
@@ -65,11 +87,7 @@ func TestOpensAtNewestAndScrollsBackWithOneRequestPerPage(t *testing.T) {
 	}
 	// Scroll up a page at a time until everything is loaded and the top is reached.
 	for i := 0; i < 5000 && (m.HasOlder() || m.Loading() || !strings.Contains(m.View(), "Start of the long thread")); i++ {
-		var cmd tea.Cmd
-		m, cmd = m.Update(viewtest.Key("ctrl+u"))
-		for cmd != nil {
-			m, cmd = apply(m, viewtest.Run(cmd, wait))
-		}
+		m = press(m, "ctrl+u")
 	}
 	if m.Loaded() != total {
 		t.Fatalf("loaded %d of %d messages", m.Loaded(), total)
@@ -85,13 +103,7 @@ func TestOpensAtNewestAndScrollsBackWithOneRequestPerPage(t *testing.T) {
 func TestPrependDoesNotMoveTheView(t *testing.T) {
 	m, _, _ := open(t, 80, 30)
 	// Scroll up until a prefetch is in flight, but do not run it yet.
-	var pending tea.Cmd
-	for i := 0; i < 1000 && pending == nil; i++ {
-		m, pending = m.Update(viewtest.Key("k"))
-	}
-	if pending == nil {
-		t.Fatal("scrolling up never asked for older messages")
-	}
+	m, pending := untilAsked(t, m, "k")
 	if !m.Loading() {
 		t.Fatal("a request is in flight but the pane does not say it is loading")
 	}
@@ -144,9 +156,7 @@ func TestHostileThreadFitsAndIsInert(t *testing.T) {
 				t.Fatalf("line %d carries a raw control: %q", j, l)
 			}
 		}
-		var cmd tea.Cmd
-		m, cmd = m.Update(viewtest.Key("k"))
-		m, _ = apply(m, viewtest.Run(cmd, wait))
+		m = step(m, "k")
 	}
 }
 
@@ -168,9 +178,7 @@ func firstWords(s string) string {
 func TestHeaderPositionAndTitle(t *testing.T) {
 	m, _, long := open(t, 80, 30)
 	for m.HasOlder() || m.Loading() {
-		var cmd tea.Cmd
-		m, cmd = m.Update(viewtest.Key("pgup"))
-		m, _ = apply(m, viewtest.Run(cmd, wait))
+		m = step(m, "pgup")
 	}
 	head := strings.SplitN(ansi.Strip(m.View()), "\n", 2)[0]
 	if !strings.Contains(head, " · all · ") || !strings.Contains(head, "%") {
@@ -246,10 +254,7 @@ func TestRRetriesAFailedOlderPage(t *testing.T) {
 			m.Focus()
 			m, _ = apply(m, viewtest.Run(m.Open(sb.Server.Info().LongConversationID, "long", false), wait))
 			tr.Fail.Store(true)
-			var cmd tea.Cmd
-			for i := 0; i < 1000 && cmd == nil; i++ {
-				m, cmd = m.Update(viewtest.Key("k"))
-			}
+			m, cmd := untilAsked(t, m, "k")
 			m, _ = apply(m, viewtest.Run(cmd, wait))
 			if !strings.Contains(m.View(), "failed: "+refresh+" retries") || m.Loaded() != 100 {
 				t.Fatalf("after a failed older page: %d loaded\n%s", m.Loaded(), m.View())
@@ -349,9 +354,7 @@ func TestRefreshAppendsNewMessages(t *testing.T) {
 	// Older pages still load by following next, each once.
 	reqs := f.requests
 	for i := 0; i < 300 && m.Loaded() < 200; i++ {
-		var cmd tea.Cmd
-		m, cmd = m.Update(viewtest.Key("ctrl+u"))
-		m, _ = apply(m, viewtest.Run(cmd, wait))
+		m = step(m, "ctrl+u")
 	}
 	if m.Loaded() != 200 || f.requests-reqs != 1 {
 		t.Fatalf("scrolling back: %d loaded with %d requests", m.Loaded(), f.requests-reqs)
@@ -417,9 +420,7 @@ func TestReopenAtTheSameVersionComesFromMemory(t *testing.T) {
 	m.Focus()
 	m, _ = apply(m, viewtest.Run(m.OpenAt(long.ID, "long", v, false), wait))
 	for i := 0; i < 1000 && m.Loaded() < 200; i++ {
-		var cmd tea.Cmd
-		m, cmd = m.Update(viewtest.Key("ctrl+u"))
-		m, _ = apply(m, viewtest.Run(cmd, wait))
+		m = step(m, "ctrl+u")
 	}
 	if m.Loaded() != 200 || m.Requests() != 2 {
 		t.Fatalf("scrolled back to %d messages with %d requests", m.Loaded(), m.Requests())
@@ -435,9 +436,7 @@ func TestReopenAtTheSameVersionComesFromMemory(t *testing.T) {
 		t.Fatalf("the reopened thread does not say what is loaded:\n%s", m.View())
 	}
 	for i := 0; i < 1000 && m.Loaded() < 300; i++ {
-		var cmd tea.Cmd
-		m, cmd = m.Update(viewtest.Key("ctrl+u"))
-		m, _ = apply(m, viewtest.Run(cmd, wait))
+		m = step(m, "ctrl+u")
 	}
 	if m.Loaded() != 300 || m.Requests() != 1 {
 		t.Fatalf("scrolling on loaded %d messages with %d requests, want 300 with 1", m.Loaded(), m.Requests())
