@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
 // Action names: the config file's `keys:` map uses them.
@@ -463,4 +464,25 @@ func As(b key.Binding, desc string) key.Binding {
 	c := key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
 	c.SetEnabled(b.Enabled())
 	return c
+}
+
+// Scroll is where a move key takes a pane scrolled to line at: a line or page lines up or
+// down, line 0 for the top, end for the bottom; ok is false for any other key. The pane
+// keeps the result within its lines.
+func (k *KeyMap) Scroll(msg tea.KeyPressMsg, at, page, end int) (to int, ok bool) {
+	switch {
+	case key.Matches(msg, k.Down):
+		return at + 1, true
+	case key.Matches(msg, k.Up):
+		return at - 1, true
+	case key.Matches(msg, k.PageDown):
+		return at + page, true
+	case key.Matches(msg, k.PageUp):
+		return at - page, true
+	case key.Matches(msg, k.Top):
+		return 0, true
+	case key.Matches(msg, k.Bottom):
+		return end, true
+	}
+	return at, false
 }

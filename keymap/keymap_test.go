@@ -223,3 +223,26 @@ func TestFixOperatorDisablesOnlyActAs(t *testing.T) {
 		}
 	}
 }
+
+// Scroll moves by the bindings as they are, rebound ones included, and leaves other keys
+// to the pane.
+func TestScrollFollowsTheMoveKeys(t *testing.T) {
+	k := Default()
+	if err := k.Apply(map[string][]string{Down: {"z"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		key string
+		to  int
+		ok  bool
+	}{{"z", 11, true}, {"k", 9, true}, {"ctrl+d", 15, true}, {"ctrl+u", 5, true}, {"g", 0, true}, {"G", 40, true},
+		{"j", 10, false}, {"x", 10, false}} {
+		p, ok := Press(c.key)
+		if !ok {
+			t.Fatalf("no press for %q", c.key)
+		}
+		if to, ok := k.Scroll(p, 10, 5, 40); to != c.to || ok != c.ok {
+			t.Errorf("%s from line 10: %d, %v; want %d, %v", c.key, to, ok, c.to, c.ok)
+		}
+	}
+}

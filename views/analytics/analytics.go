@@ -648,24 +648,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // scrollBreakdown moves the whole-breakdown view by a line, a page or to either end.
 func (m *Model) scrollBreakdown(msg tea.KeyPressMsg) {
-	k := m.ctx.Keys
 	w, h := m.leftInner()
 	n := len(m.breakdownLines(w))
-	page := max(1, h-1)
-	switch {
-	case key.Matches(msg, k.Down):
-		m.bdOff++
-	case key.Matches(msg, k.Up):
-		m.bdOff--
-	case key.Matches(msg, k.PageDown):
-		m.bdOff += page
-	case key.Matches(msg, k.PageUp):
-		m.bdOff -= page
-	case key.Matches(msg, k.Top):
-		m.bdOff = 0
-	case key.Matches(msg, k.Bottom):
-		m.bdOff = n
-	}
+	m.bdOff, _ = m.ctx.Keys.Scroll(msg, m.bdOff, max(1, h-1), n)
 	m.bdOff = max(0, min(m.bdOff, n-h))
 }
 

@@ -238,20 +238,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		k := m.ctx.Keys
-		switch {
-		case key.Matches(msg, k.Down):
-			m.offset++
-		case key.Matches(msg, k.Up):
-			m.offset--
-		case key.Matches(msg, k.PageDown):
-			m.offset += m.height - 1
-		case key.Matches(msg, k.PageUp):
-			m.offset -= m.height - 1
-		case key.Matches(msg, k.Top):
-			m.offset = 0
-		case key.Matches(msg, k.Bottom):
-			m.offset = len(m.lines)
-		case key.Matches(msg, k.Refresh):
+		if to, ok := k.Scroll(msg, m.offset, m.height-1, len(m.lines)); ok {
+			m.offset = to
+		} else if key.Matches(msg, k.Refresh) {
 			return m, m.Refresh()
 		}
 		m.offset = max(0, min(m.offset, len(m.lines)-m.height))
