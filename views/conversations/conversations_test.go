@@ -40,13 +40,27 @@ func settle(m *conversations.Model, cmd tea.Cmd) {
 // its context (through which it asks the root to open and close modals).
 func newScreen(t *testing.T, w, h int) (*conversations.Model, *client.Client, *sandbox.Running, *common.Ctx) {
 	t.Helper()
+	return newPagedScreen(t, w, h, 0)
+}
+
+// newPagedScreen is newScreen with list pages of size rows (0: the context's own size).
+func newPagedScreen(t *testing.T, w, h, size int) (*conversations.Model, *client.Client, *sandbox.Running, *common.Ctx) {
+	t.Helper()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
 	ctx := viewtest.Ctx(c)
+	if size > 0 {
+		ctx.PageSize = size
+	}
+	return openScreen(ctx, w, h), c, sb, ctx
+}
+
+// openScreen is the conversations screen on ctx at w×h, its first page loaded.
+func openScreen(ctx *common.Ctx, w, h int) *conversations.Model {
 	m := conversations.New(ctx)
 	m.SetSize(w, h)
 	settle(m, m.Init())
-	return m, c, sb, ctx
+	return m
 }
 
 func TestHoldingJLoadsOnlyWhereTheCursorRests(t *testing.T) {
@@ -155,9 +169,7 @@ func TestResizeShowsTheThreadOfTheCursorRow(t *testing.T) {
 func TestRevisitIsAnsweredWithoutRequests(t *testing.T) {
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.ClientVia(t, sb, nil, client.Config{CacheTTL: time.Minute})
-	m := conversations.New(viewtest.Ctx(c))
-	m.SetSize(120, 40)
-	settle(m, m.Init())
+	m := openScreen(viewtest.Ctx(c), 120, 40)
 	for _, k := range []string{"j", "k", "j"} {
 		_, cmd := m.Update(viewtest.Key(k))
 		settle(m, cmd)
@@ -184,9 +196,7 @@ func TestRevisitCostsNothingWhileTheVersionStands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := conversations.New(viewtest.Ctx(c))
-	m.SetSize(120, 40)
-	settle(m, m.Init())
+	m := openScreen(viewtest.Ctx(c), 120, 40)
 	press := func(keys ...string) {
 		for _, k := range keys {
 			_, cmd := m.Update(viewtest.Key(k))
@@ -670,13 +680,7 @@ func TestOpenedConversationSurvivesTabbingThroughThePanes(t *testing.T) {
 // footer says it is not in the list, and moving is predictable (down goes to the first
 // row, up from there back onto it). When its row loads, the pin goes; a new query drops it.
 func TestOpenedConversationNotInTheListIsPinned(t *testing.T) {
-	sb := viewtest.Sandbox(t, sandbox.Options{})
-	c := viewtest.Client(t, sb)
-	ctx := viewtest.Ctx(c)
-	ctx.PageSize = 20
-	m := conversations.New(ctx)
-	m.SetSize(120, 40)
-	settle(m, m.Init())
+	m, c, _, _ := newPagedScreen(t, 120, 40, 20)
 	rows := m.List.Rows()
 	if len(rows) >= m.List.Total() {
 		t.Fatalf("%d of %d rows loaded: the test needs a conversation past them", len(rows), m.List.Total())

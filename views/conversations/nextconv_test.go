@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/viewtest"
 )
@@ -75,13 +74,7 @@ func TestNextAndPreviousConversationFromEveryPane(t *testing.T) {
 // J on the last row loaded asks for the next page, and the cursor, the thread and the
 // detail go on to the first conversation of that page when it arrives.
 func TestNextConversationLoadsTheNextPage(t *testing.T) {
-	sb := viewtest.Sandbox(t, sandbox.Options{})
-	cl := viewtest.Client(t, sb)
-	ctx := viewtest.Ctx(cl)
-	ctx.PageSize = 10
-	m := conversations.New(ctx)
-	m.SetSize(80, 24)
-	settle(m, m.Init())
+	m, cl, _, _ := newPagedScreen(t, 80, 24, 10)
 	rows := m.List.Rows()
 	n := len(rows)
 	if n%10 != 0 || m.List.Total() <= n+10 {

@@ -32,9 +32,7 @@ func newLossyScreen(t *testing.T) *lossyScreen {
 	e := viewtest.NewEnv(t, sandbox.Options{}, nil)
 	p := viewtest.NewProxy(t, e.Sandbox.URL)
 	ctx := viewtest.Ctx(p.Client(t, e.Info.CustomerToken, true))
-	m := conversations.New(ctx)
-	m.SetSize(120, 40)
-	settle(m, m.Init())
+	m := openScreen(ctx, 120, 40)
 	if len(m.List.Rows()) == 0 {
 		t.Fatal("no rows")
 	}

@@ -62,9 +62,7 @@ func newActionScreen(t *testing.T, opts sandbox.Options, wrap func(http.RoundTri
 		names[op.ID] = op.DisplayName
 	}
 	ctx.Operators = names
-	m := conversations.New(ctx)
-	m.SetSize(200, 50)
-	settle(m, m.Init())
+	m := openScreen(ctx, 200, 50)
 	if !m.List.SelectID(id) {
 		t.Fatalf("conversation %d is not on the first page", id)
 	}

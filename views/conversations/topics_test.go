@@ -38,9 +38,7 @@ func newTopicsScreen(t *testing.T, mine, other []string) *topicsScreen {
 		return rec
 	})
 	ctx := viewtest.Ctx(e.Client)
-	m := conversations.New(ctx)
-	m.SetSize(120, 40)
-	settle(m, m.Init())
+	m := openScreen(ctx, 120, 40)
 	rows := m.List.Rows()
 	sel, ok := m.List.Selected()
 	if !ok || len(rows) < 2 {
