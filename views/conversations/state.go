@@ -148,11 +148,7 @@ func (m *Model) take() tea.Cmd {
 		return common.Toast(fmt.Sprintf("Conversation #%d is already assigned to you. Nothing was sent.", r.ID))
 	}
 	ch := m.assignChange(r, me, "take", fmt.Sprintf("Took conversation #%d.", r.ID))
-	if r.OperatorID != 0 {
-		return m.ask("Take conversation?", fmt.Sprintf("%s is assigned to %s. Take it from them?",
-			capital(convName(r)), m.opName(r.OperatorID)), ch)
-	}
-	return m.send(ch)
+	return m.sendUnlessTheirs(r, ch, "Take conversation?", "Take it from them?")
 }
 
 // unassign removes the target's operator, asking first when it is someone else's.
@@ -165,11 +161,7 @@ func (m *Model) unassign() tea.Cmd {
 		return common.Toast(fmt.Sprintf("Conversation #%d is not assigned. Nothing was sent.", r.ID))
 	}
 	ch := m.assignChange(r, 0, "unassign", fmt.Sprintf("Unassigned conversation #%d.", r.ID))
-	if r.OperatorID != m.me() {
-		return m.ask("Unassign conversation?", fmt.Sprintf("%s is assigned to %s. Unassign it?",
-			capital(convName(r)), m.opName(r.OperatorID)), ch)
-	}
-	return m.send(ch)
+	return m.sendUnlessTheirs(r, ch, "Unassign conversation?", "Unassign it?")
 }
 
 // assign reads the operators (fresh: their away and online state now) and opens the
@@ -247,11 +239,17 @@ func (m *Model) assignTo(r listing.Row, it operatorpick.Item) tea.Cmd {
 		return common.Toast(fmt.Sprintf("Conversation #%d is already assigned to %s. Nothing was sent.", r.ID, it.Name))
 	}
 	ch := m.assignChange(r, it.ID, "assign", fmt.Sprintf("Assigned conversation #%d to %s.", r.ID, it.Name))
-	if r.OperatorID != 0 && r.OperatorID != m.me() {
-		return m.ask("Reassign conversation?", fmt.Sprintf("%s is assigned to %s. Assign it to %s instead?",
-			capital(convName(r)), m.opName(r.OperatorID), it.Name), ch)
+	return m.sendUnlessTheirs(r, ch, "Reassign conversation?", fmt.Sprintf("Assign it to %s instead?", it.Name))
+}
+
+// sendUnlessTheirs sends ch, a change of r's operator, at once when r is unassigned or the
+// acting operator's; when it is another operator's, it asks first (title), naming them
+// before the question.
+func (m *Model) sendUnlessTheirs(r listing.Row, ch stateChange, title, question string) tea.Cmd {
+	if r.OperatorID == 0 || r.OperatorID == m.me() {
+		return m.send(ch)
 	}
-	return m.send(ch)
+	return m.ask(title, fmt.Sprintf("%s is assigned to %s. %s", capital(convName(r)), m.opName(r.OperatorID), question), ch)
 }
 
 // end asks, naming the conversation, then ends it.
