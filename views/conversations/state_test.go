@@ -107,6 +107,16 @@ func assignTo(op int64) func(c *client.Client, id int64, _ sandbox.Info) error {
 	}
 }
 
+// assignToOwner and assignToAgent assign the conversation to the sandbox's owner operator
+// and to its agent, the operator the screen acts as.
+func assignToOwner(c *client.Client, id int64, info sandbox.Info) error {
+	return assignTo(info.OwnerOperatorID)(c, id, info)
+}
+
+func assignToAgent(c *client.Client, id int64, info sandbox.Info) error {
+	return assignTo(info.RestrictedOperatorID)(c, id, info)
+}
+
 func setStatus(status string, read bool) func(c *client.Client, id int64, _ sandbox.Info) error {
 	return func(c *client.Client, id int64, _ sandbox.Info) error {
 		_, err := c.UpdateConversation(client.Fresh(context.Background()), id, client.ConversationUpdate{Status: &status, MarkedReadOperator: &read})
@@ -149,11 +159,8 @@ func TestTakeAssignsToTheActingOperator(t *testing.T) {
 // T on a conversation another operator has asks first, naming both; n sends nothing, y
 // takes it.
 func TestTakeFromAnotherOperatorAsks(t *testing.T) {
-	var owner int64
-	s := newActionScreen(t, sandbox.Options{}, nil, func(c *client.Client, id int64, info sandbox.Info) error {
-		owner = info.OwnerOperatorID
-		return assignTo(owner)(c, id, info)
-	})
+	s := newActionScreen(t, sandbox.Options{}, nil, assignToOwner)
+	owner := s.info.OwnerOperatorID
 	s.Key("T")
 	q := s.question(t)
 	if want := fmt.Sprintf("is assigned to %s. Take it from them?", s.names[owner]); !strings.Contains(q, want) ||
@@ -201,11 +208,8 @@ func TestAssignPicksAnOperator(t *testing.T) {
 
 // Assigning a conversation that is someone else's to a third operator asks first.
 func TestAssignSomeoneElsesAsks(t *testing.T) {
-	var owner int64
-	s := newActionScreen(t, sandbox.Options{}, nil, func(c *client.Client, id int64, info sandbox.Info) error {
-		owner = info.OwnerOperatorID
-		return assignTo(owner)(c, id, info)
-	})
+	s := newActionScreen(t, sandbox.Options{}, nil, assignToOwner)
+	owner := s.info.OwnerOperatorID
 	agentName := s.names[s.info.RestrictedOperatorID]
 	s.Key("A")
 	s.Modal()
@@ -226,11 +230,7 @@ func TestAssignSomeoneElsesAsks(t *testing.T) {
 
 // U on the agent's own conversation unassigns it at once (null sent).
 func TestUnassignSendsNull(t *testing.T) {
-	var agent int64
-	s := newActionScreen(t, sandbox.Options{}, nil, func(c *client.Client, id int64, info sandbox.Info) error {
-		agent = info.RestrictedOperatorID
-		return assignTo(agent)(c, id, info)
-	})
+	s := newActionScreen(t, sandbox.Options{}, nil, assignToAgent)
 	s.Key("U")
 	s.Until("unassigned", func() bool { return s.row(t).OperatorID == 0 })
 	if got := assignee(s.server(t)); got != 0 {
