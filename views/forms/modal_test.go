@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -19,86 +18,8 @@ import (
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
-// program runs a modal the way a Bubble Tea program does, on the test's goroutine: messages
-// are handled one at a time in the order they were sent; a command's message is sent after
-// the messages already waiting (keys read in the same read as the key that started it); a
-// batch's commands all send before the sequence they belong to goes on; ticks and cursor
-// blinks never fire. Messages for the root (toast, task result) are kept in out.
-type program struct {
-	m     common.Modal
-	queue []tea.Msg
-	out   []tea.Msg
-}
-
-func newProgram(m common.Modal, w, h int) *program {
-	m.SetSize(w, h)
-	p := &program{m: m}
-	p.exec(m.Init())
-	p.run()
-	return p
-}
-
-// sleeps reports the commands that only wait: tea.Tick and cursor blinks.
-func sleeps(c tea.Cmd) bool {
-	name := runtime.FuncForPC(reflect.ValueOf(c).Pointer()).Name()
-	return strings.Contains(name, "bubbletea/v2.Tick") || strings.Contains(name, "bubbletea/v2.Every") ||
-		strings.Contains(name, "cursor.(*Model).Blink")
-}
-
-func (p *program) exec(cmd tea.Cmd) {
-	if cmd == nil || sleeps(cmd) {
-		return
-	}
-	msg := cmd()
-	if msg == nil {
-		return
-	}
-	if cmds, ok := viewtest.SubCommands(msg); ok { // a batch or a sequence: in order
-		for _, c := range cmds {
-			p.exec(c)
-		}
-		return
-	}
-	switch msg.(type) {
-	case common.ToastMsg, common.TaskDoneMsg:
-		p.out = append(p.out, msg)
-		return
-	}
-	p.queue = append(p.queue, msg)
-}
-
-func (p *program) run() {
-	for n := 0; len(p.queue) > 0 && n < 1000; n++ {
-		msg := p.queue[0]
-		p.queue = p.queue[1:]
-		var cmd tea.Cmd
-		p.m, cmd = p.m.Update(msg)
-		p.exec(cmd)
-	}
-}
-
-// batch sends keys as one read delivers them (nothing runs in between), then runs what they
-// started. An argument that names no key is text, a key a character.
-func (p *program) batch(keys ...string) {
-	for _, k := range keys {
-		p.queue = append(p.queue, viewtest.KeysOf(k)...)
-	}
-	p.run()
-}
-
-// read sends what Bubble Tea's input reader makes of input written in one write (nothing
-// runs in between), then runs what it started.
-func (p *program) read(t *testing.T, input string) {
-	t.Helper()
-	p.queue = append(p.queue, viewtest.Read(t, input)...)
-	p.run()
-}
-
-// deliver hands one message to the modal and runs what it starts.
-func (p *program) deliver(msg tea.Msg) {
-	p.queue = append(p.queue, msg)
-	p.run()
-}
+// newProgram runs m at w×h as a program does (viewtest.ModalRun).
+func newProgram(m common.Modal, w, h int) *viewtest.ModalRun { return viewtest.RunModal(m, w, h, nil) }
 
 func ctx() *common.Ctx { return viewtest.Ctx(nil) }
 
@@ -125,7 +46,7 @@ func TestKeysInOneReadLandInTheFieldsTheyWereTypedFor(t *testing.T) {
 		Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }}), 76, 40)
 
 	// tmux send-keys "Zed" Tab "zed@x.org" Tab "Berlin" Tab "DE" BTab BTab "!": one read.
-	p.batch("Zed", "tab", "zed@x.org", "tab", "Berlin", "tab", "DE", "shift+tab", "shift+tab", "!")
+	p.Batch("Zed", "tab", "zed@x.org", "tab", "Berlin", "tab", "DE", "shift+tab", "shift+tab", "!")
 	want := person{name: "Zed", email: "zed@x.org!", city: "Berlin", country: "DE"}
 	if v != want {
 		t.Fatalf("typed into the wrong fields: got %+v, want %+v", v, want)
@@ -133,7 +54,7 @@ func TestKeysInOneReadLandInTheFieldsTheyWereTypedFor(t *testing.T) {
 }
 
 // typed sends text as one key message, as Bubble Tea delivers a run of printable keys.
-func typed(p *program, s string) { p.batch(s) }
+func typed(p *viewtest.ModalRun, s string) { p.Batch(s) }
 
 func submitter(err *error, calls *int) forms.Submit {
 	return func() (int, tea.Cmd, error) {
@@ -169,17 +90,17 @@ func TestFailedSubmitKeepsTheFocus(t *testing.T) {
 			p := newProgram(forms.New(ctx(), forms.Options{Title: "Person", Build: personForm(&v),
 				Submit: submitter(&err, &calls)}), 76, 40)
 			for _, k := range tc.keys {
-				p.batch(k)
+				p.Batch(k)
 			}
 			if calls != 1 {
 				t.Fatalf("%d submits", calls)
 			}
-			if v := p.m.View(); !strings.Contains(v, "the server said no") {
+			if v := p.M.View(); !strings.Contains(v, "the server said no") {
 				t.Fatalf("no error shown:\n%s", v)
 			}
 			typed(p, "!")
 			if v != tc.want {
-				t.Fatalf("after the failed submit, typing went to the wrong field: %+v, want %+v\n%s", v, tc.want, p.m.View())
+				t.Fatalf("after the failed submit, typing went to the wrong field: %+v, want %+v\n%s", v, tc.want, p.M.View())
 			}
 		})
 	}
@@ -194,14 +115,14 @@ func TestServerErrorKeepsTheFocusAndTheText(t *testing.T) {
 			task = c.NewTaskID()
 			return task, nil, nil
 		}}), 76, 40)
-	p.batch("tab", "tab")
+	p.Batch("tab", "tab")
 	typed(p, "Oslo")
-	p.batch("tab", "enter")
-	if !p.m.(*forms.Modal).Submitting() {
-		t.Fatalf("not submitting:\n%s", p.m.View())
+	p.Batch("tab", "enter")
+	if !p.M.(*forms.Modal).Submitting() {
+		t.Fatalf("not submitting:\n%s", p.M.View())
 	}
-	p.deliver(common.TaskDoneMsg{TaskID: task, Err: errors.New("boom")})
-	if vw := p.m.View(); !strings.Contains(vw, "boom") || !strings.Contains(vw, "Oslo") || v.name != "Ann" {
+	p.Deliver(common.TaskDoneMsg{TaskID: task, Err: errors.New("boom")})
+	if vw := p.M.View(); !strings.Contains(vw, "boom") || !strings.Contains(vw, "Oslo") || v.name != "Ann" {
 		t.Fatalf("the error or the text is gone (%+v):\n%s", v, vw)
 	}
 	typed(p, "NO")
@@ -228,16 +149,16 @@ func TestErrorsFollowTheValues(t *testing.T) {
 		calls := 0
 		p := newProgram(forms.New(ctx(), forms.Options{Title: "Person", Build: personForm(&v), Check: check,
 			Submit: func() (int, tea.Cmd, error) { calls++; return 0, nil, check() }}), 76, 40)
-		p.batch("ctrl+s")
-		if calls != 0 || !strings.Contains(p.m.View(), `Email: "nope" is not an email address`) {
-			t.Fatalf("submitted (%d) or no error:\n%s", calls, p.m.View())
+		p.Batch("ctrl+s")
+		if calls != 0 || !strings.Contains(p.M.View(), `Email: "nope" is not an email address`) {
+			t.Fatalf("submitted (%d) or no error:\n%s", calls, p.M.View())
 		}
 		typed(p, "x") // still wrong: the error follows the value
-		if !strings.Contains(p.m.View(), `Email: "nopex" is not an email address`) {
-			t.Fatalf("the error does not describe the value typed:\n%s", p.m.View())
+		if !strings.Contains(p.M.View(), `Email: "nopex" is not an email address`) {
+			t.Fatalf("the error does not describe the value typed:\n%s", p.M.View())
 		}
 		typed(p, "@y.org")
-		if vw := p.m.View(); strings.Contains(vw, "✗") || strings.Contains(vw, "not an email") {
+		if vw := p.M.View(); strings.Contains(vw, "✗") || strings.Contains(vw, "not an email") {
 			t.Fatalf("a stale error stays after the fix:\n%s", vw)
 		}
 	})
@@ -245,12 +166,12 @@ func TestErrorsFollowTheValues(t *testing.T) {
 		v := person{email: "nope"}
 		p := newProgram(forms.New(ctx(), forms.Options{Title: "Person", Build: personForm(&v),
 			Submit: func() (int, tea.Cmd, error) { return 0, nil, valid(v.email) }}), 76, 40)
-		p.batch("tab", "ctrl+s")
-		if !strings.Contains(p.m.View(), "not an email") {
-			t.Fatalf("no error:\n%s", p.m.View())
+		p.Batch("tab", "ctrl+s")
+		if !strings.Contains(p.M.View(), "not an email") {
+			t.Fatalf("no error:\n%s", p.M.View())
 		}
 		typed(p, "@y.org")
-		if vw := p.m.View(); strings.Contains(vw, "not an email") {
+		if vw := p.M.View(); strings.Contains(vw, "not an email") {
 			t.Fatalf("a stale error stays after an edit:\n%s", vw)
 		}
 	})
@@ -296,30 +217,30 @@ func TestBoxFitsWithManyErrors(t *testing.T) {
 		Submit: func() (int, tea.Cmd, error) {
 			return 0, nil, errors.New("the whole form is wrong, and this message is long enough to wrap onto a second line")
 		}}), w, h)
-	checkFits(t, p.m.View(), h)
+	checkFits(t, p.M.View(), h)
 	// Make every field wrong: tab to the last one, then type and go back (leaving a field
 	// checks it).
 	for range len(vals) - 1 {
-		p.batch("tab")
+		p.Batch("tab")
 	}
 	for range len(vals) - 1 {
-		p.batch("bad", "shift+tab")
-		checkFits(t, p.m.View(), h)
+		p.Batch("bad", "shift+tab")
+		checkFits(t, p.M.View(), h)
 	}
-	p.batch("ctrl+s")
-	checkFits(t, p.m.View(), h)
-	if v := p.m.View(); !strings.Contains(v, "more problems") {
+	p.Batch("ctrl+s")
+	checkFits(t, p.M.View(), h)
+	if v := p.M.View(); !strings.Contains(v, "more problems") {
 		t.Fatalf("the errors are not summarised:\n%s", v)
 	}
-	p.batch("esc") // the discard question fits too, in full
-	v := p.m.View()
+	p.Batch("esc") // the discard question fits too, in full
+	v := p.M.View()
 	checkFits(t, v, h)
 	if flat := strings.Join(strings.Fields(strings.ReplaceAll(v, "│", "")), " "); !strings.Contains(flat, "any other key keeps editing") {
 		t.Fatalf("the discard question is cut:\n%s", v)
 	}
-	p.batch("n")
-	if !strings.Contains(p.m.View(), "Field") {
-		t.Fatalf("the form is gone after keeping it:\n%s", p.m.View())
+	p.Batch("n")
+	if !strings.Contains(p.M.View(), "Field") {
+		t.Fatalf("the form is gone after keeping it:\n%s", p.M.View())
 	}
 }
 
@@ -327,8 +248,8 @@ func TestShortFormIsNotStretched(t *testing.T) {
 	var v person
 	p := newProgram(forms.New(ctx(), forms.Options{Title: "Person", Build: personForm(&v),
 		Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }}), 196, 46)
-	if n := strings.Count(p.m.View(), "\n") + 1; n > 16 {
-		t.Fatalf("a two-field form takes %d lines:\n%s", n, p.m.View())
+	if n := strings.Count(p.M.View(), "\n") + 1; n > 16 {
+		t.Fatalf("a two-field form takes %d lines:\n%s", n, p.M.View())
 	}
 }
 
@@ -338,11 +259,11 @@ func TestMultiSelectHelpNamesSpace(t *testing.T) {
 		return huh.NewForm(huh.NewGroup(huh.NewMultiSelect[string]().Title("Topics (space toggles)").
 			Options(huh.NewOptions("billing", "shipping")...).Value(&picked)))
 	}, Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }}), 76, 40)
-	v := p.m.View()
+	v := p.M.View()
 	if !strings.Contains(v, "space toggle") || strings.Contains(v, "x toggle") {
 		t.Fatalf("the help does not name the space key:\n%s", v)
 	}
-	p.batch(" ")
+	p.Batch(" ")
 	if len(picked) != 1 || picked[0] != "billing" {
 		t.Fatalf("space did not toggle: %v", picked)
 	}
@@ -361,12 +282,12 @@ func TestFieldMessagesNameTheirField(t *testing.T) {
 			huh.NewInput().Title("Name").Value(&name),
 			huh.NewInput().Title("Email").Value(&email).Validate(forms.Labelled("Email", valid))))
 	}, Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }}), 76, 40)
-	p.batch("tab", "x", "shift+tab") // leaving the field checks it
-	if v := p.m.View(); !strings.Contains(v, `✗ Email: "x" is not an email address`) {
+	p.Batch("tab", "x", "shift+tab") // leaving the field checks it
+	if v := p.M.View(); !strings.Contains(v, `✗ Email: "x" is not an email address`) {
 		t.Fatalf("the field's message does not name it:\n%s", v)
 	}
-	p.batch("tab", "@y.org", "shift+tab")
-	if v := p.m.View(); strings.Contains(v, "✗") {
+	p.Batch("tab", "@y.org", "shift+tab")
+	if v := p.M.View(); strings.Contains(v, "✗") {
 		t.Fatalf("the message stays after the fix:\n%s", v)
 	}
 }
@@ -381,14 +302,14 @@ func TestRefusedGroupChangeKeepsAFieldFocused(t *testing.T) {
 	p := newProgram(forms.New(ctx(), forms.Options{Title: "x", Build: build,
 		Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }}), 76, 30)
 	// Into the second group; a bad value, which tab refuses; back, refused too; more text.
-	p.batch("tab", "bad", "tab", "shift+tab", "shift+tab", "Z")
+	p.Batch("tab", "bad", "tab", "shift+tab", "shift+tab", "Z")
 	if vals[0] != "badZ" {
-		t.Fatalf("after a refused move the typing was lost: %q\n%s", vals, p.m.View())
+		t.Fatalf("after a refused move the typing was lost: %q\n%s", vals, p.M.View())
 	}
 	// ctrl+s with the focus on the wrong field itself: it stays focused.
-	p.batch("ctrl+s", "Y")
+	p.Batch("ctrl+s", "Y")
 	if vals[0] != "badZY" {
-		t.Fatalf("after ctrl+s the typing was lost: %q\n%s", vals, p.m.View())
+		t.Fatalf("after ctrl+s the typing was lost: %q\n%s", vals, p.M.View())
 	}
 }
 
@@ -402,7 +323,7 @@ func TestCtrlSSubmitsEveryFormFromAnyField(t *testing.T) {
 	if view := ansi.Strip(m.View()); !strings.Contains(view, "ctrl+s submit") {
 		t.Fatalf("the help line does not name ctrl+s:\n%s", view)
 	}
-	p.batch("Zed", "ctrl+s")
+	p.Batch("Zed", "ctrl+s")
 	if submits != 1 || v.name != "Zed" {
 		t.Fatalf("ctrl+s on the first field: %d submits, values %+v", submits, v)
 	}
@@ -420,11 +341,11 @@ func TestCtrlSSubmitsEveryFormFromAnyField(t *testing.T) {
 	if view := ansi.Strip(m2.View()); !strings.Contains(view, "f2 submit") || strings.Contains(view, "ctrl+s") {
 		t.Fatalf("the help line does not name the rebound key:\n%s", view)
 	}
-	p2.batch("ctrl+s")
+	p2.Batch("ctrl+s")
 	if own != 0 {
 		t.Fatalf("ctrl+s submitted a form whose submit key is f2 (%d submits)", own)
 	}
-	p2.deliver(tea.KeyPressMsg{Code: tea.KeyF2})
+	p2.Deliver(tea.KeyPressMsg{Code: tea.KeyF2})
 	if own != 1 {
 		t.Fatalf("f2, the rebound submit key, did not submit (%d submits)", own)
 	}
@@ -440,15 +361,15 @@ func TestPrefilledFieldShowsReplacementCharacters(t *testing.T) {
 	p := newProgram(forms.New(ctx(), forms.Options{Title: "Name", Build: func() *huh.Form {
 		return huh.NewForm(huh.NewGroup(huh.NewInput().Title("Name").Value(&v)))
 	}, Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }}), 76, 20)
-	if view := ansi.Strip(p.m.View()); !strings.Contains(view, "> "+shown) {
+	if view := ansi.Strip(p.M.View()); !strings.Contains(view, "> "+shown) {
 		t.Fatalf("the field does not show %q:\n%s", shown, view)
 	}
-	p.batch("end")
-	p.deliver(tea.KeyPressMsg{Code: tea.KeyLeft}) // moves only: the value is what the field was filled with
+	p.Batch("end")
+	p.Deliver(tea.KeyPressMsg{Code: tea.KeyLeft}) // moves only: the value is what the field was filled with
 	if v != initial {
 		t.Fatalf("the untouched field holds %q, was filled with %q", v, initial)
 	}
-	p.batch("end", "x")
+	p.Batch("end", "x")
 	if got := forms.FromField(v); got != shown+"x" {
 		t.Fatalf("FromField = %q, want %q", got, shown+"x")
 	}
@@ -469,18 +390,18 @@ func TestKeysReadTogetherMoveLists(t *testing.T) {
 		))
 	}, Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }}), 76, 40)
 
-	p.read(t, "jjj")
-	p.deliver(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
+	p.Read(t, "jjj")
+	p.Deliver(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
 	if !reflect.DeepEqual(picked, []string{"d"}) {
 		t.Fatalf("jjj then space picked %q, want the fourth option", picked)
 	}
-	p.batch("tab")
-	p.read(t, "jj\x1b[200~kk\x1b[201~") // the pasted kk: not key presses
-	p.batch("tab")
+	p.Batch("tab")
+	p.Read(t, "jj\x1b[200~kk\x1b[201~") // the pasted kk: not key presses
+	p.Batch("tab")
 	if status != "ended" {
 		t.Fatalf("jj (and a pasted kk) on the status select chose %q, want the third option", status)
 	}
-	p.read(t, "\x1b[200~a  b\x1b[201~cd")
+	p.Read(t, "\x1b[200~a  b\x1b[201~cd")
 	if note != "a  bcd" {
 		t.Fatalf("the note holds %q, want the paste and the keys after it", note)
 	}
@@ -497,8 +418,8 @@ func TestLongOptionsAreCutToTheBox(t *testing.T) {
 	}, Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }})
 	p := newProgram(m, 76, 20)
 	for _, w := range []int{76, 48} {
-		p.m.SetSize(w, 20)
-		v := ansi.Strip(p.m.View())
+		p.M.SetSize(w, 20)
+		v := ansi.Strip(p.M.View())
 		lines := strings.Split(v, "\n")
 		box := ansi.StringWidth(lines[0])
 		var found bool
@@ -547,15 +468,15 @@ func TestDiscardQuestionTakesTheYesKey(t *testing.T) {
 			Submit: func() (int, tea.Cmd, error) { return 0, nil, nil }})
 		p := newProgram(m, 76, 40)
 		typed(p, "Zed")
-		p.batch("esc")
+		p.Batch("esc")
 		if view := ansi.Strip(m.View()); !strings.Contains(view, "Discard your changes? "+tc.named) {
 			t.Fatalf("yes %v: the question does not name %q:\n%s", tc.yes, tc.named, view)
 		}
-		p.batch(tc.no)
+		p.Batch(tc.no)
 		if v.name != "Zed" || viewtest.Closed(c) {
 			t.Fatalf("yes %v: %q discarded", tc.yes, tc.no)
 		}
-		p.batch("esc", tc.discs)
+		p.Batch("esc", tc.discs)
 		if !viewtest.Closed(c) {
 			t.Fatalf("yes %v: %q did not discard:\n%s", tc.yes, tc.discs, ansi.Strip(m.View()))
 		}
@@ -600,7 +521,7 @@ func TestSelectsTakeTheKeymapsKeys(t *testing.T) {
 	p := newProgram(m, 76, 40)
 	step := func(keys []string, want string) {
 		t.Helper()
-		p.batch(keys...)
+		p.Batch(keys...)
 		if got := hoveredOption(t, m); got != want {
 			t.Fatalf("after %q the cursor is on %q, want %q\n%s", keys, got, want, ansi.Strip(m.View()))
 		}
@@ -627,13 +548,13 @@ func TestSelectsTakeTheKeymapsKeys(t *testing.T) {
 	step([]string{"down"}, "vb")
 
 	// The multi-select marks with the mark key.
-	p.batch("enter")
+	p.Batch("enter")
 	step([]string{" "}, "m1")
 	if len(marks) != 0 {
 		t.Fatalf("space marked %q: the mark key is x", marks)
 	}
 	step([]string{"v", "x"}, "m2")
-	p.batch("ctrl+s")
+	p.Batch("ctrl+s")
 	if pick != "vb" || !slices.Equal(marks, []string{"m2"}) {
 		t.Fatalf("submitted pick %q, marks %q; want vb and [m2]", pick, marks)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/views/forms"
+	"github.com/parley-tui/parley/views/viewtest"
 )
 
 // lineOf is the line of the box where text is drawn (-1: nowhere).
@@ -22,13 +23,13 @@ func lineOf(view, text string) int {
 }
 
 // clickOn sends a left press on the line of the box that shows text.
-func clickOn(t *testing.T, p *program, text string) {
+func clickOn(t *testing.T, p *viewtest.ModalRun, text string) {
 	t.Helper()
-	y := lineOf(p.m.View(), text)
+	y := lineOf(p.M.View(), text)
 	if y < 0 {
-		t.Fatalf("%q is not in the form:\n%s", text, p.m.View())
+		t.Fatalf("%q is not in the form:\n%s", text, p.M.View())
 	}
-	p.deliver(tea.MouseClickMsg{X: 6, Y: y, Button: tea.MouseLeft})
+	p.Deliver(tea.MouseClickMsg{X: 6, Y: y, Button: tea.MouseLeft})
 }
 
 type contact struct{ name, email, phone, notes string }
@@ -52,7 +53,7 @@ func TestClickFocusesTheFieldClicked(t *testing.T) {
 	typeAt := func(field, text string) {
 		t.Helper()
 		clickOn(t, p, field)
-		p.batch(text)
+		p.Batch(text)
 	}
 	typeAt("Phone", "1")
 	typeAt("Email", "e")
@@ -64,29 +65,29 @@ func TestClickFocusesTheFieldClicked(t *testing.T) {
 	}
 
 	// The input line under a title, and the third line of the notes.
-	y := lineOf(p.m.View(), "Phone")
-	p.deliver(tea.MouseClickMsg{X: 6, Y: y + 1, Button: tea.MouseLeft})
-	p.batch("2")
-	y = lineOf(p.m.View(), "Notes")
-	p.deliver(tea.MouseClickMsg{X: 6, Y: y + 3, Button: tea.MouseLeft})
-	p.batch("m")
+	y := lineOf(p.M.View(), "Phone")
+	p.Deliver(tea.MouseClickMsg{X: 6, Y: y + 1, Button: tea.MouseLeft})
+	p.Batch("2")
+	y = lineOf(p.M.View(), "Notes")
+	p.Deliver(tea.MouseClickMsg{X: 6, Y: y + 3, Button: tea.MouseLeft})
+	p.Batch("m")
 	if v.phone != "12" || v.notes != "nm" {
 		t.Fatalf("clicks on the lines below the titles: %+v", v)
 	}
 
 	clickOn(t, p, "Phone")
 	before := v
-	for _, y := range []int{lineOf(p.m.View(), "Email") - 1, lineOf(p.m.View(), "Contact"),
-		len(strings.Split(p.m.View(), "\n")) - 2, 0, 200} {
-		p.deliver(tea.MouseClickMsg{X: 6, Y: y, Button: tea.MouseLeft})
-		p.batch("z")
+	for _, y := range []int{lineOf(p.M.View(), "Email") - 1, lineOf(p.M.View(), "Contact"),
+		len(strings.Split(p.M.View(), "\n")) - 2, 0, 200} {
+		p.Deliver(tea.MouseClickMsg{X: 6, Y: y, Button: tea.MouseLeft})
+		p.Batch("z")
 		if v.phone != before.phone+"z" {
-			t.Fatalf("a click on line %d moved the focus: %+v\n%s", y, v, p.m.View())
+			t.Fatalf("a click on line %d moved the focus: %+v\n%s", y, v, p.M.View())
 		}
 		before = v
 	}
-	p.deliver(tea.MouseWheelMsg{X: 6, Y: lineOf(p.m.View(), "Name"), Button: tea.MouseWheelUp})
-	p.batch("w")
+	p.Deliver(tea.MouseWheelMsg{X: 6, Y: lineOf(p.M.View(), "Name"), Button: tea.MouseWheelUp})
+	p.Batch("w")
 	if v.phone != before.phone+"w" {
 		t.Fatalf("the wheel moved the focus: %+v", v)
 	}

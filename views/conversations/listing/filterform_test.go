@@ -1,8 +1,6 @@
 package listing_test
 
 import (
-	"reflect"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -11,91 +9,55 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
-	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/conversations/listing"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
-// filterFormRun is a modal run as a program runs it: messages one at a time, in the order
-// sent, a command's messages after those already waiting, a sequence in order; ticks and
-// cursor blinks never fire. FilterMsg is kept in out.
-type filterFormRun struct {
-	m     common.Modal
-	queue []tea.Msg
-	out   []tea.Msg
+// runFilterForm runs the list's filter form at w×h as a program does (viewtest.ModalRun),
+// the FilterMsg it sends kept in Out.
+func runFilterForm(m listing.Model, w, h int) *viewtest.ModalRun {
+	return viewtest.RunModal(m.FilterForm(), w, h, func(msg tea.Msg) bool {
+		_, ok := msg.(listing.FilterMsg)
+		return ok
+	})
 }
 
-func (r *filterFormRun) exec(c tea.Cmd) {
-	if c == nil {
-		return
-	}
-	if name := runtime.FuncForPC(reflect.ValueOf(c).Pointer()).Name(); strings.Contains(name, "bubbletea/v2.Tick") ||
-		strings.Contains(name, "cursor.(*Model).Blink") {
-		return
-	}
-	msg := c()
-	if cmds, ok := viewtest.SubCommands(msg); ok {
-		for _, sc := range cmds {
-			r.exec(sc)
+// sentFilters are the filters the form sent.
+func sentFilters(r *viewtest.ModalRun) []listing.FilterMsg {
+	var out []listing.FilterMsg
+	for _, msg := range r.Out {
+		if fm, ok := msg.(listing.FilterMsg); ok {
+			out = append(out, fm)
 		}
-		return
 	}
-	switch msg.(type) {
-	case nil:
-	case listing.FilterMsg:
-		r.out = append(r.out, msg)
-	default:
-		r.queue = append(r.queue, msg)
-	}
-}
-
-func (r *filterFormRun) keys(keys ...string) {
-	for _, k := range keys {
-		r.queue = append(r.queue, viewtest.KeysOf(k)...)
-	}
-	for n := 0; len(r.queue) > 0 && n < 1000; n++ {
-		msg := r.queue[0]
-		r.queue = r.queue[1:]
-		var cmd tea.Cmd
-		r.m, cmd = r.m.Update(msg)
-		r.exec(cmd)
-	}
+	return out
 }
 
 func TestFilterFormInconsistentIDsKeepTheFocusOnTheIDs(t *testing.T) {
 	m := listing.New(viewtest.Ctx(nil))
-	form := m.FilterForm()
-	form.SetSize(76, 20)
-	r := &filterFormRun{m: form}
-	r.exec(form.Init())
-	r.keys()
+	r := runFilterForm(m, 76, 20)
 	// Status, operator, topic, widget; contact id, UUID; then the id range, the wrong way round.
-	r.keys("enter", "enter", "enter", "enter", "enter", "enter", "500", "enter", "400", "enter")
+	r.Batch("enter", "enter", "enter", "enter", "enter", "enter", "500", "enter", "400", "enter")
 	// The eight dates, then submit: refused.
-	r.keys("enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter")
-	v := r.m.View()
-	if len(r.out) != 0 || !strings.Contains(v, "no id is greater than 500 and smaller than 400") {
-		t.Fatalf("sent %v, or no message:\n%s", r.out, v)
+	r.Batch("enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter")
+	v := r.M.View()
+	if sent := sentFilters(r); len(sent) != 0 || !strings.Contains(v, "no id is greater than 500 and smaller than 400") {
+		t.Fatalf("sent %v, or no message:\n%s", sent, v)
 	}
 	if !strings.Contains(v, "┃ Id greater than") {
 		t.Fatalf("the focus is not on the id range:\n%s", v)
 	}
 	// Fix it where the focus is; the message goes as soon as the range is consistent.
-	r.keys("ctrl+u", "100")
-	if v := r.m.View(); strings.Contains(v, "no id is greater") {
+	r.Batch("ctrl+u", "100")
+	if v := r.M.View(); strings.Contains(v, "no id is greater") {
 		t.Fatalf("the message stays after the fix:\n%s", v)
 	}
-	for i := 0; i < 12 && len(r.out) == 0; i++ {
-		r.keys("enter")
+	for i := 0; i < 12 && len(sentFilters(r)) == 0; i++ {
+		r.Batch("enter")
 	}
-	var got listing.FilterMsg
-	for _, msg := range r.out {
-		if fm, ok := msg.(listing.FilterMsg); ok {
-			got = fm
-		}
-	}
-	if got.Filter.IDGreaterThan != 100 || got.Filter.IDLessThan != 400 {
-		t.Fatalf("filter %+v, want ids in (100, 400); sent %v", got.Filter, r.out)
+	sent := sentFilters(r)
+	if len(sent) != 1 || sent[0].Filter.IDGreaterThan != 100 || sent[0].Filter.IDLessThan != 400 {
+		t.Fatalf("sent %+v, want one filter with ids in (100, 400)", sent)
 	}
 }
 
@@ -155,12 +117,8 @@ func TestFilterFormOffersTopicsSeenBefore(t *testing.T) {
 func TestFilterFormStatusShowsEveryOption(t *testing.T) {
 	m := listing.New(viewtest.Ctx(nil))
 	_ = m.SetQuery(listing.Query{Filter: client.ConversationFilter{Status: client.StatusPending}})
-	form := m.FilterForm()
-	form.SetSize(76, 20)
-	r := &filterFormRun{m: form}
-	r.exec(form.Init())
-	r.keys()
-	v := r.m.View()
+	r := runFilterForm(m, 76, 20)
+	v := r.M.View()
 	for _, want := range []string{"  any", "  ● new", "> ◐ pending", "  ○ ended"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("the status select lacks %q:\n%s", want, v)
@@ -177,27 +135,22 @@ func TestFilterFormRefusesTimesOutsideTheRange(t *testing.T) {
 		{"2101-01-01", `Updated after: "2101-01-01" is too far ahead (after 2100)`},
 	} {
 		m := listing.New(viewtest.Ctx(nil))
-		form := m.FilterForm()
-		form.SetSize(100, 30)
-		r := &filterFormRun{m: form}
-		r.exec(form.Init())
+		r := runFilterForm(m, 100, 30)
 		// Status, operator, topic, widget; the four ids; the first and last message times.
-		r.keys("enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter")
-		r.keys(tc.typed, "enter")
-		v := r.m.View()
+		r.Batch("enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter", "enter")
+		r.Batch(tc.typed, "enter")
+		v := r.M.View()
 		if !strings.Contains(v, "✗ "+tc.want) {
 			t.Fatalf("%q: no message %q:\n%s", tc.typed, tc.want, v)
 		}
 		for i := 0; i < 6; i++ {
-			r.keys("enter")
+			r.Batch("enter")
 		}
-		r.keys("ctrl+s")
-		for _, msg := range r.out {
-			if fm, ok := msg.(listing.FilterMsg); ok {
-				t.Fatalf("%q: sent %+v", tc.typed, fm.Filter)
-			}
+		r.Batch("ctrl+s")
+		if sent := sentFilters(r); len(sent) != 0 {
+			t.Fatalf("%q: sent %+v", tc.typed, sent)
 		}
-		if v := r.m.View(); !strings.Contains(v, "> "+tc.typed) {
+		if v := r.M.View(); !strings.Contains(v, "> "+tc.typed) {
 			t.Fatalf("%q: what was typed is lost:\n%s", tc.typed, v)
 		}
 	}
