@@ -16,7 +16,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -31,13 +30,6 @@ import (
 	"github.com/parley-tui/parley/views/prompt"
 	sv "github.com/parley-tui/parley/views/savedviews"
 )
-
-// RestDelay is how long the cursor must rest on a row before the wide layout previews its
-// contact in the detail (as the conversations screen does for its thread).
-const RestDelay = 150 * time.Millisecond
-
-// restMsg is the rest timer of the move numbered seq.
-type restMsg struct{ seq int }
 
 // SideBySideWidth is the width from which the list and the detail are shown side by side;
 // below it one pane is shown at a time (tab switches).
@@ -76,9 +68,9 @@ type Model struct {
 	height     int
 	started    bool
 	editReq    int
-	owner      int  // the screen's owner id: it reports the outcome of the note deletes it starts
-	prompted   bool // the search prompt opened by itself once (quick lookup): never again
-	seq        int  // the cursor's moves in the list: a rest timer of an older one is stale
+	owner      int         // the screen's owner id: it reports the outcome of the note deletes it starts
+	prompted   bool        // the search prompt opened by itself once (quick lookup): never again
+	rest       common.Rest // the cursor's rest in the list: the contact it rests on is previewed
 	// views are the saved views: their row sits above the list when there are any.
 	views sv.Views[client.ContactFilter]
 }
@@ -86,7 +78,7 @@ type Model struct {
 // New returns the screen; the first page loads when the screen is first shown.
 func New(ctx *common.Ctx) *Model {
 	m := &Model{ctx: ctx, List: NewList(ctx), Detail: NewDetail(ctx), showDetail: true, owner: ctx.NewOwner(),
-		views: sv.New(ctx, common.ViewsContacts, codec)}
+		views: sv.New(ctx, common.ViewsContacts, codec), rest: common.NewRest(ctx)}
 	m.List.Focus()
 	return m
 }
@@ -236,8 +228,8 @@ func (m *Model) update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		return m, m.onClick(msg.Mouse())
 	case tea.MouseWheelMsg:
 		return m, m.onWheel(msg.Mouse())
-	case restMsg:
-		if msg.seq != m.seq || !m.previewing() {
+	case common.RestMsg:
+		if !m.rest.Rested(msg) || !m.previewing() {
 			return m, nil // the cursor moved on, or the detail is no longer beside the list
 		}
 		if r, ok := m.List.Selected(); ok {
@@ -292,7 +284,7 @@ func (m *Model) update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	// A page arriving may put the cursor on a contact (the first one of a new list): in
 	// the wide layout it is previewed once the cursor rests there, as after a key.
 	var c1, c2 tea.Cmd
-	before := m.selectedID()
+	before := m.List.CursorID()
 	m.List, c1 = m.List.Update(msg)
 	m.Detail, c2 = m.Detail.Update(msg)
 	return m, tea.Batch(c1, c2, m.afterMove(before))
@@ -455,7 +447,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	switch m.focus {
 	case PaneList:
-		before := m.selectedID()
+		before := m.List.CursorID()
 		m.List, cmd = m.List.Update(msg)
 		return tea.Batch(cmd, m.afterMove(before))
 	case PaneDetail:
@@ -468,23 +460,14 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 // focus: the contact under the cursor is previewed there once the cursor rests.
 func (m *Model) previewing() bool { return m.wide() && m.showDetail && m.focus == PaneList }
 
-func (m *Model) selectedID() int64 {
-	if r, ok := m.List.Selected(); ok {
-		return r.ID
-	}
-	return 0
-}
-
 // afterMove starts the rest timer when a key moved the cursor to another contact than the
 // one shown: a held j costs nothing until it stops, then the three requests of the contact
 // it rests on (the client's memory answers one seen a moment ago).
 func (m *Model) afterMove(before int64) tea.Cmd {
-	id := m.selectedID()
-	if !m.previewing() || id == before || id == 0 || id == m.Detail.ID() {
+	if !m.previewing() {
 		return nil
 	}
-	m.seq++
-	return common.Tick(RestDelay, restMsg{seq: m.seq})
+	return m.rest.Moved(before, m.List.CursorID(), m.Detail.ID())
 }
 
 // edit opens the edit form: at once with the open contact, else after fetching the contact

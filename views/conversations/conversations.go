@@ -1,12 +1,10 @@
 // Package conversations is the conversations screen: the list, the thread and the detail pane,
 // laid out side by side when wide, two at a time when medium and one at a time when narrow.
-// Moving the cursor loads the thread and detail only after it rests for RestDelay, and only
-// into panes that are shown: a hidden pane is loaded when it is shown.
+// Moving the cursor loads the thread and detail only after it rests for common.RestDelay,
+// and only into panes that are shown: a hidden pane is loaded when it is shown.
 package conversations
 
 import (
-	"time"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -19,9 +17,6 @@ import (
 	"github.com/parley-tui/parley/views/prompt"
 	sv "github.com/parley-tui/parley/views/savedviews"
 )
-
-// RestDelay is how long the cursor must rest on a row before its thread and detail load.
-const RestDelay = 150 * time.Millisecond
 
 // Layout widths.
 const (
@@ -39,8 +34,6 @@ const (
 	PaneDetail
 )
 
-type restMsg struct{ seq int }
-
 // Model is the conversations screen.
 type Model struct {
 	ctx          *common.Ctx
@@ -53,9 +46,9 @@ type Model struct {
 	beforeDetail Pane // narrow: the pane p was pressed in, where p returns
 	width        int
 	height       int
-	seq          int
-	restingID    int64 // the open conversation: the thread and detail panes show it
-	openedAt     int64 // the list row under the cursor when it was opened
+	rest         common.Rest // the cursor's rest in the list: the row it rests on opens
+	restingID    int64       // the open conversation: the thread and detail panes show it
+	openedAt     int64       // the list row under the cursor when it was opened
 	started      bool
 	// The conversation actions (state.go): the screen's task owner id, the changes sent
 	// and not yet answered by task id, and the assign picker's operator request.
@@ -81,6 +74,7 @@ func New(ctx *common.Ctx) *Model {
 		owner:      ctx.NewOwner(),
 		changes:    map[int]stateChange{},
 		views:      sv.New(ctx, common.ViewsConversations, codec),
+		rest:       common.NewRest(ctx),
 	}
 	m.List.Focus()
 	return m
@@ -365,8 +359,8 @@ func (m *Model) update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		return m, m.onWheel(msg.Mouse())
 	case common.ShowViewMsg:
 		return m, m.showView(msg.Name)
-	case restMsg:
-		if msg.seq != m.seq {
+	case common.RestMsg:
+		if !m.rest.Rested(msg) {
 			return m, nil // the cursor moved on
 		}
 		return m, m.openSelected()
@@ -487,21 +481,11 @@ func (m *Model) followOpen(before listing.Row, wasLoaded bool) tea.Cmd {
 	return tea.Batch(m.Msgs.Follow(id, v), m.Detail.Follow(id, v))
 }
 
-func (m *Model) selectedID() int64 {
-	if r, ok := m.List.Selected(); ok {
-		return r.ID
-	}
-	return 0
-}
+func (m *Model) selectedID() int64 { return m.List.CursorID() }
 
 // afterMove starts the rest timer when the selected row changed.
 func (m *Model) afterMove(before int64) tea.Cmd {
-	id := m.selectedID()
-	if id == before || id == 0 || id == m.restingID {
-		return nil
-	}
-	m.seq++
-	return common.Tick(RestDelay, restMsg{seq: m.seq})
+	return m.rest.Moved(before, m.selectedID(), m.restingID)
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {

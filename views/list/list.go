@@ -226,6 +226,15 @@ func (m *Model[R]) Selected() (R, bool) {
 	return m.rows[i], true
 }
 
+// CursorID is the id of the row under the cursor, the pinned one included (0: none, or a
+// row of the gap).
+func (m *Model[R]) CursorID() int64 {
+	if r, ok := m.Selected(); ok {
+		return m.id(r)
+	}
+	return 0
+}
+
 // selectedID is the id of the loaded row under the cursor (0: none; the pinned row is not
 // a loaded one).
 func (m *Model[R]) selectedID() int64 {

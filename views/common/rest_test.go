@@ -1,0 +1,39 @@
+package common_test
+
+import (
+	"testing"
+
+	"github.com/parley-tui/parley/views/common"
+)
+
+// TestRestTakesOnlyItsLatestMove: staying on the row, on no row or on the row shown starts
+// no timer; of two moves only the later one's timer counts, and one rest timer never takes
+// another's (two screens see each other's timers).
+func TestRestTakesOnlyItsLatestMove(t *testing.T) {
+	ctx := &common.Ctx{}
+	a, b := common.NewRest(ctx), common.NewRest(ctx)
+	for _, c := range []struct {
+		name               string
+		before, now, shown int64
+	}{{"stayed", 4, 4, 0}, {"no row", 4, 0, 0}, {"the row shown", 4, 5, 5}} {
+		if cmd := a.Moved(c.before, c.now, c.shown); cmd != nil {
+			t.Errorf("%s: a timer started", c.name)
+		}
+	}
+	first, second := a.Moved(1, 2, 0), a.Moved(2, 3, 0)
+	if first == nil || second == nil {
+		t.Fatal("a move to another row started no timer")
+	}
+	older, latest := first().(common.RestMsg), second().(common.RestMsg)
+	if a.Rested(older) {
+		t.Error("the timer of an earlier move counted")
+	}
+	if !a.Rested(latest) {
+		t.Error("the timer of the latest move did not count")
+	}
+	b.Moved(1, 2, 0)
+	b.Moved(2, 3, 0) // b is at the same move as a
+	if b.Rested(latest) {
+		t.Error("a rest timer took another's")
+	}
+}
