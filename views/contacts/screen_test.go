@@ -39,8 +39,9 @@ func newHarness(t *testing.T, ctx *common.Ctx, w, h int) *harness {
 	return hs
 }
 
-// focus shows the screen (as pressing 2 does) and settles.
-func (hs *harness) focus() { hs.settle(hs.s.Focus()) }
+// focus shows the screen (as pressing 2 does), opens the modals it asks for at once, as the
+// root does, and settles.
+func (hs *harness) focus() { hs.settle(hs.Init()) }
 
 // key sends one key and settles what follows.
 func (hs *harness) key(keys ...string) {
@@ -72,6 +73,22 @@ func (hs *harness) settle(cmd tea.Cmd) {
 	}
 }
 
+// revisit leaves the screen and shows it again (2 pressed after another screen's key): no
+// prompt opens by itself; / opens the search prompt, which shows want; esc closes it.
+func (hs *harness) revisit(want string) {
+	hs.t.Helper()
+	hs.s.Blur()
+	hs.focus()
+	if hs.Top() != nil {
+		hs.t.Fatalf("showing the screen again opened %q", hs.Top().View())
+	}
+	hs.key("/")
+	if hs.Top() == nil || !strings.Contains(hs.Top().View(), want) {
+		hs.t.Fatalf("/ did not open the search prompt showing %q", want)
+	}
+	hs.key("esc")
+}
+
 func TestQuickLookupIsOneKeystrokePlusTheQuery(t *testing.T) {
 	e := readOnly(t)
 	hs := newHarness(t, e.ctx, 80, 22)
@@ -101,16 +118,7 @@ func TestQuickLookupIsOneKeystrokePlusTheQuery(t *testing.T) {
 	if !strings.Contains(v, `search:"berlin" (ranked)`) || !strings.Contains(v, fmt.Sprintf("1/%d", len(rows))) {
 		t.Fatalf("screen:\n%s", v)
 	}
-	// With a query, showing the screen again does not open the prompt; / does.
-	hs.focus()
-	if hs.Top() != nil {
-		t.Fatal("prompt opened over an existing search")
-	}
-	hs.key("/")
-	if hs.Top() == nil || !strings.Contains(hs.Top().View(), "berlin") {
-		t.Fatal("/ did not open the prompt with the current search")
-	}
-	hs.key("esc")
+	hs.revisit("berlin") // with a query: / opens the prompt with the current search
 }
 
 // TestSearchPromptOpensByItselfOnlyTheFirstTime: the first visit opens the search prompt,
@@ -132,16 +140,7 @@ func TestSearchPromptOpensByItselfOnlyTheFirstTime(t *testing.T) {
 	if hs.Top() != nil {
 		t.Fatal("esc did not close the prompt")
 	}
-	hs.s.Blur()
-	hs.focus() // 2 again, nothing searched, the list untouched
-	if hs.Top() != nil {
-		t.Fatalf("the second visit opened %q", hs.Top().View())
-	}
-	hs.key("/")
-	if hs.Top() == nil || !strings.Contains(hs.Top().View(), "Search contacts:") {
-		t.Fatal("/ did not open the search prompt")
-	}
-	hs.key("esc")
+	hs.revisit("Search contacts:") // nothing searched, the list untouched
 }
 
 // TestWideLayoutPreviewsTheContactWhereTheCursorRests: side by side, moving the cursor in
