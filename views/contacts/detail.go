@@ -61,6 +61,33 @@ func (s *section[T]) begin(gen int, first bool) list.Request {
 // more reports whether there is a next page to ask for.
 func (s *section[T]) more() bool { return !s.loading && s.next != "" }
 
+// heading is the section's title: name, then "(loading…)" while its first page loads, else
+// its count (told: the count the contact itself tells, nil when it does not), and nothing
+// after a failure.
+func (s *section[T]) heading(name string, told *int) string {
+	switch {
+	case s.loading && len(s.items) == 0:
+		return name + " (loading…)"
+	case told != nil:
+		return fmt.Sprintf("%s (%s)", name, layout.Thousands(*told))
+	case s.err == nil:
+		return fmt.Sprintf("%s (%s)", name, layout.Thousands(s.count))
+	}
+	return name
+}
+
+// empty tells what stands in place of the items when there are none: the error of the
+// first page, or none once it loaded nothing.
+func (s *section[T]) empty() (err error, none bool) {
+	if len(s.items) > 0 {
+		return nil, false
+	}
+	return s.err, s.err == nil && !s.loading
+}
+
+// rest is how many items the next pages hold, and whether there is a next page.
+func (s *section[T]) rest() (int, bool) { return max(0, s.count-len(s.items)), s.next != "" }
+
 // take applies a page when it answers the request in flight of generation gen, and
 // reports whether it did. A failed page keeps what is loaded. With key set, an item that
 // is already loaded is not added again.
@@ -798,52 +825,41 @@ func (m *Detail) rebuild() {
 		field("Address", layout.OrDash(joinNonEmpty(", ", client.Str(c.Street), client.Str(c.City), client.Str(c.Country))))
 	}
 
-	// Conversations.
-	title := "Conversations"
-	switch {
-	case m.convs.loading && len(m.convs.items) == 0:
-		title += " (loading…)"
-	case c != nil && c.ConversationCount != nil:
-		title += fmt.Sprintf(" (%s)", layout.Thousands(*c.ConversationCount))
-	case m.convs.err == nil:
-		title += fmt.Sprintf(" (%s)", layout.Thousands(m.convs.count))
+	// The conversations and the notes: each under its heading, with the error of its first
+	// page or none in place of its items, and below them how many more there are to load.
+	head := func(title string, empty func() (err error, none bool), noneText string) {
+		section(title)
+		switch err, none := empty(); {
+		case err != nil:
+			text(st.Error.Render(layout.Fit(" "+common.ErrorText(err), w)))
+		case none:
+			text(st.Muted.Render(noneText))
+		}
 	}
-	section(title)
-	switch {
-	case m.convs.err != nil && len(m.convs.items) == 0:
-		text(st.Error.Render(layout.Fit(" "+common.ErrorText(m.convs.err), w)))
-	case len(m.convs.items) == 0 && !m.convs.loading:
-		text(st.Muted.Render(" none"))
+	tail := func(n int, more bool) {
+		if more {
+			text(st.Muted.Render(fmt.Sprintf(" … %d more (move down to load)", n)))
+		}
 	}
+
+	var told *int
+	if c != nil {
+		told = c.ConversationCount
+	}
+	head(m.convs.heading("Conversations", told), m.convs.empty, " none")
 	for i := range m.convs.items {
 		r := &m.convs.items[i]
 		plain, styled := m.convLine(r, w, now)
 		m.items = append(m.items, item{kind: itemConversation, idx: i, line: len(m.lines), end: len(m.lines) + 1})
 		m.lines = append(m.lines, dline{styled: styled, plain: plain, item: len(m.items) - 1})
 	}
-	if m.convs.next != "" {
-		text(st.Muted.Render(fmt.Sprintf(" … %d more (move down to load)", max(0, m.convs.count-len(m.convs.items)))))
-	}
+	tail(m.convs.rest())
 
-	// Notes.
-	title = "Notes"
-	switch {
-	case m.notes.loading && len(m.notes.items) == 0:
-		title += " (loading…)"
-	case m.notes.err == nil:
-		title += fmt.Sprintf(" (%s)", layout.Thousands(m.notes.count))
+	noneYet := " none yet" // read-only: no key writes one
+	if m.ctx.Keys.Note.Enabled() {
+		noneYet += ": " + m.ctx.Keys.Note.Help().Key + " writes one"
 	}
-	section(title)
-	switch {
-	case m.notes.err != nil && len(m.notes.items) == 0:
-		text(st.Error.Render(layout.Fit(" "+common.ErrorText(m.notes.err), w)))
-	case len(m.notes.items) == 0 && !m.notes.loading:
-		if m.ctx.Keys.Note.Enabled() {
-			text(st.Muted.Render(" none yet: " + m.ctx.Keys.Note.Help().Key + " writes one"))
-		} else {
-			text(st.Muted.Render(" none yet")) // read-only: no key writes one
-		}
-	}
+	head(m.notes.heading("Notes", nil), m.notes.empty, noneYet)
 	for i := range m.notes.items {
 		n := &m.notes.items[i]
 		// What the server did not send shows as "—": a note without created_at has no
@@ -884,9 +900,7 @@ func (m *Detail) rebuild() {
 		}
 		m.items[idx].end = len(m.lines)
 	}
-	if m.notes.next != "" {
-		text(st.Muted.Render(fmt.Sprintf(" … %d more (move down to load)", max(0, m.notes.count-len(m.notes.items)))))
-	}
+	tail(m.notes.rest())
 
 	if c != nil {
 		section("Details")
