@@ -216,7 +216,7 @@ func (m *Model) open() tea.Cmd {
 // Update routes messages to the panes and handles the screen's keys and task results.
 func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	s, cmd := m.update(msg)
-	m.observeViews()
+	m.views.Observe(m.List.Query(), m.List.SentCount)
 	return s, cmd
 }
 
@@ -237,7 +237,7 @@ func (m *Model) update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		}
 		return m, nil
 	case common.ShowViewMsg:
-		return m, m.showView(msg.Name)
+		return m, m.views.Show(msg.Name, m.showQuery)
 	case SearchMsg, FilterMsg:
 		if !m.wide() && m.focus != PaneList {
 			m.setFocus(PaneList)

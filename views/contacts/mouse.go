@@ -33,7 +33,7 @@ func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
 	}
 	if ms.Y < top {
 		if name, ok := m.views.At(m.widths()[PaneList]-2, m.List.Query(), ms.X-left-1); ok && ms.Y == 1 {
-			return m.showView(name) // a click on a view shows it, as [ and ] do
+			return m.views.Show(name, m.showQuery) // a click on a view shows it, as [ and ] do
 		}
 		return nil
 	}

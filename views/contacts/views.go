@@ -41,11 +41,7 @@ func (m *Model) ActiveView() string { return m.views.Active() }
 
 // RestoreView makes the saved view name the active one before the screen's first load;
 // an unknown name leaves "all".
-func (m *Model) RestoreView(name string) {
-	if q, ok := m.views.Select(name); ok {
-		m.List.Preset(q)
-	}
-}
+func (m *Model) RestoreView(name string) { m.views.Restore(name, m.List.Preset) }
 
 // Choices are the screen's saved views for the command palette.
 func (m *Model) Choices() []common.Choice { return m.views.Choices() }
@@ -58,19 +54,4 @@ func (m *Model) showQuery(q Query) tea.Cmd {
 		m.setFocus(PaneList)
 	}
 	return m.List.SetQuery(q)
-}
-
-// showView shows the saved view name (the palette's choice).
-func (m *Model) showView(name string) tea.Cmd {
-	q, ok := m.views.Select(name)
-	if !ok {
-		return common.Toast(fmt.Sprintf("No view %q on this screen.", name))
-	}
-	return m.showQuery(q)
-}
-
-// observeViews gives the row of views the list's count for its query.
-func (m *Model) observeViews() {
-	count, answered := m.List.SentCount()
-	m.views.Observe(m.List.Query(), count, answered)
 }

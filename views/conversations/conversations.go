@@ -340,7 +340,7 @@ func rowTitle(r listing.Row) string {
 // takes the list's count for its query.
 func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	s, cmd := m.update(msg)
-	m.observeViews()
+	m.views.Observe(m.List.Query(), m.List.SentCount)
 	return s, cmd
 }
 
@@ -358,7 +358,7 @@ func (m *Model) update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	case tea.MouseWheelMsg:
 		return m, m.onWheel(msg.Mouse())
 	case common.ShowViewMsg:
-		return m, m.showView(msg.Name)
+		return m, m.views.Show(msg.Name, m.showQuery)
 	case common.RestMsg:
 		if !m.rest.Rested(msg) {
 			return m, nil // the cursor moved on

@@ -57,27 +57,13 @@ func (m *Model) ActiveView() string { return m.views.Active() }
 
 // RestoreView makes the saved view name the active one before the screen's first load
 // (Init loads its query); an unknown name leaves "all".
-func (m *Model) RestoreView(name string) {
-	if q, ok := m.views.Select(name); ok {
-		m.List.Preset(q)
-	}
-}
+func (m *Model) RestoreView(name string) { m.views.Restore(name, m.List.Preset) }
 
 // Choices are the screen's saved views for the command palette.
 func (m *Model) Choices() []common.Choice { return m.views.Choices() }
 
-// showView shows the saved view name (the palette's choice).
-func (m *Model) showView(name string) tea.Cmd {
-	q, ok := m.views.Select(name)
-	if !ok {
-		return common.Toast(fmt.Sprintf("No view %q on this screen.", name))
-	}
+// showQuery shows q in the list (a view's, the palette's choice or a click on the row).
+func (m *Model) showQuery(q listing.Query) tea.Cmd {
 	m.layout()
 	return m.List.SetQuery(q)
-}
-
-// observeViews gives the row of views the list's count for its query.
-func (m *Model) observeViews() {
-	count, answered := m.List.SentCount()
-	m.views.Observe(m.List.Query(), count, answered)
 }

@@ -103,14 +103,33 @@ func (v *Views[F]) Modified(q list.Query[F]) bool {
 	return !same(v.codec.View(q), v.codec.View(v.queries[v.row.Active()]))
 }
 
-// Observe takes what the list knows of its query's count (list.Model.SentCount): when
-// the list shows the active view's query and its first page was answered, that is the
+// Observe takes what the list knows of its query q's count (sent: list.Model.SentCount):
+// when the list shows the active view's query and its first page was answered, that is the
 // view's count from now on ("" when the answer carried none).
-func (v *Views[F]) Observe(q list.Query[F], count string, answered bool) {
+func (v *Views[F]) Observe(q list.Query[F], sent func() (count string, answered bool)) {
+	count, answered := sent()
 	if !answered || v.Modified(q) {
 		return
 	}
 	v.row.SetCount(v.row.Active(), count)
+}
+
+// Restore makes the view name the active one and hands its query to preset (the list's
+// query before the screen's first load); an unknown name leaves "all".
+func (v *Views[F]) Restore(name string, preset func(list.Query[F])) {
+	if q, ok := v.Select(name); ok {
+		preset(q)
+	}
+}
+
+// Show makes the view name the active one and hands its query to show (the palette's
+// choice, a click on the row); a name the screen has no view of is said in a toast.
+func (v *Views[F]) Show(name string, show func(list.Query[F]) tea.Cmd) tea.Cmd {
+	q, ok := v.Select(name)
+	if !ok {
+		return common.Toast(fmt.Sprintf("No view %q on this screen.", name))
+	}
+	return show(q)
 }
 
 // View draws the row of views in w cells for the list's query q.
