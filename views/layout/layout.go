@@ -341,8 +341,8 @@ func RenderLines(s string, style lipgloss.Style) string {
 	return strings.Join(lines, "\n")
 }
 
-// PickBoxWidth is the width of a picker's box on a terminal w cells wide (0: unknown).
-func PickBoxWidth(w int) int {
+// pickBoxWidth is the width of a picker's box on a terminal w cells wide (0: unknown).
+func pickBoxWidth(w int) int {
 	box := 64
 	if w > 0 {
 		box = min(box, w-2)
@@ -350,11 +350,11 @@ func PickBoxWidth(w int) int {
 	return max(30, box)
 }
 
-// PickWindow draws the lines of a picker's list: a window of the labels around the cursor,
+// pickWindow draws the lines of a picker's list: a window of the labels around the cursor,
 // as many as fit a box on a terminal h lines high (3 to 12), each padded to w cells, the
 // cursor's marked "›" and selected, with "↑ more" and "↓ more" where labels are left out.
 // Every line ends with a newline.
-func PickWindow(st *theme.Styles, labels []string, cursor, w, h int) string {
+func pickWindow(st *theme.Styles, labels []string, cursor, w, h int) string {
 	rows := max(3, min(12, h-12))
 	start := max(0, min(cursor-rows/2, len(labels)-rows))
 	end := min(len(labels), start+rows)
@@ -380,18 +380,18 @@ type Pick struct {
 	Title  string
 	Note   string   // under the title, wrapped ("" for none)
 	Status string   // a styled line above the list, such as "No operator matches." ("" for none)
-	Labels []string // the list (PickWindow)
+	Labels []string // the list (pickWindow)
 	Cursor int
 	Input  string // the view of the field under the list
 	// The help line's key names: moving up and down, choosing, cancelling.
 	Move, Choose, Cancel string
 }
 
-// PickBox draws p in a picker's box on a terminal w×h (PickBoxWidth wide): the title (cut
+// PickBox draws p in a picker's box on a terminal w×h (pickBoxWidth wide): the title (cut
 // to one line), the note, the status, a window of the list around the cursor, the field
 // and the help line.
 func PickBox(st *theme.Styles, p Pick, w, h int) string {
-	box := PickBoxWidth(w)
+	box := pickBoxWidth(w)
 	inner := box - 4
 	var b strings.Builder
 	b.WriteString(st.ModalTitle.Render(ansi.Truncate(p.Title, inner, "…")) + "\n")
@@ -402,7 +402,7 @@ func PickBox(st *theme.Styles, p Pick, w, h int) string {
 	if p.Status != "" {
 		b.WriteString(p.Status + "\n")
 	}
-	b.WriteString(PickWindow(st, p.Labels, p.Cursor, inner, h))
+	b.WriteString(pickWindow(st, p.Labels, p.Cursor, inner, h))
 	b.WriteString("\n" + p.Input + "\n\n")
 	b.WriteString(st.HelpKey.Render(p.Move) + st.HelpDesc.Render(" move  ") +
 		st.HelpKey.Render(p.Choose) + st.HelpDesc.Render(" choose  ") +

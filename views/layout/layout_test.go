@@ -49,7 +49,7 @@ func TestPickWindow(t *testing.T) {
 		labels = append(labels, fmt.Sprintf("operator %d", i))
 	}
 	labels[15] = strings.Repeat("long ", 20)
-	lines := strings.Split(strings.TrimSuffix(PickWindow(st, labels, 15, 30, 24), "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(pickWindow(st, labels, 15, 30, 24), "\n"), "\n")
 	// 24 lines high: 12 rows, the cursor's in the middle, both marks.
 	if len(lines) != 14 || lines[0] != "  ↑ more" || lines[13] != "  ↓ more" {
 		t.Fatalf("window of 12 with both marks: %q", lines)
@@ -62,14 +62,14 @@ func TestPickWindow(t *testing.T) {
 	if !strings.HasPrefix(lines[7], "› long long") || !strings.HasSuffix(lines[7], "…") || lines[6] != Pad("  operator 14", 30) {
 		t.Errorf("the cursor's line %q (before it %q)", lines[7], lines[6])
 	}
-	top := strings.Split(strings.TrimSuffix(PickWindow(st, labels[:2], 0, 20, 5), "\n"), "\n")
+	top := strings.Split(strings.TrimSuffix(pickWindow(st, labels[:2], 0, 20, 5), "\n"), "\n")
 	if len(top) != 2 || !strings.HasPrefix(top[0], "› operator 0") || strings.Contains(strings.Join(top, ""), "more") {
 		t.Errorf("two labels on a short terminal: %q", top)
 	}
-	if got := PickBoxWidth(200); got != 64 {
+	if got := pickBoxWidth(200); got != 64 {
 		t.Errorf("box on 200 columns: %d", got)
 	}
-	if got := PickBoxWidth(20); got != 30 {
+	if got := pickBoxWidth(20); got != 30 {
 		t.Errorf("box on 20 columns: %d", got)
 	}
 }
