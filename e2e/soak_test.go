@@ -60,7 +60,9 @@ import (
 //   - away toggles: the operator's row, once it no longer shows a pending "…" and nothing
 //     on the screen says "checking", shows what the UI reports (with a toast "… is now
 //     away" or an error); within awaySettle it must show what the server has. A screen
-//     that says "may have been set" or "could not confirm" makes it "unknown".
+//     that says "may have been set" or "could not confirm" makes it "unknown", as does a
+//     row that shows the status as unknown ("—") after the UI said so (its toast may be
+//     gone by the end of the wait).
 //
 // Unknown verdicts are allowed, but never hide a duplicate: a note reported unknown must
 // be on the server at most once.
@@ -925,6 +927,17 @@ func awayState(scr, name string) (away, settled bool) {
 	return false, false
 }
 
+// awayUnknown reports whether the row of operator name shows its away status as unknown
+// ("—": the server's answer did not say, or a change could not be confirmed).
+func awayUnknown(scr, name string) bool {
+	for _, l := range strings.Split(scr, "\n") {
+		if strings.Contains(l, name) && !strings.Contains(l, "◌ away") && !strings.Contains(l, "● available") {
+			return strings.Contains(l, "—")
+		}
+	}
+	return false
+}
+
 // operators toggles the away status of two operators, each checked against the server
 // as soon as the UI settles.
 func (s *soak) operators() {
@@ -978,7 +991,13 @@ func (s *soak) toggleAway(i int) {
 	var truth bool
 	var read time.Time
 	busy := time.Now()
+	// unsure: the UI said it could not tell (an error toast, gone after its seconds) and
+	// the row shows the status as unknown rather than the one it had.
+	unsure := false
 	scr, ok = s.poll(verdictBound, func(scr string) bool {
+		if maySaved.MatchString(scr) && !checkingText.MatchString(scr) {
+			unsure = true
+		}
 		if time.Since(read) > 250*time.Millisecond {
 			got, err := s.api.GetOperator(client.Fresh(context.Background()), op.ID)
 			if err != nil {
@@ -1002,6 +1021,8 @@ func (s *soak) toggleAway(i int) {
 	case ok:
 		e.verdict = notSaved
 	case maySaved.MatchString(scr) && !checkingText.MatchString(scr):
+		e.verdict = unknown
+	case unsure && awayUnknown(scr, op.Name):
 		e.verdict = unknown
 	default:
 		shown, _ := awayState(scr, op.Name)

@@ -205,6 +205,36 @@ func TestAwayLostAnswerIsCheckedByReadingTheOperator(t *testing.T) {
 	}
 }
 
+// The away PATCH's answer is lost and so is the read that checks it: the screen says it
+// could not confirm, and the row no longer states the status it had before as a fact (the
+// server may hold either): it shows the status as unknown until a refresh reads it.
+func TestAwayLostAnswerUncheckedShowsTheStatusUnknown(t *testing.T) {
+	e, p, l, m := lossy(t)
+	owner := e.Info.OwnerOperatorID
+	moveTo(t, l, m, owner)
+	row := m.Rows()[rowIndex(t, m, owner)]
+	_, askedWord := operators.AwaySymbol(!row.IsAway.V)
+	p.Lose("PATCH", fmt.Sprintf("/api/um/v3/operators/%d/away/", owner), viewtest.DropAnswer, 1)
+	l.Deliver(viewtest.Key("w"))                                                           // the PATCH is on its way; its result not yet delivered
+	p.Lose("GET", fmt.Sprintf("/api/um/v3/operators/%d/", owner), viewtest.EmptyAnswer, 1) // a 200 with no body
+	l.Until("the check", func() bool { return !m.Busy() && len(l.H.Toasts) >= 2 })
+	got := toastTexts(l.H)
+	if want := "could not confirm whether " + row.Label() + " was set " + askedWord; !strings.Contains(strings.ToLower(got[1]), strings.ToLower(want)) || !l.H.Toasts[1].Error {
+		t.Fatalf("toasts %q, want an error saying %q", got, want)
+	}
+	if away := m.Rows()[rowIndex(t, m, owner)].IsAway; away.Known {
+		t.Fatalf("the row states away=%v after an unconfirmed change; want unknown", away.V)
+	}
+	if line := rowLine(t, l.H.Render(), row.Name); !strings.Contains(line, "—") || strings.Contains(line, operators.AwayText(row.IsAway)) {
+		t.Fatalf("the row does not show the status as unknown (—):\n%s", line)
+	}
+	l.Key("r")
+	l.Until("the refresh", func() bool { return m.Rows()[rowIndex(t, m, owner)].IsAway.Known })
+	if api, shown := serverOperator(t, e, owner).IsAway, m.Rows()[rowIndex(t, m, owner)].IsAway; shown != api {
+		t.Fatalf("after r the row shows %v, the API has %v", shown, api)
+	}
+}
+
 // An edit whose answer was lost is confirmed by reading the operator back.
 func TestEditLostAnswerIsConfirmed(t *testing.T) {
 	e, p, l, m := lossy(t)

@@ -649,6 +649,16 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		return m.checkAway(id, bool(asked), msg.Err, label)
 	}
 	m.l.SetBusy(id, "")
+	var unchecked *common.UncheckedError
+	if errors.As(msg.Err, &unchecked) {
+		// The change may or may not have been made: the row no longer states the status it
+		// had as a fact, it shows it unknown until a refresh reads it.
+		if r, ok := m.row(id); ok {
+			r.IsAway = client.Opt[bool]{}
+			m.updateRow(r)
+		}
+		return common.ErrorToast(msg.Err)
+	}
 	var notDone *common.NotDoneError
 	if errors.As(msg.Err, &notDone) {
 		text := common.ErrorText(msg.Err) + " " + m.ctx.Keys.Away.Help().Key + " tries again."
