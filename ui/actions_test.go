@@ -16,10 +16,7 @@ func ownSandbox(t *testing.T) *sandbox.Running { return viewtest.Sandbox(t, sand
 
 func TestEditTopicsUpdatesRowAndDetailInPlace(t *testing.T) {
 	sb := ownSandbox(t)
-	c := newClient(t, sb, client.Config{})
-	app := newApp(t, c)
-	d := newDriver(t, app, 200, 50)
-	d.waitFor("conversations ·")
+	app, c, d := startOn(t, sb, 200, 50)
 	tri := app.Screen().(*conversations.Model)
 	d.key("enter") // open the first conversation
 	row, _ := tri.List.Selected()
@@ -56,10 +53,7 @@ func TestEditTopicsUpdatesRowAndDetailInPlace(t *testing.T) {
 
 func TestDeleteMarkedConversations(t *testing.T) {
 	sb := ownSandbox(t)
-	c := newClient(t, sb, client.Config{})
-	app := newApp(t, c)
-	d := newDriver(t, app, 120, 40)
-	d.waitFor("conversations ·")
+	app, c, d := startOn(t, sb, 120, 40)
 	tri := app.Screen().(*conversations.Model)
 	// Mark two ended conversations and one ongoing one.
 	var ended, ongoing []int64
@@ -113,10 +107,7 @@ func TestDeleteMarkedConversations(t *testing.T) {
 // to judge); enter does not confirm, y sends it, and the sandbox's refusal shows.
 func TestDeleteOneOngoingWarnsThenShowsTheAnswer(t *testing.T) {
 	sb := ownSandbox(t)
-	c := newClient(t, sb, client.Config{})
-	app := newApp(t, c)
-	d := newDriver(t, app, 120, 40)
-	d.waitFor("conversations ·")
+	app, c, d := startOn(t, sb, 120, 40)
 	tri := app.Screen().(*conversations.Model)
 	r, _ := tri.List.Selected()
 	if r.Status == client.StatusEnded {
@@ -139,10 +130,7 @@ func TestDeleteOneOngoingWarnsThenShowsTheAnswer(t *testing.T) {
 
 func TestNoteFromTheConversationsScreenSavesAndCloses(t *testing.T) {
 	sb := ownSandbox(t)
-	c := newClient(t, sb, client.Config{})
-	app := newApp(t, c)
-	d := newDriver(t, app, 120, 40)
-	d.waitFor("conversations ·")
+	app, c, d := startOn(t, sb, 120, 40)
 	tri := app.Screen().(*conversations.Model)
 	row, _ := tri.List.Selected()
 	d.key("n")

@@ -16,10 +16,7 @@ import (
 
 func TestMoveAndOpenThread(t *testing.T) {
 	sb := testSandbox(t)
-	c := newClient(t, sb, client.Config{})
-	app := newApp(t, c)
-	d := newDriver(t, app, 80, 24)
-	d.waitFor("conversations ·")
+	app, _, d := startOn(t, sb, 80, 24)
 	tri := app.Screen().(*conversations.Model)
 	rows := tri.List.Rows()
 	if len(rows) < 3 {

@@ -29,10 +29,7 @@ func usage(c *client.Client) map[client.Family]int {
 // esc then does the screen's own thing.
 func TestEscReturnsToTheContactAConversationWasOpenedFrom(t *testing.T) {
 	sb := testSandbox(t)
-	c := newClient(t, sb, client.Config{})
-	app := newApp(t, c)
-	d := newDriver(t, app, 120, 40)
-	d.waitFor("conversations ·")
+	app, c, d := startOn(t, sb, 120, 40)
 	d.key("2")
 	d.waitFor("enter search · esc cancel")
 	d.key("esc")
@@ -97,10 +94,7 @@ func TestEscReturnsToTheContactAConversationWasOpenedFrom(t *testing.T) {
 // pane), and the back hint waits.
 func TestEscReturnsToTheNavigationEvent(t *testing.T) {
 	sb := testSandbox(t)
-	c := newClient(t, sb, client.Config{})
-	app := newApp(t, c)
-	d := newDriver(t, app, 120, 40)
-	d.waitFor("conversations ·")
+	app, _, d := startOn(t, sb, 120, 40)
 	d.key("5")
 	nav := app.Screen().(*navigation.Model)
 	d.Until("navigation events", nav.Loaded)
@@ -141,10 +135,7 @@ func TestEscReturnsToTheNavigationEvent(t *testing.T) {
 // opens the operator's conversations.
 func TestAJumpOutrunByAKeyIsDropped(t *testing.T) {
 	sb := testSandbox(t)
-	c := newClient(t, sb, client.Config{})
-	app := newApp(t, c)
-	d := newDriver(t, app, 120, 40)
-	d.waitFor("conversations ·")
+	app, _, d := startOn(t, sb, 120, 40)
 	d.key("3")
 	ops := app.Screen().(*operators.Model)
 	d.Until("operators", ops.Loaded)

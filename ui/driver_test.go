@@ -93,6 +93,16 @@ func newDriver(t testing.TB, m tea.Model, w, h int) *driver {
 	return d
 }
 
+// startOn runs the App at w×h on a client of sb and waits for the conversation list.
+func startOn(t testing.TB, sb *sandbox.Running, w, h int) (*ui.App, *client.Client, *driver) {
+	t.Helper()
+	c := newClient(t, sb, client.Config{})
+	app := newApp(t, c)
+	d := newDriver(t, app, w, h)
+	d.waitFor("conversations ·")
+	return app, c, d
+}
+
 // send delivers msg and what it leads to.
 func (d *driver) send(msg tea.Msg) {
 	d.t.Helper()
