@@ -119,6 +119,22 @@ func (c *Client) ServerReached() time.Time {
 	return c.now().Add(reached)
 }
 
+// ServerTimeOf places local, a moment by the client's own clock (Config.Now), on the
+// server's clock as the Date headers of the API's answers tell it (corrected as ServerNow
+// is, and never later than the server's clock was then: a Date counts whole seconds and
+// is written before the answer travels). ok is false when no answer carried a usable Date
+// header: the conversations' stamps bound the server's clock from below only, and the
+// local clock says nothing about it. A check that compares a server stamp with the moment
+// a write was sent (a note's created_at) reads the moment through this, never the local
+// clock itself.
+func (c *Client) ServerTimeOf(local time.Time) (t time.Time, ok bool) {
+	est, _, src := c.clock.offsets()
+	if src != ClockDate {
+		return time.Time{}, false
+	}
+	return local.Add(est), true
+}
+
 // ServerClock reports the offset of ServerNow from the local clock and where it comes from.
 func (c *Client) ServerClock() (offset time.Duration, src ClockSource) {
 	est, _, src := c.clock.offsets()

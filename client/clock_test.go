@@ -87,6 +87,11 @@ func TestServerClock(t *testing.T) {
 			if src != tc.source || !local.Now().Add(off).Equal(tc.now) {
 				t.Errorf("ServerClock = %s from %s, want %s from %s", off, src, tc.now.Sub(local.Now()), tc.source)
 			}
+			// A moment of the local clock is on the server's clock only by a Date header.
+			at, ok := c.ServerTimeOf(local.Now().Add(-time.Minute))
+			if ok != (tc.source == ClockDate) || ok && !at.Equal(tc.now.Add(-time.Minute)) || !ok && !at.IsZero() {
+				t.Errorf("ServerTimeOf a minute ago = %s, %t; want %s, %t", at, ok, tc.now.Add(-time.Minute), tc.source == ClockDate)
+			}
 			// Both move on with the local clock, and a sibling client shares what was learnt.
 			local.Add(90 * time.Second)
 			sib := c.WithContext(5, 6)
