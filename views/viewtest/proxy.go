@@ -105,11 +105,14 @@ func (p *Proxy) Client(t testing.TB, token string, noRetry bool) *client.Client 
 	return p.ClientWith(t, cfg)
 }
 
-// ClientWith is a client on the proxy configured by cfg (its base URL, clock and transport
-// are the proxy's, the test's clock and a transport of the test's own).
+// ClientWith is a client on the proxy configured by cfg (its base URL and transport are the
+// proxy's and a transport of the test's own; without a clock in cfg its clock is Clock).
 func (p *Proxy) ClientWith(t testing.TB, cfg client.Config) *client.Client {
 	t.Helper()
-	cfg.BaseURL, cfg.Now, cfg.HTTPClient = p.URL, Clock, &http.Client{Transport: Transport(t)}
+	if cfg.Now == nil {
+		cfg.Now = Clock
+	}
+	cfg.BaseURL, cfg.HTTPClient = p.URL, &http.Client{Transport: Transport(t)}
 	c, err := client.New(cfg)
 	if err != nil {
 		t.Fatal(err)
