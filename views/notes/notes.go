@@ -5,7 +5,9 @@
 // A note POST whose answer was lost may have created the note. The form then reads the
 // contact's notes again and looks for it (see noteCheck): found, the form closes as saved;
 // not found, it stays open and ctrl+s sends again, after looking once more; and when a look
-// before a resend finds the note, the form asks before sending a second copy.
+// before a resend finds the note, the form asks before sending a second copy. Whether a
+// note is older than the attempt is told by ids or by the server's clock, never by the
+// local one.
 package notes
 
 import (
@@ -42,9 +44,14 @@ const EmptyBody = "(empty note)"
 // MaxBody is the longest note body the form accepts, in characters.
 const MaxBody = 5000
 
-// clockSkew is how far parley's clock and the server's may disagree: a note whose
-// created_at is earlier than an attempt by more than this is not the attempt's.
-const clockSkew = 5 * time.Minute
+// stampSlack is how much earlier than an attempt, on the server's clock as its Date
+// header tells it, a note's created_at may lie and still not be told apart from the
+// attempt's: the clock that stamps the notes may not be the one that writes the Date (two
+// machines, each set by its own time server). The attempt's moment read that way is never
+// later than the server's clock was when the POST arrived (client.ServerTimeOf), so the
+// attempt's note is at or after it; a note with the text within stampSlack before it makes
+// the check say it cannot tell, and one older still is not the attempt's.
+const stampSlack = time.Minute
 
 // Floor is the newest of the contact's notes that the screen had loaded when the form
 // opened. The API gives notes growing ids, so a note with a higher id was created after it.
@@ -154,7 +161,8 @@ func NewNoteFormAbove(ctx *common.Ctx, contactID int64, contactName string, floo
 	return &Form{inner: forms.New(ctx, opts), ctx: ctx, newLine: newLine}
 }
 
-// attempt is one POST of the form: the text it sent and when (by parley's clock).
+// attempt is one POST of the form: the text it sent and when, by the local clock (the
+// check places it on the server's, client.ServerTimeOf).
 type attempt struct {
 	text string
 	at   time.Time
@@ -163,10 +171,14 @@ type attempt struct {
 // noteCheck looks for a note that a POST whose answer was lost may have created: one of
 // the contact's notes whose body is what an attempt of the form sent, that did not exist
 // before, and that no earlier check found (after "send another copy", the copy is looked
-// for). A note existed before when its id is not above the floor (when the screen
-// had loaded the notes), else when its created_at is earlier than the first attempt by more
-// than clockSkew; a note with neither (the spec shows no note fields beyond id and body)
-// cannot be told apart, and the check says so rather than guess.
+// for). A note existed before when its id is not above the floor (when the screen had
+// loaded the notes), else when its created_at is earlier than the first attempt by more
+// than stampSlack, both on the server's clock: the attempt's moment is read against the
+// Date header of the check's own answer (client.ServerTimeOf), never against the local
+// clock, which may be days off. A note that neither tells apart (no floor and no
+// created_at, no Date header from the server, or a created_at within stampSlack before the
+// attempt) cannot be placed, and the check says it could not confirm rather than guess
+// either way.
 type noteCheck struct {
 	c         *client.Client
 	contactID int64
@@ -191,7 +203,8 @@ func (k noteCheck) run(ctx context.Context, cause error) (any, error) {
 	if err != nil {
 		return unchecked(fmt.Errorf("read the notes of contact %d: %w", k.contactID, err))
 	}
-	n, found, unsure := k.find(p.Results)
+	since, onServer := k.c.ServerTimeOf(k.first())
+	n, found, unsure := k.find(p.Results, since, onServer)
 	switch {
 	case found:
 		return n, nil
@@ -201,16 +214,22 @@ func (k noteCheck) run(ctx context.Context, cause error) (any, error) {
 	return nil, &common.NotDoneError{Cause: cause, Done: "saved", Found: "the note is not on the server"}
 }
 
-// find picks the attempt's note among notes: the oldest one that an attempt sent and that
-// did not exist before. unsure reports a note with a sent text of which nothing tells
-// whether it existed before.
-func (k noteCheck) find(notes []client.Note) (n client.Note, found, unsure bool) {
+// first is the moment of the first attempt, by the local clock.
+func (k noteCheck) first() time.Time {
 	since := k.sent[0].at
 	for _, a := range k.sent {
 		if a.at.Before(since) {
 			since = a.at
 		}
 	}
+	return since
+}
+
+// find picks the attempt's note among notes: the oldest one that an attempt sent and that
+// did not exist before. since is the first attempt's moment on the server's clock (onServer
+// false: the client has no Date header to place it by). unsure reports a note with a sent
+// text of which nothing tells whether it existed before.
+func (k noteCheck) find(notes []client.Note, since time.Time, onServer bool) (n client.Note, found, unsure bool) {
 	for _, x := range notes {
 		if !k.sentText(x.Body) || slices.Contains(k.known, x.ID) {
 			continue
@@ -219,9 +238,12 @@ func (k noteCheck) find(notes []client.Note) (n client.Note, found, unsure bool)
 		switch {
 		case k.floor.Known:
 			after = x.ID > k.floor.ID
-		case !x.CreatedAt.IsZero():
-			after = !x.CreatedAt.Before(since.Add(-clockSkew))
-		default:
+		case !onServer || x.CreatedAt.IsZero():
+			unsure = true
+			continue
+		case !x.CreatedAt.Before(since):
+			after = true
+		case !x.CreatedAt.Before(since.Add(-stampSlack)):
 			unsure = true
 			continue
 		}
