@@ -3,6 +3,7 @@ package common
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -98,13 +99,17 @@ func (msg TaskDoneMsg) Mine(owner int) bool { return owner != 0 && msg.Owner == 
 
 // DoneToast is the toast of a finished task: the error in plain words (what a check after a
 // lost answer found included), or done followed by " (confirmed after …)" when the write's
-// answer was lost and the check found the change made; nothing for an empty done.
+// answer was lost and the check found the change made (before done's full stop: "Ended
+// conversation #5 (confirmed after the connection dropped)."); nothing for an empty done.
 func DoneToast(msg TaskDoneMsg, done string) tea.Cmd {
 	switch {
 	case msg.Err != nil:
 		return ErrorToast(msg.Err)
 	case done == "":
 		return nil
+	}
+	if text, ok := strings.CutSuffix(done, "."); ok {
+		return Toast(text + Confirmed(msg.Lost) + ".")
 	}
 	return Toast(done + Confirmed(msg.Lost))
 }
