@@ -25,21 +25,14 @@ func skewName(d time.Duration) string {
 }
 
 // skewedEnv is a sandbox of the test's own on a clock the test moves, behind a proxy that
-// can lose requests, and the form's context: the client on the proxy (retries as set by
-// noRetry), its clock and the view's skew off the sandbox's.
-func skewedEnv(t *testing.T, skew time.Duration, noRetry bool) (*env, *viewtest.Proxy, *viewtest.Skewed) {
+// can lose requests, and the form's context: the client on the proxy (one attempt per
+// request), its clock and the view's skew off the sandbox's.
+func skewedEnv(t *testing.T, skew time.Duration) (*env, *viewtest.Proxy, *viewtest.Skewed) {
 	t.Helper()
 	log := &viewtest.RequestLog{}
 	s := viewtest.NewSkewed(t, skew, sandbox.Options{RequestLog: log})
-	p := viewtest.NewProxy(t, s.Sandbox.URL)
-	info := s.Sandbox.Server.Info()
-	cfg := client.Config{Token: info.CustomerToken, Now: s.Local}
-	if noRetry {
-		cfg.MaxRetries = -1
-	}
-	ctx := s.Ctx()
-	ctx.Client = p.ClientWith(t, cfg)
-	return &env{ctx: ctx, log: log, info: info, url: s.Sandbox.URL}, p, s
+	p, ctx := s.Lossy(t)
+	return &env{ctx: ctx, log: log, info: s.Sandbox.Server.Info(), url: s.Sandbox.URL}, p, s
 }
 
 // olderNote creates a note with text about the contact as another operator would, then
@@ -61,7 +54,7 @@ func olderNote(t *testing.T, e *env, s *viewtest.Skewed, contactID int64, text s
 func TestNoteLostAnswerIsFoundSavedWhateverTheLocalClock(t *testing.T) {
 	for _, skew := range skews {
 		t.Run(skewName(skew), func(t *testing.T) {
-			e, p, s := skewedEnv(t, skew, false)
+			e, p, s := skewedEnv(t, skew)
 			ct := e.firstContact(t)
 			text := "skewed lost answer"
 			old := olderNote(t, e, s, ct.ID, text, time.Hour)
@@ -94,7 +87,7 @@ func TestNoteLostAnswerIsFoundSavedWhateverTheLocalClock(t *testing.T) {
 func TestNoteResendAfterAnUnconfirmedSaveSendsNoCopyWhateverTheLocalClock(t *testing.T) {
 	for _, skew := range skews {
 		t.Run(skewName(skew), func(t *testing.T) {
-			e, p, s := skewedEnv(t, skew, true)
+			e, p, s := skewedEnv(t, skew)
 			ct := e.firstContact(t)
 			text := "skewed unconfirmed"
 			p.Lose("POST", notesPath, viewtest.DropAnswer, 1)
@@ -143,7 +136,7 @@ func TestNoteResendAfterAnUnconfirmedSaveSendsNoCopyWhateverTheLocalClock(t *tes
 func TestNoteLostRequestIsNotTakenForAnOlderNoteWhateverTheLocalClock(t *testing.T) {
 	for _, skew := range skews {
 		t.Run(skewName(skew), func(t *testing.T) {
-			e, p, s := skewedEnv(t, skew, false)
+			e, p, s := skewedEnv(t, skew)
 			ct := e.firstContact(t)
 			text := "skewed lost request"
 			olderNote(t, e, s, ct.ID, text, time.Hour)

@@ -62,3 +62,15 @@ func (s *Skewed) Ctx() *common.Ctx {
 	ctx.Now = s.Local
 	return ctx
 }
+
+// Lossy is a proxy in front of the sandbox that can lose requests (see Proxy.Lose) and a
+// view context on a client through it: the customer token, one attempt per request (a lost
+// write is not sent again by the client itself), the skewed local clock as the client's
+// and the view's.
+func (s *Skewed) Lossy(t testing.TB) (*Proxy, *common.Ctx) {
+	t.Helper()
+	p := NewProxy(t, s.Sandbox.URL)
+	ctx := s.Ctx()
+	ctx.Client = p.ClientWith(t, client.Config{Token: s.Sandbox.Server.Info().CustomerToken, MaxRetries: -1, Now: s.Local})
+	return p, ctx
+}
