@@ -80,10 +80,17 @@ func newError(method, path string, status int, h http.Header, body []byte, now t
 		}
 	}
 	e.Detail = cut(e.Detail, maxDetail)
+	// A Retry-After date and the end of a daily limit are times of the server's clock: they
+	// are read as waits from the answer's own Date header (the same clock wrote both), and
+	// only an answer without one falls back on the local clock, now.
+	server := now
 	if h != nil {
-		e.RetryAfter = parseRetryAfter(h.Get("Retry-After"), now)
+		if d, err := http.ParseTime(h.Get("Date")); err == nil {
+			server = d
+		}
+		e.RetryAfter = parseRetryAfter(h.Get("Retry-After"), server)
 	}
-	e.Until, e.Daily = isDailyLimit(e, now)
+	e.Until, e.Daily = isDailyLimit(e, now, server)
 	return e
 }
 
@@ -115,7 +122,8 @@ func cut(s string, n int) string {
 	return s + "…"
 }
 
-// parseRetryAfter reads seconds or an HTTP date.
+// parseRetryAfter reads seconds or an HTTP date, the wait from server (the server's clock
+// when it answered).
 func parseRetryAfter(v string, now time.Time) time.Duration {
 	v = strings.TrimSpace(v)
 	if v == "" {

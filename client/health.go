@@ -60,7 +60,7 @@ const maxUntil = 7 * 24 * time.Hour
 // daily limit when its Retry-After is longer than dailyRetryAfter, or when it has no
 // Retry-After and its detail speaks of a daily limit; until is then when requests of the
 // family go through again: after the Retry-After, else at the next 00:00 UTC.
-func isDailyLimit(e *Error, now time.Time) (until time.Time, ok bool) {
+func isDailyLimit(e *Error, now, server time.Time) (until time.Time, ok bool) {
 	if e.Status != http.StatusTooManyRequests {
 		return time.Time{}, false
 	}
@@ -70,8 +70,9 @@ func isDailyLimit(e *Error, now time.Time) (until time.Time, ok bool) {
 	if e.RetryAfter > 0 || !speaksOfADay(e.Detail) {
 		return time.Time{}, false
 	}
-	u := now.UTC()
-	return time.Date(u.Year(), u.Month(), u.Day()+1, 0, 0, 0, 0, time.UTC), true
+	// The server's day ends at its 00:00 UTC: the wait till then, from the local now.
+	u := server.UTC()
+	return now.Add(time.Date(u.Year(), u.Month(), u.Day()+1, 0, 0, 0, 0, time.UTC).Sub(u)), true
 }
 
 // speaksOfADay reports a detail text about a daily limit ("Daily request limit of 5000

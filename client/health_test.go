@@ -8,29 +8,41 @@ import (
 
 // TestDailyLimitToldFromBurstThrottling: a 429 is the daily limit when it asks to wait
 // longer than a few minutes, or says "daily" without a Retry-After; then it is not sent
-// again, and the error says until when. Burst throttling and the analytics limit stay
-// rate limits, retried.
+// again, and the error says until when, by the local clock: the server's next 00:00 UTC is
+// read from the answer's Date header, also when the local clock is days off it. Burst
+// throttling and the analytics limit stay rate limits, retried.
 func TestDailyLimitToldFromBurstThrottling(t *testing.T) {
-	now := time.Date(2026, 11, 20, 21, 17, 0, 0, time.UTC)
-	midnight := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	now := time.Date(2026, 11, 20, 21, 17, 0, 0, time.UTC) // the server's clock
+	toMidnight := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC).Sub(now)
+	ahead, behind := 17*24*time.Hour+3*time.Hour, -17*24*time.Hour
 	for _, tc := range []struct {
 		name       string
+		local      time.Duration // the local clock minus the server's
 		retryAfter string
 		detail     string
 		daily      bool
-		until      time.Time
+		until      time.Duration // from the local clock's now (0: none)
 		requests   int
 	}{
-		{"the sandbox's daily limit", "10380", "Daily request limit of 60 reached for conversations; it resets at 00:00 UTC.", true, now.Add(10380 * time.Second), 1},
-		{"hours without a word about the day", "3600", "Too many requests.", true, now.Add(time.Hour), 1},
-		{"daily, no Retry-After", "", "Daily limit of 5000 requests reached.", true, midnight, 1},
-		{"per day, no Retry-After", "", "limit of 5000 requests per day exceeded", true, midnight, 1},
-		{"burst throttling", "2", "Request was throttled. Expected available in a few seconds.", false, time.Time{}, 2},
-		{"burst without Retry-After", "", "Request was throttled.", false, time.Time{}, 2},
-		{"the analytics limit", "41", "Analytics request limit of 10 per minute reached for this metric.", false, time.Time{}, 2},
+		{"the sandbox's daily limit", 0, "10380", "Daily request limit of 60 reached for conversations; it resets at 00:00 UTC.", true, 10380 * time.Second, 1},
+		{"hours without a word about the day", 0, "3600", "Too many requests.", true, time.Hour, 1},
+		{"daily, no Retry-After", 0, "", "Daily limit of 5000 requests reached.", true, toMidnight, 1},
+		{"per day, no Retry-After", 0, "", "limit of 5000 requests per day exceeded", true, toMidnight, 1},
+		{"daily, no Retry-After, local clock 17 days 3 hours ahead", ahead, "", "Daily limit of 5000 requests reached.", true, toMidnight, 1},
+		{"daily, no Retry-After, local clock 17 days behind", behind, "", "Daily limit of 5000 requests reached.", true, toMidnight, 1},
+		{"daily until a date, local clock 17 days behind", behind, now.Add(time.Hour).Format(http.TimeFormat), "Daily limit of 5000 requests reached.", true, time.Hour, 1},
+		{"burst throttling", 0, "2", "Request was throttled. Expected available in a few seconds.", false, 0, 2},
+		{"burst without Retry-After", 0, "", "Request was throttled.", false, 0, 2},
+		{"the analytics limit", 0, "41", "Analytics request limit of 10 per minute reached for this metric.", false, 0, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			local := now.Add(tc.local)
+			var until time.Time
+			if tc.daily {
+				until = local.Add(tc.until)
+			}
 			rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
+				w.Header().Set("Date", now.Format(http.TimeFormat))
 				if n == 0 {
 					if tc.retryAfter != "" {
 						w.Header().Set("Retry-After", tc.retryAfter)
@@ -42,16 +54,16 @@ func TestDailyLimitToldFromBurstThrottling(t *testing.T) {
 			})
 			var ev events
 			c, _ := newTestClient(t, rec.base(), func(cfg *Config) {
-				cfg.Now = func() time.Time { return now }
+				cfg.Now = func() time.Time { return local }
 				cfg.OnEvent = ev.add
 			})
 			_, err := c.GetConversation(bg(), 7)
 			if rec.count() != tc.requests {
 				t.Errorf("%d requests, want %d", rec.count(), tc.requests)
 			}
-			until, daily := DailyLimit(err)
-			if daily != tc.daily || !until.Equal(tc.until) {
-				t.Errorf("DailyLimit = %v, %v; want %v, %v (err %v)", until, daily, tc.until, tc.daily, err)
+			got, daily := DailyLimit(err)
+			if daily != tc.daily || !got.Equal(until) {
+				t.Errorf("DailyLimit = %v, %v; want %v, %v (err %v)", got, daily, until, tc.daily, err)
 			}
 			if !tc.daily {
 				if err != nil {
@@ -66,8 +78,8 @@ func TestDailyLimitToldFromBurstThrottling(t *testing.T) {
 				t.Errorf("ProblemOf = %v", ProblemOf(err))
 			}
 			f := ev.of(EventFailed)
-			if len(f) != 1 || f[0].Problem != ProblemDailyLimit || f[0].Family != FamilyConversations || !f[0].Until.Equal(tc.until) {
-				t.Errorf("events %+v, want one daily-limit failure of conversations until %v", ev.all(), tc.until)
+			if len(f) != 1 || f[0].Problem != ProblemDailyLimit || f[0].Family != FamilyConversations || !f[0].Until.Equal(until) {
+				t.Errorf("events %+v, want one daily-limit failure of conversations until %v", ev.all(), until)
 			}
 		})
 	}

@@ -124,34 +124,42 @@ func TestRetry429WithRetryAfterSeconds(t *testing.T) {
 	}
 }
 
+// TestRetryAfterHTTPDate: a Retry-After date is a time of the server's clock, read as a
+// wait from the answer's Date header, also when the local clock is 17 days off it.
 func TestRetryAfterHTTPDate(t *testing.T) {
-	clock := newFakeClock(time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC))
-	var retryAfter string
-	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
-		if n%2 == 0 {
-			w.Header().Set("Retry-After", retryAfter)
-			writeJSON(w, 503, `{"detail": "busy"}`)
-			return
-		}
-		writeJSON(w, 200, `{"id": 1}`)
-	})
-	c, w := newTestClient(t, rec.base(), func(cfg *Config) { cfg.Now = clock.Now })
+	server := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+	for _, skew := range []time.Duration{0, 17 * 24 * time.Hour, -17 * 24 * time.Hour} {
+		t.Run(fmt.Sprintf("local clock %+dh", skew/time.Hour), func(t *testing.T) {
+			var retryAfter string
+			rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
+				w.Header().Set("Date", server.Format(http.TimeFormat))
+				if n%2 == 0 {
+					w.Header().Set("Retry-After", retryAfter)
+					writeJSON(w, 503, `{"detail": "busy"}`)
+					return
+				}
+				writeJSON(w, 200, `{"id": 1}`)
+			})
+			clock := newFakeClock(server.Add(skew))
+			c, w := newTestClient(t, rec.base(), func(cfg *Config) { cfg.Now = clock.Now })
 
-	retryAfter = clock.Now().Add(7 * time.Second).Format(http.TimeFormat)
-	if _, err := c.GetContact(bg(), 1); err != nil {
-		t.Fatal(mustFail(t, err))
-	}
-	if got := w.all(); len(got) != 1 || got[0] != 7*time.Second {
-		t.Errorf("waits = %v, want [7s]", got)
-	}
+			retryAfter = server.Add(7 * time.Second).Format(http.TimeFormat)
+			if _, err := c.GetContact(bg(), 1); err != nil {
+				t.Fatal(mustFail(t, err))
+			}
+			if got := w.all(); len(got) != 1 || got[0] != 7*time.Second {
+				t.Errorf("waits = %v, want [7s]", got)
+			}
 
-	// A date in the past means no server hint: the jittered backoff applies.
-	retryAfter = clock.Now().Add(-time.Hour).Format(http.TimeFormat)
-	if _, err := c.GetContact(bg(), 1); err != nil {
-		t.Fatal(mustFail(t, err))
-	}
-	if got := w.all(); len(got) != 2 || got[1] < 250*time.Millisecond || got[1] > 500*time.Millisecond {
-		t.Errorf("waits = %v, want a second one in [250ms, 500ms]", got)
+			// A date in the past means no server hint: the jittered backoff applies.
+			retryAfter = server.Add(-time.Hour).Format(http.TimeFormat)
+			if _, err := c.GetContact(bg(), 1); err != nil {
+				t.Fatal(mustFail(t, err))
+			}
+			if got := w.all(); len(got) != 2 || got[1] < 250*time.Millisecond || got[1] > 500*time.Millisecond {
+				t.Errorf("waits = %v, want a second one in [250ms, 500ms]", got)
+			}
+		})
 	}
 }
 
