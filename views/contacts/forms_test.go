@@ -802,6 +802,22 @@ func TestDeletesLostAnswerAreConfirmedByA404(t *testing.T) {
 func TestDeleteMarkedLostRequestDeletesNothing(t *testing.T) {
 	e, p := lossy(t)
 	hs := newHarness(t, e.ctx, 100, 30)
+	marked := deleteTwoLosingTheRequest(t, hs, p)
+	for _, r := range marked {
+		if _, ok := hs.s.List.Row(r.ID); !ok {
+			t.Fatalf("row %d went", r.ID)
+		}
+	}
+	if len(hs.s.List.Marked()) != 2 {
+		t.Fatalf("%d marks left", len(hs.s.List.Marked()))
+	}
+}
+
+// deleteTwoLosingTheRequest marks the first two contacts of the list and deletes them while
+// the proxy loses the DELETE before the sandbox sees it: the toast says neither was deleted.
+// It returns the marked rows.
+func deleteTwoLosingTheRequest(t *testing.T, hs *harness, p *viewtest.Proxy) []contacts.Row {
+	t.Helper()
 	hs.focus()
 	hs.key("esc")
 	hs.key(" ", "j", " ")
@@ -811,12 +827,5 @@ func TestDeleteMarkedLostRequestDeletesNothing(t *testing.T) {
 	if want := "Not deleted: the connection was lost before the server answered, and the 2 contacts are still there."; hs.LastToast() != want {
 		t.Fatalf("toast %q, want %q", hs.LastToast(), want)
 	}
-	for _, r := range marked {
-		if _, ok := hs.s.List.Row(r.ID); !ok {
-			t.Fatalf("row %d went", r.ID)
-		}
-	}
-	if len(hs.s.List.Marked()) != 2 {
-		t.Fatalf("%d marks left", len(hs.s.List.Marked()))
-	}
+	return marked
 }

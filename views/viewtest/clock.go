@@ -1,6 +1,7 @@
 package viewtest
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -51,6 +52,23 @@ func NewSkewed(t testing.TB, skew time.Duration, opts sandbox.Options) *Skewed {
 	s.Sandbox = Sandbox(t, opts)
 	s.Client = ClientVia(t, s.Sandbox, nil, client.Config{Now: s.Local})
 	return s
+}
+
+// Skews are the local clocks EachSkew runs with: 17 days ahead of the server's and 17 days
+// behind it (any skew over a few minutes shows a rule that trusts the local clock).
+var Skews = []time.Duration{17 * 24 * time.Hour, -17 * 24 * time.Hour}
+
+// EachSkew runs f as a subtest for each of Skews ("local clock 17 days ahead"), each on a
+// Skewed of its own started with opts.
+func EachSkew(t *testing.T, opts sandbox.Options, f func(t *testing.T, s *Skewed)) {
+	t.Helper()
+	for _, skew := range Skews {
+		name := fmt.Sprintf("local clock %d days ahead", skew/(24*time.Hour))
+		if skew < 0 {
+			name = fmt.Sprintf("local clock %d days behind", -skew/(24*time.Hour))
+		}
+		t.Run(name, func(t *testing.T) { f(t, NewSkewed(t, skew, opts)) })
+	}
 }
 
 // Local is the client's clock: the server's, skewed.
