@@ -20,7 +20,7 @@ var tmuxKeys = map[string]string{"space": "Space", "ctrl+p": "C-p", "enter": "En
 // nothing but say why.
 func readOnlyEditKeys() (keys []string, refused map[string]bool) {
 	k := keymap.Default()
-	k.ReadOnly()
+	k.Deny(keymap.CanWrite)
 	refused = map[string]bool{}
 	keys = []string{"t", "n", "e", "w", "d", "a", "space", "ctrl+p", "T", "A", "U", "E", "O", "u"}
 	for _, name := range keys {

@@ -2,6 +2,7 @@ package keymap
 
 import (
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func TestDefaultsHaveNoConflicts(t *testing.T) {
 
 func TestApplyRebindsAndUpdatesHelp(t *testing.T) {
 	k := Default()
-	if err := k.Apply(map[string][]string{Down: {"n", "down"}, Note: {"N"}}); err != nil {
+	if err := k.Apply(map[string][]string{"down": {"n", "down"}, "note": {"N"}}); err != nil {
 		t.Fatal(err)
 	}
 	if !key.Matches(press("n"), k.Down) || key.Matches(press("j"), k.Down) {
@@ -40,7 +41,7 @@ func TestApplyRebindsAndUpdatesHelp(t *testing.T) {
 
 func TestApplyRejectsConflictsUnknownActionsAndCtrlC(t *testing.T) {
 	k := Default()
-	err := k.Apply(map[string][]string{Search: {"j"}, "fly": {"x"}, Quit: {"ctrl+c"}})
+	err := k.Apply(map[string][]string{"search": {"j"}, "fly": {"x"}, "quit": {"ctrl+c"}})
 	var ae *ApplyError
 	if !errors.As(err, &ae) {
 		t.Fatalf("want *ApplyError, got %v", err)
@@ -61,9 +62,9 @@ func TestApplyRejectsConflictsUnknownActionsAndCtrlC(t *testing.T) {
 func TestApplyRefusesControlCharacters(t *testing.T) {
 	for _, bad := range []string{"\x1b[A", "\x1b", "q\x00", "\u009b"} {
 		k := Default()
-		err := k.Apply(map[string][]string{Quit: {bad}})
+		err := k.Apply(map[string][]string{"quit": {bad}})
 		var ae *ApplyError
-		if !errors.As(err, &ae) || len(ae.Problems) != 1 || ae.Problems[0].Action != Quit ||
+		if !errors.As(err, &ae) || len(ae.Problems) != 1 || ae.Problems[0].Action != "quit" ||
 			!strings.Contains(ae.Problems[0].Msg, "is not a key") || strings.ContainsAny(err.Error(), "\x1b\x00\u009b") {
 			t.Errorf("%q: %v", bad, err)
 		}
@@ -76,11 +77,11 @@ func TestApplyRefusesControlCharacters(t *testing.T) {
 func TestConflictsOnlyWithinAContext(t *testing.T) {
 	k := Default()
 	// Export lives on the analytics screen, edit on the lists: one key may serve both.
-	if err := k.Apply(map[string][]string{Export: {"x"}, Edit: {"x"}}); err != nil {
+	if err := k.Apply(map[string][]string{"export": {"x"}, "edit": {"x"}}); err != nil {
 		t.Fatalf("export and edit never live together, yet: %v", err)
 	}
 	// Filter lives on both: binding export to f clashes there.
-	if err := k.Apply(map[string][]string{Export: {"f"}}); err == nil || !strings.Contains(err.Error(), "analytics") {
+	if err := k.Apply(map[string][]string{"export": {"f"}}); err == nil || !strings.Contains(err.Error(), "analytics") {
 		t.Fatalf("export on f clashes with filter on the analytics screen; got %v", err)
 	}
 }
@@ -93,12 +94,12 @@ func TestConflictReportedOnceAgainstTheRebinding(t *testing.T) {
 		want      Problem
 	}{
 		// j is down's default on the list screens and on the analytics screen.
-		{map[string][]string{Refresh: {"j"}}, Problem{Refresh, `key "j" is also bound to "down" (default) on the list screens and on the analytics screen`}},
+		{map[string][]string{"refresh": {"j"}}, Problem{"refresh", `key "j" is also bound to "down" (default) on the list screens and on the analytics screen`}},
 		// range comes after metric in the analytics context; the clash is still metric's.
-		{map[string][]string{Metric: {"d"}}, Problem{Metric, `key "d" is also bound to "range" (default) on the analytics screen`}},
-		{map[string][]string{Down: {"j", "n"}}, Problem{Down, `key "n" is also bound to "note" (default) on the list screens`}},
+		{map[string][]string{"metric": {"d"}}, Problem{"metric", `key "d" is also bound to "range" (default) on the analytics screen`}},
+		{map[string][]string{"down": {"j", "n"}}, Problem{"down", `key "n" is also bound to "note" (default) on the list screens`}},
 		// Both rebound: one report, without "(default)".
-		{map[string][]string{Metric: {"x"}, Range: {"x"}}, Problem{Range, `key "x" is also bound to "metric" on the analytics screen`}},
+		{map[string][]string{"metric": {"x"}, "range": {"x"}}, Problem{"range", `key "x" is also bound to "metric" on the analytics screen`}},
 	}
 	for _, c := range cases {
 		err := Default().Apply(c.overrides)
@@ -111,7 +112,7 @@ func TestConflictReportedOnceAgainstTheRebinding(t *testing.T) {
 		}
 	}
 	// Moving the default out of the way resolves it.
-	if err := Default().Apply(map[string][]string{Down: {"j", "n"}, Note: {"N"}}); err != nil {
+	if err := Default().Apply(map[string][]string{"down": {"j", "n"}, "note": {"N"}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -124,7 +125,7 @@ func TestSubmitCanBeReboundOutsideTheFormsKeys(t *testing.T) {
 	if !slices.Equal(k.Submit.Keys(), []string{"ctrl+s"}) {
 		t.Fatalf("submit is bound to %q by default", k.Submit.Keys())
 	}
-	if err := k.Apply(map[string][]string{Submit: {"f2", "alt+enter"}}); err != nil {
+	if err := k.Apply(map[string][]string{"submit": {"f2", "alt+enter"}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := k.Submit.Help(); got.Key != "f2/alt+enter" || got.Desc != "submit" {
@@ -132,9 +133,9 @@ func TestSubmitCanBeReboundOutsideTheFormsKeys(t *testing.T) {
 	}
 	for _, bad := range []string{"s", "space", "é", "tab", "shift+tab", "enter"} {
 		k := Default()
-		err := k.Apply(map[string][]string{Submit: {bad}})
+		err := k.Apply(map[string][]string{"submit": {bad}})
 		var ae *ApplyError
-		if !errors.As(err, &ae) || len(ae.Problems) != 1 || ae.Problems[0].Action != Submit ||
+		if !errors.As(err, &ae) || len(ae.Problems) != 1 || ae.Problems[0].Action != "submit" ||
 			!strings.Contains(ae.Problems[0].Msg, "in forms") {
 			t.Errorf("submit on %q: %v", bad, err)
 		}
@@ -142,40 +143,41 @@ func TestSubmitCanBeReboundOutsideTheFormsKeys(t *testing.T) {
 			t.Errorf("%q: a refused rebinding changed submit to %q", bad, k.Submit.Keys())
 		}
 	}
-	err := Default().Apply(map[string][]string{Submit: {"ctrl+p"}})
+	err := Default().Apply(map[string][]string{"submit": {"ctrl+p"}})
 	if err == nil || !strings.Contains(err.Error(), `"ctrl+p" is also bound to "act_as" (default) in forms`) {
 		t.Fatalf("submit on ctrl+p (act as operator, live over forms): %v", err)
 	}
 	// A form's selects page with the page keys: submit cannot take ctrl+d either.
-	err = Default().Apply(map[string][]string{Submit: {"ctrl+d"}})
+	err = Default().Apply(map[string][]string{"submit": {"ctrl+d"}})
 	if err == nil || !strings.Contains(err.Error(), `"ctrl+d" is also bound to "page_down" (default) in forms`) {
 		t.Fatalf("submit on ctrl+d (page down in a form's select): %v", err)
 	}
 }
 
-// TestReadOnlyDisablesEveryEditAndNothingElse: after ReadOnly the edit, delete, mark, act
-// as and export bindings are disabled (no key matches them, rebound ones included) and
-// every other action still matches its keys. A copy taken before keeps its bindings.
+// TestReadOnlyDisablesEveryEditAndNothingElse: after Deny(CanWrite) (read-only) the edit,
+// delete, mark, act as and export bindings are disabled (no key matches them, rebound ones
+// included) and every other action still matches its keys. A copy taken before keeps its
+// bindings, and a rebinding made after stays off.
 func TestReadOnlyDisablesEveryEditAndNothingElse(t *testing.T) {
-	edits := []string{Topics, Note, Edit, Away, Upsert, Take, Assign, Unassign, End, Reopen, ToggleRead, Delete, Mark, ActAs, Export}
+	edits := []string{"topics", "note", "edit", "away", "upsert", "take", "assign", "unassign", "end", "reopen", "toggle_read", "delete", "mark", "act_as", "export"}
 	k := Default()
-	if err := k.Apply(map[string][]string{Note: {"N"}}); err != nil {
+	if err := k.Apply(map[string][]string{"note": {"N"}}); err != nil {
 		t.Fatal(err)
 	}
 	before := *k
-	k.ReadOnly()
+	k.Deny(CanWrite)
 	for _, a := range Actions() {
 		b := k.binding(a)
 		off := slices.Contains(edits, a)
 		if b.Enabled() == off {
-			t.Errorf("%s: enabled %v after ReadOnly, want %v", a, b.Enabled(), !off)
+			t.Errorf("%s: enabled %v after Deny(CanWrite), want %v", a, b.Enabled(), !off)
 		}
 		for _, kk := range b.Keys() {
 			if len([]rune(kk)) != 1 {
 				continue // named keys (ctrl+p, space) are pressed differently
 			}
 			if got := key.Matches(press(kk), *b); got == off {
-				t.Errorf("%s: key %q matches %v after ReadOnly, want %v", a, kk, got, !off)
+				t.Errorf("%s: key %q matches %v after Deny(CanWrite), want %v", a, kk, got, !off)
 			}
 		}
 	}
@@ -191,36 +193,144 @@ func TestReadOnlyDisablesEveryEditAndNothingElse(t *testing.T) {
 	}
 	for _, a := range edits {
 		if !before.binding(a).Enabled() {
-			t.Errorf("%s: the copy taken before ReadOnly was disabled too", a)
+			t.Errorf("%s: the copy taken before Deny was disabled too", a)
+		}
+	}
+	if err := k.Apply(map[string][]string{"note": {"x"}, "down": {"z"}}); err != nil {
+		t.Fatal(err)
+	}
+	if k.Note.Enabled() || !k.Down.Enabled() {
+		t.Errorf("after a rebinding: note enabled %v (want off), down %v (want on)", k.Note.Enabled(), k.Down.Enabled())
+	}
+}
+
+// Denying act as or the organization picker turns off that binding alone.
+func TestDenyActAsOrPickOrgDisablesOnlyThatKey(t *testing.T) {
+	for _, c := range []struct {
+		deny   Caps
+		action string
+		press  tea.KeyPressMsg
+	}{{CanPickOrg, "pick_org", tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}}, {CanActAs, "act_as", tea.KeyPressMsg{Code: 'p', Mod: tea.ModCtrl}}} {
+		k := Default()
+		k.Deny(c.deny)
+		if b := k.binding(c.action); b.Enabled() || key.Matches(c.press, *b) {
+			t.Fatalf("%s is still enabled", c.action)
+		}
+		for _, a := range Actions() {
+			if a != c.action && !k.binding(a).Enabled() {
+				t.Errorf("%s disabled by denying %s", a, c.action)
+			}
 		}
 	}
 }
 
-// TestFixOrganizationDisablesOnlyPickOrg: ctrl+o no longer matches; the rest stays.
-func TestFixOrganizationDisablesOnlyPickOrg(t *testing.T) {
-	k := Default()
-	k.FixOrganization()
-	if k.PickOrg.Enabled() || key.Matches(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}, k.PickOrg) {
-		t.Fatal("pick organization is still enabled")
+// Allows answers, per place, whether a session may use an action: a supervisor edits
+// contacts and operators, an agent contacts only, a viewer neither; an action never
+// applies where the table does not put it.
+func TestAllowsByRoleAndPlace(t *testing.T) {
+	roles := map[string]Caps{
+		"viewer":     CanWrite | CanActAs | CanPickOrg | CanManageOperators,
+		"agent":      CanActAs | CanPickOrg | CanManageOperators,
+		"supervisor": CanPickOrg,
 	}
-	for _, a := range Actions() {
-		if a != PickOrg && !k.binding(a).Enabled() {
-			t.Errorf("%s disabled by FixOrganization", a)
+	cases := []struct {
+		action string
+		in     Where
+		allow  []string
+	}{
+		{"edit", InContactDetail, []string{"agent", "supervisor"}},
+		{"edit", InOperators, []string{"supervisor"}},
+		{"delete", InOperators, []string{"supervisor"}},
+		{"delete", InConvList, []string{"agent", "supervisor"}},
+		{"away", InOperators, []string{"agent", "supervisor"}},
+		{"act_as", InThread, []string{"supervisor"}},
+		{"pick_org", InThread, nil},
+		{"down", InOperators, []string{"viewer", "agent", "supervisor"}},
+		{"topics", InOperators, nil}, // topics are a conversation's
+		{"export", InAnalytics, []string{"agent", "supervisor"}},
+	}
+	for _, c := range cases {
+		for role, deny := range roles {
+			k := Default()
+			k.Deny(deny)
+			if got, want := k.Allows(c.action, c.in), slices.Contains(c.allow, role); got != want {
+				t.Errorf("%s may %s: %v, want %v", role, c.action, got, want)
+			}
 		}
 	}
 }
 
-// TestFixOperatorDisablesOnlyActAs: ctrl+p no longer matches; the edits stay.
-func TestFixOperatorDisablesOnlyActAs(t *testing.T) {
-	k := Default()
-	k.FixOperator()
-	if k.ActAs.Enabled() || key.Matches(tea.KeyPressMsg{Code: 'p', Mod: tea.ModCtrl}, k.ActAs) {
-		t.Fatal("act as is still enabled")
-	}
-	for _, a := range Actions() {
-		if a != ActAs && !k.binding(a).Enabled() {
-			t.Errorf("%s disabled by FixOperator", a)
+// The table binds every field of KeyMap once: no field without an entry, no entry
+// without a field; names are unique; a footer place is one where the action applies, and
+// a pair's leader ranks before its partner.
+func TestTableIsWellFormed(t *testing.T) {
+	v := reflect.TypeFor[KeyMap]()
+	bound := map[string]bool{}
+	for _, s := range table {
+		if bound[s.Name] {
+			t.Errorf("%s declared twice", s.Name)
 		}
+		bound[s.Name] = true
+		if _, ok := fields[s.Name]; !ok {
+			t.Errorf("%s has no KeyMap field %s", s.Name, goName(s.Name))
+		}
+		if s.Foot&^s.In != 0 {
+			t.Errorf("%s: the footer names it where it does not apply", s.Name)
+		}
+		for _, l := range s.Local {
+			if l.In&^s.In != 0 {
+				t.Errorf("%s: worded where it does not apply", s.Name)
+			}
+		}
+		if p := spec(s.Pair); s.Pair != "" && (p == nil || p.Prio <= s.Prio) {
+			t.Errorf("%s pairs with %q, which is no action ranked after it", s.Name, s.Pair)
+		}
+	}
+	for i := range v.NumField() {
+		if f := v.Field(i); f.IsExported() && !slices.ContainsFunc(table, func(s Spec) bool { return goName(s.Name) == f.Name }) {
+			t.Errorf("KeyMap.%s has no entry in the table", f.Name)
+		}
+	}
+}
+
+// The thread's footer carries the agent's path first (top, topics, note, next/previous
+// conversation, back), then the moves; help puts the groups of those keys first.
+func TestThreadFooterAndHelpByRank(t *testing.T) {
+	k := Default()
+	hints, pinned := k.Footer(InThread)
+	var got []string
+	for _, b := range hints {
+		got = append(got, b.Help().Key+" "+b.Help().Desc)
+	}
+	want := []string{"g top", "t topics", "n note", "J/K next/prev", "esc back", "j/↓ down", "k/↑ up",
+		"ctrl+d/pgdown page down", "ctrl+u/pgup page up", "G bottom", "tab next pane", "p toggle detail"}
+	if !slices.Equal(got, want) {
+		t.Errorf("thread footer\ngot  %q\nwant %q", got, want)
+	}
+	got = got[:0]
+	for _, b := range pinned {
+		got = append(got, b.Help().Key+" "+b.Help().Desc)
+	}
+	if want := []string{"? help", ": palette", "q quit"}; !slices.Equal(got, want) {
+		t.Errorf("pinned %q, want %q", got, want)
+	}
+	var groups []Group
+	for _, s := range k.Sections(InThread) {
+		groups = append(groups, s.Group)
+	}
+	if want := []Group{GroupMove, GroupEdit, GroupPane, GroupAct, GroupConversation, GroupView, GroupGlobal}; !slices.Equal(groups, want) {
+		t.Errorf("thread help groups %v, want %v", groups, want)
+	}
+	// Read-only, the edits leave the footer and the pair comes first; a place's words
+	// (navigation's "copy URL") win over the action's.
+	k.Deny(CanWrite)
+	hints, _ = k.Footer(InConvDetail)
+	if len(hints) == 0 || hints[0].Help().Desc != "next/prev" {
+		t.Errorf("conversation detail, read-only: %v", hints)
+	}
+	hints, _ = k.Footer(InNavigation)
+	if !slices.ContainsFunc(hints, func(b key.Binding) bool { return b.Help().Desc == "copy URL" }) {
+		t.Errorf("navigation footer without copy URL: %v", hints)
 	}
 }
 
@@ -228,7 +338,7 @@ func TestFixOperatorDisablesOnlyActAs(t *testing.T) {
 // to the pane.
 func TestScrollFollowsTheMoveKeys(t *testing.T) {
 	k := Default()
-	if err := k.Apply(map[string][]string{Down: {"z"}}); err != nil {
+	if err := k.Apply(map[string][]string{"down": {"z"}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -243,6 +353,28 @@ func TestScrollFollowsTheMoveKeys(t *testing.T) {
 		}
 		if to, ok := k.Scroll(p, 10, 5, 40); to != c.to || ok != c.ok {
 			t.Errorf("%s from line 10: %d, %v; want %d, %v", c.key, to, ok, c.to, c.ok)
+		}
+	}
+}
+
+// Help lists every key of a place once: no two actions of one place share a key, rebound
+// ones included (Apply refuses that), so help and the palette need no second filter.
+func TestEveryPlaceListsEachKeyOnce(t *testing.T) {
+	k := Default()
+	if err := k.Apply(map[string][]string{"edit": {"x"}, "export": {"x"}}); err != nil {
+		t.Fatal(err)
+	}
+	for w := Where(1); w <= InForm; w <<= 1 {
+		seen := map[string]string{}
+		for _, sec := range k.Sections(w) {
+			for _, b := range sec.Keys {
+				for _, kk := range b.Keys() {
+					if prev, dup := seen[kk]; dup {
+						t.Errorf("place %b: %q is %s and %s", w, kk, prev, b.Help().Desc)
+					}
+					seen[kk] = b.Help().Desc
+				}
+			}
 		}
 	}
 }

@@ -63,7 +63,7 @@ type Options struct {
 	// for a dark one until it answers; a terminal that never answers keeps them).
 	AskBackground bool
 
-	// ReadOnly: a viewer (and `parley --readonly`): no edit keys anywhere (keymap.ReadOnly
+	// ReadOnly: a viewer (and `parley --readonly`): no edit keys anywhere (keymap's Deny
 	// disables them, so neither the footer nor help shows them, and no edit form opens);
 	// the client's gate, where one is set, refuses writes anyway.
 	ReadOnly bool
@@ -96,6 +96,23 @@ type Options struct {
 	// state when it changes (called from a command; nil: not kept).
 	State     *State
 	SaveState func(State)
+}
+
+// denied is what the session may not do (keymap.Caps): read-only writes nothing, a fixed
+// operator (a hub agent) acts as no one else and changes no operator, a fixed organization
+// picks no other.
+func (o Options) denied() keymap.Caps {
+	var c keymap.Caps
+	if o.ReadOnly {
+		c |= keymap.CanWrite
+	}
+	if o.FixedOperator {
+		c |= keymap.CanActAs | keymap.CanManageOperators
+	}
+	if o.FixedOrganization {
+		c |= keymap.CanPickOrg
+	}
+	return c
 }
 
 type screenEntry struct {
@@ -162,18 +179,10 @@ func New(o Options) *App {
 		o.RequestBudget = common.APIDailyLimit / 10
 	}
 	o.UserName = sanitize.Line(strings.TrimSpace(o.UserName))
-	if o.ReadOnly || o.FixedOperator || o.FixedOrganization {
+	if deny := o.denied(); deny != 0 {
 		// On a copy: the caller's key map stays as it is (a hub's sessions may share one).
 		keys := *o.Keys
-		if o.ReadOnly {
-			keys.ReadOnly()
-		}
-		if o.FixedOperator {
-			keys.FixOperator()
-		}
-		if o.FixedOrganization {
-			keys.FixOrganization()
-		}
+		keys.Deny(deny)
 		o.Keys = &keys
 	}
 	ctx := &common.Ctx{
@@ -479,8 +488,8 @@ func (a *App) refusedEdit(press tea.KeyPressMsg) (string, bool) {
 	if len(off) == 0 {
 		return "", false
 	}
-	for _, group := range a.Screen().FullHelp() {
-		for _, b := range group {
+	for _, sec := range a.ctx.Keys.Sections(a.Screen().Where()) {
+		for _, b := range sec.Keys {
 			if key.Matches(press, b) {
 				return "", false
 			}
@@ -515,17 +524,13 @@ func (a *App) switchTo(id common.ScreenID) tea.Cmd {
 	return nil
 }
 
-// helpGroups are the bindings valid where the user is: the screen's, then the global ones
-// of screens that exist.
+// helpGroups are the bindings of where the user is (keymap.KeyMap.Sections).
 func (a *App) helpGroups() [][]key.Binding {
-	k := a.ctx.Keys
-	groups := a.Screen().FullHelp()
-	global := []key.Binding{k.Help, k.Palette, k.Refresh}
-	for _, e := range a.screens {
-		global = append(global, e.key)
+	var out [][]key.Binding
+	for _, sec := range a.ctx.Keys.Sections(a.Screen().Where()) {
+		out = append(out, sec.Keys)
 	}
-	global = append(global, k.PickOrg, k.ActAs, k.Quit, k.ForceQuit)
-	return append(groups, global)
+	return out
 }
 
 func (a *App) addToast(text string, isErr bool) tea.Cmd {

@@ -56,7 +56,7 @@ func TestHelpShowsTheKeysOfWhereYouAre(t *testing.T) {
 	sb := testSandbox(t)
 	c := newClient(t, sb, client.Config{})
 	keys := keymap.Default()
-	if err := keys.Apply(map[string][]string{keymap.Status: {"S"}}); err != nil {
+	if err := keys.Apply(map[string][]string{"status": {"S"}}); err != nil {
 		t.Fatal(err)
 	}
 	app := ui.New(ui.Options{Client: c, Styles: theme.Plain(false), Keys: keys, Now: clock, PageSize: 100})

@@ -346,7 +346,7 @@ func TestKeysReadTogetherInEveryForm(t *testing.T) {
 // no longer bound, moves neither.
 func TestReboundKeysReadTogether(t *testing.T) {
 	keys := keymap.Default()
-	if err := keys.Apply(map[string][]string{keymap.Down: {"v", "down"}}); err != nil {
+	if err := keys.Apply(map[string][]string{"down": {"v", "down"}}); err != nil {
 		t.Fatal(err)
 	}
 	l, _ := startAppWithKeys(t, nil, keys, 120, 40)

@@ -13,9 +13,10 @@ import (
 const footerSep = "  "
 
 // footerBindings are the keys the footer names: the top modal's short help when a modal
-// has the keys, with the way out (the back key: cancel, close) always shown; else the
-// active screen's (its focused pane's), then help, the palette and quit, always shown.
-// They come from the bindings, so a rebound key shows as bound.
+// has the keys, with the way out (the back key: cancel, close) always shown; else those
+// the key table ranks for where the user is (keymap.KeyMap.Footer: the focused pane's,
+// most used first), then help, the palette and quit, always shown. They come from the
+// bindings, so a rebound key shows as bound.
 func (a *App) footerBindings() (hints, always []key.Binding) {
 	k := a.ctx.Keys
 	if n := len(a.overlays); n > 0 {
@@ -28,18 +29,7 @@ func (a *App) footerBindings() (hints, always []key.Binding) {
 		}
 		return hints, always
 	}
-	return a.Screen().ShortHelp(), []key.Binding{k.Help, paletteHint(k.Palette), k.Quit}
-}
-
-// paletteHint is the palette's binding as the footer names it: its first key, "palette".
-func paletteHint(b key.Binding) key.Binding {
-	ks := b.Keys()
-	if len(ks) == 0 {
-		return b
-	}
-	h := key.NewBinding(key.WithKeys(ks...), key.WithHelp(displayKey(ks[0]), "palette"))
-	h.SetEnabled(b.Enabled())
-	return h
+	return k.Footer(a.Screen().Where())
 }
 
 // sharesKey reports whether b and c have a key in common.
@@ -55,9 +45,9 @@ func sharesKey(b, c key.Binding) bool {
 }
 
 // footer is the bottom line: the short help of what has the keys, on one line. The hints
-// come in the order their owner lists them, most useful first; those that do not fit the
-// width are dropped whole from the end, never cut or wrapped; help, the palette and quit
-// (or a modal's way out) always stay.
+// come most used first (the key table's rank, or the order a modal lists them); those
+// that do not fit the width are dropped whole from the end, never cut or wrapped; help,
+// the palette and quit (or a modal's way out) always stay.
 func (a *App) footer() string {
 	hints, always := a.footerBindings()
 	var tail, head []key.Binding

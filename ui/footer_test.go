@@ -58,7 +58,7 @@ func TestFooterShowsTheKeysOfWhatHasThem(t *testing.T) {
 		l.checkFooter("conversations list", w, "j/↓ down", "k/↑ up", "enter open", "/ search", "? help", ": palette", "q quit")
 		l.Key("enter")
 		l.Until("the thread", func() bool { return l.app.Screen().(*conversations.Model).Focused() != conversations.PaneList })
-		l.checkFooter("the thread", w, "k/↑ up", "j/↓ down", "? help", ": palette", "q quit")
+		l.checkFooter("the thread", w, "g top", "t topics", "n note", "J/K next/prev", "esc back", "? help", ": palette", "q quit")
 		l.Key("esc")
 
 		l.Key("2")
@@ -90,11 +90,32 @@ func TestFooterShowsTheKeysOfWhatHasThem(t *testing.T) {
 	}
 }
 
+// At 80 columns the thread's footer carries the agent's path, most used first: the first
+// message, topics, a note, the next or previous conversation and back to the list, before
+// any key that only moves; wider, the moves follow.
+func TestThreadFooterCarriesTheAgentPath(t *testing.T) {
+	for _, c := range []struct {
+		w    int
+		want string
+	}{
+		{80, "g top  t topics  n note  J/K next/prev  esc back  ? help  : palette  q quit"},
+		{200, "g top  t topics  n note  J/K next/prev  esc back  j/↓ down  k/↑ up  ctrl+d/pgdown page down  ctrl+u/pgup page up  G bottom  tab next pane  p toggle detail  ? help  : palette  q quit"},
+	} {
+		l, _ := startApp(t, nil, c.w, 24)
+		l.Until("conversations", func() bool { return len(l.app.Screen().(*conversations.Model).List.Rows()) > 0 })
+		l.Key("j", "enter")
+		l.Until("the thread", func() bool { return l.app.Screen().(*conversations.Model).Focused() == conversations.PaneMessages })
+		if got := strings.TrimSpace(l.footer()); got != c.want {
+			t.Errorf("%d columns, the thread's footer\ngot  %q\nwant %q", c.w, got, c.want)
+		}
+	}
+}
+
 // A rebound key shows in the footer as bound: the footer is built from the bindings.
 func TestFooterFollowsRebinding(t *testing.T) {
 	keys := keymap.Default()
-	if err := keys.Apply(map[string][]string{keymap.Down: {"n", "down"}, keymap.Note: {"N"},
-		keymap.Submit: {"f2"}, keymap.Help: {"f1"}}); err != nil {
+	if err := keys.Apply(map[string][]string{"down": {"n", "down"}, "note": {"N"},
+		"submit": {"f2"}, "help": {"f1"}}); err != nil {
 		t.Fatal(err)
 	}
 	l, _ := startAppWithKeys(t, nil, keys, 80, 24)

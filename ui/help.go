@@ -58,7 +58,7 @@ const helpGap = 3
 const helpTargetRows = 16
 
 func newHelp(ctx *common.Ctx, title string, groups [][]key.Binding) *helpModal {
-	h := &helpModal{ctx: ctx, title: title, groups: dedupeBindings(groups)}
+	h := &helpModal{ctx: ctx, title: title, groups: groups}
 	h.filter()
 	return h
 }
@@ -102,40 +102,6 @@ func (h *helpModal) selected() (key.Binding, bool) {
 		i -= len(g)
 	}
 	return key.Binding{}, false
-}
-
-// dedupeBindings keeps the first binding of every key across the groups (a screen's group
-// and its focused pane's group often name the same key; the first, most specific one is
-// the one that acts), drops disabled bindings and those without help, and drops groups
-// left empty.
-func dedupeBindings(groups [][]key.Binding) [][]key.Binding {
-	seen := map[string]bool{}
-	var out [][]key.Binding
-	for _, g := range groups {
-		var kept []key.Binding
-		for _, b := range g {
-			if !b.Enabled() || b.Help().Key == "" {
-				continue
-			}
-			dup := false
-			for _, k := range b.Keys() {
-				if seen[k] {
-					dup = true
-				}
-			}
-			if dup {
-				continue
-			}
-			for _, k := range b.Keys() {
-				seen[k] = true
-			}
-			kept = append(kept, b)
-		}
-		if len(kept) > 0 {
-			out = append(out, kept)
-		}
-	}
-	return out
 }
 
 func (h *helpModal) Init() tea.Cmd { return nil }

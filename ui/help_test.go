@@ -189,36 +189,14 @@ func TestHelpListsEveryKeyOnce(t *testing.T) {
 	check("contacts")
 }
 
-func TestDedupeBindingsKeepsTheFirstOfEveryKey(t *testing.T) {
-	k := keymap.Default()
-	refresh := key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run again"))
-	hidden := key.NewBinding(key.WithKeys("x"))
-	off := key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "off"), key.WithDisabled())
-	got := dedupeBindings([][]key.Binding{
-		{refresh, k.Down, hidden, off},
-		{k.Down, k.Refresh, k.Quit},
-		{k.Refresh},
-	})
-	var descs [][]string
-	for _, g := range got {
-		var d []string
-		for _, b := range g {
-			d = append(d, b.Help().Desc)
-		}
-		descs = append(descs, d)
-	}
-	want := [][]string{{"run again", "down"}, {"quit"}}
-	if !slices.EqualFunc(descs, want, slices.Equal[[]string]) {
-		t.Fatalf("groups %q, want %q", descs, want)
-	}
-}
-
 // Help lays out in as many columns as it needs and cuts nothing when even one column is
 // narrow.
 func TestHelpLayoutReflows(t *testing.T) {
 	ctx := &common.Ctx{Styles: theme.Plain(false), Keys: keymap.Default()}
 	k := ctx.Keys
-	groups := [][]key.Binding{k.Move(), k.Global(), {k.Search, k.Filter, k.Status, k.Order},
+	groups := [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.PageDown, k.PageUp},
+		{k.Help, k.Palette, k.Back, k.Refresh, k.Conversations, k.Contacts, k.Operators, k.Analytics, k.Navigation, k.PickOrg, k.ActAs, k.Quit},
+		{k.Search, k.Filter, k.Status, k.Order},
 		{k.Mark, k.Delete, k.CopyID, k.Topics, k.Note, k.Edit, k.Away, k.Upsert}, {k.NextPane, k.PrevPane, k.ToggleDetail}}
 	h := newHelp(ctx, "Test", groups)
 	h.SetSize(196, 46)

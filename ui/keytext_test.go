@@ -23,9 +23,9 @@ import (
 // screen say the new keys.
 func TestTextsNameTheKeysAsBound(t *testing.T) {
 	keys := keymap.Default()
-	if err := keys.Apply(map[string][]string{keymap.NextPane: {"ctrl+n"}, keymap.Open: {"enter", "right"},
-		keymap.Back: {"esc", "ctrl+g"}, keymap.Order: {"O"}, keymap.Quit: {"Q"},
-		keymap.Reopen: {"R"}}); err != nil { // O is reopen by default
+	if err := keys.Apply(map[string][]string{"next_pane": {"ctrl+n"}, "open": {"enter", "right"},
+		"back": {"esc", "ctrl+g"}, "order": {"O"}, "quit": {"Q"},
+		"reopen": {"R"}}); err != nil { // O is reopen by default
 		t.Fatal(err)
 	}
 	l, _ := startAppWithKeys(t, nil, keys, 80, 24)
@@ -74,7 +74,7 @@ func TestStatusBarNamesTheRefreshKeyAsBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys := keymap.Default()
-	if err := keys.Apply(map[string][]string{keymap.Refresh: {"R"}}); err != nil {
+	if err := keys.Apply(map[string][]string{"refresh": {"R"}}); err != nil {
 		t.Fatal(err)
 	}
 	a := New(Options{Client: e.Client, Styles: theme.Plain(false), Keys: keys, Now: viewtest.Clock,

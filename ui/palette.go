@@ -301,22 +301,16 @@ func (p *palette) row(it paletteItem, selected bool, w, kindW, keyW int) string 
 	return layout.Fit(left+"  "+st.Muted.Render(kind)+st.HelpKey.Render(keys), w)
 }
 
-// paletteItems is everything the palette offers where the user is: the enabled keys of
-// the active screen and the global ones (each key once, the screen's first), every
-// screen, the choices of the screens that offer some (saved views), and the organizations
-// and operators the pickers know, when they may be switched. Before a query orders them by
+// paletteItems is everything the palette offers where the user is: the keys the key table
+// lists there (keymap.KeyMap.Sections: the screen's and the global ones), every screen,
+// the choices of the screens that offer some (saved views), and the organizations and
+// operators the pickers know, when they may be switched. Before a query orders them by
 // match: the screens, the screen's keys, its choices, the global keys, the contexts, and
 // last the keys that move the cursor (seldom what a palette is opened for).
 func (a *App) paletteItems() []paletteItem {
 	k := a.ctx.Keys
 	var screens, own, global, moves, choices []paletteItem
 	seen := map[string]bool{}
-	moving := map[string]bool{}
-	for _, b := range k.Move() {
-		for _, kk := range b.Keys() {
-			moving[kk] = true
-		}
-	}
 	screenKeys := []key.Binding{k.Palette}
 	for _, e := range a.screens {
 		screenKeys = append(screenKeys, e.key)
@@ -326,32 +320,22 @@ func (a *App) paletteItems() []paletteItem {
 			seen[kk] = true // screens are offered by name; the palette needs no row of its own
 		}
 	}
-	title := a.Screen().Title()
-	groups := a.Screen().FullHelp()
-	for gi, g := range append(groups, append(k.Global(), k.ForceQuit)) {
-		kind := "key"
-		if gi < len(groups) {
-			kind = strings.ToLower(title)
-		}
-		for _, b := range g {
-			if !b.Enabled() || b.Help().Key == "" || slices.ContainsFunc(b.Keys(), func(s string) bool { return seen[s] }) {
-				continue
-			}
+	title := strings.ToLower(a.Screen().Title())
+	for _, sec := range k.Sections(a.Screen().Where()) {
+		for _, b := range sec.Keys {
 			run := runBinding(b)
-			if run == nil {
+			if run == nil || slices.ContainsFunc(b.Keys(), func(s string) bool { return seen[s] }) {
 				continue
 			}
-			for _, kk := range b.Keys() {
-				seen[kk] = true
-			}
-			it := paletteItem{kind: kind, title: sanitize.Line(b.Help().Desc), keys: sanitize.Line(b.Help().Key), msg: run()}
-			switch {
-			case slices.ContainsFunc(b.Keys(), func(s string) bool { return moving[s] }):
+			it := paletteItem{kind: title, title: sanitize.Line(b.Help().Desc), keys: sanitize.Line(b.Help().Key), msg: run()}
+			switch sec.Group {
+			case keymap.GroupMove:
 				moves = append(moves, it)
-			case gi < len(groups):
-				own = append(own, it)
-			default:
+			case keymap.GroupGlobal:
+				it.kind = "key"
 				global = append(global, it)
+			default:
+				own = append(own, it)
 			}
 		}
 	}

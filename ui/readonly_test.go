@@ -25,6 +25,9 @@ func bindings(k *keymap.KeyMap) []key.Binding {
 	v := reflect.ValueOf(k).Elem()
 	var out []key.Binding
 	for i := range v.NumField() {
+		if !v.Type().Field(i).IsExported() {
+			continue
+		}
 		if b, ok := v.Field(i).Interface().(key.Binding); ok {
 			out = append(out, b)
 		}
@@ -32,16 +35,16 @@ func bindings(k *keymap.KeyMap) []key.Binding {
 	return out
 }
 
-// offKeys is what a change of the key map turns off: the "key description" hints of the
-// bindings it disables, and their keys.
+// offKeys is what denying capabilities turns off: the "key description" hints of the
+// bindings it disables (in help's words and in the footer's), and their keys.
 type offKeys struct {
 	hints []string
 	keys  []string
 }
 
-func offIn(change func(*keymap.KeyMap)) offKeys {
-	k := keymap.Default()
-	change(k)
+func offIn(deny keymap.Caps) offKeys {
+	all, k := keymap.Default(), keymap.Default()
+	k.Deny(deny)
 	var off offKeys
 	for _, b := range bindings(k) {
 		if b.Enabled() {
@@ -51,6 +54,17 @@ func offIn(change func(*keymap.KeyMap)) offKeys {
 		for _, kk := range b.Keys() {
 			if !slices.Contains(off.keys, kk) {
 				off.keys = append(off.keys, kk)
+			}
+		}
+	}
+	// The footer's words ("t topics") of the hints the denial takes out of a footer.
+	for w := keymap.Where(1); w <= keymap.InForm; w <<= 1 {
+		hints, _ := all.Footer(w)
+		kept, _ := k.Footer(w)
+		for _, b := range hints {
+			text := b.Help().Key + " " + b.Help().Desc
+			if !slices.ContainsFunc(kept, func(c key.Binding) bool { return c.Help() == b.Help() }) && !slices.Contains(off.hints, text) {
+				off.hints = append(off.hints, text)
 			}
 		}
 	}
@@ -203,7 +217,7 @@ func walkEditKeys(l *appLoop, off offKeys, w, h int) walkReport {
 // ReadOnly finds the hints and keys at every place, so the walk sees them where they are.
 func TestReadOnlyOffersNoEditAnywhere(t *testing.T) {
 	const w, h = 160, 40
-	off := offIn((*keymap.KeyMap).ReadOnly)
+	off := offIn(keymap.CanWrite)
 	if len(off.hints) == 0 || !slices.Contains(off.keys, "t") || !slices.Contains(off.keys, "ctrl+p") {
 		t.Fatalf("read-only turns off %+v", off)
 	}

@@ -22,6 +22,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/list"
@@ -659,22 +660,5 @@ func (m *Model) moveTable(msg tea.KeyPressMsg) {
 	m.table.HandleMoveKey(msg, m.ctx.Keys, len(m.Points()))
 }
 
-// ShortHelp lists the screen's main keys.
-func (m *Model) ShortHelp() []key.Binding {
-	k := m.ctx.Keys
-	return []key.Binding{k.Metric, k.Range, k.Mode, k.Filter, k.ChartKind, k.Split, k.NextPane, k.Breakdown, k.Export}
-}
-
-// FullHelp groups every key of the screen.
-func (m *Model) FullHelp() [][]key.Binding {
-	k := m.ctx.Keys
-	run := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "run the query"))
-	refresh := key.NewBinding(key.WithKeys(k.Refresh.Keys()...), key.WithHelp(k.Refresh.Help().Key, "run again (no cache)"))
-	table := key.NewBinding(key.WithKeys(k.NextPane.Keys()...), key.WithHelp(k.NextPane.Help().Key, "chart/table"))
-	row := key.NewBinding(key.WithKeys(k.Open.Keys()...), key.WithHelp(k.Open.Help().Key, "whole data point (table)"))
-	return [][]key.Binding{
-		{k.Metric, k.Range, k.Mode, k.Filter, run, refresh},
-		{k.ChartKind, k.Split, table, row, k.Breakdown, k.Export, k.Back},
-		k.Move(),
-	}
-}
+// Where is the analytics screen.
+func (m *Model) Where() keymap.Where { return keymap.InAnalytics }

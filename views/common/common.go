@@ -225,8 +225,9 @@ type Screen interface {
 	// Capturing reports whether the screen is in an input-capturing state (an inline
 	// prompt): global keys must then go to it.
 	Capturing() bool
-	ShortHelp() []key.Binding
-	FullHelp() [][]key.Binding
+	// Where is the place the user is in (the focused pane): help, the footer and the
+	// palette list the key table's actions of that place (keymap.KeyMap.Sections, Footer).
+	Where() keymap.Where
 }
 
 // AutoRefresher is a Screen whose auto-refresh draws on a request family of its own: the

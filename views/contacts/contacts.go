@@ -22,6 +22,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/views/clipboard"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
@@ -628,29 +629,12 @@ func deleteContacts(ctx context.Context, c *client.Client, ids []int64) (list.De
 	return res, nil
 }
 
-// ShortHelp lists the focused pane's keys and the screen's.
-func (m *Model) ShortHelp() []key.Binding {
-	k := m.ctx.Keys
-	var out []key.Binding
+// Where is the focused pane.
+func (m *Model) Where() keymap.Where {
 	if m.focus == PaneList {
-		out = m.List.ShortHelp()
-	} else {
-		out = m.Detail.ShortHelp()
+		return keymap.InContactList
 	}
-	return append(out, k.NextPane, k.ToggleDetail)
-}
-
-// FullHelp groups every key valid on the screen, the focused pane's first.
-func (m *Model) FullHelp() [][]key.Binding {
-	k := m.ctx.Keys
-	var groups [][]key.Binding
-	if m.focus == PaneList {
-		groups = m.List.FullHelp()
-	} else {
-		groups = [][]key.Binding{m.Detail.ShortHelp(), m.ctx.Keys.Move()}
-	}
-	return append(groups, []key.Binding{k.NextPane, k.PrevPane, k.ToggleDetail, k.Search, k.Filter,
-		k.Edit, k.Upsert, k.Note, k.Delete, k.CopyID, k.Back}, []key.Binding{k.PrevView, k.NextView, k.SaveView})
+	return keymap.InContactDetail
 }
 
 // View renders the visible panes in their frames, exactly the size given.

@@ -678,12 +678,6 @@ func (m *Detail) ensureVisible() {
 	m.offset = max(0, min(m.offset, m.maxOffset()))
 }
 
-// ShortHelp lists the pane's keys.
-func (m Detail) ShortHelp() []key.Binding {
-	k := m.ctx.Keys
-	return []key.Binding{k.Down, k.Up, k.Open, k.Note, k.Edit, k.Delete}
-}
-
 // View renders the visible lines, exactly width×height.
 func (m Detail) View() string {
 	if m.width <= 0 || m.height <= 0 {

@@ -180,21 +180,6 @@ func (m *List) CycleOrdering() tea.Cmd {
 	return m.SetQuerySoon(q)
 }
 
-// ShortHelp lists the list's main keys.
-func (m List) ShortHelp() []key.Binding {
-	k := m.ctx.Keys
-	return []key.Binding{k.Down, k.Up, k.Open, k.Search, k.Filter, k.Order, k.Mark, k.Delete}
-}
-
-// FullHelp lists the list's keys by group.
-func (m List) FullHelp() [][]key.Binding {
-	k := m.ctx.Keys
-	return [][]key.Binding{
-		append(k.Move(), k.Open),
-		{k.Search, k.Filter, k.Order, k.Back, k.Refresh, k.Mark, k.Delete, k.JumpID, k.Edit, k.Upsert, k.Note},
-	}
-}
-
 // wideRow is the width from which a contact takes one line instead of two.
 const wideRow = 60
 

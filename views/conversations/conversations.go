@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/conversations/detail"
 	"github.com/parley-tui/parley/views/conversations/listing"
@@ -583,38 +584,15 @@ func (m *Model) paneVisible(p Pane) bool {
 	return false
 }
 
-// ShortHelp lists the focused pane's keys and the screen's.
-func (m *Model) ShortHelp() []key.Binding {
-	k := m.ctx.Keys
-	var out []key.Binding
+// Where is the focused pane.
+func (m *Model) Where() keymap.Where {
 	switch m.focus {
-	case PaneList:
-		out = m.List.ShortHelp()
 	case PaneMessages:
-		out = m.Msgs.ShortHelp()
+		return keymap.InThread
 	case PaneDetail:
-		out = m.Detail.ShortHelp()
+		return keymap.InConvDetail
 	}
-	return append(out, k.NextPane, k.ToggleDetail)
-}
-
-// FullHelp groups every key valid on the screen, the focused pane's first.
-func (m *Model) FullHelp() [][]key.Binding {
-	k := m.ctx.Keys
-	groups := [][]key.Binding{}
-	switch m.focus {
-	case PaneList:
-		groups = append(groups, m.List.FullHelp()...)
-	case PaneMessages:
-		groups = append(groups, m.Msgs.ShortHelp())
-	case PaneDetail:
-		groups = append(groups, m.Detail.ShortHelp())
-	}
-	// Marking and deleting act on list rows only: the list's own group has them.
-	return append(groups, []key.Binding{k.NextConversation, k.PrevConversation, k.NextPane, k.PrevPane, k.ToggleDetail, k.Search, k.Filter,
-		k.Topics, k.Note, k.CopyID, k.Back},
-		[]key.Binding{k.Take, k.Assign, k.Unassign, k.End, k.Reopen, k.ToggleRead},
-		[]key.Binding{k.PrevView, k.NextView, k.SaveView})
+	return keymap.InConvList
 }
 
 // View renders the visible panes in their frames.

@@ -550,9 +550,9 @@ func TestResizeKeepsTheFocusedDetailShown(t *testing.T) {
 func TestHelpOutsideTheListHasNoRowKeys(t *testing.T) {
 	m, _, _, _ := newScreen(t, 120, 40)
 	k := keymap.Default()
-	has := func(groups [][]key.Binding, b key.Binding) bool {
-		for _, g := range groups {
-			for _, x := range g {
+	has := func(w keymap.Where, b key.Binding) bool {
+		for _, g := range k.Sections(w) {
+			for _, x := range g.Keys {
 				if slices.Equal(x.Keys(), b.Keys()) {
 					return true
 				}
@@ -560,14 +560,14 @@ func TestHelpOutsideTheListHasNoRowKeys(t *testing.T) {
 		}
 		return false
 	}
-	if !has(m.FullHelp(), k.Mark) || !has(m.FullHelp(), k.Delete) {
+	if !has(m.Where(), k.Mark) || !has(m.Where(), k.Delete) {
 		t.Fatal("the list's help lacks mark or delete")
 	}
 	m.Update(viewtest.Key("tab"))
 	if m.Focused() != conversations.PaneMessages {
 		t.Fatalf("focus %v", m.Focused())
 	}
-	if has(m.FullHelp(), k.Mark) || has(m.FullHelp(), k.Delete) {
+	if has(m.Where(), k.Mark) || has(m.Where(), k.Delete) {
 		t.Fatal("the messages pane's help offers mark or delete, which do nothing there")
 	}
 }

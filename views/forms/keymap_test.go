@@ -15,7 +15,7 @@ import (
 // marks its choices: the form's bindings are its own, on whatever the key map's are.
 func TestReadOnlyFormsStillMoveAndMark(t *testing.T) {
 	keys := keymap.Default()
-	keys.ReadOnly()
+	keys.Deny(keymap.CanWrite)
 	km := keyMap(keys, huh.NewDefaultKeyMap(), "apply")
 	for name, b := range map[string]key.Binding{"toggle": km.MultiSelect.Toggle, "down": km.MultiSelect.Down,
 		"up": km.Select.Up, "filter": km.Select.Filter} {

@@ -12,7 +12,6 @@ import (
 	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/forms"
 	"github.com/parley-tui/parley/views/viewtest"
@@ -331,7 +330,7 @@ func TestCtrlSSubmitsEveryFormFromAnyField(t *testing.T) {
 	// The submit key is the keymap's Submit binding: rebound (config keys: {submit: f2}),
 	// f2 submits, ctrl+s no longer does, and the help line and the messages name f2.
 	c := ctx()
-	if err := c.Keys.Apply(map[string][]string{keymap.Submit: {"f2"}}); err != nil {
+	if err := c.Keys.Apply(map[string][]string{"submit": {"f2"}}); err != nil {
 		t.Fatal(err)
 	}
 	own := 0
@@ -459,7 +458,7 @@ func TestDiscardQuestionTakesTheYesKey(t *testing.T) {
 	} {
 		c := ctx()
 		if tc.yes != nil {
-			if err := c.Keys.Apply(map[string][]string{keymap.Yes: tc.yes}); err != nil {
+			if err := c.Keys.Apply(map[string][]string{"yes": tc.yes}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -505,8 +504,8 @@ func hoveredOption(t *testing.T, m *forms.Modal) string {
 // rebound printable key is text and moves nothing.
 func TestSelectsTakeTheKeymapsKeys(t *testing.T) {
 	c := ctx()
-	if err := c.Keys.Apply(map[string][]string{keymap.Down: {"v", "down"}, keymap.Up: {"u", "up"}, keymap.Mark: {"x"}, keymap.Search: {"?"}, keymap.Help: {"f1"},
-		keymap.ToggleRead: {"ctrl+r"}}); err != nil { // u is read/unread by default
+	if err := c.Keys.Apply(map[string][]string{"down": {"v", "down"}, "up": {"u", "up"}, "mark": {"x"}, "search": {"?"}, "help": {"f1"},
+		"toggle_read": {"ctrl+r"}}); err != nil { // u is read/unread by default
 		t.Fatal(err)
 	}
 	var pick string

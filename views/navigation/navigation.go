@@ -338,23 +338,8 @@ func (s source) DetailHeight(room int, st list.Status) int {
 // Detail lays out the selected event's fields.
 func (s source) Detail(w, h int) []string { return s.m.detailLines(w, h) }
 
-// ShortHelp lists the screen's main keys.
-func (m *Model) ShortHelp() []key.Binding {
-	k := m.ctx.Keys
-	return []key.Binding{k.Down, k.Up, k.Open, copyURL(k.CopyID), k.Order, k.ToggleDetail, k.Refresh}
-}
-
-// copyURL is the copy key as the screen uses it: it copies the event's URL.
-func copyURL(b key.Binding) key.Binding { return keymap.As(b, "copy URL") }
-
-// FullHelp groups every key of the screen.
-func (m *Model) FullHelp() [][]key.Binding {
-	k := m.ctx.Keys
-	return [][]key.Binding{
-		k.Move(),
-		{k.Open, copyURL(k.CopyID), k.Order, k.ToggleDetail, k.Refresh, k.JumpID},
-	}
-}
+// Where is the navigation screen.
+func (m *Model) Where() keymap.Where { return keymap.InNavigation }
 
 // View renders the frame with the visible events only, exactly the size given.
 func (m *Model) View() string {

@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/viewtest"
 )
@@ -247,7 +246,7 @@ func TestNoteResendAfterAnUnconfirmedSaveAsksFirst(t *testing.T) {
 			e.ctx.Client = p.Client(t, e.info.CustomerToken, true) // one attempt per read
 			yes := "y"
 			if tc.yes != "" {
-				if err := e.ctx.Keys.Apply(map[string][]string{keymap.Yes: {tc.yes}}); err != nil {
+				if err := e.ctx.Keys.Apply(map[string][]string{"yes": {tc.yes}}); err != nil {
 					t.Fatal(err)
 				}
 				yes = tc.yes

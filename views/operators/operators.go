@@ -23,6 +23,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/confirm"
@@ -704,21 +705,8 @@ func (m *Model) updateRow(r Row) {
 	m.arrange()
 }
 
-// ShortHelp lists the screen's main keys.
-func (m *Model) ShortHelp() []key.Binding {
-	k := m.ctx.Keys
-	return []key.Binding{k.Down, k.Up, k.Away, k.Open, k.Status, k.Order, k.Edit, k.Delete, k.ToggleDetail, k.Refresh}
-}
-
-// FullHelp groups every key of the screen.
-func (m *Model) FullHelp() [][]key.Binding {
-	k := m.ctx.Keys
-	return [][]key.Binding{
-		k.Move(),
-		{k.Open, k.Status, k.Order},
-		{k.Away, k.Edit, k.Delete, k.ToggleDetail, k.Refresh, k.JumpID},
-	}
-}
+// Where is the operators screen.
+func (m *Model) Where() keymap.Where { return keymap.InOperators }
 
 // View renders the frame: a header, the column titles, the visible operators and a footer,
 // exactly the size given.

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/views/common"
 )
 
@@ -65,14 +66,13 @@ func (s *fakeScreen) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	}
 	return s, nil
 }
-func (s *fakeScreen) View() string              { return "screen" }
-func (s *fakeScreen) SetSize(int, int)          {}
-func (s *fakeScreen) Focus() tea.Cmd            { return nil }
-func (s *fakeScreen) Blur()                     {}
-func (s *fakeScreen) Title() string             { return "fake" }
-func (s *fakeScreen) Capturing() bool           { return false }
-func (s *fakeScreen) ShortHelp() []key.Binding  { return nil }
-func (s *fakeScreen) FullHelp() [][]key.Binding { return nil }
+func (s *fakeScreen) View() string        { return "screen" }
+func (s *fakeScreen) SetSize(int, int)    {}
+func (s *fakeScreen) Focus() tea.Cmd      { return nil }
+func (s *fakeScreen) Blur()               {}
+func (s *fakeScreen) Title() string       { return "fake" }
+func (s *fakeScreen) Capturing() bool     { return false }
+func (s *fakeScreen) Where() keymap.Where { return keymap.InConvList }
 
 // deliver sends msg to h and then the messages its command leads to.
 func deliver(h *Host, msg tea.Msg) {

@@ -256,12 +256,6 @@ func (m *Model) Wheel(d int) tea.Cmd {
 	return m.PartsIfShown()
 }
 
-// ShortHelp lists the pane's keys.
-func (m Model) ShortHelp() []key.Binding {
-	k := m.ctx.Keys
-	return []key.Binding{k.Up, k.Down, k.Topics, k.Note}
-}
-
 // View renders the visible lines, exactly width×height.
 func (m Model) View() string {
 	if m.width <= 0 || m.height <= 0 {

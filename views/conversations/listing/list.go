@@ -572,21 +572,6 @@ func (s source) Stamp(r *Row, now time.Time) string { return layout.RelTime(r.La
 // Empty says that no conversation matches.
 func (s source) Empty(list.Status) string { return "No conversations match." }
 
-// ShortHelp lists the list's keys.
-func (m Model) ShortHelp() []key.Binding {
-	k := m.ctx.Keys
-	return []key.Binding{k.Down, k.Up, k.Open, k.Search, k.Filter, k.Status, k.Order, k.Mark}
-}
-
-// FullHelp lists the list's keys by group.
-func (m Model) FullHelp() [][]key.Binding {
-	k := m.ctx.Keys
-	return [][]key.Binding{
-		append(k.Move(), k.Open),
-		{k.Search, k.Filter, k.Status, k.Order, k.Back, k.Refresh, k.Mark, k.Delete, k.CopyID, k.JumpID, k.Topics, k.Note},
-	}
-}
-
 // Render lays a row out at the pane width with its age (the stamp). The pinned row shows
 // its number until its detail arrives, and no age without a last message.
 func (s source) Render(row *Row, c list.Cell) string {

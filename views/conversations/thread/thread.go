@@ -778,12 +778,6 @@ func (m Model) block(it item) []string {
 	return out
 }
 
-// ShortHelp lists the pane's keys.
-func (m Model) ShortHelp() []key.Binding {
-	k := m.ctx.Keys
-	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
-}
-
 // View renders the header line and the visible lines, exactly width×height.
 func (m Model) View() string {
 	if m.width <= 0 || m.height <= 0 {

@@ -15,7 +15,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/conversations/thread"
 	"github.com/parley-tui/parley/views/viewtest"
@@ -246,7 +245,7 @@ func TestRRetriesAFailedOlderPage(t *testing.T) {
 			tr := &viewtest.FailingPages{Next: viewtest.Transport(t), Param: "cursor"}
 			c := viewtest.ClientVia(t, sb, tr, client.Config{MaxRetries: -1})
 			ctx := viewtest.Ctx(c)
-			if err := ctx.Keys.Apply(map[string][]string{keymap.Refresh: {refresh}}); err != nil {
+			if err := ctx.Keys.Apply(map[string][]string{"refresh": {refresh}}); err != nil {
 				t.Fatal(err)
 			}
 			m := thread.New(ctx)
