@@ -137,8 +137,26 @@ func (m *Model) filter() {
 	m.cursor = max(0, min(m.cursor, len(m.shown)-1))
 }
 
-// Update moves with the arrow keys (letters are filter text), chooses with enter and
-// cancels with esc; everything else edits the filter.
+// moveTo is where msg puts the cursor, as bound: a move key that types no text (the
+// arrows, page keys, home and end; letters are filter text), or the next and previous
+// pane keys (tab, shift+tab) for the next and previous operator.
+func (m *Model) moveTo(msg tea.KeyPressMsg) (int, bool) {
+	k := m.ctx.Keys
+	last := max(0, len(m.shown)-1)
+	switch {
+	case key.Matches(msg, k.NextPane):
+		return min(last, m.cursor+1), true
+	case key.Matches(msg, k.PrevPane):
+		return max(0, m.cursor-1), true
+	case common.Typed(msg):
+		return m.cursor, false
+	}
+	to, ok := k.Scroll(msg, m.cursor, max(1, m.height/2), last)
+	return max(0, min(last, to)), ok
+}
+
+// Update moves with the move keys that type no text (letters are filter text), chooses
+// with enter and cancels with esc, as bound; everything else edits the filter.
 func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	if m.done {
 		return m, nil
@@ -157,11 +175,9 @@ func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 			it := m.items[m.shown[m.cursor]]
 			m.done = true
 			return m, tea.Sequence(m.ctx.CloseModal(m), m.onPick(it))
-		case msg.String() == "up" || msg.String() == "ctrl+p" || msg.String() == "shift+tab":
-			m.cursor = max(0, m.cursor-1)
-			return m, nil
-		case msg.String() == "down" || msg.String() == "ctrl+n" || msg.String() == "tab":
-			m.cursor = max(0, min(len(m.shown)-1, m.cursor+1))
+		}
+		if to, ok := m.moveTo(msg); ok {
+			m.cursor = to
 			return m, nil
 		}
 		var cmd tea.Cmd

@@ -72,3 +72,26 @@ func TestPickerNamesABotOnce(t *testing.T) {
 		}
 	}
 }
+
+// The picker moves with the keys as the user bound them: a rebound down key moves, the
+// arrow it no longer has does not; so do the next and previous pane keys.
+func TestPickerMovesWithTheBindings(t *testing.T) {
+	ctx := viewtest.Ctx(nil)
+	if err := ctx.Keys.Apply(map[string][]string{"down": {"ctrl+j"}, "next_pane": {"ctrl+l"}}); err != nil {
+		t.Fatal(err)
+	}
+	items := []operatorpick.Item{{ID: 1, Name: "Ana"}, {ID: 2, Name: "Ben"}, {ID: 3, Name: "Cem"}, {ID: 4, Name: "Dora"}}
+	var picked int64
+	m := operatorpick.New(ctx, "Assign to…", "", items, func(it operatorpick.Item) tea.Cmd {
+		picked = it.ID
+		return nil
+	})
+	m.SetSize(80, 24)
+	for _, k := range []string{"ctrl+j", "down", "tab", "ctrl+l", "ctrl+l", "up"} {
+		m.Update(viewtest.Key(k))
+	}
+	m.Update(viewtest.Key("enter"))
+	if picked != 3 {
+		t.Fatalf("ctrl+j, down (unbound), tab (unbound), ctrl+l twice, up picked #%d, want #3", picked)
+	}
+}
