@@ -107,6 +107,12 @@ type Local struct {
 	Needs Caps
 }
 
+// conversationAction is one of the conversation actions (one PATCH each): an edit, live in
+// every pane of the conversations screen.
+func conversationAction(name, k, help, doc string, prio int) Spec {
+	return Spec{Name: name, Keys: []string{k}, Help: help, Doc: doc, In: InConversations, Prio: prio, Group: GroupConversation, Needs: CanWrite}
+}
+
 // moves are the places with something to move in.
 const moves = InScreens | InForm
 
@@ -194,18 +200,12 @@ var table = []Spec{
 	{Name: "upsert", Keys: []string{"a"}, Help: "create/update by identifier", Doc: "contacts", In: InContacts, Prio: 230,
 		Group: GroupEdit, Needs: CanWrite},
 
-	{Name: "take", Keys: []string{"T"}, Help: "take (assign to me)", Doc: "conversations: assigns it to you (asks first when another operator has it)",
-		In: InConversations, Prio: 240, Group: GroupConversation, Needs: CanWrite},
-	{Name: "assign", Keys: []string{"A"}, Help: "assign to…", Doc: "conversations: picks an operator (asks first when another operator has it)",
-		In: InConversations, Prio: 241, Group: GroupConversation, Needs: CanWrite},
-	{Name: "unassign", Keys: []string{"U"}, Help: "unassign", Doc: "conversations (asks first when another operator has it)",
-		In: InConversations, Prio: 242, Group: GroupConversation, Needs: CanWrite},
-	{Name: "end", Keys: []string{"E"}, Help: "end conversation", Doc: "conversations: asks first; frees the slot",
-		In: InConversations, Prio: 243, Group: GroupConversation, Needs: CanWrite},
-	{Name: "reopen", Keys: []string{"O"}, Help: "reopen", Doc: "conversations: an ended one becomes pending",
-		In: InConversations, Prio: 244, Group: GroupConversation, Needs: CanWrite},
-	{Name: "toggle_read", Keys: []string{"u"}, Help: "mark read/unread", Doc: "conversations",
-		In: InConversations, Prio: 245, Group: GroupConversation, Needs: CanWrite},
+	conversationAction("take", "T", "take (assign to me)", "conversations: assigns it to you (asks first when another operator has it)", 240),
+	conversationAction("assign", "A", "assign to…", "conversations: picks an operator (asks first when another operator has it)", 241),
+	conversationAction("unassign", "U", "unassign", "conversations (asks first when another operator has it)", 242),
+	conversationAction("end", "E", "end conversation", "conversations: asks first; frees the slot", 243),
+	conversationAction("reopen", "O", "reopen", "conversations: an ended one becomes pending", 244),
+	conversationAction("toggle_read", "u", "mark read/unread", "conversations", 245),
 
 	{Name: "yes", Keys: []string{"y"}, Help: "yes, go ahead", Doc: "in confirmations (`enter` does not confirm)", In: InConfirm, Prio: 1, Group: GroupConfirm},
 	{Name: "no", Keys: []string{"n"}, Help: "no, cancel", Doc: "in confirmations", In: InConfirm, Prio: 2, Group: GroupConfirm},
