@@ -260,6 +260,31 @@ func TestAllowsByRoleAndPlace(t *testing.T) {
 	}
 }
 
+// What a session may not use in a place, its footer and help there leave out: an agent's
+// operators screen offers away but not edit or delete; the contacts screen offers edit.
+func TestAgentIsOfferedNoOperatorEdits(t *testing.T) {
+	k := Default()
+	k.Deny(CanActAs | CanPickOrg | CanManageOperators)
+	descs := func(w Where) []string {
+		hints, _ := k.Footer(w)
+		var out []string
+		for _, sec := range k.Sections(w) {
+			hints = append(hints, sec.Keys...)
+		}
+		for _, b := range hints {
+			out = append(out, b.Help().Desc)
+		}
+		return out
+	}
+	ops := descs(InOperators)
+	if slices.Contains(ops, "edit") || slices.Contains(ops, "delete") || !slices.Contains(ops, "toggle away") {
+		t.Errorf("an agent on the operators screen is offered %q", ops)
+	}
+	if !slices.Contains(descs(InContactDetail), "edit") {
+		t.Errorf("an agent is not offered a contact's edit: %q", descs(InContactDetail))
+	}
+}
+
 // The table binds every field of KeyMap once: no field without an entry, no entry
 // without a field; names are unique; a footer place is one where the action applies, and
 // a pair's leader ranks before its partner.
