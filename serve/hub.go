@@ -32,6 +32,12 @@ const (
 	DefaultMaxSessions   = 50
 	DefaultIdleTimeout   = 8 * time.Hour
 	DefaultConnPerMinute = 30
+	// DefaultNoSessionTimeout is how long a connection may stay without a session.
+	DefaultNoSessionTimeout = 30 * time.Second
+	// DefaultMaxHandshakes is how many handshakes may be in progress at once.
+	DefaultMaxHandshakes = 64
+	// DefaultHandshakeRate is how many connections all addresses together may open a minute.
+	DefaultHandshakeRate = 300
 )
 
 // Look is how a session's TUI draws on its terminal: the colour profile its renderer
@@ -57,13 +63,24 @@ type Options struct {
 	HostKey gossh.Signer
 	// Addr is where the hub listens (DefaultAddr; port 0 picks a free port).
 	Addr string
-	// MaxSessions is the most sessions at once (DefaultMaxSessions).
+	// MaxSessions is the number of places (DefaultMaxSessions): a session takes one, and so
+	// does a connection without a session.
 	MaxSessions int
 	// IdleTimeout ends a session that had no key for that long (DefaultIdleTimeout).
 	IdleTimeout time.Duration
+	// NoSessionTimeout closes a connection that has no session for that long, from its start
+	// (the handshake included) or from the end of its last session
+	// (DefaultNoSessionTimeout; never longer than IdleTimeout).
+	NoSessionTimeout time.Duration
 	// ConnPerMinute is how many connections one address may open a minute, at once up to
 	// as many (DefaultConnPerMinute).
 	ConnPerMinute int
+	// HandshakeRate is how many connections all addresses together may open a minute, at
+	// once up to as many (DefaultHandshakeRate).
+	HandshakeRate int
+	// MaxHandshakes is how many connections may be in their handshake at once
+	// (DefaultMaxHandshakes); one address may have an eighth of them (at least 1).
+	MaxHandshakes int
 	// Events is the hub client's event hook; the hub fans its events out to the sessions.
 	Events *Events
 	// Audit records every write (nil: none).
@@ -83,10 +100,12 @@ type Options struct {
 	// ReportCrash writes down a panic caught in a session's TUI (its user named).
 	ReportCrash func(user string, c *ui.Crash) (summary, path string, err error)
 
-	// Now is the clock (time.Now); After is the shared pollers' timer (time.After): tests
-	// give their own to decide when a poll runs.
-	Now   func() time.Time
-	After func(time.Duration) <-chan time.Time
+	// Now is the clock (time.Now); After is the shared pollers' timer (time.After) and
+	// AfterFunc the connections' timeouts' and the log tally's (time.AfterFunc): tests give
+	// their own to decide when a poll runs or a timeout ends.
+	Now       func() time.Time
+	After     func(time.Duration) <-chan time.Time
+	AfterFunc func(time.Duration, func()) Timer
 }
 
 // Hub is a running team hub.
@@ -95,17 +114,22 @@ type Hub struct {
 	srv   *ssh.Server
 	ln    net.Listener
 	limit *addrLimiter
+	rate  *rate.Limiter // the handshakes of all addresses (h.mu)
+	tally *tally
 
 	logMu sync.Mutex
 
-	mu        sync.Mutex
-	users     *Users
-	dir       Directory
-	sessions  map[*session]struct{}
-	pollers   map[int64]*poller
-	closing   bool
-	nextID    int64
-	sessionWG sync.WaitGroup
+	mu          sync.Mutex
+	users       *Users
+	dir         Directory
+	sessions    map[*session]struct{}
+	conns       map[*conn]struct{}
+	pending     int            // handshakes in progress
+	pendingFrom map[string]int // handshakes in progress by address
+	pollers     map[int64]*poller
+	closing     bool
+	nextID      int64
+	sessionWG   sync.WaitGroup
 }
 
 // New makes a hub; Serve runs it.
@@ -132,6 +156,16 @@ func New(o Options) (*Hub, error) {
 	if o.ConnPerMinute <= 0 {
 		o.ConnPerMinute = DefaultConnPerMinute
 	}
+	if o.NoSessionTimeout <= 0 {
+		o.NoSessionTimeout = DefaultNoSessionTimeout
+	}
+	o.NoSessionTimeout = min(o.NoSessionTimeout, o.IdleTimeout)
+	if o.HandshakeRate <= 0 {
+		o.HandshakeRate = DefaultHandshakeRate
+	}
+	if o.MaxHandshakes <= 0 {
+		o.MaxHandshakes = DefaultMaxHandshakes
+	}
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
@@ -141,18 +175,26 @@ func New(o Options) (*Hub, error) {
 	if o.After == nil {
 		o.After = time.After
 	}
+	if o.AfterFunc == nil {
+		o.AfterFunc = afterFunc
+	}
 	if o.Directory == nil {
 		o.Directory = Directory{}
 	}
 	h := &Hub{opts: o, users: o.Users, dir: o.Directory, sessions: map[*session]struct{}{}, pollers: map[int64]*poller{},
-		limit: newAddrLimiter(o.ConnPerMinute, o.Now)}
+		conns: map[*conn]struct{}{}, pendingFrom: map[string]int{},
+		limit: newAddrLimiter(o.ConnPerMinute, o.Now), rate: newRate(o.HandshakeRate)}
+	h.tally = newTally(h.after, func(line string) { h.logf("%s", line) })
 	srv, err := wish.NewServer(
 		ssh.PublicKeyAuth(h.authorize),
 		func(s *ssh.Server) error {
 			s.AddHostKey(o.HostKey)
 			s.Version = "parley-hub"
-			s.HandshakeTimeout = 30 * time.Second
+			s.HandshakeTimeout = o.NoSessionTimeout
 			s.ConnCallback = h.admit
+			s.ServerConfigCallback = func(ctx ssh.Context) *gossh.ServerConfig {
+				return &gossh.ServerConfig{AuthLogCallback: h.authLog(ctx)}
+			}
 			s.ConnectionFailedCallback = h.failed
 			s.SessionRequestCallback = h.sessionRequest
 			// Only sessions: port forwarding (direct-tcpip) is an unknown channel type,
@@ -201,9 +243,15 @@ func (h *Hub) Serve() error {
 	return err
 }
 
-// Shutdown ends every session (each TUI quits and restores its terminal, then the
-// session is told why it ends), waits for them up to ctx, and closes the server.
+// Shutdown ends every session, each told "the hub is shutting down" (ShutdownFor).
 func (h *Hub) Shutdown(ctx context.Context) error {
+	return h.ShutdownFor(ctx, "the hub is shutting down")
+}
+
+// ShutdownFor ends every session (each TUI quits and restores its terminal, then the
+// session is told why: why), closes the connections without a session, waits for the
+// sessions up to ctx, and closes the server.
+func (h *Hub) ShutdownFor(ctx context.Context, why string) error {
 	h.mu.Lock()
 	h.closing = true
 	all := make([]*session, 0, len(h.sessions))
@@ -222,8 +270,9 @@ func (h *Hub) Shutdown(ctx context.Context) error {
 	if h.ln != nil {
 		_ = h.ln.Close()
 	}
+	h.closeConnections(true) // nobody to tell
 	for _, s := range all {
-		s.end("the hub is shutting down")
+		s.end(why)
 	}
 	done := make(chan struct{})
 	go func() {
@@ -236,6 +285,8 @@ func (h *Hub) Shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		err = fmt.Errorf("sessions still ending: %w", ctx.Err())
 	}
+	h.closeConnections(false)
+	h.tally.stop()
 	return errors.Join(err, h.srv.Close())
 }
 
@@ -262,33 +313,28 @@ func (h *Hub) knows(org, operator int64) bool {
 }
 
 // authorize accepts a public key of the users file.
-func (h *Hub) authorize(_ ssh.Context, key ssh.PublicKey) bool {
-	_, ok := h.currentUsers().ByKey(key)
-	return ok
-}
-
-// admit lets a connection in unless its address opened too many lately.
-func (h *Hub) admit(_ ssh.Context, c net.Conn) net.Conn {
-	host := hostOf(c.RemoteAddr())
-	if !h.limit.allow(host) {
-		h.logf("refused a connection from %s: more than %d a minute", host, h.opts.ConnPerMinute)
-		return nil
+func (h *Hub) authorize(ctx ssh.Context, key ssh.PublicKey) bool {
+	u, ok := h.currentUsers().ByKey(key)
+	if ok {
+		h.accepted(ctx, u.Name)
 	}
-	return c
+	return ok
 }
 
 // failed logs a connection that ended before a session: most often a key that is not in
 // the users file.
 func (h *Hub) failed(c net.Conn, err error) {
-	if errors.Is(err, io.EOF) {
-		return // a port scan or a client that gave up
+	if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) {
+		return // a port scan, a client that gave up, or closed by the hub (logged then)
 	}
+	host := hostOf(c.RemoteAddr())
 	var auth *gossh.ServerAuthError
 	if errors.As(err, &auth) {
-		h.logf("refused %s: no key of the users file (public keys only)", c.RemoteAddr())
+		h.tally.note(host, "refused (no key of the users file)",
+			fmt.Sprintf("refused %s: no key of the users file (public keys only)", c.RemoteAddr()))
 		return
 	}
-	h.logf("connection from %s failed: %v", c.RemoteAddr(), err)
+	h.tally.note(host, "failed (in the handshake)", fmt.Sprintf("connection from %s failed: %v", c.RemoteAddr(), err))
 }
 
 // sessionRequest accepts a shell and nothing else: a command (exec) and subsystems
@@ -298,10 +344,12 @@ func (h *Hub) sessionRequest(s ssh.Session, kind string) bool {
 	case "shell":
 		return true
 	case "exec":
-		h.logf("refused a command from %s: the hub runs only parley", s.RemoteAddr())
+		h.tally.note(hostOf(s.RemoteAddr()), "refused (a command)",
+			fmt.Sprintf("refused a command from %s: the hub runs only parley", s.RemoteAddr()))
 		_, _ = io.WriteString(s.Stderr(), "parley hub: commands are not run here; connect without one: ssh -t -p PORT HOST\r\n")
 	default:
-		h.logf("refused a %s request from %s", kind, s.RemoteAddr())
+		h.tally.note(hostOf(s.RemoteAddr()), "refused (a "+printable(kind)+" request)",
+			fmt.Sprintf("refused a %s request from %s", printable(kind), s.RemoteAddr()))
 	}
 	return false
 }
@@ -450,6 +498,7 @@ type session struct {
 	id      int64
 	user    User
 	ssh     ssh.Session
+	conn    *conn // its connection
 	hub     *Hub
 	program *tea.Program
 	app     *ui.App
@@ -476,7 +525,8 @@ func (h *Hub) sessionMiddleware(ssh.Handler) ssh.Handler {
 		}
 		pty, _, ok := s.Pty()
 		if !ok {
-			h.logf("%s connected from %s without a terminal: refused", u.Name, s.RemoteAddr())
+			h.tally.note(hostOf(s.RemoteAddr()), "refused (a session without a terminal)",
+				fmt.Sprintf("%s connected from %s without a terminal: refused", u.Name, s.RemoteAddr()))
 			fatal(s, "a terminal is needed: connect with ssh -t")
 			return
 		}
@@ -486,7 +536,8 @@ func (h *Hub) sessionMiddleware(ssh.Handler) ssh.Handler {
 		}
 		sess, err := h.register(u, s)
 		if err != nil {
-			h.logf("refused %s from %s: %v", u.Name, s.RemoteAddr(), err)
+			h.tally.note(hostOf(s.RemoteAddr()), "refused (sessions: "+err.Error()+")",
+				fmt.Sprintf("refused %s from %s: %v", u.Name, s.RemoteAddr(), err))
 			fatal(s, err.Error())
 			return
 		}
@@ -556,14 +607,15 @@ func fatal(s ssh.Session, msg string) {
 func (h *Hub) register(u User, s ssh.Session) (*session, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	switch {
-	case h.closing:
+	if h.closing {
 		return nil, errors.New("the hub is shutting down")
-	case len(h.sessions) >= h.opts.MaxSessions:
-		return nil, fmt.Errorf("%d sessions are connected, the most this hub takes; try again later", h.opts.MaxSessions)
+	}
+	c := connOf(s.Context())
+	if err := h.addSessionLocked(c); err != nil {
+		return nil, err
 	}
 	h.nextID++
-	sess := &session{id: h.nextID, user: u, ssh: s, hub: h, events: make(chan client.Event, 64), polls: make(chan Poll, 1),
+	sess := &session{id: h.nextID, user: u, ssh: s, conn: c, hub: h, events: make(chan client.Event, 64), polls: make(chan Poll, 1),
 		done: make(chan struct{}), started: h.opts.Now()}
 	h.sessions[sess] = struct{}{}
 	h.sessionWG.Add(1)
@@ -577,6 +629,7 @@ func (h *Hub) register(u User, s ssh.Session) (*session, error) {
 func (h *Hub) unregister(sess *session) {
 	h.mu.Lock()
 	delete(h.sessions, sess)
+	h.dropSessionLocked(sess.conn)
 	left := 0
 	for s := range h.sessions {
 		if s.user.Org == sess.user.Org {
@@ -680,7 +733,8 @@ func (s *session) end(why string) {
 		p := s.program
 		s.hub.mu.Unlock()
 		if p == nil {
-			_ = s.ssh.Close()
+			// Its TUI has not started: it will not (program sees why), and the session
+			// is told why as any other.
 			return
 		}
 		go func() {

@@ -72,9 +72,11 @@ func TestTwoKeysSeeTheSameList(t *testing.T) {
 	sam.waitText(fmt.Sprintf("#%d", newest)) // still there
 }
 
-// Only the keys of the users file get in, and only by public key.
+// Only the keys of the users file get in, and only by public key; the refusals are logged,
+// the first of the minute in full and the others summed up when the minute ends.
 func TestOnlyKnownKeysGetIn(t *testing.T) {
-	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}})
+	clock := newManualClock()
+	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, withClock(clock))
 	stranger, _ := newKey(t, "")
 	if c, err := dialWith(th.addr, gossh.PublicKeys(stranger)); err == nil {
 		_ = c.Close()
@@ -89,11 +91,20 @@ func TestOnlyKnownKeysGetIn(t *testing.T) {
 		_ = c.Close()
 		t.Fatal("keyboard-interactive got in")
 	}
-	waitFor(t, 5*time.Second, "the refusals in the log", func() bool {
-		return strings.Count(th.log.String(), "no key of the users file") >= 3
-	})
 	c := th.dial(t, "Vic")
 	_ = c.Close()
+	waitFor(t, 5*time.Second, "the first refusal in the log", func() bool {
+		return strings.Contains(th.log.String(), "no key of the users file (public keys only)")
+	})
+	waitFor(t, 5*time.Second, "every connection closed", func() bool { return th.Connections() == 0 })
+	clock.advance(time.Minute)
+	log := th.log.String()
+	if n := strings.Count(log, "no key of the users file (public keys only)"); n != 1 {
+		t.Errorf("%d lines of refusals, want the first one only:\n%s", n, log)
+	}
+	if !strings.Contains(log, "from 127.0.0.1 in the last minute, 2 more: 2 refused (no key of the users file)") {
+		t.Errorf("the log does not sum up the other refusals:\n%s", log)
+	}
 }
 
 // Only an interactive session with a PTY: a command, a subsystem (sftp), port forwarding
@@ -181,7 +192,7 @@ func TestMaxSessions(t *testing.T) {
 	if code := third.ended(); code != 1 {
 		t.Errorf("the third session ended with %d, want 1", code)
 	}
-	if !strings.Contains(third.text(), "2 sessions are connected, the most this hub takes") {
+	if !strings.Contains(third.text(), "every place of the hub is taken (2: a session or a connection without one takes one); try again later") {
 		t.Errorf("the third session was told %q", third.text())
 	}
 	a.press("q")
@@ -191,18 +202,30 @@ func TestMaxSessions(t *testing.T) {
 	fourth.waitText("conversations")
 }
 
-// One address may open --conn-rate connections a minute.
+// One address may open --conn-rate connections a minute; its refusals write one line and,
+// when the minute ends, one line that counts the others.
 func TestConnectionRateLimit(t *testing.T) {
-	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, func(o *Options) { o.ConnPerMinute = 2 })
+	clock := newManualClock()
+	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, withClock(clock), func(o *Options) { o.ConnPerMinute = 2 })
 	th.dial(t, "Vic")
 	th.dial(t, "Vic")
-	if c, err := dialWith(th.addr, gossh.PublicKeys(th.members["Vic"].signer)); err == nil {
-		_ = c.Close()
-		t.Fatal("a third connection within the minute got in")
+	for range 10 {
+		if c, err := dialWith(th.addr, gossh.PublicKeys(th.members["Vic"].signer)); err == nil {
+			_ = c.Close()
+			t.Fatal("a third connection within the minute got in")
+		}
 	}
-	waitFor(t, 5*time.Second, "the refusal in the log", func() bool {
-		return strings.Contains(th.log.String(), "refused a connection from 127.0.0.1: more than 2 a minute")
-	})
+	const refused = "refused a connection from 127.0.0.1: more than 2 a minute"
+	waitFor(t, 5*time.Second, "the refusal in the log", func() bool { return strings.Contains(th.log.String(), refused) })
+	clock.advance(time.Minute)
+	log := th.log.String()
+	if n := strings.Count(log, refused); n != 1 {
+		t.Errorf("%d lines of refusals, want 1:\n%s", n, log)
+	}
+	if !strings.Contains(log, "from 127.0.0.1 in the last minute, 11 more: 9 refused (more than 2 a minute), 2 closed (no session within 30s)") {
+		t.Errorf("the log does not count the other refusals:\n%s", log)
+	}
+	th.dial(t, "Vic") // a new minute: two more may come
 }
 
 // SIGHUP's reload: a session of a key removed from the users file ends with a message on
