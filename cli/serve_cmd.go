@@ -36,6 +36,10 @@ type serveFlags struct {
 	maxSessions int
 	idleTimeout time.Duration
 	connRate    int
+	// The limits of connections without a session.
+	noSessionTimeout time.Duration
+	maxHandshakes    int
+	handshakeRate    int
 }
 
 const serveLong = `Run the team hub: an SSH server that opens parley for every agent who connects with a key
@@ -71,8 +75,16 @@ It prints one line for eval, PARLEY_SSH_ADDR=host:port, when it listens; the con
 goes to stderr. It uses the same API settings as parley (flags, environment, keyring,
 config file), and the embedded sandbox when nothing is configured.`
 
+// defaultServeFlags are the flags' defaults.
+func defaultServeFlags() serveFlags {
+	return serveFlags{addr: serve.DefaultAddr, maxSessions: serve.DefaultMaxSessions, idleTimeout: serve.DefaultIdleTimeout,
+		connRate: serve.DefaultConnPerMinute, noSessionTimeout: serve.DefaultNoSessionTimeout, maxHandshakes: serve.DefaultMaxHandshakes,
+		handshakeRate: serve.DefaultHandshakeRate}
+}
+
 func newServeCmd(g *globalFlags) *cobra.Command {
 	var f serveFlags
+	d := defaultServeFlags()
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the team hub: parley over SSH for every agent, one poller and one budget",
@@ -86,14 +98,19 @@ func newServeCmd(g *globalFlags) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.addr, "addr", serve.DefaultAddr, "address to listen on (port 0 picks a free port)")
+	fl.StringVar(&f.addr, "addr", d.addr, "address to listen on (port 0 picks a free port)")
 	fl.StringVar(&f.users, "users", "", "the users file (default <config dir>/parley/users.yaml)")
 	fl.StringVar(&f.hostKey, "host-key", "", "the host key, made on first start (default <data dir>/parley/hub_host_ed25519_key)")
 	fl.StringVar(&f.auditLog, "audit-log", "", "append one JSON line per write to this file (default <state dir>/parley/audit.jsonl)")
-	fl.IntVar(&f.maxSessions, "max-sessions", serve.DefaultMaxSessions, "most sessions at once")
-	fl.DurationVar(&f.idleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "end a session after this long without a key")
-	fl.IntVar(&f.connRate, "conn-rate", serve.DefaultConnPerMinute, "connections one address may open per minute")
-	noFiles(cmd, "addr", "max-sessions", "idle-timeout", "conn-rate")
+	fl.IntVar(&f.maxSessions, "max-sessions", d.maxSessions, "most sessions at once")
+	fl.DurationVar(&f.idleTimeout, "idle-timeout", d.idleTimeout, "end a session after this long without a key")
+	fl.IntVar(&f.connRate, "conn-rate", d.connRate, "connections one address may open per minute")
+	fl.DurationVar(&f.noSessionTimeout, "no-session-timeout", d.noSessionTimeout,
+		"close a connection that has no session for this long (from its start or its last session's end)")
+	fl.IntVar(&f.maxHandshakes, "max-handshakes", d.maxHandshakes,
+		"connections in their handshake at once (one address may have an eighth of them)")
+	fl.IntVar(&f.handshakeRate, "handshake-rate", d.handshakeRate, "connections all addresses together may open per minute")
+	noFiles(cmd, "addr", "max-sessions", "idle-timeout", "conn-rate", "no-session-timeout", "max-handshakes", "handshake-rate")
 	return cmd
 }
 
@@ -103,6 +120,8 @@ type serveSettings struct {
 	addr, users, hostKey, auditLog string
 	maxSessions, connRate          int
 	idleTimeout                    time.Duration
+	noSessionTimeout               time.Duration
+	maxHandshakes, handshakeRate   int
 }
 
 // resolveServe merges the flags that were given (changed) over the config file's section
@@ -110,7 +129,8 @@ type serveSettings struct {
 func resolveServe(f serveFlags, changed func(string) bool, s Settings, env func(string) string) (serveSettings, error) {
 	c := s.Serve
 	home := env("HOME")
-	out := serveSettings{addr: f.addr, maxSessions: f.maxSessions, idleTimeout: f.idleTimeout, connRate: f.connRate}
+	out := serveSettings{addr: f.addr, maxSessions: f.maxSessions, idleTimeout: f.idleTimeout, connRate: f.connRate,
+		noSessionTimeout: f.noSessionTimeout, maxHandshakes: f.maxHandshakes, handshakeRate: f.handshakeRate}
 	if !changed("addr") && c.Addr != "" {
 		out.addr = c.Addr
 	}
@@ -122,6 +142,15 @@ func resolveServe(f serveFlags, changed func(string) bool, s Settings, env func(
 	}
 	if !changed("conn-rate") && c.ConnRate != 0 {
 		out.connRate = c.ConnRate
+	}
+	if !changed("no-session-timeout") && c.NoSessionTimeout != 0 {
+		out.noSessionTimeout = c.NoSessionTimeout
+	}
+	if !changed("max-handshakes") && c.MaxHandshakes != 0 {
+		out.maxHandshakes = c.MaxHandshakes
+	}
+	if !changed("handshake-rate") && c.HandshakeRate != 0 {
+		out.handshakeRate = c.HandshakeRate
 	}
 	pickPath := func(flag, name string, file string, def func() (string, error)) (string, error) {
 		switch {
@@ -167,6 +196,16 @@ func resolveServe(f serveFlags, changed func(string) bool, s Settings, env func(
 	}
 	if out.idleTimeout < config.MinIdleTimeout || out.idleTimeout > config.MaxIdleTimeout {
 		return out, fmt.Errorf("--idle-timeout: %s is out of range (%s to %s)", out.idleTimeout, config.MinIdleTimeout, config.MaxIdleTimeout)
+	}
+	if out.noSessionTimeout < config.MinNoSessionTimeout || out.noSessionTimeout > config.MaxNoSessionTimeout {
+		return out, fmt.Errorf("--no-session-timeout: %s is out of range (%s to %s)", out.noSessionTimeout,
+			config.MinNoSessionTimeout, config.MaxNoSessionTimeout)
+	}
+	if out.maxHandshakes < 1 || out.maxHandshakes > config.MaxServeHandshakes {
+		return out, fmt.Errorf("--max-handshakes: %d is out of range (1 to %d)", out.maxHandshakes, config.MaxServeHandshakes)
+	}
+	if out.handshakeRate < 1 || out.handshakeRate > config.MaxServeConnRate {
+		return out, fmt.Errorf("--handshake-rate: %d is out of range (1 to %d)", out.handshakeRate, config.MaxServeConnRate)
 	}
 	return out, nil
 }
@@ -354,6 +393,7 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 	hub, err := serve.New(serve.Options{
 		Client: hubClient, Users: users, Directory: dir, Operators: lister,
 		HostKey: signer, Addr: ss.addr, MaxSessions: ss.maxSessions, IdleTimeout: ss.idleTimeout, ConnPerMinute: ss.connRate,
+		NoSessionTimeout: ss.noSessionTimeout, MaxHandshakes: ss.maxHandshakes, HandshakeRate: ss.handshakeRate,
 		Events: events, Audit: audit, Log: stderr,
 		Keys: func() *keymap.KeyMap {
 			k := keymap.Default()

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -259,8 +260,9 @@ func TestServeRefusesABadUsersFile(t *testing.T) {
 		env := mapEnv(map[string]string{"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "c"), "XDG_DATA_HOME": filepath.Join(dir, "d"),
 			"XDG_STATE_HOME": filepath.Join(dir, "s"), "PARLEY_BASE_URL": run.URL, "PARLEY_TOKEN": info.CustomerToken})
 		changed := func(string) bool { return false }
-		err := runServe(context.Background(), &globalFlags{}, serveFlags{addr: "127.0.0.1:0", users: users, maxSessions: 50,
-			idleTimeout: 8 * time.Hour, connRate: 30}, changed, env, &out, &errOut)
+		f := defaultServeFlags()
+		f.addr, f.users = "127.0.0.1:0", users
+		err := runServe(context.Background(), &globalFlags{}, f, changed, env, &out, &errOut)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want one that says %q", err, c.want)
 		}
@@ -270,8 +272,9 @@ func TestServeRefusesABadUsersFile(t *testing.T) {
 	}
 	// No users file: the error says how to write one.
 	env := mapEnv(map[string]string{"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "none")})
-	err = runServe(context.Background(), &globalFlags{demo: true}, serveFlags{addr: "127.0.0.1:0", maxSessions: 50, idleTimeout: 8 * time.Hour,
-		connRate: 30}, func(string) bool { return false }, env, io.Discard, io.Discard)
+	f := defaultServeFlags()
+	f.addr = "127.0.0.1:0"
+	err = runServe(context.Background(), &globalFlags{demo: true}, f, func(string) bool { return false }, env, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "no users file at "+filepath.Join(dir, "none", "parley", "users.yaml")) ||
 		!strings.Contains(err.Error(), "role: agent") {
 		t.Errorf("without a users file: %v", err)
@@ -281,13 +284,13 @@ func TestServeRefusesABadUsersFile(t *testing.T) {
 // Flags win over the config file's serve: section, which wins over the defaults; its
 // relative paths are read from the config file's directory.
 func TestServeSettingsPrecedence(t *testing.T) {
-	env := writeTestConfig(t, "serve:\n  addr: 0.0.0.0:2300\n  users: team.yaml\n  max_sessions: 7\n  idle_timeout: 2h\n  audit_log: /var/log/a.jsonl\n")
+	env := writeTestConfig(t, "serve:\n  addr: 0.0.0.0:2300\n  users: team.yaml\n  max_sessions: 7\n  idle_timeout: 2h\n  audit_log: /var/log/a.jsonl\n"+
+		"  no_session_timeout: 10s\n  max_handshakes: 9\n")
 	s, err := resolveSettings(context.Background(), &globalFlags{}, mapEnv(env))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defaults := serveFlags{addr: serve.DefaultAddr, maxSessions: serve.DefaultMaxSessions, idleTimeout: serve.DefaultIdleTimeout,
-		connRate: serve.DefaultConnPerMinute}
+	defaults := defaultServeFlags()
 	none := func(string) bool { return false }
 	got, err := resolveServe(defaults, none, s, mapEnv(env))
 	if err != nil {
@@ -296,18 +299,22 @@ func TestServeSettingsPrecedence(t *testing.T) {
 	cfgDir := filepath.Join(env["XDG_CONFIG_HOME"], "parley")
 	want := serveSettings{addr: "0.0.0.0:2300", users: filepath.Join(cfgDir, "team.yaml"), auditLog: "/var/log/a.jsonl",
 		hostKey:     filepath.Join(env["HOME"], ".local", "share", "parley", "hub_host_ed25519_key"),
-		maxSessions: 7, idleTimeout: 2 * time.Hour, connRate: serve.DefaultConnPerMinute}
+		maxSessions: 7, idleTimeout: 2 * time.Hour, connRate: serve.DefaultConnPerMinute,
+		noSessionTimeout: 10 * time.Second, maxHandshakes: 9, handshakeRate: serve.DefaultHandshakeRate}
 	if got != want {
 		t.Errorf("from the config file:\n got %+v\nwant %+v", got, want)
 	}
 	flags := defaults
-	flags.addr, flags.maxSessions, flags.users = "127.0.0.1:0", 3, "mine.yaml"
-	changed := func(name string) bool { return name == "addr" || name == "max-sessions" || name == "users" }
+	flags.addr, flags.maxSessions, flags.users, flags.noSessionTimeout = "127.0.0.1:0", 3, "mine.yaml", 5*time.Second
+	changed := func(name string) bool {
+		return name == "addr" || name == "max-sessions" || name == "users" || name == "no-session-timeout"
+	}
 	got, err = resolveServe(flags, changed, s, mapEnv(env))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.addr != "127.0.0.1:0" || got.maxSessions != 3 || got.users != "mine.yaml" || got.idleTimeout != 2*time.Hour {
+	if got.addr != "127.0.0.1:0" || got.maxSessions != 3 || got.users != "mine.yaml" || got.idleTimeout != 2*time.Hour ||
+		got.noSessionTimeout != 5*time.Second || got.maxHandshakes != 9 {
 		t.Errorf("flags over the file: %+v", got)
 	}
 	bad := defaults
@@ -316,9 +323,21 @@ func TestServeSettingsPrecedence(t *testing.T) {
 		!strings.Contains(err.Error(), "--idle-timeout: 1s is out of range") {
 		t.Errorf("a bad flag: %v", err)
 	}
-	if _, err := resolveServe(serveFlags{addr: "nohost", maxSessions: 1, idleTimeout: time.Hour, connRate: 1}, func(string) bool { return true },
-		Settings{}, mapEnv(env)); err == nil || !strings.Contains(err.Error(), "--addr") {
+	bad = defaults
+	bad.addr = "nohost"
+	if _, err := resolveServe(bad, func(string) bool { return true }, Settings{}, mapEnv(env)); err == nil || !strings.Contains(err.Error(), "--addr") {
 		t.Errorf("a bad address: %v", err)
+	}
+	for flag, set := range map[string]func(*serveFlags){
+		"--no-session-timeout: 2h0m0s is out of range (1s to 1h0m0s)": func(f *serveFlags) { f.noSessionTimeout = 2 * time.Hour },
+		"--max-handshakes: 0 is out of range (1 to 10000)":            func(f *serveFlags) { f.maxHandshakes = 0 },
+		"--handshake-rate: -9223372036854775808 is out of range":      func(f *serveFlags) { f.handshakeRate = math.MinInt64 },
+	} {
+		bad = defaults
+		set(&bad)
+		if _, err := resolveServe(bad, func(string) bool { return true }, Settings{}, mapEnv(env)); err == nil || !strings.Contains(err.Error(), flag) {
+			t.Errorf("want %q: %v", flag, err)
+		}
 	}
 }
 

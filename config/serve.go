@@ -20,17 +20,27 @@ const (
 	ServeMaxSessions = "max_sessions"
 	ServeIdleTimeout = "idle_timeout"
 	ServeConnRate    = "conn_rate"
+	// ServeNoSessionTimeout, ServeMaxHandshakes and ServeHandshakeRate bound the
+	// connections that do not (yet) run a session.
+	ServeNoSessionTimeout = "no_session_timeout"
+	ServeMaxHandshakes    = "max_handshakes"
+	ServeHandshakeRate    = "handshake_rate"
 )
 
-var serveKeys = []string{ServeAddr, ServeUsers, ServeHostKey, ServeAuditLog, ServeMaxSessions, ServeIdleTimeout, ServeConnRate}
+var serveKeys = []string{ServeAddr, ServeUsers, ServeHostKey, ServeAuditLog, ServeMaxSessions, ServeIdleTimeout, ServeConnRate,
+	ServeNoSessionTimeout, ServeMaxHandshakes, ServeHandshakeRate}
 
 // Limits of the serve: settings.
 const (
-	MaxServeSessions  = 10000
-	MinIdleTimeout    = time.Minute
-	MaxIdleTimeout    = 7 * 24 * time.Hour
-	MaxServeConnRate  = 6000
-	serveSectionUsage = "serve must map settings to values, like \"addr: 127.0.0.1:2222\""
+	MaxServeSessions = 10000
+	MinIdleTimeout   = time.Minute
+	MaxIdleTimeout   = 7 * 24 * time.Hour
+	MaxServeConnRate = 6000
+	// MaxServeHandshakes bounds max_handshakes; handshake_rate is 1 to MaxServeConnRate.
+	MaxServeHandshakes  = 10000
+	MinNoSessionTimeout = time.Second
+	MaxNoSessionTimeout = time.Hour
+	serveSectionUsage   = "serve must map settings to values, like \"addr: 127.0.0.1:2222\""
 )
 
 // Serve is the serve: section of a config file: the settings of `parley serve`. A zero
@@ -44,6 +54,12 @@ type Serve struct {
 	MaxSessions int
 	IdleTimeout time.Duration
 	ConnRate    int
+	// NoSessionTimeout closes a connection without a session after that long.
+	NoSessionTimeout time.Duration
+	// MaxHandshakes is how many handshakes may be in progress at once.
+	MaxHandshakes int
+	// HandshakeRate is how many connections all addresses together may open a minute.
+	HandshakeRate int
 	// Lines maps each key of the section to its line in the file.
 	Lines map[string]int
 }
@@ -130,12 +146,30 @@ func (s *Serve) set(name, text string) error {
 			return err
 		}
 		s.ConnRate = n
+	case ServeMaxHandshakes:
+		n, err := intIn(text, 1, MaxServeHandshakes)
+		if err != nil {
+			return err
+		}
+		s.MaxHandshakes = n
+	case ServeHandshakeRate:
+		n, err := intIn(text, 1, MaxServeConnRate)
+		if err != nil {
+			return err
+		}
+		s.HandshakeRate = n
 	case ServeIdleTimeout:
 		d, err := ParseIdleTimeout(text)
 		if err != nil {
 			return err
 		}
 		s.IdleTimeout = d
+	case ServeNoSessionTimeout:
+		d, err := durationIn(text, MinNoSessionTimeout, MaxNoSessionTimeout, "30s or 2m")
+		if err != nil {
+			return err
+		}
+		s.NoSessionTimeout = d
 	}
 	return nil
 }
@@ -156,12 +190,17 @@ func CheckListenAddr(s string) error {
 // ParseIdleTimeout reads a session idle timeout: a Go duration such as 8h or 90m,
 // MinIdleTimeout to MaxIdleTimeout.
 func ParseIdleTimeout(s string) (time.Duration, error) {
+	return durationIn(s, MinIdleTimeout, MaxIdleTimeout, "8h or 90m")
+}
+
+// durationIn reads a Go duration from lo to hi; like names examples for the error.
+func durationIn(s string, lo, hi time.Duration, like string) (time.Duration, error) {
 	d, err := time.ParseDuration(strings.TrimSpace(s))
 	if err != nil {
-		return 0, fmt.Errorf("%q is not a duration like 8h or 90m", s)
+		return 0, fmt.Errorf("%q is not a duration like %s", s, like)
 	}
-	if d < MinIdleTimeout || d > MaxIdleTimeout {
-		return 0, fmt.Errorf("%q is out of range (%s to %s)", s, MinIdleTimeout, MaxIdleTimeout)
+	if d < lo || d > hi {
+		return 0, fmt.Errorf("%q is out of range (%s to %s)", s, lo, hi)
 	}
 	return d, nil
 }

@@ -19,14 +19,18 @@ serve:
   max_sessions: 20
   idle_timeout: 90m
   conn_rate: 12
+  no_session_timeout: 45s
+  max_handshakes: 16
+  handshake_rate: 90
 `
 	c, err := Parse([]byte(data), "c.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := Serve{Addr: "0.0.0.0:2222", Users: "team/users.yaml", HostKey: "~/keys/hub", AuditLog: "/var/log/parley-audit.jsonl",
-		MaxSessions: 20, IdleTimeout: 90 * time.Minute, ConnRate: 12,
-		Lines: map[string]int{"addr": 3, "users": 4, "host_key": 5, "audit_log": 6, "max_sessions": 7, "idle_timeout": 8, "conn_rate": 9}}
+		MaxSessions: 20, IdleTimeout: 90 * time.Minute, ConnRate: 12, NoSessionTimeout: 45 * time.Second, MaxHandshakes: 16, HandshakeRate: 90,
+		Lines: map[string]int{"addr": 3, "users": 4, "host_key": 5, "audit_log": 6, "max_sessions": 7, "idle_timeout": 8, "conn_rate": 9,
+			"no_session_timeout": 10, "max_handshakes": 11, "handshake_rate": 12}}
 	if !reflect.DeepEqual(c.Serve, want) {
 		t.Fatalf("serve section\n got %+v\nwant %+v", c.Serve, want)
 	}
@@ -50,6 +54,9 @@ func TestParseServeProblemsCarryLines(t *testing.T) {
   conn_rate: many
   users: [a, b]
   addr: 127.0.0.1:1
+  no_session_timeout: 2h
+  max_handshakes: -9223372036854775808
+  handshake_rate: 9223372036854775807
 `
 	_, err := Parse([]byte(data), "c.yaml")
 	if err == nil {
@@ -63,6 +70,9 @@ func TestParseServeProblemsCarryLines(t *testing.T) {
 		`c.yaml:6: serve: conn_rate: "many" is not a whole number`,
 		`c.yaml:7: serve: users must be a single value`,
 		`c.yaml:8: serve: addr is set twice (first on line 3)`,
+		`c.yaml:9: serve: no_session_timeout: "2h" is out of range (1s to 1h0m0s)`,
+		`c.yaml:10: serve: max_handshakes: -9223372036854775808 is out of range (1 to 10000)`,
+		`c.yaml:11: serve: handshake_rate: 9223372036854775807 is out of range (1 to 6000)`,
 	} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error\n%s\ndoes not contain\n%s", err, w)

@@ -106,6 +106,9 @@ const example = `# parley configuration
 #   max_sessions: 50
 #   idle_timeout: 8h                # a session without a key for that long ends
 #   conn_rate: 30                   # connections per minute one address may open
+#   no_session_timeout: 30s         # a connection without a session for that long is closed
+#   max_handshakes: 64              # handshakes in progress at once (one address: an eighth)
+#   handshake_rate: 300             # connections per minute all addresses together may open
 `
 
 // Example returns the commented example config file.
