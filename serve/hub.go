@@ -190,7 +190,9 @@ func New(o Options) (*Hub, error) {
 		func(s *ssh.Server) error {
 			s.AddHostKey(o.HostKey)
 			s.Version = "parley-hub"
-			s.HandshakeTimeout = o.NoSessionTimeout
+			// The no-session timeout closes a connection whose handshake has not ended; the
+			// server's deadline is a backstop a little later.
+			s.HandshakeTimeout = o.NoSessionTimeout + 5*time.Second
 			s.ConnCallback = h.admit
 			s.ServerConfigCallback = func(ctx ssh.Context) *gossh.ServerConfig {
 				return &gossh.ServerConfig{AuthLogCallback: h.authLog(ctx)}
