@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -429,4 +430,46 @@ func TestASessionFollowsItsWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	term.waitText("Messages") // side by side from 100 columns
+}
+
+// A session the hub ends before its TUI has started is told why too.
+func TestASessionEndedBeforeItsTUIStartsIsToldWhy(t *testing.T) {
+	drawing, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, func(o *Options) {
+		look := o.Look
+		o.Look = func(env []string) Look {
+			once.Do(func() { close(drawing) })
+			<-release // the TUI is being made
+			return look(env)
+		}
+	})
+	term := open(t, th.dial(t, "Vic"), "Vic", 80, 24)
+	<-drawing
+	shut := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		shut <- th.ShutdownFor(ctx, "the hub is shutting down (a test)")
+	}()
+	waitFor(t, 5*time.Second, "the session told to end", func() bool {
+		th.mu.Lock()
+		defer th.mu.Unlock()
+		for s := range th.sessions {
+			if s.why != "" {
+				return true
+			}
+		}
+		return false
+	})
+	close(release)
+	if code := term.ended(); code != 1 {
+		t.Errorf("the session ended with %d, want 1", code)
+	}
+	if !strings.Contains(term.text(), "parley hub: the hub is shutting down (a test)") {
+		t.Errorf("the session was told %q", term.text())
+	}
+	if err := <-shut; err != nil {
+		t.Error(err)
+	}
 }
