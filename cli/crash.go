@@ -113,6 +113,58 @@ type Process struct {
 	stderr io.Writer
 	exit   func(code int)
 	once   sync.Once
+
+	mu      sync.Mutex
+	crashed map[int]func(summary string) // run before the process ends (atCrash)
+	nextID  int
+}
+
+// crashHookWait bounds what the atCrash functions may take before the process ends.
+const crashHookWait = 3 * time.Second
+
+// atCrash makes Recover run f, with the panic's one-line summary, before it ends the
+// process (the hub tells its sessions why they end); undo takes f back.
+func (p *Process) atCrash(f func(summary string)) (undo func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.crashed == nil {
+		p.crashed = map[int]func(string){}
+	}
+	p.nextID++
+	id := p.nextID
+	p.crashed[id] = f
+	return func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		delete(p.crashed, id)
+	}
+}
+
+// runCrashHooks runs the atCrash functions for at most crashHookWait.
+func (p *Process) runCrashHooks(summary string) {
+	p.mu.Lock()
+	hooks := make([]func(string), 0, len(p.crashed))
+	for _, f := range p.crashed {
+		hooks = append(hooks, f)
+	}
+	p.mu.Unlock()
+	if len(hooks) == 0 {
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// The process is ending already: a second panic here must not stop it from ending
+		// with the first one's report.
+		defer func() { _ = recover() }()
+		for _, f := range hooks {
+			f(summary)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(crashHookWait):
+	}
 }
 
 // crashExitCode is the exit status after an uncaught internal error (the Go runtime's own
@@ -164,6 +216,7 @@ func (p *Process) Recover(where string) {
 			msg += "; details in " + path
 		}
 		writeWithin(p.stderr, "parley: "+sanitize.Text(msg)+"\n", restoreWait)
+		p.runCrashHooks(summary)
 		p.exit(crashExitCode)
 	})
 }

@@ -272,7 +272,7 @@ func runServe(ctx context.Context, g *globalFlags, f serveFlags, changed func(st
 	}
 	ctx, hups, stopped, stopWatch := watchServeSignals(ctx)
 	defer stopWatch()
-	err = startHub(ctx, g, s, ss, hups, stdout, stderr)
+	err = startHub(ctx, g, s, ss, hups, stopped, stdout, stderr)
 	if ctx.Err() != nil {
 		why := stopped()
 		if err != nil && why != "" {
@@ -329,9 +329,10 @@ func watchServeSignals(parent context.Context) (ctx context.Context, hups <-chan
 	}
 }
 
-// startHub starts the hub of settings s and ss and serves until ctx ends (SIGINT, SIGTERM)
-// or the server fails; a value on hups reloads the users file.
-func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings, hups <-chan struct{}, stdout, stderr io.Writer) error {
+// startHub starts the hub of settings s and ss and serves until ctx ends (SIGINT, SIGTERM:
+// stopped names the signal) or the server fails; a value on hups reloads the users file.
+func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings, hups <-chan struct{}, stopped func() string,
+	stdout, stderr io.Writer) error {
 	if err := keymap.Default().Apply(s.Keys); err != nil {
 		return keyError(err, s)
 	}
@@ -432,6 +433,26 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 	fmt.Fprintf(stderr, "parley serve: %s may connect: ssh -p %d HOST; the audit log is %s; press Ctrl-C to stop\n",
 		plural(len(users.List), "user"), addr.(*net.TCPAddr).Port, ss.auditLog)
 
+	// A panic that ends the process ends every session: each is told why first. The
+	// function is taken back when the hub ends normally, not when a panic leaves
+	// serveHub: Recover, deferred in main, runs it then.
+	forget := func() {}
+	if proc != nil {
+		forget = proc.atCrash(func(string) {
+			ctx, cancel := context.WithTimeout(context.Background(), crashHookWait-time.Second)
+			defer cancel()
+			_ = hub.ShutdownFor(ctx, crashReason)
+		})
+	}
+	err = serveHub(ctx, hub, ss, hups, stopped, proc, stderr)
+	forget()
+	return err
+}
+
+// serveHub serves until ctx ends (then every session is told the signal stopped names) or
+// the server fails; a value on hups reloads the users file.
+func serveHub(ctx context.Context, hub *serve.Hub, ss serveSettings, hups <-chan struct{}, stopped func() string, proc *Process,
+	stderr io.Writer) error {
 	served := make(chan error, 1)
 	go func() {
 		if proc != nil {
@@ -447,7 +468,7 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 			}
 			return nil
 		case <-ctx.Done():
-			return shutdownHub(hub, stderr)
+			return shutdownHub(hub, stderr, stopReason(stopped()))
 		case <-hups:
 			fmt.Fprintf(stderr, "parley serve: SIGHUP: reading %s again\n", ss.users)
 			if err := hub.Reload(ctx); err != nil {
@@ -457,12 +478,28 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 	}
 }
 
-// shutdownHub ends every session and the server.
-func shutdownHub(hub *serve.Hub, stderr io.Writer) error {
+// What the sessions are told when the hub ends them all: it is stopping (stopReason), or a
+// panic ends the process (crashReason). A supervisor (docs/hub.md) starts it again.
+const (
+	backAgain   = "when it is back, connect again the same way"
+	crashReason = "the hub stopped after an internal error (its log has the details); " + backAgain
+)
+
+// stopReason is what the sessions are told when the hub stops on signal sig ("" when
+// none is known).
+func stopReason(sig string) string {
+	if sig == "" {
+		return "the hub is shutting down; " + backAgain
+	}
+	return "the hub is shutting down (" + sig + "); " + backAgain
+}
+
+// shutdownHub ends every session, each told why, and the server.
+func shutdownHub(hub *serve.Hub, stderr io.Writer, why string) error {
 	fmt.Fprintf(stderr, "parley serve: stopping: ending %s\n", plural(hub.SessionCount(), "session"))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := hub.Shutdown(ctx); err != nil {
+	if err := hub.ShutdownFor(ctx, why); err != nil {
 		return fmt.Errorf("shut the hub down: %w", err)
 	}
 	fmt.Fprintln(stderr, "parley serve: stopped")

@@ -162,7 +162,7 @@ func TestServeCommand(t *testing.T) {
 	info := run.Server.Info()
 	dir := t.TempDir()
 	anna, annaKey := testKey(t)
-	_, benKey := testKey(t)
+	ben, benKey := testKey(t)
 	usersFile := filepath.Join(dir, "users.yaml")
 	write := func(content string) {
 		if err := os.WriteFile(usersFile, []byte(content), 0o600); err != nil {
@@ -213,8 +213,25 @@ func TestServeCommand(t *testing.T) {
 	}
 	waitFor(t, "the reload in the log", func() bool { return strings.Contains(p.stderr.String(), "reloaded "+usersFile+": 1 user") })
 
+	// SIGTERM: Ben's session ends, his terminal restored and told why.
+	_, benOut, _, benDone := sshTerminal(t, p.addr, ben)
+	waitFor(t, "Ben's conversations", func() bool { return strings.Contains(ansi.Strip(benOut.String()), "conversations") })
 	if err := p.stop(t, syscall.SIGTERM); err != nil {
 		t.Errorf("SIGTERM: %v; stderr:\n%s", err, p.stderr.String())
+	}
+	select {
+	case err := <-benDone:
+		if ee, ok := err.(*gossh.ExitError); !ok || ee.ExitStatus() != 1 {
+			t.Errorf("Ben's session ended with %v, want status 1", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("Ben's session did not end after SIGTERM")
+	}
+	if text := ansi.Strip(benOut.String()); !strings.Contains(text, "parley hub: the hub is shutting down (SIGTERM); when it is back, connect again the same way") {
+		t.Errorf("Ben was told %q", text)
+	}
+	if !strings.Contains(benOut.String(), "\x1b[?1049l") {
+		t.Error("Ben's terminal was not taken off the alternate screen")
 	}
 	if !strings.Contains(p.stderr.String(), "parley serve: stopped") {
 		t.Errorf("stderr:\n%s", p.stderr.String())
