@@ -17,6 +17,7 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/config"
@@ -84,7 +85,6 @@ func defaultServeFlags() serveFlags {
 
 func newServeCmd(g *globalFlags) *cobra.Command {
 	var f serveFlags
-	d := defaultServeFlags()
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the team hub: parley over SSH for every agent, one poller and one budget",
@@ -97,12 +97,19 @@ func newServeCmd(g *globalFlags) *cobra.Command {
 			return runServe(cmd.Context(), g, f, cmd.Flags().Changed, os.Getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
-	fl := cmd.Flags()
+	addServeFlags(cmd.Flags(), &f)
+	noFiles(cmd, "addr", "max-sessions", "idle-timeout", "conn-rate", "no-session-timeout", "max-handshakes", "handshake-rate")
+	return cmd
+}
+
+// addServeFlags defines the flags of `parley serve` on fl, stored in f.
+func addServeFlags(fl *pflag.FlagSet, f *serveFlags) {
+	d := defaultServeFlags()
 	fl.StringVar(&f.addr, "addr", d.addr, "address to listen on (port 0 picks a free port)")
 	fl.StringVar(&f.users, "users", "", "the users file (default <config dir>/parley/users.yaml)")
 	fl.StringVar(&f.hostKey, "host-key", "", "the host key, made on first start (default <data dir>/parley/hub_host_ed25519_key)")
 	fl.StringVar(&f.auditLog, "audit-log", "", "append one JSON line per write to this file (default <state dir>/parley/audit.jsonl)")
-	fl.IntVar(&f.maxSessions, "max-sessions", d.maxSessions, "most sessions at once")
+	fl.IntVar(&f.maxSessions, "max-sessions", d.maxSessions, "places: a session takes one, and so does a connection without a session")
 	fl.DurationVar(&f.idleTimeout, "idle-timeout", d.idleTimeout, "end a session after this long without a key")
 	fl.IntVar(&f.connRate, "conn-rate", d.connRate, "connections one address may open per minute")
 	fl.DurationVar(&f.noSessionTimeout, "no-session-timeout", d.noSessionTimeout,
@@ -110,8 +117,6 @@ func newServeCmd(g *globalFlags) *cobra.Command {
 	fl.IntVar(&f.maxHandshakes, "max-handshakes", d.maxHandshakes,
 		"connections in their handshake at once (one address may have an eighth of them)")
 	fl.IntVar(&f.handshakeRate, "handshake-rate", d.handshakeRate, "connections all addresses together may open per minute")
-	noFiles(cmd, "addr", "max-sessions", "idle-timeout", "conn-rate", "no-session-timeout", "max-handshakes", "handshake-rate")
-	return cmd
 }
 
 // serveSettings are the hub's settings: flags, else the config file's serve: section,

@@ -42,7 +42,9 @@ func TestAHubCrashTellsEverySession(t *testing.T) {
 	f.addr, f.users = "127.0.0.1:0", users
 	stdout := &syncBuffer{}
 	served := make(chan error, 1)
-	go func() { served <- runServe(ctx, &globalFlags{}, f, func(string) bool { return false }, env, stdout, stderr) }()
+	go func() {
+		served <- runServe(ctx, &globalFlags{}, f, func(string) bool { return false }, env, stdout, stderr)
+	}()
 	waitFor(t, "the hub's address", func() bool { return strings.HasSuffix(stdout.String(), "\n") })
 	addr := strings.TrimSpace(strings.TrimPrefix(stdout.String(), "PARLEY_SSH_ADDR="))
 
