@@ -136,27 +136,13 @@ func resolveServe(f serveFlags, changed func(string) bool, s Settings, env func(
 	home := env("HOME")
 	out := serveSettings{addr: f.addr, maxSessions: f.maxSessions, idleTimeout: f.idleTimeout, connRate: f.connRate,
 		noSessionTimeout: f.noSessionTimeout, maxHandshakes: f.maxHandshakes, handshakeRate: f.handshakeRate}
-	if !changed("addr") && c.Addr != "" {
-		out.addr = c.Addr
-	}
-	if !changed("max-sessions") && c.MaxSessions != 0 {
-		out.maxSessions = c.MaxSessions
-	}
-	if !changed("idle-timeout") && c.IdleTimeout != 0 {
-		out.idleTimeout = c.IdleTimeout
-	}
-	if !changed("conn-rate") && c.ConnRate != 0 {
-		out.connRate = c.ConnRate
-	}
-	if !changed("no-session-timeout") && c.NoSessionTimeout != 0 {
-		out.noSessionTimeout = c.NoSessionTimeout
-	}
-	if !changed("max-handshakes") && c.MaxHandshakes != 0 {
-		out.maxHandshakes = c.MaxHandshakes
-	}
-	if !changed("handshake-rate") && c.HandshakeRate != 0 {
-		out.handshakeRate = c.HandshakeRate
-	}
+	fromFile(&out.addr, c.Addr, "addr", changed)
+	fromFile(&out.maxSessions, c.MaxSessions, "max-sessions", changed)
+	fromFile(&out.idleTimeout, c.IdleTimeout, "idle-timeout", changed)
+	fromFile(&out.connRate, c.ConnRate, "conn-rate", changed)
+	fromFile(&out.noSessionTimeout, c.NoSessionTimeout, "no-session-timeout", changed)
+	fromFile(&out.maxHandshakes, c.MaxHandshakes, "max-handshakes", changed)
+	fromFile(&out.handshakeRate, c.HandshakeRate, "handshake-rate", changed)
 	pickPath := func(flag, name string, file string, def func() (string, error)) (string, error) {
 		switch {
 		case flag != "":
@@ -193,26 +179,36 @@ func resolveServe(f serveFlags, changed func(string) bool, s Settings, env func(
 	if err := config.CheckListenAddr(out.addr); err != nil {
 		return out, fmt.Errorf("--addr: %w", err)
 	}
-	if out.maxSessions < 1 || out.maxSessions > config.MaxServeSessions {
-		return out, fmt.Errorf("--max-sessions: %d is out of range (1 to %d)", out.maxSessions, config.MaxServeSessions)
-	}
-	if out.connRate < 1 || out.connRate > config.MaxServeConnRate {
-		return out, fmt.Errorf("--conn-rate: %d is out of range (1 to %d)", out.connRate, config.MaxServeConnRate)
-	}
-	if out.idleTimeout < config.MinIdleTimeout || out.idleTimeout > config.MaxIdleTimeout {
-		return out, fmt.Errorf("--idle-timeout: %s is out of range (%s to %s)", out.idleTimeout, config.MinIdleTimeout, config.MaxIdleTimeout)
-	}
-	if out.noSessionTimeout < config.MinNoSessionTimeout || out.noSessionTimeout > config.MaxNoSessionTimeout {
-		return out, fmt.Errorf("--no-session-timeout: %s is out of range (%s to %s)", out.noSessionTimeout,
-			config.MinNoSessionTimeout, config.MaxNoSessionTimeout)
-	}
-	if out.maxHandshakes < 1 || out.maxHandshakes > config.MaxServeHandshakes {
-		return out, fmt.Errorf("--max-handshakes: %d is out of range (1 to %d)", out.maxHandshakes, config.MaxServeHandshakes)
-	}
-	if out.handshakeRate < 1 || out.handshakeRate > config.MaxServeConnRate {
-		return out, fmt.Errorf("--handshake-rate: %d is out of range (1 to %d)", out.handshakeRate, config.MaxServeConnRate)
+	for _, err := range []error{
+		flagInRange("max-sessions", out.maxSessions, 1, config.MaxServeSessions),
+		flagInRange("conn-rate", out.connRate, 1, config.MaxServeConnRate),
+		flagInRange("idle-timeout", out.idleTimeout, config.MinIdleTimeout, config.MaxIdleTimeout),
+		flagInRange("no-session-timeout", out.noSessionTimeout, config.MinNoSessionTimeout, config.MaxNoSessionTimeout),
+		flagInRange("max-handshakes", out.maxHandshakes, 1, config.MaxServeHandshakes),
+		flagInRange("handshake-rate", out.handshakeRate, 1, config.MaxServeConnRate),
+	} {
+		if err != nil {
+			return out, err
+		}
 	}
 	return out, nil
+}
+
+// fromFile puts the config file's value in *v when the flag was not given and the file
+// sets one (a zero value is not set).
+func fromFile[T comparable](v *T, file T, flag string, changed func(string) bool) {
+	var zero T
+	if !changed(flag) && file != zero {
+		*v = file
+	}
+}
+
+// flagInRange checks a flag's value: lo to hi.
+func flagInRange[T int | time.Duration](flag string, v, lo, hi T) error {
+	if v < lo || v > hi {
+		return fmt.Errorf("--%s: %v is out of range (%v to %v)", flag, v, lo, hi)
+	}
+	return nil
 }
 
 // dataDir is parley's data directory: $XDG_DATA_HOME/parley, else ~/.local/share/parley

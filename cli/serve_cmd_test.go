@@ -111,8 +111,15 @@ func (p *serveProcess) stop(t *testing.T, sig syscall.Signal) error {
 // sshTerminal opens an interactive session with a PTY.
 func sshTerminal(t *testing.T, addr string, key gossh.Signer) (*gossh.Session, *syncBuffer, io.WriteCloser, chan error) {
 	t.Helper()
+	return sshTerminalChecked(t, addr, key, gossh.InsecureIgnoreHostKey())
+}
+
+// sshTerminalChecked is sshTerminal checking the hub's host key with hostKey.
+func sshTerminalChecked(t *testing.T, addr string, key gossh.Signer, hostKey gossh.HostKeyCallback) (*gossh.Session, *syncBuffer,
+	io.WriteCloser, chan error) {
+	t.Helper()
 	c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "me", Auth: []gossh.AuthMethod{gossh.PublicKeys(key)},
-		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 10 * time.Second})
+		HostKeyCallback: hostKey, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
@@ -149,33 +156,74 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// `parley serve` on a configured API: it checks the users file, prints the address for
-// eval, makes the host key and the audit log private, lets a key of the users file in,
-// reloads the file on SIGHUP (a removed key's session ends with a message) and ends on
-// SIGTERM with the session's terminal restored.
-func TestServeCommand(t *testing.T) {
+// hubSandbox serves a small sandbox for a test of the hub.
+func hubSandbox(t *testing.T) (*sandbox.Running, sandbox.Info) {
+	t.Helper()
 	run, err := sandbox.Start(context.Background(), sandbox.Options{Size: sandbox.SizeSmall, BurstRate: -1}, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = run.Close() })
-	info := run.Server.Info()
+	return run, run.Server.Info()
+}
+
+// hubVars is the environment of a hub run against run with its home and XDG directories
+// in dir.
+func hubVars(dir string, run *sandbox.Running, info sandbox.Info) map[string]string {
+	return map[string]string{"PATH": os.Getenv("PATH"), "HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "config"),
+		"XDG_DATA_HOME": filepath.Join(dir, "data"), "XDG_STATE_HOME": filepath.Join(dir, "state"),
+		"XDG_CACHE_HOME": filepath.Join(dir, "cache"), "PARLEY_BASE_URL": run.URL, "PARLEY_TOKEN": info.CustomerToken}
+}
+
+// environ is vars as NAME=value lines.
+func environ(vars map[string]string) []string {
+	var env []string
+	for k, v := range vars {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+// usersFile writes a users file of content in dir and returns its path.
+func usersFile(t *testing.T, dir, content string) string {
+	t.Helper()
+	path := filepath.Join(dir, "users.yaml")
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// endsWithStatus1 waits for a session (sshTerminal's done) to end with status 1, as the
+// hub ends one it tells why; after is what ended it.
+func endsWithStatus1(t *testing.T, done <-chan error, who, after string) {
+	t.Helper()
+	select {
+	case err := <-done:
+		if ee, ok := err.(*gossh.ExitError); !ok || ee.ExitStatus() != 1 {
+			t.Errorf("%s's session ended with %v, want status 1", who, err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%s's session did not end after %s", who, after)
+	}
+}
+
+// `parley serve` on a configured API: it checks the users file, prints the address for
+// eval, makes the host key and the audit log private, lets a key of the users file in,
+// reloads the file on SIGHUP (a removed key's session ends with a message) and ends on
+// SIGTERM with the session's terminal restored.
+func TestServeCommand(t *testing.T) {
+	run, info := hubSandbox(t)
 	dir := t.TempDir()
 	anna, annaKey := testKey(t)
 	ben, benKey := testKey(t)
-	usersFile := filepath.Join(dir, "users.yaml")
-	write := func(content string) {
-		if err := os.WriteFile(usersFile, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	var users string
+	write := func(content string) { users = usersFile(t, dir, content) }
 	annaEntry := fmt.Sprintf("- name: Anna\n  key: %s\n  operator: %d\n  role: agent\n", annaKey, info.RestrictedOperatorID)
 	benEntry := fmt.Sprintf("- name: Ben\n  key: %s\n  role: viewer\n", benKey)
 	write(annaEntry + benEntry)
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"),
-		"XDG_DATA_HOME=" + filepath.Join(dir, "data"), "XDG_STATE_HOME=" + filepath.Join(dir, "state"),
-		"XDG_CACHE_HOME=" + filepath.Join(dir, "cache"), "PARLEY_BASE_URL=" + run.URL, "PARLEY_TOKEN=" + info.CustomerToken}
-	p := startServe(t, env, "--addr", "127.0.0.1:0", "--users", usersFile)
+	env := environ(hubVars(dir, run, info))
+	p := startServe(t, env, "--addr", "127.0.0.1:0", "--users", users)
 
 	hostKey := filepath.Join(dir, "data", "parley", "hub_host_ed25519_key")
 	audit := filepath.Join(dir, "state", "parley", "audit.jsonl")
@@ -200,18 +248,11 @@ func TestServeCommand(t *testing.T) {
 	if err := p.cmd.Process.Signal(syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case err := <-done:
-		if ee, ok := err.(*gossh.ExitError); !ok || ee.ExitStatus() != 1 {
-			t.Errorf("Anna's session ended with %v, want status 1", err)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatalf("Anna's session did not end after SIGHUP; stderr:\n%s", p.stderr.String())
-	}
+	endsWithStatus1(t, done, "Anna", "SIGHUP")
 	if !strings.Contains(ansi.Strip(out.String()), "your key was removed from the hub's users file") {
 		t.Errorf("Anna was told %q", ansi.Strip(out.String()))
 	}
-	waitFor(t, "the reload in the log", func() bool { return strings.Contains(p.stderr.String(), "reloaded "+usersFile+": 1 user") })
+	waitFor(t, "the reload in the log", func() bool { return strings.Contains(p.stderr.String(), "reloaded "+users+": 1 user") })
 
 	// SIGTERM: Ben's session ends, his terminal restored and told why.
 	_, benOut, _, benDone := sshTerminal(t, p.addr, ben)
@@ -219,14 +260,7 @@ func TestServeCommand(t *testing.T) {
 	if err := p.stop(t, syscall.SIGTERM); err != nil {
 		t.Errorf("SIGTERM: %v; stderr:\n%s", err, p.stderr.String())
 	}
-	select {
-	case err := <-benDone:
-		if ee, ok := err.(*gossh.ExitError); !ok || ee.ExitStatus() != 1 {
-			t.Errorf("Ben's session ended with %v, want status 1", err)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("Ben's session did not end after SIGTERM")
-	}
+	endsWithStatus1(t, benDone, "Ben", "SIGTERM")
 	if text := ansi.Strip(benOut.String()); !strings.Contains(text, "parley hub: the hub is shutting down (SIGTERM); when it is back, connect again the same way") {
 		t.Errorf("Ben was told %q", text)
 	}
@@ -242,7 +276,7 @@ func TestServeCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p2 := startServe(t, env, "--addr", "127.0.0.1:0", "--users", usersFile)
+	p2 := startServe(t, env, "--addr", "127.0.0.1:0", "--users", users)
 	after, _ := os.ReadFile(hostKey)
 	if string(before) != string(after) || strings.Contains(p2.stderr.String(), "made a new host key") {
 		t.Error("the second start made another host key")
@@ -255,12 +289,7 @@ func TestServeCommand(t *testing.T) {
 // A users file with a wrong entry stops the start: the error names the entry's line and
 // nothing listens.
 func TestServeRefusesABadUsersFile(t *testing.T) {
-	run, err := sandbox.Start(context.Background(), sandbox.Options{Size: sandbox.SizeSmall, BurstRate: -1}, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = run.Close() })
-	info := run.Server.Info()
+	run, info := hubSandbox(t)
 	dir := t.TempDir()
 	_, key := testKey(t)
 	for _, c := range []struct{ file, want string }{
@@ -291,7 +320,7 @@ func TestServeRefusesABadUsersFile(t *testing.T) {
 	env := mapEnv(map[string]string{"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "none")})
 	f := defaultServeFlags()
 	f.addr = "127.0.0.1:0"
-	err = runServe(context.Background(), &globalFlags{demo: true}, f, func(string) bool { return false }, env, io.Discard, io.Discard)
+	err := runServe(context.Background(), &globalFlags{demo: true}, f, func(string) bool { return false }, env, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "no users file at "+filepath.Join(dir, "none", "parley", "users.yaml")) ||
 		!strings.Contains(err.Error(), "role: agent") {
 		t.Errorf("without a users file: %v", err)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,7 +18,6 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/parley-tui/parley/ledger"
-	"github.com/parley-tui/parley/sandbox"
 )
 
 // A hub killed with SIGKILL while an agent works in it (as the out-of-memory killer would)
@@ -27,33 +25,19 @@ import (
 // starts it (the same command, address and directories) it serves again with the same
 // host key, appending to the same files.
 func TestHubKilledRestartsFromItsFiles(t *testing.T) {
-	run, err := sandbox.Start(context.Background(), sandbox.Options{Size: sandbox.SizeSmall, BurstRate: -1}, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = run.Close() })
-	info := run.Server.Info()
+	run, info := hubSandbox(t)
 	dir := t.TempDir()
 	anna, annaKey := testKey(t)
-	usersFile := filepath.Join(dir, "users.yaml")
-	entry := fmt.Sprintf("- name: Anna\n  key: %s\n  operator: %d\n  role: agent\n", annaKey, info.RestrictedOperatorID)
-	if err := os.WriteFile(usersFile, []byte(entry), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	vars := map[string]string{"PATH": os.Getenv("PATH"), "HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "config"),
-		"XDG_DATA_HOME": filepath.Join(dir, "data"), "XDG_STATE_HOME": filepath.Join(dir, "state"),
-		"XDG_CACHE_HOME": filepath.Join(dir, "cache"), "PARLEY_BASE_URL": run.URL, "PARLEY_TOKEN": info.CustomerToken}
-	var env []string
-	for k, v := range vars {
-		env = append(env, k+"="+v)
-	}
+	users := usersFile(t, dir, fmt.Sprintf("- name: Anna\n  key: %s\n  operator: %d\n  role: agent\n", annaKey, info.RestrictedOperatorID))
+	vars := hubVars(dir, run, info)
+	env := environ(vars)
 	auditLog := filepath.Join(dir, "state", "parley", "audit.jsonl")
 	ledgerDir, err := ledger.DefaultDir(mapEnv(vars))
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	p := startServe(t, env, "--addr", "127.0.0.1:0", "--users", usersFile)
+	p := startServe(t, env, "--addr", "127.0.0.1:0", "--users", users)
 	var hostKey gossh.PublicKey
 	s := openAgent(t, p.addr, anna, func(_ string, _ net.Addr, k gossh.PublicKey) error { hostKey = k; return nil })
 	s.setTopic(t, "Restarted")
@@ -83,7 +67,7 @@ func TestHubKilledRestartsFromItsFiles(t *testing.T) {
 		t.Fatal("the ledger counts nothing after the kill")
 	}
 
-	p2 := startServe(t, env, "--addr", p.addr, "--users", usersFile)
+	p2 := startServe(t, env, "--addr", p.addr, "--users", users)
 	if p2.addr != p.addr {
 		t.Fatalf("started again on %s, want %s", p2.addr, p.addr)
 	}
@@ -124,28 +108,8 @@ type agentSession struct {
 // waits for the conversations.
 func openAgent(t *testing.T, addr string, key gossh.Signer, hostKey gossh.HostKeyCallback) *agentSession {
 	t.Helper()
-	c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "anna", Auth: []gossh.AuthMethod{gossh.PublicKeys(key)},
-		HostKeyCallback: hostKey, Timeout: 10 * time.Second})
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	s, err := c.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.RequestPty("xterm-256color", 40, 120, gossh.TerminalModes{}); err != nil {
-		t.Fatal(err)
-	}
-	a := &agentSession{out: &syncBuffer{}, done: make(chan error, 1)}
-	s.Stdout, s.Stderr = a.out, a.out
-	if a.in, err = s.StdinPipe(); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Shell(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { a.done <- s.Wait() }()
+	_, out, in, done := sshTerminalChecked(t, addr, key, hostKey)
+	a := &agentSession{out: out, in: in, done: done}
 	waitFor(t, "the session's list", func() bool { return listCount.MatchString(ansi.Strip(a.out.String())) })
 	return a
 }
