@@ -234,8 +234,8 @@ func TestServeTwoSSHClients(t *testing.T) {
 	if err := hub.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	s := sam.WaitFor("ssh exited with status", 15*time.Second)
-	if !strings.Contains(s, "the hub is shutting down") {
+	s := sam.WaitFor("ssh exited with status 1", 15*time.Second)
+	if !strings.Contains(s, "parley hub: the hub is shutting down (SIGTERM); when it is back, connect again the same way") {
 		t.Errorf("Sam's pane after the hub stopped:\n%s", s)
 	}
 	if alt := sam.PaneFlag("#{alternate_on}"); alt != "0" {
