@@ -538,7 +538,7 @@ func (h *Hub) sessionMiddleware(ssh.Handler) ssh.Handler {
 		}
 		sess, err := h.register(u, s)
 		if err != nil {
-			h.tally.note(hostOf(s.RemoteAddr()), "refused (sessions: "+err.Error()+")",
+			h.tally.note(hostOf(s.RemoteAddr()), "refused (sessions with every place taken, or the hub stopping)",
 				fmt.Sprintf("refused %s from %s: %v", u.Name, s.RemoteAddr(), err))
 			fatal(s, err.Error())
 			return
