@@ -188,7 +188,7 @@ func exportForm(ctx *common.Ctx, q client.AnalyticsQuery, p Period, pts []client
 			if err != nil {
 				return 0, nil, err
 			}
-			id := ctx.NewTaskID()
+			id := ctx.NewID()
 			target, auto := strings.TrimSpace(path), false
 			if target == "" {
 				target, auto = ExportName(q.Metric, p, f), true

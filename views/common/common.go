@@ -57,8 +57,8 @@ type Ctx struct {
 	// Update); nil when there is no config file to write to.
 	SaveView func(SavedView) error
 
-	// taskSeq numbers tasks (NewTaskID).
-	taskSeq int
+	// ids is the last id NewID gave.
+	ids int
 
 	// opening and closing are modal changes asked for during the current Update; the root
 	// applies them before it handles the next message.
@@ -138,20 +138,14 @@ func (c *Ctx) ActivityNow() Activity {
 	return c.Activity()
 }
 
-// NewTaskID returns a task id that no other task of this app uses, so a TaskDoneMsg reaches
-// only the form or screen that started it. Call it from Update or a form's Submit, never
-// from inside a command.
-func (c *Ctx) NewTaskID() int {
-	c.taskSeq++
-	return c.taskSeq
-}
-
-// NewOwner returns an id that no other list, screen or task of this app uses: a component
-// stamps its requests and results with it, so that a result reaches only the component
-// that asked for it, whatever its type. Call it at construction or from Update.
-func (c *Ctx) NewOwner() int {
-	c.taskSeq++
-	return c.taskSeq
+// NewID returns an id that nothing else of this app uses: the owner id of a list, a
+// screen or a Loader (a component stamps its requests and results with it, so that a
+// result reaches only the component that asked for it, whatever its type), and a task's id
+// (so a TaskDoneMsg reaches only the form or screen that started it). Call it at
+// construction or from Update (or a form's Submit), never from inside a command.
+func (c *Ctx) NewID() int {
+	c.ids++
+	return c.ids
 }
 
 // RequestContext is the context of one request, bounded by timeout; fresh makes it skip
@@ -160,39 +154,13 @@ func RequestContext(timeout time.Duration, fresh bool) (context.Context, context
 	return RequestContextIn(context.Background(), timeout, fresh)
 }
 
-// RequestContextIn is RequestContext within parent (a Generation's context).
+// RequestContextIn is RequestContext within parent (a Loader's context).
 func RequestContextIn(parent context.Context, timeout time.Duration, fresh bool) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithTimeout(parent, timeout)
 	if fresh {
 		ctx = client.Fresh(ctx)
 	}
 	return ctx, cancel
-}
-
-// Generation cancels the requests a pane started for what it showed before, once it moves
-// on: a request waiting out a 429 for a conversation the cursor has left stops instead of
-// retrying and spending the day's budget. Its zero value is ready (Context is then
-// context.Background()); copies share the current generation.
-type Generation struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-}
-
-// Next cancels every request started under the current generation and starts a new one.
-func (g *Generation) Next() {
-	if g.cancel != nil {
-		g.cancel()
-	}
-	g.ctx, g.cancel = context.WithCancel(context.Background())
-}
-
-// Context is the parent for requests of the current generation; read it in Update and
-// hand it to the command.
-func (g Generation) Context() context.Context {
-	if g.ctx == nil {
-		return context.Background()
-	}
-	return g.ctx
 }
 
 // PageLimit is the page size lists ask for: PageSize when the API allows it, else the

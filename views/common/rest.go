@@ -22,7 +22,7 @@ type Rest struct {
 type RestMsg struct{ owner, seq int }
 
 // NewRest returns a rest timer with an owner id of its own.
-func NewRest(ctx *Ctx) Rest { return Rest{owner: ctx.NewOwner()} }
+func NewRest(ctx *Ctx) Rest { return Rest{owner: ctx.NewID()} }
 
 // Moved starts the timer when the cursor went from row before to row now (ids; 0: no
 // row) and now is not the row shown already; the timers of earlier moves become stale.

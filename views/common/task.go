@@ -33,7 +33,7 @@ const TaskTimeout = 90 * time.Second
 // Write is one write (PATCH, POST, PUT, DELETE) run as a task: every write of parley starts
 // through Ctx.Start and reports one TaskDoneMsg.
 type Write struct {
-	// Owner is the id of the component that started it (Ctx.NewOwner); Kind says what it
+	// Owner is the id of the component that started it (Ctx.NewID); Kind says what it
 	// does; Subject is the row it writes (0: several, or none).
 	Owner   int
 	Kind    string
@@ -59,7 +59,7 @@ type Write struct {
 // Start starts w as a new task: it returns the task id (a form waits for it) and the
 // command, which sends w within TaskTimeout and reports a TaskDoneMsg.
 func (c *Ctx) Start(w Write) (taskID int, cmd tea.Cmd) {
-	id := c.NewTaskID()
+	id := c.NewID()
 	return id, c.StartAs(id, w)
 }
 

@@ -78,7 +78,7 @@ type Model struct {
 
 // New returns the screen; the first page loads when the screen is first shown.
 func New(ctx *common.Ctx) *Model {
-	m := &Model{ctx: ctx, List: NewList(ctx), Detail: NewDetail(ctx), showDetail: true, owner: ctx.NewOwner(),
+	m := &Model{ctx: ctx, List: NewList(ctx), Detail: NewDetail(ctx), showDetail: true, owner: ctx.NewID(),
 		views: sv.New(ctx, common.ViewsContacts, codec), rest: common.NewRest(ctx)}
 	m.List.Focus()
 	return m

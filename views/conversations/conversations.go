@@ -72,7 +72,7 @@ func New(ctx *common.Ctx) *Model {
 		Msgs:       thread.New(ctx),
 		Detail:     detail.New(ctx),
 		showDetail: true,
-		owner:      ctx.NewOwner(),
+		owner:      ctx.NewID(),
 		changes:    map[int]stateChange{},
 		views:      sv.New(ctx, common.ViewsConversations, codec),
 		rest:       common.NewRest(ctx),

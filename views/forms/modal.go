@@ -749,7 +749,7 @@ func (m *Modal) succeed(note string) tea.Cmd {
 // verify starts Options.Verify about the write whose answer was lost (m.lost): right after
 // it (pre false), or before a resubmit (pre true).
 func (m *Modal) verify(pre bool) tea.Cmd {
-	id := m.ctx.NewTaskID()
+	id := m.ctx.NewID()
 	m.submitting, m.taskID = true, id
 	m.checking, m.prechecking = !pre, pre
 	if !pre {

@@ -111,7 +111,7 @@ func TestServerErrorKeepsTheFocusAndTheText(t *testing.T) {
 	c := ctx()
 	p := newProgram(forms.New(c, forms.Options{Title: "Person", Build: personForm(&v),
 		Submit: func() (int, tea.Cmd, error) {
-			task = c.NewTaskID()
+			task = c.NewID()
 			return task, nil, nil
 		}}), 76, 40)
 	p.Batch("tab", "tab")

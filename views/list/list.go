@@ -156,7 +156,7 @@ type cached struct{ text, stamp string }
 
 // New returns an empty list of src's rows with its own owner id; Load fetches the first page.
 func New[R any](ctx *common.Ctx, src Source[R], opts Options) Model[R] {
-	return Model[R]{ctx: ctx, src: src, fetch: src.Pages(), opts: opts, owner: ctx.NewOwner(),
+	return Model[R]{ctx: ctx, src: src, fetch: src.Pages(), opts: opts, owner: ctx.NewID(),
 		index: map[int64]int{}, marked: map[int64]bool{}, cache: map[int64]cached{}, busy: map[int64]string{}}
 }
 
@@ -406,7 +406,7 @@ func (m *Model[R]) Forget() {
 	m.win.Reset()
 	m.Unpin()
 	m.pending = false
-	m.owner = m.ctx.NewOwner() // answers to what was asked for the rows gone are not taken
+	m.owner = m.ctx.NewID() // answers to what was asked for the rows gone are not taken
 	m.fit()
 }
 

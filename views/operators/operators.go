@@ -96,7 +96,7 @@ func New(ctx *common.Ctx) *Model {
 	m := &Model{
 		ctx:   ctx,
 		slots: map[int64]slotState{},
-		owner: ctx.NewOwner(),
+		owner: ctx.NewID(),
 	}
 	m.l = list.New[Row](ctx, source{m: m}, list.Options{})
 	return m
@@ -335,7 +335,7 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		return m, m.l.Load(true)
 	case common.ContextChangedMsg:
 		m.gen++
-		m.owner = m.ctx.NewOwner() // the away tasks under way belong to the old context
+		m.owner = m.ctx.NewID() // the away tasks under way belong to the old context
 		m.l.ClearBusy()
 		keep := msg.OperatorOnly && m.l.Loaded()
 		if keep {

@@ -52,7 +52,7 @@ type Views[F interface{ IsZero() bool }] struct {
 // New returns the views of screen from the context's saved views; a view its codec cannot
 // read is left out (the config file's check lets none through).
 func New[F interface{ IsZero() bool }](ctx *common.Ctx, screen string, codec Codec[F]) Views[F] {
-	v := Views[F]{ctx: ctx, screen: screen, codec: codec, owner: ctx.NewOwner(), name: new(string),
+	v := Views[F]{ctx: ctx, screen: screen, codec: codec, owner: ctx.NewID(), name: new(string),
 		queries: []list.Query[F]{{}}}
 	var names []string
 	for _, sv := range ctx.ViewsOf(screen) {
@@ -206,7 +206,7 @@ func (v *Views[F]) SaveForm(q list.Query[F]) tea.Cmd {
 			}
 			view := sv
 			view.Name = strings.TrimSpace(*name)
-			id := ctx.NewTaskID()
+			id := ctx.NewID()
 			return id, func() tea.Msg {
 				err := save(view)
 				if err != nil {

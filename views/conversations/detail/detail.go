@@ -25,7 +25,7 @@ import (
 const requestTimeout = 90 * time.Second
 
 type loadedMsg struct {
-	gen   int
+	stamp common.Stamp
 	id    int64
 	conv  *client.Conversation
 	err   error
@@ -44,8 +44,10 @@ type Model struct {
 	conv    *client.Conversation
 	loading bool
 	err     error
-	gen     int
-	reqs    common.Generation // cancels the requests of an earlier gen
+	// loads stamps the pane's one request at a time (the conversation, or its parts); a
+	// generation per conversation shown (loading another cancels the requests for the
+	// one left).
+	loads   common.Loader
 	lines   []string
 	offset  int
 	width   int
@@ -60,7 +62,7 @@ type Model struct {
 }
 
 // New returns an empty pane.
-func New(ctx *common.Ctx) Model { return Model{ctx: ctx, partsLine: -1} }
+func New(ctx *common.Ctx) Model { return Model{ctx: ctx, loads: common.NewLoader(ctx), partsLine: -1} }
 
 // Conversation is the loaded conversation, if any.
 func (m Model) Conversation() (client.Conversation, bool) {
@@ -85,8 +87,7 @@ func (m *Model) LoadAt(id int64, v client.Version, fresh bool) tea.Cmd {
 	if id == m.id && !fresh && (m.conv != nil || m.loading) {
 		return nil
 	}
-	m.gen++
-	m.reqs.Next()
+	m.loads.Next()
 	m.id, m.version = id, v
 	m.conv = nil
 	m.err = nil
@@ -117,7 +118,6 @@ func (m *Model) Refresh() tea.Cmd {
 	if m.conv == nil {
 		return m.LoadAt(m.id, m.version, true)
 	}
-	m.gen++
 	m.loading = true
 	m.partsErr = nil
 	return m.fetch(true, false)
@@ -136,7 +136,6 @@ func (m *Model) Follow(id int64, v client.Version) tea.Cmd {
 	}
 	held, ok := m.ctx.Client.HeldConversation(id, m.version)
 	if !ok {
-		m.gen++
 		m.loading = true
 		return m.fetch(false, false)
 	}
@@ -152,7 +151,6 @@ func (m *Model) PartsIfShown() tea.Cmd {
 	if m.conv == nil || m.partsLine < 0 || m.partsLoading || m.partsErr != nil || m.loading || !m.lineShown(m.partsLine) {
 		return nil
 	}
-	m.gen++
 	m.partsLoading = true
 	m.rebuild()
 	return m.fetch(false, true)
@@ -168,15 +166,16 @@ func (m Model) lineShown(i int) bool {
 	return i >= m.offset && i < end
 }
 
-// fetch asks for conversation m.id with its parts as the answer awaited (m.gen); parts
-// marks the request for the parts of a conversation shown.
+// fetch asks for conversation m.id with its parts as the answer awaited (superseding the
+// one awaited before); parts marks the request for the parts of a conversation shown.
 func (m *Model) fetch(fresh, parts bool) tea.Cmd {
-	gen, id, v, c, parent := m.gen, m.id, m.version, m.ctx.Client, m.reqs.Context()
+	stamp, parent := m.loads.Start(0)
+	id, v, c := m.id, m.version, m.ctx.Client
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContextIn(parent, requestTimeout, fresh)
 		defer cancel()
 		conv, err := c.ConversationWithParts(ctx, id, v)
-		return loadedMsg{gen: gen, id: id, conv: conv, err: err, parts: parts}
+		return loadedMsg{stamp: stamp, id: id, conv: conv, err: err, parts: parts}
 	}
 }
 
@@ -211,7 +210,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.rebuild() // the detail shows the operator's name, in the current styles
 		return m, nil
 	case loadedMsg:
-		if msg.gen != m.gen || msg.id != m.id {
+		if msg.id != m.id || !m.loads.Take(msg.stamp) {
 			return m, nil
 		}
 		m.loading, m.partsLoading = false, false

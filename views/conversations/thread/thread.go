@@ -74,13 +74,20 @@ const (
 	pageNewer         // the next newer page below the oldest ones: oldest first
 )
 
+// The thread's two kinds of requests (common.Loader keys): the pages, one at a time, and
+// Refresh's, beside them.
+const (
+	loadPage int64 = iota
+	loadRefresh
+)
+
 type pageMsg struct {
-	gen, req int
-	convID   int64
-	kind     int
-	items    []item // in the order the API sends them (see kind)
-	next     string
-	err      error
+	stamp  common.Stamp
+	convID int64
+	kind   int
+	items  []item // in the order the API sends them (see kind)
+	next   string
+	err    error
 	// newest: an answer to Refresh or Follow: the thread with what is new on top, to
 	// append below what is shown.
 	newest bool
@@ -103,11 +110,13 @@ type Model struct {
 	height  int
 	focused bool
 
-	reqs      common.Generation // cancels the requests for the conversation shown before
-	next      string            // link to the next older page ("" = none)
-	requested map[string]bool   // links already asked for: never fetched twice
-	inflight  string            // the link of the page in flight ("" = none or the first)
-	pending   int               // the kind of the page in flight
+	// loads stamps the page requests and Refresh's; a generation per conversation shown
+	// (opening another cancels the requests for the one left).
+	loads     common.Loader
+	next      string          // link to the next older page ("" = none)
+	requested map[string]bool // links already asked for: never fetched twice
+	inflight  string          // the link of the page in flight ("" = none or the first)
+	pending   int             // the kind of the page in flight
 	loading   bool
 	// A gap: items[:gapAt] are the oldest messages (from the first on), items[gapAt:] the
 	// newest; newer links the page after items[gapAt-1], next the page before
@@ -119,11 +128,7 @@ type Model struct {
 	dir      int  // the last scroll's direction: -1 up, 1 down
 	opened   bool // the first page arrived
 	err      error
-	gen, req int
 	requests int // pages requested for this conversation
-	// refreshReq identifies the Refresh in flight (0 = none); older pages and a refresh
-	// have their own ids, so neither drops the other's answer.
-	refreshReq, refreshes int
 
 	blocks     map[string][]string // rendered block per message id at blockWidth
 	blockWidth int
@@ -131,7 +136,7 @@ type Model struct {
 
 // New returns an empty pane.
 func New(ctx *common.Ctx) Model {
-	return Model{ctx: ctx, requested: map[string]bool{}, blocks: map[string][]string{}}
+	return Model{ctx: ctx, loads: common.NewLoader(ctx), requested: map[string]bool{}, blocks: map[string][]string{}}
 }
 
 // ConversationID is the open conversation (0 = none).
@@ -163,8 +168,7 @@ func (m *Model) OpenAt(convID int64, title string, v client.Version, fresh bool)
 	if convID == m.convID && !fresh && (m.opened || m.loading) {
 		return nil
 	}
-	m.gen++
-	m.reqs.Next()
+	m.loads.Next()
 	m.convID = convID
 	m.version = v
 	m.title = title
@@ -178,22 +182,20 @@ func (m *Model) OpenAt(convID int64, title string, v client.Version, fresh bool)
 	m.err = nil
 	m.opened = false
 	m.requests = 0
-	m.refreshReq = 0
 	clear(m.requested)
 	clear(m.blocks)
 	if convID == 0 {
 		m.loading = false
 		return nil
 	}
-	m.req++
 	m.loading, m.pending = true, pageOlder
-	return m.latest(m.req, false, fresh)
+	return m.latest(loadPage, false, fresh)
 }
 
 // Preload shows messages the caller already has (tests and benchmarks), newest first as
 // the API sends them, as a fully loaded thread.
 func (m *Model) Preload(convID int64, title string, msgs []client.Message) {
-	m.gen++
+	m.loads.Next()
 	m.convID, m.title = convID, title
 	m.items = make([]item, len(msgs))
 	for i, msg := range msgs {
@@ -209,14 +211,15 @@ func (m *Model) Preload(convID int64, title string, msgs []client.Message) {
 func (m *Model) Close() { _ = m.Open(0, "", false) }
 
 // latest asks the client for the open conversation's thread at its version: from memory
-// or its newest page merged on top of what is held (fresh: always the newest page). The
-// answer carries req; newest marks an answer to Refresh or Follow.
-func (m *Model) latest(req int, newest, fresh bool) tea.Cmd {
-	gen, conv, v, c, parent := m.gen, m.convID, m.version, m.ctx.Client, m.reqs.Context()
+// or its newest page merged on top of what is held (fresh: always the newest page), as a
+// request of kind key; newest marks an answer to Refresh or Follow.
+func (m *Model) latest(key int64, newest, fresh bool) tea.Cmd {
+	stamp, parent := m.loads.Start(key)
+	conv, v, c := m.convID, m.version, m.ctx.Client
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContextIn(parent, requestTimeout, fresh)
 		defer cancel()
-		msg := pageMsg{gen: gen, req: req, convID: conv, newest: newest}
+		msg := pageMsg{stamp: stamp, convID: conv, newest: newest}
 		th, err := c.LatestMessages(ctx, conv, v, PageSize)
 		if err != nil {
 			msg.err = err
@@ -263,14 +266,14 @@ func (m *Model) fetchNewer(link string) tea.Cmd {
 // page starts one page request of the kind (link: the link it follows, "" for none); its
 // answer comes back as a pageMsg stamped with the request id.
 func (m *Model) page(kind int, link string, get func(context.Context, *client.Client) (*client.CursorPage[client.Message], error)) tea.Cmd {
-	m.req++
 	m.loading = true
 	m.inflight, m.pending = link, kind
-	gen, req, conv, c, parent := m.gen, m.req, m.convID, m.ctx.Client, m.reqs.Context()
+	stamp, parent := m.loads.Start(loadPage)
+	conv, c := m.convID, m.ctx.Client
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContextIn(parent, requestTimeout, false)
 		defer cancel()
-		msg := pageMsg{gen: gen, req: req, convID: conv, kind: kind, requests: 1}
+		msg := pageMsg{stamp: stamp, convID: conv, kind: kind, requests: 1}
 		p, err := get(ctx, c)
 		if err != nil {
 			msg.err = err
@@ -313,12 +316,10 @@ func (m *Model) refresh(fresh bool) tea.Cmd {
 	if m.convID != 0 && !m.opened && !m.loading {
 		return m.OpenAt(m.convID, m.title, m.version, true) // its first page failed: ask for it again
 	}
-	if m.convID == 0 || !m.opened || m.refreshReq != 0 {
+	if m.convID == 0 || !m.opened || m.loads.Pending(loadRefresh) {
 		return nil
 	}
-	m.refreshes++
-	m.refreshReq = m.refreshes
-	return m.latest(m.refreshReq, true, fresh)
+	return m.latest(loadRefresh, true, fresh)
 }
 
 // onNewest takes the answer to Refresh or Follow: the messages not loaded yet go below the
@@ -326,10 +327,9 @@ func (m *Model) refresh(fresh bool) tea.Cmd {
 // that changed). When none of the thread answered was loaded, more arrived than a page
 // holds: the thread starts over from it, as when it was opened.
 func (m Model) onNewest(msg pageMsg) (Model, tea.Cmd) {
-	if msg.gen != m.gen || msg.req != m.refreshReq || msg.convID != m.convID {
+	if msg.convID != m.convID || !m.loads.Take(msg.stamp) {
 		return m, nil
 	}
-	m.refreshReq = 0
 	if msg.err != nil {
 		return m, nil // the next refresh tries again; the thread shown stays
 	}
@@ -359,7 +359,7 @@ func (m Model) onNewest(msg pageMsg) (Model, tea.Cmd) {
 	atBottom := m.atBottom()
 	if !overlap && len(msg.items) > 0 {
 		// A gap between what is loaded and this page: show this page as a fresh thread.
-		m.gen++
+		m.loads.Next()
 		m.items, m.next, m.err, m.loading = nil, msg.next, nil, false
 		m.gap, m.gapAt, m.newer, m.inflight = false, 0, "", ""
 		clear(m.requested)
@@ -477,7 +477,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 // request, is dropped. A failure is shown and kept (the header says r retries), but the
 // oldest page's: that one leaves the thread as it was, and the top key asks again.
 func (m *Model) receive(msg pageMsg) (bool, tea.Cmd) {
-	if msg.gen != m.gen || msg.req != m.req || msg.convID != m.convID {
+	if msg.convID != m.convID || !m.loads.Take(msg.stamp) {
 		return false, nil
 	}
 	m.loading, m.inflight = false, ""

@@ -138,6 +138,24 @@ func TestStalePageOfAnotherConversationIsDropped(t *testing.T) {
 	}
 }
 
+// A page carries its pane's owner id: another thread pane showing the same conversation,
+// with a request of the same generation and number in flight, does not take it.
+func TestAnotherPanesPageIsDropped(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	c := viewtest.Client(t, sb)
+	info := sb.Server.Info()
+	ctx := viewtest.Ctx(c)
+	a, b := thread.New(ctx), thread.New(ctx)
+	a.SetSize(80, 30)
+	b.SetSize(80, 30)
+	fromA := a.Open(info.LongConversationID, "long", false)
+	_ = b.Open(info.LongConversationID, "long", false)
+	b, _ = apply(b, viewtest.Run(fromA, wait))
+	if b.Loaded() != 0 || !b.Loading() {
+		t.Fatalf("pane b took pane a's page: %d loaded, loading %v", b.Loaded(), b.Loading())
+	}
+}
+
 func TestHostileThreadFitsAndIsInert(t *testing.T) {
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
