@@ -53,7 +53,7 @@ const (
 )
 
 type editLoadedMsg struct {
-	req     int
+	stamp   common.Stamp
 	contact *client.Contact
 	err     error
 }
@@ -68,17 +68,18 @@ type Model struct {
 	width      int
 	height     int
 	started    bool
-	editReq    int
-	owner      int         // the screen's owner id: it reports the outcome of the note deletes it starts
-	prompted   bool        // the search prompt opened by itself once (quick lookup): never again
-	rest       common.Rest // the cursor's rest in the list: the contact it rests on is previewed
+	// loads is the screen's own: its owner id reports the outcome of the note deletes it
+	// starts, and it reads the contact for the edit form (the last one asked for wins).
+	loads    common.Loader
+	prompted bool        // the search prompt opened by itself once (quick lookup): never again
+	rest     common.Rest // the cursor's rest in the list: the contact it rests on is previewed
 	// views are the saved views: their row sits above the list when there are any.
 	views sv.Views[client.ContactFilter]
 }
 
 // New returns the screen; the first page loads when the screen is first shown.
 func New(ctx *common.Ctx) *Model {
-	m := &Model{ctx: ctx, List: NewList(ctx), Detail: NewDetail(ctx), showDetail: true, owner: ctx.NewID(),
+	m := &Model{ctx: ctx, List: NewList(ctx), Detail: NewDetail(ctx), showDetail: true, loads: common.NewLoader(ctx),
 		views: sv.New(ctx, common.ViewsContacts, codec), rest: common.NewRest(ctx)}
 	m.List.Focus()
 	return m
@@ -251,7 +252,7 @@ func (m *Model) update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		m.List.UpdateRow(RowFrom(msg.contact))
 		return m, nil
 	case editLoadedMsg:
-		if msg.req != m.editReq {
+		if !m.loads.Take(msg.stamp) {
 			return m, nil
 		}
 		if msg.err != nil {
@@ -344,7 +345,7 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		if msg.Err == nil {
 			m.Detail.RemoveNote(msg.Subject)
 		}
-		if msg.Mine(m.owner) {
+		if msg.Mine(m.loads.Owner()) {
 			return common.DoneToast(msg, fmt.Sprintf("Note #%d deleted", msg.Subject))
 		}
 	}
@@ -481,16 +482,16 @@ func (m *Model) edit() tea.Cmd {
 	if c, ok := m.Detail.Contact(); ok && c.ID == id {
 		return m.ctx.OpenModal(NewEditForm(m.ctx, c))
 	}
-	m.editReq++
-	req, c := m.editReq, m.ctx.Client
+	stamp, parent := m.loads.Start(0)
+	c := m.ctx.Client
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := common.RequestContextIn(parent, requestTimeout, true)
 		defer cancel()
-		ct, err := c.GetContact(client.Fresh(ctx), id)
+		ct, err := c.GetContact(ctx, id)
 		if err != nil {
 			err = fmt.Errorf("load contact %d for editing: %w", id, err)
 		}
-		return editLoadedMsg{req: req, contact: ct, err: err}
+		return editLoadedMsg{stamp: stamp, contact: ct, err: err}
 	}
 }
 
@@ -499,7 +500,7 @@ func (m *Model) edit() tea.Cmd {
 func (m *Model) deleteKey() tea.Cmd {
 	if m.focus == PaneDetail {
 		if id, preview, ok := m.Detail.SelectedNote(); ok {
-			return m.ctx.OpenModal(notes.ConfirmDelete(m.ctx, m.owner, id, preview))
+			return m.ctx.OpenModal(notes.ConfirmDelete(m.ctx, m.loads.Owner(), id, preview))
 		}
 		if _, ok := m.Detail.SelectedConversation(); ok {
 			return common.Toast("Conversations are deleted from the conversations screen; " +

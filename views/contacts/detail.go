@@ -26,36 +26,52 @@ const maxFieldLines = 4
 // DetailPageSize is how many conversations or notes one request asks for.
 const DetailPageSize = 100
 
+// The pane's three kinds of requests (common.Loader keys): the contact, a page of its
+// conversations and a page of its notes.
+const (
+	loadContact int64 = iota
+	loadConversations
+	loadNotes
+)
+
 type contactMsg struct {
-	gen     int
+	stamp   common.Stamp
 	id      int64
 	contact *client.Contact
 	err     error
 }
 
-type convPageMsg list.Page[listing.Row]
+type convPageMsg struct {
+	stamp common.Stamp
+	page  list.Page[listing.Row]
+}
 
-type notePageMsg list.Page[noteItem]
+type notePageMsg struct {
+	stamp common.Stamp
+	page  list.Page[noteItem]
+}
 
 // section is one of the pane's paged lists, the contact's conversations or its notes: the
-// items loaded, the count, the next link and the request in flight.
+// items loaded, the count, the next link, whether a request is in flight, and its key in
+// the pane's loader.
 type section[T any] struct {
 	items   []T
 	count   int
 	next    string
 	loading bool
 	err     error
-	req     int
+	key     int64
 }
 
-// begin starts a request in the pane's generation gen: the first page, or the next one.
-func (s *section[T]) begin(gen int, first bool) list.Request {
-	s.req++
+// begin starts a request of the pane's loader for the section: the first page, or the
+// next one.
+func (s *section[T]) begin(l *common.Loader, first bool) (common.Stamp, context.Context, list.Request) {
+	stamp, parent := l.Start(s.key)
 	s.loading = true
 	if first {
 		s.err = nil
 	}
-	return list.Request{Gen: gen, Req: s.req, Replace: first}
+	return stamp, parent, list.Request{Replace: first}
 }
 
 // more reports whether there is a next page to ask for.
@@ -88,11 +104,11 @@ func (s *section[T]) empty() (err error, none bool) {
 // rest is how many items the next pages hold, and whether there is a next page.
 func (s *section[T]) rest() (int, bool) { return max(0, s.count-len(s.items)), s.next != "" }
 
-// take applies a page when it answers the request in flight of generation gen, and
+// take applies page p when stamp names the request awaited of the pane's loader l, and
 // reports whether it did. A failed page keeps what is loaded. With key set, an item that
 // is already loaded is not added again.
-func (s *section[T]) take(gen int, p list.Page[T], key func(T) int64) bool {
-	if p.Gen != gen || p.Req != s.req {
+func (s *section[T]) take(l *common.Loader, stamp common.Stamp, p list.Page[T], key func(T) int64) bool {
+	if stamp.Key != s.key || !l.Take(stamp) {
 		return false
 	}
 	s.loading = false
@@ -180,7 +196,10 @@ type Detail struct {
 	contact *client.Contact // sanitized copy
 	loading bool
 	err     error
-	gen     int
+	// loads stamps the requests of the contact, its conversations and its notes; a
+	// generation per contact shown (opening another cancels the requests for the one
+	// left).
+	loads common.Loader
 
 	convs section[listing.Row]
 	notes section[noteItem]
@@ -198,7 +217,10 @@ type Detail struct {
 }
 
 // NewDetail returns an empty pane.
-func NewDetail(ctx *common.Ctx) Detail { return Detail{ctx: ctx, cursor: -1} }
+func NewDetail(ctx *common.Ctx) Detail {
+	return Detail{ctx: ctx, cursor: -1, loads: common.NewLoader(ctx),
+		convs: section[listing.Row]{key: loadConversations}, notes: section[noteItem]{key: loadNotes}}
+}
 
 // ID is the contact shown (0 = none).
 func (m Detail) ID() int64 { return m.id }
@@ -254,7 +276,7 @@ func (m *Detail) Blur() { m.focused = false }
 
 // Clear shows no contact.
 func (m *Detail) Clear() {
-	m.gen++
+	m.loads.Next()
 	m.id, m.contact, m.err = 0, nil, nil
 	m.convs.items, m.notes.items = nil, nil
 	m.loading, m.convs.loading, m.notes.loading = false, false, false
@@ -277,19 +299,20 @@ func (m *Detail) Open(id int64, fresh bool) tea.Cmd {
 		m.convs.count, m.notes.count, m.convs.next, m.notes.next = 0, 0, "", ""
 		m.cursor, m.offset, m.first = -1, 0, true
 	}
-	m.gen++
+	m.loads.Next()
 	m.id = id
 	m.err = nil
 	m.loading = true
-	gen, c := m.gen, m.ctx.Client
+	stamp, parent := m.loads.Start(loadContact)
+	c := m.ctx.Client
 	load := func() tea.Msg {
-		ctx, cancel := common.RequestContext(requestTimeout, fresh)
+		ctx, cancel := common.RequestContextIn(parent, requestTimeout, fresh)
 		defer cancel()
 		ct, err := c.GetContact(ctx, id)
 		if err != nil {
 			err = fmt.Errorf("contact %d: %w", id, err)
 		}
-		return contactMsg{gen: gen, id: id, contact: ct, err: err}
+		return contactMsg{stamp: stamp, id: id, contact: ct, err: err}
 	}
 	cmd := tea.Batch(load, m.loadConversations(fresh), m.loadNotes(fresh))
 	m.rebuild()
@@ -300,9 +323,9 @@ func (m *Detail) Open(id int64, fresh bool) tea.Cmd {
 // so it is not fetched again. A contact just created has no conversations or notes yet,
 // so nothing is requested; otherwise its conversations and notes load (fresh).
 func (m *Detail) OpenWith(c client.Contact, created bool) tea.Cmd {
-	m.gen++
+	m.loads.Next()
 	m.id, m.err, m.loading = c.ID, nil, false
-	m.convs, m.notes = section[listing.Row]{req: m.convs.req}, section[noteItem]{req: m.notes.req}
+	m.convs, m.notes = section[listing.Row]{key: loadConversations}, section[noteItem]{key: loadNotes}
 	m.cursor, m.offset, m.first = -1, 0, true
 	sc := sanitizeContact(c)
 	m.contact = &sc
@@ -363,68 +386,70 @@ func (m *Detail) RemoveNote(id int64) {
 
 func (m *Detail) loadConversations(fresh bool) tea.Cmd {
 	id := m.id
-	return firstPage(&m.convs, m.gen, m.ctx.Client, fresh, fmt.Sprintf("conversations of contact %d", id),
+	return firstPage(&m.convs, &m.loads, m.ctx.Client, fresh, fmt.Sprintf("conversations of contact %d", id),
 		func(ctx context.Context, c *client.Client) (*client.Page[client.Conversation], error) {
 			return c.ListConversations(ctx, client.ConversationListOptions{
 				ListOptions: client.ListOptions{Limit: DetailPageSize, Ordering: "-last_message_sent_at"},
 				Filter:      client.ConversationFilter{ContactIdentityID: id},
 			})
-		}, listing.RowFrom, func(p list.Page[listing.Row]) tea.Msg { return convPageMsg(p) })
+		}, listing.RowFrom, func(s common.Stamp, p list.Page[listing.Row]) tea.Msg { return convPageMsg{s, p} })
 }
 
 func (m *Detail) moreConversations() tea.Cmd {
-	return nextPage(&m.convs, m.gen, m.ctx.Client, fmt.Sprintf("conversations of contact %d", m.id),
-		listing.RowFrom, func(p list.Page[listing.Row]) tea.Msg { return convPageMsg(p) })
+	return nextPage(&m.convs, &m.loads, m.ctx.Client, fmt.Sprintf("conversations of contact %d", m.id),
+		listing.RowFrom, func(s common.Stamp, p list.Page[listing.Row]) tea.Msg { return convPageMsg{s, p} })
 }
 
 func (m *Detail) loadNotes(fresh bool) tea.Cmd {
 	id := m.id
-	return firstPage(&m.notes, m.gen, m.ctx.Client, fresh, fmt.Sprintf("notes of contact %d", id),
+	return firstPage(&m.notes, &m.loads, m.ctx.Client, fresh, fmt.Sprintf("notes of contact %d", id),
 		func(ctx context.Context, c *client.Client) (*client.Page[client.Note], error) {
 			return c.ListNotes(ctx, client.NoteListOptions{
 				ListOptions:       client.ListOptions{Limit: DetailPageSize, Ordering: "-created_at"},
 				ContactIdentityID: id,
 			})
-		}, noteFrom, func(p list.Page[noteItem]) tea.Msg { return notePageMsg(p) })
+		}, noteFrom, func(s common.Stamp, p list.Page[noteItem]) tea.Msg { return notePageMsg{s, p} })
 }
 
 func (m *Detail) moreNotes() tea.Cmd {
-	return nextPage(&m.notes, m.gen, m.ctx.Client, fmt.Sprintf("notes of contact %d", m.id),
-		noteFrom, func(p list.Page[noteItem]) tea.Msg { return notePageMsg(p) })
+	return nextPage(&m.notes, &m.loads, m.ctx.Client, fmt.Sprintf("notes of contact %d", m.id),
+		noteFrom, func(s common.Stamp, p list.Page[noteItem]) tea.Msg { return notePageMsg{s, p} })
 }
 
-// firstPage is the command that fetches section s's first page in the pane's generation
-// gen (fresh skips the response cache): fetch asks for it, row makes its items rows, an
-// error names what ("notes of contact 3") and msg makes the page the section's message.
-func firstPage[A, T any](s *section[T], gen int, c *client.Client, fresh bool, what string,
-	fetch func(context.Context, *client.Client) (*client.Page[A], error), row func(A) T, msg func(list.Page[T]) tea.Msg) tea.Cmd {
-	r := s.begin(gen, true)
+// firstPage is the command that fetches section s's first page as a request of the pane's
+// loader l (fresh skips the response cache): fetch asks for it, row makes its items rows,
+// an error names what ("notes of contact 3") and msg makes the stamped page the section's
+// message.
+func firstPage[A, T any](s *section[T], l *common.Loader, c *client.Client, fresh bool, what string,
+	fetch func(context.Context, *client.Client) (*client.Page[A], error), row func(A) T, msg func(common.Stamp, list.Page[T]) tea.Msg) tea.Cmd {
+	stamp, parent, r := s.begin(l, true)
 	return func() tea.Msg {
-		ctx, cancel := common.RequestContext(requestTimeout, fresh)
+		ctx, cancel := common.RequestContextIn(parent, requestTimeout, fresh)
 		defer cancel()
 		p, err := fetch(ctx, c)
 		if err != nil {
 			err = fmt.Errorf("%s: %w", what, err)
 		}
-		return msg(list.FirstPage(r, p, err, row, time.Time{}))
+		return msg(stamp, list.FirstPage(r, p, err, row, time.Time{}))
 	}
 }
 
 // nextPage is firstPage for the page after the loaded ones, at the section's next link;
 // nil when there is none to ask for or a request is in flight.
-func nextPage[A, T any](s *section[T], gen int, c *client.Client, what string, row func(A) T, msg func(list.Page[T]) tea.Msg) tea.Cmd {
+func nextPage[A, T any](s *section[T], l *common.Loader, c *client.Client, what string, row func(A) T, msg func(common.Stamp, list.Page[T]) tea.Msg) tea.Cmd {
 	if !s.more() {
 		return nil
 	}
-	r, link := s.begin(gen, false), s.next
+	link := s.next
+	stamp, parent, r := s.begin(l, false)
 	return func() tea.Msg {
-		ctx, cancel := common.RequestContext(requestTimeout, false)
+		ctx, cancel := common.RequestContextIn(parent, requestTimeout, false)
 		defer cancel()
 		p := list.FetchNext(ctx, c, r, link, list.LinkOffset, nil, row)
 		if p.Err != nil {
 			p.Err = fmt.Errorf("%s: %w", what, p.Err)
 		}
-		return msg(p)
+		return msg(stamp, p)
 	}
 }
 
@@ -455,7 +480,7 @@ func sanitizeContact(c client.Contact) client.Contact {
 func (m Detail) Update(msg tea.Msg) (Detail, tea.Cmd) {
 	switch msg := msg.(type) {
 	case contactMsg:
-		if msg.gen != m.gen || msg.id != m.id {
+		if msg.id != m.id || !m.loads.Take(msg.stamp) {
 			return m, nil
 		}
 		m.loading = false
@@ -472,12 +497,12 @@ func (m Detail) Update(msg tea.Msg) (Detail, tea.Cmd) {
 		c := *m.contact
 		return m, func() tea.Msg { return contactLoadedMsg{contact: c} }
 	case convPageMsg:
-		if m.convs.take(m.gen, list.Page[listing.Row](msg), nil) {
+		if m.convs.take(&m.loads, msg.stamp, msg.page, nil) {
 			m.rebuild()
 		}
 		return m, nil
 	case notePageMsg:
-		if m.notes.take(m.gen, list.Page[noteItem](msg), noteID) {
+		if m.notes.take(&m.loads, msg.stamp, msg.page, noteID) {
 			m.rebuild()
 		}
 		return m, nil
