@@ -537,11 +537,12 @@ func operatorLister(c *client.Client) serve.OperatorsOf {
 		}
 		ctx, cancel := context.WithTimeout(ctx, time.Minute)
 		defer cancel()
-		var out []serve.OperatorRef
-		for op, err := range oc.Operators(ctx) {
-			if err != nil {
-				return nil, err
-			}
+		ops, err := oc.AllOperators(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]serve.OperatorRef, 0, len(ops))
+		for _, op := range ops {
 			name := op.DisplayName
 			if name == "" {
 				name = op.Name

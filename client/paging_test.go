@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestEmptyResultsNextNull(t *testing.T) {
@@ -450,6 +451,41 @@ func TestOperatorsIteratorFollowsOffsetLinks(t *testing.T) {
 	}
 	if q := rec.requests()[0].Query; !equalValues(q, url.Values{"limit": {"100"}}) {
 		t.Errorf("first query %v", q)
+	}
+}
+
+// AllOperators reads every page and returns the operators by id, whatever order the API
+// lists them in (here from the highest id down); the memory answers a second reading.
+func TestAllOperatorsReadsEveryPageInOrderOfID(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		off, _ := strconv.Atoi(r.URL.Query().Get("offset"))
+		var items []string
+		for id := 150 - off; id > max(0, 150-off-100); id-- {
+			items = append(items, fmt.Sprintf(`{"id": %d}`, id))
+		}
+		next := "null"
+		if off+100 < 150 {
+			next = fmt.Sprintf(`"http://%s/prefix/api/um/v3/operators/?limit=100&offset=%d"`, r.Host, off+100)
+		}
+		writeJSON(w, 200, `{"count": 150, "next": `+next+`, "previous": null, "results": [`+strings.Join(items, ",")+`]}`)
+	})
+	c, _ := newTestClient(t, rec.base(), func(cfg *Config) { cfg.CacheTTL = time.Minute })
+	for range 2 {
+		ops, err := c.AllOperators(context.Background())
+		if err != nil {
+			t.Fatal(mustFail(t, err))
+		}
+		if len(ops) != 150 {
+			t.Fatalf("%d operators", len(ops))
+		}
+		for i, op := range ops {
+			if op.ID != int64(i+1) {
+				t.Fatalf("operator %d at position %d", op.ID, i)
+			}
+		}
+	}
+	if rec.count() != 2 {
+		t.Errorf("%d requests for two readings of two pages, want 2", rec.count())
 	}
 }
 

@@ -1,10 +1,12 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"iter"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 )
 
@@ -101,6 +103,24 @@ func (c *Client) Operators(ctx context.Context) iter.Seq2[Operator, error] {
 	return walkOffset(ctx, c, func() (*Page[Operator], error) {
 		return c.ListOperators(ctx, ListOptions{Limit: MaxLimit})
 	})
+}
+
+// AllOperators reads every operator of the organization, page by page (limit 100), in
+// order of id (the owner first) whatever order the API lists them in. It is the one
+// reading of the operator list (the directory, the operators screen, the assign picker,
+// other organizations' names): each page is a GET like any other, answered from the
+// client's memory or by an identical GET in flight when they can (ctx decides: Fresh,
+// Within).
+func (c *Client) AllOperators(ctx context.Context) ([]Operator, error) {
+	var ops []Operator
+	for op, err := range c.Operators(ctx) {
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, op)
+	}
+	slices.SortStableFunc(ops, func(a, b Operator) int { return cmp.Compare(a.ID, b.ID) })
+	return ops, nil
 }
 
 // GetOperator returns one operator.

@@ -4,8 +4,6 @@
 package ui
 
 import (
-	"cmp"
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -143,18 +141,18 @@ type App struct {
 	auto        autoClock // the auto-refresh policy's activity and timer (refresh.go)
 	safe        safety    // panics caught in Init, Update, View or a command (safe.go)
 	hits        hits      // where the last frame drew the tabs and the top modal (mouse.go)
-	opsReq      int
-	back        []backEntry  // where the jumps came from, newest last (back.go)
-	quitAsk     common.Modal // the open "discard …?" question before quitting, if any
-	saved       State        // the state last written (or restored)
+	// loads stamps the root's own requests (the operator directory, the check before a
+	// switch of organization); the zero loader: the root is one, its owner id 0.
+	loads   common.Loader
+	back    []backEntry  // where the jumps came from, newest last (back.go)
+	quitAsk common.Modal // the open "discard …?" question before quitting, if any
+	saved   State        // the state last written (or restored)
 
 	// Organization and operator context (context.go).
 	opList    []client.Operator // the current organization's operators, for ctrl+p
 	opsOrg    int64             // the organization the operator directory came from
 	tokenOrg  int64             // the token's default organization, once a directory showed it
 	opsFor    int64             // the organization header the directory was asked with
-	orgReq    int               // organization probe in flight
-	switchReq int               // the latest switch to another organization (stale checks drop)
 	switching *contextPickedMsg // a switch waiting for the API to confirm the organization
 }
 
@@ -238,30 +236,33 @@ func (a *App) initCmds() tea.Cmd {
 	return tea.Batch(append(cmds, a.focusRestored())...)
 }
 
+// The root's kinds of requests (keys of its common.Loader).
+const (
+	loadDirectory int64 = iota // the operator directory
+	loadSwitch                 // the directory of the organization a switch goes to
+)
+
+// directoryTimeout bounds the reading of an operator directory (every page).
+const directoryTimeout = 60 * time.Second
+
 func (a *App) loadOperators() tea.Cmd {
-	a.opsReq++
-	req, c := a.opsReq, a.ctx.Client
+	c := a.ctx.Client
 	a.opsFor = c.OrganizationID()
-	return func() tea.Msg {
-		ops, err := fetchOperators(c)
-		return common.OperatorsLoadedMsg{ReqID: req, Operators: ops, Err: err}
-	}
+	return a.readDirectory(loadDirectory, c, func(stamp common.Stamp, ops []client.Operator, err error) tea.Msg {
+		return common.OperatorsLoadedMsg{Stamp: stamp, Operators: ops, Err: err}
+	})
 }
 
-// fetchOperators reads the whole operator directory (runs in a command).
-func fetchOperators(c *client.Client) ([]client.Operator, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	var ops []client.Operator
-	for op, err := range c.Operators(ctx) {
-		if err != nil {
-			return nil, err
-		}
-		ops = append(ops, op)
+// readDirectory is the command that reads the whole operator directory through c, as the
+// root's request of kind key; msg makes the answer its message.
+func (a *App) readDirectory(key int64, c *client.Client, msg func(common.Stamp, []client.Operator, error) tea.Msg) tea.Cmd {
+	stamp, parent := a.loads.Start(key)
+	return func() tea.Msg {
+		ctx, cancel := common.RequestContextIn(parent, directoryTimeout, false)
+		defer cancel()
+		ops, err := c.AllOperators(ctx)
+		return msg(stamp, ops, err)
 	}
-	// Offered by id (the owner first), whatever order the API lists them in.
-	slices.SortStableFunc(ops, func(a, b client.Operator) int { return cmp.Compare(a.ID, b.ID) })
-	return ops, nil
 }
 
 func (a *App) listen() tea.Cmd {
@@ -336,7 +337,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, nil
 	case common.OperatorsLoadedMsg:
-		if msg.ReqID != a.opsReq {
+		if !a.loads.Take(msg.Stamp) {
 			return a, nil
 		}
 		if msg.Err != nil {

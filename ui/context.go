@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -32,9 +31,9 @@ type contextPickedMsg struct {
 
 // orgsFoundMsg is the answer of the organization probe.
 type orgsFoundMsg struct {
-	req  int
-	orgs []int64
-	err  error
+	stamp common.Stamp
+	orgs  []int64
+	err   error
 }
 
 type pickItem struct {
@@ -54,7 +53,8 @@ type picker struct {
 	width   int
 	height  int
 	loading bool
-	req     int
+	// loads stamps the picker's request (the organization picker's probe).
+	loads common.Loader
 	// choose turns a typed id into the context to switch to.
 	choose func(id int64) contextPickedMsg
 	// found fills the list from the probe (organization picker only).
@@ -71,7 +71,7 @@ func newPicker(ctx *common.Ctx, title, placeholder string) *picker {
 	st.Focused.Prompt, st.Blurred.Prompt = ctx.Styles.Muted, ctx.Styles.Muted
 	in.SetStyles(st)
 	in.Focus()
-	return &picker{ctx: ctx, title: title, input: in}
+	return &picker{ctx: ctx, title: title, input: in, loads: common.NewLoader(ctx)}
 }
 
 func (p *picker) Init() tea.Cmd    { return nil }
@@ -86,7 +86,7 @@ func (p *picker) ShortHelp() []key.Binding {
 func (p *picker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	switch msg := msg.(type) {
 	case orgsFoundMsg:
-		if msg.req == p.req && p.found != nil {
+		if p.found != nil && p.loads.Take(msg.stamp) {
 			p.loading = false
 			p.found(p, msg)
 		}
@@ -180,14 +180,12 @@ func (p *picker) View() string {
 // every organization a customer token may read (docs/api-notes.md, "Token kind"); their ids,
 // the configured one and the current one make the list, and any id can be typed.
 func (a *App) orgPicker() tea.Cmd {
-	a.orgReq++
 	cur := a.ctx.Client
 	curOrg, curOp := cur.OrganizationID(), cur.OperatorID()
 	baseOrg := a.base.OrganizationID()
 	known := a.opsOrg
 	p := newPicker(a.ctx, "Organization (Service-Organization-Id)", "1001")
 	p.loading = true
-	p.req = a.orgReq
 	p.note = "Choosing another organization acts as its default operator (the owner)."
 	p.choose = func(id int64) contextPickedMsg {
 		op := int64(0)
@@ -245,16 +243,17 @@ func (a *App) orgPicker() tea.Cmd {
 		build(msg.orgs)
 	}
 	probe := a.base.WithContext(0, 0)
-	req, now := a.orgReq, a.ctx.Now()
+	now := a.ctx.Now()
+	stamp, parent := p.loads.Start(0)
 	a.ctx.OpenModal(p)
 	return tea.Batch(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := common.RequestContextIn(parent, 30*time.Second, false)
 		defer cancel()
 		q := client.AnalyticsQuery{Metric: client.MetricConversationCategory,
 			From: now.UTC().AddDate(0, 0, -(probeDays - 1)), To: now.UTC()}
 		pts, err := probe.AnalyticsWindowPoints(ctx, q, client.AnalyticsWindow{From: q.From, To: q.To})
 		if err != nil {
-			return orgsFoundMsg{req: req, err: fmt.Errorf("organization probe: %w", err)}
+			return orgsFoundMsg{stamp: stamp, err: fmt.Errorf("organization probe: %w", err)}
 		}
 		var ids []int64
 		for _, pt := range pts {
@@ -262,7 +261,7 @@ func (a *App) orgPicker() tea.Cmd {
 				ids = append(ids, pt.OrganizationID)
 			}
 		}
-		return orgsFoundMsg{req: req, orgs: ids}
+		return orgsFoundMsg{stamp: stamp, orgs: ids}
 	})
 }
 
@@ -307,10 +306,10 @@ func (a *App) operatorPicker() tea.Cmd {
 // switchProbedMsg answers the check that comes before a switch to another organization:
 // the operator directory as the API returns it in the new context.
 type switchProbedMsg struct {
-	req int
-	to  contextPickedMsg
-	ops []client.Operator
-	err error
+	stamp common.Stamp
+	to    contextPickedMsg
+	ops   []client.Operator
+	err   error
 }
 
 // setContext switches organization and operator. A switch of the acting operator alone
@@ -322,7 +321,7 @@ type switchProbedMsg struct {
 // were.
 func (a *App) setContext(msg contextPickedMsg) tea.Cmd {
 	cur := a.ctx.Client
-	a.switchReq++ // whatever was being checked is no longer wanted
+	a.loads.Drop(loadSwitch) // whatever was being checked is no longer wanted
 	a.switching = nil
 	if msg.org == cur.OrganizationID() && msg.op == cur.OperatorID() {
 		return nil
@@ -330,18 +329,16 @@ func (a *App) setContext(msg contextPickedMsg) tea.Cmd {
 	if msg.org == cur.OrganizationID() {
 		return a.applyContext(msg, nil, false)
 	}
-	req, c := a.switchReq, a.base.WithContext(msg.org, msg.op)
 	a.switching = &msg
-	return func() tea.Msg {
-		ops, err := fetchOperators(c)
-		return switchProbedMsg{req: req, to: msg, ops: ops, err: err}
-	}
+	return a.readDirectory(loadSwitch, a.base.WithContext(msg.org, msg.op), func(stamp common.Stamp, ops []client.Operator, err error) tea.Msg {
+		return switchProbedMsg{stamp: stamp, to: msg, ops: ops, err: err}
+	})
 }
 
 // onSwitchProbed switches when the API answered for the organization asked for, and
 // otherwise stays where it was.
 func (a *App) onSwitchProbed(msg switchProbedMsg) tea.Cmd {
-	if msg.req != a.switchReq {
+	if !a.loads.Take(msg.stamp) {
 		return nil // superseded by a later choice
 	}
 	a.switching = nil
@@ -401,9 +398,9 @@ func (a *App) applyContext(msg contextPickedMsg, ops []client.Operator, probed b
 		a.ctx.Operators = map[int64]string{}
 	}
 	if probed {
-		a.opsReq++ // a directory still loading for the old context is stale now
+		a.loads.Drop(loadDirectory) // a directory still loading for the old context is stale now
 		a.opsFor = msg.org
-		dir = a.applyDirectory(common.OperatorsLoadedMsg{ReqID: a.opsReq, Operators: ops})
+		dir = a.applyDirectory(common.OperatorsLoadedMsg{Operators: ops})
 	} else {
 		dir = a.loadOperators()
 	}

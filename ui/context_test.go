@@ -226,9 +226,10 @@ func TestOrganizationTokenCannotSwitch(t *testing.T) {
 // A check that a later choice superseded is dropped.
 func TestStaleSwitchCheckIsDropped(t *testing.T) {
 	l, info := startApp(t, nil, 100, 30)
-	l.app.switchReq = 7
+	stale, _ := l.app.loads.Start(loadSwitch)
+	l.app.loads.Start(loadSwitch) // a later choice
 	other := info.OrgIDs[1]
-	l.Deliver(switchProbedMsg{req: 6, to: contextPickedMsg{org: other},
+	l.Deliver(switchProbedMsg{stamp: stale, to: contextPickedMsg{org: other},
 		ops: []client.Operator{{ID: 1, OrganizationID: other}}})
 	l.Settle()
 	if l.app.ctx.Client.OrganizationID() != 0 || l.app.opsOrg != info.DefaultOrgID {

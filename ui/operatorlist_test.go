@@ -30,8 +30,8 @@ func TestOperatorListRequestsOfAVisitToEveryScreen(t *testing.T) {
 		ttl  time.Duration
 		want int
 	}{
-		{"memory on", 2 * time.Minute, 4},
-		{"memory off", 0, 5},
+		{"memory on", 2 * time.Minute, 3},
+		{"memory off", 0, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			log := &viewtest.RequestLog{}

@@ -11,7 +11,6 @@ package analytics
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -64,9 +63,11 @@ type result struct {
 	at     time.Time
 }
 
-// run is a query being fetched window by window.
+// run is a query being fetched window by window: a generation of the screen's runs
+// loader, cancelled when the run is replaced or ends (a queued window never goes out for a
+// query nobody looks at any more).
 type run struct {
-	id      int
+	stamp   common.Stamp // the window in flight's
 	key     string
 	query   client.AnalyticsQuery
 	period  Period
@@ -74,10 +75,6 @@ type run struct {
 	next    int // index of the window in flight
 	points  []client.DataPoint
 	fresh   bool
-	// ctx is cancelled when the run is replaced, so a queued window never goes out for a
-	// query nobody looks at any more.
-	ctx    context.Context
-	cancel context.CancelFunc
 	// queuedUntil is when the window in flight may leave the client's limiter (zero when
 	// it went out at once).
 	queuedUntil time.Time
@@ -95,7 +92,7 @@ type (
 		mode client.OperatorMode
 	}
 	windowMsg struct {
-		runID  int
+		stamp  common.Stamp
 		key    string
 		index  int
 		points []client.DataPoint
@@ -127,7 +124,7 @@ type Model struct {
 	focused  bool
 	seq      int  // debounce generation
 	armed    bool // an automatic run waits for tick seq
-	runSeq   int
+	runs     common.Loader
 	run      *run
 	cache    map[string]*result
 	cur      *result // results of the current query, nil until fetched
@@ -154,12 +151,12 @@ type Model struct {
 
 	// Names of operators of other organizations (a customer token's results cover every
 	// organization; the root's directory has the current one's): one operator list per
-	// organization, asked once per run of parley. namesReq holds the request id asked, -1
-	// once answered.
-	names     map[int64]string
-	namesReq  map[int64]int
-	namesSeq  int
-	namesSeen int // lists of names taken in, so the table measures its operators again
+	// organization, asked once per run of parley (namesAsked), a request of nameLoads
+	// keyed by the organization's id.
+	names      map[int64]string
+	namesAsked map[int64]bool
+	nameLoads  common.Loader
+	namesSeen  int // lists of names taken in, so the table measures its operators again
 
 	width, height int
 
@@ -179,9 +176,11 @@ func New(ctx *common.Ctx) *Model {
 		cache:  map[string]*result{},
 		table:  list.Window{Overlap: 1},
 
-		names:    map[int64]string{},
-		namesReq: map[int64]int{},
-		after:    common.Tick,
+		runs:       common.NewLoader(ctx),
+		names:      map[int64]string{},
+		namesAsked: map[int64]bool{},
+		nameLoads:  common.NewLoader(ctx),
+		after:      common.Tick,
 	}
 	m.now = ctx.Now()
 	m.refreshQuery()
@@ -300,9 +299,7 @@ func (m *Model) running() bool { return m.run != nil && m.run.key == m.key }
 func (m *Model) inFuture() bool { return FutureRange(m.period, m.ctx.Now()) != nil }
 
 func (m *Model) stopRun() {
-	if m.run != nil && m.run.cancel != nil {
-		m.run.cancel()
-	}
+	m.runs.Next()
 	m.run = nil
 }
 
@@ -327,9 +324,7 @@ func (m *Model) start(fresh bool) tea.Cmd {
 		return nil
 	}
 	m.stopRun()
-	m.runSeq++
-	ctx, cancel := context.WithCancel(context.Background())
-	m.run = &run{id: m.runSeq, key: m.key, query: q, period: m.period, windows: Plan(q), fresh: fresh, ctx: ctx, cancel: cancel}
+	m.run = &run{key: m.key, query: q, period: m.period, windows: Plan(q), fresh: fresh}
 	m.err = ""
 	return tea.Batch(m.fetchNext(), m.startClock())
 }
@@ -344,18 +339,17 @@ func (m *Model) fetchNext() tea.Cmd {
 	if m.delay > 0 {
 		r.queuedUntil = m.now.Add(m.delay)
 	}
-	ctx, q, w, id, idx, n, key, fresh := r.ctx, r.query, r.windows[r.next], r.id, r.next, len(r.windows), r.key, r.fresh
+	stamp, parent := m.runs.Start(0)
+	r.stamp = stamp
+	q, w, idx, n, key, fresh := r.query, r.windows[r.next], r.next, len(r.windows), r.key, r.fresh
 	return func() tea.Msg {
-		wctx, cancel := context.WithTimeout(ctx, windowTimeout)
+		wctx, cancel := common.RequestContextIn(parent, windowTimeout, fresh)
 		defer cancel()
-		if fresh {
-			wctx = client.Fresh(wctx)
-		}
 		pts, err := c.AnalyticsWindowPoints(wctx, q, w)
 		if err != nil {
 			err = fmt.Errorf("analytics %s, window %d of %d: %w", q.Metric, idx+1, n, err)
 		}
-		return windowMsg{runID: id, key: key, index: idx, points: pts, err: err}
+		return windowMsg{stamp: stamp, key: key, index: idx, points: pts, err: err}
 	}
 }
 
@@ -363,7 +357,7 @@ func (m *Model) fetchNext() tea.Cmd {
 // and its results are cached. Results of any other run are dropped.
 func (m *Model) onWindow(msg windowMsg) tea.Cmd {
 	r := m.run
-	if r == nil || msg.runID != r.id || msg.key != r.key || msg.index != r.next {
+	if r == nil || msg.key != r.key || msg.index != r.next || !m.runs.Take(msg.stamp) {
 		return nil // stale: a newer query replaced this one
 	}
 	if msg.err != nil {
@@ -401,7 +395,7 @@ func (m *Model) onWindow(msg windowMsg) tea.Cmd {
 // namesMsg carries the operator names of one organization.
 type namesMsg struct {
 	org   int64
-	req   int
+	stamp common.Stamp
 	names map[int64]string
 	err   error
 }
@@ -413,28 +407,28 @@ func (m *Model) askNames(points []client.DataPoint) tea.Cmd {
 	for i := range points {
 		p := &points[i]
 		if p.OperatorID == nil || p.OrganizationID == 0 || m.ctx.Operators[*p.OperatorID] != "" ||
-			m.names[*p.OperatorID] != "" || m.namesReq[p.OrganizationID] != 0 || slices.Contains(orgs, p.OrganizationID) {
+			m.names[*p.OperatorID] != "" || m.namesAsked[p.OrganizationID] || slices.Contains(orgs, p.OrganizationID) {
 			continue
 		}
 		orgs = append(orgs, p.OrganizationID)
 	}
 	var cmds []tea.Cmd
 	for _, org := range orgs {
-		m.namesSeq++
-		req := m.namesSeq
-		m.namesReq[org] = req
+		m.namesAsked[org] = true
+		stamp, parent := m.nameLoads.Start(org)
 		c := m.ctx.Client.WithContext(org, 0) // as that organization's default operator
 		cmds = append(cmds, func() tea.Msg {
-			ctx, cancel := context.WithTimeout(context.Background(), windowTimeout)
+			ctx, cancel := common.RequestContextIn(parent, windowTimeout, false)
 			defer cancel()
-			names := map[int64]string{}
-			for op, err := range c.Operators(ctx) {
-				if err != nil {
-					return namesMsg{org: org, req: req, err: err}
-				}
+			ops, err := c.AllOperators(ctx)
+			if err != nil {
+				return namesMsg{org: org, stamp: stamp, err: err}
+			}
+			names := make(map[int64]string, len(ops))
+			for _, op := range ops {
 				names[op.ID] = sanitize.Line(cmp.Or(op.DisplayName, op.Name))
 			}
-			return namesMsg{org: org, req: req, names: names}
+			return namesMsg{org: org, stamp: stamp, names: names}
 		})
 	}
 	return tea.Batch(cmds...)
@@ -443,8 +437,8 @@ func (m *Model) askNames(points []client.DataPoint) tea.Cmd {
 // namesPending is how many organizations' operator lists are still on their way.
 func (m *Model) namesPending() int {
 	n := 0
-	for _, req := range m.namesReq {
-		if req > 0 {
+	for org := range m.namesAsked {
+		if m.nameLoads.Pending(org) {
 			n++
 		}
 	}
@@ -549,10 +543,10 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		}
 		return m, nil
 	case namesMsg:
-		if m.namesReq[msg.org] != msg.req {
+		if msg.stamp.Key != msg.org || !m.nameLoads.Take(msg.stamp) {
 			return m, nil
 		}
-		m.namesReq[msg.org] = -1 // a failed list leaves ids shown; it is not asked again this run
+		// A failed list leaves ids shown; it is not asked again this run (namesAsked).
 		for id, n := range msg.names {
 			m.names[id] = n
 		}

@@ -538,7 +538,7 @@ func loadSynthetic(t *testing.T, m *Model, pts []client.DataPoint) {
 		if i == 0 {
 			part = pts
 		}
-		m.Update(windowMsg{runID: m.run.id, key: m.run.key, index: i, points: part})
+		m.Update(windowMsg{stamp: m.run.stamp, key: m.run.key, index: i, points: part})
 	}
 	if !m.Loaded() {
 		t.Fatal("synthetic results not loaded")
@@ -553,27 +553,27 @@ func TestStaleResultsDropped(t *testing.T) {
 	m := New(offlineCtx(t))
 	m.focused = true
 	m.start(false)
-	old := *m.run
+	old, oldCtx := *m.run, m.runs.Context()
 	m.Update(typed("h")) // another query: the old run is cancelled
 	if m.run != nil {
 		t.Fatal("the run of the previous query was not stopped")
 	}
-	if old.ctx.Err() == nil {
+	if oldCtx.Err() == nil {
 		t.Error("the previous run's context was not cancelled")
 	}
-	m.Update(windowMsg{runID: old.id, key: old.key, index: 0, points: []client.DataPoint{pt("2026-11-01T00:00:00", nil)}})
+	m.Update(windowMsg{stamp: old.stamp, key: old.key, index: 0, points: []client.DataPoint{pt("2026-11-01T00:00:00", nil)}})
 	if m.Loaded() || len(m.cache) != 0 {
 		t.Fatal("a stale window was taken")
 	}
 	// A late window of a run that is current but for the wrong index is dropped too.
 	m.start(false)
-	m.Update(windowMsg{runID: m.run.id, key: m.run.key, index: 5})
+	m.Update(windowMsg{stamp: m.run.stamp, key: m.run.key, index: 5})
 	if m.Loaded() || m.run == nil || m.run.next != 0 {
 		t.Fatal("a window out of order was taken")
 	}
 	// An error keeps nothing and says what happened.
 	cmd := func() tea.Cmd {
-		_, c := m.Update(windowMsg{runID: m.run.id, key: m.run.key, index: 0, err: context.DeadlineExceeded})
+		_, c := m.Update(windowMsg{stamp: m.run.stamp, key: m.run.key, index: 0, err: context.DeadlineExceeded})
 		return c
 	}()
 	if m.running() || m.Loaded() || m.err == "" || cmd == nil {

@@ -17,7 +17,7 @@ func TestEnterRetriesAFailedRefresh(t *testing.T) {
 	m.focused = true
 	m.SetSize(100, 30)
 	m.start(false)
-	m.Update(windowMsg{runID: m.run.id, key: m.run.key, index: 0, points: []client.DataPoint{pt("2026-11-01T00:00:00", nil)}})
+	m.Update(windowMsg{stamp: m.run.stamp, key: m.run.key, index: 0, points: []client.DataPoint{pt("2026-11-01T00:00:00", nil)}})
 	if !m.Loaded() || m.running() {
 		t.Fatal("the first run did not complete")
 	}
@@ -25,7 +25,7 @@ func TestEnterRetriesAFailedRefresh(t *testing.T) {
 	if !m.running() || !m.run.fresh {
 		t.Fatal("r did not start a fresh run")
 	}
-	m.Update(windowMsg{runID: m.run.id, key: m.run.key, index: 0, err: context.DeadlineExceeded})
+	m.Update(windowMsg{stamp: m.run.stamp, key: m.run.key, index: 0, err: context.DeadlineExceeded})
 	if m.running() || m.err == "" {
 		t.Fatalf("the failed refresh is not shown: running %v, err %q", m.running(), m.err)
 	}

@@ -331,7 +331,7 @@ type ContextChangedMsg struct {
 
 // OperatorsLoadedMsg carries the operator directory the root loaded (for names).
 type OperatorsLoadedMsg struct {
-	ReqID     int
+	Stamp     Stamp // the root's request (zero for a directory the root had already)
 	Operators []client.Operator
 	Err       error
 }

@@ -320,7 +320,7 @@ func countOf(n int, singular, plural string) string {
 func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 	var cmd tea.Cmd
 	m.List, cmd = m.List.Update(msg)
-	if msg.Mine(m.owner) {
+	if msg.Mine(m.loads.Owner()) {
 		cmd = tea.Batch(cmd, m.onChangeDone(msg))
 	}
 	switch {

@@ -51,11 +51,11 @@ type Model struct {
 	restingID    int64       // the open conversation: the thread and detail panes show it
 	openedAt     int64       // the list row under the cursor when it was opened
 	started      bool
-	// The conversation actions (state.go): the screen's task owner id, the changes sent
-	// and not yet answered by task id, and the assign picker's operator request.
-	owner   int
+	// The conversation actions (state.go): the screen's loader (its owner id is the
+	// owner of the tasks; it reads the assign picker's operators) and the changes sent
+	// and not yet answered, by task id.
+	loads   common.Loader
 	changes map[int]stateChange
-	pickReq int
 	// advancing: the next conversation key was pressed on the last row loaded, this one;
 	// the cursor moves on when the next page arrives.
 	advancing int64
@@ -72,7 +72,7 @@ func New(ctx *common.Ctx) *Model {
 		Msgs:       thread.New(ctx),
 		Detail:     detail.New(ctx),
 		showDetail: true,
-		owner:      ctx.NewID(),
+		loads:      common.NewLoader(ctx),
 		changes:    map[int]stateChange{},
 		views:      sv.New(ctx, common.ViewsConversations, codec),
 		rest:       common.NewRest(ctx),

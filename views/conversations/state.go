@@ -171,34 +171,34 @@ func (m *Model) assign() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	m.pickReq++
-	req, c := m.pickReq, m.ctx.Client
+	stamp, parent := m.loads.Start(loadPick)
+	c := m.ctx.Client
 	return func() tea.Msg {
-		ctx, cancel := common.RequestContext(common.TaskTimeout, true)
+		ctx, cancel := common.RequestContextIn(parent, common.TaskTimeout, true)
 		defer cancel()
-		var ops []client.Operator
-		for op, err := range c.Operators(ctx) {
-			if err != nil {
-				return operatorsForPickMsg{req: req, row: r, err: fmt.Errorf("list operators: %w", err)}
-			}
-			ops = append(ops, op)
+		ops, err := c.AllOperators(ctx)
+		if err != nil {
+			return operatorsForPickMsg{stamp: stamp, row: r, err: fmt.Errorf("list operators: %w", err)}
 		}
-		return operatorsForPickMsg{req: req, row: r, ops: ops}
+		return operatorsForPickMsg{stamp: stamp, row: r, ops: ops}
 	}
 }
 
+// loadPick is the assign picker's operator request (a common.Loader key of the screen).
+const loadPick int64 = 0
+
 // operatorsForPickMsg is the operator list the assign picker opens with.
 type operatorsForPickMsg struct {
-	req int
-	row listing.Row
-	ops []client.Operator
-	err error
+	stamp common.Stamp
+	row   listing.Row
+	ops   []client.Operator
+	err   error
 }
 
 // openAssignPicker opens the picker for msg's conversation: bots last, the current
 // operator marked.
 func (m *Model) openAssignPicker(msg operatorsForPickMsg) tea.Cmd {
-	if msg.req != m.pickReq {
+	if !m.loads.Take(msg.stamp) {
 		return nil
 	}
 	if msg.err != nil {
@@ -315,7 +315,7 @@ type sendChangeMsg struct{ ch stateChange }
 // send starts ch's PATCH. A lost answer is settled by reading the conversation again.
 func (m *Model) send(ch stateChange) tea.Cmd {
 	id := ch.id
-	task, cmd := m.ctx.Start(common.Write{Owner: m.owner, Kind: common.KindConversationUpdate, Subject: id,
+	task, cmd := m.ctx.Start(common.Write{Owner: m.loads.Owner(), Kind: common.KindConversationUpdate, Subject: id,
 		Do: func(ctx context.Context, c *client.Client) (any, error) {
 			conv, err := c.UpdateConversation(ctx, id, ch.update)
 			if err != nil {

@@ -44,11 +44,14 @@ const requestTimeout = 60 * time.Second
 // wideRow is the inner width from which email and locale get their own columns.
 const wideRow = 100
 
+// slotsMsg is the answer for one operator's slots: a request of the screen's loader keyed
+// by the operator's id.
 type slotsMsg struct {
-	gen, req, round int
-	id              int64
-	slots           client.Slots
-	err             error
+	stamp common.Stamp
+	round int
+	id    int64
+	slots client.Slots
+	err   error
 }
 
 // awayMsg starts the away task once the user confirmed (or right away for oneself).
@@ -65,12 +68,12 @@ type Model struct {
 
 	width, height int  // outer size
 	stale         bool // the context changed while the screen was hidden
-	gen           int  // context generation: slots of an older one are dropped
-	owner         int  // the screen's owner id, new with every context: its away tasks carry it
+	// loads stamps the slots requests, keyed by operator id; reset with every context
+	// (the slots of an older one are dropped), its owner id is the away tasks' owner.
+	loads common.Loader
 
-	slots   map[int64]slotState
-	slotSeq int
-	round   int // refresh round: slots of an older round are fetched again when visible
+	slots map[int64]slotState
+	round int // refresh round: slots of an older round are fetched again when visible
 	// slotsAt is when the current round of slots began; slotsDue makes the next list
 	// that arrives from an auto-refresh begin a new round (other loads always do).
 	slotsAt  time.Time
@@ -96,7 +99,7 @@ func New(ctx *common.Ctx) *Model {
 	m := &Model{
 		ctx:   ctx,
 		slots: map[int64]slotState{},
-		owner: ctx.NewID(),
+		loads: common.NewLoader(ctx),
 	}
 	m.l = list.New[Row](ctx, source{m: m}, list.Options{})
 	return m
@@ -108,14 +111,10 @@ func (s source) Pages() list.Fetcher[Row] {
 	return list.Endpoints[client.Operator, Row]{
 		What: "operators", One: "operator", Row: RowFrom, ID: rowID,
 		Offset: func(ctx context.Context, c *client.Client, _, _ int) (*client.Page[client.Operator], error) {
-			var ops []client.Operator
-			for op, err := range c.Operators(ctx) {
-				if err != nil {
-					return nil, err
-				}
-				ops = append(ops, op)
+			ops, err := c.AllOperators(ctx)
+			if err != nil {
+				return nil, err
 			}
-			slices.SortStableFunc(ops, func(a, b client.Operator) int { return cmp.Compare(a.ID, b.ID) })
 			return &client.Page[client.Operator]{Count: len(ops), Results: ops}, nil
 		},
 	}
@@ -134,7 +133,7 @@ func (s source) Arrived(l *list.Model[Row], p list.Page[Row]) tea.Cmd {
 	}
 	for id := range m.slots {
 		if !listed[id] {
-			delete(m.slots, id) // the operator went
+			m.dropSlots(id) // the operator went
 		}
 	}
 	m.arrangeIn(l) // l is the list being updated, not yet m.l
@@ -196,15 +195,7 @@ func (m *Model) Loading() bool { return m.l.Loading() }
 
 // Busy reports whether any request of the screen is in flight.
 func (m *Model) Busy() bool {
-	if m.l.Loading() || m.l.AnyBusy() {
-		return true
-	}
-	for _, s := range m.slots {
-		if s.req != 0 {
-			return true
-		}
-	}
-	return false
+	return m.l.Loading() || m.l.AnyBusy() || m.loads.Waiting()
 }
 
 // Selected is the operator under the cursor.
@@ -334,18 +325,13 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		}
 		return m, m.l.Load(true)
 	case common.ContextChangedMsg:
-		m.gen++
-		m.owner = m.ctx.NewID() // the away tasks under way belong to the old context
+		// The slots on their way and the away tasks under way belong to the old context.
+		m.loads.Reset(m.ctx)
 		m.l.ClearBusy()
+		// The same organization, so the same operators: they stay, and the cursor, while
+		// they load again as the new operator sees them (slots included).
 		keep := msg.OperatorOnly && m.l.Loaded()
-		if keep {
-			// The same organization, so the same operators: keep them and the cursor while
-			// they load again as the new operator sees them (slots included).
-			for id, s := range m.slots {
-				s.req = 0 // an answer on its way belongs to the old context
-				m.slots[id] = s
-			}
-		} else {
+		if !keep {
 			m.l.Forget()
 			m.all = nil
 			clear(m.slots)
@@ -369,7 +355,7 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 // not of the current round and not already on its way.
 func (m *Model) fetchSlots(rows []Row) tea.Cmd {
 	var cmds []tea.Cmd
-	c, gen, round := m.ctx.Client, m.gen, m.round
+	c, round := m.ctx.Client, m.round
 	var share time.Duration
 	if m.autoRound {
 		share = m.ctx.SharePolls
@@ -377,21 +363,19 @@ func (m *Model) fetchSlots(rows []Row) tea.Cmd {
 	for _, r := range rows {
 		id := r.ID
 		s := m.slots[id]
-		if s.req != 0 || s.gen == round {
+		if m.loads.Pending(id) || s.gen == round {
 			continue
 		}
-		m.slotSeq++
-		s.req = m.slotSeq
 		m.slots[id] = s
-		req := s.req
+		stamp, parent := m.loads.Start(id)
 		cmds = append(cmds, func() tea.Msg {
-			ctx, cancel := common.RequestContext(requestTimeout, true)
+			ctx, cancel := common.RequestContextIn(parent, requestTimeout, true)
 			defer cancel()
 			sl, err := c.OperatorSlots(client.Within(ctx, share), id)
 			if err != nil {
-				return slotsMsg{gen: gen, req: req, round: round, id: id, err: fmt.Errorf("slots of operator %d: %w", id, err)}
+				return slotsMsg{stamp: stamp, round: round, id: id, err: fmt.Errorf("slots of operator %d: %w", id, err)}
 			}
-			return slotsMsg{gen: gen, req: req, round: round, id: id, slots: *sl}
+			return slotsMsg{stamp: stamp, round: round, id: id, slots: *sl}
 		})
 	}
 	return tea.Batch(cmds...)
@@ -399,14 +383,10 @@ func (m *Model) fetchSlots(rows []Row) tea.Cmd {
 
 // onSlots takes an answer to fetchSlots and reports whether it was the one awaited.
 func (m *Model) onSlots(msg slotsMsg) bool {
-	if msg.gen != m.gen {
-		return false
-	}
 	s, ok := m.slots[msg.id]
-	if !ok || s.req != msg.req {
-		return false // superseded
+	if !ok || msg.stamp.Key != msg.id || !m.loads.Take(msg.stamp) {
+		return false // of another context, or of an operator gone
 	}
-	s.req = 0
 	s.gen = msg.round
 	if msg.err != nil {
 		s.err = msg.err
@@ -420,6 +400,12 @@ func (m *Model) onSlots(msg slotsMsg) bool {
 	}
 	m.slots[msg.id] = s
 	return true
+}
+
+// dropSlots forgets operator id's slots, and the answer on its way for them.
+func (m *Model) dropSlots(id int64) {
+	delete(m.slots, id)
+	m.loads.Drop(id)
 }
 
 // SelfID is the operator parley acts as: the chosen one, else the token's own operator,
@@ -547,7 +533,7 @@ func (m *Model) startAway(id int64, away bool) tea.Cmd {
 		return nil // one request per operator at a time
 	}
 	m.l.SetBusy(id, "saving")
-	_, cmd := m.ctx.Start(common.Write{Owner: m.owner, Kind: KindAway, Subject: id, What: fmt.Sprintf("set away of operator %d", id),
+	_, cmd := m.ctx.Start(common.Write{Owner: m.loads.Owner(), Kind: KindAway, Subject: id, What: fmt.Sprintf("set away of operator %d", id),
 		Do: func(ctx context.Context, c *client.Client) (any, error) {
 			st, err := c.SetOperatorAway(ctx, id, away)
 			if err != nil {
@@ -599,7 +585,7 @@ func (m *Model) checkAway(id int64, away bool, cause error, label string) tea.Cm
 	m.l.SetBusy(id, "checking")
 	_, asked := AwaySymbol(away)
 	_, other := AwaySymbol(!away)
-	_, check := m.ctx.Start(common.Write{Owner: m.owner, Kind: KindAway, Subject: id, Lost: cause,
+	_, check := m.ctx.Start(common.Write{Owner: m.loads.Owner(), Kind: KindAway, Subject: id, Lost: cause,
 		Do: func(ctx context.Context, c *client.Client) (any, error) {
 			op, err := c.GetOperator(ctx, id)
 			switch {
@@ -636,9 +622,9 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		if d, ok := msg.Result.(list.Deleted); ok {
 			m.all = slices.DeleteFunc(m.all, func(r Row) bool { return slices.Contains(d.IDs, r.ID) })
 		}
-		delete(m.slots, msg.Subject)
+		m.dropSlots(msg.Subject)
 		return tea.Batch(cmd, m.fetchSlots(m.l.VisibleRows()))
-	case msg.Kind != KindAway || !msg.Mine(m.owner):
+	case msg.Kind != KindAway || !msg.Mine(m.loads.Owner()):
 		return cmd
 	}
 	id := msg.Subject

@@ -133,5 +133,4 @@ type slotState struct {
 	known bool         // a value arrived at least once
 	err   error        // the last request failed
 	gen   int          // the refresh round the value belongs to
-	req   int          // request in flight (0 = none)
 }
