@@ -353,11 +353,6 @@ type TaskDoneMsg struct {
 	Lost error
 }
 
-// SelectedMsg is what lists emit when their cursor moves, for debounced loading.
-type SelectedMsg struct {
-	Seq int
-}
-
 // Tick returns a command that delivers msg after d.
 func Tick(d time.Duration, msg tea.Msg) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return msg })

@@ -10,23 +10,16 @@ package operators
 
 import (
 	"cmp"
-	"context"
-	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
-	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
-	"github.com/parley-tui/parley/views/confirm"
 	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
 )
@@ -40,25 +33,6 @@ const (
 
 // requestTimeout bounds one read (retries included).
 const requestTimeout = 60 * time.Second
-
-// wideRow is the inner width from which email and locale get their own columns.
-const wideRow = 100
-
-// slotsMsg is the answer for one operator's slots: a request of the screen's loader keyed
-// by the operator's id.
-type slotsMsg struct {
-	stamp common.Stamp
-	round int
-	id    int64
-	slots client.Slots
-	err   error
-}
-
-// awayMsg starts the away task once the user confirmed (or right away for oneself).
-type awayMsg struct {
-	id   int64
-	away bool
-}
 
 // Model is the operators screen: the list component, fed by the screen itself, in a frame,
 // with the slots of the operators in view and the selected operator's fields below.
@@ -91,9 +65,6 @@ type Model struct {
 	sort Sort
 }
 
-// source is the screen's side of its list.
-type source struct{ m *Model }
-
 // New returns the screen; it loads when first shown.
 func New(ctx *common.Ctx) *Model {
 	m := &Model{
@@ -103,48 +74,6 @@ func New(ctx *common.Ctx) *Model {
 	}
 	m.l = list.New[Row](ctx, source{m: m}, list.Options{})
 	return m
-}
-
-// Pages lists every operator (all pages) as one page, by id (the owner first), whatever
-// order the API lists them in.
-func (s source) Pages() list.Fetcher[Row] {
-	return list.Endpoints[client.Operator, Row]{
-		What: "operators", One: "operator", Row: RowFrom, ID: rowID,
-		Offset: func(ctx context.Context, c *client.Client, _, _ int) (*client.Page[client.Operator], error) {
-			ops, err := c.AllOperators(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return &client.Page[client.Operator]{Count: len(ops), Results: ops}, nil
-		},
-	}
-}
-
-// Arrived drops the slots of operators that went and, unless the list came from an
-// auto-refresh whose slots are not due, fetches those of the operators in view again (a
-// new round).
-func (s source) Arrived(l *list.Model[Row], p list.Page[Row]) tea.Cmd {
-	m := s.m
-	first := len(m.all) == 0
-	m.all = slices.Clone(l.Rows())
-	listed := make(map[int64]bool, len(m.all))
-	for _, r := range m.all {
-		listed[r.ID] = true
-	}
-	for id := range m.slots {
-		if !listed[id] {
-			m.dropSlots(id) // the operator went
-		}
-	}
-	m.arrangeIn(l) // l is the list being updated, not yet m.l
-	if rows := l.Rows(); first && len(rows) > 0 {
-		l.Select(rows[0].ID) // a new list starts at its first row in the order asked
-	}
-	if !p.Quiet || m.slotsDue {
-		m.round++
-		m.slotsAt, m.slotsDue, m.autoRound = m.ctx.Now(), false, p.Quiet
-	}
-	return m.fetchSlots(l.VisibleRows())
 }
 
 // Init does nothing: the list loads when the screen is first shown.
@@ -201,21 +130,6 @@ func (m *Model) Busy() bool {
 // Selected is the operator under the cursor.
 func (m *Model) Selected() (Row, bool) { return m.l.Selected() }
 
-// Slots returns an operator's slot use as the screen shows it, once an answer arrived (ok):
-// each number known only when the server gave it (the total from the operator record's
-// max_slots when the slots answer has none).
-func (m *Model) Slots(id int64) (used, total client.Opt[int], ok bool) {
-	s, ok := m.slots[id]
-	if !ok || !s.known {
-		return used, total, false
-	}
-	var maxSlots client.Opt[int]
-	if r, ok := m.l.Row(id); ok {
-		maxSlots = r.MaxSlots
-	}
-	return s.val.CurrentSlots, s.val.Total(maxSlots), true
-}
-
 // DetailShown reports whether the selected operator's fields are shown.
 func (m *Model) DetailShown() bool { return m.detail }
 
@@ -249,18 +163,6 @@ func (m *Model) SetSize(w, h int) {
 	m.l.SetSize(max(0, w-2), max(0, h-2))
 }
 
-// DetailHeight is the lines of the selected operator's fields out of room, or none when
-// they are not shown: the room the rows do not need, at least half of it, leaving a row.
-func (s source) DetailHeight(room int, st list.Status) int {
-	if !s.m.detail || room < 2 {
-		return 0
-	}
-	return min(max(room/2, room-max(1, st.Rows)), room-1)
-}
-
-// Detail lays out the selected operator's fields.
-func (s source) Detail(w, h int) []string { return s.m.detailLines(w, h) }
-
 // AutoRefreshCost is what one auto-refresh costs: the list, one operators-family request
 // (the slots, one request per operator in view, follow only every common.SlotsFactor
 // refreshes).
@@ -272,17 +174,6 @@ func (m *Model) AutoRefreshCost() (client.Family, int) {
 // list request, by the operators family's budget.
 func (m *Model) AutoPace() common.Pace {
 	return m.ctx.Budget.Pace(m.ctx.ActivityNow(), m.ctx.Client.Usage(client.FamilyOperators), 1)
-}
-
-// SlotsPace is how often auto-refresh asks again for the slots of the operators in view:
-// common.SlotsFactor times the list's pace (0: not now).
-func (m *Model) SlotsPace() time.Duration { return m.AutoPace().Every * common.SlotsFactor }
-
-// slotsAfford reports whether the operators family's allowance pays for a refresh of the
-// list and of the slots in view.
-func (m *Model) slotsAfford() bool {
-	cost := 1 + len(m.l.VisibleRows())
-	return m.ctx.Budget.Stretch(m.ctx.Client.Usage(client.FamilyOperators), cost) > 0
 }
 
 // autoRefresh refreshes the list for the root's auto-refresh tick, quietly, unless
@@ -349,63 +240,6 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	var cmd tea.Cmd
 	m.l, cmd = m.l.Update(msg)
 	return m, tea.Batch(cmd, m.fetchSlots(m.l.VisibleRows())) // a jump may show other rows
-}
-
-// fetchSlots asks, in parallel, for the slots of rows (the operators in view) whose value is
-// not of the current round and not already on its way.
-func (m *Model) fetchSlots(rows []Row) tea.Cmd {
-	var cmds []tea.Cmd
-	c, round := m.ctx.Client, m.round
-	var share time.Duration
-	if m.autoRound {
-		share = m.ctx.SharePolls
-	}
-	for _, r := range rows {
-		id := r.ID
-		s := m.slots[id]
-		if m.loads.Pending(id) || s.gen == round {
-			continue
-		}
-		m.slots[id] = s
-		stamp, parent := m.loads.Start(id)
-		cmds = append(cmds, func() tea.Msg {
-			ctx, cancel := common.RequestContextIn(parent, requestTimeout, true)
-			defer cancel()
-			sl, err := c.OperatorSlots(client.Within(ctx, share), id)
-			if err != nil {
-				return slotsMsg{stamp: stamp, round: round, id: id, err: fmt.Errorf("slots of operator %d: %w", id, err)}
-			}
-			return slotsMsg{stamp: stamp, round: round, id: id, slots: *sl}
-		})
-	}
-	return tea.Batch(cmds...)
-}
-
-// onSlots takes an answer to fetchSlots and reports whether it was the one awaited.
-func (m *Model) onSlots(msg slotsMsg) bool {
-	s, ok := m.slots[msg.id]
-	if !ok || msg.stamp.Key != msg.id || !m.loads.Take(msg.stamp) {
-		return false // of another context, or of an operator gone
-	}
-	s.gen = msg.round
-	if msg.err != nil {
-		s.err = msg.err
-	} else {
-		s.err = nil
-		s.val, s.known = msg.slots, true
-		s.extra = ExtraLines(msg.slots.Extra)
-		for i, h := range msg.slots.Held {
-			s.extra = append(s.extra, sanitize.Line(fmt.Sprintf("occupied slot %d=%s", i+1, h)))
-		}
-	}
-	m.slots[msg.id] = s
-	return true
-}
-
-// dropSlots forgets operator id's slots, and the answer on its way for them.
-func (m *Model) dropSlots(id int64) {
-	delete(m.slots, id)
-	m.loads.Drop(id)
 }
 
 // SelfID is the operator parley acts as: the chosen one, else the token's own operator,
@@ -494,203 +328,6 @@ func (m *Model) idleSelected() (r Row, refuse tea.Cmd, ok bool) {
 	return r, nil, true
 }
 
-// askAway toggles the selected operator's away status: at once for oneself, after a
-// confirmation naming the operator otherwise.
-func (m *Model) askAway() tea.Cmd {
-	r, refuse, ok := m.idleSelected()
-	if !ok {
-		return refuse
-	}
-	// Unknown (the server did not say): the toggle sets away.
-	away := !(r.IsAway.Known && r.IsAway.V)
-	if r.ID == m.SelfID() {
-		return m.startAway(r.ID, away)
-	}
-	word, title := "away", "Set operator away?"
-	if !away {
-		word, title = "available", "Set operator available?"
-	}
-	body := fmt.Sprintf("Set %s %s? You act as %s, so this changes another operator's status.",
-		r.Label(), word, m.selfLabel())
-	id := r.ID
-	return m.ctx.OpenModal(confirm.New(m.ctx, title, body, func() tea.Msg { return awayMsg{id: id, away: away} }))
-}
-
-// awayAsked is the Result of an away task that failed: the status it asked for (a lost
-// answer is checked against it).
-type awayAsked bool
-
-// startAway sends PATCH /operators/{id}/away/. The row then shows what the server states,
-// never a status inferred from another: an answer that is the whole operator replaces the
-// row (the task's Result is a Row); an answer that states both the away and the online
-// status sets those two (Result a client.AwayStatus: away changes neither the operator's
-// other fields nor its slots); any other answer (the spec does not show its fields, and
-// whether away changes the online status is the server's business) costs one read of the
-// operator (Result a Row). Should that read fail, the away status is the answer's (else
-// the one asked for, which the server accepted) and the online status unknown.
-func (m *Model) startAway(id int64, away bool) tea.Cmd {
-	if _, ok := m.l.Row(id); !ok || m.l.Busy(id) != "" {
-		return nil // one request per operator at a time
-	}
-	m.l.SetBusy(id, "saving")
-	_, cmd := m.ctx.Start(common.Write{Owner: m.loads.Owner(), Kind: KindAway, Subject: id, What: fmt.Sprintf("set away of operator %d", id),
-		Do: func(ctx context.Context, c *client.Client) (any, error) {
-			st, err := c.SetOperatorAway(ctx, id, away)
-			if err != nil {
-				return awayAsked(away), err
-			}
-			switch {
-			case st.Operator != nil && st.Operator.ID == id:
-				return RowFrom(*st.Operator), nil
-			case st.Operator == nil && st.OperatorID == id && st.IsAway.Known && st.IsOnline.Known:
-				return *st, nil
-			}
-			op, err := c.GetOperator(client.Fresh(ctx), id)
-			if err != nil {
-				res := client.AwayStatus{OperatorID: id, IsAway: st.IsAway, Extra: st.Extra}
-				if !res.IsAway.Known {
-					res.IsAway = client.Some(away) // answered 2xx: the change was made
-				}
-				return res, nil
-			}
-			r := RowFrom(*op)
-			if st.Operator == nil {
-				r.AwayExtra = ExtraLines(st.Extra)
-			}
-			return r, nil
-		}})
-	return cmd
-}
-
-func (m *Model) askDelete() tea.Cmd {
-	r, refuse, ok := m.idleSelected()
-	if !ok {
-		return refuse
-	}
-	id, label := r.ID, r.Label()
-	return m.l.ConfirmDelete(list.Delete{Kind: KindDelete, IDs: []int64{id}, Title: "Delete operator?",
-		Body: fmt.Sprintf("Delete operator %s? Their open conversations become unassigned. This cannot be undone.", label),
-		What: fmt.Sprintf("delete operator %d", id),
-		Do: list.DeleteOne(id, "operator "+label,
-			func(ctx context.Context, c *client.Client) error { return c.DeleteOperator(ctx, id) },
-			func(ctx context.Context, c *client.Client) error { _, err := c.GetOperator(ctx, id); return err }),
-		Done: func(_ list.Deleted, confirmed string) string { return "Deleted operator " + label + confirmed },
-	})
-}
-
-// checkAway reads operator id again (fresh) after an away PATCH (asking for away) whose
-// answer was lost: the row shows "checking" meanwhile, and the task reports the operator
-// read when its status is the one asked for (see common.TaskDoneMsg.Lost).
-func (m *Model) checkAway(id int64, away bool, cause error, label string) tea.Cmd {
-	m.l.SetBusy(id, "checking")
-	_, asked := AwaySymbol(away)
-	_, other := AwaySymbol(!away)
-	_, check := m.ctx.Start(common.Write{Owner: m.loads.Owner(), Kind: KindAway, Subject: id, Lost: cause,
-		Do: func(ctx context.Context, c *client.Client) (any, error) {
-			op, err := c.GetOperator(ctx, id)
-			switch {
-			case err != nil:
-				return awayAsked(away), &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read operator %d: %w", id, err),
-					What: "whether " + label + " was set " + asked, Advice: "refresh to see the status"}
-			case !op.IsAway.Known:
-				return awayAsked(away), &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read operator %d: the answer does not say whether it is away", id),
-					What: "whether " + label + " was set " + asked, Advice: "refresh to see the status"}
-			case op.IsAway.V == away:
-				return RowFrom(*op), nil
-			}
-			return awayAsked(away), &common.NotDoneError{Cause: cause, Done: "saved", Found: label + " is still " + other}
-		}})
-	return tea.Batch(common.Toast(label+": may have been set "+asked+"; checking…"), check)
-}
-
-// onTask takes the end of a write: an edit from the edit form, and the screen's own away
-// tasks and its list's deletes (recognised by their owner: a task of an earlier
-// organization or operator is not).
-func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
-	var cmd tea.Cmd
-	m.l, cmd = m.l.Update(msg) // the list's delete tasks
-	switch {
-	case msg.Kind == KindEdit:
-		// The edit form reports the updated operator; update the row in place and name it
-		// as saved.
-		if r, ok := msg.Result.(Row); ok && msg.Err == nil {
-			m.updateRow(r)
-			return common.Toast("Saved operator " + r.Label() + common.Confirmed(msg.Lost))
-		}
-		return nil
-	case msg.Kind == KindDelete && msg.Mine(m.l.Owner()):
-		if d, ok := msg.Result.(list.Deleted); ok {
-			m.all = slices.DeleteFunc(m.all, func(r Row) bool { return slices.Contains(d.IDs, r.ID) })
-		}
-		m.dropSlots(msg.Subject)
-		return tea.Batch(cmd, m.fetchSlots(m.l.VisibleRows()))
-	case msg.Kind != KindAway || !msg.Mine(m.loads.Owner()):
-		return cmd
-	}
-	id := msg.Subject
-	label := fmt.Sprintf("operator #%d", id)
-	if r, ok := m.row(id); ok {
-		label = r.Label()
-	}
-	if asked, ok := msg.Result.(awayAsked); ok && msg.Lost == nil && common.OutcomeUnknown(msg.Err) {
-		return m.checkAway(id, bool(asked), msg.Err, label)
-	}
-	m.l.SetBusy(id, "")
-	var unchecked *common.UncheckedError
-	if errors.As(msg.Err, &unchecked) {
-		// The change may or may not have been made: the row no longer states the status it
-		// had as a fact, it shows it unknown until a refresh reads it.
-		if r, ok := m.row(id); ok {
-			r.IsAway = client.Opt[bool]{}
-			m.updateRow(r)
-		}
-		return common.ErrorToast(msg.Err)
-	}
-	var notDone *common.NotDoneError
-	if errors.As(msg.Err, &notDone) {
-		text := common.ErrorText(msg.Err) + " " + m.ctx.Keys.Away.Help().Key + " tries again."
-		return func() tea.Msg { return common.ToastMsg{Text: text, Error: true} }
-	}
-	switch res := msg.Result.(type) {
-	case Row:
-		m.updateRow(res)
-	case client.AwayStatus:
-		// Both as the server states them: whether away changes the online status is the
-		// server's business (docs/api-notes.md).
-		if i := slices.IndexFunc(m.all, func(x Row) bool { return x.ID == id }); i >= 0 {
-			r := m.all[i]
-			r.IsAway, r.IsOnline, r.AwayExtra = res.IsAway, res.IsOnline, ExtraLines(res.Extra)
-			m.updateRow(r)
-		}
-	}
-	var away client.Opt[bool]
-	if r, ok := m.row(id); ok {
-		away = r.IsAway // also when the filter hides it now
-	}
-	var done string
-	switch {
-	case msg.Err != nil:
-	case !away.Known:
-		done = label + ": the server did not say whether it is away now"
-	default:
-		_, word := AwaySymbol(away.V)
-		done = label + " is now " + word
-	}
-	return common.DoneToast(msg, done)
-}
-
-// updateRow replaces an operator's row in place; the filter may then hide it or show it,
-// and the sort move it.
-func (m *Model) updateRow(r Row) {
-	i := slices.IndexFunc(m.all, func(x Row) bool { return x.ID == r.ID })
-	if i < 0 {
-		return
-	}
-	m.all[i] = r
-	m.l.UpdateRow(r)
-	m.arrange()
-}
-
 // Where is the operators screen.
 func (m *Model) Where() keymap.Where { return keymap.InOperators }
 
@@ -701,278 +338,4 @@ func (m *Model) View() string {
 		return ""
 	}
 	return layout.Frame(m.ctx.FrameStyles(), "Operators", m.l.View(), m.width, m.height, m.l.Focused())
-}
-
-// cols holds the column widths for the current width.
-type cols struct {
-	w                          int
-	away, online, name, disp   int
-	role, slots, email, locale int
-}
-
-func columns(w int) cols {
-	l := cols{w: w, away: 12, online: 7, role: 6, slots: 11}
-	if w >= wideRow {
-		l.locale = 6
-		l.email = min(40, max(16, w/5))
-	}
-	fixed := 1 + l.away + 1 + l.online + 1 + 1 + 1 + l.role + 1 + l.slots // name and display name flex
-	if l.email > 0 {
-		fixed += l.email + 1 + l.locale + 1
-	}
-	flex := max(2, w-fixed)
-	l.name = min(32, flex*60/100)
-	l.disp = min(24, flex-l.name)
-	if l.email > 0 {
-		// What is left goes to the email column, up to 48 cells (the longest addresses);
-		// past that the line ends in blanks rather than spreading the columns apart.
-		l.email = min(max(l.email, 48), l.email+flex-l.name-l.disp)
-	} else {
-		l.disp = flex - l.name
-	}
-	return l
-}
-
-// line joins one line's cells, each as wide as its column already, in the columns' order:
-// status, online, name, display name, email and locale (only when the columns have them),
-// role, slots.
-func (l cols) line(status, online, name, disp, email, locale, role, slots string) string {
-	cells := []string{status, online, name, disp}
-	if l.email > 0 {
-		cells = append(cells, email, locale)
-	}
-	return strings.Join(append(cells, role, slots), " ")
-}
-
-func (l cols) titles() string {
-	return " " + l.line(layout.Pad("STATUS", l.away), layout.Pad("ONLINE", l.online), layout.Pad("NAME", l.name),
-		layout.Pad("DISPLAY NAME", l.disp), layout.Pad("EMAIL", l.email), layout.Pad("LOCALE", l.locale),
-		layout.Pad("ROLE", l.role), layout.Pad("SLOTS", l.slots-1))
-}
-
-// RowHeight is one line an operator.
-func (s source) RowHeight(int) int { return 1 }
-
-// Stamp is what a row shows besides the operator's record and what is being done to it:
-// its slots, and whether it is the operator parley acts as.
-func (s source) Stamp(r *Row, _ time.Time) string {
-	m := s.m
-	you := ""
-	if r.ID == m.SelfID() {
-		you = "you"
-	}
-	return m.slotText(r.ID) + "|" + you
-}
-
-// Render lays out one operator.
-func (s source) Render(r *Row, c list.Cell) string { return s.m.render(r, c) }
-
-// render lays out one operator; styled=false gives plain text for the selection highlight.
-func (m *Model) render(r *Row, c list.Cell) string {
-	st := m.ctx.Styles
-	paint := layout.PaintIf(c.Styled)
-	l := columns(c.Width)
-	statusStyle := st.Muted
-	if r.IsAway.Known {
-		statusStyle = st.StatusNew
-		if r.IsAway.V {
-			statusStyle = st.StatusPending
-		}
-	}
-	status := paint(layout.Pad(AwayText(r.IsAway), l.away), statusStyle)
-	if what := c.Busy; what != "" {
-		status = paint(layout.Pad("… "+what, l.away), st.Loading)
-	}
-	onlineStyle := st.Muted
-	if r.IsOnline.Known && r.IsOnline.V {
-		onlineStyle = st.Success
-	}
-	online := paint(layout.Pad(OnlineText(r.IsOnline), l.online), onlineStyle)
-	name := r.Name
-	if name == "" {
-		name = "(no name)"
-	}
-	tags := ""
-	if r.IsBot {
-		tags += " [bot]"
-	}
-	if r.ID == m.SelfID() {
-		tags += " (you)"
-	}
-	nameStyle := st.Bold
-	if r.IsBot {
-		nameStyle = st.BotName
-	}
-	// Cut the name, not the tags: "(you)" and "[bot]" must stay visible.
-	if tw := lipgloss.Width(tags); lipgloss.Width(name)+tw > l.name && l.name > tw+3 {
-		name = ansi.Truncate(name, l.name-tw, "…")
-	}
-	nameCell := layout.Pad(paint(name, nameStyle)+paint(tags, st.Accent), l.name)
-	email, locale := "", ""
-	if l.email > 0 {
-		email, locale = paint(layout.Pad(r.Email, l.email), st.Muted), paint(layout.Pad(r.Locale, l.locale), st.Muted)
-	}
-	role := paint(layout.Pad(layout.OrDash(r.Role), l.role), st.Muted)
-	slots := layout.Pad(m.slotText(r.ID), l.slots-1) // left-aligned: "slots" lines up under its title
-	return layout.Fit(c.Mark+l.line(status, online, nameCell, layout.Pad(r.DisplayName, l.disp), email, locale, role, slots), c.Width)
-}
-
-// slotText is an operator's slot use as the server gave it: "slots 3/50", "slots —/50",
-// "slots 3/—", "slots —"; "slots ?" after a failed request, "slots …" before the answer.
-func (m *Model) slotText(id int64) string {
-	used, total, ok := m.Slots(id)
-	switch {
-	case ok:
-		return "slots " + SlotText(used, total)
-	case m.slots[id].err != nil:
-		return "slots ?"
-	}
-	return "slots …"
-}
-
-// Header counts the operators (those shown of all when the filter hides some) and how many
-// the server said are available, away and online, and how many it did not say about
-// (never counted as available); it names the filter and the order, and shows the
-// operators family's requests today against the budget and the auto-refresh pace; the
-// column titles follow. The parts go on one line or two, each in the longest form that fits.
-func (s source) Header(st list.Status) []string {
-	m := s.m
-	styles := m.ctx.Styles
-	c := CountOf(m.all)
-	count := list.CountPart(st, "operator", "operators")
-	if m.show != ShowAll && st.Loaded {
-		all := fmt.Sprintf("%s of %d operators", st.Count, c.All)
-		count = list.HeaderPart{all, all, fmt.Sprintf("%s of %d", st.Count, c.All)}
-	}
-	// The forms shrink by level, every part at once: "status unknown" first, then the
-	// nouns and the words "filter:" and "sort:", then "available".
-	parts := []list.HeaderPart{count}
-	if st.Loaded && len(m.all) > 0 {
-		avail := fmt.Sprintf("%d available", c.Available)
-		parts = append(parts,
-			list.HeaderPart{avail, avail, avail, fmt.Sprintf("%d avail", c.Available)},
-			list.HeaderPart{fmt.Sprintf("%d away", c.Away)})
-		if c.Unknown > 0 {
-			parts = append(parts, list.HeaderPart{fmt.Sprintf("%d status unknown", c.Unknown), fmt.Sprintf("%d unknown", c.Unknown)})
-		}
-		parts = append(parts, list.HeaderPart{fmt.Sprintf("%d online", c.Online)})
-	}
-	parts = append(parts,
-		list.HeaderPart{"filter:" + m.show.String(), "filter:" + m.show.String(), m.show.String()},
-		list.HeaderPart{"sort:" + m.sort.String(), "sort:" + m.sort.String(), "by " + m.sort.String()})
-	used := m.ctx.Client.Usage(client.FamilyOperators)
-	budget := "operators requests today " + layout.Thousands(used) + "/" + layout.Thousands(m.ctx.Budget.PerDay)
-	cost := []list.HeaderPart{{budget, budget, "requests " + layout.Thousands(used) + "/" + layout.Thousands(m.ctx.Budget.PerDay)}}
-	if p := m.AutoPace(); m.ctx.Budget.On() {
-		// The longest form that fits: with the slots' pace, without, the short one.
-		text, short := p.Text(m.ctx.Budget, false, m.ctx.Keys.Refresh.Help().Key)
-		forms := list.HeaderPart{text}
-		if p.Every > 0 {
-			forms = list.HeaderPart{text + ", slots every " + layout.ShortDuration(p.Every*common.SlotsFactor), text}
-		}
-		if short != "" {
-			forms = append(forms, short)
-		}
-		cost = append(cost, forms)
-	}
-	// The operators on one line, what watching them costs on the next when both do not fit
-	// on one.
-	var lines []string
-	if all := append(slices.Clip(parts), cost...); fitsWhole(all, st.Width) {
-		lines = list.FitHeader(all, st.Width, 1)
-	} else {
-		lines = append(list.FitHeader(parts, st.Width, 1), list.FitHeader(cost, st.Width, 1)...)
-	}
-	for i, l := range lines {
-		lines[i] = styles.HeaderLine.Render(l)
-	}
-	return append(lines, styles.Muted.Render(columns(st.Width).titles()))
-}
-
-// Empty says there are no operators.
-func (s source) Empty(list.Status) string {
-	if s.m.show != ShowAll && len(s.m.all) > 0 {
-		return fmt.Sprintf("No operator is %s (%s shows others).", s.m.show, s.m.ctx.Keys.Status.Help().Key)
-	}
-	return "No operators."
-}
-
-// Footnote shows the last refresh after the position, and the screen's keys at the right.
-func (s source) Footnote(st list.Status) (note, hints string) {
-	k := s.m.ctx.Keys
-	if !st.At.IsZero() {
-		note = " · refreshed " + st.At.In(s.m.ctx.Now().Location()).Format("15:04:05")
-	}
-	// The keys as bound, and only those enabled (read-only has no edits), most used first:
-	// as many as fit beside the note.
-	var parts []string
-	for _, h := range []struct {
-		b    key.Binding
-		what string
-	}{{k.Open, "conversations"}, {k.Status, "filter"}, {k.Order, "sort"}, {k.Away, "away"}, {k.Edit, "edit"},
-		{k.Delete, "delete"}, {k.ToggleDetail, "detail"}, {k.Refresh, "refresh"}} {
-		if h.b.Enabled() {
-			parts = append(parts, h.b.Help().Key+" "+h.what)
-		}
-	}
-	room := st.Width - ansi.StringWidth(fmt.Sprintf(" %d/%d", st.Cursor+1, st.Rows)+note) - 2
-	for len(parts) > 0 && ansi.StringWidth(strings.Join(parts, " · ")+" ") > room {
-		parts = parts[:len(parts)-1]
-	}
-	if len(parts) == 0 {
-		return note, ""
-	}
-	return note, s.m.ctx.Styles.Muted.Render(strings.Join(parts, " · ") + " ")
-}
-
-// detailLines lay out the selected operator's fields that its row leaves out, w×h, each as
-// the server sent it ("—" where it sent none), then the fields of the operator, of its
-// slots answer and of its last away answer that parley does not read.
-func (m *Model) detailLines(w, h int) []string {
-	r, ok := m.Selected()
-	if !ok {
-		return layout.Record(m.ctx.Styles, "Operator", nil, nil, w, h)
-	}
-	ts := func(t time.Time) string {
-		if t.IsZero() {
-			return ""
-		}
-		return t.In(m.ctx.Now().Location()).Format("2006-01-02 15:04")
-	}
-	group := ""
-	if r.GroupID != nil {
-		group = fmt.Sprint(*r.GroupID)
-	}
-	bot := "no"
-	if r.IsBot {
-		bot = "yes"
-	}
-	// The row shows the rest (name, role, statuses, slots); these are what it leaves out.
-	fields := []layout.Field{
-		{Label: "Email", Value: r.Email},
-		{Label: "Locale", Value: r.Locale},
-		{Label: "Group", Value: group},
-		{Label: "Bot", Value: bot},
-		{Label: "Created", Value: ts(r.CreatedAt)},
-		{Label: "Updated", Value: ts(r.UpdatedAt)},
-	}
-	extra := slices.Clone(r.Extra)
-	for _, e := range m.slots[r.ID].extra {
-		extra = append(extra, "slots: "+e)
-	}
-	for _, e := range r.AwayExtra {
-		extra = append(extra, "away answer: "+e)
-	}
-	return layout.Record(m.ctx.Styles, "Operator "+r.Label(), fields, extra, w, h)
-}
-
-// fitsWhole reports whether parts fit on one line of w cells in their longest forms.
-func fitsWhole(parts []list.HeaderPart, w int) bool {
-	forms := make([]string, 0, len(parts))
-	for _, p := range parts {
-		if len(p) > 0 && p[0] != "" {
-			forms = append(forms, p[0])
-		}
-	}
-	return ansi.StringWidth(" "+strings.Join(forms, list.HeaderSep)) <= w
 }
