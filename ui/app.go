@@ -16,14 +16,9 @@ import (
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/theme"
-	"github.com/parley-tui/parley/views/analytics"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/confirm"
-	"github.com/parley-tui/parley/views/contacts"
-	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/layout"
-	"github.com/parley-tui/parley/views/navigation"
-	"github.com/parley-tui/parley/views/operators"
 )
 
 // Minimum terminal size; below it parley shows a "terminal too small" screen.
@@ -113,22 +108,17 @@ func (o Options) denied() keymap.Caps {
 	return c
 }
 
-type screenEntry struct {
-	id     common.ScreenID
-	key    key.Binding
-	screen common.Screen
-}
-
 // App is the root model.
 type App struct {
-	ctx      *common.Ctx
-	opts     Options
-	base     *client.Client // the client without organization/operator context changes
-	screens  []screenEntry
-	active   int
-	overlays []common.Modal
-	width    int
-	height   int
+	ctx  *common.Ctx
+	opts Options
+	base *client.Client // the client without organization/operator context changes
+	// route holds the screens, the shown one and the modal stack, and routes messages
+	// between them (common.Router); specs[i] declares route.Screens[i] (screens.go).
+	route  common.Router
+	specs  []screenSpec
+	width  int
+	height int
 
 	toasts  []toast
 	toastID int
@@ -203,16 +193,11 @@ func New(o Options) *App {
 		trouble: troubles{waits: map[client.Family]wait{}, limits: map[client.Family]time.Time{}}}
 	a.auto.lastKey, a.auto.lastRun = o.Now(), o.Now() // start-up loads every shown screen
 	ctx.Activity = a.activity
-	k := o.Keys
-	a.screens = []screenEntry{
-		{common.ScreenConversations, k.Conversations, conversations.New(ctx)},
-		{common.ScreenContacts, k.Contacts, contacts.New(ctx)},
-		{common.ScreenAnalytics, k.Analytics, analytics.New(ctx)},
-		{common.ScreenOperators, k.Operators, operators.New(ctx)},
-		{common.ScreenNavigation, k.Navigation, navigation.New(ctx)},
+	a.specs = screenSpecs()
+	a.route = common.Router{Ctx: ctx, Hooks: common.KeyHooks{First: a.firstKey, Global: a.globalKey}}
+	for _, sp := range a.specs {
+		a.route.Screens = append(a.route.Screens, sp.build(ctx))
 	}
-	// Tabs in ScreenID order, however the registrations above are listed.
-	slices.SortStableFunc(a.screens, func(x, y screenEntry) int { return int(x.id) - int(y.id) })
 	a.restore(o.State)
 	return a
 }
@@ -221,7 +206,16 @@ func New(o Options) *App {
 func (a *App) Ctx() *common.Ctx { return a.ctx }
 
 // Screen returns the active screen.
-func (a *App) Screen() common.Screen { return a.screens[a.active].screen }
+func (a *App) Screen() common.Screen { return a.route.Screen() }
+
+// ScreenName is the active screen's name ("Conversations").
+func (a *App) ScreenName() string { return a.shown().name }
+
+// shown is the active screen's row of the registry.
+func (a *App) shown() screenSpec { return a.specs[a.route.Active] }
+
+// screenKey is the number key of the screen at index i.
+func (a *App) screenKey(i int) key.Binding { return a.specs[i].key(a.ctx.Keys) }
 
 // initCmds starts every screen, loads the operator directory, listens for client events
 // and starts auto-refresh.
@@ -230,8 +224,8 @@ func (a *App) initCmds() tea.Cmd {
 	if a.opts.AskBackground {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
-	for _, s := range a.screens {
-		cmds = append(cmds, s.screen.Init())
+	for _, s := range a.route.Screens {
+		cmds = append(cmds, s.Init())
 	}
 	return tea.Batch(append(cmds, a.focusRestored())...)
 }
@@ -279,17 +273,18 @@ func (a *App) listen() tea.Cmd {
 	}
 }
 
-// Update routes messages: keys to the top modal, else globals, else the active screen;
-// results to every screen and modal (each drops what is not its own).
+// update takes the root's own messages and routes the rest (common.Router): keys to the
+// top modal, else globals, else the active screen; results to every screen and modal (each
+// drops what is not its own).
 func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.width, a.height = msg.Width, msg.Height
-		a.resize()
-		if r, ok := a.Screen().(common.Resizer); ok && !a.tooSmall() {
-			return a, r.Resized()
+		a.route.Resize(a.width, a.screenHeight())
+		if a.tooSmall() {
+			return a, nil
 		}
-		return a, nil
+		return a, a.route.Resized()
 	case tea.BackgroundColorMsg:
 		return a, a.restyle(msg.IsDark())
 	case tea.KeyPressMsg:
@@ -304,13 +299,6 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.onFocus(true)
 	case tea.BlurMsg:
 		return a, a.onFocus(false)
-	case common.OpenModalMsg:
-		return a, a.ctx.OpenModal(msg.Modal)
-	case common.CloseModalMsg:
-		if len(a.overlays) > 0 {
-			a.overlays = a.overlays[:len(a.overlays)-1]
-		}
-		return a, nil
 	case common.ToastMsg:
 		return a, a.addToast(msg.Text, msg.Error)
 	case toastExpiredMsg:
@@ -351,12 +339,12 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.TaskDoneMsg:
 		return a, tea.Batch(a.broadcast(msg), a.afterOperatorTask(msg))
 	case common.SwitchScreenMsg:
-		if msg.Asked && a.screens[a.active].id != msg.From {
+		if msg.Asked && a.shown().id != msg.From {
 			return a, nil // the user left the screen that asked: stale
 		}
 		return a, tea.Batch(a.jump(msg), a.wake(false))
 	}
-	return a, a.broadcast(msg)
+	return a, a.route.Route(msg)
 }
 
 // restyle puts the styles for a dark or light background in place of the current ones
@@ -373,100 +361,86 @@ func (a *App) restyle(dark bool) tea.Cmd {
 }
 
 // broadcast sends a non-key message to every modal and every screen.
-func (a *App) broadcast(msg tea.Msg) tea.Cmd {
-	var cmds []tea.Cmd
-	for i, m := range a.overlays {
-		var c tea.Cmd
-		a.overlays[i], c = m.Update(msg)
-		cmds = append(cmds, c)
-	}
-	for i, e := range a.screens {
-		var c tea.Cmd
-		a.screens[i].screen, c = e.screen.Update(msg)
-		cmds = append(cmds, c)
-	}
-	return tea.Batch(cmds...)
-}
+func (a *App) broadcast(msg tea.Msg) tea.Cmd { return a.route.Broadcast(msg) }
 
 // onKey is the one input layer: every key press and paste goes through here before any
 // overlay, screen or pane sees it. Over a slow link several presses arrive in one read;
 // Bubble Tea's input reader delivers them one message each ("jj" is two), so each is taken
 // by whatever has the keys after the one before ("/abc": the search prompt that "/" opened
-// gets the rest). A paste is one message and stays whole.
+// gets the rest). A paste is one message and stays whole. The router hands it to firstKey,
+// the top modal, globalKey or the active screen, whichever takes it first.
 func (a *App) onKey(msg tea.Msg) tea.Cmd {
-	return tea.Batch(a.routeKey(msg), a.applyModalChanges())
+	return tea.Batch(a.route.Key(msg), a.route.Settle())
 }
 
-// editForm is a modal that sends an edit: a forms.Modal, or a form built on one.
-type editForm interface{ Submitting() bool }
-
-// routeKey hands one key (or a paste) to the top modal, else to the global bindings, else
-// to the active screen.
-func (a *App) routeKey(msg tea.Msg) tea.Cmd {
+// firstKey takes the keys that act over any modal: ctrl+c, and the act-as key over an edit
+// form that is not sending (common.Submitter).
+func (a *App) firstKey(msg tea.Msg) (tea.Cmd, bool) {
 	k := a.ctx.Keys
 	press, isKey := msg.(tea.KeyPressMsg)
-	if isKey && key.Matches(press, k.ForceQuit) {
-		return a.quit()
+	if !isKey {
+		return nil, false
 	}
-	if n := len(a.overlays); n > 0 {
-		// A refused edit ("You lack permission: …") can be sent again as another operator
-		// without losing what was typed: ctrl+p opens the operator picker over a form (the
-		// note form included), and the form, which reads the client when it submits, keeps
-		// its input underneath.
-		if f, ok := a.overlays[n-1].(editForm); ok && isKey && key.Matches(press, k.ActAs) && !f.Submitting() {
-			return a.operatorPicker()
-		}
-		var c tea.Cmd
-		a.overlays[n-1], c = a.overlays[n-1].Update(msg)
-		return c
+	if key.Matches(press, k.ForceQuit) {
+		return a.quit(), true
 	}
+	if f, ok := a.route.Top().(common.Submitter); ok && key.Matches(press, k.ActAs) && !f.Submitting() {
+		return a.operatorPicker(), true
+	}
+	return nil, false
+}
+
+// globalKey takes, when no modal is open, the global bindings (back after a jump, quit,
+// help, palette, the context pickers, the number keys) and the edit keys read-only mode
+// turned off (refusedEdit); on a terminal too small it takes every key (quit quits).
+func (a *App) globalKey(msg tea.Msg) (tea.Cmd, bool) {
+	k := a.ctx.Keys
+	press, isKey := msg.(tea.KeyPressMsg)
 	if a.tooSmall() {
 		if isKey && key.Matches(press, k.Quit) {
-			return a.quit()
+			return a.quit(), true
 		}
-		return nil
+		return nil, true
 	}
-	s := a.Screen()
-	if isKey && !s.Capturing() {
-		switch {
-		case a.isBack(press) && a.canGoBack():
-			return a.goBack()
-		case key.Matches(press, k.Quit):
-			return a.quit()
-		case key.Matches(press, k.Help):
-			return a.ctx.OpenModal(newHelp(a.ctx, a.Screen().Title(), a.helpGroups()))
-		case key.Matches(press, k.Palette):
-			return a.openPalette()
-		case key.Matches(press, k.PickOrg):
-			return a.orgPicker()
-		case key.Matches(press, k.ActAs):
-			return a.operatorPicker()
-		}
-		for i, e := range a.screens {
-			if key.Matches(press, e.key) {
-				a.back = nil // a screen chosen by its key leaves the path of jumps
-				return a.switchTo(a.screens[i].id)
-			}
-		}
-		if text, refused := a.refusedEdit(press); refused {
-			return a.addToast(text, false)
+	if !isKey {
+		return nil, false
+	}
+	switch {
+	case a.isBack(press) && a.canGoBack():
+		return a.goBack(), true
+	case key.Matches(press, k.Quit):
+		return a.quit(), true
+	case key.Matches(press, k.Help):
+		return a.ctx.OpenModal(newHelp(a.ctx, a.ScreenName(), a.helpGroups())), true
+	case key.Matches(press, k.Palette):
+		return a.openPalette(), true
+	case key.Matches(press, k.PickOrg):
+		return a.orgPicker(), true
+	case key.Matches(press, k.ActAs):
+		return a.operatorPicker(), true
+	}
+	for i, sp := range a.specs {
+		if key.Matches(press, a.screenKey(i)) {
+			a.back = nil // a screen chosen by its key leaves the path of jumps
+			return a.switchTo(sp.id), true
 		}
 	}
-	s, c := s.Update(msg)
-	a.screens[a.active].screen = s
-	return c
+	if text, refused := a.refusedEdit(press); refused {
+		return a.addToast(text, false), true
+	}
+	return nil, false
 }
 
 // quit ends parley, unless an open form holds unsaved text (common.Unsaved): then a
 // question asks first ("Discard the note?": y quits, n or esc keeps the form). The quit
 // keys pressed again while it asks (ctrl+c twice) quit: ctrl+c always can.
 func (a *App) quit() tea.Cmd {
-	if n := len(a.overlays); n > 0 && a.quitAsk != nil && a.overlays[n-1] == a.quitAsk {
+	if top := a.route.Top(); top != nil && top == a.quitAsk {
 		return tea.Quit
 	}
 	what := ""
-	for i := len(a.overlays) - 1; i >= 0 && what == ""; i-- {
-		if u, ok := a.overlays[i].(common.Unsaved); ok {
+	for i := len(a.route.Modals) - 1; i >= 0 && what == ""; i-- {
+		if u, ok := a.route.Modals[i].(common.Unsaved); ok {
 			what = u.Unsaved()
 		}
 	}
@@ -505,20 +479,11 @@ func (a *App) refusedEdit(press tea.KeyPressMsg) (string, bool) {
 	return fmt.Sprintf("read-only: %s (%s) is off", press.String(), strings.Join(what, ", ")), true
 }
 
-// applyModalChanges closes and opens the modals asked for during the last update, before
-// the next message (a key typed right after "/" goes to the search prompt), and returns
-// the opened modals' Init commands.
-func (a *App) applyModalChanges() tea.Cmd {
-	var inits tea.Cmd
-	a.overlays, inits = a.ctx.ApplyModalChanges(a.overlays, a.sizeModal)
-	return inits
-}
-
 func (a *App) switchTo(id common.ScreenID) tea.Cmd {
-	for i, e := range a.screens {
-		if e.id == id && i != a.active {
+	for i, sp := range a.specs {
+		if sp.id == id && i != a.route.Active {
 			a.Screen().Blur()
-			a.active = i
+			a.route.Active = i
 			return a.Screen().Focus()
 		}
 	}
@@ -557,23 +522,6 @@ func (a *App) tooSmall() bool { return a.width < MinWidth || a.height < MinHeigh
 // the status bar).
 func (a *App) screenHeight() int { return max(0, a.height-3) }
 
-func (a *App) resize() {
-	for _, e := range a.screens {
-		e.screen.SetSize(a.width, a.screenHeight())
-	}
-	for _, m := range a.overlays {
-		a.sizeModal(m)
-	}
-}
-
-func (a *App) sizeModal(m common.Modal) {
-	if m.Inline() {
-		m.SetSize(a.width, 1)
-		return
-	}
-	m.SetSize(max(20, a.width-4), max(6, a.screenHeight()-2))
-}
-
 // View draws the tab bar, the active screen with modals over it, the status bar and the
 // footer (the keys of what has them).
 func (a *App) view() string {
@@ -586,12 +534,12 @@ func (a *App) view() string {
 	body := a.Screen().View()
 	var bottom string
 	var inline common.Modal
-	if n := len(a.overlays); n > 0 && a.overlays[n-1].Inline() {
-		inline = a.overlays[n-1]
+	if top := a.route.Top(); top != nil && top.Inline() {
+		inline = top
 	}
 	modalTop, modalBottom := -1, -1 // the rows the centered modals cover, if any
 	a.hits.modal = box{}
-	for _, m := range a.overlays {
+	for _, m := range a.route.Modals {
 		if !m.Inline() {
 			v := m.View()
 			mw, mh := blockSize(v)

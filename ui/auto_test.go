@@ -46,8 +46,8 @@ func TestAutoRefreshKeepsTickingUnderAForm(t *testing.T) {
 	})
 	l.Settle()
 	l.Key("f")
-	if len(a.overlays) != 1 {
-		t.Fatalf("the filter form did not open (%d overlays)", len(a.overlays))
+	if len(a.route.Modals) != 1 {
+		t.Fatalf("the filter form did not open (%d overlays)", len(a.route.Modals))
 	}
 	before, merges := c.Usage(client.FamilyConversations), m.Count("listing.mergeMsg")
 	clock.Add(30 * time.Second)
@@ -59,7 +59,7 @@ func TestAutoRefreshKeepsTickingUnderAForm(t *testing.T) {
 	if used := c.Usage(client.FamilyConversations) - before; used != 1 {
 		t.Fatalf("an auto-refresh cost %d requests, want 1", used)
 	}
-	if len(a.overlays) != 1 {
+	if len(a.route.Modals) != 1 {
 		t.Fatal("the auto-refresh closed the form")
 	}
 }

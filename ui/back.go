@@ -35,38 +35,37 @@ func (a *App) jump(msg common.SwitchScreenMsg) tea.Cmd {
 		a.back = nil
 		return a.switchTo(msg.Screen)
 	}
-	from := a.active
-	label := place(a.Screen())
+	from := a.route.Active
+	label := a.place()
 	cmd := a.switchTo(msg.Screen)
-	if a.active != from {
-		a.back = append(a.back, backEntry{from: from, to: a.active, label: label})
+	if a.route.Active != from {
+		a.back = append(a.back, backEntry{from: from, to: a.route.Active, label: label})
 		if len(a.back) > maxBack {
 			a.back = a.back[len(a.back)-maxBack:]
 		}
 	}
-	s, c := a.Screen().Update(msg.Then)
-	a.screens[a.active].screen = s
-	if l, ok := s.(common.Lander); ok && a.active != from {
+	c := a.route.ToScreen(a.route.Active, msg.Then)
+	if l, ok := a.Screen().(common.Lander); ok && a.route.Active != from {
 		l.Landed()
 	}
 	return tea.Batch(cmd, c)
 }
 
-// place names where the user stands on screen s, for "esc: back to …": what the screen
-// says (common.Placer: the open contact's name), else its title.
-func place(s common.Screen) string {
-	if p, ok := s.(common.Placer); ok {
+// place names where the user stands on the active screen, for "esc: back to …": what the
+// screen says (common.Placer: the open contact's name), else its name.
+func (a *App) place() string {
+	if p, ok := a.Screen().(common.Placer); ok {
 		if name := strings.TrimSpace(p.Place()); name != "" {
 			return name
 		}
 	}
-	return strings.ToLower(s.Title())
+	return a.shown().lower()
 }
 
 // backTop is the jump esc on the active screen returns from, if any: the newest one,
 // when it led to the active screen.
 func (a *App) backTop() (backEntry, bool) {
-	if n := len(a.back); n > 0 && a.back[n-1].to == a.active {
+	if n := len(a.back); n > 0 && a.back[n-1].to == a.route.Active {
 		return a.back[n-1], true
 	}
 	return backEntry{}, false
@@ -88,7 +87,7 @@ func (a *App) canGoBack() bool {
 func (a *App) goBack() tea.Cmd {
 	e, _ := a.backTop()
 	a.back = a.back[:len(a.back)-1]
-	return a.switchTo(a.screens[e.from].id)
+	return a.switchTo(a.specs[e.from].id)
 }
 
 // backHint is the status bar's "esc: back to …" while esc on the active screen would

@@ -52,14 +52,14 @@ func TestEscReturnsToTheContactAConversationWasOpenedFrom(t *testing.T) {
 	d.key("enter")
 	tri, ok := app.Screen().(*conversations.Model)
 	if !ok {
-		t.Fatalf("enter on the contact's first conversation showed %s", app.Screen().Title())
+		t.Fatalf("enter on the contact's first conversation showed %s", app.ScreenName())
 	}
 	d.Until("the conversation open", func() bool { return tri.Msgs.ConversationID() == first.ID })
 	d.waitFor("esc: back to " + row.Title())
 	before := usage(c)
 	d.key("esc")
 	if app.Screen() != cs {
-		t.Fatalf("esc showed %s, want the contacts screen", app.Screen().Title())
+		t.Fatalf("esc showed %s, want the contacts screen", app.ScreenName())
 	}
 	if cs.Focused() != contacts.PaneDetail || cs.Detail.ID() != row.ID || cs.List.Cursor() != cursor {
 		t.Fatalf("back on contacts: focus %v, detail %d, cursor %d; want the detail of %d, cursor %d",
@@ -84,7 +84,7 @@ func TestEscReturnsToTheContactAConversationWasOpenedFrom(t *testing.T) {
 	}
 	d.key("esc")
 	if app.Screen() != tri || tri.Focused() != conversations.PaneList {
-		t.Fatalf("esc after leaving the path: screen %s, focus %v; want the conversation list", app.Screen().Title(), tri.Focused())
+		t.Fatalf("esc after leaving the path: screen %s, focus %v; want the conversation list", app.ScreenName(), tri.Focused())
 	}
 }
 
@@ -116,12 +116,12 @@ func TestEscReturnsToTheNavigationEvent(t *testing.T) {
 	d.key("tab") // back to the thread: now esc moves the focus to the list
 	d.key("esc")
 	if app.Screen() != tri || tri.Focused() != conversations.PaneList {
-		t.Fatalf("esc in a pane the user moved to: screen %s, focus %v", app.Screen().Title(), tri.Focused())
+		t.Fatalf("esc in a pane the user moved to: screen %s, focus %v", app.ScreenName(), tri.Focused())
 	}
 	d.waitFor("esc: back to navigation")
 	d.key("esc")
 	if app.Screen() != nav {
-		t.Fatalf("esc showed %s, want navigation", app.Screen().Title())
+		t.Fatalf("esc showed %s, want navigation", app.ScreenName())
 	}
 	if r, _ := nav.Selected(); r.ID != ev.ID {
 		t.Fatalf("back on navigation the cursor is on %d, want %d", r.ID, ev.ID)
@@ -140,7 +140,7 @@ func TestAJumpOutrunByAKeyIsDropped(t *testing.T) {
 	ops := app.Screen().(*operators.Model)
 	d.Until("operators", ops.Loaded)
 	d.read("\r4")
-	if got := app.Screen().Title(); got != "Analytics" {
+	if got := app.ScreenName(); got != "Analytics" {
 		t.Fatalf("enter then 4 in one read shows %s, want Analytics", got)
 	}
 	if v := d.view(); strings.Contains(v, "esc: back") {
@@ -148,7 +148,7 @@ func TestAJumpOutrunByAKeyIsDropped(t *testing.T) {
 	}
 	d.key("3", "enter")
 	if _, ok := app.Screen().(*conversations.Model); !ok {
-		t.Fatalf("enter on an operator shows %s, want their conversations", app.Screen().Title())
+		t.Fatalf("enter on an operator shows %s, want their conversations", app.ScreenName())
 	}
 	d.waitFor("assigned to")
 }

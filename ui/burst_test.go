@@ -27,8 +27,8 @@ const jj = "jj"
 
 // top is the top modal, or nil.
 func (l *appLoop) top() common.Modal {
-	if n := len(l.app.overlays); n > 0 {
-		return l.app.overlays[n-1]
+	if n := len(l.app.route.Modals); n > 0 {
+		return l.app.route.Modals[n-1]
 	}
 	return nil
 }

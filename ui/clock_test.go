@@ -24,7 +24,7 @@ func TestAutoRefreshWithAFastClockMissesNothing(t *testing.T) {
 	l := viewtest.NewLoop(t, a)
 	l.Deliver(tea.WindowSizeMsg{Width: 120, Height: 40})
 	l.Run(a.Init())
-	tr := a.screens[0].screen.(*conversations.Model)
+	tr := a.route.Screens[0].(*conversations.Model)
 	l.Until("the conversations", func() bool { return len(tr.List.Rows()) >= 5 && !tr.List.Loading() })
 	l.Settle()
 	id := tr.List.Rows()[4].ID

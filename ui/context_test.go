@@ -74,13 +74,13 @@ func startAppWith(t *testing.T, token func(sandbox.Info) string, w, h int, set f
 func (l *appLoop) picker() *picker {
 	l.t.Helper()
 	l.Until("a picker", func() bool {
-		if n := len(l.app.overlays); n > 0 {
-			_, ok := l.app.overlays[n-1].(*picker)
+		if n := len(l.app.route.Modals); n > 0 {
+			_, ok := l.app.route.Modals[n-1].(*picker)
 			return ok
 		}
 		return false
 	})
-	return l.app.overlays[len(l.app.overlays)-1].(*picker)
+	return l.app.route.Modals[len(l.app.route.Modals)-1].(*picker)
 }
 
 // statusBar is the status bar: the line above the footer.
@@ -305,7 +305,7 @@ func TestPickerTakesOnlyIDs(t *testing.T) {
 		t.Fatalf("typed %q", got)
 	}
 	l.Key("esc")
-	l.Until("closed", func() bool { return len(l.app.overlays) == 0 })
+	l.Until("closed", func() bool { return len(l.app.route.Modals) == 0 })
 	if l.app.ctx.Client.OperatorID() != 0 {
 		t.Fatal("esc switched")
 	}
@@ -318,7 +318,7 @@ func TestOperatorEditReloadsTheDirectory(t *testing.T) {
 	ops := l.app.Screen().(*operators.Model)
 	l.Until("operators", func() bool { return ops.Loaded() && !ops.Busy() })
 	l.Key("j", "e")
-	l.Until("the form", func() bool { return len(l.app.overlays) == 1 })
+	l.Until("the form", func() bool { return len(l.app.route.Modals) == 1 })
 	l.Settle()
 	l.Key("tab")
 	for range 10 {
@@ -376,7 +376,7 @@ func TestActAsOperatorOverARefusedForm(t *testing.T) {
 		t.Fatalf("the owner %d is not among the operators", info.OwnerOperatorID)
 	}
 	l.Key("e")
-	l.Until("the form", func() bool { return len(l.app.overlays) == 1 })
+	l.Until("the form", func() bool { return len(l.app.route.Modals) == 1 })
 	l.Settle()
 	l.Key("tab")
 	for range 10 {
@@ -384,10 +384,10 @@ func TestActAsOperatorOverARefusedForm(t *testing.T) {
 	}
 	l.Key("Benno", "ctrl+s")
 	form := func() *forms.Modal {
-		if len(l.app.overlays) == 0 {
+		if len(l.app.route.Modals) == 0 {
 			return nil
 		}
-		f, _ := l.app.overlays[0].(*forms.Modal)
+		f, _ := l.app.route.Modals[0].(*forms.Modal)
 		return f
 	}
 	l.Until("the refusal in the form", func() bool {
@@ -396,17 +396,17 @@ func TestActAsOperatorOverARefusedForm(t *testing.T) {
 	})
 
 	l.Key("ctrl+p")
-	if p := l.picker(); len(l.app.overlays) != 2 || p.items[0].current {
-		t.Fatalf("picker over the form: %d overlays, items %+v", len(l.app.overlays), p.items)
+	if p := l.picker(); len(l.app.route.Modals) != 2 || p.items[0].current {
+		t.Fatalf("picker over the form: %d overlays, items %+v", len(l.app.route.Modals), p.items)
 	}
 	l.Key("g", "enter")
 	l.Until("back to the default", func() bool { return l.app.ctx.Client.OperatorID() == 0 })
-	if f := form(); f == nil || len(l.app.overlays) != 1 || !strings.Contains(f.View(), "Benno") {
-		t.Fatalf("the form and its input did not survive the switch: %d overlays", len(l.app.overlays))
+	if f := form(); f == nil || len(l.app.route.Modals) != 1 || !strings.Contains(f.View(), "Benno") {
+		t.Fatalf("the form and its input did not survive the switch: %d overlays", len(l.app.route.Modals))
 	}
 	l.Key("ctrl+s")
 	l.Until("the new name in the directory", func() bool { return l.app.ctx.Operators[info.OwnerOperatorID] == "Benno" })
-	if len(l.app.overlays) != 0 {
+	if len(l.app.route.Modals) != 0 {
 		t.Fatalf("the form stayed open after saving")
 	}
 }
@@ -437,7 +437,7 @@ func TestAwayToggleUpdatesTheDirectoryWithoutARequest(t *testing.T) {
 	}
 	before := len(l.log.Lines())
 	l.Key("w")
-	l.Until("the confirmation", func() bool { return len(l.app.overlays) == 1 })
+	l.Until("the confirmation", func() bool { return len(l.app.route.Modals) == 1 })
 	l.Key("y")
 	l.Until("the toggle", func() bool { return !ops.Busy() && strings.Contains(l.toasts(), "is now") })
 	l.Settle()
@@ -496,8 +496,8 @@ func TestActAsOperatorOverARefusedNote(t *testing.T) {
 	})
 
 	l.Key("ctrl+p")
-	if p := l.picker(); len(l.app.overlays) != 2 || p.items[0].current {
-		t.Fatalf("picker over the note form: %d overlays, items %+v", len(l.app.overlays), p.items)
+	if p := l.picker(); len(l.app.route.Modals) != 2 || p.items[0].current {
+		t.Fatalf("picker over the note form: %d overlays, items %+v", len(l.app.route.Modals), p.items)
 	}
 	l.Key("g", "enter")
 	l.Until("back to the default", func() bool { return l.app.ctx.Client.OperatorID() == 0 })

@@ -19,8 +19,8 @@ const footerSep = "  "
 // bindings, so a rebound key shows as bound.
 func (a *App) footerBindings() (hints, always []key.Binding) {
 	k := a.ctx.Keys
-	if n := len(a.overlays); n > 0 {
-		for _, b := range a.overlays[n-1].ShortHelp() {
+	if top := a.route.Top(); top != nil {
+		for _, b := range top.ShortHelp() {
 			if sharesKey(b, k.Back) {
 				always = append(always, b)
 			} else {

@@ -22,17 +22,17 @@ func (l *appLoop) openHelp() *helpModal {
 	l.t.Helper()
 	l.Key("?")
 	l.Until("help", func() bool {
-		if n := len(l.app.overlays); n > 0 {
-			_, ok := l.app.overlays[n-1].(*helpModal)
+		if n := len(l.app.route.Modals); n > 0 {
+			_, ok := l.app.route.Modals[n-1].(*helpModal)
 			return ok
 		}
 		return false
 	})
-	return l.app.overlays[len(l.app.overlays)-1].(*helpModal)
+	return l.app.route.Modals[len(l.app.route.Modals)-1].(*helpModal)
 }
 
 func (l *appLoop) helpOpen() bool {
-	for _, m := range l.app.overlays {
+	for _, m := range l.app.route.Modals {
 		if _, ok := m.(*helpModal); ok {
 			return true
 		}
@@ -184,7 +184,7 @@ func TestHelpListsEveryKeyOnce(t *testing.T) {
 	}
 	check("conversations")
 	l.Key("2")
-	l.Until("the contacts prompt", func() bool { return len(l.app.overlays) > 0 })
+	l.Until("the contacts prompt", func() bool { return len(l.app.route.Modals) > 0 })
 	l.Key("esc")
 	check("contacts")
 }

@@ -77,28 +77,25 @@ func (a *App) onMouse(msg tea.MouseMsg) tea.Cmd {
 	default:
 		return nil
 	}
-	return tea.Batch(a.routeMouse(msg, m), a.applyModalChanges(), a.wake(false))
+	return tea.Batch(a.routeMouse(msg, m), a.route.Settle(), a.wake(false))
 }
 
 func (a *App) routeMouse(msg tea.MouseMsg, m tea.Mouse) tea.Cmd {
-	if n := len(a.overlays); n > 0 && a.overlays[n-1].Inline() {
+	if top := a.route.Top(); top != nil && top.Inline() {
 		// A prompt in the bottom line (a search): a click elsewhere leaves it, as esc does,
 		// and goes on to what is under it; the wheel leaves it alone.
 		if _, click := msg.(tea.MouseClickMsg); !click || m.Y >= a.height-2 {
 			return nil
 		}
-		a.ctx.CloseModal(a.overlays[n-1])
-		_ = a.applyModalChanges() // only a close: nothing opens, nothing to start
+		a.ctx.CloseModal(top)
+		_ = a.route.Settle() // only a close: nothing opens, nothing to start
 	}
-	if n := len(a.overlays); n > 0 {
-		top := a.overlays[n-1]
+	if top := a.route.Top(); top != nil {
 		b := a.hits.modal
 		if top.Inline() || !b.contains(m.X, m.Y) {
 			return nil
 		}
-		var c tea.Cmd
-		a.overlays[n-1], c = top.Update(mouseAt(msg, m.X-b.x, m.Y-b.y))
-		return c
+		return a.route.ToTop(mouseAt(msg, m.X-b.x, m.Y-b.y))
 	}
 	switch {
 	case m.Y == 0:
@@ -111,9 +108,7 @@ func (a *App) routeMouse(msg tea.MouseMsg, m tea.Mouse) tea.Cmd {
 			}
 		}
 	case m.Y >= 1 && m.Y <= a.screenHeight():
-		s, c := a.Screen().Update(mouseAt(msg, m.X, m.Y-1))
-		a.screens[a.active].screen = s
-		return c
+		return a.route.ToScreen(a.route.Active, mouseAt(msg, m.X, m.Y-1))
 	}
 	return nil // the status bar and the footer
 }

@@ -54,11 +54,11 @@ func TestOperatorListRequestsOfAVisitToEveryScreen(t *testing.T) {
 			l.Until("the conversations", func() bool { return conv.List.Loaded() && !conv.List.Loading() })
 			l.Key("A")
 			l.Until("the assign picker", func() bool {
-				n := len(app.overlays)
+				n := len(app.route.Modals)
 				if n == 0 {
 					return false
 				}
-				_, ok := app.overlays[n-1].(*operatorpick.Model)
+				_, ok := app.route.Modals[n-1].(*operatorpick.Model)
 				return ok
 			})
 			l.Key("esc")

@@ -312,15 +312,15 @@ func (a *App) paletteItems() []paletteItem {
 	var screens, own, global, moves, choices []paletteItem
 	seen := map[string]bool{}
 	screenKeys := []key.Binding{k.Palette}
-	for _, e := range a.screens {
-		screenKeys = append(screenKeys, e.key)
+	for i := range a.specs {
+		screenKeys = append(screenKeys, a.screenKey(i))
 	}
 	for _, b := range screenKeys {
 		for _, kk := range b.Keys() {
 			seen[kk] = true // screens are offered by name; the palette needs no row of its own
 		}
 	}
-	title := strings.ToLower(a.Screen().Title())
+	title := a.shown().lower()
 	for _, sec := range k.Sections(a.Screen().Where()) {
 		for _, b := range sec.Keys {
 			run := runBinding(b)
@@ -339,25 +339,25 @@ func (a *App) paletteItems() []paletteItem {
 			}
 		}
 	}
-	for _, e := range a.screens {
-		it := paletteItem{kind: "screen", title: sanitize.Line(e.screen.Title()), msg: common.SwitchScreenMsg{Screen: e.id}}
-		if e.key.Enabled() {
-			it.keys = sanitize.Line(e.key.Help().Key)
+	for i, sp := range a.specs {
+		it := paletteItem{kind: "screen", title: sp.name, msg: common.SwitchScreenMsg{Screen: sp.id}}
+		if k := a.screenKey(i); k.Enabled() {
+			it.keys = sanitize.Line(k.Help().Key)
 		}
 		screens = append(screens, it)
 	}
-	for _, e := range a.screens {
-		ch, ok := e.screen.(common.Chooser)
+	for i, sp := range a.specs {
+		ch, ok := a.route.Screens[i].(common.Chooser)
 		if !ok {
 			continue
 		}
 		for _, c := range ch.Choices() {
 			kind := sanitize.Line(c.Group)
 			if kind == "" {
-				kind = strings.ToLower(e.screen.Title())
+				kind = sp.lower()
 			}
 			choices = append(choices, paletteItem{kind: kind, title: sanitize.Line(c.Title), hint: sanitize.Line(c.Hint),
-				msg: common.SwitchScreenMsg{Screen: e.id, Then: c.Msg}})
+				msg: common.SwitchScreenMsg{Screen: sp.id, Then: c.Msg}})
 		}
 	}
 	return slices.Concat(screens, own, choices, global, a.contextItems(), moves)
@@ -423,5 +423,5 @@ func (a *App) contextItems() []paletteItem {
 
 // openPalette opens the command palette over the active screen.
 func (a *App) openPalette() tea.Cmd {
-	return a.ctx.OpenModal(newPalette(a.ctx, sanitize.Line(a.Screen().Title()), a.paletteItems()))
+	return a.ctx.OpenModal(newPalette(a.ctx, a.ScreenName(), a.paletteItems()))
 }

@@ -87,7 +87,7 @@ func TestPaletteListsAndFilters(t *testing.T) {
 		t.Fatal("enter left the palette open")
 	}
 	if _, ok := l.app.Screen().(*analytics.Model); !ok {
-		t.Fatalf("enter on the analytics screen's row shows %s", l.app.Screen().Title())
+		t.Fatalf("enter on the analytics screen's row shows %s", l.app.ScreenName())
 	}
 }
 
@@ -106,8 +106,8 @@ func TestPaletteRunsABindingAsItsKey(t *testing.T) {
 	}
 	l.Key("enter")
 	modal[*forms.Modal](l, "the filters form")
-	if len(l.app.overlays) != 1 {
-		t.Fatalf("%d modals open, want the form alone (the palette closed first)", len(l.app.overlays))
+	if len(l.app.route.Modals) != 1 {
+		t.Fatalf("%d modals open, want the form alone (the palette closed first)", len(l.app.route.Modals))
 	}
 }
 
@@ -145,7 +145,7 @@ func TestPaletteNumberOpensConversation(t *testing.T) {
 	l.Key("enter")
 	tri, ok := l.app.Screen().(*conversations.Model)
 	if !ok {
-		t.Fatalf("enter shows %s", l.app.Screen().Title())
+		t.Fatalf("enter shows %s", l.app.ScreenName())
 	}
 	l.Until("the conversation", func() bool { return tri.Msgs.ConversationID() == id })
 	for _, q := range []string{"123", ":123", "#123", " 123 "} {
@@ -212,8 +212,8 @@ func (c choosy) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 func TestPaletteOffersChoosersChoices(t *testing.T) {
 	l := startConversations(t, 80, 24, nil)
 	var got []tea.Msg
-	i := slices.IndexFunc(l.app.screens, func(e screenEntry) bool { return e.id == common.ScreenContacts })
-	l.app.screens[i].screen = choosy{Screen: l.app.screens[i].screen, got: &got, choices: []common.Choice{
+	i := slices.IndexFunc(l.app.specs, func(sp screenSpec) bool { return sp.id == common.ScreenContacts })
+	l.app.route.Screens[i] = choosy{Screen: l.app.route.Screens[i], got: &got, choices: []common.Choice{
 		{Group: "view", Title: "Mine \x1b[31mred", Hint: "12", Msg: viewChosenMsg{"mine"}},
 		{Group: "view", Title: "Verified", Msg: viewChosenMsg{"verified"}},
 	}}
@@ -223,8 +223,8 @@ func TestPaletteOffersChoosersChoices(t *testing.T) {
 		t.Fatalf("the choices are missing or not sanitized: %q", titles)
 	}
 	l.Key("verified", "enter")
-	if l.app.Screen().Title() != "Contacts" {
-		t.Fatalf("the choice shows %s, want the screen that offered it", l.app.Screen().Title())
+	if l.app.ScreenName() != "Contacts" {
+		t.Fatalf("the choice shows %s, want the screen that offered it", l.app.ScreenName())
 	}
 	l.closeAll() // the contacts screen opens its search prompt when first shown
 	if !slices.Contains(got, tea.Msg(viewChosenMsg{"verified"})) {

@@ -6,7 +6,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
 )
 
@@ -32,32 +31,22 @@ func (a *App) activity() common.Activity {
 	return common.ActivityAt(a.ctx.Now().Sub(a.auto.lastKey), !a.auto.blurred)
 }
 
-// autoFamily is the request family and the cost of one auto-refresh of the shown screen:
-// one conversations request, unless the screen draws on another family
-// (common.AutoRefresher).
-func (a *App) autoFamily() (client.Family, int) {
-	if r, ok := a.Screen().(common.AutoRefresher); ok {
-		return r.AutoRefreshCost()
-	}
-	return client.FamilyConversations, 1
-}
-
 // autoPace is the shown screen's auto-refresh pace now (none for a screen that never
 // auto-refreshes, nor for one the hub's shared polls refresh), backed off after failed
 // auto-refreshes while the server errs or cannot be reached, and until when its family is
 // at the API's daily limit (zero when it is not): then it does not refresh at all. It only
 // reads (View asks too).
 func (a *App) autoPace() (common.Pace, time.Time) {
-	family, cost := a.autoFamily()
-	if cost == 0 || a.shared() {
+	sp := a.shown()
+	if !sp.auto || a.shared() {
 		// The shared polls of the hub refresh the conversations screen (team.go).
 		return common.Pace{Activity: a.activity(), Manual: true}, time.Time{} // never auto-refreshes
 	}
-	p := a.ctx.Budget.Pace(a.activity(), a.ctx.Client.Usage(family), cost)
+	p := a.ctx.Budget.Pace(a.activity(), a.ctx.Client.Usage(sp.family), 1)
 	if a.trouble.down != nil {
 		p = a.ctx.Budget.BackOff(p, a.auto.failed)
 	}
-	if until := a.trouble.limitedUntil(family, a.ctx.Now()); !until.IsZero() {
+	if until := a.trouble.limitedUntil(sp.family, a.ctx.Now()); !until.IsZero() {
 		p.Every = 0
 		return p, until
 	}
@@ -73,7 +62,7 @@ func (a *App) armAuto() tea.Cmd {
 		return nil
 	}
 	a.autoGen++
-	a.auto.due, a.auto.screen = time.Time{}, a.active
+	a.auto.due, a.auto.screen = time.Time{}, a.route.Active
 	now := a.ctx.Now()
 	p, limited := a.autoPace()
 	var due time.Time
@@ -111,9 +100,7 @@ func (a *App) onAutoTick(msg autoTickMsg) tea.Cmd {
 // autoRefresh asks the shown screen for an auto-refresh.
 func (a *App) autoRefresh() tea.Cmd {
 	a.auto.lastRun = a.ctx.Now()
-	s, cmd := a.Screen().Update(common.RefreshMsg{Auto: true})
-	a.screens[a.active].screen = s
-	return cmd
+	return a.route.ToScreen(a.route.Active, common.RefreshMsg{Auto: true})
 }
 
 // noteKey records a key. A key that makes the pace faster (the first after an idle
@@ -141,7 +128,7 @@ func (a *App) wake(refreshed bool) tea.Cmd {
 	if !a.ctx.Budget.On() {
 		return nil
 	}
-	moved := a.auto.screen != a.active
+	moved := a.auto.screen != a.route.Active
 	if a.activity() == common.Live && !moved {
 		a.auto.lastKey = a.ctx.Now() // working on: the pace stays
 		return nil

@@ -72,7 +72,7 @@ func (a *App) Stopped() *Stopped { return a.safe.stopped }
 func (a *App) Init() tea.Cmd {
 	cmd, c := a.protect("Init", func() tea.Cmd {
 		cmd := a.initCmds()
-		if opened := a.applyModalChanges(); opened != nil {
+		if opened := a.route.Settle(); opened != nil {
 			cmd = tea.Batch(cmd, opened)
 		}
 		return cmd
@@ -105,7 +105,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	cmd, c := a.protect("Update", func() tea.Cmd {
 		_, cmd := a.update(msg)
-		if opened := a.applyModalChanges(); opened != nil {
+		if opened := a.route.Settle(); opened != nil {
 			cmd = tea.Batch(cmd, opened)
 		}
 		return cmd
@@ -126,8 +126,8 @@ func (a *App) View() tea.View {
 	v.AltScreen = true
 	v.ReportFocus = true // focus reports slow auto-refresh down in the background (refresh.go)
 	v.MouseMode = a.mouseMode()
-	if n := len(a.overlays); n > 0 && a.overlays[n-1].Inline() && !a.tooSmall() && a.safe.stopped == nil {
-		if c, ok := a.overlays[n-1].(common.Cursored); ok {
+	if top := a.route.Top(); top != nil && top.Inline() && !a.tooSmall() && a.safe.stopped == nil {
+		if c, ok := top.(common.Cursored); ok {
 			if cur := c.Cursor(); cur != nil {
 				cur.X = min(cur.X, a.width-1)
 				cur.Y = a.height - 2

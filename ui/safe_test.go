@@ -55,8 +55,6 @@ func (b boom) View() string {
 	return b.Screen.View()
 }
 
-func (b boom) Capturing() bool { return false }
-
 // reports records the crashes given to the reporter.
 type reports struct {
 	mu      sync.Mutex
@@ -83,8 +81,9 @@ func newBoomApp(t *testing.T, r *reports, now func() time.Time) *App {
 		t.Fatal(err)
 	}
 	a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: now, ReportCrash: r.report})
-	a.screens = append(a.screens, screenEntry{id: 99, key: key.NewBinding(key.WithKeys("9")), screen: boom{a.screens[0].screen, &boomState{}}})
-	a.active = len(a.screens) - 1
+	a.specs = append(a.specs, screenSpec{id: 99, name: "Boom", family: client.FamilyConversations, auto: true, key: func(*keymap.KeyMap) key.Binding { return key.NewBinding(key.WithKeys("9")) }})
+	a.route.Screens = append(a.route.Screens, boom{a.route.Screens[0], &boomState{}})
+	a.route.Active = len(a.route.Screens) - 1
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	return a
 }

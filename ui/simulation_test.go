@@ -43,7 +43,7 @@ func (s *sim) deliver(msg tea.Msg) {
 		// The root's update without the panic guard, whose wrapping would hide the ticks
 		// from RunSkippingTicks.
 		_, cmd := s.app.update(m)
-		if opened := s.app.applyModalChanges(); opened != nil {
+		if opened := s.app.route.Settle(); opened != nil {
 			cmd = tea.Batch(cmd, opened)
 		}
 		queue = append(queue, viewtest.RunSkippingTicks(cmd, 10*time.Second)...)

@@ -18,31 +18,16 @@ type State struct {
 	Analytics *analytics.State  `json:"analytics,omitempty"`
 }
 
-// screenNames name the screens in the state file.
-var screenNames = map[common.ScreenID]string{
-	common.ScreenConversations: "conversations",
-	common.ScreenContacts:      "contacts",
-	common.ScreenOperators:     "operators",
-	common.ScreenAnalytics:     "analytics",
-	common.ScreenNavigation:    "navigation",
-}
-
-// viewHolder is a screen with saved views.
-type viewHolder interface {
-	ActiveView() string
-	RestoreView(name string)
-}
-
 // State is the state to keep now.
 func (a *App) State() State {
-	s := State{Screen: screenNames[a.screens[a.active].id]}
-	for _, e := range a.screens {
-		switch sc := e.screen.(type) {
-		case viewHolder:
+	s := State{Screen: a.shown().lower()}
+	for i, sc := range a.route.Screens {
+		switch sc := sc.(type) {
+		case common.ViewHolder:
 			if s.Views == nil {
 				s.Views = map[string]string{}
 			}
-			s.Views[screenNames[e.id]] = sc.ActiveView()
+			s.Views[a.specs[i].lower()] = sc.ActiveView()
 		case *analytics.Model:
 			st := sc.State()
 			s.Analytics = &st
@@ -57,19 +42,20 @@ func (a *App) restore(s *State) {
 	if s == nil {
 		return
 	}
-	for i, e := range a.screens {
-		switch sc := e.screen.(type) {
-		case viewHolder:
-			if name, ok := s.Views[screenNames[e.id]]; ok {
-				sc.RestoreView(name)
+	for i, sc := range a.route.Screens {
+		name := a.specs[i].lower()
+		switch sc := sc.(type) {
+		case common.ViewHolder:
+			if view, ok := s.Views[name]; ok {
+				sc.RestoreView(view)
 			}
 		case *analytics.Model:
 			if s.Analytics != nil {
 				sc.Restore(*s.Analytics)
 			}
 		}
-		if s.Screen != "" && screenNames[e.id] == s.Screen {
-			a.active = i
+		if s.Screen != "" && name == s.Screen {
+			a.route.Active = i
 		}
 	}
 	a.saved = a.State()
@@ -78,7 +64,7 @@ func (a *App) restore(s *State) {
 // focusRestored shows the restored screen at start-up: a screen that loads when first
 // shown (contacts, analytics) loads then. Nothing for the first screen, which loads in Init.
 func (a *App) focusRestored() tea.Cmd {
-	if a.active == 0 {
+	if a.route.Active == 0 {
 		return nil
 	}
 	return a.Screen().Focus()

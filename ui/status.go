@@ -22,7 +22,7 @@ type barCache struct {
 }
 
 func (a *App) tabBar() string {
-	key := strconv.Itoa(a.width) + "|" + strconv.Itoa(a.active) + "|" + strconv.Itoa(len(a.screens))
+	key := strconv.Itoa(a.width) + "|" + strconv.Itoa(a.route.Active) + "|" + strconv.Itoa(len(a.specs))
 	if key == a.bars.tabKey {
 		return a.bars.tab
 	}
@@ -30,17 +30,17 @@ func (a *App) tabBar() string {
 	var b strings.Builder
 	accent := st.Accent.Render(" parley ")
 	b.WriteString(accent)
-	labels := make([]string, 0, len(a.screens))
-	ids := make([]common.ScreenID, 0, len(a.screens))
-	for i, e := range a.screens {
-		label := e.key.Help().Key + " " + e.screen.Title()
-		if i == a.active {
+	labels := make([]string, 0, len(a.specs))
+	ids := make([]common.ScreenID, 0, len(a.specs))
+	for i, sp := range a.specs {
+		label := a.screenKey(i).Help().Key + " " + sp.name
+		if i == a.route.Active {
 			label = st.TabActive.Render(label)
 		} else {
 			label = st.Tab.Render(label)
 		}
 		b.WriteString(label)
-		labels, ids = append(labels, label), append(ids, e.id)
+		labels, ids = append(labels, label), append(ids, sp.id)
 	}
 	a.hits.tabs = tabSpans(accent, labels, ids) // where a click switches screens (mouse.go)
 	a.bars.tabKey, a.bars.tab = key, layout.Fit(b.String(), a.width)
@@ -199,13 +199,6 @@ func (a *App) layoutStatus(segs []segment) string {
 	return left + bar(strings.Repeat(" ", gap))
 }
 
-// orgScoped is a screen whose data may cover other organizations than the one parley works
-// in (the analytics screen): its organization filter (nil: none) and the organizations of
-// the data it shows.
-type orgScoped interface {
-	Organizations() (filter, seen []int64)
-}
-
 // scope names the organizations what the active screen shows comes from. On the analytics
 // screen that is its organization filter, and without one every organization the token can
 // read (analytics rule 2): "all organizations" once the data shows several, "all
@@ -214,7 +207,7 @@ type orgScoped interface {
 // directory showed when the API answered for another (an organization token, or an id the
 // token cannot use), or the token's default.
 func (a *App) scope() string {
-	if s, ok := a.Screen().(orgScoped); ok {
+	if s, ok := a.Screen().(common.OrgScoped); ok {
 		filter, seen := s.Organizations()
 		switch {
 		case len(filter) == 1:

@@ -226,7 +226,7 @@ func TestToastsNeverCoverADialog(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: viewtest.Clock})
 			a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-			a.overlays = append(a.overlays, boxModal{w: 40, h: tc.modalH})
+			a.route.Modals = append(a.route.Modals, boxModal{w: 40, h: tc.modalH})
 			a.Update(common.ToastMsg{Text: "Saved.", Error: true})
 			lines := strings.Split(ansi.Strip(a.Render()), "\n")
 			if len(lines) != 24 {

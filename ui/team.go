@@ -21,7 +21,7 @@ func (a *App) hub() bool { return a.opts.Team != nil }
 // organization the hub gave it (after a switch to another one with ctrl+o no poll comes
 // for what it shows, and it refreshes itself again).
 func (a *App) shared() bool {
-	return a.hub() && a.screens[a.active].id == common.ScreenConversations &&
+	return a.hub() && a.shown().id == common.ScreenConversations &&
 		a.ctx.Client.OrganizationID() == a.base.OrganizationID()
 }
 
@@ -32,11 +32,9 @@ func (a *App) onPolled(msg common.PolledMsg) tea.Cmd {
 	if !a.hub() || !a.pollIsOurs(msg.Org) {
 		return nil
 	}
-	for i, e := range a.screens {
-		if e.id == common.ScreenConversations {
-			var cmd tea.Cmd
-			a.screens[i].screen, cmd = e.screen.Update(msg)
-			return cmd
+	for i, sp := range a.specs {
+		if sp.id == common.ScreenConversations {
+			return a.route.ToScreen(i, msg)
 		}
 	}
 	return nil

@@ -102,6 +102,7 @@ type (
 
 // Model is the analytics screen.
 type Model struct {
+	common.Base
 	ctx *common.Ctx
 
 	// The query.
@@ -186,19 +187,6 @@ func New(ctx *common.Ctx) *Model {
 	m.refreshQuery()
 	return m
 }
-
-// Init does nothing: the first query runs when the screen is first shown.
-func (m *Model) Init() tea.Cmd { return nil }
-
-// Title names the screen.
-func (m *Model) Title() string { return "Analytics" }
-
-// Capturing is false: inputs are modals.
-func (m *Model) Capturing() bool { return false }
-
-// AutoRefreshCost is 0: analytics never auto-refresh, as every request counts against a
-// limit of 10 a minute (common.AutoRefresher); only the refresh key asks again.
-func (m *Model) AutoRefreshCost() (client.Family, int) { return client.FamilyOther, 0 }
 
 // Focus runs the query when its results are not there yet (the first time the screen is
 // shown, or after a change made while another screen was active) and re-resolves relative

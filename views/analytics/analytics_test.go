@@ -82,7 +82,7 @@ func (h *host) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := h.Host.Update(msg)
 	h.mu.Lock()
 	h.state.updates++
-	h.state.key, h.state.loaded, h.state.running, h.state.modals = h.s.key, h.s.Loaded(), h.s.running(), len(h.Modals)
+	h.state.key, h.state.loaded, h.state.running, h.state.modals = h.s.key, h.s.Loaded(), h.s.running(), len(h.Modals())
 	h.state.menu = h.s.menuOpen
 	h.state.names = h.s.namesPending()
 	if t, ok := msg.(common.ToastMsg); ok && t.Text != "" {

@@ -147,7 +147,7 @@ type Pace struct {
 	// BackedOff: auto-refreshes met a server error or no answer, and the period is longer
 	// for it (BackOff).
 	BackedOff bool
-	// Manual: the screen shown never auto-refreshes (an AutoRefresher of cost 0); Every
+	// Manual: the screen shown never auto-refreshes (so says its row of the root's screen registry); Every
 	// is 0.
 	Manual bool
 }

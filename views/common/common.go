@@ -6,7 +6,6 @@ import (
 	"context"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
@@ -61,7 +60,7 @@ type Ctx struct {
 	ids int
 
 	// opening and closing are modal changes asked for during the current Update; the root
-	// applies them before it handles the next message.
+	// applies them before it handles the next message (Router.Settle).
 	opening, closing []Modal
 }
 
@@ -80,41 +79,12 @@ func (c *Ctx) CloseModal(m Modal) tea.Cmd {
 	return nil
 }
 
-// TakeModalChanges returns the modals to close and to open, and forgets them (the root
+// TakeModalChanges returns the modals to close and to open, and forgets them (Router.Settle
 // calls it after every Update).
 func (c *Ctx) TakeModalChanges() (closing, opening []Modal) {
 	closing, opening = c.closing, c.opening
 	c.closing, c.opening = nil, nil
 	return closing, opening
-}
-
-// ApplyModalChanges applies to stack the modal changes asked for during the last Update
-// (the root calls it after every Update): the closing modals leave the stack, then the
-// opening ones go on top, each sized by size. A closing modal that is not on the stack was
-// wrapped in another (the note form around a form) and closes the top one, its wrapper.
-// It returns the new stack and the opened modals' Init commands.
-func (c *Ctx) ApplyModalChanges(stack []Modal, size func(Modal)) ([]Modal, tea.Cmd) {
-	closing, opening := c.TakeModalChanges()
-	for _, m := range closing {
-		found := false
-		for i := len(stack) - 1; i >= 0; i-- {
-			if stack[i] == m {
-				stack = append(stack[:i], stack[i+1:]...)
-				found = true
-				break
-			}
-		}
-		if !found && len(stack) > 0 {
-			stack = stack[:len(stack)-1]
-		}
-	}
-	var inits []tea.Cmd
-	for _, m := range opening {
-		stack = append(stack, m)
-		size(m)
-		inits = append(inits, m.Init())
-	}
-	return stack, tea.Batch(inits...)
 }
 
 // ServerNow is Now corrected by what the client learnt of the server's clock
@@ -177,60 +147,6 @@ func (c *Ctx) FrameStyles() layout.FrameStyles {
 	st := c.Styles
 	return layout.FrameStyles{Focused: st.BorderFocused, Blurred: st.BorderBlurred,
 		TitleFocused: st.PaneTitleFocused, TitleBlurred: st.PaneTitleBlurred, Thick: st.Mono}
-}
-
-// Screen is a top-level screen (conversations, contacts, …). Update returns the concrete
-// Screen so the root can assign it back.
-type Screen interface {
-	Init() tea.Cmd
-	Update(tea.Msg) (Screen, tea.Cmd)
-	View() string
-	SetSize(w, h int)
-	Focus() tea.Cmd
-	Blur()
-	// Title names the screen in the tab bar.
-	Title() string
-	// Capturing reports whether the screen is in an input-capturing state (an inline
-	// prompt): global keys must then go to it.
-	Capturing() bool
-	// Where is the place the user is in (the focused pane): help, the footer and the
-	// palette list the key table's actions of that place (keymap.KeyMap.Sections, Footer).
-	Where() keymap.Where
-}
-
-// AutoRefresher is a Screen whose auto-refresh draws on a request family of its own: the
-// root's auto-refresh timer (the only one) paces its ticks by that family's use today and
-// by the requests one refresh of the screen costs, while the screen is shown. A cost of 0
-// says the screen never auto-refreshes (only its refresh key reloads it): no tick is armed
-// while it is shown. A Screen that is no AutoRefresher costs one conversations request.
-type AutoRefresher interface {
-	AutoRefreshCost() (family client.Family, cost int)
-}
-
-// Resizer is a Screen with work to do after the terminal was resized while it is active,
-// such as loading what a pane the new layout shows needs. Resized runs after SetSize.
-type Resizer interface {
-	Resized() tea.Cmd
-}
-
-// Modal is an overlay on the modal stack: it sees every key first while it is on top.
-// It closes itself by returning CloseModal().
-type Modal interface {
-	Init() tea.Cmd
-	Update(tea.Msg) (Modal, tea.Cmd)
-	View() string
-	// SetSize gives the area the modal may use (it centers itself within).
-	SetSize(w, h int)
-	// Inline modals render in the bottom line instead of a centered box.
-	Inline() bool
-	ShortHelp() []key.Binding
-}
-
-// Cursored is an inline modal that shows the terminal's own cursor (tea.Cursor) where text
-// goes: Cursor is its position in the modal's line (nil: hidden). The terminal draws and
-// blinks it, so a modal waiting for text sends nothing.
-type Cursored interface {
-	Cursor() *tea.Cursor
 }
 
 // OpenModalMsg asks the root to push a modal (from a command's result; in Update use
@@ -374,31 +290,3 @@ func (c *Ctx) KnowsContacts() bool { return len(c.contactNames) > 0 }
 
 // ContactName is the name of a contact seen on a loaded row ("" when none was).
 func (c *Ctx) ContactName(id int64) string { return c.contactNames[id] }
-
-// BackUser is a Screen that says whether esc has something of its own to do now (clear a
-// search or the marks, move the focus back to its list). After a jump to the screen
-// (SwitchScreenMsg with Then) the root takes esc to go back where the jump came from only
-// when UsesBack is false; a screen that is no BackUser keeps esc for itself.
-type BackUser interface {
-	UsesBack() bool
-}
-
-// Lander is a Screen told that a jump just delivered its Then: until the user moves on
-// from where the jump left it (another pane), esc there has nothing of the screen's own
-// to do (UsesBack is false), so it goes back.
-type Lander interface {
-	Landed()
-}
-
-// Placer is a Screen that names where the user stands on it (the open contact's name),
-// for the root's "esc: back to …" after a jump from it; "" names the screen.
-type Placer interface {
-	Place() string
-}
-
-// Unsaved is a Modal that holds what the user typed and has not saved (a note, a form
-// with changed fields): Unsaved names it ("the note"), or is "" when there is nothing to
-// lose. Quitting with one open asks first.
-type Unsaved interface {
-	Unsaved() string
-}

@@ -60,6 +60,7 @@ type editLoadedMsg struct {
 
 // Model is the contacts screen.
 type Model struct {
+	common.Base
 	ctx        *common.Ctx
 	List       List
 	Detail     Detail
@@ -84,20 +85,6 @@ func New(ctx *common.Ctx) *Model {
 	m.List.Focus()
 	return m
 }
-
-// Init does nothing: contacts load when the screen is first shown (no request is spent on a
-// screen the user never opens).
-func (m *Model) Init() tea.Cmd { return nil }
-
-// Title names the screen.
-func (m *Model) Title() string { return "Contacts" }
-
-// Capturing is false: the search prompt is a modal.
-func (m *Model) Capturing() bool { return false }
-
-// AutoRefreshCost is 0: contacts never auto-refresh, as they have no "changed since"
-// filter (common.AutoRefresher); only the refresh key reloads them.
-func (m *Model) AutoRefreshCost() (client.Family, int) { return client.FamilyContacts, 0 }
 
 // Focus is called when the screen becomes active: the first time it loads the first page
 // and, while nothing was searched yet, opens the search prompt (quick lookup). Later
@@ -126,9 +113,6 @@ func (m *Model) searchPrompt() tea.Cmd {
 	return m.ctx.OpenModal(prompt.New(m.ctx, "Search contacts:", m.List.Query().Search,
 		func(s string) tea.Msg { return SearchMsg{Text: s} }).Doing("search"))
 }
-
-// Blur is called when another screen becomes active.
-func (m *Model) Blur() {}
 
 // UsesBack reports whether esc has work of the screen's own (common.BackUser): the detail
 // returns to the list; the list clears its marks, search or filters.

@@ -94,7 +94,7 @@ func TestQuickLookupIsOneKeystrokePlusTheQuery(t *testing.T) {
 	hs := newHarness(t, e.ctx, 80, 22)
 	hs.focus() // what pressing 2 does
 	if hs.Top() == nil || !hs.Top().Inline() || !strings.Contains(hs.Top().View(), "Search contacts:") {
-		t.Fatalf("showing the screen did not focus the search prompt: %v", hs.Modals)
+		t.Fatalf("showing the screen did not focus the search prompt: %v", hs.Modals())
 	}
 	hs.typeText("berlin")
 	hs.key("enter")
@@ -130,7 +130,7 @@ func TestSearchPromptOpensByItselfOnlyTheFirstTime(t *testing.T) {
 	hs.focus()
 	top := hs.Top()
 	if top == nil || !strings.Contains(top.View(), "Search contacts:") {
-		t.Fatalf("the first visit did not open the search prompt: %v", hs.Modals)
+		t.Fatalf("the first visit did not open the search prompt: %v", hs.Modals())
 	}
 	top.SetSize(80, 1)
 	if v := ansi.Strip(top.View()); !strings.Contains(v, "enter search · esc cancel") {

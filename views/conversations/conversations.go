@@ -37,6 +37,7 @@ const (
 
 // Model is the conversations screen.
 type Model struct {
+	common.Base
 	ctx          *common.Ctx
 	List         listing.Model
 	Msgs         thread.Model
@@ -87,21 +88,12 @@ func (m *Model) Init() tea.Cmd {
 	return m.List.Load(false)
 }
 
-// Title names the screen.
-func (m *Model) Title() string { return "Conversations" }
-
-// Capturing is false: inline inputs are modals.
-func (m *Model) Capturing() bool { return false }
-
 // Focus is called when the screen becomes active: panes a resize showed meanwhile load.
 func (m *Model) Focus() tea.Cmd { return m.sync() }
 
 // Resized is called after the active screen got a new size: a pane the new layout shows
 // loads the open conversation if it does not have it yet.
 func (m *Model) Resized() tea.Cmd { return m.sync() }
-
-// Blur is called when another screen becomes active.
-func (m *Model) Blur() {}
 
 // Landed is called by the root after a jump opened a conversation here (common.Lander):
 // until the focus moves, esc goes back where the jump came from.

@@ -90,6 +90,7 @@ type mergeMsg struct {
 // of its ordering's pages), in a frame, with the selected event's fields below the rows
 // when shown.
 type Model struct {
+	common.Base
 	ctx      *common.Ctx
 	ordering string
 	l        list.Model[Row]
@@ -124,20 +125,6 @@ func (s source) Pages() list.Fetcher[Row] {
 		},
 	}
 }
-
-// Init does nothing: the first page loads when the screen is first shown.
-func (m *Model) Init() tea.Cmd { return nil }
-
-// Title names the screen.
-func (m *Model) Title() string { return "Navigation" }
-
-// Capturing is false.
-func (m *Model) Capturing() bool { return false }
-
-// AutoRefreshCost is what one auto-refresh costs: the newest page of events, one request
-// of the navigation family (common.AutoRefresher), which paces the root's ticks while the
-// screen is shown.
-func (m *Model) AutoRefreshCost() (client.Family, int) { return client.FamilyNavigation, 1 }
 
 // Rows are the loaded events.
 func (m *Model) Rows() []Row { return m.l.Rows() }

@@ -37,6 +37,7 @@ const requestTimeout = 60 * time.Second
 // Model is the operators screen: the list component, fed by the screen itself, in a frame,
 // with the slots of the operators in view and the selected operator's fields below.
 type Model struct {
+	common.Base
 	ctx *common.Ctx
 	l   list.Model[Row]
 
@@ -75,15 +76,6 @@ func New(ctx *common.Ctx) *Model {
 	m.l = list.New[Row](ctx, source{m: m}, list.Options{})
 	return m
 }
-
-// Init does nothing: the list loads when the screen is first shown.
-func (m *Model) Init() tea.Cmd { return nil }
-
-// Title names the screen.
-func (m *Model) Title() string { return "Operators" }
-
-// Capturing is false: inputs are modals.
-func (m *Model) Capturing() bool { return false }
 
 // Rows are the operators the list shows: those the filter keeps, in the order asked.
 func (m *Model) Rows() []Row { return m.l.Rows() }
@@ -161,13 +153,6 @@ func (m *Model) Resized() tea.Cmd { return m.fetchSlots(m.l.VisibleRows()) }
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
 	m.l.SetSize(max(0, w-2), max(0, h-2))
-}
-
-// AutoRefreshCost is what one auto-refresh costs: the list, one operators-family request
-// (the slots, one request per operator in view, follow only every common.SlotsFactor
-// refreshes).
-func (m *Model) AutoRefreshCost() (client.Family, int) {
-	return client.FamilyOperators, 1
 }
 
 // AutoPace is the screen's auto-refresh pace now: the policy's for the activity, of one

@@ -337,9 +337,6 @@ func TestAutoRefreshPacesTheListAndTheSlotsApart(t *testing.T) {
 	if used := e.Client.Usage(client.FamilyOperators); used != 8 {
 		t.Fatalf("used %d operators requests, want 8: the list and 7 slots", used)
 	}
-	if fam, cost := m.AutoRefreshCost(); fam != client.FamilyOperators || cost != 1 {
-		t.Fatalf("a refresh costs %d %s requests, want 1 operators one", cost, fam)
-	}
 	if p := m.AutoPace(); p.Every != 30*time.Second || m.SlotsPace() != 5*time.Minute {
 		t.Fatalf("pace %v, slots every %v; want 30s and 5m", p.Every, m.SlotsPace())
 	}

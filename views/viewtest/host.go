@@ -2,6 +2,7 @@ package viewtest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -13,138 +14,85 @@ import (
 )
 
 // Host stands in for the root model in a screen's tests. It owns the screen and a modal
-// stack and routes like the root: keys and pastes to the top modal, else to the screen
-// (ctrl+c quits); every other message to every modal and
-// the screen. Modals open and close both ways the root supports: through the context's
-// OpenModal and CloseModal, applied right after the Update that asked, as ui.App does, and
-// through OpenModalMsg and CloseModalMsg from a command. Modals are sized as the root sizes
-// them. Toasts and screen switches are kept, every message is counted by type (Seen), and
-// so are the modals opened (Opens).
+// stack and routes with the root's own router (common.Router, as ui.App does): keys and
+// pastes to the top modal, else to the screen (ctrl+c quits); every other message to every
+// modal and the screen; modals opened and closed through the context's OpenModal and
+// CloseModal applied right after the Update that asked, and through OpenModalMsg and
+// CloseModalMsg from a command; modals sized as the root sizes them. It has no global keys,
+// tab bar or status bar: a WindowSizeMsg's whole size is the screen's. Toasts and screen
+// switches are kept instead of shown, every message is counted by type (Seen), and so are
+// the modals opened (Opens).
 //
 // Host is a tea.Model, so a Loop or teatest can run it. Its fields belong to whoever runs
 // it: read them from the test's goroutine with a Loop, and only through Seen while
 // teatest runs it.
 type Host struct {
 	Seen
-	Screen   common.Screen
-	Modals   []common.Modal
 	Toasts   []common.ToastMsg
 	Switched []common.SwitchScreenMsg
-	// W and H are the size of the last WindowSizeMsg, all of it the screen's.
-	W, H int
 	// Opens counts the modals opened, both ways.
 	Opens int
 
-	ctx *common.Ctx
+	route common.Router
 }
 
 // NewHost returns a host for screen, which was built on ctx.
 func NewHost(ctx *common.Ctx, screen common.Screen) *Host {
-	return &Host{ctx: ctx, Screen: screen}
+	h := &Host{route: common.Router{Ctx: ctx, Screens: []common.Screen{screen}}}
+	h.route.Hooks.First = func(msg tea.Msg) (tea.Cmd, bool) {
+		if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "ctrl+c" {
+			return tea.Quit, true
+		}
+		return nil, false
+	}
+	return h
 }
 
 // Init shows the screen, as switching to it does.
-func (h *Host) Init() tea.Cmd { return tea.Batch(h.Screen.Focus(), h.applyModalChanges()) }
+func (h *Host) Init() tea.Cmd { return tea.Batch(h.Screen().Focus(), h.settle()) }
 
 // Update routes msg and then applies the modal changes the context was asked for.
 func (h *Host) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	h.Seen.Add(msg)
-	cmd := h.route(msg)
-	if opened := h.applyModalChanges(); opened != nil {
-		cmd = tea.Batch(cmd, opened)
-	}
-	return h, cmd
-}
-
-func (h *Host) route(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
 	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		h.W, h.H = msg.Width, msg.Height
-		h.Screen.SetSize(msg.Width, msg.Height)
-		for _, m := range h.Modals {
-			h.sizeModal(m)
-		}
-		if r, ok := h.Screen.(common.Resizer); ok {
-			return r.Resized() // as the root tells the active screen
-		}
-		return nil
-	case tea.KeyPressMsg:
-		return h.routeKey(msg)
-	case tea.PasteMsg:
-		return h.routeKey(msg)
-	case common.OpenModalMsg:
-		h.Opens++
-		h.Modals = append(h.Modals, msg.Modal)
-		h.sizeModal(msg.Modal)
-		return msg.Modal.Init()
-	case common.CloseModalMsg:
-		if n := len(h.Modals); n > 0 {
-			h.Modals = h.Modals[:n-1]
-		}
-		return nil
 	case common.ToastMsg:
 		h.Toasts = append(h.Toasts, msg)
-		return nil
 	case common.SwitchScreenMsg:
 		h.Switched = append(h.Switched, msg)
-		return nil
+	default:
+		cmd = h.route.Route(msg)
 	}
-	cmds := make([]tea.Cmd, 0, len(h.Modals)+1)
-	for i, m := range h.Modals {
-		var c tea.Cmd
-		h.Modals[i], c = m.Update(msg)
-		cmds = append(cmds, c)
-	}
-	var c tea.Cmd
-	h.Screen, c = h.Screen.Update(msg)
-	return tea.Batch(append(cmds, c)...)
+	return h, tea.Batch(cmd, h.settle())
 }
 
-func (h *Host) routeKey(msg tea.Msg) tea.Cmd {
-	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "ctrl+c" {
-		return tea.Quit
+// settle applies the modal changes asked for (common.Router.Settle) and counts the modals
+// it opened.
+func (h *Host) settle() tea.Cmd {
+	before := slices.Clone(h.route.Modals)
+	cmd := h.route.Settle()
+	for _, m := range h.route.Modals {
+		if !slices.Contains(before, m) {
+			h.Opens++
+		}
 	}
-	var c tea.Cmd
-	if n := len(h.Modals); n > 0 {
-		h.Modals[n-1], c = h.Modals[n-1].Update(msg)
-	} else {
-		h.Screen, c = h.Screen.Update(msg)
-	}
-	return c
+	return cmd
 }
 
-func (h *Host) applyModalChanges() tea.Cmd {
-	var inits tea.Cmd
-	h.Modals, inits = h.ctx.ApplyModalChanges(h.Modals, func(m common.Modal) {
-		h.Opens++
-		h.sizeModal(m)
-	})
-	return inits
-}
+// Screen is the screen.
+func (h *Host) Screen() common.Screen { return h.route.Screen() }
 
-// sizeModal gives a modal the room the root would: the bottom line for an inline one, the
-// screen less a margin for a box.
-func (h *Host) sizeModal(m common.Modal) {
-	if m.Inline() {
-		m.SetSize(h.W, 1)
-		return
-	}
-	m.SetSize(max(20, h.W-4), max(6, h.H-2))
-}
+// Modals is the modal stack, the top last.
+func (h *Host) Modals() []common.Modal { return h.route.Modals }
 
 // View is the screen's view (modals are drawn over it by the root only).
 func (h *Host) View() tea.View { return tea.NewView(h.Render()) }
 
 // Render is the screen's view as text.
-func (h *Host) Render() string { return h.Screen.View() }
+func (h *Host) Render() string { return h.Screen().View() }
 
 // Top is the top modal, or nil.
-func (h *Host) Top() common.Modal {
-	if len(h.Modals) == 0 {
-		return nil
-	}
-	return h.Modals[len(h.Modals)-1]
-}
+func (h *Host) Top() common.Modal { return h.route.Top() }
 
 // LastToast is the text of the last toast, or "".
 func (h *Host) LastToast() string {

@@ -47,13 +47,13 @@ func (m *fakeModal) ShortHelp() []key.Binding { return nil }
 // fakeScreen opens its modal through the context on "o" (or, with viaMsg, through an
 // OpenModalMsg command).
 type fakeScreen struct {
+	common.Base
 	ctx    *common.Ctx
 	modal  common.Modal
 	viaMsg bool
 	keys   string
 }
 
-func (s *fakeScreen) Init() tea.Cmd { return nil }
 func (s *fakeScreen) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		s.keys += k.String()
@@ -68,10 +68,6 @@ func (s *fakeScreen) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 }
 func (s *fakeScreen) View() string        { return "screen" }
 func (s *fakeScreen) SetSize(int, int)    {}
-func (s *fakeScreen) Focus() tea.Cmd      { return nil }
-func (s *fakeScreen) Blur()               {}
-func (s *fakeScreen) Title() string       { return "fake" }
-func (s *fakeScreen) Capturing() bool     { return false }
 func (s *fakeScreen) Where() keymap.Where { return keymap.InConvList }
 
 // deliver sends msg to h and then the messages its command leads to.
@@ -124,7 +120,7 @@ func TestHostClosesTheWrapperOfAWrappedModal(t *testing.T) {
 		t.Fatalf("the inline modal is not open in the bottom line: %d×%d", wrapper.w, wrapper.h)
 	}
 	deliver(h, Key("c"))
-	if len(h.Modals) != 0 {
-		t.Fatalf("closing the wrapped modal left %d open", len(h.Modals))
+	if len(h.Modals()) != 0 {
+		t.Fatalf("closing the wrapped modal left %d open", len(h.Modals()))
 	}
 }
