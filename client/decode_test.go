@@ -4,76 +4,43 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/parley-tui/parley/internal/specfields"
 )
 
-// Field names of the spec's tables (api-v3.md) and of docs/api-notes.md.
+// Field names of the spec's tables and of docs/api-notes.md (package specfields, which the
+// sandbox's tests check its responses against too).
 var (
-	specConversationFields = []string{"id", "accepts_messages", "addon_urls", "contact", "contact_channel",
-		"contact_first_message_sent_at", "contact_last_message_sent_at", "contact_last_update_at",
-		"conversation_contact_uuid", "conversation_part_set", "created_at", "custom", "customer_id",
-		"data_privacy", "expiry_state", "feedback_message", "language_name", "last_message",
-		"last_message_sent_at", "locale", "marked_read_contact", "marked_read_operator",
-		"operator_assigned_to", "organization_id", "page_impressions", "post_survey_option",
-		"pre_survey_option", "rate", "read_permission", "slot_reserved", "status", "status_description",
-		"subject", "topics", "um_widget", "um_widget_goals", "unread_messages_operator", "updated_at",
-		"visits", "write_permission"}
-	specPartFields = []string{"id", "part_type", "name_friendly", "created_at", "ended_at", "duration",
-		"browser", "location", "referrer", "read_permission", "write_permission"}
-	specTopicFields   = []string{"id", "organization_id", "text", "read_permission", "write_permission"}
-	specMessageFields = []string{"id", "msgid", "conversation_id", "conversation", "part_id", "sent_at",
-		"sent_at_time", "type", "event", "body", "reference", "url", "state", "operator_id", "operator_name",
-		"operator_display_name", "operator_is_bot", "name", "display_name", "sender", "marked_read_operator",
-		"marked_read_contact"}
-	specContactFields = []string{"id", "contact_uuids", "conversation_count", "name", "email",
-		"email_verified", "phone_number", "mobile_number", "is_mobile_number_verified", "verified",
-		"company", "position", "gender", "salutation", "street", "city", "country", "loc_lat", "loc_lon",
-		"locale", "external_customer_id", "contact_by_email", "contact_by_phone",
-		"contact_by_service_channels", "contact_by_service_messenger", "is_blocked", "needs_register",
-		"url_facebook", "url_linkedin", "url_profile_picture", "url_twitter", "created_at",
-		"first_message_sent_at", "last_message_sent_at", "read_permission", "write_permission"}
-	notesNoteFields = []string{"id", "organization_id", "contact_identity_id", "body", "operator_id",
-		"created_at", "updated_at", "read_permission", "write_permission"}
-	notesNavigationFields = []string{"id", "organization_id", "contact_identity_id", "conversation_id",
-		"url", "title", "referrer", "created_at"}
-	notesOperatorFields = []string{"id", "organization_id", "name", "display_name", "email", "role",
-		"is_bot", "is_away", "is_online", "locale", "operator_group_id", "created_at", "updated_at",
-		"read_permission", "write_permission"}
-	notesSlotsFields     = []string{"operator_id", "current_slots", "total_slots"}
-	notesAwayFields      = []string{"operator_id", "is_away", "changed_at"}
-	specDataPointFields  = []string{"um_widget_id", "organization_id", "operator_id", "operator_group_id", "time", "value", "value_str", "conversation_id", "conversation_part_id", "conversation_session_id", "is_chatbot_metric", "chatbot_interaction", "human_interaction"}
-	specChannelFields    = []string{"state", "type"}
-	specWidgetFields     = []string{"id", "language_name", "name"}
-	specBrowserFields    = []string{"name", "os", "version"}
-	specLocationFields   = []string{"city", "country", "lat", "lon"}
-	specStateFields      = []string{"type", "error_code", "message"}
-	specSenderFields     = []string{"type", "id"}
-	specConvRefFields    = []string{"id"}
-	contactEmbedFields   = without(specContactFields, "contact_uuids", "conversation_count")
-	lastMessageFields    = without(specMessageFields, "operator_is_bot") // "present in the messages endpoint"
-	missedOpportunityDPF = without(specDataPointFields, "operator_id", "operator_group_id")
+	specConversationFields = specfields.Fields(specfields.Conversation)
+	specPartFields         = specfields.Fields(specfields.Part)
+	specTopicFields        = specfields.Fields(specfields.Topic)
+	specMessageFields      = specfields.Fields(specfields.Message)
+	specContactFields      = specfields.Fields(specfields.Contact)
+	notesNoteFields        = specfields.Fields(specfields.Note)
+	notesNavigationFields  = specfields.Fields(specfields.Navigation)
+	notesOperatorFields    = specfields.Fields(specfields.Operator)
+	notesSlotsFields       = specfields.Fields(specfields.Slots)
+	notesAwayFields        = specfields.Fields(specfields.Away)
+	specDataPointFields    = specfields.Fields(specfields.DataPoint)
+	specChannelFields      = specfields.Fields(specfields.Channel)
+	specWidgetFields       = specfields.Fields(specfields.Widget)
+	specBrowserFields      = specfields.Fields(specfields.Browser)
+	specLocationFields     = specfields.Fields(specfields.Location)
+	specStateFields        = specfields.Fields(specfields.State)
+	specSenderFields       = specfields.Fields(specfields.Sender)
+	specConvRefFields      = specfields.Fields(specfields.ConvRef)
+	contactEmbedFields     = specfields.Without(specContactFields, "contact_uuids", "conversation_count")
+	lastMessageFields      = specfields.Without(specMessageFields, "operator_is_bot") // "present in the messages endpoint"
+	missedOpportunityDPF   = specfields.Without(specDataPointFields, "operator_id", "operator_group_id")
 )
-
-func without(list []string, drop ...string) []string {
-	return slices.DeleteFunc(slices.Clone(list), func(s string) bool { return slices.Contains(drop, s) })
-}
 
 // jsonTags lists the JSON names of a struct type's fields.
-func jsonTags(v any) []string {
-	rt := reflect.TypeOf(v)
-	var out []string
-	for i := range rt.NumField() {
-		tag := strings.Split(rt.Field(i).Tag.Get("json"), ",")[0]
-		if tag != "" && tag != "-" {
-			out = append(out, tag)
-		}
-	}
-	return out
-}
+func jsonTags(v any) []string { return slices.Collect(maps.Keys(specfields.JSONNames(v))) }
 
 func objectKeys(t *testing.T, raw json.RawMessage) []string {
 	t.Helper()
@@ -112,18 +79,7 @@ func elem(t *testing.T, raw json.RawMessage, i int) json.RawMessage {
 
 func assertKeys(t *testing.T, what string, got, want []string) {
 	t.Helper()
-	if !sameSet(got, want) {
-		var missing, extra []string
-		for _, w := range want {
-			if !slices.Contains(got, w) {
-				missing = append(missing, w)
-			}
-		}
-		for _, g := range got {
-			if !slices.Contains(want, g) {
-				extra = append(extra, g)
-			}
-		}
+	if missing, extra := specfields.Diff(got, want); len(missing)+len(extra) > 0 {
 		t.Errorf("%s: missing %v, extra %v", what, missing, extra)
 	}
 }

@@ -331,7 +331,7 @@ func (o optInt) MarshalJSON() ([]byte, error) {
 }
 
 type pointJSON struct {
-	UmWidgetID            []int64  `json:"um_widget_id"`
+	WidgetIDs             []int64  `json:"um_widget_id"`
 	OrganizationID        int64    `json:"organization_id"`
 	OperatorID            *optInt  `json:"operator_id,omitempty"`
 	OperatorGroupID       *optInt  `json:"operator_group_id,omitempty"`
@@ -497,7 +497,7 @@ func (rq *request) analytics() (int, any, error) {
 			&p.ChatbotInteraction, &p.HumanInteraction); err != nil {
 			return 0, nil, fmt.Errorf("scan analytics: %w", err)
 		}
-		if err := json.Unmarshal([]byte(widgetsJSON), &p.UmWidgetID); err != nil {
+		if err := json.Unmarshal([]byte(widgetsJSON), &p.WidgetIDs); err != nil {
 			return 0, nil, fmt.Errorf("analytics widget ids: %w", err)
 		}
 		if m.scope != scopeMissed {

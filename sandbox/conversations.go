@@ -195,7 +195,7 @@ func (rq *request) loadConversations(ids []int64, withParts bool) ([]conversatio
 			&c.ContactLastMessageSentAt, &c.ContactLastUpdateAt, &c.AcceptsMessages, &c.DataPrivacy, &c.ExpiryState,
 			&c.FeedbackMessage, &c.LanguageName, &c.Locale, &c.MarkedReadContact, &c.MarkedReadOperator,
 			&c.PageImpressions, &c.Rate, &c.SlotReserved, &c.ContactChannel.Type, &c.ContactChannel.State, &custom, &addons,
-			&c.UmWidget.ID, &c.UmWidget.Name, &c.UmWidget.LanguageName}
+			&c.Widget.ID, &c.Widget.Name, &c.Widget.LanguageName}
 		targets = append(targets, contactTargets(&c.Contact)...)
 		if err := rows.Scan(targets...); err != nil {
 			rows.Close()
@@ -206,7 +206,7 @@ func (rq *request) loadConversations(ids []int64, withParts bool) ([]conversatio
 		c.CustomerID = cust
 		c.StatusDescription = statusDescription(c.Status)
 		c.Topics = []topicJSON{}
-		c.UmWidgetGoals = []any{}
+		c.WidgetGoals = []any{}
 		c.UnreadMessagesOperator = []any{}
 		c.ReadPermission, c.WritePermission = true, writable
 		finishContact(&c.Contact, writable)

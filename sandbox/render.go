@@ -67,7 +67,7 @@ type contactJSON struct {
 	IsBlocked                 bool      `json:"is_blocked"`
 	NeedsRegister             bool      `json:"needs_register"`
 	URLFacebook               *string   `json:"url_facebook"`
-	URLLinkedin               *string   `json:"url_linkedin"`
+	URLLinkedIn               *string   `json:"url_linkedin"`
 	URLProfilePicture         *string   `json:"url_profile_picture"`
 	URLTwitter                *string   `json:"url_twitter"`
 	CreatedAt                 stamp     `json:"created_at"`
@@ -96,7 +96,7 @@ func contactTargets(c *contactJSON) []any {
 		&c.IsMobileNumberVerified, &c.Company, &c.Position, &c.Gender, &c.Salutation, &c.Street, &c.City, &c.Country,
 		&c.LocLat, &c.LocLon, &c.Locale, &c.ExternalCustomerID, &c.ContactByEmail, &c.ContactByPhone,
 		&c.ContactByServiceChannels, &c.ContactByServiceMessenger, &c.IsBlocked, &c.NeedsRegister,
-		&c.URLFacebook, &c.URLLinkedin, &c.URLProfilePicture, &c.URLTwitter, &c.CreatedAt,
+		&c.URLFacebook, &c.URLLinkedIn, &c.URLProfilePicture, &c.URLTwitter, &c.CreatedAt,
 		&c.FirstMessageSentAt, &c.LastMessageSentAt}
 }
 
@@ -268,8 +268,8 @@ type conversationJSON struct {
 	StatusDescription         string          `json:"status_description"`
 	Subject                   *string         `json:"subject"`
 	Topics                    []topicJSON     `json:"topics"`
-	UmWidget                  widgetJSON      `json:"um_widget"`
-	UmWidgetGoals             []any           `json:"um_widget_goals"`
+	Widget                    widgetJSON      `json:"um_widget"`
+	WidgetGoals               []any           `json:"um_widget_goals"`
 	UnreadMessagesOperator    []any           `json:"unread_messages_operator"`
 	UpdatedAt                 stamp           `json:"updated_at"`
 	Visits                    *string         `json:"visits"`
