@@ -109,6 +109,15 @@ func (k *KeyMap) binding(action string) *key.Binding {
 	return reflect.ValueOf(k).Elem().FieldByIndex(idx).Addr().Interface().(*key.Binding)
 }
 
+// Binding returns the binding of an action name (the config file's: "conversations"); an
+// unknown name has none (a zero binding, which matches no key).
+func (k *KeyMap) Binding(action string) key.Binding {
+	if b := k.binding(action); b != nil {
+		return *b
+	}
+	return key.Binding{}
+}
+
 // Actions lists every action name that can be rebound, sorted.
 func Actions() []string {
 	var out []string

@@ -403,3 +403,22 @@ func TestEveryPlaceListsEachKeyOnce(t *testing.T) {
 		}
 	}
 }
+
+// Binding finds an action's binding by its config name, overrides included; an unknown
+// name has a binding that matches no key.
+func TestBindingByName(t *testing.T) {
+	k := Default()
+	if err := k.Apply(map[string][]string{"contacts": {"f2"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := k.Binding("contacts").Keys(); len(got) != 1 || got[0] != "f2" {
+		t.Fatalf("contacts is bound to %q, want the override", got)
+	}
+	if got := k.Binding("conversations").Keys(); len(got) != 1 || got[0] != "1" {
+		t.Fatalf("conversations is bound to %q", got)
+	}
+	press, _ := Press("1")
+	if b := k.Binding("no_such_action"); b.Enabled() || key.Matches(press, b) {
+		t.Fatalf("an unknown action has a live binding: %v", b.Keys())
+	}
+}

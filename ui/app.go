@@ -209,13 +209,13 @@ func (a *App) Ctx() *common.Ctx { return a.ctx }
 func (a *App) Screen() common.Screen { return a.route.Screen() }
 
 // ScreenName is the active screen's name ("Conversations").
-func (a *App) ScreenName() string { return a.shown().name }
+func (a *App) ScreenName() string { return a.shown().title }
 
 // shown is the active screen's row of the registry.
 func (a *App) shown() screenSpec { return a.specs[a.route.Active] }
 
 // screenKey is the number key of the screen at index i.
-func (a *App) screenKey(i int) key.Binding { return a.specs[i].key(a.ctx.Keys) }
+func (a *App) screenKey(i int) key.Binding { return a.ctx.Keys.Binding(a.specs[i].name) }
 
 // initCmds starts every screen, loads the operator directory, listens for client events
 // and starts auto-refresh.

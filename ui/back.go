@@ -59,7 +59,7 @@ func (a *App) place() string {
 			return name
 		}
 	}
-	return a.shown().lower()
+	return a.shown().name
 }
 
 // backTop is the jump esc on the active screen returns from, if any: the newest one,

@@ -320,7 +320,7 @@ func (a *App) paletteItems() []paletteItem {
 			seen[kk] = true // screens are offered by name; the palette needs no row of its own
 		}
 	}
-	title := a.shown().lower()
+	title := a.shown().name
 	for _, sec := range k.Sections(a.Screen().Where()) {
 		for _, b := range sec.Keys {
 			run := runBinding(b)
@@ -340,7 +340,7 @@ func (a *App) paletteItems() []paletteItem {
 		}
 	}
 	for i, sp := range a.specs {
-		it := paletteItem{kind: "screen", title: sp.name, msg: common.SwitchScreenMsg{Screen: sp.id}}
+		it := paletteItem{kind: "screen", title: sp.title, msg: common.SwitchScreenMsg{Screen: sp.id}}
 		if k := a.screenKey(i); k.Enabled() {
 			it.keys = sanitize.Line(k.Help().Key)
 		}
@@ -354,7 +354,7 @@ func (a *App) paletteItems() []paletteItem {
 		for _, c := range ch.Choices() {
 			kind := sanitize.Line(c.Group)
 			if kind == "" {
-				kind = sp.lower()
+				kind = sp.name
 			}
 			choices = append(choices, paletteItem{kind: kind, title: sanitize.Line(c.Title), hint: sanitize.Line(c.Hint),
 				msg: common.SwitchScreenMsg{Screen: sp.id, Then: c.Msg}})

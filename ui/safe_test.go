@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
@@ -81,7 +80,7 @@ func newBoomApp(t *testing.T, r *reports, now func() time.Time) *App {
 		t.Fatal(err)
 	}
 	a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: now, ReportCrash: r.report})
-	a.specs = append(a.specs, screenSpec{id: 99, name: "Boom", family: client.FamilyConversations, auto: true, key: func(*keymap.KeyMap) key.Binding { return key.NewBinding(key.WithKeys("9")) }})
+	a.specs = append(a.specs, screenSpec{id: 99, name: "boom", title: "Boom", family: client.FamilyConversations, auto: true})
 	a.route.Screens = append(a.route.Screens, boom{a.route.Screens[0], &boomState{}})
 	a.route.Active = len(a.route.Screens) - 1
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})

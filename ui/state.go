@@ -20,14 +20,14 @@ type State struct {
 
 // State is the state to keep now.
 func (a *App) State() State {
-	s := State{Screen: a.shown().lower()}
+	s := State{Screen: a.shown().name}
 	for i, sc := range a.route.Screens {
 		switch sc := sc.(type) {
 		case common.ViewHolder:
 			if s.Views == nil {
 				s.Views = map[string]string{}
 			}
-			s.Views[a.specs[i].lower()] = sc.ActiveView()
+			s.Views[a.specs[i].name] = sc.ActiveView()
 		case *analytics.Model:
 			st := sc.State()
 			s.Analytics = &st
@@ -43,7 +43,7 @@ func (a *App) restore(s *State) {
 		return
 	}
 	for i, sc := range a.route.Screens {
-		name := a.specs[i].lower()
+		name := a.specs[i].name
 		switch sc := sc.(type) {
 		case common.ViewHolder:
 			if view, ok := s.Views[name]; ok {

@@ -33,7 +33,7 @@ func (a *App) tabBar() string {
 	labels := make([]string, 0, len(a.specs))
 	ids := make([]common.ScreenID, 0, len(a.specs))
 	for i, sp := range a.specs {
-		label := a.screenKey(i).Help().Key + " " + sp.name
+		label := a.screenKey(i).Help().Key + " " + sp.title
 		if i == a.route.Active {
 			label = st.TabActive.Render(label)
 		} else {
