@@ -4,6 +4,7 @@ package layout
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -121,11 +122,11 @@ func RelTime(t, now time.Time) string {
 	case d < time.Minute:
 		return "now"
 	case d < time.Hour:
-		return itoa(int(d/time.Minute)) + "m"
+		return strconv.Itoa(int(d/time.Minute)) + "m"
 	case d < 24*time.Hour:
-		return itoa(int(d/time.Hour)) + "h"
+		return strconv.Itoa(int(d/time.Hour)) + "h"
 	case d < 7*24*time.Hour:
-		return itoa(int(d/(24*time.Hour))) + "d"
+		return strconv.Itoa(int(d/(24*time.Hour))) + "d"
 	case t.Year() == now.Year():
 		return t.In(now.Location()).Format("Jan 2")
 	}
@@ -144,11 +145,11 @@ func Ago(t, now time.Time) string {
 	case d < time.Minute: // within a minute either side of now
 		return "just now"
 	case d < time.Hour:
-		return itoa(int(d/time.Minute)) + "m ago"
+		return strconv.Itoa(int(d/time.Minute)) + "m ago"
 	case d < 48*time.Hour:
-		return itoa(int(d/time.Hour)) + "h ago"
+		return strconv.Itoa(int(d/time.Hour)) + "h ago"
 	}
-	return itoa(int(d/(24*time.Hour))) + "d ago"
+	return strconv.Itoa(int(d/(24*time.Hour))) + "d ago"
 }
 
 // ShortDuration is a compact duration: "45s", "3m05s", "2h07m".
@@ -160,39 +161,6 @@ func ShortDuration(d time.Duration) string {
 		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 	}
 	return fmt.Sprintf("%ds", int(d.Seconds()))
-}
-
-// Thousands formats n with thousands separators.
-func Thousands(n int) string {
-	s := itoa(n)
-	if n < 0 {
-		return s
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
-func itoa(n int) string {
-	if n < 0 {
-		return "-" + itoa(-n)
-	}
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			break
-		}
-	}
-	return string(b[i:])
 }
 
 // Frame draws a rounded border around body (which must be exactly (w-2)×(h-2): every line
