@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -21,8 +22,8 @@ import (
 const formatVersion = 1
 
 var (
-	// errDamaged: a day file that cannot be read as a ledger file; the next write keeps it
-	// aside (<day>.json.damaged) and starts the day again.
+	// errDamaged: a day file that cannot be read as a ledger file; it is kept aside
+	// (<day>.json.damaged-<time>) and the day starts again (see damagedError).
 	errDamaged = errors.New("damaged")
 	// errLockTimeout: another process held the lock longer than LockWait.
 	errLockTimeout = errors.New("another parley holds the ledger's lock")
@@ -146,6 +147,10 @@ type record struct {
 	API     string   `json:"api"`
 	Day     string   `json:"day"`
 	Counts  []result `json:"counts"`
+	// Restarted says that the day's counts started again from zero after its file was
+	// found damaged (absent when they never did): every process reading the file learns
+	// it, not only the one that found the damage.
+	Restarted *restartRecord `json:"restarted,omitempty"`
 }
 
 type result struct {
@@ -156,36 +161,114 @@ type result struct {
 	Unreached int    `json:"unreached"`
 }
 
-// read reads day's file; a missing file is an empty day. A file that is not a ledger file
-// is errDamaged; one of a newer format, or of another base URL, is an error that leaves it
-// alone. The counts are non-nil in every case.
-func (f files) read(day string) (map[Key]Counts, error) {
+type restartRecord struct {
+	At     string `json:"at"`     // RFC 3339, UTC
+	Kept   string `json:"kept"`   // the damaged file's new name, in the same directory
+	Reason string `json:"reason"` // a Damage
+}
+
+// Damage is why a day file could not be read as a ledger file.
+type Damage string
+
+// The damages a day file may have.
+const (
+	DamageNotJSON  Damage = "not-json"  // not JSON, or cut short
+	DamageNotOurs  Damage = "not-ours"  // JSON, but not a ledger file (no version)
+	DamageShape    Damage = "shape"     // a ledger file whose fields have the wrong types
+	DamageOtherDay Damage = "other-day" // a ledger file of another day
+)
+
+// Words says the damage in a few words: "cut short or not JSON".
+func (d Damage) Words() string {
+	switch d {
+	case DamageNotJSON:
+		return "cut short or not JSON"
+	case DamageNotOurs:
+		return "not a ledger file"
+	case DamageShape:
+		return "fields of the wrong type"
+	case DamageOtherDay:
+		return "it named another day"
+	}
+	return "damaged"
+}
+
+// Restart is the day's counts starting again from zero: the day file was damaged (Reason)
+// and is kept aside under the name Kept (in the directory of Ledger.Path) since At.
+type Restart struct {
+	At     time.Time
+	Kept   string
+	Reason Damage
+}
+
+// damagedError is a day file that cannot be read as a ledger file; it matches errDamaged.
+type damagedError struct {
+	path   string
+	damage Damage
+	detail string // the decoder's words, when it has some
+}
+
+func (e *damagedError) Error() string {
+	s := fmt.Sprintf("ledger: %s: damaged (%s)", e.path, e.damage.Words())
+	if e.detail != "" {
+		s += ": " + e.detail
+	}
+	return s
+}
+
+func (e *damagedError) Is(target error) bool { return target == errDamaged }
+
+// keptName is the name a damaged file of day is kept aside under, found at t:
+// <day>.json.damaged-<UTC time, 20060102T150405Z>.
+func keptName(day string, t time.Time) string {
+	return day + ".json.damaged-" + t.UTC().Format("20060102T150405Z")
+}
+
+// isKeptName reports a name keptName gives for day (a restart record naming anything else
+// is not believed: the file may have been edited).
+func isKeptName(day, name string) bool {
+	stamp, ok := strings.CutPrefix(name, day+".json.damaged-")
+	if !ok {
+		return false
+	}
+	stamp, _, _ = strings.Cut(stamp, ".") // a second one within the same second: ".2"
+	t, err := time.Parse("20060102T150405Z", stamp)
+	return err == nil && t.Format("20060102T150405Z") == stamp
+}
+
+// parseDay reads the bytes of day's file of the ledger of api (its canonical base URL):
+// the counts (never nil, none below zero, sums of one key's rows saturated at the largest
+// int) and the restart the file records, if any. A file that is not a ledger file is a
+// *damagedError; one of a newer format, or of another base URL, is an error that says so
+// (its counts are none: the caller leaves it alone).
+func parseDay(b []byte, api, day, path string) (map[Key]Counts, *Restart, error) {
 	counts := map[Key]Counts{}
-	b, err := os.ReadFile(f.path(day))
-	if errors.Is(err, fs.ErrNotExist) {
-		return counts, nil
-	}
-	if err != nil {
-		return counts, fmt.Errorf("ledger: %w", err)
-	}
 	var head struct {
 		Version int `json:"version"`
 	}
-	if err := json.Unmarshal(b, &head); err != nil || head.Version <= 0 {
-		return counts, fmt.Errorf("ledger: %s: %w (not a ledger file)", f.path(day), errDamaged)
+	if err := json.Unmarshal(b, &head); err != nil {
+		damage := DamageNotJSON
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			damage = DamageNotOurs
+		}
+		return counts, nil, &damagedError{path: path, damage: damage, detail: err.Error()}
+	}
+	if head.Version <= 0 {
+		return counts, nil, &damagedError{path: path, damage: DamageNotOurs}
 	}
 	if head.Version > formatVersion { // its other fields may mean something else now
-		return counts, fmt.Errorf("ledger: %s is of a newer parley (format %d); not changing it", f.path(day), head.Version)
+		return counts, nil, fmt.Errorf("ledger: %s is of a newer parley (format %d); not changing it", path, head.Version)
 	}
 	var rec record
 	if err := json.Unmarshal(b, &rec); err != nil {
-		return counts, fmt.Errorf("ledger: %s: %w (%v)", f.path(day), errDamaged, err)
+		return counts, nil, &damagedError{path: path, damage: DamageShape, detail: err.Error()}
 	}
-	if rec.API != f.api {
-		return counts, fmt.Errorf("ledger: %s counts for another API (%q); not changing it", f.path(day), rec.API)
+	if rec.API != api {
+		return counts, nil, fmt.Errorf("ledger: %s counts for another API (%q); not changing it", path, rec.API)
 	}
 	if rec.Day != day {
-		return counts, fmt.Errorf("ledger: %s: %w (it names the day %q)", f.path(day), errDamaged, rec.Day)
+		return counts, nil, &damagedError{path: path, damage: DamageOtherDay, detail: fmt.Sprintf("it names the day %q", rec.Day)}
 	}
 	for _, r := range rec.Counts {
 		if r.Family == "" {
@@ -194,13 +277,27 @@ func (f files) read(day string) (map[Key]Counts, error) {
 		k := Key{Org: r.Org, Family: r.Family}
 		counts[k] = counts[k].Plus(Counts{Answered: max(0, r.Answered), Refused: max(0, r.Refused), Unreached: max(0, r.Unreached)})
 	}
-	return counts, nil
+	return counts, rec.restart(day), nil
 }
 
-// write replaces day's file with counts: written beside it, then renamed over it, so a
-// reader sees the old file or the new one, never a part.
-func (f files) write(day string, counts map[Key]Counts) (err error) {
-	rec := record{Version: formatVersion, API: f.api, Day: day, Counts: make([]result, 0, len(counts))}
+// restart is the restart the record states, when it states one that parley could have
+// written.
+func (rec record) restart(day string) *Restart {
+	r := rec.Restarted
+	if r == nil || !isKeptName(day, r.Kept) {
+		return nil
+	}
+	at, err := time.Parse(time.RFC3339, r.At)
+	if err != nil {
+		return nil
+	}
+	return &Restart{At: at.UTC(), Kept: r.Kept, Reason: Damage(r.Reason)}
+}
+
+// encodeDay is the bytes of day's file holding counts (zero counters left out) and the
+// restart, if any.
+func encodeDay(api, day string, counts map[Key]Counts, rs *Restart) ([]byte, error) {
+	rec := record{Version: formatVersion, API: api, Day: day, Counts: make([]result, 0, len(counts))}
 	for k, c := range counts {
 		if c.IsZero() {
 			continue
@@ -214,38 +311,90 @@ func (f files) write(day string, counts map[Key]Counts) (err error) {
 		}
 		return a.Family < b.Family
 	})
+	if rs != nil {
+		rec.Restarted = &restartRecord{At: rs.At.UTC().Format(time.RFC3339), Kept: rs.Kept, Reason: string(rs.Reason)}
+	}
 	b, err := json.MarshalIndent(rec, "", " ")
 	if err != nil {
-		return fmt.Errorf("ledger: %w", err)
+		return nil, fmt.Errorf("ledger: %w", err)
 	}
-	tmp, err := os.CreateTemp(f.dir, "."+day+".*.tmp") // mode 0600
+	return append(b, '\n'), nil
+}
+
+// read reads day's file; a missing file is an empty day (see parseDay). The counts are
+// non-nil in every case.
+func (f files) read(day string) (map[Key]Counts, *Restart, error) {
+	b, err := os.ReadFile(f.path(day))
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[Key]Counts{}, nil, nil
+	}
 	if err != nil {
-		return fmt.Errorf("ledger: %w", err)
+		return map[Key]Counts{}, nil, fmt.Errorf("ledger: %w", err)
+	}
+	return parseDay(b, f.api, day, f.path(day))
+}
+
+// write replaces day's file with counts and the restart, if any: written beside it, synced
+// to the disk, then renamed over it, so that a reader sees the old file or the new one,
+// never a part, and a crash (of parley or of the machine) leaves one of the two whole.
+func (f files) write(day string, counts map[Key]Counts, rs *Restart) (err error) {
+	b, err := encodeDay(f.api, day, counts, rs)
+	if err != nil {
+		return err
+	}
+	if err := writeSynced(f.dir, "."+day+".*.tmp", f.path(day), b); err != nil {
+		return fmt.Errorf("ledger: write %s: %w", f.path(day), err)
+	}
+	return nil
+}
+
+// writeSynced replaces path with b: a temporary file in dir (named by pattern, mode 0600)
+// is written, synced and renamed over path, then the directory is synced so the rename
+// lasts too (where the system allows syncing a directory).
+func writeSynced(dir, pattern, path string, b []byte) (err error) {
+	tmp, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return err
 	}
 	defer func() {
 		if err != nil {
 			_ = os.Remove(tmp.Name())
 		}
 	}()
-	_, err = tmp.Write(append(b, '\n'))
+	_, err = tmp.Write(b)
+	if err == nil {
+		err = tmp.Sync()
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), f.path(day))
+		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {
-		return fmt.Errorf("ledger: write %s: %w", f.path(day), err)
+		return err
+	}
+	if d, derr := os.Open(dir); derr == nil {
+		_ = d.Sync() // not every system syncs a directory; the file itself is synced
+		_ = d.Close()
 	}
 	return nil
 }
 
-// setAside keeps a damaged day file as <day>.json.damaged (replacing an older one).
-func (f files) setAside(day string) error {
-	if err := os.Rename(f.path(day), f.path(day)+".damaged"); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("ledger: %w", err)
+// setAside keeps a damaged day file under keptName (a second damage within the same
+// second gets ".2", ".3" …) and returns the restart that records it.
+func (f files) setAside(day string, damage Damage, now time.Time) (*Restart, error) {
+	name := keptName(day, now)
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(filepath.Join(f.dir, name)); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		name = keptName(day, now) + "." + strconv.Itoa(i)
 	}
-	return nil
+	if err := os.Rename(f.path(day), filepath.Join(f.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("ledger: %w", err)
+	}
+	return &Restart{At: now.UTC().Truncate(time.Second), Kept: name, Reason: damage}, nil
 }
 
 // staleTemp is how old a temporary file must be before pruning removes it (a write still

@@ -6,9 +6,15 @@
 // 429, and requests that never reached it, are kept apart from the answered ones.
 //
 // Layout: Dir/<hash of the base URL>/<YYYY-MM-DD>.json, one file per UTC day, replaced
-// atomically (written beside it, then renamed) while the directory's lock file is held.
-// The directory is 0700 and the files 0600; the base URL is stored without user info, query
-// or fragment. Days older than Options.Keep are removed.
+// atomically (written beside it, synced, then renamed) while the directory's lock file is
+// held, so a crash at any point leaves the old day file or the new one, whole. The
+// directory is 0700 and the files 0600; the base URL is stored without user info, query or
+// fragment. Days older than Options.Keep are removed.
+//
+// A day file that is not a ledger file (cut short, edited) is kept aside as
+// <YYYY-MM-DD>.json.damaged-<UTC time> and the day's counts start again from zero; the new
+// file records that restart, so every process sharing the directory can say why its count
+// went back (Restarted). Counts saturate at the largest int instead of wrapping round.
 //
 // Add writes through: every count reaches the file before Add returns, unless the file
 // cannot be written (the lock is held too long, the disk is full); the count then stays in
@@ -24,6 +30,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/parley-tui/parley/internal/sat"
 )
 
 // Key names one counter of a day: a resource family of an organization.
@@ -46,9 +54,11 @@ type Counts struct {
 	Unreached int
 }
 
-// Plus is the sum of c and d.
+// Plus is the sum of c and d, each count saturated at the largest int: a file may hold
+// any number, and one more request must not wrap it round to a negative count.
 func (c Counts) Plus(d Counts) Counts {
-	return Counts{Answered: c.Answered + d.Answered, Refused: c.Refused + d.Refused, Unreached: c.Unreached + d.Unreached}
+	return Counts{Answered: sat.Add(c.Answered, d.Answered), Refused: sat.Add(c.Refused, d.Refused),
+		Unreached: sat.Add(c.Unreached, d.Unreached)}
 }
 
 // IsZero reports counts of nothing.
@@ -103,6 +113,11 @@ type dayState struct {
 	disk    map[Key]Counts // the file as last read or written
 	writing map[Key]Counts // taken from pending by the write in progress
 	pending map[Key]Counts // added here, not yet written
+	// restart is the day's counts starting again after its file was found damaged, as
+	// the file last read or written records it (nil: they never did).
+	restart *Restart
+	// damaged: the last read found the file damaged; the next write keeps it aside.
+	damaged bool
 }
 
 // Ledger is the request ledger of one base URL. It is safe for concurrent use.
@@ -152,13 +167,17 @@ func Open(opts Options) (*Ledger, error) {
 	if err := f.prune(pruneBefore(today, l.keep)); err != nil {
 		l.report(err) // old files left behind are no reason not to count
 	}
-	counts, err := f.read(today)
+	counts, rs, err := f.read(today)
 	if err != nil {
 		// A damaged file, or one of a newer parley: counting goes on in memory, and the next
 		// write says what it finds.
 		l.report(err)
 	}
-	l.days[today] = &dayState{disk: counts}
+	l.days[today] = &dayState{disk: counts, restart: rs, damaged: errors.Is(err, errDamaged)}
+	if errors.Is(err, errDamaged) {
+		// Kept aside now, so that the restart shows (Restarted) before the first count.
+		_ = l.Flush() // reported
+	}
 	if opts.RefreshEvery > 0 {
 		l.stop, l.done = make(chan struct{}), make(chan struct{})
 		go l.loop(opts.RefreshEvery)
@@ -261,6 +280,18 @@ type Row struct {
 	Counts
 }
 
+// Restarted reports that day's counts started again from zero after its file was found
+// damaged (by this process or another), and when, why and under which name the damaged
+// file is kept. It does no I/O.
+func (l *Ledger) Restarted(day string) (Restart, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if s := l.days[day]; s != nil && s.restart != nil {
+		return *s.restart, true
+	}
+	return Restart{}, false
+}
+
 // Snapshot lists day's non-zero counters, by organization then family (no I/O).
 func (l *Ledger) Snapshot(day string) []Row {
 	var rows []Row
@@ -286,7 +317,7 @@ func (l *Ledger) flush() error {
 	l.mu.Lock()
 	var days []string
 	for d, s := range l.days {
-		if len(s.pending) > 0 {
+		if len(s.pending) > 0 || s.damaged {
 			days = append(days, d)
 		}
 	}
@@ -308,21 +339,33 @@ func (l *Ledger) flush() error {
 		adding := s.writing
 		l.mu.Unlock()
 
-		counts, err := l.files.read(d)
-		if errors.Is(err, errDamaged) {
+		counts, rs, err := l.files.read(d)
+		var damaged *damagedError
+		if errors.As(err, &damaged) {
 			// Nothing can be read from it: it is kept aside, and the day starts again.
 			l.report(err)
-			err = l.files.setAside(d)
+			rs, err = l.files.setAside(d, damaged.damage, l.now())
 			counts = map[Key]Counts{}
 		}
 		if err == nil {
+			if rs == nil {
+				l.mu.Lock()
+				rs = s.restart // the day restarted, whatever the file says now
+				l.mu.Unlock()
+			}
 			for k, c := range adding {
 				counts[k] = counts[k].Plus(c)
 			}
-			err = l.files.write(d, counts)
+			err = l.files.write(d, counts, rs)
 		}
 
 		l.mu.Lock()
+		if err == nil {
+			s.damaged = false
+		}
+		if rs != nil {
+			s.restart = rs
+		}
 		if err != nil {
 			errs = append(errs, err)
 			for k, c := range s.writing { // back to pending, with what came meanwhile
@@ -362,17 +405,29 @@ func (l *Ledger) Refresh() error {
 		}
 	}
 	l.mu.Unlock()
+	damaged := false
 	for _, d := range days {
-		counts, rerr := l.files.read(d)
+		counts, rs, rerr := l.files.read(d)
 		if rerr != nil {
 			err = errors.Join(err, rerr)
+			if errors.Is(rerr, errDamaged) {
+				l.mu.Lock()
+				if s := l.days[d]; s != nil {
+					s.damaged, damaged = true, true
+				}
+				l.mu.Unlock()
+			}
 			continue
 		}
 		l.mu.Lock()
 		if s := l.days[d]; s != nil {
-			s.disk = counts
+			s.disk, s.restart = counts, rs
 		}
 		l.mu.Unlock()
+	}
+	if damaged {
+		// Kept aside now, and the day starts again where every process sees it.
+		err = errors.Join(err, l.flush())
 	}
 	return l.report(err)
 }
