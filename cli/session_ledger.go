@@ -30,6 +30,11 @@ func (s ledgerStore) Each(day string, fn func(client.CounterKey, client.Tally)) 
 	})
 }
 
+func (s ledgerStore) Restarted(day string) (client.Restart, bool) {
+	r, ok := s.l.Restarted(day)
+	return client.Restart{At: r.At, Kept: r.Kept, Why: r.Reason.Words()}, ok
+}
+
 // openLedger opens the request ledger of cfg's API, shared with the user's other parley
 // processes. When it cannot (no state directory, a directory that cannot be written), it
 // says so on stderr and returns nil: the client then counts in memory for this run. Demo

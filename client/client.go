@@ -375,6 +375,10 @@ func (c *Client) Counters() *Counters { return c.counters }
 // for the organization that answers this client.
 func (c *Client) Usage(f Family) int { return c.counters.Get(c.org, f) }
 
+// Restarted reports that today's counts started again from zero (the ledger's file was
+// damaged; see Restart), when they did.
+func (c *Client) Restarted() (Restart, bool) { return c.counters.Restarted() }
+
 // Tally is today's tally of family for the organization that answers this client: the
 // requests the API counted, and apart those it refused and those that did not reach it.
 func (c *Client) Tally(f Family) Tally { return c.counters.Tally(c.org, f) }

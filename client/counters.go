@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/parley-tui/parley/internal/sat"
 )
 
 // Family is a rate-limit family of the API: the daily limit is counted per family and per
@@ -93,11 +95,15 @@ type Tally struct {
 	Unreached int
 }
 
-// NotCounted is how many attempts the API did not count: refused or unreached.
-func (t Tally) NotCounted() int { return t.Refused + t.Unreached }
+// NotCounted is how many attempts the API did not count: refused or unreached (at most the
+// largest int).
+func (t Tally) NotCounted() int { return sat.Add(t.Refused, t.Unreached) }
 
+// plus adds u, each count saturated at the bounds of int: a Store's counts come from a file
+// and may be anything.
 func (t Tally) plus(u Tally) Tally {
-	return Tally{Answered: t.Answered + u.Answered, Refused: t.Refused + u.Refused, Unreached: t.Unreached + u.Unreached}
+	return Tally{Answered: sat.Add(t.Answered, u.Answered), Refused: sat.Add(t.Refused, u.Refused),
+		Unreached: sat.Add(t.Unreached, u.Unreached)}
 }
 
 // Store keeps the day's counts where every parley process of the user sees them (package
@@ -109,6 +115,19 @@ type Store interface {
 	// Each calls fn with every non-zero counter of day. It must not do I/O: the status bar
 	// asks while drawing.
 	Each(day string, fn func(CounterKey, Tally))
+}
+
+// Restart is a Store's word that the day's counts started again from zero: the file that
+// kept them was damaged (Why, in a few words) and is kept under the name Kept since At.
+type Restart struct {
+	At        time.Time
+	Kept, Why string
+}
+
+// Restarter is a Store that can tell a restart of the day's counts (the persistent
+// ledger). Restarted must not do I/O: the status bar asks while drawing.
+type Restarter interface {
+	Restarted(day string) (Restart, bool)
 }
 
 // memoryStore is the Store of a client without one: the current day, in memory.
@@ -241,6 +260,16 @@ func (c *Counters) Get(org int64, f Family) int { return c.Tally(org, f).Answere
 type CounterValue struct {
 	CounterKey
 	Tally
+}
+
+// Restarted reports that today's counts started again from zero, when the Store can tell
+// (a Restarter) and they did.
+func (c *Counters) Restarted() (Restart, bool) {
+	r, ok := c.store.(Restarter)
+	if !ok {
+		return Restart{}, false
+	}
+	return r.Restarted(c.today())
 }
 
 // Snapshot lists today's non-zero counters by the organization that answers, sorted by

@@ -447,11 +447,13 @@ func (p *Page[T]) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
+	// A count below zero is no count: no list has fewer than no items.
+	counted := env.Count != nil && *env.Count >= 0
 	count := 0
-	if env.Count != nil {
+	if counted {
 		count = *env.Count
 	}
-	*p = Page[T]{Count: count, Counted: env.Count != nil, Next: Str(env.Next), Previous: Str(env.Previous), Results: results, noResults: env.Results == nil}
+	*p = Page[T]{Count: count, Counted: counted, Next: Str(env.Next), Previous: Str(env.Previous), Results: results, noResults: env.Results == nil}
 	return nil
 }
 
@@ -480,6 +482,9 @@ func (p *CursorPage[T]) UnmarshalJSON(b []byte) error {
 	results, err := decodeResults[T](env.Results)
 	if err != nil {
 		return err
+	}
+	if env.Count != nil && *env.Count < 0 {
+		env.Count = nil // no count: no list has fewer than no items
 	}
 	*p = CursorPage[T]{Count: env.Count, Next: Str(env.Next), Previous: Str(env.Previous), Results: results, noResults: env.Results == nil}
 	return nil
