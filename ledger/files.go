@@ -178,7 +178,8 @@ const (
 	DamageOtherDay Damage = "other-day" // a ledger file of another day
 )
 
-// Words says the damage in a few words: "cut short or not JSON".
+// Words says the damage in a few words that follow "the file was": "cut short or not
+// JSON".
 func (d Damage) Words() string {
 	switch d {
 	case DamageNotJSON:
@@ -186,9 +187,9 @@ func (d Damage) Words() string {
 	case DamageNotOurs:
 		return "not a ledger file"
 	case DamageShape:
-		return "fields of the wrong type"
+		return "of the wrong shape"
 	case DamageOtherDay:
-		return "it named another day"
+		return "of another day"
 	}
 	return "damaged"
 }

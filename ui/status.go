@@ -5,10 +5,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"charm.land/lipgloss/v2"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
 )
@@ -95,12 +97,15 @@ func (a *App) statusBar() string {
 	// In a hub session the count is the team's: the hub's one client counts every
 	// session's requests.
 	tally := a.ctx.Client.Tally(client.FamilyConversations)
-	count := "conv " + layout.Thousands(tally.Answered) + "/" + layout.Thousands(a.opts.RequestBudget)
+	count := "conv " + layout.Count(tally.Answered) + "/" + layout.Count(a.opts.RequestBudget)
 	if a.hub() {
 		count = "team " + count
 	}
 	apart := notCounted(tally)
 	segs = append(segs, segment{count + " today" + apart, count + apart, st.StatusBar, 2})
+	if r, ok := a.ctx.Client.Restarted(); ok {
+		segs = append(segs, restartSegment(r, now, st.StatusWarn))
+	}
 	segs = append(segs, a.teamSegments()...)
 	if seg, ok := a.autoSegment(); ok {
 		segs = append(segs, seg)
@@ -134,15 +139,26 @@ func (a *App) statusBar() string {
 func notCounted(t client.Tally) string {
 	var parts []string
 	if t.Refused > 0 {
-		parts = append(parts, strconv.Itoa(t.Refused)+" refused")
+		parts = append(parts, layout.Count(t.Refused)+" refused")
 	}
 	if t.Unreached > 0 {
-		parts = append(parts, strconv.Itoa(t.Unreached)+" unreached")
+		parts = append(parts, layout.Count(t.Unreached)+" unreached")
 	}
 	if len(parts) == 0 {
 		return ""
 	}
 	return " · " + strings.Join(parts, ", ")
+}
+
+// restartSegment says that today's count started again from zero, and why: the request
+// ledger's file was damaged and is kept aside ("count restarted 14:02: the ledger file was
+// cut short or not JSON; kept as …"). It holds for the rest of the day: the count shown is
+// what was counted since.
+func restartSegment(r client.Restart, now time.Time, style lipgloss.Style) segment {
+	at := r.At.In(now.Location()).Format("15:04")
+	why := sanitize.Line(r.Why)
+	text := "count restarted " + at + ": the ledger file was " + why + "; kept as " + sanitize.Line(r.Kept)
+	return segment{text, "count restarted " + at + " (ledger file damaged)", style, 1}
 }
 
 // layoutStatus fits the segments into the width: the least important ones (highest
