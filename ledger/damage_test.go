@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/parley-tui/parley/internal/atomicfile"
 )
 
 // writeDay writes day's file of l's directory as another program (or a crash) left it.
@@ -74,7 +76,7 @@ func TestADamagedFileIsKeptAsideAndTheRestartIsKnown(t *testing.T) {
 	if !ok {
 		t.Fatal("the ledger that found the damage does not report a restart")
 	}
-	want := Restart{At: testNow, Kept: keptName(today, testNow), Reason: DamageNotJSON}
+	want := Restart{At: testNow, Kept: today + ".json.damaged-20260314T233000Z", Reason: DamageNotJSON}
 	if rs != want {
 		t.Errorf("restart %+v, want %+v", rs, want)
 	}
@@ -108,7 +110,7 @@ func TestADamagedFileIsKeptAsideAndTheRestartIsKnown(t *testing.T) {
 		t.Fatalf("refresh over a second damage: %v", err)
 	}
 	rs3, _ := found.Restarted(today)
-	if rs3.Kept != keptName(today, testNow)+".2" || rs3.Reason != DamageNotJSON {
+	if rs3.Kept != today+".json.damaged-20260314T233000Z"+".2" || rs3.Reason != DamageNotJSON {
 		t.Errorf("second restart %+v", rs3)
 	}
 	if b, err := os.ReadFile(filepath.Join(found.Path(), rs.Kept)); err != nil || string(b) != damaged {
@@ -199,7 +201,7 @@ func FuzzParseDay(f *testing.F) {
 				t.Fatalf("%q: %+v: %+v", b, k, c)
 			}
 		}
-		if rs != nil && (!isKeptName(today, rs.Kept) || rs.At.Location() != time.UTC) {
+		if rs != nil && (!atomicfile.IsAside(today+".json", rs.Kept) || rs.At.Location() != time.UTC) {
 			t.Fatalf("%q: restart %+v", b, rs)
 		}
 		out, err := encodeDay(testBase, today, counts, rs)

@@ -13,9 +13,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/parley-tui/parley/internal/atomicfile"
 )
 
 // formatVersion is the version of the day files this parley writes.
@@ -219,24 +220,6 @@ func (e *damagedError) Error() string {
 
 func (e *damagedError) Is(target error) bool { return target == errDamaged }
 
-// keptName is the name a damaged file of day is kept aside under, found at t:
-// <day>.json.damaged-<UTC time, 20060102T150405Z>.
-func keptName(day string, t time.Time) string {
-	return day + ".json.damaged-" + t.UTC().Format("20060102T150405Z")
-}
-
-// isKeptName reports a name keptName gives for day (a restart record naming anything else
-// is not believed: the file may have been edited).
-func isKeptName(day, name string) bool {
-	stamp, ok := strings.CutPrefix(name, day+".json.damaged-")
-	if !ok {
-		return false
-	}
-	stamp, _, _ = strings.Cut(stamp, ".") // a second one within the same second: ".2"
-	t, err := time.Parse("20060102T150405Z", stamp)
-	return err == nil && t.Format("20060102T150405Z") == stamp
-}
-
 // parseDay reads the bytes of day's file of the ledger of api (its canonical base URL):
 // the counts (never nil, none below zero, sums of one key's rows saturated at the largest
 // int) and the restart the file records, if any. A file that is not a ledger file is a
@@ -285,7 +268,7 @@ func parseDay(b []byte, api, day, path string) (map[Key]Counts, *Restart, error)
 // written.
 func (rec record) restart(day string) *Restart {
 	r := rec.Restarted
-	if r == nil || !isKeptName(day, r.Kept) {
+	if r == nil || !atomicfile.IsAside(day+".json", r.Kept) {
 		return nil
 	}
 	at, err := time.Parse(time.RFC3339, r.At)
@@ -335,65 +318,29 @@ func (f files) read(day string) (map[Key]Counts, *Restart, error) {
 	return parseDay(b, f.api, day, f.path(day))
 }
 
-// write replaces day's file with counts and the restart, if any: written beside it, synced
-// to the disk, then renamed over it, so that a reader sees the old file or the new one,
-// never a part, and a crash (of parley or of the machine) leaves one of the two whole.
-func (f files) write(day string, counts map[Key]Counts, rs *Restart) (err error) {
+// write replaces day's file with counts and the restart, if any (package atomicfile: a
+// reader sees the old file or the new one, never a part, and a crash of parley or of the
+// machine leaves one of the two whole).
+func (f files) write(day string, counts map[Key]Counts, rs *Restart) error {
 	b, err := encodeDay(f.api, day, counts, rs)
 	if err != nil {
 		return err
 	}
-	if err := writeSynced(f.dir, "."+day+".*.tmp", f.path(day), b); err != nil {
+	if err := atomicfile.Write(f.path(day), "."+day+".*.tmp", b); err != nil {
 		return fmt.Errorf("ledger: write %s: %w", f.path(day), err)
 	}
 	return nil
 }
 
-// writeSynced replaces path with b: a temporary file in dir (named by pattern, mode 0600)
-// is written, synced and renamed over path, then the directory is synced so the rename
-// lasts too (where the system allows syncing a directory).
-func writeSynced(dir, pattern, path string, b []byte) (err error) {
-	tmp, err := os.CreateTemp(dir, pattern)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	_, err = tmp.Write(b)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		return err
-	}
-	if d, derr := os.Open(dir); derr == nil {
-		_ = d.Sync() // not every system syncs a directory; the file itself is synced
-		_ = d.Close()
-	}
-	return nil
-}
-
-// setAside keeps a damaged day file under keptName (a second damage within the same
-// second gets ".2", ".3" …) and returns the restart that records it.
+// setAside keeps a damaged day file aside (atomicfile.SetAside:
+// <day>.json.damaged-<UTC time>) and returns the restart that records it.
 func (f files) setAside(day string, damage Damage, now time.Time) (*Restart, error) {
-	name := keptName(day, now)
-	for i := 2; ; i++ {
-		if _, err := os.Lstat(filepath.Join(f.dir, name)); errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		name = keptName(day, now) + "." + strconv.Itoa(i)
-	}
-	if err := os.Rename(f.path(day), filepath.Join(f.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	name, err := atomicfile.SetAside(f.path(day), now)
+	if err != nil {
 		return nil, fmt.Errorf("ledger: %w", err)
+	}
+	if name == "" {
+		return nil, nil // gone meanwhile: nothing was kept, nothing restarts
 	}
 	return &Restart{At: now.UTC().Truncate(time.Second), Kept: name, Reason: damage}, nil
 }

@@ -329,7 +329,7 @@ func TestDamagedAndForeignFiles(t *testing.T) {
 	if err := m.Add(today, k, Counts{Answered: 1}); err != nil {
 		t.Fatalf("add over a damaged file: %v", err)
 	}
-	if b, err := os.ReadFile(filepath.Join(l.Path(), keptName(today, testNow))); err != nil || string(b) != "{half a fi" {
+	if b, err := os.ReadFile(filepath.Join(l.Path(), today+".json.damaged-20260314T233000Z")); err != nil || string(b) != "{half a fi" {
 		t.Errorf("damaged file kept aside: %q %v", b, err)
 	}
 	if got := open(t, dir, nil).Get(today, k).Answered; got != 1 {

@@ -1,0 +1,84 @@
+package atomicfile
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// Write replaces the file, leaves no temporary file behind, keeps it private, and on a
+// failure leaves the old file as it was.
+func TestWrite(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.json")
+	for _, content := range []string{"first\n", "second, longer\n", ""} {
+		if err := Write(path, ".state-*.tmp", []byte(content)); err != nil {
+			t.Fatal(err)
+		}
+		if b, err := os.ReadFile(path); err != nil || string(b) != content {
+			t.Fatalf("read back %q, %v; want %q", b, err, content)
+		}
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, %v", fi.Mode(), err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left behind: %v", entries)
+	}
+	// A directory in the way: the rename fails, the temporary file goes.
+	blocked := filepath.Join(dir, "blocked")
+	if err := os.MkdirAll(filepath.Join(blocked, "x"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(blocked, ".blocked-*.tmp", []byte("x")); err == nil {
+		t.Fatal("renamed over a directory that is not empty")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("left behind after a failure: %v", entries)
+	}
+}
+
+// SetAside keeps a file under <name>.damaged-<UTC time>, a second one of the same second
+// under a name of its own, and IsAside knows those names and no others.
+func TestSetAside(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.json")
+	at := time.Date(2026, 11, 20, 14, 2, 0, 0, time.FixedZone("CET", 3600))
+	var names []string
+	for _, content := range []string{"{damaged", "{again"} {
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		name, err := SetAside(path, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != content {
+			t.Fatalf("%s holds %q, %v", name, b, err)
+		}
+		names = append(names, name)
+	}
+	if want := []string{"state.json.damaged-20261120T130200Z", "state.json.damaged-20261120T130200Z.2"}; !slices.Equal(names, want) {
+		t.Errorf("names %q, want %q", names, want)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the file is still there: %v", err)
+	}
+	if name, err := SetAside(path, at); name != "" || err != nil {
+		t.Errorf("a missing file: %q, %v", name, err)
+	}
+	for name, want := range map[string]bool{
+		names[0]: true, names[1]: true, "state.json.damaged-20261120T130200Z.10": true,
+		"state.json.damaged-20261120T130200Z.1": false, "state.json.damaged-20261120T130200Z.02": false,
+		"state.json.damaged-2026-11-20": false, "other.json.damaged-20261120T130200Z": false,
+		"state.json.damaged-20261320T130200Z": false, "../state.json.damaged-20261120T130200Z": false, "": false,
+	} {
+		if got := IsAside("state.json", name); got != want {
+			t.Errorf("IsAside(%q) = %v", name, got)
+		}
+	}
+}
