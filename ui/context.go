@@ -351,7 +351,7 @@ func (a *App) onSwitchProbed(msg switchProbedMsg) tea.Cmd {
 	if msg.to.org != 0 && answered != 0 && answered != msg.to.org {
 		text := fmt.Sprintf("Organization %d is not available to this token: the API answers for organization %d. "+
 			"Staying in %s.", msg.to.org, answered, a.orgShown())
-		return func() tea.Msg { return common.ToastMsg{Text: text, Error: true} }
+		return common.FailToast(text)
 	}
 	return a.applyContext(msg.to, msg.ops, true)
 }

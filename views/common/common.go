@@ -176,8 +176,13 @@ type ToastMsg struct {
 func Toast(text string) tea.Cmd { return func() tea.Msg { return ToastMsg{Text: text} } }
 
 // ErrorToast returns a command showing an error in plain words.
-func ErrorToast(err error) tea.Cmd {
-	return func() tea.Msg { return ToastMsg{Text: ErrorText(err), Error: true} }
+func ErrorToast(err error) tea.Cmd { return FailToast(ErrorText(err)) }
+
+// FailToast returns a command showing text, a failure the caller words itself ("Could not
+// end conversation #12: …"), as an error: in the error style and for as long as every
+// other error.
+func FailToast(text string) tea.Cmd {
+	return func() tea.Msg { return ToastMsg{Text: text, Error: true} }
 }
 
 // SwitchScreenMsg asks the root to show another screen.

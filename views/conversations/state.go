@@ -202,7 +202,7 @@ func (m *Model) openAssignPicker(msg operatorsForPickMsg) tea.Cmd {
 		return nil
 	}
 	if msg.err != nil {
-		return common.Toast(fmt.Sprintf("Could not list the operators to assign conversation #%d to: %s", msg.row.ID, common.ErrorText(msg.err)))
+		return common.FailToast(fmt.Sprintf("Could not list the operators to assign conversation #%d to: %s", msg.row.ID, common.ErrorText(msg.err)))
 	}
 	r := msg.row
 	items := make([]operatorpick.Item, 0, len(msg.ops))
@@ -361,7 +361,7 @@ func (m *Model) onChangeDone(msg common.TaskDoneMsg) tea.Cmd {
 	if msg.Err == nil {
 		return common.DoneToast(msg, ch.done)
 	}
-	return common.Toast(changeErrorText(ch, msg.Err))
+	return common.FailToast(changeErrorText(ch, msg.Err))
 }
 
 // changeErrorText says why ch failed: a refusal names the fields sent, whatever the

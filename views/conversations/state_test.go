@@ -322,6 +322,9 @@ func TestAnAnswerWithoutTheChangeIsReported(t *testing.T) {
 	if !strings.Contains(toast, fmt.Sprintf("Could not take conversation #%d", s.id)) || !strings.Contains(toast, "it is unassigned") {
 		t.Fatalf("toast %q", toast)
 	}
+	if !s.H.Toasts[len(s.H.Toasts)-1].Error {
+		t.Error("a failed action toasts as a plain note, not as an error")
+	}
 	if s.row(t).OperatorID != 0 {
 		t.Fatal("the row shows what was sent")
 	}
@@ -344,6 +347,9 @@ func TestARefusedFieldIsNamed(t *testing.T) {
 	want := fmt.Sprintf(`Could not end conversation #%d: the API refused status "ended": status: this field is read-only`, s.id)
 	if toast != want {
 		t.Fatalf("toast %q, want %q", toast, want)
+	}
+	if !s.H.Toasts[len(s.H.Toasts)-1].Error {
+		t.Error("a refused action toasts as a plain note, not as an error")
 	}
 	if s.row(t).Status != before || s.server(t).Status != before {
 		t.Fatal("the status changed")

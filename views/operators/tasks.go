@@ -178,7 +178,7 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 	var notDone *common.NotDoneError
 	if errors.As(msg.Err, &notDone) {
 		text := common.ErrorText(msg.Err) + " " + m.ctx.Keys.Away.Help().Key + " tries again."
-		return func() tea.Msg { return common.ToastMsg{Text: text, Error: true} }
+		return common.FailToast(text)
 	}
 	switch res := msg.Result.(type) {
 	case Row:
