@@ -2,13 +2,16 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/parley-tui/parley/config"
+	"github.com/parley-tui/parley/internal/atomicfile"
 	"github.com/parley-tui/parley/ui"
 	"github.com/parley-tui/parley/views/common"
 )
@@ -17,29 +20,58 @@ import (
 // start-up: the last screen, the active saved views and the analytics query.
 const stateFileName = "state.json"
 
-// loadState reads the state file at path. A file that is missing, unreadable or not the
-// JSON parley writes is left aside (nil: start afresh), with a line in the debug log.
-func loadState(path string, log *slog.Logger) *ui.State {
+// loadState reads the state file at path (now is when, for the name of a damaged file).
+// A missing file is a fresh start (nil). A file that is not the JSON parley writes is kept
+// aside as state.json.damaged-<UTC time> (nothing of it is lost, and the next write does
+// not replace it), and note says so for the TUI to show; a file that cannot be read at all
+// (permissions) is left as it is, with a line in the debug log.
+func loadState(path string, log *slog.Logger, now time.Time) (s *ui.State, note string) {
 	if path == "" {
-		return nil
+		return nil, ""
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if !os.IsNotExist(err) {
 			log.Debug("state file ignored", "path", path, "problem", err.Error())
 		}
-		return nil
+		return nil, ""
 	}
-	var s ui.State
-	if err := json.Unmarshal(data, &s); err != nil {
-		log.Debug("state file ignored", "path", path, "problem", err.Error())
-		return nil
+	st, err := parseState(data)
+	if err == nil {
+		return &st, ""
 	}
-	return &s
+	log.Debug("state file damaged", "path", path, "problem", err.Error())
+	kept, aerr := atomicfile.SetAside(path, now)
+	if aerr != nil {
+		log.Debug("state file not kept aside", "path", path, "problem", aerr.Error())
+		return nil, fmt.Sprintf("The saved state (%s) could not be read (%s): starting afresh.", filepath.Base(path), stateProblem(err))
+	}
+	return nil, fmt.Sprintf("The saved state (%s) could not be read (%s); it is kept as %s and parley starts afresh.",
+		filepath.Base(path), stateProblem(err), kept)
 }
 
-// stateWriter writes the state file atomically (a temporary file renamed over it), one
-// write at a time; a write that fails is logged and the next one tries again.
+// parseState reads the bytes of a state file: the JSON parley writes. Fields parley does
+// not know are ignored, and values it does not know (a screen of a later release) are left
+// out when the TUI restores the state; anything that is not such JSON is an error.
+func parseState(data []byte) (ui.State, error) {
+	var s ui.State
+	if err := json.Unmarshal(data, &s); err != nil {
+		return ui.State{}, err
+	}
+	return s, nil
+}
+
+// stateProblem says in a few words why a state file could not be read.
+func stateProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return "a value of the wrong type"
+	}
+	return "cut short or not JSON"
+}
+
+// stateWriter writes the state file atomically (package atomicfile: a crash leaves the
+// old file or the new one, whole), one write at a time; a write that fails is logged and the next one tries again.
 type stateWriter struct {
 	mu   sync.Mutex
 	path string
@@ -73,24 +105,10 @@ func writeState(path string, s ui.State) error {
 	if err != nil {
 		return fmt.Errorf("encode state: %w", err)
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("create state directory: %w", err)
 	}
-	f, err := os.CreateTemp(dir, ".state-*.json")
-	if err != nil {
-		return fmt.Errorf("write state: %w", err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // no-op after the rename
-	if _, err := f.Write(append(data, '\n')); err != nil {
-		f.Close()
-		return fmt.Errorf("write state: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write state: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.Write(path, ".state-*.json", append(data, '\n')); err != nil {
 		return fmt.Errorf("write state: %w", err)
 	}
 	return nil

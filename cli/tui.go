@@ -80,6 +80,7 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 	proc.log.addSecret(sess.token)
 
 	state := &stateWriter{path: s.StateFile, log: dl.log}
+	saved, stateNote := loadState(s.StateFile, dl.log, time.Now())
 	app := ui.New(ui.Options{
 		Client:            tuiClient(sess.Client, s.ReadOnly),
 		Styles:            look.styles,
@@ -99,8 +100,10 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 		// Saved views are not API edits: read-only saves them too.
 		Views:     savedViews(s.Views),
 		SaveView:  viewSaver(s.ConfigPath),
-		State:     loadState(s.StateFile, dl.log),
+		State:     saved,
 		SaveState: state.write,
+		// A damaged state file, kept aside, is said at start (and the screens start afresh).
+		StartNote: stateNote,
 		ReportCrash: func(c *ui.Crash) (string, string, error) {
 			summary, path, err := proc.log.write(c.Where, c.Value, c.Stack)
 			dl.log.Error("crash", "in", c.Where, "panic", summary, "stack", proc.log.redact(string(c.Stack)))

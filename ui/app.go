@@ -89,6 +89,9 @@ type Options struct {
 	// state when it changes (called from a command; nil: not kept).
 	State     *State
 	SaveState func(State)
+	// StartNote, when set, is shown at start as an error toast: what went wrong before the
+	// TUI started that the user must know (the state file was damaged and kept aside).
+	StartNote string
 }
 
 // denied is what the session may not do (keymap.Caps): read-only writes nothing, a fixed
@@ -226,6 +229,9 @@ func (a *App) initCmds() tea.Cmd {
 	}
 	for _, s := range a.route.Screens {
 		cmds = append(cmds, s.Init())
+	}
+	if a.opts.StartNote != "" {
+		cmds = append(cmds, common.FailToast(a.opts.StartNote))
 	}
 	return tea.Batch(append(cmds, a.focusRestored())...)
 }

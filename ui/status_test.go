@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -304,5 +305,21 @@ func TestStatusBarKeepsAnUnusualAutoStateWhenNarrow(t *testing.T) {
 		if bar := statusLine(a.Render()); !strings.Contains(bar, c.want) || !strings.Contains(bar, "conv 0/500") {
 			t.Errorf("%v without a key: %q", c.after, bar)
 		}
+	}
+}
+
+// A start note (the state file was damaged and kept aside) shows as an error toast, for
+// as long as errors show.
+func TestAStartNoteIsAnErrorToast(t *testing.T) {
+	note := "The saved state (state.json) could not be read (cut short or not JSON); it is kept as state.json.damaged-20261120T140200Z and parley starts afresh."
+	a := New(Options{Client: viewtest.Client(t, viewtest.Sandbox(t, sandbox.Options{Size: "small"})), Styles: theme.Plain(false),
+		Keys: keymap.Default(), Now: viewtest.Clock, RequestBudget: 400, PageSize: 100, StartNote: note})
+	l := viewtest.NewLoop(t, a)
+	l.Deliver(tea.WindowSizeMsg{Width: 200, Height: 40})
+	l.Run(a.Init())
+	l.Until("the note", func() bool { return slices.ContainsFunc(a.toasts, func(t toast) bool { return t.text == note }) })
+	i := slices.IndexFunc(a.toasts, func(t toast) bool { return t.text == note })
+	if tt := a.toasts[i]; !tt.err || tt.until.Sub(viewtest.Now) != 7*time.Second {
+		t.Errorf("the note is a toast %+v, want an error shown for 7s", tt)
 	}
 }

@@ -31,6 +31,10 @@ var (
 	beyond   = time.Date(LastYear+1, 1, 1, 0, 0, 0, 0, time.UTC) // the first instant too late
 )
 
+// InRange reports whether t falls in the years FirstYear to LastYear, as every typed time
+// must (a time read back from a file is held to the same).
+func InRange(t time.Time) bool { return !t.Before(earliest) && t.Before(beyond) }
+
 // Forms names what may be typed, for messages and help texts.
 const Forms = "a date (2026-11-01), a date and time (2026-11-01 14:30), ISO 8601, or an age like 6h, 7d, 2w"
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/when"
 )
 
 // State is the analytics query and how its results are shown, as parley keeps it between
@@ -75,7 +76,9 @@ func (m *Model) Restore(s State) {
 		switch {
 		case p != PresetCustom:
 			m.rng = Range{Preset: p}
-		case !s.From.IsZero() && s.To.After(s.From):
+		case when.InRange(s.From) && when.InRange(s.To) && s.To.After(s.From):
+			// Held to the years a typed date may take: a period from a damaged or edited
+			// file must not become thousands of requests.
 			m.rng = Range{Preset: PresetCustom, Custom: Period{From: s.From, To: s.To, WithTime: s.WithTime}}
 		}
 	}
