@@ -49,6 +49,11 @@ type auditLine struct {
 // mode 0600. Lines name the user, the operator the write went out as, the method, the path
 // and the ids it touched, and its outcome: the API's status, or that the hub refused it.
 // The token never enters it (every line is masked for it, should an error carry it).
+//
+// Each line is appended in one write, so a crash of the hub loses at most the line being
+// written; a line cut short (a crash of the machine, a full disk) stays on a line of its
+// own: the next line written, also after a restart, starts on a new line. A reader skips
+// the lines that are not JSON (jq -R 'fromjson? // empty').
 type Audit struct {
 	mu     sync.Mutex
 	w      io.Writer
@@ -56,13 +61,16 @@ type Audit struct {
 	secret string
 	failed error // the first write that failed, reported once
 	onFail func(error)
+	// torn: the file may end inside a line (found so at open, or a write failed): the next
+	// line starts with a newline of its own.
+	torn bool
 }
 
 // OpenAudit opens (creating, mode 0600) the audit log at path for appending; a file that
 // existed with wider permissions is narrowed to 0600. secret is masked in every line;
 // onFail hears of the first line that could not be written.
 func OpenAudit(path, secret string, onFail func(error)) (*Audit, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open the audit log: %w", err)
 	}
@@ -70,7 +78,26 @@ func OpenAudit(path, secret string, onFail func(error)) (*Audit, error) {
 		_ = f.Close()
 		return nil, fmt.Errorf("make the audit log private: %w", err)
 	}
-	return &Audit{w: f, close: f.Close, secret: secret, onFail: onFail}, nil
+	torn, err := endsInsideALine(f)
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("read the end of the audit log: %w", err)
+	}
+	return &Audit{w: f, close: f.Close, secret: secret, onFail: onFail, torn: torn}, nil
+}
+
+// endsInsideALine reports whether f is not empty and does not end with a newline: the last
+// line was cut short (the hub or the machine stopped while it was written).
+func endsInsideALine(f *os.File) (bool, error) {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return false, err
+	}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, fi.Size()-1); err != nil {
+		return false, err
+	}
+	return last[0] != '\n', nil
 }
 
 // NewAudit writes the audit log to w (tests).
@@ -109,7 +136,17 @@ func (a *Audit) Record(w Write) {
 	line := a.mask(string(b)) + "\n"
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if _, err := io.WriteString(a.w, line); err != nil && a.failed == nil {
+	if a.torn {
+		line = "\n" + line // the line cut short before stays on its own
+	}
+	n, err := io.WriteString(a.w, line)
+	switch {
+	case err == nil:
+		a.torn = false
+	case n > 0:
+		a.torn = true // what was written of it ends inside a line
+	}
+	if err != nil && a.failed == nil {
 		a.failed = err
 		if a.onFail != nil {
 			a.onFail(errors.Join(errors.New("the audit log could not be written"), err))

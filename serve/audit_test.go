@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -68,5 +69,95 @@ func TestAuditLogLines(t *testing.T) {
 		if string(got) != w {
 			t.Errorf("line %d:\n got %s\nwant %s", i+2, got, w)
 		}
+	}
+}
+
+// auditLines reads an audit log as a reader that skips what is not JSON does: the records,
+// and the lines that are not one.
+func auditLines(t *testing.T, data []byte) (records []auditLine, other []string) {
+	t.Helper()
+	for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		var r auditLine
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			other = append(other, l)
+			continue
+		}
+		records = append(records, r)
+	}
+	return records, other
+}
+
+// failingWriter writes the first n bytes it is given, then fails.
+type failingWriter struct {
+	w strings.Builder
+	n int
+}
+
+func (f *failingWriter) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		f.w.Write(p[:f.n])
+		n := f.n
+		f.n = 0
+		return n, errors.New("disk full")
+	}
+	f.n -= len(p)
+	return f.w.Write(p)
+}
+
+// A crash in the middle of a line leaves every record before it readable, and the records
+// written after a restart each on a line of their own: the line cut short is the only one
+// a reader skips. The same when a write fails half way (a full disk) and later ones work.
+func TestAuditLogCutShortKeepsEveryCompleteRecord(t *testing.T) {
+	at := time.Date(2026, 11, 20, 10, 15, 30, 0, time.UTC)
+	write := func(a *Audit, users ...string) {
+		for _, u := range users {
+			a.Record(Write{User: u, Operator: 2006, Method: "PATCH", Path: "/api/um/v3/conversations/700150/", Status: 200, At: at})
+		}
+	}
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	a, err := OpenAudit(path, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(a, "Ann", "Bob", "Cyd")
+	_ = a.Close()
+	whole, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lastStart := strings.LastIndex(strings.TrimSuffix(string(whole), "\n"), "\n") + 1
+	for cut := lastStart + 1; cut < len(whole); cut++ { // inside the last line
+		if err := os.WriteFile(path, whole[:cut], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		a, err := OpenAudit(path, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(a, "Dan", "Eve")
+		_ = a.Close()
+		data, _ := os.ReadFile(path)
+		records, other := auditLines(t, data)
+		var users []string
+		for _, r := range records {
+			users = append(users, r.User)
+		}
+		wantUsers, wantOther := "Ann Bob Dan Eve", []string{string(whole[lastStart:cut])}
+		if cut == len(whole)-1 { // only the newline lost: the record is whole
+			wantUsers, wantOther = "Ann Bob Cyd Dan Eve", nil
+		}
+		if strings.Join(users, " ") != wantUsers || !slices.Equal(other, wantOther) {
+			t.Fatalf("cut at byte %d: records of %q, other lines %q", cut, users, other)
+		}
+	}
+
+	w := &failingWriter{n: 30}
+	b := NewAudit(w, "")
+	write(b, "Ann")
+	w.n = 1 << 20 // space again
+	write(b, "Bob", "Cyd")
+	records, other := auditLines(t, []byte(w.w.String()))
+	if len(records) != 2 || records[0].User != "Bob" || records[1].User != "Cyd" || len(other) != 1 || len(other[0]) != 30 {
+		t.Fatalf("after a failed write: %+v, other %q", records, other)
 	}
 }
