@@ -420,3 +420,24 @@ func TestMouse(t *testing.T) {
 		t.Errorf("Set wrote:\n%s", data)
 	}
 }
+
+// A file saved as UTF-16 is refused on its first line, saying so: yaml.v3 counts the lines
+// of the decoded text (U+2028 ends a line there, not in the file), so its line numbers were
+// wrong, and parley's edits write UTF-8 into the file.
+func TestAUTF16FileIsRefusedSayingSo(t *testing.T) {
+	for _, data := range []string{
+		"\xfe\xff(00",
+		// theme: dark U+2028 U+2028 keys: [ — yaml.v3 found the problem on line 3.
+		"\xfe\xff\x00t\x00h\x00e\x00m\x00e\x00:\x00 \x00d\x00a\x00r\x00k\x20\x28\x20\x28\x00k\x00e\x00y\x00s\x00:\x00 \x00[\x00\n",
+		"\xff\xfet\x00h\x00e\x00m\x00e\x00:\x00 \x00d\x00a\x00r\x00k\x00\n\x00",
+	} {
+		_, err := Parse([]byte(data), "config.yaml")
+		want := "config.yaml:1: the file is UTF-16 text (it starts with a UTF-16 byte order mark); parley reads and writes its config as UTF-8: save it as UTF-8"
+		if err == nil || err.Error() != want {
+			t.Errorf("%q: %v", data, err)
+		}
+	}
+	if _, err := Parse([]byte("\xef\xbb\xbftheme: dark\n"), "config.yaml"); err != nil {
+		t.Errorf("UTF-8 with a byte order mark: %v", err)
+	}
+}

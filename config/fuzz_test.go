@@ -35,6 +35,9 @@ var configSeeds = []string{
 	"theme: dark\nkeys: \xff\n",
 	"\xff\xfe",
 	"\xfe\xff\x00t\x00h",
+	"\xfe\xff(00",
+	"\xfe\xff\x00t\x00h\x00e\x00m\x00e\x00:\x00 \x00d\x00a\x00r\x00k\x20\x28\x20\x28\x00k\x00e\x00y\x00s\x00:\x00 \x00[\x00\n",
+	"\xff\xfet\x00h\x00e\x00m\x00e\x00:\x00 \x00d\x00a\x00r\x00k\x00\n\x00",
 	"\xef\xbb\xbftheme: dark\n",
 	"theme: \"\\e[31mred\"\n",
 	"keys:\n  quit: \"\\e]0;x\\a\"\n",
@@ -60,7 +63,13 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("%q: %T %v is not an *Error", data, err, err)
 			}
 			checkProblems(t, data, e)
+			if isUTF16(data) && (len(e.Problems) != 1 || e.Problems[0] != (Problem{Line: 1, Msg: utf16Msg})) {
+				t.Fatalf("%q: a UTF-16 file gets %+v", data, e.Problems)
+			}
 			return
+		}
+		if isUTF16(data) {
+			t.Fatalf("%q: a UTF-16 file is read", data)
 		}
 		checkConfig(t, data, c)
 	})

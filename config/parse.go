@@ -58,6 +58,9 @@ const maxProblems = 20
 // (unknown keys, bad values, duplicates) is reported in one *Error, each with its line.
 func Parse(data []byte, name string) (Config, error) {
 	c := Config{Path: name, Lines: map[string]int{}}
+	if isUTF16(data) {
+		return c, &Error{Path: name, Problems: []Problem{{Line: 1, Msg: utf16Msg}}}
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return c, &Error{Path: name, Problems: []Problem{syntaxProblem(err, data)}}
@@ -75,6 +78,18 @@ func Parse(data []byte, name string) (Config, error) {
 		return c, &Error{Path: name, Problems: p.problems}
 	}
 	return c, nil
+}
+
+// utf16Msg is the problem of a file saved as UTF-16.
+const utf16Msg = "the file is UTF-16 text (it starts with a UTF-16 byte order mark); parley reads and writes its config as UTF-8: save it as UTF-8"
+
+// isUTF16 reports a file that starts with a UTF-16 byte order mark (big or little endian).
+// yaml.v3 would read it, but counts its lines in the decoded text, which parley cannot map
+// back to the file (a problem after U+2028 was reported on the wrong line), and parley's
+// edits of the file (config set, saving a view) write UTF-8: such a file is refused as a
+// whole, on its first line.
+func isUTF16(data []byte) bool {
+	return bytes.HasPrefix(data, []byte{0xFE, 0xFF}) || bytes.HasPrefix(data, []byte{0xFF, 0xFE})
 }
 
 // syntaxProblem turns a YAML syntax error ("yaml: line 3: …") into a Problem with the line
