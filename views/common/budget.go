@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/parley-tui/parley/internal/sat"
 	"github.com/parley-tui/parley/views/layout"
 )
 
@@ -121,15 +122,16 @@ func (b Budget) Allowance() int { return max(0, b.PerDay-b.Reserve) }
 // user's own requests.
 func (b Budget) Stretch(used, cost int) int {
 	allowance := b.Allowance()
-	left := allowance - used
+	// used comes from the request ledger's file and may be any int: checked arithmetic.
+	left := sat.Sub(allowance, used)
 	switch {
 	case left < max(1, cost):
 		return 0
-	case left*2 > allowance:
+	case sat.Mul(left, 2) > allowance:
 		return 1
-	case left*4 > allowance:
+	case sat.Mul(left, 4) > allowance:
 		return 2
-	case left*10 > allowance:
+	case sat.Mul(left, 10) > allowance:
 		return 4
 	}
 	return 8

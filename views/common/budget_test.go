@@ -1,6 +1,7 @@
 package common
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -62,6 +63,8 @@ func TestBudgetStretchSteps(t *testing.T) {
 		{0, 1, 1}, {199, 1, 1}, {200, 1, 2}, {299, 1, 2}, {300, 1, 4}, {359, 1, 4}, {360, 1, 8}, {399, 1, 8},
 		{400, 1, 0}, {450, 1, 0}, {520, 1, 0},
 		{397, 3, 8}, {398, 3, 0}, // what is left must pay for the whole refresh
+		// A count read from the ledger's file may be any int: the sums do not wrap round.
+		{math.MaxInt, 1, 0}, {math.MinInt, 1, 1}, {-1, 1, 1},
 	} {
 		if got := b.Stretch(c.used, c.cost); got != c.want {
 			t.Errorf("used %d, cost %d: stretch %d, want %d", c.used, c.cost, got, c.want)
