@@ -647,10 +647,16 @@ func BucketValue(b Bucket, kind ChartKind) (v float64, ok bool) {
 	return float64(b.Count), true
 }
 
+// exact is the magnitude from which a float64 no longer holds every whole number (2^53):
+// a value read from JSON that large may not be the one sent (9223372036854775807 reads as
+// 9223372036854775808), so it is shown rounded, never as if exact.
+const exact = 1 << 53
+
 // FormatDuration shows seconds as "12s", "3m05s" or "1h02m" (hours keep counting past a
-// day: "26h05m").
+// day: "26h05m"); "—" for no number and for more seconds than a float64 counts exactly
+// (2^53, some 285 million years), which no duration can be.
 func FormatDuration(sec float64) string {
-	if math.IsNaN(sec) || math.IsInf(sec, 0) {
+	if math.IsNaN(sec) || math.IsInf(sec, 0) || math.Abs(sec) >= exact {
 		return "—"
 	}
 	sign := ""
@@ -669,13 +675,16 @@ func FormatDuration(sec float64) string {
 }
 
 // FormatNumber shows a number with at most two decimals and thousands separators for
-// whole numbers.
+// whole numbers; from 2^53 on (where a float64 no longer holds every whole number) rounded
+// to three digits, "9.22e+18", and "—" for no number.
 func FormatNumber(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
 		return "—"
-	}
-	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-		return layout.Thousands(int(v))
+	case math.Abs(v) >= exact:
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	case v == math.Trunc(v):
+		return layout.Thousands(int64(v)) // |v| < 2^53: the conversion is exact
 	}
 	s := strconv.FormatFloat(v, 'f', 2, 64)
 	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
@@ -698,6 +707,12 @@ func FormatValue(u client.Unit, v float64) string {
 	case client.UnitSeconds:
 		return FormatDuration(v)
 	case client.UnitPercent:
+		switch {
+		case math.IsNaN(v) || math.IsInf(v, 0):
+			return "—"
+		case math.Abs(v) >= exact:
+			return FormatNumber(v) + "%" // "9.22e+18%"
+		}
 		s := strconv.FormatFloat(v, 'f', 1, 64)
 		return strings.TrimSuffix(s, ".0") + "%"
 	}
@@ -721,6 +736,10 @@ func FormatAxis(u client.Unit, kind ChartKind, v float64) string {
 func shortNumber(v float64) string {
 	a := math.Abs(v)
 	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "—"
+	case a >= 1e12:
+		return strconv.FormatFloat(v, 'g', 2, 64)
 	case a >= 1e6:
 		return strconv.FormatFloat(v/1e6, 'f', 1, 64) + "M"
 	case a >= 1e4:

@@ -3,6 +3,7 @@ package analytics
 import (
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -394,6 +395,62 @@ func TestFormatting(t *testing.T) {
 	if got := FormatAxis(client.UnitSeconds, ChartMedian, 65); got != "1m05s" {
 		t.Errorf("axis %q", got)
 	}
+}
+
+// Values at the ends of int64 (as an analytics answer may send them: JSON numbers read as
+// float64), and no number at all, show as a number rounded where a float64 cannot hold it
+// exactly, or "—": never a wrapped or doubled sign, never NaN or Inf.
+func TestFormattingAtTheEnds(t *testing.T) {
+	maxI, minI := float64(math.MaxInt64), float64(math.MinInt64)
+	for _, c := range []struct {
+		unit client.Unit
+		v    float64
+		want string
+	}{
+		{client.UnitSeconds, maxI, "—"}, {client.UnitSeconds, minI, "—"}, {client.UnitSeconds, math.Inf(1), "—"},
+		{client.UnitSeconds, 1<<53 - 1, "2501999792983h37m"}, {client.UnitSeconds, -(1<<53 - 1), "-2501999792983h37m"},
+		{client.UnitCount, maxI, "9.22e+18"}, {client.UnitCount, minI, "-9.22e+18"}, {client.UnitCount, math.NaN(), "—"},
+		{client.UnitCount, 1<<53 - 1, "9,007,199,254,740,991"}, {client.UnitCount, -(1<<53 - 1), "-9,007,199,254,740,991"},
+		{client.UnitPercent, maxI, "9.22e+18%"}, {client.UnitPercent, math.Inf(-1), "—"},
+	} {
+		if got := FormatValue(c.unit, c.v); got != c.want {
+			t.Errorf("FormatValue(%s, %v) = %q, want %q", c.unit, c.v, got, c.want)
+		}
+	}
+	for _, v := range []float64{maxI, minI, math.Inf(1), math.NaN(), math.MaxFloat64} {
+		for _, kind := range []ChartKind{ChartCount, ChartMean} {
+			if got := FormatAxis(client.UnitCount, kind, v); strings.Contains(got, "Inf") || strings.Contains(got, "NaN") || len(got) > 10 {
+				t.Errorf("FormatAxis(%v) = %q", v, got)
+			}
+		}
+	}
+}
+
+// Any float64 an answer holds formats in every unit: no panic, no "NaN" or "Inf", a short
+// text, and a whole number below 2^53 reads back exactly.
+func FuzzFormatValue(f *testing.F) {
+	for _, v := range []float64{0, 1, -1, 0.5, 12345, 1e15, 1 << 53, -(1 << 53), math.MaxInt64, math.MinInt64,
+		math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, math.Inf(1), math.NaN()} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v float64) {
+		for _, u := range []client.Unit{client.UnitSeconds, client.UnitPercent, client.UnitRating, client.UnitCount, client.UnitID} {
+			got := FormatValue(u, v)
+			if got == "" || strings.Contains(got, "NaN") || strings.Contains(got, "Inf") || u != client.UnitID && len(got) > 32 {
+				t.Fatalf("FormatValue(%s, %v) = %q", u, v, got)
+			}
+		}
+		if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+			got := FormatNumber(v)
+			back, err := strconv.ParseFloat(strings.ReplaceAll(got, ",", ""), 64)
+			if err != nil || back != v {
+				t.Fatalf("FormatNumber(%v) = %q reads back as %v, %v", v, got, back, err)
+			}
+		}
+		if got := FormatAxis(client.UnitCount, ChartMean, v); got == "" || strings.Contains(got, "NaN") || strings.Contains(got, "Inf") {
+			t.Fatalf("FormatAxis(%v) = %q", v, got)
+		}
+	})
 }
 
 func TestQueryKeyAndIDs(t *testing.T) {

@@ -96,7 +96,7 @@ func (m *Model) openDetail() tea.Cmd {
 		return nil
 	}
 	i := min(max(0, m.table.Cursor), n-1)
-	title := fmt.Sprintf("Data point %s of %s · %s", layout.Thousands(i+1), layout.Thousands(n), m.cur.query.Metric)
+	title := fmt.Sprintf("Data point %s of %s · %s", layout.Count(i+1), layout.Count(n), m.cur.query.Metric)
 	return m.ctx.OpenModal(&pointDetail{ctx: m.ctx, title: title, fields: m.detailFields(i)})
 }
 

@@ -180,7 +180,7 @@ func exportForm(ctx *common.Ctx, q client.AnalyticsQuery, p Period, pts []client
 		))
 	}
 	return forms.New(ctx, forms.Options{
-		Title: fmt.Sprintf("Export %s data points of %s", layout.Thousands(len(pts)), q.Metric),
+		Title: fmt.Sprintf("Export %s data points of %s", layout.Count(len(pts)), q.Metric),
 		Build: build,
 		Width: 76,
 		Submit: func() (int, tea.Cmd, error) {

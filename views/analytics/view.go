@@ -114,7 +114,7 @@ func (m *Model) View() string {
 	var leftTitle, leftBody string
 	switch m.left {
 	case viewTable:
-		leftTitle = "Data points · " + layout.Thousands(len(m.Points()))
+		leftTitle = "Data points · " + layout.Count(len(m.Points()))
 		if n := len(m.Points()); n > 0 {
 			leftTitle += fmt.Sprintf(" · row %d", m.table.Cursor+1)
 		}
@@ -235,7 +235,7 @@ func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
-	return layout.Thousands(n) + " " + word + "s"
+	return layout.Count(n) + " " + word + "s"
 }
 
 // filterText says the operator mode and every id filter in at most w cells. Each part has
@@ -458,8 +458,8 @@ func (m *Model) summaryRows(resH int) (rows []summaryRow, unitLine bool) {
 			return FormatValue(m.metric.Unit, f(s))
 		}
 	}
-	withValue := summaryRow{"With value", func(s Summary) string { return layout.Thousands(s.N) }}
-	rows = []summaryRow{{"Data points", func(s Summary) string { return layout.Thousands(s.Count) }}, withValue}
+	withValue := summaryRow{"With value", func(s Summary) string { return layout.Count(s.N) }}
+	rows = []summaryRow{{"Data points", func(s Summary) string { return layout.Count(s.Count) }}, withValue}
 	if HasQuantity(m.metric) {
 		rows = append(rows,
 			summaryRow{"Sum", val(func(s Summary) float64 { return s.Sum })},
@@ -980,7 +980,7 @@ func barList(st *theme.Styles, items []barItem, total, w, n int, allKey string) 
 	nums := make([]string, len(show))
 	nw := 0
 	for i, it := range show {
-		nums[i] = layout.Thousands(it.count)
+		nums[i] = layout.Count(it.count)
 		if total > 0 {
 			nums[i] += fmt.Sprintf(" %3.0f%%", float64(it.count)*100/float64(total))
 		}
