@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/internal/sat"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/conversations/listing"
@@ -85,9 +86,9 @@ func (s *section[T]) heading(name string, told *int) string {
 	case s.loading && len(s.items) == 0:
 		return name + " (loading…)"
 	case told != nil:
-		return fmt.Sprintf("%s (%s)", name, layout.Thousands(*told))
+		return fmt.Sprintf("%s (%s)", name, layout.Count(*told))
 	case s.err == nil:
-		return fmt.Sprintf("%s (%s)", name, layout.Thousands(s.count))
+		return fmt.Sprintf("%s (%s)", name, layout.Count(s.count))
 	}
 	return name
 }
@@ -365,7 +366,7 @@ func (m *Detail) AddNote(n client.Note) {
 		}
 	}
 	m.notes.items = append([]noteItem{noteFrom(n)}, m.notes.items...)
-	m.notes.count++
+	m.notes.count = sat.Add(m.notes.count, 1) // the server's count may be the largest int
 	if m.cursor >= len(m.convs.items) {
 		m.cursor++ // keep the same note selected
 	}

@@ -56,7 +56,7 @@ func (m *Model[R]) jump(text string) tea.Cmd {
 	if lookup == nil {
 		more := ""
 		if len(m.rows) < m.pg.Total {
-			more = fmt.Sprintf(" (%s of %s loaded)", layout.Thousands(len(m.rows)), layout.Thousands(m.pg.Total))
+			more = fmt.Sprintf(" (%s of %s loaded)", layout.Count(len(m.rows)), layout.Count(m.pg.Total))
 		}
 		return common.Toast(fmt.Sprintf("No %s #%d among the %s loaded%s.", m.fetch.one(), id, m.fetch.noun(), more))
 	}

@@ -20,6 +20,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/internal/sat"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
 )
@@ -524,7 +525,7 @@ func (m *Model[R]) jumpEnd() tea.Cmd {
 			hint = fmt.Sprintf("; %s (%s) to reach the last %s", w, m.ctx.Keys.Order.Help().Key, m.fetch.one())
 		}
 		return common.Toast(fmt.Sprintf("The API lists at most %s %s in this order: %s goes to the last of those%s.",
-			layout.Thousands(m.pg.Reach()), m.fetch.noun(), m.ctx.Keys.Bottom.Help().Key, hint))
+			layout.Count(m.pg.Reach()), m.fetch.noun(), m.ctx.Keys.Bottom.Help().Key, hint))
 	}
 	r, ok := m.pg.JumpPastCap(len(m.rows))
 	if !ok {
@@ -810,11 +811,11 @@ func (m *Model[R]) PutOnTop(rows []R, added int) {
 	m.pg.Shift(len(rows))
 	// A row that moved up from past the loaded pages is already counted; the rows loaded
 	// are always counted.
-	m.pg.Total = max(m.pg.Total+added, m.positions())
+	m.pg.Total = max(sat.Add(m.pg.Total, added), m.positions())
 	Reindex(m.index, m.rows, m.id)
 	if i, ok := m.index[selected]; ok && !m.onPinned {
 		m.win.Cursor = m.pg.PosOf(i)
-		m.win.Offset += len(rows)
+		m.win.Offset = sat.Add(m.win.Offset, len(rows))
 	}
 	m.fit()
 	m.settlePin()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/internal/sat"
 	"github.com/parley-tui/parley/views/layout"
 )
 
@@ -132,9 +133,9 @@ func (p *Pager) offsetCap() int {
 // Count is the count as a header shows it: "10,000+" while the true total may be more.
 func (p *Pager) Count() string {
 	if p.AtLeast {
-		return layout.Thousands(p.Total) + "+"
+		return layout.Count(p.Total) + "+"
 	}
-	return layout.Thousands(p.Total)
+	return layout.Count(p.Total)
 }
 
 // Reach is the most results the offset endpoint reaches (Cap, or the spec's OffsetCap).
@@ -190,7 +191,7 @@ func (p *Pager) Begin(w Where, limit int) Request {
 	p.Loading = true
 	r := Request{Gen: p.gen, Req: p.req, Where: w}
 	if w == LastPage {
-		end := p.Gap.At + p.Gap.N // the count when the gap opened
+		end := p.gapEnd() // the count when the gap opened
 		r.Offset = p.Gap.At
 		if limit > 0 {
 			r.Offset = max(p.Gap.At, (end-1)/limit*limit)
@@ -199,15 +200,20 @@ func (p *Pager) Begin(w Where, limit int) Request {
 	return r
 }
 
-// Len is how many positions the cursor moves over: the n rows loaded and the gap's.
-func (p *Pager) Len(n int) int { return n + p.Gap.N }
+// Len is how many positions the cursor moves over: the n rows loaded and the gap's. The
+// gap's size comes from a count the server sent, which may be any int: the positions stop
+// at the largest int instead of wrapping round.
+func (p *Pager) Len(n int) int { return sat.Add(n, p.Gap.N) }
+
+// gapEnd is the position after the gap (saturated, as Len).
+func (p *Pager) gapEnd() int { return sat.Add(p.Gap.At, p.Gap.N) }
 
 // RowAt is the index of the loaded row at position pos; false in the gap.
 func (p *Pager) RowAt(pos int) (int, bool) {
 	switch {
 	case p.Gap.N == 0 || pos < p.Gap.At:
 		return pos, true
-	case pos < p.Gap.At+p.Gap.N:
+	case pos < p.gapEnd():
 		return 0, false
 	}
 	return pos - p.Gap.N, true
@@ -216,7 +222,7 @@ func (p *Pager) RowAt(pos int) (int, bool) {
 // PosOf is the position of loaded row i.
 func (p *Pager) PosOf(i int) int {
 	if p.Gap.N > 0 && i >= p.Gap.At {
-		return i + p.Gap.N
+		return sat.Add(i, p.Gap.N)
 	}
 	return i
 }
@@ -310,16 +316,16 @@ func (p *Pager) Want(n, pos, vis int) (Where, bool) {
 	switch {
 	case g.N == 0:
 		return AfterLoaded, n-pos <= vis+1
-	case pos < g.At+g.N/2:
+	case pos < sat.Add(g.At, g.N/2):
 		return AfterLoaded, g.At-pos <= vis+1
 	case n == g.At:
 		return LastPage, true
 	case g.Prev == "":
 		// No link to the page before the last ones (a server without previous links):
 		// the gap fills from its start, a page at a time while the cursor is near.
-		return AfterLoaded, pos-(g.At+g.N) <= vis+1
+		return AfterLoaded, pos-p.gapEnd() <= vis+1
 	}
-	return BeforeLast, pos-(g.At+g.N) <= vis+1
+	return BeforeLast, pos-p.gapEnd() <= vis+1
 }
 
 // closeGap makes the rows contiguous: the page after them is the one after the last pages

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/parley-tui/parley/internal/sat"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
@@ -142,12 +143,12 @@ func (m *Model[R]) footer() string {
 		note, hints = f.Footnote(m.status())
 	}
 	if len(m.rows) > 0 {
-		left = fmt.Sprintf(" %s/%s", layout.Thousands(m.win.Cursor+1), m.pg.Count())
+		left = fmt.Sprintf(" %s/%s", layout.Count(sat.Add(m.win.Cursor, 1)), m.pg.Count())
 		if n := len(m.marked); n > 0 {
 			left += st.Marked.Render(fmt.Sprintf(" · %d marked", n))
 		}
 		if m.opts.ShowLoaded && len(m.rows) < m.pg.Total {
-			left += st.Muted.Render(fmt.Sprintf(" (%s loaded)", layout.Thousands(len(m.rows))))
+			left += st.Muted.Render(fmt.Sprintf(" (%s loaded)", layout.Count(len(m.rows))))
 		}
 	}
 	left += note
@@ -165,7 +166,7 @@ func (m *Model[R]) footer() string {
 func (m *Model[R]) state() string {
 	st := m.ctx.Styles
 	refresh := m.ctx.Keys.Refresh.Help().Key
-	reach := layout.Thousands(m.pg.Reach())
+	reach := layout.Count(m.pg.Reach())
 	switch {
 	case m.pg.NextFailed():
 		return " · " + st.Error.Render("next page failed; "+refresh+" retries it")

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/parley-tui/parley/internal/sat"
 	"github.com/parley-tui/parley/keymap"
 )
 
@@ -26,7 +27,7 @@ func (w *Window) SetSize(fit int) { w.fit = fit }
 func (w Window) Visible() int { return max(1, w.fit) }
 
 // End is one past the last visible item of n.
-func (w Window) End(n int) int { return min(n, w.Offset+w.Visible()) }
+func (w Window) End(n int) int { return min(n, sat.Add(w.Offset, w.Visible())) }
 
 // Reset puts the cursor and the offset on the first item.
 func (w *Window) Reset() { w.Cursor, w.Offset = 0, 0 }
@@ -41,11 +42,13 @@ func (w *Window) Move(d, n int) {
 	if n == 0 {
 		return
 	}
-	w.Cursor = max(0, min(n-1, w.Cursor+d))
+	// n may be a count the server sent (a gap of rows not loaded): the sums saturate
+	// instead of wrapping round (bottom moves by n from a cursor past 0).
+	w.Cursor = max(0, min(n-1, sat.Add(w.Cursor, d)))
 	v := w.Visible()
 	if jump := v / 2; jump > 1 && (d == 1 || d == -1) {
-		switch {
-		case w.Cursor >= w.Offset+v && w.Cursor < w.Offset+v+jump: // just below the window
+		switch below := sat.Add(w.Offset, v); {
+		case w.Cursor >= below && w.Cursor < sat.Add(below, jump): // just below the window
 			w.Offset = w.Cursor - v + jump
 		case w.Cursor < w.Offset && w.Cursor >= w.Offset-jump: // just above it
 			w.Offset = w.Cursor - jump + 1

@@ -1,6 +1,7 @@
 package list
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -119,5 +120,56 @@ func TestWindowMoveKeys(t *testing.T) {
 	w.HandleMoveKey(runes("j"), k, 0)
 	if w.Cursor != 0 || w.Offset != 0 {
 		t.Fatalf("moved in an empty list: %+v", w)
+	}
+}
+
+// A list whose count is the largest int (a server's count over a gap of rows not loaded):
+// bottom, page moves and steps from anywhere keep the cursor on the list and the window
+// around it, without any sum wrapping round.
+func TestWindowOverTheLargestCount(t *testing.T) {
+	const n = math.MaxInt
+	var w Window
+	w.SetSize(20)
+	w.Cursor = 5
+	w.Move(n, n) // bottom, from a cursor past the first item
+	if w.Cursor != n-1 || w.Offset != n-20 || w.End(n) != n {
+		t.Fatalf("bottom: cursor %d, offset %d, end %d", w.Cursor, w.Offset, w.End(n))
+	}
+	w.Move(1, n)
+	w.Move(19, n)
+	if w.Cursor != n-1 {
+		t.Fatalf("past the end: cursor %d", w.Cursor)
+	}
+	w.Move(-1, n)
+	w.Move(-n, n)
+	if w.Cursor != 0 || w.Offset != 0 {
+		t.Fatalf("top: cursor %d, offset %d", w.Cursor, w.Offset)
+	}
+	w.Offset = n - 1
+	if got := w.End(n); got != n {
+		t.Fatalf("End near the largest int: %d", got)
+	}
+}
+
+// A gap of rows opened by a count at the largest int (100 rows before it, the last 50 of
+// the count after it) has positions up to it and maps them to the rows both ways.
+func TestGapUpToTheLargestCount(t *testing.T) {
+	p := Pager{Gap: Gap{At: 100, N: math.MaxInt - 150}, Loaded: true}
+	if got := p.Len(150); got != math.MaxInt {
+		t.Fatalf("Len = %d", got)
+	}
+	if i, ok := p.RowAt(math.MaxInt - 1); !ok || i != 149 || p.PosOf(i) != math.MaxInt-1 {
+		t.Fatalf("RowAt(largest-1) = %d, %v; PosOf = %d", i, ok, p.PosOf(i))
+	}
+	if _, ok := p.RowAt(math.MaxInt / 2); ok {
+		t.Fatal("a position in the gap has a row")
+	}
+	if w, ok := p.Want(150, math.MaxInt-50, 20); !ok || w != BeforeLast && w != AfterLoaded {
+		t.Fatalf("at the end of the gap the list wants %v, %v", w, ok)
+	}
+	// A gap larger than the positions left saturates instead of wrapping round.
+	p.Gap.N = math.MaxInt
+	if p.Len(150) != math.MaxInt || p.PosOf(120) != math.MaxInt {
+		t.Fatalf("Len %d, PosOf %d", p.Len(150), p.PosOf(120))
 	}
 }

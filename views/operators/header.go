@@ -48,8 +48,8 @@ func (s source) Header(st list.Status) []string {
 		list.HeaderPart{"filter:" + m.show.String(), "filter:" + m.show.String(), m.show.String()},
 		list.HeaderPart{"sort:" + m.sort.String(), "sort:" + m.sort.String(), "by " + m.sort.String()})
 	used := m.ctx.Client.Usage(client.FamilyOperators)
-	budget := "operators requests today " + layout.Thousands(used) + "/" + layout.Thousands(m.ctx.Budget.PerDay)
-	cost := []list.HeaderPart{{budget, budget, "requests " + layout.Thousands(used) + "/" + layout.Thousands(m.ctx.Budget.PerDay)}}
+	budget := "operators requests today " + layout.Count(used) + "/" + layout.Count(m.ctx.Budget.PerDay)
+	cost := []list.HeaderPart{{budget, budget, "requests " + layout.Count(used) + "/" + layout.Count(m.ctx.Budget.PerDay)}}
 	if p := m.AutoPace(); m.ctx.Budget.On() {
 		// The longest form that fits: with the slots' pace, without, the short one.
 		text, short := p.Text(m.ctx.Budget, false, m.ctx.Keys.Refresh.Help().Key)

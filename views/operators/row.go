@@ -6,6 +6,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // Row is the sanitized form of an operator that the screen keeps. The away and online
@@ -112,7 +113,7 @@ func OnlineText(online client.Opt[bool]) string {
 }
 
 // SlotText is a slot use as the row shows it: "3/50", with "—" for a number the server did
-// not give ("—/50", "3/—"), or "—" when it gave neither.
+// not give, or gave below zero ("—/50", "3/—"), or "—" when it gave neither.
 func SlotText(used, total client.Opt[int]) string {
 	if !used.Known && !total.Known {
 		return "—"
@@ -121,7 +122,7 @@ func SlotText(used, total client.Opt[int]) string {
 		if !o.Known {
 			return "—"
 		}
-		return strconv.Itoa(o.V)
+		return layout.Count(o.V)
 	}
 	return n(used) + "/" + n(total)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/internal/sat"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
@@ -161,13 +162,22 @@ func (s source) Pages() list.Fetcher[Row] {
 		},
 		Ranked: q.Search != "",
 		Lookup: func(ctx context.Context, c *client.Client, id int64) (*client.Page[client.Conversation], error) {
-			// The query with id__gt and id__lt around id, inside any id bounds it has.
+			// The query with id__gt and id__lt around id, inside any id bounds it has. At
+			// the largest id there is no id above it to send: no id__lt then (0), unless the
+			// query has one (which no id is below).
 			f := q.Filter
-			f.IDGreaterThan, f.IDLessThan = max(f.IDGreaterThan, id-1), id+1
-			if q.Filter.IDLessThan != 0 {
-				f.IDLessThan = min(q.Filter.IDLessThan, id+1)
+			above, ok := sat.AddOK(id, 1)
+			if !ok {
+				above = 0
 			}
-			if f.IDGreaterThan >= id || f.IDLessThan <= id {
+			f.IDGreaterThan, f.IDLessThan = max(f.IDGreaterThan, id-1), above
+			if q.Filter.IDLessThan != 0 {
+				f.IDLessThan = q.Filter.IDLessThan
+				if ok {
+					f.IDLessThan = min(q.Filter.IDLessThan, above)
+				}
+			}
+			if f.IDGreaterThan >= id || f.IDLessThan != 0 && f.IDLessThan <= id {
 				return &client.Page[client.Conversation]{}, nil // outside the query's bounds
 			}
 			opts := listOptions(Query{Filter: f, Search: q.Search}, 1)

@@ -694,6 +694,19 @@ func TestJumpToID(t *testing.T) {
 	if _, toasts = jump(t, ctx, m, "abc"); len(toasts) != 1 || !strings.Contains(toasts[0], "not a positive whole number") {
 		t.Fatalf("# abc: toasts %q", toasts)
 	}
+
+	// The largest id has no id above it: the server is asked with id__gt alone (id+1 wrapped
+	// round to the smallest int, and the list said no such id without asking).
+	m = viewtest.Settle(m, m.SetQuery(listing.Query{}), wait)
+	before = len(listRequests(t, log))
+	m, toasts = jump(t, ctx, m, "9223372036854775807")
+	sent = listRequests(t, log)[before:]
+	if len(sent) != 1 || sent[0].Get("id__gt") != "9223372036854775806" || sent[0].Has("id__lt") {
+		t.Fatalf("# largest id sent %v, want one request with id__gt alone", sent)
+	}
+	if want := "This list has no conversation #9223372036854775807."; len(toasts) != 1 || toasts[0] != want {
+		t.Fatalf("# largest id: toasts %q, want %q", toasts, want)
+	}
 }
 
 // fakeConv is a conversation the fake API serves.
