@@ -47,8 +47,8 @@ func TestCountsSaturate(t *testing.T) {
 	}
 }
 
-// A list's count below zero is no count (no list has fewer than no items); any other int
-// is read as sent.
+// A list's count below zero is no count (no list has fewer than no items), and said so
+// (BadCount); any other int is read as sent.
 func TestCountsOfListsAtTheEnds(t *testing.T) {
 	for body, want := range map[string]struct {
 		count   int
@@ -63,8 +63,8 @@ func TestCountsOfListsAtTheEnds(t *testing.T) {
 		if err := json.Unmarshal([]byte(body), &p); err != nil {
 			t.Fatalf("%s: %v", body, err)
 		}
-		if p.Count != want.count || p.Counted != want.counted {
-			t.Errorf("%s: count %d, counted %v", body, p.Count, p.Counted)
+		if p.Count != want.count || p.Counted != want.counted || p.BadCount != !want.counted {
+			t.Errorf("%s: count %d, counted %v, bad %v", body, p.Count, p.Counted, p.BadCount)
 		}
 		var cp CursorPage[Contact]
 		if err := json.Unmarshal([]byte(body), &cp); err != nil {

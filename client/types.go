@@ -414,6 +414,9 @@ type Page[T any] struct {
 	// Counted: the answer carried a count (a number); a bare array, or an envelope without
 	// one, did not: Count is then len(Results) or 0, nothing the server said.
 	Counted bool `json:"-"`
+	// BadCount: the answer's count was below zero, which no list can have: Count is 0 and
+	// Counted false, and a screen shows the count as unknown ("—") rather than the rows.
+	BadCount bool `json:"-"`
 	// noResults: the decoded envelope had no `results` at all (an answer the client refuses);
 	// `"results": null` decodes as empty.
 	noResults bool
@@ -453,7 +456,7 @@ func (p *Page[T]) UnmarshalJSON(b []byte) error {
 	if counted {
 		count = *env.Count
 	}
-	*p = Page[T]{Count: count, Counted: counted, Next: Str(env.Next), Previous: Str(env.Previous), Results: results, noResults: env.Results == nil}
+	*p = Page[T]{Count: count, Counted: counted, BadCount: env.Count != nil && !counted, Next: Str(env.Next), Previous: Str(env.Previous), Results: results, noResults: env.Results == nil}
 	return nil
 }
 

@@ -108,9 +108,9 @@ func (e Endpoints[T, R]) offset(ctx context.Context, c *client.Client, r Request
 
 func (e Endpoints[T, R]) next(ctx context.Context, c *client.Client, r Request, link string, kind LinkKind, after int64, limit int) Page[R] {
 	first := func(ctx context.Context) (*client.CursorPage[T], error) {
-		cursor := fmt.Sprint(after)
-		if kind == LinkAllPrev {
-			cursor = "-" + cursor
+		cursor, err := CursorFrom(after, kind == LinkAllPrev)
+		if err != nil {
+			return nil, err
 		}
 		return e.All(ctx, c, cursor, limit)
 	}

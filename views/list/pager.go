@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/parley-tui/parley/client"
@@ -52,6 +53,9 @@ type Pager struct {
 	// Counted: the query's first page carried the server's count (an answer without one
 	// leaves Total at the rows loaded, which no header may present as the server's).
 	Counted bool
+	// BadCount: the query's first page carried a count no list can have (below zero): the
+	// count is unknown, and shows as "—".
+	BadCount bool
 
 	gen, req int
 	// bottom is the request id of the last rows asked for by JumpPastCap.
@@ -115,11 +119,13 @@ type Page[R any] struct {
 	Total int // the count; -1 keeps the known one (cursor pages have none)
 	// Counted: the answer carried a count (Total is the server's, not the rows').
 	Counted bool
-	Link    string
-	Prev    string // an offset page's previous link
-	Kind    LinkKind
-	Err     error
-	At      time.Time
+	// BadCount: the answer carried a count below zero (client.Page.BadCount).
+	BadCount bool
+	Link     string
+	Prev     string // an offset page's previous link
+	Kind     LinkKind
+	Err      error
+	At       time.Time
 }
 
 // offsetCap is the results the offset endpoint reaches.
@@ -130,8 +136,12 @@ func (p *Pager) offsetCap() int {
 	return OffsetCap
 }
 
-// Count is the count as a header shows it: "10,000+" while the true total may be more.
+// Count is the count as a header shows it: "10,000+" while the true total may be more,
+// "—" when the server sent one no list can have.
 func (p *Pager) Count() string {
+	if p.BadCount {
+		return "—"
+	}
 	if p.AtLeast {
 		return layout.Count(p.Total) + "+"
 	}
@@ -146,7 +156,7 @@ func (p *Pager) Reach() int { return p.offsetCap() }
 func (p *Pager) BeyondCap() bool { return p.AtLeast || p.Total > p.offsetCap() }
 
 // One reports a count of exactly one (the header's noun is then singular).
-func (p *Pager) One() bool { return p.Total == 1 && !p.AtLeast }
+func (p *Pager) One() bool { return p.Total == 1 && !p.AtLeast && !p.BadCount }
 
 // Start begins a query's first page: answers to earlier queries and requests are dropped
 // from now on. With keep the cursor stays on its row when the page arrives (see KeepAt);
@@ -383,7 +393,7 @@ func AddPage[R any](p *Pager, rows []R, index map[int64]int, page Page[R], id fu
 		rows = rows[:0:0]
 		clear(index)
 		p.Gap = Gap{}
-		p.Counted = page.Counted
+		p.Counted, p.BadCount = page.Counted, page.BadCount
 	}
 	var fresh []R
 	for _, r := range page.Rows {
@@ -473,7 +483,8 @@ func FirstPage[T, R any](r Request, pg *client.Page[T], err error, row func(T) R
 	if err != nil {
 		return Page[R]{Request: r, Err: err}
 	}
-	return Page[R]{Request: r, Rows: Map(pg.Results, row), Total: pg.Count, Counted: pg.Counted, Link: pg.Next, Prev: pg.Previous, Kind: LinkOffset, At: at}
+	return Page[R]{Request: r, Rows: Map(pg.Results, row), Total: pg.Count, Counted: pg.Counted, BadCount: pg.BadCount,
+		Link: pg.Next, Prev: pg.Previous, Kind: LinkOffset, At: at}
 }
 
 // FetchNext fetches the answer to r, the page after the loaded ones: the offset page at
@@ -566,7 +577,12 @@ func FetchBottom[T, R any](ctx context.Context, r Request, desc bool,
 			return out
 		}
 		slices.Reverse(last)
-		pg, err := all(ctx, fmt.Sprintf("-%d", id(last[0])))
+		cursor, err := CursorFrom(id(last[0]), true)
+		if err != nil {
+			out.Err = err
+			return out
+		}
+		pg, err := all(ctx, cursor)
 		if err != nil {
 			out.Err = err
 			return out
@@ -580,6 +596,21 @@ func FetchBottom[T, R any](ctx context.Context, r Request, desc bool,
 	}
 	out.Offset = max(0, out.Total-len(out.Rows))
 	return out
+}
+
+// CursorFrom is the /all/ endpoint's cursor for the ids after id, or with before for those
+// before it ("-<id>", the spec's form of a previous link). The cursor's sign says the
+// direction, so it names ids of one and more: a row whose id is below one (a server's
+// int64 at its smallest) cannot be paged from, and the error says so instead of sending
+// "--9223372036854775808".
+func CursorFrom(id int64, before bool) (string, error) {
+	if id < 1 {
+		return "", fmt.Errorf("cannot page on from id %d: a cursor names an id of 1 or more", id)
+	}
+	if before {
+		return "-" + strconv.FormatInt(id, 10), nil
+	}
+	return strconv.FormatInt(id, 10), nil
 }
 
 // FetchBeforeLast fetches r's answer, the page that ends where the rows after the gap
