@@ -457,8 +457,12 @@ func compactJSON(raw json.RawMessage) string {
 	if len(raw) == 0 || string(raw) == "null" || string(raw) == "{}" {
 		return ""
 	}
+	// Numbers stay as sent (json.Number): decoded as float64 an int64 such as
+	// 9223372036854775807 would show as 9223372036854776000.
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
 	var v any
-	if json.Unmarshal(raw, &v) != nil {
+	if dec.Decode(&v) != nil {
 		return string(raw)
 	}
 	b, err := json.Marshal(v)
