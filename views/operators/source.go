@@ -7,9 +7,11 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/layout"
@@ -128,6 +130,10 @@ func (m *Model) detailLines(w, h int) []string {
 		{Label: "Bot", Value: bot},
 		{Label: "Created", Value: ts(r.CreatedAt)},
 		{Label: "Updated", Value: ts(r.UpdatedAt)},
+	}
+	// A slot use too long for the row's column (numbers of many digits) shows whole here.
+	if text := m.slotText(r.ID); ansi.StringWidth(text) > columns(0).slots-1 {
+		fields = append(fields, layout.Field{Label: "Slots", Value: strings.TrimPrefix(text, "slots ")})
 	}
 	extra := slices.Clone(r.Extra)
 	for _, e := range m.slots[r.ID].extra {
