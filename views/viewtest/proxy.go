@@ -35,8 +35,9 @@ const (
 )
 
 // Proxy is an HTTP proxy in front of a sandbox, over real TCP, that loses chosen requests
-// the way a network or a broken proxy does (see Fault); every other request passes through
-// unchanged (the Host header too, so the sandbox's next links point at the proxy).
+// the way a network or a broken proxy does (see Fault), and may rewrite the numbers of the
+// answers (Numbers); every other request passes through unchanged (the Host header too, so
+// the sandbox's next links point at the proxy).
 type Proxy struct {
 	URL string
 
@@ -44,9 +45,10 @@ type Proxy struct {
 	tr     *http.Transport
 	pass   *httputil.ReverseProxy
 
-	mu     sync.Mutex
-	faults []*fault
-	met    int
+	mu      sync.Mutex
+	faults  []*fault
+	met     int
+	numbers *numbers
 }
 
 type fault struct {
@@ -66,6 +68,7 @@ func NewProxy(t testing.TB, target string) *Proxy {
 	p := &Proxy{target: u, tr: Transport(t)}
 	p.pass = httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
 	p.pass.Transport = p.tr
+	p.pass.ModifyResponse = p.rewrite
 	srv := httptest.NewServer(http.HandlerFunc(p.serve))
 	t.Cleanup(srv.Close)
 	p.URL = srv.URL + strings.TrimSuffix(u.Path, "/")
