@@ -3,6 +3,7 @@ package contacts
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -928,7 +929,7 @@ func (m *Detail) rebuild() {
 		field("Salutation", layout.OrDash(joinNonEmpty(" · ", client.Str(c.Salutation), genderWord(client.Str(c.Gender)))))
 		field("Locale", layout.OrDash(c.Locale))
 		if c.LocLat != 0 || c.LocLon != 0 {
-			field("Coordinates", fmt.Sprintf("%.4f, %.4f", c.LocLat, c.LocLon))
+			field("Coordinates", coordinates(c.LocLat, c.LocLon))
 		}
 		field("External id", str(c.ExternalCustomerID))
 		var by []string
@@ -1038,4 +1039,16 @@ func joinNonEmpty(sep string, parts ...string) string {
 		}
 	}
 	return strings.Join(out, sep)
+}
+
+// coordinates shows a contact's latitude and longitude, "—" for one that is no place on
+// Earth (beyond ±90 or ±180 degrees; a server may send any number).
+func coordinates(lat, lon float64) string {
+	deg := func(v, limit float64) string {
+		if !(math.Abs(v) <= limit) { // NaN too
+			return "—"
+		}
+		return strconv.FormatFloat(v, 'f', 4, 64)
+	}
+	return deg(lat, 90) + ", " + deg(lon, 180)
 }
