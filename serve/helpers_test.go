@@ -40,6 +40,8 @@ type testAPI struct {
 	run  *sandbox.Running
 	info sandbox.Info
 	log  *requestLog
+	// proxy, when set, is what the clients talk to instead of the sandbox itself.
+	proxy *viewtest.Proxy
 }
 
 // startAPI serves a small sandbox (an in-memory database) for one test.
@@ -62,7 +64,11 @@ func startAPI(t testing.TB) *testAPI {
 // response memory on.
 func (a *testAPI) client(t testing.TB, ttl time.Duration) *client.Client {
 	t.Helper()
-	c, err := client.New(client.Config{BaseURL: a.run.URL, Token: a.info.CustomerToken, CacheTTL: ttl})
+	base := a.run.URL
+	if a.proxy != nil {
+		base = a.proxy.URL
+	}
+	c, err := client.New(client.Config{BaseURL: base, Token: a.info.CustomerToken, CacheTTL: ttl})
 	if err != nil {
 		t.Fatal(err)
 	}
