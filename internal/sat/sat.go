@@ -44,15 +44,13 @@ func Add[T Int](a, b T) T {
 
 // SubOK is a-b, and whether it fitted in T; when it did not, the bound it passed.
 func SubOK[T Int](a, b T) (T, bool) {
-	d := a - b
-	if (d < a) == (b > 0) {
-		return d, true
+	if lo, hi := Bounds[T](); b == lo { // -b does not fit: a-b = a+|lo|, past hi from 0 on
+		if a >= 0 {
+			return hi, false
+		}
+		return a - b, true
 	}
-	lo, hi := Bounds[T]()
-	if b > 0 {
-		return lo, false
-	}
-	return hi, false
+	return AddOK(a, -b)
 }
 
 // Sub is a-b, or the bound of T it passed.
