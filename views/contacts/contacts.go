@@ -526,7 +526,7 @@ func goesWith(conversations int) string {
 	case conversations == 1:
 		return "Its conversation, notes and visited pages go with it; if that conversation is ongoing, nothing is deleted"
 	}
-	return fmt.Sprintf("Its %d conversations, notes and visited pages go with it; if one is ongoing, nothing is deleted", conversations)
+	return "Its " + layout.Count(conversations) + " conversations, notes and visited pages go with it; if one is ongoing, nothing is deleted"
 }
 
 func (m *Model) confirmOne(id int64, title string, conversations int) tea.Cmd {

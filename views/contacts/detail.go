@@ -859,7 +859,7 @@ func (m *Detail) rebuild() {
 	}
 	tail := func(n int, more bool) {
 		if more {
-			text(st.Muted.Render(fmt.Sprintf(" … %d more (move down to load)", n)))
+			text(st.Muted.Render(" … " + layout.Count(n) + " more (move down to load)"))
 		}
 	}
 
