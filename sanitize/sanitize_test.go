@@ -1,8 +1,10 @@
 package sanitize
 
 import (
+	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -37,7 +39,30 @@ func TestLine(t *testing.T) {
 		{"RTL text kept", "שלום عربي", "שלום عربي"},
 		{"invalid utf8", "a\xffb\xc3", "a\uFFFDb\uFFFD"},
 		{"line separator", "a\u2028b", "a b"},
+		{"paragraph separator", "a\u2029b", "a b"},
 		{"empty", "", ""},
+		{"LRM, RLM and ALM removed", "a\u200eb\u200fc\u061cd", "abcd"},
+		{"ZWNJ before a space removed", "Mallory\u200c redoc", "Mallory redoc"},
+		{"ZWNJ at the start and end removed", "\u200cab\u200c", "ab"},
+		{"ZWNJ between digits removed", "1\u200c2", "12"},
+		{"ZWNJ between a letter and an emoji removed", "a\u200c👍", "a👍"},
+		{"ZWNJ after a virama kept", "क्\u200cष", "क्\u200cष"},
+		{"a run of ZWNJ keeps one", "می\u200c\u200c\u200cخواهم", "می\u200cخواهم"},
+		{"ZWNJ before a Hangul filler removed", "a\u200c\u3164", "a"},
+		{"Hangul fillers removed", "\u115fa\u1160b\u3164c\uffa0", "abc"},
+		{"combining grapheme joiner removed", "a\u034fb", "ab"},
+		{"Mongolian vowel separator and free variation selectors removed", "ᠠ\u180eᠡ\u180b", "ᠠᠡ"},
+		{"invisible operators removed", "f\u2061(x)\u2062y\u2064", "f(x)y"},
+		{"interlinear annotation removed", "\ufff9a\ufffab\ufffb", "ab"},
+		{"language tag removed", "\U000E0001\U000E0065\U000E006Ehi", "hi"},
+		{"tag text after a letter removed", "ok\U000E0041\U000E0042\U000E0043\U000E007F", "ok"},
+		{"tag text as a flag's tags removed", "🏴\U000E0069\U000E0067\U000E006E\U000E006F\U000E0072\U000E0065\U000E0020\U000E0061\U000E006C\U000E006C\U000E007F", "🏴"},
+		{"upper-case tags are no subdivision", "🏴\U000E0047\U000E0042\U000E0053\U000E0043\U000E0054\U000E007F", "🏴"},
+		{"a flag without its cancel tag loses its tags", "🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074", "🏴"},
+		{"a subdivision without a suffix is none", "🏴\U000E0067\U000E0062\U000E007F", "🏴"},
+		{"a numeric region is one", "🏴\U000E0031\U000E0032\U000E0033\U000E0061\U000E007F", "🏴\U000E0031\U000E0032\U000E0033\U000E0061\U000E007F"},
+		{"variation selector supplement removed", "葛\U000E0100", "葛"},
+		{"black flag alone kept", "🏴 x", "🏴 x"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -49,8 +74,8 @@ func TestLine(t *testing.T) {
 }
 
 func TestTextKeepsNewlines(t *testing.T) {
-	got := Text("one\r\ntwo\rthree\nfour\x1b[31m")
-	want := "one\ntwo\nthree\nfour␛[31m"
+	got := Text("one\r\ntwo\rthree\nfour\x1b[31m\u2028five\u2029six")
+	want := "one\ntwo\nthree\nfour␛[31m\nfive\nsix"
 	if got != want {
 		t.Fatalf("Text = %q, want %q", got, want)
 	}
@@ -105,8 +130,11 @@ func check(t *testing.T, in, out string, single bool) {
 			t.Fatalf("output of %q keeps control %U: %q", in, r, out)
 		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
 			t.Fatalf("output of %q keeps bidi control %U", in, r)
+		case r == 0x2028, r == 0x2029:
+			t.Fatalf("output of %q keeps separator %U", in, r)
 		}
 	}
+	checkHidden(t, in, out)
 	if ansi.Strip(out) != out {
 		t.Fatalf("output of %q still holds an escape sequence: %q", in, out)
 	}
@@ -115,10 +143,56 @@ func check(t *testing.T, in, out string, single bool) {
 	}
 }
 
+// checkHidden asserts that the only hidden characters (format, default-ignorable) left in
+// out are a ZWNJ between a letter (or its marks) and a letter, and the tags of a
+// well-formed subdivision flag: 🏴, two letters or three digits, one to four letters or
+// digits, the cancel tag. It is written apart from the sanitizer, from the rule.
+func checkHidden(t *testing.T, in, out string) {
+	t.Helper()
+	rs := []rune(out)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case r == 0x200c:
+			j := i - 1
+			for j >= 0 && unicode.In(rs[j], unicode.Mn, unicode.Mc) {
+				j--
+			}
+			if j < 0 || !unicode.IsLetter(rs[j]) || i+1 == len(rs) || !unicode.IsLetter(rs[i+1]) {
+				t.Fatalf("output of %q keeps a ZWNJ outside a word at %d: %q", in, i, out)
+			}
+		case r == 0x1f3f4:
+			j := i + 1
+			var code []rune
+			for j < len(rs) && rs[j] >= 0xe0000 && rs[j] <= 0xe007e {
+				code = append(code, rs[j]-0xe0000)
+				j++
+			}
+			if len(code) == 0 {
+				continue
+			}
+			if j == len(rs) || rs[j] != 0xe007f || !subdivisionCode.MatchString(string(code)) {
+				t.Fatalf("output of %q keeps tags %q that are no subdivision flag: %q", in, string(code), out)
+			}
+			i = j
+		case r >= 0xe0000 && r <= 0xe0fff, r >= 0xfe00 && r <= 0xfe0f, r == 0x200d:
+			t.Fatalf("output of %q keeps %U: %q", in, r, out)
+		case unicode.Is(unicode.Cf, r), r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0, r == 0x034f:
+			t.Fatalf("output of %q keeps the hidden %U: %q", in, r, out)
+		}
+	}
+}
+
+var subdivisionCode = regexp.MustCompile(`^([a-z]{2}|[0-9]{3})[a-z0-9]{1,4}$`)
+
 func FuzzSanitize(f *testing.F) {
 	for _, s := range []string{
 		"", "plain", "\x1b]0;pwned\x07", "\x1b[2J", "\u009b31m", "\u202eevil", "a\r\nb",
 		"👩\u200d💻", "\xff\xfe", strings.Repeat("x", 300), "\x1bP+q\x1b\\", "\t\x00\x7f",
+		"می\u200cخواهم", "a\u200c\u200c b\u200c", "क्\u200cष", "\u115f\u1160\u3164\uffa0",
+		"🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F", "🏴\U000E0041\U000E007F",
+		"\U000E0001\U000E0041", "\ufeffBOM", "\xef\xbb\xbf\xfe\xff", "\u2028\u2029\u0085",
+		strings.Repeat("\u200b", 1<<20),
 	} {
 		f.Add(s)
 	}
