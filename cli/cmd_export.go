@@ -82,7 +82,6 @@ yesterday, or an age before now: 2w, 7d, 12h, 90m, 1h30m. They must fall in 2000
 			progress := newProgress(cmd.ErrOrStderr(), "conversations")
 			n := 0
 			opts := client.AllConversationsOptions{Filter: filter, CursorOptions: client.CursorOptions{Limit: pageSize, Ordering: "id"}}
-			var line bytes.Buffer
 			// Each conversation goes out as the server sent it (fields parley does not know
 			// included), compacted onto one line.
 			for raw, err := range s.Client.ConversationsAllJSON(ctx, opts) {
@@ -94,13 +93,8 @@ yesterday, or an age before now: 2w, 7d, 12h, 90m, 1h30m. They must fall in 2000
 					out.Flush()
 					return fmt.Errorf("export conversations after %d: %w", n, err)
 				}
-				line.Reset()
-				if err := json.Compact(&line, terminalSafeJSON(raw)); err != nil {
+				if err := export.WriteJSON(out, raw, false); err != nil {
 					return fmt.Errorf("conversation %d of the export: %w", n+1, err)
-				}
-				line.WriteByte('\n')
-				if _, err := out.Write(line.Bytes()); err != nil {
-					return fmt.Errorf("write output: %w", err)
 				}
 				n++
 				progress.update(n)
@@ -266,13 +260,7 @@ city and country weigh most, then notes). Prints a JSON array, or a table with -
 				return writeContactTable(cmd.OutOrStdout(), page)
 			}
 			// The contacts as the API sent them, in its rank order.
-			for i, raw := range page.Results {
-				page.Results[i] = terminalSafeJSON(raw)
-			}
-			enc := json.NewEncoder(cmd.OutOrStdout())
-			enc.SetIndent("", "  ")
-			enc.SetEscapeHTML(false)
-			if err := enc.Encode(page.Results); err != nil {
+			if err := export.WriteJSON(cmd.OutOrStdout(), page.Results, true); err != nil {
 				return fmt.Errorf("write output: %w", err)
 			}
 			return nil
@@ -405,11 +393,7 @@ Metrics: run "parley analytics metrics".`,
 			if err := export.DataPoints(&buf, f, metric.Metric, pts); err != nil {
 				return err
 			}
-			out := buf.Bytes()
-			if f == export.JSON {
-				out = terminalSafeJSON(out) // C1 controls as \u escapes; the same JSON values
-			}
-			if _, err := w.Write(out); err != nil {
+			if _, err := w.Write(buf.Bytes()); err != nil {
 				return fmt.Errorf("write output: %w", err)
 			}
 			if file != nil {
@@ -506,10 +490,7 @@ func writeMetricsJSON(w io.Writer) error {
 		out[i] = metricJSON{Metric: string(m.Metric), Group: m.Group, Description: m.Description,
 			Value: m.Value, ValueStr: m.ValueStr, Unit: string(m.Unit), Categorical: m.Categorical}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
+	if err := export.WriteJSON(w, out, true); err != nil {
 		return fmt.Errorf("write output: %w", err)
 	}
 	return nil
@@ -604,25 +585,4 @@ func (p *progress) done(n int) {
 		}
 		fmt.Fprintf(p.w, "%d %s\n", n, p.what)
 	}
-}
-
-// terminalSafeJSON is JSON text from the API made safe to print on a terminal without
-// changing what it means: invalid UTF-8 becomes U+FFFD, and C1 controls (U+0080–U+009F,
-// which a terminal may take for the start of an escape sequence) are written as \u0080…
-// escapes. Both can only occur inside strings, and JSON escapes C0 controls itself.
-func terminalSafeJSON(raw []byte) []byte {
-	b := bytes.ToValidUTF8(raw, []byte("\uFFFD"))
-	if !bytes.Contains(b, []byte{0xC2}) {
-		return b
-	}
-	out := make([]byte, 0, len(b)+16)
-	for i := 0; i < len(b); i++ {
-		if b[i] == 0xC2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9F {
-			out = append(out, fmt.Sprintf(`\u%04x`, b[i+1])...)
-			i++
-			continue
-		}
-		out = append(out, b[i])
-	}
-	return out
 }

@@ -141,8 +141,7 @@ func TestConversationsExportVerbatim(t *testing.T) {
 		t.Fatalf("export: %v\n%s", r.err, r.stderr)
 	}
 	want := `{"id":1,"created_at":"2024-01-02T03:04:05Z","custom":{"note":"<b>&</b>","nested":[1,{"a":null}]},"field_from_the_future":true}` + "\n" +
-		`{"id":2,"status":"ended","name":"a\u009bb\uFFFDc"}` + "\n"
-	want = strings.Replace(want, `\uFFFD`, "\uFFFD", 1) // invalid UTF-8 becomes U+FFFD; the C1 control an escape
+		`{"id":2,"status":"ended","name":"a\u009bb\ufffdc"}` + "\n" // invalid UTF-8 becomes U+FFFD; both escaped
 	if r.stdout != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, want)
 	}

@@ -3,6 +3,7 @@
 package export
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sanitize"
 )
 
 // Format is an export file format.
@@ -108,10 +110,30 @@ func writeJSON(w io.Writer, metric client.Metric, pts []client.DataPoint) error 
 	for i, p := range pts {
 		out[i] = jsonPoint{Metric: metric, Time: p.Time.UTC().Format(timeLayout), DataPoint: p}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
+	if err := WriteJSON(w, out, true); err != nil {
 		return fmt.Errorf("export json: %w", err)
+	}
+	return nil
+}
+
+// WriteJSON writes v as JSON and a newline: the one JSON writer of every command's output
+// and export file. Indented by two spaces when indent is set, compact otherwise (one line).
+// HTML characters stay as they are; every character a terminal would act on or draw as
+// nothing (controls, bidi and other format characters, line separators; see sanitize.JSON)
+// is written as a \u escape, so printing the output on a terminal is safe and a JSON reader
+// gets the same text back.
+func WriteJSON(w io.Writer, v any, indent bool) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if indent {
+		enc.SetIndent("", "  ")
+	}
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	if _, err := w.Write(sanitize.JSON(b.Bytes())); err != nil {
+		return fmt.Errorf("write: %w", err)
 	}
 	return nil
 }
