@@ -124,7 +124,8 @@ func TestSeededDataLooksRight(t *testing.T) {
 		empty = empty || m.Body == ""
 		long = long || len(m.Body) == 10000
 	}
-	for _, want := range []string{"\x1b[2J", "\x1b]52;", "\x1b]8;;", "\u009b", "\u202e", "\u200d", "👩‍💻", "🏳️‍🌈", "\x1bP", "مرحبا", "שלום", "订单"} {
+	for _, want := range []string{"\x1b[2J", "\x1b]52;", "\x1b]8;;", "\u009b", "\u202e", "\u200d", "👩‍💻", "🏳️‍🌈", "\x1bP", "مرحبا", "שלום", "订单",
+		"\u200c", "\U000E0001\U000E0068", "\u115f\u1160\u3164\uffa0", "\u061c"} {
 		if !bytes.Contains(joined, []byte(want)) {
 			t.Fatalf("hostile messages lack %q", want)
 		}

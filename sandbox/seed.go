@@ -22,7 +22,9 @@ import (
 //
 // Version 4: the tokens are random (see gen.secret); files of earlier versions hold tokens
 // derived from the seed, which anyone can compute, and are seeded anew.
-const seedDataVersion = 4
+// Version 5: the hostile contact's name, a hostile message and a hostile note carry
+// invisible characters (ZWNJ, tags, Hangul fillers, isolates).
+const seedDataVersion = 5
 
 type sizeSpec struct {
 	contacts      int

@@ -445,7 +445,11 @@ var statusDurationValues = []string{"new", "open", "pending"}
 
 // Hostile strings: terminal escape sequences, C1 controls, bidi overrides, zero-width
 // characters and other text that a terminal client must render inertly.
-var hostileName = "\x1b]0;pwned\x07Mallory \u202eredoc\u202c \x1b[31mRed\x1b[0m\u009b2J 👩\u200d💻"
+// hostileName carries escape sequences, a bidi override and, after "Mallory", characters a
+// terminal draws as nothing: a ZWNJ outside a word, tag characters (hidden "tag" text),
+// Hangul fillers, an isolate, a word joiner, a BOM, a soft hyphen, and a line separator
+// where a space would be.
+var hostileName = "\x1b]0;pwned\x07Mallory\u200c\U000E0001\U000E0041\U000E0042\u115f\u3164\u2066\u2060\ufeff\u00ad\u2069\u2028\u202eredoc\u202c \x1b[31mRed\x1b[0m\u009b2J 👩\u200d💻"
 
 var hostileMessages = []string{
 	"Hi, my order is broken \x1b]0;pwned\x07 please help",
@@ -455,7 +459,7 @@ var hostileMessages = []string{
 	"DCS test \x1bP1$r0m\x1b\\ and APC \x1b_payload\x1b\\ and PM \x1b^privacy\x1b\\",
 	"C1 CSI \u009b31mred?\u009b0m and NEL\u0085here",
 	"Please open invoice_\u202Efdp.exe today",
-	"zero\u200bwidth\u200djoined\u2060text\ufeff and soft\u00adhyphen",
+	"zero\u200bwidth\u200djoined\u2060text\ufeff\u200c and soft\u00adhyphen\U000E0001\U000E0068\U000E0069\U000E007F\u115f\u1160\u3164\uffa0\u200e\u200f\u061c",
 	"Family: 👨‍👩‍👧‍👦 Coder: 👩‍💻 Flag: 🏳️‍🌈 🇺🇦 🇯🇵 Skin: 👋🏽",
 	"我的订单号是 {order}，请帮我查一下物流。谢谢！",
 	"مرحبا، طلبي رقم {order} لم يصل بعد",
@@ -471,7 +475,7 @@ var hostileMessages = []string{
 
 var hostileNotes = []string{
 	"Customer pasted \x1b]0;pwned\x07 into the form – watch out.",
-	"Note with bidi \u202Egnirts desrever\u202C and ZWJ a\u200db",
+	"Note with bidi \u202Egnirts desrever\u202C and ZWJ a\u200db\u200c \u2067isolate\u2069\U000E0020\U000E0074\U000E0061\U000E0067\u3164",
 	"",
 	"Pasted from a log: \x1b[2J\u009b31m C1 CSI \x1bP1$r0m\x1b\\ DCS \x1b]52;c;cm0gLXJmIH4vKg==\x07 OSC 52",
 	"客户说：订单还没到。 العميل ينتظر الرد. הלקוח מחכה. 👨\u200d👩\u200d👧",
