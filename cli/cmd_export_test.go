@@ -21,6 +21,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/sanitize"
 )
 
 func apiEnv(t *testing.T, sb *sandbox.Running) []string {
@@ -603,7 +604,7 @@ func TestAnalyticsExportJSONIsTerminalSafe(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"results": [{"um_widget_id": [3], "organization_id": 1, "operator_id": 7, "operator_group_id": null,
-			"time": "2026-11-02T10:00:00", "value": null, "value_str": "a\u009b31mb\u001b]0;x\u0007c", "is_chatbot_metric": false}]}`)
+			"time": "2026-11-02T10:00:00", "value": null, "value_str": "a\u009b31mb\u001b]0;x\u0007c\u202e\u2066\u200b\u2060\ufeff\u2028\u007f\udb40\udc41", "is_chatbot_metric": false}]}`)
 	}))
 	t.Cleanup(srv.Close)
 	env := append(headlessEnv(t), "PARLEY_BASE_URL="+srv.URL, "PARLEY_TOKEN=test-token-analytics-safe")
@@ -611,14 +612,14 @@ func TestAnalyticsExportJSONIsTerminalSafe(t *testing.T) {
 	if r.err != nil {
 		t.Fatalf("export: %v\n%s", r.err, r.stderr)
 	}
-	if strings.ContainsAny(r.stdout, "\x1b\x07\u009b") {
+	if strings.ContainsAny(r.stdout, "\x1b\x07\u009b"+invisible) {
 		t.Fatalf("raw control characters in the JSON: %q", r.stdout)
 	}
 	var got []map[string]any
 	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || len(got) != 1 {
 		t.Fatalf("not the JSON array: %v\n%s", err, r.stdout)
 	}
-	if got[0]["value_str"] != "a\u009b31mb\x1b]0;x\x07c" {
+	if got[0]["value_str"] != "a\u009b31mb\x1b]0;x\x07c\u202e\u2066\u200b\u2060\ufeff\u2028\x7f\U000E0041" {
 		t.Fatalf("value_str changed: %q", got[0]["value_str"])
 	}
 	// The time as the API wrote it, as in the CSV.
@@ -826,5 +827,129 @@ func TestInterruptedExportLeavesNoFile(t *testing.T) {
 		if b, _ := os.ReadFile(kept); string(b) != "the last good export\n" {
 			t.Fatalf("%v: the earlier file now holds %q", args[:2], b)
 		}
+	}
+}
+
+// invisible lists characters a terminal hides or acts on that no JSON output of parley
+// writes raw: bidi controls, zero-width and other format characters, tags, Hangul fillers,
+// line and paragraph separators, DEL.
+const invisible = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c" +
+	"\u200b\u200c\u200d\u2060\ufeff\u00ad\u115f\u1160\u3164\uffa0\U000E0001\U000E0041\U000E007F" +
+	"\u2028\u2029\x7f"
+
+// checkEscaped fails when out holds a raw character of invisible or anything else that
+// sanitize.JSON would still escape.
+func checkEscaped(t *testing.T, what, out string) {
+	t.Helper()
+	if i := strings.IndexAny(out, invisible); i >= 0 {
+		t.Fatalf("%s: a raw %q at %d: %q", what, []rune(out[i:])[0], i, out[max(0, i-40):min(len(out), i+40)])
+	}
+	if string(sanitize.JSON([]byte(out))) != out {
+		t.Fatalf("%s: characters left to escape: %q", what, out)
+	}
+}
+
+// decodeNumbers reads JSON with numbers as written.
+func decodeNumbers(t *testing.T, b []byte) any {
+	t.Helper()
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("decode %q: %v", b[:min(len(b), 200)], err)
+	}
+	return v
+}
+
+// The JSON of contacts search and conversations export, run against the sandbox, writes
+// every invisible or reordering character escaped and decodes to what the API sent;
+// --table shows the same contact with those characters removed (the separators become
+// spaces, DEL a control picture).
+func TestJSONOutputEscapesInvisibleText(t *testing.T) {
+	bin := parleyBinary(t)
+	sb := startTestSandbox(t)
+	ctx := t.Context()
+	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id int64
+	for ct, err := range c.ContactsAll(ctx, client.AllContactsOptions{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		id = ct.ID
+		break
+	}
+	name := "Zebedee\u200c \x1b]0;pwned\x07" + invisible + " Quux"
+	city := "Ber\u202elin\u2028\U000E0001"
+	if _, err := c.UpdateContact(ctx, id, client.ContactUpdate{Name: &name, City: &city}); err != nil {
+		t.Fatal(err)
+	}
+	// What the API sends, for comparison.
+	apiJSON := func(path string) any {
+		t.Helper()
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, sb.URL+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", sb.Server.Info().CustomerToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var b bytes.Buffer
+		if _, err := b.ReadFrom(resp.Body); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %d %v", path, resp.StatusCode, err)
+		}
+		return decodeNumbers(t, b.Bytes())
+	}
+
+	r := runParley(t, bin, apiEnv(t, sb), "", "contacts", "search", "zebedee")
+	if r.err != nil {
+		t.Fatalf("search: %v\n%s", r.err, r.stderr)
+	}
+	checkEscaped(t, "contacts search", r.stdout)
+	results, _ := decodeNumbers(t, []byte(r.stdout)).([]any)
+	want := apiJSON(fmt.Sprintf("/api/um/v3/contact_identities/%d/", id))
+	if len(results) == 0 || !reflect.DeepEqual(results[0], want) {
+		t.Fatalf("contacts search gave %v, the API has %v", results, want)
+	}
+	if got := want.(map[string]any)["name"]; got != name {
+		t.Fatalf("the sandbox keeps the name as %q, not %q", got, name)
+	}
+
+	r = runParley(t, bin, apiEnv(t, sb), "", "contacts", "search", "zebedee", "--table")
+	if r.err != nil || !strings.Contains(r.stdout, "Zebedee ␛]0;pwned␇  ␡ Quux") {
+		t.Fatalf("--table: %v\n%q", r.err, r.stdout)
+	}
+	if ch, at, ok := sanitize.Leak(r.stdout); ok {
+		t.Fatalf("--table: %U at %d: %q", ch, at, r.stdout)
+	}
+
+	hostile := sb.Server.Info().HostileConversationID
+	r = runParley(t, bin, apiEnv(t, sb), "", "conversations", "export", "--page-size", "100")
+	if r.err != nil {
+		t.Fatalf("export: %v\n%s", r.err, r.stderr)
+	}
+	checkEscaped(t, "conversations export", r.stdout)
+	found := false
+	for _, line := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
+		conv, _ := decodeNumbers(t, []byte(line)).(map[string]any)
+		if conv["id"] != json.Number(fmt.Sprint(hostile)) {
+			continue
+		}
+		found = true
+		page, _ := apiJSON(fmt.Sprintf("/api/um/v3/conversations/all/?ordering=id&limit=1&id__gt=%d", hostile-1)).(map[string]any)
+		if want, _ := page["results"].([]any); len(want) != 1 || !reflect.DeepEqual(conv, want[0]) {
+			t.Fatalf("the export has\n%v\nthe API\n%v", conv, want)
+		}
+		if !strings.Contains(line, `"Zebedee\u200c \u001b]0;pwned\u0007\u202a`) {
+			t.Fatalf("the hostile name is not written escaped: %s", line)
+		}
+	}
+	if !found {
+		t.Fatalf("conversation %d is not in the export", hostile)
 	}
 }
