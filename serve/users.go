@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	gossh "golang.org/x/crypto/ssh"
 	"gopkg.in/yaml.v3"
@@ -151,7 +152,7 @@ func LoadUsers(path string) (*Users, error) {
 func ParseUsers(data []byte, path string) (*Users, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &UsersError{Path: path, Problems: []UsersProblem{{Msg: "not a YAML file: " + strings.TrimPrefix(err.Error(), "yaml: ")}}}
+		return nil, &UsersError{Path: path, Problems: []UsersProblem{{Msg: "not a YAML file: " + shorten(sanitize.Line(strings.TrimPrefix(err.Error(), "yaml: ")))}}}
 	}
 	p := usersParser{users: &Users{Path: path}}
 	if len(doc.Content) == 0 {
@@ -197,7 +198,7 @@ func (p *usersParser) entry(nth int, n *yaml.Node) {
 	who := fmt.Sprintf("user %d", nth)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if k, v := n.Content[i], n.Content[i+1]; k.Value == "name" && v.Kind == yaml.ScalarNode && strings.TrimSpace(v.Value) != "" {
-			who = fmt.Sprintf("user %d (%s)", nth, quoteName(v.Value))
+			who = fmt.Sprintf("user %d (%s)", nth, quote(v.Value))
 		}
 	}
 	seen := map[string]int{}
@@ -206,7 +207,7 @@ func (p *usersParser) entry(nth int, n *yaml.Node) {
 		k, v := n.Content[i], n.Content[i+1]
 		name := k.Value
 		if k.Kind != yaml.ScalarNode || !slices.Contains(userFields, name) {
-			p.add(k.Line, "%s: unknown field %q (the fields are %s)", who, name, strings.Join(userFields, ", "))
+			p.add(k.Line, "%s: unknown field %s (the fields are %s)", who, quote(name), strings.Join(userFields, ", "))
 			continue
 		}
 		if prev, dup := seen[name]; dup {
@@ -236,7 +237,7 @@ func (p *usersParser) entry(nth int, n *yaml.Node) {
 		case "operator", "org":
 			id, err := strconv.ParseInt(val, 10, 64)
 			if err != nil || id <= 0 {
-				p.add(v.Line, "%s: %s: %q is not a positive integer id", who, name, val)
+				p.add(v.Line, "%s: %s: %s is not a positive integer id", who, name, quote(val))
 				continue
 			}
 			if name == "operator" {
@@ -247,7 +248,7 @@ func (p *usersParser) entry(nth int, n *yaml.Node) {
 		case "role":
 			r := Role(strings.ToLower(val))
 			if !slices.Contains(Roles, r) {
-				p.add(v.Line, "%s: role: %q is not a role (viewer, agent or supervisor)", who, val)
+				p.add(v.Line, "%s: role: %s is not a role (viewer, agent or supervisor)", who, quote(val))
 				continue
 			}
 			u.Role = r
@@ -266,11 +267,11 @@ func (p *usersParser) entry(nth int, n *yaml.Node) {
 	}
 	for _, o := range p.users.List {
 		if bytes.Equal(o.Key.Marshal(), u.Key.Marshal()) {
-			p.add(seen["key"], "%s: key: the same key as %s on line %d; each key names one user", who, quoteName(o.Name), o.Line)
+			p.add(seen["key"], "%s: key: the same key as %s on line %d; each key names one user", who, quote(o.Name), o.Line)
 			return
 		}
 		if strings.EqualFold(o.Name, u.Name) {
-			p.add(seen["name"], "%s: name: %s is on line %d already; each user has a name of their own", who, quoteName(o.Name), o.Line)
+			p.add(seen["name"], "%s: name: %s is on line %d already; each user has a name of their own", who, quote(o.Name), o.Line)
 			return
 		}
 	}
@@ -284,7 +285,9 @@ func article(r Role) string {
 	return ""
 }
 
-// checkName accepts a name a terminal and a log can show as it is.
+// checkName accepts a name a terminal and a log can show as it is: no control, format or
+// other invisible character, nothing the sanitizer would change (the status bar shows the
+// name through it).
 func checkName(s string) error {
 	switch {
 	case s == "":
@@ -297,11 +300,52 @@ func checkName(s string) error {
 			return fmt.Errorf("holds the character %U; a name is plain text", r)
 		}
 	}
+	if r, _, bad := sanitize.Leak(s); bad {
+		return fmt.Errorf("holds the character %U, which parley does not show; a name is plain text", r)
+	}
 	return nil
 }
 
-// quoteName shows a name from the file in a message (made safe for a terminal).
-func quoteName(s string) string { return strconv.QuoteToGraphic(s) }
+// maxQuoted is how many characters of a value from the file a message repeats.
+const maxQuoted = 64
+
+// quote shows text from the file in a message: in double quotes, every character that is
+// not graphic or that a terminal would not show written as a Go escape (\x1b, \u202e; a
+// byte that is not UTF-8 as \xff), cut to maxQuoted characters.
+func quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i, n := 0, 0; i < len(s); n++ {
+		if n == maxQuoted {
+			b.WriteString("…")
+			break
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '"', r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case unicode.IsGraphic(r) && sanitize.Line(string(r)) == string(r):
+			b.WriteRune(r)
+		default:
+			q := strconv.QuoteRuneToASCII(r) // '\x1b', '\u202e', '\U000e0041'
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += size
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// shorten cuts a message of outside origin to 200 characters.
+func shorten(s string) string {
+	if utf8.RuneCountInString(s) <= 200 {
+		return s
+	}
+	return string([]rune(s)[:200]) + "…"
+}
 
 // parseKey reads one public key in authorized_keys form ("ssh-ed25519 AAAA… comment").
 // Options before the key type (from="…", command="…") are refused: the hub has no use for
@@ -397,7 +441,7 @@ func CheckOperators(ctx context.Context, users *Users, list OperatorsOf) (Direct
 				if u.Org == org {
 					problems = append(problems, UsersProblem{Line: u.Line, Msg: fmt.Sprintf(
 						"user %s: org: the API does not know organization %d (its operators list shows organization %d's)",
-						quoteName(u.Name), org, ops[0].Org)})
+						quote(u.Name), org, ops[0].Org)})
 				}
 			}
 			continue
@@ -418,7 +462,7 @@ func CheckOperators(ctx context.Context, users *Users, list OperatorsOf) (Direct
 				where = "organization " + strconv.FormatInt(u.Org, 10)
 			}
 			problems = append(problems, UsersProblem{Line: u.Line, Msg: fmt.Sprintf(
-				"user %s: operator: %d is not an operator of %s; the API lists %s", quoteName(u.Name), u.Operator, where, opList(named[u.Org]))})
+				"user %s: operator: %d is not an operator of %s; the API lists %s", quote(u.Name), u.Operator, where, opList(named[u.Org]))})
 		}
 	}
 	if len(problems) > 0 {
