@@ -5,12 +5,15 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // FileModeError is returned when the credentials file can be read by others than its
@@ -57,27 +60,87 @@ func readFile(path string, strict bool) (map[string]string, error) {
 	if strict && runtime.GOOS != "windows" && fi.Mode().Perm()&0o077 != 0 {
 		return nil, &FileModeError{Path: path, Mode: fi.Mode()}
 	}
+	return parseFile(f, path)
+}
+
+// maxLine is the longest line of the credentials file (a token is at most maxTokenLen).
+const maxLine = 64 * 1024
+
+// parseFile reads the "PROFILE TOKEN" lines of the credentials file at path from r. Blank
+// lines and lines starting with # are skipped; a line of other than two fields of plain
+// UTF-8 text (no control character) is an error. Errors never contain a token.
+func parseFile(r io.Reader, path string) (map[string]string, error) {
 	entries := map[string]string{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 4096), 64*1024)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), maxLine)
 	line := 0
 	for sc.Scan() {
 		line++
-		text := strings.TrimSpace(sc.Text())
+		text := sc.Text()
+		if line == 1 {
+			text = strings.TrimPrefix(text, "\ufeff") // a byte order mark an editor added
+		}
+		text = strings.TrimSpace(text)
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
 		fields := strings.Fields(text)
-		if len(fields) != 2 {
+		if len(fields) != 2 || !oneField(fields[0]) || !oneField(fields[1]) {
 			// The line may hold a token: never repeat it.
 			return nil, fmt.Errorf("%s:%d: malformed line (want \"PROFILE TOKEN\")", path, line)
 		}
 		entries[fields[0]] = fields[1]
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("%s:%d: a line longer than %d bytes", path, line+1, maxLine)
+		}
 		return nil, fmt.Errorf("read credentials file %s: %w", path, err)
 	}
 	return entries, nil
+}
+
+// formatFile is the credentials file holding entries, sorted by profile. A profile or
+// token that would not read back as itself (not oneField, a profile starting with #) is
+// refused.
+func formatFile(entries map[string]string) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString(fileHeader)
+	keys := make([]string, 0, len(entries))
+	for k := range entries {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := entries[k]
+		if !oneField(k) || strings.HasPrefix(k, "#") {
+			return nil, errors.New("write credentials file: a profile name is empty or holds white space")
+		}
+		if !oneField(v) {
+			return nil, fmt.Errorf("write credentials file: the token of %s is empty or holds white space", k)
+		}
+		buf.WriteString(k + " " + v + "\n")
+	}
+	if buf.Len() > len(fileHeader) && longestLine(buf.Bytes()) > maxLine {
+		return nil, errors.New("write credentials file: an entry is longer than a line may be")
+	}
+	return buf.Bytes(), nil
+}
+
+// oneField reports whether s is a field of the file: not empty, valid UTF-8, without white
+// space (as strings.Fields splits) or control characters.
+func oneField(s string) bool {
+	return s != "" && utf8.ValidString(s) &&
+		!strings.ContainsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) })
+}
+
+// longestLine is the length of the longest line of b.
+func longestLine(b []byte) int {
+	n := 0
+	for line := range bytes.Lines(b) {
+		n = max(n, len(line))
+	}
+	return n
 }
 
 // writeFile replaces the credentials file with entries, atomically and with mode 0600,
@@ -89,15 +152,9 @@ func writeFile(path string, entries map[string]string) error {
 		}
 		return nil
 	}
-	var buf bytes.Buffer
-	buf.WriteString(fileHeader)
-	keys := make([]string, 0, len(entries))
-	for k := range entries {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		buf.WriteString(k + " " + entries[k] + "\n")
+	data, err := formatFile(entries)
+	if err != nil {
+		return err
 	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -113,7 +170,7 @@ func writeFile(path string, entries map[string]string) error {
 		f.Close()
 		return fmt.Errorf("write credentials file: %w", err)
 	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
+	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return fmt.Errorf("write credentials file: %w", err)
 	}
