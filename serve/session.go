@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -66,7 +67,7 @@ func (h *Hub) runProgram(sess *session) {
 func (h *Hub) program(sess *session) *tea.Program {
 	s := sess.ssh
 	pty, _, _ := s.Pty()
-	env := append(s.Environ(), "TERM="+pty.Term)
+	env := sessionEnv(s.Environ(), pty.Term)
 	look := h.opts.Look(env)
 	app := ui.New(h.uiOptions(sess, look))
 	p := tea.NewProgram(app,
@@ -89,6 +90,48 @@ func (h *Hub) program(sess *session) *tea.Program {
 		sess.end(fmt.Sprintf("no key for %s: the session ended", timeout))
 	})
 	return p
+}
+
+// Bounds on what a session keeps of the environment its client sent.
+const (
+	maxSessionEnv    = 64   // variables
+	maxSessionEnvVar = 4096 // bytes of one NAME=VALUE
+)
+
+// sessionEnv is a session's environment for its TUI (the colour profile, the background,
+// the renderer): the variables the client sent (ssh's SendEnv and SetEnv) that are
+// NAME=VALUE with a name of ASCII letters, digits and _ not starting with a digit, at most
+// maxSessionEnvVar bytes each and maxSessionEnv in all, in the client's order, without a
+// TERM of its own; then TERM, the terminal type of its PTY request. Whoever reads it (the
+// first match or the last) finds the PTY's TERM, and nothing a client sends grows it
+// without bound.
+func sessionEnv(client []string, term string) []string {
+	env := make([]string, 0, min(len(client), maxSessionEnv)+1)
+	for _, kv := range client {
+		if len(env) == maxSessionEnv {
+			break
+		}
+		name, _, ok := strings.Cut(kv, "=")
+		if !ok || len(kv) > maxSessionEnvVar || !envName(name) || name == "TERM" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "TERM="+term)
+}
+
+// envName reports whether s is a portable environment variable name.
+func envName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // filter watches the session's input on its way to the TUI: a key (or a paste) is work,
