@@ -18,12 +18,14 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/export"
 	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // newConversationsCmd is `parley conversations export`.
@@ -275,8 +277,7 @@ city and country weigh most, then notes). Prints a JSON array, or a table with -
 }
 
 func writeContactTable(w io.Writer, page *client.Page[json.RawMessage]) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "RANK\tID\tNAME\tEMAIL\tCITY\tCOUNTRY\tVERIFIED")
+	rows := [][]string{{"RANK", "ID", "NAME", "EMAIL", "CITY", "COUNTRY", "VERIFIED"}}
 	for i, raw := range page.Results {
 		var c client.Contact
 		if err := json.Unmarshal(raw, &c); err != nil {
@@ -286,14 +287,41 @@ func writeContactTable(w io.Writer, page *client.Page[json.RawMessage]) error {
 		if c.Verified {
 			verified = "yes"
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%s\n", i+1, c.ID,
-			cell(client.Str(c.Name)), cell(client.Str(c.Email)), cell(client.Str(c.City)), cell(client.Str(c.Country)), verified)
+		rows = append(rows, []string{strconv.Itoa(i + 1), strconv.FormatInt(c.ID, 10),
+			cell(client.Str(c.Name)), cell(client.Str(c.Email)), cell(client.Str(c.City)), cell(client.Str(c.Country)), verified})
 	}
-	fmt.Fprintf(tw, "\n%d shown of %d matching\n", len(page.Results), page.Count)
-	if err := tw.Flush(); err != nil {
+	var b strings.Builder
+	writeColumns(&b, rows)
+	fmt.Fprintf(&b, "\n%d shown of %d matching\n", len(page.Results), page.Count)
+	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write table: %w", err)
 	}
 	return nil
+}
+
+// writeColumns writes rows of sanitized cells as columns two spaces apart, each as wide as
+// its widest cell in terminal cells (wide CJK characters count two, combining marks none).
+func writeColumns(b *strings.Builder, rows [][]string) {
+	var widths []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], ansi.StringWidth(c))
+		}
+	}
+	for _, r := range rows {
+		var line strings.Builder
+		for i, c := range r {
+			if i > 0 {
+				line.WriteString("  ")
+			}
+			line.WriteString(layout.Pad(c, widths[i]))
+		}
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteByte('\n')
+	}
 }
 
 // newAnalyticsCmd is `parley analytics export`.

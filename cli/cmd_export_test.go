@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/sanitize"
@@ -951,5 +953,40 @@ func TestJSONOutputEscapesInvisibleText(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("conversation %d is not in the export", hostile)
+	}
+}
+
+// The --table columns line up on a terminal whatever the names: wide (CJK) characters take
+// two cells, combining marks none, and invisible characters are gone before measuring.
+func TestContactTableColumnsLineUpInCells(t *testing.T) {
+	names := []string{"Anna", "王小明", "Zoë\u0301e", "Eve\u202e\u200b\u3164", "👍 Ok", "می\u200cخواهم"}
+	var results []json.RawMessage
+	for i, n := range names {
+		b, err := json.Marshal(map[string]any{"id": i + 1, "name": n, "email": fmt.Sprintf("c%d@example.com", i), "city": "Berlin"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, b)
+	}
+	var out bytes.Buffer
+	if err := writeContactTable(&out, &client.Page[json.RawMessage]{Count: len(names), Results: results}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(out.String(), "\n")
+	at := -1
+	for _, l := range lines[:len(names)+1] {
+		i := strings.Index(l, "EMAIL")
+		if i < 0 {
+			i = strings.Index(l, "@example.com")
+			i = strings.LastIndex(l[:i], " ") + 1
+		}
+		col := ansi.StringWidth(l[:i])
+		if at >= 0 && col != at {
+			t.Fatalf("the email column starts at cell %d here, %d above:\n%s", col, at, out.String())
+		}
+		at = col
+	}
+	if r, _, bad := sanitize.Leak(out.String()); bad {
+		t.Fatalf("a raw %U in the table", r)
 	}
 }
