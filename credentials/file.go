@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -106,12 +107,7 @@ func parseFile(r io.Reader, path string) (map[string]string, error) {
 func formatFile(entries map[string]string) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteString(fileHeader)
-	keys := make([]string, 0, len(entries))
-	for k := range entries {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(entries)) {
 		v := entries[k]
 		if !oneField(k) || strings.HasPrefix(k, "#") {
 			return nil, errors.New("write credentials file: a profile name is empty or holds white space")

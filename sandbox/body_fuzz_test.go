@@ -2,39 +2,19 @@ package sandbox_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/sandbox"
 )
 
 // writableServer is one small sandbox the body fuzz target writes to (the shared one stays
 // as seeded).
-var writableServer struct {
-	once sync.Once
-	r    *sandbox.Running
-	err  error
-}
-
-func writable(t *testing.T) *api {
-	t.Helper()
-	writableServer.once.Do(func() {
-		writableServer.r, writableServer.err = sandbox.Start(context.Background(),
-			sandbox.Options{Size: sandbox.SizeSmall, Now: clock, BurstRate: -1, DailyLimit: 1 << 30, AnalyticsPerMinute: 1 << 30},
-			"127.0.0.1:0")
-	})
-	if writableServer.err != nil {
-		t.Fatalf("start the writable sandbox: %v", writableServer.err)
-	}
-	return newAPI(t, writableServer.r)
-}
+var writableServer onceServer
 
 // bodyWrite is a write whose JSON body comes from outside: the request, and what the
 // resource looks like afterwards (its path, and the client type it must decode into).
@@ -104,7 +84,7 @@ func FuzzWriteBodies(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, which uint8, body []byte) {
 		w := bodyWrites[int(which)%len(bodyWrites)]
-		a := writable(t)
+		a := writableServer.api(t, "writable")
 		r := a.do(w.method, w.path, body, "application/json")
 		what := fmt.Sprintf("%s %s %.120q", w.method, w.path, body)
 		switch {

@@ -45,24 +45,34 @@ func start(t testing.TB, opts sandbox.Options) *sandbox.Running {
 	return r
 }
 
-// sharedServer is one read-only small sandbox for the tests that do not write.
-var sharedServer struct {
+// onceServer is a small sandbox without limits, started when a test first asks for it and
+// kept for the rest of the test binary.
+type onceServer struct {
 	once sync.Once
 	r    *sandbox.Running
 	err  error
 }
 
-func shared(t *testing.T) *api {
+// api is a client of the server, started now if need be; what names it in a failure.
+func (s *onceServer) api(t *testing.T, what string) *api {
 	t.Helper()
-	sharedServer.once.Do(func() {
-		sharedServer.r, sharedServer.err = sandbox.Start(context.Background(),
+	s.once.Do(func() {
+		s.r, s.err = sandbox.Start(context.Background(),
 			sandbox.Options{Size: sandbox.SizeSmall, Now: clock, BurstRate: -1, DailyLimit: 1 << 30, AnalyticsPerMinute: 1 << 30},
 			"127.0.0.1:0")
 	})
-	if sharedServer.err != nil {
-		t.Fatalf("start shared sandbox: %v", sharedServer.err)
+	if s.err != nil {
+		t.Fatalf("start the %s sandbox: %v", what, s.err)
 	}
-	return newAPI(t, sharedServer.r)
+	return newAPI(t, s.r)
+}
+
+// sharedServer is one read-only small sandbox for the tests that do not write.
+var sharedServer onceServer
+
+func shared(t *testing.T) *api {
+	t.Helper()
+	return sharedServer.api(t, "shared")
 }
 
 // api is a tiny test client.
