@@ -75,10 +75,12 @@ func clean(s string, single bool) string {
 			b.WriteByte('\n')
 		}
 	}
-	// afterLetter: the last character written is a letter, or a mark on one (a ZWNJ may
-	// follow it).
-	afterLetter := false
 	for i := 0; i < len(s); {
+		if c := s[i]; c >= 0x20 && c < 0x7f {
+			b.WriteByte(c) // printable ASCII, the common case
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 		switch {
@@ -100,31 +102,41 @@ func clean(s string, single bool) string {
 		case r >= 0x80 && r < 0xa0:
 			b.WriteRune(utf8.RuneError)
 		case r == zwnj:
-			if afterLetter && keptLetterAt(s, i) {
+			if endsWithLetter(b.String()) && keptLetterAt(s, i) {
 				b.WriteRune(r)
-				afterLetter = false
 			}
-			continue // dropped like the other hidden characters
 		case r == blackFlag:
 			// A subdivision flag keeps its tags; they are never written on their own.
 			n := subdivisionTags(s[i:])
 			b.WriteString(s[i-size : i+n])
 			i += n
 		case removed(r):
-			continue // dropped: the letter before still counts for a ZWNJ after it
+			// dropped
 		default:
 			b.WriteRune(r)
 		}
-		switch {
-		case unicode.IsLetter(r):
-			afterLetter = true
-		case unicode.In(r, unicode.Mn, unicode.Mc):
-			// a mark keeps what it sits on
-		default:
-			afterLetter = false
-		}
 	}
 	return b.String()
+}
+
+// maxMarks is how many combining marks endsWithLetter looks back over.
+const maxMarks = 32
+
+// endsWithLetter reports whether s ends with a letter, or a letter and its combining marks
+// (a virama before a ZWNJ in the Indic scripts).
+func endsWithLetter(s string) bool {
+	for range maxMarks {
+		r, size := utf8.DecodeLastRuneInString(s)
+		switch {
+		case size == 0:
+			return false
+		case unicode.In(r, unicode.Mn, unicode.Mc):
+			s = s[:len(s)-size]
+		default:
+			return unicode.IsLetter(r)
+		}
+	}
+	return false
 }
 
 const (
