@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/signal"
@@ -41,6 +42,7 @@ type serveFlags struct {
 	noSessionTimeout time.Duration
 	maxHandshakes    int
 	handshakeRate    int
+	logFormat        string
 }
 
 const serveLong = `Run the team hub: an SSH server that opens parley for every agent who connects with a key
@@ -72,15 +74,18 @@ SIGHUP reads it again without dropping sessions: a session whose key was removed
 entry changed) ends with a message. SIGINT and SIGTERM end every session, each terminal
 restored.
 
-It prints one line for eval, PARLEY_SSH_ADDR=host:port, when it listens; the connection log
-goes to stderr. It uses the same API settings as parley (flags, environment, keyring,
+It prints one line for eval, PARLEY_SSH_ADDR=host:port, when it listens. Its log goes to
+stderr, one record per event (--log-format text or json): each session started and ended
+(user, role, duration), connections refused or closed (the first of an address in a
+minute, then one record that sums up the rest of the minute), reloads and errors; never
+the token. It uses the same API settings as parley (flags, environment, keyring,
 config file), and the embedded sandbox when nothing is configured.`
 
 // defaultServeFlags are the flags' defaults.
 func defaultServeFlags() serveFlags {
 	return serveFlags{addr: serve.DefaultAddr, maxSessions: serve.DefaultMaxSessions, idleTimeout: serve.DefaultIdleTimeout,
 		connRate: serve.DefaultConnPerMinute, noSessionTimeout: serve.DefaultNoSessionTimeout, maxHandshakes: serve.DefaultMaxHandshakes,
-		handshakeRate: serve.DefaultHandshakeRate}
+		handshakeRate: serve.DefaultHandshakeRate, logFormat: config.LogFormats[0]}
 }
 
 func newServeCmd(g *globalFlags) *cobra.Command {
@@ -99,6 +104,7 @@ func newServeCmd(g *globalFlags) *cobra.Command {
 	}
 	addServeFlags(cmd.Flags(), &f)
 	noFiles(cmd, "addr", "max-sessions", "idle-timeout", "conn-rate", "no-session-timeout", "max-handshakes", "handshake-rate")
+	completeValues(cmd, "log-format", config.LogFormats...)
 	return cmd
 }
 
@@ -117,6 +123,7 @@ func addServeFlags(fl *pflag.FlagSet, f *serveFlags) {
 	fl.IntVar(&f.maxHandshakes, "max-handshakes", d.maxHandshakes,
 		"connections in their handshake at once (one address may have an eighth of them)")
 	fl.IntVar(&f.handshakeRate, "handshake-rate", d.handshakeRate, "connections all addresses together may open per minute")
+	fl.StringVar(&f.logFormat, "log-format", d.logFormat, "the log on stderr: text (key=value) or json (one object a line)")
 }
 
 // serveSettings are the hub's settings: flags, else the config file's serve: section,
@@ -127,6 +134,7 @@ type serveSettings struct {
 	idleTimeout                    time.Duration
 	noSessionTimeout               time.Duration
 	maxHandshakes, handshakeRate   int
+	logFormat                      string
 }
 
 // resolveServe merges the flags that were given (changed) over the config file's section
@@ -135,7 +143,7 @@ func resolveServe(f serveFlags, changed func(string) bool, s Settings, env func(
 	c := s.Serve
 	home := env("HOME")
 	out := serveSettings{addr: f.addr, maxSessions: f.maxSessions, idleTimeout: f.idleTimeout, connRate: f.connRate,
-		noSessionTimeout: f.noSessionTimeout, maxHandshakes: f.maxHandshakes, handshakeRate: f.handshakeRate}
+		noSessionTimeout: f.noSessionTimeout, maxHandshakes: f.maxHandshakes, handshakeRate: f.handshakeRate, logFormat: f.logFormat}
 	fromFile(&out.addr, c.Addr, "addr", changed)
 	fromFile(&out.maxSessions, c.MaxSessions, "max-sessions", changed)
 	fromFile(&out.idleTimeout, c.IdleTimeout, "idle-timeout", changed)
@@ -143,6 +151,7 @@ func resolveServe(f serveFlags, changed func(string) bool, s Settings, env func(
 	fromFile(&out.noSessionTimeout, c.NoSessionTimeout, "no-session-timeout", changed)
 	fromFile(&out.maxHandshakes, c.MaxHandshakes, "max-handshakes", changed)
 	fromFile(&out.handshakeRate, c.HandshakeRate, "handshake-rate", changed)
+	fromFile(&out.logFormat, c.LogFormat, "log-format", changed)
 	pickPath := func(flag, name string, file string, def func() (string, error)) (string, error) {
 		switch {
 		case flag != "":
@@ -178,6 +187,9 @@ func resolveServe(f serveFlags, changed func(string) bool, s Settings, env func(
 	// Flags are checked here (the config file's values were checked when it was read).
 	if err := config.CheckListenAddr(out.addr); err != nil {
 		return out, fmt.Errorf("--addr: %w", err)
+	}
+	if out.logFormat, err = config.ParseLogFormat(out.logFormat); err != nil {
+		return out, fmt.Errorf("--log-format: %w", err)
 	}
 	for _, err := range []error{
 		flagInRange("max-sessions", out.maxSessions, 1, config.MaxServeSessions),
@@ -271,17 +283,24 @@ func runServe(ctx context.Context, g *globalFlags, f serveFlags, changed func(st
 	if err != nil {
 		return err
 	}
+	log, mask := newServeLogger(stderr, ss.logFormat)
 	ctx, hups, stopped, stopWatch := watchServeSignals(ctx)
 	defer stopWatch()
-	err = startHub(ctx, g, s, ss, hups, stopped, stdout, stderr)
+	err = startHub(ctx, g, s, ss, hups, stopped, stdout, stderr, hubLog{log, mask})
 	if ctx.Err() != nil {
 		why := stopped()
 		if err != nil && why != "" {
-			fmt.Fprintf(stderr, "parley serve: %s before it started: stopped\n", why)
+			log.Info("stopped before it started", "signal", why)
 			return nil
 		}
 	}
 	return err
+}
+
+// hubLog is the hub's log and the secrets it masks.
+type hubLog struct {
+	*slog.Logger
+	mask *logMask
 }
 
 // watchServeSignals makes the hub's signals its own: SIGINT and SIGTERM cancel the
@@ -332,8 +351,9 @@ func watchServeSignals(parent context.Context) (ctx context.Context, hups <-chan
 
 // startHub starts the hub of settings s and ss and serves until ctx ends (SIGINT, SIGTERM:
 // stopped names the signal) or the server fails; a value on hups reloads the users file.
+// What happens is told on log; an error that keeps the hub from starting is returned.
 func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings, hups <-chan struct{}, stopped func() string,
-	stdout, stderr io.Writer) error {
+	stdout, stderr io.Writer, log hubLog) error {
 	if err := keymap.Default().Apply(s.Keys); err != nil {
 		return keyError(err, s)
 	}
@@ -352,11 +372,7 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 	if err != nil {
 		return err
 	}
-	if created {
-		fmt.Fprintf(stderr, "parley serve: made a new host key %s (%s)\n", ss.hostKey, serve.Fingerprint(signer))
-	} else {
-		fmt.Fprintf(stderr, "parley serve: host key %s (%s)\n", ss.hostKey, serve.Fingerprint(signer))
-	}
+	log.Info("host key", "path", ss.hostKey, "fingerprint", serve.Fingerprint(signer), "made", created)
 
 	dl, err := openDebugLog(g.debug)
 	if err != nil {
@@ -373,10 +389,11 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 	if proc != nil {
 		proc.log.addSecret(sess.token)
 	}
+	log.mask.add(sess.token)
 	hubClient := sess.Client
 	users.SetDefaultOrg(hubClient.OrganizationID())
 	lister := operatorLister(hubClient)
-	fmt.Fprintf(stderr, "parley serve: checking %s (%s) against the API…\n", ss.users, plural(len(users.List), "user"))
+	log.Info("checking the users file against the API", "path", ss.users, "users", len(users.List))
 	dir, err := serve.CheckOperators(ctx, users, lister)
 	if err != nil {
 		return err
@@ -385,7 +402,7 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 		return fmt.Errorf("create the audit log's directory: %w", err)
 	}
 	audit, err := serve.OpenAudit(ss.auditLog, sess.token, func(err error) {
-		fmt.Fprintf(stderr, "parley serve: %v\n", err)
+		log.Error("the audit log could not be written", "path", ss.auditLog, "error", err)
 	})
 	if err != nil {
 		return err
@@ -396,7 +413,7 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 		Client: hubClient, Users: users, Directory: dir, Operators: lister,
 		HostKey: signer, Addr: ss.addr, MaxSessions: ss.maxSessions, IdleTimeout: ss.idleTimeout, ConnPerMinute: ss.connRate,
 		NoSessionTimeout: ss.noSessionTimeout, MaxHandshakes: ss.maxHandshakes, HandshakeRate: ss.handshakeRate,
-		Events: events, Audit: audit, Log: stderr,
+		Events: events, Audit: audit, Logger: log.Logger,
 		Keys: func() *keymap.KeyMap {
 			k := keymap.Default()
 			_ = k.Apply(s.Keys) // checked above
@@ -411,7 +428,7 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 				return fmt.Sprint(c.Value), "", errors.New("no crash log")
 			}
 			summary, path, err := proc.log.write(where, c.Value, c.Stack)
-			fmt.Fprintf(stderr, "parley serve: internal error in %s (%s); details in %s\n", where, summary, path)
+			log.Error("internal error", "user", user, "in", c.Where, "error", summary, "crash_log", path)
 			return summary, path, err
 		},
 	})
@@ -425,14 +442,15 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 	if _, err := fmt.Fprintf(stdout, "PARLEY_SSH_ADDR=%s\n", localAddr(addr)); err != nil {
 		return fmt.Errorf("write the address: %w", err)
 	}
+	port := addr.(*net.TCPAddr).Port
 	if where, others := reach(addr); !others {
-		fmt.Fprintf(stderr, "parley serve: listening on %s, this machine only (--addr 0.0.0.0:%d lets the team's machines in)\n",
-			where, addr.(*net.TCPAddr).Port)
+		log.Info("listening", "addr", addr.String(), "reach", "this machine only",
+			"hint", fmt.Sprintf("--addr 0.0.0.0:%d lets the team's machines in", port))
 	} else {
-		fmt.Fprintf(stderr, "parley serve: listening on %s\n", where)
+		log.Info("listening", "addr", addr.String(), "reach", where)
 	}
-	fmt.Fprintf(stderr, "parley serve: %s may connect: ssh -p %d HOST; the audit log is %s; press Ctrl-C to stop\n",
-		plural(len(users.List), "user"), addr.(*net.TCPAddr).Port, ss.auditLog)
+	log.Info("ready", "users", len(users.List), "connect", fmt.Sprintf("ssh -p %d HOST", port), "audit_log", ss.auditLog,
+		"stop", "Ctrl-C or SIGTERM")
 
 	// A panic that ends the process ends every session: each is told why first. The
 	// function is taken back when the hub ends normally, not when a panic leaves
@@ -445,7 +463,7 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 			_ = hub.ShutdownFor(ctx, crashReason)
 		})
 	}
-	err = serveHub(ctx, hub, ss, hups, stopped, proc, stderr)
+	err = serveHub(ctx, hub, ss, hups, stopped, proc, log)
 	forget()
 	return err
 }
@@ -453,7 +471,7 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 // serveHub serves until ctx ends (then every session is told the signal stopped names) or
 // the server fails; a value on hups reloads the users file.
 func serveHub(ctx context.Context, hub *serve.Hub, ss serveSettings, hups <-chan struct{}, stopped func() string, proc *Process,
-	stderr io.Writer) error {
+	log hubLog) error {
 	served := make(chan error, 1)
 	go func() {
 		if proc != nil {
@@ -465,15 +483,16 @@ func serveHub(ctx context.Context, hub *serve.Hub, ss serveSettings, hups <-chan
 		select {
 		case err := <-served:
 			if err != nil {
+				log.Error("the SSH server failed", "error", err)
 				return fmt.Errorf("serve SSH: %w", err)
 			}
 			return nil
 		case <-ctx.Done():
-			return shutdownHub(hub, stderr, stopReason(stopped()))
+			return shutdownHub(hub, log, stopReason(stopped()))
 		case <-hups:
-			fmt.Fprintf(stderr, "parley serve: SIGHUP: reading %s again\n", ss.users)
+			log.Info("reading the users file again", "path", ss.users, "on", "SIGHUP")
 			if err := hub.Reload(ctx); err != nil {
-				fmt.Fprintf(stderr, "parley serve: the users file was not reloaded, the one in force stays: %v\n", errorLine(err))
+				log.Error("the users file was not reloaded; the one in force stays", "path", ss.users, "error", errorLine(err))
 			}
 		}
 	}
@@ -496,14 +515,15 @@ func stopReason(sig string) string {
 }
 
 // shutdownHub ends every session, each told why, and the server.
-func shutdownHub(hub *serve.Hub, stderr io.Writer, why string) error {
-	fmt.Fprintf(stderr, "parley serve: stopping: ending %s\n", plural(hub.SessionCount(), "session"))
+func shutdownHub(hub *serve.Hub, log hubLog, why string) error {
+	log.Info("stopping", "sessions", hub.SessionCount(), "reason", why)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := hub.ShutdownFor(ctx, why); err != nil {
+		log.Error("the hub did not stop cleanly", "error", err)
 		return fmt.Errorf("shut the hub down: %w", err)
 	}
-	fmt.Fprintln(stderr, "parley serve: stopped")
+	log.Info("stopped")
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -223,7 +224,7 @@ func TestServeCommand(t *testing.T) {
 	benEntry := fmt.Sprintf("- name: Ben\n  key: %s\n  role: viewer\n", benKey)
 	write(annaEntry + benEntry)
 	env := environ(hubVars(dir, run, info))
-	p := startServe(t, env, "--addr", "127.0.0.1:0", "--users", users)
+	p := startServe(t, env, "--addr", "127.0.0.1:0", "--users", users, "--log-format", "json")
 
 	hostKey := filepath.Join(dir, "data", "parley", "hub_host_ed25519_key")
 	audit := filepath.Join(dir, "state", "parley", "audit.jsonl")
@@ -236,8 +237,12 @@ func TestServeCommand(t *testing.T) {
 			t.Errorf("%s: mode %04o, want 0600", f, perm)
 		}
 	}
-	for _, w := range []string{"made a new host key " + hostKey, "listening on 127.0.0.1:", "2 users may connect"} {
-		waitFor(t, "stderr to say "+w, func() bool { return strings.Contains(p.stderr.String(), w) })
+	for _, w := range [][]string{
+		{"host key", "path", hostKey, "made", "true"},
+		{"listening", "reach", "this machine only"},
+		{"ready", "users", "2"},
+	} {
+		waitFor(t, fmt.Sprintf("the record %q", w), func() bool { return logged(t, p.stderr.String(), w[0], w[1:]...) })
 	}
 
 	_, out, _, done := sshTerminal(t, p.addr, anna)
@@ -252,7 +257,7 @@ func TestServeCommand(t *testing.T) {
 	if !strings.Contains(ansi.Strip(out.String()), "your key was removed from the hub's users file") {
 		t.Errorf("Anna was told %q", ansi.Strip(out.String()))
 	}
-	waitFor(t, "the reload in the log", func() bool { return strings.Contains(p.stderr.String(), "reloaded "+users+": 1 user") })
+	waitFor(t, "the reload in the log", func() bool { return logged(t, p.stderr.String(), "users reloaded", "path", users, "users", "1") })
 
 	// SIGTERM: Ben's session ends, his terminal restored and told why.
 	_, benOut, _, benDone := sshTerminal(t, p.addr, ben)
@@ -267,7 +272,7 @@ func TestServeCommand(t *testing.T) {
 	if !strings.Contains(benOut.String(), "\x1b[?1049l") {
 		t.Error("Ben's terminal was not taken off the alternate screen")
 	}
-	if !strings.Contains(p.stderr.String(), "parley serve: stopped") {
+	if !logged(t, p.stderr.String(), "stopped") {
 		t.Errorf("stderr:\n%s", p.stderr.String())
 	}
 
@@ -278,7 +283,8 @@ func TestServeCommand(t *testing.T) {
 	}
 	p2 := startServe(t, env, "--addr", "127.0.0.1:0", "--users", users)
 	after, _ := os.ReadFile(hostKey)
-	if string(before) != string(after) || strings.Contains(p2.stderr.String(), "made a new host key") {
+	if string(before) != string(after) || !strings.Contains(p2.stderr.String(), `msg="host key"`) ||
+		strings.Contains(p2.stderr.String(), "made=true") {
 		t.Error("the second start made another host key")
 	}
 	if err := p2.stop(t, syscall.SIGINT); err != nil {
@@ -331,7 +337,7 @@ func TestServeRefusesABadUsersFile(t *testing.T) {
 // relative paths are read from the config file's directory.
 func TestServeSettingsPrecedence(t *testing.T) {
 	env := writeTestConfig(t, "serve:\n  addr: 0.0.0.0:2300\n  users: team.yaml\n  max_sessions: 7\n  idle_timeout: 2h\n  audit_log: /var/log/a.jsonl\n"+
-		"  no_session_timeout: 10s\n  max_handshakes: 9\n")
+		"  no_session_timeout: 10s\n  max_handshakes: 9\n  log_format: json\n")
 	s, err := resolveSettings(context.Background(), &globalFlags{}, mapEnv(env))
 	if err != nil {
 		t.Fatal(err)
@@ -346,21 +352,21 @@ func TestServeSettingsPrecedence(t *testing.T) {
 	want := serveSettings{addr: "0.0.0.0:2300", users: filepath.Join(cfgDir, "team.yaml"), auditLog: "/var/log/a.jsonl",
 		hostKey:     filepath.Join(env["HOME"], ".local", "share", "parley", "hub_host_ed25519_key"),
 		maxSessions: 7, idleTimeout: 2 * time.Hour, connRate: serve.DefaultConnPerMinute,
-		noSessionTimeout: 10 * time.Second, maxHandshakes: 9, handshakeRate: serve.DefaultHandshakeRate}
+		noSessionTimeout: 10 * time.Second, maxHandshakes: 9, handshakeRate: serve.DefaultHandshakeRate, logFormat: "json"}
 	if got != want {
 		t.Errorf("from the config file:\n got %+v\nwant %+v", got, want)
 	}
 	flags := defaults
 	flags.addr, flags.maxSessions, flags.users, flags.noSessionTimeout = "127.0.0.1:0", 3, "mine.yaml", 5*time.Second
 	changed := func(name string) bool {
-		return name == "addr" || name == "max-sessions" || name == "users" || name == "no-session-timeout"
+		return name == "addr" || name == "max-sessions" || name == "users" || name == "no-session-timeout" || name == "log-format"
 	}
 	got, err = resolveServe(flags, changed, s, mapEnv(env))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.addr != "127.0.0.1:0" || got.maxSessions != 3 || got.users != "mine.yaml" || got.idleTimeout != 2*time.Hour ||
-		got.noSessionTimeout != 5*time.Second || got.maxHandshakes != 9 {
+		got.noSessionTimeout != 5*time.Second || got.maxHandshakes != 9 || got.logFormat != "text" {
 		t.Errorf("flags over the file: %+v", got)
 	}
 	bad := defaults
@@ -378,6 +384,7 @@ func TestServeSettingsPrecedence(t *testing.T) {
 		"--no-session-timeout: 2h0m0s is out of range (1s to 1h0m0s)": func(f *serveFlags) { f.noSessionTimeout = 2 * time.Hour },
 		"--max-handshakes: 0 is out of range (1 to 10000)":            func(f *serveFlags) { f.maxHandshakes = 0 },
 		"--handshake-rate: -9223372036854775808 is out of range":      func(f *serveFlags) { f.handshakeRate = math.MinInt64 },
+		`--log-format: "logfmt" is not a log format (text or json)`:   func(f *serveFlags) { f.logFormat = "logfmt" },
 	} {
 		bad = defaults
 		set(&bad)
@@ -405,4 +412,26 @@ func TestSessionLookFollowsTheClientsEnvironment(t *testing.T) {
 			t.Errorf("%v: profile %v, ask %v; want %v, %v", c.env, l.Profile, l.AskBackground, c.want, c.ask)
 		}
 	}
+}
+
+// logged reports whether the hub's JSON log (stderr) has a record msg with the attributes
+// kv (key, value, …; each value as text). Lines that are not JSON records are skipped.
+func logged(t *testing.T, stderr, msg string, kv ...string) bool {
+	t.Helper()
+	for _, line := range strings.Split(stderr, "\n") {
+		var r map[string]any
+		if json.Unmarshal([]byte(line), &r) != nil || r["msg"] != msg {
+			continue
+		}
+		all := true
+		for i := 0; i+1 < len(kv); i += 2 {
+			if v, ok := r[kv[i]]; !ok || fmt.Sprint(v) != kv[i+1] {
+				all = false
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }

@@ -25,10 +25,16 @@ const (
 	ServeNoSessionTimeout = "no_session_timeout"
 	ServeMaxHandshakes    = "max_handshakes"
 	ServeHandshakeRate    = "handshake_rate"
+	// ServeLogFormat is how the hub writes its log: text or json.
+	ServeLogFormat = "log_format"
 )
 
 var serveKeys = []string{ServeAddr, ServeUsers, ServeHostKey, ServeAuditLog, ServeMaxSessions, ServeIdleTimeout, ServeConnRate,
-	ServeNoSessionTimeout, ServeMaxHandshakes, ServeHandshakeRate}
+	ServeNoSessionTimeout, ServeMaxHandshakes, ServeHandshakeRate, ServeLogFormat}
+
+// LogFormats are the formats of the hub's log: records as key=value text, or one JSON
+// object a line.
+var LogFormats = []string{"text", "json"}
 
 // Limits of the serve: settings.
 const (
@@ -60,6 +66,8 @@ type Serve struct {
 	MaxHandshakes int
 	// HandshakeRate is how many connections all addresses together may open a minute.
 	HandshakeRate int
+	// LogFormat is the format of the hub's log (one of LogFormats).
+	LogFormat string
 	// Lines maps each key of the section to its line in the file.
 	Lines map[string]int
 }
@@ -164,6 +172,12 @@ func (s *Serve) set(name, text string) error {
 			return err
 		}
 		s.IdleTimeout = d
+	case ServeLogFormat:
+		f, err := ParseLogFormat(text)
+		if err != nil {
+			return err
+		}
+		s.LogFormat = f
 	case ServeNoSessionTimeout:
 		d, err := durationIn(text, MinNoSessionTimeout, MaxNoSessionTimeout, "30s or 2m")
 		if err != nil {
@@ -185,6 +199,15 @@ func CheckListenAddr(s string) error {
 		return fmt.Errorf("%q is not a port number", port)
 	}
 	return nil
+}
+
+// ParseLogFormat reads the format of the hub's log: text or json.
+func ParseLogFormat(s string) (string, error) {
+	f := strings.ToLower(strings.TrimSpace(s))
+	if !contains(LogFormats, f) {
+		return "", fmt.Errorf("%q is not a log format (%s)", s, strings.Join(LogFormats, " or "))
+	}
+	return f, nil
 }
 
 // ParseIdleTimeout reads a session idle timeout: a Go duration such as 8h or 90m,

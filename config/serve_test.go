@@ -22,6 +22,7 @@ serve:
   no_session_timeout: 45s
   max_handshakes: 16
   handshake_rate: 90
+  log_format: JSON
 `
 	c, err := Parse([]byte(data), "c.yaml")
 	if err != nil {
@@ -29,8 +30,9 @@ serve:
 	}
 	want := Serve{Addr: "0.0.0.0:2222", Users: "team/users.yaml", HostKey: "~/keys/hub", AuditLog: "/var/log/parley-audit.jsonl",
 		MaxSessions: 20, IdleTimeout: 90 * time.Minute, ConnRate: 12, NoSessionTimeout: 45 * time.Second, MaxHandshakes: 16, HandshakeRate: 90,
+		LogFormat: "json",
 		Lines: map[string]int{"addr": 3, "users": 4, "host_key": 5, "audit_log": 6, "max_sessions": 7, "idle_timeout": 8, "conn_rate": 9,
-			"no_session_timeout": 10, "max_handshakes": 11, "handshake_rate": 12}}
+			"no_session_timeout": 10, "max_handshakes": 11, "handshake_rate": 12, "log_format": 13}}
 	if !reflect.DeepEqual(c.Serve, want) {
 		t.Fatalf("serve section\n got %+v\nwant %+v", c.Serve, want)
 	}
@@ -57,6 +59,7 @@ func TestParseServeProblemsCarryLines(t *testing.T) {
   no_session_timeout: 2h
   max_handshakes: -9223372036854775808
   handshake_rate: 9223372036854775807
+  log_format: xml
 `
 	_, err := Parse([]byte(data), "c.yaml")
 	if err == nil {
@@ -73,6 +76,7 @@ func TestParseServeProblemsCarryLines(t *testing.T) {
 		`c.yaml:9: serve: no_session_timeout: "2h" is out of range (1s to 1h0m0s)`,
 		`c.yaml:10: serve: max_handshakes: -9223372036854775808 is out of range (1 to 10000)`,
 		`c.yaml:11: serve: handshake_rate: 9223372036854775807 is out of range (1 to 6000)`,
+		`c.yaml:12: serve: log_format: "xml" is not a log format (text or json)`,
 	} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error\n%s\ndoes not contain\n%s", err, w)

@@ -109,6 +109,7 @@ const example = `# parley configuration
 #   no_session_timeout: 30s         # a connection without a session for that long is closed
 #   max_handshakes: 64              # handshakes in progress at once (one address: an eighth)
 #   handshake_rate: 300             # connections per minute all addresses together may open
+#   log_format: text                # the log on stderr: text (key=value) or json
 `
 
 // Example returns the commented example config file.

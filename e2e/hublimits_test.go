@@ -52,7 +52,7 @@ func TestServeClosesSSHWithoutASession(t *testing.T) {
 	case <-time.After(window + 30*time.Second):
 		t.Fatalf("ssh -N is still connected %s after the %s window; the hub's log:\n%s", 30*time.Second, window, hub.stderr.String())
 	}
-	want := "closed Clara's connection from 127.0.0.1: no session within 2s"
+	want := `msg="connection closed" from=127.0.0.1 user=Clara reason="no session within 2s"`
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(hub.stderr.String(), want) {
 		if time.Now().After(deadline) {

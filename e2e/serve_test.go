@@ -198,7 +198,8 @@ func TestServeTwoSSHClients(t *testing.T) {
 	want := body(clara.Screen())
 	sam.WaitUntil(func(s string) bool { return body(s) == body(clara.Screen()) }, 15*time.Second,
 		"Sam's screen to show what Clara's shows:\n"+want)
-	if !strings.Contains(hub.stderr.String(), "Clara (agent") || !strings.Contains(hub.stderr.String(), "Sam (supervisor") {
+	if log := hub.stderr.String(); !strings.Contains(log, `msg="session started" user=Clara role=agent`) ||
+		!strings.Contains(log, `msg="session started" user=Sam role=supervisor`) {
 		t.Errorf("the hub's log:\n%s", hub.stderr.String())
 	}
 

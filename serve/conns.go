@@ -2,6 +2,7 @@ package serve
 
 import (
 	"fmt"
+	"log/slog"
 	"net"
 	"sync"
 	"time"
@@ -82,7 +83,8 @@ func (h *Hub) admit(ctx ssh.Context, nc net.Conn) net.Conn {
 	}
 	if why != "" {
 		h.mu.Unlock()
-		h.tally.note(host, "refused ("+why+")", fmt.Sprintf("refused a connection from %s: %s", host, why))
+		h.tally.note(host, event{kind: "refused (" + why + ")", msg: "connection refused",
+			attrs: []slog.Attr{slog.String("from", host), slog.String("reason", why)}})
 		return nil
 	}
 	c := &conn{Conn: nc, hub: h, host: host, since: now, pending: true}
@@ -207,10 +209,11 @@ func (h *Hub) expire(c *conn, gen int) {
 	h.mu.Unlock()
 	why := fmt.Sprintf("no session within %s", h.opts.NoSessionTimeout)
 	if user == "" {
-		h.tally.note(c.host, "closed ("+why+", no key accepted)",
-			fmt.Sprintf("closed a connection from %s: %s, no key accepted", c.host, why))
+		h.tally.note(c.host, event{kind: "closed (" + why + ", no key accepted)", msg: "connection closed",
+			attrs: []slog.Attr{slog.String("from", c.host), slog.String("reason", why+", no key accepted")}})
 	} else {
-		h.tally.note(c.host, "closed ("+why+")", fmt.Sprintf("closed %s's connection from %s: %s", user, c.host, why))
+		h.tally.note(c.host, event{kind: "closed (" + why + ")", msg: "connection closed",
+			attrs: []slog.Attr{slog.String("from", c.host), slog.String("user", user), slog.String("reason", why)}})
 	}
 	_ = c.Close()
 }

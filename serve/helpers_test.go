@@ -2,6 +2,8 @@ package serve
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -98,4 +100,47 @@ func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// record is one record of the hub's log (its JSON form).
+type record map[string]any
+
+// records reads the hub's log: one JSON record a line.
+func (th *testHub) records(t testing.TB) []record {
+	t.Helper()
+	var out []record
+	for _, line := range strings.Split(strings.TrimSpace(th.log.String()), "\n") {
+		if line == "" {
+			continue
+		}
+		var r record
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("a line of the log is not a JSON record: %q: %v", line, err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// has reports whether r has every attribute of kv (key, value, …), its value as text.
+func (r record) has(kv ...string) bool {
+	for i := 0; i+1 < len(kv); i += 2 {
+		v, ok := r[kv[i]]
+		if !ok || fmt.Sprint(v) != kv[i+1] {
+			return false
+		}
+	}
+	return true
+}
+
+// logged counts the records msg of the hub's log that have kv (key, value, …).
+func (th *testHub) logged(t testing.TB, msg string, kv ...string) int {
+	t.Helper()
+	n := 0
+	for _, r := range th.records(t) {
+		if r["msg"] == msg && r.has(kv...) {
+			n++
+		}
+	}
+	return n
 }

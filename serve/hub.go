@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"strings"
 	"sync"
@@ -85,8 +86,10 @@ type Options struct {
 	Events *Events
 	// Audit records every write (nil: none).
 	Audit *Audit
-	// Log is the connection log (the hub's stderr).
-	Log io.Writer
+	// Logger is the hub's log (the hub's stderr): connections refused or closed, sessions
+	// started and ended, reloads of the users file, internal errors; one record each. nil
+	// logs nothing.
+	Logger *slog.Logger
 
 	// What each session's TUI needs.
 	// Keys makes a session's key map (the defaults with the config file's overrides).
@@ -116,8 +119,7 @@ type Hub struct {
 	limit *addrLimiter
 	rate  *rate.Limiter // the handshakes of all addresses (h.mu)
 	tally *tally
-
-	logMu sync.Mutex
+	log   *slog.Logger
 
 	mu          sync.Mutex
 	users       *Users
@@ -166,8 +168,8 @@ func New(o Options) (*Hub, error) {
 	if o.MaxHandshakes <= 0 {
 		o.MaxHandshakes = DefaultMaxHandshakes
 	}
-	if o.Log == nil {
-		o.Log = io.Discard
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -183,8 +185,8 @@ func New(o Options) (*Hub, error) {
 	}
 	h := &Hub{opts: o, users: o.Users, dir: o.Directory, sessions: map[*session]struct{}{}, pollers: map[int64]*poller{},
 		conns: map[*conn]struct{}{}, pendingFrom: map[string]int{},
-		limit: newAddrLimiter(o.ConnPerMinute, o.Now), rate: newRate(o.HandshakeRate)}
-	h.tally = newTally(h.after, func(line string) { h.logf("%s", line) })
+		limit: newAddrLimiter(o.ConnPerMinute, o.Now), rate: newRate(o.HandshakeRate), log: o.Logger}
+	h.tally = newTally(h.after, h.record)
 	srv, err := wish.NewServer(
 		ssh.PublicKeyAuth(h.authorize),
 		func(s *ssh.Server) error {
@@ -292,11 +294,9 @@ func (h *Hub) ShutdownFor(ctx context.Context, why string) error {
 	return errors.Join(err, h.srv.Close())
 }
 
-// logf writes one line to the connection log.
-func (h *Hub) logf(format string, args ...any) {
-	h.logMu.Lock()
-	defer h.logMu.Unlock()
-	fmt.Fprintf(h.opts.Log, "parley serve: "+format+"\n", args...)
+// record writes one record to the hub's log.
+func (h *Hub) record(level slog.Level, msg string, attrs ...slog.Attr) {
+	h.log.LogAttrs(context.Background(), level, msg, attrs...)
 }
 
 // currentUsers is the users file in force.
@@ -332,11 +332,12 @@ func (h *Hub) failed(c net.Conn, err error) {
 	host := hostOf(c.RemoteAddr())
 	var auth *gossh.ServerAuthError
 	if errors.As(err, &auth) {
-		h.tally.note(host, "refused (no key of the users file)",
-			fmt.Sprintf("refused %s: no key of the users file (public keys only)", c.RemoteAddr()))
+		h.tally.note(host, event{kind: "refused (no key of the users file)", msg: "connection refused",
+			attrs: []slog.Attr{slog.String("from", c.RemoteAddr().String()), slog.String("reason", "no key of the users file (public keys only)")}})
 		return
 	}
-	h.tally.note(host, "failed (in the handshake)", fmt.Sprintf("connection from %s failed: %v", c.RemoteAddr(), err))
+	h.tally.note(host, event{kind: "failed (in the handshake)", msg: "handshake failed",
+		attrs: []slog.Attr{slog.String("from", c.RemoteAddr().String()), slog.String("error", err.Error())}})
 }
 
 // sessionRequest accepts a shell and nothing else: a command (exec) and subsystems
@@ -346,12 +347,14 @@ func (h *Hub) sessionRequest(s ssh.Session, kind string) bool {
 	case "shell":
 		return true
 	case "exec":
-		h.tally.note(hostOf(s.RemoteAddr()), "refused (a command)",
-			fmt.Sprintf("refused a command from %s: the hub runs only parley", s.RemoteAddr()))
+		h.tally.note(hostOf(s.RemoteAddr()), event{kind: "refused (a command)", msg: "request refused",
+			attrs: []slog.Attr{slog.String("from", s.RemoteAddr().String()), slog.String("user", h.nameOf(s)), slog.String("request", "exec"),
+				slog.String("reason", "the hub runs only parley")}})
 		_, _ = io.WriteString(s.Stderr(), "parley hub: commands are not run here; connect without one: ssh -t -p PORT HOST\r\n")
 	default:
-		h.tally.note(hostOf(s.RemoteAddr()), "refused (a "+printable(kind)+" request)",
-			fmt.Sprintf("refused a %s request from %s", printable(kind), s.RemoteAddr()))
+		h.tally.note(hostOf(s.RemoteAddr()), event{kind: "refused (a " + printable(kind) + " request)", msg: "request refused",
+			attrs: []slog.Attr{slog.String("from", s.RemoteAddr().String()), slog.String("user", h.nameOf(s)), slog.String("request", printable(kind)),
+				slog.String("reason", "the hub opens sessions with a terminal only")}})
 	}
 	return false
 }
@@ -484,14 +487,10 @@ func (h *Hub) Reload(ctx context.Context) error {
 	}
 	h.mu.Unlock()
 	for _, s := range gone {
-		h.logf("ending %s's session: %s", s.user.Name, s.reason)
+		h.record(slog.LevelInfo, "session ending", slog.String("user", s.user.Name), slog.String("reason", s.reason))
 		s.end(s.reason)
 	}
-	if n := len(users.List); n == 1 {
-		h.logf("reloaded %s: 1 user", path)
-	} else {
-		h.logf("reloaded %s: %d users", path, n)
-	}
+	h.record(slog.LevelInfo, "users reloaded", slog.String("path", path), slog.Int("users", len(users.List)))
 	return nil
 }
 
@@ -527,8 +526,8 @@ func (h *Hub) sessionMiddleware(ssh.Handler) ssh.Handler {
 		}
 		pty, _, ok := s.Pty()
 		if !ok {
-			h.tally.note(hostOf(s.RemoteAddr()), "refused (a session without a terminal)",
-				fmt.Sprintf("%s connected from %s without a terminal: refused", u.Name, s.RemoteAddr()))
+			h.tally.note(hostOf(s.RemoteAddr()), event{kind: "refused (a session without a terminal)", msg: "session refused",
+				attrs: []slog.Attr{slog.String("user", u.Name), slog.String("from", s.RemoteAddr().String()), slog.String("reason", "no terminal")}})
 			fatal(s, "a terminal is needed: connect with ssh -t")
 			return
 		}
@@ -538,17 +537,20 @@ func (h *Hub) sessionMiddleware(ssh.Handler) ssh.Handler {
 		}
 		sess, err := h.register(u, s)
 		if err != nil {
-			h.tally.note(hostOf(s.RemoteAddr()), "refused (sessions with every place taken, or the hub stopping)",
-				fmt.Sprintf("refused %s from %s: %v", u.Name, s.RemoteAddr(), err))
+			h.tally.note(hostOf(s.RemoteAddr()), event{kind: "refused (sessions with every place taken, or the hub stopping)", msg: "session refused",
+				attrs: []slog.Attr{slog.String("user", u.Name), slog.String("from", s.RemoteAddr().String()), slog.String("reason", err.Error())}})
 			fatal(s, err.Error())
 			return
 		}
 		defer h.unregister(sess)
-		h.logf("%s (%s) connected from %s, %s %d×%d", u.Name, describe(u), s.RemoteAddr(), printable(pty.Term), pty.Window.Width, pty.Window.Height)
+		h.record(slog.LevelInfo, "session started", append(userAttrs(u), slog.Int64("session", sess.id),
+			slog.String("from", s.RemoteAddr().String()), slog.String("term", printable(pty.Term)),
+			slog.Int("width", pty.Window.Width), slog.Int("height", pty.Window.Height))...)
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
-					h.logf("%s's session ended by an internal error: %v", u.Name, r)
+					h.record(slog.LevelError, "internal error", slog.String("user", u.Name), slog.Int64("session", sess.id),
+						slog.String("in", "the session"), slog.String("error", fmt.Sprint(r)))
 					_, _ = io.WriteString(s, resetSequence)
 					sess.why = "an internal error ended the session"
 				}
@@ -557,7 +559,14 @@ func (h *Hub) sessionMiddleware(ssh.Handler) ssh.Handler {
 		}()
 		sess.close()
 		msg := sess.endMessage()
-		h.logf("%s disconnected after %s%s", u.Name, h.opts.Now().Sub(sess.started).Round(time.Second), ifText(msg, ": "+msg))
+		attrs := append(userAttrs(u), slog.Int64("session", sess.id),
+			slog.Float64("duration_s", h.opts.Now().Sub(sess.started).Round(time.Second).Seconds()))
+		if msg != "" {
+			attrs = append(attrs, slog.String("ended_by", "hub"), slog.String("reason", msg))
+		} else {
+			attrs = append(attrs, slog.String("ended_by", "user"))
+		}
+		h.record(slog.LevelInfo, "session ended", attrs...)
 		if msg != "" {
 			fatal(s, msg)
 		}
@@ -579,23 +588,22 @@ func printable(s string) string {
 	}, s)
 }
 
-func ifText(s, text string) string {
-	if s == "" {
-		return ""
-	}
-	return text
-}
-
-// describe is a user's role and identity for the log.
-func describe(u User) string {
-	parts := []string{string(u.Role)}
+// userAttrs are a user's name, role and identity for a record of the log.
+func userAttrs(u User) []slog.Attr {
+	attrs := []slog.Attr{slog.String("user", u.Name), slog.String("role", string(u.Role))}
 	if u.Operator != 0 {
-		parts = append(parts, fmt.Sprintf("operator %d", u.Operator))
+		attrs = append(attrs, slog.Int64("operator", u.Operator))
 	}
 	if u.Org != 0 {
-		parts = append(parts, fmt.Sprintf("organization %d", u.Org))
+		attrs = append(attrs, slog.Int64("org", u.Org))
 	}
-	return strings.Join(parts, ", ")
+	return attrs
+}
+
+// nameOf is the name of the user of an SSH session's key ("" when none is known).
+func (h *Hub) nameOf(s ssh.Session) string {
+	u, _ := h.userOf(s)
+	return u.Name
 }
 
 // fatal writes a line to the session's terminal and ends it with status 1.
@@ -705,7 +713,7 @@ func (e *Events) Send(ev client.Event) {
 // goes on.
 func (h *Hub) recoverIn(where string) {
 	if r := recover(); r != nil {
-		h.logf("internal error in %s: %v", where, r)
+		h.record(slog.LevelError, "internal error", slog.String("in", where), slog.String("error", fmt.Sprint(r)))
 	}
 }
 

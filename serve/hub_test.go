@@ -56,10 +56,12 @@ func TestTwoKeysSeeTheSameList(t *testing.T) {
 	if n := th.Sessions(th.members["Clara"].org); n != 2 {
 		t.Errorf("Sessions(org) = %d, want 2", n)
 	}
-	log := th.log.String()
-	for _, w := range []string{"Clara (agent, operator", "Sam (supervisor, operator", "xterm-256color 100×30", "xterm-256color 120×40"} {
-		if !strings.Contains(log, w) {
-			t.Errorf("the connection log does not say %q:\n%s", w, log)
+	for _, w := range [][]string{
+		{"user", "Clara", "role", "agent", "term", "xterm-256color", "width", "100", "height", "30"},
+		{"user", "Sam", "role", "supervisor", "term", "xterm-256color", "width", "120", "height", "40"},
+	} {
+		if th.logged(t, "session started", w...) != 1 {
+			t.Errorf("the log has no record of a session started with %q:\n%s", w, th.log.String())
 		}
 	}
 	clara.press("q")
@@ -95,16 +97,15 @@ func TestOnlyKnownKeysGetIn(t *testing.T) {
 	c := th.dial(t, "Vic")
 	_ = c.Close()
 	waitFor(t, 5*time.Second, "the first refusal in the log", func() bool {
-		return strings.Contains(th.log.String(), "no key of the users file (public keys only)")
+		return th.logged(t, "connection refused", "reason", "no key of the users file (public keys only)") > 0
 	})
 	waitFor(t, 5*time.Second, "every connection closed", func() bool { return th.Connections() == 0 })
 	clock.advance(time.Minute)
-	log := th.log.String()
-	if n := strings.Count(log, "no key of the users file (public keys only)"); n != 1 {
-		t.Errorf("%d lines of refusals, want the first one only:\n%s", n, log)
+	if n := th.logged(t, "connection refused"); n != 1 {
+		t.Errorf("%d records of refusals, want the first one only:\n%s", n, th.log.String())
 	}
-	if !strings.Contains(log, "from 127.0.0.1 in the last minute, 2 more: 2 refused (no key of the users file)") {
-		t.Errorf("the log does not sum up the other refusals:\n%s", log)
+	if th.logged(t, "connections summed up", "from", "127.0.0.1", "count", "2", "summary", "2 refused (no key of the users file)") != 1 {
+		t.Errorf("the log does not sum up the other refusals:\n%s", th.log.String())
 	}
 }
 
@@ -216,15 +217,15 @@ func TestConnectionRateLimit(t *testing.T) {
 			t.Fatal("a third connection within the minute got in")
 		}
 	}
-	const refused = "refused a connection from 127.0.0.1: more than 2 a minute"
-	waitFor(t, 5*time.Second, "the refusal in the log", func() bool { return strings.Contains(th.log.String(), refused) })
+	refused := []string{"from", "127.0.0.1", "reason", "more than 2 a minute"}
+	waitFor(t, 5*time.Second, "the refusal in the log", func() bool { return th.logged(t, "connection refused", refused...) > 0 })
 	clock.advance(time.Minute)
-	log := th.log.String()
-	if n := strings.Count(log, refused); n != 1 {
-		t.Errorf("%d lines of refusals, want 1:\n%s", n, log)
+	if n := th.logged(t, "connection refused", refused...); n != 1 {
+		t.Errorf("%d records of refusals, want 1:\n%s", n, th.log.String())
 	}
-	if !strings.Contains(log, "from 127.0.0.1 in the last minute, 11 more: 9 refused (more than 2 a minute), 2 closed (no session within 30s)") {
-		t.Errorf("the log does not count the other refusals:\n%s", log)
+	if th.logged(t, "connections summed up", "from", "127.0.0.1", "count", "11",
+		"summary", "9 refused (more than 2 a minute), 2 closed (no session within 30s)") != 1 {
+		t.Errorf("the log does not count the other refusals:\n%s", th.log.String())
 	}
 	th.dial(t, "Vic") // a new minute: two more may come
 }
@@ -349,8 +350,8 @@ func TestAPanicEndsOneSessionOnly(t *testing.T) {
 	if !strings.Contains(clara.text(), "an internal error ended the session") {
 		t.Errorf("Clara was told %q", clara.text())
 	}
-	if log := th.log.String(); !strings.Contains(log, "Clara's session ended by an internal error: a test panic") {
-		t.Errorf("the log does not name Clara:\n%s", log)
+	if th.logged(t, "internal error", "user", "Clara", "error", "a test panic") != 1 {
+		t.Errorf("the log does not name Clara:\n%s", th.log.String())
 	}
 	waitFor(t, 5*time.Second, "Sam alone", func() bool { return th.SessionCount() == 1 })
 	sam.press("2")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -50,14 +51,18 @@ func (h *Hub) runProgram(sess *session) {
 	switch {
 	case sess.app != nil && sess.app.Stopped() != nil:
 		st := sess.app.Stopped()
-		h.logf("%s's session stopped after %d internal errors within %s (the first in %s: %v); the terminal was restored",
-			sess.user.Name, st.Count, st.Within, st.First.Where, st.First.Value)
+		h.record(slog.LevelError, "internal error", slog.String("user", sess.user.Name), slog.Int64("session", sess.id),
+			slog.String("in", st.First.Where), slog.String("error", fmt.Sprint(st.First.Value)),
+			slog.String("outcome", fmt.Sprintf("the session stopped after %d internal errors within %s; the terminal was restored", st.Count, st.Within)))
 		sess.setWhy("parley stopped after repeated internal errors; the hub's log has the details")
 	case errors.Is(err, tea.ErrProgramPanic):
-		h.logf("%s's session ended by an internal error; the terminal was restored", sess.user.Name)
+		h.record(slog.LevelError, "internal error", slog.String("user", sess.user.Name), slog.Int64("session", sess.id),
+			slog.String("in", "the session's TUI"), slog.String("error", err.Error()),
+			slog.String("outcome", "the session ended; the terminal was restored"))
 		sess.setWhy("parley stopped after an internal error; the hub's log has the details")
 	case err != nil && !errors.Is(err, tea.ErrProgramKilled):
-		h.logf("%s's session ended: %v", sess.user.Name, err)
+		h.record(slog.LevelError, "session error", slog.String("user", sess.user.Name), slog.Int64("session", sess.id),
+			slog.String("error", err.Error()))
 	}
 }
 

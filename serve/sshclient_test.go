@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -117,7 +118,7 @@ func listenHub(t testing.TB, api *testAPI, ms []*member, opts ...hubOption) *tes
 	host, _ := newKey(t, "")
 	o := Options{
 		Client: c, Users: users, Directory: dir, Operators: list, HostKey: host, Addr: "127.0.0.1:0",
-		Log: th.log, Events: &Events{},
+		Logger: slog.New(slog.NewJSONHandler(th.log, nil)), Events: &Events{},
 		Keys: keymap.Default,
 		Look: func([]string) Look {
 			return Look{Profile: colorprofile.ANSI256, Styles: theme.New(theme.Default(), true, false)}
