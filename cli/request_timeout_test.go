@@ -71,7 +71,7 @@ func TestSessionClientUsesTheRequestTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, err := sessionFor(context.Background(), s, &strings.Builder{}, dl, nil, 0)
+	sess, err := sessionFor(context.Background(), s, &strings.Builder{}, dl, nil, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,6 +43,7 @@ type serveFlags struct {
 	maxHandshakes    int
 	handshakeRate    int
 	logFormat        string
+	metricsAddr      string
 }
 
 const serveLong = `Run the team hub: an SSH server that opens parley for every agent who connects with a key
@@ -78,8 +79,16 @@ It prints one line for eval, PARLEY_SSH_ADDR=host:port, when it listens. Its log
 stderr, one record per event (--log-format text or json): each session started and ended
 (user, role, duration), connections refused or closed (the first of an address in a
 minute, then one record that sums up the rest of the minute), reloads and errors; never
-the token. It uses the same API settings as parley (flags, environment, keyring,
-config file), and the embedded sandbox when nothing is configured.`
+the token.
+
+With --metrics-addr (off by default) it also serves Prometheus metrics at /metrics and its
+health at /healthz (200 while it serves and the API answered the last poll, else 503 with
+the reason) and prints PARLEY_METRICS_ADDR=host:port after the SSH line. Neither asks for
+credentials: keep it on 127.0.0.1 unless a scraper elsewhere needs it, and then write the
+address to listen on (0.0.0.0:9470); an address without a host is refused.
+
+It uses the same API settings as parley (flags, environment, keyring, config file), and
+the embedded sandbox when nothing is configured.`
 
 // defaultServeFlags are the flags' defaults.
 func defaultServeFlags() serveFlags {
@@ -96,7 +105,8 @@ func newServeCmd(g *globalFlags) *cobra.Command {
 		Long:  serveLong,
 		Example: `  parley serve --users team.yaml                     # agents: ssh -p 2222 this-host
   parley serve --addr 0.0.0.0:2222 --audit-log /var/log/parley-audit.jsonl
-  eval "$(parley serve --addr 127.0.0.1:0 &)"; ssh -p "${PARLEY_SSH_ADDR##*:}" 127.0.0.1`,
+  eval "$(parley serve --addr 127.0.0.1:0 &)"; ssh -p "${PARLEY_SSH_ADDR##*:}" 127.0.0.1
+  parley serve --metrics-addr 127.0.0.1:9470 --log-format json  # curl -s 127.0.0.1:9470/healthz`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runServe(cmd.Context(), g, f, cmd.Flags().Changed, os.Getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -105,6 +115,7 @@ func newServeCmd(g *globalFlags) *cobra.Command {
 	addServeFlags(cmd.Flags(), &f)
 	noFiles(cmd, "addr", "max-sessions", "idle-timeout", "conn-rate", "no-session-timeout", "max-handshakes", "handshake-rate")
 	completeValues(cmd, "log-format", config.LogFormats...)
+	noFiles(cmd, "metrics-addr")
 	return cmd
 }
 
@@ -124,6 +135,7 @@ func addServeFlags(fl *pflag.FlagSet, f *serveFlags) {
 		"connections in their handshake at once (one address may have an eighth of them)")
 	fl.IntVar(&f.handshakeRate, "handshake-rate", d.handshakeRate, "connections all addresses together may open per minute")
 	fl.StringVar(&f.logFormat, "log-format", d.logFormat, "the log on stderr: text (key=value) or json (one object a line)")
+	fl.StringVar(&f.metricsAddr, "metrics-addr", "", "serve /metrics and /healthz at this host:port (off when not given; 127.0.0.1:9470 for this machine only)")
 }
 
 // serveSettings are the hub's settings: flags, else the config file's serve: section,
@@ -134,7 +146,7 @@ type serveSettings struct {
 	idleTimeout                    time.Duration
 	noSessionTimeout               time.Duration
 	maxHandshakes, handshakeRate   int
-	logFormat                      string
+	logFormat, metricsAddr         string
 }
 
 // resolveServe merges the flags that were given (changed) over the config file's section
@@ -143,7 +155,8 @@ func resolveServe(f serveFlags, changed func(string) bool, s Settings, env func(
 	c := s.Serve
 	home := env("HOME")
 	out := serveSettings{addr: f.addr, maxSessions: f.maxSessions, idleTimeout: f.idleTimeout, connRate: f.connRate,
-		noSessionTimeout: f.noSessionTimeout, maxHandshakes: f.maxHandshakes, handshakeRate: f.handshakeRate, logFormat: f.logFormat}
+		noSessionTimeout: f.noSessionTimeout, maxHandshakes: f.maxHandshakes, handshakeRate: f.handshakeRate, logFormat: f.logFormat,
+		metricsAddr: f.metricsAddr}
 	fromFile(&out.addr, c.Addr, "addr", changed)
 	fromFile(&out.maxSessions, c.MaxSessions, "max-sessions", changed)
 	fromFile(&out.idleTimeout, c.IdleTimeout, "idle-timeout", changed)
@@ -152,6 +165,7 @@ func resolveServe(f serveFlags, changed func(string) bool, s Settings, env func(
 	fromFile(&out.maxHandshakes, c.MaxHandshakes, "max-handshakes", changed)
 	fromFile(&out.handshakeRate, c.HandshakeRate, "handshake-rate", changed)
 	fromFile(&out.logFormat, c.LogFormat, "log-format", changed)
+	fromFile(&out.metricsAddr, c.MetricsAddr, "metrics-addr", changed)
 	pickPath := func(flag, name string, file string, def func() (string, error)) (string, error) {
 		switch {
 		case flag != "":
@@ -190,6 +204,11 @@ func resolveServe(f serveFlags, changed func(string) bool, s Settings, env func(
 	}
 	if out.logFormat, err = config.ParseLogFormat(out.logFormat); err != nil {
 		return out, fmt.Errorf("--log-format: %w", err)
+	}
+	if out.metricsAddr != "" {
+		if err := config.CheckMetricsAddr(out.metricsAddr); err != nil {
+			return out, fmt.Errorf("--metrics-addr: %w", err)
+		}
 	}
 	for _, err := range []error{
 		flagInRange("max-sessions", out.maxSessions, 1, config.MaxServeSessions),
@@ -380,7 +399,11 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 	}
 	defer func() { _ = dl.close() }()
 	events := &serve.Events{}
-	sess, err := sessionFor(ctx, s, stderr, dl, events.Send, responseCacheTTL)
+	var metrics *serve.Metrics
+	if ss.metricsAddr != "" {
+		metrics = serve.NewMetrics()
+	}
+	sess, err := sessionFor(ctx, s, stderr, dl, events.Send, metrics.Request, responseCacheTTL)
 	if err != nil {
 		return err
 	}
@@ -413,7 +436,7 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 		Client: hubClient, Users: users, Directory: dir, Operators: lister,
 		HostKey: signer, Addr: ss.addr, MaxSessions: ss.maxSessions, IdleTimeout: ss.idleTimeout, ConnPerMinute: ss.connRate,
 		NoSessionTimeout: ss.noSessionTimeout, MaxHandshakes: ss.maxHandshakes, HandshakeRate: ss.handshakeRate,
-		Events: events, Audit: audit, Logger: log.Logger,
+		Events: events, Audit: audit, Logger: log.Logger, Metrics: metrics, MetricsAddr: ss.metricsAddr,
 		Keys: func() *keymap.KeyMap {
 			k := keymap.Default()
 			_ = k.Apply(s.Keys) // checked above
@@ -441,6 +464,17 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 	}
 	if _, err := fmt.Fprintf(stdout, "PARLEY_SSH_ADDR=%s\n", localAddr(addr)); err != nil {
 		return fmt.Errorf("write the address: %w", err)
+	}
+	if ma := hub.MetricsAddr(); ma != nil {
+		if _, err := fmt.Fprintf(stdout, "PARLEY_METRICS_ADDR=%s\n", localAddr(ma)); err != nil {
+			return fmt.Errorf("write the metrics address: %w", err)
+		}
+		if where, others := reach(ma); others {
+			log.Warn("metrics", "addr", ma.String(), "reach", where,
+				"note", "other machines may scrape /metrics and /healthz, which ask for no credentials")
+		} else {
+			log.Info("metrics", "addr", ma.String(), "reach", "this machine only")
+		}
 	}
 	port := addr.(*net.TCPAddr).Port
 	if where, others := reach(addr); !others {
@@ -535,14 +569,6 @@ func sessionLook(mode theme.Mode) func(env []string) serve.Look {
 		l := lookWith(mode, colorprofile.Env(env), env)
 		return serve.Look{Profile: l.profile, Styles: l.styles, AskBackground: l.ask}
 	}
-}
-
-// plural is "1 user", "2 users".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // operatorLister lists an organization's operators through the hub's client (org 0: the

@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -42,10 +44,11 @@ func testKey(t *testing.T) (gossh.Signer, string) {
 
 // serveProcess is `parley serve` running as its own process.
 type serveProcess struct {
-	cmd    *exec.Cmd
-	stderr *syncBuffer
-	addr   string
-	done   chan error
+	cmd     *exec.Cmd
+	stderr  *syncBuffer
+	addr    string
+	metrics string // PARLEY_METRICS_ADDR, with --metrics-addr
+	done    chan error
 }
 
 // startServe runs the binary's serve command with args against a sandbox of its own
@@ -69,26 +72,39 @@ func startServe(t *testing.T, env []string, args ...string) *serveProcess {
 		_ = p.cmd.Process.Kill()
 		<-p.done
 	})
-	line := make(chan string, 1)
+	want := []string{"PARLEY_SSH_ADDR="}
+	if slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--metrics-addr") }) {
+		want = append(want, "PARLEY_METRICS_ADDR=")
+	}
+	lines := make(chan string, len(want))
 	go func() {
 		sc := bufio.NewScanner(out)
-		if sc.Scan() {
-			line <- sc.Text()
+		for range want {
+			if !sc.Scan() {
+				break
+			}
+			lines <- sc.Text()
 		}
-		close(line)
+		close(lines)
 		_, _ = io.Copy(io.Discard, out)
 	}()
-	select {
-	case l, ok := <-line:
-		if !ok {
-			t.Fatalf("parley serve printed nothing; stderr:\n%s", p.stderr.String())
+	for _, prefix := range want {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("parley serve printed no %s line; stderr:\n%s", prefix, p.stderr.String())
+			}
+			if !shellSafe.MatchString(l) || !strings.HasPrefix(l, prefix) {
+				t.Fatalf("stdout line %q is not %shost:port for eval", l, prefix)
+			}
+			if prefix == "PARLEY_SSH_ADDR=" {
+				p.addr = strings.TrimPrefix(l, prefix)
+			} else {
+				p.metrics = strings.TrimPrefix(l, prefix)
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatalf("parley serve did not start; stderr:\n%s", p.stderr.String())
 		}
-		if !shellSafe.MatchString(l) || !strings.HasPrefix(l, "PARLEY_SSH_ADDR=") {
-			t.Fatalf("stdout line %q is not PARLEY_SSH_ADDR=host:port for eval", l)
-		}
-		p.addr = strings.TrimPrefix(l, "PARLEY_SSH_ADDR=")
-	case <-time.After(60 * time.Second):
-		t.Fatalf("parley serve did not start; stderr:\n%s", p.stderr.String())
 	}
 	return p
 }
@@ -224,7 +240,13 @@ func TestServeCommand(t *testing.T) {
 	benEntry := fmt.Sprintf("- name: Ben\n  key: %s\n  role: viewer\n", benKey)
 	write(annaEntry + benEntry)
 	env := environ(hubVars(dir, run, info))
-	p := startServe(t, env, "--addr", "127.0.0.1:0", "--users", users, "--log-format", "json")
+	p := startServe(t, env, "--addr", "127.0.0.1:0", "--users", users, "--log-format", "json", "--metrics-addr", "127.0.0.1:0")
+	if code, body := httpGet(t, "http://"+p.metrics+"/healthz"); code != 200 || !strings.HasPrefix(body, "ok: ") {
+		t.Errorf("/healthz: %d %q", code, body)
+	}
+	if code, body := httpGet(t, "http://"+p.metrics+"/metrics"); code != 200 || !strings.Contains(body, "parley_hub_sessions{role=\"agent\"} 0") {
+		t.Errorf("/metrics: %d %.300q", code, body)
+	}
 
 	hostKey := filepath.Join(dir, "data", "parley", "hub_host_ed25519_key")
 	audit := filepath.Join(dir, "state", "parley", "audit.jsonl")
@@ -271,6 +293,9 @@ func TestServeCommand(t *testing.T) {
 	}
 	if !strings.Contains(benOut.String(), "\x1b[?1049l") {
 		t.Error("Ben's terminal was not taken off the alternate screen")
+	}
+	if strings.Contains(p.stderr.String(), info.CustomerToken) {
+		t.Error("the hub's log has the token")
 	}
 	if !logged(t, p.stderr.String(), "stopped") {
 		t.Errorf("stderr:\n%s", p.stderr.String())
@@ -337,7 +362,7 @@ func TestServeRefusesABadUsersFile(t *testing.T) {
 // relative paths are read from the config file's directory.
 func TestServeSettingsPrecedence(t *testing.T) {
 	env := writeTestConfig(t, "serve:\n  addr: 0.0.0.0:2300\n  users: team.yaml\n  max_sessions: 7\n  idle_timeout: 2h\n  audit_log: /var/log/a.jsonl\n"+
-		"  no_session_timeout: 10s\n  max_handshakes: 9\n  log_format: json\n")
+		"  no_session_timeout: 10s\n  max_handshakes: 9\n  log_format: json\n  metrics_addr: 127.0.0.1:9470\n")
 	s, err := resolveSettings(context.Background(), &globalFlags{}, mapEnv(env))
 	if err != nil {
 		t.Fatal(err)
@@ -352,7 +377,8 @@ func TestServeSettingsPrecedence(t *testing.T) {
 	want := serveSettings{addr: "0.0.0.0:2300", users: filepath.Join(cfgDir, "team.yaml"), auditLog: "/var/log/a.jsonl",
 		hostKey:     filepath.Join(env["HOME"], ".local", "share", "parley", "hub_host_ed25519_key"),
 		maxSessions: 7, idleTimeout: 2 * time.Hour, connRate: serve.DefaultConnPerMinute,
-		noSessionTimeout: 10 * time.Second, maxHandshakes: 9, handshakeRate: serve.DefaultHandshakeRate, logFormat: "json"}
+		noSessionTimeout: 10 * time.Second, maxHandshakes: 9, handshakeRate: serve.DefaultHandshakeRate, logFormat: "json",
+		metricsAddr: "127.0.0.1:9470"}
 	if got != want {
 		t.Errorf("from the config file:\n got %+v\nwant %+v", got, want)
 	}
@@ -385,6 +411,7 @@ func TestServeSettingsPrecedence(t *testing.T) {
 		"--max-handshakes: 0 is out of range (1 to 10000)":            func(f *serveFlags) { f.maxHandshakes = 0 },
 		"--handshake-rate: -9223372036854775808 is out of range":      func(f *serveFlags) { f.handshakeRate = math.MinInt64 },
 		`--log-format: "logfmt" is not a log format (text or json)`:   func(f *serveFlags) { f.logFormat = "logfmt" },
+		`--metrics-addr: ":9470" names no host`:                       func(f *serveFlags) { f.metricsAddr = ":9470" },
 	} {
 		bad = defaults
 		set(&bad)
@@ -434,4 +461,19 @@ func logged(t *testing.T, stderr, msg string, kv ...string) bool {
 		}
 	}
 	return false
+}
+
+// httpGet is the status and body of a GET of url.
+func httpGet(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(body)
 }

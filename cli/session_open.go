@@ -25,7 +25,7 @@ func openSession(ctx context.Context, g *globalFlags, stderr io.Writer) (*sessio
 	if err != nil {
 		return nil, err
 	}
-	sess, err := sessionFor(ctx, s, stderr, dl, waitNotices(stderr), 0)
+	sess, err := sessionFor(ctx, s, stderr, dl, waitNotices(stderr), nil, 0)
 	if err != nil {
 		_ = dl.close()
 		return nil, err
@@ -35,15 +35,22 @@ func openSession(ctx context.Context, g *globalFlags, stderr io.Writer) (*sessio
 }
 
 // sessionFor builds the session of resolved settings: the embedded sandbox in demo mode,
-// else the configured API with the token from env, keyring or file.
-func sessionFor(ctx context.Context, s Settings, stderr io.Writer, dl *debugLog, onEvent func(client.Event), cacheTTL time.Duration) (*session, error) {
+// else the configured API with the token from env, keyring or file. Its client's events
+// and requests go to the debug log, then to onEvent and onRequest (nil: nowhere else).
+func sessionFor(ctx context.Context, s Settings, stderr io.Writer, dl *debugLog, onEvent func(client.Event),
+	onRequest func(client.RequestInfo), cacheTTL time.Duration) (*session, error) {
 	cfg := clientConfig{Version: s.Version, BaseURL: s.BaseURL, OrgID: s.OrganizationID, OperatorID: s.OperatorID,
 		Demo: s.Demo, OnEvent: func(e client.Event) {
 			dl.event(e)
 			if onEvent != nil {
 				onEvent(e)
 			}
-		}, OnRequest: dl.request, CacheTTL: cacheTTL, Timeout: s.RequestTimeout,
+		}, OnRequest: func(r client.RequestInfo) {
+			dl.request(r)
+			if onRequest != nil {
+				onRequest(r)
+			}
+		}, CacheTTL: cacheTTL, Timeout: s.RequestTimeout,
 		LedgerDir: s.LedgerDir, OnLedgerError: func(err error) { dl.log.Warn("ledger", "problem", err.Error()) }}
 	if proc := processFrom(ctx); proc != nil {
 		cfg.Recover = proc.Recover

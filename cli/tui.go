@@ -72,7 +72,7 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 		return err
 	}
 	defer func() { _ = dl.close() }()
-	sess, err := sessionFor(ctx, s, stderr, dl, onEvent, responseCacheTTL)
+	sess, err := sessionFor(ctx, s, stderr, dl, onEvent, nil, responseCacheTTL)
 	if err != nil {
 		return err
 	}

@@ -148,6 +148,10 @@ type RequestInfo struct {
 	// Joined: a GET answered by an identical one in flight at the same time; nothing was
 	// sent for it.
 	Joined bool
+	// Bypassed: a GET that did not ask the client's memory (Fresh without Within: the
+	// user's r, a poll). A GET sent or joined without it is one the memory could not
+	// answer.
+	Bypassed bool
 }
 
 // EventKind tells what an Event reports.
@@ -496,8 +500,7 @@ func (c *Client) get(ctx context.Context, req request, u *url.URL, fam Family, o
 	// A Fresh GET (the user asked for it now: r) sends its own: the one in flight started
 	// before it was asked for, and may hang on a broken connection until it times out.
 	// With Within the caller takes an answer that old, and an answer in flight is newer.
-	_, within := withinOf(ctx)
-	own := isFresh(ctx) && !within
+	own := bypassesMemory(ctx)
 	for {
 		f, lead := c.flights.join(key, own)
 		if lead {
@@ -507,14 +510,20 @@ func (c *Client) get(ctx context.Context, req request, u *url.URL, fam Family, o
 		case <-f.done:
 		case <-ctx.Done():
 			err := c.waitErr(ctx, req.method, u, joined)
-			c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Joined: true, Err: err})
+			c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Joined: true, Err: err, Bypassed: own})
 			return 0, err
 		}
 		if f.abandoned {
 			continue // its sender gave up, not this caller: ask again
 		}
-		return c.follow(req.method, u, fam, out, f)
+		return c.follow(req.method, u, fam, out, f, own)
 	}
+}
+
+// bypassesMemory reports a GET of ctx that does not ask the memory: Fresh without Within.
+func bypassesMemory(ctx context.Context) bool {
+	_, within := withinOf(ctx)
+	return isFresh(ctx) && !within
 }
 
 // lead sends the GET of flight f for every caller that joins it, and lets them know.
@@ -533,10 +542,12 @@ func (c *Client) lead(ctx context.Context, req request, u *url.URL, fam Family, 
 }
 
 // follow is the answer of a caller that joined flight f: its own decoding of the answer
-// the sender received (so that nothing decoded is shared), or the sender's error.
-func (c *Client) follow(method string, u *url.URL, fam Family, out checker, f *flight) (int, error) {
+// the sender received (so that nothing decoded is shared), or the sender's error. bypassed:
+// the caller did not ask the memory (RequestInfo.Bypassed).
+func (c *Client) follow(method string, u *url.URL, fam Family, out checker, f *flight, bypassed bool) (int, error) {
 	if !f.answered {
-		c.logRequest(RequestInfo{Method: method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: f.status, Joined: true, Err: f.err})
+		c.logRequest(RequestInfo{Method: method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: f.status, Joined: true, Err: f.err,
+			Bypassed: bypassed})
 		return f.status, f.err
 	}
 	var err error
@@ -545,7 +556,8 @@ func (c *Client) follow(method string, u *url.URL, fam Family, out checker, f *f
 			err = c.redactBad(err)
 		}
 	}
-	c.logRequest(RequestInfo{Method: method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: f.status, Joined: true, Err: err})
+	c.logRequest(RequestInfo{Method: method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: f.status, Joined: true, Err: err,
+		Bypassed: bypassed})
 	if err != nil {
 		return f.status, err
 	}
@@ -620,7 +632,7 @@ func (c *Client) send(ctx context.Context, req request, u *url.URL, fam Family, 
 			}
 		}
 		c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: status,
-			Duration: time.Since(started), Attempt: attempt, Err: c.redact(err)})
+			Duration: time.Since(started), Attempt: attempt, Err: c.redact(err), Bypassed: !write && bypassesMemory(ctx)})
 		if err == nil && status < 400 {
 			if write {
 				c.forget() // before the answer is taken in: an edit's answer is the newest

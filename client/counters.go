@@ -40,6 +40,10 @@ func (f Family) Metric() Metric {
 	return Metric(strings.TrimPrefix(string(f), analyticsPrefix))
 }
 
+// FamilyOfPath is the family a request to path counts in (FamilyOther for a path of
+// neither API); the path may carry the base URL's path before /api/um/.
+func FamilyOfPath(path string) Family { return familyOf(path) }
+
 // familyOf maps a request path (with or without a base path prefix) to its family.
 func familyOf(path string) Family {
 	if i := strings.LastIndex(path, "/api/um/"); i >= 0 { // the base path may contain /api/um/ too

@@ -270,3 +270,39 @@ func TestAFreshGETDoesNotJoinOneInFlight(t *testing.T) {
 		t.Fatalf("%d requests, want the hanging one and the Fresh one's own", n)
 	}
 }
+
+// Each GET's RequestInfo says what the memory did: a read it could not answer is sent
+// (not Bypassed), one it holds is Cached, and a Fresh read that does not ask it is sent
+// Bypassed; a Fresh read that takes an answer a minute old (Within) asks it.
+func TestRequestInfoSaysWhetherTheMemoryWasAsked(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) { writeJSON(w, http.StatusOK, twoRows) })
+	var infos []RequestInfo
+	c, _ := newTestClient(t, rec.base(), func(c *Config) {
+		c.CacheTTL = time.Minute
+		c.OnRequest = func(r RequestInfo) { infos = append(infos, r) }
+	})
+	list := func(ctx context.Context) {
+		t.Helper()
+		if _, err := c.ListConversations(ctx, ConversationListOptions{ListOptions: ListOptions{Limit: 100}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list(bg())
+	list(bg())
+	list(Fresh(bg()))
+	list(Fresh(Poll(bg())))
+	list(Within(Fresh(bg()), time.Minute))
+	type seen struct{ cached, bypassed bool }
+	want := []seen{{false, false}, {true, false}, {false, true}, {false, true}, {true, false}}
+	if len(infos) != len(want) {
+		t.Fatalf("%d request infos, want %d: %+v", len(infos), len(want), infos)
+	}
+	for i, w := range want {
+		if got := (seen{infos[i].Cached, infos[i].Bypassed}); got != w {
+			t.Errorf("read %d: cached %v, bypassed %v; want %+v", i, got.cached, got.bypassed, w)
+		}
+	}
+	if n := rec.count(); n != 3 {
+		t.Errorf("%d requests sent, want 3", n)
+	}
+}

@@ -27,10 +27,12 @@ const (
 	ServeHandshakeRate    = "handshake_rate"
 	// ServeLogFormat is how the hub writes its log: text or json.
 	ServeLogFormat = "log_format"
+	// ServeMetricsAddr is where the hub serves /metrics and /healthz (off when not set).
+	ServeMetricsAddr = "metrics_addr"
 )
 
 var serveKeys = []string{ServeAddr, ServeUsers, ServeHostKey, ServeAuditLog, ServeMaxSessions, ServeIdleTimeout, ServeConnRate,
-	ServeNoSessionTimeout, ServeMaxHandshakes, ServeHandshakeRate, ServeLogFormat}
+	ServeNoSessionTimeout, ServeMaxHandshakes, ServeHandshakeRate, ServeLogFormat, ServeMetricsAddr}
 
 // LogFormats are the formats of the hub's log: records as key=value text, or one JSON
 // object a line.
@@ -68,6 +70,8 @@ type Serve struct {
 	HandshakeRate int
 	// LogFormat is the format of the hub's log (one of LogFormats).
 	LogFormat string
+	// MetricsAddr is where the hub serves /metrics and /healthz ("": nowhere).
+	MetricsAddr string
 	// Lines maps each key of the section to its line in the file.
 	Lines map[string]int
 }
@@ -172,6 +176,11 @@ func (s *Serve) set(name, text string) error {
 			return err
 		}
 		s.IdleTimeout = d
+	case ServeMetricsAddr:
+		if err := CheckMetricsAddr(text); err != nil {
+			return err
+		}
+		s.MetricsAddr = text
 	case ServeLogFormat:
 		f, err := ParseLogFormat(text)
 		if err != nil {
@@ -197,6 +206,23 @@ func CheckListenAddr(s string) error {
 	}
 	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
 		return fmt.Errorf("%q is not a port number", port)
+	}
+	return nil
+}
+
+// CheckMetricsAddr checks the address of the hub's metrics: host:port (CheckListenAddr)
+// with the host written out. A missing host (":9470") would listen on every interface
+// without saying so, and /metrics asks for no credentials: the address must say
+// 127.0.0.1 (this machine only) or, to let another machine scrape, the address to listen
+// on (0.0.0.0, an interface's address, a name).
+func CheckMetricsAddr(s string) error {
+	if err := CheckListenAddr(s); err != nil {
+		return err
+	}
+	host, port, _ := net.SplitHostPort(s)
+	if host == "" {
+		return fmt.Errorf("%q names no host: it would listen on every interface, and /metrics asks for no credentials; "+
+			"write 127.0.0.1:%s for this machine only, or 0.0.0.0:%s to let other machines scrape it", s, port, port)
 	}
 	return nil
 }

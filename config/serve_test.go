@@ -23,6 +23,7 @@ serve:
   max_handshakes: 16
   handshake_rate: 90
   log_format: JSON
+  metrics_addr: 127.0.0.1:9470
 `
 	c, err := Parse([]byte(data), "c.yaml")
 	if err != nil {
@@ -30,9 +31,9 @@ serve:
 	}
 	want := Serve{Addr: "0.0.0.0:2222", Users: "team/users.yaml", HostKey: "~/keys/hub", AuditLog: "/var/log/parley-audit.jsonl",
 		MaxSessions: 20, IdleTimeout: 90 * time.Minute, ConnRate: 12, NoSessionTimeout: 45 * time.Second, MaxHandshakes: 16, HandshakeRate: 90,
-		LogFormat: "json",
+		LogFormat: "json", MetricsAddr: "127.0.0.1:9470",
 		Lines: map[string]int{"addr": 3, "users": 4, "host_key": 5, "audit_log": 6, "max_sessions": 7, "idle_timeout": 8, "conn_rate": 9,
-			"no_session_timeout": 10, "max_handshakes": 11, "handshake_rate": 12, "log_format": 13}}
+			"no_session_timeout": 10, "max_handshakes": 11, "handshake_rate": 12, "log_format": 13, "metrics_addr": 14}}
 	if !reflect.DeepEqual(c.Serve, want) {
 		t.Fatalf("serve section\n got %+v\nwant %+v", c.Serve, want)
 	}
@@ -60,6 +61,7 @@ func TestParseServeProblemsCarryLines(t *testing.T) {
   max_handshakes: -9223372036854775808
   handshake_rate: 9223372036854775807
   log_format: xml
+  metrics_addr: :9470
 `
 	_, err := Parse([]byte(data), "c.yaml")
 	if err == nil {
@@ -77,6 +79,7 @@ func TestParseServeProblemsCarryLines(t *testing.T) {
 		`c.yaml:10: serve: max_handshakes: -9223372036854775808 is out of range (1 to 10000)`,
 		`c.yaml:11: serve: handshake_rate: 9223372036854775807 is out of range (1 to 6000)`,
 		`c.yaml:12: serve: log_format: "xml" is not a log format (text or json)`,
+		`c.yaml:13: serve: metrics_addr: ":9470" names no host: it would listen on every interface`,
 	} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error\n%s\ndoes not contain\n%s", err, w)
@@ -107,5 +110,24 @@ func TestSetKeepsTheServeSection(t *testing.T) {
 	}
 	if _, err := Set(path, Setting{KeyServe, "x"}); err == nil {
 		t.Error("Set(serve) accepted")
+	}
+}
+
+// The metrics address must name its host; any host written out is taken (the log says
+// when it is not this machine only).
+func TestCheckMetricsAddr(t *testing.T) {
+	for _, ok := range []string{"127.0.0.1:9470", "[::1]:0", "localhost:9470", "0.0.0.0:9470", "10.0.4.2:9470", "hub.internal:9470"} {
+		if err := CheckMetricsAddr(ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for bad, want := range map[string]string{
+		":9470":          "write 127.0.0.1:9470 for this machine only, or 0.0.0.0:9470",
+		"9470":           "is not host:port",
+		"127.0.0.1:http": "is not a port number",
+	} {
+		if err := CheckMetricsAddr(bad); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", bad, err, want)
+		}
 	}
 }

@@ -110,6 +110,7 @@ const example = `# parley configuration
 #   max_handshakes: 64              # handshakes in progress at once (one address: an eighth)
 #   handshake_rate: 300             # connections per minute all addresses together may open
 #   log_format: text                # the log on stderr: text (key=value) or json
+#   metrics_addr: 127.0.0.1:9470    # /metrics and /healthz (off when not set)
 `
 
 // Example returns the commented example config file.

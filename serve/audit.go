@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -63,7 +64,16 @@ type Audit struct {
 	onFail func(error)
 	// torn: the file may end inside a line (found so at open, or a write failed): the next
 	// line starts with a newline of its own.
-	torn bool
+	torn  bool
+	lines atomic.Int64 // lines written
+}
+
+// Lines is how many lines were written since the log was opened.
+func (a *Audit) Lines() int64 {
+	if a == nil {
+		return 0
+	}
+	return a.lines.Load()
 }
 
 // OpenAudit opens (creating, mode 0600) the audit log at path for appending; a file that
@@ -146,12 +156,16 @@ func (a *Audit) Record(w Write) {
 	case n > 0:
 		a.torn = true // what was written of it ends inside a line
 	}
-	if err != nil && a.failed == nil {
-		a.failed = err
-		if a.onFail != nil {
-			a.onFail(errors.Join(errors.New("the audit log could not be written"), err))
+	if err != nil {
+		if a.failed == nil {
+			a.failed = err
+			if a.onFail != nil {
+				a.onFail(errors.Join(errors.New("the audit log could not be written"), err))
+			}
 		}
+		return
 	}
+	a.lines.Add(1)
 }
 
 // mask hides the token in s.

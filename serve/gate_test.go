@@ -22,25 +22,26 @@ func TestGateFollowsTheRoles(t *testing.T) {
 		method, path string
 		operator     int64
 		refused      string // "" = allowed
+		kind         string // the refusal's kind (parley_write_refusals_total's reason)
 	}{
-		{"viewer: topics", viewer, "PATCH", base + "/conversations/5/", own, "a viewer cannot change anything"},
-		{"viewer: note", viewer, "POST", base + "/notes/", own, "a viewer cannot change anything"},
-		{"viewer: own away", viewer, "PATCH", base + "/operators/7/away/", own, "a viewer cannot change anything"},
-		{"agent: topics as self", agent, "PATCH", base + "/conversations/5/", own, ""},
-		{"agent: note as self", agent, "POST", base + "/notes/", own, ""},
-		{"agent: delete contacts as self", agent, "DELETE", base + "/contact_identities/", own, ""},
-		{"agent: topics as another", agent, "PATCH", base + "/conversations/5/", other, "an agent acts only as their own operator (7)"},
-		{"agent: without an operator", agent, "PATCH", base + "/conversations/5/", 0, "an agent acts only as their own operator (7)"},
-		{"agent: own away", agent, "PATCH", base + "/operators/7/away/", own, ""},
-		{"agent: another's away", agent, "PATCH", base + "/operators/8/away/", own, "an agent sets only their own away status"},
-		{"agent: edit an operator", agent, "PATCH", base + "/operators/8/", own, "an agent cannot change operators"},
-		{"agent: edit self", agent, "PATCH", base + "/operators/7/", own, "an agent cannot change operators"},
-		{"agent: delete an operator", agent, "DELETE", base + "/operators/8/", own, "an agent cannot change operators"},
-		{"agent: post to operators", agent, "POST", base + "/operators/", own, "an agent cannot change operators"},
-		{"supervisor: as self", super, "PATCH", base + "/conversations/5/", own, ""},
-		{"supervisor: as another operator of the organization", super, "PATCH", base + "/operators/8/away/", other, ""},
-		{"supervisor: as an operator the API does not list", super, "PATCH", base + "/conversations/5/", stranger, "operator 99 is not one of the organization's operators"},
-		{"supervisor: without an operator", super, "PATCH", base + "/conversations/5/", 0, "a supervisor acts as an operator of their organization"},
+		{"viewer: topics", viewer, "PATCH", base + "/conversations/5/", own, "a viewer cannot change anything", refusedViewer},
+		{"viewer: note", viewer, "POST", base + "/notes/", own, "a viewer cannot change anything", refusedViewer},
+		{"viewer: own away", viewer, "PATCH", base + "/operators/7/away/", own, "a viewer cannot change anything", refusedViewer},
+		{"agent: topics as self", agent, "PATCH", base + "/conversations/5/", own, "", ""},
+		{"agent: note as self", agent, "POST", base + "/notes/", own, "", ""},
+		{"agent: delete contacts as self", agent, "DELETE", base + "/contact_identities/", own, "", ""},
+		{"agent: topics as another", agent, "PATCH", base + "/conversations/5/", other, "an agent acts only as their own operator (7)", refusedOtherOperator},
+		{"agent: without an operator", agent, "PATCH", base + "/conversations/5/", 0, "an agent acts only as their own operator (7)", refusedOtherOperator},
+		{"agent: own away", agent, "PATCH", base + "/operators/7/away/", own, "", ""},
+		{"agent: another's away", agent, "PATCH", base + "/operators/8/away/", own, "an agent sets only their own away status", refusedOthersAway},
+		{"agent: edit an operator", agent, "PATCH", base + "/operators/8/", own, "an agent cannot change operators", refusedOperators},
+		{"agent: edit self", agent, "PATCH", base + "/operators/7/", own, "an agent cannot change operators", refusedOperators},
+		{"agent: delete an operator", agent, "DELETE", base + "/operators/8/", own, "an agent cannot change operators", refusedOperators},
+		{"agent: post to operators", agent, "POST", base + "/operators/", own, "an agent cannot change operators", refusedOperators},
+		{"supervisor: as self", super, "PATCH", base + "/conversations/5/", own, "", ""},
+		{"supervisor: as another operator of the organization", super, "PATCH", base + "/operators/8/away/", other, "", ""},
+		{"supervisor: as an operator the API does not list", super, "PATCH", base + "/conversations/5/", stranger, "operator 99 is not one of the organization's operators", refusedUnknownOperator},
+		{"supervisor: without an operator", super, "PATCH", base + "/conversations/5/", 0, "a supervisor acts as an operator of their organization", refusedNoOperator},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,6 +53,8 @@ func TestGateFollowsTheRoles(t *testing.T) {
 				t.Errorf("allowed, want refused with %q", tt.refused)
 			case tt.refused != "" && !strings.Contains(err.Error(), tt.refused):
 				t.Errorf("refused with %q, want %q", err, tt.refused)
+			case tt.refused != "" && refusalKind(err) != tt.kind:
+				t.Errorf("refused as %q, want %q", refusalKind(err), tt.kind)
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -86,6 +87,10 @@ type Options struct {
 	Events *Events
 	// Audit records every write (nil: none).
 	Audit *Audit
+	// Metrics counts what the hub does (nil: nothing); MetricsAddr, when set, is where
+	// Listen opens /metrics and /healthz (port 0 picks a free port).
+	Metrics     *Metrics
+	MetricsAddr string
 	// Logger is the hub's log (the hub's stderr): connections refused or closed, sessions
 	// started and ended, reloads of the users file, internal errors; one record each. nil
 	// logs nothing.
@@ -121,6 +126,9 @@ type Hub struct {
 	tally *tally
 	log   *slog.Logger
 
+	metricsLn  net.Listener
+	metricsSrv *http.Server
+
 	mu          sync.Mutex
 	users       *Users
 	dir         Directory
@@ -129,6 +137,8 @@ type Hub struct {
 	pending     int            // handshakes in progress
 	pendingFrom map[string]int // handshakes in progress by address
 	pollers     map[int64]*poller
+	polled      map[int64]pollOutcome // the last poll of each organization
+	serving     bool                  // Serve has started
 	closing     bool
 	nextID      int64
 	sessionWG   sync.WaitGroup
@@ -184,7 +194,7 @@ func New(o Options) (*Hub, error) {
 		o.Directory = Directory{}
 	}
 	h := &Hub{opts: o, users: o.Users, dir: o.Directory, sessions: map[*session]struct{}{}, pollers: map[int64]*poller{},
-		conns: map[*conn]struct{}{}, pendingFrom: map[string]int{},
+		polled: map[int64]pollOutcome{}, conns: map[*conn]struct{}{}, pendingFrom: map[string]int{},
 		limit: newAddrLimiter(o.ConnPerMinute, o.Now), rate: newRate(o.HandshakeRate), log: o.Logger}
 	h.tally = newTally(h.after, h.record)
 	srv, err := wish.NewServer(
@@ -218,24 +228,62 @@ func New(o Options) (*Hub, error) {
 	if o.Events != nil {
 		o.Events.hub.Store(h)
 	}
+	if o.Metrics != nil {
+		o.Metrics.hub.Store(h)
+	}
 	return h, nil
 }
 
-// Listen opens the hub's address; Serve then takes connections on it.
+// Listen opens the hub's address, and the metrics address when there is one; Serve then
+// takes connections on them.
 func (h *Hub) Listen(ctx context.Context) (net.Addr, error) {
+	if h.opts.MetricsAddr != "" && h.opts.Metrics == nil {
+		return nil, errNoMetrics
+	}
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", h.opts.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", h.opts.Addr, err)
 	}
+	if h.opts.MetricsAddr != "" {
+		mln, err := lc.Listen(ctx, "tcp", h.opts.MetricsAddr)
+		if err != nil {
+			_ = ln.Close()
+			return nil, fmt.Errorf("listen on %s for the metrics: %w", h.opts.MetricsAddr, err)
+		}
+		h.metricsLn = mln
+		h.metricsSrv = &http.Server{Handler: h.opts.Metrics.Handler(), ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute,
+			ErrorLog: slog.NewLogLogger(h.log.Handler(), slog.LevelWarn)}
+	}
 	h.ln = ln
 	return ln.Addr(), nil
+}
+
+// MetricsAddr is where /metrics and /healthz are served (nil without a metrics address,
+// or before Listen).
+func (h *Hub) MetricsAddr() net.Addr {
+	if h.metricsLn == nil {
+		return nil
+	}
+	return h.metricsLn.Addr()
 }
 
 // Serve takes connections until Shutdown; it returns nil after Shutdown.
 func (h *Hub) Serve() error {
 	if h.ln == nil {
 		return errors.New("serve: Listen first")
+	}
+	h.mu.Lock()
+	h.serving = true
+	h.mu.Unlock()
+	if h.metricsSrv != nil {
+		go func() {
+			defer h.recoverIn("the metrics server")
+			if err := h.metricsSrv.Serve(h.metricsLn); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				h.record(slog.LevelError, "the metrics server stopped", slog.String("error", err.Error()))
+			}
+		}()
 	}
 	err := h.srv.Serve(h.ln)
 	h.mu.Lock()
@@ -291,6 +339,11 @@ func (h *Hub) ShutdownFor(ctx context.Context, why string) error {
 	}
 	h.closeConnections(false)
 	h.tally.stop()
+	if h.metricsSrv != nil {
+		err = errors.Join(err, h.metricsSrv.Close())
+	} else if h.metricsLn != nil {
+		err = errors.Join(err, h.metricsLn.Close())
+	}
 	return errors.Join(err, h.srv.Close())
 }
 
@@ -446,6 +499,17 @@ func (h *Hub) Sessions(org int64) int {
 	return n
 }
 
+// SessionsByRole is the number of sessions connected with each role.
+func (h *Hub) SessionsByRole() map[Role]int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := map[Role]int{}
+	for s := range h.sessions {
+		out[s.user.Role]++
+	}
+	return out
+}
+
 // SessionCount is the number of sessions connected.
 func (h *Hub) SessionCount() int {
 	h.mu.Lock()
@@ -551,6 +615,7 @@ func (h *Hub) sessionMiddleware(ssh.Handler) ssh.Handler {
 				if r := recover(); r != nil {
 					h.record(slog.LevelError, "internal error", slog.String("user", u.Name), slog.Int64("session", sess.id),
 						slog.String("in", "the session"), slog.String("error", fmt.Sprint(r)))
+					h.opts.Metrics.panicked(panicSession)
 					_, _ = io.WriteString(s, resetSequence)
 					sess.why = "an internal error ended the session"
 				}
@@ -667,7 +732,13 @@ func (h *Hub) pollerLocked(org int64) *poller {
 
 // deliver hands a poll to every session of its organization.
 func (h *Hub) deliver(r Poll) {
+	if !errors.Is(r.Err, context.Canceled) {
+		h.opts.Metrics.polled(r.Org, r.Err)
+	}
 	h.mu.Lock()
+	if !errors.Is(r.Err, context.Canceled) {
+		h.polled[r.Org] = pollOutcome{at: r.At, err: r.Err}
+	}
 	var to []*session
 	for s := range h.sessions {
 		if s.user.Org == r.Org {
@@ -714,6 +785,7 @@ func (e *Events) Send(ev client.Event) {
 func (h *Hub) recoverIn(where string) {
 	if r := recover(); r != nil {
 		h.record(slog.LevelError, "internal error", slog.String("in", where), slog.String("error", fmt.Sprint(r)))
+		h.opts.Metrics.panicked(panicHub)
 	}
 }
 

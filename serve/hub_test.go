@@ -330,7 +330,9 @@ func TestShutdownBeforeServeEndsServe(t *testing.T) {
 // and the other sessions go on.
 func TestAPanicEndsOneSessionOnly(t *testing.T) {
 	api := startAPI(t)
+	m := NewMetrics()
 	th := startHub(t, api, threeUsers(t, api), func(o *Options) {
+		o.Metrics = m
 		look := o.Look
 		o.Look = func(env []string) Look {
 			for _, kv := range env {
@@ -352,6 +354,9 @@ func TestAPanicEndsOneSessionOnly(t *testing.T) {
 	}
 	if th.logged(t, "internal error", "user", "Clara", "error", "a test panic") != 1 {
 		t.Errorf("the log does not name Clara:\n%s", th.log.String())
+	}
+	if n := gather(t, m).sum(metricPanics, "where", panicSession); n != 1 {
+		t.Errorf("%v panics ending a session counted, want 1", n)
 	}
 	waitFor(t, 5*time.Second, "Sam alone", func() bool { return th.SessionCount() == 1 })
 	sam.press("2")

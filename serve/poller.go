@@ -121,6 +121,13 @@ func (p *poller) key(at time.Time) {
 	}
 }
 
+// isRunning reports whether the poller runs (a session of the organization is connected).
+func (p *poller) isRunning() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.running
+}
+
 // PollEvery is the poller's period now (0 while it does not poll).
 func (p *poller) PollEvery() time.Duration {
 	p.mu.Lock()

@@ -56,6 +56,7 @@ func (h *Hub) runProgram(sess *session) {
 			slog.String("outcome", fmt.Sprintf("the session stopped after %d internal errors within %s; the terminal was restored", st.Count, st.Within)))
 		sess.setWhy("parley stopped after repeated internal errors; the hub's log has the details")
 	case errors.Is(err, tea.ErrProgramPanic):
+		h.opts.Metrics.panicked(panicSession)
 		h.record(slog.LevelError, "internal error", slog.String("user", sess.user.Name), slog.Int64("session", sess.id),
 			slog.String("in", "the session's TUI"), slog.String("error", err.Error()),
 			slog.String("outcome", "the session ended; the terminal was restored"))

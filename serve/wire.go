@@ -2,6 +2,7 @@ package serve
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -33,6 +34,9 @@ func (h *Hub) audit(u User) func(client.RequestInfo) {
 		if errors.As(ri.Err, &re) {
 			w.Reason = re.Reason
 		}
+		if ri.Refused {
+			h.opts.Metrics.refused(refusalKind(ri.Err))
+		}
 		h.opts.Audit.Record(w)
 	}
 }
@@ -57,8 +61,13 @@ func (h *Hub) uiOptions(sess *session, look Look) ui.Options {
 		Team:     team{hub: h, org: u.Org},
 		UserName: u.Name,
 	}
-	if report := h.opts.ReportCrash; report != nil {
-		o.ReportCrash = func(c *ui.Crash) (string, string, error) { return report(u.Name, c) }
+	report := h.opts.ReportCrash
+	o.ReportCrash = func(c *ui.Crash) (string, string, error) {
+		h.opts.Metrics.panicked(panicTUI)
+		if report == nil {
+			return fmt.Sprint(c.Value), "", nil
+		}
+		return report(u.Name, c)
 	}
 	return o
 }
