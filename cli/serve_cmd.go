@@ -113,6 +113,7 @@ func newServeCmd(g *globalFlags) *cobra.Command {
 		},
 	}
 	addServeFlags(cmd.Flags(), &f)
+	cmd.AddCommand(newServeUsersCmd(g))
 	noFiles(cmd, "addr", "max-sessions", "idle-timeout", "conn-rate", "no-session-timeout", "max-handshakes", "handshake-rate")
 	completeValues(cmd, "log-format", config.LogFormats...)
 	noFiles(cmd, "metrics-addr")
@@ -167,23 +168,10 @@ func resolveServe(f serveFlags, changed func(string) bool, s Settings, env func(
 	fromFile(&out.logFormat, c.LogFormat, "log-format", changed)
 	fromFile(&out.metricsAddr, c.MetricsAddr, "metrics-addr", changed)
 	pickPath := func(flag, name string, file string, def func() (string, error)) (string, error) {
-		switch {
-		case flag != "":
-			return flag, nil
-		case file != "":
-			return config.Resolve(file, s.ConfigPath, home), nil
-		}
-		p, err := def()
-		if err != nil {
-			return "", fmt.Errorf("--%s not given and %w", name, err)
-		}
-		return p, nil
+		return settingPath(flag, name, file, s.ConfigPath, home, def)
 	}
 	var err error
-	if out.users, err = pickPath(f.users, "users", c.Users, func() (string, error) {
-		d, err := config.Dir(env)
-		return filepath.Join(d, "users.yaml"), err
-	}); err != nil {
+	if out.users, err = usersPath(f.users, s, env); err != nil {
 		return out, err
 	}
 	if out.hostKey, err = pickPath(f.hostKey, "host-key", c.HostKey, func() (string, error) {
@@ -223,6 +211,31 @@ func resolveServe(f serveFlags, changed func(string) bool, s Settings, env func(
 		}
 	}
 	return out, nil
+}
+
+// settingPath is a file the flag --name names, else the config file's setting file (a
+// path relative to the config file at configPath, or to home with "~/"), else def's.
+func settingPath(flag, name, file, configPath, home string, def func() (string, error)) (string, error) {
+	switch {
+	case flag != "":
+		return flag, nil
+	case file != "":
+		return config.Resolve(file, configPath, home), nil
+	}
+	p, err := def()
+	if err != nil {
+		return "", fmt.Errorf("--%s not given and %w", name, err)
+	}
+	return p, nil
+}
+
+// usersPath is the hub's users file: --users (flag), else the config file's serve: users,
+// else <config dir>/parley/users.yaml.
+func usersPath(flag string, s Settings, env func(string) string) (string, error) {
+	return settingPath(flag, "users", s.Serve.Users, s.ConfigPath, env("HOME"), func() (string, error) {
+		d, err := config.Dir(env)
+		return filepath.Join(d, "users.yaml"), err
+	})
 }
 
 // fromFile puts the config file's value in *v when the flag was not given and the file
@@ -414,10 +427,8 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 	}
 	log.mask.add(sess.token)
 	hubClient := sess.Client
-	users.SetDefaultOrg(hubClient.OrganizationID())
-	lister := operatorLister(hubClient)
 	log.Info("checking the users file against the API", "path", ss.users, "users", len(users.List))
-	dir, err := serve.CheckOperators(ctx, users, lister)
+	dir, err := hubDirectory(ctx, users, hubClient)
 	if err != nil {
 		return err
 	}
@@ -433,7 +444,7 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 	defer func() { _ = audit.Close() }()
 
 	hub, err := serve.New(serve.Options{
-		Client: hubClient, Users: users, Directory: dir, Operators: lister,
+		Client: hubClient, Users: users, Directory: dir, Operators: operatorLister(hubClient),
 		HostKey: signer, Addr: ss.addr, MaxSessions: ss.maxSessions, IdleTimeout: ss.idleTimeout, ConnPerMinute: ss.connRate,
 		NoSessionTimeout: ss.noSessionTimeout, MaxHandshakes: ss.maxHandshakes, HandshakeRate: ss.handshakeRate,
 		Events: events, Audit: audit, Logger: log.Logger, Metrics: metrics, MetricsAddr: ss.metricsAddr,
@@ -524,10 +535,7 @@ func serveHub(ctx context.Context, hub *serve.Hub, ss serveSettings, hups <-chan
 		case <-ctx.Done():
 			return shutdownHub(hub, log, stopReason(stopped()))
 		case <-hups:
-			log.Info("reading the users file again", "path", ss.users, "on", "SIGHUP")
-			if err := hub.Reload(ctx); err != nil {
-				log.Error("the users file was not reloaded; the one in force stays", "path", ss.users, "error", errorLine(err))
-			}
+			_ = hub.Reload(ctx, "SIGHUP") // the hub logs what came of it
 		}
 	}
 }

@@ -61,6 +61,9 @@ type Options struct {
 	Directory Directory
 	// Operators lists an organization's operators for Reload (CheckOperators).
 	Operators OperatorsOf
+	// UsersCheck is how often the hub looks at the users file for a change, which it then
+	// reloads (DefaultUsersCheck; negative: never, SIGHUP only).
+	UsersCheck time.Duration
 
 	HostKey gossh.Signer
 	// Addr is where the hub listens (DefaultAddr; port 0 picks a free port).
@@ -129,6 +132,9 @@ type Hub struct {
 	metricsLn  net.Listener
 	metricsSrv *http.Server
 
+	reloading sync.Mutex // one reload at a time
+	watch     usersWatch
+
 	mu          sync.Mutex
 	users       *Users
 	dir         Directory
@@ -192,6 +198,9 @@ func New(o Options) (*Hub, error) {
 	}
 	if o.Directory == nil {
 		o.Directory = Directory{}
+	}
+	if o.UsersCheck == 0 {
+		o.UsersCheck = DefaultUsersCheck
 	}
 	h := &Hub{opts: o, users: o.Users, dir: o.Directory, sessions: map[*session]struct{}{}, pollers: map[int64]*poller{},
 		polled: map[int64]pollOutcome{}, conns: map[*conn]struct{}{}, pendingFrom: map[string]int{},
@@ -277,6 +286,7 @@ func (h *Hub) Serve() error {
 	h.mu.Lock()
 	h.serving = true
 	h.mu.Unlock()
+	h.watchUsers()
 	if h.metricsSrv != nil {
 		go func() {
 			defer h.recoverIn("the metrics server")
@@ -338,6 +348,7 @@ func (h *Hub) ShutdownFor(ctx context.Context, why string) error {
 		err = fmt.Errorf("sessions still ending: %w", ctx.Err())
 	}
 	h.closeConnections(false)
+	h.stopWatchingUsers()
 	h.tally.stop()
 	if h.metricsSrv != nil {
 		err = errors.Join(err, h.metricsSrv.Close())
@@ -520,12 +531,26 @@ func (h *Hub) SessionCount() int {
 // Reload reads the users file again and checks it against the API. When it is good it
 // replaces the old one: sessions of keys no longer in it, or whose entry changed (role,
 // operator, organization or name), end with a message; the others go on. When it is not,
-// nothing changes and the error says why.
-func (h *Hub) Reload(ctx context.Context) error {
+// nothing changes, and the error (also in the log) says why. on names what asked for it,
+// for the log ("SIGHUP"; the hub's own watch of the file says "a change of the file").
+func (h *Hub) Reload(ctx context.Context, on string) error {
+	h.reloading.Lock()
+	defer h.reloading.Unlock()
+	path := h.currentUsers().Path
+	h.record(slog.LevelInfo, "reading the users file again", slog.String("path", path), slog.String("on", on))
+	if err := h.reload(ctx, path); err != nil {
+		h.record(slog.LevelError, "the users file was not reloaded; the one in force stays", slog.String("path", path),
+			slog.String("error", err.Error()))
+		return err
+	}
+	return nil
+}
+
+// reload is Reload's work.
+func (h *Hub) reload(ctx context.Context, path string) error {
 	if h.opts.Operators == nil {
 		return errors.New("serve: no way to list the operators (Options.Operators)")
 	}
-	path := h.currentUsers().Path
 	users, err := LoadUsers(path)
 	if err != nil {
 		return err

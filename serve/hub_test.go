@@ -245,7 +245,7 @@ func TestReloadEndsTheSessionsOfRemovedKeys(t *testing.T) {
 	if err := os.WriteFile(th.users, []byte(bad), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := th.Reload(context.Background()); err == nil || !strings.Contains(err.Error(), `user 2 ("Eve"): key`) {
+	if err := th.Reload(context.Background(), "a test"); err == nil || !strings.Contains(err.Error(), `user 2 ("Eve"): key`) {
 		t.Fatalf("reload of a bad file: %v", err)
 	}
 	if th.SessionCount() != 2 {
@@ -255,7 +255,7 @@ func TestReloadEndsTheSessionsOfRemovedKeys(t *testing.T) {
 	if err := os.WriteFile(th.users, []byte(usersYAML(ms[1], ms[2])), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := th.Reload(context.Background()); err != nil {
+	if err := th.Reload(context.Background(), "a test"); err != nil {
 		t.Fatal(err)
 	}
 	if code := clara.ended(); code != 1 {

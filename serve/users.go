@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -58,6 +59,9 @@ type User struct {
 type Users struct {
 	Path string
 	List []User
+	// Sum is the SHA-256 of the file's bytes as LoadUsers read them (the hub watches the
+	// file for other bytes).
+	Sum [sha256.Size]byte
 }
 
 // ByKey returns the user whose key is k.
@@ -135,7 +139,12 @@ func LoadUsers(path string) (*Users, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read the users file: %w", err)
 	}
-	return ParseUsers(data, path)
+	u, err := ParseUsers(data, path)
+	if err != nil {
+		return nil, err
+	}
+	u.Sum = sha256.Sum256(data)
+	return u, nil
 }
 
 // ParseUsers reads a users file: a YAML list of entries
