@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -209,6 +210,80 @@ func TestServeHandshakeFlood(t *testing.T) {
 	if testing.Verbose() {
 		t.Logf("the hub's log:\n%s", hub.stderr.String())
 	}
+}
+
+// TestServeFiftySessions is a measurement, not a pass/fail test of its figures: the built
+// hub's resident memory and one session's key latency (a key to the first byte of its
+// answer, j and k in turn) with 1 session connected and with 50, each a real SSH
+// connection at 120×40 on the conversations screen, idle but for the one measured. It
+// prints the machine (CPU model, cores) and its load average, which the figures depend
+// on.
+//
+//	go test -tags e2e -run TestServeFiftySessions -v ./e2e/
+func TestServeFiftySessions(t *testing.T) {
+	const sessions, keys = 50, 100
+	sb := StartSandbox(t, "small")
+	keyPath, pub := sshKey(t, t.TempDir(), "clara")
+	users := fmt.Sprintf("- name: Clara\n  key: %s\n  operator: %s\n  role: agent\n", pub, sb.RestrictedOperatorID)
+	// 50 connections from one address within a minute: more than the default 30 a minute.
+	hub := StartHub(t, sb, users, "serve:\n  conn_rate: 120\n  max_sessions: 60\n")
+	key := signerOf(t, keyPath)
+	pid := hub.cmd.Process.Pid
+
+	term := openCounted(t, hub.Addr, key)
+	term.quiet(time.Second, 30*time.Second)
+	rssOne := rss(t, pid)
+	one := term.latencies(t, keys, 0)
+
+	began := time.Now()
+	for range sessions - 1 {
+		openCounted(t, hub.Addr, key)
+	}
+	opened := time.Since(began)
+	term.quiet(time.Second, 60*time.Second)
+	rssFifty := rss(t, pid)
+	fifty := term.latencies(t, keys, 0)
+	if !term.alive() {
+		t.Fatal("the measured session ended")
+	}
+	if term.unanswered > 0 {
+		t.Errorf("%d keys had no answer within 30 s", term.unanswered)
+	}
+
+	t.Logf("machine: %s, %d cores; load average %s", cpuModel(), runtime.NumCPU(), loadAverage())
+	t.Logf("%d more sessions opened in %s", sessions-1, opened.Round(time.Millisecond))
+	t.Logf("hub resident memory: %.1f MB with 1 session, %.1f MB with %d (%.2f MB per session more)",
+		mb(rssOne), mb(rssFifty), sessions, mb(rssFifty-rssOne)/float64(sessions-1))
+	t.Logf("key to first byte of the answer, median (90th percentile, most) over %d keys:", keys)
+	t.Logf("  1 session:   %s", describe(one))
+	t.Logf("  %d sessions: %s", sessions, describe(fifty))
+}
+
+// cpuModel is the first "model name" of /proc/cpuinfo.
+func cpuModel() string {
+	data, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "unknown CPU"
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown CPU"
+}
+
+// loadAverage is the 1, 5 and 15 minute load averages of /proc/loadavg.
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 // countedTerminal is a session whose output is counted (and its time kept), not drawn.
