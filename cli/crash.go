@@ -31,7 +31,7 @@ type crashLog struct {
 
 	mu      sync.Mutex
 	written int
-	secrets []string
+	secrets secrets
 }
 
 // newCrashLog places the log in the user cache directory; its reports name version.
@@ -44,23 +44,35 @@ func newCrashLog(version string) *crashLog {
 }
 
 // addSecret registers a value that must never be written.
-func (l *crashLog) addSecret(s string) {
-	if s == "" {
-		return
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.secrets = append(l.secrets, s)
-}
+func (l *crashLog) addSecret(s string) { l.secrets.add(s) }
 
 // redact masks every registered secret in s.
-func (l *crashLog) redact(s string) string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, sec := range l.secrets {
-		s = credentials.Redact(s, sec)
+func (l *crashLog) redact(s string) string { return l.secrets.redact(s) }
+
+// secrets are values that must never be written (the API token): a log masks them.
+type secrets struct {
+	mu   sync.Mutex
+	list []string
+}
+
+// add registers a secret ("" is none).
+func (s *secrets) add(secret string) {
+	if secret == "" {
+		return
 	}
-	return s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.list = append(s.list, secret)
+}
+
+// redact is text with every secret masked (credentials.Redact).
+func (s *secrets) redact(text string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, sec := range s.list {
+		text = credentials.Redact(text, sec)
+	}
+	return text
 }
 
 // write records a caught panic and returns its one-line description (secrets masked) and
@@ -89,9 +101,7 @@ func (l *crashLog) write(where string, value any, stack []byte) (summary, path s
 	}
 	report := fmt.Sprintf("%s parley %s: internal error in %s: %s\n\n%s\n",
 		l.now().UTC().Format(time.RFC3339), l.version, where, cause, strings.TrimRight(string(stack), "\n"))
-	for _, sec := range l.secrets {
-		report = credentials.Redact(report, sec)
-	}
+	report = l.secrets.redact(report)
 	// A log that existed with wider permissions is narrowed before the stack goes in.
 	err = f.Chmod(0o600)
 	if err == nil {

@@ -61,11 +61,7 @@ func newServeUsersCmd(g *globalFlags) *cobra.Command {
 		Example: "  parley serve users list --users /etc/parley/users.yaml",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			path, err := f.path(cmd.Context(), g)
-			if err != nil {
-				return err
-			}
-			users, err := serve.LoadUsers(path)
+			users, err := f.load(cmd.Context(), g)
 			if err != nil {
 				return err
 			}
@@ -79,18 +75,14 @@ func newServeUsersCmd(g *globalFlags) *cobra.Command {
 		Example: "  parley serve users check --users /etc/parley/users.yaml",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			path, err := f.path(cmd.Context(), g)
-			if err != nil {
-				return err
-			}
-			users, err := serve.LoadUsers(path)
+			users, err := f.load(cmd.Context(), g)
 			if err != nil {
 				return err
 			}
 			if err := checkAgainstAPI(cmd.Context(), g, users, cmd.ErrOrStderr()); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s: %s, each checked against the API\n", path, plural(len(users.List), "user"))
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: %s, each checked against the API\n", users.Path, plural(len(users.List), "user"))
 			return nil
 		},
 	}
@@ -163,6 +155,15 @@ func (f *usersFlags) path(ctx context.Context, g *globalFlags) (string, error) {
 		return "", err
 	}
 	return usersPath(f.users, s, os.Getenv)
+}
+
+// load reads and checks the users file (without the API).
+func (f *usersFlags) load(ctx context.Context, g *globalFlags) (*serve.Users, error) {
+	path, err := f.path(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	return serve.LoadUsers(path)
 }
 
 // add adds the user of the flags.

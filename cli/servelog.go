@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"sync"
-
-	"github.com/parley-tui/parley/credentials"
 )
 
 // newServeLogger is the hub's log on w: one log/slog record per event, as key=value text
@@ -25,31 +22,8 @@ func newServeLogger(w io.Writer, format string) (*slog.Logger, *logMask) {
 	return slog.New(maskHandler{next: h, mask: m}), m
 }
 
-// logMask is the secrets a log masks.
-type logMask struct {
-	mu      sync.Mutex
-	secrets []string
-}
-
-// add registers a secret ("" is none).
-func (m *logMask) add(secret string) {
-	if secret == "" {
-		return
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.secrets = append(m.secrets, secret)
-}
-
-// text is s with every secret masked (credentials.Redact).
-func (m *logMask) text(s string) string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, sec := range m.secrets {
-		s = credentials.Redact(s, sec)
-	}
-	return s
-}
+// logMask is the secrets a log masks (add registers one).
+type logMask struct{ secrets }
 
 // attr is a with the secrets masked in its value: a string, an error's or any other
 // value's text (then written as text), each attribute of a group.
@@ -57,7 +31,7 @@ func (m *logMask) attr(a slog.Attr) slog.Attr {
 	v := a.Value.Resolve()
 	switch v.Kind() {
 	case slog.KindString:
-		return slog.String(a.Key, m.text(v.String()))
+		return slog.String(a.Key, m.redact(v.String()))
 	case slog.KindGroup:
 		group := v.Group()
 		out := make([]slog.Attr, len(group))
@@ -72,7 +46,7 @@ func (m *logMask) attr(a slog.Attr) slog.Attr {
 		} else {
 			text = fmt.Sprint(v.Any())
 		}
-		if masked := m.text(text); masked != text {
+		if masked := m.redact(text); masked != text {
 			return slog.String(a.Key, masked)
 		}
 		if _, ok := v.Any().(error); ok {
@@ -91,7 +65,7 @@ type maskHandler struct {
 func (h maskHandler) Enabled(ctx context.Context, l slog.Level) bool { return h.next.Enabled(ctx, l) }
 
 func (h maskHandler) Handle(ctx context.Context, r slog.Record) error {
-	out := slog.NewRecord(r.Time, r.Level, h.mask.text(r.Message), r.PC)
+	out := slog.NewRecord(r.Time, r.Level, h.mask.redact(r.Message), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(h.mask.attr(a))
 		return true

@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -142,11 +141,11 @@ func TestMetricsTellWhatHappened(t *testing.T) {
 	api := startAPI(t)
 	m := NewMetrics()
 	timer := newManualTimer()
-	var audit bytes.Buffer
+	audit := &syncBuffer{}
 	ms := threeUsers(t, api)
 	_, newest := firstPage(t, api)
 	th := startHub(t, api, ms, withTimer(timer), withMetrics(m, api.meteredClient(t, api.run.URL, m)),
-		func(o *Options) { o.Audit = NewAudit(&syncWriter{w: &audit}, api.info.CustomerToken) })
+		func(o *Options) { o.Audit = NewAudit(audit, api.info.CustomerToken) })
 	before := th.scrape(t)
 	mark := len(api.log.lines(t))
 	if n := before.sum(metricSessions); n != 0 {
@@ -159,12 +158,7 @@ func TestMetricsTellWhatHappened(t *testing.T) {
 	for _, term := range []*terminal{clara, sam, vic} {
 		term.waitText(fmt.Sprintf("#%d", newest)) // the list's first page is in
 	}
-	clara.press("t")
-	clara.waitText("Topics of conversation")
-	clara.press("\t")
-	clara.press("Escalated")
-	clara.press("\r")
-	clara.waitText("Topics saved")
+	clara.setTopic("Escalated")
 	timer.fire() // one shared poll
 	waitFor(t, 10*time.Second, "the poll's answer", func() bool { return th.scrape(t).sum(metricPolls, "outcome", "answered") == 1 })
 	// A write the role refuses, as a session's client sends it: Vic is a viewer.
@@ -254,18 +248,6 @@ func TestMetricsTellWhatHappened(t *testing.T) {
 	}
 }
 
-// syncWriter is a writer for two goroutines.
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
-}
-
 // switchProxy passes TCP connections to target while it is on; switched off, it closes
 // every connection and refuses new ones (the API stops answering), and switched on again it
 // listens on the same address.
@@ -349,16 +331,7 @@ func TestHealthFollowsTheAPI(t *testing.T) {
 	if ok, why := th.Health(); ok || why != "the hub is not serving yet" {
 		t.Errorf("before Serve: %v %q", ok, why)
 	}
-	served := make(chan error, 1)
-	go func() { served <- th.Serve() }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := th.Shutdown(ctx); err != nil {
-			t.Errorf("shut the hub down: %v", err)
-		}
-		<-served
-	})
+	th.serve(t)
 	waitFor(t, 5*time.Second, "the hub serving", func() bool { code, _ := th.health(t); return code == http.StatusOK })
 	vic := open(t, th.dial(t, "Vic"), "Vic", 80, 24)
 	vic.waitText("conversations")

@@ -145,6 +145,13 @@ func listenHub(t testing.TB, api *testAPI, ms []*member, opts ...hubOption) *tes
 func startHub(t testing.TB, api *testAPI, ms []*member, opts ...hubOption) *testHub {
 	t.Helper()
 	th := listenHub(t, api, ms, opts...)
+	th.serve(t)
+	return th
+}
+
+// serve runs the hub (Serve) until the test ends, then shuts it down.
+func (th *testHub) serve(t testing.TB) {
+	t.Helper()
 	served := make(chan error, 1)
 	go func() { served <- th.Serve() }()
 	t.Cleanup(func() {
@@ -162,7 +169,6 @@ func startHub(t testing.TB, api *testAPI, ms []*member, opts ...hubOption) *test
 			t.Error("Serve still running 10s after Shutdown")
 		}
 	})
-	return th
 }
 
 // dial connects with the member's key.
@@ -272,6 +278,18 @@ func (term *terminal) press(keys string) {
 	if _, err := io.WriteString(term.in, keys); err != nil {
 		term.t.Fatalf("%s: type %q: %v", term.name, keys, err)
 	}
+}
+
+// setTopic sets topic on the conversation under the cursor (t, the topics form) and waits
+// for it to be saved.
+func (term *terminal) setTopic(topic string) {
+	term.t.Helper()
+	term.press("t")
+	term.waitText("Topics of conversation")
+	term.press("\t")
+	term.press(topic)
+	term.press("\r")
+	term.waitText("Topics saved")
 }
 
 // ended waits for the session to end and returns its exit status.

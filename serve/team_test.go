@@ -33,12 +33,7 @@ func TestAnEditShowsInTheOtherSessionAfterOneSharedPoll(t *testing.T) {
 	sam.waitText(fmt.Sprintf("#%d", first.ID))
 	sam.waitText("2 connected")
 
-	clara.press("t")
-	clara.waitText("Topics of conversation")
-	clara.press("\t")
-	clara.press("Escalated")
-	clara.press("\r")
-	clara.waitText("Topics saved")
+	clara.setTopic("Escalated")
 	if strings.Contains(sam.screen(), "Escalated") {
 		t.Fatal("Sam's list shows the edit before any poll")
 	}
