@@ -71,9 +71,10 @@ as any operator of their organization.
 
 On start the users file is checked (each entry's key, role and operator, the operators
 against the API's list of each organization) and nothing starts while an entry is wrong.
-SIGHUP reads it again without dropping sessions: a session whose key was removed (or whose
-entry changed) ends with a message. SIGINT and SIGTERM end every session, each terminal
-restored.
+The hub reads it again when it changes (it looks every 2 s; parley serve users add and
+remove change it) or on SIGHUP, without dropping sessions: a session whose key was removed
+(or whose entry changed) ends with a message. SIGINT and SIGTERM end every session, each
+terminal restored.
 
 It prints one line for eval, PARLEY_SSH_ADDR=host:port, when it listens. Its log goes to
 stderr, one record per event (--log-format text or json): each session started and ended

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/internal/sat"
 	"github.com/parley-tui/parley/views/common"
 )
 
@@ -290,13 +291,10 @@ func (c hubCollector) budget(h *Hub, gauge func(*prometheus.Desc, float64, ...st
 	}
 }
 
-// budgetLeft is the daily limit minus used, never below 0 (used comes from a file: any
-// int, which the subtraction must not overflow with).
+// budgetLeft is the daily limit minus used, from 0 to the limit (used comes from a file:
+// any int, which the subtraction saturates for).
 func budgetLeft(used int) int {
-	if used < 0 || used >= common.APIDailyLimit {
-		return 0
-	}
-	return common.APIDailyLimit - used
+	return min(common.APIDailyLimit, max(0, sat.Sub(common.APIDailyLimit, used)))
 }
 
 // errNoMetrics is Listen's error for a metrics address without Metrics.

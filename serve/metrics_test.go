@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -427,5 +428,16 @@ func TestATUIPanicIsCounted(t *testing.T) {
 	}
 	if n := gather(t, m).sum(metricPanics, "where", panicTUI); n != 1 {
 		t.Errorf("%v panics of a TUI counted, want 1", n)
+	}
+}
+
+// The budget left never wraps and stays within the limit: a count from the ledger's file
+// can be any int.
+func TestBudgetLeftNeverWraps(t *testing.T) {
+	for used, want := range map[int]int{0: common.APIDailyLimit, 4999: 1, 5000: 0, 7000: 0, math.MaxInt: 0,
+		math.MinInt: common.APIDailyLimit, -1: common.APIDailyLimit} {
+		if got := budgetLeft(used); got != want {
+			t.Errorf("budgetLeft(%d) = %d, want %d", used, got, want)
+		}
 	}
 }

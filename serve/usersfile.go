@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/parley-tui/parley/internal/atomicfile"
 )
 
 // Entry is a user as `parley serve users add` writes it into the users file.
@@ -184,46 +186,28 @@ func (f *UsersFile) Bytes() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Save writes the file back: beside it first, then renamed over it, so that the hub (which
-// watches the file) reads the old file or the new one, never a part. The new file keeps the
-// old one's permissions and, where the system lets it, its owner and group; a file made
-// anew is readable by its owner only (0600).
+// Save writes the file back: beside it first, then renamed over it (atomicfile), so that
+// the hub (which watches the file) reads the old file or the new one, never a part. The new
+// file keeps the old one's permissions and, where the system lets it, its owner and group;
+// a file made anew is readable by its owner only (0600).
 func (f *UsersFile) Save() error {
 	data, err := f.Bytes()
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(f.Path), "."+filepath.Base(f.Path)+".*")
+	err = atomicfile.WriteWith(f.Path, "."+filepath.Base(f.Path)+".*", data, func(tmp *os.File) error {
+		if err := tmp.Chmod(f.mode); err != nil {
+			return fmt.Errorf("keep its mode: %w", err)
+		}
+		if f.exists {
+			if err := sameOwner(tmp, f.info); err != nil {
+				return fmt.Errorf("keep its owner: %w", err)
+			}
+		}
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("write the users file: %w", err)
+		return fmt.Errorf("write the users file %s: %w", f.Path, err)
 	}
-	done := false
-	defer func() {
-		if !done {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("write the users file: %w", err)
-	}
-	if err := tmp.Chmod(f.mode); err != nil {
-		return fmt.Errorf("write the users file: %w", err)
-	}
-	if f.exists {
-		if err := sameOwner(tmp, f.info); err != nil {
-			return fmt.Errorf("write the users file: keep its owner: %w", err)
-		}
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write the users file: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write the users file: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), f.Path); err != nil {
-		return fmt.Errorf("write the users file: %w", err)
-	}
-	done = true
 	return nil
 }

@@ -19,7 +19,12 @@ import (
 // Write replaces path with data. The temporary file is created in path's directory with
 // os.CreateTemp's pattern (mode 0600, which the file keeps) and removed when anything
 // fails; the error says which step did.
-func Write(path, pattern string, data []byte) (err error) {
+func Write(path, pattern string, data []byte) error { return WriteWith(path, pattern, data, nil) }
+
+// WriteWith is Write with prepare (when not nil) called on the temporary file once data is
+// in it, before it is synced and renamed: to give it another mode or owner (those of the
+// file it replaces). An error of prepare stops the replacement.
+func WriteWith(path, pattern string, data []byte, prepare func(*os.File) error) (err error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, pattern)
 	if err != nil {
@@ -33,6 +38,12 @@ func Write(path, pattern string, data []byte) (err error) {
 	if _, err = tmp.Write(data); err != nil {
 		_ = tmp.Close()
 		return fmt.Errorf("write: %w", err)
+	}
+	if prepare != nil {
+		if err = prepare(tmp); err != nil {
+			_ = tmp.Close()
+			return err
+		}
 	}
 	if err = tmp.Sync(); err != nil {
 		_ = tmp.Close()

@@ -82,3 +82,26 @@ func TestSetAside(t *testing.T) {
 		}
 	}
 }
+
+// WriteWith gives prepare the temporary file with the data in it: a mode it sets stays,
+// and its error leaves the old file as it was and no temporary file.
+func TestWriteWithPrepare(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "users.yaml")
+	if err := WriteWith(path, ".users-*", []byte("new\n"), func(f *os.File) error { return f.Chmod(0o640) }); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Fatalf("mode %v, %v; want 0640", fi.Mode().Perm(), err)
+	}
+	refuse := errors.New("no owner")
+	if err := WriteWith(path, ".users-*", []byte("other\n"), func(*os.File) error { return refuse }); !errors.Is(err, refuse) {
+		t.Fatalf("a refusing prepare: %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "new\n" {
+		t.Errorf("the file holds %q after a refused replacement", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%d files in the directory, want the file alone", len(entries))
+	}
+}
