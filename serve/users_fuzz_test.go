@@ -13,8 +13,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"go.yaml.in/yaml/v3"
 	gossh "golang.org/x/crypto/ssh"
-	"gopkg.in/yaml.v3"
 
 	"github.com/parley-tui/parley/sanitize"
 )

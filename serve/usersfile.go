@@ -117,7 +117,7 @@ func (f *UsersFile) Add(e Entry) error {
 		problems = append(problems, fmt.Sprintf("org: %d is not a positive integer id", e.Org))
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("user %s not added: %s", quoteName(e.Name), strings.Join(problems, "; "))
+		return fmt.Errorf("user %s not added: %s", quote(e.Name), strings.Join(problems, "; "))
 	}
 	entry := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	field := func(k, v, tag string) {
@@ -138,7 +138,7 @@ func (f *UsersFile) Add(e Entry) error {
 	list.Content = append(list.Content, entry)
 	if _, err := f.Users(); err != nil {
 		list.Content = list.Content[:len(list.Content)-1]
-		return fmt.Errorf("user %s not added: %w", quoteName(e.Name), err)
+		return fmt.Errorf("user %s not added: %w", quote(e.Name), err)
 	}
 	return nil
 }
@@ -160,12 +160,12 @@ func (f *UsersFile) Remove(name string) (User, error) {
 	if at < 0 {
 		names := make([]string, len(users.List))
 		for i, u := range users.List {
-			names[i] = quoteName(u.Name)
+			names[i] = quote(u.Name)
 		}
-		return User{}, fmt.Errorf("no user %s in %s (it lists %s)", quoteName(name), f.Path, strings.Join(names, ", "))
+		return User{}, fmt.Errorf("no user %s in %s (it lists %s)", quote(name), f.Path, strings.Join(names, ", "))
 	}
 	if len(users.List) == 1 {
-		return User{}, fmt.Errorf("%s is the only user of %s: the hub does not run without users; add another first", quoteName(users.List[at].Name), f.Path)
+		return User{}, fmt.Errorf("%s is the only user of %s: the hub does not run without users; add another first", quote(users.List[at].Name), f.Path)
 	}
 	list := f.list()
 	list.Content = append(list.Content[:at:at], list.Content[at+1:]...)
