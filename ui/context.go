@@ -19,6 +19,7 @@ import (
 	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/operators"
 	"github.com/parley-tui/parley/views/prompt"
+	"github.com/parley-tui/parley/writes"
 )
 
 // probeDays is the period the organization probe asks the Analytics API about.
@@ -229,7 +230,7 @@ func (a *App) orgPicker() tea.Cmd {
 	p.found = func(p *picker, msg orgsFoundMsg) {
 		switch {
 		case msg.err != nil:
-			p.note = "Could not list organizations (" + common.ErrorText(msg.err) + "). Type an id."
+			p.note = "Could not list organizations (" + writes.ErrorText(msg.err) + "). Type an id."
 		case len(msg.orgs) > 1:
 			p.note = fmt.Sprintf("Customer token: the Analytics API shows data of %d organizations. "+
 				"Choosing one acts as its default operator.", len(msg.orgs))

@@ -25,6 +25,7 @@ import (
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/list"
+	"github.com/parley-tui/parley/writes"
 )
 
 // RunDelay is how long the keys must pause before a changed one-request query runs by
@@ -351,7 +352,7 @@ func (m *Model) onWindow(msg windowMsg) tea.Cmd {
 	if msg.err != nil {
 		m.errFresh = r.fresh
 		m.stopRun()
-		m.err = common.ErrorText(msg.err)
+		m.err = writes.ErrorText(msg.err)
 		m.snapshot()
 		return common.ErrorToast(msg.err)
 	}

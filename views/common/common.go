@@ -12,6 +12,7 @@ import (
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/layout"
+	"github.com/parley-tui/parley/writes"
 )
 
 // Ctx is injected into every view at construction. The root owns it; it replaces Client when
@@ -176,7 +177,7 @@ type ToastMsg struct {
 func Toast(text string) tea.Cmd { return func() tea.Msg { return ToastMsg{Text: text} } }
 
 // ErrorToast returns a command showing an error in plain words.
-func ErrorToast(err error) tea.Cmd { return FailToast(ErrorText(err)) }
+func ErrorToast(err error) tea.Cmd { return FailToast(writes.ErrorText(err)) }
 
 // FailToast returns a command showing text, a failure the caller words itself ("Could not
 // end conversation #12: …"), as an error: in the error style and for as long as every

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/writes"
 )
 
 // Task kinds (TaskDoneMsg.Kind): the resource, a dot, the verb.
@@ -82,7 +83,7 @@ func (w Write) run(id int, c *client.Client) TaskDoneMsg {
 	if l, ok := msg.Result.(interface{ LostAnswer() error }); ok && msg.Lost == nil {
 		msg.Lost = l.LostAnswer() // the write checked what it did itself (a delete)
 	}
-	if w.Check != nil && w.Lost == nil && OutcomeUnknown(msg.Err) {
+	if w.Check != nil && w.Lost == nil && writes.OutcomeUnknown(msg.Err) {
 		msg.Lost = msg.Err
 		ctx, cancel := RequestContext(TaskTimeout, true)
 		defer cancel()
@@ -109,16 +110,16 @@ func DoneToast(msg TaskDoneMsg, done string) tea.Cmd {
 		return nil
 	}
 	if text, ok := strings.CutSuffix(done, "."); ok {
-		return Toast(text + Confirmed(msg.Lost) + ".")
+		return Toast(text + writes.Confirmed(msg.Lost) + ".")
 	}
-	return Toast(done + Confirmed(msg.Lost))
+	return Toast(done + writes.Confirmed(msg.Lost))
 }
 
 // CheckGoneOf is a Write.Check for a delete of what: done (the Result a success reports)
 // when reading it again answers 404 (see CheckGone).
 func CheckGoneOf(what string, done any, read func(ctx context.Context, c *client.Client) error) func(context.Context, *client.Client, error) (any, error) {
 	return func(ctx context.Context, c *client.Client, cause error) (any, error) {
-		if err := CheckGone(ctx, cause, what, func(ctx context.Context) error { return read(ctx, c) }); err != nil {
+		if err := writes.CheckGone(ctx, cause, what, func(ctx context.Context) error { return read(ctx, c) }); err != nil {
 			return nil, err
 		}
 		return done, nil

@@ -30,6 +30,7 @@ import (
 	"github.com/parley-tui/parley/views/notes"
 	"github.com/parley-tui/parley/views/prompt"
 	sv "github.com/parley-tui/parley/views/savedviews"
+	"github.com/parley-tui/parley/writes"
 )
 
 // SideBySideWidth is the width from which the list and the detail are shown side by side;
@@ -582,7 +583,7 @@ func deleteContacts(ctx context.Context, c *client.Client, ids []int64) (list.De
 	for start := 0; start < len(ids); start += deleteChunk {
 		chunk := ids[start:min(len(ids), start+deleteChunk)]
 		err := c.DeleteContacts(ctx, chunk)
-		if err != nil && !common.OutcomeUnknown(err) {
+		if err != nil && !writes.OutcomeUnknown(err) {
 			return failed(err)
 		}
 		before, kept := len(res.IDs), len(res.Kept)
@@ -595,7 +596,7 @@ func deleteContacts(ctx context.Context, c *client.Client, ids []int64) (list.De
 				res.Kept = append(res.Kept, id)
 			case err != nil:
 				res.Lost = err
-				return failed(&common.UncheckedError{Cause: err, Check: fmt.Errorf("read contact %d: %w", id, rerr),
+				return failed(&writes.UncheckedError{Cause: err, Check: fmt.Errorf("read contact %d: %w", id, rerr),
 					What: "whether the marked contacts were deleted", Advice: "refresh to see what is left"})
 			default:
 				return res, fmt.Errorf("check contact %d after the delete: %w", id, rerr)
@@ -605,7 +606,7 @@ func deleteContacts(ctx context.Context, c *client.Client, ids []int64) (list.De
 			if len(res.IDs) == before {
 				res.Kept = res.Kept[:kept]
 				res.Lost = err
-				return failed(&common.NotDoneError{Cause: err, Done: "deleted",
+				return failed(&writes.NotDoneError{Cause: err, Done: "deleted",
 					Found: pluralWord(len(chunk), "the contact is", fmt.Sprintf("the %d contacts are", len(chunk))) + " still there"})
 			}
 			res.Lost = err

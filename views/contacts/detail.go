@@ -20,6 +20,7 @@ import (
 	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
 	"github.com/parley-tui/parley/views/notes"
+	"github.com/parley-tui/parley/writes"
 )
 
 // maxFieldLines is the most lines one field of the contact takes in the pane.
@@ -249,12 +250,12 @@ func (m Detail) NoteIDs() []int64 {
 
 // NoteFloor is the newest of the notes of contact id that the pane loaded (the highest id),
 // when it shows that contact and its notes loaded: a note form opened over it tells the
-// notes that existed from one its own lost answer may have created (see notes.Floor).
-func (m Detail) NoteFloor(id int64) notes.Floor {
+// notes that existed from one its own lost answer may have created (see writes.NoteFloor).
+func (m Detail) NoteFloor(id int64) writes.NoteFloor {
 	if id == 0 || id != m.id || m.notes.loading || m.notes.err != nil {
-		return notes.Floor{}
+		return writes.NoteFloor{}
 	}
-	f := notes.Floor{Known: true}
+	f := writes.NoteFloor{Known: true}
 	for _, n := range m.notes.items {
 		f.ID = max(f.ID, n.id)
 	}
@@ -816,7 +817,7 @@ func (m *Detail) rebuild() {
 	if c == nil {
 		switch {
 		case m.err != nil:
-			for _, l := range strings.Split(ansi.Wrap(" "+common.ErrorText(m.err), w, ""), "\n") {
+			for _, l := range strings.Split(ansi.Wrap(" "+writes.ErrorText(m.err), w, ""), "\n") {
 				text(st.Error.Render(l))
 			}
 		default:
@@ -852,7 +853,7 @@ func (m *Detail) rebuild() {
 		section(title)
 		switch err, none := empty(); {
 		case err != nil:
-			text(st.Error.Render(layout.Fit(" "+common.ErrorText(err), w)))
+			text(st.Error.Render(layout.Fit(" "+writes.ErrorText(err), w)))
 		case none:
 			text(st.Muted.Render(noneText))
 		}

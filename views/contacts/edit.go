@@ -2,7 +2,6 @@ package contacts
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/forms"
+	"github.com/parley-tui/parley/writes"
 )
 
 // TaskDoneMsg kinds reported by the contact forms and deletes.
@@ -32,14 +32,6 @@ type Upserted struct {
 	Contact client.Contact
 	Created bool
 }
-
-// contact-by flags as the multi-select's values.
-const (
-	byEmail     = "email"
-	byPhone     = "phone"
-	byChannels  = "channels"
-	byMessenger = "messenger"
-)
 
 // fields are the writable contact fields as the form edits them: the values of its text
 // fields (forms.Prefill of the sanitized text when they came from the API, never sent back
@@ -64,46 +56,35 @@ func fieldsFrom(c client.Contact) fields {
 		externalID: s(c.ExternalCustomerID),
 		facebook:   s(c.URLFacebook), linkedin: s(c.URLLinkedIn), twitter: s(c.URLTwitter), picture: s(c.URLProfilePicture),
 	}
-	for _, b := range []struct {
-		on  bool
-		val string
-	}{{c.ContactByEmail, byEmail}, {c.ContactByPhone, byPhone}, {c.ContactByServiceChannels, byChannels}, {c.ContactByServiceMessenger, byMessenger}} {
-		if b.on {
-			f.contactBy = append(f.contactBy, b.val)
+	for _, b := range writes.ContactFlags {
+		if b.Of(c) {
+			f.contactBy = append(f.contactBy, b.Name)
 		}
 	}
 	return f
 }
 
-// text is one text field: its label, its value in the form, where it goes in an update and
-// its check.
+// text is one text field: what it is (its label, its check) and its value in the form.
 type text struct {
-	label string
-	cur   *string
-	dst   **string
-	check func(string) error
+	writes.ContactText
+	cur *string
+	dst **string // where it goes in the update texts was given
 }
 
+// texts are the form's text fields over f, in writes.ContactTexts' order, each going into u.
 func (f *fields) texts(u *client.ContactUpdate) []text {
-	return []text{
-		{"Name", &f.name, &u.Name, nil},
-		{"Email", &f.email, &u.Email, ValidEmail},
-		{"Phone number", &f.phone, &u.PhoneNumber, nil},
-		{"Mobile number", &f.mobile, &u.MobileNumber, nil},
-		{"Company", &f.company, &u.Company, nil},
-		{"Position", &f.position, &u.Position, nil},
-		{"Gender", &f.gender, &u.Gender, nil},
-		{"Salutation", &f.salutation, &u.Salutation, nil},
-		{"Street", &f.street, &u.Street, nil},
-		{"City", &f.city, &u.City, nil},
-		{"Country", &f.country, &u.Country, ValidCountry},
-		{"Locale", &f.locale, &u.Locale, ValidLocale},
-		{"External customer id", &f.externalID, &u.ExternalCustomerID, nil},
-		{"Facebook URL", &f.facebook, &u.URLFacebook, ValidURL},
-		{"LinkedIn URL", &f.linkedin, &u.URLLinkedIn, ValidURL},
-		{"Twitter URL", &f.twitter, &u.URLTwitter, ValidURL},
-		{"Profile picture URL", &f.picture, &u.URLProfilePicture, ValidURL},
+	cur := map[string]*string{
+		"name": &f.name, "email": &f.email, "phone_number": &f.phone, "mobile_number": &f.mobile,
+		"company": &f.company, "position": &f.position, "gender": &f.gender, "salutation": &f.salutation,
+		"street": &f.street, "city": &f.city, "country": &f.country, "locale": &f.locale,
+		"external_customer_id": &f.externalID, "url_facebook": &f.facebook, "url_linkedin": &f.linkedin,
+		"url_twitter": &f.twitter, "url_profile_picture": &f.picture,
 	}
+	out := make([]text, len(writes.ContactTexts))
+	for i, t := range writes.ContactTexts {
+		out[i] = text{ContactText: t, cur: cur[t.Name], dst: t.Dst(u)}
+	}
+	return out
 }
 
 // validate checks every field the user may have changed: all of them, or with orig only
@@ -117,11 +98,11 @@ func (f *fields) validate(lead int, orig *fields) error {
 		old = orig.texts(&uo)
 	}
 	for i, t := range f.texts(&u) {
-		if t.check == nil || (old != nil && *t.cur == *old[i].cur) {
+		if t.Check == nil || (old != nil && *t.cur == *old[i].cur) {
 			continue
 		}
-		if err := t.check(forms.FromField(*t.cur)); err != nil {
-			return atLabel(t.label, lead, fmt.Errorf("%s: %w", t.label, err))
+		if err := t.Check(forms.FromField(*t.cur)); err != nil {
+			return atLabel(t.Label, lead, fmt.Errorf("%s: %w", t.Label, err))
 		}
 	}
 	return nil
@@ -162,13 +143,8 @@ func atLabel(label string, lead int, err error) error {
 	return err
 }
 
-func normalize(label, v string) string {
-	v = strings.TrimSpace(v)
-	if label == "Country" {
-		v = strings.ToUpper(v)
-	}
-	return v
-}
+// errRequired is returned for a required field left empty.
+func errRequired(name string) error { return errors.New(name + " is required") }
 
 // changes is the PATCH body: only the fields whose value differs from orig, the values the
 // fields were filled with. A field left alone is never sent (what it shows is sanitized
@@ -181,25 +157,20 @@ func (f *fields) changes(orig fields) (client.ContactUpdate, error) {
 		if *t.cur == *old[i].cur {
 			continue
 		}
-		v := normalize(t.label, forms.FromField(*t.cur))
-		if v == normalize(t.label, forms.FromField(*old[i].cur)) {
+		v := t.Normalize(forms.FromField(*t.cur))
+		if v == t.Normalize(forms.FromField(*old[i].cur)) {
 			continue // only spaces (or the country's case) changed
 		}
-		if t.label == "Locale" && v == "" {
-			return u, atLabel("Locale", 0, errors.New("locale: a contact always has one (ll_CC); it cannot be removed"))
+		if err := t.Set(&u, v); err != nil {
+			return u, atLabel(t.Label, 0, err)
 		}
-		*t.dst = &v
 	}
-	flag := func(val string, dst **bool) {
-		on, was := slices.Contains(f.contactBy, val), slices.Contains(orig.contactBy, val)
+	for _, b := range writes.ContactFlags {
+		on, was := slices.Contains(f.contactBy, b.Name), slices.Contains(orig.contactBy, b.Name)
 		if on != was {
-			*dst = &on
+			*b.Dst(&u) = &on
 		}
 	}
-	flag(byEmail, &u.ContactByEmail)
-	flag(byPhone, &u.ContactByPhone)
-	flag(byChannels, &u.ContactByServiceChannels)
-	flag(byMessenger, &u.ContactByServiceMessenger)
 	return u, nil
 }
 
@@ -208,7 +179,7 @@ func (f *fields) changes(orig fields) (client.ContactUpdate, error) {
 func (f *fields) filled() client.ContactUpdate {
 	var u client.ContactUpdate
 	for _, t := range f.texts(&u) {
-		if v := normalize(t.label, forms.FromField(*t.cur)); v != "" {
+		if v := t.Normalize(forms.FromField(*t.cur)); v != "" {
 			*t.dst = &v
 		}
 	}
@@ -239,12 +210,12 @@ func input(title string, v *string, check func(string) error, placeholder string
 func (f *fields) groups(ctx *common.Ctx, lead []huh.Field, withFlags bool, orig *fields) []*huh.Group {
 	byLabel := map[string]text{}
 	for _, t := range f.texts(&client.ContactUpdate{}) {
-		byLabel[t.label] = t
+		byLabel[t.Label] = t
 	}
 	initial := map[string]*string{}
 	if orig != nil {
 		for _, t := range orig.texts(&client.ContactUpdate{}) {
-			initial[t.label] = t.cur
+			initial[t.Label] = t.cur
 		}
 	}
 	out := make([]*huh.Group, len(fieldGroups))
@@ -255,12 +226,14 @@ func (f *fields) groups(ctx *common.Ctx, lead []huh.Field, withFlags bool, orig 
 		}
 		for _, l := range grp.labels {
 			t := byLabel[l]
-			fields = append(fields, input(l, t.cur, t.check, placeholders[l], initial[l]))
+			fields = append(fields, input(l, t.cur, t.Check, placeholders[l], initial[l]))
 		}
 		if g == 2 && withFlags {
-			fields = append(fields, huh.NewMultiSelect[string]().Title("May be contacted by").Value(&f.contactBy).Options(
-				huh.NewOption("email", byEmail), huh.NewOption("phone", byPhone),
-				huh.NewOption("service channels", byChannels), huh.NewOption("service messenger", byMessenger)).
+			opts := make([]huh.Option[string], len(writes.ContactFlags))
+			for i, b := range writes.ContactFlags {
+				opts[i] = huh.NewOption(b.Label, b.Name)
+			}
+			fields = append(fields, huh.NewMultiSelect[string]().Title("May be contacted by").Value(&f.contactBy).Options(opts...).
 				Description(ctx.Keys.Mark.Help().Key+" toggles"))
 		}
 		out[g] = huh.NewGroup(fields...).Title(grp.title)
@@ -306,7 +279,13 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 		Verify: func(taskID int, cause error) tea.Cmd {
 			u := sent
 			return ctx.StartAs(taskID, common.Write{Kind: KindUpdated, Subject: id, Lost: cause, As: sentBy,
-				Do: func(ctx context.Context, c *client.Client) (any, error) { return checkContact(ctx, c, id, u, cause) }})
+				Do: func(ctx context.Context, c *client.Client) (any, error) {
+					ct, err := writes.CheckContact(ctx, c, id, u, cause)
+					if err != nil {
+						return nil, err
+					}
+					return ct, nil
+				}})
 		},
 		Submit: func() (int, tea.Cmd, error) {
 			if err := check(); err != nil {
@@ -331,57 +310,6 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 			return task, cmd, nil
 		},
 	})
-}
-
-// checkContact reads the contact again (fresh) after a PATCH whose answer was lost: saved,
-// with the contact read as the result, when it has every value sent (see
-// forms.Options.Verify).
-func checkContact(ctx context.Context, c *client.Client, id int64, u client.ContactUpdate, cause error) (any, error) {
-	ct, err := c.GetContact(ctx, id)
-	if err != nil {
-		err = fmt.Errorf("read contact %d: %w", id, err)
-	}
-	if err := common.CheckSaved(cause, err, err == nil && contactHas(*ct, u), "whether the contact was saved",
-		"the contact on the server does not have the values sent"); err != nil {
-		return nil, err
-	}
-	return *ct, nil
-}
-
-// contactHas reports whether c holds every value of u, as a PATCH of u leaves it: a
-// cleared field is null or empty, texts compare without the spaces around them (an email
-// and a country also without case), flags exactly.
-func contactHas(c client.Contact, u client.ContactUpdate) bool {
-	b, err := json.Marshal(c)
-	if err != nil {
-		return false
-	}
-	var have map[string]any
-	if err := json.Unmarshal(b, &have); err != nil {
-		return false
-	}
-	for k, want := range u.Fields() {
-		got := have[k]
-		switch w := want.(type) {
-		case nil:
-			if s, isText := got.(string); got != nil && (!isText || strings.TrimSpace(s) != "") {
-				return false
-			}
-		case string:
-			s, ok := got.(string)
-			a, b := strings.TrimSpace(w), strings.TrimSpace(s)
-			if !ok || a != b && !((k == "email" || k == "country") && strings.EqualFold(a, b)) {
-				return false
-			}
-		case bool:
-			if g, ok := got.(bool); !ok || g != w {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // identifierFields are the upsert's identifiers (client.Identifiers) as the form offers
@@ -418,7 +346,7 @@ func NewUpsertForm(ctx *common.Ctx) common.Modal {
 				continue
 			}
 			for _, t := range cur.texts(&client.ContactUpdate{}) {
-				if t.label == f.label && strings.TrimSpace(forms.FromField(*t.cur)) == "" {
+				if t.Label == f.label && strings.TrimSpace(forms.FromField(*t.cur)) == "" {
 					return atLabel(f.label, 1, errRequired(f.label+" (the identifier)"))
 				}
 			}

@@ -23,6 +23,7 @@ import (
 	"github.com/parley-tui/parley/views/contacts"
 	"github.com/parley-tui/parley/views/forms"
 	"github.com/parley-tui/parley/views/viewtest"
+	"github.com/parley-tui/parley/writes"
 )
 
 // enterUntilSubmit presses enter (next field, then submit on the last) until the form
@@ -304,10 +305,10 @@ func TestValidators(t *testing.T) {
 		good []string
 		bad  []string
 	}{
-		{contacts.ValidEmail, []string{"", "a@b.de", "anna.w+x@mail.example.com"}, []string{"a", "a@", "@b.de", "a@b", "Anna <a@b.de>", "a b@c.de", "a@b.de."}},
-		{contacts.ValidCountry, []string{"", "DE", "us", " FR "}, []string{"D", "DEU", "D1", "Germany"}},
-		{contacts.ValidLocale, []string{"", "de_DE", "en_US"}, []string{"de", "de-DE", "DE_de", "de_de", "deu_DE"}},
-		{contacts.ValidURL, []string{"", "https://x.example", "http://x.example/a?b=c"}, []string{"x.example", "ftp://x.example", "https://", "javascript:alert(1)", "https://a b.example"}},
+		{writes.ValidEmail, []string{"", "a@b.de", "anna.w+x@mail.example.com"}, []string{"a", "a@", "@b.de", "a@b", "Anna <a@b.de>", "a b@c.de", "a@b.de."}},
+		{writes.ValidCountry, []string{"", "DE", "us", " FR "}, []string{"D", "DEU", "D1", "Germany"}},
+		{writes.ValidLocale, []string{"", "de_DE", "en_US"}, []string{"de", "de-DE", "DE_de", "de_de", "deu_DE"}},
+		{writes.ValidURL, []string{"", "https://x.example", "http://x.example/a?b=c"}, []string{"x.example", "ftp://x.example", "https://", "javascript:alert(1)", "https://a b.example"}},
 	} {
 		for _, s := range tc.good {
 			if err := tc.f(s); err != nil {

@@ -3,7 +3,6 @@ package conversations
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/parley-tui/parley/views/forms"
 	"github.com/parley-tui/parley/views/list"
 	"github.com/parley-tui/parley/views/notes"
+	"github.com/parley-tui/parley/writes"
 )
 
 // target is the conversation an action applies to: the open one when the thread or detail
@@ -44,10 +44,10 @@ func (m *Model) topicsForm() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	seen := map[string]bool{} // topicKey of the texts offered
+	seen := map[string]bool{} // writes.TopicKey of the texts offered
 	var offered []listing.Topic
 	add := func(name, text string) {
-		k := topicKey(text)
+		k := writes.TopicKey(text)
 		if k == "" || seen[k] {
 			return
 		}
@@ -99,8 +99,8 @@ func (m *Model) topicsForm() tea.Cmd {
 			fields = append(fields, huh.NewInput().Title("New topics").Description("comma-separated; created as needed").
 				Value(&extra).Validate(func(s string) error {
 				for _, t := range strings.Split(s, ",") {
-					if len([]rune(strings.TrimSpace(t))) > 100 {
-						return fmt.Errorf("a topic is at most 100 characters")
+					if err := writes.CheckTopic(t); err != nil {
+						return err
 					}
 				}
 				return nil
@@ -115,7 +115,9 @@ func (m *Model) topicsForm() tea.Cmd {
 		Verify: func(taskID int, cause error) tea.Cmd {
 			want := slices.Clone(sent)
 			return ctx.StartAs(taskID, common.Write{Kind: common.KindConversationUpdate, Subject: id, Lost: cause, As: sentBy,
-				Do: func(ctx context.Context, c *client.Client) (any, error) { return checkTopics(ctx, c, id, want, cause) }})
+				Do: func(ctx context.Context, c *client.Client) (any, error) {
+					return writes.CheckTopics(ctx, c, id, want, cause)
+				}})
 		},
 		Submit: func() (int, tea.Cmd, error) {
 			topics := mergeTopics(selected, extra)
@@ -129,60 +131,14 @@ func (m *Model) topicsForm() tea.Cmd {
 	}))
 }
 
-// checkTopics reads the conversation again (fresh) after a topics PATCH whose answer was
-// lost: saved when its topics are the ones sent (as the API matches them, in any order),
-// with the conversation read as the result (see forms.Options.Verify).
-func checkTopics(ctx context.Context, c *client.Client, id int64, sent []string, cause error) (*client.Conversation, error) {
-	conv, err := c.GetConversation(ctx, id)
-	if err != nil {
-		err = fmt.Errorf("read conversation %d: %w", id, err)
-	}
-	if err := common.CheckSaved(cause, err, err == nil && sameTopics(conv.Topics, sent), "whether the topics were saved",
-		"the conversation's topics on the server are not the ones sent"); err != nil {
-		return nil, err
-	}
-	return conv, nil
-}
-
-// sameTopics reports whether have are the topics sent, as the API matches topics.
-func sameTopics(have []client.Topic, sent []string) bool {
-	a := map[string]bool{}
-	for _, t := range have {
-		if k := topicKey(t.Text); k != "" {
-			a[k] = true
-		}
-	}
-	b := map[string]bool{}
-	for _, t := range sent {
-		if k := topicKey(t); k != "" {
-			b[k] = true
-		}
-	}
-	return maps.Equal(a, b)
-}
-
-// topicKey is how the API matches topics: case-insensitively on the trimmed text.
-func topicKey(text string) string { return strings.ToLower(strings.TrimSpace(text)) }
-
 // mergeTopics joins the picked topics (sent as they are: the API's own texts) and the typed
-// ones (trimmed), without duplicates (compared as the API matches them, first spelling
-// kept).
+// ones (trimmed), without duplicates (writes.MergeTopics).
 func mergeTopics(picked []string, typed string) []string {
-	seen := map[string]bool{}
-	out := []string{}
-	keep := func(t string) {
-		if k := topicKey(t); k != "" && !seen[k] {
-			seen[k] = true
-			out = append(out, t)
-		}
-	}
-	for _, t := range picked {
-		keep(t)
-	}
+	all := slices.Clone(picked)
 	for _, t := range strings.Split(typed, ",") {
-		keep(strings.TrimSpace(t))
+		all = append(all, strings.TrimSpace(t))
 	}
-	return out
+	return writes.MergeTopics(all)
 }
 
 // deleteConfirm asks before deleting: the marked rows (by delete_ids, stating the count),
@@ -259,7 +215,7 @@ func (m *Model) deleteConfirm() tea.Cmd {
 // its error err: after a lost answer, what reading gone again tells.
 func deleted(c *client.Client, err error, gone, kept []int64) (list.Deleted, error) {
 	switch {
-	case common.OutcomeUnknown(err):
+	case writes.OutcomeUnknown(err):
 		found, cerr := checkDeleted(c, err, gone)
 		return list.Deleted{IDs: found, Kept: kept, Lost: err}, cerr
 	case err != nil:
@@ -279,8 +235,8 @@ func deletedText(d list.Deleted, confirmed string) string {
 
 // checkDeleted reads each of ids again (fresh) after a DELETE whose answer was lost: a 404
 // means deleted. The delete was carried out when any of them is gone (gone lists those);
-// when all are still there it was not (a *common.NotDoneError), and a failed read leaves
-// it unknown (a *common.UncheckedError, with the ones found gone so far).
+// when all are still there it was not (a *writes.NotDoneError), and a failed read leaves
+// it unknown (a *writes.UncheckedError, with the ones found gone so far).
 func checkDeleted(c *client.Client, cause error, ids []int64) (gone []int64, err error) {
 	ctx, cancel := common.RequestContext(common.TaskTimeout, true)
 	defer cancel()
@@ -291,12 +247,12 @@ func checkDeleted(c *client.Client, cause error, ids []int64) (gone []int64, err
 		case client.IsNotFound(err):
 			gone = append(gone, id)
 		case err != nil:
-			return gone, &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read conversation %d: %w", id, err),
+			return gone, &writes.UncheckedError{Cause: cause, Check: fmt.Errorf("read conversation %d: %w", id, err),
 				What: "whether " + what + countOf(len(ids), " was", " were") + " deleted", Advice: "refresh to see what is left"}
 		}
 	}
 	if len(gone) == 0 {
-		return nil, &common.NotDoneError{Cause: cause, Done: "deleted",
+		return nil, &writes.NotDoneError{Cause: cause, Done: "deleted",
 			Found: what + countOf(len(ids), " is still there", " are still there")}
 	}
 	return gone, nil

@@ -2,7 +2,6 @@ package conversations
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,11 +9,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/confirm"
 	"github.com/parley-tui/parley/views/conversations/listing"
 	"github.com/parley-tui/parley/views/operatorpick"
+	"github.com/parley-tui/parley/writes"
 )
 
 // The conversation actions: take (T), assign (A), unassign (U), end (E), reopen (O) and
@@ -22,35 +21,12 @@ import (
 // detail change from the server's answer only, and an answer that does not show the change
 // is reported as such (the row then shows what the server says).
 
-// ReopenStatus is the status a reopened conversation is sent with: an ended conversation
-// was answered before, so it waits for a reply ("pending") rather than being "new" (not yet
-// answered; docs/api-notes.md).
-const ReopenStatus = client.StatusPending
-
-// stateChange is one action on one conversation.
+// stateChange is one action on one conversation, with its words: done is the toast of a
+// success ("Ended conversation #12."), failed starts the toast of a failure ("Could not end
+// conversation #12").
 type stateChange struct {
-	id     int64
-	update client.ConversationUpdate
-	// fields names what is sent, for a refusal: `status "ended"`.
-	fields string
-	// done is the toast of a success ("Conversation #12 ended."); failed starts the toast
-	// of a failure ("Could not end conversation #12").
+	writes.Change
 	done, failed string
-	// shows is "" when the answer (or a read after a lost answer) shows the change, else
-	// what it shows instead ("it is still pending").
-	shows func(c *client.Conversation) string
-}
-
-// NotShownError is a 2xx answer to a conversation PATCH that does not show the change sent:
-// the server took the request but did not make the change (or says it did not).
-type NotShownError struct {
-	ID     int64
-	Fields string // what was sent
-	Shows  string // what the answer shows instead
-}
-
-func (e *NotShownError) Error() string {
-	return fmt.Sprintf("the API answered success but conversation #%d does not show %s: %s", e.ID, e.Fields, e.Shows)
 }
 
 // me is the operator "take" assigns to: the acting operator, else the token's default one
@@ -93,44 +69,14 @@ func convName(r listing.Row) string {
 
 // assignChange assigns r to op (0: unassigns it).
 func (m *Model) assignChange(r listing.Row, op int64, verb, done string) stateChange {
-	u := client.ConversationUpdate{}
-	fields := "operator_assigned_to null"
-	if op == 0 {
-		u.Unassign = true
-	} else {
-		u.OperatorAssignedTo = &op
-		fields = fmt.Sprintf("operator_assigned_to %d", op)
-	}
-	return stateChange{id: r.ID, update: u, fields: fields,
-		done:   done,
-		failed: fmt.Sprintf("Could not %s conversation #%d", verb, r.ID),
-		shows: func(c *client.Conversation) string {
-			have := int64(0)
-			if c.OperatorAssignedTo != nil {
-				have = *c.OperatorAssignedTo
-			}
-			if have == op {
-				return ""
-			}
-			if have == 0 {
-				return "it is unassigned"
-			}
-			return "it is assigned to " + m.opName(have)
-		}}
+	return stateChange{Change: writes.AssignChange(r.ID, op, m.opName), done: done,
+		failed: fmt.Sprintf("Could not %s conversation #%d", verb, r.ID)}
 }
 
 // statusChange sets r's status to status.
 func statusChange(r listing.Row, status, verb, done string) stateChange {
-	return stateChange{id: r.ID, update: client.ConversationUpdate{Status: &status},
-		fields: fmt.Sprintf("status %q", status),
-		done:   done,
-		failed: fmt.Sprintf("Could not %s conversation #%d", verb, r.ID),
-		shows: func(c *client.Conversation) string {
-			if c.Status == status {
-				return ""
-			}
-			return "its status is " + strings.TrimSpace(sanitize.Line(c.Status))
-		}}
+	return stateChange{Change: writes.StatusChange(r.ID, status), done: done,
+		failed: fmt.Sprintf("Could not %s conversation #%d", verb, r.ID)}
 }
 
 // take assigns the target to the acting operator, asking first when it is someone else's.
@@ -202,7 +148,7 @@ func (m *Model) openAssignPicker(msg operatorsForPickMsg) tea.Cmd {
 		return nil
 	}
 	if msg.err != nil {
-		return common.FailToast(fmt.Sprintf("Could not list the operators to assign conversation #%d to: %s", msg.row.ID, common.ErrorText(msg.err)))
+		return common.FailToast(fmt.Sprintf("Could not list the operators to assign conversation #%d to: %s", msg.row.ID, writes.ErrorText(msg.err)))
 	}
 	r := msg.row
 	items := make([]operatorpick.Item, 0, len(msg.ops))
@@ -266,7 +212,7 @@ func (m *Model) end() tea.Cmd {
 		convName(r), m.ctx.Keys.Reopen.Help().Key), ch)
 }
 
-// reopen sets an ended conversation back to ReopenStatus.
+// reopen sets an ended conversation back to writes.ReopenStatus.
 func (m *Model) reopen() tea.Cmd {
 	r, ok := m.target()
 	if !ok {
@@ -275,7 +221,7 @@ func (m *Model) reopen() tea.Cmd {
 	if r.Status != client.StatusEnded {
 		return common.Toast(fmt.Sprintf("Conversation #%d is not ended (%s). Nothing was sent.", r.ID, r.Status))
 	}
-	return m.send(statusChange(r, ReopenStatus, "reopen", fmt.Sprintf("Reopened conversation #%d (%s).", r.ID, ReopenStatus)))
+	return m.send(statusChange(r, writes.ReopenStatus, "reopen", fmt.Sprintf("Reopened conversation #%d (%s).", r.ID, writes.ReopenStatus)))
 }
 
 // toggleRead marks the target read when the row shows it unread, and unread otherwise.
@@ -289,19 +235,9 @@ func (m *Model) toggleRead() tea.Cmd {
 	if !read {
 		word = "unread"
 	}
-	return m.send(stateChange{id: r.ID, update: client.ConversationUpdate{MarkedReadOperator: &read},
-		fields: fmt.Sprintf("marked_read_operator %t", read),
+	return m.send(stateChange{Change: writes.ReadChange(r.ID, read),
 		done:   fmt.Sprintf("Marked conversation #%d %s.", r.ID, word),
-		failed: fmt.Sprintf("Could not mark conversation #%d %s", r.ID, word),
-		shows: func(c *client.Conversation) string {
-			if c.MarkedReadOperator == read {
-				return ""
-			}
-			if c.MarkedReadOperator {
-				return "it is still read"
-			}
-			return "it is still unread"
-		}})
+		failed: fmt.Sprintf("Could not mark conversation #%d %s", r.ID, word)})
 }
 
 // ask confirms ch before sending it.
@@ -314,32 +250,10 @@ type sendChangeMsg struct{ ch stateChange }
 
 // send starts ch's PATCH. A lost answer is settled by reading the conversation again.
 func (m *Model) send(ch stateChange) tea.Cmd {
-	id := ch.id
-	task, cmd := m.ctx.Start(common.Write{Owner: m.loads.Owner(), Kind: common.KindConversationUpdate, Subject: id,
-		Do: func(ctx context.Context, c *client.Client) (any, error) {
-			conv, err := c.UpdateConversation(ctx, id, ch.update)
-			if err != nil {
-				return nil, err
-			}
-			if why := ch.shows(conv); why != "" {
-				return conv, &NotShownError{ID: id, Fields: ch.fields, Shows: why}
-			}
-			return conv, nil
-		},
+	task, cmd := m.ctx.Start(common.Write{Owner: m.loads.Owner(), Kind: common.KindConversationUpdate, Subject: ch.ID,
+		Do: func(ctx context.Context, c *client.Client) (any, error) { return ch.Send(ctx, c) },
 		Check: func(ctx context.Context, c *client.Client, cause error) (any, error) {
-			conv, err := c.GetConversation(ctx, id)
-			if err != nil {
-				err = fmt.Errorf("read conversation %d: %w", id, err)
-			}
-			found := ""
-			if err == nil {
-				found = ch.shows(conv)
-			}
-			if err := common.CheckSaved(cause, err, err == nil && found == "", fmt.Sprintf("whether conversation #%d changed", id),
-				fmt.Sprintf("conversation #%d does not show %s: %s", id, ch.fields, found)); err != nil {
-				return nil, err
-			}
-			return conv, nil
+			return ch.Check(ctx, c, cause)
 		}})
 	m.changes[task] = ch
 	return cmd
@@ -361,21 +275,7 @@ func (m *Model) onChangeDone(msg common.TaskDoneMsg) tea.Cmd {
 	if msg.Err == nil {
 		return common.DoneToast(msg, ch.done)
 	}
-	return common.FailToast(changeErrorText(ch, msg.Err))
-}
-
-// changeErrorText says why ch failed: a refusal names the fields sent, whatever the
-// server's words.
-func changeErrorText(ch stateChange, err error) string {
-	var notShown *NotShownError
-	switch {
-	case client.IsValidation(err):
-		detail := sanitize.Line(client.Detail(err))
-		return fmt.Sprintf("%s: the API refused %s: %s", ch.failed, ch.fields, strings.TrimSuffix(detail, "."))
-	case errors.As(err, &notShown):
-		return fmt.Sprintf("%s: %s.", ch.failed, sanitize.Line(notShown.Error()))
-	}
-	return ch.failed + ": " + common.ErrorText(err)
+	return common.FailToast(ch.failed + ": " + ch.ErrorText(msg.Err))
 }
 
 // capital is s with its first letter upper-case.

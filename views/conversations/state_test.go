@@ -16,6 +16,7 @@ import (
 	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/conversations/listing"
 	"github.com/parley-tui/parley/views/viewtest"
+	"github.com/parley-tui/parley/writes"
 )
 
 // actionScreen is the conversations screen acting as the sandbox's agent, run by a Loop,
@@ -269,7 +270,7 @@ func TestEndAsksNamingTheConversation(t *testing.T) {
 func TestReopenSetsPending(t *testing.T) {
 	s := newActionScreen(t, sandbox.Options{}, nil, setStatus(client.StatusEnded, true))
 	s.Key("O")
-	s.Until("reopened", func() bool { return s.row(t).Status == conversations.ReopenStatus })
+	s.Until("reopened", func() bool { return s.row(t).Status == writes.ReopenStatus })
 	if st := s.server(t).Status; st != client.StatusPending {
 		t.Fatalf("the server has status %q", st)
 	}

@@ -36,6 +36,7 @@ import (
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/writes"
 )
 
 // Submit is called once the user completes the form. It validates what needs more than a
@@ -83,9 +84,9 @@ type Options struct {
 	// saved and runs Verify(taskID, cause): a command that reads the resource again,
 	// skipping the response cache, and reports a common.TaskDoneMsg with taskID and Lost
 	// set to cause. Its Err is nil when the change is on the server (the form closes as
-	// after a success, and the toast says the save was confirmed), a *common.NotDoneError
+	// after a success, and the toast says the save was confirmed), a *writes.NotDoneError
 	// when it is not (the form stays open and the submit key sends again), or a
-	// *common.UncheckedError when the read could not tell (the form stays open and says
+	// *writes.UncheckedError when the read could not tell (the form stays open and says
 	// so). Meanwhile the form keeps everything typed and takes no submit. Without Verify
 	// such an error is shown as it is, saying that the change may have been made.
 	Verify func(taskID int, cause error) tea.Cmd
@@ -480,11 +481,11 @@ func (m *Modal) update(msg tea.Msg) tea.Cmd {
 			return m.afterCheck(msg)
 		}
 		if msg.Err != nil {
-			if m.opts.Verify != nil && common.OutcomeUnknown(msg.Err) {
+			if m.opts.Verify != nil && writes.OutcomeUnknown(msg.Err) {
 				m.lost = msg.Err
 				return m.verify(false)
 			}
-			return m.fail(common.ErrorText(msg.Err), msg.Err, errServer)
+			return m.fail(writes.ErrorText(msg.Err), msg.Err, errServer)
 		}
 		return m.succeed("")
 	case tea.WindowSizeMsg:
@@ -760,18 +761,18 @@ func (m *Modal) verify(pre bool) tea.Cmd {
 
 // afterCheck shows what the check after a lost answer found.
 func (m *Modal) afterCheck(msg common.TaskDoneMsg) tea.Cmd {
-	var notDone *common.NotDoneError
+	var notDone *writes.NotDoneError
 	switch {
 	case msg.Err == nil:
 		lost := msg.Lost
 		if lost == nil {
 			lost = m.lost
 		}
-		return m.succeed(common.Confirmed(lost))
+		return m.succeed(writes.Confirmed(lost))
 	case errors.As(msg.Err, &notDone):
-		return m.fail(m.withKey(common.ErrorText(msg.Err), "sends it again."), msg.Err, errServer)
+		return m.fail(m.withKey(writes.ErrorText(msg.Err), "sends it again."), msg.Err, errServer)
 	}
-	text := common.ErrorText(msg.Err)
+	text := writes.ErrorText(msg.Err)
 	if m.opts.Duplicate == nil {
 		// Sending the same change again does no harm.
 		text = m.withKey(text, "sends it again.")
@@ -782,7 +783,7 @@ func (m *Modal) afterCheck(msg common.TaskDoneMsg) tea.Cmd {
 // afterPrecheck goes on with a resubmit once the check of the earlier write came back:
 // not on the server, send; on the server, ask; no answer, say so (the next submit sends).
 func (m *Modal) afterPrecheck(msg common.TaskDoneMsg) tea.Cmd {
-	var notDone *common.NotDoneError
+	var notDone *writes.NotDoneError
 	switch {
 	case msg.Err == nil:
 		m.asking, m.askSame = m.opts.Duplicate(msg)
@@ -797,7 +798,7 @@ func (m *Modal) afterPrecheck(msg common.TaskDoneMsg) tea.Cmd {
 		return m.send()
 	}
 	m.force = true
-	return m.fail(m.withKey(common.ErrorText(msg.Err), "sends it anyway."), msg.Err, errServer)
+	return m.fail(m.withKey(writes.ErrorText(msg.Err), "sends it anyway."), msg.Err, errServer)
 }
 
 // answer takes the answer to the question about a duplicate: y sends, anything else not.
@@ -1022,7 +1023,7 @@ func (m *Modal) tail() []string {
 	var state string
 	switch {
 	case m.checking:
-		state = "May have been saved: " + common.LostAnswer(m.lost) + "; checking…"
+		state = "May have been saved: " + writes.LostAnswer(m.lost) + "; checking…"
 	case m.prechecking:
 		state = "Checking whether the earlier attempt was saved…"
 	case m.submitting:

@@ -8,6 +8,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/confirm"
+	"github.com/parley-tui/parley/writes"
 )
 
 // Delete is the standard "delete these rows" task of a list: a confirmation that states
@@ -27,8 +28,8 @@ type Delete struct {
 	What string
 	// Do sends the delete (with the client of when it started) and reports what went. When
 	// the answer is lost it reads the rows again: the ones found gone are deleted (Lost
-	// set to the delete's error), none gone is a *common.NotDoneError, a failed read a
-	// *common.UncheckedError (see common/outcome.go).
+	// set to the delete's error), none gone is a *writes.NotDoneError, a failed read a
+	// *writes.UncheckedError (see common/outcome.go).
 	Do func(ctx context.Context, c *client.Client) (Deleted, error)
 	// Done words a delete that went through; confirmed is " (confirmed after …)" when its
 	// answer was lost, else "".
@@ -81,7 +82,7 @@ func (m *Model[R]) startDelete(d Delete) tea.Cmd {
 			res, err := d.Do(ctx, c)
 			res.Asked = ids
 			if err == nil && d.Done != nil {
-				res.Text = d.Done(res, common.Confirmed(res.Lost))
+				res.Text = d.Done(res, writes.Confirmed(res.Lost))
 			}
 			return res, err
 		}})
@@ -133,16 +134,16 @@ func (m *Model[R]) ClearBusy() {
 
 // DeleteOne is a Delete.Do for one row, id, named what ("contact #12"): del sends its
 // DELETE; when the answer is lost, read reads it again and a 404 means it went (see
-// common.CheckGone).
+// writes.CheckGone).
 func DeleteOne(id int64, what string, del, read func(ctx context.Context, c *client.Client) error) func(context.Context, *client.Client) (Deleted, error) {
 	return func(ctx context.Context, c *client.Client) (Deleted, error) {
 		err := del(ctx, c)
 		switch {
-		case common.OutcomeUnknown(err):
+		case writes.OutcomeUnknown(err):
 			lost := err
 			rctx, cancel := common.RequestContext(common.TaskTimeout, true)
 			defer cancel()
-			if err := common.CheckGone(rctx, lost, what, func(ctx context.Context) error { return read(ctx, c) }); err != nil {
+			if err := writes.CheckGone(rctx, lost, what, func(ctx context.Context) error { return read(ctx, c) }); err != nil {
 				return Deleted{Lost: lost}, err
 			}
 			return Deleted{IDs: []int64{id}, Lost: lost}, nil

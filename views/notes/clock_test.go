@@ -12,6 +12,7 @@ import (
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/viewtest"
+	"github.com/parley-tui/parley/writes"
 )
 
 // skewedRun is a note form's save on a sandbox of the test's own whose clock the test moves
@@ -100,7 +101,7 @@ func TestNoteLostAnswerIsFoundSavedWhateverTheLocalClock(t *testing.T) {
 func TestNoteResendAfterAnUnconfirmedSaveSendsNoCopyWhateverTheLocalClock(t *testing.T) {
 	const text = "skewed unconfirmed"
 	skewedSave{text: text, fault: viewtest.DropAnswer, loseCheck: true}.each(t, func(t *testing.T, r *skewedRun, m common.Modal, check common.TaskDoneMsg) {
-		var unchecked *common.UncheckedError
+		var unchecked *writes.UncheckedError
 		if !errors.As(check.Err, &unchecked) {
 			t.Fatalf("check: %+v", check)
 		}
@@ -134,7 +135,7 @@ func TestNoteResendAfterAnUnconfirmedSaveSendsNoCopyWhateverTheLocalClock(t *tes
 func TestNoteLostRequestIsNotTakenForAnOlderNoteWhateverTheLocalClock(t *testing.T) {
 	const text = "skewed lost request"
 	skewedSave{text: text, older: true, fault: viewtest.DropRequest}.each(t, func(t *testing.T, r *skewedRun, m common.Modal, check common.TaskDoneMsg) {
-		var nd *common.NotDoneError
+		var nd *writes.NotDoneError
 		if !errors.As(check.Err, &nd) {
 			t.Fatalf("an older note was taken for the attempt's: %+v", check)
 		}

@@ -3,7 +3,7 @@
 // ctrl+s saves, esc asks before discarding what was typed.
 //
 // A note POST whose answer was lost may have created the note. The form then reads the
-// contact's notes again and looks for it (see noteCheck): found, the form closes as saved;
+// contact's notes again and looks for it (writes.NoteCheck): found, the form closes as saved;
 // not found, it stays open and ctrl+s sends again, after looking once more; and when a look
 // before a resend finds the note, the form asks before sending a second copy. Whether a
 // note is older than the attempt is told by ids or by the server's clock, never by the
@@ -14,7 +14,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -27,6 +26,7 @@ import (
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/confirm"
 	"github.com/parley-tui/parley/views/forms"
+	"github.com/parley-tui/parley/writes"
 )
 
 // TaskDoneMsg kinds reported by this package.
@@ -41,26 +41,6 @@ const (
 // writes one).
 const EmptyBody = "(empty note)"
 
-// MaxBody is the longest note body the form accepts, in characters.
-const MaxBody = 5000
-
-// stampSlack is how much earlier than an attempt, on the server's clock as its Date
-// header tells it, a note's created_at may lie and still not be told apart from the
-// attempt's: the clock that stamps the notes may not be the one that writes the Date (two
-// machines, each set by its own time server). The attempt's moment read that way is never
-// later than the server's clock was when the POST arrived (client.ServerTimeOf), so the
-// attempt's note is at or after it; a note with the text within stampSlack before it makes
-// the check say it cannot tell, and one older still is not the attempt's.
-const stampSlack = time.Minute
-
-// Floor is the newest of the contact's notes that the screen had loaded when the form
-// opened. The API gives notes growing ids, so a note with a higher id was created after it.
-// Known is false when the screen had not loaded the contact's notes.
-type Floor struct {
-	ID    int64
-	Known bool
-}
-
 // Form is the note form modal: a forms.Modal whose text field takes enter as a new line.
 type Form struct {
 	inner   *forms.Modal
@@ -73,12 +53,13 @@ type Form struct {
 // client.Note), esc asks before discarding typed text. contactName is shown in the title; it must already
 // be sanitized.
 func NewNoteForm(ctx *common.Ctx, contactID int64, contactName string) common.Modal {
-	return NewNoteFormAbove(ctx, contactID, contactName, Floor{})
+	return NewNoteFormAbove(ctx, contactID, contactName, writes.NoteFloor{})
 }
 
 // NewNoteFormAbove is NewNoteForm for a screen that had loaded the contact's notes: floor
-// tells the notes that existed before the form from one a lost answer may have created.
-func NewNoteFormAbove(ctx *common.Ctx, contactID int64, contactName string, floor Floor) common.Modal {
+// (the newest of them) tells the notes that existed before the form from one a lost answer
+// may have created.
+func NewNoteFormAbove(ctx *common.Ctx, contactID int64, contactName string, floor writes.NoteFloor) common.Modal {
 	body := new(string)
 	who := strings.TrimSpace(contactName)
 	if who == "" {
@@ -100,12 +81,14 @@ func NewNoteFormAbove(ctx *common.Ctx, contactID int64, contactName string, floo
 		}
 		return nil
 	}
-	looks := &noteCheck{contactID: contactID, floor: floor}
+	// The attempts so far and who made them: a lost answer is checked against them.
+	looks := writes.NoteCheck{ContactID: contactID, Floor: floor}
+	var sentBy *client.Client
 	opts := forms.Options{
 		Title: "New note about " + who,
 		Build: func() *huh.Form {
 			return huh.NewForm(huh.NewGroup(
-				huh.NewText().Title("Note").Value(body).Lines(8).CharLimit(MaxBody).
+				huh.NewText().Title("Note").Value(body).Lines(8).CharLimit(writes.MaxNoteBody).
 					ExternalEditor(false).ShowLineNumbers(false).
 					Description(hint).
 					Placeholder("What should the next person know about this contact?"),
@@ -117,8 +100,8 @@ func NewNoteFormAbove(ctx *common.Ctx, contactID int64, contactName string, floo
 				return 0, nil, err
 			}
 			text := strings.TrimSpace(*body)
-			looks.c = ctx.Client // as the operator acting now
-			looks.sent = append(looks.sent, attempt{text: text, at: ctx.Now()})
+			sentBy = ctx.Client // as the operator acting now
+			looks.Sent = append(looks.Sent, writes.NoteAttempt{Text: text, At: ctx.Now()})
 			id, cmd := ctx.Start(common.Write{Kind: KindCreated, What: "create note",
 				Do: func(ctx context.Context, c *client.Client) (any, error) {
 					n, err := c.CreateNote(ctx, client.NewNote{ContactIdentityID: contactID, Body: text})
@@ -130,10 +113,15 @@ func NewNoteFormAbove(ctx *common.Ctx, contactID int64, contactName string, floo
 			return id, cmd, nil
 		},
 		Verify: func(taskID int, cause error) tea.Cmd {
-			k := *looks
-			k.sent, k.known = slices.Clone(looks.sent), slices.Clone(looks.known)
-			return ctx.StartAs(taskID, common.Write{Kind: KindCreated, Subject: contactID, Lost: cause, As: k.c,
-				Do: func(ctx context.Context, _ *client.Client) (any, error) { return k.run(ctx, cause) }})
+			k, c := looks.Clone(), sentBy
+			return ctx.StartAs(taskID, common.Write{Kind: KindCreated, Subject: contactID, Lost: cause, As: c,
+				Do: func(ctx context.Context, _ *client.Client) (any, error) {
+					n, err := k.Run(ctx, c, cause)
+					if err != nil {
+						return nil, err
+					}
+					return n, nil
+				}})
 		},
 		Duplicate: func(found common.TaskDoneMsg) (string, bool) {
 			n, ok := found.Result.(client.Note)
@@ -141,8 +129,8 @@ func NewNoteFormAbove(ctx *common.Ctx, contactID int64, contactName string, floo
 				return "", false
 			}
 			// Whatever the answer, this note is known now: a later check looks for another.
-			looks.known = append(looks.known, n.ID)
-			same := sameText(n.Body, *body)
+			looks.Known = append(looks.Known, n.ID)
+			same := writes.SameNoteText(n.Body, *body)
 			at := ""
 			if !n.CreatedAt.IsZero() {
 				at = " at " + clock(n.CreatedAt.Time, ctx.Now())
@@ -159,117 +147,6 @@ func NewNoteFormAbove(ctx *common.Ctx, contactID int64, contactName string, floo
 		KeyMap:  km,
 	}
 	return &Form{inner: forms.New(ctx, opts), ctx: ctx, newLine: newLine}
-}
-
-// attempt is one POST of the form: the text it sent and when, by the local clock (the
-// check places it on the server's, client.ServerTimeOf).
-type attempt struct {
-	text string
-	at   time.Time
-}
-
-// noteCheck looks for a note that a POST whose answer was lost may have created: one of
-// the contact's notes whose body is what an attempt of the form sent, that did not exist
-// before, and that no earlier check found (after "send another copy", the copy is looked
-// for). A note existed before when its id is not above the floor (when the screen had
-// loaded the notes), else when its created_at is earlier than the first attempt by more
-// than stampSlack, both on the server's clock: the attempt's moment is read against the
-// Date header of the check's own answer (client.ServerTimeOf), never against the local
-// clock, which may be days off. A note that neither tells apart (no floor and no
-// created_at, no Date header from the server, or a created_at within stampSlack before the
-// attempt) cannot be placed, and the check says it could not confirm rather than guess
-// either way.
-type noteCheck struct {
-	c         *client.Client
-	contactID int64
-	floor     Floor
-	sent      []attempt
-	known     []int64 // notes an earlier check found and the form asked about
-}
-
-// run reads the contact's notes, newest first (one request, fresh), and tells whether the
-// note is there: the note found, or a *common.NotDoneError or *common.UncheckedError (see
-// forms.Options.Verify).
-func (k noteCheck) run(ctx context.Context, cause error) (any, error) {
-	unchecked := func(err error) (any, error) {
-		return nil, &common.UncheckedError{Cause: cause, Check: err, What: "whether the note was saved",
-			Advice: "check the contact's notes before sending again"}
-	}
-	if k.c == nil || len(k.sent) == 0 {
-		return unchecked(errors.New("nothing was sent"))
-	}
-	p, err := k.c.ListNotes(ctx, client.NoteListOptions{ContactIdentityID: k.contactID,
-		ListOptions: client.ListOptions{Limit: client.MaxLimit, Ordering: "-id"}})
-	if err != nil {
-		return unchecked(fmt.Errorf("read the notes of contact %d: %w", k.contactID, err))
-	}
-	since, onServer := k.c.ServerTimeOf(k.first())
-	n, found, unsure := k.find(p.Results, since, onServer)
-	switch {
-	case found:
-		return n, nil
-	case unsure:
-		return unchecked(errors.New("a note with this text is there, but nothing tells whether it is older than the attempt"))
-	}
-	return nil, &common.NotDoneError{Cause: cause, Done: "saved", Found: "the note is not on the server"}
-}
-
-// first is the moment of the first attempt, by the local clock.
-func (k noteCheck) first() time.Time {
-	since := k.sent[0].at
-	for _, a := range k.sent {
-		if a.at.Before(since) {
-			since = a.at
-		}
-	}
-	return since
-}
-
-// find picks the attempt's note among notes: the oldest one that an attempt sent and that
-// did not exist before. since is the first attempt's moment on the server's clock (onServer
-// false: the client has no Date header to place it by). unsure reports a note with a sent
-// text of which nothing tells whether it existed before.
-func (k noteCheck) find(notes []client.Note, since time.Time, onServer bool) (n client.Note, found, unsure bool) {
-	for _, x := range notes {
-		if !k.sentText(x.Body) || slices.Contains(k.known, x.ID) {
-			continue
-		}
-		var after bool
-		switch {
-		case k.floor.Known:
-			after = x.ID > k.floor.ID
-		case !onServer || x.CreatedAt.IsZero():
-			unsure = true
-			continue
-		case !x.CreatedAt.Before(since):
-			after = true
-		case !x.CreatedAt.Before(since.Add(-stampSlack)):
-			unsure = true
-			continue
-		}
-		if after && (!found || x.ID < n.ID) {
-			n, found = x, true
-		}
-	}
-	return n, found, unsure && !found
-}
-
-// sentText reports whether body is what an attempt sent.
-func (k noteCheck) sentText(body string) bool {
-	for _, a := range k.sent {
-		if sameText(body, a.text) {
-			return true
-		}
-	}
-	return false
-}
-
-// sameText compares note bodies as a server may store them: line ends and the white space
-// around the text may differ.
-func sameText(a, b string) bool { return normText(a) == normText(b) }
-
-func normText(s string) string {
-	return strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n"))
 }
 
 // clock is a time as the question shows it: the time of day, with the date when it is not
@@ -321,7 +198,7 @@ func (f *Form) View() string { return f.inner.View() }
 // Delete returns the command that deletes a note as a task of owner, reporting KindDeleted
 // with the note id (Result and Subject). When the DELETE's answer is lost, the note is read
 // again: a 404 means it is gone (Lost is then set), else the error says whether it is
-// still there (see common.CheckGone).
+// still there (see writes.CheckGone).
 func Delete(ctx *common.Ctx, owner int, noteID int64) tea.Cmd {
 	_, cmd := ctx.Start(common.Write{Owner: owner, Kind: KindDeleted, Subject: noteID, What: fmt.Sprintf("delete note %d", noteID),
 		Do: func(ctx context.Context, c *client.Client) (any, error) { return noteID, c.DeleteNote(ctx, noteID) },

@@ -13,6 +13,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/viewtest"
+	"github.com/parley-tui/parley/writes"
 )
 
 const notesPath = "/api/um/v3/notes/"
@@ -166,7 +167,7 @@ func TestNoteLostRequestIsNotSavedAndSendsAgain(t *testing.T) {
 	text := "lost request " + t.Name()
 	ct, m, d := saveLosing(t, e, p, viewtest.DropRequest, text)
 	m, check := lostThenCheck(t, e, m, d)
-	var nd *common.NotDoneError
+	var nd *writes.NotDoneError
 	if !errors.As(check.Err, &nd) {
 		t.Fatalf("check: %+v", check)
 	}
@@ -203,7 +204,7 @@ func resendNotSaved(t *testing.T, e *env, m common.Modal) {
 	if v := flat(m.View()); !strings.Contains(v, "Checking whether the earlier attempt was saved") {
 		t.Fatalf("the resend does not look first:\n%s", m.View())
 	}
-	var nd *common.NotDoneError
+	var nd *writes.NotDoneError
 	pre := taskOf(t, cmd)
 	if !errors.As(pre.Err, &nd) {
 		t.Fatalf("look before the resend: %+v", pre)
@@ -286,7 +287,7 @@ func TestNoteResendAfterAnUnconfirmedSaveAsksFirst(t *testing.T) {
 				p.Lose("POST", "/api/um/v3/notes/", viewtest.DropRequest, 1)
 				m, cmd = m.Update(runes("y"))
 				_, check := lostThenCheck(t, e, m, taskOf(t, cmd))
-				var nd *common.NotDoneError
+				var nd *writes.NotDoneError
 				if !errors.As(check.Err, &nd) {
 					t.Fatalf("the copy's check: %+v", check)
 				}
@@ -363,60 +364,14 @@ func TestNoteCheckIgnoresNotesTheScreenHadSeen(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.Lose("POST", "/api/um/v3/notes/", viewtest.DropRequest, 1)
-	m := NewNoteFormAbove(e.ctx, ct.ID, "Anna", Floor{ID: old.ID, Known: true})
+	m := NewNoteFormAbove(e.ctx, ct.ID, "Anna", writes.NoteFloor{ID: old.ID, Known: true})
 	m.SetSize(76, 20)
 	run(m.Init())
 	m, d := save(t, m, text)
 	_, check := lostThenCheck(t, e, m, d)
-	var nd *common.NotDoneError
+	var nd *writes.NotDoneError
 	if !errors.As(check.Err, &nd) {
 		t.Fatalf("the note seen before was taken for the attempt's: %+v", check)
-	}
-}
-
-// The rules that tell the attempt's note from older ones with the same text. The first
-// attempt was at "at" on the server's clock (as the check's Date header placed it).
-func TestNoteCheckTellsNewNotesApart(t *testing.T) {
-	at := fixedNow
-	note := func(id int64, body string, created time.Time) client.Note {
-		return client.Note{ID: id, Body: body, CreatedAt: client.Time{Time: created}}
-	}
-	k := noteCheck{sent: []attempt{{text: "hello", at: at.Add(time.Minute)}, {text: "hello again", at: at.Add(2 * time.Minute)}}}
-	if got := k.first(); !got.Equal(at.Add(time.Minute)) {
-		t.Fatalf("first attempt at %s", got)
-	}
-	for _, tc := range []struct {
-		name          string
-		floor         Floor
-		noDate        bool // the server sent no Date header
-		notes         []client.Note
-		id            int64
-		found, unsure bool
-	}{
-		{"created after the first attempt", Floor{}, false, []client.Note{note(9, "hello\r\n", at.Add(time.Second)), note(5, "hello", at.Add(-time.Hour))}, 9, true, false},
-		{"created at the first attempt", Floor{}, false, []client.Note{note(9, " hello again", at)}, 9, true, false},
-		{"a minute before: cannot tell", Floor{}, false, []client.Note{note(9, "hello", at.Add(-time.Minute))}, 0, false, true},
-		{"a second before: cannot tell", Floor{}, false, []client.Note{note(9, "hello", at.Add(-time.Second))}, 0, false, true},
-		{"a new one beside one it cannot tell", Floor{}, false, []client.Note{note(10, "hello", at), note(9, "hello", at.Add(-time.Second))}, 10, true, false},
-		{"only older ones", Floor{}, false, []client.Note{note(5, "hello", at.Add(-time.Minute-time.Second))}, 0, false, false},
-		{"another text", Floor{}, false, []client.Note{note(9, "hello there", at)}, 0, false, false},
-		{"the oldest new one", Floor{}, false, []client.Note{note(12, "hello", at), note(10, "hello again", at)}, 10, true, false},
-		{"no time, no floor", Floor{}, false, []client.Note{note(9, "hello", time.Time{})}, 0, false, true},
-		{"no Date header, no floor", Floor{}, true, []client.Note{note(9, "hello", at.Add(time.Second))}, 0, false, true},
-		{"no Date header, only another text", Floor{}, true, []client.Note{note(9, "goodbye", at.Add(time.Second))}, 0, false, false},
-		{"no Date header, above the floor", Floor{ID: 8, Known: true}, true, []client.Note{note(9, "hello", at.Add(-time.Hour))}, 9, true, false},
-		{"above the floor", Floor{ID: 8, Known: true}, false, []client.Note{note(9, "hello", time.Time{}), note(8, "hello", at)}, 9, true, false},
-		{"at the floor", Floor{ID: 9, Known: true}, false, []client.Note{note(9, "hello", at)}, 0, false, false},
-	} {
-		k.floor = tc.floor
-		since := at
-		if tc.noDate {
-			since = time.Time{}
-		}
-		n, found, unsure := k.find(tc.notes, since, !tc.noDate)
-		if found != tc.found || unsure != tc.unsure || (found && n.ID != tc.id) {
-			t.Errorf("%s: found %v (#%d), unsure %v; want %v (#%d), %v", tc.name, found, n.ID, unsure, tc.found, tc.id, tc.unsure)
-		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/forms"
+	"github.com/parley-tui/parley/writes"
 )
 
 // maxFieldBytes is the longest value the API accepts for a text field.
@@ -189,7 +190,7 @@ func checkEdit(ctx context.Context, c *client.Client, id int64, u client.Operato
 	if err != nil {
 		err = fmt.Errorf("read operator %d: %w", id, err)
 	}
-	if err := common.CheckSaved(cause, err, err == nil && editApplied(u, *op), "whether the operator was saved",
+	if err := writes.CheckSaved(cause, err, err == nil && editApplied(u, *op), "whether the operator was saved",
 		"the operator on the server does not have the values sent"); err != nil {
 		return nil, err
 	}

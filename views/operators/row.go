@@ -7,6 +7,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/layout"
+	"github.com/parley-tui/parley/writes"
 )
 
 // Row is the sanitized form of an operator that the screen keeps. The away and online
@@ -80,9 +81,9 @@ func (r Row) Label() string {
 // AwaySymbol is the away status as a symbol and a word (never colour alone).
 func AwaySymbol(away bool) (symbol, word string) {
 	if away {
-		return "◌", "away"
+		return "◌", writes.AwayWord(away)
 	}
-	return "●", "available"
+	return "●", writes.AwayWord(away)
 }
 
 // AwayText is the away status as the row shows it: "◌ away", "● available", or "—" when

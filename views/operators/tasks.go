@@ -15,6 +15,7 @@ import (
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/confirm"
 	"github.com/parley-tui/parley/views/list"
+	"github.com/parley-tui/parley/writes"
 )
 
 // awayMsg starts the away task once the user confirmed (or right away for oneself).
@@ -112,24 +113,15 @@ func (m *Model) askDelete() tea.Cmd {
 // read when its status is the one asked for (see common.TaskDoneMsg.Lost).
 func (m *Model) checkAway(id int64, away bool, cause error, label string) tea.Cmd {
 	m.l.SetBusy(id, "checking")
-	_, asked := AwaySymbol(away)
-	_, other := AwaySymbol(!away)
 	_, check := m.ctx.Start(common.Write{Owner: m.loads.Owner(), Kind: KindAway, Subject: id, Lost: cause,
 		Do: func(ctx context.Context, c *client.Client) (any, error) {
-			op, err := c.GetOperator(ctx, id)
-			switch {
-			case err != nil:
-				return awayAsked(away), &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read operator %d: %w", id, err),
-					What: "whether " + label + " was set " + asked, Advice: "refresh to see the status"}
-			case !op.IsAway.Known:
-				return awayAsked(away), &common.UncheckedError{Cause: cause, Check: fmt.Errorf("read operator %d: the answer does not say whether it is away", id),
-					What: "whether " + label + " was set " + asked, Advice: "refresh to see the status"}
-			case op.IsAway.V == away:
-				return RowFrom(*op), nil
+			op, err := writes.CheckAway(ctx, c, id, away, cause, label)
+			if err != nil {
+				return awayAsked(away), err
 			}
-			return awayAsked(away), &common.NotDoneError{Cause: cause, Done: "saved", Found: label + " is still " + other}
+			return RowFrom(*op), nil
 		}})
-	return tea.Batch(common.Toast(label+": may have been set "+asked+"; checking…"), check)
+	return tea.Batch(common.Toast(label+": may have been set "+writes.AwayWord(away)+"; checking…"), check)
 }
 
 // onTask takes the end of a write: an edit from the edit form, and the screen's own away
@@ -144,7 +136,7 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		// as saved.
 		if r, ok := msg.Result.(Row); ok && msg.Err == nil {
 			m.updateRow(r)
-			return common.Toast("Saved operator " + r.Label() + common.Confirmed(msg.Lost))
+			return common.Toast("Saved operator " + r.Label() + writes.Confirmed(msg.Lost))
 		}
 		return nil
 	case msg.Kind == KindDelete && msg.Mine(m.l.Owner()):
@@ -161,11 +153,11 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 	if r, ok := m.row(id); ok {
 		label = r.Label()
 	}
-	if asked, ok := msg.Result.(awayAsked); ok && msg.Lost == nil && common.OutcomeUnknown(msg.Err) {
+	if asked, ok := msg.Result.(awayAsked); ok && msg.Lost == nil && writes.OutcomeUnknown(msg.Err) {
 		return m.checkAway(id, bool(asked), msg.Err, label)
 	}
 	m.l.SetBusy(id, "")
-	var unchecked *common.UncheckedError
+	var unchecked *writes.UncheckedError
 	if errors.As(msg.Err, &unchecked) {
 		// The change may or may not have been made: the row no longer states the status it
 		// had as a fact, it shows it unknown until a refresh reads it.
@@ -175,9 +167,9 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		}
 		return common.ErrorToast(msg.Err)
 	}
-	var notDone *common.NotDoneError
+	var notDone *writes.NotDoneError
 	if errors.As(msg.Err, &notDone) {
-		text := common.ErrorText(msg.Err) + " " + m.ctx.Keys.Away.Help().Key + " tries again."
+		text := writes.ErrorText(msg.Err) + " " + m.ctx.Keys.Away.Help().Key + " tries again."
 		return common.FailToast(text)
 	}
 	switch res := msg.Result.(type) {

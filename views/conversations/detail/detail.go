@@ -20,6 +20,7 @@ import (
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
+	"github.com/parley-tui/parley/writes"
 )
 
 const requestTimeout = 90 * time.Second
@@ -301,7 +302,7 @@ func (m *Model) rebuild() {
 	if m.conv == nil {
 		switch {
 		case m.err != nil:
-			m.lines = fitAll(wrap(st.Error.Render(" "+common.ErrorText(m.err)), w), m.width)
+			m.lines = fitAll(wrap(st.Error.Render(" "+writes.ErrorText(m.err)), w), m.width)
 		default:
 			m.lines = fitAll([]string{st.Loading.Render(" Loading details…")}, m.width)
 		}
@@ -418,7 +419,7 @@ func (m *Model) rebuild() {
 		m.partsLine = len(out) - 1
 		switch {
 		case m.partsErr != nil:
-			for _, l := range wrap(st.Error.Render(" "+common.ErrorText(m.partsErr)+" (r retries)"), w) {
+			for _, l := range wrap(st.Error.Render(" "+writes.ErrorText(m.partsErr)+" (r retries)"), w) {
 				add(l)
 			}
 		default:

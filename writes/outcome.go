@@ -1,4 +1,4 @@
-package common
+package writes
 
 import (
 	"context"
@@ -13,14 +13,12 @@ import (
 
 // A write whose answer was lost (errors.Is(err, client.ErrOutcomeUnknown): sent, then the
 // connection broke, the time ran out, or the answer could not be believed) may have been
-// carried out. It is never reported as saved or failed as it stands: the view that sent it
-// reads the resource again, fresh, and reports what it found in a TaskDoneMsg with Lost set
-// to the write's error:
+// carried out. It is never reported as saved or failed as it stands: whoever sent it (a
+// screen, a command) reads the resource again, fresh, and reports what it found:
 //
-//   - Err nil: the change is on the server; Result is what the read found, of the type a
-//     success of the write reports;
-//   - Err a *NotDoneError: the change is not on the server;
-//   - Err an *UncheckedError: the read failed too, and nobody knows.
+//   - no error: the change is on the server, and the read shows it;
+//   - a *NotDoneError: the change is not on the server;
+//   - an *UncheckedError: the read failed too, or cannot tell, and nobody knows.
 
 // OutcomeUnknown reports a write that may have been carried out although its answer was lost.
 func OutcomeUnknown(err error) bool { return errors.Is(err, client.ErrOutcomeUnknown) }

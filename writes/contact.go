@@ -1,0 +1,225 @@
+package writes
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/mail"
+	"net/url"
+	"strings"
+
+	"github.com/parley-tui/parley/client"
+)
+
+// ContactText is one text field of a contact write (the PATCH of an edit, the PUT of an
+// upsert): its label, the API's name for it, its check and where it goes in an update.
+type ContactText struct {
+	// Label names the field in the forms and the command line's help: "Email".
+	Label string
+	// Name is the API's field: "email" (the command line's flag: --email).
+	Name string
+	// Check refuses a value the API would refuse (nil: any text). Empty values pass.
+	Check func(string) error
+	// Required: the field cannot be cleared (a contact always has a locale).
+	Required bool
+	field    func(u *client.ContactUpdate) **string
+}
+
+// Dst is where the field goes in u.
+func (t ContactText) Dst(u *client.ContactUpdate) **string { return t.field(u) }
+
+// Normalize is the value sent for v: trimmed, a country code in upper case.
+func (t ContactText) Normalize(v string) string {
+	v = strings.TrimSpace(v)
+	if t.Name == "country" {
+		v = strings.ToUpper(v)
+	}
+	return v
+}
+
+// Set puts the value v (as typed) into u: normalized, and "" as null (cleared). A
+// required field cannot be cleared.
+func (t ContactText) Set(u *client.ContactUpdate, v string) error {
+	v = t.Normalize(v)
+	if v == "" && t.Required {
+		return fmt.Errorf("%s: a contact always has one; it cannot be removed", t.Name)
+	}
+	*t.field(u) = &v
+	return nil
+}
+
+// ContactTexts are the contact's writable text fields (docs/api-notes.md, "Writable
+// fields"), in the order the edit form shows them.
+var ContactTexts = []ContactText{
+	{Label: "Name", Name: "name", field: func(u *client.ContactUpdate) **string { return &u.Name }},
+	{Label: "Email", Name: "email", Check: ValidEmail, field: func(u *client.ContactUpdate) **string { return &u.Email }},
+	{Label: "Phone number", Name: "phone_number", field: func(u *client.ContactUpdate) **string { return &u.PhoneNumber }},
+	{Label: "Mobile number", Name: "mobile_number", field: func(u *client.ContactUpdate) **string { return &u.MobileNumber }},
+	{Label: "Company", Name: "company", field: func(u *client.ContactUpdate) **string { return &u.Company }},
+	{Label: "Position", Name: "position", field: func(u *client.ContactUpdate) **string { return &u.Position }},
+	{Label: "Gender", Name: "gender", field: func(u *client.ContactUpdate) **string { return &u.Gender }},
+	{Label: "Salutation", Name: "salutation", field: func(u *client.ContactUpdate) **string { return &u.Salutation }},
+	{Label: "Street", Name: "street", field: func(u *client.ContactUpdate) **string { return &u.Street }},
+	{Label: "City", Name: "city", field: func(u *client.ContactUpdate) **string { return &u.City }},
+	{Label: "Country", Name: "country", Check: ValidCountry, field: func(u *client.ContactUpdate) **string { return &u.Country }},
+	{Label: "Locale", Name: "locale", Check: ValidLocale, Required: true, field: func(u *client.ContactUpdate) **string { return &u.Locale }},
+	{Label: "External customer id", Name: "external_customer_id", field: func(u *client.ContactUpdate) **string { return &u.ExternalCustomerID }},
+	{Label: "Facebook URL", Name: "url_facebook", Check: ValidURL, field: func(u *client.ContactUpdate) **string { return &u.URLFacebook }},
+	{Label: "LinkedIn URL", Name: "url_linkedin", Check: ValidURL, field: func(u *client.ContactUpdate) **string { return &u.URLLinkedIn }},
+	{Label: "Twitter URL", Name: "url_twitter", Check: ValidURL, field: func(u *client.ContactUpdate) **string { return &u.URLTwitter }},
+	{Label: "Profile picture URL", Name: "url_profile_picture", Check: ValidURL, field: func(u *client.ContactUpdate) **string { return &u.URLProfilePicture }},
+}
+
+// ContactFlag is one of the contact's "may be contacted by" flags.
+type ContactFlag struct {
+	// Label says what the flag allows: "email".
+	Label string
+	// Name is the API's field: "contact_by_email".
+	Name  string
+	field func(u *client.ContactUpdate) **bool
+	of    func(c client.Contact) bool
+}
+
+// Dst is where the flag goes in u.
+func (f ContactFlag) Dst(u *client.ContactUpdate) **bool { return f.field(u) }
+
+// Of is the flag's value in c.
+func (f ContactFlag) Of(c client.Contact) bool { return f.of(c) }
+
+// ContactFlags are the contact's writable flags, in the order the edit form shows them.
+var ContactFlags = []ContactFlag{
+	{Label: "email", Name: "contact_by_email",
+		field: func(u *client.ContactUpdate) **bool { return &u.ContactByEmail },
+		of:    func(c client.Contact) bool { return c.ContactByEmail }},
+	{Label: "phone", Name: "contact_by_phone",
+		field: func(u *client.ContactUpdate) **bool { return &u.ContactByPhone },
+		of:    func(c client.Contact) bool { return c.ContactByPhone }},
+	{Label: "service channels", Name: "contact_by_service_channels",
+		field: func(u *client.ContactUpdate) **bool { return &u.ContactByServiceChannels },
+		of:    func(c client.Contact) bool { return c.ContactByServiceChannels }},
+	{Label: "service messenger", Name: "contact_by_service_messenger",
+		field: func(u *client.ContactUpdate) **bool { return &u.ContactByServiceMessenger },
+		of:    func(c client.Contact) bool { return c.ContactByServiceMessenger }},
+}
+
+// ContactTextNamed is the text field the API calls name.
+func ContactTextNamed(name string) (ContactText, bool) {
+	for _, t := range ContactTexts {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return ContactText{}, false
+}
+
+// CheckContact reads the contact again (ctx must skip the response cache) after a PATCH
+// of u whose answer was lost: saved, with the contact read, when it has every value sent.
+func CheckContact(ctx context.Context, c *client.Client, id int64, u client.ContactUpdate, cause error) (client.Contact, error) {
+	ct, err := c.GetContact(ctx, id)
+	if err != nil {
+		err = fmt.Errorf("read contact %d: %w", id, err)
+	}
+	if err := CheckSaved(cause, err, err == nil && ContactHas(*ct, u), "whether the contact was saved",
+		"the contact on the server does not have the values sent"); err != nil {
+		return client.Contact{}, err
+	}
+	return *ct, nil
+}
+
+// ContactHas reports whether c holds every value of u, as a PATCH of u leaves it: a
+// cleared field is null or empty, texts compare without the spaces around them (an email
+// and a country also without case), flags exactly.
+func ContactHas(c client.Contact, u client.ContactUpdate) bool {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return false
+	}
+	var have map[string]any
+	if err := json.Unmarshal(b, &have); err != nil {
+		return false
+	}
+	for k, want := range u.Fields() {
+		got := have[k]
+		switch w := want.(type) {
+		case nil:
+			if s, isText := got.(string); got != nil && (!isText || strings.TrimSpace(s) != "") {
+				return false
+			}
+		case string:
+			s, ok := got.(string)
+			a, b := strings.TrimSpace(w), strings.TrimSpace(s)
+			if !ok || a != b && !((k == "email" || k == "country") && strings.EqualFold(a, b)) {
+				return false
+			}
+		case bool:
+			if g, ok := got.(bool); !ok || g != w {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// The checks below run before anything is sent; the API refuses the same values with a
+// 400 (docs/api-notes.md, "Writable fields"). Empty values pass: whether a field may be
+// empty is for the form or command to say.
+
+// ValidEmail accepts an address of the shape local@domain.tld.
+func ValidEmail(s string) error {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil
+	}
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Address != s || a.Name != "" {
+		return fmt.Errorf("%q is not an email address (name@example.com)", s)
+	}
+	local, domain, ok := strings.Cut(s, "@")
+	if !ok || local == "" || !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
+		return fmt.Errorf("%q is not an email address (name@example.com)", s)
+	}
+	return nil
+}
+
+// ValidCountry accepts a two-letter country code (any case; sent in upper case).
+func ValidCountry(s string) error {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil
+	}
+	if len(s) != 2 || !isLetter(s[0]) || !isLetter(s[1]) {
+		return fmt.Errorf("%q: the country is a two-letter code such as DE or US", s)
+	}
+	return nil
+}
+
+// ValidLocale accepts a locale of the form ll_CC (de_DE, en_US).
+func ValidLocale(s string) error {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil
+	}
+	if len(s) != 5 || s[2] != '_' || !isLower(s[0]) || !isLower(s[1]) || !isUpper(s[3]) || !isUpper(s[4]) {
+		return fmt.Errorf("%q: the locale has the form ll_CC, such as de_DE or en_US", s)
+	}
+	return nil
+}
+
+// ValidURL accepts an absolute http or https URL.
+func ValidURL(s string) error {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.ContainsAny(s, " \t\n") {
+		return fmt.Errorf("%q is not a web address starting with http:// or https://", s)
+	}
+	return nil
+}
+
+func isLetter(b byte) bool { return isLower(b) || isUpper(b) }
+func isLower(b byte) bool  { return b >= 'a' && b <= 'z' }
+func isUpper(b byte) bool  { return b >= 'A' && b <= 'Z' }
