@@ -206,6 +206,7 @@ type Client struct {
 	reader     int64
 	gates      []WriteGate         // asked before every write, in order (WithGate)
 	writeHooks []func(RequestInfo) // told every write's outcome (WithWriteHook)
+	dryRun     func(DryRequest)    // told every write instead of sending it (WithDryRun)
 	flights    *flights            // GETs in flight, shared with every derived client
 	http       *http.Client
 	userAgent  string
@@ -472,6 +473,10 @@ func (c *Client) exchange(ctx context.Context, req request, out checker, info *R
 			return 0, fmt.Errorf("%s %s: encode body: %w", req.method, u.Path, err)
 		}
 	}
+	if c.dryRun != nil && isWrite(req.method) {
+		c.describe(req.method, u, payload)
+		return 0, fmt.Errorf("%s %s: %w", req.method, u.Path, ErrDryRun)
+	}
 	return c.send(ctx, req, u, fam, payload, out, sendOpts{info: info})
 }
 
@@ -516,7 +521,11 @@ func (c *Client) get(ctx context.Context, req request, u *url.URL, fam Family, o
 		if f.abandoned {
 			continue // its sender gave up, not this caller: ask again
 		}
-		return c.follow(req.method, u, fam, out, f, own)
+		status, err := c.follow(req.method, u, fam, out, f, own)
+		if err == nil {
+			c.keepAnswer(ctx, f.body)
+		}
+		return status, err
 	}
 }
 
@@ -634,6 +643,7 @@ func (c *Client) send(ctx context.Context, req request, u *url.URL, fam Family, 
 		c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: status,
 			Duration: time.Since(started), Attempt: attempt, Err: c.redact(err), Bypassed: !write && bypassesMemory(ctx)})
 		if err == nil && status < 400 {
+			c.keepAnswer(ctx, body)
 			if write {
 				c.forget() // before the answer is taken in: an edit's answer is the newest
 			}
