@@ -52,3 +52,14 @@ func countWords(n int, what string) string {
 	}
 	return fmt.Sprintf("%d arguments", n)
 }
+
+// bothArgs is the Args of a command whose arguments pass first and then second: the first
+// problem is the one said.
+func bothArgs(first, second cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := first(cmd, args); err != nil {
+			return err
+		}
+		return second(cmd, args)
+	}
+}

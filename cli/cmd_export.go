@@ -28,7 +28,8 @@ import (
 	"github.com/parley-tui/parley/views/layout"
 )
 
-// newConversationsCmd is `parley conversations export`.
+// newConversationsCmd is `parley conversations export` and the conversation writes
+// (write_cmds.go).
 func newConversationsCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "conversations",
@@ -123,6 +124,7 @@ yesterday, or an age before now: 2w, 7d, 12h, 90m, 1h30m. They must fall in 2000
 	exp.Flags().StringVarP(&output, "output", "o", "", "write to this file (mode 0600) instead of stdout")
 	noFiles(exp, "page-size", "max")
 	cmd.AddCommand(exp)
+	addConversationWrites(cmd, g)
 	return cmd
 }
 
@@ -221,7 +223,7 @@ func (f *conversationFilterFlags) filter(now time.Time, warn func(string)) (clie
 	return out, nil
 }
 
-// newContactsCmd is `parley contacts search`.
+// newContactsCmd is `parley contacts search` and the contact writes (write_cmds.go).
 func newContactsCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "contacts",
@@ -273,6 +275,7 @@ city and country weigh most, then notes). Prints a JSON array, or a table with -
 	noFiles(search, "limit")
 	search.ValidArgsFunction = cobra.NoFileCompletions
 	cmd.AddCommand(search)
+	addContactWrites(cmd, g)
 	return cmd
 }
 

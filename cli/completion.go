@@ -9,6 +9,8 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/export"
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/writes"
 )
 
 // completionLong is the help of `parley completion`, which cobra adds: how to install the
@@ -82,6 +84,13 @@ func completeValues(cmd *cobra.Command, name string, values ...string) {
 	}
 }
 
+// completeFlag makes the shell offer what fn finds for the flag name of cmd.
+func completeFlag(cmd *cobra.Command, name string, fn cobra.CompletionFunc) {
+	if err := cmd.RegisterFlagCompletionFunc(name, fn); err != nil {
+		panic(fmt.Sprintf("completion of --%s: %v", name, err))
+	}
+}
+
 // noFiles makes the shell offer nothing for flags that take a number or an id.
 func noFiles(cmd *cobra.Command, names ...string) {
 	for _, n := range names {
@@ -146,4 +155,33 @@ func variantCompletions() []string {
 // oneLine is a description for a completion: shells show one line, without tabs.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// identifierCompletions are the fields contacts upsert finds a contact by.
+func identifierCompletions() []string {
+	out := make([]string, 0, len(client.Identifiers))
+	for _, id := range client.Identifiers {
+		out = append(out, id+"\tfind the contact by its "+strings.ReplaceAll(id, "_", " "))
+	}
+	return out
+}
+
+// operatorLine describes an operator for a completion: display name, role, away status
+// as the server stated them (made safe for a terminal).
+func operatorLine(o client.Operator) string {
+	name := strings.TrimSpace(o.DisplayName)
+	if name == "" {
+		name = strings.TrimSpace(o.Name)
+	}
+	parts := []string{}
+	if name != "" {
+		parts = append(parts, name)
+	}
+	if o.Role != "" {
+		parts = append(parts, o.Role)
+	}
+	if o.IsAway.Known {
+		parts = append(parts, writes.AwayWord(o.IsAway.V))
+	}
+	return oneLine(sanitize.Line(strings.Join(parts, ", ")))
 }

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/views/viewtest"
+	"github.com/parley-tui/parley/writes"
 )
 
 // complete runs the shell's completion request (`parley __complete ARGS… WORD`) and returns
@@ -62,6 +65,12 @@ func TestShellCompletionValues(t *testing.T) {
 		{[]string{"--readonly", ""}, nil},
 		{[]string{"--re"}, []string{"--readonly"}},
 		{[]string{"completion", ""}, []string{"bash", "fish", "powershell", "zsh"}},
+		{[]string{"contacts", "upsert", "--identifier", ""}, client.Identifiers},
+		{[]string{"contacts", "update", ""}, nil},
+		{[]string{"contacts", "update", "7", "--country", ""}, nil},
+		{[]string{"conversations", "end", ""}, nil},
+		{[]string{"conversations", "topics", "7", "--add", ""}, nil},
+		{[]string{"notes", "add", ""}, nil},
 	} {
 		got, dir := complete(t, c.args...)
 		if !slices.Equal(got, c.want) {
@@ -73,7 +82,7 @@ func TestShellCompletionValues(t *testing.T) {
 	}
 	// Commands are completed from the root, completion among them.
 	got, _ := complete(t, "")
-	for _, want := range []string{"analytics", "auth", "completion", "config", "contacts", "conversations", "sandbox", "serve"} {
+	for _, want := range []string{"analytics", "auth", "completion", "config", "contacts", "conversations", "notes", "operators", "sandbox", "serve"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("the root offers %q, without %q", got, want)
 		}
@@ -114,5 +123,41 @@ func TestCompletionScripts(t *testing.T) {
 		if !strings.Contains(msg, "usage: parley completion SHELL") || !strings.Contains(msg, "bash, fish, powershell, zsh") || strings.Contains(msg, "cust_") {
 			t.Errorf("%q: %s", args, msg)
 		}
+	}
+}
+
+// An operator id (assign --assignee, operators away) is completed from the organization's
+// operator list, one read, each with its name, role and away status.
+func TestOperatorIDCompletion(t *testing.T) {
+	bin := parleyBinary(t)
+	sb := smallSandbox(t)
+	ops, err := viewtest.Client(t, sb).AllOperators(t.Context())
+	if err != nil || len(ops) == 0 {
+		t.Fatalf("operators: %v", err)
+	}
+	for _, args := range [][]string{
+		{"__complete", "conversations", "assign", "12", "--assignee", ""},
+		{"__complete", "operators", "away", "--on", ""},
+	} {
+		r := runParley(t, bin, apiEnv(t, sb), "", args...)
+		if r.err != nil {
+			t.Fatalf("%q: %v\n%s", args, r.err, r.stderr)
+		}
+		lines := strings.Split(strings.TrimRight(r.stdout, "\n"), "\n")
+		if dir := lines[len(lines)-1]; dir != noFileComp || len(lines)-1 != len(ops) {
+			t.Fatalf("%q: %d offered, directive %s; want %d operators\n%s", args, len(lines)-1, dir, len(ops), r.stdout)
+		}
+		for i, o := range ops {
+			id, desc, _ := strings.Cut(lines[i], "\t")
+			if id != strconv.FormatInt(o.ID, 10) || !strings.Contains(desc, o.Role) || !strings.Contains(desc, writes.AwayWord(o.IsAway.V)) {
+				t.Errorf("%q: offered %q for operator %d (%s)", args, lines[i], o.ID, o.Role)
+			}
+		}
+	}
+	// Without an API that answers, nothing is offered, and no file names.
+	env := append(headlessEnv(t), "PARLEY_BASE_URL=http://127.0.0.1:9", "PARLEY_TOKEN=x")
+	r := runParley(t, bin, env, "", "__complete", "operators", "away", "--on", "")
+	if r.err != nil || strings.TrimSpace(r.stdout) != noFileComp {
+		t.Fatalf("unreachable API: %v\n%s", r.err, r.stdout)
 	}
 }

@@ -18,15 +18,20 @@ import (
 )
 
 // Execute runs the command named by the process's arguments and returns the exit status:
-// 0, 1 after an error (printed on stderr), 128 + n after signal n ended the TUI. proc is
+// 0, 1 after an error (printed on stderr), 3 when a write's outcome stays unknown
+// (exitUnknown), 128 + n after signal n ended the TUI. proc is
 // the run's crash guard, which main defers; version is parley's version.
 func Execute(ctx context.Context, proc *Process, version string) int {
 	root := newRootCmd(version)
 	err := root.ExecuteContext(withProcess(ctx, proc))
 	var sig *signalExit
+	var exit *exitError
 	switch {
 	case errors.As(err, &sig):
 		return sig.code()
+	case errors.As(err, &exit):
+		fmt.Fprintln(os.Stderr, "parley: "+exit.text)
+		return exit.code
 	case err != nil:
 		fmt.Fprintln(os.Stderr, "parley:", errorLine(err))
 		return 1
@@ -51,8 +56,8 @@ type globalFlags struct {
 	demo       bool
 	configPath string
 	debug      string
-	// readOnly is the root command's --readonly, or --read-only, its earlier spelling (the
-	// TUI only; not a persistent flag).
+	// readOnly is --readonly, or --read-only, its earlier spelling: the root command's (the
+	// TUI) and each write command's (not a persistent flag).
 	readOnly optBool
 	// mouse is the root command's --mouse (the TUI only; not a persistent flag).
 	mouse optBool
@@ -74,6 +79,16 @@ func (b *optBool) Set(s string) error {
 	}
 	b.given, b.value = true, v
 	return nil
+}
+
+// readOnlyFlag gives cmd --readonly (usage says what it does there) and, out of the help,
+// --read-only, its earlier spelling.
+func readOnlyFlag(cmd *cobra.Command, g *globalFlags, usage string) {
+	ro := cmd.Flags().VarPF(&g.readOnly, "readonly", "", usage)
+	ro.NoOptDefVal = "true"
+	old := cmd.Flags().VarPF(&g.readOnly, "read-only", "", "the earlier spelling of --readonly")
+	old.NoOptDefVal = "true"
+	old.Hidden = true
 }
 
 func newRootCmd(version string) *cobra.Command {
@@ -110,20 +125,17 @@ from an embedded sandbox.`,
 	pf.BoolVar(&g.demo, "demo", false, "use the embedded sandbox with demo data")
 	pf.StringVar(&g.configPath, "config", "", "config file (env PARLEY_CONFIG; default $XDG_CONFIG_HOME/parley/config.yaml)")
 	pf.StringVar(&g.debug, "debug", "", "write a debug log to this file")
-	ro := root.Flags().VarPF(&g.readOnly, "readonly", "", "offer no edits and send no request but GET: no edit keys, forms or deletes (config readonly)")
-	ro.NoOptDefVal = "true"
+	readOnlyFlag(root, g, "offer no edits and send no request but GET: no edit keys, forms or deletes (config readonly)")
 	mo := root.Flags().VarPF(&g.mouse, "mouse", "", "click and scroll with the mouse; shift-drag selects text (env PARLEY_MOUSE, config mouse)")
 	mo.NoOptDefVal = "true"
-	// The earlier spelling still works, out of the help.
-	old := root.Flags().VarPF(&g.readOnly, "read-only", "", "the earlier spelling of --readonly")
-	old.NoOptDefVal = "true"
-	old.Hidden = true
 
 	// Subcommands register here, one line each.
 	root.AddCommand(newAuthCmd(g))
 	root.AddCommand(newConfigCmd(g))
 	root.AddCommand(newConversationsCmd(g))
 	root.AddCommand(newContactsCmd(g))
+	root.AddCommand(newNotesCmd(g))
+	root.AddCommand(newOperatorsCmd(g))
 	root.AddCommand(newAnalyticsCmd(g))
 	root.AddCommand(newSandboxCmd())
 	root.AddCommand(newServeCmd(g))

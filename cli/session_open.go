@@ -21,6 +21,11 @@ func openSession(ctx context.Context, g *globalFlags, stderr io.Writer) (*sessio
 	if err != nil {
 		return nil, err
 	}
+	return openSessionWith(ctx, g, s, stderr)
+}
+
+// openSessionWith is openSession with the settings resolved.
+func openSessionWith(ctx context.Context, g *globalFlags, s Settings, stderr io.Writer) (*session, error) {
 	dl, err := openDebugLog(g.debug)
 	if err != nil {
 		return nil, err

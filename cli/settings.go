@@ -61,8 +61,8 @@ type Settings struct {
 	RequestBudget int
 	// RequestTimeout bounds one attempt of one API request (default 30s).
 	RequestTimeout time.Duration
-	// ReadOnly: the TUI offers no edits (--readonly, else readonly in the config file;
-	// default false).
+	// ReadOnly: the TUI offers no edits and the write commands refuse to run (--readonly,
+	// else readonly in the config file; default false).
 	ReadOnly bool
 	// Mouse: the TUI takes clicks and the wheel (--mouse, else PARLEY_MOUSE, else mouse in
 	// the config file; default false, which leaves text selection to the terminal).

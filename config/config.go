@@ -84,7 +84,8 @@ type Config struct {
 	// RequestTimeout bounds one attempt of one API request,
 	// MinRequestTimeout..MaxRequestTimeout (0 = not set).
 	RequestTimeout time.Duration
-	// ReadOnly: the TUI offers no edits (nil = not set; the --readonly flag wins). The
+	// ReadOnly: the TUI offers no edits and the write commands refuse to run (nil = not
+	// set; the --readonly flag wins). The
 	// file's key is readonly; read_only, its earlier spelling, is read too.
 	ReadOnly *bool
 	// Mouse: the TUI takes clicks and the wheel (nil = not set; --mouse and PARLEY_MOUSE

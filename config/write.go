@@ -64,7 +64,8 @@ const example = `# parley configuration
 # duration such as 10s or 2m, 1s to 5m. Env PARLEY_REQUEST_TIMEOUT.
 # request_timeout: 30s
 
-# Read-only: the TUI offers no edits (no edit keys, forms or deletes); it only reads.
+# Read-only: the TUI offers no edits (no edit keys, forms or deletes) and the write
+# commands (notes add, conversations take, …) refuse to run; parley only reads.
 # Flag --readonly (--readonly=false overrides this line). Older files write read_only.
 # readonly: false
 
