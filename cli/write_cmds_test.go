@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
@@ -42,11 +43,15 @@ type writeFixture struct {
 	awayBefore           map[int64]bool // an operator's away status before the run that writes it
 }
 
-func newWriteFixture(t *testing.T) *writeFixture {
+func newWriteFixture(t *testing.T) *writeFixture { return newWriteFixtureOn(t, sandbox.Options{}) }
+
+// newWriteFixtureOn is a fixture on a sandbox started with opts (and the fixture's log).
+func newWriteFixtureOn(t *testing.T, opts sandbox.Options) *writeFixture {
 	t.Helper()
 	f := &writeFixture{bin: parleyBinary(t), log: &viewtest.RequestLog{}, usedConvs: map[int64]bool{}, usedConts: map[int64]bool{},
 		awayBefore: map[int64]bool{}}
-	f.sb = viewtest.Sandbox(t, sandbox.Options{RequestLog: f.log})
+	opts.RequestLog = f.log
+	f.sb = viewtest.Sandbox(t, opts)
 	f.info = f.sb.Server.Info()
 	f.proxy = viewtest.NewProxy(t, f.sb.URL)
 	f.env = append(headlessEnv(t), "PARLEY_BASE_URL="+f.proxy.URL, "PARLEY_TOKEN="+f.info.CustomerToken)
@@ -585,6 +590,47 @@ func TestTopicsAddAndRemove(t *testing.T) {
 	}
 	if got := len(f.log.Lines()); got != requests {
 		t.Errorf("refused command lines sent %d requests", got-requests)
+	}
+}
+
+// A note whose answer was lost is found by the server's clock, whatever the local one says:
+// with this machine's clock 17 days ahead of the server's and 17 days behind, the note the
+// lost POST made is confirmed, and a note of the same text the server stamped an hour
+// before is not taken for it.
+func TestNotesAddLostAnswerByTheServersClock(t *testing.T) {
+	for _, skew := range viewtest.Skews {
+		t.Run(fmt.Sprintf("local clock %+d days off", skew/(24*time.Hour)), func(t *testing.T) {
+			server := viewtest.NewMovingClock(time.Now().Add(-skew))
+			f := newWriteFixtureOn(t, sandbox.Options{Now: server.Now})
+			id := f.contact(t)
+			var old []int64
+			for _, text := range []string{"Seen before: confirmed", "Seen before: not saved"} {
+				n, err := f.c.CreateNote(t.Context(), client.NewNote{ContactIdentityID: id, Body: text})
+				if err != nil {
+					t.Fatal(err)
+				}
+				old = append(old, n.ID)
+			}
+			server.Add(time.Hour)
+			posts := f.writes("POST", "/api/um/v3/notes/")
+			f.proxy.Lose("POST", "/api/um/v3/notes/", viewtest.DropAnswer, 1)
+			r, code := f.run(t, nil, "notes", "add", itoa(id), "Seen before: confirmed")
+			var n client.Note
+			if code != 0 || !strings.Contains(r.stderr, "saved (confirmed after the connection dropped)") || json.Unmarshal([]byte(r.stdout), &n) != nil {
+				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, r.stdout, r.stderr)
+			}
+			if n.ID <= old[1] || n.Body != "Seen before: confirmed" {
+				t.Errorf("confirmed note %d (%q), not the one the lost POST made after %d", n.ID, n.Body, old[1])
+			}
+			f.proxy.Lose("POST", "/api/um/v3/notes/", viewtest.DropRequest, 1)
+			r, code = f.run(t, nil, "notes", "add", itoa(id), "Seen before: not saved")
+			if code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "Not saved: the connection was lost before the server answered, and the note is not on the server.") {
+				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, r.stdout, r.stderr)
+			}
+			if got := f.writes("POST", "/api/um/v3/notes/") - posts; got != 1 {
+				t.Errorf("%d POSTs reached the sandbox, want 1 (the first, whose answer was lost)", got)
+			}
+		})
 	}
 }
 
