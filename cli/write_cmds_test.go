@@ -706,3 +706,23 @@ func TestContactWritesCheckValues(t *testing.T) {
 		t.Fatalf("exit %d, %v: company %q, by phone %v\nstderr: %s", code, err, client.Str(ct.Company), ct.ContactByPhone, r.stderr)
 	}
 }
+
+// A write's JSON result is written as every command's JSON is: the invisible and reordering
+// characters of what the server returned escaped, decoding to the same text.
+func TestWriteResultsEscapeInvisibleText(t *testing.T) {
+	f := newWriteFixture(t)
+	id := f.contact(t)
+	text := "Zebedee\u200c \x1b]0;pwned\x07" + invisible + " Quux"
+	r, code := f.run(t, nil, "notes", "add", itoa(id), text)
+	checkEscaped(t, "notes add", r.stdout)
+	var n client.Note
+	if code != 0 || json.Unmarshal([]byte(r.stdout), &n) != nil || n.Body != strings.TrimSpace(text) {
+		t.Fatalf("exit %d, body %q\nstdout: %s\nstderr: %s", code, n.Body, r.stdout, r.stderr)
+	}
+	r, code = f.run(t, nil, "contacts", "update", itoa(id), "--name", text)
+	checkEscaped(t, "contacts update", r.stdout)
+	var ct client.Contact
+	if code != 0 || json.Unmarshal([]byte(r.stdout), &ct) != nil || client.Str(ct.Name) != strings.TrimSpace(text) {
+		t.Fatalf("exit %d, name %q\nstdout: %s\nstderr: %s", code, client.Str(ct.Name), r.stdout, r.stderr)
+	}
+}
