@@ -9,9 +9,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/parley-tui/parley/when"
 )
 
 // KeyViews is the top-level key of the saved views.
@@ -100,19 +101,6 @@ var viewStatuses = []string{"new", "pending", "ended"}
 
 var viewKeys = []string{"name", "screen", "status", "filters", "search", "ordering"}
 
-// ParseDate reads a date filter's value: an RFC 3339 time or a date (YYYY-MM-DD, the start
-// of that UTC day).
-func ParseDate(s string) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return t, nil
-	}
-	return time.Time{}, fmt.Errorf("%q is not a date like 2026-03-01 or 2026-03-01T09:00:00Z", s)
-}
-
 // CheckViewValue checks the value of filter name of a view of screen.
 func CheckViewValue(screen, name, value string) error {
 	k, ok := viewFilters[screen][name]
@@ -130,7 +118,7 @@ func CheckViewValue(screen, name, value string) error {
 			return fmt.Errorf("%s: %q is not a positive integer id", name, value)
 		}
 	case kindDate:
-		if _, err := ParseDate(value); err != nil {
+		if _, err := when.ParseStamp(value); err != nil {
 			return fmt.Errorf("%s: %v", name, err)
 		}
 	case kindBool:

@@ -1,6 +1,9 @@
-// Package when reads the dates, times and ages people type: the filter forms, the analytics
-// custom range and the command-line flags all go through Parse. It imports nothing but the
-// standard library, so the command line can use it without pulling in the screens.
+// Package when is parley's one reader of dates and times given as text: the filter forms,
+// the analytics custom range and the command-line flags read what people type with Parse,
+// and saved views and the config file read what they hold with ParseStamp (the same shapes
+// without the words and ages, so a stored time means the same on every day it is read). It
+// imports nothing but the standard library, so the client and the command line can use it
+// without pulling in the screens.
 //
 // Accepted (case does not matter, spaces around are ignored):
 //   - "" (not set), "now", "today", "yesterday";
@@ -38,6 +41,9 @@ func InRange(t time.Time) bool { return !t.Before(earliest) && t.Before(beyond) 
 // Forms names what may be typed, for messages and help texts.
 const Forms = "a date (2026-11-01), a date and time (2026-11-01 14:30), ISO 8601, or an age like 6h, 7d, 2w"
 
+// StampForms names what ParseStamp reads, for messages.
+const StampForms = "a date (2026-11-01) or ISO 8601 (2026-11-01T09:00:00Z)"
+
 // maxAge is longer than the whole accepted range whatever the clock says, and far from
 // overflowing a time.Duration: a longer age is too far back without computing it.
 const maxAge = 200 * 366 * 24 * time.Hour
@@ -67,10 +73,16 @@ type Error struct {
 	// Problem says what is wrong: "is not a date, a time or an age", "is too far back
 	// (before 2000)", …
 	Problem string
+	// stamp: the text was read by ParseStamp, which takes fewer forms.
+	stamp bool
 }
 
 func (e *Error) Error() string {
-	msg := quote(e.Input) + " " + e.Problem + "; use " + Forms
+	forms := Forms
+	if e.stamp {
+		forms = StampForms
+	}
+	msg := quote(e.Input) + " " + e.Problem + "; use " + forms
 	if e.Field != "" {
 		return e.Field + ": " + msg
 	}
@@ -111,7 +123,21 @@ func ParseField(field, s string, now time.Time) (Value, error) {
 }
 
 // ParseValue reads a typed time at now and says whether it named a day or a time of day.
-func ParseValue(s string, now time.Time) (Value, error) {
+func ParseValue(s string, now time.Time) (Value, error) { return parse(s, now, false) }
+
+// ParseStamp reads a stored time: a date (its UTC midnight) or an ISO 8601 timestamp, in
+// the years FirstYear to LastYear. Words and ages are refused: they would mean another
+// time on another day; so is "", a time that is not there.
+func ParseStamp(s string) (time.Time, error) {
+	if strings.TrimSpace(s) == "" {
+		return time.Time{}, &Error{Input: s, Problem: "is not a date or a time", stamp: true}
+	}
+	v, err := parse(s, time.Time{}, true)
+	return v.Time, err
+}
+
+// parse reads s at now; stamp refuses the words and ages.
+func parse(s string, now time.Time, stamp bool) (Value, error) {
 	in := strings.TrimSpace(s)
 	if in == "" {
 		return Value{}, nil
@@ -119,12 +145,18 @@ func ParseValue(s string, now time.Time) (Value, error) {
 	low := strings.ToLower(in)
 	now = now.UTC()
 	var v Value
-	switch low {
-	case "now":
+	switch {
+	case stamp:
+		t, date, ok := parseTimestamp(strings.ToUpper(in))
+		if !ok {
+			return Value{}, &Error{Input: in, Problem: "is not a date or a time", stamp: true}
+		}
+		v = Value{Time: t, Date: date, Clock: !date}
+	case low == "now":
 		v = Value{Time: now, Clock: true}
-	case "today":
+	case low == "today":
 		v = Value{Time: dayOf(now), Date: true}
-	case "yesterday":
+	case low == "yesterday":
 		v = Value{Time: dayOf(now).AddDate(0, 0, -1), Date: true}
 	default:
 		if age, clock, ok, tooLong := parseAge(low); ok {
@@ -139,10 +171,10 @@ func ParseValue(s string, now time.Time) (Value, error) {
 		}
 	}
 	if v.Time.Before(earliest) {
-		return Value{}, &Error{Input: in, Problem: tooFarBack}
+		return Value{}, &Error{Input: in, Problem: tooFarBack, stamp: stamp}
 	}
 	if !v.Time.Before(beyond) {
-		return Value{}, &Error{Input: in, Problem: fmt.Sprintf("is too far ahead (after %d)", LastYear)}
+		return Value{}, &Error{Input: in, Problem: fmt.Sprintf("is too far ahead (after %d)", LastYear), stamp: stamp}
 	}
 	return v, nil
 }

@@ -190,3 +190,36 @@ func TestParseSpan(t *testing.T) {
 		}
 	}
 }
+
+// A stored time (a saved view, the config file) is a date or an ISO 8601 timestamp, read
+// alike on every day: the words and ages people type are refused, and so is a time outside
+// the years the typed ones may fall in.
+func TestParseStamp(t *testing.T) {
+	for in, want := range map[string]time.Time{
+		"2026-03-01":                  at("2026-03-01T00:00:00Z"),
+		" 2026-03-01T09:00:00Z ":      at("2026-03-01T09:00:00Z"),
+		"2026-03-01T09:00:00.123456Z": at("2026-03-01T09:00:00.123456Z"),
+		"2026-03-01T09:00:00+01:00":   at("2026-03-01T08:00:00Z"),
+		"2026-03-01t09:00:00z":        at("2026-03-01T09:00:00Z"),
+		"2026-03-01 09:00":            at("2026-03-01T09:00:00Z"),
+		"2100-12-31T23:59:59.999999Z": at("2100-12-31T23:59:59.999999Z"),
+	} {
+		got, err := ParseStamp(in)
+		if err != nil || !got.Equal(want) {
+			t.Errorf("ParseStamp(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"":           `"" is not a date or a time; use ` + StampForms,
+		"today":      `"today" is not a date or a time; use ` + StampForms,
+		"7d":         `"7d" is not a date or a time; use ` + StampForms,
+		"now":        `"now" is not a date or a time; use ` + StampForms,
+		"2026-13-01": `"2026-13-01" is not a date or a time; use ` + StampForms,
+		"1999-12-31": `"1999-12-31" is too far back (before 2000); use ` + StampForms,
+		"2101-01-01": `"2101-01-01" is too far ahead (after 2100); use ` + StampForms,
+	} {
+		if got, err := ParseStamp(in); err == nil || err.Error() != want {
+			t.Errorf("ParseStamp(%q) = %v, %v; want the error %s", in, got, err, want)
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/parley-tui/parley/when"
 )
 
 // Params reads a saved view's filters (API parameter → value) into a filter's fields:
@@ -44,16 +46,15 @@ func Text(dst *string) func(string) error {
 	return func(s string) error { *dst = s; return nil }
 }
 
-// Date is a setter of a time: RFC 3339, or a date (the start of that UTC day).
+// Date is a setter of a time: a date (the start of that UTC day) or ISO 8601, as
+// when.ParseStamp reads them.
 func Date(dst *time.Time) func(string) error {
 	return func(s string) error {
-		for _, layout := range []string{time.RFC3339Nano, time.DateOnly} {
-			if t, err := time.Parse(layout, s); err == nil {
-				*dst = t
-				return nil
-			}
+		t, err := when.ParseStamp(s)
+		if err == nil {
+			*dst = t
 		}
-		return fmt.Errorf("%q is not a date like 2026-03-01 or 2026-03-01T09:00:00Z", s)
+		return err
 	}
 }
 
