@@ -26,21 +26,16 @@ func ClampLimit(n int) int {
 	return n
 }
 
-// Allowed ordering values per endpoint (spec: Ordering; docs/api-notes.md for the rest).
+// Allowed ordering values per endpoint (spec: Ordering; docs/api-notes.md for the rest). The
+// conversation and contact lists' are declared with their words (Conversations, Contacts).
 var (
-	ConversationOrderings = []string{
-		"id", "-id",
-		"last_message_sent_at", "-last_message_sent_at",
-		"contact_first_message_sent_at", "-contact_first_message_sent_at",
-		"contact_last_update_at", "-contact_last_update_at",
-		"contact_last_message_sent_at", "-contact_last_message_sent_at",
-	}
-	ContactOrderings    = []string{"created_at", "-created_at", "name", "-name", "email", "-email"}
-	NavigationOrderings = []string{"id", "-id"}
-	AllOrderings        = []string{"id"}
-	NoteOrderings       = []string{"id", "-id", "created_at", "-created_at"}
-	OperatorOrderings   = []string{"id", "-id", "name", "-name"}
-	MessageOrderings    = []string{"id", "-id"}
+	ConversationOrderings = Conversations.OrderingValues()
+	ContactOrderings      = Contacts.OrderingValues()
+	NavigationOrderings   = []string{"id", "-id"}
+	AllOrderings          = []string{"id"}
+	NoteOrderings         = []string{"id", "-id", "created_at", "-created_at"}
+	OperatorOrderings     = []string{"id", "-id", "name", "-name"}
+	MessageOrderings      = []string{"id", "-id"}
 )
 
 func checkOrdering(value string, allowed []string, endpoint string) error {
@@ -94,20 +89,14 @@ func setInt(q url.Values, key string, v int64) {
 	}
 }
 
-func setTime(q url.Values, key string, t time.Time) {
-	if !t.IsZero() {
-		q.Set(key, formatFilterTime(t))
-	}
-}
-
 func setStr(q url.Values, key, v string) {
 	if v != "" {
 		q.Set(key, v)
 	}
 }
 
-// ConversationFilter holds the 16 conversation filters of the spec; zero values are unset.
-// Filters combine with AND.
+// ConversationFilter holds the 16 conversation filters of the spec (declared in
+// Conversations); zero values are unset. Filters combine with AND.
 type ConversationFilter struct {
 	ContactUUID                 string    // contact_uuid
 	OperatorID                  int64     // operator_id
@@ -128,35 +117,15 @@ type ConversationFilter struct {
 }
 
 // Values encodes the set filters as query parameters.
-func (f ConversationFilter) Values() url.Values {
-	q := url.Values{}
-	f.encode(q)
-	return q
-}
+func (f ConversationFilter) Values() url.Values { return Conversations.Values(f) }
 
-func (f ConversationFilter) encode(q url.Values) {
-	setStr(q, "contact_uuid", f.ContactUUID)
-	setInt(q, "operator_id", f.OperatorID)
-	setStr(q, "status", f.Status)
-	setInt(q, "topics", f.TopicID)
-	setInt(q, "um_widget_id", f.WidgetID)
-	setTime(q, "contact_first_message_to_date", f.ContactFirstMessageToDate)
-	setTime(q, "contact_first_message_from_date", f.ContactFirstMessageFromDate)
-	setTime(q, "contact_last_message_to_date", f.ContactLastMessageToDate)
-	setTime(q, "contact_last_message_from_date", f.ContactLastMessageFromDate)
-	setTime(q, "updated_at_to_date", f.UpdatedAtToDate)
-	setTime(q, "updated_at_from_date", f.UpdatedAtFromDate)
-	setInt(q, "id__gt", f.IDGreaterThan)
-	setInt(q, "id__lt", f.IDLessThan)
-	setInt(q, "contact_identity_id", f.ContactIdentityID)
-	setTime(q, "last_activity_to_date", f.LastActivityToDate)
-	setTime(q, "last_activity_from_date", f.LastActivityFromDate)
-}
+func (f ConversationFilter) encode(q url.Values) { Conversations.encode(f, q) }
 
 // IsZero reports whether no filter is set.
-func (f ConversationFilter) IsZero() bool { return f == ConversationFilter{} }
+func (f ConversationFilter) IsZero() bool { return Conversations.IsZero(f) }
 
-// ContactFilter holds the 7 contact filters of the spec; zero values are unset.
+// ContactFilter holds the 7 contact filters of the spec (declared in Contacts); zero values
+// are unset.
 type ContactFilter struct {
 	ID           int64     // id
 	Email        string    // email
@@ -168,29 +137,12 @@ type ContactFilter struct {
 }
 
 // Values encodes the set filters as query parameters.
-func (f ContactFilter) Values() url.Values {
-	q := url.Values{}
-	f.encode(q)
-	return q
-}
+func (f ContactFilter) Values() url.Values { return Contacts.Values(f) }
 
-func (f ContactFilter) encode(q url.Values) {
-	setInt(q, "id", f.ID)
-	setStr(q, "email", f.Email)
-	setStr(q, "name", f.Name)
-	setTime(q, "to_date_time", f.ToDateTime)
-	setTime(q, "from_date_time", f.FromDateTime)
-	if f.Verified != nil {
-		q.Set("verified", strconv.FormatBool(*f.Verified))
-	}
-	setStr(q, "locale", f.Locale)
-}
+func (f ContactFilter) encode(q url.Values) { Contacts.encode(f, q) }
 
 // IsZero reports whether no filter is set.
-func (f ContactFilter) IsZero() bool {
-	return f.ID == 0 && f.Email == "" && f.Name == "" && f.ToDateTime.IsZero() &&
-		f.FromDateTime.IsZero() && f.Verified == nil && f.Locale == ""
-}
+func (f ContactFilter) IsZero() bool { return Contacts.IsZero(f) }
 
 // CursorOptions are the parameters of cursor-paginated endpoints.
 type CursorOptions struct {

@@ -7,12 +7,11 @@ import (
 	"os"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/parley-tui/parley/when"
+	"github.com/parley-tui/parley/client"
 )
 
 // KeyViews is the top-level key of the saved views.
@@ -64,67 +63,61 @@ func (v View) Same(o View) bool {
 	return true
 }
 
-// kind is how a filter's value is checked.
-type kind int
-
-const (
-	kindText kind = iota
-	kindID
-	kindDate
-	kindBool
-)
-
-// viewFilters are the filters a view of each screen may hold (status has its own key).
-var viewFilters = map[string]map[string]kind{
-	ViewConversations: {
-		"contact_uuid": kindText, "operator_id": kindID, "topics": kindID, "um_widget_id": kindID,
-		"contact_first_message_to_date": kindDate, "contact_first_message_from_date": kindDate,
-		"contact_last_message_to_date": kindDate, "contact_last_message_from_date": kindDate,
-		"updated_at_to_date": kindDate, "updated_at_from_date": kindDate,
-		"id__gt": kindID, "id__lt": kindID, "contact_identity_id": kindID,
-		"last_activity_to_date": kindDate, "last_activity_from_date": kindDate,
-	},
-	ViewContacts: {
-		"id": kindID, "email": kindText, "name": kindText, "to_date_time": kindDate,
-		"from_date_time": kindDate, "verified": kindBool, "locale": kindText,
-	},
+// viewScreen is what a view of one screen may hold, read from the declaration of the
+// screen's list (client.Conversations, client.Contacts).
+type viewScreen struct {
+	// filters are the parameters a view keeps among its filters, sorted.
+	filters []string
+	// check checks the value of one of them (false: there is no such filter).
+	check func(name, value string) (bool, error)
+	// status checks a status (nil: the screen's list has none).
+	status func(string) error
+	// orderings are the values of the ordering parameter.
+	orderings []string
 }
 
-// viewOrderings are the orderings of each screen's list (spec: the ordering parameter).
-var viewOrderings = map[string][]string{
-	ViewConversations: {"id", "last_message_sent_at", "contact_last_message_sent_at",
-		"contact_first_message_sent_at", "contact_last_update_at"},
-	ViewContacts: {"created_at", "name", "email", "id"},
+// screenOf reads a list's declaration.
+func screenOf[F, R any](r client.Resource[F, R]) viewScreen {
+	s := viewScreen{orderings: r.OrderingValues()}
+	for _, name := range r.Names() {
+		if name != r.Status {
+			s.filters = append(s.filters, name)
+		}
+	}
+	s.check = func(name, value string) (bool, error) {
+		p, ok := r.Param(name)
+		if !ok || name == r.Status {
+			return false, nil
+		}
+		var f F
+		return true, p.Parse(&f, value)
+	}
+	if p, ok := r.Param(r.Status); ok {
+		s.status = func(v string) error {
+			var f F
+			return p.Parse(&f, v)
+		}
+	}
+	return s
 }
 
-var viewStatuses = []string{"new", "pending", "ended"}
+// viewScreens are the screens a view may belong to.
+var viewScreens = map[string]viewScreen{
+	ViewConversations: screenOf(client.Conversations),
+	ViewContacts:      screenOf(client.Contacts),
+}
 
 var viewKeys = []string{"name", "screen", "status", "filters", "search", "ordering"}
 
 // CheckViewValue checks the value of filter name of a view of screen.
 func CheckViewValue(screen, name, value string) error {
-	k, ok := viewFilters[screen][name]
-	if !ok {
-		names := make([]string, 0, len(viewFilters[screen]))
-		for n := range viewFilters[screen] {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		return fmt.Errorf("unknown %s filter %q (known: %s)", screen, name, strings.Join(names, ", "))
-	}
-	switch k {
-	case kindID:
-		if n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64); err != nil || n <= 0 {
-			return fmt.Errorf("%s: %q is not a positive integer id", name, value)
-		}
-	case kindDate:
-		if _, err := when.ParseStamp(value); err != nil {
-			return fmt.Errorf("%s: %v", name, err)
-		}
-	case kindBool:
-		if _, err := parseBool(value); err != nil {
-			return fmt.Errorf("%s: %v", name, err)
-		}
+	s := viewScreens[screen]
+	known, err := s.check(name, value)
+	switch {
+	case !known:
+		return fmt.Errorf("unknown %s filter %q (known: %s)", screen, name, strings.Join(s.filters, ", "))
+	case err != nil:
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
 }
@@ -158,20 +151,20 @@ func (p *parser) checkView(n *yaml.Node, v View) bool {
 	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }):
 		bad("a view name must not hold control characters")
 	}
-	if _, known := viewFilters[v.Screen]; !known {
+	s, known := viewScreens[v.Screen]
+	if !known {
 		bad("view %q: screen must be conversations or contacts", v.Name)
 		return false
 	}
 	if v.Status != "" {
-		if v.Screen != ViewConversations {
+		if s.status == nil {
 			bad("view %q: only conversations have a status", v.Name)
-		} else if !slices.Contains(viewStatuses, v.Status) {
-			bad("view %q: status %q is not new, pending or ended", v.Name, v.Status)
+		} else if err := s.status(v.Status); err != nil {
+			bad("view %q: status %v", v.Name, err)
 		}
 	}
-	if v.Ordering != "" && !slices.Contains(viewOrderings[v.Screen], strings.TrimPrefix(v.Ordering, "-")) {
-		bad("view %q: %q is not a %s ordering (known: %s, each also with a leading -)", v.Name, v.Ordering,
-			v.Screen, strings.Join(viewOrderings[v.Screen], ", "))
+	if v.Ordering != "" && !slices.Contains(s.orderings, v.Ordering) {
+		bad("view %q: %q is not a %s ordering (known: %s)", v.Name, v.Ordering, v.Screen, strings.Join(s.orderings, ", "))
 	}
 	names := make([]string, 0, len(v.Filters))
 	for k := range v.Filters {

@@ -226,3 +226,29 @@ func TestAddViewRefusesAndKeepsFile(t *testing.T) {
 		t.Error("a refused view wrote a file")
 	}
 }
+
+// A view holds what its list's declaration takes: the contacts list has no id ordering
+// (the API answers 400), a date is a date or ISO 8601 and never empty, a yes/no is true or
+// false, a text what its check accepts.
+func TestViewValuesFollowTheListDeclaration(t *testing.T) {
+	for _, tc := range []struct {
+		v    View
+		want string // "" = accepted
+	}{
+		{View{Name: "a", Screen: ViewConversations, Ordering: "contact_last_update_at"}, ""},
+		{View{Name: "a", Screen: ViewConversations, Filters: map[string]string{"updated_at_from_date": "2026-03-01T09:00:00Z"}}, ""},
+		{View{Name: "a", Screen: ViewContacts, Ordering: "id"}, `"id" is not a contacts ordering (known: -created_at, created_at, name, -name, email, -email)`},
+		{View{Name: "a", Screen: ViewContacts, Ordering: "-name"}, ""},
+		{View{Name: "a", Screen: ViewConversations, Filters: map[string]string{"updated_at_from_date": ""}}, `updated_at_from_date: "" is not a date or a time`},
+		{View{Name: "a", Screen: ViewConversations, Filters: map[string]string{"last_activity_to_date": "7d"}}, `last_activity_to_date: "7d" is not a date or a time`},
+		{View{Name: "a", Screen: ViewContacts, Filters: map[string]string{"verified": "yes"}}, `verified: "yes" is not true or false`},
+		{View{Name: "a", Screen: ViewContacts, Filters: map[string]string{"email": "anna@"}}, `email: "anna@" is not an email address`},
+		{View{Name: "a", Screen: ViewContacts, Filters: map[string]string{"status": "new"}}, `status has a key of its own`},
+		{View{Name: "a", Screen: ViewContacts, Filters: map[string]string{"topics": "4"}}, `unknown contacts filter "topics" (known: email, from_date_time, id, locale, name, to_date_time, verified)`},
+	} {
+		err := CheckView(tc.v)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%+v: %v, want %q", tc.v, err, tc.want)
+		}
+	}
+}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/mail"
-	"net/url"
 	"strings"
 
 	"github.com/parley-tui/parley/client"
@@ -52,7 +50,7 @@ func (t ContactText) Set(u *client.ContactUpdate, v string) error {
 // fields"), in the order the edit form shows them.
 var ContactTexts = []ContactText{
 	{Label: "Name", Name: "name", field: func(u *client.ContactUpdate) **string { return &u.Name }},
-	{Label: "Email", Name: "email", Check: ValidEmail, field: func(u *client.ContactUpdate) **string { return &u.Email }},
+	{Label: "Email", Name: "email", Check: client.ValidEmail, field: func(u *client.ContactUpdate) **string { return &u.Email }},
 	{Label: "Phone number", Name: "phone_number", field: func(u *client.ContactUpdate) **string { return &u.PhoneNumber }},
 	{Label: "Mobile number", Name: "mobile_number", field: func(u *client.ContactUpdate) **string { return &u.MobileNumber }},
 	{Label: "Company", Name: "company", field: func(u *client.ContactUpdate) **string { return &u.Company }},
@@ -61,13 +59,13 @@ var ContactTexts = []ContactText{
 	{Label: "Salutation", Name: "salutation", field: func(u *client.ContactUpdate) **string { return &u.Salutation }},
 	{Label: "Street", Name: "street", field: func(u *client.ContactUpdate) **string { return &u.Street }},
 	{Label: "City", Name: "city", field: func(u *client.ContactUpdate) **string { return &u.City }},
-	{Label: "Country", Name: "country", Check: ValidCountry, field: func(u *client.ContactUpdate) **string { return &u.Country }},
-	{Label: "Locale", Name: "locale", Check: ValidLocale, Required: true, field: func(u *client.ContactUpdate) **string { return &u.Locale }},
+	{Label: "Country", Name: "country", Check: client.ValidCountry, field: func(u *client.ContactUpdate) **string { return &u.Country }},
+	{Label: "Locale", Name: "locale", Check: client.ValidLocale, Required: true, field: func(u *client.ContactUpdate) **string { return &u.Locale }},
 	{Label: "External customer id", Name: "external_customer_id", field: func(u *client.ContactUpdate) **string { return &u.ExternalCustomerID }},
-	{Label: "Facebook URL", Name: "url_facebook", Check: ValidURL, field: func(u *client.ContactUpdate) **string { return &u.URLFacebook }},
-	{Label: "LinkedIn URL", Name: "url_linkedin", Check: ValidURL, field: func(u *client.ContactUpdate) **string { return &u.URLLinkedIn }},
-	{Label: "Twitter URL", Name: "url_twitter", Check: ValidURL, field: func(u *client.ContactUpdate) **string { return &u.URLTwitter }},
-	{Label: "Profile picture URL", Name: "url_profile_picture", Check: ValidURL, field: func(u *client.ContactUpdate) **string { return &u.URLProfilePicture }},
+	{Label: "Facebook URL", Name: "url_facebook", Check: client.ValidURL, field: func(u *client.ContactUpdate) **string { return &u.URLFacebook }},
+	{Label: "LinkedIn URL", Name: "url_linkedin", Check: client.ValidURL, field: func(u *client.ContactUpdate) **string { return &u.URLLinkedIn }},
+	{Label: "Twitter URL", Name: "url_twitter", Check: client.ValidURL, field: func(u *client.ContactUpdate) **string { return &u.URLTwitter }},
+	{Label: "Profile picture URL", Name: "url_profile_picture", Check: client.ValidURL, field: func(u *client.ContactUpdate) **string { return &u.URLProfilePicture }},
 }
 
 // ContactFlag is one of the contact's "may be contacted by" flags.
@@ -161,65 +159,3 @@ func ContactHas(c client.Contact, u client.ContactUpdate) bool {
 	}
 	return true
 }
-
-// The checks below run before anything is sent; the API refuses the same values with a
-// 400 (docs/api-notes.md, "Writable fields"). Empty values pass: whether a field may be
-// empty is for the form or command to say.
-
-// ValidEmail accepts an address of the shape local@domain.tld.
-func ValidEmail(s string) error {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return nil
-	}
-	a, err := mail.ParseAddress(s)
-	if err != nil || a.Address != s || a.Name != "" {
-		return fmt.Errorf("%q is not an email address (name@example.com)", s)
-	}
-	local, domain, ok := strings.Cut(s, "@")
-	if !ok || local == "" || !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
-		return fmt.Errorf("%q is not an email address (name@example.com)", s)
-	}
-	return nil
-}
-
-// ValidCountry accepts a two-letter country code (any case; sent in upper case).
-func ValidCountry(s string) error {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return nil
-	}
-	if len(s) != 2 || !isLetter(s[0]) || !isLetter(s[1]) {
-		return fmt.Errorf("%q: the country is a two-letter code such as DE or US", s)
-	}
-	return nil
-}
-
-// ValidLocale accepts a locale of the form ll_CC (de_DE, en_US).
-func ValidLocale(s string) error {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return nil
-	}
-	if len(s) != 5 || s[2] != '_' || !isLower(s[0]) || !isLower(s[1]) || !isUpper(s[3]) || !isUpper(s[4]) {
-		return fmt.Errorf("%q: the locale has the form ll_CC, such as de_DE or en_US", s)
-	}
-	return nil
-}
-
-// ValidURL accepts an absolute http or https URL.
-func ValidURL(s string) error {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return nil
-	}
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.ContainsAny(s, " \t\n") {
-		return fmt.Errorf("%q is not a web address starting with http:// or https://", s)
-	}
-	return nil
-}
-
-func isLetter(b byte) bool { return isLower(b) || isUpper(b) }
-func isLower(b byte) bool  { return b >= 'a' && b <= 'z' }
-func isUpper(b byte) bool  { return b >= 'A' && b <= 'Z' }

@@ -13,7 +13,6 @@ import (
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/forms"
 	"github.com/parley-tui/parley/when"
-	"github.com/parley-tui/parley/writes"
 )
 
 // filterValues are the filter form's bound fields (text, so a failed parse keeps what was
@@ -48,7 +47,7 @@ func (v *filterValues) filter(now time.Time) (client.ContactFilter, error) {
 		return f, fmt.Errorf("id: %w", err)
 	}
 	f.Email = strings.TrimSpace(v.email)
-	if err := writes.ValidEmail(f.Email); err != nil {
+	if err := client.ValidEmail(f.Email); err != nil {
 		return f, fmt.Errorf("email: %w", err)
 	}
 	f.Name = strings.TrimSpace(v.name)
@@ -75,7 +74,7 @@ func (v *filterValues) filter(now time.Time) (client.ContactFilter, error) {
 		f.Verified = &no
 	}
 	f.Locale = strings.TrimSpace(v.locale)
-	if err := writes.ValidLocale(f.Locale); err != nil {
+	if err := client.ValidLocale(f.Locale); err != nil {
 		return f, fmt.Errorf("locale: %w", err)
 	}
 	return f, nil
@@ -89,9 +88,9 @@ func (m List) FilterForm() common.Modal {
 		return huh.NewForm(
 			huh.NewGroup(
 				huh.NewInput().Title("Name").Value(&v.name).Placeholder("exact name"),
-				huh.NewInput().Title("Email").Value(&v.email).Validate(forms.Labelled("Email", writes.ValidEmail)).Placeholder("name@example.com"),
+				huh.NewInput().Title("Email").Value(&v.email).Validate(forms.Labelled("Email", client.ValidEmail)).Placeholder("name@example.com"),
 				forms.IDInput("Contact id", &v.id),
-				huh.NewInput().Title("Locale").Value(&v.locale).Validate(forms.Labelled("Locale", writes.ValidLocale)).Placeholder("de_DE"),
+				huh.NewInput().Title("Locale").Value(&v.locale).Validate(forms.Labelled("Locale", client.ValidLocale)).Placeholder("de_DE"),
 			).Title("Who").Description(forms.Hint(m.ctx, "applies")),
 			huh.NewGroup(
 				forms.WhenInput("Active after", &v.activeFrom, now),
