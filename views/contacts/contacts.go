@@ -82,7 +82,7 @@ type Model struct {
 // New returns the screen; the first page loads when the screen is first shown.
 func New(ctx *common.Ctx) *Model {
 	m := &Model{ctx: ctx, List: NewList(ctx), Detail: NewDetail(ctx), showDetail: true, loads: common.NewLoader(ctx),
-		views: sv.New(ctx, common.ViewsContacts, codec), rest: common.NewRest(ctx)}
+		views: sv.New(ctx, common.ViewsContacts, client.Contacts), rest: common.NewRest(ctx)}
 	m.List.Focus()
 	return m
 }

@@ -75,7 +75,7 @@ func New(ctx *common.Ctx) *Model {
 		showDetail: true,
 		loads:      common.NewLoader(ctx),
 		changes:    map[int]stateChange{},
-		views:      sv.New(ctx, common.ViewsConversations, codec),
+		views:      sv.New(ctx, common.ViewsConversations, client.Conversations),
 		rest:       common.NewRest(ctx),
 	}
 	m.List.Focus()

@@ -17,6 +17,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 
+	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/forms"
 	"github.com/parley-tui/parley/views/list"
@@ -28,19 +29,11 @@ const KindSave = "view.save"
 // MaxName is the longest view name, in characters (the config file's limit).
 const MaxName = 40
 
-// Codec turns a saved view into a list query and back, for one screen.
-type Codec[F interface{ IsZero() bool }] struct {
-	// Query is the query of a saved view (an error for a view it cannot read).
-	Query func(common.SavedView) (list.Query[F], error)
-	// View is the saved view of a query (no name; Screen set).
-	View func(list.Query[F]) common.SavedView
-}
-
 // Views is one screen's saved views.
 type Views[F interface{ IsZero() bool }] struct {
 	ctx    *common.Ctx
 	screen string
-	codec  Codec[F]
+	codec  codec[F]
 	row    list.ViewsRow
 	// queries are the views' queries, "all" (the zero query) first.
 	queries []list.Query[F]
@@ -49,14 +42,16 @@ type Views[F interface{ IsZero() bool }] struct {
 	name *string
 }
 
-// New returns the views of screen from the context's saved views; a view its codec cannot
-// read is left out (the config file's check lets none through).
-func New[F interface{ IsZero() bool }](ctx *common.Ctx, screen string, codec Codec[F]) Views[F] {
+// New returns the views of screen, whose list's query r declares, from the context's saved
+// views; a view that does not read as a query of r is left out (the config file's check
+// lets none through).
+func New[F interface{ IsZero() bool }, R any](ctx *common.Ctx, screen string, r client.Resource[F, R]) Views[F] {
+	codec := codecOf(screen, r)
 	v := Views[F]{ctx: ctx, screen: screen, codec: codec, owner: ctx.NewID(), name: new(string),
 		queries: []list.Query[F]{{}}}
 	var names []string
 	for _, sv := range ctx.ViewsOf(screen) {
-		q, err := codec.Query(sv)
+		q, err := codec.query(sv)
 		if err != nil {
 			continue
 		}
@@ -100,7 +95,7 @@ func (v *Views[F]) Move(d int) (list.Query[F], tea.Cmd, bool) {
 
 // Modified reports whether q is no longer the active view's query.
 func (v *Views[F]) Modified(q list.Query[F]) bool {
-	return !same(v.codec.View(q), v.codec.View(v.queries[v.row.Active()]))
+	return !same(v.codec.view(q), v.codec.view(v.queries[v.row.Active()]))
 }
 
 // Observe takes what the list knows of its query q's count (sent: list.Model.SentCount):
@@ -187,7 +182,7 @@ func (v *Views[F]) SaveForm(q list.Query[F]) tea.Cmd {
 	if i := v.row.Active(); i > 0 && !v.Modified(q) {
 		*name = v.row.ActiveName() // saving the view shown again replaces it
 	}
-	sv := v.codec.View(q)
+	sv := v.codec.view(q)
 	owner, ctx := v.owner, v.ctx
 	return ctx.OpenModal(forms.New(ctx, forms.Options{
 		Title: "Save the query as a view",
@@ -259,7 +254,7 @@ func (v *Views[F]) OnTask(msg common.TaskDoneMsg) bool {
 	if msg.Err != nil || !ok {
 		return true // the form shows the error and keeps the name
 	}
-	q, err := v.codec.Query(sv)
+	q, err := v.codec.query(sv)
 	if err != nil {
 		return true
 	}
