@@ -1,6 +1,7 @@
 package listing
 
 import (
+	"github.com/parley-tui/parley/views/forms"
 	"github.com/parley-tui/parley/views/list"
 )
 
@@ -10,5 +11,5 @@ var TopicsCell = topicsCell
 // KnownTopics are the names of the topics the filter form offers.
 func KnownTopics(m Model) []string {
 	topics, _ := m.known()
-	return list.Map(topics, func(o option) string { return o.name })
+	return list.Map(topics, func(o forms.Option) string { return o.Name })
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/parley-tui/parley/internal/sat"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/forms"
 	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
 )
@@ -214,9 +215,9 @@ type Topic struct {
 // form offers the same topics by id.
 func (m Model) SeenTopics() []Topic {
 	var out []Topic
-	for _, o := range byName(m.seenTopics) {
-		if text, ok := m.seenTopicTexts[o.id]; ok {
-			out = append(out, Topic{Name: o.name, Text: text})
+	for _, o := range forms.ByName(m.seenTopics) {
+		if text, ok := m.seenTopicTexts[o.ID]; ok {
+			out = append(out, Topic{Name: o.Name, Text: text})
 		}
 	}
 	return out
