@@ -317,6 +317,16 @@ func (r Resource[F, R]) OrderingValues() []string {
 	return out
 }
 
+// OrderingCycle are the orderings in the order the ordering key walks them, the server's
+// default included.
+func (r Resource[F, R]) OrderingCycle() []string {
+	out := make([]string, len(r.Orderings))
+	for i, o := range r.Orderings {
+		out[i] = o.Value
+	}
+	return out
+}
+
 // OrderingWords name ordering o in the header ("" = the server's default); an unknown
 // one is named as sent.
 func (r Resource[F, R]) OrderingWords(o string) string {

@@ -2,7 +2,6 @@ package contacts
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -11,11 +10,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
-	"github.com/parley-tui/parley/when"
 )
 
 // Query is what the list shows: filters, ordering ("" = the server's default, newest first:
@@ -23,29 +20,11 @@ import (
 type Query = list.Query[client.ContactFilter]
 
 // OrderingCycle is the order `o` walks through: the default (newest first), then the
-// spec's six contact orderings.
-var OrderingCycle = []string{"", "-created_at", "created_at", "name", "-name", "email", "-email"}
+// spec's six contact orderings (client.Contacts).
+var OrderingCycle = client.Contacts.OrderingCycle()
 
 // OrderingLabel names an ordering for the header.
-func OrderingLabel(o string) string {
-	switch o {
-	case "":
-		return "newest"
-	case "created_at":
-		return "created ↑"
-	case "-created_at":
-		return "created ↓"
-	case "name":
-		return "name A→Z"
-	case "-name":
-		return "name Z→A"
-	case "email":
-		return "email A→Z"
-	case "-email":
-		return "email Z→A"
-	}
-	return o
-}
+func OrderingLabel(o string) string { return client.Contacts.OrderingWords(o) }
 
 // requestTimeout bounds one request (retries included).
 const requestTimeout = 90 * time.Second
@@ -271,7 +250,7 @@ func (s source) Header(st list.Status) []string {
 	if p, ok := list.SearchPart(s.q.Search); ok {
 		parts = append(parts, p)
 	}
-	parts = append(parts, list.FilterParts(DescribeFilter(s.q.Filter))...)
+	parts = append(parts, list.FilterParts(list.Describe(client.Contacts, s.q.Filter, nil))...)
 	if s.q.Search == "" {
 		o := OrderingLabel(s.q.Ordering)
 		parts = append(parts, list.HeaderPart{"order:" + o, "order:" + o, o})
@@ -291,36 +270,4 @@ func (s source) Empty(list.Status) string {
 		return "No contact matches the search. " + s.ctx.Keys.Back.Help().Key + " clears it."
 	}
 	return "No contacts match."
-}
-
-// DescribeFilter lists the set filters in short words.
-func DescribeFilter(f client.ContactFilter) []string {
-	var out []string
-	ts := func(t time.Time) string { return when.Format(t) }
-	if f.ID != 0 {
-		out = append(out, fmt.Sprintf("id:%d", f.ID))
-	}
-	if f.Email != "" {
-		out = append(out, "email:"+sanitize.Line(f.Email))
-	}
-	if f.Name != "" {
-		out = append(out, fmt.Sprintf("name:%q", sanitize.Line(f.Name)))
-	}
-	if !f.FromDateTime.IsZero() {
-		out = append(out, "active≥"+ts(f.FromDateTime))
-	}
-	if !f.ToDateTime.IsZero() {
-		out = append(out, "active≤"+ts(f.ToDateTime))
-	}
-	if f.Verified != nil {
-		if *f.Verified {
-			out = append(out, "verified")
-		} else {
-			out = append(out, "unverified")
-		}
-	}
-	if f.Locale != "" {
-		out = append(out, "locale:"+sanitize.Line(f.Locale))
-	}
-	return out
 }

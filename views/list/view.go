@@ -224,7 +224,7 @@ func SearchPart(search string) (HeaderPart, bool) {
 }
 
 // FilterParts are the header's parts for the filters set, each described in short words
-// (a source's DescribeFilter) and cut to 16 cells last.
+// (Describe) and cut to 16 cells last.
 func FilterParts(filters []string) []HeaderPart {
 	parts := make([]HeaderPart, 0, len(filters))
 	for _, f := range filters {

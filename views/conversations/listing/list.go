@@ -28,22 +28,21 @@ import (
 // default, id descending) and search.
 type Query = list.Query[client.ConversationFilter]
 
-// OrderingCycle is the order `o` walks through the spec's 10 orderings.
-var OrderingCycle = []string{
-	"-id", "id",
-	"-last_message_sent_at", "last_message_sent_at",
-	"-contact_last_message_sent_at", "contact_last_message_sent_at",
-	"-contact_first_message_sent_at", "contact_first_message_sent_at",
-	"-contact_last_update_at", "contact_last_update_at",
+// OrderingCycle is the order `o` walks through the spec's 10 orderings (as declared, the
+// server's default, id descending, first).
+var OrderingCycle = client.Conversations.OrderingCycle()
+
+// StatusCycle is the order `s` walks through: every status, then each declared one.
+var StatusCycle = statusCycle()
+
+func statusCycle() []string {
+	out := []string{""}
+	p, _ := client.Conversations.Param(client.Conversations.Status)
+	for _, c := range p.Choices {
+		out = append(out, c.Value)
+	}
+	return out
 }
-
-// StatusCycle is the order `s` walks through.
-var StatusCycle = []string{"", client.StatusNew, client.StatusPending, client.StatusEnded}
-
-// DefaultOrdering is the server's order when a request names none (spec: id descending).
-// The list keeps it as "" and never sends it, so the default query has one URL (and one
-// entry in the response cache).
-const DefaultOrdering = "-id"
 
 // requestTimeout bounds one list request (retries included).
 const requestTimeout = 90 * time.Second
@@ -276,9 +275,11 @@ func (m Model) windowFrom() time.Time {
 	return m.Model.Reached()
 }
 
-// SetQuery replaces the query and loads its first page.
+// SetQuery replaces the query and loads its first page. The server's order when a
+// request names none (spec: id descending) is kept as "" and never sent, so the default
+// query has one URL (and one entry in the response cache).
 func (m *Model) SetQuery(q Query) tea.Cmd {
-	if q.Ordering == DefaultOrdering {
+	if q.Ordering == client.Conversations.Default {
 		q.Ordering = ""
 	}
 	return m.Searchable.SetQuery(q)
@@ -295,7 +296,7 @@ func listOptions(q Query, limit int) client.ConversationListOptions {
 
 // requestOrdering is the ordering parameter q sends ("" = none).
 func requestOrdering(q Query) string {
-	if q.Search != "" || q.Ordering == DefaultOrdering {
+	if q.Search != "" || q.Ordering == client.Conversations.Default {
 		return ""
 	}
 	return q.Ordering
@@ -471,7 +472,7 @@ func (m Model) aboveAll(rows []Row) (top []Row, added int) {
 		}
 	}
 	switch orderingOrDefault(m.Query()) {
-	case DefaultOrdering:
+	case client.Conversations.Default:
 		for _, r := range rows {
 			if r.ID > maxID {
 				top = append(top, r)
@@ -503,7 +504,7 @@ func (m Model) aboveAll(rows []Row) (top []Row, added int) {
 // server's default.
 func orderingOrDefault(q Query) string {
 	if q.Ordering == "" {
-		return DefaultOrdering
+		return client.Conversations.Default
 	}
 	return q.Ordering
 }
@@ -558,7 +559,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return common.Toast("Search results come in rank order: " + k.Back.Help().Key + " clears the search, then " + k.Order.Help().Key + " orders the list."), true
 		}
 		q.Ordering = OrderingCycle[(slices.Index(OrderingCycle, orderingOrDefault(q))+1)%len(OrderingCycle)]
-		if q.Ordering == DefaultOrdering {
+		if q.Ordering == client.Conversations.Default {
 			q.Ordering = ""
 		}
 		return m.SetQuerySoon(q), true
@@ -713,86 +714,29 @@ func (s source) Header(st list.Status) []string {
 	} else {
 		parts = append(parts, list.HeaderPart{"status:" + status, "status:" + status, status})
 	}
-	parts = append(parts, list.FilterParts(DescribeFilter(s.q.Filter, operatorNames(s.ctx, s.operators), s.topics, s.widgets))...)
+	parts = append(parts, list.FilterParts(list.Describe(client.Conversations, s.q.Filter, s.name))...)
 	if s.q.Search == "" {
 		o := orderingOrDefault(s.q)
-		parts = append(parts, list.HeaderPart{"order:" + o, "order:" + o, "by " + shortOrdering(o)})
+		parts = append(parts, list.HeaderPart{"order:" + o, "order:" + o, "by " + client.Conversations.OrderingWords(o)})
 	}
 	return list.HeaderLines(st, s.ctx.Styles.HeaderLine, parts)
 }
 
-// shortOrdering names an ordering in a few cells ("-last_message_sent_at": "last msg↓").
-func shortOrdering(o string) string {
-	arrow := "↑"
-	if strings.HasPrefix(o, "-") {
-		arrow = "↓"
-	}
-	switch strings.TrimPrefix(o, "-") {
-	case "id":
-		return "id" + arrow
-	case "last_message_sent_at":
-		return "last msg" + arrow
-	case "contact_last_message_sent_at":
-		return "contact last" + arrow
-	case "contact_first_message_sent_at":
-		return "contact first" + arrow
-	case "contact_last_update_at":
-		return "contact upd" + arrow
-	}
-	return o
-}
-
-// DescribeFilter lists the set filters (status excluded) in short words, naming the
-// operator, topic and widget when their names are known.
-func DescribeFilter(f client.ConversationFilter, ops, topics, widgets map[int64]string) []string {
-	var out []string
-	ts := func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") }
-	if f.OperatorID != 0 {
-		// operator_id: the conversations assigned to the operator.
-		name := ops[f.OperatorID]
-		if name == "" {
-			name = fmt.Sprintf("operator %d", f.OperatorID)
+// name is the name of id of resource (an operator's, "operator 7" when unknown; a topic's
+// or a widget's as seen) for the header; "" when unknown.
+func (s source) name(resource string, id int64) string {
+	switch resource {
+	case "operator":
+		if n := operatorNames(s.ctx, s.operators)[id]; n != "" {
+			return n
 		}
-		out = append(out, "assigned to "+name)
+		return fmt.Sprintf("operator %d", id)
+	case "topic":
+		return s.topics[id]
+	case "widget":
+		return s.widgets[id]
 	}
-	named := func(kind string, id int64, names map[int64]string) string {
-		if n := names[id]; n != "" {
-			return kind + ":" + n
-		}
-		return fmt.Sprintf("%s:%d", kind, id)
-	}
-	if f.TopicID != 0 {
-		out = append(out, named("topic", f.TopicID, topics))
-	}
-	if f.WidgetID != 0 {
-		out = append(out, named("widget", f.WidgetID, widgets))
-	}
-	if f.ContactIdentityID != 0 {
-		out = append(out, fmt.Sprintf("contact:%d", f.ContactIdentityID))
-	}
-	if f.ContactUUID != "" {
-		out = append(out, "uuid:"+f.ContactUUID)
-	}
-	if f.IDGreaterThan != 0 {
-		out = append(out, fmt.Sprintf("id>%d", f.IDGreaterThan))
-	}
-	if f.IDLessThan != 0 {
-		out = append(out, fmt.Sprintf("id<%d", f.IDLessThan))
-	}
-	for _, d := range []struct {
-		name string
-		t    time.Time
-	}{
-		{"first≥", f.ContactFirstMessageFromDate}, {"first≤", f.ContactFirstMessageToDate},
-		{"last≥", f.ContactLastMessageFromDate}, {"last≤", f.ContactLastMessageToDate},
-		{"updated≥", f.UpdatedAtFromDate}, {"updated≤", f.UpdatedAtToDate},
-		{"activity≥", f.LastActivityFromDate}, {"activity≤", f.LastActivityToDate},
-	} {
-		if !d.t.IsZero() {
-			out = append(out, d.name+ts(d.t))
-		}
-	}
-	return out
+	return ""
 }
 
 func clamp(v, lo, hi int) int { return max(lo, min(hi, v)) }
