@@ -35,8 +35,8 @@ func newConversationsCmd(g *globalFlags) *cobra.Command {
 		Use:   "conversations",
 		Short: "Conversations from the command line",
 	}
+	f := newFilterFlags(client.Conversations)
 	var (
-		f        conversationFilterFlags
 		pageSize int
 		max      int
 		output   string
@@ -131,98 +131,6 @@ yesterday, or an age before now: 2w, 7d, 12h, 90m, 1h30m. They must fall in 2000
 // metricName is what an analytics metric name looks like.
 var metricName = regexp.MustCompile(`^um_[a-z0-9_]{1,60}$`)
 
-// knownStatuses are the conversation statuses the spec has seen.
-var knownStatuses = []string{client.StatusNew, client.StatusPending, client.StatusEnded}
-
-// statusWord is what a status could look like: a word of letters, digits, _ and -.
-var statusWord = regexp.MustCompile(`^[A-Za-z0-9_-]{1,40}$`)
-
-// conversationFilterFlags are the 16 conversation filters as flags.
-type conversationFilterFlags struct {
-	contactUUID, status                              string
-	operatorID, topicID, widgetID, contactID         int64
-	idGT, idLT                                       int64
-	firstFrom, firstTo, lastFrom, lastTo             string
-	updatedFrom, updatedTo, activityFrom, activityTo string
-}
-
-func (f *conversationFilterFlags) register(cmd *cobra.Command) {
-	fl := cmd.Flags()
-	fl.StringVar(&f.status, "status", "", "status: new, pending or ended (another word is sent as given, with a warning)")
-	fl.StringVar(&f.contactUUID, "contact-uuid", "", "conversation contact UUID (contact_uuid)")
-	fl.Int64Var(&f.operatorID, "operator-id", 0, "conversations of this operator")
-	fl.Int64Var(&f.topicID, "topic", 0, "conversations with this topic id")
-	fl.Int64Var(&f.widgetID, "widget", 0, "conversations via this widget id")
-	fl.Int64Var(&f.contactID, "contact", 0, "conversations of this contact id")
-	fl.Int64Var(&f.idGT, "id-gt", 0, "id greater than")
-	fl.Int64Var(&f.idLT, "id-lt", 0, "id smaller than")
-	dateVar(cmd, &f.firstFrom, "first-message-from", "first contact message sent after")
-	dateVar(cmd, &f.firstTo, "first-message-to", "first contact message sent up to, a date meaning the whole day")
-	dateVar(cmd, &f.lastFrom, "last-message-from", "last contact message sent after")
-	dateVar(cmd, &f.lastTo, "last-message-to", "last contact message sent up to, a date meaning the whole day")
-	dateVar(cmd, &f.updatedFrom, "updated-from", "last update after")
-	dateVar(cmd, &f.updatedTo, "updated-to", "last update up to, a date meaning the whole day")
-	dateVar(cmd, &f.activityFrom, "activity-from", "last activity after")
-	dateVar(cmd, &f.activityTo, "activity-to", "last activity up to, a date meaning the whole day")
-	completeValues(cmd, "status", statusCompletions()...)
-	noFiles(cmd, "contact-uuid", "operator-id", "topic", "widget", "contact", "id-gt", "id-lt")
-}
-
-// filter builds the API filter; warn receives what is accepted but doubtful.
-func (f *conversationFilterFlags) filter(now time.Time, warn func(string)) (client.ConversationFilter, error) {
-	out := client.ConversationFilter{
-		ContactUUID:       f.contactUUID,
-		OperatorID:        f.operatorID,
-		TopicID:           f.topicID,
-		WidgetID:          f.widgetID,
-		ContactIdentityID: f.contactID,
-		IDGreaterThan:     f.idGT,
-		IDLessThan:        f.idLT,
-	}
-	// The spec lists the statuses it has seen (new, pending, ended), not all there are: a
-	// known one in another case is corrected, another word is sent with a warning (it may
-	// match nothing), anything else is refused.
-	switch st := strings.TrimSpace(f.status); {
-	case st == "":
-	case slices.Contains(knownStatuses, strings.ToLower(st)):
-		out.Status = strings.ToLower(st)
-	case statusWord.MatchString(st):
-		out.Status = st
-		warn(fmt.Sprintf("--status %q is none of the statuses the API documents (new, pending, ended); sent as given, it may match nothing", st))
-	default:
-		return out, fmt.Errorf("--status %q: want a status such as new, pending or ended", f.status)
-	}
-	times := []struct {
-		flag string
-		val  string
-		dst  *time.Time
-	}{
-		{"first-message-from", f.firstFrom, &out.ContactFirstMessageFromDate},
-		{"first-message-to", f.firstTo, &out.ContactFirstMessageToDate},
-		{"last-message-from", f.lastFrom, &out.ContactLastMessageFromDate},
-		{"last-message-to", f.lastTo, &out.ContactLastMessageToDate},
-		{"updated-from", f.updatedFrom, &out.UpdatedAtFromDate},
-		{"updated-to", f.updatedTo, &out.UpdatedAtToDate},
-		{"activity-from", f.activityFrom, &out.LastActivityFromDate},
-		{"activity-to", f.activityTo, &out.LastActivityToDate},
-	}
-	for _, t := range times {
-		if t.val == "" {
-			continue
-		}
-		v, err := readDate(t.flag, t.val, now)
-		if err != nil {
-			return out, err
-		}
-		if strings.HasSuffix(t.flag, "-to") && v.Date {
-			// As the API reads a date in an upper bound: the whole day.
-			v.Time = v.Time.AddDate(0, 0, 1).Add(-time.Microsecond)
-		}
-		*t.dst = v.Time
-	}
-	return out, nil
-}
-
 // newContactsCmd is `parley contacts search` and the contact writes (write_cmds.go).
 func newContactsCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{
@@ -233,19 +141,30 @@ func newContactsCmd(g *globalFlags) *cobra.Command {
 		limit int
 		table bool
 	)
+	f := newFilterFlags(client.Contacts)
 	search := &cobra.Command{
 		Use:   "search QUERY...",
 		Short: "Search contacts with the server's search_query, in rank order",
 		Long: `Runs the server's search_query on the contacts list. Keywords are combined with
 OR, stemmed and matched as prefixes; results come in rank order (name, email, street,
-city and country weigh most, then notes). Prints a JSON array, or a table with --table.`,
+city and country weigh most, then notes). The filters narrow the search (they combine
+with AND). Prints a JSON array, or a table with --table.
+
+Times accept a date (2026-11-01; in --active-to the whole day), a date and time
+(2026-11-01 14:30), ISO 8601 with or without fraction and zone (no zone = UTC), now, today,
+yesterday, or an age before now: 2w, 7d, 12h, 90m, 1h30m. They must fall in 2000–2100.`,
 		Example: `  parley contacts search berlin
-  parley contacts search anna schmidt --table --limit 5`,
+  parley contacts search anna schmidt --table --limit 5
+  parley contacts search berlin --verified --active-from 30d`,
 		Args: needArgs(1, -1, "QUERY", "one or more keywords"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			query := strings.TrimSpace(strings.Join(args, " "))
 			if query == "" {
 				return fmt.Errorf("search needs at least one keyword")
+			}
+			filter, err := f.filter(time.Now(), func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "parley: "+s) })
+			if err != nil {
+				return err
 			}
 			if limit < 1 || limit > client.MaxLimit {
 				return fmt.Errorf("--limit %d: want 1..%d", limit, client.MaxLimit)
@@ -256,7 +175,7 @@ city and country weigh most, then notes). Prints a JSON array, or a table with -
 				return err
 			}
 			defer s.Close()
-			page, err := s.Client.SearchContactsJSON(ctx, query, limit)
+			page, err := s.Client.SearchContactsJSON(ctx, query, filter, limit)
 			if err != nil {
 				return fmt.Errorf("search contacts: %w", err)
 			}
@@ -270,6 +189,7 @@ city and country weigh most, then notes). Prints a JSON array, or a table with -
 			return nil
 		},
 	}
+	f.register(search)
 	search.Flags().IntVar(&limit, "limit", 20, "how many results (1..100)")
 	search.Flags().BoolVar(&table, "table", false, "print a table for humans instead of JSON")
 	noFiles(search, "limit")

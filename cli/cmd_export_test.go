@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/spf13/cobra"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
@@ -97,11 +98,11 @@ func TestConversationsExportWalksEverything(t *testing.T) {
 	// A status the spec does not list is sent with a warning (the sandbox has none such);
 	// one that cannot be a status is refused.
 	r = runParley(t, bin, apiEnv(t, sb), "", "conversations", "export", "--status", "open")
-	if r.err != nil || strings.TrimSpace(r.stdout) != "" || !strings.Contains(r.stderr, `--status "open" is none of the statuses the API documents`) {
+	if r.err != nil || strings.TrimSpace(r.stdout) != "" || !strings.Contains(r.stderr, `--status "open" is none of the values the API documents (new, pending or ended)`) {
 		t.Fatalf("--status open: %v, stdout %q, stderr %q", r.err, r.stdout[:min(80, len(r.stdout))], r.stderr)
 	}
 	r = runParley(t, bin, apiEnv(t, sb), "", "conversations", "export", "--status", "ended;drop")
-	if r.err == nil || !strings.Contains(r.stderr, "want a status such as new, pending or ended") {
+	if r.err == nil || !strings.Contains(r.stderr, "want one such as new, pending or ended") {
 		t.Fatalf("a malformed status was accepted: %v %s", r.err, r.stderr)
 	}
 }
@@ -182,7 +183,8 @@ func TestExportFilterTimes(t *testing.T) {
 			t.Errorf("readDate(%q) = %v, %v; want an error naming the flag", in, got, err)
 		}
 	}
-	f := conversationFilterFlags{updatedFrom: "7d", activityTo: "2026-03-09", firstTo: "yesterday", lastTo: "2026-03-09T10:00", status: "New", operatorID: 3}
+	f := conversationFlags(t, "--updated-from", "7d", "--activity-to", "2026-03-09", "--first-message-to", "yesterday",
+		"--last-message-to", "2026-03-09T10:00", "--status", "New", "--operator-id", "3")
 	got, err := f.filter(now, func(s string) { t.Errorf("warning %q", s) })
 	if err != nil {
 		t.Fatal(err)
@@ -196,9 +198,69 @@ func TestExportFilterTimes(t *testing.T) {
 	if got != want {
 		t.Errorf("filter = %+v, want %+v", got, want)
 	}
-	f = conversationFilterFlags{firstFrom: "last week"}
+	f = conversationFlags(t, "--first-message-from", "last week")
 	if _, err := f.filter(now, func(string) {}); err == nil || !strings.Contains(err.Error(), "--first-message-from") {
 		t.Errorf("a bad time names no flag: %v", err)
+	}
+}
+
+// conversationFlags are the filter flags of conversations export, given args.
+func conversationFlags(t testing.TB, args ...string) *filterFlags[client.ConversationFilter, client.Conversation] {
+	t.Helper()
+	f := newFilterFlags(client.Conversations)
+	cmd := &cobra.Command{Use: "export"}
+	f.register(cmd)
+	if err := cmd.ParseFlags(args); err != nil {
+		t.Fatalf("%q: %v", args, err)
+	}
+	return f
+}
+
+// The id flags take positive integer ids, the yes/no flag true, false or nothing (true),
+// and each problem names its flag; the contact filters go into the search's query.
+func TestFilterFlags(t *testing.T) {
+	for _, args := range [][]string{{"--topic", "0"}, {"--topic", "-4"}, {"--widget", "x"}, {"--id-gt", "0x10"}} {
+		f := newFilterFlags(client.Conversations)
+		cmd := &cobra.Command{Use: "export"}
+		f.register(cmd)
+		cmd.SetFlagErrorFunc(flagError)
+		err := cmd.ParseFlags(args)
+		if err != nil {
+			err = flagError(cmd, err)
+		}
+		if want := args[0] + " takes a positive integer id"; err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", args, err, want)
+		}
+	}
+	f := conversationFlags(t, "--id-gt", "500", "--id-lt", "400")
+	if _, err := f.filter(time.Now(), func(string) {}); err == nil || err.Error() != "--id-gt: no id is greater than 500 and smaller than 400" {
+		t.Errorf("an empty id range: %v", err)
+	}
+	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
+	k := newFilterFlags(client.Contacts)
+	cmd := &cobra.Command{Use: "search"}
+	k.register(cmd)
+	if err := cmd.ParseFlags([]string{"--verified", "--active-to", "2026-03-09", "--locale", "de_DE", "--id", "42"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := k.filter(now, func(s string) { t.Errorf("warning %q", s) })
+	if err != nil || got.Verified == nil || !*got.Verified || got.Locale != "de_DE" || got.ID != 42 ||
+		!got.ToDateTime.Equal(time.Date(2026, 3, 9, 23, 59, 59, 999_999_000, time.UTC)) {
+		t.Errorf("contact filter %+v, %v", got, err)
+	}
+	for args, want := range map[string]string{"--verified=maybe": "invalid value for --verified: it takes no value, or =true or =false", "--email=anna@": `--email: "anna@" is not an email address`} {
+		k := newFilterFlags(client.Contacts)
+		cmd := &cobra.Command{Use: "search"}
+		k.register(cmd)
+		err := cmd.ParseFlags([]string{args})
+		if err != nil {
+			err = flagError(cmd, err)
+		} else {
+			_, err = k.filter(now, func(string) {})
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", args, err, want)
+		}
 	}
 }
 

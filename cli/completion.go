@@ -127,11 +127,6 @@ func withPrefix(all []string, typed string) []string {
 	return out
 }
 
-// statusCompletions are the conversation statuses the API documents.
-func statusCompletions() []string {
-	return []string{client.StatusNew + "\tnot yet answered", client.StatusPending + "\tin progress", client.StatusEnded + "\tclosed"}
-}
-
 func modeCompletions() []string {
 	return []string{string(client.OperatorModeHuman) + "\tdata points with a human operator", string(client.OperatorModeBot) + "\tdata points with a bot"}
 }

@@ -74,6 +74,10 @@ var dateFlagRuns = map[string]func(flag, value string) (args []string, param str
 		}
 		return []string{"conversations", "export", "--max", "1", "--page-size", "1", "--" + flag, value}, params[flag]
 	},
+	"parley contacts search": func(flag, value string) ([]string, string) {
+		params := map[string]string{"active-from": "from_date_time", "active-to": "to_date_time"}
+		return []string{"contacts", "search", "a", "--limit", "1", "--" + flag, value}, params[flag]
+	},
 	"parley analytics export": func(flag, value string) ([]string, string) {
 		// A metric of its own per run: the API allows 10 requests a minute per metric.
 		metric := string(client.Metrics[analyticsRuns.Add(1)%int64(len(client.Metrics))].Metric)
@@ -148,6 +152,7 @@ func TestEveryDateFlagTakesEveryForm(t *testing.T) {
 		})
 	})
 	want := []string{"parley analytics export --from", "parley analytics export --to",
+		"parley contacts search --active-from", "parley contacts search --active-to",
 		"parley conversations export --activity-from", "parley conversations export --activity-to",
 		"parley conversations export --first-message-from", "parley conversations export --first-message-to",
 		"parley conversations export --last-message-from", "parley conversations export --last-message-to",

@@ -35,12 +35,9 @@ func FuzzConversationFilterFlags(f *testing.F) {
 		f.Add([]string{"", "new", "Pending", "ENDED", "closed", "on-hold", "new status", "\x1b", "ñ"}[i%9], s, timeSeeds[(i*5+2)%len(timeSeeds)], uint8(i))
 	}
 	f.Fuzz(func(t *testing.T, status, from, to string, which uint8) {
-		fl := conversationFilterFlags{status: status}
 		names := [][2]string{{"first-message-from", "first-message-to"}, {"last-message-from", "last-message-to"},
 			{"updated-from", "updated-to"}, {"activity-from", "activity-to"}}[which%4]
-		dst := [][2]*string{{&fl.firstFrom, &fl.firstTo}, {&fl.lastFrom, &fl.lastTo},
-			{&fl.updatedFrom, &fl.updatedTo}, {&fl.activityFrom, &fl.activityTo}}[which%4]
-		*dst[0], *dst[1] = from, to
+		fl := conversationFlags(t, "--status="+status, "--"+names[0]+"="+from, "--"+names[1]+"="+to)
 		warned := ""
 		got, err := fl.filter(fuzzNow, func(s string) { warned = s })
 		if err != nil {
@@ -56,12 +53,12 @@ func FuzzConversationFilterFlags(f *testing.F) {
 			if got.Status != "" {
 				t.Fatalf("status %q sent for %q", got.Status, status)
 			}
-		case slices.Contains(knownStatuses, strings.ToLower(st)):
+		case slices.Contains([]string{"new", "pending", "ended"}, strings.ToLower(st)):
 			if got.Status != strings.ToLower(st) || warned != "" {
 				t.Fatalf("status %q → %q (warning %q)", status, got.Status, warned)
 			}
 		default:
-			if got.Status != st || !statusWord.MatchString(st) || !strings.HasPrefix(warned, "--status ") {
+			if got.Status != st || !enumWord.MatchString(st) || !strings.HasPrefix(warned, "--status ") {
 				t.Fatalf("status %q → %q (warning %q)", status, got.Status, warned)
 			}
 		}

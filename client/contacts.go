@@ -42,10 +42,11 @@ func (c *Client) SearchContacts(ctx context.Context, query string, limit int) (*
 	return c.ListContacts(ctx, ContactListOptions{ListOptions: ListOptions{Search: query, Limit: limit}})
 }
 
-// SearchContactsJSON is SearchContacts with each contact as the server sent it (fields the
-// client does not know and the server's timestamp format kept), for passing on.
-func (c *Client) SearchContactsJSON(ctx context.Context, query string, limit int) (*Page[json.RawMessage], error) {
-	return listContacts[json.RawMessage](ctx, c, ContactListOptions{ListOptions: ListOptions{Search: query, Limit: limit}})
+// SearchContactsJSON is SearchContacts, narrowed by filter, with each contact as the
+// server sent it (fields the client does not know and the server's timestamp format kept),
+// for passing on.
+func (c *Client) SearchContactsJSON(ctx context.Context, query string, filter ContactFilter, limit int) (*Page[json.RawMessage], error) {
+	return listContacts[json.RawMessage](ctx, c, ContactListOptions{ListOptions: ListOptions{Search: query, Limit: limit}, Filter: filter})
 }
 
 // AllContactsOptions are the query of GET /contact_identities/all/.

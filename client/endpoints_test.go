@@ -346,7 +346,8 @@ func endpointCases(t *testing.T) []endpointCase {
 			name: "SearchContactsJSON", spec: "GET /api/um/v3/contact_identities/",
 			status: 200, resp: `{"count": 2, "next": null, "previous": null, "results": [{"id": 9, "new_field": [1]}, {"id": 88, "created_at": "2024-01-02T03:04:05Z"}]}`,
 			call: func(t *testing.T, c *Client) error {
-				p, err := c.SearchContactsJSON(bg(), " jane  berlin ", 0)
+				yes := true
+				p, err := c.SearchContactsJSON(bg(), " jane  berlin ", ContactFilter{Verified: &yes, Locale: "de_DE"}, 0)
 				if err == nil && (p.Count != 2 || len(p.Results) != 2 || string(p.Results[0]) != `{"id": 9, "new_field": [1]}` ||
 					string(p.Results[1]) != `{"id": 88, "created_at": "2024-01-02T03:04:05Z"}`) {
 					t.Errorf("page = %+v", p)
@@ -354,7 +355,7 @@ func endpointCases(t *testing.T) []endpointCase {
 				return err
 			},
 			method: "GET", path: "/api/um/v3/contact_identities/",
-			query: url.Values{"search_query": {"jane  berlin"}},
+			query: url.Values{"search_query": {"jane  berlin"}, "verified": {"true"}, "locale": {"de_DE"}},
 		},
 		{
 			name: "BulkDeleteContacts", spec: "DELETE /api/um/v3/contact_identities/",

@@ -111,7 +111,7 @@ func TestSuccessShapesAreChecked(t *testing.T) {
 			func(c *Client) error { _, err := c.ListConversations(bg(), ConversationListOptions{}); return err },
 			"the API answered 200 but the list it returned has no results"},
 		{"raw contact list without results", 200, `{"count": 0}`,
-			func(c *Client) error { _, err := c.SearchContactsJSON(bg(), "zoe", 20); return err },
+			func(c *Client) error { _, err := c.SearchContactsJSON(bg(), "zoe", ContactFilter{}, 20); return err },
 			"the API answered 200 but the list it returned has no results"},
 		{"list item without id", 200, page(`{"id": 1}, {"status": "new"}`),
 			func(c *Client) error { _, err := c.ListConversations(bg(), ConversationListOptions{}); return err },

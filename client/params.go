@@ -180,7 +180,7 @@ func (p Param[F, R]) Parse(f *F, s string) error {
 		*p.Bool(f) = &b
 	case KindEnum:
 		if !slices.ContainsFunc(p.Choices, func(c Choice) bool { return c.Value == s }) {
-			return fmt.Errorf("%q is not %s", s, p.choiceWords())
+			return fmt.Errorf("%q is not %s", s, p.ChoiceWords())
 		}
 		*p.Text(f) = s
 	default:
@@ -194,8 +194,8 @@ func (p Param[F, R]) Parse(f *F, s string) error {
 	return nil
 }
 
-// choiceWords lists the choices' values: "new, pending or ended".
-func (p Param[F, R]) choiceWords() string {
+// ChoiceWords lists the choices' values: "new, pending or ended".
+func (p Param[F, R]) ChoiceWords() string {
 	vs := make([]string, len(p.Choices))
 	for i, c := range p.Choices {
 		vs[i] = c.Value
