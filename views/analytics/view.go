@@ -709,42 +709,28 @@ func (m *Model) tableView(w, h int) string {
 	if notes := m.statusNotes(); notes != nil {
 		return layout.Block(wrapNotes(notes, w), w, h)
 	}
-	cols := tableColumns(w-2, m.tstats.cols)
+	t := pointColumns(m.tstats.cols)
+	widths := t.Widths(w, nil)
 	var lines []string
 	head := "  "
-	for _, c := range cols {
-		title := c.title
-		if ansi.StringWidth(title) > c.width-1 {
-			title = c.short
-		}
-		head += cellText(c, title)
+	if titles := t.Titles(widths); titles != "" {
+		head += titles + " "
 	}
 	lines = append(lines, st.Bold.Render(head))
 	pts := m.cur.points
 	end := m.table.End(len(pts))
 	for i := m.table.Offset; i < end; i++ {
-		line := "  "
+		lead := "  "
 		if i == m.table.Cursor {
-			line = "▸ " // the cursor shows without colours too
+			lead = "▸ " // the cursor shows without colours too
 		}
-		for _, c := range cols {
-			line += cellText(c, m.cell(c.id, i, c.width-1))
-		}
-		line = layout.Fit(line, w)
+		line := layout.Fit(t.Row(lead, point{m, i}, widths), w)
 		if i == m.table.Cursor {
 			line = st.Selected.Render(line)
 		}
 		lines = append(lines, line)
 	}
 	return layout.Block(lines, w, h)
-}
-
-// column is a column of the data point table as laid out: width includes the space after
-// the text.
-type column struct {
-	id, title, short string
-	width            int
-	right            bool
 }
 
 // colSpec is a column of the data point table, in the order they show, with what makes it
@@ -825,22 +811,25 @@ func (m *Model) measureTable() {
 // shortTime is the time of a point without its year ("11-20 15:04:05").
 const shortTime = len("01-02 15:04:05")
 
-// tableColumns lays the columns out in w cells. Columns empty for every data point are
-// left out. The others come in by rank while they fit at their least width (the header's
-// short form or the widest cell, or less for the columns that may be cut); then, by rank,
-// each column that can grow to its whole width (the full header and the widest cell)
-// does, and the room left goes to the columns that were cut. What remains stays blank at
-// the end: no column is wider than it needs.
-func tableColumns(w int, stats map[string]colStat) []column {
-	type lay struct {
-		spec       colSpec
-		least, all int
-		width      int
-		in         bool
-	}
-	lays := make([]lay, len(colSpecs))
-	for i, c := range colSpecs {
+// point is a row of the data point table: the point at index i of the model's results.
+type point struct {
+	m *Model
+	i int
+}
+
+// pointColumns are the data point table's columns for the results stats measured.
+// Columns empty for every data point are left out. The others come in by rank while they
+// fit at their least width (the header's short form or the widest cell, or less for the
+// columns that may be cut); then, by rank, each column that can grow to its whole width
+// (the full header and the widest cell) does, and the room left goes to the columns that
+// were cut. What remains stays blank at the end: no column is wider than it needs.
+func pointColumns(stats map[string]colStat) layout.Table[point] {
+	var cols []layout.Column[point]
+	for _, c := range colSpecs {
 		st := stats[c.id]
+		if st.empty && c.id != "time" {
+			continue
+		}
 		text := st.widest
 		if c.id == "time" && st.short {
 			text = shortTime
@@ -848,54 +837,22 @@ func tableColumns(w int, stats map[string]colStat) []column {
 		if c.cut > 0 {
 			text = min(text, c.cut)
 		}
-		lays[i] = lay{spec: c, least: max(ansi.StringWidth(c.short), text) + 1,
-			all: max(ansi.StringWidth(c.title), st.widest) + 1}
-		lays[i].all = max(lays[i].all, lays[i].least)
-	}
-	byRank := make([]int, len(lays))
-	for i := range byRank {
-		byRank[i] = i
-	}
-	slices.SortStableFunc(byRank, func(a, b int) int { return lays[a].spec.rank - lays[b].spec.rank })
-	used := 0
-	for _, i := range byRank {
-		l := &lays[i]
-		if (stats[l.spec.id].empty && l.spec.id != "time") || used+l.least > w {
-			continue
+		least := max(ansi.StringWidth(c.short), text)
+		all := max(least, ansi.StringWidth(c.title), st.widest)
+		id, right := c.id, c.right
+		col := layout.Column[point]{Title: c.title, Short: c.short, Right: right, Min: least, Max: all, Whole: true,
+			Drop: c.rank + 1, Cell: func(p point, w int) string {
+				if right {
+					return layout.PadLeft(p.m.cell(id, p.i, w), w)
+				}
+				return layout.Pad(p.m.cell(id, p.i, w), w)
+			}}
+		if c.cut > 0 {
+			col.Grow = all
 		}
-		l.in, l.width = true, l.least
-		used += l.least
+		cols = append(cols, col)
 	}
-	for _, i := range byRank { // whole columns first
-		if l := &lays[i]; l.in && l.width < l.all && used+l.all-l.width <= w {
-			used += l.all - l.width
-			l.width = l.all
-		}
-	}
-	for _, i := range byRank { // then what there is for the columns that were cut
-		if l := &lays[i]; l.in && l.width < l.all && l.spec.cut > 0 {
-			add := min(l.all-l.width, w-used)
-			l.width += add
-			used += add
-		}
-	}
-	var out []column
-	for _, l := range lays {
-		if l.in {
-			out = append(out, column{id: l.spec.id, title: l.spec.title, short: l.spec.short, width: l.width, right: l.spec.right})
-		}
-	}
-	return out
-}
-
-func cellText(c column, s string) string {
-	if c.width <= 0 {
-		return ""
-	}
-	if c.right {
-		return layout.PadLeft(s, c.width-1) + " "
-	}
-	return layout.Pad(s, c.width-1) + " "
+	return layout.Table[point]{Lead: 2, Columns: cols}
 }
 
 // cell is one table cell of point i (value_str already sanitized) for a column of w

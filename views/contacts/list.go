@@ -188,48 +188,18 @@ func (s source) Render(r *Row, c list.Cell) string {
 	st := s.ctx.Styles
 	paint := layout.PaintIf(c.Styled)
 	w, when := c.Width, c.Stamp
-	verified := "  "
-	if r.Verified {
-		verified = paint("✓", st.Success) + " "
-	}
-	if r.Blocked {
-		verified = paint("⊘", st.Error) + " "
-	}
 	name := r.Name
 	if name == "" {
 		name = "(no name)"
 	}
-	const timeW = 6
+	cc := cells{r: r, st: st, paint: paint, name: name, when: when}
 	if w >= wideRow {
-		cols := oneLine(w)
-		nameW, emailW, placeW, phoneW, companyW, locW := cols.name, cols.email, cols.place, cols.phone, cols.company, cols.locale
-		var b strings.Builder
-		b.WriteString(c.Mark)
-		b.WriteString(verified)
-		b.WriteString(paint(layout.Pad(name, nameW), st.Bold))
-		b.WriteString(" ")
-		b.WriteString(layout.Pad(r.Email, emailW))
-		b.WriteString(" ")
-		b.WriteString(paint(layout.Pad(r.Place(), placeW), st.Muted))
-		if phoneW > 0 {
-			b.WriteString(" ")
-			b.WriteString(paint(layout.Pad(r.Phone, phoneW), st.Muted))
-		}
-		if companyW > 0 {
-			b.WriteString(" ")
-			b.WriteString(paint(layout.Pad(r.Company, companyW), st.Muted))
-		}
-		if locW > 0 {
-			b.WriteString(" ")
-			b.WriteString(paint(layout.Pad(r.Locale, locW), st.Muted))
-		}
-		b.WriteString(" ")
-		b.WriteString(paint(layout.PadLeft(when, timeW), st.Muted))
-		b.WriteString(" ")
-		return layout.Fit(b.String(), w)
+		var widths [8]int
+		return layout.Fit(columns.Row(c.Mark, cc, columns.Widths(w, widths[:0])), w)
 	}
+	const timeW = 6
 	nameW := max(1, w-1-2-1-timeW)
-	line1 := c.Mark + verified + paint(layout.Pad(name, nameW), st.Bold) + " " + paint(layout.PadLeft(when, timeW), st.Muted)
+	line1 := c.Mark + verifiedCell(cc, 1) + " " + paint(layout.Pad(name, nameW), st.Bold) + " " + paint(layout.PadLeft(when, timeW), st.Muted)
 	second := r.Email
 	if p := r.Place(); p != "" {
 		if second != "" {

@@ -5,8 +5,12 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/lipgloss/v2"
+
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // Row is the compact, sanitized form of a contact that the list keeps.
@@ -77,38 +81,47 @@ func (r Row) Place() string {
 	return r.Country
 }
 
-// columns are the widths of a one-line contact row's cells (0: the column is not shown).
-type columns struct{ name, email, place, phone, company, locale int }
+// cells is what a one-line row's cells are drawn from.
+type cells struct {
+	r     *Row
+	st    *theme.Styles
+	paint func(string, lipgloss.Style) string
+	// name and when are the row's name and time as shown.
+	name, when string
+}
 
-// oneLine lays a one-line row out at pane width w: mark, verified, name, email, place, then
+// columns lay a one-line row out (from wideRow): mark, verified, name, email, place, then
 // from 120 columns the phone, from 140 the company and from 90 the locale, and the time.
 // What the fixed columns leave is shared: the name 30 % (12 to 28 cells), the place 25 %
 // (10 to 26) and the email the rest, so an email is cut only in a narrow pane: at 78
 // columns (an 80-column terminal) name 19, email 30 and place 16, at 86 (the list at 160)
 // 21, 34 and 18, at 108 (at 200) 26, 41 and 22.
-func oneLine(w int) columns {
-	c := columns{}
-	if w >= 90 {
-		c.locale = 5
+var columns = layout.Table[cells]{Lead: 1, MinFlex: 3, Columns: []layout.Column[cells]{
+	{Title: "✓", Width: 1, Cell: verifiedCell},
+	{Title: "NAME", Flex: layout.Part{N: 30, D: 100}, Min: 12, Max: 28, Cell: func(c cells, w int) string {
+		return c.paint(layout.Pad(c.name, w), c.st.Bold)
+	}},
+	{Title: "EMAIL", Rest: true, Cell: func(c cells, w int) string { return layout.Pad(c.r.Email, w) }},
+	{Title: "PLACE", Flex: layout.Part{N: 25, D: 100}, Min: 10, Max: 26, Cell: func(c cells, w int) string {
+		return c.paint(layout.Pad(c.r.Place(), w), c.st.Muted)
+	}},
+	{Title: "PHONE", Width: 16, From: 120, Cell: func(c cells, w int) string { return c.paint(layout.Pad(c.r.Phone, w), c.st.Muted) }},
+	{Title: "COMPANY", Pane: layout.Part{N: 1, D: 8}, Min: 10, Max: 22, From: 140, Cell: func(c cells, w int) string {
+		return c.paint(layout.Pad(c.r.Company, w), c.st.Muted)
+	}},
+	{Title: "LOCALE", Width: 5, From: 90, Cell: func(c cells, w int) string { return c.paint(layout.Pad(c.r.Locale, w), c.st.Muted) }},
+	{Title: "TIME", Width: 6, Right: true, Cell: func(c cells, w int) string { return c.paint(layout.PadLeft(c.when, w), c.st.Muted) }},
+}}
+
+// verifiedCell marks a contact verified (✓) or blocked (⊘).
+func verifiedCell(c cells, _ int) string {
+	switch {
+	case c.r.Blocked:
+		return c.paint("⊘", c.st.Error)
+	case c.r.Verified:
+		return c.paint("✓", c.st.Success)
 	}
-	if w >= 120 {
-		c.phone = 16
-	}
-	if w >= 140 {
-		c.company = min(22, max(10, w/8))
-	}
-	const timeW = 6
-	fixed := 1 + 2 + 1 + 1 + 1 + timeW + 1 // mark, verified, the spaces after name, email and place, the time and its space
-	for _, x := range []int{c.locale, c.phone, c.company} {
-		if x > 0 {
-			fixed += x + 1
-		}
-	}
-	flex := max(3, w-fixed)
-	c.name = min(28, max(12, flex*30/100))
-	c.place = min(26, max(10, flex*25/100))
-	c.email = max(0, flex-c.name-c.place)
-	return c
+	return " "
 }
 
 // WideListWidth is the terminal width from which the list takes 55 % beside the detail

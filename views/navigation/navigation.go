@@ -14,10 +14,12 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/clipboard"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
@@ -369,32 +371,59 @@ func (m *Model) detailLines(w, h int) []string {
 	return layout.Record(m.ctx.Styles, fmt.Sprintf("Event #%d", r.ID), fields, r.Extra, w, h)
 }
 
-// columns of the one-line layout.
-type columns struct{ at, contact, conv, title, url, ref int }
+// cells is what a one-line event's cells are drawn from.
+type cells struct {
+	s     source
+	r     *Row
+	st    *theme.Styles
+	paint func(string, lipgloss.Style) string
+	title string // the title as shown
+}
 
-func (s source) columns(w int) columns {
-	c := columns{at: 12, contact: 9, conv: 9}
-	if w >= 120 && s.m.ctx.KnowsContacts() {
-		c.contact = min(28, max(18, w/8)) // room for the names of contacts the lists have seen
+// eventColumns lay a one-line event out: time, contact, conversation, title, URL and
+// referrer. The URL is what an event is about: it takes what the title (30 %, at most 48
+// cells) and the referrer (20 %, at most 40) leave, 61 cells at 160 columns and 81 at 200.
+// From named columns on (0: never) the contact column names the contacts the lists have
+// seen, with room for their names.
+func eventColumns(named int) layout.Table[cells] {
+	cols := []layout.Column[cells]{
+		{Title: "TIME", Width: 12, Cell: func(c cells, w int) string { return c.paint(layout.Pad(c.s.when(c.r.At), w), c.st.Muted) }},
+		{Title: "CONTACT", Width: 9, Right: true, Until: named, Cell: func(c cells, w int) string { return layout.PadLeft(id(c.r.ContactID), w) }},
 	}
-	// The URL is what an event is about: it takes what the title (30 %, at most 48 cells)
-	// and the referrer (20 %, at most 40) leave, 61 cells at 160 columns and 81 at 200.
-	flex := max(3, w-1-c.at-1-c.contact-1-c.conv-1-3)
-	c.title = min(48, flex*30/100)
-	c.ref = min(40, flex*20/100)
-	c.url = flex - c.title - c.ref
-	return c
+	if named > 0 {
+		cols = append(cols, layout.Column[cells]{Title: "CONTACT", Pane: layout.Part{N: 1, D: 8}, Min: 18, Max: 28, From: named,
+			Cell: func(c cells, w int) string {
+				return layout.Pad(cmp.Or(c.s.m.ctx.ContactName(c.r.ContactID), id(c.r.ContactID)), w)
+			}})
+	}
+	cols = append(cols,
+		layout.Column[cells]{Title: "CONV", Width: 9, Right: true, Cell: func(c cells, w int) string { return layout.PadLeft(id(c.r.ConversationID), w) }},
+		layout.Column[cells]{Title: "TITLE", Flex: layout.Part{N: 30, D: 100}, Max: 48, Cell: func(c cells, w int) string { return c.paint(layout.Pad(c.title, w), c.st.Bold) }},
+		layout.Column[cells]{Title: "URL", Rest: true, Cell: func(c cells, w int) string { return c.paint(layout.Pad(c.r.URL, w), c.st.Topic) }},
+		layout.Column[cells]{Title: "REFERRER", Flex: layout.Part{N: 20, D: 100}, Max: 40, Cell: func(c cells, w int) string {
+			return c.paint(layout.Pad(c.r.Referrer, w), c.st.Muted)
+		}})
+	return layout.Table[cells]{Lead: 1, MinFlex: 3, Columns: cols}
+}
+
+// The event columns with contacts by number, and with their names from wideRow on.
+var (
+	idColumns    = eventColumns(0)
+	namedColumns = eventColumns(wideRow)
+)
+
+// columns are the event columns as the contacts known so far allow.
+func (s source) columns() layout.Table[cells] {
+	if s.m.ctx.KnowsContacts() {
+		return namedColumns
+	}
+	return idColumns
 }
 
 func (s source) titles(w int) string {
-	c := s.columns(w)
-	contact := layout.PadLeft("CONTACT", c.contact)
-	if c.contact > 9 {
-		contact = layout.Pad("CONTACT", c.contact)
-	}
-	return " " + layout.Pad("TIME", c.at) + " " + contact + " " +
-		layout.PadLeft("CONV", c.conv) + " " + layout.Pad("TITLE", c.title) + " " + layout.Pad("URL", c.url) + " " +
-		layout.Pad("REFERRER", c.ref)
+	t := s.columns()
+	var widths [8]int
+	return " " + t.Titles(t.Widths(w, widths[:0]))
 }
 
 func (s source) when(t time.Time) string {
@@ -436,15 +465,9 @@ func (s source) Render(r *Row, cell list.Cell) string {
 	}
 	ref := r.Referrer
 	if itemHeight(w) == 1 {
-		c := s.columns(w)
-		contact := layout.PadLeft(id(r.ContactID), c.contact)
-		if c.contact > 9 { // names and ids, left-aligned alike
-			contact = layout.Pad(cmp.Or(s.m.ctx.ContactName(r.ContactID), id(r.ContactID)), c.contact)
-		}
-		return layout.Fit(cell.Mark+paint(layout.Pad(s.when(r.At), c.at), st.Muted)+" "+
-			contact+" "+layout.PadLeft(id(r.ConversationID), c.conv)+" "+
-			paint(layout.Pad(title, c.title), st.Bold)+" "+paint(layout.Pad(r.URL, c.url), st.Topic)+" "+
-			paint(layout.Pad(ref, c.ref), st.Muted), w)
+		t := s.columns()
+		var widths [8]int
+		return layout.Fit(t.Row(cell.Mark, cells{s: s, r: r, st: st, paint: paint, title: title}, t.Widths(w, widths[:0])), w)
 	}
 	at := s.when(r.At)
 	who := "contact " + id(r.ContactID)

@@ -3,11 +3,10 @@ package operators
 // The columns of an operator's row, their titles, and a row drawn in them.
 
 import (
-	"strings"
-
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
 )
@@ -15,99 +14,91 @@ import (
 // wideRow is the inner width from which email and locale get their own columns.
 const wideRow = 100
 
-// cols holds the column widths for the current width.
-type cols struct {
-	w                          int
-	away, online, name, disp   int
-	role, slots, email, locale int
+// slotsWidth is the slots column's width: a longer slot use shows whole in the detail.
+const slotsWidth = 10
+
+// cells is what an operator's cells are drawn from.
+type cells struct {
+	m     *Model
+	r     *Row
+	busy  string // what is being done to the operator ("" = nothing)
+	st    *theme.Styles
+	paint func(string, lipgloss.Style) string
 }
 
-func columns(w int) cols {
-	l := cols{w: w, away: 12, online: 7, role: 6, slots: 11}
-	if w >= wideRow {
-		l.locale = 6
-		l.email = min(40, max(16, w/5))
-	}
-	fixed := 1 + l.away + 1 + l.online + 1 + 1 + 1 + l.role + 1 + l.slots // name and display name flex
-	if l.email > 0 {
-		fixed += l.email + 1 + l.locale + 1
-	}
-	flex := max(2, w-fixed)
-	l.name = min(32, flex*60/100)
-	l.disp = min(24, flex-l.name)
-	if l.email > 0 {
-		// What is left goes to the email column, up to 48 cells (the longest addresses);
-		// past that the line ends in blanks rather than spreading the columns apart.
-		l.email = min(max(l.email, 48), l.email+flex-l.name-l.disp)
-	} else {
-		l.disp = flex - l.name
-	}
-	return l
-}
-
-// line joins one line's cells, each as wide as its column already, in the columns' order:
-// status, online, name, display name, email and locale (only when the columns have them),
-// role, slots.
-func (l cols) line(status, online, name, disp, email, locale, role, slots string) string {
-	cells := []string{status, online, name, disp}
-	if l.email > 0 {
-		cells = append(cells, email, locale)
-	}
-	return strings.Join(append(cells, role, slots), " ")
-}
-
-func (l cols) titles() string {
-	return " " + l.line(layout.Pad("STATUS", l.away), layout.Pad("ONLINE", l.online), layout.Pad("NAME", l.name),
-		layout.Pad("DISPLAY NAME", l.disp), layout.Pad("EMAIL", l.email), layout.Pad("LOCALE", l.locale),
-		layout.Pad("ROLE", l.role), layout.Pad("SLOTS", l.slots-1))
-}
-
-// render lays out one operator; styled=false gives plain text for the selection highlight.
-func (m *Model) render(r *Row, c list.Cell) string {
-	st := m.ctx.Styles
-	paint := layout.PaintIf(c.Styled)
-	l := columns(c.Width)
-	statusStyle := st.Muted
-	if r.IsAway.Known {
-		statusStyle = st.StatusNew
-		if r.IsAway.V {
-			statusStyle = st.StatusPending
+// columns lay an operator out: away status, online, name, display name, then from wideRow
+// the email and locale, role and slots. The name takes 60 % of what the fixed columns
+// leave (at most 32 cells) and the display name the rest; from wideRow the display name
+// takes at most 24 and what is left goes to the email column, up to 48 cells (the longest
+// addresses): past that the line ends in blanks rather than spreading the columns apart.
+var columns = layout.Table[cells]{Lead: 1, MinFlex: 2, Columns: []layout.Column[cells]{
+	{Title: "STATUS", Width: 12, Cell: func(c cells, w int) string {
+		if c.busy != "" {
+			return c.paint(layout.Pad("… "+c.busy, w), c.st.Loading)
 		}
-	}
-	status := paint(layout.Pad(AwayText(r.IsAway), l.away), statusStyle)
-	if what := c.Busy; what != "" {
-		status = paint(layout.Pad("… "+what, l.away), st.Loading)
-	}
-	onlineStyle := st.Muted
-	if r.IsOnline.Known && r.IsOnline.V {
-		onlineStyle = st.Success
-	}
-	online := paint(layout.Pad(OnlineText(r.IsOnline), l.online), onlineStyle)
-	name := r.Name
+		style := c.st.Muted
+		if c.r.IsAway.Known {
+			style = c.st.StatusNew
+			if c.r.IsAway.V {
+				style = c.st.StatusPending
+			}
+		}
+		return c.paint(layout.Pad(AwayText(c.r.IsAway), w), style)
+	}},
+	{Title: "ONLINE", Width: 7, Cell: func(c cells, w int) string {
+		style := c.st.Muted
+		if c.r.IsOnline.Known && c.r.IsOnline.V {
+			style = c.st.Success
+		}
+		return c.paint(layout.Pad(OnlineText(c.r.IsOnline), w), style)
+	}},
+	{Title: "NAME", Flex: layout.Part{N: 60, D: 100}, Max: 32, Cell: nameCell},
+	{Title: "DISPLAY NAME", Rest: true, Until: wideRow, Cell: displayNameCell},
+	{Title: "DISPLAY NAME", Grow: 24, From: wideRow, Cell: displayNameCell},
+	{Title: "EMAIL", Pane: layout.Part{N: 1, D: 5}, Min: 16, Max: 40, Grow: 48, From: wideRow, Cell: func(c cells, w int) string {
+		return c.paint(layout.Pad(c.r.Email, w), c.st.Muted)
+	}},
+	{Title: "LOCALE", Width: 6, From: wideRow, Cell: func(c cells, w int) string { return c.paint(layout.Pad(c.r.Locale, w), c.st.Muted) }},
+	{Title: "ROLE", Width: 6, Cell: func(c cells, w int) string { return c.paint(layout.Pad(layout.OrDash(c.r.Role), w), c.st.Muted) }},
+	// Left-aligned: "slots" lines up under its title.
+	{Title: "SLOTS", Width: slotsWidth, Cell: func(c cells, w int) string { return layout.Pad(c.m.slotText(c.r.ID), w) }},
+}}
+
+// nameCell is the operator's name with its tags: [bot], and (you) for the operator parley
+// acts as. The name is cut, not the tags: they stay visible.
+func nameCell(c cells, w int) string {
+	name := c.r.Name
 	if name == "" {
 		name = "(no name)"
 	}
 	tags := ""
-	if r.IsBot {
+	if c.r.IsBot {
 		tags += " [bot]"
 	}
-	if r.ID == m.SelfID() {
+	if c.r.ID == c.m.SelfID() {
 		tags += " (you)"
 	}
-	nameStyle := st.Bold
-	if r.IsBot {
-		nameStyle = st.BotName
+	nameStyle := c.st.Bold
+	if c.r.IsBot {
+		nameStyle = c.st.BotName
 	}
-	// Cut the name, not the tags: "(you)" and "[bot]" must stay visible.
-	if tw := lipgloss.Width(tags); lipgloss.Width(name)+tw > l.name && l.name > tw+3 {
-		name = ansi.Truncate(name, l.name-tw, "…")
+	if tw := lipgloss.Width(tags); lipgloss.Width(name)+tw > w && w > tw+3 {
+		name = ansi.Truncate(name, w-tw, "…")
 	}
-	nameCell := layout.Pad(paint(name, nameStyle)+paint(tags, st.Accent), l.name)
-	email, locale := "", ""
-	if l.email > 0 {
-		email, locale = paint(layout.Pad(r.Email, l.email), st.Muted), paint(layout.Pad(r.Locale, l.locale), st.Muted)
-	}
-	role := paint(layout.Pad(layout.OrDash(r.Role), l.role), st.Muted)
-	slots := layout.Pad(m.slotText(r.ID), l.slots-1) // left-aligned: "slots" lines up under its title
-	return layout.Fit(c.Mark+l.line(status, online, nameCell, layout.Pad(r.DisplayName, l.disp), email, locale, role, slots), c.Width)
+	return layout.Pad(c.paint(name, nameStyle)+c.paint(tags, c.st.Accent), w)
+}
+
+func displayNameCell(c cells, w int) string { return layout.Pad(c.r.DisplayName, w) }
+
+// titles are the column titles at pane width w.
+func titles(w int) string {
+	var widths [10]int
+	return " " + columns.Titles(columns.Widths(w, widths[:0]))
+}
+
+// render lays out one operator; styled=false gives plain text for the selection highlight.
+func (m *Model) render(r *Row, c list.Cell) string {
+	var widths [10]int
+	row := cells{m: m, r: r, busy: c.Busy, st: m.ctx.Styles, paint: layout.PaintIf(c.Styled)}
+	return layout.Fit(columns.Row(c.Mark, row, columns.Widths(c.Width, widths[:0])), c.Width)
 }

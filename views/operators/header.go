@@ -73,7 +73,7 @@ func (s source) Header(st list.Status) []string {
 	for i, l := range lines {
 		lines[i] = styles.HeaderLine.Render(l)
 	}
-	return append(lines, styles.Muted.Render(columns(st.Width).titles()))
+	return append(lines, styles.Muted.Render(titles(st.Width)))
 }
 
 // Footnote shows the last refresh after the position, and the screen's keys at the right.

@@ -132,7 +132,7 @@ func (m *Model) detailLines(w, h int) []string {
 		{Label: "Updated", Value: ts(r.UpdatedAt)},
 	}
 	// A slot use too long for the row's column (numbers of many digits) shows whole here.
-	if text := m.slotText(r.ID); ansi.StringWidth(text) > columns(0).slots-1 {
+	if text := m.slotText(r.ID); ansi.StringWidth(text) > slotsWidth {
 		fields = append(fields, layout.Field{Label: "Slots", Value: strings.TrimPrefix(text, "slots ")})
 	}
 	extra := slices.Clone(r.Extra)

@@ -601,12 +601,6 @@ func (s source) Render(row *Row, c list.Cell) string {
 		}
 		r = &pinned
 	}
-	sym, word := layout.StatusSymbol(r.Status)
-	status := paint(layout.Pad(sym+" "+word, 9), layout.StatusStyle(st, r.Status))
-	unread := "  "
-	if r.Unread {
-		unread = paint("•", st.Unread) + " "
-	}
 	name := r.Name
 	if name == "" {
 		name = r.Email
@@ -619,31 +613,16 @@ func (s source) Render(row *Row, c list.Cell) string {
 	if r.PreviewFromOperator && pv != "" {
 		pv = "↩ " + pv
 	}
+	cc := cells{r: r, st: st, paint: paint, name: name, preview: pv, operator: op, when: when}
 	if w >= wideRow {
-		cols := oneLine(w)
-		nameW, timeW, opW, topW, pvW := cols.name, cols.time, cols.operator, cols.topics, cols.preview
-		var b strings.Builder
-		b.WriteString(mark)
-		b.WriteString(status)
-		b.WriteString(" ")
-		b.WriteString(unread)
-		b.WriteString(paint(layout.Pad(name, nameW), st.Bold))
-		b.WriteString(" ")
-		b.WriteString(layout.Pad(pv, pvW))
-		b.WriteString(" ")
-		b.WriteString(paint(layout.Pad(topicsCell(r.Topics, topW), topW), st.Topic))
-		b.WriteString(" ")
-		b.WriteString(paint(layout.Pad(op, opW), st.Muted))
-		b.WriteString(" ")
-		b.WriteString(paint(layout.PadLeft(when, timeW), st.Muted))
-		b.WriteString(" ")
-		return layout.Fit(b.String(), w)
+		var widths [8]int
+		return layout.Fit(columns.Row(mark, cc, columns.Widths(w, widths[:0])), w)
 	}
 	// Two lines: status, unread, name, time / preview, topics, operator. The operator is
 	// never cut for the topics: they shrink to what is left ("Billing +2").
 	timeW := 6
 	nameW := max(1, w-1-9-1-2-1-timeW)
-	line1 := mark + status + " " + unread + paint(layout.Pad(name, nameW), st.Bold) + " " +
+	line1 := mark + statusCell(cc, 9) + " " + unreadCell(cc, 1) + " " + paint(layout.Pad(name, nameW), st.Bold) + " " +
 		paint(layout.PadLeft(when, timeW), st.Muted)
 	tailMax := max(0, (w-3)/2)
 	tail := ansi.Truncate(op, tailMax, "…")
@@ -738,5 +717,3 @@ func (s source) name(resource string, id int64) string {
 	}
 	return ""
 }
-
-func clamp(v, lo, hi int) int { return max(lo, min(hi, v)) }

@@ -4,8 +4,12 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/lipgloss/v2"
+
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
+	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/layout"
 )
 
 // Row is the compact, sanitized form of a conversation that the list keeps: a few hundred
@@ -76,18 +80,49 @@ func preview(body string) string {
 
 func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
-// columns are the widths of a one-line row's cells at a pane width (from wideRow).
-type columns struct{ name, preview, topics, operator, time int }
+// cells is what a one-line row's cells are drawn from.
+type cells struct {
+	r     *Row
+	st    *theme.Styles
+	paint func(string, lipgloss.Style) string
+	// name, preview, operator and when are the row's texts as shown.
+	name, preview, operator, when string
+}
 
-// oneLine lays a one-line row out at pane width w: status, unread, name, preview, topics,
+// columns lay a one-line row out (from wideRow): status, unread, name, preview, topics,
 // operator and age. Every one-line row names the operator and the topics. The name, the
 // topics and the operator grow with the pane, each up to what it needs (names 28 cells,
 // topics 32, operators 20), and the preview takes the rest: at 78 columns (the list of an
 // 80-column terminal) the name has 15 cells and the preview 18, at 98 (the list at 200
 // columns) 19 and 29, at 118 23 and 41.
-func oneLine(w int) columns {
-	c := columns{name: clamp(w/5, 12, 28), operator: clamp(w/8, 10, 20), topics: clamp(w/7, 10, 32), time: 6}
-	fixed := 1 + 9 + 1 + 2 + c.name + 1 + c.time + 2 + c.operator + 1 + c.topics + 1
-	c.preview = max(0, w-fixed)
-	return c
+var columns = layout.Table[cells]{Lead: 1, Columns: []layout.Column[cells]{
+	{Title: "STATUS", Width: 9, Cell: statusCell},
+	{Title: "•", Width: 1, Cell: unreadCell},
+	{Title: "NAME", Pane: layout.Part{N: 1, D: 5}, Min: 12, Max: 28, Cell: func(c cells, w int) string {
+		return c.paint(layout.Pad(c.name, w), c.st.Bold)
+	}},
+	{Title: "LAST MESSAGE", Rest: true, Cell: func(c cells, w int) string { return layout.Pad(c.preview, w) }},
+	{Title: "TOPICS", Pane: layout.Part{N: 1, D: 7}, Min: 10, Max: 32, Cell: func(c cells, w int) string {
+		return c.paint(layout.Pad(topicsCell(c.r.Topics, w), w), c.st.Topic)
+	}},
+	{Title: "OPERATOR", Pane: layout.Part{N: 1, D: 8}, Min: 10, Max: 20, Cell: func(c cells, w int) string {
+		return c.paint(layout.Pad(c.operator, w), c.st.Muted)
+	}},
+	{Title: "AGE", Width: 6, Right: true, Cell: func(c cells, w int) string {
+		return c.paint(layout.PadLeft(c.when, w), c.st.Muted)
+	}},
+}}
+
+// statusCell is the status as a symbol and a word.
+func statusCell(c cells, w int) string {
+	sym, word := layout.StatusSymbol(c.r.Status)
+	return c.paint(layout.Pad(sym+" "+word, w), layout.StatusStyle(c.st, c.r.Status))
+}
+
+// unreadCell marks an unread conversation.
+func unreadCell(c cells, _ int) string {
+	if c.r.Unread {
+		return c.paint("•", c.st.Unread)
+	}
+	return " "
 }

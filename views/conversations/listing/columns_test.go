@@ -1,0 +1,23 @@
+package listing
+
+import (
+	"slices"
+	"testing"
+)
+
+// The one-line row's widths, as its comment gives them: status 9, unread 1, name, preview,
+// topics, operator, age 6; the preview takes the rest.
+func TestColumnWidths(t *testing.T) {
+	for w, want := range map[int][]int{
+		76:  {9, 1, 15, 17, 10, 10, 6},
+		78:  {9, 1, 15, 18, 11, 10, 6},
+		98:  {9, 1, 19, 29, 14, 12, 6},
+		118: {9, 1, 23, 41, 16, 14, 6},
+		158: {9, 1, 28, 65, 22, 19, 6},
+		198: {9, 1, 28, 98, 28, 20, 6},
+	} {
+		if got := columns.Widths(w, nil); !slices.Equal(got, want) {
+			t.Errorf("at %d: %v, want %v", w, got, want)
+		}
+	}
+}
