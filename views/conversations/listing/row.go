@@ -1,6 +1,7 @@
 package listing
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -90,23 +91,29 @@ type cells struct {
 }
 
 // columns lay a one-line row out (from wideRow): status, unread, name, preview, topics,
-// operator and age. Every one-line row names the operator and the topics. The name, the
-// topics and the operator grow with the pane, each up to what it needs (names 28 cells,
-// topics 32, operators 20), and the preview takes the rest: at 78 columns (the list of an
-// 80-column terminal) the name has 15 cells and the preview 18, at 98 (the list at 200
-// columns) 19 and 29, at 118 23 and 41.
+// operator, widget and age. Every one-line row names the operator and the topics. The
+// name, the topics and the operator grow with the pane, each up to what it needs (names 28
+// cells, topics 32, operators 20), and the preview takes the rest: at 78 columns (the list
+// of an 80-column terminal) the name has 15 cells and the preview 18, at 98 (the list at
+// 200 columns) 19 and 29. The widget the conversation came through (10 % of the pane, 10
+// to 18 cells) comes in where the preview keeps its 29 cells, from 118 columns: there the
+// name has 23 cells, the preview 29 and the widget 11.
 var columns = layout.Table[cells]{Lead: 1, Columns: []layout.Column[cells]{
 	{Title: "STATUS", Width: 9, Cell: statusCell},
 	{Title: "•", Width: 1, Cell: unreadCell},
 	{Title: "NAME", Pane: layout.Part{N: 1, D: 5}, Min: 12, Max: 28, Cell: func(c cells, w int) string {
 		return c.paint(layout.Pad(c.name, w), c.st.Bold)
 	}},
-	{Title: "LAST MESSAGE", Rest: true, Cell: func(c cells, w int) string { return layout.Pad(c.preview, w) }},
+	// The preview keeps 29 cells (what it has at 98) before the widget comes in.
+	{Title: "LAST MESSAGE", Rest: true, Min: 29, Cell: func(c cells, w int) string { return layout.Pad(c.preview, w) }},
 	{Title: "TOPICS", Pane: layout.Part{N: 1, D: 7}, Min: 10, Max: 32, Cell: func(c cells, w int) string {
 		return c.paint(layout.Pad(topicsCell(c.r.Topics, w), w), c.st.Topic)
 	}},
 	{Title: "OPERATOR", Pane: layout.Part{N: 1, D: 8}, Min: 10, Max: 20, Cell: func(c cells, w int) string {
 		return c.paint(layout.Pad(c.operator, w), c.st.Muted)
+	}},
+	{Title: "WIDGET", Pane: layout.Part{N: 1, D: 10}, Min: 10, Max: 18, Drop: 1, Cell: func(c cells, w int) string {
+		return c.paint(layout.Pad(widgetName(c.r), w), c.st.Muted)
 	}},
 	{Title: "AGE", Width: 6, Right: true, Cell: func(c cells, w int) string {
 		return c.paint(layout.PadLeft(c.when, w), c.st.Muted)
@@ -125,4 +132,16 @@ func unreadCell(c cells, _ int) string {
 		return c.paint("•", c.st.Unread)
 	}
 	return " "
+}
+
+// widgetName names the conversation's widget: its name, its number when the answer named
+// none, "—" when it had no widget.
+func widgetName(r *Row) string {
+	switch {
+	case r.WidgetName != "":
+		return r.WidgetName
+	case r.WidgetID != 0:
+		return "#" + strconv.FormatInt(r.WidgetID, 10)
+	}
+	return "—"
 }
