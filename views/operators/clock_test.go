@@ -2,10 +2,12 @@ package operators_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/operators"
 	"github.com/parley-tui/parley/views/viewtest"
 )
@@ -37,14 +39,14 @@ func TestLostWritesAreCheckedWithoutTheLocalClock(t *testing.T) {
 		p.Lose("PATCH", fmt.Sprintf("/api/um/v3/operators/%d/away/", owner), viewtest.DropAnswer, 1)
 		n := len(l.H.Toasts)
 		l.Key("w")
-		l.Until("the check", func() bool { return !m.Busy() && len(l.H.Toasts) >= n+2 })
+		l.Until("the check", func() bool { return settled(l.H.Toasts[n:]) && !m.Busy() })
 		if got, want := l.H.LastToast(), row.Label()+" is now "+askedWord+confirmed; got != want || serverOperator(t, e, owner).IsAway != client.Some(!was) {
 			t.Fatalf("away: toast %q, want %q; the server has away %v", got, want, serverOperator(t, e, owner).IsAway)
 		}
 		p.Lose("PATCH", fmt.Sprintf("/api/um/v3/operators/%d/away/", owner), viewtest.DropRequest, 1)
 		n = len(l.H.Toasts)
 		l.Key("w")
-		l.Until("the check", func() bool { return !m.Busy() && len(l.H.Toasts) >= n+2 })
+		l.Until("the check", func() bool { return settled(l.H.Toasts[n:]) && !m.Busy() })
 		want := "Not saved: the connection was lost before the server answered, and " + row.Label() + " is still " + askedWord + ". w tries again."
 		if got := l.H.LastToast(); got != want || serverOperator(t, e, owner).IsAway != client.Some(!was) {
 			t.Fatalf("away not sent: toast %q, want %q; the server has away %v (was %s)", got, want, serverOperator(t, e, owner).IsAway, wasWord)
@@ -77,4 +79,15 @@ func TestLostWritesAreCheckedWithoutTheLocalClock(t *testing.T) {
 			t.Fatalf("%d requests lost, want the 4 the test lost", n)
 		}
 	})
+}
+
+// settled says whether the toasts since a write hold its verdict: the "checking…" toast
+// and one after it. Other toasts (a refresh's) may come between.
+func settled(toasts []common.ToastMsg) bool {
+	for i, t := range toasts {
+		if strings.HasSuffix(t.Text, "checking…") {
+			return i < len(toasts)-1 && !strings.HasSuffix(toasts[len(toasts)-1].Text, "checking…")
+		}
+	}
+	return false
 }
