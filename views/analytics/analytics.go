@@ -191,11 +191,13 @@ func New(ctx *common.Ctx) *Model {
 
 // Focus runs the query when its results are not there yet (the first time the screen is
 // shown, or after a change made while another screen was active) and re-resolves relative
-// ranges when the date changed since.
+// ranges when the date changed since. Days are the server's (common.Ctx.ServerNow): with
+// this machine's clock days off, "last 30 days" still ends on the server's today, and no
+// range the server has reached is taken for one in the future.
 func (m *Model) Focus() tea.Cmd {
 	m.focused = true
 	m.snapshot()
-	if !m.rng.Period(m.ctx.Now()).Equal(m.period) {
+	if !m.rng.Period(m.ctx.ServerNow()).Equal(m.period) {
 		return tea.Batch(m.queryChanged(0), m.startClock())
 	}
 	return tea.Batch(m.schedule(0), m.startClock())
@@ -239,7 +241,7 @@ func (m *Model) query() client.AnalyticsQuery {
 
 // refreshQuery resolves the period and key of the controls and shows cached results.
 func (m *Model) refreshQuery() {
-	m.period = m.rng.Period(m.ctx.Now())
+	m.period = m.rng.Period(m.ctx.ServerNow())
 	q := m.query()
 	m.key = QueryKey(q, m.ctx.Client.OrganizationID())
 	m.cost = len(Plan(q))
@@ -285,7 +287,7 @@ func (m *Model) running() bool { return m.run != nil && m.run.key == m.key }
 // inFuture reports whether the whole period is still to come: there is no data to ask for
 // yet, so no request is sent. A period that only ends in the future goes out as it is
 // (the API has nothing after now, and the chart shows what came so far).
-func (m *Model) inFuture() bool { return FutureRange(m.period, m.ctx.Now()) != nil }
+func (m *Model) inFuture() bool { return FutureRange(m.period, m.ctx.ServerNow()) != nil }
 
 func (m *Model) stopRun() {
 	m.runs.Next()

@@ -25,7 +25,7 @@ type rangeMenu struct {
 }
 
 func newRangeMenu(ctx *common.Ctx, cur Range, q client.AnalyticsQuery) *rangeMenu {
-	m := &rangeMenu{ctx: ctx, cur: cur, query: q, now: ctx.Now()}
+	m := &rangeMenu{ctx: ctx, cur: cur, query: q, now: ctx.ServerNow()} // days by the server's clock
 	m.items = append(append(m.items, Presets...), PresetCustom)
 	for i, p := range m.items {
 		if p == cur.Preset {
