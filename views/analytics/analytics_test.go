@@ -34,7 +34,11 @@ var fixedNow = viewtest.Now
 // clock: its per-minute limiter must see time pass.
 func testCtx(t *testing.T, baseURL, token string) *common.Ctx {
 	t.Helper()
-	c, err := client.New(client.Config{BaseURL: baseURL, Token: token, HTTPClient: &http.Client{Transport: viewtest.Transport(t)}})
+	// The client's clock runs from the tests' fixed one, as the sandbox's Date header does,
+	// so the server's clock the client learns (the screen's days) is the tests' day.
+	start := time.Now()
+	now := func() time.Time { return fixedNow.Add(time.Since(start)) }
+	c, err := client.New(client.Config{BaseURL: baseURL, Token: token, HTTPClient: &http.Client{Transport: viewtest.Transport(t)}, Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
