@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/parley-tui/parley/sanitize"
 )
 
 // Write is one write of a session, as the audit log records it.
@@ -143,7 +145,9 @@ func (a *Audit) Record(w Write) {
 	if err != nil {
 		return
 	}
-	line := a.mask(string(b)) + "\n"
+	// The error text is the API's: escaped so that `tail -f` of the log shows nothing
+	// hidden and reorders nothing, and the line decodes to the same text.
+	line := a.mask(string(sanitize.JSON(b))) + "\n"
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.torn {

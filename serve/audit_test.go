@@ -161,3 +161,26 @@ func TestAuditLogCutShortKeepsEveryCompleteRecord(t *testing.T) {
 		t.Fatalf("after a failed write: %+v, other %q", records, other)
 	}
 }
+
+// An error text from the API with reordering and invisible characters and an escape is
+// written escaped: the log shows nothing hidden on a terminal and decodes to the text.
+func TestAuditLogEscapesHostileErrorText(t *testing.T) {
+	var b strings.Builder
+	a := NewAudit(&b, "")
+	const hostile = "refused \u202eevil\u202c \u2066x\u2069 \u200b\x1b]0;title\x07 \U000E0041"
+	a.Record(Write{User: "Sam", Method: "PATCH", Path: "/api/um/v3/operators/2006/away/", Err: errors.New(hostile),
+		At: time.Date(2026, 11, 20, 10, 15, 30, 0, time.UTC)})
+	line := b.String()
+	for _, r := range line {
+		if r > 0x7e || r < 0x20 && r != '\n' {
+			t.Fatalf("the line holds %U raw: %q", r, line)
+		}
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(line), &m); err != nil {
+		t.Fatalf("line %q: %v", line, err)
+	}
+	if m["error"] != hostile {
+		t.Fatalf("the error decodes to %q, want %q", m["error"], hostile)
+	}
+}
