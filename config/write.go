@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/parley-tui/parley/internal/atomicfile"
 )
 
 // example is the commented config file written by "parley config init". Every setting is
@@ -373,24 +375,8 @@ func writeFile(path string, data []byte, mode fs.FileMode) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("create config directory: %w", err)
 	}
-	f, err := os.CreateTemp(dir, ".config-*.yaml")
-	if err != nil {
-		return fmt.Errorf("write config: %w", err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // no-op after the rename
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("write config: %w", err)
-	}
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		return fmt.Errorf("write config: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write config: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	prepare := func(f *os.File) error { return f.Chmod(mode) }
+	if err := atomicfile.WriteWith(path, ".config-*.yaml", data, prepare); err != nil {
 		return fmt.Errorf("write config: %w", err)
 	}
 	return nil

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/parley-tui/parley/internal/atomicfile"
 )
 
 // FileModeError is returned when the credentials file can be read by others than its
@@ -156,28 +158,7 @@ func writeFile(path string, entries map[string]string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("create credentials directory: %w", err)
 	}
-	f, err := os.CreateTemp(dir, ".credentials-*") // mode 0600
-	if err != nil {
-		return fmt.Errorf("write credentials file: %w", err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // no-op after the rename
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return fmt.Errorf("write credentials file: %w", err)
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("write credentials file: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("write credentials file: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write credentials file: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.Write(path, ".credentials-*", data); err != nil { // mode 0600
 		return fmt.Errorf("write credentials file: %w", err)
 	}
 	return nil
