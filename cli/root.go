@@ -48,7 +48,7 @@ func errorLine(err error) string {
 	return sanitize.Text(err.Error())
 }
 
-// globalFlags are the persistent flags every command shares (DESIGN.md, Configuration).
+// globalFlags are the persistent flags every command shares (README, Configuration).
 type globalFlags struct {
 	baseURL    string
 	org        string

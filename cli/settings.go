@@ -14,7 +14,7 @@ import (
 	"github.com/parley-tui/parley/ledger"
 )
 
-// Environment variables parley reads (DESIGN.md, Configuration).
+// Environment variables parley reads (README, Configuration).
 const (
 	envBaseURL  = "PARLEY_BASE_URL"
 	envOrg      = "PARLEY_ORG_ID"
