@@ -32,8 +32,8 @@ func TestAnalyticsSummaryCountMatchesExport(t *testing.T) {
 	// The picker starts on the current metric; um_conversation_duration is two below.
 	tui.Keys("m")
 	tui.WaitFor("Pick a metric", 10*time.Second)
-	tui.Keys("j")
-	tui.Keys("j")
+	tui.Keys("Down")
+	tui.Keys("Down")
 	tui.WaitFor("▸ um_conversation_duration", 10*time.Second)
 	tui.Keys("Enter")
 	tui.WaitFor("Analytics · um_conversation_duration", 10*time.Second)

@@ -27,8 +27,9 @@ func pickerOrder() []string {
 }
 
 // TestKeysWrittenTogetherMoveTwoRows: "jj" written in one write (tmux send-keys -l, as two
-// presses arrive over a slow SSH link) moves two rows in a list, in a form's select, in the
-// metric picker and in the date-range menu.
+// presses arrive over a slow SSH link) moves two rows in a list, in a form's select and in
+// the date-range menu; in the metric picker, where letters are filter text, it is the
+// filter "jj", and two down arrows written together move two rows.
 func TestKeysWrittenTogetherMoveTwoRows(t *testing.T) {
 	sb := StartSandbox(t, "small")
 	tui := StartTUI(t, 120, 40, sb.Env)
@@ -63,7 +64,14 @@ func TestKeysWrittenTogetherMoveTwoRows(t *testing.T) {
 	if i < 0 || i+2 >= len(order) {
 		t.Fatalf("the picker starts on %q, not two metrics from the end of %q", m[1], order)
 	}
+	// Letters are filter text in a picker: "jj" in one write is the filter "jj", and two
+	// down arrows in one write move two metrics.
 	tui.Type("jj")
+	tui.WaitFor("Filter: jj", 10*time.Second)
+	tui.Keys("Escape")
+	tui.WaitUntil(func(s string) bool { return strings.Contains(s, "Pick a metric") && !strings.Contains(s, "Filter: jj") },
+		10*time.Second, "the filter cleared")
+	tui.Keys("Down", "Down")
 	tui.WaitUntil(func(s string) bool {
 		m := selected.FindStringSubmatch(s)
 		return m != nil && m[1] == order[i+2]

@@ -214,7 +214,7 @@ func TestPermissionErrorThenDefaultOperator(t *testing.T) {
 	// action now works.
 	tui.Keys("C-p")
 	tui.WaitFor("Act as operator", 10*time.Second)
-	tui.Keys("g", "Enter")
+	tui.Keys("Home", "Enter")
 	tui.WaitFor("Now acting as the default operator", 15*time.Second)
 	s = waitOperators(t, tui)
 	if strings.Contains(s, "as "+restricted.DisplayName) {

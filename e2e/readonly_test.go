@@ -111,7 +111,7 @@ func TestReadOnlyWalkSendsOnlyGET(t *testing.T) {
 	tui.WaitFor("Analytics · um_conversation_first_message", 30*time.Second)
 	tui.Keys("m")
 	tui.WaitFor("Pick a metric", 10*time.Second)
-	tui.Keys("j", "j")
+	tui.Keys("Down", "Down")
 	tui.WaitFor("▸ um_conversation_duration", 10*time.Second)
 	tui.Keys("Enter")
 	tui.WaitFor("Analytics · um_conversation_duration", 15*time.Second)

@@ -1054,9 +1054,9 @@ func (s *soak) analytics() {
 		m := pickedMetric.FindStringSubmatch(scr)
 		return m != nil && (cur == nil || m[1] != cur[1])
 	}
-	s.act("metric", "j")
+	s.act("metric", "Down")
 	if scr, ok = s.poll(3*time.Second, moved); !ok {
-		s.act("metric", "k") // the last metric
+		s.act("metric", "Up") // the last metric
 		if scr, ok = s.await("metric", 10*time.Second, moved); !ok {
 			s.closeOverlays()
 			return

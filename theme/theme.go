@@ -122,6 +122,7 @@ type Styles struct {
 	Toast, ToastError          lipgloss.Style
 	HeaderLine, HeaderLabel    lipgloss.Style
 	Selected, SelectedBlurred  lipgloss.Style
+	Match                      lipgloss.Style // a picker's matched characters, over the row's style
 	Marked                     lipgloss.Style
 	Unread                     lipgloss.Style
 	StatusNew, StatusPending   lipgloss.Style
@@ -212,6 +213,7 @@ func New(t Theme, dark, mono bool) *Styles {
 		s.Selected = ns().Background(on(t.SelectionBg)).Foreground(on(t.SelectionFg))
 		s.SelectedBlurred = ns().Background(on(t.SelectionBlurBg))
 	}
+	s.Match = ns().Bold(true).Underline(true)
 	s.Marked = fg(t.Marked).Bold(true)
 	s.Unread = fg(t.Unread).Bold(true)
 	s.StatusNew = fg(t.StatusNew).Bold(true)

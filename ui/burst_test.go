@@ -19,6 +19,7 @@ import (
 	"github.com/parley-tui/parley/views/navigation"
 	"github.com/parley-tui/parley/views/notes"
 	"github.com/parley-tui/parley/views/operators"
+	"github.com/parley-tui/parley/views/picker"
 )
 
 // jj is two presses of j that arrived in one read (a slow SSH link, tmux send-keys): Bubble
@@ -125,8 +126,13 @@ func TestKeysReadTogetherMoveEveryList(t *testing.T) {
 	}
 }
 
-// The analytics screen's overlays: the metric picker and the date-range menu move two rows
-// on "jj" read together, exactly as on j and j read apart (and not one row, as one j does).
+// downDown is two presses of the down arrow that arrived in one read.
+const downDown = "\x1b[B\x1b[B"
+
+// The analytics screen's overlays: the date-range menu moves two rows on "jj" read
+// together, the metric picker (where letters are filter text, as in every picker) on two
+// down arrows read together, exactly as on the keys read apart (and not one row, as one
+// key does); in the picker "jj" read together is the filter "jj", as j j typed apart.
 func TestKeysReadTogetherMoveTheMetricPickerAndTheRangeMenu(t *testing.T) {
 	l, _ := startApp(t, nil, 120, 40)
 	l.Key("4")
@@ -134,15 +140,16 @@ func TestKeysReadTogetherMoveTheMetricPickerAndTheRangeMenu(t *testing.T) {
 	type rangeSelector interface{ Selected() analytics.Preset }
 	for _, c := range []struct {
 		name, open string
+		key, keys  string // the key pressed apart, and twice in one read
 		selected   func() any
 	}{
-		{"metric picker", "m", func() any {
+		{"metric picker", "m", "down", downDown, func() any {
 			return modal[interface {
 				common.Modal
 				selector
 			}](l, "the metric picker").Selected()
 		}},
-		{"range menu", "d", func() any {
+		{"range menu", "d", "j", jj, func() any {
 			return modal[interface {
 				common.Modal
 				rangeSelector
@@ -151,27 +158,39 @@ func TestKeysReadTogetherMoveTheMetricPickerAndTheRangeMenu(t *testing.T) {
 	} {
 		l.Key(c.open)
 		start := c.selected()
-		l.Key("j")
+		l.Key(c.key)
 		one := c.selected()
-		l.Key("j")
+		l.Key(c.key)
 		apart := c.selected()
 		if one == start || apart == one {
-			t.Fatalf("%s: j j went %v → %v → %v: want two different rows", c.name, start, one, apart)
+			t.Fatalf("%s: %s %s went %v → %v → %v: want two different rows", c.name, c.key, c.key, start, one, apart)
 		}
 		l.closeAll()
 		l.Key(c.open)
 		if got := c.selected(); got != start {
 			t.Fatalf("%s: reopened on %v, not %v", c.name, got, start)
 		}
-		l.Read(jj)
+		l.Read(c.keys)
 		if got := c.selected(); got != apart {
-			t.Errorf("%s: \"jj\" in one read selected %v, want %v (two rows down, as j j does)", c.name, got, apart)
+			t.Errorf("%s: %q in one read selected %v, want %v (two rows down, as %s %s does)", c.name, c.keys, got, apart, c.key, c.key)
 		}
 		l.closeAll()
 	}
+	l.Key("m")
+	l.Key("j", "j")
+	apart := ansi.Strip(l.top().View())
+	l.closeAll()
+	l.Key("m")
+	l.Read(jj)
+	if got := ansi.Strip(l.top().View()); got != apart || !strings.Contains(got, "Filter: jj") {
+		t.Errorf("the metric picker after \"jj\" in one read:\n%s\nafter j j apart:\n%s", got, apart)
+	}
+	l.closeAll()
 }
 
-// The ctrl+p picker moves on "jj" and takes digits read together as an id.
+// The ctrl+p picker takes "jj" read together as the filter "jj" (letters are text in every
+// picker), moves on two down arrows read together, and takes digits read together as an
+// id.
 func TestKeysReadTogetherInTheOperatorPicker(t *testing.T) {
 	l, _ := startApp(t, nil, 120, 40)
 	l.Key("ctrl+p")
@@ -179,15 +198,19 @@ func TestKeysReadTogetherInTheOperatorPicker(t *testing.T) {
 	if len(p.items) < 3 {
 		t.Fatalf("%d operators to pick from", len(p.items))
 	}
-	start := p.cursor
-	p.cursor = 0
 	l.Read(jj)
-	if p.cursor != 2 {
-		t.Errorf("\"jj\" in one read put the cursor on %d (from 0), want 2 (it started on %d)", p.cursor, start)
+	if p.pick.Query() != "jj" {
+		t.Errorf("\"jj\" in one read: filter %q, want \"jj\"", p.pick.Query())
+	}
+	l.Key("esc")
+	p.pick.MoveTo(0)
+	l.Read(downDown)
+	if p.pick.Cursor() != 2 {
+		t.Errorf("two downs in one read put the cursor on %d (from 0), want 2", p.pick.Cursor())
 	}
 	l.Read("2006")
-	if got := p.input.Value(); got != "2006" || p.cursor != 2 {
-		t.Errorf("digits read together: input %q, cursor %d; want the id typed and the cursor kept", got, p.cursor)
+	if mt, ok := p.pick.Selected(); p.pick.Query() != "2006" || !ok || mt.Item != picker.Typed {
+		t.Errorf("digits read together: filter %q, selected %+v; want the id typed, offered first", p.pick.Query(), mt)
 	}
 }
 

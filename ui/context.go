@@ -6,19 +6,15 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
-	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/operators"
-	"github.com/parley-tui/parley/views/prompt"
+	"github.com/parley-tui/parley/views/picker"
 	"github.com/parley-tui/parley/writes"
 )
 
@@ -38,19 +34,20 @@ type orgsFoundMsg struct {
 }
 
 type pickItem struct {
-	label   string
+	label   string // sanitized
 	org, op int64
 	current bool
 }
 
-// picker is the ctrl+o / ctrl+p modal: a list to choose from and a field to type an id.
-type picker struct {
+// contextPicker is the ctrl+o / ctrl+p modal: the picker (views/picker) over the
+// organizations or operators to choose from; a typed id offers itself first.
+type contextPicker struct {
 	ctx     *common.Ctx
 	title   string
 	note    string
+	what    string // what a typed id names ("organization", "operator")
 	items   []pickItem
-	cursor  int
-	input   textinput.Model
+	pick    picker.Model
 	width   int
 	height  int
 	loading bool
@@ -59,121 +56,126 @@ type picker struct {
 	// choose turns a typed id into the context to switch to.
 	choose func(id int64) contextPickedMsg
 	// found fills the list from the probe (organization picker only).
-	found func(p *picker, msg orgsFoundMsg)
+	found func(p *contextPicker, msg orgsFoundMsg)
 }
 
-func newPicker(ctx *common.Ctx, title, placeholder string) *picker {
-	in := textinput.New()
-	in.Prompt = "or type an id: "
-	in.Placeholder = placeholder
-	in.CharLimit = 18
-	in.SetWidth(20)
-	st := prompt.InputStyles(ctx)
-	st.Focused.Prompt, st.Blurred.Prompt = ctx.Styles.Muted, ctx.Styles.Muted
-	in.SetStyles(st)
-	in.Focus()
-	return &picker{ctx: ctx, title: title, input: in, loads: common.NewLoader(ctx)}
+func newContextPicker(ctx *common.Ctx, title, what string) *contextPicker {
+	p := &contextPicker{ctx: ctx, title: title, what: what, loads: common.NewLoader(ctx)}
+	p.pick = picker.New(ctx, nil, picker.Options{Prompt: "filter: ", Placeholder: "a name, or an id",
+		Typed: func(q string) (string, bool) {
+			id := jumpID(q)
+			return fmt.Sprintf("%s %d (the id typed)", what, id), id != 0
+		}})
+	return p
 }
 
-func (p *picker) Init() tea.Cmd    { return nil }
-func (p *picker) Inline() bool     { return false }
-func (p *picker) SetSize(w, h int) { p.width, p.height = w, h }
-
-func (p *picker) ShortHelp() []key.Binding {
-	k := p.ctx.Keys
-	return []key.Binding{k.Down, k.Up, keymap.As(k.Open, "choose"), keymap.As(k.Back, "cancel")}
+// setItems shows items, the cursor on the item it was on (by organization and operator),
+// else on the current one.
+func (p *contextPicker) setItems(items []pickItem) {
+	at := -1
+	if mt, ok := p.pick.Selected(); ok && mt.Item != picker.Typed && p.pick.Query() != "" {
+		at = slices.IndexFunc(items, func(it pickItem) bool {
+			return it.org == p.items[mt.Item].org && it.op == p.items[mt.Item].op
+		})
+	}
+	if at < 0 {
+		at = slices.IndexFunc(items, func(it pickItem) bool { return it.current })
+	}
+	p.items = items
+	texts := make([]string, len(items))
+	for i, it := range items {
+		texts[i] = it.label
+		if it.current {
+			texts[i] += "  ✓ current"
+		}
+	}
+	p.pick.SetItems(texts)
+	if at >= 0 {
+		p.pick.Select(at)
+	}
 }
 
-func (p *picker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
-	switch msg := msg.(type) {
-	case orgsFoundMsg:
+func (p *contextPicker) Init() tea.Cmd { return nil }
+func (p *contextPicker) Inline() bool  { return false }
+
+func (p *contextPicker) SetSize(w, h int) {
+	p.width, p.height = w, h
+	p.pick.SetWidth(p.inner())
+	p.pick.SetRows(p.rows())
+}
+
+func (p *contextPicker) inner() int { return max(10, picker.BoxWidth(p.width)-4) }
+
+// rows is how many rows the list shows: all of them when they fit.
+func (p *contextPicker) rows() int {
+	room := 12
+	if p.height > 0 {
+		room = p.height - picker.BoxChrome - len(picker.NoteLines(p.notes(), p.inner())) - 1
+	}
+	return max(3, min(room, len(p.items)+1))
+}
+
+// notes are the lines under the list: what is loading, and what choosing means.
+func (p *contextPicker) notes() []string {
+	if p.loading {
+		return []string{"Looking for organizations (one analytics request)…", p.note}
+	}
+	return []string{p.note}
+}
+
+func (p *contextPicker) ShortHelp() []key.Binding { return p.pick.ShortHelp("choose", "cancel") }
+
+func (p *contextPicker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
+	if msg, ok := msg.(orgsFoundMsg); ok {
 		if p.found != nil && p.loads.Take(msg.stamp) {
 			p.loading = false
 			p.found(p, msg)
+			p.pick.SetRows(p.rows())
 		}
 		return p, nil
-	case tea.KeyPressMsg:
-		k := p.ctx.Keys
-		switch {
-		case key.Matches(msg, k.Back):
-			return p, p.ctx.CloseModal(p)
-		case key.Matches(msg, k.Open):
-			return p, p.pick()
-		case key.Matches(msg, k.Up):
-			p.cursor = max(0, p.cursor-1)
-			return p, nil
-		case key.Matches(msg, k.Down):
-			p.cursor = max(0, min(len(p.items)-1, p.cursor+1))
-			return p, nil
-		case key.Matches(msg, k.Top):
-			p.cursor = 0
-			return p, nil
-		case key.Matches(msg, k.Bottom):
-			p.cursor = max(0, len(p.items)-1)
-			return p, nil
-		case common.Typed(msg) && !digits([]rune(msg.Text)):
-			return p, nil // ids are numbers
-		}
-		var cmd tea.Cmd
-		p.input, cmd = p.input.Update(msg)
-		return p, cmd
-	case tea.PasteMsg:
-		if !digits([]rune(msg.Content)) {
-			return p, nil // ids are numbers
-		}
-		var cmd tea.Cmd
-		p.input, cmd = p.input.Update(msg)
-		return p, cmd
 	}
-	return p, nil
+	ev, cmd := p.pick.Update(msg)
+	switch ev {
+	case picker.Closed:
+		return p, p.ctx.CloseModal(p)
+	case picker.Chosen:
+		return p, p.choice()
+	}
+	return p, cmd
 }
 
-func digits(rs []rune) bool {
-	for _, r := range rs {
-		if !unicode.IsDigit(r) {
-			return false
-		}
+// choice closes the picker and switches to the row under the cursor: an item, or the id
+// typed.
+func (p *contextPicker) choice() tea.Cmd {
+	mt, ok := p.pick.Selected()
+	if !ok {
+		return nil
 	}
-	return len(rs) > 0
-}
-
-// pick chooses the typed id when there is one, else the item under the cursor.
-func (p *picker) pick() tea.Cmd {
 	var out contextPickedMsg
-	if s := strings.TrimSpace(p.input.Value()); s != "" {
-		id, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || id <= 0 {
-			p.note = fmt.Sprintf("%q is not an id (a positive whole number).", s)
-			return nil
-		}
-		out = p.choose(id)
+	if mt.Item == picker.Typed {
+		out = p.choose(jumpID(p.pick.Query()))
 	} else {
-		if p.cursor < 0 || p.cursor >= len(p.items) {
-			return nil
-		}
-		it := p.items[p.cursor]
+		it := p.items[mt.Item]
 		out = contextPickedMsg{org: it.org, op: it.op}
 	}
 	p.ctx.CloseModal(p)
 	return func() tea.Msg { return out }
 }
 
-func (p *picker) View() string {
-	k := p.ctx.Keys
-	status := ""
-	if p.loading {
-		status = p.ctx.Styles.Loading.Render("Looking for organizations (one analytics request)…")
+func (p *contextPicker) View() string {
+	st := p.ctx.Styles
+	inner := p.inner()
+	shown := p.pick.Shown()
+	var rows []string
+	from, to := p.pick.Window()
+	for i := from; i < to; i++ {
+		rows = append(rows, picker.Line(st, p.pick.Text(shown[i]), shown[i].Runes, i == p.pick.Cursor(), inner))
 	}
-	labels := make([]string, len(p.items))
-	for i, it := range p.items {
-		labels[i] = it.label
-		if it.current {
-			labels[i] += "  ✓ current"
-		}
+	if len(shown) == 0 {
+		rows = append(rows, picker.Nothing(st, p.pick.Query(), inner))
 	}
-	return layout.PickBox(p.ctx.Styles, layout.Pick{Title: p.title, Note: p.note, Status: status, Labels: labels, Cursor: p.cursor,
-		Input: p.input.View(), Move: k.Up.Help().Key + "/" + k.Down.Help().Key, Choose: k.Open.Help().Key, Cancel: k.Back.Help().Key},
-		p.width, p.height)
+	return picker.Box{Title: p.title, Field: p.pick.Field(), Rule: true, Rows: rows, Height: p.rows(), Notes: p.notes(),
+		Footer: st.Muted.Render(p.pick.Count() + " · " + p.pick.Keys("choose", "cancel"))}.Render(st, inner)
 }
 
 // orgPicker is the ctrl+o modal. The API has no organizations endpoint: the Analytics API,
@@ -185,7 +187,7 @@ func (a *App) orgPicker() tea.Cmd {
 	curOrg, curOp := cur.OrganizationID(), cur.OperatorID()
 	baseOrg := a.base.OrganizationID()
 	known := a.opsOrg
-	p := newPicker(a.ctx, "Organization (Service-Organization-Id)", "1001")
+	p := newContextPicker(a.ctx, "Organization (Service-Organization-Id)", "organization")
 	p.loading = true
 	p.note = "Choosing another organization acts as its default operator (the owner)."
 	p.choose = func(id int64) contextPickedMsg {
@@ -203,7 +205,7 @@ func (a *App) orgPicker() tea.Cmd {
 			}
 		}
 		slices.Sort(ids)
-		p.items = []pickItem{{label: "default organization of the token", current: curOrg == 0}}
+		items := []pickItem{{label: "default organization of the token", current: curOrg == 0}}
 		for _, id := range ids {
 			label := fmt.Sprintf("organization %d", id)
 			switch {
@@ -218,16 +220,12 @@ func (a *App) orgPicker() tea.Cmd {
 			if id == curOrg {
 				op = curOp
 			}
-			p.items = append(p.items, pickItem{label: label, org: id, op: op, current: id == curOrg})
+			items = append(items, pickItem{label: label, org: id, op: op, current: id == curOrg})
 		}
-		for i, it := range p.items {
-			if it.current {
-				p.cursor = i
-			}
-		}
+		p.setItems(items)
 	}
 	build(nil)
-	p.found = func(p *picker, msg orgsFoundMsg) {
+	p.found = func(p *contextPicker, msg orgsFoundMsg) {
 		switch {
 		case msg.err != nil:
 			p.note = "Could not list organizations (" + writes.ErrorText(msg.err) + "). Type an id."
@@ -271,7 +269,7 @@ func (a *App) orgPicker() tea.Cmd {
 func (a *App) operatorPicker() tea.Cmd {
 	cur := a.ctx.Client
 	org, op := cur.OrganizationID(), cur.OperatorID()
-	p := newPicker(a.ctx, "Act as operator (Service-Operator-Id)", "2006")
+	p := newContextPicker(a.ctx, "Act as operator (Service-Operator-Id)", "operator")
 	p.note = "Requests run with this operator's role and permissions."
 	if len(a.opList) == 0 {
 		p.note = "The operator list is not loaded; type an id or choose the default."
@@ -281,7 +279,7 @@ func (a *App) operatorPicker() tea.Cmd {
 	if n := a.ctx.Operators[a.ctx.DefaultOperatorID]; n != "" && a.ctx.DefaultOperatorID != 0 {
 		def += " · " + n
 	}
-	p.items = []pickItem{{label: def, org: org, current: op == 0}}
+	items := []pickItem{{label: def, org: org, current: op == 0}}
 	for _, o := range a.opList {
 		name := sanitize.Line(o.Name)
 		if name == "" {
@@ -294,13 +292,9 @@ func (a *App) operatorPicker() tea.Cmd {
 		if o.IsAway.V {
 			label += " · away"
 		}
-		p.items = append(p.items, pickItem{label: label, org: org, op: o.ID, current: o.ID == op})
+		items = append(items, pickItem{label: label, org: org, op: o.ID, current: o.ID == op})
 	}
-	for i, it := range p.items {
-		if it.current {
-			p.cursor = i
-		}
-	}
+	p.setItems(items)
 	return a.ctx.OpenModal(p)
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
@@ -18,6 +19,7 @@ import (
 	"github.com/parley-tui/parley/views/forms"
 	"github.com/parley-tui/parley/views/notes"
 	"github.com/parley-tui/parley/views/operators"
+	"github.com/parley-tui/parley/views/picker"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -71,16 +73,16 @@ func startAppWith(t *testing.T, token func(sandbox.Info) string, w, h int, set f
 	return l, info
 }
 
-func (l *appLoop) picker() *picker {
+func (l *appLoop) picker() *contextPicker {
 	l.t.Helper()
 	l.Until("a picker", func() bool {
 		if n := len(l.app.route.Modals); n > 0 {
-			_, ok := l.app.route.Modals[n-1].(*picker)
+			_, ok := l.app.route.Modals[n-1].(*contextPicker)
 			return ok
 		}
 		return false
 	})
-	return l.app.route.Modals[len(l.app.route.Modals)-1].(*picker)
+	return l.app.route.Modals[len(l.app.route.Modals)-1].(*contextPicker)
 }
 
 // statusBar is the status bar: the line above the footer.
@@ -129,7 +131,7 @@ func TestActAsOperatorAndBack(t *testing.T) {
 	if !p.items[len(p.items)-2].current { // Greta, the agent, is second to last (before the bot)
 		t.Fatalf("current not marked: %+v", p.items)
 	}
-	l.Key("g", "enter")
+	l.Key("home", "enter")
 	l.Until("back to the default", func() bool { return l.app.ctx.Client.OperatorID() == 0 })
 	l.Until("the status bar", func() bool { return strings.Contains(l.statusBar(), "as Clara") })
 	if l.app.ctx.ActingOperatorID != 0 || ops.SelfID() != info.OwnerOperatorID {
@@ -153,7 +155,7 @@ func TestPickOrganization(t *testing.T) {
 		t.Fatalf("organizations %v (sandbox has %v); note %q", ids, info.OrgIDs, p.note)
 	}
 	other := info.OrgIDs[1]
-	l.Key("G", "enter")
+	l.Key("end", "enter")
 	l.Until("the switch", func() bool { return l.app.ctx.Client.OrganizationID() == other })
 	l.Until("the new directory", func() bool { return l.app.opsOrg == other })
 	l.Until("the operators of the other organization", func() bool {
@@ -258,8 +260,8 @@ func TestDefaultOrganizationByIDCountsOnce(t *testing.T) {
 	if idx < 0 || !strings.Contains(p.items[idx].label, "the token's default") {
 		t.Fatalf("items %+v", p.items)
 	}
-	for p.cursor < idx {
-		l.Key("j")
+	for p.pick.Cursor() < idx {
+		l.Key("down")
 	}
 	l.Key("enter")
 	l.Until("the switch", func() bool { return l.app.ctx.Client.OrganizationID() == def })
@@ -283,7 +285,7 @@ func TestDefaultOrganizationByIDCountsOnce(t *testing.T) {
 	l.Key("ctrl+o")
 	p = l.picker()
 	l.Until("the probe", func() bool { return !p.loading })
-	l.Key("g", "enter")
+	l.Key("home", "enter")
 	l.Until("back to the default", func() bool { return l.app.ctx.Client.OrganizationID() == 0 })
 	l.Until("the reload", func() bool { return len(tri.List.Rows()) > 0 })
 	l.Settle()
@@ -296,15 +298,35 @@ func TestDefaultOrganizationByIDCountsOnce(t *testing.T) {
 	}
 }
 
-func TestPickerTakesOnlyIDs(t *testing.T) {
-	l, _ := startApp(t, nil, 100, 30)
+// The ctrl+p picker filters by name as every picker does (letters are text, j too), a
+// typed id offers itself first, and esc clears the filter before it closes.
+func TestContextPickerFiltersByNameOrID(t *testing.T) {
+	l, info := startApp(t, nil, 100, 30)
 	l.Key("ctrl+p")
 	p := l.picker()
-	l.Key("x", "1", "2")
-	if got := p.input.Value(); got != "12" {
-		t.Fatalf("typed %q", got)
+	var greta int
+	for i, it := range p.items {
+		if strings.Contains(it.label, "Greta") {
+			greta = i
+		}
+	}
+	l.Key("g", "r", "t")
+	if mt, ok := p.pick.Selected(); !ok || mt.Item != greta || p.pick.Query() != "grt" {
+		t.Fatalf("\"grt\": query %q, %d shown, selected %+v; want Greta (item %d) first", p.pick.Query(), len(p.pick.Shown()), mt, greta)
+	}
+	if v := ansi.Strip(p.View()); !strings.Contains(v, "filter: grt") || !strings.Contains(v, "Greta") {
+		t.Fatalf("the picker does not show the filter and Greta:\n%s", v)
 	}
 	l.Key("esc")
+	if len(l.app.route.Modals) != 1 || p.pick.Query() != "" || len(p.pick.Shown()) != len(p.items) {
+		t.Fatalf("esc with a filter: %d overlays, query %q, %d shown", len(l.app.route.Modals), p.pick.Query(), len(p.pick.Shown()))
+	}
+	id := strconv.FormatInt(info.RestrictedOperatorID, 10)
+	l.Key(id)
+	if mt, ok := p.pick.Selected(); !ok || mt.Item != picker.Typed || !strings.Contains(p.pick.Text(mt), "operator "+id) {
+		t.Fatalf("%s: selected %+v (%q), want the typed id first", id, mt, p.pick.Text(mt))
+	}
+	l.Key("esc", "esc")
 	l.Until("closed", func() bool { return len(l.app.route.Modals) == 0 })
 	if l.app.ctx.Client.OperatorID() != 0 {
 		t.Fatal("esc switched")
@@ -399,7 +421,7 @@ func TestActAsOperatorOverARefusedForm(t *testing.T) {
 	if p := l.picker(); len(l.app.route.Modals) != 2 || p.items[0].current {
 		t.Fatalf("picker over the form: %d overlays, items %+v", len(l.app.route.Modals), p.items)
 	}
-	l.Key("g", "enter")
+	l.Key("home", "enter")
 	l.Until("back to the default", func() bool { return l.app.ctx.Client.OperatorID() == 0 })
 	if f := form(); f == nil || len(l.app.route.Modals) != 1 || !strings.Contains(f.View(), "Benno") {
 		t.Fatalf("the form and its input did not survive the switch: %d overlays", len(l.app.route.Modals))
@@ -499,11 +521,38 @@ func TestActAsOperatorOverARefusedNote(t *testing.T) {
 	if p := l.picker(); len(l.app.route.Modals) != 2 || p.items[0].current {
 		t.Fatalf("picker over the note form: %d overlays, items %+v", len(l.app.route.Modals), p.items)
 	}
-	l.Key("g", "enter")
+	l.Key("home", "enter")
 	l.Until("back to the default", func() bool { return l.app.ctx.Client.OperatorID() == 0 })
 	if l.top() != note || !strings.Contains(note.View(), "Call back on Monday") {
 		t.Fatalf("the note and its text did not survive the switch: top %T", l.top())
 	}
 	l.Key("ctrl+s")
 	l.Until("saved", func() bool { return l.top() == nil && strings.Contains(l.toasts(), "Note saved") })
+}
+
+// The organization picker's list arrives after it opened (the probe): an answer to an
+// earlier opening is dropped, and the current one fills the list without losing what was
+// typed or the row under the cursor.
+func TestOrgPickerDropsAStaleProbe(t *testing.T) {
+	l, info := startApp(t, nil, 100, 30)
+	l.Key("ctrl+o")
+	p := l.picker()
+	l.Until("the probe", func() bool { return !p.loading })
+	before := len(p.items)
+	l.Key("o", "r", "g")
+	sel, _ := p.pick.Selected()
+	org := p.items[sel.Item].org
+	stale, _ := p.loads.Start(0) // a probe asked again: the first answer is stale
+	current, _ := p.loads.Start(0)
+	p.Update(orgsFoundMsg{stamp: stale, orgs: []int64{777001, 777002}})
+	if len(p.items) != before {
+		t.Fatalf("a stale probe answer changed the list: %d items, was %d", len(p.items), before)
+	}
+	p.Update(orgsFoundMsg{stamp: current, orgs: append([]int64{1}, info.OrgIDs...)})
+	if len(p.items) != before+1 || p.pick.Query() != "org" {
+		t.Fatalf("the current answer: %d items (want %d), filter %q", len(p.items), before+1, p.pick.Query())
+	}
+	if sel, ok := p.pick.Selected(); !ok || sel.Item == picker.Typed || p.items[sel.Item].org != org {
+		t.Fatalf("the cursor left organization %d: %+v", org, sel)
+	}
 }

@@ -78,14 +78,14 @@ func TestFooterShowsTheKeysOfWhatHasThem(t *testing.T) {
 		l.checkFooter("analytics", w, "m pick metric", "d date range", "? help", ": palette", "q quit")
 		l.Key("m")
 		l.Until("the metric picker", func() bool { return l.top() != nil })
-		l.checkFooter("metric picker", w, "j/↓ down", "k/↑ up", "enter pick", "esc cancel")
-		l.Key("/")
-		l.checkFooter("metric picker, filtering", w, "enter pick", "esc clear filter")
+		l.checkFooter("metric picker", w, "↑/↓ move", "enter pick", "esc cancel")
+		l.Key("r")
+		l.checkFooter("metric picker, filtering", w, "enter pick", "esc clear")
 		l.closeAll()
 		l.Key("5")
 		l.checkFooter("navigation", w, "j/↓ down", "k/↑ up", "? help", ": palette", "q quit")
 		l.Key("?")
-		l.checkFooter("help", w, "?/esc/q close")
+		l.checkFooter("help", w, "↑/↓ move", "enter run", "?/esc close")
 		l.closeAll()
 	}
 }

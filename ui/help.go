@@ -2,48 +2,51 @@ package ui
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/keymap"
-	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
+	"github.com/parley-tui/parley/views/picker"
+	"github.com/parley-tui/parley/views/scroll"
 )
 
 // helpModal lists the bindings valid where the user is, built from keymap. The groups flow
 // into as many columns as the width allows; when they still do not fit the height, the
-// body scrolls with the cursor and the footer says how much more there is.
+// body scrolls with the cursor (views/scroll) and the footer says how much more there is.
 //
-// Typing filters the list (the filter line at the top); up/down (and j/k, page keys,
-// top/bottom while the filter is empty) move the cursor from key to key, and enter runs
-// the key under it, as the palette does: it closes help and presses that key. While the
-// filter is empty, help and quit close help and back closes it; with a filter, back clears
-// it, help still closes, and every printable key is typed.
+// Help is a picker (views/picker) over the bindings, with the keys of every picker: typing
+// filters them (the field at the top), the move keys that type nothing move the cursor from
+// key to key, enter runs the key under the cursor as the palette does (it closes help and
+// presses that key), esc clears the filter, then closes; the help key closes it too.
 type helpModal struct {
 	ctx    *common.Ctx
 	title  string
 	groups [][]key.Binding // every binding help lists
-	width  int             // the room for the box, border included
+	flat   []key.Binding   // the same, one after the other: the picker's items
+	group  []int           // the group of every binding of flat
+	pick   picker.Model
+	pane   scroll.Pane // the body
+	width  int         // the room for the box, border included
 	height int
-	offset int // first body line shown
-	query  string
-	cursor int // the entry under the cursor, in shown's order
 
-	// shown are the groups' bindings the filter keeps, in order.
+	// shown are the groups' bindings the filter keeps, in order, and marks the runes of
+	// each that the query matched ("key desc"), in the same order.
 	shown [][]key.Binding
+	marks [][][]int
 	// The body laid out for layoutW×layoutH, the filter and the cursor (recomputed when
 	// one of them changes); rowOf is the body line of every entry.
-	lines            []string
 	rowOf            []int
 	layoutW, layoutH int
 	layoutQuery      string
 	layoutCursor     int
 	layoutContentW   int // the widest body line
+	laid             bool
 	// The unfiltered body's width and height at fullKey (innerW, bodyH): the box keeps
 	// them while a filter is typed.
 	fullW, fullH int
@@ -58,71 +61,66 @@ const helpGap = 3
 const helpTargetRows = 16
 
 func newHelp(ctx *common.Ctx, title string, groups [][]key.Binding) *helpModal {
-	h := &helpModal{ctx: ctx, title: title, groups: groups}
+	h := &helpModal{ctx: ctx, title: title, groups: groups, pane: scroll.New(nil)}
+	var texts []string
+	for gi, g := range groups {
+		for _, b := range g {
+			h.flat = append(h.flat, b)
+			h.group = append(h.group, gi)
+			texts = append(texts, b.Help().Key+" "+b.Help().Desc)
+		}
+	}
+	h.pick = picker.New(ctx, texts, picker.Options{Prompt: "filter: ", Placeholder: "a key or what it does", Order: picker.Kept})
 	h.filter()
 	return h
 }
 
-// filter keeps the bindings whose key or description holds the query (any case), each
-// group's in order, and puts the cursor on the first.
+// filter regroups the bindings the query keeps, each group's in order (the cursor is on
+// the first).
 func (h *helpModal) filter() {
-	q := strings.ToLower(strings.TrimSpace(h.query))
-	h.shown = h.shown[:0]
-	for _, g := range h.groups {
-		var kept []key.Binding
-		for _, b := range g {
-			if q == "" || strings.Contains(strings.ToLower(b.Help().Key+" "+b.Help().Desc), q) {
-				kept = append(kept, b)
-			}
+	h.shown, h.marks = h.shown[:0], h.marks[:0]
+	last := -1
+	for _, mt := range h.pick.Shown() {
+		if g := h.group[mt.Item]; g != last {
+			h.shown, h.marks, last = append(h.shown, nil), append(h.marks, nil), g
 		}
-		if len(kept) > 0 {
-			h.shown = append(h.shown, kept)
-		}
+		n := len(h.shown) - 1
+		h.shown[n] = append(h.shown[n], h.flat[mt.Item])
+		h.marks[n] = append(h.marks[n], mt.Runes)
 	}
-	h.cursor, h.offset = 0, 0
-	h.lines = nil
-}
-
-// entries is the number of bindings shown.
-func (h *helpModal) entries() int {
-	n := 0
-	for _, g := range h.shown {
-		n += len(g)
-	}
-	return n
+	h.laid = false
+	h.pane.SetOffset(0)
 }
 
 // selected is the binding under the cursor.
 func (h *helpModal) selected() (key.Binding, bool) {
-	i := h.cursor
-	for _, g := range h.shown {
-		if i < len(g) {
-			return g[i], true
-		}
-		i -= len(g)
+	mt, ok := h.pick.Selected()
+	if !ok {
+		return key.Binding{}, false
 	}
-	return key.Binding{}, false
+	return h.flat[mt.Item], true
 }
 
 func (h *helpModal) Init() tea.Cmd { return nil }
 func (h *helpModal) Inline() bool  { return false }
 
-// ShortHelp lists the keys that scroll and close help.
+// ShortHelp lists the keys that move, run and close help (esc clears a filter first).
 func (h *helpModal) ShortHelp() []key.Binding {
 	k := h.ctx.Keys
-	var closeKeys []string
-	for _, b := range []key.Binding{k.Help, k.Back, k.Quit} {
-		closeKeys = append(closeKeys, b.Keys()...)
+	keys := h.pick.ShortHelp("run", "close")
+	if h.pick.Query() != "" {
+		return append(keys, keymap.As(k.Help, "close"))
 	}
-	return []key.Binding{
-		key.NewBinding(key.WithKeys(closeKeys...), key.WithHelp(k.Help.Help().Key+"/"+k.Back.Help().Key+"/"+k.Quit.Help().Key, "close")),
-		keymap.As(k.Open, "run"), keymap.As(k.Down, "down"), keymap.As(k.Up, "up"), keymap.As(k.PageDown, "page down"), keymap.As(k.PageUp, "page up"),
-	}
+	both := key.NewBinding(key.WithKeys(append(k.Help.Keys(), k.Back.Keys()...)...),
+		key.WithHelp(k.Help.Help().Key+"/"+k.Back.Help().Key, "close"))
+	return append(keys[:2], both)
 }
 
 func (h *helpModal) SetSize(w, hh int) {
 	h.width, h.height = w, hh
-	h.clamp()
+	h.pick.SetWidth(h.innerW())
+	h.pick.SetRows(max(1, h.bodyH()-1))
+	h.body()
 }
 
 // helpChromeLines: the border (2 lines, the title in the top one), the filter line and the
@@ -136,93 +134,47 @@ func (h *helpModal) innerW() int { return max(10, h.width-4) }
 func (h *helpModal) bodyH() int { return max(1, h.height-helpChromeLines) }
 
 func (h *helpModal) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
-	if p, ok := msg.(tea.PasteMsg); ok {
-		h.setQuery(h.query + sanitize.Line(p.Content))
-		return h, nil
-	}
-	km, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return h, nil
-	}
-	k := h.ctx.Keys
-	page := max(1, h.bodyH()-1)
-	// With a filter typed, a printable key is text, even j, k or q.
-	typing := h.query != "" && common.Typed(km)
-	switch {
-	case key.Matches(km, k.Help) && !(typing && km.Text != k.Help.Keys()[0]):
+	if km, ok := msg.(tea.KeyPressMsg); ok && h.pick.Acts(km, h.ctx.Keys.Help) {
 		return h, h.ctx.CloseModal(h)
-	case key.Matches(km, k.Back) && h.query != "":
-		h.setQuery("")
-	case key.Matches(km, k.Back), key.Matches(km, k.Quit) && !typing:
+	}
+	bottom := false
+	if km, ok := msg.(tea.KeyPressMsg); ok {
+		bottom = h.pick.Acts(km, h.ctx.Keys.Bottom)
+	}
+	ev, cmd := h.pick.Update(msg)
+	switch ev {
+	case picker.Closed:
 		return h, h.ctx.CloseModal(h)
-	case key.Matches(km, k.Open):
-		b, ok := h.selected()
-		if !ok {
-			return h, nil
-		}
+	case picker.Chosen:
+		b, _ := h.selected()
 		h.ctx.CloseModal(h)
 		return h, runBinding(b)
-	case km.Code == tea.KeyBackspace && km.Mod == 0:
-		if rs := []rune(h.query); len(rs) > 0 {
-			h.setQuery(string(rs[:len(rs)-1]))
-		}
-	case typing:
-		h.setQuery(h.query + sanitize.Line(km.Text))
-	case key.Matches(km, k.Down):
-		h.moveTo(h.cursor + 1)
-	case key.Matches(km, k.Up):
-		h.moveTo(h.cursor - 1)
-	case key.Matches(km, k.PageDown):
-		h.moveTo(h.cursor + page)
-	case key.Matches(km, k.PageUp):
-		h.moveTo(h.cursor - page)
-	case key.Matches(km, k.Top):
-		h.moveTo(0)
-	case key.Matches(km, k.Bottom):
-		h.moveTo(h.entries() - 1)
-		h.toEnd()
-	case common.Typed(km):
-		h.setQuery(h.query + sanitize.Line(km.Text))
-	}
-	return h, nil
-}
-
-// setQuery filters by q.
-func (h *helpModal) setQuery(q string) {
-	if q != h.query {
-		h.query = q
+	case picker.Filtered:
 		h.filter()
+	case picker.Moved:
+		h.showCursor()
+		if bottom {
+			h.toEnd()
+		}
 	}
+	return h, cmd
 }
 
-// moveTo puts the cursor on entry i (within the entries) and scrolls its line into view.
-func (h *helpModal) moveTo(i int) {
-	h.cursor = max(0, min(i, h.entries()-1))
+// showCursor scrolls the cursor's line into view.
+func (h *helpModal) showCursor() {
 	h.body()
-	if h.cursor < len(h.rowOf) {
-		row := h.rowOf[h.cursor]
-		if row < h.offset {
-			h.offset = row
-		}
-		if row >= h.offset+h.bodyH() {
-			h.offset = row - h.bodyH() + 1
-		}
+	if c := h.pick.Cursor(); c >= 0 && c < len(h.rowOf) {
+		h.pane.Show(h.rowOf[c], h.rowOf[c]+1)
 	}
-	h.clamp()
 }
 
 // toEnd scrolls to the body's last line when the cursor's line stays in view there (the
 // last entry ends the last column, which may be shorter than the first).
 func (h *helpModal) toEnd() {
-	end := max(0, len(h.body())-h.bodyH())
-	if h.cursor < len(h.rowOf) && h.rowOf[h.cursor] >= end {
-		h.offset = end
+	end := h.pane.MaxOffset()
+	if c := h.pick.Cursor(); c >= 0 && c < len(h.rowOf) && h.rowOf[c] >= end {
+		h.pane.SetOffset(end)
 	}
-}
-
-// clamp keeps the offset within the body.
-func (h *helpModal) clamp() {
-	h.offset = max(0, min(h.offset, len(h.body())-h.bodyH()))
 }
 
 // helpEntry is one binding's line: its keys and what they do, and its place in the
@@ -230,36 +182,46 @@ func (h *helpModal) clamp() {
 type helpEntry struct {
 	key, desc string
 	idx       int
+	marks     []int // the runes of "key desc" the query matched
 }
 
-// body lays the groups out for the current size, filter and cursor (cached).
+// body lays the groups out for the current size, filter and cursor into the pane (cached)
+// and returns its lines.
 func (h *helpModal) body() []string {
 	w, bh := h.innerW(), h.bodyH()
-	if h.lines != nil && h.layoutW == w && h.layoutH == bh && h.layoutQuery == h.query && h.layoutCursor == h.cursor {
-		return h.lines
+	q, c := h.pick.Query(), h.pick.Cursor()
+	if h.laid && h.layoutW == w && h.layoutH == bh && h.layoutQuery == q && h.layoutCursor == c {
+		return h.pane.Lines()
 	}
-	h.layoutW, h.layoutH, h.layoutQuery, h.layoutCursor = w, bh, h.query, h.cursor
-	h.lines, h.rowOf, h.layoutContentW = layoutHelp(h.ctx, h.shown, w, bh, h.cursor)
-	if len(h.shown) == 0 && h.query != "" {
-		none := "No keys match " + strconv.Quote(h.query) + "."
-		h.lines, h.layoutContentW = []string{h.ctx.Styles.Muted.Render(layout.Pad(none, w))}, min(w, ansi.StringWidth(none))
+	h.laid, h.layoutW, h.layoutH, h.layoutQuery, h.layoutCursor = true, w, bh, q, c
+	lines, rowOf, cw := layoutHelp(h.ctx, h.shown, h.marks, w, bh, c)
+	if len(h.shown) == 0 && q != "" {
+		none := fmt.Sprintf("No keys match %q.", q)
+		lines, cw = []string{h.ctx.Styles.Muted.Render(layout.Pad(none, w))}, min(w, ansi.StringWidth(none))
 	}
-	return h.lines
+	h.rowOf, h.layoutContentW = rowOf, cw
+	h.pane.SetSize(w, bh)
+	h.pane.SetLines(lines)
+	return lines
 }
 
 // layoutHelp flows the groups (a blank line between two) into columns: the fewest columns
 // that fit the height (aiming at helpTargetRows lines on tall terminals), else the most
 // that fit the width. It returns the lines, each exactly as wide as the widest, the line
 // of every entry, and that width. The entry sel is drawn selected.
-func layoutHelp(ctx *common.Ctx, groups [][]key.Binding, w, bodyH, sel int) ([]string, []int, int) {
+func layoutHelp(ctx *common.Ctx, groups [][]key.Binding, marks [][][]int, w, bodyH, sel int) ([]string, []int, int) {
 	var items []*helpEntry // nil = the gap between two groups
 	n := 0
 	for i, g := range groups {
 		if i > 0 {
 			items = append(items, nil)
 		}
-		for _, b := range g {
-			items = append(items, &helpEntry{key: b.Help().Key, desc: b.Help().Desc, idx: n})
+		for j, b := range g {
+			e := &helpEntry{key: b.Help().Key, desc: b.Help().Desc, idx: n}
+			if i < len(marks) && j < len(marks[i]) {
+				e.marks = marks[i][j]
+			}
+			items = append(items, e)
 			n++
 		}
 	}
@@ -362,10 +324,9 @@ func columnHeight(cols [][]*helpEntry) int {
 
 // renderColumns draws the columns side by side, each line exactly w cells; descriptions
 // are cut with an ellipsis when even one column is too wide. The entry sel is drawn
-// selected.
+// selected; the runes a filter matched are marked as every picker marks them.
 func renderColumns(ctx *common.Ctx, cols [][]*helpEntry, w, sel int) []string {
 	st := ctx.Styles
-	key, desc := layout.Painter(st.HelpKey), layout.Painter(st.HelpDesc)
 	widths := make([]int, len(cols))
 	for i, c := range cols {
 		widths[i] = columnWidth(c)
@@ -380,22 +341,36 @@ func renderColumns(ctx *common.Ctx, cols [][]*helpEntry, w, sel int) []string {
 			if i > 0 {
 				b.WriteString(strings.Repeat(" ", helpGap))
 			}
-			cell := strings.Repeat(" ", widths[i])
-			if r < len(c) && c[r] != nil {
-				ks := layout.Pad(c[r].key, min(columnKeyWidth(c), widths[i]))
-				cell = key(ks)
-				if rest := widths[i] - ansi.StringWidth(ks); rest > 0 {
-					cell += desc(layout.Pad("  "+c[r].desc, rest))
-				}
-				if c[r].idx == sel {
-					cell = st.Selected.Render(ansi.Strip(cell))
-				}
+			if r >= len(c) || c[r] == nil {
+				b.WriteString(strings.Repeat(" ", widths[i]))
+				continue
 			}
-			b.WriteString(cell)
+			e := c[r]
+			keySt, descSt := st.HelpKey, st.HelpDesc
+			if e.idx == sel {
+				keySt, descSt = st.Selected, st.Selected
+			}
+			n := utf8.RuneCountInString(e.key) + 1 // the match's text: the key, a space, the description
+			split := countBelow(e.marks, n)
+			kw := min(columnKeyWidth(c), widths[i])
+			b.WriteString(picker.Cell(e.key, e.marks[:split], kw, keySt, st.Match))
+			if rest := widths[i] - kw; rest > 0 {
+				b.WriteString(picker.Cell("  "+e.desc, picker.Shift(e.marks[split:], 2-n), rest, descSt, st.Match))
+			}
 		}
 		lines[r] = layout.Fit(b.String(), w)
 	}
 	return lines
+}
+
+// countBelow is how many of the ascending runes are below n.
+func countBelow(runes []int, n int) int {
+	for i, r := range runes {
+		if r >= n {
+			return i
+		}
+	}
+	return len(runes)
 }
 
 func (h *helpModal) View() string {
@@ -403,26 +378,16 @@ func (h *helpModal) View() string {
 	k := h.ctx.Keys
 	bh := h.bodyH()
 	lines := h.body()
-	off := max(0, min(h.offset, len(lines)-bh)) // SetSize and Update keep it so already
+	off := h.pane.Offset()
 	end := min(len(lines), off+bh)
-	shown := lines[off:end]
 	fullW, fullH := h.fullSize()
 
-	// The first key of each binding.
-	first := func(b key.Binding) string {
-		if ks := b.Keys(); len(ks) > 0 {
-			return displayKey(ks[0])
-		}
-		return ""
+	keys := picker.Untyped(k.Up) + "/" + picker.Untyped(k.Down) + " move · " + k.Open.Help().Key + " run · "
+	if h.pick.Query() != "" {
+		keys += k.Back.Help().Key + " clear · " + k.Help.Help().Key + " close"
+	} else {
+		keys += k.Help.Help().Key + "/" + k.Back.Help().Key + " close"
 	}
-	closeKeys := first(k.Help) + "/" + first(k.Back) + "/" + first(k.Quit) + " close"
-	moveKeys := first(k.Down) + "/" + first(k.Up)
-	if h.query != "" {
-		// Printable keys are typed now: only the others move.
-		closeKeys = first(k.Back) + " clear · " + first(k.Help) + " close"
-		moveKeys = untyped(k.Down) + "/" + untyped(k.Up)
-	}
-	keys := moveKeys + " move · " + first(k.Open) + " run · " + closeKeys
 	more := func(above, below int) string {
 		var parts []string
 		if above > 0 {
@@ -447,60 +412,19 @@ func (h *helpModal) View() string {
 	// The box is as wide as its content unfiltered, within the room given, and keeps the
 	// height of the whole list while a filter shortens it.
 	inner := min(h.innerW(), max(fullW, ansi.StringWidth(title)+4, footerW))
-	filterLine := st.Muted.Render("type to filter")
-	if h.query != "" {
-		filterLine = st.HelpKey.Render("filter: ") + h.query + "▏"
-	}
-	var b strings.Builder
-	b.WriteString(" " + layout.Fit(filterLine, inner) + " \n")
-	for _, l := range shown {
-		b.WriteString(" " + layout.Fit(l, inner) + " \n")
-	}
-	rows := max(len(shown), min(bh, fullH))
-	for range rows - len(shown) {
-		b.WriteString(" " + strings.Repeat(" ", inner) + " \n")
-	}
-	b.WriteString(" " + layout.Fit(footer, inner) + " ")
-	fs := layout.FrameStyles{Focused: st.BorderFocused, TitleFocused: st.ModalTitle}
-	return layout.Frame(fs, title, b.String(), inner+4, rows+helpChromeLines, true)
+	return picker.Box{Title: title, Field: h.pick.Field(), Rows: lines[off:end], Height: min(bh, fullH),
+		Footer: footer}.Render(st, inner)
 }
 
 // fullSize is the width and height of the body unfiltered, at the current size (cached).
 func (h *helpModal) fullSize() (w, lines int) {
-	if h.query == "" {
-		h.body()
-		h.fullW, h.fullH, h.fullKey = h.layoutContentW, len(h.lines), [2]int{h.layoutW, h.layoutH}
+	if h.pick.Query() == "" {
+		h.fullW, h.fullH, h.fullKey = h.layoutContentW, len(h.body()), [2]int{h.layoutW, h.layoutH}
 		return h.fullW, h.fullH
 	}
 	if size := [2]int{h.innerW(), h.bodyH()}; h.fullKey != size {
-		all, _, cw := layoutHelp(h.ctx, h.groups, size[0], size[1], -1)
+		all, _, cw := layoutHelp(h.ctx, h.groups, nil, size[0], size[1], -1)
 		h.fullW, h.fullH, h.fullKey = cw, len(all), size
 	}
 	return h.fullW, h.fullH
-}
-
-// untyped is the first key of b that types no text ("↓" for "j/↓"), else its first.
-func untyped(b key.Binding) string {
-	for _, k := range b.Keys() {
-		if p, ok := keymap.Press(k); ok && !common.Typed(p) {
-			return displayKey(k)
-		}
-	}
-	if ks := b.Keys(); len(ks) > 0 {
-		return displayKey(ks[0])
-	}
-	return ""
-}
-
-// displayKey shows a key the way help does ("space", "↓").
-func displayKey(k string) string {
-	switch k {
-	case " ":
-		return "space"
-	case "up":
-		return "↑"
-	case "down":
-		return "↓"
-	}
-	return k
 }

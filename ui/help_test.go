@@ -47,7 +47,7 @@ func helpEntries(t *testing.T, l *appLoop, h *helpModal, w, ht int) []string {
 	t.Helper()
 	entry := regexp.MustCompile(`(\S+)  +(\S[^│]*?)(?:   |$)`)
 	byLine := map[int][]string{} // the entries of every body line, by its index in the body
-	l.Key("g")
+	l.Key("home")
 	for range 300 {
 		viewtest.CheckSize(t, l.app.Render(), w, ht, "the screen with help")
 		box := ansi.Strip(h.View())
@@ -70,14 +70,14 @@ func helpEntries(t *testing.T, l *appLoop, h *helpModal, w, ht int) []string {
 			for _, m := range entry.FindAllStringSubmatch(line, -1) {
 				es = append(es, m[1]+" "+strings.TrimSpace(m[2]))
 			}
-			byLine[h.offset+i] = es
+			byLine[h.pane.Offset()+i] = es
 		}
-		before := h.cursor
-		l.Key("j")
+		before := h.pick.Cursor()
+		l.Key("down")
 		if !l.helpOpen() {
-			t.Fatal("j closed help")
+			t.Fatal("down closed help")
 		}
-		if h.cursor == before {
+		if h.pick.Cursor() == before {
 			break
 		}
 	}
@@ -102,21 +102,22 @@ func TestHelpFitsAndScrollsAtTheSmallestSizes(t *testing.T) {
 		}
 		if size[1] == 20 {
 			// Too little room for all of it: it says there is more, and scrolls.
-			l.Key("g")
-			if v := ansi.Strip(h.View()); !strings.Contains(v, "↓ ") || !strings.Contains(v, "more") {
+			l.Key("home")
+			moreBelow, moreAbove := regexp.MustCompile(`↓ \d+ more`), regexp.MustCompile(`↑ \d+ more`)
+			if v := ansi.Strip(h.View()); !moreBelow.MatchString(v) {
 				t.Errorf("80x20: no sign of more keys below:\n%s", v)
 			}
 			l.Key("pgdown")
-			if h.offset == 0 {
+			if h.pane.Offset() == 0 {
 				t.Error("pgdown did not scroll help")
 			}
-			l.Key("G")
-			if v := ansi.Strip(h.View()); !strings.Contains(v, "↑ ") || strings.Contains(v, "↓ ") {
+			l.Key("end")
+			if v := ansi.Strip(h.View()); !moreAbove.MatchString(v) || moreBelow.MatchString(v) {
 				t.Errorf("80x20 at the end: want only the sign of more above:\n%s", v)
 			}
-			l.Key("pgup", "k", "home")
-			if h.offset != 0 {
-				t.Errorf("back at the top, offset %d", h.offset)
+			l.Key("pgup", "up", "home")
+			if h.pane.Offset() != 0 {
+				t.Errorf("back at the top, offset %d", h.pane.Offset())
 			}
 		}
 		l.Key("?")
@@ -126,25 +127,25 @@ func TestHelpFitsAndScrollsAtTheSmallestSizes(t *testing.T) {
 	}
 }
 
-// Help closes with help, back and quit while no filter is typed; other keys move or filter
-// and never close it. With a filter, back clears it and printable keys (q too) are typed.
-func TestHelpClosesWithHelpBackAndQuitOnly(t *testing.T) {
+// Help closes with the help key, and with back while no filter is typed; every other key
+// moves or filters and never closes it: as in every picker, letters are filter text (q and
+// j too), and back clears a filter first.
+func TestHelpClosesWithHelpAndBackOnly(t *testing.T) {
 	l, _ := startApp(t, nil, 80, 24)
-	for _, k := range []string{"?", "esc", "q"} {
+	for _, k := range []string{"?", "esc"} {
 		h := l.openHelp()
-		for _, other := range []string{"j", "k", "down", "tab", "x", "q", "backspace", "backspace"} {
+		for _, other := range []string{"j", "k", "down", "tab", "x", "q"} {
 			l.Key(other)
 			if !l.helpOpen() {
 				t.Fatalf("%q closed help", other)
 			}
 		}
-		if h.query != "" {
-			t.Fatalf("the filter is %q after typing and erasing it", h.query)
+		if h.pick.Query() != "jkxq" {
+			t.Fatalf("the filter is %q after typing j k x q", h.pick.Query())
 		}
-		l.Key("a")
 		l.Key("esc")
-		if !l.helpOpen() || h.query != "" {
-			t.Fatalf("esc with a filter: help open %v, filter %q", l.helpOpen(), h.query)
+		if !l.helpOpen() || h.pick.Query() != "" {
+			t.Fatalf("esc with a filter: help open %v, filter %q", l.helpOpen(), h.pick.Query())
 		}
 		_, cmd := h.Update(viewtest.Key(k))
 		if cmd != nil {
@@ -168,7 +169,7 @@ func TestHelpListsEveryKeyOnce(t *testing.T) {
 		t.Helper()
 		h := l.openHelp()
 		got := helpEntries(t, l, h, 200, 50)
-		if h.offset != 0 || len(h.body()) > h.bodyH() {
+		if h.pane.Offset() != 0 || len(h.body()) > h.bodyH() {
 			t.Errorf("%s: help scrolls at 200x50", where)
 		}
 		keys := map[string]int{}
@@ -230,9 +231,9 @@ func TestHelpFiltersAndRunsTheKey(t *testing.T) {
 	l, _ := startApp(t, nil, 80, 24)
 	l.Until("conversations", func() bool { return len(l.app.Screen().(*conversations.Model).List.Rows()) > 0 })
 	h := l.openHelp()
-	l.Key("j", "j", "down", "k")
-	if b, _ := h.selected(); h.cursor != 2 || b.Help().Desc != h.shown[0][2].Help().Desc {
-		t.Fatalf("j j down k: the cursor is on %d (%q), want the third key", h.cursor, b.Help().Desc)
+	l.Key("down", "down", "down", "up")
+	if b, _ := h.selected(); h.pick.Cursor() != 2 || b.Help().Desc != h.shown[0][2].Help().Desc {
+		t.Fatalf("down down down up: the cursor is on %d (%q), want the third key", h.pick.Cursor(), b.Help().Desc)
 	}
 	l.Key("cycle")
 	if v := ansi.Strip(h.View()); !strings.Contains(v, "filter: cycle") {

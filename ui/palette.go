@@ -6,18 +6,19 @@ import (
 	"strconv"
 	"strings"
 
+	"unicode"
+	"unicode/utf8"
+
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/sahilm/fuzzy"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
-	"github.com/parley-tui/parley/views/prompt"
+	"github.com/parley-tui/parley/views/picker"
 )
 
 // replayKeyMsg is a key the palette or help chose to run: the root hands it to its input
@@ -53,30 +54,28 @@ const paletteJumpFrom = "the palette"
 // paletteMaxRows is the most rows the palette lists at once on a tall terminal.
 const paletteMaxRows = 30
 
-// palette is the command palette (`:`, ctrl+k): a text field and the fuzzy-filtered list of
-// everything that can be done where the user is, each with its key. Printable keys type;
-// the arrows and page keys move; enter runs the row; esc closes.
+// palette is the command palette (`:`, ctrl+k): the picker (views/picker) over everything
+// that can be done where the user is, each with its key; enter runs the row.
 type palette struct {
 	ctx    *common.Ctx
 	where  string
 	items  []paletteItem
-	input  textinput.Model
-	query  string
-	shown  []paletteItem // the rows matching the query, best first
-	cursor int
-	offset int
+	pick   picker.Model
 	width  int
 	height int
 }
 
 func newPalette(ctx *common.Ctx, where string, items []paletteItem) *palette {
-	in := textinput.New()
-	in.Prompt = ": "
-	in.Placeholder = "type to filter; a number opens that conversation"
-	in.SetStyles(prompt.InputStyles(ctx))
-	in.Focus()
-	p := &palette{ctx: ctx, where: where, items: items, input: in}
-	p.filter()
+	texts := make([]string, len(items))
+	for i, it := range items {
+		texts[i] = it.title + "  " + it.kind // the title first: what a query means
+	}
+	p := &palette{ctx: ctx, where: where, items: items}
+	p.pick = picker.New(ctx, texts, picker.Options{Prompt: ": ", Placeholder: "type to filter; a number opens that conversation",
+		CharLimit: 256, Typed: func(q string) (string, bool) {
+			id := jumpID(q)
+			return fmt.Sprintf("open conversation %d", id), id != 0
+		}})
 	return p
 }
 
@@ -85,81 +84,44 @@ func (p *palette) Inline() bool  { return false }
 
 func (p *palette) SetSize(w, h int) {
 	p.width, p.height = w, h
-	p.input.SetWidth(max(10, p.innerW()-ansi.StringWidth(p.input.Prompt)-1))
-	p.keep()
+	p.pick.SetWidth(p.innerW())
+	p.pick.SetRows(p.rows())
 }
 
-// ShortHelp: the keys of the palette (printable keys type, so only the arrows move).
-func (p *palette) ShortHelp() []key.Binding {
-	k := p.ctx.Keys
-	return []key.Binding{
-		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move")),
-		keymap.As(k.Open, "run"), keymap.As(k.Back, "close"),
-	}
-}
-
-// moves reports whether km moves the cursor: a move binding's key that types nothing.
-func (p *palette) move(km tea.KeyPressMsg) (delta int, ok bool) {
-	if common.Typed(km) {
-		return 0, false
-	}
-	k := p.ctx.Keys
-	page := max(1, p.rows()-1)
-	switch {
-	case key.Matches(km, k.Up):
-		return -1, true
-	case key.Matches(km, k.Down):
-		return 1, true
-	case key.Matches(km, k.PageUp):
-		return -page, true
-	case key.Matches(km, k.PageDown):
-		return page, true
-	case key.Matches(km, k.Top):
-		return -len(p.shown), true
-	case key.Matches(km, k.Bottom):
-		return len(p.shown), true
-	}
-	return 0, false
-}
+// ShortHelp: the keys of the palette.
+func (p *palette) ShortHelp() []key.Binding { return p.pick.ShortHelp("run", "close") }
 
 func (p *palette) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
-	var cmd tea.Cmd
-	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		k := p.ctx.Keys
-		if key.Matches(msg, k.Back) {
-			return p, p.ctx.CloseModal(p)
-		}
-		if key.Matches(msg, k.Open) {
-			return p, p.run()
-		}
-		if d, ok := p.move(msg); ok {
-			p.cursor += d
-			p.keep()
-			return p, nil
-		}
-		p.input, cmd = p.input.Update(msg)
-	case tea.PasteMsg:
-		msg.Content = sanitize.Line(msg.Content)
-		p.input, cmd = p.input.Update(msg)
-	default:
-		return p, nil
-	}
-	if v := p.input.Value(); v != p.query {
-		p.query = v
-		p.filter()
+	ev, cmd := p.pick.Update(msg)
+	switch ev {
+	case picker.Closed:
+		return p, p.ctx.CloseModal(p)
+	case picker.Chosen:
+		return p, p.run()
 	}
 	return p, cmd
 }
 
 // run closes the palette and sends the chosen row's message.
 func (p *palette) run() tea.Cmd {
-	if p.cursor < 0 || p.cursor >= len(p.shown) {
+	mt, ok := p.pick.Selected()
+	if !ok {
 		return nil
 	}
-	msg := p.shown[p.cursor].msg
+	msg := p.item(mt).msg
 	p.ctx.CloseModal(p)
 	return func() tea.Msg { return msg }
+}
+
+// item is the row of a match: an item, or the conversation the query names.
+func (p *palette) item(mt picker.Match) paletteItem {
+	if mt.Item != picker.Typed {
+		return p.items[mt.Item]
+	}
+	id := jumpID(p.pick.Query())
+	return paletteItem{kind: "go to", title: p.pick.Text(mt),
+		msg: common.SwitchScreenMsg{Screen: common.ScreenConversations,
+			Then: common.OpenConversationMsg{ConversationID: id, From: paletteJumpFrom}}}
 }
 
 // jumpID is the conversation id the query names ("123", ":123" or "#123"), or 0.
@@ -175,130 +137,81 @@ func jumpID(q string) int64 {
 	return id
 }
 
-// paletteSource is what the matcher reads of the rows: title and kind.
-type paletteSource []paletteItem
-
-func (s paletteSource) String(i int) string { return s[i].title + "  " + s[i].kind }
-func (s paletteSource) Len() int            { return len(s) }
-
-// filter lists the rows matching the query, best first (all of them, in their order, for
-// an empty query); a number first offers to open that conversation.
-func (p *palette) filter() {
-	p.shown = p.shown[:0]
-	q := strings.TrimSpace(p.query)
-	if id := jumpID(q); id != 0 {
-		p.shown = append(p.shown, paletteItem{kind: "go to", title: fmt.Sprintf("open conversation %d", id),
-			msg: common.SwitchScreenMsg{Screen: common.ScreenConversations,
-				Then: common.OpenConversationMsg{ConversationID: id, From: paletteJumpFrom}}})
-	}
-	if q == "" {
-		p.shown = append(p.shown, p.items...)
-	} else {
-		for _, m := range fuzzy.FindFrom(q, paletteSource(p.items)) {
-			p.shown = append(p.shown, p.items[m.Index])
+// digits reports whether rs is one or more digits.
+func digits(rs []rune) bool {
+	for _, r := range rs {
+		if !unicode.IsDigit(r) {
+			return false
 		}
 	}
-	p.cursor, p.offset = 0, 0
+	return len(rs) > 0
 }
 
-// boxW is the palette's width, border included: most of a wide terminal, all of a narrow
-// one.
-func (p *palette) boxW() int {
-	if p.width <= 0 {
-		return 60
-	}
-	return min(p.width, max(60, min(110, p.width*6/10)))
-}
+// boxW is the palette's width, border included.
+func (p *palette) boxW() int { return picker.BoxWidth(p.width) }
 
 func (p *palette) innerW() int { return max(10, p.boxW()-4) }
-
-// paletteChrome is the lines around the rows: the border (2), the field, the line under
-// it and the footer.
-const paletteChrome = 5
 
 // rows is the number of rows shown at once.
 func (p *palette) rows() int {
 	if p.height <= 0 {
 		return 10
 	}
-	return max(1, min(paletteMaxRows, p.height-paletteChrome))
-}
-
-// keep keeps the cursor on a row and in the window.
-func (p *palette) keep() {
-	p.cursor = max(0, min(p.cursor, len(p.shown)-1))
-	n := p.rows()
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+n {
-		p.offset = p.cursor - n + 1
-	}
-	p.offset = max(0, min(p.offset, len(p.shown)-n))
+	return max(1, min(paletteMaxRows, p.height-picker.BoxChrome))
 }
 
 func (p *palette) View() string {
 	st := p.ctx.Styles
 	inner := p.innerW()
-	keyW := 0
-	for _, it := range p.shown {
+	shown := p.pick.Shown()
+	keyW, kindW := 0, 0
+	for _, mt := range shown {
+		it := p.item(mt)
 		keyW = max(keyW, ansi.StringWidth(it.keys))
-	}
-	keyW = min(keyW, 14)
-	kindW := 0
-	for _, it := range p.shown {
 		kindW = max(kindW, ansi.StringWidth(it.kind))
 	}
-	kindW = min(kindW, 16)
-	var b strings.Builder
-	b.WriteString(" " + layout.Fit(p.input.View(), inner) + " \n")
-	b.WriteString(" " + st.Subtle.Render(strings.Repeat("─", inner)) + " \n")
-	n := p.rows()
-	for i := p.offset; i < p.offset+n; i++ {
-		var line string
-		switch {
-		case i < len(p.shown):
-			line = p.row(p.shown[i], i == p.cursor, inner, kindW, keyW)
-		case i == 0:
-			line = st.Muted.Render(layout.Pad("  Nothing matches "+strconv.Quote(p.query)+".", inner))
-		default:
-			line = strings.Repeat(" ", inner)
-		}
-		b.WriteString(" " + line + " \n")
+	keyW, kindW = min(keyW, 14), min(kindW, 16)
+	var rows []string
+	from, to := p.pick.Window()
+	for i := from; i < to; i++ {
+		rows = append(rows, p.row(shown[i], i == p.pick.Cursor(), inner, kindW, keyW))
 	}
-	k := p.ctx.Keys
-	count := fmt.Sprintf("%d of %d", len(p.shown), len(p.items))
-	if jumpID(p.query) != 0 {
-		count = fmt.Sprintf("%d of %d", len(p.shown), len(p.items)+1)
+	if len(shown) == 0 {
+		rows = append(rows, picker.Nothing(st, p.pick.Query(), inner))
 	}
-	foot := count + " · ↑/↓ move · " + k.Open.Help().Key + " run · " + k.Back.Help().Key + " close"
-	b.WriteString(" " + st.Muted.Render(layout.Fit(foot, inner)) + " ")
-	fs := layout.FrameStyles{Focused: st.BorderFocused, TitleFocused: st.ModalTitle}
-	return layout.Frame(fs, "Command palette: "+p.where, b.String(), inner+4, n+paletteChrome, true)
+	return picker.Box{Title: "Command palette: " + p.where, Field: p.pick.Field(), Rule: true, Rows: rows, Height: p.rows(),
+		Footer: st.Muted.Render(p.pick.Count() + " · " + p.pick.Keys("run", "close"))}.Render(st, inner)
 }
 
 // row draws one row: the marker and title (and hint) on the left, its kind and key on the
-// right, exactly w cells.
-func (p *palette) row(it paletteItem, selected bool, w, kindW, keyW int) string {
+// right, exactly w cells, the characters the query matched marked.
+func (p *palette) row(mt picker.Match, selected bool, w, kindW, keyW int) string {
 	st := p.ctx.Styles
+	it := p.item(mt)
 	title := it.title
 	if it.hint != "" {
 		title += " · " + it.hint
 	}
-	marker := "  "
-	if selected {
-		marker = "› "
+	n := utf8.RuneCountInString(it.title) + 2 // the match's text: the title, two spaces, the kind
+	var inTitle, inKind []int
+	for _, r := range mt.Runes {
+		if r < n {
+			inTitle = append(inTitle, r)
+		} else {
+			inKind = append(inKind, r-n)
+		}
 	}
-	kind := layout.Pad(it.kind, kindW)
 	keys := ""
 	if keyW > 0 {
 		keys = "  " + layout.PadLeft(it.keys, keyW)
 	}
-	left := layout.Pad(marker+title, max(1, w-ansi.StringWidth(kind+keys)-2))
+	lw := max(1, w-kindW-ansi.StringWidth(keys)-2)
+	base, kindSt, keySt := st.Base, st.Muted, st.HelpKey
 	if selected {
-		return st.Selected.Render(layout.Fit(left+"  "+kind+keys, w))
+		base, kindSt, keySt = st.Selected, st.Selected, st.Selected
 	}
-	return layout.Fit(left+"  "+st.Muted.Render(kind)+st.HelpKey.Render(keys), w)
+	return picker.Line(st, title, inTitle, selected, lw) + base.Render("  ") + picker.Cell(it.kind, inKind, kindW, kindSt, st.Match) +
+		keySt.Render(keys)
 }
 
 // paletteItems is everything the palette offers where the user is: the keys the key table

@@ -28,7 +28,8 @@ func (l *appLoop) openPalette(k string) *palette {
 // titles are the rows the palette shows, "kind: title [keys]".
 func (p *palette) titles() []string {
 	var out []string
-	for _, it := range p.shown {
+	for _, mt := range p.pick.Shown() {
+		it := p.item(mt)
 		s := it.kind + ": " + it.title
 		if it.keys != "" {
 			s += " [" + it.keys + "]"
@@ -69,16 +70,16 @@ func TestPaletteListsAndFilters(t *testing.T) {
 		}
 	}
 	p := l.openPalette(":")
-	all := len(p.shown)
+	all := len(p.pick.Shown())
 	l.Key("ana")
-	if len(p.shown) == 0 || len(p.shown) >= all {
-		t.Fatalf("\"ana\" filtered %d rows to %d", all, len(p.shown))
+	if n := len(p.pick.Shown()); n == 0 || n >= all {
+		t.Fatalf("\"ana\" filtered %d rows to %d", all, n)
 	}
 	if got := p.titles()[0]; got != "screen: Analytics [4]" {
 		t.Errorf("\"ana\" puts %q first, want the analytics screen: %q", got, p.titles())
 	}
 	l.Key("zzzq")
-	if len(p.shown) != 0 || !strings.Contains(ansi.Strip(p.View()), `Nothing matches "anazzzq"`) {
+	if len(p.pick.Shown()) != 0 || !strings.Contains(ansi.Strip(p.View()), `Nothing matches "anazzzq"`) {
 		t.Errorf("a query matching nothing shows %q:\n%s", p.titles(), ansi.Strip(p.View()))
 	}
 	l.Key("backspace", "backspace", "backspace", "backspace")
@@ -168,7 +169,8 @@ func TestPaletteReadOnlyHidesEdits(t *testing.T) {
 		l := startConversations(t, 80, 24, func(o *Options) { o.ReadOnly = ro })
 		p := l.openPalette(":")
 		var offered []string
-		for _, it := range p.shown {
+		for _, mt := range p.pick.Shown() {
+			it := p.item(mt)
 			for _, e := range edits {
 				if strings.HasPrefix(it.title, e) {
 					offered = append(offered, it.title)
@@ -267,8 +269,8 @@ func TestPaletteFits(t *testing.T) {
 		}
 		widths[size[0]] = ansi.StringWidth(box[0])
 		l.Key("pgdown", "end", "home")
-		if p.cursor != 0 {
-			t.Errorf("%v: home left the cursor on %d", size, p.cursor)
+		if p.pick.Cursor() != 0 {
+			t.Errorf("%v: home left the cursor on %d", size, p.pick.Cursor())
 		}
 	}
 	if widths[200] <= widths[80] {

@@ -295,14 +295,14 @@ func TestFixedOperatorOffersNoActAs(t *testing.T) {
 			t.Errorf("fixed=%v: help lacks the edits: %q", fixed, help)
 		}
 		l.Key("ctrl+p")
-		if _, picked := l.top().(*picker); picked == fixed {
+		if _, picked := l.top().(*contextPicker); picked == fixed {
 			t.Errorf("fixed=%v: ctrl+p opened the operator picker: %v", fixed, picked)
 		}
 		l.closeAll()
 		l.Key("t")
 		modal[*forms.Modal](l, "the topics form")
 		l.Key("ctrl+p")
-		if _, picked := l.top().(*picker); picked == fixed {
+		if _, picked := l.top().(*contextPicker); picked == fixed {
 			t.Errorf("fixed=%v: ctrl+p over the topics form opened the picker: %v", fixed, picked)
 		}
 		l.closeAll()
@@ -328,7 +328,7 @@ func TestFixedOrganizationOffersNoOrganizationPicker(t *testing.T) {
 			t.Errorf("fixed=%v: the footer names ctrl+o: %q", fixed, l.footer())
 		}
 		l.Key("ctrl+o")
-		if _, picked := l.top().(*picker); picked == fixed {
+		if _, picked := l.top().(*contextPicker); picked == fixed {
 			t.Errorf("fixed=%v: ctrl+o opened the organization picker: %v", fixed, picked)
 		}
 		l.closeAll()

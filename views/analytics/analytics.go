@@ -559,7 +559,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Metric):
 		m.menuOpen = true
-		return m.ctx.OpenModal(newPicker(m.ctx, m.metric.Metric))
+		return m.ctx.OpenModal(newMetricPicker(m.ctx, m.metric.Metric))
 	case key.Matches(msg, k.Range):
 		m.menuOpen = true
 		return m.ctx.OpenModal(newRangeMenu(m.ctx, m.rng, m.query()))

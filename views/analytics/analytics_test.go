@@ -697,7 +697,7 @@ func TestExportToast(t *testing.T) {
 
 func TestPickerAndMenus(t *testing.T) {
 	ctx := offlineCtx(t)
-	p := newPicker(ctx, DefaultMetric)
+	p := newMetricPicker(ctx, DefaultMetric)
 	p.SetSize(116, 36)
 	p.Update(keyTab)
 	if p.Selected() != client.MetricChatMessagesTotal {
@@ -713,8 +713,8 @@ func TestPickerAndMenus(t *testing.T) {
 	if p.Selected() != client.MetricConversationSessionCount {
 		t.Errorf("shift+tab wraps to the last group: %s", p.Selected())
 	}
-	p.Update(typed("G"))
-	p.Update(typed("j"))
+	p.Update(viewtest.Key("end"))
+	p.Update(viewtest.Key("down"))
 	if p.Selected() != client.MetricConversationSessionDurationReEngage {
 		t.Errorf("bottom: %s", p.Selected())
 	}
@@ -782,45 +782,48 @@ func TestNoRequestWhileHidden(t *testing.T) {
 	}
 }
 
-// "/" filters the picker by words of a metric's name, theme or description; arrows move among
-// the matches; enter picks; esc clears the filter before it cancels.
+// Typing filters the picker as every picker filters (views/picker): each word fuzzily, in
+// the name, theme or description, best match first under its theme; arrows move among the
+// matches; enter picks; esc clears the filter before it cancels.
 func TestPickerFilter(t *testing.T) {
 	ctx := offlineCtx(t)
-	p := newPicker(ctx, DefaultMetric)
+	p := newMetricPicker(ctx, DefaultMetric)
 	p.SetSize(116, 36)
-	p.Update(typed("/"))
-	for _, r := range "unanswered service" {
-		p.Update(typed(string(r)))
+	for _, k := range viewtest.Keys("unanswered service") {
+		p.Update(k)
 	}
 	want := []client.Metric{
 		client.MetricOperatorResponseTimeToUnansweredSessionFirstST,
 		client.MetricOperatorResponseTimeToUnansweredSessionST,
 	}
 	var got []client.Metric
-	for _, it := range p.items {
-		if !it.isHeader() {
-			got = append(got, it.info.Metric)
-		}
+	for _, mt := range p.pick.Shown() {
+		got = append(got, p.all[mt.Item].Metric)
 	}
-	if !slices.Equal(got, want) {
-		t.Fatalf("filter %q shows %v, want %v", p.filter.Value(), got, want)
+	if len(got) < 2 || !slices.Contains(got[:2], want[0]) || !slices.Contains(got[:2], want[1]) {
+		t.Fatalf("filter %q shows %v first, want %v", p.pick.Query(), got, want)
 	}
-	if p.Selected() != want[0] {
-		t.Errorf("selected %s, want the first match", p.Selected())
+	if i := slices.Index(got, client.MetricOperatorResponseTimeToUnansweredSession); i >= 0 && i < 2 {
+		t.Errorf("a metric without \"service\" in its name ranks %d: %v", i, got)
+	}
+	if p.Selected() != got[0] {
+		t.Errorf("selected %s, want the best match %s", p.Selected(), got[0])
 	}
 	v := ansi.Strip(p.View())
-	for _, s := range []string{"2 of ", "Filter: unanswered service", "Response times", string(want[1])} {
+	for _, s := range []string{fmt.Sprintf("%d of %d metrics", len(got), len(client.Metrics)), "Filter: unanswered service", "Response times", string(got[1])} {
 		if !strings.Contains(v, s) {
 			t.Errorf("the filtered picker does not show %q:\n%s", s, v)
 		}
 	}
-	if strings.Contains(v, string(client.MetricOperatorResponseTimeToUnansweredSession)+" ") {
-		t.Errorf("a metric without %q is shown:\n%s", "service", v)
+	// j is text; the arrow moves.
+	p.Update(typed("j"))
+	if p.pick.Query() != "unanswered servicej" {
+		t.Errorf("j typed %q", p.pick.Query())
 	}
-	// j is text while typing; the arrow moves.
+	p.Update(viewtest.Key("backspace"))
 	p.Update(tea.KeyPressMsg{Code: tea.KeyDown})
-	if p.Selected() != want[1] {
-		t.Errorf("down: %s", p.Selected())
+	if p.Selected() != got[1] {
+		t.Errorf("down: %s, want %s", p.Selected(), got[1])
 	}
 	_, cmd := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	var picked client.Metric
@@ -829,20 +832,20 @@ func TestPickerFilter(t *testing.T) {
 			picked = m.metric
 		}
 	}
-	if picked != want[1] {
-		t.Errorf("enter picked %q, want %s", picked, want[1])
+	if picked != got[1] {
+		t.Errorf("enter picked %q, want %s", picked, got[1])
 	}
 
 	// Nothing matches: a message, enter does nothing; esc clears, then cancels.
-	p.Update(typed("x"))
-	if len(p.items) != 0 || p.Selected() != "" || !strings.Contains(ansi.Strip(p.View()), "No metric matches") {
-		t.Fatalf("no-match state: %d items, view:\n%s", len(p.items), ansi.Strip(p.View()))
+	p.Update(typed("ŋ"))
+	if len(p.pick.Shown()) != 0 || p.Selected() != "" || !strings.Contains(ansi.Strip(p.View()), "No metric matches") {
+		t.Fatalf("no-match state: %d shown, view:\n%s", len(p.pick.Shown()), ansi.Strip(p.View()))
 	}
 	if _, cmd := p.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); cmd != nil {
 		t.Error("enter with nothing to pick did something")
 	}
-	if _, cmd := p.Update(keyEsc); cmd != nil || p.filter.Value() != "" || len(p.items) != len(p.all) {
-		t.Errorf("esc did not just clear the filter (%q, %d items)", p.filter.Value(), len(p.items))
+	if _, cmd := p.Update(keyEsc); cmd != nil || p.pick.Query() != "" || len(p.pick.Shown()) != len(p.all) {
+		t.Errorf("esc did not just clear the filter (%q, %d shown)", p.pick.Query(), len(p.pick.Shown()))
 	}
 	if p.Selected() == "" {
 		t.Error("nothing selected after clearing the filter")

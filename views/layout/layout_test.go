@@ -1,14 +1,8 @@
 package layout
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/charmbracelet/x/ansi"
-
-	"github.com/parley-tui/parley/theme"
 )
 
 func TestAgoAndShortDuration(t *testing.T) {
@@ -36,65 +30,6 @@ func TestSpread(t *testing.T) {
 	}
 	if got := Spread("ab", "cd", 4); got != "ab" {
 		t.Errorf("Spread without room = %q, want the left part", got)
-	}
-}
-
-// TestPickWindow: the window of a picker's list follows the cursor, says where labels are
-// left out, pads every line to the width (cutting a long label with "…") and marks the
-// cursor's line.
-func TestPickWindow(t *testing.T) {
-	st := theme.Plain(false)
-	var labels []string
-	for i := range 30 {
-		labels = append(labels, fmt.Sprintf("operator %d", i))
-	}
-	labels[15] = strings.Repeat("long ", 20)
-	lines := strings.Split(strings.TrimSuffix(pickWindow(st, labels, 15, 30, 24), "\n"), "\n")
-	// 24 lines high: 12 rows, the cursor's in the middle, both marks.
-	if len(lines) != 14 || lines[0] != "  ↑ more" || lines[13] != "  ↓ more" {
-		t.Fatalf("window of 12 with both marks: %q", lines)
-	}
-	for _, l := range lines[1:13] {
-		if ansi.StringWidth(l) != 30 {
-			t.Errorf("line %q is %d cells, want 30", l, ansi.StringWidth(l))
-		}
-	}
-	if !strings.HasPrefix(lines[7], "› long long") || !strings.HasSuffix(lines[7], "…") || lines[6] != Pad("  operator 14", 30) {
-		t.Errorf("the cursor's line %q (before it %q)", lines[7], lines[6])
-	}
-	top := strings.Split(strings.TrimSuffix(pickWindow(st, labels[:2], 0, 20, 5), "\n"), "\n")
-	if len(top) != 2 || !strings.HasPrefix(top[0], "› operator 0") || strings.Contains(strings.Join(top, ""), "more") {
-		t.Errorf("two labels on a short terminal: %q", top)
-	}
-	if got := pickBoxWidth(200); got != 64 {
-		t.Errorf("box on 200 columns: %d", got)
-	}
-	if got := pickBoxWidth(20); got != 30 {
-		t.Errorf("box on 20 columns: %d", got)
-	}
-}
-
-// TestPickBox: a picker's box holds, in order, the title, the note, the status, the list's
-// window, the field and the help line, every line as wide as the box.
-func TestPickBox(t *testing.T) {
-	st := theme.Plain(false)
-	p := Pick{Title: "Assign to…", Note: "Requests run as this operator.", Status: "  loading",
-		Labels: []string{"Clara", "Ben"}, Cursor: 1, Input: "filter: cl", Move: "↑/↓", Choose: "enter", Cancel: "esc"}
-	var inner []string
-	for _, l := range strings.Split(PickBox(st, p, 80, 24), "\n") {
-		if w := ansi.StringWidth(l); w != 64 {
-			t.Fatalf("line %q is %d cells, want the box's 64", l, w)
-		}
-		inner = append(inner, strings.TrimRight(strings.Trim(l, "│╭╮╰╯─"), " "))
-	}
-	want := []string{"", " Assign to…", "", " Requests run as this operator.", "", "   loading", "   Clara", " › Ben", "",
-		" filter: cl", "", " ↑/↓ move  enter choose  esc cancel", ""}
-	if strings.Join(inner, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("box\n%s\nwant\n%s", strings.Join(inner, "\n"), strings.Join(want, "\n"))
-	}
-	p.Note, p.Status = "", ""
-	if got := strings.Count(PickBox(st, p, 80, 24), "\n"); got != len(want)-4 {
-		t.Fatalf("without a note and a status: %d lines, want %d", got+1, len(want)-3)
 	}
 }
 

@@ -1,6 +1,6 @@
 // Package operatorpick is the modal that picks an operator: the organization's operators by
-// display name with their away and online state, narrowed by typing, enter chooses and esc
-// cancels.
+// display name with their role and away and online state, in the one picker (views/picker):
+// typing narrows it, enter chooses and esc cancels.
 package operatorpick
 
 import (
@@ -8,15 +8,12 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
-	"github.com/parley-tui/parley/views/layout"
-	"github.com/parley-tui/parley/views/prompt"
+	"github.com/parley-tui/parley/views/picker"
 )
 
 // Item is one operator as the picker shows it (texts sanitized).
@@ -75,9 +72,7 @@ type Model struct {
 	title  string
 	note   string
 	items  []Item
-	shown  []int // indexes into items matching the filter
-	cursor int   // index into shown
-	input  textinput.Model
+	pick   picker.Model
 	width  int
 	height int
 	done   bool
@@ -85,19 +80,14 @@ type Model struct {
 }
 
 // New returns the picker over items; onPick runs, once, after the modal closed with the
-// chosen operator. note says something above the list ("" for nothing).
+// chosen operator. note says something under the list ("" for nothing).
 func New(ctx *common.Ctx, title, note string, items []Item, onPick func(Item) tea.Cmd) *Model {
-	in := textinput.New()
-	in.Prompt = "filter: "
-	in.Placeholder = "type part of a name or an id"
-	in.CharLimit = 64
-	in.SetWidth(32)
-	st := prompt.InputStyles(ctx)
-	st.Focused.Prompt, st.Blurred.Prompt = ctx.Styles.Muted, ctx.Styles.Muted
-	in.SetStyles(st)
-	in.Focus()
-	m := &Model{ctx: ctx, title: title, note: note, items: items, input: in, onPick: onPick}
-	m.filter()
+	texts := make([]string, len(items))
+	for i, it := range items {
+		texts[i] = it.label()
+	}
+	m := &Model{ctx: ctx, title: title, note: note, items: items, onPick: onPick}
+	m.pick = picker.New(ctx, texts, picker.Options{Prompt: "filter: ", Placeholder: "a name, a role, a state or an id"})
 	return m
 }
 
@@ -108,103 +98,68 @@ func (m *Model) Init() tea.Cmd { return nil }
 func (m *Model) Inline() bool { return false }
 
 // SetSize gives the area the modal may use.
-func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.pick.SetWidth(m.inner())
+	m.pick.SetRows(m.rows())
+}
+
+func (m *Model) inner() int { return max(10, picker.BoxWidth(m.width)-4) }
+
+// rows is how many operators the list shows: all of them when they fit.
+func (m *Model) rows() int {
+	room := 12
+	if m.height > 0 {
+		room = m.height - picker.BoxChrome - len(picker.NoteLines([]string{m.note}, m.inner())) - 1
+	}
+	return max(3, min(room, len(m.items)))
+}
 
 // Shown lists the operators the filter lets through, in order.
 func (m *Model) Shown() []Item {
-	out := make([]Item, len(m.shown))
-	for i, j := range m.shown {
-		out[i] = m.items[j]
+	out := make([]Item, 0, len(m.pick.Shown()))
+	for _, mt := range m.pick.Shown() {
+		out = append(out, m.items[mt.Item])
 	}
 	return out
 }
 
 // ShortHelp lists the picker's keys.
-func (m *Model) ShortHelp() []key.Binding {
-	k := m.ctx.Keys
-	return []key.Binding{keymap.As(k.Up, "up"), keymap.As(k.Down, "down"), keymap.As(k.Open, "choose"), keymap.As(k.Back, "cancel")}
-}
+func (m *Model) ShortHelp() []key.Binding { return m.pick.ShortHelp("choose", "cancel") }
 
-// filter keeps the items whose name, role, state or id contain the typed text (any case).
-func (m *Model) filter() {
-	q := strings.ToLower(strings.TrimSpace(m.input.Value()))
-	m.shown = m.shown[:0]
-	for i, it := range m.items {
-		if q == "" || strings.Contains(strings.ToLower(it.label()), q) {
-			m.shown = append(m.shown, i)
-		}
-	}
-	m.cursor = max(0, min(m.cursor, len(m.shown)-1))
-}
-
-// moveTo is where msg puts the cursor, as bound: a move key that types no text (the
-// arrows, page keys, home and end; letters are filter text), or the next and previous
-// pane keys (tab, shift+tab) for the next and previous operator.
-func (m *Model) moveTo(msg tea.KeyPressMsg) (int, bool) {
-	k := m.ctx.Keys
-	last := max(0, len(m.shown)-1)
-	switch {
-	case key.Matches(msg, k.NextPane):
-		return min(last, m.cursor+1), true
-	case key.Matches(msg, k.PrevPane):
-		return max(0, m.cursor-1), true
-	case common.Typed(msg):
-		return m.cursor, false
-	}
-	to, ok := k.Scroll(msg, m.cursor, max(1, m.height/2), last)
-	return max(0, min(last, to)), ok
-}
-
-// Update moves with the move keys that type no text (letters are filter text), chooses
-// with enter and cancels with esc, as bound; everything else edits the filter.
+// Update filters, moves, chooses and cancels as every picker does (views/picker).
 func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	if m.done {
 		return m, nil
 	}
-	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		k := m.ctx.Keys
-		switch {
-		case key.Matches(msg, k.Back):
-			m.done = true
-			return m, m.ctx.CloseModal(m)
-		case key.Matches(msg, k.Open):
-			if len(m.shown) == 0 {
-				return m, nil
-			}
-			it := m.items[m.shown[m.cursor]]
-			m.done = true
-			return m, tea.Sequence(m.ctx.CloseModal(m), m.onPick(it))
-		}
-		if to, ok := m.moveTo(msg); ok {
-			m.cursor = to
-			return m, nil
-		}
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		m.filter()
-		return m, cmd
-	case tea.PasteMsg:
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		m.filter()
-		return m, cmd
+	ev, cmd := m.pick.Update(msg)
+	switch ev {
+	case picker.Closed:
+		m.done = true
+		return m, m.ctx.CloseModal(m)
+	case picker.Chosen:
+		mt, _ := m.pick.Selected()
+		it := m.items[mt.Item]
+		m.done = true
+		return m, tea.Sequence(m.ctx.CloseModal(m), m.onPick(it))
 	}
-	return m, nil
+	return m, cmd
 }
 
-// View renders the box: the title, the note, a window of the list around the cursor and
-// the filter.
+// View renders the box: the filter, a window of the list around the cursor, the note and
+// the keys.
 func (m *Model) View() string {
-	k := m.ctx.Keys
-	status := ""
-	if len(m.shown) == 0 {
-		status = m.ctx.Styles.Muted.Render("  No operator matches.")
+	st := m.ctx.Styles
+	inner := m.inner()
+	shown := m.pick.Shown()
+	var rows []string
+	from, to := m.pick.Window()
+	for i := from; i < to; i++ {
+		rows = append(rows, picker.Line(st, m.pick.Text(shown[i]), shown[i].Runes, i == m.pick.Cursor(), inner))
 	}
-	labels := make([]string, len(m.shown))
-	for i, j := range m.shown {
-		labels[i] = m.items[j].label()
+	if len(shown) == 0 {
+		rows = append(rows, picker.Nothing(st, m.pick.Query(), inner))
 	}
-	return layout.PickBox(m.ctx.Styles, layout.Pick{Title: m.title, Note: m.note, Status: status, Labels: labels, Cursor: m.cursor,
-		Input: m.input.View(), Move: "↑/↓", Choose: k.Open.Help().Key, Cancel: k.Back.Help().Key}, m.width, m.height)
+	return picker.Box{Title: m.title, Field: m.pick.Field(), Rule: true, Rows: rows, Height: m.rows(), Notes: []string{m.note},
+		Footer: st.Muted.Render(m.pick.Count() + " · " + m.pick.Keys("choose", "cancel"))}.Render(st, inner)
 }
