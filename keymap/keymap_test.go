@@ -422,3 +422,31 @@ func TestBindingByName(t *testing.T) {
 		t.Fatalf("an unknown action has a live binding: %v", b.Keys())
 	}
 }
+
+// The one yes/no rule: yes is a Yes key in either case, never an Open key while Yes has
+// another; no is a No key in either case, or Back.
+func TestYesNo(t *testing.T) {
+	k := Default()
+	press := func(s string) tea.KeyPressMsg { p, _ := Press(s); return p }
+	for s, want := range map[string][2]bool{"y": {true, false}, "Y": {true, false}, "n": {false, true}, "N": {false, true},
+		"esc": {false, true}, "enter": {false, false}, "ctrl+y": {false, false}, "x": {false, false}} {
+		if yes, no := k.IsYes(press(s)), k.IsNo(press(s)); yes != want[0] || no != want[1] {
+			t.Errorf("%s: yes %v no %v, want %v", s, yes, no, want)
+		}
+	}
+	if got := k.YesNo(); got != "y/N" {
+		t.Errorf("YesNo %q", got)
+	}
+	if err := k.Apply(map[string][]string{"yes": {"enter", "o"}}); err != nil {
+		t.Fatal(err)
+	}
+	if k.IsYes(press("enter")) || !k.IsYes(press("O")) || k.YesNo() != "o/N" {
+		t.Errorf("yes on enter and o: enter %v, O %v, %q", k.IsYes(press("enter")), k.IsYes(press("O")), k.YesNo())
+	}
+	if err := k.Apply(map[string][]string{"yes": {"enter"}}); err != nil {
+		t.Fatal(err)
+	}
+	if !k.IsYes(press("enter")) {
+		t.Error("yes on enter alone: enter is no answer")
+	}
+}

@@ -207,8 +207,9 @@ var table = []Spec{
 	conversationAction("reopen", "O", "reopen", "conversations: an ended one becomes pending", 244),
 	conversationAction("toggle_read", "u", "mark read/unread", "conversations", 245),
 
-	{Name: "yes", Keys: []string{"y"}, Help: "yes, go ahead", Doc: "in confirmations (`enter` does not confirm)", In: InConfirm, Prio: 1, Group: GroupConfirm},
-	{Name: "no", Keys: []string{"n"}, Help: "no, cancel", Doc: "in confirmations", In: InConfirm, Prio: 2, Group: GroupConfirm},
+	{Name: "yes", Keys: []string{"y"}, Help: "yes, go ahead", Doc: "in confirmations and a form's questions, in either case (`Y` too); `enter` is no answer unless it is yes's only key",
+		In: InConfirm, Prio: 1, Group: GroupConfirm},
+	{Name: "no", Keys: []string{"n"}, Help: "no, cancel", Doc: "in confirmations, in either case; `esc` too", In: InConfirm, Prio: 2, Group: GroupConfirm},
 
 	{Name: "submit", Keys: []string{"ctrl+s"}, Help: "submit", Doc: "saves a form from any field", In: InForm, Prio: 1, Group: GroupForm},
 

@@ -1,18 +1,19 @@
-// Package confirm is the yes/no modal in front of every destructive action: y runs the
-// action once, n or esc cancels; enter, pressed by habit, is no answer (the default Yes
-// binding is y alone; NewStrict keeps enter out even when a user binds Yes to it too). The caller writes the question (naming the item, or
-// stating the count of marked items) with destructive wording; API text in it must already
-// be sanitized.
+// Package confirm is the yes/no modal in front of every destructive action: a yes key runs
+// the action once, a no key or esc cancels, by the key map's one yes/no rule (keymap's
+// IsYes: y or Y as bound, never enter unless yes is bound to it alone, which opens rows and
+// submits forms and is pressed by habit). The caller writes the question (naming the item,
+// or stating the count of marked items) with destructive wording; API text in it must
+// already be sanitized.
 package confirm
 
 import (
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/views/common"
 )
 
@@ -25,8 +26,6 @@ type Model struct {
 	width  int
 	height int
 	done   bool // answered: further keys do nothing (a second y never runs onYes twice)
-	// strict: enter is no answer, while the yes binding has another key (NewStrict).
-	strict bool
 }
 
 // New returns a confirmation modal: title is the question's headline ("Delete contact?"),
@@ -34,41 +33,6 @@ type Model struct {
 // onYes runs after the modal closed, once; nothing runs on cancel.
 func New(ctx *common.Ctx, title, body string, onYes tea.Cmd) common.Modal {
 	return &Model{ctx: ctx, title: title, body: body, onYes: onYes}
-}
-
-// NewStrict is New for an action whose outcome may surprise (deleting a conversation that
-// is still ongoing): enter, which opens rows and submits forms, does not answer yes, so
-// that a habitual enter never confirms it; the other keys of the yes binding (y) do. When
-// a user's keymap binds yes to enter alone, enter still answers (or nothing could).
-func NewStrict(ctx *common.Ctx, title, body string, onYes tea.Cmd) common.Modal {
-	return &Model{ctx: ctx, title: title, body: body, onYes: onYes, strict: true}
-}
-
-// yesKeys are the keys that answer yes, as the help shows them ("y"; without enter when
-// strict, whatever the user bound).
-func (m *Model) yesKeys() []string {
-	keys := m.ctx.Keys.Yes.Keys()
-	if !m.strict {
-		return keys
-	}
-	var out []string
-	for _, k := range keys {
-		if !slices.Contains(m.ctx.Keys.Open.Keys(), k) { // the open key (enter) is no answer here
-			out = append(out, k)
-		}
-	}
-	if len(out) == 0 {
-		return keys
-	}
-	return out
-}
-
-// isYes reports whether km answers yes.
-func (m *Model) isYes(km tea.KeyPressMsg) bool {
-	if !key.Matches(km, m.ctx.Keys.Yes) {
-		return false
-	}
-	return !m.strict || slices.Contains(m.yesKeys(), km.String())
 }
 
 // Init does nothing.
@@ -83,13 +47,14 @@ func (m *Model) Inline() bool { return false }
 // ShortHelp lists the modal's keys.
 func (m *Model) ShortHelp() []key.Binding {
 	k := m.ctx.Keys
-	return []key.Binding{k.Yes, k.No, k.Back}
+	yes := key.NewBinding(key.WithKeys(k.YesKeys()...), key.WithHelp(keymap.HelpKeys(k.YesKeys()), k.Yes.Help().Desc))
+	return []key.Binding{yes, k.No, k.Back}
 }
 
 // Answered reports whether the user already said yes or no.
 func (m *Model) Answered() bool { return m.done }
 
-// Update handles the yes key (run onYes and close) and n/esc (close).
+// Update handles a yes key (run onYes and close) and a no key or esc (close); nothing else.
 func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok || m.done {
@@ -97,13 +62,13 @@ func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	}
 	k := m.ctx.Keys
 	switch {
-	case m.isYes(km):
+	case k.IsYes(km):
 		m.done = true
 		if m.onYes == nil {
 			return m, m.ctx.CloseModal(m)
 		}
 		return m, tea.Sequence(m.ctx.CloseModal(m), m.onYes)
-	case key.Matches(km, k.No), key.Matches(km, k.Back):
+	case k.IsNo(km):
 		m.done = true
 		return m, m.ctx.CloseModal(m)
 	}
@@ -128,11 +93,7 @@ func (m *Model) View() string {
 	b.WriteString("\n\n")
 	b.WriteString(m.bodyLines(inner))
 	b.WriteString("\n\n")
-	yesKey := k.Yes.Help().Key
-	if m.strict {
-		yesKey = strings.Join(m.yesKeys(), "/")
-	}
-	yes := st.HelpKey.Render(yesKey) + " " + st.Error.Render(firstWord(m.title))
+	yes := st.HelpKey.Render(keymap.HelpKeys(k.YesKeys())) + " " + st.Error.Render(firstWord(m.title))
 	no := st.HelpKey.Render(k.No.Help().Key+"/"+k.Back.Help().Key) + " " + st.HelpDesc.Render("cancel")
 	b.WriteString(ansi.Truncate(yes+" · "+no, inner, "…"))
 	return st.Modal.Width(m.boxWidth()).Render(b.String())

@@ -183,34 +183,42 @@ func TestLongQuestionFitsTheHeight(t *testing.T) {
 	}
 }
 
-// TestStrictIgnoresEnter: a strict question (deleting an ongoing conversation) is not
-// answered by enter, only by y, and its keys say so; n and esc still cancel.
-func TestStrictIgnoresEnter(t *testing.T) {
+// TestOneYesNoRule: a confirmation answers by the key map's one rule, as forms' questions
+// do: Y as well as y says yes, N as well as n no; enter is no answer, unless a keymap binds
+// yes to enter alone.
+func TestOneYesNoRule(t *testing.T) {
 	ran := 0
 	onYes := func() tea.Msg { ran++; return yesMsg{} }
-	sctx := testCtx()
-	m := NewStrict(sctx, "Delete ongoing conversation?", "Conversation #12 with Ann is ongoing (pending).", onYes)
-	m.SetSize(60, 12)
-	if v := m.View(); strings.Contains(v, "enter") || !strings.Contains(v, "y delete") {
-		t.Fatalf("the keys shown offer enter or lack y:\n%s", v)
+	yctx := testCtx()
+	m := New(yctx, "Delete ongoing conversation?", "Conversation #12 with Ann is ongoing (pending).", onYes)
+	if _, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); cmd != nil || m.(*Model).Answered() || closed(yctx, m) {
+		t.Fatal("enter answered the question")
 	}
-	if _, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); cmd != nil || m.(*Model).Answered() || closed(sctx, m) {
-		t.Fatal("enter answered a strict question")
+	_, cmd := m.Update(runes("Y"))
+	if msgs := collect(t, cmd); ran != 1 || len(msgs) != 1 || !closed(yctx, m) {
+		t.Fatalf("Y: onYes ran %d times, messages %#v", ran, msgs)
 	}
-	_, cmd := m.Update(runes("y"))
-	if msgs := collect(t, cmd); ran != 1 || len(msgs) != 1 || !closed(sctx, m) {
-		t.Fatalf("y: onYes ran %d times, messages %#v", ran, msgs)
-	}
-	cctx := testCtx()
-	c := NewStrict(cctx, "Delete ongoing conversation?", "body", onYes)
-	if _, cmd := c.Update(tea.KeyPressMsg{Code: tea.KeyEscape}); len(collect(t, cmd)) != 0 || ran != 1 || !closed(cctx, c) {
-		t.Fatal("esc did not cancel a strict question")
+	nctx := testCtx()
+	c := New(nctx, "Delete contact?", "body", onYes)
+	if _, cmd := c.Update(runes("N")); len(collect(t, cmd)) != 0 || ran != 1 || !closed(nctx, c) {
+		t.Fatal("N did not cancel")
 	}
 	// A keymap that binds yes to enter alone keeps enter as the answer.
 	ctx := testCtx()
 	ctx.Keys.Yes.SetKeys("enter")
-	e := NewStrict(ctx, "Delete ongoing conversation?", "body", onYes)
+	e := New(ctx, "Delete ongoing conversation?", "body", onYes)
 	if _, cmd := e.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); len(collect(t, cmd)) != 1 || ran != 2 || !closed(ctx, e) {
 		t.Fatal("with yes bound to enter alone, enter did not answer")
+	}
+	// Bound to enter and a letter, only the letter answers.
+	ctx = testCtx()
+	ctx.Keys.Yes.SetKeys("enter", "o")
+	o := New(ctx, "Delete contact?", "body", onYes)
+	o.SetSize(60, 12)
+	if _, cmd := o.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); cmd != nil {
+		t.Fatal("enter answered while yes has another key")
+	}
+	if v := ansi.Strip(o.View()); !strings.Contains(v, "o delete") || strings.Contains(v, "enter") {
+		t.Fatalf("the keys shown:\n%s", v)
 	}
 }

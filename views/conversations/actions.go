@@ -171,7 +171,7 @@ func (m *Model) deleteConfirm() tea.Cmd {
 			if status == "" {
 				status = "no status"
 			}
-			d.Title, d.Strict = "Delete ongoing conversation?", true
+			d.Title = "Delete ongoing conversation?"
 			d.Body = fmt.Sprintf("Conversation #%d with %s is ongoing (%s). The API may refuse or end it; delete anyway? This cannot be undone.", r.ID, who, status)
 		}
 		return m.List.ConfirmDelete(d)

@@ -23,7 +23,6 @@ package forms
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -94,7 +93,7 @@ type Options struct {
 	// note): after a write whose answer was lost, the next submit first checks with
 	// Verify (cause is that write's error) whether it was carried out after all. If it
 	// was, the form asks the question Duplicate returns for what the check found (ending
-	// in YesNo): a yes key sends anyway; any other key sends nothing, and the form then
+	// in keymap's YesNo): a yes key sends anyway; any other key sends nothing, and the form then
 	// closes as saved when same (the earlier write saved what the form holds now) or stays
 	// open. When the check fails, the form says so and the next submit sends without
 	// checking.
@@ -535,7 +534,7 @@ func (m *Modal) input(msg tea.Msg) tea.Cmd {
 
 func (m *Modal) key(msg tea.KeyPressMsg) tea.Cmd {
 	if m.confirming {
-		if m.yes(msg) {
+		if m.ctx.Keys.IsYes(msg) {
 			return m.cancel()
 		}
 		m.confirming = false
@@ -805,7 +804,7 @@ func (m *Modal) afterPrecheck(msg common.TaskDoneMsg) tea.Cmd {
 func (m *Modal) answer(msg tea.KeyPressMsg) tea.Cmd {
 	same := m.askSame
 	m.asking, m.askSame = "", false
-	if m.yes(msg) {
+	if m.ctx.Keys.IsYes(msg) {
 		return m.send()
 	}
 	if same {
@@ -813,40 +812,6 @@ func (m *Modal) answer(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	m.err, m.errKind = m.withKey("Not sent: the earlier attempt is on the server.", "asks again."), errServer
 	return nil
-}
-
-// yesKeys answer yes to the form's questions (discard what was typed, send a copy): the
-// keymap's Yes keys but the open key (enter), which moves between fields and is pressed by
-// habit; all of them when Yes has no other key.
-func yesKeys(ctx *common.Ctx) []string {
-	k := ctx.Keys
-	var out []string
-	for _, y := range k.Yes.Keys() {
-		if !slices.Contains(k.Open.Keys(), y) {
-			out = append(out, y)
-		}
-	}
-	if len(out) == 0 {
-		return k.Yes.Keys()
-	}
-	return out
-}
-
-func (m *Modal) yesKeys() []string { return yesKeys(m.ctx) }
-
-// YesNo is how a question of a form (Options.Duplicate) names its answers: the yes keys
-// as bound, then N for any other key ("y/N").
-func YesNo(ctx *common.Ctx) string { return keymap.HelpKeys(yesKeys(ctx)) + "/N" }
-
-// yes reports whether msg answers yes (a letter key in either case: Y as well as y).
-func (m *Modal) yes(msg tea.KeyPressMsg) bool {
-	s := msg.String()
-	for _, y := range m.yesKeys() {
-		if s == y || (common.Typed(msg) && len([]rune(msg.Text)) == 1 && strings.EqualFold(s, y)) {
-			return true
-		}
-	}
-	return false
 }
 
 // withKey is text followed by the submit key and what it does ("ctrl+s sends it again.").
@@ -1044,7 +1009,7 @@ func (m *Modal) tail() []string {
 		}
 	}
 	if m.confirming {
-		q := ansi.Wrap("Discard your changes? "+strings.Join(m.yesKeys(), "/")+" discards · any other key keeps editing", w, "")
+		q := ansi.Wrap("Discard your changes? "+keymap.HelpKeys(m.ctx.Keys.YesKeys())+" discards · any other key keeps editing", w, "")
 		for _, l := range strings.Split(q, "\n") {
 			out = append(out, st.Warning.Render(l))
 		}

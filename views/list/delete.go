@@ -21,9 +21,8 @@ type Delete struct {
 	// exactly the marked ones, or one.
 	Kind string
 	IDs  []int64
-	// Title and Body are the question; Strict: enter does not answer it (confirm.NewStrict).
+	// Title and Body are the question.
 	Title, Body string
-	Strict      bool
 	// What names the delete in its error ("delete contact 12").
 	What string
 	// Do sends the delete (with the client of when it started) and reports what went. When
@@ -60,11 +59,7 @@ type deleteMsg struct {
 // ConfirmDelete asks d's question; yes starts the delete.
 func (m *Model[R]) ConfirmDelete(d Delete) tea.Cmd {
 	yes := deleteMsg{owner: m.owner, d: d}
-	ask := confirm.New
-	if d.Strict {
-		ask = confirm.NewStrict
-	}
-	return m.ctx.OpenModal(ask(m.ctx, d.Title, d.Body, func() tea.Msg { return yes }))
+	return m.ctx.OpenModal(confirm.New(m.ctx, d.Title, d.Body, func() tea.Msg { return yes }))
 }
 
 // startDelete starts d's task, the rows marked as being deleted meanwhile.

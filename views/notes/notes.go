@@ -136,9 +136,9 @@ func NewNoteFormAbove(ctx *common.Ctx, contactID int64, contactName string, floo
 				at = " at " + clock(n.CreatedAt.Time, ctx.Now())
 			}
 			if same {
-				return "A note with this text was saved" + at + " by the earlier attempt. Send another copy? " + forms.YesNo(ctx), true
+				return "A note with this text was saved" + at + " by the earlier attempt. Send another copy? " + ctx.Keys.YesNo(), true
 			}
-			return "The earlier attempt saved its note" + at + " (with the text as it was then). Send this one as well? " + forms.YesNo(ctx), false
+			return "The earlier attempt saved its note" + at + " (with the text as it was then). Send this one as well? " + ctx.Keys.YesNo(), false
 		},
 		Dirty:   func() bool { return strings.TrimSpace(*body) != "" },
 		Discard: "the note",
