@@ -25,6 +25,7 @@ import (
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/list"
+	"github.com/parley-tui/parley/views/scroll"
 	"github.com/parley-tui/parley/writes"
 )
 
@@ -148,8 +149,8 @@ type Model struct {
 	table list.Window
 	// tstats measures the table's columns over the whole results (see measureTable).
 	tstats tableStats
-	// bdOff is the first line the whole-breakdown view shows.
-	bdOff int
+	// bd is the whole-breakdown view's scroll position (its lines are drawn for the width).
+	bd scroll.Pane
 
 	// Names of operators of other organizations (a customer token's results cover every
 	// organization; the root's directory has the current one's): one operator list per
@@ -177,6 +178,7 @@ func New(ctx *common.Ctx) *Model {
 		chart:  DefaultChart(info),
 		cache:  map[string]*result{},
 		table:  list.Window{Overlap: 1},
+		bd:     scroll.New(nil),
 
 		runs:       common.NewLoader(ctx),
 		names:      map[int64]string{},
@@ -252,7 +254,7 @@ func (m *Model) refreshQuery() {
 	}
 	m.err = ""
 	m.table.Reset()
-	m.bdOff = 0
+	m.bd.SetOffset(0)
 	m.derive()
 }
 
@@ -376,7 +378,7 @@ func (m *Model) onWindow(msg windowMsg) tea.Cmd {
 	if res.key == m.key {
 		m.cur, m.pending = res, false
 		m.table.Reset()
-		m.bdOff = 0
+		m.bd.SetOffset(0)
 		m.derive()
 	}
 	m.snapshot()
@@ -635,9 +637,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 // scrollBreakdown moves the whole-breakdown view by a line, a page or to either end.
 func (m *Model) scrollBreakdown(msg tea.KeyPressMsg) {
 	w, h := m.leftInner()
-	n := len(m.breakdownLines(w))
-	m.bdOff, _ = m.ctx.Keys.Scroll(msg, m.bdOff, max(1, h-1), n)
-	m.bdOff = max(0, min(m.bdOff, n-h))
+	m.bd.SetSize(w, h)
+	m.bd.SetLines(m.breakdownLines(w))
+	m.bd.Key(m.ctx.Keys, msg)
 }
 
 // moveTable scrolls the data point table.

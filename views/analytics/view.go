@@ -120,12 +120,15 @@ func (m *Model) View() string {
 		}
 		leftBody = m.tableView(iw, ih)
 	case viewBreakdown:
-		lines := m.breakdownLines(iw)
+		bd := m.bd // drawn from a copy: View changes nothing
+		bd.SetSize(iw, ih)
+		bd.SetLines(m.breakdownLines(iw))
+		lines, off := bd.Lines(), bd.Offset()
 		leftTitle = "Breakdown · every row"
 		if len(lines) > ih {
-			leftTitle += fmt.Sprintf(" · lines %d–%d of %d", m.bdOff+1, min(len(lines), m.bdOff+ih), len(lines))
+			leftTitle += fmt.Sprintf(" · lines %d–%d of %d", off+1, min(len(lines), off+ih), len(lines))
 		}
-		leftBody = layout.Block(lines[min(m.bdOff, len(lines)):], iw, ih)
+		leftBody = bd.View()
 	default:
 		leftTitle = m.chartTitle()
 		leftBody = m.chartBody(iw, ih)

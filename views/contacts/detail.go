@@ -20,6 +20,7 @@ import (
 	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
 	"github.com/parley-tui/parley/views/notes"
+	"github.com/parley-tui/parley/views/scroll"
 	"github.com/parley-tui/parley/writes"
 )
 
@@ -213,7 +214,7 @@ type Detail struct {
 	// first: the contact was just opened and the user has not moved yet: the first entry
 	// (the newest conversation) is selected as soon as it is there, so enter opens it.
 	first   bool
-	offset  int
+	pane    scroll.Pane // the scroll position over lines
 	width   int
 	height  int
 	focused bool
@@ -221,7 +222,7 @@ type Detail struct {
 
 // NewDetail returns an empty pane.
 func NewDetail(ctx *common.Ctx) Detail {
-	return Detail{ctx: ctx, cursor: -1, loads: common.NewLoader(ctx),
+	return Detail{ctx: ctx, cursor: -1, loads: common.NewLoader(ctx), pane: scroll.New(nil),
 		convs: section[listing.Row]{key: loadConversations}, notes: section[noteItem]{key: loadNotes}}
 }
 
@@ -268,6 +269,7 @@ func (m Detail) Loading() bool { return m.loading || m.convs.loading || m.notes.
 // SetSize sets the inner size.
 func (m *Detail) SetSize(w, h int) {
 	m.width, m.height = w, h
+	m.pane.SetSize(w, h)
 	m.rebuild()
 }
 
@@ -283,7 +285,8 @@ func (m *Detail) Clear() {
 	m.id, m.contact, m.err = 0, nil, nil
 	m.convs.items, m.notes.items = nil, nil
 	m.loading, m.convs.loading, m.notes.loading = false, false, false
-	m.cursor, m.offset, m.first = -1, 0, false
+	m.cursor, m.first = -1, false
+	m.pane.SetOffset(0)
 	m.rebuild()
 }
 
@@ -300,7 +303,8 @@ func (m *Detail) Open(id int64, fresh bool) tea.Cmd {
 	if id != m.id {
 		m.contact, m.convs.items, m.notes.items = nil, nil, nil
 		m.convs.count, m.notes.count, m.convs.next, m.notes.next = 0, 0, "", ""
-		m.cursor, m.offset, m.first = -1, 0, true
+		m.cursor, m.first = -1, true
+		m.pane.SetOffset(0)
 	}
 	m.loads.Next()
 	m.id = id
@@ -329,7 +333,8 @@ func (m *Detail) OpenWith(c client.Contact, created bool) tea.Cmd {
 	m.loads.Next()
 	m.id, m.err, m.loading = c.ID, nil, false
 	m.convs, m.notes = section[listing.Row]{key: loadConversations}, section[noteItem]{key: loadNotes}
-	m.cursor, m.offset, m.first = -1, 0, true
+	m.cursor, m.first = -1, true
+	m.pane.SetOffset(0)
 	sc := sanitizeContact(c)
 	m.contact = &sc
 	if created {
@@ -557,7 +562,8 @@ func (m Detail) onKey(msg tea.KeyPressMsg) (Detail, tea.Cmd) {
 	case key.Matches(msg, k.PageUp):
 		m.page(-1)
 	case key.Matches(msg, k.Top):
-		m.cursor, m.offset = -1, 0
+		m.cursor = -1
+		m.pane.SetOffset(0)
 	case key.Matches(msg, k.Bottom):
 		m.bottom()
 	case key.Matches(msg, k.Refresh):
@@ -583,18 +589,16 @@ func (m *Detail) prefetch() tea.Cmd {
 	return nil
 }
 
-func (m *Detail) maxOffset() int { return max(0, len(m.lines)-m.height) }
-
 // inView reports whether some line of item i is in view.
 func (m *Detail) inView(i int) bool {
 	it := m.items[i]
-	return it.end > m.offset && it.line < m.offset+m.height
+	return it.end > m.pane.Offset() && it.line < m.pane.Offset()+m.height
 }
 
 // startsInView is the first item whose first line is in view (-1 = none).
 func (m *Detail) startsInView() int {
 	for i, it := range m.items {
-		if it.line >= m.offset && it.line < m.offset+m.height {
+		if it.line >= m.pane.Offset() && it.line < m.pane.Offset()+m.height {
 			return i
 		}
 	}
@@ -611,18 +615,18 @@ func (m *Detail) down() {
 			m.ensureVisible()
 			return
 		}
-		m.offset = min(m.offset+1, m.maxOffset())
+		m.pane.SetOffset(m.pane.Offset() + 1)
 		return
 	}
 	it := m.items[m.cursor]
 	switch {
-	case it.end > m.offset+m.height:
-		m.offset = min(m.offset+1, m.maxOffset())
+	case it.end > m.pane.Offset()+m.height:
+		m.pane.SetOffset(m.pane.Offset() + 1)
 	case m.cursor+1 < len(m.items):
 		m.cursor++
 		m.ensureVisible()
 	default:
-		m.offset = min(m.offset+1, m.maxOffset())
+		m.pane.SetOffset(m.pane.Offset() + 1)
 		if !m.inView(m.cursor) {
 			m.cursor = -1
 		}
@@ -634,27 +638,27 @@ func (m *Detail) down() {
 // scrolls back to the fields.
 func (m *Detail) up() {
 	if m.cursor < 0 || m.cursor >= len(m.items) {
-		m.offset = max(0, m.offset-1)
+		m.pane.SetOffset(m.pane.Offset() - 1)
 		// Below the entries (the details after the notes): back onto the last one.
-		if n := len(m.items); n > 0 && m.items[n-1].line < m.offset && m.inView(n-1) {
+		if n := len(m.items); n > 0 && m.items[n-1].line < m.pane.Offset() && m.inView(n-1) {
 			m.cursor = n - 1
 		}
 		return
 	}
 	it := m.items[m.cursor]
 	switch {
-	case it.line < m.offset:
-		m.offset--
+	case it.line < m.pane.Offset():
+		m.pane.SetOffset(m.pane.Offset() - 1)
 	case m.cursor > 0:
 		m.cursor--
 		prev := m.items[m.cursor]
-		if prev.line < m.offset {
+		if prev.line < m.pane.Offset() {
 			// Show the end of the entry above (all of it when it fits).
-			m.offset = max(prev.line, prev.end-m.height)
+			m.pane.SetOffset(max(prev.line, prev.end-m.height))
 		}
 	default:
 		m.cursor = -1
-		m.offset = max(0, m.offset-1)
+		m.pane.SetOffset(m.pane.Offset() - 1)
 	}
 }
 
@@ -662,7 +666,7 @@ func (m *Detail) up() {
 // moves to the first entry that starts in view, else to an entry filling the view.
 func (m *Detail) page(d int) {
 	step := max(1, m.height-1)
-	m.offset = max(0, min(m.maxOffset(), m.offset+d*step))
+	m.pane.SetOffset(m.pane.Offset() + d*step)
 	if m.cursor >= 0 && m.cursor < len(m.items) && m.inView(m.cursor) {
 		return
 	}
@@ -680,11 +684,20 @@ func (m *Detail) page(d int) {
 
 // bottom scrolls to the end; the last entry is selected when some of it is in view.
 func (m *Detail) bottom() {
-	m.offset = m.maxOffset()
+	m.pane.SetOffset(m.pane.MaxOffset())
 	m.cursor = -1
 	if n := len(m.items); n > 0 && m.inView(n-1) {
 		m.cursor = n - 1
 	}
+}
+
+// setLines hands the laid-out lines to the pane, which keeps the position within them.
+func (m *Detail) setLines() {
+	styled := make([]string, len(m.lines))
+	for i, l := range m.lines {
+		styled[i] = l.styled
+	}
+	m.pane.SetLines(styled)
 }
 
 // ensureVisible scrolls so the selected entry (all its lines when they fit, else its first
@@ -694,16 +707,7 @@ func (m *Detail) ensureVisible() {
 		return
 	}
 	it := m.items[m.cursor]
-	if it.end-m.offset > m.height {
-		m.offset = min(it.line, it.end-m.height)
-	}
-	if it.line < m.offset {
-		m.offset = it.line
-	}
-	if it.line >= m.offset+m.height {
-		m.offset = it.line - m.height + 1
-	}
-	m.offset = max(0, min(m.offset, m.maxOffset()))
+	m.pane.Show(it.line, it.end)
 }
 
 // View renders the visible lines, exactly width×height.
@@ -719,13 +723,13 @@ func (m Detail) View() string {
 	var b strings.Builder
 	b.Grow((m.width + 16) * m.height)
 	// More below: the last line says how much, unless it belongs to the selected entry.
-	last := m.offset + m.height - 1
+	last := m.pane.Offset() + m.height - 1
 	more := last < len(m.lines)-1 && !(m.lines[last].item >= 0 && m.lines[last].item == m.cursor)
 	for i := 0; i < m.height; i++ {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		j := m.offset + i
+		j := m.pane.Offset() + i
 		if j >= len(m.lines) {
 			b.WriteString(strings.Repeat(" ", m.width))
 			continue
@@ -770,7 +774,8 @@ func (m *Detail) rebuild() {
 		text(st.Muted.Render(" No contact open."))
 		text("")
 		text(st.Muted.Render(" Select one in the list and press " + m.ctx.Keys.Open.Help().Key + "."))
-		m.offset = 0
+		m.setLines()
+		m.pane.SetOffset(0)
 		return
 	}
 	now := m.ctx.ServerNow() // ages by the server's clock, which stamped the times
@@ -981,7 +986,7 @@ func (m *Detail) rebuild() {
 	if m.cursor >= len(m.items) {
 		m.cursor = len(m.items) - 1
 	}
-	m.offset = max(0, min(m.offset, m.maxOffset()))
+	m.setLines()
 	if m.first {
 		m.ensureVisible()
 	}

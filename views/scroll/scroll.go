@@ -42,7 +42,7 @@ func (p *Pane) SetSize(w, h int) {
 	p.w, p.h = max(0, w), max(0, h)
 	p.vp.SetWidth(p.w)
 	p.vp.SetHeight(p.h)
-	p.vp.SetYOffset(p.vp.YOffset())
+	p.SetOffset(p.Offset())
 }
 
 // SetLines replaces the lines (each one line, at most w cells: the caller lays them out);
@@ -50,7 +50,7 @@ func (p *Pane) SetSize(w, h int) {
 func (p *Pane) SetLines(lines []string) {
 	p.lines = lines
 	p.vp.SetContentLines(lines)
-	p.vp.SetYOffset(p.vp.YOffset())
+	p.SetOffset(p.Offset())
 }
 
 // Lines are the pane's lines.
@@ -63,7 +63,7 @@ func (p Pane) Height() int { return p.h }
 func (p Pane) Offset() int { return p.vp.YOffset() }
 
 // SetOffset scrolls to line n, kept between the top and the last line at the bottom.
-func (p *Pane) SetOffset(n int) { p.vp.SetYOffset(n) }
+func (p *Pane) SetOffset(n int) { p.vp.SetYOffset(max(0, min(n, p.MaxOffset()))) }
 
 // MaxOffset is the offset that shows the last line at the bottom.
 func (p Pane) MaxOffset() int { return max(0, len(p.lines)-p.h) }

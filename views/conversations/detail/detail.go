@@ -20,6 +20,7 @@ import (
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
+	"github.com/parley-tui/parley/views/scroll"
 	"github.com/parley-tui/parley/writes"
 )
 
@@ -49,8 +50,7 @@ type Model struct {
 	// generation per conversation shown (loading another cancels the requests for the
 	// one left).
 	loads   common.Loader
-	lines   []string
-	offset  int
+	pane    scroll.Pane // the laid-out lines and the scroll position
 	width   int
 	height  int
 	focused bool
@@ -63,7 +63,9 @@ type Model struct {
 }
 
 // New returns an empty pane.
-func New(ctx *common.Ctx) Model { return Model{ctx: ctx, loads: common.NewLoader(ctx), partsLine: -1} }
+func New(ctx *common.Ctx) Model {
+	return Model{ctx: ctx, loads: common.NewLoader(ctx), partsLine: -1, pane: scroll.New(ctx.Styles)}
+}
 
 // Conversation is the loaded conversation, if any.
 func (m Model) Conversation() (client.Conversation, bool) {
@@ -92,7 +94,7 @@ func (m *Model) LoadAt(id int64, v client.Version, fresh bool) tea.Cmd {
 	m.id, m.version = id, v
 	m.conv = nil
 	m.err = nil
-	m.offset = 0
+	m.pane.SetOffset(0)
 	m.partsLoading, m.partsErr = false, nil
 	m.loading = false
 	if id != 0 && !fresh && m.ctx.Client != nil {
@@ -159,13 +161,7 @@ func (m *Model) PartsIfShown() tea.Cmd {
 
 // lineShown reports whether line i is on screen (the last line of a pane with more below
 // shows how many instead).
-func (m Model) lineShown(i int) bool {
-	end := min(len(m.lines), m.offset+m.height)
-	if end < len(m.lines) {
-		end-- // the "↓ N more lines" hint
-	}
-	return i >= m.offset && i < end
-}
+func (m Model) lineShown(i int) bool { return m.pane.Shown(i) }
 
 // fetch asks for conversation m.id with its parts as the answer awaited (superseding the
 // one awaited before); parts marks the request for the parts of a conversation shown.
@@ -195,6 +191,7 @@ func (m *Model) Set(c client.Conversation) {
 // SetSize sets the inner size.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
+	m.pane.SetSize(w, h)
 	m.rebuild()
 }
 
@@ -238,12 +235,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		k := m.ctx.Keys
-		if to, ok := k.Scroll(msg, m.offset, m.height-1, len(m.lines)); ok {
-			m.offset = to
-		} else if key.Matches(msg, k.Refresh) {
+		if !m.pane.Key(k, msg) && key.Matches(msg, k.Refresh) {
 			return m, m.Refresh()
 		}
-		m.offset = max(0, min(m.offset, len(m.lines)-m.height))
 		return m, m.PartsIfShown()
 	}
 	return m, nil
@@ -252,41 +246,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 // Wheel scrolls d lines (negative: up) as the keys do, focused or not, and loads the parts
 // that come into view.
 func (m *Model) Wheel(d int) tea.Cmd {
-	m.offset = max(0, min(m.offset+d, len(m.lines)-m.height))
+	m.pane.Wheel(d)
 	return m.PartsIfShown()
 }
 
-// View renders the visible lines, exactly width×height.
-func (m Model) View() string {
-	if m.width <= 0 || m.height <= 0 {
-		return ""
-	}
-	var b strings.Builder
-	end := min(len(m.lines), m.offset+m.height)
-	// More below: the last line says so (the parts come last, often below a short pane).
-	more := end < len(m.lines)
-	n := 0
-	for i := m.offset; i < end; i++ {
-		if n > 0 {
-			b.WriteString("\n")
-		}
-		if more && i == end-1 {
-			hint := fmt.Sprintf(" ↓ %d more lines", len(m.lines)-i)
-			b.WriteString(layout.Fit(m.ctx.Styles.Muted.Render(hint), m.width))
-			n++
-			continue
-		}
-		b.WriteString(m.lines[i]) // fitted by rebuild
-		n++
-	}
-	for ; n < m.height; n++ {
-		if n > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString(strings.Repeat(" ", m.width))
-	}
-	return b.String()
-}
+// View renders the visible lines, exactly width×height; with more below, the last line
+// says how many (the parts come last, often below a short pane).
+func (m Model) View() string { return m.pane.View() }
 
 // rebuild lays the conversation out at the current width.
 func (m *Model) rebuild() {
@@ -296,15 +262,15 @@ func (m *Model) rebuild() {
 	add := func(s string) { out = append(out, s) }
 	m.partsLine = -1
 	if m.id == 0 {
-		m.lines = fitAll([]string{st.Muted.Render(" No conversation selected.")}, m.width)
+		m.pane.SetLines(fitAll([]string{st.Muted.Render(" No conversation selected.")}, m.width))
 		return
 	}
 	if m.conv == nil {
 		switch {
 		case m.err != nil:
-			m.lines = fitAll(wrap(st.Error.Render(" "+writes.ErrorText(m.err)), w), m.width)
+			m.pane.SetLines(fitAll(wrap(st.Error.Render(" "+writes.ErrorText(m.err)), w), m.width))
 		default:
-			m.lines = fitAll([]string{st.Loading.Render(" Loading details…")}, m.width)
+			m.pane.SetLines(fitAll([]string{st.Loading.Render(" Loading details…")}, m.width))
 		}
 		return
 	}
@@ -434,8 +400,7 @@ func (m *Model) rebuild() {
 		field("Duration", layout.OrDash(p.Duration))
 		field("Referrer", layout.OrDash(client.Str(p.Referrer)))
 	}
-	m.lines = fitAll(out, m.width)
-	m.offset = max(0, min(m.offset, len(m.lines)-m.height))
+	m.pane.SetLines(fitAll(out, m.width))
 }
 
 func fitAll(lines []string, w int) []string {

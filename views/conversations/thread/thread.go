@@ -96,7 +96,11 @@ type pageMsg struct {
 	fetched, requests int
 }
 
-// Model is the messages pane.
+// Model is the messages pane. It keeps its own window over lines and offset rather than
+// views/scroll's: bubbles' viewport measures every line each time its content is set, and
+// the thread sets its content on every page it prepends (a 5,000-message thread is some
+// 20,000 lines), while its rebuild only renders the new page; its offset also follows the
+// gap and the anchor of a prepended page.
 type Model struct {
 	ctx     *common.Ctx
 	convID  int64
