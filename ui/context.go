@@ -61,7 +61,7 @@ type contextPicker struct {
 
 func newContextPicker(ctx *common.Ctx, title, what string) *contextPicker {
 	p := &contextPicker{ctx: ctx, title: title, what: what, loads: common.NewLoader(ctx)}
-	p.pick = picker.New(ctx, nil, picker.Options{Prompt: "filter: ", Placeholder: "a name, or an id",
+	p.pick = picker.New(ctx, nil, picker.Options{Prompt: "filter: ", Placeholder: "a name, or an id", RowsTop: picker.BoxRowsTop,
 		Typed: func(q string) (string, bool) {
 			id := jumpID(q)
 			return fmt.Sprintf("%s %d (the id typed)", what, id), id != 0

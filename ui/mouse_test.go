@@ -2,6 +2,7 @@ package ui_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -301,4 +302,35 @@ func TestContactsPreviewTheFirstContactOfANewList(t *testing.T) {
 	d.Until("the search's contacts", func() bool { return len(con.List.Rows()) > 0 && con.List.Rows()[0].ID != first.ID })
 	top := con.List.Rows()[0]
 	d.Until("the search's first contact previewed", func() bool { return con.Detail.ID() == top.ID && !con.Detail.Loading() })
+}
+
+// With the palette open, a click on a row selects it and a click on the selected row runs
+// it, as enter does; the wheel moves the cursor.
+func TestMouseInThePalette(t *testing.T) {
+	sb := testSandbox(t)
+	app := newMouseApp(t, newClient(t, sb, client.Config{}), true)
+	d := newDriver(t, app, 120, 40)
+	d.waitFor("conversations ·")
+	d.key(":")
+	d.waitFor("Command palette")
+	d.read("screen")
+	v := d.waitFor("5 of ")
+	x, y, ok := cellOf(v, "› ")
+	if !ok {
+		t.Fatalf("no selected row:\n%s", v)
+	}
+	d.read(sgrWheel(false, x, y))
+	if _, y2, _ := cellOf(d.view(), "› "); y2 != y+1 {
+		t.Fatalf("a wheel step down: the selected row is on line %d, want %d:\n%s", y2, y+1, d.view())
+	}
+	d.read(sgrClick(x+4, y+2))
+	if _, y3, _ := cellOf(d.view(), "› "); y3 != y+2 {
+		t.Fatalf("a click on a row: the selected row is on line %d, want %d:\n%s", y3, y+2, d.view())
+	}
+	row := strings.Fields(strings.Split(ansi.Strip(d.view()), "\n")[y+2])
+	d.read(sgrClick(x+4, y+2))
+	d.Until("the palette closed", func() bool { return !strings.Contains(d.view(), "Command palette") })
+	if got := app.ScreenName(); !slices.Contains(row, "›") || !slices.Contains(row, got) {
+		t.Fatalf("the second click on %q shows %s", row, got)
+	}
 }

@@ -72,7 +72,7 @@ func newPalette(ctx *common.Ctx, where string, items []paletteItem) *palette {
 	}
 	p := &palette{ctx: ctx, where: where, items: items}
 	p.pick = picker.New(ctx, texts, picker.Options{Prompt: ": ", Placeholder: "type to filter; a number opens that conversation",
-		CharLimit: 256, Typed: func(q string) (string, bool) {
+		CharLimit: 256, RowsTop: picker.BoxRowsTop, Typed: func(q string) (string, bool) {
 			id := jumpID(q)
 			return fmt.Sprintf("open conversation %d", id), id != 0
 		}})

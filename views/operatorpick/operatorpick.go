@@ -87,7 +87,8 @@ func New(ctx *common.Ctx, title, note string, items []Item, onPick func(Item) te
 		texts[i] = it.label()
 	}
 	m := &Model{ctx: ctx, title: title, note: note, items: items, onPick: onPick}
-	m.pick = picker.New(ctx, texts, picker.Options{Prompt: "filter: ", Placeholder: "a name, a role, a state or an id"})
+	m.pick = picker.New(ctx, texts, picker.Options{Prompt: "filter: ", Placeholder: "a name, a role, a state or an id",
+		RowsTop: picker.BoxRowsTop})
 	return m
 }
 

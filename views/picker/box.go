@@ -26,6 +26,10 @@ type Box struct {
 	Footer string   // the last line, styled by the caller
 }
 
+// BoxRowsTop is the line of a Box with a rule where its rows start: under the top border,
+// the field and the rule (Options.RowsTop).
+const BoxRowsTop = 3
+
 // BoxChrome is the lines of a box around its body, without notes: the border (2), the
 // field, the rule and the footer.
 const BoxChrome = 5

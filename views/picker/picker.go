@@ -12,7 +12,9 @@
 // next and previous row, enter (Open) to choose, esc (Back) to clear the filter and, with
 // no filter, to close. An action bound only to keys that type text keeps them (a user who
 // binds down to v alone moves with v). Keys read together ("jj" in one read) are typed
-// together, exactly as pressed apart. The mouse wheel moves the cursor.
+// together, exactly as pressed apart. The mouse wheel moves the cursor; in a picker whose
+// rows are one line each (Options.RowsTop), a click selects a row and a click on the
+// selected row chooses it.
 package picker
 
 import (
@@ -43,6 +45,9 @@ type Options struct {
 	// Group, when set with Best, keeps the matches of one group together: the groups in the
 	// order of their best match, each group's best first (the metrics under their themes).
 	Group func(item int) string
+	// RowsTop is the line of the picker's view where its rows start, one line a row, for
+	// the mouse (BoxRowsTop in a Box with a rule); 0: the rows take no clicks.
+	RowsTop int
 }
 
 // Event is what a key or a message did to the picker.
@@ -271,6 +276,17 @@ func (m *Model) Update(msg tea.Msg) (Event, tea.Cmd) {
 	case tea.PasteMsg:
 		msg.Content = sanitize.Line(msg.Content)
 		return m.edit(msg)
+	case tea.MouseClickMsg:
+		from, to := m.Window()
+		i := from + msg.Mouse().Y - m.opts.RowsTop
+		if m.opts.RowsTop <= 0 || msg.Mouse().Y < m.opts.RowsTop || i >= to {
+			return None, nil
+		}
+		if i == m.win.Cursor {
+			return Chosen, nil
+		}
+		m.MoveTo(i)
+		return Moved, nil
 	case tea.MouseWheelMsg:
 		switch msg.Button {
 		case tea.MouseWheelDown:

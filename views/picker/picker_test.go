@@ -265,3 +265,24 @@ func TestClearingKeepsTheItem(t *testing.T) {
 		t.Fatalf("cleared: item %d, query %q; want Jana Kowalski still", sel.Item, m.Query())
 	}
 }
+
+// In a picker whose rows take clicks, a click selects a row and a click on the selected
+// row chooses it; a click above the rows or below the last does nothing.
+func TestClicks(t *testing.T) {
+	m := newPicker(t, viewtest.Ctx(nil), names, picker.Options{RowsTop: picker.BoxRowsTop})
+	click := func(y int) picker.Event {
+		ev, _ := m.Update(tea.MouseClickMsg{X: 5, Y: y, Button: tea.MouseLeft})
+		return ev
+	}
+	if ev := click(picker.BoxRowsTop + 2); ev != picker.Moved || m.Cursor() != 2 {
+		t.Fatalf("a click on the third row: event %d, cursor %d", ev, m.Cursor())
+	}
+	if ev := click(picker.BoxRowsTop + 2); ev != picker.Chosen {
+		t.Fatalf("a click on the selected row: event %d", ev)
+	}
+	for _, y := range []int{0, picker.BoxRowsTop - 1, picker.BoxRowsTop + 3} {
+		if ev := click(y); ev != picker.None || m.Cursor() != 2 {
+			t.Fatalf("a click on line %d: event %d, cursor %d", y, ev, m.Cursor())
+		}
+	}
+}
