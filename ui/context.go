@@ -106,13 +106,9 @@ func (p *contextPicker) SetSize(w, h int) {
 
 func (p *contextPicker) inner() int { return max(10, picker.BoxWidth(p.width)-4) }
 
-// rows is how many rows the list shows: all of them when they fit.
+// rows is how many rows the list shows: all of them (the typed id's too) when they fit.
 func (p *contextPicker) rows() int {
-	room := 12
-	if p.height > 0 {
-		room = p.height - picker.BoxChrome - len(picker.NoteLines(p.notes(), p.inner())) - 1
-	}
-	return max(3, min(room, len(p.items)+1))
+	return picker.FitRows(p.height, p.inner(), p.notes(), len(p.items)+1)
 }
 
 // notes are the lines under the list: what is loading, and what choosing means.
@@ -134,48 +130,22 @@ func (p *contextPicker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 		}
 		return p, nil
 	}
-	ev, cmd := p.pick.Update(msg)
-	switch ev {
-	case picker.Closed:
-		return p, p.ctx.CloseModal(p)
-	case picker.Chosen:
-		return p, p.choice()
-	}
-	return p, cmd
+	return p, p.pick.Handle(msg, func() tea.Cmd { return p.ctx.CloseModal(p) }, p.choice)
 }
 
-// choice closes the picker and switches to the row under the cursor: an item, or the id
-// typed.
-func (p *contextPicker) choice() tea.Cmd {
-	mt, ok := p.pick.Selected()
-	if !ok {
-		return nil
-	}
+// choice closes the picker and switches to the chosen row: an item, or the id typed.
+func (p *contextPicker) choice(mt picker.Match) tea.Cmd {
 	var out contextPickedMsg
 	if mt.Item == picker.Typed {
 		out = p.choose(jumpID(p.pick.Query()))
 	} else {
-		it := p.items[mt.Item]
-		out = contextPickedMsg{org: it.org, op: it.op}
+		out = contextPickedMsg{org: p.items[mt.Item].org, op: p.items[mt.Item].op}
 	}
-	p.ctx.CloseModal(p)
-	return func() tea.Msg { return out }
+	return tea.Sequence(p.ctx.CloseModal(p), func() tea.Msg { return out })
 }
 
 func (p *contextPicker) View() string {
-	st := p.ctx.Styles
-	inner := p.inner()
-	shown := p.pick.Shown()
-	var rows []string
-	from, to := p.pick.Window()
-	for i := from; i < to; i++ {
-		rows = append(rows, picker.Line(st, p.pick.Text(shown[i]), shown[i].Runes, i == p.pick.Cursor(), inner))
-	}
-	if len(shown) == 0 {
-		rows = append(rows, picker.Nothing(st, p.pick.Query(), inner))
-	}
-	return picker.Box{Title: p.title, Field: p.pick.Field(), Rule: true, Rows: rows, Height: p.rows(), Notes: p.notes(),
-		Footer: st.Muted.Render(p.pick.Count() + " · " + p.pick.Keys("choose", "cancel"))}.Render(st, inner)
+	return p.pick.Dialog(p.ctx.Styles, picker.Box{Title: p.title, Height: p.rows(), Notes: p.notes()}, p.inner(), nil, "choose", "cancel")
 }
 
 // orgPicker is the ctrl+o modal. The API has no organizations endpoint: the Analytics API,

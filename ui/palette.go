@@ -92,25 +92,13 @@ func (p *palette) SetSize(w, h int) {
 func (p *palette) ShortHelp() []key.Binding { return p.pick.ShortHelp("run", "close") }
 
 func (p *palette) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
-	ev, cmd := p.pick.Update(msg)
-	switch ev {
-	case picker.Closed:
-		return p, p.ctx.CloseModal(p)
-	case picker.Chosen:
-		return p, p.run()
-	}
-	return p, cmd
+	return p, p.pick.Handle(msg, func() tea.Cmd { return p.ctx.CloseModal(p) }, p.run)
 }
 
 // run closes the palette and sends the chosen row's message.
-func (p *palette) run() tea.Cmd {
-	mt, ok := p.pick.Selected()
-	if !ok {
-		return nil
-	}
+func (p *palette) run(mt picker.Match) tea.Cmd {
 	msg := p.item(mt).msg
-	p.ctx.CloseModal(p)
-	return func() tea.Msg { return msg }
+	return tea.Sequence(p.ctx.CloseModal(p), func() tea.Msg { return msg })
 }
 
 // item is the row of a match: an item, or the conversation the query names.
@@ -163,24 +151,15 @@ func (p *palette) rows() int {
 func (p *palette) View() string {
 	st := p.ctx.Styles
 	inner := p.innerW()
-	shown := p.pick.Shown()
 	keyW, kindW := 0, 0
-	for _, mt := range shown {
+	for _, mt := range p.pick.Shown() {
 		it := p.item(mt)
 		keyW = max(keyW, ansi.StringWidth(it.keys))
 		kindW = max(kindW, ansi.StringWidth(it.kind))
 	}
 	keyW, kindW = min(keyW, 14), min(kindW, 16)
-	var rows []string
-	from, to := p.pick.Window()
-	for i := from; i < to; i++ {
-		rows = append(rows, p.row(shown[i], i == p.pick.Cursor(), inner, kindW, keyW))
-	}
-	if len(shown) == 0 {
-		rows = append(rows, picker.Nothing(st, p.pick.Query(), inner))
-	}
-	return picker.Box{Title: "Command palette: " + p.where, Field: p.pick.Field(), Rule: true, Rows: rows, Height: p.rows(),
-		Footer: st.Muted.Render(p.pick.Count() + " · " + p.pick.Keys("run", "close"))}.Render(st, inner)
+	row := func(mt picker.Match, selected bool, w int) string { return p.row(mt, selected, w, kindW, keyW) }
+	return p.pick.Dialog(st, picker.Box{Title: "Command palette: " + p.where, Height: p.rows()}, inner, row, "run", "close")
 }
 
 // row draws one row: the marker and title (and hint) on the left, its kind and key on the

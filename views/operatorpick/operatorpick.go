@@ -109,11 +109,7 @@ func (m *Model) inner() int { return max(10, picker.BoxWidth(m.width)-4) }
 
 // rows is how many operators the list shows: all of them when they fit.
 func (m *Model) rows() int {
-	room := 12
-	if m.height > 0 {
-		room = m.height - picker.BoxChrome - len(picker.NoteLines([]string{m.note}, m.inner())) - 1
-	}
-	return max(3, min(room, len(m.items)))
+	return picker.FitRows(m.height, m.inner(), []string{m.note}, len(m.items))
 }
 
 // Shown lists the operators the filter lets through, in order.
@@ -133,34 +129,17 @@ func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	if m.done {
 		return m, nil
 	}
-	ev, cmd := m.pick.Update(msg)
-	switch ev {
-	case picker.Closed:
+	return m, m.pick.Handle(msg, func() tea.Cmd {
 		m.done = true
-		return m, m.ctx.CloseModal(m)
-	case picker.Chosen:
-		mt, _ := m.pick.Selected()
-		it := m.items[mt.Item]
+		return m.ctx.CloseModal(m)
+	}, func(mt picker.Match) tea.Cmd {
 		m.done = true
-		return m, tea.Sequence(m.ctx.CloseModal(m), m.onPick(it))
-	}
-	return m, cmd
+		return tea.Sequence(m.ctx.CloseModal(m), m.onPick(m.items[mt.Item]))
+	})
 }
 
 // View renders the box: the filter, a window of the list around the cursor, the note and
 // the keys.
 func (m *Model) View() string {
-	st := m.ctx.Styles
-	inner := m.inner()
-	shown := m.pick.Shown()
-	var rows []string
-	from, to := m.pick.Window()
-	for i := from; i < to; i++ {
-		rows = append(rows, picker.Line(st, m.pick.Text(shown[i]), shown[i].Runes, i == m.pick.Cursor(), inner))
-	}
-	if len(shown) == 0 {
-		rows = append(rows, picker.Nothing(st, m.pick.Query(), inner))
-	}
-	return picker.Box{Title: m.title, Field: m.pick.Field(), Rule: true, Rows: rows, Height: m.rows(), Notes: []string{m.note},
-		Footer: st.Muted.Render(m.pick.Count() + " · " + m.pick.Keys("choose", "cancel"))}.Render(st, inner)
+	return m.pick.Dialog(m.ctx.Styles, picker.Box{Title: m.title, Height: m.rows(), Notes: []string{m.note}}, m.inner(), nil, "choose", "cancel")
 }

@@ -149,3 +149,34 @@ func (m Model) Count() string {
 	}
 	return fmt.Sprintf("%d of %d", len(m.shown), all)
 }
+
+// FitRows is how many rows a picker's box shows on a terminal height lines high (0: not
+// known): all of its items when they fit, with its notes wrapped to inner cells under
+// them, and never fewer than 3.
+func FitRows(height, inner int, notes []string, items int) int {
+	room := 12
+	if height > 0 {
+		room = height - BoxChrome - len(NoteLines(notes, inner)) - 1
+	}
+	return max(3, min(room, items))
+}
+
+// Dialog draws the picker in b (the caller gives its Title, Height and Notes): the field,
+// a rule, the rows in view (row draws one; nil draws the match's text with Line), "Nothing
+// matches" when nothing does, and the footer with the count and the keys, choose and close
+// naming what enter and esc do.
+func (m Model) Dialog(st *theme.Styles, b Box, inner int, row func(mt Match, selected bool, w int) string, choose, close string) string {
+	if row == nil {
+		row = func(mt Match, selected bool, w int) string { return Line(st, m.Text(mt), mt.Runes, selected, w) }
+	}
+	from, to := m.Window()
+	for i := from; i < to; i++ {
+		b.Rows = append(b.Rows, row(m.shown[i], i == m.Cursor(), inner))
+	}
+	if len(m.shown) == 0 {
+		b.Rows = append(b.Rows, Nothing(st, m.Query(), inner))
+	}
+	b.Field, b.Rule = m.Field(), true
+	b.Footer = st.Muted.Render(m.Count() + " · " + m.Keys(choose, close))
+	return b.Render(st, inner)
+}

@@ -301,6 +301,20 @@ func (m *Model) Update(msg tea.Msg) (Event, tea.Cmd) {
 	return None, nil
 }
 
+// Handle is Update for a picker modal: it closes on Closed (close), chooses the match under
+// the cursor on Chosen (choose), and otherwise returns the field's command.
+func (m *Model) Handle(msg tea.Msg, close func() tea.Cmd, choose func(Match) tea.Cmd) tea.Cmd {
+	ev, cmd := m.Update(msg)
+	switch ev {
+	case Closed:
+		return close()
+	case Chosen:
+		mt, _ := m.Selected()
+		return choose(mt)
+	}
+	return cmd
+}
+
 // edit hands msg to the field and filters again when the query changed.
 func (m *Model) edit(msg tea.Msg) (Event, tea.Cmd) {
 	before := m.input.Value()
