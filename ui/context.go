@@ -42,14 +42,13 @@ type pickItem struct {
 // contextPicker is the ctrl+o / ctrl+p modal: the picker (views/picker) over the
 // organizations or operators to choose from; a typed id offers itself first.
 type contextPicker struct {
-	ctx     *common.Ctx
-	title   string
-	note    string
-	what    string // what a typed id names ("organization", "operator")
-	items   []pickItem
-	pick    picker.Model
-	width   int
-	height  int
+	ctx   *common.Ctx
+	title string
+	note  string
+	what  string // what a typed id names ("organization", "operator")
+	items []pickItem
+	pick  picker.Model
+	picker.Room
 	loading bool
 	// loads stamps the picker's request (the organization picker's probe).
 	loads common.Loader
@@ -95,20 +94,15 @@ func (p *contextPicker) setItems(items []pickItem) {
 	}
 }
 
-func (p *contextPicker) Init() tea.Cmd { return nil }
-func (p *contextPicker) Inline() bool  { return false }
-
 func (p *contextPicker) SetSize(w, h int) {
-	p.width, p.height = w, h
-	p.pick.SetWidth(p.inner())
+	p.Room = picker.Room{Width: w, Height: h}
+	p.pick.SetWidth(p.Inner())
 	p.pick.SetRows(p.rows())
 }
 
-func (p *contextPicker) inner() int { return max(10, picker.BoxWidth(p.width)-4) }
-
 // rows is how many rows the list shows: all of them (the typed id's too) when they fit.
 func (p *contextPicker) rows() int {
-	return picker.FitRows(p.height, p.inner(), p.notes(), len(p.items)+1)
+	return picker.FitRows(p.Height, p.Inner(), p.notes(), len(p.items)+1)
 }
 
 // notes are the lines under the list: what is loading, and what choosing means.
@@ -145,7 +139,7 @@ func (p *contextPicker) choice(mt picker.Match) tea.Cmd {
 }
 
 func (p *contextPicker) View() string {
-	return p.pick.Dialog(p.ctx.Styles, picker.Box{Title: p.title, Height: p.rows(), Notes: p.notes()}, p.inner(), nil, "choose", "cancel")
+	return p.pick.Dialog(p.ctx.Styles, picker.Box{Title: p.title, Height: p.rows(), Notes: p.notes()}, p.Inner(), nil, "choose", "cancel")
 }
 
 // orgPicker is the ctrl+o modal. The API has no organizations endpoint: the Analytics API,

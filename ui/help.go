@@ -25,15 +25,14 @@ import (
 // key to key, enter runs the key under the cursor as the palette does (it closes help and
 // presses that key), esc clears the filter, then closes; the help key closes it too.
 type helpModal struct {
-	ctx    *common.Ctx
-	title  string
-	groups [][]key.Binding // every binding help lists
-	flat   []key.Binding   // the same, one after the other: the picker's items
-	group  []int           // the group of every binding of flat
-	pick   picker.Model
-	pane   scroll.Pane // the body
-	width  int         // the room for the box, border included
-	height int
+	ctx         *common.Ctx
+	title       string
+	groups      [][]key.Binding // every binding help lists
+	flat        []key.Binding   // the same, one after the other: the picker's items
+	group       []int           // the group of every binding of flat
+	pick        picker.Model
+	pane        scroll.Pane // the body
+	picker.Room             // the room for the box, border included
 
 	// shown are the groups' bindings the filter keeps, in order, and marks the runes of
 	// each that the query matched ("key desc"), in the same order.
@@ -101,9 +100,6 @@ func (h *helpModal) selected() (key.Binding, bool) {
 	return h.flat[mt.Item], true
 }
 
-func (h *helpModal) Init() tea.Cmd { return nil }
-func (h *helpModal) Inline() bool  { return false }
-
 // ShortHelp lists the keys that move, run and close help (esc clears a filter first).
 func (h *helpModal) ShortHelp() []key.Binding {
 	k := h.ctx.Keys
@@ -117,7 +113,7 @@ func (h *helpModal) ShortHelp() []key.Binding {
 }
 
 func (h *helpModal) SetSize(w, hh int) {
-	h.width, h.height = w, hh
+	h.Room = picker.Room{Width: w, Height: hh}
 	h.pick.SetWidth(h.innerW())
 	h.pick.SetRows(max(1, h.bodyH()-1))
 	h.body()
@@ -128,10 +124,10 @@ func (h *helpModal) SetSize(w, hh int) {
 const helpChromeLines = 4
 
 // innerW is the text width inside the border and padding.
-func (h *helpModal) innerW() int { return max(10, h.width-4) }
+func (h *helpModal) innerW() int { return max(10, h.Width-4) }
 
 // bodyH is the lines the body may use.
-func (h *helpModal) bodyH() int { return max(1, h.height-helpChromeLines) }
+func (h *helpModal) bodyH() int { return max(1, h.Height-helpChromeLines) }
 
 func (h *helpModal) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	if km, ok := msg.(tea.KeyPressMsg); ok && h.pick.Acts(km, h.ctx.Keys.Help) {

@@ -57,12 +57,11 @@ const paletteMaxRows = 30
 // palette is the command palette (`:`, ctrl+k): the picker (views/picker) over everything
 // that can be done where the user is, each with its key; enter runs the row.
 type palette struct {
-	ctx    *common.Ctx
-	where  string
-	items  []paletteItem
-	pick   picker.Model
-	width  int
-	height int
+	ctx   *common.Ctx
+	where string
+	items []paletteItem
+	pick  picker.Model
+	picker.Room
 }
 
 func newPalette(ctx *common.Ctx, where string, items []paletteItem) *palette {
@@ -79,12 +78,9 @@ func newPalette(ctx *common.Ctx, where string, items []paletteItem) *palette {
 	return p
 }
 
-func (p *palette) Init() tea.Cmd { return nil }
-func (p *palette) Inline() bool  { return false }
-
 func (p *palette) SetSize(w, h int) {
-	p.width, p.height = w, h
-	p.pick.SetWidth(p.innerW())
+	p.Room = picker.Room{Width: w, Height: h}
+	p.pick.SetWidth(p.Inner())
 	p.pick.SetRows(p.rows())
 }
 
@@ -135,22 +131,17 @@ func digits(rs []rune) bool {
 	return len(rs) > 0
 }
 
-// boxW is the palette's width, border included.
-func (p *palette) boxW() int { return picker.BoxWidth(p.width) }
-
-func (p *palette) innerW() int { return max(10, p.boxW()-4) }
-
 // rows is the number of rows shown at once.
 func (p *palette) rows() int {
-	if p.height <= 0 {
+	if p.Height <= 0 {
 		return 10
 	}
-	return max(1, min(paletteMaxRows, p.height-picker.BoxChrome))
+	return max(1, min(paletteMaxRows, p.Height-picker.BoxChrome))
 }
 
 func (p *palette) View() string {
 	st := p.ctx.Styles
-	inner := p.innerW()
+	inner := p.Inner()
 	keyW, kindW := 0, 0
 	for _, mt := range p.pick.Shown() {
 		it := p.item(mt)

@@ -23,12 +23,11 @@ import (
 // arrows move, tab/shift+tab jump to the next/previous theme, enter picks, esc clears the
 // filter, then cancels.
 type metricPicker struct {
-	ctx    *common.Ctx
-	all    []client.MetricInfo // every metric, theme by theme
-	pick   picker.Model
-	body   scroll.Pane
-	width  int
-	height int
+	ctx  *common.Ctx
+	all  []client.MetricInfo // every metric, theme by theme
+	pick picker.Model
+	body scroll.Pane
+	picker.Room
 	// top is the first line of every row of the matches in the body, its theme's header
 	// when it is the theme's first.
 	top []int
@@ -57,15 +56,9 @@ func newMetricPicker(ctx *common.Ctx, current client.Metric) *metricPicker {
 	return p
 }
 
-// Init does nothing.
-func (p *metricPicker) Init() tea.Cmd { return nil }
-
-// Inline is false: the picker is a centered box.
-func (p *metricPicker) Inline() bool { return false }
-
 // SetSize gives the area the picker may use.
 func (p *metricPicker) SetSize(w, h int) {
-	p.width, p.height = w, h
+	p.Room = picker.Room{Width: w, Height: h}
 	p.pick.SetWidth(p.innerWidth())
 	p.pick.SetRows(max(1, p.bodyHeight()/3)) // a page: about a third of the lines
 	p.body.SetSize(p.innerWidth(), p.bodyHeight())
@@ -152,12 +145,12 @@ func (p *metricPicker) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	return p, cmd
 }
 
-func (p *metricPicker) boxWidth() int { return max(40, min(100, p.width-2)) }
+func (p *metricPicker) boxWidth() int { return max(40, min(100, p.Width-2)) }
 
 func (p *metricPicker) innerWidth() int { return p.boxWidth() - 4 }
 
 // bodyHeight is the lines of the list inside the box.
-func (p *metricPicker) bodyHeight() int { return max(4, min(40, p.height-2)-6) }
+func (p *metricPicker) bodyHeight() int { return max(4, min(40, p.Height-2)-6) }
 
 // draw lays the matches' lines out at the box's width into the body, the position kept: a
 // theme's header (a blank line above it but the first) before each run of its metrics,

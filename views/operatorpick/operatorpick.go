@@ -68,13 +68,12 @@ func (it Item) label() string {
 
 // Model is the picker.
 type Model struct {
-	ctx    *common.Ctx
-	title  string
-	note   string
-	items  []Item
-	pick   picker.Model
-	width  int
-	height int
+	ctx   *common.Ctx
+	title string
+	note  string
+	items []Item
+	pick  picker.Model
+	picker.Room
 	done   bool
 	onPick func(Item) tea.Cmd
 }
@@ -92,24 +91,16 @@ func New(ctx *common.Ctx, title, note string, items []Item, onPick func(Item) te
 	return m
 }
 
-// Init does nothing.
-func (m *Model) Init() tea.Cmd { return nil }
-
-// Inline is false: the picker is a centered box.
-func (m *Model) Inline() bool { return false }
-
 // SetSize gives the area the modal may use.
 func (m *Model) SetSize(w, h int) {
-	m.width, m.height = w, h
-	m.pick.SetWidth(m.inner())
+	m.Room = picker.Room{Width: w, Height: h}
+	m.pick.SetWidth(m.Inner())
 	m.pick.SetRows(m.rows())
 }
 
-func (m *Model) inner() int { return max(10, picker.BoxWidth(m.width)-4) }
-
 // rows is how many operators the list shows: all of them when they fit.
 func (m *Model) rows() int {
-	return picker.FitRows(m.height, m.inner(), []string{m.note}, len(m.items))
+	return picker.FitRows(m.Height, m.Inner(), []string{m.note}, len(m.items))
 }
 
 // Shown lists the operators the filter lets through, in order.
@@ -141,5 +132,5 @@ func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 // View renders the box: the filter, a window of the list around the cursor, the note and
 // the keys.
 func (m *Model) View() string {
-	return m.pick.Dialog(m.ctx.Styles, picker.Box{Title: m.title, Height: m.rows(), Notes: []string{m.note}}, m.inner(), nil, "choose", "cancel")
+	return m.pick.Dialog(m.ctx.Styles, picker.Box{Title: m.title, Height: m.rows(), Notes: []string{m.note}}, m.Inner(), nil, "choose", "cancel")
 }

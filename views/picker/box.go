@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/keymap"
@@ -180,3 +181,17 @@ func (m Model) Dialog(st *theme.Styles, b Box, inner int, row func(mt Match, sel
 	b.Footer = st.Muted.Render(m.Count() + " · " + m.Keys(choose, close))
 	return b.Render(st, inner)
 }
+
+// Room is the room a picker modal is given (SetSize), and what every picker modal has the
+// same of common.Modal: it is a centered box (Inline), and it starts nothing (Init). A
+// modal embeds it.
+type Room struct{ Width, Height int }
+
+// Init starts nothing.
+func (Room) Init() tea.Cmd { return nil }
+
+// Inline is false: a picker is a centered box.
+func (Room) Inline() bool { return false }
+
+// Inner is the text width of a Box in the room.
+func (r Room) Inner() int { return max(10, BoxWidth(r.Width)-4) }

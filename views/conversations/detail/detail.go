@@ -51,8 +51,7 @@ type Model struct {
 	// one left).
 	loads   common.Loader
 	pane    scroll.Pane // the laid-out lines and the scroll position
-	width   int
-	height  int
+	width   int         // the pane holds the height
 	focused bool
 
 	// The parts: partsLine is the line of their section's title while they are not
@@ -190,7 +189,7 @@ func (m *Model) Set(c client.Conversation) {
 
 // SetSize sets the inner size.
 func (m *Model) SetSize(w, h int) {
-	m.width, m.height = w, h
+	m.width = w
 	m.pane.SetSize(w, h)
 	m.rebuild()
 }
