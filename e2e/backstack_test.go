@@ -59,7 +59,7 @@ func TestLookupOpensTheNewestConversationAndEscReturns(t *testing.T) {
 
 	before := len(sb.Requests(t))
 	tui.Keys("Escape")
-	s = tui.WaitUntil(func(s string) bool {
+	tui.WaitUntil(func(s string) bool {
 		return contactOpenOn(s) && strings.Contains(s, name) && !strings.Contains(s, "esc: back")
 	}, 10*time.Second, "the contact's detail again")
 	if n := len(sb.Requests(t)) - before; n != 0 {

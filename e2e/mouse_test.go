@@ -86,7 +86,7 @@ func TestMouseClicksAndWheel(t *testing.T) {
 
 	x, y = cellOn(t, s, "1 Conversations")
 	tui.Type(sgrPress(x+2, y))
-	s = waitList(t, tui)
+	waitList(t, tui)
 	search(t, tui, "Start of the long thread")
 	s = tui.Screen()
 	_, header = cellOn(t, s, "search:")
