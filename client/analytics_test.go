@@ -366,9 +366,10 @@ func TestAnalyticsLimiter(t *testing.T) {
 	if len(ev.all()) != 0 || len(w.all()) != 0 {
 		t.Fatalf("the first 10 requests waited: %v", ev.all())
 	}
-	// Now at +10s: the oldest request leaves the window at +60s.
-	if d := c.AnalyticsDelay(MetricConversationRating); d != 50*time.Second {
-		t.Errorf("AnalyticsDelay = %v, want 50s", d)
+	// Now at +10s: the oldest request leaves the window at +60s and the margin.
+	wait := 50*time.Second + AnalyticsMargin
+	if d := c.AnalyticsDelay(MetricConversationRating); d != wait {
+		t.Errorf("AnalyticsDelay = %v, want %v", d, wait)
 	}
 	if f := c.AnalyticsFree(MetricConversationRating); f != 0 {
 		t.Errorf("AnalyticsFree = %d, want 0", f)
@@ -390,22 +391,57 @@ func TestAnalyticsLimiter(t *testing.T) {
 		t.Fatalf("events %+v, want one EventQueued", evs)
 	}
 	e := evs[0]
-	if e.Kind != EventQueued || e.Delay != 50*time.Second || e.Family != "analytics:um_conversation_rating" || e.Method != "GET" || e.Status != 0 {
+	if e.Kind != EventQueued || e.Delay != wait || e.Family != "analytics:um_conversation_rating" || e.Method != "GET" || e.Status != 0 {
 		t.Errorf("event %+v", e)
 	}
-	if got := w.all(); !reflect.DeepEqual(got, []time.Duration{50 * time.Second}) {
-		t.Errorf("waits %v, want [50s]", got)
+	if got := w.all(); !reflect.DeepEqual(got, []time.Duration{wait}) {
+		t.Errorf("waits %v, want [%v]", got, wait)
 	}
 	if rec.count() != before+1 {
 		t.Errorf("%d requests for the 11th call", rec.count()-before)
 	}
-	// At +60s the window holds +1s…+9s and +60s: the 12th waits for +61s.
+	// At +61s the window holds +1s…+9s and +61s: the 12th waits for +62s.
 	get(c, MetricConversationRating)
 	if got := w.all(); len(got) != 2 || got[1] != time.Second {
 		t.Errorf("waits %v, want a second one of 1s", got)
 	}
 	if u := c.Usage("analytics:um_conversation_rating"); u != 12 {
 		t.Errorf("usage %d, want 12", u)
+	}
+}
+
+// The API starts a request's minute when it handles it, somewhere between the send and the
+// answer: the limiter counts from the answer, and a request in flight holds its place until
+// it ends.
+func TestAnalyticsLimiterCountsFromTheAnswer(t *testing.T) {
+	clock := newFakeClock(time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC))
+	var c *Client
+	inFlight := -1
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		clock.Advance(3 * time.Second) // a slow answer
+		if n == 0 {
+			// While the first request is in flight its place is taken for a minute from now
+			// at least.
+			inFlight = c.AnalyticsFree(MetricConversationRating)
+		}
+		writeJSON(w, 200, `{"results": []}`)
+	})
+	c, w := newTestClient(t, rec.base(), func(cfg *Config) {
+		cfg.AnalyticsPerMinute = 2
+		cfg.Now = clock.Now
+	})
+	w.advance = clock.Advance
+	for range 3 {
+		if _, err := c.Analytics(bg(), AnalyticsQuery{Metric: MetricConversationRating}); err != nil {
+			t.Fatal(mustFail(t, err))
+		}
+	}
+	if inFlight != 1 {
+		t.Errorf("free while the first is in flight: %d, want 1", inFlight)
+	}
+	// Sent at 0s and 3s, answered at 3s and 6s: the third waits from 6s to 3s + 61s.
+	if got, want := w.all(), []time.Duration{time.Minute + AnalyticsMargin - 3*time.Second}; !reflect.DeepEqual(got, want) {
+		t.Errorf("waits %v, want %v", got, want)
 	}
 }
 
@@ -446,12 +482,12 @@ func TestAnalyticsLimiterFollowsTheAnsweringOrganization(t *testing.T) {
 	if len(w.all()) != 0 {
 		t.Fatalf("waited %v within the limit", w.all())
 	}
-	if d := noHeader.AnalyticsDelay(MetricConversationRating); d != time.Minute {
-		t.Errorf("no header: delay %v, want 1m", d)
+	if d := noHeader.AnalyticsDelay(MetricConversationRating); d != time.Minute+AnalyticsMargin {
+		t.Errorf("no header: delay %v, want a minute and the margin", d)
 	}
 	get(noHeader) // the 11th for organization 7
-	if got := w.all(); !reflect.DeepEqual(got, []time.Duration{time.Minute}) {
-		t.Errorf("waits %v, want [1m]", got)
+	if got := w.all(); !reflect.DeepEqual(got, []time.Duration{time.Minute + AnalyticsMargin}) {
+		t.Errorf("waits %v, want [a minute and the margin]", got)
 	}
 	if f := org9.AnalyticsFree(MetricConversationRating); f != 10 {
 		t.Errorf("organization 9 has %d free, want 10", f)
@@ -486,8 +522,8 @@ func TestAnalyticsLimiterAcrossWindowsAndCancel(t *testing.T) {
 	if _, err := c.Analytics(bg(), q); err != nil {
 		t.Fatal(err)
 	}
-	if rec.count() != 3 || !reflect.DeepEqual(w.all(), []time.Duration{time.Minute}) {
-		t.Errorf("%d requests, waits %v; want 3 and [1m]", rec.count(), w.all())
+	if rec.count() != 3 || !reflect.DeepEqual(w.all(), []time.Duration{time.Minute + AnalyticsMargin}) {
+		t.Errorf("%d requests, waits %v; want 3 and [a minute and the margin]", rec.count(), w.all())
 	}
 
 	// Cancelling while queued sends nothing more. One more request fills the window again.

@@ -8,7 +8,9 @@
 // the current UTC day as the API counts them: attempts it answered apart from those it
 // refused with 429 and those that never reached it (Counters, Tally), in the persistent
 // ledger when Config.Store is set. Analytics requests pass through a limiter that keeps
-// each metric of each organization under 10 requests per minute.
+// each metric of each organization under 10 requests per minute, each request's minute
+// counted from its answer and lengthened by AnalyticsMargin (the API counts it from when
+// it handled the request, a moment the client does not see).
 //
 // Answers are checked before they are believed. Every endpoint declares what its success
 // answer must be (an envelope with `results`, a resource with an id, any JSON object where
@@ -109,6 +111,10 @@ type Config struct {
 	// ServerReached correct it by what the answers tell of the server's clock. nil means
 	// time.Now.
 	Now func() time.Time
+	// Sleep waits d, or until ctx is done (then returning its error): before a retry and
+	// while the analytics limiter holds a request. nil means a timer. A client run on a
+	// settable clock (Now) passes one that moves that clock.
+	Sleep func(ctx context.Context, d time.Duration) error
 	// CacheTTL, when positive, turns the client's memory on: conversations, their messages
 	// and parts are held decoded with the version they were fetched at and answered from
 	// memory while the conversation's version stays the same (LatestMessages,
@@ -305,12 +311,15 @@ func New(cfg Config) (*Client, error) {
 	if c.now == nil {
 		c.now = time.Now
 	}
+	if cfg.Sleep != nil {
+		c.sleep = cfg.Sleep
+	}
 	perMinute := cfg.AnalyticsPerMinute
 	if perMinute <= 0 {
 		perMinute = 10
 	}
 	c.counters = newCounters(c.now, cfg.Store)
-	c.limiter = newLimiter(perMinute, time.Minute, c.now)
+	c.limiter = newLimiter(perMinute, time.Minute+AnalyticsMargin, c.now)
 	// The API limits analytics per organization it answers for, which Counters learns.
 	c.limiter.answering = c.counters.Effective
 	if cfg.CacheTTL > 0 {
@@ -616,13 +625,18 @@ func (c *Client) send(ctx context.Context, req request, u *url.URL, fam Family, 
 		if o.info != nil {
 			o.info.Attempt = attempt
 		}
+		var held *slot
 		if fam.IsAnalytics() {
-			if err := c.waitLimiter(ctx, fam, req.method); err != nil {
+			var err error
+			if held, err = c.waitLimiter(ctx, fam, req.method); err != nil {
 				return fail(0, err)
 			}
 		}
 		started := time.Now()
 		status, header, body, err := c.once(ctx, req.method, u, payload)
+		if held != nil {
+			c.limiter.done(held)
+		}
 		if err == nil && status < 500 && status != http.StatusTooManyRequests && c.health.answered(fam) {
 			c.emit(Event{Kind: EventAnswered, Family: fam, Method: req.method, Status: status})
 		}
@@ -867,16 +881,18 @@ func hostPort(u *url.URL) string {
 	return net.JoinHostPort(u.Hostname(), port)
 }
 
-func (c *Client) waitLimiter(ctx context.Context, fam Family, method string) error {
+// waitLimiter waits until the analytics limiter lets a request of fam go and returns its
+// slot, which the caller ends when the attempt ends.
+func (c *Client) waitLimiter(ctx context.Context, fam Family, method string) (*slot, error) {
 	key := limiterKey{org: c.org, family: fam}
 	for {
-		d := c.limiter.reserve(key)
-		if d <= 0 {
-			return nil
+		s, d := c.limiter.reserve(key)
+		if s != nil {
+			return s, nil
 		}
 		c.emit(Event{Kind: EventQueued, Family: fam, Method: method, Delay: d})
 		if err := c.sleep(ctx, d); err != nil {
-			return fmt.Errorf("%s: waiting for the analytics limit: %w", fam, err)
+			return nil, fmt.Errorf("%s: waiting for the analytics limit: %w", fam, err)
 		}
 	}
 }

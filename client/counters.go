@@ -307,13 +307,27 @@ type limiterKey struct {
 	family Family
 }
 
-// limiter allows at most n requests per window per key (a sliding window over the send times).
+// AnalyticsMargin is what the analytics limiter adds to the API's 60-second window. The
+// API starts a request's window when it handles the request, which the client never sees:
+// only that it was before the answer arrived. So a request's window is counted from the
+// end of its attempt (its answer, or its failure), and ends AnalyticsMargin after the
+// server's minute would, to absorb two clocks that do not run quite alike.
+const AnalyticsMargin = time.Second
+
+// slot is one request in a limiter window: sent, and ended (answered or failed) at end.
+type slot struct {
+	end     time.Time
+	pending bool // in flight: its window will start when it ends, later than now
+}
+
+// limiter allows at most n requests per window per key: a sliding window over the times
+// the requests ended, in which a request still in flight counts as if it ended now.
 type limiter struct {
 	mu     sync.Mutex
 	n      int
 	window time.Duration
 	now    func() time.Time
-	sent   map[limiterKey][]time.Time
+	sent   map[limiterKey][]*slot
 	// answering maps an organization header value to the organization the API counts the
 	// request against (Counters.Effective); nil means the header value itself.
 	answering func(org int64) int64
@@ -331,42 +345,65 @@ func (l *limiter) key(k limiterKey) limiterKey {
 		if o.family != k.family || o.org == k.org || l.answering(o.org) != k.org {
 			continue
 		}
-		merged := append(slices.Clone(l.sent[k]), ts...)
-		slices.SortFunc(merged, time.Time.Compare)
-		l.sent[k] = merged
+		l.sent[k] = append(slices.Clone(l.sent[k]), ts...)
 		delete(l.sent, o)
 	}
 	return k
 }
 
 func newLimiter(n int, window time.Duration, now func() time.Time) *limiter {
-	return &limiter{n: n, window: window, now: now, sent: map[limiterKey][]time.Time{}}
+	return &limiter{n: n, window: window, now: now, sent: map[limiterKey][]*slot{}}
 }
 
-// prune drops send times that left the window; the caller holds mu.
-func (l *limiter) prune(k limiterKey, now time.Time) []time.Time {
-	ts := l.sent[k]
-	i := 0
-	for i < len(ts) && now.Sub(ts[i]) >= l.window {
-		i++
+// expiry is when s leaves the window, seen at now; the caller holds mu.
+func (l *limiter) expiry(s *slot, now time.Time) time.Time {
+	if s.pending {
+		return now.Add(l.window)
 	}
-	ts = ts[i:]
+	return s.end.Add(l.window)
+}
+
+// prune drops the requests that left the window; the caller holds mu.
+func (l *limiter) prune(k limiterKey, now time.Time) []*slot {
+	ts := slices.DeleteFunc(l.sent[k], func(s *slot) bool { return !l.expiry(s, now).After(now) })
 	l.sent[k] = ts
 	return ts
 }
 
-// reserve takes a slot and returns 0, or returns how long to wait before asking again.
-func (l *limiter) reserve(k limiterKey) time.Duration {
+// wait is how long until the first of a full window's requests leaves it; the caller
+// holds mu.
+func (l *limiter) wait(ts []*slot, now time.Time) time.Duration {
+	first := l.expiry(ts[0], now)
+	for _, s := range ts[1:] {
+		if e := l.expiry(s, now); e.Before(first) {
+			first = e
+		}
+	}
+	return first.Sub(now)
+}
+
+// reserve takes a slot for a request about to be sent and returns it with 0, or returns
+// how long to wait before asking again. The caller ends the slot (done) when the attempt
+// ends.
+func (l *limiter) reserve(k limiterKey) (*slot, time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	k = l.key(k)
 	now := l.now()
 	ts := l.prune(k, now)
 	if len(ts) < l.n {
-		l.sent[k] = append(ts, now)
-		return 0
+		s := &slot{pending: true}
+		l.sent[k] = append(ts, s)
+		return s, 0
 	}
-	return ts[0].Add(l.window).Sub(now)
+	return nil, l.wait(ts, now)
+}
+
+// done starts the window of s: its attempt ended now.
+func (l *limiter) done(s *slot) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s.end, s.pending = l.now(), false
 }
 
 // peek is reserve without taking the slot.
@@ -379,7 +416,7 @@ func (l *limiter) peek(k limiterKey) time.Duration {
 	if len(ts) < l.n {
 		return 0
 	}
-	return ts[0].Add(l.window).Sub(now)
+	return l.wait(ts, now)
 }
 
 // free is how many requests key may send now without waiting.

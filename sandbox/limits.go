@@ -8,9 +8,9 @@ import (
 	"time"
 )
 
-// limiter enforces the daily limits (by the Options clock), burst throttling and the
-// analytics per-minute limit (both by the real clock, so that a fixed test clock does not
-// freeze them).
+// limiter enforces the daily limits (by Options.Now), burst throttling and the analytics
+// per-minute limit (both by Options.Clock, the real clock unless a test steps one). An
+// analytics request's minute starts when it is handled.
 type limiter struct {
 	mu        sync.Mutex
 	daily     int
@@ -39,7 +39,7 @@ func newLimiter(o Options) *limiter {
 		counts:    map[string]int{},
 		buckets:   map[string]*bucket{},
 		minute:    map[string][]time.Time{},
-		real:      time.Now,
+		real:      o.Clock,
 	}
 }
 

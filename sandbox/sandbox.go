@@ -53,11 +53,14 @@ type Options struct {
 	DailyLimit         int              // requests per family per org per UTC day; 0 = 5000
 	BurstRate          float64          // requests per second per token+org; 0 = 20; negative = unlimited
 	Burst              int              // 0 = 40
-	AnalyticsPerMinute int              // per metric per org; 0 = 10
+	AnalyticsPerMinute int              // per metric per org in any 60 s from when each was handled; 0 = 10
 	PathPrefix         string           // serve under this prefix, e.g. "/proxy/x"; links include it
 	RequestLog         io.Writer        // one JSON line per request; never the token
 	OffsetCap          int              // results reachable by offset; 0 = 10,000 (the spec's cap; tests lower it)
 	Latency            time.Duration    // every answer is held back this long first (a slow link); 0 = none
+	// Clock times burst throttling and the analytics minute; default time.Now, apart from
+	// Now so that a fixed Now does not freeze them (tests that step time pass one).
+	Clock func() time.Time
 	// Variants switch behaviours the spec leaves open to other plausible ones (see Variant);
 	// none = the sandbox's own choices of docs/api-notes.md.
 	Variants []Variant
@@ -78,6 +81,9 @@ func (o Options) withDefaults() (Options, error) {
 	o.Size = sz
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.Clock == nil {
+		o.Clock = time.Now
 	}
 	if o.DailyLimit <= 0 {
 		o.DailyLimit = 5000
