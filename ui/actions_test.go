@@ -84,12 +84,12 @@ func TestDeleteMarkedConversations(t *testing.T) {
 	}
 	d.key("d")
 	v := d.waitFor("Delete 2 of 3 marked conversations?")
-	if !strings.Contains(v, "1 is ongoing and stays") {
+	if !strings.Contains(v, "1 ongoing one is not sent and stays") {
 		t.Fatalf("confirmation does not warn about the ongoing conversation:\n%s", v)
 	}
 	d.key("y")
 	v = d.waitFor("Deleted 2 conversations.")
-	if !strings.Contains(v, "1 ongoing conversation not deleted") {
+	if !strings.Contains(v, "1 ongoing conversation not sent") {
 		t.Fatalf("no report of the ongoing conversation:\n%s", v)
 	}
 	for _, id := range ended {

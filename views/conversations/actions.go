@@ -143,7 +143,8 @@ func mergeTopics(picked []string, typed string) []string {
 
 // deleteConfirm asks before deleting: the marked rows (by delete_ids, stating the count),
 // or the row under the cursor (naming it). Nothing is ever deleted by a filter. The spec
-// keeps ongoing conversations from list DELETEs only: the row under the cursor is sent
+// keeps ongoing conversations from list DELETEs, so marked ongoing ones are never sent
+// (only the marked ended ids go in delete_ids); the row under the cursor is sent
 // whatever its status, an ongoing one after a warning that enter does not confirm, and the
 // server's answer is shown (docs/api-notes.md). The list's delete task does the rest.
 func (m *Model) deleteConfirm() tea.Cmd {
@@ -176,9 +177,8 @@ func (m *Model) deleteConfirm() tea.Cmd {
 		}
 		return m.List.ConfirmDelete(d)
 	}
-	var ids, ended, ongoing []int64
+	var ended, ongoing []int64
 	for _, r := range marked {
-		ids = append(ids, r.ID)
 		if r.Status == client.StatusEnded {
 			ended = append(ended, r.ID)
 		} else {
@@ -190,22 +190,21 @@ func (m *Model) deleteConfirm() tea.Cmd {
 		return common.Toast(fmt.Sprintf("%s ongoing: only ended conversations can be deleted. Nothing was sent.",
 			countOf(len(ongoing), "The marked conversation is", "All %d marked conversations are")))
 	}
-	title := fmt.Sprintf("Delete %s?", countOf(len(ids), "1 conversation", "%d conversations"))
-	body := fmt.Sprintf("Delete %s? This cannot be undone.", countOf(len(ids), "the marked conversation", "the %d marked conversations"))
+	title := fmt.Sprintf("Delete %s?", countOf(len(ended), "1 conversation", "%d conversations"))
+	body := fmt.Sprintf("Delete %s? This cannot be undone.", countOf(len(ended), "the marked conversation", "the %d marked conversations"))
 	if n := len(ongoing); n > 0 {
-		title = fmt.Sprintf("Delete %d of %d marked conversations?", len(ended), len(ids))
+		title = fmt.Sprintf("Delete %d of %d marked conversations?", len(ended), len(marked))
 		body = fmt.Sprintf("%s deleted.\n%s (only ended ones can be deleted).\nThis cannot be undone.",
 			countOf(len(ended), "1 ended conversation will be", "%d ended conversations will be"),
-			countOf(n, "1 is ongoing and stays", "%d are ongoing and stay"))
+			countOf(n, "1 ongoing one is not sent and stays", "%d ongoing ones are not sent and stay"))
 	}
-	return m.List.ConfirmDelete(list.Delete{Kind: common.KindConversationDelete, IDs: ids, Title: title, Body: body,
-		// Exactly the marked ids (the statuses shown may be stale; the server decides and
-		// skips ongoing ones). Its answer does not say which were skipped, so the report
-		// uses the statuses shown, and the conversations changed since the last refresh
-		// are asked for after (a row whose status changed meanwhile comes back). After a
-		// lost answer the ended ones tell whether it was carried out.
+	return m.List.ConfirmDelete(list.Delete{Kind: common.KindConversationDelete, IDs: ended, Title: title, Body: body,
+		// Only the marked ids that may be deleted (ended, as shown): an ongoing one is never
+		// sent, whatever the server would do with it. A row whose status changed since the
+		// last refresh comes back with the conversations changed meanwhile, asked for after.
+		// After a lost answer the ended ones tell whether it was carried out.
 		Do: func(ctx context.Context, c *client.Client) (list.Deleted, error) {
-			return deleted(c, c.DeleteConversations(ctx, ids), ended, ongoing)
+			return deleted(c, c.DeleteConversations(ctx, ended), ended, ongoing)
 		},
 		Done: deletedText,
 	})
@@ -228,7 +227,7 @@ func deleted(c *client.Client, err error, gone, kept []int64) (list.Deleted, err
 func deletedText(d list.Deleted, confirmed string) string {
 	text := fmt.Sprintf("Deleted %d conversation%s%s.", len(d.IDs), plural(len(d.IDs)), confirmed)
 	if n := len(d.Kept); n > 0 {
-		text += fmt.Sprintf(" %d ongoing conversation%s not deleted (only ended ones can be).", n, plural(n))
+		text += fmt.Sprintf(" %d ongoing conversation%s not sent (only ended ones can be deleted).", n, plural(n))
 	}
 	return text
 }

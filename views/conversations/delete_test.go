@@ -2,12 +2,16 @@ package conversations_test
 
 import (
 	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/conversations/listing"
@@ -120,5 +124,61 @@ func TestDeleteOngoingThatTheServerDeletes(t *testing.T) {
 	}
 	if _, err := c.GetConversation(t.Context(), r.ID); !client.IsNotFound(err) {
 		t.Fatalf("GET after the delete: %v, want 404", err)
+	}
+}
+
+// TestDeleteMarkedSendsOnlyTheEnded: with 2 ended and 2 ongoing conversations marked, the
+// list DELETE carries only the 2 ended ids in delete_ids, the question says the ongoing ones
+// are not sent, and the toast says what was deleted and what was left.
+func TestDeleteMarkedSendsOnlyTheEnded(t *testing.T) {
+	e := viewtest.NewEnv(t, sandbox.Options{}, nil)
+	ctx := viewtest.Ctx(e.Client)
+	m := openScreen(ctx, 120, 40)
+	var idx []int
+	var ended []string
+	nEnded, nOngoing := 0, 0
+	for i, r := range m.List.Rows() {
+		switch {
+		case r.Status == client.StatusEnded && nEnded < 2:
+			nEnded++
+			ended = append(ended, strconv.FormatInt(r.ID, 10))
+		case r.Status != client.StatusEnded && nOngoing < 2:
+			nOngoing++
+		default:
+			continue
+		}
+		idx = append(idx, i)
+	}
+	if nEnded < 2 || nOngoing < 2 {
+		t.Fatal("the first page lacks 2 ended and 2 ongoing rows")
+	}
+	markRows(t, m, idx...)
+	q := askDelete(t, ctx, m)
+	if text := questionText(q); !strings.Contains(text, "2 ongoing ones are not sent and stay") {
+		t.Fatalf("the question does not say the ongoing ones stay unsent: %s", text)
+	}
+	toasts := answer(m, q, viewtest.Key("y"))
+	want := "Deleted 2 conversations. 2 ongoing conversations not sent (only ended ones can be deleted)."
+	if len(toasts) != 1 || toasts[0].Error || toasts[0].Text != want {
+		t.Fatalf("toasts %+v, want %q", toasts, want)
+	}
+	var sent []string
+	for _, l := range e.Log.Lines() {
+		if l.Method == "DELETE" && strings.HasSuffix(l.Path, "/conversations/") {
+			v, err := url.ParseQuery(l.Query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sent = append(sent, v.Get("delete_ids"))
+		}
+	}
+	slices.Sort(ended)
+	if len(sent) != 1 {
+		t.Fatalf("list DELETEs %q, want one", sent)
+	}
+	got := strings.Split(sent[0], ",")
+	slices.Sort(got)
+	if !slices.Equal(got, ended) {
+		t.Fatalf("delete_ids %q, want only the ended %q", sent[0], ended)
 	}
 }
