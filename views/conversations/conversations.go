@@ -405,14 +405,17 @@ func (m *Model) update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		m.restingID, m.openedAt = msg.ConversationID, m.selectedID()
 		m.setFocus(PaneMessages)
 		// The contact's name comes with the detail: at once when the client holds the
-		// conversation, else when it arrives (detail.LoadedMsg sets the title).
+		// conversation (or the detail shows it already), else when it arrives
+		// (detail.LoadedMsg fills the pinned row and sets the title).
 		v := m.version(msg.ConversationID)
 		load := m.Detail.LoadAt(msg.ConversationID, v, false)
 		title := ""
-		if r, ok := m.List.Row(msg.ConversationID); ok {
+		if r, ok := m.List.Row(msg.ConversationID); ok && m.List.Pinned() != msg.ConversationID {
 			title = rowTitle(r)
 		} else if c, ok := m.Detail.Conversation(); ok && c.ID == msg.ConversationID {
-			title = rowTitle(listing.RowFrom(c))
+			row := listing.RowFrom(c)
+			m.List.UpdateRow(row) // no answer will come to fill the pinned row
+			title = rowTitle(row)
 		}
 		return m, tea.Batch(m.Msgs.OpenAt(msg.ConversationID, title, v, false), load)
 	}

@@ -763,3 +763,33 @@ func TestOpenedConversationNotInTheListIsPinned(t *testing.T) {
 		t.Fatal("a new status filter kept the pin")
 	}
 }
+
+// A conversation opened from a contact that the client already holds (the contact's
+// conversations brought it) is shown from memory, with no answer to wait for: its pinned
+// row shows its contact and status at once, never "? unknown #id".
+func TestPinnedConversationHeldByTheClientShowsItsData(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	c := viewtest.ClientVia(t, sb, nil, client.Config{CacheTTL: 2 * time.Minute})
+	ctx := viewtest.Ctx(c)
+	ctx.PageSize = 20
+	m := openScreen(ctx, 120, 40)
+	rows := m.List.Rows()
+	p, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1, Offset: len(rows) + 20}})
+	if err != nil || len(p.Results) != 1 {
+		t.Fatalf("a conversation past the loaded rows: %v", err)
+	}
+	conv := p.Results[0]
+	if _, ok := c.HeldConversation(conv.ID, client.Version{}); !ok {
+		t.Fatal("the client does not hold the conversation it listed")
+	}
+	_, cmd := m.Update(common.OpenConversationMsg{ConversationID: conv.ID, From: "a contact"})
+	settle(m, cmd)
+	if m.List.Pinned() != conv.ID {
+		t.Fatalf("pinned %d, want %d", m.List.Pinned(), conv.ID)
+	}
+	lines := strings.Split(m.List.View(), "\n")
+	name := sanitize.Line(client.Str(conv.Contact.Name))
+	if !strings.HasPrefix(lines[1], "»") || !strings.Contains(lines[1], name) || !strings.Contains(lines[1], conv.Status) || strings.Contains(lines[1], "unknown") {
+		t.Fatalf("the pinned row does not show %q (%s):\n%s", name, conv.Status, lines[1])
+	}
+}
