@@ -931,7 +931,12 @@ func (m *Detail) rebuild() {
 
 	if c != nil {
 		section("Details")
-		field("Company", layout.OrDash(joinNonEmpty(" · ", client.Str(c.Company), client.Str(c.Position))))
+		// Each under its own label: a position is no company (the spec has both fields, and
+		// either may come without the other).
+		field("Company", layout.OrDash(strings.TrimSpace(client.Str(c.Company))))
+		if p := strings.TrimSpace(client.Str(c.Position)); p != "" {
+			field("Position", p)
+		}
 		field("Salutation", layout.OrDash(joinNonEmpty(" · ", client.Str(c.Salutation), genderWord(client.Str(c.Gender)))))
 		field("Locale", layout.OrDash(c.Locale))
 		if c.LocLat != 0 || c.LocLon != 0 {

@@ -1057,3 +1057,32 @@ func TestGoldenContacts(t *testing.T) {
 		}
 	}
 }
+
+// A contact with a position and no company: the detail labels each as what it is and
+// shows no company the server did not send.
+func TestDetailPositionIsNotTheCompany(t *testing.T) {
+	e := writable(t)
+	ct := e.upsert(t, client.ContactUpdate{Email: ptr("office.manager@example.com"), Name: ptr("Office Person"), Position: ptr("Office Manager")})
+	if ct.Company != nil && *ct.Company != "" {
+		t.Fatalf("the contact has a company: %q", *ct.Company)
+	}
+	hs := newHarness(t, e.ctx, 80, 24)
+	openContact(t, hs, ct)
+	v := ansi.Strip(hs.s.Detail.View())
+	var company, position string
+	for _, l := range strings.Split(v, "\n") {
+		f := strings.Fields(strings.Trim(l, "│ "))
+		if len(f) < 2 {
+			continue
+		}
+		switch f[0] {
+		case "Company":
+			company = strings.Join(f[1:], " ")
+		case "Position":
+			position = strings.Join(f[1:], " ")
+		}
+	}
+	if company != "—" || position != "Office Manager" {
+		t.Fatalf("Company %q, Position %q; want — and Office Manager:\n%s", company, position, v)
+	}
+}

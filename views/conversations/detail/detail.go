@@ -365,11 +365,11 @@ func (m *Model) rebuild() {
 		phone = strings.Trim(phone+" · mobile "+mob, " ·")
 	}
 	field("Phone", layout.OrDash(phone))
-	company := client.Str(ct.Company)
-	if pos := client.Str(ct.Position); pos != "" {
-		company = strings.Trim(company+" · "+pos, " ·")
+	// Each under its own label: a position is no company.
+	field("Company", layout.OrDash(strings.TrimSpace(client.Str(ct.Company))))
+	if pos := strings.TrimSpace(client.Str(ct.Position)); pos != "" {
+		field("Position", pos)
 	}
-	field("Company", layout.OrDash(company))
 	field("Location", layout.OrDash(strings.Trim(client.Str(ct.City)+", "+client.Str(ct.Country), ", ")))
 	verified := "no"
 	if ct.Verified {

@@ -141,3 +141,41 @@ func TestLongSectionTitlesWrap(t *testing.T) {
 		t.Fatalf("the part's title is cut, not wrapped:\n%s\n%s", lines[i], lines[i+1])
 	}
 }
+
+// The contact's position is no company: with company null and a position set, Company says
+// — and Position says the position; with both, each has its own line.
+func TestContactPositionIsNotTheCompany(t *testing.T) {
+	for _, tc := range []struct {
+		name              string
+		company, position *string
+		want              map[string]string
+	}{
+		{"position only", nil, ptr("Office Manager"), map[string]string{"Company": "—", "Position": "Office Manager"}},
+		{"both", ptr("Studio Olivetti"), ptr("HR"), map[string]string{"Company": "Studio Olivetti", "Position": "HR"}},
+		{"company only", ptr("Studio Olivetti"), nil, map[string]string{"Company": "Studio Olivetti", "Position": ""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := detail.New(viewtest.Ctx(nil))
+			m.SetSize(60, 80)
+			m.Load(7, false)
+			m.Set(client.Conversation{ID: 7, Status: client.StatusNew,
+				Contact: client.Contact{Company: tc.company, Position: tc.position}})
+			got := map[string]string{"Company": "", "Position": ""}
+			v := ansi.Strip(m.View())
+			for _, l := range strings.Split(v, "\n") {
+				if f := strings.Fields(l); len(f) >= 2 {
+					if _, ok := got[f[0]]; ok {
+						got[f[0]] = strings.Join(f[1:], " ")
+					}
+				}
+			}
+			for k, want := range tc.want {
+				if got[k] != want {
+					t.Errorf("%s %q, want %q:\n%s", k, got[k], want, v)
+				}
+			}
+		})
+	}
+}
+
+func ptr(s string) *string { return &s }
