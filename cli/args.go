@@ -63,3 +63,39 @@ func bothArgs(first, second cobra.PositionalArgs) cobra.PositionalArgs {
 		return second(cmd, args)
 	}
 }
+
+// requireFlags makes names required flags of cmd (cobra's mark, which completion reads), and
+// a missing one is answered as a missing argument is: what is missing, the usage line and
+// the command's example, not cobra's bare `required flag(s) "from", "to" not set`. Call it
+// once cmd's flags are defined.
+func requireFlags(cmd *cobra.Command, names ...string) {
+	for _, n := range names {
+		if err := cmd.MarkFlagRequired(n); err != nil {
+			panic(fmt.Sprintf("required flag --%s of %s: %v", n, cmd.CommandPath(), err))
+		}
+	}
+	if cmd.PreRunE != nil || cmd.PreRun != nil {
+		panic(fmt.Sprintf("required flags of %s: it has its own PreRun", cmd.CommandPath()))
+	}
+	// Checked before cobra's own check, once the arguments passed theirs.
+	cmd.PreRunE = func(cmd *cobra.Command, _ []string) error {
+		var missing []string
+		for _, n := range names {
+			if !cmd.Flags().Changed(n) {
+				missing = append(missing, "--"+n)
+			}
+		}
+		if len(missing) == 0 {
+			return nil
+		}
+		return usageError(cmd, "missing "+joinAnd(missing))
+	}
+}
+
+// joinAnd joins words as a sentence lists them: "a", "a and b", "a, b and c".
+func joinAnd(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Every command that takes arguments answers a missing one with what is missing, its usage
@@ -102,5 +104,43 @@ func TestMissingArgumentFromTheBinary(t *testing.T) {
 		if strings.Contains(r.stderr, "arg(s)") {
 			t.Errorf("parley %v: cobra's text:\n%s", c.args, r.stderr)
 		}
+	}
+}
+
+// Every command with a required flag answers a missing one with what is missing, its usage
+// line and an example, never with cobra's bare `required flag(s) "from", "to" not set`.
+func TestEveryCommandSaysWhatFlagIsMissing(t *testing.T) {
+	root := newRootCmd("test")
+	var withRequired []string
+	eachCmd(root, func(cmd *cobra.Command) {
+		var required []string
+		cmd.Flags().VisitAll(func(f *pflag.Flag) {
+			if v := f.Annotations[cobra.BashCompOneRequiredFlag]; len(v) > 0 && v[0] == "true" {
+				required = append(required, "--"+f.Name)
+			}
+		})
+		if len(required) == 0 {
+			return
+		}
+		path := cmd.CommandPath()
+		withRequired = append(withRequired, path)
+		if cmd.PreRunE == nil {
+			t.Errorf("%s: a missing %v is left to cobra's bare error", path, required)
+			return
+		}
+		err := cmd.PreRunE(cmd, nil)
+		if err == nil {
+			t.Errorf("%s: nothing said with %v missing", path, required)
+			return
+		}
+		msg := err.Error()
+		for _, want := range append(required, "missing ", "\nusage: "+cmd.UseLine(), "\nexample:\n  "+path+" ") {
+			if !strings.Contains(msg, want) {
+				t.Errorf("%s: the error lacks %q:\n%s", path, want, msg)
+			}
+		}
+	})
+	if !slices.Contains(withRequired, "parley analytics export") {
+		t.Errorf("commands with required flags: %v; analytics export has --from and --to", withRequired)
 	}
 }

@@ -370,8 +370,7 @@ Metrics: run "parley analytics metrics".`,
 	completeValues(exp, "format", formatCompletions()...)
 	noFiles(exp, "organization-ids", "widget-ids", "operator-ids", "group-ids")
 	exp.ValidArgsFunction = completeMetric
-	_ = exp.MarkFlagRequired("from")
-	_ = exp.MarkFlagRequired("to")
+	requireFlags(exp, "from", "to")
 
 	var metricsJSON bool
 	metrics := &cobra.Command{

@@ -76,7 +76,9 @@ remove change it) or on SIGHUP, without dropping sessions: a session whose key w
 (or whose entry changed) ends with a message. SIGINT and SIGTERM end every session, each
 terminal restored.
 
-It prints one line for eval, PARLEY_SSH_ADDR=host:port, when it listens. Its log goes to
+It prints one line for eval, PARLEY_SSH_ADDR=host:port, when it listens, and keeps its
+stdout open while it runs: read that first line (as the example with "read" does) rather
+than wait for the output to end, as "$(parley serve &)" would. Its log goes to
 stderr, one record per event (--log-format text or json): each session started and ended
 (user, role, duration), connections refused or closed (the first of an address in a
 minute, then one record that sums up the rest of the minute), reloads and errors; never
@@ -106,7 +108,7 @@ func newServeCmd(g *globalFlags) *cobra.Command {
 		Long:  serveLong,
 		Example: `  parley serve --users team.yaml                     # agents: ssh -p 2222 this-host
   parley serve --addr 0.0.0.0:2222 --audit-log /var/log/parley-audit.jsonl
-  eval "$(parley serve --addr 127.0.0.1:0 &)"; ssh -p "${PARLEY_SSH_ADDR##*:}" 127.0.0.1
+  exec 3< <(parley serve --addr 127.0.0.1:0); read -r l <&3; eval "$l"; ssh -p "${PARLEY_SSH_ADDR##*:}" 127.0.0.1
   parley serve --metrics-addr 127.0.0.1:9470 --log-format json  # curl -s 127.0.0.1:9470/healthz`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

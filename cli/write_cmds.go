@@ -186,7 +186,7 @@ func assignCmd(g *globalFlags) *cobra.Command {
 		},
 	})
 	cmd.Flags().Int64Var(&to, "assignee", 0, "the id of the operator to assign them to (required)")
-	_ = cmd.MarkFlagRequired("assignee")
+	requireFlags(cmd, "assignee")
 	completeFlag(cmd, "assignee", completeOperatorIDs(g))
 	return cmd
 }

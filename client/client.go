@@ -691,7 +691,9 @@ func (c *Client) send(ctx context.Context, req request, u *url.URL, fam Family, 
 		}
 		// The daily limit is not asked again before it resets: every attempt would be
 		// refused.
-		retryable := idempotent && ((apiErr != nil && apiErr.retryable() && !apiErr.Daily) || (apiErr == nil && isConnError(err)))
+		// Nor is a host the resolver says does not exist: its answer will not change in
+		// the seconds of a backoff.
+		retryable := idempotent && ((apiErr != nil && apiErr.retryable() && !apiErr.Daily) || (apiErr == nil && isConnError(err) && !hostNotFound(err)))
 		if !retryable || attempt >= maxRetries {
 			c.report(fam, req.method, status, attempt, poll, err)
 			return fail(status, err)
@@ -984,6 +986,13 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// hostNotFound reports whether err is the resolver's answer that the host does not exist
+// (NXDOMAIN), not a resolver that failed to answer.
+func hostNotFound(err error) bool {
+	var dns *net.DNSError
+	return errors.As(err, &dns) && dns.IsNotFound
 }
 
 // isConnError reports whether err is a transport-level failure worth retrying.

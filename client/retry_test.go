@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -332,6 +333,30 @@ func TestConnectionErrorsRetried(t *testing.T) {
 	mustFail(t, err)
 	if len(w.all()) != 1 {
 		t.Errorf("refused connection: %d waits, want 1", len(w.all()))
+	}
+}
+
+// A host the resolver says does not exist is not asked for again: nothing was sent, and
+// asking the resolver again a few seconds later gets the same answer. The error says so
+// at once, and the status bar hears of it as unreachable.
+func TestHostNotFoundIsNotRetried(t *testing.T) {
+	const host = "parley-no-such-host.invalid"
+	var dns *net.DNSError
+	if _, err := net.DefaultResolver.LookupHost(bg(), host); !errors.As(err, &dns) || !dns.IsNotFound {
+		t.Skipf("the resolver here does not answer not-found for %s: %v", host, err)
+	}
+	var ev events
+	c, w := newTestClient(t, "http://"+host, func(cfg *Config) { cfg.OnEvent = ev.add })
+	_, err := c.GetContact(bg(), 88)
+	mustFail(t, err)
+	if len(w.all()) != 0 {
+		t.Errorf("waited %v to ask again for a host that does not exist", w.all())
+	}
+	if text, ok := NetworkProblem(err); !ok || !strings.Contains(text, "cannot find the host "+host) {
+		t.Errorf("NetworkProblem = %q, %v", text, ok)
+	}
+	if evs := ev.of(EventFailed); len(evs) != 1 || evs[0].Problem != ProblemUnreachable || evs[0].Attempt != 0 {
+		t.Errorf("failure events %+v, want one, unreachable, after no retry", evs)
 	}
 }
 
