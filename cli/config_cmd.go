@@ -15,11 +15,9 @@ func newConfigCmd(g *globalFlags) *cobra.Command {
 	return newConfigCmdWith(g, os.Getenv)
 }
 
-func newConfigCmdWith(g *globalFlags, env func(string) string) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "config",
-		Short: "Create or locate the config file",
-		Long: `Create or locate the config file.
+// configLong is the help of `parley config`, with the simulated agent day's figure.
+func configLong() string {
+	return fmt.Sprintf(`Create or locate the config file.
 
 The config file (YAML) holds the base URL, organization, operator, theme, key
 bindings, auto-refresh interval, page size, team size, request budget and request
@@ -34,12 +32,19 @@ is then 5000 / team_size (500). Auto-refresh spends at most four fifths of it
 and leaves the rest for what you do (opening threads, searches, edits); it
 runs every refresh_interval (30s) while you work, slows down while you are idle
 or as the allowance runs low, and stops after 30 minutes without a key. A full
-working day of one agent spends about 460 conversations requests with the
+working day of one agent spends about %d conversations requests with the
 defaults (README, "Requests per agent-shift"). Raise team_size when more people
 share the organization; set request_budget yourself when fewer of them work on
-the same day.`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+the same day.`, config.AgentDayRequests)
+}
+
+func newConfigCmdWith(g *globalFlags, env func(string) string) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Create or locate the config file",
+		Long:  configLong(),
+		Args:  noArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	var force bool
 	initCmd := &cobra.Command{

@@ -80,3 +80,21 @@ func TestConfigKeyConflictNamesLineOnce(t *testing.T) {
 		}
 	}
 }
+
+// `parley config --help` quotes the agent day of the README's table "Requests per
+// agent-shift" (its whole-day conversations figure), not a figure of its own.
+func TestConfigHelpQuotesTheREADMEsAgentDay(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`\n\| whole day \(the UTC day\) \| ([0-9]+) \|`).FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("the README has no whole-day row in \"Requests per agent-shift\"")
+	}
+	help := strings.Join(strings.Fields(newConfigCmdWith(&globalFlags{}, func(string) string { return "" }).Long), " ")
+	want := "spends about " + string(m[1]) + " conversations requests"
+	if !strings.Contains(help, want) {
+		t.Fatalf("config --help does not say %q:\n%s", want, help)
+	}
+}

@@ -40,6 +40,10 @@ const (
 	// DefaultRequestBudget is one person's share of the API's daily limit in a team of
 	// DefaultTeamSize: RequestBudgetFor(DefaultTeamSize).
 	DefaultRequestBudget = MaxRequestBudget / DefaultTeamSize
+	// AgentDayRequests is what one agent's working day spends of the conversations family
+	// with the default settings: the simulated day of the README's table "Requests per
+	// agent-shift", whose test keeps the two equal. `parley config --help` quotes it.
+	AgentDayRequests = 408
 
 	// MinRefreshInterval is the shortest auto-refresh interval other than 0 (off).
 	MinRefreshInterval = 5 * time.Second

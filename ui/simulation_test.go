@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/config"
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/theme"
@@ -228,6 +229,9 @@ func TestSimulatedAgentDayStaysUnderTheBudget(t *testing.T) {
 		t.Errorf("the idle hour cost %d requests: %v", n, f.idle)
 	}
 	conv := f.day["conversations"]
+	if conv != config.AgentDayRequests {
+		t.Errorf("the day cost %d conversations requests; config.AgentDayRequests (quoted by parley config --help) says %d", conv, config.AgentDayRequests)
+	}
 	rows := map[string]string{
 		"active hour": fmt.Sprintf("| active hour (08:00–09:00, with start-up) | %d | %d |", f.active["conversations"], total(f.active)),
 		"idle hour":   fmt.Sprintf("| idle hour (lunch, parley open) | %d | %d |", f.idle["conversations"], total(f.idle)),
