@@ -9,39 +9,24 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/views/viewtest"
 )
 
-// stepClock is a clock that moves only when told: by the client's waits and by the link
-// the requests travel.
-type stepClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *stepClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *stepClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
-func (c *stepClock) sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
+// sleepOn is a wait that moves clock on by the time waited.
+func sleepOn(clock *viewtest.MovingClock) func(ctx context.Context, d time.Duration) error {
+	return func(ctx context.Context, d time.Duration) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		clock.Add(d)
+		return nil
 	}
-	c.advance(d)
-	return nil
 }
 
-// slowLink is a transport on which request i takes toServer(i) to reach the server and
-// back (i from 0) takes a few milliseconds to come back, by the step clock.
+// slowLink is a transport on which request i (from 0) takes toServer(i) to reach the server
+// and a few milliseconds to come back, by the moving clock.
 type slowLink struct {
-	clock    *stepClock
+	clock    *viewtest.MovingClock
 	toServer func(i int) time.Duration
 	mu       sync.Mutex
 	n        int
@@ -52,9 +37,9 @@ func (l *slowLink) RoundTrip(r *http.Request) (*http.Response, error) {
 	i := l.n
 	l.n++
 	l.mu.Unlock()
-	l.clock.advance(l.toServer(i))
+	l.clock.Add(l.toServer(i))
 	res, err := http.DefaultTransport.RoundTrip(r)
-	l.clock.advance(5 * time.Millisecond)
+	l.clock.Add(5 * time.Millisecond)
 	return res, err
 }
 
@@ -65,7 +50,7 @@ func (l *slowLink) RoundTrip(r *http.Request) (*http.Response, error) {
 // link is than the 1st one's.
 func TestAnalyticsExportOverYearsGetsNo429(t *testing.T) {
 	t.Parallel()
-	clock := &stepClock{t: fixedNow}
+	clock := viewtest.NewMovingClock(fixedNow)
 	r := start(t, sandbox.Options{Clock: clock.Now})
 	link := &slowLink{clock: clock, toServer: func(i int) time.Duration {
 		// The first request crawls, the others hurry.
@@ -81,7 +66,7 @@ func TestAnalyticsExportOverYearsGetsNo429(t *testing.T) {
 		Token:      r.Server.Info().CustomerToken,
 		HTTPClient: &http.Client{Transport: link},
 		Now:        clock.Now,
-		Sleep:      clock.sleep,
+		Sleep:      sleepOn(clock),
 		OnRequest: func(ri client.RequestInfo) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -110,6 +95,6 @@ func TestAnalyticsExportOverYearsGetsNo429(t *testing.T) {
 	}
 	// It waited for the server's minute and its margin, not much more.
 	if took := clock.Now().Sub(began); took < time.Minute || took > time.Minute+client.AnalyticsMargin+3*time.Second {
-		t.Errorf("the export took %v of the step clock", took)
+		t.Errorf("the export took %v of the moving clock", took)
 	}
 }
