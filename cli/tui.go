@@ -116,7 +116,8 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 	// Bubble Tea's own signal handler stays off: the signal watch ends the program. The
 	// root's view asks for focus reports (where the terminal sends them, they slow
 	// auto-refresh down while it is in the background).
-	p := tea.NewProgram(app, tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithColorProfile(look.profile))
+	p := tea.NewProgram(app, tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithColorProfile(look.profile),
+		tea.WithFilter(ui.Leaving))
 	if err := proc.tty.save(int(os.Stdin.Fd()), os.Stdout); err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 // is left on the normal screen.
 func TestResizeThenQuitLeavesTheShellClean(t *testing.T) {
 	sb := StartSandbox(t, "small")
-	tui := StartTUIInShell(t, 120, 40, sb.Env)
+	tui := StartTUIInShell(t, 80, 24, sb.Env)
 	resizeThenQuit(t, tui, "parley exited with status")
 }
 
@@ -24,17 +24,19 @@ func TestResizeThenQuitOverSSHLeavesTheShellClean(t *testing.T) {
 	keys := t.TempDir()
 	key, pub := sshKey(t, keys, "ana")
 	hub := StartHub(t, sb, fmt.Sprintf("- name: Ana\n  key: %s\n  role: viewer\n", pub), "")
-	tui := StartSSH(t, hub, key, 120, 40)
+	tui := StartSSH(t, hub, key, 80, 24)
 	resizeThenQuit(t, tui, "ssh exited with status")
 }
 
-// resizeThenQuit resizes tui's pane through several sizes, each drawn in full, quits with q
-// and checks that the pane then holds nothing but the line the shell printed after the
-// exit (exited: its start).
+// resizeThenQuit resizes tui's pane through several sizes, each drawn in full, ending taller
+// than it started (tmux then moves the rows above the cursor of the alternate screen into
+// the history as it leaves it, and back onto the normal screen), quits with q and checks
+// that the pane then holds nothing but the line the shell printed after the exit (exited:
+// its start).
 func resizeThenQuit(t *testing.T, tui *TUI, exited string) {
 	t.Helper()
 	waitList(t, tui)
-	for _, s := range [][2]int{{100, 30}, {80, 24}, {140, 45}, {120, 32}} {
+	for _, s := range [][2]int{{100, 30}, {140, 45}, {200, 50}} {
 		tui.tmux("resize-window", "-t", tui.session, "-x", fmt.Sprint(s[0]), "-y", fmt.Sprint(s[1]))
 		scr := tui.WaitUntil(listLoaded.MatchString, 10*time.Second, "the list")
 		checkFits(t, scr, s[0], s[1])

@@ -142,8 +142,10 @@ func envName(s string) bool {
 
 // filter watches the session's input on its way to the TUI: a key (or a paste) is work,
 // which keeps the session from its idle timeout and the organization's poller at the
-// working pace. A suspend (ctrl+z) resumes at once: there is no shell to suspend to.
-func (s *session) filter(_ tea.Model, msg tea.Msg) tea.Msg {
+// working pace. A suspend (ctrl+z) resumes at once: there is no shell to suspend to. A quit
+// empties the last frame (ui.Leaving).
+func (s *session) filter(m tea.Model, msg tea.Msg) tea.Msg {
+	msg = ui.Leaving(m, msg)
 	switch msg.(type) {
 	case tea.KeyPressMsg, tea.PasteMsg:
 		s.input()

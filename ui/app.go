@@ -133,6 +133,7 @@ type App struct {
 	autoGen     int
 	auto        autoClock // the auto-refresh policy's activity and timer (refresh.go)
 	safe        safety    // panics caught in Init, Update, View or a command (safe.go)
+	leaving     bool      // the program is quitting: its final frame is empty (Leaving)
 	hits        hits      // where the last frame drew the tabs and the top modal (mouse.go)
 	// loads stamps the root's own requests (the operator directory, the check before a
 	// switch of organization); the zero loader: the root is one, its owner id 0.

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/ui"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -82,5 +83,30 @@ func TestQuitWithoutUnsavedTextIsImmediate(t *testing.T) {
 	d.waitFor("New note about")
 	if _, cmd := app.Update(viewtest.Key("ctrl+c")); !quits(cmd) {
 		t.Fatal("ctrl+c over an empty note did not quit")
+	}
+}
+
+// The program's last frame after a quit (ui.Leaving on its tea.QuitMsg) is empty, still on
+// the alternate screen: the renderer then leaves it with the cursor on the top row, and a
+// terminal grown since parley started has no row of the frame to bring onto the shell.
+func TestQuitLeavesAnEmptyLastFrame(t *testing.T) {
+	sb := testSandbox(t)
+	app := newApp(t, newClient(t, sb, client.Config{}))
+	d := newDriver(t, app, 120, 40)
+	d.waitFor("conversations ·")
+	if v := app.View(); v.Content == "" || !v.AltScreen {
+		t.Fatalf("before the quit: content %d bytes, alternate screen %v", len(v.Content), v.AltScreen)
+	}
+	if msg := ui.Leaving(app, viewtest.Key("q")); msg != viewtest.Key("q") {
+		t.Fatalf("Leaving changed a key into %v", msg)
+	}
+	if app.View().Content == "" {
+		t.Fatal("a key emptied the frame")
+	}
+	if _, ok := ui.Leaving(app, tea.QuitMsg{}).(tea.QuitMsg); !ok {
+		t.Fatal("Leaving did not pass the quit on")
+	}
+	if v := app.View(); v.Content != "" || !v.AltScreen || v.Cursor != nil {
+		t.Fatalf("the last frame: %q, alternate screen %v, cursor %v; want empty, on the alternate screen, no cursor", v.Content, v.AltScreen, v.Cursor)
 	}
 }

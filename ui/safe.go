@@ -120,12 +120,19 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // View is the program's view: the frame (Render) on the alternate screen, with focus
 // reports on and the terminal's cursor in an inline prompt (the bottom line above the
-// footer) when one is open.
+// footer) when one is open. Once the program quits (Leaving) the frame is empty.
 func (a *App) View() tea.View {
-	v := tea.NewView(a.Render())
+	frame := ""
+	if !a.leaving {
+		frame = a.Render()
+	}
+	v := tea.NewView(frame)
 	v.AltScreen = true
 	v.ReportFocus = true // focus reports slow auto-refresh down in the background (refresh.go)
 	v.MouseMode = a.mouseMode()
+	if a.leaving {
+		return v
+	}
 	if top := a.route.Top(); top != nil && top.Inline() && !a.tooSmall() && a.safe.stopped == nil {
 		if c, ok := top.(common.Cursored); ok {
 			if cur := c.Cursor(); cur != nil {
@@ -136,6 +143,22 @@ func (a *App) View() tea.View {
 		}
 	}
 	return v
+}
+
+// Leaving is a filter (tea.WithFilter) for the program that runs an App, to compose with any
+// other: on tea.QuitMsg the App's view becomes an empty frame, which is what the program
+// draws last. The renderer leaves the alternate screen from the bottom row of its last
+// frame; after the terminal grew taller than it was when parley started, a terminal that
+// keeps the rows above the cursor as it shrinks the alternate screen back (tmux does, to
+// leave it) would bring them onto the shell: about a dozen lines of parley's frame under
+// the prompt. An empty frame has no rows, so the cursor leaves from the top.
+func Leaving(m tea.Model, msg tea.Msg) tea.Msg {
+	if _, ok := msg.(tea.QuitMsg); ok {
+		if a, ok := m.(*App); ok {
+			a.leaving = true
+		}
+	}
+	return msg
 }
 
 // Render draws the frame. A panic here keeps the last good frame, with the error on its
