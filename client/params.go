@@ -96,6 +96,15 @@ type Param[F, R any] struct {
 	Match func(F, R) Verdict
 }
 
+// OperatorMe is the value a saved view may hold for an operator parameter (Names
+// "operator") instead of an id: the operator parley acts as when the view is shown (the
+// built-in view Mine holds it).
+const OperatorMe = "me"
+
+// TakesMe reports whether the parameter is an operator's id, which a saved view may hold
+// as OperatorMe.
+func (p Param[F, R]) TakesMe() bool { return p.ID != nil && p.Names == "operator" }
+
 // Kind is the kind of the parameter's value.
 func (p Param[F, R]) Kind() Kind {
 	switch {

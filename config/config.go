@@ -95,6 +95,12 @@ type Config struct {
 	// Mouse: the TUI takes clicks and the wheel (nil = not set; --mouse and PARLEY_MOUSE
 	// win). Off by default: the terminal's own text selection then works as usual.
 	Mouse *bool
+	// MarkReadOnOpen: opening an unread conversation marks it read (nil = not set; on by
+	// default; --mark-read-on-open wins).
+	MarkReadOnOpen *bool
+	// Alerts is the alerts: section: the bell, the title and desktop notifications on
+	// arrivals (the zero value when the file has none).
+	Alerts Alerts
 	// Keys maps an action name to the keys bound to it, exactly as written in the file
 	// (a single key is a list of one; an empty list is kept). The keymap package validates
 	// the action names and the keys and reports conflicts.

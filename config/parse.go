@@ -34,7 +34,7 @@ const (
 var knownKeys = []string{
 	KeyBaseURL, KeyOrganizationID, KeyOperatorID, KeyTheme,
 	KeyRefreshInterval, KeyPageSize, KeyRequestBudget, KeyTeamSize, KeyRequestTimeout, KeyReadOnly, KeyKeys, KeyServe,
-	KeyMouse, KeyViews,
+	KeyMouse, KeyViews, KeyAlerts, KeyMarkReadOnOpen,
 }
 
 // oldSpellings are keys of earlier releases, read as the key they map to and listed nowhere
@@ -420,6 +420,10 @@ func (p *parser) value(name string, v *yaml.Node) {
 		p.views(v)
 		return
 	}
+	if name == KeyAlerts {
+		p.alerts(v)
+		return
+	}
 	s, ok := p.scalar(name, v)
 	if !ok {
 		return
@@ -493,13 +497,17 @@ func (p *parser) value(name string, v *yaml.Node) {
 			return
 		}
 		p.c.ReadOnly = &b
-	case KeyMouse:
+	case KeyMouse, KeyMarkReadOnOpen:
 		b, err := parseBool(s)
 		if err != nil {
 			p.addf(v, "%s: %v", name, err)
 			return
 		}
-		p.c.Mouse = &b
+		if name == KeyMouse {
+			p.c.Mouse = &b
+		} else {
+			p.c.MarkReadOnOpen = &b
+		}
 	}
 }
 

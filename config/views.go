@@ -43,13 +43,65 @@ type View struct {
 	Search string
 	// Ordering is the list's ordering ("" = the server's default).
 	Ordering string
+	// Hidden keeps the view out of the row (a built-in one the file does not want).
+	Hidden bool
 	// Line is where the view starts in the file (0 for a view not read from a file).
 	Line int
 }
 
+// OperatorMe is the value of the operator_id filter that stands for the acting operator
+// (the operator parley acts as when the view is shown): the built-in view Mine holds it.
+const OperatorMe = client.OperatorMe
+
+// BuiltinViews are the views that exist without configuration: Mine (the conversations
+// assigned to the acting operator) and New (the conversations whose status is new). The
+// views: section may place them (an entry with the name and the screen only), hide them
+// (hidden: true) or replace them (an entry of that name with a query of its own).
+func BuiltinViews() []View {
+	return []View{
+		{Name: "Mine", Screen: ViewConversations, Filters: map[string]string{"operator_id": OperatorMe}},
+		{Name: "New", Screen: ViewConversations, Status: "new"},
+	}
+}
+
+// ShownViews are the views the list screens show, from the file's views: the built-in
+// views the file does not name first (in BuiltinViews' order), then the file's views in
+// its order; an entry named as a built-in view with no query of its own is that view in
+// that place; hidden views are left out.
+func ShownViews(file []View) []View {
+	builtins := BuiltinViews()
+	named := func(b View) int {
+		return slices.IndexFunc(file, func(v View) bool { return v.Screen == b.Screen && strings.EqualFold(v.Name, b.Name) })
+	}
+	var out []View
+	for _, b := range builtins {
+		if named(b) < 0 {
+			out = append(out, b)
+		}
+	}
+	for _, v := range file {
+		if v.Hidden {
+			continue
+		}
+		if i := slices.IndexFunc(builtins, func(b View) bool { return b.Screen == v.Screen && strings.EqualFold(v.Name, b.Name) }); i >= 0 && v.queryless() {
+			b := builtins[i]
+			b.Line = v.Line
+			v = b
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// queryless reports whether v names no status, filter, search or ordering.
+func (v View) queryless() bool {
+	return v.Status == "" && len(v.Filters) == 0 && v.Search == "" && v.Ordering == ""
+}
+
 // Same reports whether v and o are the same query under the same name (Line aside).
 func (v View) Same(o View) bool {
-	if v.Name != o.Name || v.Screen != o.Screen || v.Status != o.Status || v.Search != o.Search || v.Ordering != o.Ordering {
+	if v.Name != o.Name || v.Screen != o.Screen || v.Status != o.Status || v.Search != o.Search || v.Ordering != o.Ordering ||
+		v.Hidden != o.Hidden {
 		return false
 	}
 	if len(v.Filters) != len(o.Filters) {
@@ -89,8 +141,17 @@ func screenOf[F, R any](r client.Resource[F, R]) viewScreen {
 		if !ok || name == r.Status {
 			return false, nil
 		}
+		if p.TakesMe() && strings.TrimSpace(value) == OperatorMe {
+			return true, nil
+		}
 		var f F
-		return true, p.Parse(&f, value)
+		if err := p.Parse(&f, value); err != nil {
+			if p.TakesMe() {
+				return true, fmt.Errorf("%w, nor %s (the operator parley acts as)", err, OperatorMe)
+			}
+			return true, err
+		}
+		return true, nil
 	}
 	if p, ok := r.Param(r.Status); ok {
 		s.status = func(v string) error {
@@ -107,7 +168,7 @@ var viewScreens = map[string]viewScreen{
 	ViewContacts:      screenOf(client.Contacts),
 }
 
-var viewKeys = []string{"name", "screen", "status", "filters", "search", "ordering"}
+var viewKeys = []string{"name", "screen", "status", "filters", "search", "ordering", "hidden"}
 
 // CheckViewValue checks the value of filter name of a view of screen.
 func CheckViewValue(screen, name, value string) error {
@@ -254,6 +315,14 @@ func (p *parser) views(n *yaml.Node) {
 				v.Search = s
 			case "ordering":
 				v.Ordering = s
+			case "hidden":
+				b, err := parseBool(s)
+				if err != nil {
+					p.addf(val, "views: hidden: %v", err)
+					ok = false
+					continue
+				}
+				v.Hidden = b
 			}
 		}
 		if !ok || !p.checkView(item, v) {
@@ -283,6 +352,9 @@ func (v View) render(indent string) string {
 	}
 	if v.Ordering != "" {
 		fmt.Fprintf(&b, "%sordering: %s\n", pad, quote(v.Ordering))
+	}
+	if v.Hidden {
+		fmt.Fprintf(&b, "%shidden: true\n", pad)
 	}
 	if len(v.Filters) > 0 {
 		fmt.Fprintf(&b, "%sfilters:\n", pad)

@@ -252,3 +252,68 @@ func TestViewValuesFollowTheListDeclaration(t *testing.T) {
 		}
 	}
 }
+
+// The built-in views come first unless the file names them: an entry of a built-in's
+// name without a query puts it there, hidden: true leaves it out, and one with a query of
+// its own replaces it.
+func TestShownViews(t *testing.T) {
+	names := func(vs []View) string {
+		var out []string
+		for _, v := range vs {
+			out = append(out, v.Name)
+		}
+		return strings.Join(out, ",")
+	}
+	shown := ShownViews(nil)
+	if names(shown) != "Mine,New" || shown[0].Filters["operator_id"] != OperatorMe || shown[1].Status != "new" {
+		t.Fatalf("without a file: %+v", shown)
+	}
+	c, err := Parse([]byte(`views:
+  - name: Billing
+    screen: conversations
+    filters: {topics: 4}
+  - name: mine
+    screen: conversations
+  - name: New
+    screen: conversations
+    hidden: true
+  - name: Leads
+    screen: contacts
+`), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown = ShownViews(c.Views)
+	if names(shown) != "Billing,Mine,Leads" || shown[1].Filters["operator_id"] != OperatorMe || shown[1].Line != 5 {
+		t.Fatalf("placed and hidden: %+v", shown)
+	}
+	c, err = Parse([]byte("views:\n  - name: New\n    screen: conversations\n    status: pending\n"), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shown = ShownViews(c.Views); names(shown) != "Mine,New" || shown[1].Status != "pending" {
+		t.Fatalf("replaced: %+v", shown)
+	}
+}
+
+// operator_id takes an id or me; hidden is true or false, and is written back.
+func TestOperatorMeAndHidden(t *testing.T) {
+	if err := CheckViewValue(ViewConversations, "operator_id", "me"); err != nil {
+		t.Error(err)
+	}
+	if err := CheckViewValue(ViewConversations, "operator_id", "you"); err == nil || !strings.Contains(err.Error(), "nor me") {
+		t.Errorf("operator_id you: %v", err)
+	}
+	_, err := Parse([]byte("views:\n  - name: Mine\n    screen: conversations\n    hidden: perhaps\n"), "c.yaml")
+	if err == nil || !strings.Contains(err.Error(), `c.yaml:4: views: hidden: "perhaps" is not true or false`) {
+		t.Errorf("a bad hidden: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := AddView(path, View{Name: "New", Screen: ViewConversations, Hidden: true}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(path)
+	if err != nil || len(c.Views) != 1 || !c.Views[0].Hidden {
+		t.Fatalf("written and read back: %+v, %v", c.Views, err)
+	}
+}

@@ -77,6 +77,21 @@ const example = `# parley configuration
 # copy mode). Flag --mouse (--mouse=false overrides this line), env PARLEY_MOUSE.
 # mouse: false
 
+# Opening an unread conversation marks it read for you: one PATCH of the conversation
+# (conversations family) for each unread one you open; u still toggles. Never in
+# read-only. Flag --mark-read-on-open (--mark-read-on-open=false overrides this line).
+# mark_read_on_open: true
+
+# How parley tells you that something arrived in what the auto-refresh (or the hub's
+# shared poll) already fetched: a conversation new to the list, one newly assigned to
+# you, a new message from the contact in one of yours. M (mute_alerts) silences the bell
+# and the notifications for the mute duration. Flags --bell, --title, --notify.
+# alerts:
+#   bell: true        # the terminal bell, at most once every 15 seconds
+#   title: true       # the terminal's title: "parley — 3 new · 1 mine"
+#   notify: off       # desktop notifications through the terminal: off, osc9 or osc777
+#   mute: 30m         # how long M silences the bell and the notifications, 1m to 24h
+
 # Key bindings: an action name and the key or keys that trigger it (a key or a list).
 # The "?" help shows the actions and their keys; conflicts are reported at start-up.
 # keys:
@@ -137,7 +152,7 @@ func WriteExample(path string, force bool) error {
 
 // Setting is one top-level scalar value for Set.
 type Setting struct {
-	Key   string // one of base_url, organization_id, operator_id, theme, refresh_interval, page_size, request_budget, team_size, request_timeout, readonly, mouse
+	Key   string // one of base_url, organization_id, operator_id, theme, refresh_interval, page_size, request_budget, team_size, request_timeout, readonly, mouse, mark_read_on_open
 	Value string
 }
 
@@ -168,7 +183,7 @@ func Set(path string, settings ...Setting) (SetResult, error) {
 	}
 	want := before
 	for _, s := range settings {
-		if s.Key == KeyKeys || s.Key == KeyServe || s.Key == KeyViews || !known(s.Key) {
+		if s.Key == KeyKeys || s.Key == KeyServe || s.Key == KeyViews || s.Key == KeyAlerts || !known(s.Key) {
 			return res, fmt.Errorf("config: cannot set %q", s.Key)
 		}
 		changed, err := apply(&want, &s)
@@ -245,6 +260,8 @@ func apply(c *Config, s *Setting) (bool, error) {
 		c.ReadOnly, s.Value = parsed.ReadOnly, strconv.FormatBool(*parsed.ReadOnly)
 	case KeyMouse:
 		c.Mouse, s.Value = parsed.Mouse, strconv.FormatBool(*parsed.Mouse)
+	case KeyMarkReadOnOpen:
+		c.MarkReadOnOpen, s.Value = parsed.MarkReadOnOpen, strconv.FormatBool(*parsed.MarkReadOnOpen)
 	}
 	return !sameValues(old, *c), nil
 }
@@ -265,6 +282,7 @@ func sameValues(a, b Config) bool {
 	a.Path, b.Path, a.Exists, b.Exists = "", "", false, false
 	a.Lines, b.Lines, a.KeyLines, b.KeyLines = nil, nil, nil, nil
 	a.Serve.Lines, b.Serve.Lines, a.spelled, b.spelled = nil, nil, nil, nil
+	a.Alerts.Lines, b.Alerts.Lines = nil, nil
 	a.Views, b.Views = viewsWithoutLines(a.Views), viewsWithoutLines(b.Views)
 	return reflect.DeepEqual(a, b)
 }

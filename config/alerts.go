@@ -1,0 +1,148 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// KeyAlerts is the top-level key of the alerts section: how parley tells the agent that
+// something arrived (a conversation new to the list, one newly assigned to them, a new
+// message in one of theirs).
+const KeyAlerts = "alerts"
+
+// KeyMarkReadOnOpen is the top-level key of the setting that marks an unread conversation
+// read when it is opened.
+const KeyMarkReadOnOpen = "mark_read_on_open"
+
+// The keys of the alerts: section.
+const (
+	AlertBell   = "bell"   // the terminal bell on arrivals (true or false)
+	AlertTitle  = "title"  // the terminal's title with the counts (true or false)
+	AlertNotify = "notify" // desktop notifications through the terminal: off, osc9 or osc777
+	AlertMute   = "mute"   // how long the mute key silences the bell and notifications
+)
+
+var alertKeys = []string{AlertBell, AlertTitle, AlertNotify, AlertMute}
+
+// The ways a desktop notification may go (Alerts.Notify).
+const (
+	NotifyOff    = "off"
+	NotifyOSC9   = "osc9"   // ESC ] 9 ; text BEL: iTerm2, WezTerm, Ghostty, kitty, foot…
+	NotifyOSC777 = "osc777" // ESC ] 777 ; notify ; title ; body BEL: VTE terminals, urxvt, foot, WezTerm, Ghostty…
+)
+
+// NotifyWays are the values notify takes.
+var NotifyWays = []string{NotifyOff, NotifyOSC9, NotifyOSC777}
+
+// Defaults and limits of the alerts section.
+const (
+	DefaultMute = 30 * time.Minute
+	MinMute     = time.Minute
+	MaxMute     = 24 * time.Hour
+)
+
+// Alerts is the alerts: section. A nil or empty field is not set.
+type Alerts struct {
+	Bell   *bool
+	Title  *bool
+	Notify string        // one of NotifyWays ("" = not set)
+	Mute   time.Duration // 0 = not set
+	// Lines maps each key of the section to its line in the file.
+	Lines map[string]int
+}
+
+// ParseNotify reads a notify value: off (or false), osc9 or osc777.
+func ParseNotify(s string) (string, error) {
+	v := strings.ToLower(strings.TrimSpace(s))
+	if v == "false" {
+		v = NotifyOff
+	}
+	for _, w := range NotifyWays {
+		if v == w {
+			return v, nil
+		}
+	}
+	return "", fmt.Errorf("%q is not one of %s (osc9 for iTerm2, WezTerm, Ghostty and kitty; osc777 for GNOME Terminal and other VTE terminals, urxvt and foot)",
+		s, strings.Join(NotifyWays, ", "))
+}
+
+// ParseMute reads the mute duration: a duration such as 30m or 2h, 1m to 24h.
+func ParseMute(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration like 30m or 2h", s)
+	}
+	if d < MinMute || d > MaxMute {
+		return 0, fmt.Errorf("%s is outside 1m to 24h", d)
+	}
+	return d, nil
+}
+
+// alerts reads the alerts: section.
+func (p *parser) alerts(v *yaml.Node) {
+	if v.Kind != yaml.MappingNode {
+		p.addf(v, "alerts must map settings to values, like \"bell: false\"")
+		return
+	}
+	a := Alerts{Lines: map[string]int{}}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := deref(v.Content[i]), deref(v.Content[i+1])
+		name := strings.TrimSpace(k.Value)
+		if k.Kind != yaml.ScalarNode || !contains(alertKeys, name) {
+			if sug := suggest(name, alertKeys); sug != "" {
+				p.addf(k, "alerts: unknown key %q (did you mean %q?)", name, sug)
+			} else {
+				p.addf(k, "alerts: unknown key %q (known keys: %s)", name, strings.Join(alertKeys, ", "))
+			}
+			continue
+		}
+		if prev, dup := a.Lines[name]; dup {
+			p.addf(k, "alerts: %s is set twice (first on line %d)", name, prev)
+			continue
+		}
+		a.Lines[name] = k.Line
+		if isNull(val) {
+			continue
+		}
+		text, ok := p.scalar("alerts: "+name, val)
+		if !ok {
+			continue
+		}
+		if err := a.set(name, text); err != nil {
+			p.addf(val, "alerts: %s: %v", name, err)
+		}
+	}
+	p.c.Alerts = a
+}
+
+// set checks and stores one setting of the section.
+func (a *Alerts) set(name, text string) error {
+	switch name {
+	case AlertBell, AlertTitle:
+		b, err := parseBool(text)
+		if err != nil {
+			return err
+		}
+		if name == AlertBell {
+			a.Bell = &b
+		} else {
+			a.Title = &b
+		}
+	case AlertNotify:
+		w, err := ParseNotify(text)
+		if err != nil {
+			return err
+		}
+		a.Notify = w
+	case AlertMute:
+		d, err := ParseMute(text)
+		if err != nil {
+			return err
+		}
+		a.Mute = d
+	}
+	return nil
+}
