@@ -22,7 +22,9 @@ import (
 //   - Chooser: it offers the palette rows of its own (its saved views);
 //   - ViewHolder: the state file keeps its active saved view;
 //   - OrgScoped: what it shows may come from other organizations than the one parley works
-//     in; the status bar names them.
+//     in; the status bar names them;
+//   - Arriving: it counts the arrivals not opened yet; the tab bar and the terminal's title
+//     show the counts.
 //
 // A Modal may also be
 //   - Cursored: an inline modal showing the terminal's cursor where text goes;
@@ -158,4 +160,10 @@ type Unsaved interface {
 // the client when it submits, keeps its input underneath.
 type Submitter interface {
 	Submitting() bool
+}
+
+// Arriving is a Screen that counts the arrivals (common.Arrival) the user has not opened
+// yet: the tab bar shows All beside its title, the terminal's title New and Mine.
+type Arriving interface {
+	Unseen() Unseen
 }

@@ -52,6 +52,7 @@ const requestTimeout = 90 * time.Second
 type mergeMsg struct {
 	owner, gen int
 	rows       []Row
+	convs      []client.Conversation // the rows as the API sent them (arrivals)
 	err        error
 	at         time.Time // the local time, for "refreshed at"
 	reached    time.Time // the server's (client.ServerReached) when it answered
@@ -93,6 +94,9 @@ type Model struct {
 	// operators names the operators the list was asked to show the conversations of
 	// (ShowAssigned), for the header and the filter form when the directory does not.
 	operators map[int64]string
+	// watch finds the arrivals in merges and polls and keeps those not opened yet
+	// (arrivals.go).
+	watch *watch
 }
 
 // source is the conversation list's side of the list component for query q.
@@ -109,7 +113,7 @@ type source struct {
 // New returns an empty list; Load fetches the first page.
 func New(ctx *common.Ctx) Model {
 	m := Model{ctx: ctx, seenTopics: map[int64]string{}, seenWidgets: map[int64]string{}, seenTopicTexts: map[int64]string{},
-		operators: map[int64]string{}}
+		operators: map[int64]string{}, watch: newWatch()}
 	src := m.sourceOf // the maps it shares stay the same ones (ForgetSeen clears them)
 	m.Searchable = list.NewSearchable(list.New(ctx, src(Query{}), list.Options{Marks: true}), src)
 	return m
@@ -334,7 +338,7 @@ func (m *Model) RefreshChanged() tea.Cmd {
 		if err != nil {
 			return mergeMsg{owner: owner, gen: gen, err: fmt.Errorf("conversations updated since %s: %w", since.UTC().Format(time.RFC3339), err)}
 		}
-		return mergeMsg{owner: owner, gen: gen, rows: list.Map(p.Results, RowFrom), at: now(), reached: c.ServerReached()}
+		return mergeMsg{owner: owner, gen: gen, rows: list.Map(p.Results, RowFrom), convs: p.Results, at: now(), reached: c.ServerReached()}
 	}
 }
 
@@ -384,6 +388,8 @@ func (m Model) onMerge(msg mergeMsg) (Model, tea.Cmd) {
 	}
 	m.merged.gen, m.merged.at, m.merged.reached = msg.gen, msg.at, msg.reached
 	m.source(m.Query()).remember(msg.rows)
+	// The merge asked with the list's query: it lists every row it brought.
+	came := m.arrivals(msg.rows, msg.convs, msg.reached, func(int) bool { return true })
 	var unloaded []Row
 	for _, r := range msg.rows {
 		if !m.Model.UpdateRow(r) {
@@ -392,7 +398,7 @@ func (m Model) onMerge(msg mergeMsg) (Model, tea.Cmd) {
 	}
 	m.Model.PutOnTop(m.aboveAll(unloaded))
 	at := msg.at
-	return m, func() tea.Msg { return common.RefreshedMsg{At: at} }
+	return m, tea.Batch(arrived(came), func() tea.Msg { return common.RefreshedMsg{At: at} })
 }
 
 // onPolled takes an answer of the team hub's shared poller: the organization's
@@ -417,6 +423,10 @@ func (m Model) onPolled(msg common.PolledMsg) (Model, tea.Cmd) {
 	q := m.Query()
 	rows := list.Map(msg.Conversations, RowFrom)
 	m.source(q).remember(rows)
+	came := m.arrivals(rows, msg.Conversations, msg.Reached, func(i int) bool {
+		match, known := Matches(q, msg.Conversations[i])
+		return match && known
+	})
 	var candidates []Row
 	for i, r := range rows {
 		if cur, ok := m.Model.Row(r.ID); ok && older(r, cur) {
@@ -437,7 +447,7 @@ func (m Model) onPolled(msg common.PolledMsg) (Model, tea.Cmd) {
 		m.merged.gen, m.merged.at, m.merged.reached = m.Model.Gen(), msg.At, msg.Reached
 	}
 	at := msg.At
-	return m, tea.Batch(ask, func() tea.Msg { return common.RefreshedMsg{At: at} })
+	return m, tea.Batch(ask, arrived(came), func() tea.Msg { return common.RefreshedMsg{At: at} })
 }
 
 // older reports whether row r is an older version of the conversation than cur.
@@ -537,6 +547,8 @@ func (m *Model) Preload(convs []client.Conversation, total int) {
 // loaded or pinned.
 func (m *Model) UpdateRow(r Row) {
 	m.source(m.Query()).remember([]Row{r})
+	m.watch.remember(r) // an edit of this session's is no arrival
+	m.watch.settle(r, m.ctx.Me())
 	m.Model.UpdateRow(r)
 }
 
