@@ -51,6 +51,10 @@ type Ctx struct {
 	// show the same screen then cost one request a period together, not one each.
 	SharePolls time.Duration
 
+	// MarkReadOnOpen: opening an unread conversation marks it read for the acting
+	// operator (one PATCH), where the session may write.
+	MarkReadOnOpen bool
+
 	// Views are the saved views of the list screens (the config file's views: section).
 	Views []SavedView
 	// SaveView writes a view into the config file (called from a command, never in

@@ -63,6 +63,11 @@ type Model struct {
 	landed    bool // a jump opened a conversation and the focus is still where it left it
 	// views are the saved views: their row sits above the list when there are any.
 	views sv.Views[client.ConversationFilter]
+	// marked is the version of the arrivals not opened yet that the views' marks count.
+	marked int
+	// readOnLoad is a conversation opened before parley knew whether it is unread: its
+	// detail tells, and it is marked read then (opened).
+	readOnLoad int64
 }
 
 // New returns the screen; Init loads the first page.
@@ -258,14 +263,19 @@ func (m *Model) cycle(d int) {
 }
 
 // openSelected makes the selected row the open conversation and loads it into the panes
-// that are shown.
+// that are shown. With the focus off the list (enter, the next conversation from the
+// thread) it is opened to be read (opened); resting on a row of the list only shows it.
 func (m *Model) openSelected() tea.Cmd {
 	r, ok := m.List.Selected()
 	if !ok {
 		return nil
 	}
 	m.restingID, m.openedAt = r.ID, r.ID
-	return m.sync()
+	var read tea.Cmd
+	if m.focus != PaneList {
+		read = m.opened(r.ID)
+	}
+	return tea.Batch(m.sync(), read)
 }
 
 // sync loads the open conversation into each shown pane that does not hold it yet. A hidden
@@ -330,12 +340,29 @@ func rowTitle(r listing.Row) string {
 }
 
 // Update routes messages to the panes and handles the screen's keys; the row of views then
-// takes the list's count for its query.
+// takes the list's count for its query, and the marks of the arrivals not opened yet.
 func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	s, cmd := m.update(msg)
 	m.views.Observe(m.List.Query(), m.List.SentCount)
+	if v := m.List.UnseenVersion(); v != m.marked {
+		m.marked = v
+		m.views.Mark(m.arrivalMark)
+	}
 	return s, cmd
 }
+
+// reread reads the saved views' queries again (who parley acts as changed, or became
+// known: operator_id me) and returns the active view's new query when the list shows that
+// view's query and it changed.
+func (m *Model) reread() (listing.Query, bool) {
+	shown := !m.views.Modified(m.List.Query())
+	q, changed := m.views.Refresh()
+	m.marked = -1 // the marks are counted again
+	return q, changed && shown
+}
+
+// Unseen counts the arrivals not opened yet (common.Arriving).
+func (m *Model) Unseen() common.Unseen { return m.List.UnseenCount() }
 
 func (m *Model) update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -371,13 +398,31 @@ func (m *Model) update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		row := listing.RowFrom(msg.Conversation)
 		m.List.UpdateRow(row)
 		m.Msgs.SetTitle(row.ID, rowTitle(row))
+		if m.readOnLoad != 0 && m.readOnLoad == row.ID && m.restingID == row.ID {
+			m.readOnLoad = 0
+			return m, m.markRead(row)
+		}
 		return m, nil
 	case common.RefreshMsg:
 		if msg.Auto {
 			return m, m.List.RefreshChanged()
 		}
 		return m, tea.Batch(m.List.Load(true), m.Detail.Load(m.Detail.ID(), true))
+	case common.OperatorsLoadedMsg:
+		// Who parley acts as may be known now: a view of one's own conversations reads it.
+		var c1, c2, c3 tea.Cmd
+		m.List, c1 = m.List.Update(msg)
+		m.Detail, c2 = m.Detail.Update(msg)
+		if q, ok := m.reread(); ok {
+			c3 = m.showQuery(q)
+		}
+		return m, tea.Batch(c1, c2, c3)
 	case common.ContextChangedMsg:
+		m.List.ResetArrivals()
+		m.readOnLoad = 0
+		if q, ok := m.reread(); ok {
+			m.List.Preset(q) // loaded below
+		}
 		if msg.OperatorOnly && m.List.Loaded() {
 			// The same organization as another operator: the rows, the open thread and
 			// the detail still exist; load them again in place.
@@ -404,6 +449,7 @@ func (m *Model) update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		}
 		m.restingID, m.openedAt = msg.ConversationID, m.selectedID()
 		m.setFocus(PaneMessages)
+		read := m.opened(msg.ConversationID)
 		// The contact's name comes with the detail: at once when the client holds the
 		// conversation (or the detail shows it already), else when it arrives
 		// (detail.LoadedMsg fills the pinned row and sets the title).
@@ -417,7 +463,7 @@ func (m *Model) update(msg tea.Msg) (common.Screen, tea.Cmd) {
 			m.List.UpdateRow(row) // no answer will come to fill the pinned row
 			title = rowTitle(row)
 		}
-		return m, tea.Batch(m.Msgs.OpenAt(msg.ConversationID, title, v, false), load)
+		return m, tea.Batch(m.Msgs.OpenAt(msg.ConversationID, title, v, false), load, read)
 	}
 	var c1, c2, c3 tea.Cmd
 	before := m.selectedID()

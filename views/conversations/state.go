@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/confirm"
 	"github.com/parley-tui/parley/views/conversations/listing"
@@ -22,8 +23,8 @@ import (
 // is reported as such (the row then shows what the server says).
 
 // stateChange is one action on one conversation, with its words: done is the toast of a
-// success ("Ended conversation #12."), failed starts the toast of a failure ("Could not end
-// conversation #12").
+// success ("Ended conversation #12."; "": none, the row shows it), failed starts the toast
+// of a failure ("Could not end conversation #12").
 type stateChange struct {
 	writes.Change
 	done, failed string
@@ -31,12 +32,7 @@ type stateChange struct {
 
 // me is the operator "take" assigns to: the acting operator, else the token's default one
 // (0 when neither is known yet).
-func (m *Model) me() int64 {
-	if id := m.ctx.Client.OperatorID(); id != 0 {
-		return id
-	}
-	return m.ctx.DefaultOperatorID
-}
+func (m *Model) me() int64 { return m.ctx.Me() }
 
 // opName names an operator for a question or a toast (sanitized names of the directory).
 func (m *Model) opName(id int64) string {
@@ -230,14 +226,56 @@ func (m *Model) toggleRead() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	read := r.Unread
+	return m.send(readChange(r.ID, r.Unread))
+}
+
+// readChange marks conversation id read (or unread).
+func readChange(id int64, read bool) stateChange {
 	word := "read"
 	if !read {
 		word = "unread"
 	}
-	return m.send(stateChange{Change: writes.ReadChange(r.ID, read),
-		done:   fmt.Sprintf("Marked conversation #%d %s.", r.ID, word),
-		failed: fmt.Sprintf("Could not mark conversation #%d %s", r.ID, word)})
+	return stateChange{Change: writes.ReadChange(id, read),
+		done:   fmt.Sprintf("Marked conversation #%d %s.", id, word),
+		failed: fmt.Sprintf("Could not mark conversation #%d %s", id, word)}
+}
+
+// opened is called when conversation id was opened to be read (enter, a jump to it, the
+// next or previous conversation from the thread): its arrival is seen, and an unread one
+// is marked read (markRead).
+func (m *Model) opened(id int64) tea.Cmd {
+	m.List.Opened(id)
+	m.readOnLoad = 0
+	if !m.ctx.MarkReadOnOpen || !m.ctx.Keys.Allows("toggle_read", keymap.InThread) {
+		return nil // off, or the session may not write (read-only, a viewer)
+	}
+	r, ok := m.List.Row(id)
+	if !ok || r.Status == "" {
+		if c, held := m.Detail.Conversation(); held && c.ID == id {
+			r, ok = listing.RowFrom(c), true
+		}
+	}
+	if !ok || r.Status == "" {
+		m.readOnLoad = id // whether it is unread comes with its detail
+		return nil
+	}
+	return m.markRead(r)
+}
+
+// markRead sends the one PATCH that marks r read, when r shows it unread and no change of
+// its read mark is on its way. It says nothing when it worked: the dot goes.
+func (m *Model) markRead(r listing.Row) tea.Cmd {
+	if !r.Unread {
+		return nil
+	}
+	for _, ch := range m.changes {
+		if ch.ID == r.ID && ch.Update.MarkedReadOperator != nil {
+			return nil
+		}
+	}
+	ch := readChange(r.ID, true)
+	ch.done = "" // no toast: the dot going says it
+	return m.send(ch)
 }
 
 // ask confirms ch before sending it.

@@ -1,6 +1,8 @@
 package conversations
 
 import (
+	"fmt"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/views/common"
@@ -21,4 +23,30 @@ func (m *Model) Choices() []common.Choice { return m.views.Choices() }
 func (m *Model) showQuery(q listing.Query) tea.Cmd {
 	m.layout()
 	return m.List.SetQuery(q)
+}
+
+// arrivalMark is the mark of a view of query q in the row of views: how many of the
+// arrivals not opened yet it lists ("•2"). An arrival whose place in q its fields cannot
+// tell (a search, a widget, an activity date) makes it "•2+", or "•?" when no other is
+// sure: never a count that may be short.
+func (m *Model) arrivalMark(q listing.Query) string {
+	sure, unsure := 0, 0
+	for _, a := range m.List.Unseen() {
+		match, known := listing.Matches(q, a.Conversation)
+		switch {
+		case !known:
+			unsure++
+		case match:
+			sure++
+		}
+	}
+	switch {
+	case unsure > 0 && sure == 0:
+		return "•?"
+	case unsure > 0:
+		return fmt.Sprintf("•%d+", sure)
+	case sure > 0:
+		return fmt.Sprintf("•%d", sure)
+	}
+	return ""
 }

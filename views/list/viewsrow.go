@@ -16,16 +16,17 @@ const ViewsAll = "all"
 // ViewsRow is the row of saved views above a list (gh-dash's sections): "all" first, then
 // the saved ones in the config file's order, the active one highlighted, each with the
 // count the server sent for its query when it was last loaded (none before that, and none
-// when the answer carried no count).
+// when the answer carried no count) and the screen's mark (SetMark).
 type ViewsRow struct {
 	names  []string
 	counts map[string]string
+	marks  map[string]string
 	active int
 }
 
 // NewViewsRow returns the row of views: "all", then names (sanitized when drawn).
 func NewViewsRow(names []string) ViewsRow {
-	return ViewsRow{names: append([]string{ViewsAll}, names...), counts: map[string]string{}}
+	return ViewsRow{names: append([]string{ViewsAll}, names...), counts: map[string]string{}, marks: map[string]string{}}
 }
 
 // Len is the number of views, "all" included.
@@ -96,6 +97,27 @@ func (v ViewsRow) Count(i int) string {
 	return v.counts[v.names[i]]
 }
 
+// SetMark puts mark after view i's count ("" takes it away): what arrived in the view
+// since (the conversations screen's "•2").
+func (v *ViewsRow) SetMark(i int, mark string) {
+	if i < 0 || i >= len(v.names) {
+		return
+	}
+	if mark == "" {
+		delete(v.marks, v.names[i])
+		return
+	}
+	v.marks[v.names[i]] = mark
+}
+
+// Mark is view i's mark ("" when none).
+func (v ViewsRow) Mark(i int) string {
+	if i < 0 || i >= len(v.names) {
+		return ""
+	}
+	return v.marks[v.names[i]]
+}
+
 // View draws the row in w cells. modified marks the active view with "*" when the list's
 // query is no longer that view's (a filter or a search changed since). When the views do
 // not fit, the row shows those around the active one, with "…" where some are left out.
@@ -153,6 +175,9 @@ func (v ViewsRow) arrange(st *theme.Styles, w int, modified bool) (items []strin
 		}
 		if c := v.Count(i); c != "" {
 			text += " " + c
+		}
+		if m := v.Mark(i); m != "" {
+			text += " " + m
 		}
 		style := st.Tab
 		if i == v.active {

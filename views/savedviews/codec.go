@@ -1,7 +1,9 @@
 package savedviews
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
@@ -18,8 +20,9 @@ type codec[F interface{ IsZero() bool }] struct {
 
 // codecOf is the codec of screen's list, declared by r: a view's filters are r's
 // parameters as the API takes them (the status under a key of its own), its ordering one of
-// r's, the server's default kept as none.
-func codecOf[F interface{ IsZero() bool }, R any](screen string, r client.Resource[F, R]) codec[F] {
+// r's, the server's default kept as none. An operator's id may be client.OperatorMe: the
+// operator me returns when the view is read (an error while that is not known).
+func codecOf[F interface{ IsZero() bool }, R any](screen string, r client.Resource[F, R], me func() int64) codec[F] {
 	status, hasStatus := r.Param(r.Status)
 	read := func(v common.SavedView) (list.Query[F], error) {
 		var f F
@@ -27,6 +30,14 @@ func codecOf[F interface{ IsZero() bool }, R any](screen string, r client.Resour
 			p, ok := r.Param(k)
 			if !ok || k == r.Status {
 				return list.Query[F]{}, fmt.Errorf("unknown filter %q", k)
+			}
+			if p.TakesMe() && strings.TrimSpace(v.Filters[k]) == client.OperatorMe {
+				id := me()
+				if id == 0 {
+					return list.Query[F]{}, errors.New("who you are is not known yet (operator_id: me)")
+				}
+				*p.ID(&f) = id
+				continue
 			}
 			if err := p.Parse(&f, v.Filters[k]); err != nil {
 				return list.Query[F]{}, fmt.Errorf("filter %s: %w", k, err)

@@ -19,7 +19,7 @@ func TestCodecRoundTrip(t *testing.T) {
 		ContactFirstMessageToDate: at, ContactFirstMessageFromDate: at, ContactLastMessageToDate: at,
 		ContactLastMessageFromDate: at, UpdatedAtToDate: at, UpdatedAtFromDate: at, IDGreaterThan: 10,
 		IDLessThan: 900, ContactIdentityID: 88, LastActivityToDate: at, LastActivityFromDate: at}}
-	c := codecOf(common.ViewsConversations, client.Conversations)
+	c := codecOf(common.ViewsConversations, client.Conversations, nobody)
 	v := c.view(cq)
 	if v.Status != "pending" || v.Filters["status"] != "" || len(v.Filters) != 15 ||
 		v.Filters["updated_at_from_date"] != "2026-03-01T09:30:00.123456Z" || v.Filters["topics"] != "3" {
@@ -38,7 +38,7 @@ func TestCodecRoundTrip(t *testing.T) {
 	yes := true
 	kq := list.Query[client.ContactFilter]{Ordering: "name", Filter: client.ContactFilter{ID: 5, Email: "a@b.example",
 		Name: "Anna", ToDateTime: at, FromDateTime: at.Add(-time.Hour), Verified: &yes, Locale: "de_DE"}}
-	k := codecOf(common.ViewsContacts, client.Contacts)
+	k := codecOf(common.ViewsContacts, client.Contacts, nobody)
 	kv := k.view(kq)
 	if len(kv.Filters) != 7 || kv.Filters["verified"] != "true" || kv.Status != "" {
 		t.Fatalf("view %+v", kv)
@@ -52,8 +52,8 @@ func TestCodecRoundTrip(t *testing.T) {
 
 // A view that is not a query of its list is refused, naming the view and what is wrong.
 func TestCodecRefuses(t *testing.T) {
-	c := codecOf(common.ViewsConversations, client.Conversations)
-	k := codecOf(common.ViewsContacts, client.Contacts)
+	c := codecOf(common.ViewsConversations, client.Conversations, nobody)
+	k := codecOf(common.ViewsContacts, client.Contacts, nobody)
 	for _, tc := range []struct {
 		err  error
 		want string
@@ -73,3 +73,24 @@ func TestCodecRefuses(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// nobody is the acting operator before parley knows who that is.
+func nobody() int64 { return 0 }
+
+// operator_id me reads as the operator parley acts as when the view is read, and is refused
+// (saying why) while that is not known; an operator id is one still.
+func TestCodecReadsMeAsTheActingOperator(t *testing.T) {
+	me := int64(0)
+	c := codecOf(common.ViewsConversations, client.Conversations, func() int64 { return me })
+	mine := common.SavedView{Name: "Mine", Filters: map[string]string{"operator_id": client.OperatorMe}}
+	if _, err := c.query(mine); err == nil || !strings.Contains(err.Error(), "not known yet") {
+		t.Fatalf("me unknown: %v", err)
+	}
+	me = 2003
+	if q, err := c.query(mine); err != nil || q.Filter.OperatorID != 2003 {
+		t.Fatalf("me 2003: %+v, %v", q.Filter, err)
+	}
+	if _, err := c.query(common.SavedView{Name: "a", Filters: map[string]string{"topics": client.OperatorMe}}); err == nil {
+		t.Fatal("topics: me read as an id")
+	}
+}

@@ -35,31 +35,63 @@ type Views[F interface{ IsZero() bool }] struct {
 	screen string
 	codec  codec[F]
 	row    list.ViewsRow
-	// queries are the views' queries, "all" (the zero query) first.
+	// saved are the views as the config file holds them, "all" (the zero view) first;
+	// queries their queries as the codec read them last (Refresh), and errs why it could
+	// not read one (a view of the acting operator's before parley knows who that is).
+	saved   []common.SavedView
 	queries []list.Query[F]
+	errs    []error
 	owner   int
 	// name is the save form's bound value: it survives a failed save.
 	name *string
 }
 
 // New returns the views of screen, whose list's query r declares, from the context's saved
-// views; a view that does not read as a query of r is left out (the config file's check
-// lets none through).
+// views. A view that does not read as a query of r now stays in the row, and choosing it
+// says why (the config file's check lets only views through that read once parley knows
+// the acting operator: operator_id me).
 func New[F interface{ IsZero() bool }, R any](ctx *common.Ctx, screen string, r client.Resource[F, R]) Views[F] {
-	codec := codecOf(screen, r)
+	codec := codecOf(screen, r, ctx.Me)
 	v := Views[F]{ctx: ctx, screen: screen, codec: codec, owner: ctx.NewID(), name: new(string),
-		queries: []list.Query[F]{{}}}
+		saved: []common.SavedView{{}}}
 	var names []string
 	for _, sv := range ctx.ViewsOf(screen) {
-		q, err := codec.query(sv)
-		if err != nil {
-			continue
-		}
 		names = append(names, sv.Name)
-		v.queries = append(v.queries, q)
+		v.saved = append(v.saved, sv)
 	}
 	v.row = list.NewViewsRow(names)
+	v.Refresh()
 	return v
+}
+
+// Refresh reads every view's query again (the acting operator changed, or became known)
+// and returns the active view's query, and whether that changed.
+func (v *Views[F]) Refresh() (list.Query[F], bool) {
+	i := v.row.Active()
+	var before common.SavedView
+	hadActive := i < len(v.queries) && v.errs[i] == nil
+	if hadActive {
+		before = v.codec.view(v.queries[i])
+	}
+	v.queries, v.errs = make([]list.Query[F], len(v.saved)), make([]error, len(v.saved))
+	for j, sv := range v.saved {
+		if j == 0 {
+			continue // all: the zero query
+		}
+		v.queries[j], v.errs[j] = v.codec.query(sv)
+	}
+	if v.errs[i] != nil {
+		return list.Query[F]{}, false
+	}
+	return v.queries[i], !hadActive || !same(before, v.codec.view(v.queries[i]))
+}
+
+// query is view i's query, or a toast saying why it cannot be shown now.
+func (v *Views[F]) query(i int) (list.Query[F], tea.Cmd, bool) {
+	if err := v.errs[i]; err != nil {
+		return list.Query[F]{}, common.Toast(fmt.Sprintf("The view %s cannot be shown now: %s.", v.row.Names()[i], err)), false
+	}
+	return v.queries[i], nil, true
 }
 
 // Shown reports whether the screen has saved views: the row is drawn only then (a screen
@@ -73,29 +105,60 @@ func (v *Views[F]) Row() list.ViewsRow { return v.row }
 func (v *Views[F]) Active() string { return v.row.ActiveName() }
 
 // Select makes the view named name the active one and returns its query; false when there
-// is no such view.
-func (v *Views[F]) Select(name string) (list.Query[F], bool) {
+// is no such view, or (with a toast saying why) when its query cannot be read now.
+func (v *Views[F]) Select(name string) (list.Query[F], tea.Cmd, bool) {
 	i := v.row.Index(name)
 	if i < 0 {
-		return list.Query[F]{}, false
+		return list.Query[F]{}, common.Toast(fmt.Sprintf("No view %q on this screen.", name)), false
 	}
-	v.row.Select(i)
-	return v.queries[i], true
+	q, toast, ok := v.query(i)
+	if ok {
+		v.row.Select(i)
+	}
+	return q, toast, ok
 }
 
-// Move makes the view d places on the active one and returns its query; false (with a
-// toast saying how to make one) when the screen has no saved view.
+// Move makes the view d places on the active one (passing those whose query cannot be
+// read now) and returns its query; false (with a toast saying how to make one) when the
+// screen has no saved view.
 func (v *Views[F]) Move(d int) (list.Query[F], tea.Cmd, bool) {
 	if !v.Shown() {
 		return list.Query[F]{}, common.Toast(fmt.Sprintf("No saved views of %s yet: %s saves the current query as one.",
 			v.screen, v.ctx.Keys.SaveView.Help().Key)), false
 	}
-	return v.queries[v.row.Move(d)], nil, true
+	var toast tea.Cmd
+	for range v.row.Len() {
+		i := v.row.Move(d)
+		q, why, ok := v.query(i)
+		if ok {
+			return q, toast, true
+		}
+		if toast == nil {
+			toast = why
+		}
+	}
+	return list.Query[F]{}, toast, false
 }
 
 // Modified reports whether q is no longer the active view's query.
 func (v *Views[F]) Modified(q list.Query[F]) bool {
-	return !same(v.codec.view(q), v.codec.view(v.queries[v.row.Active()]))
+	i := v.row.Active()
+	if v.errs[i] != nil {
+		return true
+	}
+	return !same(v.codec.view(q), v.codec.view(v.queries[i]))
+}
+
+// Mark puts mark (counted by count from a view's query: "" for none) beside each view
+// whose query can be read now.
+func (v *Views[F]) Mark(count func(list.Query[F]) string) {
+	for i := range v.row.Len() {
+		mark := ""
+		if v.errs[i] == nil {
+			mark = count(v.queries[i])
+		}
+		v.row.SetMark(i, mark)
+	}
 }
 
 // Observe takes what the list knows of its query q's count (sent: list.Model.SentCount):
@@ -110,19 +173,21 @@ func (v *Views[F]) Observe(q list.Query[F], sent func() (count string, answered 
 }
 
 // Restore makes the view name the active one and hands its query to preset (the list's
-// query before the screen's first load); an unknown name leaves "all".
+// query before the screen's first load); an unknown name, or a view that cannot be shown
+// yet, leaves "all".
 func (v *Views[F]) Restore(name string, preset func(list.Query[F])) {
-	if q, ok := v.Select(name); ok {
+	if q, _, ok := v.Select(name); ok {
 		preset(q)
 	}
 }
 
 // Show makes the view name the active one and hands its query to show (the palette's
-// choice, a click on the row); a name the screen has no view of is said in a toast.
+// choice, a click on the row); a name the screen has no view of, or a view that cannot be
+// shown now, is said in a toast.
 func (v *Views[F]) Show(name string, show func(list.Query[F]) tea.Cmd) tea.Cmd {
-	q, ok := v.Select(name)
+	q, toast, ok := v.Select(name)
 	if !ok {
-		return common.Toast(fmt.Sprintf("No view %q on this screen.", name))
+		return toast
 	}
 	return show(q)
 }
@@ -149,7 +214,8 @@ func (v *Views[F]) Choices() []common.Choice {
 	group := "Views: " + v.screen
 	out := make([]common.Choice, 0, v.row.Len())
 	for i, n := range v.row.Names() {
-		out = append(out, common.Choice{Group: group, Title: n, Hint: v.row.Count(i), Msg: common.ShowViewMsg{Name: n}})
+		hint := strings.TrimSpace(v.row.Count(i) + " " + v.row.Mark(i))
+		out = append(out, common.Choice{Group: group, Title: n, Hint: hint, Msg: common.ShowViewMsg{Name: n}})
 	}
 	return out
 }
@@ -179,10 +245,14 @@ func (v *Views[F]) SaveForm(q list.Query[F]) tea.Cmd {
 	}
 	name := v.name
 	*name = ""
-	if i := v.row.Active(); i > 0 && !v.Modified(q) {
-		*name = v.row.ActiveName() // saving the view shown again replaces it
-	}
 	sv := v.codec.view(q)
+	if i := v.row.Active(); i > 0 && !v.Modified(q) {
+		// Saving the view shown again replaces it, as it is written (operator_id: me stays
+		// the acting operator).
+		*name = v.row.ActiveName()
+		sv = v.saved[i]
+		sv.Name = ""
+	}
 	owner, ctx := v.owner, v.ctx
 	return ctx.OpenModal(forms.New(ctx, forms.Options{
 		Title: "Save the query as a view",
@@ -260,9 +330,9 @@ func (v *Views[F]) OnTask(msg common.TaskDoneMsg) bool {
 	}
 	i := v.row.Add(sv.Name)
 	if i == len(v.queries) {
-		v.queries = append(v.queries, q)
+		v.saved, v.queries, v.errs = append(v.saved, sv), append(v.queries, q), append(v.errs, nil)
 	} else {
-		v.queries[i] = q
+		v.saved[i], v.queries[i], v.errs[i] = sv, q, nil
 	}
 	v.row.Select(i)
 	replaced := false
