@@ -61,6 +61,9 @@ type globalFlags struct {
 	readOnly optBool
 	// mouse is the root command's --mouse (the TUI only; not a persistent flag).
 	mouse optBool
+	// The TUI's alerts of arrivals and --mark-read-on-open (the TUI only).
+	bell, title, markRead optBool
+	notify                string
 	// version is parley's version, from main (not a flag).
 	version string
 }
@@ -128,6 +131,17 @@ from an embedded sandbox.`,
 	readOnlyFlag(root, g, "offer no edits and send no request but GET: no edit keys, forms or deletes (config readonly)")
 	mo := root.Flags().VarPF(&g.mouse, "mouse", "", "click and scroll with the mouse; shift-drag selects text (env PARLEY_MOUSE, config mouse)")
 	mo.NoOptDefVal = "true"
+	for _, f := range []struct {
+		v         *optBool
+		name, use string
+	}{
+		{&g.bell, "bell", "ring the terminal bell when a conversation arrives in your queues (config alerts.bell; default true)"},
+		{&g.title, "title", "show the counts of arrivals in the terminal's title (config alerts.title; default true)"},
+		{&g.markRead, "mark-read-on-open", "opening an unread conversation marks it read (config mark_read_on_open; default true)"},
+	} {
+		root.Flags().VarPF(f.v, f.name, "", f.use).NoOptDefVal = "true"
+	}
+	root.Flags().StringVar(&g.notify, "notify", "", "desktop notifications of arrivals through the terminal: off, osc9 or osc777 (config alerts.notify; default off)")
 
 	// Subcommands register here, one line each.
 	root.AddCommand(newAuthCmd(g))

@@ -67,6 +67,12 @@ type Settings struct {
 	// Mouse: the TUI takes clicks and the wheel (--mouse, else PARLEY_MOUSE, else mouse in
 	// the config file; default false, which leaves text selection to the terminal).
 	Mouse bool
+	// MarkReadOnOpen: opening an unread conversation marks it read (--mark-read-on-open,
+	// else mark_read_on_open in the config file; default true).
+	MarkReadOnOpen bool
+	// Alerts are how the TUI tells of arrivals (flags, else the config file's alerts:
+	// section, else the defaults: the bell and the title on, notifications off).
+	Alerts AlertSettings
 	// LedgerDir holds the persistent request ledger: $XDG_STATE_HOME/parley/ledger or the
 	// platform's equivalent; "" when no state directory can be found (counts stay in
 	// memory).
@@ -98,6 +104,15 @@ type Settings struct {
 	// Version is parley's version (set by the build, not configured), for the User-Agent
 	// and the --debug log.
 	Version string
+}
+
+// AlertSettings are the alerts of arrivals: the terminal bell, the terminal's title with
+// the counts, desktop notifications through the terminal (config.NotifyOff, NotifyOSC9 or
+// NotifyOSC777) and how long the mute key silences the bell and the notifications.
+type AlertSettings struct {
+	Bell, Title bool
+	Notify      string
+	Mute        time.Duration
 }
 
 // Origins say where a setting's value came from: "--base-url", "PARLEY_BASE_URL",
@@ -232,6 +247,18 @@ func resolveSettingsOpts(_ context.Context, g *globalFlags, env func(string) str
 		s.Mouse = g.mouse.value
 	}
 
+	// Marking read on open and the alerts: flag → file → default.
+	s.MarkReadOnOpen = true
+	if cfg.MarkReadOnOpen != nil {
+		s.MarkReadOnOpen = *cfg.MarkReadOnOpen
+	}
+	if g.markRead.given {
+		s.MarkReadOnOpen = g.markRead.value
+	}
+	if s.Alerts, err = alertSettings(cfg.Alerts, g); err != nil {
+		return s, err
+	}
+
 	// The request ledger.
 	if dir, err := ledger.DefaultDir(env); err == nil {
 		s.LedgerDir = dir
@@ -296,4 +323,36 @@ func displayPath(p string) string {
 		return "the config file"
 	}
 	return p
+}
+
+// alertSettings are the alerts of the flags, else of the config file's section, else the
+// defaults.
+func alertSettings(file config.Alerts, g *globalFlags) (AlertSettings, error) {
+	a := AlertSettings{Bell: true, Title: true, Notify: config.NotifyOff, Mute: config.DefaultMute}
+	if file.Bell != nil {
+		a.Bell = *file.Bell
+	}
+	if file.Title != nil {
+		a.Title = *file.Title
+	}
+	if file.Notify != "" {
+		a.Notify = file.Notify
+	}
+	if file.Mute != 0 {
+		a.Mute = file.Mute
+	}
+	if g.bell.given {
+		a.Bell = g.bell.value
+	}
+	if g.title.given {
+		a.Title = g.title.value
+	}
+	if g.notify != "" {
+		w, err := config.ParseNotify(g.notify)
+		if err != nil {
+			return a, fmt.Errorf("--notify: %w", err)
+		}
+		a.Notify = w
+	}
+	return a, nil
 }

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/config"
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/theme"
@@ -97,8 +98,12 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 		ReadOnly: s.ReadOnly,
 		// The mouse is the terminal's (text selection) unless asked for (ui.Options.Mouse).
 		Mouse: s.Mouse,
-		// Saved views are not API edits: read-only saves them too.
-		Views:     savedViews(s.Views),
+		// Arrivals: the bell, the title, notifications; opening marks read.
+		Alerts:         uiAlerts(s.Alerts),
+		MarkReadOnOpen: s.MarkReadOnOpen,
+		// Saved views are not API edits: read-only saves them too. The built-in ones
+		// (Mine, New) come first unless the file places or hides them.
+		Views:     savedViews(config.ShownViews(s.Views)),
 		SaveView:  viewSaver(s.ConfigPath),
 		State:     saved,
 		SaveState: state.write,
@@ -121,7 +126,11 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 	if err := proc.tty.save(int(os.Stdin.Fd()), os.Stdout); err != nil {
 		return err
 	}
+	// The terminal's title comes back when parley ends (where the terminal keeps a stack).
+	saveTitle, restoreTitle := app.Options().TitleBracket()
+	_, _ = io.WriteString(os.Stdout, saveTitle)
 	_, err = p.Run()
+	_, _ = io.WriteString(os.Stdout, restoreTitle)
 	proc.tty.released()
 	if app.Stopped() == nil {
 		state.final(app.State()) // what changed since the last key, too
@@ -138,6 +147,18 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 		return fmt.Errorf("run the terminal UI: %w", err)
 	}
 	return nil
+}
+
+// uiAlerts are the settings' alerts as the TUI takes them.
+func uiAlerts(a AlertSettings) ui.Alerts {
+	n := ui.NotifyOff
+	switch a.Notify {
+	case config.NotifyOSC9:
+		n = ui.NotifyOSC9
+	case config.NotifyOSC777:
+		n = ui.NotifyOSC777
+	}
+	return ui.Alerts{Bell: a.Bell, Title: a.Title, Notify: n, Mute: a.Mute}
 }
 
 // readOnlyReason is why a read-only parley sends no write.

@@ -23,7 +23,7 @@ type KeyMap struct {
 	Quit, ForceQuit, Help, Back                               key.Binding
 	Conversations, Contacts, Operators, Analytics, Navigation key.Binding
 	NextPane, PrevPane, ToggleDetail, Refresh, PickOrg, ActAs key.Binding
-	Palette                                                   key.Binding
+	Palette, MuteAlerts                                       key.Binding
 	Up, Down, Top, Bottom, PageDown, PageUp, Open             key.Binding
 	NextConversation, PrevConversation                        key.Binding
 	Search, Filter, Status, Order, Mark, Delete, CopyID       key.Binding

@@ -142,6 +142,8 @@ var table = []Spec{
 		Group: GroupGlobal, Needs: CanPickOrg},
 	{Name: "act_as", Keys: []string{"ctrl+p"}, Help: "act as operator", Doc: "act as another operator", In: InScreens | InForm, Prio: 921,
 		Group: GroupGlobal, Needs: CanWrite | CanActAs},
+	{Name: "mute_alerts", Keys: []string{"M"}, Help: "mute alerts", Doc: "silences the bell and desktop notifications of arrivals for a while (the `alerts:` setting `mute`, 30 minutes by default); again: sound again. The title and the counts keep counting (see [Arrivals and alerts](#arrivals-and-alerts))",
+		In: InScreens, Prio: 925, Group: GroupGlobal},
 	{Name: "palette", Keys: []string{":", "ctrl+k"}, Help: "command palette", Short: "palette", Doc: "see [Command palette](#command-palette)",
 		In: InScreens, Prio: 901, Group: GroupGlobal, Pin: true, FootKeys: 1},
 

@@ -108,6 +108,12 @@ type Options struct {
 	Demo            bool
 	RefreshInterval time.Duration
 	PageSize        int
+	// Alerts are the alerts of arrivals every session starts with (each session mutes its
+	// own); MarkReadOnOpen marks a conversation read when an agent opens it unread.
+	Alerts         ui.Alerts
+	MarkReadOnOpen bool
+	// Views are the saved views every session offers (the built-in ones included).
+	Views []common.SavedView
 	// ReportCrash writes down a panic caught in a session's TUI (its user named).
 	ReportCrash func(user string, c *ui.Crash) (summary, path string, err error)
 

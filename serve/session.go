@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"strings"
 	"time"
@@ -45,8 +46,12 @@ func (h *Hub) runProgram(sess *session) {
 		}
 	}()
 	go sess.pump()
+	// The session's terminal gets its title back when the session ends (alerts write it).
+	saveTitle, restoreTitle := sess.app.Options().TitleBracket()
+	_, _ = io.WriteString(s, saveTitle)
 	_, err := p.Run()
 	p.Kill()
+	_, _ = io.WriteString(s, restoreTitle)
 	cancel()
 	switch {
 	case sess.app != nil && sess.app.Stopped() != nil:

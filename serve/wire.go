@@ -60,6 +60,8 @@ func (h *Hub) uiOptions(sess *session, look Look) ui.Options {
 		Remote:   true,
 		Team:     team{hub: h, org: u.Org},
 		UserName: u.Name,
+		// Each session alerts for its own operator and view, from the shared polls.
+		Alerts: h.opts.Alerts, MarkReadOnOpen: h.opts.MarkReadOnOpen, Views: h.opts.Views,
 	}
 	report := h.opts.ReportCrash
 	o.ReportCrash = func(c *ui.Crash) (string, string, error) {

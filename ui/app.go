@@ -80,6 +80,11 @@ type Options struct {
 	// Mouse: clicks and the wheel (ui/mouse.go). Off, the terminal is asked for no mouse
 	// reports and keeps its own text selection.
 	Mouse bool
+	// Alerts are the alerts of arrivals: bell, title, notifications (alerts.go).
+	Alerts Alerts
+	// MarkReadOnOpen: opening an unread conversation marks it read (where the session may
+	// write).
+	MarkReadOnOpen bool
 
 	// Views are the saved views of the list screens (the config file's views: section);
 	// SaveView writes one into the config file (nil: none can be saved).
@@ -135,6 +140,7 @@ type App struct {
 	safe        safety    // panics caught in Init, Update, View or a command (safe.go)
 	leaving     bool      // the program is quitting: its final frame is empty (Leaving)
 	hits        hits      // where the last frame drew the tabs and the top modal (mouse.go)
+	alert       alerting  // the bell's last ring and the mute (alerts.go)
 	// loads stamps the root's own requests (the operator directory, the check before a
 	// switch of organization); the zero loader: the root is one, its owner id 0.
 	loads   common.Loader
@@ -190,8 +196,9 @@ func New(o Options) *App {
 		ActingOperatorID:  o.Client.OperatorID(),
 		Budget: common.Budget{Interval: o.RefreshInterval, PerDay: o.RequestBudget,
 			Reserve: common.ReserveFor(o.RequestBudget)},
-		Views:    slices.Clone(o.Views),
-		SaveView: o.SaveView,
+		Views:          slices.Clone(o.Views),
+		SaveView:       o.SaveView,
+		MarkReadOnOpen: o.MarkReadOnOpen,
 	}
 	a := &App{ctx: ctx, opts: o, base: o.Client,
 		trouble: troubles{waits: map[client.Family]wait{}, limits: map[client.Family]time.Time{}}}
@@ -205,6 +212,9 @@ func New(o Options) *App {
 	a.restore(o.State)
 	return a
 }
+
+// Options are the options the app was built with (the defaults filled in).
+func (a *App) Options() Options { return a.opts }
 
 // Ctx exposes the shared context (tests).
 func (a *App) Ctx() *common.Ctx { return a.ctx }
@@ -326,6 +336,8 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.onAutoTick(msg)
 	case common.PolledMsg:
 		return a, a.onPolled(msg)
+	case common.ArrivedMsg:
+		return a, a.onArrived(msg)
 	case common.RefreshedMsg:
 		if msg.At.After(a.lastRefresh) {
 			a.lastRefresh = msg.At
@@ -425,6 +437,8 @@ func (a *App) globalKey(msg tea.Msg) (tea.Cmd, bool) {
 		return a.orgPicker(), true
 	case key.Matches(press, k.ActAs):
 		return a.operatorPicker(), true
+	case key.Matches(press, k.MuteAlerts):
+		return a.toggleMute(), true
 	}
 	for i, sp := range a.specs {
 		if key.Matches(press, a.screenKey(i)) {

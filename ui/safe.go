@@ -130,6 +130,7 @@ func (a *App) View() tea.View {
 	v.AltScreen = true
 	v.ReportFocus = true // focus reports slow auto-refresh down in the background (refresh.go)
 	v.MouseMode = a.mouseMode()
+	v.WindowTitle = a.windowTitle() // counts only (alerts.go)
 	if a.leaving {
 		return v
 	}

@@ -24,7 +24,11 @@ type barCache struct {
 }
 
 func (a *App) tabBar() string {
-	key := strconv.Itoa(a.width) + "|" + strconv.Itoa(a.route.Active) + "|" + strconv.Itoa(len(a.specs))
+	counts := make([]string, len(a.specs))
+	for i := range a.specs {
+		counts[i] = a.tabCount(i)
+	}
+	key := strconv.Itoa(a.width) + "|" + strconv.Itoa(a.route.Active) + "|" + strconv.Itoa(len(a.specs)) + "|" + strings.Join(counts, ",")
 	if key == a.bars.tabKey {
 		return a.bars.tab
 	}
@@ -36,6 +40,9 @@ func (a *App) tabBar() string {
 	ids := make([]common.ScreenID, 0, len(a.specs))
 	for i, sp := range a.specs {
 		label := a.screenKey(i).Help().Key + " " + sp.title
+		if counts[i] != "" {
+			label += " " + counts[i] // arrivals not opened yet (alerts.go)
+		}
 		if i == a.route.Active {
 			label = st.TabActive.Render(label)
 		} else {
@@ -107,6 +114,7 @@ func (a *App) statusBar() string {
 		segs = append(segs, restartSegment(r, now, st.StatusWarn))
 	}
 	segs = append(segs, a.teamSegments()...)
+	segs = append(segs, a.muteSegment()...)
 	if seg, ok := a.autoSegment(); ok {
 		segs = append(segs, seg)
 	}
