@@ -49,8 +49,9 @@ func policyApp(t *testing.T, opts sandbox.Options, o Options, cfg ...func(*clien
 		o.RefreshInterval = 30 * time.Second
 	}
 	app := New(o)
-	loop = viewtest.NewLoop(t, app)
-	l := &appLoop{Loop: loop, t: t, app: app, log: log}
+	tap := &rawTap{App: app}
+	loop = viewtest.NewLoop(t, tap)
+	l := &appLoop{Loop: loop, t: t, app: app, log: log, raw: tap}
 	l.Run(app.Init())
 	l.Deliver(tea.WindowSizeMsg{Width: 160, Height: 30})
 	tr := app.Screen().(*conversations.Model)

@@ -30,6 +30,7 @@ type appLoop struct {
 	t   *testing.T
 	app *App
 	log *viewtest.RequestLog // the sandbox's request log
+	raw *rawTap              // what the app wrote raw to the terminal (policyApp; else nil)
 }
 
 // startApp runs the root model on a fresh sandbox with the token token picks (nil: the
