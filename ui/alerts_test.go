@@ -43,27 +43,6 @@ func (r *rawTap) written() string {
 	return r.out.String()
 }
 
-// agentAndMate are an agent and another operator of the sandbox.
-func agentAndMate(t *testing.T, sb *sandbox.Running) (agent, mate int64) {
-	t.Helper()
-	ops, err := viewtest.Client(t, sb).AllOperators(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, o := range ops {
-		switch {
-		case o.Role == client.RoleAgent && agent == 0:
-			agent = o.ID
-		case o.Role != client.RoleAgent && mate == 0:
-			mate = o.ID
-		}
-	}
-	if agent == 0 || mate == 0 {
-		t.Fatalf("no agent and other operator among %d", len(ops))
-	}
-	return agent, mate
-}
-
 // TestAnAssignmentByAnotherClientAlertsOnceWithinOnePoll: a conversation another client
 // assigns to the operator parley acts as rings the bell once and puts the count into the
 // terminal's title at the next auto-refresh, at no request of its own; a second refresh
@@ -75,7 +54,7 @@ func TestAnAssignmentByAnotherClientAlertsOnceWithinOnePoll(t *testing.T) {
 	l, clock := policyApp(t, sandbox.Options{}, Options{Alerts: Alerts{Bell: true, Title: true}},
 		func(c *client.Config, s *sandbox.Running) {
 			sb = s
-			me, mateID = agentAndMate(t, s)
+			me, mateID = viewtest.AgentAndMate(t, s)
 			c.OperatorID = me
 		})
 	mate := viewtest.ClientVia(t, sb, nil, client.Config{OperatorID: mateID})

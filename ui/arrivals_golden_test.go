@@ -26,19 +26,7 @@ func TestGoldenArrivals(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			sb := viewtest.Sandbox(t, sandbox.Options{}) // changed below: not the shared one
-			ops, err := newClient(t, sb, client.Config{}).AllOperators(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			var me, mateID int64
-			for _, o := range ops {
-				switch {
-				case o.Role == client.RoleAgent && me == 0:
-					me = o.ID
-				case o.Role != client.RoleAgent && mateID == 0:
-					mateID = o.ID
-				}
-			}
+			me, mateID := viewtest.AgentAndMate(t, sb)
 			app := newAppWith(t, newClient(t, sb, client.Config{OperatorID: me}), func(o *ui.Options) {
 				o.Views = []common.SavedView{
 					{Name: "Mine", Screen: common.ViewsConversations, Filters: map[string]string{"operator_id": client.OperatorMe}},

@@ -38,19 +38,8 @@ type queueEnv struct {
 func newQueueEnv(t *testing.T) *queueEnv {
 	t.Helper()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
-	ops, err := viewtest.Client(t, sb).AllOperators(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
 	e := &queueEnv{t: t, sb: sb}
-	for _, o := range ops {
-		switch {
-		case o.Role == client.RoleAgent && e.me == 0:
-			e.me = o.ID
-		case o.Role != client.RoleAgent && e.boss == 0:
-			e.boss = o.ID
-		}
-	}
+	e.me, e.boss = viewtest.AgentAndMate(t, sb)
 	e.mate = viewtest.ClientVia(t, sb, nil, client.Config{OperatorID: e.boss})
 	e.ctx = viewtest.Ctx(viewtest.ClientVia(t, sb, nil, client.Config{OperatorID: e.me}))
 	e.ctx.Views = builtinViews

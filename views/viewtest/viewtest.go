@@ -343,3 +343,25 @@ func (r *reader) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	return r, nil
 }
+
+// AgentAndMate are two operators of sb's default organization: the first agent, and the
+// first operator who is not an agent (a teammate who hands conversations over).
+func AgentAndMate(t testing.TB, sb *sandbox.Running) (agent, mate int64) {
+	t.Helper()
+	ops, err := Client(t, sb).AllOperators(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range ops {
+		switch {
+		case o.Role == client.RoleAgent && agent == 0:
+			agent = o.ID
+		case o.Role != client.RoleAgent && mate == 0:
+			mate = o.ID
+		}
+	}
+	if agent == 0 || mate == 0 {
+		t.Fatalf("no agent and other operator among the %d operators", len(ops))
+	}
+	return agent, mate
+}
