@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -142,17 +143,23 @@ func (a *App) windowTitle() string {
 		return ""
 	}
 	u := a.unseen()
+	if c := counted(u.New, u.Mine); c != "" {
+		return "parley — " + c
+	}
+	return "parley"
+}
+
+// counted words counts of arrivals as the title and a notification give them: "3 new · 1
+// mine" ("" when both are 0).
+func counted(n, mine int) string {
 	var parts []string
-	if u.New > 0 {
-		parts = append(parts, strconv.Itoa(u.New)+" new")
+	if n > 0 {
+		parts = append(parts, strconv.Itoa(n)+" new")
 	}
-	if u.Mine > 0 {
-		parts = append(parts, strconv.Itoa(u.Mine)+" mine")
+	if mine > 0 {
+		parts = append(parts, strconv.Itoa(mine)+" mine")
 	}
-	if len(parts) == 0 {
-		return "parley"
-	}
-	return "parley — " + strings.Join(parts, " · ")
+	return strings.Join(parts, " · ")
 }
 
 // tabCount is what the tab of screen i shows beside its title: the arrivals not opened
@@ -186,23 +193,8 @@ func notifyText(as []common.Arrival) string {
 		}
 		return "New conversation from " + name
 	}
-	n, mine := 0, 0
-	for _, x := range as {
-		if x.New {
-			n++
-		}
-		if x.Mine() {
-			mine++
-		}
-	}
-	var parts []string
-	if n > 0 {
-		parts = append(parts, strconv.Itoa(n)+" new")
-	}
-	if mine > 0 {
-		parts = append(parts, strconv.Itoa(mine)+" mine")
-	}
-	return strings.Join(parts, " · ")
+	u := common.CountArrivals(slices.Values(as))
+	return counted(u.New, u.Mine)
 }
 
 // notifyName is a contact's name as a notification carries it: sanitized to one line, cut

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
@@ -146,3 +147,56 @@ func TestAnAssignmentByAnotherClientAlertsOnceWithinOnePoll(t *testing.T) {
 
 // tabs is the row of tabs: the first line drawn.
 func (l *appLoop) tabs() string { return strings.Split(l.app.Render(), "\n")[0] }
+
+// TestNotificationsAreInert: a contact's name goes into a notification sanitized, cut to
+// maxNotifyName cells and without a control character or OSC 777's separator, so that it
+// can neither end the sequence nor start another: one ESC, one BEL, the fields parley
+// writes.
+func TestNotificationsAreInert(t *testing.T) {
+	for _, name := range []string{"\x1b]0;pwned\x07Mallory\x1b[2J", "Eve\u009c;\u009d8;;http://x\u009c", strings.Repeat("W", 60), "\u202eevil\u202c;name"} {
+		arrival := []common.Arrival{{Name: name, Assigned: true, Conversation: client.Conversation{ID: 7}}}
+		for how, fields := range map[Notify]int{NotifyOSC9: 1, NotifyOSC777: 3} {
+			seq := notification(how, notifyText(arrival))
+			if strings.Count(seq, "\x1b") != 1 || strings.Count(seq, "\a") != 1 || !strings.HasSuffix(seq, "\a") {
+				t.Errorf("%q in %d: %q", name, how, seq)
+			}
+			if n := strings.Count(seq, ";"); n != fields {
+				t.Errorf("%q in %d: %d fields in %q", name, how, n, seq)
+			}
+			for _, r := range seq[1 : len(seq)-1] {
+				if r < 0x20 || r >= 0x7f && r <= 0x9f {
+					t.Errorf("%q in %d: control %U in %q", name, how, r, seq)
+				}
+			}
+			text := seq[strings.LastIndex(seq, ":")+2 : len(seq)-1]
+			if w := ansi.StringWidth(text); w > maxNotifyName {
+				t.Errorf("%q: the name takes %d cells: %q", name, w, text)
+			}
+		}
+	}
+	if got := notifyText([]common.Arrival{{New: true}, {Assigned: true}, {New: true, Message: true}}); got != "2 new · 2 mine" {
+		t.Errorf("three arrivals: %q", got)
+	}
+}
+
+// TestABurstRingsOnce: arrivals within BellGap of a ring ring no more (nor notify), and
+// ring again after it; a notification goes with the ring, as the settings say.
+func TestABurstRingsOnce(t *testing.T) {
+	l, clock := policyApp(t, sandbox.Options{}, Options{Alerts: Alerts{Bell: true, Notify: NotifyOSC9}})
+	one := common.ArrivedMsg{Arrivals: []common.Arrival{{Name: "Ann Lee", New: true, Conversation: client.Conversation{ID: 1}}}}
+	for range 10 {
+		l.Deliver(one)
+		clock.Add(time.Second)
+	}
+	l.Quiet(10 * time.Millisecond)
+	want := "\a\x1b]9;parley: New conversation from Ann Lee\a"
+	if got := l.raw.written(); got != want {
+		t.Fatalf("ten arrivals in ten seconds wrote %q, want %q", got, want)
+	}
+	clock.Add(BellGap)
+	l.Deliver(one)
+	l.Quiet(10 * time.Millisecond)
+	if got := l.raw.written(); got != want+want {
+		t.Fatalf("after the gap: %q", got)
+	}
+}

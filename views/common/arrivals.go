@@ -1,6 +1,10 @@
 package common
 
-import "github.com/parley-tui/parley/client"
+import (
+	"iter"
+
+	"github.com/parley-tui/parley/client"
+)
 
 // Arrival is a conversation that came into the session's queues, found in what a refresh
 // merge or a shared poll already fetched (never by a request of its own): a conversation
@@ -32,6 +36,21 @@ type ArrivedMsg struct{ Arrivals []Arrival }
 // Unseen counts the arrivals not opened yet (Arriving): All of them, those New to the
 // list and those Mine (a conversation may be both).
 type Unseen struct{ All, New, Mine int }
+
+// CountArrivals counts as.
+func CountArrivals(as iter.Seq[Arrival]) Unseen {
+	var u Unseen
+	for a := range as {
+		u.All++
+		if a.New {
+			u.New++
+		}
+		if a.Mine() {
+			u.Mine++
+		}
+	}
+	return u
+}
 
 // Me is the operator parley acts as: the acting operator, else the token's default one (0
 // while neither is known).

@@ -2,6 +2,7 @@ package listing
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"time"
 
@@ -172,19 +173,7 @@ func (m Model) Unseen() []common.Arrival {
 }
 
 // UnseenCount counts the arrivals not opened yet.
-func (m Model) UnseenCount() common.Unseen {
-	var u common.Unseen
-	for _, a := range m.watch.unseen {
-		u.All++
-		if a.New {
-			u.New++
-		}
-		if a.Mine() {
-			u.Mine++
-		}
-	}
-	return u
-}
+func (m Model) UnseenCount() common.Unseen { return common.CountArrivals(maps.Values(m.watch.unseen)) }
 
 // UnseenVersion changes whenever the arrivals not opened yet do.
 func (m Model) UnseenVersion() int { return m.watch.version }

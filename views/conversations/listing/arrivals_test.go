@@ -38,23 +38,7 @@ func newArrivalsEnvBefore(t *testing.T, q listing.Query, before func(*arrivalsEn
 	t.Helper()
 	clock := viewtest.NewMovingClock(viewtest.Now)
 	sb := viewtest.Sandbox(t, sandbox.Options{Now: clock.Now})
-	base := viewtest.Client(t, sb)
-	ops, err := base.AllOperators(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var me, other int64
-	for _, o := range ops {
-		switch {
-		case o.Role == client.RoleAgent && me == 0:
-			me = o.ID
-		case o.Role != client.RoleAgent && other == 0:
-			other = o.ID
-		}
-	}
-	if me == 0 || other == 0 {
-		t.Fatalf("the sandbox has no agent and other operator: %+v", ops)
-	}
+	me, other := viewtest.AgentAndMate(t, sb)
 	e := &arrivalsEnv{t: t, sb: sb, me: me, other: other, clock: clock,
 		mate: viewtest.ClientVia(t, sb, nil, client.Config{OperatorID: other})}
 	if before != nil {
