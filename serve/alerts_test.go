@@ -31,7 +31,7 @@ func (term *terminal) titled(want string) {
 // TestOneSharedPollAlertsOnlyTheSessionItConcerns: another client assigns one conversation
 // to the agent's operator and one to the supervisor's. After one shared poll each session
 // rings once and titles its terminal with its own one, never the other's; the poll is the
-// only request the alerts cost.
+// only request the alerts cost. The terminal gets its title back when the session ends.
 func TestOneSharedPollAlertsOnlyTheSessionItConcerns(t *testing.T) {
 	api := startAPI(t)
 	timer := newManualTimer()
@@ -83,6 +83,18 @@ func TestOneSharedPollAlertsOnlyTheSessionItConcerns(t *testing.T) {
 		if strings.Contains(term.out.String(), "2 mine") {
 			t.Errorf("%s's title counted the other's conversation", term.name)
 		}
+	}
+	// The terminal's own title is kept before the first title parley writes and put back
+	// after the last, when the session ends.
+	clara.press("q")
+	if code := clara.ended(); code != 0 {
+		t.Fatalf("Clara's session ended with %d", code)
+	}
+	out := clara.out.String()
+	if save, restore := strings.Index(out, ui.TitleSave), strings.LastIndex(out, ui.TitleRestore); save < 0 || save > strings.Index(out, "\x1b]2;") ||
+		restore < strings.LastIndex(out, "\x1b]2;") {
+		t.Errorf("the title is saved at %d, restored at %d; titles written from %d to %d",
+			save, restore, strings.Index(out, "\x1b]2;"), strings.LastIndex(out, "\x1b]2;"))
 	}
 	var reqs []string
 	for _, r := range api.log.lines(t)[before:] {
