@@ -44,7 +44,12 @@
 // operator (WithContext); WithGate refuses writes before they are sent (*RefusedError);
 // WithWriteHook sees every write's outcome. Identical GETs in flight at the same time are
 // sent once for all their callers (a Fresh one, the user's r, sends its own), and Within lets a Fresh or polling read take what one
-// of them fetched a moment ago.
+// of them fetched a moment ago; ShareWithin makes the operators, their slots and the
+// navigation answer every one of them for a window of their own.
+//
+// A searched or filtered conversation list held past the time-to-live is revalidated, not
+// fetched again: one changed-only read (updated_at_from_date) asks whether anything it may
+// list changed since, and when nothing did the answer held stays (revalidate.go).
 package client
 
 import (
@@ -119,7 +124,9 @@ type Config struct {
 	// and parts are held decoded with the version they were fetched at and answered from
 	// memory while the conversation's version stays the same (LatestMessages,
 	// ConversationWithParts); data without a version (list pages, contacts, notes) is
-	// answered from memory for CacheTTL. Nothing answered from memory is sent or counted.
+	// answered from memory for CacheTTL, and a searched or filtered conversation list past
+	// it after a revalidation found it current. Nothing answered from memory is sent or
+	// counted.
 	// Fresh(ctx) skips the memory; any successful write clears it.
 	CacheTTL time.Duration
 	// CacheMaxBytes bounds the memory by the estimated size of what it holds (least
@@ -158,6 +165,10 @@ type RequestInfo struct {
 	// user's r, a poll). A GET sent or joined without it is one the memory could not
 	// answer.
 	Bypassed bool
+	// Revalidation: a changed-only read that checked whether a conversation list held in
+	// the memory past its time-to-live is still current (the answer held then answers, a
+	// Cached RequestInfo of its own); it is sent and counted like any request.
+	Revalidation bool
 }
 
 // EventKind tells what an Event reports.
@@ -210,6 +221,7 @@ type Client struct {
 	operator   int64 // Service-Operator-Id of writes, and of reads unless shareReads
 	shareReads bool  // reads go out as reader and are held under it (ShareReads)
 	reader     int64
+	windows    ShareWindows        // how long shared reads answer everyone (ShareWithin)
 	gates      []WriteGate         // asked before every write, in order (WithGate)
 	writeHooks []func(RequestInfo) // told every write's outcome (WithWriteHook)
 	dryRun     func(DryRequest)    // told every write instead of sending it (WithDryRun)
@@ -490,23 +502,41 @@ func (c *Client) exchange(ctx context.Context, req request, out checker, info *R
 }
 
 // get answers a GET: from the memory when it holds the answer and ctx lets it (see
-// mayRecall), else by joining an identical GET in flight, else by sending it. A GET answer
-// without a version is kept, decoded, for the time-to-live; the data with a version (a
-// conversation, its messages) and contacts are held by the methods that read them
-// (LatestMessages, ConversationWithParts, GetContact).
+// recallAge), else, for a conversation list held past its time-to-live, from the memory
+// after a revalidation found it current (revalidate), else by joining an identical GET in
+// flight, else by sending it. A GET answer without a version is kept, decoded, for the
+// time-to-live (or its share window, when longer: ShareWithin), a conversation list until
+// it is evicted (it is revalidated when it ages); the data with a version (a conversation,
+// its messages) and contacts are held by the methods that read them (LatestMessages,
+// ConversationWithParts, GetContact).
 func (c *Client) get(ctx context.Context, req request, u *url.URL, fam Family, out checker) (int, error) {
 	var akey memoKey
-	keep := c.memo != nil && out != nil && !heldElsewhere(u.Path)
+	changed := false // a revalidation found the answer held out of date
+	keep := c.memo != nil && out != nil && !heldElsewhere(u.Path) && !isRevalidation(ctx)
+	revalidates := keep && revalidated(u)
 	if keep {
 		akey = memoKey{kind: kindAnswer, org: c.org, operator: c.readAs(), url: u.String()}
-		if v, at, ok := c.memo.getAt(akey); ok && c.mayRecall(ctx, at) {
+		if v, at, ok := c.memo.getAt(akey); ok {
+			a := v.(answer)
+			age, recall := c.now().Sub(at), false
+			if d, may := c.recallAge(ctx, u.Path); may && !at.IsZero() && age <= d && (!revalidates || age < c.memo.ttl) {
+				recall = true
+			} else if revalidates && !a.reached.IsZero() && !a.changed && !isFresh(ctx) {
+				renewed, err := c.revalidate(ctx, u, fam, akey, a)
+				if err != nil {
+					return 0, err
+				}
+				recall, changed = renewed, !renewed
+			}
 			// An answer held for another type on the same URL is asked for again.
-			if a := v.(answer); copyAnswer(out, a.value) {
+			if recall && copyAnswer(out, a.value) {
 				c.observe(nil, out, nil)
 				c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: a.status, Cached: true})
 				return a.status, nil
 			}
-			c.memo.drop(akey)
+			if recall {
+				c.memo.drop(akey)
+			}
 		}
 	}
 	key := flightKey{org: c.org, reader: c.readAs(), url: u.String()}
@@ -518,7 +548,11 @@ func (c *Client) get(ctx context.Context, req request, u *url.URL, fam Family, o
 	for {
 		f, lead := c.flights.join(key, own)
 		if lead {
-			return c.lead(ctx, req, u, fam, out, key, f, sendOpts{keep: keep, akey: akey})
+			o := sendOpts{keep: keep, akey: akey, revalidates: revalidates, changed: changed}
+			if keep && !revalidates {
+				o.ttl = max(c.memo.ttl, c.windowFor(u.Path))
+			}
+			return c.lead(ctx, req, u, fam, out, key, f, o)
 		}
 		select {
 		case <-f.done:
@@ -599,6 +633,11 @@ type sendOpts struct {
 	flight *flight      // a GET's: what its joiners learn
 	keep   bool         // a GET answer the memory keeps under akey
 	akey   memoKey
+	// ttl is how long the memory keeps it (0: until evicted); revalidates: it is a
+	// conversation list, revalidated when it ages (answer.reached).
+	ttl         time.Duration
+	revalidates bool
+	changed     bool // its revalidation found a change (answer.changed)
 }
 
 // send makes the attempts of a request and checks and decodes its answer into out.
@@ -655,7 +694,8 @@ func (c *Client) send(ctx context.Context, req request, u *url.URL, fam Family, 
 			}
 		}
 		c.logRequest(RequestInfo{Method: req.method, Path: u.Path, Query: u.RawQuery, Family: fam, Status: status,
-			Duration: time.Since(started), Attempt: attempt, Err: c.redact(err), Bypassed: !write && bypassesMemory(ctx)})
+			Duration: time.Since(started), Attempt: attempt, Err: c.redact(err), Bypassed: !write && bypassesMemory(ctx),
+			Revalidation: isRevalidation(ctx)})
 		if err == nil && status < 400 {
 			c.keepAnswer(ctx, body)
 			if write {
@@ -669,7 +709,11 @@ func (c *Client) send(ctx context.Context, req request, u *url.URL, fam Family, 
 			}
 			c.observe(header, out, current)
 			if o.keep {
-				c.memo.putIf(o.akey, answer{value: cloneAnswer(out), status: status}, approxSize(out), true, current)
+				a := answer{value: cloneAnswer(out), status: status, changed: o.changed}
+				if o.revalidates {
+					a.reached = c.ServerReached() // after observe: what this answer taught
+				}
+				c.memo.putIf(o.akey, a, approxSize(out), o.ttl, current)
 			}
 			return status, nil
 		}

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -342,5 +343,92 @@ func TestWriteHookSeesEachWritesOutcomeOnce(t *testing.T) {
 	var refused *RefusedError
 	if !errors.As(seen[3].Err, &refused) {
 		t.Errorf("the refused DELETE's outcome has error %v", seen[3].Err)
+	}
+}
+
+// ShareWithin: a read of the operator list, an operator's slots or the navigation is
+// answered by what any client sharing the reader fetched within the window of its kind,
+// whatever its context asks (a poll within 5 s, Fresh within a shorter time), but not a
+// user's own refresh (Fresh without Within); a slots answer is kept for its window although
+// that is longer than the time-to-live. Other reads keep their own rules.
+func TestShareWithinAnswersSharedReadsInsideTheirWindow(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/slots/"):
+			writeJSON(w, http.StatusOK, `{"operator_id": 7, "current_slots": 1, "max_slots": 4}`)
+		case strings.Contains(r.URL.Path, "/operators/"):
+			writeJSON(w, http.StatusOK, `{"count": 1, "next": null, "previous": null, "results": [{"id": 7, "name": "Ann"}]}`)
+		case strings.Contains(r.URL.Path, "/navigation/"):
+			writeJSON(w, http.StatusOK, `{"count": 0, "next": null, "previous": null, "results": []}`)
+		default:
+			writeJSON(w, http.StatusOK, twoRows)
+		}
+	})
+	now := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	hub, _ := newTestClient(t, rec.base(), func(c *Config) { c.CacheTTL = 2 * time.Minute; c.Now = func() time.Time { return now } })
+	shared := hub.ShareReads(0).WithContext(42, 0).ShareWithin(ShareWindows{Operators: 30 * time.Second, Slots: 5 * time.Minute,
+		Navigation: 30 * time.Second})
+	a, b := shared.WithContext(42, 7), shared.WithContext(42, 9)
+	count := func(part string) int {
+		n := 0
+		for _, r := range rec.requests() {
+			if strings.Contains(r.Path, part) {
+				n++
+			}
+		}
+		return n
+	}
+	poll := func() context.Context { return Within(Fresh(Poll(bg())), 5*time.Second) }
+	reads := []struct {
+		name, path string
+		window     time.Duration
+		read       func(c *Client, ctx context.Context) error
+	}{
+		{"the operator list", "/operators/?", 30 * time.Second, func(c *Client, ctx context.Context) error {
+			_, err := c.AllOperators(ctx)
+			return err
+		}},
+		{"an operator's slots", "/slots/", 5 * time.Minute, func(c *Client, ctx context.Context) error {
+			_, err := c.OperatorSlots(ctx, 7)
+			return err
+		}},
+		{"the navigation", "/navigation/", 30 * time.Second, func(c *Client, ctx context.Context) error {
+			_, err := c.ListNavigation(ctx, NavigationListOptions{})
+			return err
+		}},
+	}
+	for _, rd := range reads {
+		part := strings.TrimSuffix(rd.path, "?")
+		step := func(c *Client, ctx context.Context, want int, what string) {
+			t.Helper()
+			if err := rd.read(c, ctx); err != nil {
+				t.Fatalf("%s, %s: %v", rd.name, what, err)
+			}
+			if n := count(part); n != want {
+				t.Fatalf("%s, %s: %d requests, want %d", rd.name, what, n, want)
+			}
+		}
+		base := count(part)
+		step(a, poll(), base+1, "a's poll")
+		now = now.Add(rd.window - time.Second)
+		step(b, poll(), base+1, "b's poll inside the window")
+		step(b, Within(Fresh(bg()), time.Second), base+1, "b's Fresh read within a second, inside the window")
+		step(b, bg(), base+1, "b's plain read inside the window")
+		step(b, Fresh(bg()), base+2, "b's own refresh")
+		now = now.Add(rd.window + time.Second)
+		step(a, poll(), base+3, "a's poll past the window")
+	}
+	// Without the windows a poll takes what is at most 5 s old.
+	plain := hub.ShareReads(0).WithContext(42, 0)
+	before := count("/slots/")
+	now = now.Add(time.Hour)
+	for range 2 {
+		if _, err := plain.OperatorSlots(Within(Fresh(Poll(bg())), 5*time.Second), 7); err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(10 * time.Second)
+	}
+	if n := count("/slots/") - before; n != 2 {
+		t.Errorf("two polls of the slots 10 s apart without a window sent %d requests, want 2", n)
 	}
 }

@@ -97,8 +97,9 @@ type memoEntry struct {
 	value   any
 	size    int
 	at      time.Time     // when it was put
-	expires time.Time     // zero: kept until evicted (versioned data)
-	exp     *list.Element // in memo.expiring when expires is set
+	ttl     time.Duration // its time-to-live; 0: kept until evicted
+	expires time.Time     // zero: kept until evicted (versioned data, answers revalidated)
+	exp     *list.Element // in memo.expiring[ttl] when expires is set
 }
 
 // memo is the client's memory of decoded data: GET answers without a version for a
@@ -108,17 +109,28 @@ type memoEntry struct {
 // successful write clears it, so an edit is never hidden by what was held before.
 type memo struct {
 	mu       sync.Mutex
-	ttl      time.Duration
+	ttl      time.Duration // the time-to-live of data without a version
 	maxBytes int
 	bytes    int
 	now      func() time.Time
 	order    *list.List // every entry; front = most recently used
-	expiring *list.List // entries with a time-to-live, in the order they expire
+	// expiring are the entries with a time-to-live by its length, each list in the order
+	// its entries expire (one length, so the order they were put in).
+	expiring map[time.Duration]*list.List
 	entries  map[memoKey]*list.Element
 }
 
 func newMemo(ttl time.Duration, maxBytes int, now func() time.Time) *memo {
-	return &memo{ttl: ttl, maxBytes: maxBytes, now: now, order: list.New(), expiring: list.New(), entries: map[memoKey]*list.Element{}}
+	return &memo{ttl: ttl, maxBytes: maxBytes, now: now, order: list.New(), expiring: map[time.Duration]*list.List{},
+		entries: map[memoKey]*list.Element{}}
+}
+
+// ttlIf is the memory's time-to-live when timed, else 0 (kept until evicted).
+func (m *memo) ttlIf(timed bool) time.Duration {
+	if timed {
+		return m.ttl
+	}
+	return 0
 }
 
 // get returns the value of key unless it expired (then it goes); it becomes the most
@@ -172,19 +184,24 @@ func (m *memo) put(key memoKey, value any, size int, timed bool) {
 	m.putLocked(key, value, size, timed)
 }
 
-// putIf is put when current (nil: always) holds, asked under the memory's lock: a write
-// that ends clears the memory under the same lock (clearWith), so what current checks
-// cannot change between the question and the put.
-func (m *memo) putIf(key memoKey, value any, size int, timed bool, current func() bool) {
+// putIf is putFor when current (nil: always) holds, asked under the memory's lock: a
+// write that ends clears the memory under the same lock (clearWith), so what current
+// checks cannot change between the question and the put.
+func (m *memo) putIf(key memoKey, value any, size int, ttl time.Duration, current func() bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if current != nil && !current() {
 		return
 	}
-	m.putLocked(key, value, size, timed)
+	m.putForLocked(key, value, size, ttl)
 }
 
 func (m *memo) putLocked(key memoKey, value any, size int, timed bool) {
+	m.putForLocked(key, value, size, m.ttlIf(timed))
+}
+
+// putForLocked keeps value under key for ttl (0: until evicted).
+func (m *memo) putForLocked(key memoKey, value any, size int, ttl time.Duration) {
 	now := m.now()
 	m.sweep(now)
 	if el, ok := m.entries[key]; ok {
@@ -194,10 +211,15 @@ func (m *memo) putLocked(key memoKey, value any, size int, timed bool) {
 	if size > m.maxBytes/4 {
 		return
 	}
-	e := &memoEntry{key: key, value: value, size: size, at: now}
-	if timed {
-		e.expires = now.Add(m.ttl)
-		e.exp = m.expiring.PushBack(e)
+	e := &memoEntry{key: key, value: value, size: size, at: now, ttl: max(0, ttl)}
+	if e.ttl > 0 {
+		e.expires = now.Add(e.ttl)
+		q := m.expiring[e.ttl]
+		if q == nil {
+			q = list.New()
+			m.expiring[e.ttl] = q
+		}
+		e.exp = q.PushBack(e)
 	}
 	m.entries[key] = m.order.PushFront(e)
 	m.bytes += size
@@ -206,15 +228,17 @@ func (m *memo) putLocked(key memoKey, value any, size int, timed bool) {
 	}
 }
 
-// sweep removes the entries whose time-to-live ran out. They expire in the order they were
-// put (one time-to-live for all), so the sweep stops at the first that has not.
+// sweep removes the entries whose time-to-live ran out. Those of one length expire in the
+// order they were put, so the sweep of each stops at the first that has not.
 func (m *memo) sweep(now time.Time) {
-	for front := m.expiring.Front(); front != nil; front = m.expiring.Front() {
-		e := front.Value.(*memoEntry)
-		if now.Before(e.expires) {
-			return
+	for _, q := range m.expiring {
+		for front := q.Front(); front != nil; front = q.Front() {
+			e := front.Value.(*memoEntry)
+			if now.Before(e.expires) {
+				break
+			}
+			m.remove(m.entries[e.key])
 		}
-		m.remove(m.entries[e.key])
 	}
 }
 
@@ -222,10 +246,35 @@ func (m *memo) remove(el *list.Element) {
 	e := el.Value.(*memoEntry)
 	m.order.Remove(el)
 	if e.exp != nil {
-		m.expiring.Remove(e.exp)
+		q := m.expiring[e.ttl]
+		q.Remove(e.exp)
+		if q.Len() == 0 {
+			delete(m.expiring, e.ttl)
+		}
 	}
 	delete(m.entries, e.key)
 	m.bytes -= e.size
+}
+
+// renewIf marks the answer held under key as current now, as a revalidation found it
+// (reached: the server's time it was checked at), when it is still the one that was
+// checked (held: its value) and current (see putIf) holds; it reports whether it did.
+func (m *memo) renewIf(key memoKey, held any, reached time.Time, current func() bool) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	el, ok := m.entries[key]
+	if !ok || (current != nil && !current()) {
+		return false
+	}
+	e := el.Value.(*memoEntry)
+	a, ok := e.value.(answer)
+	if !ok || a.value != held {
+		return false
+	}
+	a.reached = reached
+	e.value, e.at = a, m.now()
+	m.order.MoveToFront(el)
+	return true
 }
 
 // clearWith forgets everything, calling fn (the count of writes that ended: see putIf)
@@ -235,7 +284,7 @@ func (m *memo) clearWith(fn func()) {
 	defer m.mu.Unlock()
 	fn()
 	m.order.Init()
-	m.expiring.Init()
+	clear(m.expiring)
 	clear(m.entries)
 	m.bytes = 0
 }
@@ -260,6 +309,14 @@ func (m *memo) usage() (bytes, entries int) {
 type answer struct {
 	value  any // a pointer to the decoded answer, never handed out (copies are)
 	status int
+	// reached is, for an answer that is revalidated rather than fetched again when it
+	// ages (a conversation list: revalidates), a time the server's clock had reached when
+	// it was fetched or last found current (client.ServerReached): the next revalidation
+	// asks for the changes since then. Zero for every other answer.
+	reached time.Time
+	// changed: the revalidation before this answer found a change; when it ages it is
+	// fetched again without one.
+	changed bool
 }
 
 // heldConversation is the newest a conversation the client has received. The parts come

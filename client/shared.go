@@ -113,6 +113,59 @@ func (c *Client) mayRecall(ctx context.Context, at time.Time) bool {
 	return ok && !at.IsZero() && c.now().Sub(at) <= d
 }
 
+// ShareWindows are how long an answer held in the memory answers every read of its kind
+// (zero: as any other answer): the team hub's reads of the operator list, the slots and
+// the navigation, fetched once per organization for all sessions inside their interval.
+type ShareWindows struct {
+	// Operators: the operator list and single operators (GET /operators/, /operators/{id}/).
+	Operators time.Duration
+	// Slots: an operator's slots (GET /operators/{id}/slots/).
+	Slots time.Duration
+	// Navigation: the navigation list (GET /navigation/).
+	Navigation time.Duration
+}
+
+// ShareWithin returns a derived client whose reads of operators, slots and navigation are
+// answered by what the memory holds while it is at most w's window of that kind old,
+// whatever the caller's context asks (Fresh, Poll, a shorter Within), except a read that
+// skips the memory on purpose (Fresh without Within: the user's r). Such an answer is kept
+// for its window when that is longer than the time-to-live. With ShareReads, every client
+// derived with the same reader then costs one request a window for each of them together.
+func (c *Client) ShareWithin(w ShareWindows) *Client {
+	d := *c
+	d.windows = w
+	return &d
+}
+
+// windowFor is the share window of a GET of path (0: none).
+func (c *Client) windowFor(path string) time.Duration {
+	switch familyOf(path) {
+	case FamilyNavigation:
+		return c.windows.Navigation
+	case FamilyOperators:
+		if strings.HasSuffix(path, "/slots/") {
+			return c.windows.Slots
+		}
+		return c.windows.Operators
+	}
+	return 0
+}
+
+// recallAge is how old an answer to a GET of path, held in the memory, may be to answer
+// it under ctx, and whether one may at all: the time-to-live without Fresh (the entry's
+// own, for a timed one), within Within's age with Fresh, none for Fresh without Within;
+// and at least the path's share window (ShareWithin) unless Fresh without Within.
+func (c *Client) recallAge(ctx context.Context, path string) (time.Duration, bool) {
+	d, within := withinOf(ctx)
+	switch {
+	case !isFresh(ctx):
+		d = c.memo.ttl
+	case !within:
+		return 0, false
+	}
+	return max(d, c.windowFor(path)), true
+}
+
 // flightKey names a GET that identical ones in flight share: the organization and the
 // reader it goes out as, and its whole URL.
 type flightKey struct {
@@ -187,6 +240,13 @@ func (g *flights) advance() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.epoch++
+}
+
+// now is the count of writes that ended so far (for current).
+func (g *flights) now() uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.epoch
 }
 
 // current reports whether no write ended since epoch.
