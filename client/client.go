@@ -49,7 +49,8 @@
 //
 // A searched or filtered conversation list held past the time-to-live is revalidated, not
 // fetched again: one changed-only read (updated_at_from_date) asks whether anything it may
-// list changed since, and when nothing did the answer held stays (revalidate.go).
+// list changed since, and when nothing did the answer held stays (revalidate.go). Forecast
+// tells when a family's day's budget runs out at the pace of the last hour.
 package client
 
 import (
@@ -236,6 +237,7 @@ type Client struct {
 	onRequest  func(RequestInfo)
 	now        func() time.Time
 	counters   *Counters
+	paces      *paces // the day's forecast's looks at the counters (Forecast)
 	limiter    *limiter
 	memo       *memo // nil when the memory is off (CacheTTL zero)
 	clock      *serverClock
@@ -331,6 +333,7 @@ func New(cfg Config) (*Client, error) {
 		perMinute = 10
 	}
 	c.counters = newCounters(c.now, cfg.Store)
+	c.paces = &paces{logs: map[CounterKey]*paceLog{}}
 	c.limiter = newLimiter(perMinute, time.Minute+AnalyticsMargin, c.now)
 	// The API limits analytics per organization it answers for, which Counters learns.
 	c.limiter.answering = c.counters.Effective

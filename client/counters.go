@@ -25,6 +25,12 @@ const (
 	FamilyOther         Family = "other"
 )
 
+// DailyFamilies are the families the API limits per day and organization (notes, which
+// the spec leaves open, with the same limit assumed), conversations first.
+func DailyFamilies() []Family {
+	return []Family{FamilyConversations, FamilyContacts, FamilyNavigation, FamilyOperators, FamilyNotes}
+}
+
 const analyticsPrefix = "analytics:"
 
 func analyticsFamily(m Metric) Family { return Family(analyticsPrefix + string(m)) }
