@@ -47,10 +47,15 @@ type testAPI struct {
 }
 
 // startAPI serves a small sandbox (an in-memory database) for one test.
-func startAPI(t testing.TB) *testAPI {
+func startAPI(t testing.TB) *testAPI { return startAPIOn(t, nil) }
+
+// startAPIOn is startAPI on clock now (nil: the machine's): its data, its Date header and
+// its daily counts follow it.
+func startAPIOn(t testing.TB, now func() time.Time) *testAPI {
 	t.Helper()
 	log := &requestLog{}
-	r, err := sandbox.Start(context.Background(), sandbox.Options{Size: sandbox.SizeSmall, BurstRate: -1, RequestLog: log}, "127.0.0.1:0")
+	r, err := sandbox.Start(context.Background(), sandbox.Options{Size: sandbox.SizeSmall, BurstRate: -1, RequestLog: log, Now: now},
+		"127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("start the sandbox: %v", err)
 	}

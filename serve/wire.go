@@ -13,9 +13,23 @@ import (
 )
 
 // readClient is the client of organization org's shared reads: the hub's identity (no
-// Service-Operator-Id), held in the memory every session shares.
+// Service-Operator-Id), held in the memory every session shares, and the operators, their
+// slots and the navigation fetched once for all of the organization's sessions inside
+// their interval (shareWindows).
 func (h *Hub) readClient(org int64) *client.Client {
-	return h.opts.Client.ShareReads(0).WithContext(org, 0)
+	return h.opts.Client.ShareReads(0).WithContext(org, 0).ShareWithin(shareWindows(h.opts.RefreshInterval))
+}
+
+// shareWindows are how long the organization's operators, slots and navigation, once
+// fetched by one session, answer every session: the refresh interval (what one session's
+// screen refreshes at while someone works), and for the slots common.SlotsFactor intervals
+// (what the operators screen asks them at). With auto-refresh off, none: the memory's
+// time-to-live.
+func shareWindows(interval time.Duration) client.ShareWindows {
+	if interval <= 0 {
+		return client.ShareWindows{}
+	}
+	return client.ShareWindows{Operators: interval, Slots: interval * common.SlotsFactor, Navigation: interval}
 }
 
 // sessionClient is a session's client: its reads are the hub's shared ones, its writes go
@@ -47,7 +61,7 @@ func (h *Hub) audit(u User) func(client.RequestInfo) {
 func (h *Hub) uiOptions(sess *session, look Look) ui.Options {
 	u := sess.user
 	o := ui.Options{
-		Client: h.sessionClient(u), Styles: look.Styles, AskBackground: look.AskBackground,
+		Client: h.sessionClient(u), Styles: look.Styles, AskBackground: look.AskBackground, Now: h.opts.Now,
 		Keys: h.opts.Keys(), Demo: h.opts.Demo, Label: h.opts.Label, RefreshInterval: h.opts.RefreshInterval,
 		// The hub is the team: the organization's whole day is its budget.
 		RequestBudget: common.APIDailyLimit, PageSize: h.opts.PageSize, Events: sess.events, DefaultOperatorID: u.Operator,

@@ -56,6 +56,10 @@ type Model struct {
 	// autoRound: the current round began with an auto-refresh, so in the hub its slots
 	// may be what another session fetched a moment ago (common.Ctx.SharePolls).
 	autoRound bool
+	// freshRound: the current round began with the user's refresh (r), and skips the
+	// client's memory; refreshAsked is an r whose list has not arrived yet. The other
+	// rounds (the first load, a return to the screen) take what the memory holds.
+	freshRound, refreshAsked bool
 
 	detail bool // the selected operator's fields are shown below the list
 
@@ -199,6 +203,7 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		case msg.Auto:
 			return m, m.autoRefresh()
 		}
+		m.refreshAsked = true
 		return m, m.l.Load(true)
 	case common.ContextChangedMsg:
 		// The slots on their way and the away tasks under way belong to the old context.

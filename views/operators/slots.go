@@ -1,7 +1,8 @@
 package operators
 
 // The slots of the operators in view: one request each, a request of the screen's loader
-// keyed by the operator's id, asked again each refresh round.
+// keyed by the operator's id, asked again each refresh round (from the client's memory
+// when the round is the first load's or a return's: see fetchSlots).
 
 import (
 	"fmt"
@@ -55,6 +56,10 @@ func (m *Model) slotsAfford() bool {
 func (m *Model) fetchSlots(rows []Row) tea.Cmd {
 	var cmds []tea.Cmd
 	c, round := m.ctx.Client, m.round
+	// The user's r and an auto-refresh ask the server (an auto-refresh in the hub takes
+	// what another session fetched a moment ago); the first round and a return to the
+	// screen take what the client's memory holds.
+	fresh := m.freshRound || m.autoRound
 	var share time.Duration
 	if m.autoRound {
 		share = m.ctx.SharePolls
@@ -68,7 +73,7 @@ func (m *Model) fetchSlots(rows []Row) tea.Cmd {
 		m.slots[id] = s
 		stamp, parent := m.loads.Start(id)
 		cmds = append(cmds, func() tea.Msg {
-			ctx, cancel := common.RequestContextIn(parent, requestTimeout, true)
+			ctx, cancel := common.RequestContextIn(parent, requestTimeout, fresh)
 			defer cancel()
 			sl, err := c.OperatorSlots(client.Within(ctx, share), id)
 			if err != nil {

@@ -59,6 +59,10 @@ func (s source) Arrived(l *list.Model[Row], p list.Page[Row]) tea.Cmd {
 	if !p.Quiet || m.slotsDue {
 		m.round++
 		m.slotsAt, m.slotsDue, m.autoRound = m.ctx.Now(), false, p.Quiet
+		m.freshRound = m.refreshAsked && !p.Quiet
+	}
+	if !p.Quiet {
+		m.refreshAsked = false
 	}
 	return m.fetchSlots(l.VisibleRows())
 }
