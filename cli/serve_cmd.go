@@ -44,6 +44,8 @@ type serveFlags struct {
 	handshakeRate    int
 	logFormat        string
 	metricsAddr      string
+	// The shared memory's bound ("64MiB") and the team's shift end ("17:00").
+	cacheSize, shiftEnd string
 }
 
 const serveLong = `Run the team hub: an SSH server that opens parley for every agent who connects with a key
@@ -97,7 +99,8 @@ the embedded sandbox when nothing is configured.`
 func defaultServeFlags() serveFlags {
 	return serveFlags{addr: serve.DefaultAddr, maxSessions: serve.DefaultMaxSessions, idleTimeout: serve.DefaultIdleTimeout,
 		connRate: serve.DefaultConnPerMinute, noSessionTimeout: serve.DefaultNoSessionTimeout, maxHandshakes: serve.DefaultMaxHandshakes,
-		handshakeRate: serve.DefaultHandshakeRate, logFormat: config.LogFormats[0]}
+		handshakeRate: serve.DefaultHandshakeRate, logFormat: config.LogFormats[0],
+		cacheSize: fmt.Sprintf("%dMiB", serve.DefaultCacheSize>>20)}
 }
 
 func newServeCmd(g *globalFlags) *cobra.Command {
@@ -117,7 +120,8 @@ func newServeCmd(g *globalFlags) *cobra.Command {
 	}
 	addServeFlags(cmd.Flags(), &f)
 	cmd.AddCommand(newServeUsersCmd(g))
-	noFiles(cmd, "addr", "max-sessions", "idle-timeout", "conn-rate", "no-session-timeout", "max-handshakes", "handshake-rate")
+	noFiles(cmd, "addr", "max-sessions", "idle-timeout", "conn-rate", "no-session-timeout", "max-handshakes", "handshake-rate",
+		"cache-size", "shift-end")
 	completeValues(cmd, "log-format", config.LogFormats...)
 	noFiles(cmd, "metrics-addr")
 	return cmd
@@ -140,6 +144,9 @@ func addServeFlags(fl *pflag.FlagSet, f *serveFlags) {
 	fl.IntVar(&f.handshakeRate, "handshake-rate", d.handshakeRate, "connections all addresses together may open per minute")
 	fl.StringVar(&f.logFormat, "log-format", d.logFormat, "the log on stderr: text (key=value) or json (one object a line)")
 	fl.StringVar(&f.metricsAddr, "metrics-addr", "", "serve /metrics and /healthz at this host:port (off when not given; 127.0.0.1:9470 for this machine only)")
+	fl.StringVar(&f.cacheSize, "cache-size", d.cacheSize, "the memory of decoded answers every session shares, in KiB, MiB or GiB")
+	fl.StringVar(&f.shiftEnd, "shift-end", "",
+		"when the team's day ends (HH:MM; \"\" none): while the day's forecast says the budget runs out before it, the shared polls slow down")
 }
 
 // serveSettings are the hub's settings: flags, else the config file's serve: section,
@@ -151,6 +158,8 @@ type serveSettings struct {
 	noSessionTimeout               time.Duration
 	maxHandshakes, handshakeRate   int
 	logFormat, metricsAddr         string
+	cacheSize                      int64         // bytes
+	shiftEnd                       time.Duration // since midnight; 0: none
 }
 
 // resolveServe merges the flags that were given (changed) over the config file's section
@@ -199,6 +208,23 @@ func resolveServe(f serveFlags, changed func(string) bool, s Settings, env func(
 	if out.metricsAddr != "" {
 		if err := config.CheckMetricsAddr(out.metricsAddr); err != nil {
 			return out, fmt.Errorf("--metrics-addr: %w", err)
+		}
+	}
+	out.cacheSize, out.shiftEnd = c.CacheSize, c.ShiftEnd
+	if out.cacheSize == 0 {
+		out.cacheSize = serve.DefaultCacheSize
+	}
+	if changed("cache-size") {
+		if out.cacheSize, err = config.ParseCacheSize(f.cacheSize); err != nil {
+			return out, fmt.Errorf("--cache-size: %w", err)
+		}
+	}
+	if changed("shift-end") {
+		out.shiftEnd = 0 // --shift-end "": none, whatever the file says
+		if f.shiftEnd != "" {
+			if out.shiftEnd, err = config.ParseShiftEnd(f.shiftEnd); err != nil {
+				return out, fmt.Errorf("--shift-end: %w", err)
+			}
 		}
 	}
 	for _, err := range []error{
@@ -419,6 +445,7 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 	if ss.metricsAddr != "" {
 		metrics = serve.NewMetrics()
 	}
+	s.CacheSize = ss.cacheSize // the hub's memory is the team's: larger than a TUI's
 	sess, err := sessionFor(ctx, s, stderr, dl, events.Send, metrics.Request, responseCacheTTL)
 	if err != nil {
 		return err
@@ -457,7 +484,7 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 			return k
 		},
 		Look:  sessionLook(mode),
-		Label: hostOf(sess.Label), Demo: sess.Demo, RefreshInterval: s.RefreshInterval, PageSize: s.PageSize,
+		Label: hostOf(sess.Label), Demo: sess.Demo, RefreshInterval: s.RefreshInterval, PageSize: s.PageSize, ShiftEnd: ss.shiftEnd,
 		// Every session gets the config file's alerts, marking read on open and saved views
 		// (the built-in ones included); a session saves no view into the hub's file.
 		Alerts: uiAlerts(s.Alerts), MarkReadOnOpen: s.MarkReadOnOpen, Views: savedViews(config.ShownViews(s.Views)),

@@ -362,7 +362,7 @@ func TestServeRefusesABadUsersFile(t *testing.T) {
 // relative paths are read from the config file's directory.
 func TestServeSettingsPrecedence(t *testing.T) {
 	env := writeTestConfig(t, "serve:\n  addr: 0.0.0.0:2300\n  users: team.yaml\n  max_sessions: 7\n  idle_timeout: 2h\n  audit_log: /var/log/a.jsonl\n"+
-		"  no_session_timeout: 10s\n  max_handshakes: 9\n  log_format: json\n  metrics_addr: 127.0.0.1:9470\n")
+		"  no_session_timeout: 10s\n  max_handshakes: 9\n  log_format: json\n  metrics_addr: 127.0.0.1:9470\n  shift_end: \"17:30\"\n")
 	s, err := resolveSettings(context.Background(), &globalFlags{}, mapEnv(env))
 	if err != nil {
 		t.Fatal(err)
@@ -378,21 +378,24 @@ func TestServeSettingsPrecedence(t *testing.T) {
 		hostKey:     filepath.Join(env["HOME"], ".local", "share", "parley", "hub_host_ed25519_key"),
 		maxSessions: 7, idleTimeout: 2 * time.Hour, connRate: serve.DefaultConnPerMinute,
 		noSessionTimeout: 10 * time.Second, maxHandshakes: 9, handshakeRate: serve.DefaultHandshakeRate, logFormat: "json",
-		metricsAddr: "127.0.0.1:9470"}
+		metricsAddr: "127.0.0.1:9470", cacheSize: serve.DefaultCacheSize, shiftEnd: 17*time.Hour + 30*time.Minute}
 	if got != want {
 		t.Errorf("from the config file:\n got %+v\nwant %+v", got, want)
 	}
 	flags := defaults
 	flags.addr, flags.maxSessions, flags.users, flags.noSessionTimeout = "127.0.0.1:0", 3, "mine.yaml", 5*time.Second
+	flags.cacheSize, flags.shiftEnd = "256MiB", "18:00"
 	changed := func(name string) bool {
-		return name == "addr" || name == "max-sessions" || name == "users" || name == "no-session-timeout" || name == "log-format"
+		return name == "addr" || name == "max-sessions" || name == "users" || name == "no-session-timeout" || name == "log-format" ||
+			name == "cache-size" || name == "shift-end"
 	}
 	got, err = resolveServe(flags, changed, s, mapEnv(env))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.addr != "127.0.0.1:0" || got.maxSessions != 3 || got.users != "mine.yaml" || got.idleTimeout != 2*time.Hour ||
-		got.noSessionTimeout != 5*time.Second || got.maxHandshakes != 9 || got.logFormat != "text" {
+		got.noSessionTimeout != 5*time.Second || got.maxHandshakes != 9 || got.logFormat != "text" || got.cacheSize != 256<<20 ||
+		got.shiftEnd != 18*time.Hour {
 		t.Errorf("flags over the file: %+v", got)
 	}
 	bad := defaults
@@ -412,6 +415,12 @@ func TestServeSettingsPrecedence(t *testing.T) {
 		"--handshake-rate: -9223372036854775808 is out of range":      func(f *serveFlags) { f.handshakeRate = math.MinInt64 },
 		`--log-format: "logfmt" is not a log format (text or json)`:   func(f *serveFlags) { f.logFormat = "logfmt" },
 		`--metrics-addr: ":9470" names no host`:                       func(f *serveFlags) { f.metricsAddr = ":9470" },
+		`--cache-size: "9223372036854775807GiB" is out of range (1MiB to 4GiB)`: func(f *serveFlags) {
+			f.cacheSize = "9223372036854775807GiB"
+		},
+		`--cache-size: "64MB" is not a size like 64MiB`:         func(f *serveFlags) { f.cacheSize = "64MB" },
+		`--shift-end: "5pm" is not a time of day like 17:00`:    func(f *serveFlags) { f.shiftEnd = "5pm" },
+		`--shift-end: "00:00" is out of range (00:01 to 24:00)`: func(f *serveFlags) { f.shiftEnd = "00:00" },
 	} {
 		bad = defaults
 		set(&bad)

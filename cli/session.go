@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"time"
@@ -44,8 +45,10 @@ type clientConfig struct {
 	Version    string // parley's, sent in the User-Agent
 	OnEvent    func(client.Event)
 	OnRequest  func(client.RequestInfo)
-	// CacheTTL enables the client's response cache (the TUI uses it; scripts do not).
-	CacheTTL time.Duration
+	// CacheTTL enables the client's response cache (the TUI uses it; scripts do not);
+	// CacheMaxBytes bounds it (0: client.DefaultCacheMaxBytes).
+	CacheTTL      time.Duration
+	CacheMaxBytes int64
 	// Timeout bounds one attempt of one request (0 = the client's default).
 	Timeout time.Duration
 	// LedgerDir holds the persistent request ledger (ledger.DefaultDir); "" counts in
@@ -99,6 +102,7 @@ func newSession(ctx context.Context, cfg clientConfig, stderr io.Writer) (*sessi
 		UserAgent:      userAgent(cfg.Version),
 		OnEvent:        cfg.OnEvent,
 		CacheTTL:       cfg.CacheTTL,
+		CacheMaxBytes:  int(min(cfg.CacheMaxBytes, int64(math.MaxInt))),
 		OnRequest:      cfg.OnRequest,
 		Timeout:        cfg.Timeout,
 		Store:          store,

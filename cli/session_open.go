@@ -55,7 +55,7 @@ func sessionFor(ctx context.Context, s Settings, stderr io.Writer, dl *debugLog,
 			if onRequest != nil {
 				onRequest(r)
 			}
-		}, CacheTTL: cacheTTL, Timeout: s.RequestTimeout,
+		}, CacheTTL: cacheTTL, CacheMaxBytes: s.CacheSize, Timeout: s.RequestTimeout,
 		LedgerDir: s.LedgerDir, OnLedgerError: func(err error) { dl.log.Warn("ledger", "problem", err.Error()) }}
 	if proc := processFrom(ctx); proc != nil {
 		cfg.Recover = proc.Recover

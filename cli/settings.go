@@ -61,6 +61,13 @@ type Settings struct {
 	RequestBudget int
 	// RequestTimeout bounds one attempt of one API request (default 30s).
 	RequestTimeout time.Duration
+	// ShiftEnd is when the working day ends, the time since midnight (shift_end in the
+	// config file; 0: none): the day's forecast stretches auto-refresh so that the
+	// request budget lasts until then.
+	ShiftEnd time.Duration
+	// CacheSize bounds the client's memory of decoded answers in bytes (0: the client's
+	// default, the TUI's); the hub sets its own (serve: cache_size).
+	CacheSize int64
 	// ReadOnly: the TUI offers no edits and the write commands refuse to run (--readonly,
 	// else readonly in the config file; default false).
 	ReadOnly bool
@@ -210,6 +217,7 @@ func resolveSettingsOpts(_ context.Context, g *globalFlags, env func(string) str
 	if cfg.RequestBudget != 0 {
 		s.RequestBudget = cfg.RequestBudget
 	}
+	s.ShiftEnd = cfg.ShiftEnd
 
 	// The request timeout: env → file → default.
 	s.RequestTimeout = config.DefaultRequestTimeout

@@ -61,6 +61,19 @@ func TestTeamSizeSetsTheDefaultBudget(t *testing.T) {
 	}
 }
 
+// The config file's shift_end reaches the TUI's settings (none without it).
+func TestShiftEndFromTheConfigFile(t *testing.T) {
+	for file, want := range map[string]time.Duration{"": 0, "shift_end: \"17:30\"\n": 17*time.Hour + 30*time.Minute} {
+		s, err := resolveSettings(context.Background(), &globalFlags{}, mapEnv(writeTestConfig(t, file)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.ShiftEnd != want {
+			t.Errorf("%q: shift end %s, want %s", file, s.ShiftEnd, want)
+		}
+	}
+}
+
 func TestSettingsDefaultsAndDemo(t *testing.T) {
 	env := writeTestConfig(t, "")
 	s, err := resolveSettings(context.Background(), &globalFlags{}, mapEnv(env))

@@ -91,6 +91,7 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 		Label:             hostOf(sess.Label),
 		RefreshInterval:   s.RefreshInterval,
 		RequestBudget:     s.RequestBudget,
+		ShiftEnd:          s.ShiftEnd,
 		PageSize:          s.PageSize,
 		Events:            events,
 		DefaultOperatorID: sess.OwnerID,

@@ -107,6 +107,10 @@ type Config struct {
 	Keys map[string][]string
 	// KeyLines maps each action name of Keys to its line in the file, for messages.
 	KeyLines map[string]int
+	// ShiftEnd is when the working day ends, the time since midnight (ParseShiftEnd; 0 =
+	// not set): the day's forecast stretches auto-refresh so that the request budget
+	// lasts until then.
+	ShiftEnd time.Duration
 	// Serve is the serve: section, the settings of `parley serve` (the zero value when the
 	// file has none).
 	Serve Serve

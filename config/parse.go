@@ -29,12 +29,13 @@ const (
 	KeyMouse           = "mouse"
 	KeyKeys            = "keys"
 	KeyServe           = "serve"
+	KeyShiftEnd        = "shift_end"
 )
 
 var knownKeys = []string{
 	KeyBaseURL, KeyOrganizationID, KeyOperatorID, KeyTheme,
 	KeyRefreshInterval, KeyPageSize, KeyRequestBudget, KeyTeamSize, KeyRequestTimeout, KeyReadOnly, KeyKeys, KeyServe,
-	KeyMouse, KeyViews, KeyAlerts, KeyMarkReadOnOpen,
+	KeyMouse, KeyViews, KeyAlerts, KeyMarkReadOnOpen, KeyShiftEnd,
 }
 
 // oldSpellings are keys of earlier releases, read as the key they map to and listed nowhere
@@ -508,6 +509,13 @@ func (p *parser) value(name string, v *yaml.Node) {
 		} else {
 			p.c.MarkReadOnOpen = &b
 		}
+	case KeyShiftEnd:
+		d, err := ParseShiftEnd(s)
+		if err != nil {
+			p.addf(v, "%s: %v", name, err)
+			return
+		}
+		p.c.ShiftEnd = d
 	}
 }
 

@@ -29,10 +29,14 @@ const (
 	ServeLogFormat = "log_format"
 	// ServeMetricsAddr is where the hub serves /metrics and /healthz (off when not set).
 	ServeMetricsAddr = "metrics_addr"
+	// ServeCacheSize bounds the hub's memory of decoded answers, which every session
+	// shares; ServeShiftEnd is when the team's working day ends (the day's forecast).
+	ServeCacheSize = "cache_size"
+	ServeShiftEnd  = "shift_end"
 )
 
 var serveKeys = []string{ServeAddr, ServeUsers, ServeHostKey, ServeAuditLog, ServeMaxSessions, ServeIdleTimeout, ServeConnRate,
-	ServeNoSessionTimeout, ServeMaxHandshakes, ServeHandshakeRate, ServeLogFormat, ServeMetricsAddr}
+	ServeNoSessionTimeout, ServeMaxHandshakes, ServeHandshakeRate, ServeLogFormat, ServeMetricsAddr, ServeCacheSize, ServeShiftEnd}
 
 // LogFormats are the formats of the hub's log: records as key=value text, or one JSON
 // object a line.
@@ -72,6 +76,11 @@ type Serve struct {
 	LogFormat string
 	// MetricsAddr is where the hub serves /metrics and /healthz ("": nowhere).
 	MetricsAddr string
+	// CacheSize bounds the hub's memory of decoded answers, in bytes (ParseCacheSize).
+	CacheSize int64
+	// ShiftEnd is when the team's working day ends, the time since midnight
+	// (ParseShiftEnd).
+	ShiftEnd time.Duration
 	// Lines maps each key of the section to its line in the file.
 	Lines map[string]int
 }
@@ -193,6 +202,18 @@ func (s *Serve) set(name, text string) error {
 			return err
 		}
 		s.NoSessionTimeout = d
+	case ServeCacheSize:
+		n, err := ParseCacheSize(text)
+		if err != nil {
+			return err
+		}
+		s.CacheSize = n
+	case ServeShiftEnd:
+		d, err := ParseShiftEnd(text)
+		if err != nil {
+			return err
+		}
+		s.ShiftEnd = d
 	}
 	return nil
 }

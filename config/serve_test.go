@@ -24,6 +24,8 @@ serve:
   handshake_rate: 90
   log_format: JSON
   metrics_addr: 127.0.0.1:9470
+  cache_size: 2048KiB
+  shift_end: "17:30"
 `
 	c, err := Parse([]byte(data), "c.yaml")
 	if err != nil {
@@ -31,9 +33,10 @@ serve:
 	}
 	want := Serve{Addr: "0.0.0.0:2222", Users: "team/users.yaml", HostKey: "~/keys/hub", AuditLog: "/var/log/parley-audit.jsonl",
 		MaxSessions: 20, IdleTimeout: 90 * time.Minute, ConnRate: 12, NoSessionTimeout: 45 * time.Second, MaxHandshakes: 16, HandshakeRate: 90,
-		LogFormat: "json", MetricsAddr: "127.0.0.1:9470",
+		LogFormat: "json", MetricsAddr: "127.0.0.1:9470", CacheSize: 2 << 20, ShiftEnd: 17*time.Hour + 30*time.Minute,
 		Lines: map[string]int{"addr": 3, "users": 4, "host_key": 5, "audit_log": 6, "max_sessions": 7, "idle_timeout": 8, "conn_rate": 9,
-			"no_session_timeout": 10, "max_handshakes": 11, "handshake_rate": 12, "log_format": 13, "metrics_addr": 14}}
+			"no_session_timeout": 10, "max_handshakes": 11, "handshake_rate": 12, "log_format": 13, "metrics_addr": 14, "cache_size": 15,
+			"shift_end": 16}}
 	if !reflect.DeepEqual(c.Serve, want) {
 		t.Fatalf("serve section\n got %+v\nwant %+v", c.Serve, want)
 	}
@@ -62,6 +65,8 @@ func TestParseServeProblemsCarryLines(t *testing.T) {
   handshake_rate: 9223372036854775807
   log_format: xml
   metrics_addr: :9470
+  cache_size: 64
+  shift_end: "25:00"
 `
 	_, err := Parse([]byte(data), "c.yaml")
 	if err == nil {
@@ -80,6 +85,8 @@ func TestParseServeProblemsCarryLines(t *testing.T) {
 		`c.yaml:11: serve: handshake_rate: 9223372036854775807 is out of range (1 to 6000)`,
 		`c.yaml:12: serve: log_format: "xml" is not a log format (text or json)`,
 		`c.yaml:13: serve: metrics_addr: ":9470" names no host: it would listen on every interface`,
+		`c.yaml:14: serve: cache_size: "64" is not a size like 64MiB (KiB, MiB or GiB)`,
+		`c.yaml:15: serve: shift_end: "25:00" is out of range (00:01 to 24:00)`,
 	} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error\n%s\ndoes not contain\n%s", err, w)
@@ -129,5 +136,35 @@ func TestCheckMetricsAddr(t *testing.T) {
 		if err := CheckMetricsAddr(bad); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", bad, err, want)
 		}
+	}
+}
+
+// A shift end is a time of day, HH:MM, 00:01 to 24:00; a size of memory a whole number of
+// KiB, MiB or GiB, 1 MiB to 4 GiB. Both say what they expect of anything else.
+func TestShiftEndAndCacheSize(t *testing.T) {
+	for in, want := range map[string]time.Duration{"17:00": 17 * time.Hour, " 9:05 ": 9*time.Hour + 5*time.Minute,
+		"24:00": 24 * time.Hour, "00:01": time.Minute} {
+		if got, err := ParseShiftEnd(in); err != nil || got != want {
+			t.Errorf("ParseShiftEnd(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "17", "17:0", "17:60", "-1:00", "24:01", "00:00", "5pm", "017:00", "9223372036854775807:00"} {
+		if _, err := ParseShiftEnd(in); err == nil {
+			t.Errorf("ParseShiftEnd(%q) took it", in)
+		}
+	}
+	for in, want := range map[string]int64{"64MiB": 64 << 20, "1024KiB": 1 << 20, "4GiB": 4 << 30, " 2 GiB": 2 << 30} {
+		if got, err := ParseCacheSize(in); err != nil || got != want {
+			t.Errorf("ParseCacheSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "64", "64MB", "1023KiB", "5GiB", "-1MiB", "9223372036854775807KiB", "1.5GiB", "MiB"} {
+		if _, err := ParseCacheSize(in); err == nil {
+			t.Errorf("ParseCacheSize(%q) took it", in)
+		}
+	}
+	c, err := Parse([]byte("shift_end: \"16:45\"\n"), "c.yaml")
+	if err != nil || c.ShiftEnd != 16*time.Hour+45*time.Minute {
+		t.Errorf("top-level shift_end: %v, %v", c.ShiftEnd, err)
 	}
 }

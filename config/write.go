@@ -62,6 +62,12 @@ const example = `# parley configuration
 # edits).
 # request_budget: 500
 
+# When your working day ends, a time of day (HH:MM, this machine's clock; 24:00 is
+# midnight). The status bar says when the day's budget runs out at the pace of the last
+# hour; while that is before the shift ends, auto-refresh slows down (up to 8 times) so
+# that the budget lasts, and a message says so.
+# shift_end: "17:00"
+
 # How long parley waits for one answer of the API before it gives up on that attempt: a
 # duration such as 10s or 2m, 1s to 5m. Env PARLEY_REQUEST_TIMEOUT.
 # request_timeout: 30s
@@ -129,6 +135,8 @@ const example = `# parley configuration
 #   handshake_rate: 300             # connections per minute all addresses together may open
 #   log_format: text                # the log on stderr: text (key=value) or json
 #   metrics_addr: 127.0.0.1:9470    # /metrics and /healthz (off when not set)
+#   cache_size: 64MiB               # the memory of answers every session shares (KiB, MiB, GiB)
+#   shift_end: "17:00"              # the team's day ends: polls slow down so the budget lasts
 `
 
 // Example returns the commented example config file.

@@ -40,6 +40,10 @@ const (
 	DefaultMaxHandshakes = 64
 	// DefaultHandshakeRate is how many connections all addresses together may open a minute.
 	DefaultHandshakeRate = 300
+	// DefaultCacheSize bounds the hub's memory of decoded answers, which every session
+	// shares (a TUI's own is client.DefaultCacheMaxBytes): the organization's open
+	// conversations with their threads, its searches and lists, for a team.
+	DefaultCacheSize = 64 << 20
 )
 
 // Look is how a session's TUI draws on its terminal: the colour profile its renderer
@@ -114,6 +118,10 @@ type Options struct {
 	MarkReadOnOpen bool
 	// Views are the saved views every session offers (the built-in ones included).
 	Views []common.SavedView
+	// ShiftEnd is when the team's working day ends, a time of day on the hub's clock (17h:
+	// 17:00; 0: none): while the day's forecast says an organization's budget runs out
+	// before it, its polls are stretched and its sessions told (common.Budget.ShiftEnd).
+	ShiftEnd time.Duration
 	// ReportCrash writes down a panic caught in a session's TUI (its user named).
 	ReportCrash func(user string, c *ui.Crash) (summary, path string, err error)
 
@@ -607,6 +615,9 @@ type session struct {
 	endOnce sync.Once
 	reason  string // why the hub ended it (guarded by the hub's mutex until end)
 	why     string // the reason end was called with
+
+	// outlooks is the latest undelivered outlook of the day's budget (one at most).
+	outlooks chan common.Outlook
 }
 
 // sessionMiddleware runs a session: it checks the terminal and the limits, runs the TUI,
@@ -722,7 +733,7 @@ func (h *Hub) register(u User, s ssh.Session) (*session, error) {
 	}
 	h.nextID++
 	sess := &session{id: h.nextID, user: u, ssh: s, conn: c, hub: h, events: make(chan client.Event, 64), polls: make(chan Poll, 1),
-		done: make(chan struct{}), started: h.opts.Now()}
+		done: make(chan struct{}), started: h.opts.Now(), outlooks: make(chan common.Outlook, 1)}
 	h.sessions[sess] = struct{}{}
 	h.sessionWG.Add(1)
 	p := h.pollerLocked(u.Org)
@@ -755,8 +766,8 @@ func (h *Hub) pollerLocked(org int64) *poller {
 	if p, ok := h.pollers[org]; ok {
 		return p
 	}
-	b := common.Budget{Interval: h.opts.RefreshInterval, PerDay: common.APIDailyLimit, Reserve: common.ReserveFor(common.APIDailyLimit)}
-	p := newPoller(org, h.readClient(org), b, h.opts.After, h.opts.Now, func(r Poll) { h.deliver(r) }, h.recoverIn)
+	p := newPoller(org, h.readClient(org), h.budget(), h.opts.After, h.opts.Now, func(r Poll) { h.deliver(r) },
+		func(o common.Outlook) { h.tell(org, o) }, h.recoverIn)
 	h.pollers[org] = p
 	return p
 }

@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -32,10 +33,16 @@ const maxPollPages = 20
 // pollTimeout bounds one poll, all its pages.
 const pollTimeout = time.Minute
 
+// spentWindow is how long the poller remembers what its polls cost: the forecast's pace
+// spans the last hour at most.
+const spentWindow = time.Hour
+
 // poller is an organization's shared poller. While sessions of the organization are
 // connected it asks for the conversations updated since its last answer, at the pace of
 // the auto-refresh policy (common.Budget.Pace) for the most recent key of any of them and
-// the organization's use of the day's budget, and hands every answer to each of them.
+// the organization's use of the day's budget, stretched when the day's forecast says the
+// budget runs out before the shift ends (common.Budget.ShiftStretch), and hands every
+// answer to each of them.
 type poller struct {
 	org    int64
 	client *client.Client // reads of the hub in the organization's context
@@ -43,8 +50,10 @@ type poller struct {
 	now    func() time.Time
 	// after is the timer (time.After; tests give their own to decide when a poll runs).
 	after func(time.Duration) <-chan time.Time
-	// deliver hands an answer to every session of the organization.
+	// deliver hands an answer to every session of the organization; tell hands them the
+	// day's outlook when the stretch of the polls for the shift changes.
 	deliver func(Poll)
+	tell    func(common.Outlook)
 	// recover is deferred in the goroutine (it logs a panic; the hub keeps running).
 	recover func(where string)
 
@@ -56,15 +65,23 @@ type poller struct {
 	reached  time.Time // the server's time of the last answer: the next poll asks since it
 	cost     int       // requests the last poll took (pages)
 	every    time.Duration
+	stretch  int         // the shift's stretch of the pace now (1: none)
+	spent    []pollSpend // the polls of the last hour: what they cost, for the forecast
 	running  bool
 	cancel   context.CancelFunc
 	done     chan struct{}
 }
 
+// pollSpend is one poll's cost, and when.
+type pollSpend struct {
+	at   time.Time
+	cost int
+}
+
 func newPoller(org int64, c *client.Client, b common.Budget, after func(time.Duration) <-chan time.Time, now func() time.Time,
-	deliver func(Poll), recover func(string)) *poller {
-	return &poller{org: org, client: c, budget: b, after: after, now: now, deliver: deliver, recover: recover,
-		wake: make(chan struct{}, 1), cost: 1}
+	deliver func(Poll), tell func(common.Outlook), recover func(string)) *poller {
+	return &poller{org: org, client: c, budget: b, after: after, now: now, deliver: deliver, tell: tell, recover: recover,
+		wake: make(chan struct{}, 1), cost: 1, stretch: 1}
 }
 
 // start runs the poller if it is not running. The first poll asks for the changes since
@@ -135,17 +152,56 @@ func (p *poller) PollEvery() time.Duration {
 	return p.every
 }
 
-// pace is the period for the organization's activity and budget now, and when the next
-// poll is due.
-func (p *poller) pace() (every time.Duration, due time.Time) {
+// Stretch is the factor the day's forecast stretches the polls by now (1: none).
+func (p *poller) Stretch() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return p.stretch
+}
+
+// Outlook is the organization's day's budget as the forecast sees it now, with the
+// stretch of the polls.
+func (p *poller) Outlook() common.Outlook {
+	return p.budget.DayOutlook(p.client, p.budget.PerDay, p.Stretch())
+}
+
+// pace is the period for the organization's activity, budget and forecast now, and when
+// the next poll is due. When the forecast's stretch changes, the sessions are told.
+func (p *poller) pace() (every time.Duration, due time.Time) {
+	p.mu.Lock()
 	now := p.now()
 	act := common.ActivityAt(now.Sub(p.lastKey), true)
 	used := p.client.Usage(client.FamilyConversations)
 	pace := p.budget.Pace(act, used, p.cost)
-	p.every = pace.Every
-	return pace.Every, p.lastPoll.Add(pace.Every)
+	f := p.client.Forecast(client.FamilyConversations, p.budget.PerDay)
+	stretch := 1
+	if pace.Every > 0 {
+		stretch = p.budget.ShiftStretch(f, p.spentPerHour(f), pace, p.cost)
+		pace = p.budget.ForShift(pace, stretch)
+	}
+	changed := stretch != p.stretch
+	p.every, p.stretch = pace.Every, stretch
+	every, due = pace.Every, p.lastPoll.Add(pace.Every)
+	p.mu.Unlock()
+	if changed && p.tell != nil {
+		p.tell(p.Outlook())
+	}
+	return every, due
+}
+
+// spentPerHour is what the polls spent an hour over the forecast's span (p.mu held); it
+// remembers the polls of the last paceWindow.
+func (p *poller) spentPerHour(f client.Forecast) float64 {
+	if f.Over <= 0 {
+		return 0
+	}
+	n := 0
+	for _, s := range p.spent {
+		if s.at.After(f.Now.Add(-f.Over)) {
+			n += s.cost
+		}
+	}
+	return float64(n) / f.Over.Hours()
 }
 
 func (p *poller) run(ctx context.Context, done chan struct{}) {
@@ -207,6 +263,11 @@ func (p *poller) poll(ctx context.Context) Poll {
 	defer p.mu.Unlock()
 	p.lastPoll = res.At
 	p.cost = max(1, pages)
+	keep := slices.IndexFunc(p.spent, func(s pollSpend) bool { return s.at.After(res.At.Add(-spentWindow)) })
+	if keep < 0 {
+		keep = len(p.spent)
+	}
+	p.spent = append(p.spent[keep:], pollSpend{at: res.At, cost: max(1, pages)})
 	if err != nil {
 		res.Err = fmt.Errorf("conversations updated since %s: %w", since.UTC().Format(time.RFC3339), err)
 		if pages > 0 {

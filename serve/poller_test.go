@@ -38,6 +38,13 @@ func (m *manualTimer) lastAsked() time.Duration {
 	return m.asked[len(m.asked)-1]
 }
 
+// waits are the waits asked for so far.
+func (m *manualTimer) waits() []time.Duration {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.asked)
+}
+
 // fire lets the poller's wait end.
 func (m *manualTimer) fire() { m.ch <- time.Now() }
 
@@ -93,7 +100,7 @@ func TestPollerAsksForWhatChanged(t *testing.T) {
 	c := api.client(t, time.Minute)
 	timer := newManualTimer()
 	got := &polls{}
-	p := newPoller(0, c, common.Budget{Interval: 30 * time.Second, PerDay: common.APIDailyLimit}, timer.after, time.Now, got.add, noRecover)
+	p := newPoller(0, c, common.Budget{Interval: 30 * time.Second, PerDay: common.APIDailyLimit}, timer.after, time.Now, got.add, nil, noRecover)
 	p.start()
 	t.Cleanup(p.stop)
 
@@ -148,7 +155,7 @@ func TestPollerPaceFollowsActivity(t *testing.T) {
 	clock := &fakeClock{t: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)}
 	timer := newManualTimer()
 	got := &polls{}
-	p := newPoller(0, c, common.Budget{Interval: 30 * time.Second, PerDay: common.APIDailyLimit}, timer.after, clock.now, got.add, noRecover)
+	p := newPoller(0, c, common.Budget{Interval: 30 * time.Second, PerDay: common.APIDailyLimit}, timer.after, clock.now, got.add, nil, noRecover)
 	p.start()
 	t.Cleanup(p.stop)
 	waitFor(t, 5*time.Second, "the first wait", func() bool { return timer.lastAsked() == 30*time.Second })
@@ -212,7 +219,7 @@ func TestPollerStartsAgainAfterAPanic(t *testing.T) {
 		}
 		got.add(r)
 	}
-	p := newPoller(0, api.client(t, time.Minute), common.Budget{Interval: 30 * time.Second, PerDay: common.APIDailyLimit}, timer.after, time.Now, deliver, recovered)
+	p := newPoller(0, api.client(t, time.Minute), common.Budget{Interval: 30 * time.Second, PerDay: common.APIDailyLimit}, timer.after, time.Now, deliver, nil, recovered)
 	p.start()
 	t.Cleanup(p.stop)
 	timer.fire()

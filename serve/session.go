@@ -13,6 +13,7 @@ import (
 	"charm.land/ssh"
 
 	"github.com/parley-tui/parley/ui"
+	"github.com/parley-tui/parley/views/common"
 )
 
 // runProgram runs the session's TUI until the user quits, the connection closes or the hub
@@ -173,7 +174,8 @@ func (s *session) input() {
 	}
 }
 
-// pump delivers the organization's polls to the TUI, the latest first and one at a time.
+// pump delivers the organization's polls and outlooks of the day's budget to the TUI, the
+// latest first and one at a time.
 func (s *session) pump() {
 	defer s.hub.recoverIn(s.user.Name + "'s polls")
 	for {
@@ -182,6 +184,8 @@ func (s *session) pump() {
 			return
 		case p := <-s.polls:
 			s.program.Send(polledMsg(p))
+		case o := <-s.outlooks:
+			s.program.Send(common.OutlookMsg{Org: s.user.Org, Outlook: o})
 		}
 	}
 }

@@ -44,6 +44,10 @@ type Options struct {
 	// (0: common.APIDailyLimit / 10, a team of ten); auto-refresh leaves a fifth of it
 	// for the user's own requests (common.ReserveFor).
 	RequestBudget int
+	// ShiftEnd is when the working day ends, a time of day (17h: 17:00; 0: none): while
+	// the day's forecast says the budget runs out before it, auto-refresh is stretched and
+	// a toast says so (common.Budget.ShiftEnd). A hub session shows the hub's.
+	ShiftEnd time.Duration
 	// PageSize is the list page size.
 	PageSize int
 	// Events delivers the client's wait events (retries, queued analytics), or nil.
@@ -195,7 +199,7 @@ func New(o Options) *App {
 		SharePolls:        sharePolls(o),
 		ActingOperatorID:  o.Client.OperatorID(),
 		Budget: common.Budget{Interval: o.RefreshInterval, PerDay: o.RequestBudget,
-			Reserve: common.ReserveFor(o.RequestBudget)},
+			Reserve: common.ReserveFor(o.RequestBudget), ShiftEnd: o.ShiftEnd},
 		Views:          slices.Clone(o.Views),
 		SaveView:       o.SaveView,
 		MarkReadOnOpen: o.MarkReadOnOpen,
@@ -338,6 +342,8 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.onPolled(msg)
 	case common.ArrivedMsg:
 		return a, a.onArrived(msg)
+	case common.OutlookMsg:
+		return a, a.onOutlook(msg)
 	case common.RefreshedMsg:
 		if msg.At.After(a.lastRefresh) {
 			a.lastRefresh = msg.At

@@ -174,7 +174,7 @@ func TestEachScreenPacedByWhatItRefreshes(t *testing.T) {
 	if p, _ := l.app.autoPace(); p.Every != 30*time.Second {
 		t.Fatalf("the root paces the navigation screen at %v, want 30s (its own family is unspent)", p.Every)
 	}
-	if bar := l.statusBar(); !strings.Contains(bar, "auto 30s") || strings.Contains(bar, "budget") {
+	if bar := l.statusBar(); !strings.Contains(bar, "auto 30s") || strings.Contains(bar, "(budget)") {
 		t.Fatalf("navigation: %q", bar)
 	}
 

@@ -68,7 +68,8 @@ type segment struct {
 // statusBar shows the context (demo data or the API, organization, acting operator, the
 // hub user; read-only), today's conversation requests the API counted against the budget
 // (and apart those it refused or that did not reach it; the team's in a hub session, with
-// the sessions connected), the auto-refresh state, the last refresh and the
+// the sessions connected), the auto-refresh state, the day's forecast (forecast.go), the
+// last refresh and the
 // troubles the client reported (troubles.go); the keys are in the footer below it.
 func (a *App) statusBar() string {
 	st := a.ctx.Styles
@@ -116,6 +117,9 @@ func (a *App) statusBar() string {
 	segs = append(segs, a.teamSegments()...)
 	segs = append(segs, a.muteSegment()...)
 	if seg, ok := a.autoSegment(); ok {
+		segs = append(segs, seg)
+	}
+	if seg, ok := a.forecastSegment(); ok {
 		segs = append(segs, seg)
 	}
 	if !a.lastRefresh.IsZero() {

@@ -63,10 +63,15 @@ func (a *App) teamSegments() []segment {
 
 // sharedSegment is the auto-refresh part of the status bar while the shown screen takes
 // the shared polls: the shared poller's period ("shared 30s", the usual state, the first
-// to go on a narrow terminal), or that it does not poll now.
+// to go on a narrow terminal; "shared 2m (forecast)" while it is stretched so that the
+// day's budget lasts the shift), or that it does not poll now.
 func (a *App) sharedSegment() segment {
 	st := a.ctx.Styles
 	if every := a.opts.Team.PollEvery(); every > 0 {
+		if a.opts.Team.Outlook().Stretch > 1 {
+			// Slowed so that the day's budget lasts the shift (forecast.go).
+			return segment{"shared " + common.CompactDuration(every) + " (forecast)", "", st.StatusWarn, 3}
+		}
 		return segment{"shared " + common.CompactDuration(every), "", st.StatusBar, 4}
 	}
 	return segment{"shared: not polling", "not polling", st.StatusBar, 3}

@@ -26,10 +26,12 @@ import (
 type fakeTeam struct {
 	sessions map[int64]int
 	every    time.Duration
+	outlook  common.Outlook
 }
 
 func (f *fakeTeam) Sessions(org int64) int   { return f.sessions[org] }
 func (f *fakeTeam) PollEvery() time.Duration { return f.every }
+func (f *fakeTeam) Outlook() common.Outlook  { return f.outlook }
 
 // teammate edits conversations on the sandbox as another session of the hub would, and
 // reads what the hub's poller would hand out.

@@ -1,9 +1,11 @@
 package common
 
 import (
+	"math"
 	"strconv"
 	"time"
 
+	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/internal/sat"
 	"github.com/parley-tui/parley/views/layout"
 )
@@ -106,6 +108,10 @@ type Budget struct {
 	// Reserve is the part of PerDay auto-refresh never spends (ReserveFor(PerDay) by
 	// default): polling stops first.
 	Reserve int
+	// ShiftEnd is when the working day ends, as a time of day on the local clock (17h is
+	// 17:00; 24h midnight; 0: none). While the day's forecast says the budget runs out
+	// before it, polling is stretched (ShiftStretch) and the people working are told.
+	ShiftEnd time.Duration
 }
 
 // On reports whether auto-refresh is on.
@@ -152,6 +158,9 @@ type Pace struct {
 	// Manual: the screen shown never auto-refreshes (so says its row of the root's screen registry); Every
 	// is 0.
 	Manual bool
+	// Shift is the factor the day's forecast stretches the period by, so that the budget
+	// lasts the shift (ForShift; 0 or 1: it does not).
+	Shift int
 }
 
 // Pace is the auto-refresh period for activity a of refreshes that cost cost requests of
@@ -190,7 +199,8 @@ func (b Budget) BackOff(p Pace, failed int) Pace {
 func (p Pace) Slowed() bool { return p.Stretch > p.Activity.factor() && p.Activity.factor() > 0 }
 
 // Text says the pace in the words of the status bar: "auto 30s", "auto 2m (idle)",
-// "auto 1m (budget)", "auto 4m (backing off)", "auto off (idle; a key resumes)", "auto
+// "auto 1m (budget)", "auto 4m (backing off)", "auto 2m (forecast)" (stretched for the
+// shift: ForShift), "auto off (idle; a key resumes)", "auto
 // off: the rest of the budget is kept for your requests (r still works)", naming the
 // refresh key as bound (refreshKey), "no auto-refresh here" (Manual); unfocused says
 // "unfocused" for the activity's word (the terminal lost the focus). short is the form
@@ -215,6 +225,8 @@ func (p Pace) Text(b Budget, unfocused bool, refreshKey string) (text, short str
 		return "auto off (" + why + "; a key resumes)", "auto off (" + why + ")"
 	case p.BackedOff:
 		return "auto " + CompactDuration(p.Every) + " (backing off)", ""
+	case p.Shift > 1:
+		return "auto " + CompactDuration(p.Every) + " (forecast)", ""
 	case p.Slowed():
 		return "auto " + CompactDuration(p.Every) + " (budget)", ""
 	case p.Activity == LongIdle && !unfocused:
@@ -237,4 +249,89 @@ func CompactDuration(d time.Duration) string {
 		return strconv.Itoa(int(d.Round(time.Second)/time.Second)) + "s"
 	}
 	return layout.ShortDuration(d)
+}
+
+// MaxShiftStretch is the most the day's forecast stretches polling by (ShiftStretch):
+// eight times the pace, and never slower than the long-idle pace (LongIdleFactor
+// intervals). A budget that polling that slow does not save is what the people working
+// are told about.
+const MaxShiftStretch = 8
+
+// ShiftEndAt is the end of today's shift on now's clock, or zero when no shift end is set
+// or it has passed.
+func (b Budget) ShiftEndAt(now time.Time) time.Time {
+	if b.ShiftEnd <= 0 {
+		return time.Time{}
+	}
+	y, m, d := now.Date()
+	end := time.Date(y, m, d, 0, 0, 0, 0, now.Location()).Add(b.ShiftEnd)
+	if !now.Before(end) {
+		return time.Time{}
+	}
+	return end
+}
+
+// ShiftStretch is how much polling at pace p, cost requests a poll, must slow down for
+// the day's budget to last the shift at the forecast's pace f: 1 when it lasts (or no
+// shift is set, or the API's day ends first), else the factor that leaves the polls what
+// the rest of the requests do not spend of the budget per hour until the shift ends (or
+// the day, when that comes first), up to MaxShiftStretch and the long-idle pace.
+// spentPerHour is what the polls themselves spent of f.PerHour (over f.Over).
+func (b Budget) ShiftStretch(f client.Forecast, spentPerHour float64, p Pace, cost int) int {
+	end := b.ShiftEndAt(f.Now)
+	if end.IsZero() || f.Lasts(end) || p.Every <= 0 || !b.On() {
+		return 1
+	}
+	most := max(1, min(MaxShiftStretch, int(b.Interval*LongIdleFactor/p.Every)))
+	if f.Reset.Before(end) {
+		end = f.Reset
+	}
+	hours := end.Sub(f.Now).Hours()
+	left := f.Limit - f.Used
+	if left <= 0 || hours <= 0 {
+		return most
+	}
+	others := max(0, f.PerHour-spentPerHour)
+	room := float64(left)/hours - others // what the polls may spend an hour
+	polls := float64(max(1, cost)) * float64(time.Hour) / float64(p.Every)
+	if room <= 0 {
+		return most
+	}
+	return max(1, min(most, int(math.Ceil(polls/room))))
+}
+
+// ForShift is pace p stretched by s (ShiftStretch).
+func (b Budget) ForShift(p Pace, s int) Pace {
+	if s > 1 && p.Every > 0 {
+		p.Every *= time.Duration(s)
+		p.Shift = s
+	}
+	return p
+}
+
+// Outlook is the day's budget as its forecast sees it, in a session's status bar and the
+// hub's metrics: the family whose budget runs out first at the pace of the last hour, the
+// end of the shift (zero: none set, or it has passed) and the stretch of polling for it.
+type Outlook struct {
+	Forecast client.Forecast
+	ShiftEnd time.Time
+	// Stretch is the factor polling is stretched by for the shift (0 or 1: none).
+	Stretch int
+}
+
+// Short reports whether the budget runs out before the shift ends at this pace.
+func (o Outlook) Short() bool { return !o.ShiftEnd.IsZero() && !o.Forecast.Lasts(o.ShiftEnd) }
+
+// DayOutlook is the outlook of c's organization: each family of client.DailyFamilies()
+// against a day's limit of perDay, the one that runs out first (conversations when none
+// does), with b's shift end and polling stretched by stretch.
+func (b Budget) DayOutlook(c *client.Client, perDay, stretch int) Outlook {
+	var first client.Forecast
+	for i, f := range client.DailyFamilies() {
+		fc := c.Forecast(f, perDay)
+		if i == 0 || !fc.Out.IsZero() && (first.Out.IsZero() || fc.Out.Before(first.Out)) {
+			first = fc
+		}
+	}
+	return Outlook{Forecast: first, ShiftEnd: b.ShiftEndAt(first.Now), Stretch: stretch}
 }

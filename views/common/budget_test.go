@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/parley-tui/parley/client"
 )
 
 // TestActivitySteps: live while a key came in the last 2 minutes, idle after that, long
@@ -118,6 +120,7 @@ func TestPaceText(t *testing.T) {
 		{b.Pace(Live, 400, 1), false, "auto off: the rest of the budget is kept for your requests (R still works)"},
 		{(Budget{Interval: 45 * time.Second, PerDay: 500}).Pace(Live, 0, 1), false, "auto 45s"},
 		{(Budget{Interval: 90 * time.Second, PerDay: 500}).Pace(Live, 0, 1), false, "auto 1m30s"},
+		{b.ForShift(b.Pace(Live, 0, 1), 4), false, "auto 2m (forecast)"},
 	} {
 		if got, _ := c.p.Text(b, c.unfocused, "R"); got != c.want {
 			t.Errorf("%+v unfocused=%v: %q, want %q", c.p, c.unfocused, got, c.want)
@@ -154,5 +157,61 @@ func TestBackOffDoublesUpToTheLongIdlePace(t *testing.T) {
 	}
 	if got := b.BackOff(slowed, 2); got.Every != 10*time.Minute {
 		t.Errorf("slowed by the budget, two failed: %+v, want 10m", got)
+	}
+}
+
+// TestShiftStretch: polling keeps its pace while the forecast lasts the shift (or no shift
+// end is set, or it has passed); else it slows by what the other requests leave of the
+// budget per hour until the shift ends (or the API's day, when that comes first): the
+// polls' rate over that room, rounded up, at most MaxShiftStretch and the long-idle pace.
+func TestShiftStretch(t *testing.T) {
+	now := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	b := Budget{Interval: 30 * time.Second, PerDay: 5000, Reserve: 1000, ShiftEnd: 17 * time.Hour}
+	live := b.Pace(Live, 0, 1) // 120 polls an hour
+	f := client.Forecast{Used: 1000, Limit: 5000, PerHour: 700, Over: time.Hour, Now: now, Reset: now.Add(15 * time.Hour)}
+	f.Out = now.Add(5*time.Hour + 42*time.Minute) // 4,000 at 700 an hour
+	for _, c := range []struct {
+		what  string
+		b     Budget
+		f     client.Forecast
+		spent float64
+		p     Pace
+		want  int
+	}{
+		// 4,000 left over 8 hours: 500 an hour; the rest spends 700-120 = 580: no room.
+		{"the rest alone runs it out", b, f, 120, live, 8},
+		// The rest spends 400 (700 - 300 of polls): 100 an hour left for 120 polls: 2.
+		{"room for half the polls", b, f, 300, live, 2},
+		{"the forecast lasts the shift", b, client.Forecast{Used: 1000, Limit: 5000, PerHour: 400, Over: time.Hour, Now: now,
+			Reset: now.Add(15 * time.Hour)}, 0, live, 1},
+		{"no shift end", Budget{Interval: 30 * time.Second, PerDay: 5000}, f, 120, live, 1},
+		{"the shift is over", Budget{Interval: 30 * time.Second, PerDay: 5000, ShiftEnd: 8 * time.Hour}, f, 120, live, 1},
+		{"idle: up to the long-idle pace", b, f, 120, b.Pace(Idle, 0, 1), 5},
+		{"long idle: slow enough already", b, f, 120, b.Pace(LongIdle, 0, 1), 1},
+		{"not polling", b, f, 120, b.Pace(Asleep, 0, 1), 1},
+		{"nothing left", b, client.Forecast{Used: 5000, Limit: 5000, PerHour: 700, Over: time.Hour, Now: now, Out: now,
+			Reset: now.Add(15 * time.Hour)}, 0, live, 8},
+	} {
+		if got := c.b.ShiftStretch(c.f, c.spent, c.p, 1); got != c.want {
+			t.Errorf("%s: stretch %d, want %d", c.what, got, c.want)
+		}
+	}
+	// The API's day ends before the shift (a shift to 24:00 on a server 3 hours ahead):
+	// the budget need only last until the count starts again.
+	late := Budget{Interval: 30 * time.Second, PerDay: 5000, ShiftEnd: 24 * time.Hour}
+	g := f
+	g.Reset = now.Add(6 * time.Hour) // 15:00; 4,000 left over 6 hours: 667, the rest 580
+	if got := late.ShiftStretch(g, 120, live, 1); got != 2 {
+		t.Errorf("until the day's end: stretch %d, want 2", got)
+	}
+	if p := b.ForShift(live, 4); p.Every != 2*time.Minute || p.Shift != 4 {
+		t.Errorf("ForShift by 4: %+v", p)
+	}
+	if end := b.ShiftEndAt(now); !end.Equal(time.Date(2026, 11, 20, 17, 0, 0, 0, time.UTC)) {
+		t.Errorf("ShiftEndAt = %s", end)
+	}
+	o := Outlook{Forecast: f, ShiftEnd: b.ShiftEndAt(now)}
+	if !o.Short() || (Outlook{Forecast: f}).Short() {
+		t.Errorf("Short: with a shift %v, without %v", o.Short(), (Outlook{Forecast: f}).Short())
 	}
 }
