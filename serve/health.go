@@ -2,6 +2,7 @@ package serve
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,19 +81,11 @@ func (h *Hub) Health() (ok bool, why string) {
 	return true, fmt.Sprintf("serving; the API answered the last poll of organization %s", joinIDs(orgs))
 }
 
-// pollPeriods is each organization's poller's period now (0: it does not poll).
-func (h *Hub) pollPeriods() map[int64]time.Duration {
+// pollersNow are the organizations' pollers now.
+func (h *Hub) pollersNow() map[int64]*poller {
 	h.mu.Lock()
-	ps := make(map[int64]*poller, len(h.pollers))
-	for org, p := range h.pollers {
-		ps[org] = p
-	}
-	h.mu.Unlock()
-	out := make(map[int64]time.Duration, len(ps))
-	for org, p := range ps {
-		out[org] = p.PollEvery()
-	}
-	return out
+	defer h.mu.Unlock()
+	return maps.Clone(h.pollers)
 }
 
 // joinIDs is "2, 1002".

@@ -46,6 +46,9 @@ const (
 	metricBudgetLimit  = "parley_budget_limit_requests"
 	metricNotCounted   = "parley_budget_not_counted_requests"
 	metricPollInterval = "parley_poll_interval_seconds"
+	metricPollStretch  = "parley_poll_stretch_factor"
+	metricPace         = "parley_budget_pace_requests_per_hour"
+	metricRunsOut      = "parley_budget_runs_out_timestamp_seconds"
 	metricPolls        = "parley_polls_total"
 	metricMemory       = "parley_memory_reads_total"
 	metricJoins        = "parley_shared_reads_joined_total"
@@ -53,11 +56,6 @@ const (
 	metricPanics       = "parley_panics_recovered_total"
 	metricAudit        = "parley_audit_lines_total"
 )
-
-// limitedFamilies are the families the API limits per day (client.Family; notes count on
-// their own, with the same limit assumed): their budget left is told.
-var limitedFamilies = []client.Family{client.FamilyConversations, client.FamilyContacts, client.FamilyNavigation,
-	client.FamilyOperators, client.FamilyNotes}
 
 // NewMetrics makes the hub's metrics with a registry of their own, which also holds the
 // Go runtime's and the process's (go_*, process_*: resident memory, open files, CPU).
@@ -205,12 +203,22 @@ var (
 	descNot   = prometheus.NewDesc(metricNotCounted,
 		"Attempts of the day the API did not count: refused (429) or unreached (no answer, a gateway's error page).",
 		[]string{"org", "family", "why"}, nil)
-	descPoll  = prometheus.NewDesc(metricPollInterval, "The shared poller's period for an organization now (0: not polling).", []string{"org"}, nil)
-	descAudit = prometheus.NewDesc(metricAudit, "Lines written to the audit log since the hub started.", nil, nil)
+	descPoll    = prometheus.NewDesc(metricPollInterval, "The shared poller's period for an organization now (0: not polling).", []string{"org"}, nil)
+	descAudit   = prometheus.NewDesc(metricAudit, "Lines written to the audit log since the hub started.", nil, nil)
+	descStretch = prometheus.NewDesc(metricPollStretch,
+		"The factor the day's forecast stretches an organization's shared poll by so that its budget lasts the shift (1: none).",
+		[]string{"org"}, nil)
+	descPace = prometheus.NewDesc(metricPace,
+		"The pace of a family's requests over the last hour (the day's average before ten minutes of looking), by organization and family; none while not known.",
+		[]string{"org", "family"}, nil)
+	descRunsOut = prometheus.NewDesc(metricRunsOut,
+		"When a family's day's budget runs out at that pace (Unix time), by organization and family; only when that is before the API's day ends.",
+		[]string{"org", "family"}, nil)
 )
 
 func (c hubCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descSessions, descConns, descHealthy, descUsed, descLeft, descLimit, descNot, descPoll, descAudit} {
+	for _, d := range []*prometheus.Desc{descSessions, descConns, descHealthy, descUsed, descLeft, descLimit, descNot, descPoll, descAudit,
+		descStretch, descPace, descRunsOut} {
 		ch <- d
 	}
 }
@@ -233,12 +241,13 @@ func (c hubCollector) Collect(ch chan<- prometheus.Metric) {
 		healthy = 1
 	}
 	gauge(descHealthy, healthy)
-	for _, f := range limitedFamilies {
+	for _, f := range client.DailyFamilies() {
 		gauge(descLimit, common.APIDailyLimit, string(f))
 	}
 	c.budget(h, gauge)
-	for org, every := range h.pollPeriods() {
-		gauge(descPoll, every.Seconds(), strconv.FormatInt(org, 10))
+	for org, p := range h.pollersNow() {
+		gauge(descPoll, p.PollEvery().Seconds(), strconv.FormatInt(org, 10))
+		gauge(descStretch, float64(p.Stretch()), strconv.FormatInt(org, 10))
 	}
 	if a := h.opts.Audit; a != nil {
 		ch <- prometheus.MustNewConstMetric(descAudit, prometheus.CounterValue, float64(a.Lines()))
@@ -271,15 +280,24 @@ func (c hubCollector) budget(h *Hub, gauge func(*prometheus.Desc, float64, ...st
 	slices.Sort(orgs)
 	for _, org := range orgs {
 		o := strconv.FormatInt(org, 10)
-		for _, f := range limitedFamilies {
+		for _, f := range client.DailyFamilies() {
 			t := tallies[key{org, f}]
 			gauge(descUsed, float64(t.Answered), o, string(f))
 			gauge(descLeft, float64(budgetLeft(t.Answered)), o, string(f))
+			// The day's forecast (outlook.go): nothing while its pace is not known, and no
+			// time while the budget lasts the day.
+			fc := h.Forecast(org, f)
+			if fc.PerHour > 0 {
+				gauge(descPace, fc.PerHour, o, string(f))
+			}
+			if !fc.Out.IsZero() {
+				gauge(descRunsOut, float64(fc.Out.Unix()), o, string(f))
+			}
 		}
 	}
 	for k, t := range tallies {
 		o := strconv.FormatInt(k.org, 10)
-		if !slices.Contains(limitedFamilies, k.fam) {
+		if !slices.Contains(client.DailyFamilies(), k.fam) {
 			gauge(descUsed, float64(t.Answered), o, string(k.fam))
 		}
 		if t.Refused > 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"regexp"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -42,8 +43,8 @@ func (s *dayStore) Each(day string, fn func(client.CounterKey, client.Tally)) {
 }
 
 // When the ledger's pace runs the day's budget out before the shift ends, the hub
-// stretches its shared polls, and every session shows the forecast and is told, before the
-// API's limit is reached: here the ledger says 1,000 conversation requests by 09:00, then
+// stretches its shared polls, every session shows the forecast and is told, and the
+// metrics tell the forecast and the stretch, before the API's limit is reached: here the ledger says 1,000 conversation requests by 09:00, then
 // the team spends 20 a minute (1,200 an hour), which runs the 5,000 out around 12:15, and
 // the shift ends at 17:00.
 func TestTheHubStretchesItsPollsWhenTheForecastFallsShortOfTheShift(t *testing.T) {
@@ -52,14 +53,16 @@ func TestTheHubStretchesItsPollsWhenTheForecastFallsShortOfTheShift(t *testing.T
 	timer := newManualTimer()
 	ledger := &dayStore{}
 	var hubClient *client.Client
+	m := NewMetrics()
 	th := startHub(t, api, []*member{{name: "Vic", role: "viewer"}}, withTimer(timer), func(o *Options) {
 		c, err := client.New(client.Config{BaseURL: api.run.URL, Token: api.info.CustomerToken, CacheTTL: 2 * time.Minute,
-			Now: clock.now, Store: ledger})
+			Now: clock.now, Store: ledger, OnRequest: m.Request})
 		if err != nil {
 			t.Fatal(err)
 		}
 		hubClient = c
-		o.Client, o.Now, o.AfterFunc = c, clock.now, clock.afterFunc
+		withMetrics(m, c)(o)
+		o.Now, o.AfterFunc = clock.now, clock.afterFunc
 		o.ShiftEnd = 17 * time.Hour
 	})
 	org := hubClient.OrganizationID()
@@ -101,6 +104,23 @@ func TestTheHubStretchesItsPollsWhenTheForecastFallsShortOfTheShift(t *testing.T
 	every := timer.lastAsked()
 	if pe := (team{hub: th.Hub, org: org}).PollEvery(); every <= 30*time.Second || pe != every {
 		t.Errorf("the stretched poller waits %s (PollEvery %s), want more than the interval", every, pe)
+	}
+	scrape := th.scrape(t)
+	o = th.Outlook(org) // at the scrape's clock and count
+	// The poller's metrics name the organization as the users file does, the budget's as
+	// the API answers for it (the token's default organization is 0 in the file).
+	if got := scrape.sum(metricPollStretch, "org", strconv.FormatInt(org, 10)); got != float64(o.Stretch) {
+		t.Errorf("%s = %v, the poller's stretch %d", metricPollStretch, got, o.Stretch)
+	}
+	conv := []string{"org", strconv.FormatInt(hubClient.Counters().Effective(org), 10), "family", string(client.FamilyConversations)}
+	if got, want := scrape.sum(metricRunsOut, conv...), float64(o.Forecast.Out.Unix()); got != want {
+		t.Errorf("%s = %v, the forecast %v", metricRunsOut, got, want)
+	}
+	if got := scrape.sum(metricPace, conv...); got != o.Forecast.PerHour {
+		t.Errorf("%s = %v, the forecast's pace %v", metricPace, got, o.Forecast.PerHour)
+	}
+	if _, ok := scrape[metricRunsOut]; ok && len(scrape[metricRunsOut].GetMetric()) != 1 {
+		t.Errorf("%s tells of families whose budget lasts the day: %v", metricRunsOut, scrape[metricRunsOut])
 	}
 	forecast := regexp.MustCompile(`budget lasts until (\d\d:\d\d) at this pace`)
 	for _, term := range terms {
