@@ -3,7 +3,6 @@ package serve
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
@@ -33,10 +32,6 @@ const maxPollPages = 20
 // pollTimeout bounds one poll, all its pages.
 const pollTimeout = time.Minute
 
-// spentWindow is how long the poller remembers what its polls cost: the forecast's pace
-// spans the last hour at most.
-const spentWindow = time.Hour
-
 // poller is an organization's shared poller. While sessions of the organization are
 // connected it asks for the conversations updated since its last answer, at the pace of
 // the auto-refresh policy (common.Budget.Pace) for the most recent key of any of them and
@@ -65,17 +60,11 @@ type poller struct {
 	reached  time.Time // the server's time of the last answer: the next poll asks since it
 	cost     int       // requests the last poll took (pages)
 	every    time.Duration
-	stretch  int         // the shift's stretch of the pace now (1: none)
-	spent    []pollSpend // the polls of the last hour: what they cost, for the forecast
+	stretch  int          // the shift's stretch of the pace now (1: none)
+	spent    common.Spent // what the polls of the last hour cost, for the forecast
 	running  bool
 	cancel   context.CancelFunc
 	done     chan struct{}
-}
-
-// pollSpend is one poll's cost, and when.
-type pollSpend struct {
-	at   time.Time
-	cost int
 }
 
 func newPoller(org int64, c *client.Client, b common.Budget, after func(time.Duration) <-chan time.Time, now func() time.Time,
@@ -176,7 +165,7 @@ func (p *poller) pace() (every time.Duration, due time.Time) {
 	f := p.client.Forecast(client.FamilyConversations, p.budget.PerDay)
 	stretch := 1
 	if pace.Every > 0 {
-		stretch = p.budget.ShiftStretch(f, p.spentPerHour(f), pace, p.cost)
+		stretch = p.budget.ShiftStretch(f, p.spent.PerHour(f), pace, p.cost)
 		pace = p.budget.ForShift(pace, stretch)
 	}
 	changed := stretch != p.stretch
@@ -187,21 +176,6 @@ func (p *poller) pace() (every time.Duration, due time.Time) {
 		p.tell(p.Outlook())
 	}
 	return every, due
-}
-
-// spentPerHour is what the polls spent an hour over the forecast's span (p.mu held); it
-// remembers the polls of the last paceWindow.
-func (p *poller) spentPerHour(f client.Forecast) float64 {
-	if f.Over <= 0 {
-		return 0
-	}
-	n := 0
-	for _, s := range p.spent {
-		if s.at.After(f.Now.Add(-f.Over)) {
-			n += s.cost
-		}
-	}
-	return float64(n) / f.Over.Hours()
 }
 
 func (p *poller) run(ctx context.Context, done chan struct{}) {
@@ -263,11 +237,7 @@ func (p *poller) poll(ctx context.Context) Poll {
 	defer p.mu.Unlock()
 	p.lastPoll = res.At
 	p.cost = max(1, pages)
-	keep := slices.IndexFunc(p.spent, func(s pollSpend) bool { return s.at.After(res.At.Add(-spentWindow)) })
-	if keep < 0 {
-		keep = len(p.spent)
-	}
-	p.spent = append(p.spent[keep:], pollSpend{at: res.At, cost: max(1, pages)})
+	p.spent.Add(res.At, pages)
 	if err != nil {
 		res.Err = fmt.Errorf("conversations updated since %s: %w", since.UTC().Format(time.RFC3339), err)
 		if pages > 0 {

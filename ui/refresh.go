@@ -1,13 +1,11 @@
 package ui
 
 import (
-	"slices"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
 )
 
@@ -26,10 +24,10 @@ type autoClock struct {
 	// (client.Event.Poll); while the status bar holds that trouble the pace backs off
 	// (common.Budget.BackOff), and the first answer of the API sets it back to 0.
 	failed int
-	// runs are the auto-refreshes of the last hour (what they spent of the day's pace,
-	// for the forecast); toldStretch is the stretch for the shift the last toast told of
+	// spent is what the auto-refreshes of the last hour spent of the day's pace, for the
+	// forecast; toldStretch is the stretch for the shift the last toast told of
 	// (forecast.go).
-	runs        []time.Time
+	spent       common.Spent
 	toldStretch int
 }
 
@@ -52,7 +50,7 @@ func (a *App) autoPace() (common.Pace, time.Time) {
 	p := a.ctx.Budget.Pace(a.activity(), a.ctx.Client.Usage(sp.family), 1)
 	if p.Every > 0 {
 		f := a.ctx.Client.Forecast(sp.family, a.ctx.Budget.PerDay)
-		p = a.ctx.Budget.ForShift(p, a.ctx.Budget.ShiftStretch(f, a.spentPerHour(f), p, 1))
+		p = a.ctx.Budget.ForShift(p, a.ctx.Budget.ShiftStretch(f, a.auto.spent.PerHour(f), p, 1))
 	}
 	if a.trouble.down != nil {
 		p = a.ctx.Budget.BackOff(p, a.auto.failed)
@@ -112,30 +110,11 @@ func (a *App) onAutoTick(msg autoTickMsg) tea.Cmd {
 	return tea.Batch(cmd, told, a.armAuto())
 }
 
-// spentPerHour is what this parley's auto-refreshes spent an hour over the forecast's
-// span: one request each.
-func (a *App) spentPerHour(f client.Forecast) float64 {
-	if f.Over <= 0 {
-		return 0
-	}
-	n := 0
-	for _, at := range a.auto.runs {
-		if at.After(f.Now.Add(-f.Over)) {
-			n++
-		}
-	}
-	return float64(n) / f.Over.Hours()
-}
-
 // autoRefresh asks the shown screen for an auto-refresh.
 func (a *App) autoRefresh() tea.Cmd {
 	now := a.ctx.Now()
 	a.auto.lastRun = now
-	keep := slices.IndexFunc(a.auto.runs, func(t time.Time) bool { return t.After(now.Add(-time.Hour)) })
-	if keep < 0 {
-		keep = len(a.auto.runs)
-	}
-	a.auto.runs = append(a.auto.runs[keep:], now)
+	a.auto.spent.Add(now, 1)
 	return a.route.ToScreen(a.route.Active, common.RefreshMsg{Auto: true})
 }
 

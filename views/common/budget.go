@@ -2,6 +2,7 @@ package common
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -298,6 +299,45 @@ func (b Budget) ShiftStretch(f client.Forecast, spentPerHour float64, p Pace, co
 		return most
 	}
 	return max(1, min(most, int(math.Ceil(polls/room))))
+}
+
+// Spent is what polling spent of the day's budget over the last hour: the forecast's pace
+// counts the polls too, and ShiftStretch takes them out of it (its spentPerHour) so that a
+// stretch does not feed on itself. The hub's poller keeps one, and so does a TUI's
+// auto-refresh.
+type Spent struct{ polls []spend }
+
+type spend struct {
+	at   time.Time
+	cost int
+}
+
+// spentWindow is how long Spent remembers: the forecast's pace spans the last hour at
+// most.
+const spentWindow = time.Hour
+
+// Add records a poll at at that cost cost requests (at least 1), and forgets those more
+// than an hour older.
+func (s *Spent) Add(at time.Time, cost int) {
+	keep := slices.IndexFunc(s.polls, func(p spend) bool { return p.at.After(at.Add(-spentWindow)) })
+	if keep < 0 {
+		keep = len(s.polls)
+	}
+	s.polls = append(s.polls[keep:], spend{at: at, cost: max(1, cost)})
+}
+
+// PerHour is what the polls spent an hour over the forecast f's span (0 when it has none).
+func (s *Spent) PerHour(f client.Forecast) float64 {
+	if f.Over <= 0 {
+		return 0
+	}
+	n := 0
+	for _, p := range s.polls {
+		if p.at.After(f.Now.Add(-f.Over)) {
+			n = sat.Add(n, p.cost)
+		}
+	}
+	return float64(n) / f.Over.Hours()
 }
 
 // ForShift is pace p stretched by s (ShiftStretch).

@@ -215,3 +215,27 @@ func TestShiftStretch(t *testing.T) {
 		t.Errorf("Short: with a shift %v, without %v", o.Short(), (Outlook{Forecast: f}).Short())
 	}
 }
+
+// TestSpent: what polls spent an hour over the forecast's span, polls older than the span
+// left out, and nothing remembered past an hour.
+func TestSpent(t *testing.T) {
+	start := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	var s Spent
+	for i := range 60 {
+		s.Add(start.Add(time.Duration(i)*time.Minute), 2) // 2 requests a minute for an hour
+	}
+	now := start.Add(60 * time.Minute)
+	if got := s.PerHour(client.Forecast{Now: now, Over: time.Hour}); got != 118 {
+		t.Errorf("over the last hour: %v an hour, want 118 (the poll of 09:00 is an hour old)", got)
+	}
+	if got := s.PerHour(client.Forecast{Now: now, Over: 10 * time.Minute}); got != 108 {
+		t.Errorf("over the last 10 minutes: %v an hour, want 108 (9 polls of 2)", got)
+	}
+	if got := s.PerHour(client.Forecast{Now: now}); got != 0 {
+		t.Errorf("over no span: %v", got)
+	}
+	s.Add(now.Add(2*time.Hour), 0)
+	if len(s.polls) != 1 || s.polls[0].cost != 1 {
+		t.Errorf("after two hours: %+v, want only the last poll, costing at least 1", s.polls)
+	}
+}
