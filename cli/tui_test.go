@@ -137,9 +137,9 @@ func TestNeedsATerminal(t *testing.T) {
 
 // TestMonoStylesShowTheCursorWithoutColour: without colour (NO_COLOR, a terminal without
 // colour, the mono theme) the renderer writes with the ASCII profile and the mono styles:
-// the selected row and the other theme styles keep reverse, bold and underline, no theme
-// style writes a colour, and styles from outside the theme (forms, inputs) lose theirs in
-// the renderer's profile.
+// the selected row (and a list's marked row under the cursor) and the other theme styles
+// keep reverse, bold and underline, no theme style writes a colour, and styles from outside
+// the theme (forms, inputs) lose theirs in the renderer's profile.
 func TestMonoStylesShowTheCursorWithoutColour(t *testing.T) {
 	colour := regexp.MustCompile(`\x1b\[[0-9;]*(3[0-9]|4[0-9]|9[0-7]|10[0-7])[;m]`)
 	env := func(vars ...string) []string { return append([]string{"TERM=xterm-256color"}, vars...) }
@@ -158,6 +158,9 @@ func TestMonoStylesShowTheCursorWithoutColour(t *testing.T) {
 		st := l.styles
 		if got := st.Selected.Render("row"); !strings.Contains(got, "\x1b[7m") {
 			t.Errorf("%s: the selected row is not reversed: %q", c.name, got)
+		}
+		if got := st.CursorMark.Render("*"); !regexp.MustCompile(`\x1b\[([0-9]+;)*7[;m]`).MatchString(got) {
+			t.Errorf("%s: a marked row's mark under a list's cursor is not reversed: %q", c.name, got)
 		}
 		if got := st.Bold.Render("x"); !strings.Contains(got, "\x1b[1m") {
 			t.Errorf("%s: bold is dropped: %q", c.name, got)

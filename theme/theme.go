@@ -129,6 +129,12 @@ type Styles struct {
 	StatusEnded, StatusUnknown lipgloss.Style
 	Topic                      lipgloss.Style
 
+	// Cursor marks the row under a list's cursor with a bar at its left edge (the list's
+	// cursor cell), bright while the list has the focus and dim (CursorBlurred) when not;
+	// CursorMark draws a marked row's mark there, reversed.
+	Cursor, CursorBlurred         lipgloss.Style
+	CursorMark, CursorMarkBlurred lipgloss.Style
+
 	// Messages.
 	OperatorName, ContactName, BotName lipgloss.Style
 	MessageMeta, MessageBody, Divider  lipgloss.Style
@@ -214,6 +220,12 @@ func New(t Theme, dark, mono bool) *Styles {
 		s.SelectedBlurred = ns().Background(on(t.SelectionBlurBg))
 	}
 	s.Match = ns().Bold(true).Underline(true)
+	s.Cursor = fg(t.Accent).Bold(true)
+	s.CursorBlurred = fg(t.Muted)
+	if mono {
+		s.CursorBlurred = ns().Faint(true)
+	}
+	s.CursorMark, s.CursorMarkBlurred = s.Cursor.Reverse(true), s.CursorBlurred.Reverse(true)
 	s.Marked = fg(t.Marked).Bold(true)
 	s.Unread = fg(t.Unread).Bold(true)
 	s.StatusNew = fg(t.StatusNew).Bold(true)

@@ -394,8 +394,9 @@ func reportKeyBytes(b *testing.B, model func() frames, w, h int) {
 
 // TestKeystrokeBytes: the terminal bytes per j, averaged over 50 presses from the top of
 // the list at 120×40 with colour, on rows in Latin letters stay within DESIGN.md's budget:
-// the renderer writes the cells that changed, and the list scrolls half a window at a
-// time, so most presses redraw two rows and the position.
+// the renderer writes the cells that changed, the cursor is marked by a cell at the row's
+// left edge, and the list scrolls half a window at a time, so most presses redraw two
+// cells a line of two rows, the position and little else.
 //
 // Rows holding characters two columns wide (Chinese, most emoji) are not held to it:
 // Bubble Tea v2.1.1 repaints every such row of the frame in full whatever changed (the

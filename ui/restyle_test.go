@@ -20,8 +20,8 @@ func TestBackgroundAnswerRestylesTheRowsDrawn(t *testing.T) {
 	tri := l.app.Screen().(*conversations.Model)
 	l.Until("conversations", func() bool { return len(tri.List.Rows()) >= 3 })
 	l.Key("j")
-	darkSel, lightSel := "48;2;31;58;95", "48;2;221;244;255" // the selected row's background
-	darkMuted := "38;2;145;152;161"                          // the rows' times, dimmed
+	darkSel, lightSel := "38;2;68;147;248m▌", "38;2;9;105;218m▌" // the cursor's cell on the selected row
+	darkMuted := "38;2;145;152;161"                              // the rows' times, dimmed
 	if f := l.app.Render(); !strings.Contains(f, darkSel) || strings.Contains(f, lightSel) || !strings.Contains(f, darkMuted) {
 		t.Fatalf("before the answer the rows are not in the dark palette:\n%q", f)
 	}

@@ -186,20 +186,19 @@ func (s source) Stamp(r *Row, now time.Time) string {
 // Render lays a row out at the pane width.
 func (s source) Render(r *Row, c list.Cell) string {
 	st := s.ctx.Styles
-	paint := layout.PaintIf(c.Styled)
 	w, when := c.Width, c.Stamp
 	name := r.Name
 	if name == "" {
 		name = "(no name)"
 	}
-	cc := cells{r: r, st: st, paint: paint, name: name, when: when}
+	cc := cells{r: r, st: st, name: name, when: when}
 	if w >= wideRow {
 		var widths [8]int
 		return layout.Fit(columns.Row(c.Mark, cc, columns.Widths(w, widths[:0])), w)
 	}
 	const timeW = 6
 	nameW := max(1, w-1-2-1-timeW)
-	line1 := c.Mark + verifiedCell(cc, 1) + " " + paint(layout.Pad(name, nameW), st.Bold) + " " + paint(layout.PadLeft(when, timeW), st.Muted)
+	line1 := c.Mark + verifiedCell(cc, 1) + " " + st.Bold.Render(layout.Pad(name, nameW)) + " " + st.Muted.Render(layout.PadLeft(when, timeW))
 	second := r.Email
 	if p := r.Place(); p != "" {
 		if second != "" {
@@ -207,7 +206,7 @@ func (s source) Render(r *Row, c list.Cell) string {
 		}
 		second += p
 	}
-	line2 := "   " + paint(layout.Pad(second, max(0, w-3)), st.Muted)
+	line2 := "   " + st.Muted.Render(layout.Pad(second, max(0, w-3)))
 	return layout.Fit(line1, w) + "\n" + layout.Fit(line2, w)
 }
 

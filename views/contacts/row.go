@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/lipgloss/v2"
-
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/theme"
@@ -83,9 +81,8 @@ func (r Row) Place() string {
 
 // cells is what a one-line row's cells are drawn from.
 type cells struct {
-	r     *Row
-	st    *theme.Styles
-	paint func(string, lipgloss.Style) string
+	r  *Row
+	st *theme.Styles
 	// name and when are the row's name and time as shown.
 	name, when string
 }
@@ -99,27 +96,27 @@ type cells struct {
 var columns = layout.Table[cells]{Lead: 1, MinFlex: 3, Columns: []layout.Column[cells]{
 	{Title: "✓", Width: 1, Cell: verifiedCell},
 	{Title: "NAME", Flex: layout.Part{N: 30, D: 100}, Min: 12, Max: 28, Cell: func(c cells, w int) string {
-		return c.paint(layout.Pad(c.name, w), c.st.Bold)
+		return c.st.Bold.Render(layout.Pad(c.name, w))
 	}},
 	{Title: "EMAIL", Rest: true, Cell: func(c cells, w int) string { return layout.Pad(c.r.Email, w) }},
 	{Title: "PLACE", Flex: layout.Part{N: 25, D: 100}, Min: 10, Max: 26, Cell: func(c cells, w int) string {
-		return c.paint(layout.Pad(c.r.Place(), w), c.st.Muted)
+		return c.st.Muted.Render(layout.Pad(c.r.Place(), w))
 	}},
-	{Title: "PHONE", Width: 16, From: 120, Cell: func(c cells, w int) string { return c.paint(layout.Pad(c.r.Phone, w), c.st.Muted) }},
+	{Title: "PHONE", Width: 16, From: 120, Cell: func(c cells, w int) string { return c.st.Muted.Render(layout.Pad(c.r.Phone, w)) }},
 	{Title: "COMPANY", Pane: layout.Part{N: 1, D: 8}, Min: 10, Max: 22, From: 140, Cell: func(c cells, w int) string {
-		return c.paint(layout.Pad(c.r.Company, w), c.st.Muted)
+		return c.st.Muted.Render(layout.Pad(c.r.Company, w))
 	}},
-	{Title: "LOCALE", Width: 5, From: 90, Cell: func(c cells, w int) string { return c.paint(layout.Pad(c.r.Locale, w), c.st.Muted) }},
-	{Title: "TIME", Width: 6, Right: true, Cell: func(c cells, w int) string { return c.paint(layout.PadLeft(c.when, w), c.st.Muted) }},
+	{Title: "LOCALE", Width: 5, From: 90, Cell: func(c cells, w int) string { return c.st.Muted.Render(layout.Pad(c.r.Locale, w)) }},
+	{Title: "TIME", Width: 6, Right: true, Cell: func(c cells, w int) string { return c.st.Muted.Render(layout.PadLeft(c.when, w)) }},
 }}
 
 // verifiedCell marks a contact verified (✓) or blocked (⊘).
 func verifiedCell(c cells, _ int) string {
 	switch {
 	case c.r.Blocked:
-		return c.paint("⊘", c.st.Error)
+		return c.st.Error.Render("⊘")
 	case c.r.Verified:
-		return c.paint("✓", c.st.Success)
+		return c.st.Success.Render("✓")
 	}
 	return " "
 }

@@ -247,16 +247,6 @@ func JoinHorizontal(blocks ...string) string {
 	return b.String()
 }
 
-// PaintIf returns a function that renders s in a style, or when not styled returns s as
-// it is: a selected row is laid out plain and then highlighted as a whole, since nested
-// styles would break its background.
-func PaintIf(styled bool) func(s string, style lipgloss.Style) string {
-	if styled {
-		return func(s string, style lipgloss.Style) string { return style.Render(s) }
-	}
-	return func(s string, _ lipgloss.Style) string { return s }
-}
-
 // Painter returns a function that applies a simple style (colours and attributes, no
 // padding, margins or width) to single-line text without lipgloss measuring the text every
 // time: the style's opening and closing sequences are taken once from a one-rune sample.
@@ -272,13 +262,9 @@ func Painter(style lipgloss.Style) func(string) string {
 }
 
 // GapEntry stands for a row of a list's gap (rows not loaded yet, which load when the
-// cursor nears them): "⋯" on the first of its height lines, each w cells wide, highlighted
-// when selected (brighter when the list has focus).
-func GapEntry(st *theme.Styles, selected, focused bool, height, w int) []string {
+// cursor nears them): "⋯" on the first of its height lines, each w cells wide.
+func GapEntry(st *theme.Styles, height, w int) []string {
 	style := st.Muted
-	if selected {
-		style = SelectedStyle(st, focused)
-	}
 	lines := make([]string, height)
 	for j := range lines {
 		text := ""
@@ -288,15 +274,6 @@ func GapEntry(st *theme.Styles, selected, focused bool, height, w int) []string 
 		lines[j] = style.Render(Fit(text, w))
 	}
 	return lines
-}
-
-// SelectedStyle is the style of the row under a list's cursor: brighter when the list has
-// focus.
-func SelectedStyle(st *theme.Styles, focused bool) lipgloss.Style {
-	if focused {
-		return st.Selected
-	}
-	return st.SelectedBlurred
 }
 
 // RenderLines renders each line of s in style (a multi-line row highlighted as a whole,

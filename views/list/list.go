@@ -36,7 +36,9 @@ type Source[R any] interface {
 	// turns from "2m" into "3m", a name learnt later), at now (the server's clock): a row
 	// is drawn again, not taken from the cache, when its stamp changed.
 	Stamp(r *R, now time.Time) string
-	// Render lays row r out as c says: every line exactly c.Width cells.
+	// Render lays row r out as c says: every line exactly c.Width cells. The first cell of
+	// every line is the list's: c.Mark on the first line, blank on the others (the list
+	// draws the cursor there).
 	Render(r *R, c Cell) string
 	// Header is the lines above the rows, styled; the list fits each to its width.
 	Header(s Status) []string
@@ -48,12 +50,10 @@ type Source[R any] interface {
 type Cell struct {
 	Width int
 	// Mark is the row's mark column, one cell: " ", "*" for a marked row, "»" for the
-	// pinned one (styled when Styled).
+	// pinned one (styled).
 	Mark string
 	// Stamp is the row's Stamp for this frame.
 	Stamp string
-	// Styled is false for the row under the cursor: plain text, highlighted as a whole.
-	Styled bool
 	// Pinned: the row is the pinned one, not among the loaded rows.
 	Pinned bool
 	// Busy is what is being done to the row ("deleting", "saving"; "" when nothing).

@@ -160,7 +160,7 @@ func TestAnOlderQuerysPageIsDropped(t *testing.T) {
 }
 
 // View is exactly the size given at every size, lays out only the rows in view, and takes
-// the rows not under the cursor from its cache on the next frame.
+// them from its cache on the next frame, the rows the cursor left and reached too.
 func TestViewDrawsOnlyTheWindowAndCachesRows(t *testing.T) {
 	c := env(t)
 	p, renders := newPane(t, c, nil, 100, 80, 12, list.Options{})
@@ -178,8 +178,42 @@ func TestViewDrawsOnlyTheWindowAndCachesRows(t *testing.T) {
 	*renders = 0
 	p, _ = p.key("j")
 	p.l.View()
-	if *renders != 2 {
-		t.Fatalf("a frame after j laid out %d rows, want the 2 the cursor left and reached", *renders)
+	if *renders != 0 {
+		t.Fatalf("a frame after j laid out %d rows, want none: the cursor moves over rows drawn before", *renders)
+	}
+}
+
+// The row under the cursor is drawn as the others are, with the cursor's cell at its left
+// edge: a bar on every line of the row, or on the first line of a marked row its mark. A
+// move of the cursor changes those cells and nothing else above the footer.
+func TestCursorIsACellAtTheRowsLeftEdge(t *testing.T) {
+	c := env(t)
+	for _, w := range []int{80, 40} { // one line a row, two
+		p, _ := newPane(t, c, nil, 100, w, 12, list.Options{Marks: true})
+		p = viewtest.Settle(p, p.l.Load(false), wait)
+		before := strings.Split(p.l.View(), "\n")
+		p, _ = p.key("j")
+		after := strings.Split(p.l.View(), "\n")
+		h := 1 + (80-w)/40               // the lines of a row
+		for i := range len(before) - 1 { // the footer's position changes too
+			first, second := i >= 1 && i < 1+h, i >= 1+h && i < 1+2*h // the first row's lines, the second's
+			want := before[i]
+			switch {
+			case first:
+				want = " " + strings.TrimPrefix(before[i], "▌")
+			case second:
+				want = "▌" + strings.TrimPrefix(before[i], " ")
+			}
+			if first && !strings.HasPrefix(before[i], "▌") || after[i] != want {
+				t.Fatalf("%d columns, line %d: %q before j and %q after, want %q: only the cursor's cells change\n%s",
+					w, i, before[i], after[i], want, strings.Join(after, "\n"))
+			}
+		}
+		p, _ = p.key(" ") // marks the second row, the cursor goes on to the third
+		p, _ = p.key("k")
+		if line := strings.Split(p.l.View(), "\n")[1+h]; !strings.HasPrefix(line, "*conv") {
+			t.Fatalf("%d columns: the marked row under the cursor shows %q, want its mark in the cursor's cell", w, line)
+		}
 	}
 }
 

@@ -16,7 +16,8 @@ import (
 
 // View draws the header, the pinned row, the rows in the window (only those: never all of
 // them), the source's detail block and the footer, exactly the list's width×height. Rows
-// not under the cursor come from the cache while their stamp is unchanged.
+// come from the cache while their stamp is unchanged; the row under the cursor is drawn as
+// the others are, with the cursor's cell at its left edge.
 func (m *Model[R]) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
@@ -57,7 +58,11 @@ func (m *Model[R]) View() string {
 			if i, ok := m.pg.RowAt(pos); ok && i < len(m.rows) {
 				put(m.entry(&m.rows[i], selected, false, now), l.rowHeight)
 			} else {
-				put(strings.Join(layout.GapEntry(st, selected, m.focused, l.rowHeight, m.width), "\n"), l.rowHeight)
+				gap := strings.Join(layout.GapEntry(st, l.rowHeight, m.width), "\n")
+				if selected {
+					gap = m.cursorOn(gap, "")
+				}
+				put(gap, l.rowHeight)
 			}
 		}
 	}
@@ -91,37 +96,59 @@ func (m *Model[R]) emptyLines(n int) []string {
 	return lines[:min(len(lines), max(0, n))]
 }
 
-// entry draws row r, highlighted when selected; else from the cache while its stamp reads
-// the same (the clock moves on while the list waits for a key). The pinned row is drawn
-// anew every time.
+// entry draws row r, from the cache while its stamp reads the same (the clock moves on
+// while the list waits for a key), with the cursor's cell when selected. The pinned row is
+// drawn anew every time.
 func (m *Model[R]) entry(r *R, selected, pinned bool, now time.Time) string {
 	st := m.ctx.Styles
 	id := m.id(*r)
-	c := Cell{Width: m.width, Mark: " ", Stamp: m.src.Stamp(r, now), Styled: !selected, Pinned: pinned, Busy: m.busy[id]}
-	paint := layout.PaintIf(c.Styled)
+	c := Cell{Width: m.width, Mark: " ", Stamp: m.src.Stamp(r, now), Pinned: pinned, Busy: m.busy[id]}
+	mark := ""
 	switch {
 	case pinned:
-		c.Mark = paint("»", st.Marked) // not among the rows
+		mark = "»" // not among the rows
 	case m.marked[id]:
-		c.Mark = paint("*", st.Marked)
+		mark = "*"
+	}
+	if mark != "" {
+		c.Mark = st.Marked.Render(mark)
+	}
+	var s string
+	if e, ok := m.cache[id]; ok && !pinned && e.stamp == c.Stamp {
+		s = e.text
+	} else {
+		s = m.src.Render(r, c)
+		if !pinned {
+			m.cache[id] = cached{text: s, stamp: c.Stamp}
+		}
 	}
 	if selected {
-		lines := strings.Split(m.src.Render(r, c), "\n")
-		style := layout.SelectedStyle(st, m.focused)
-		for i, line := range lines {
-			lines[i] = style.Render(layout.Fit(line, m.width))
-		}
-		return strings.Join(lines, "\n")
+		s = m.cursorOn(s, mark)
 	}
-	if pinned {
-		return m.src.Render(r, c)
-	}
-	if e, ok := m.cache[id]; ok && e.stamp == c.Stamp {
-		return e.text
-	}
-	s := m.src.Render(r, c)
-	m.cache[id] = cached{text: s, stamp: c.Stamp}
 	return s
+}
+
+// cursorOn marks a drawn entry as the one under the cursor: the first cell of each of its
+// lines (the mark's column, which every source leaves to the list) becomes the cursor's, a
+// bar "▌" in the cursor's style, bright while the list has the focus; on the first line
+// of a marked or the pinned row, its mark in that style reversed. The rest of the row stays
+// as drawn, so a move of the cursor changes two cells a line on the terminal, not two whole
+// rows.
+func (m *Model[R]) cursorOn(entry, mark string) string {
+	st := m.ctx.Styles
+	bar, marked := st.CursorBlurred, st.CursorMarkBlurred
+	if m.focused {
+		bar, marked = st.Cursor, st.CursorMark
+	}
+	lines := strings.Split(entry, "\n")
+	for i, line := range lines {
+		cell := bar.Render("▌")
+		if i == 0 && mark != "" {
+			cell = marked.Render(mark)
+		}
+		lines[i] = cell + ansi.TruncateLeft(line, 1, "")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // footer shows the position, the marks, the source's note, the loading state and where the

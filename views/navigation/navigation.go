@@ -14,7 +14,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
@@ -376,7 +375,6 @@ type cells struct {
 	s     source
 	r     *Row
 	st    *theme.Styles
-	paint func(string, lipgloss.Style) string
 	title string // the title as shown
 }
 
@@ -387,7 +385,7 @@ type cells struct {
 // seen, with room for their names.
 func eventColumns(named int) layout.Table[cells] {
 	cols := []layout.Column[cells]{
-		{Title: "TIME", Width: 12, Cell: func(c cells, w int) string { return c.paint(layout.Pad(c.s.when(c.r.At), w), c.st.Muted) }},
+		{Title: "TIME", Width: 12, Cell: func(c cells, w int) string { return c.st.Muted.Render(layout.Pad(c.s.when(c.r.At), w)) }},
 		{Title: "CONTACT", Width: 9, Right: true, Until: named, Cell: func(c cells, w int) string { return layout.PadLeft(id(c.r.ContactID), w) }},
 	}
 	if named > 0 {
@@ -398,10 +396,10 @@ func eventColumns(named int) layout.Table[cells] {
 	}
 	cols = append(cols,
 		layout.Column[cells]{Title: "CONV", Width: 9, Right: true, Cell: func(c cells, w int) string { return layout.PadLeft(id(c.r.ConversationID), w) }},
-		layout.Column[cells]{Title: "TITLE", Flex: layout.Part{N: 30, D: 100}, Max: 48, Cell: func(c cells, w int) string { return c.paint(layout.Pad(c.title, w), c.st.Bold) }},
-		layout.Column[cells]{Title: "URL", Rest: true, Cell: func(c cells, w int) string { return c.paint(layout.Pad(c.r.URL, w), c.st.Topic) }},
+		layout.Column[cells]{Title: "TITLE", Flex: layout.Part{N: 30, D: 100}, Max: 48, Cell: func(c cells, w int) string { return c.st.Bold.Render(layout.Pad(c.title, w)) }},
+		layout.Column[cells]{Title: "URL", Rest: true, Cell: func(c cells, w int) string { return c.st.Topic.Render(layout.Pad(c.r.URL, w)) }},
 		layout.Column[cells]{Title: "REFERRER", Flex: layout.Part{N: 20, D: 100}, Max: 40, Cell: func(c cells, w int) string {
-			return c.paint(layout.Pad(c.r.Referrer, w), c.st.Muted)
+			return c.st.Muted.Render(layout.Pad(c.r.Referrer, w))
 		}})
 	return layout.Table[cells]{Lead: 1, MinFlex: 3, Columns: cols}
 }
@@ -457,7 +455,6 @@ func (s source) Stamp(r *Row, _ time.Time) string {
 // Render lays out one event.
 func (s source) Render(r *Row, cell list.Cell) string {
 	st := s.m.ctx.Styles
-	paint := layout.PaintIf(cell.Styled)
 	w := cell.Width
 	title := r.Title
 	if title == "" {
@@ -467,7 +464,7 @@ func (s source) Render(r *Row, cell list.Cell) string {
 	if itemHeight(w) == 1 {
 		t := s.columns()
 		var widths [8]int
-		return layout.Fit(t.Row(cell.Mark, cells{s: s, r: r, st: st, paint: paint, title: title}, t.Widths(w, widths[:0])), w)
+		return layout.Fit(t.Row(cell.Mark, cells{s: s, r: r, st: st, title: title}, t.Widths(w, widths[:0])), w)
 	}
 	at := s.when(r.At)
 	who := "contact " + id(r.ContactID)
@@ -477,11 +474,11 @@ func (s source) Render(r *Row, cell list.Cell) string {
 	ids := who + " · conv " + id(r.ConversationID)
 	idsW := min(idsWidth, max(0, w/2))
 	titleW := max(1, w-1-12-1-1-idsW)
-	line1 := cell.Mark + paint(layout.Pad(at, 12), st.Muted) + " " + paint(layout.Pad(title, titleW), st.Bold) + " " +
-		paint(layout.PadLeft(ids, idsW), st.Muted)
-	line2 := "   " + paint(r.URL, st.Topic)
+	line1 := cell.Mark + st.Muted.Render(layout.Pad(at, 12)) + " " + st.Bold.Render(layout.Pad(title, titleW)) + " " +
+		st.Muted.Render(layout.PadLeft(ids, idsW))
+	line2 := "   " + st.Topic.Render(r.URL)
 	if ref != "" {
-		line2 += paint("  ← "+ref, st.Muted)
+		line2 += st.Muted.Render("  ← " + ref)
 	}
 	return layout.Fit(line1, w) + "\n" + layout.Pad(line2, w) // a cut URL ends in "…"
 }

@@ -19,11 +19,10 @@ const slotsWidth = 10
 
 // cells is what an operator's cells are drawn from.
 type cells struct {
-	m     *Model
-	r     *Row
-	busy  string // what is being done to the operator ("" = nothing)
-	st    *theme.Styles
-	paint func(string, lipgloss.Style) string
+	m    *Model
+	r    *Row
+	busy string // what is being done to the operator ("" = nothing)
+	st   *theme.Styles
 }
 
 // columns lay an operator out: away status, online, name, display name, then from wideRow
@@ -34,7 +33,7 @@ type cells struct {
 var columns = layout.Table[cells]{Lead: 1, MinFlex: 2, Columns: []layout.Column[cells]{
 	{Title: "STATUS", Width: 12, Cell: func(c cells, w int) string {
 		if c.busy != "" {
-			return c.paint(layout.Pad("… "+c.busy, w), c.st.Loading)
+			return c.st.Loading.Render(layout.Pad("… "+c.busy, w))
 		}
 		style := c.st.Muted
 		if c.r.IsAway.Known {
@@ -43,23 +42,23 @@ var columns = layout.Table[cells]{Lead: 1, MinFlex: 2, Columns: []layout.Column[
 				style = c.st.StatusPending
 			}
 		}
-		return c.paint(layout.Pad(AwayText(c.r.IsAway), w), style)
+		return style.Render(layout.Pad(AwayText(c.r.IsAway), w))
 	}},
 	{Title: "ONLINE", Width: 7, Cell: func(c cells, w int) string {
 		style := c.st.Muted
 		if c.r.IsOnline.Known && c.r.IsOnline.V {
 			style = c.st.Success
 		}
-		return c.paint(layout.Pad(OnlineText(c.r.IsOnline), w), style)
+		return style.Render(layout.Pad(OnlineText(c.r.IsOnline), w))
 	}},
 	{Title: "NAME", Flex: layout.Part{N: 60, D: 100}, Max: 32, Cell: nameCell},
 	{Title: "DISPLAY NAME", Rest: true, Until: wideRow, Cell: displayNameCell},
 	{Title: "DISPLAY NAME", Grow: 24, From: wideRow, Cell: displayNameCell},
 	{Title: "EMAIL", Pane: layout.Part{N: 1, D: 5}, Min: 16, Max: 40, Grow: 48, From: wideRow, Cell: func(c cells, w int) string {
-		return c.paint(layout.Pad(c.r.Email, w), c.st.Muted)
+		return c.st.Muted.Render(layout.Pad(c.r.Email, w))
 	}},
-	{Title: "LOCALE", Width: 6, From: wideRow, Cell: func(c cells, w int) string { return c.paint(layout.Pad(c.r.Locale, w), c.st.Muted) }},
-	{Title: "ROLE", Width: 6, Cell: func(c cells, w int) string { return c.paint(layout.Pad(layout.OrDash(c.r.Role), w), c.st.Muted) }},
+	{Title: "LOCALE", Width: 6, From: wideRow, Cell: func(c cells, w int) string { return c.st.Muted.Render(layout.Pad(c.r.Locale, w)) }},
+	{Title: "ROLE", Width: 6, Cell: func(c cells, w int) string { return c.st.Muted.Render(layout.Pad(layout.OrDash(c.r.Role), w)) }},
 	// Left-aligned: "slots" lines up under its title.
 	{Title: "SLOTS", Width: slotsWidth, Cell: func(c cells, w int) string { return layout.Pad(c.m.slotText(c.r.ID), w) }},
 }}
@@ -85,7 +84,7 @@ func nameCell(c cells, w int) string {
 	if tw := lipgloss.Width(tags); lipgloss.Width(name)+tw > w && w > tw+3 {
 		name = ansi.Truncate(name, w-tw, "…")
 	}
-	return layout.Pad(c.paint(name, nameStyle)+c.paint(tags, c.st.Accent), w)
+	return layout.Pad(nameStyle.Render(name)+c.st.Accent.Render(tags), w)
 }
 
 func displayNameCell(c cells, w int) string { return layout.Pad(c.r.DisplayName, w) }
@@ -96,9 +95,9 @@ func titles(w int) string {
 	return " " + columns.Titles(columns.Widths(w, widths[:0]))
 }
 
-// render lays out one operator; styled=false gives plain text for the selection highlight.
+// render lays out one operator.
 func (m *Model) render(r *Row, c list.Cell) string {
 	var widths [10]int
-	row := cells{m: m, r: r, busy: c.Busy, st: m.ctx.Styles, paint: layout.PaintIf(c.Styled)}
+	row := cells{m: m, r: r, busy: c.Busy, st: m.ctx.Styles}
 	return layout.Fit(columns.Row(c.Mark, row, columns.Widths(c.Width, widths[:0])), c.Width)
 }

@@ -600,7 +600,6 @@ func (s source) Empty(list.Status) string { return "No conversations match." }
 // its number until its detail arrives, and no age without a last message.
 func (s source) Render(row *Row, c list.Cell) string {
 	st := s.ctx.Styles
-	paint := layout.PaintIf(c.Styled)
 	w, when, mark := c.Width, c.Stamp, c.Mark
 	r := row
 	if c.Pinned {
@@ -625,7 +624,7 @@ func (s source) Render(row *Row, c list.Cell) string {
 	if r.PreviewFromOperator && pv != "" {
 		pv = "↩ " + pv
 	}
-	cc := cells{r: r, st: st, paint: paint, name: name, preview: pv, operator: op, when: when}
+	cc := cells{r: r, st: st, name: name, preview: pv, operator: op, when: when}
 	if w >= wideRow {
 		var widths [8]int
 		return layout.Fit(columns.Row(mark, cc, columns.Widths(w, widths[:0])), w)
@@ -634,8 +633,8 @@ func (s source) Render(row *Row, c list.Cell) string {
 	// never cut for the topics: they shrink to what is left ("Billing +2").
 	timeW := 6
 	nameW := max(1, w-1-9-1-2-1-timeW)
-	line1 := mark + statusCell(cc, 9) + " " + unreadCell(cc, 1) + " " + paint(layout.Pad(name, nameW), st.Bold) + " " +
-		paint(layout.PadLeft(when, timeW), st.Muted)
+	line1 := mark + statusCell(cc, 9) + " " + unreadCell(cc, 1) + " " + st.Bold.Render(layout.Pad(name, nameW)) + " " +
+		st.Muted.Render(layout.PadLeft(when, timeW))
 	tailMax := max(0, (w-3)/2)
 	tail := ansi.Truncate(op, tailMax, "…")
 	if room := tailMax - ansi.StringWidth(op) - 3; len(r.Topics) > 0 && room > 0 {
@@ -645,7 +644,7 @@ func (s source) Render(row *Row, c list.Cell) string {
 	}
 	tailW := ansi.StringWidth(tail)
 	pvW := max(0, w-3-tailW-1)
-	line2 := "   " + paint(layout.Pad(pv, pvW), st.Muted) + " " + paint(layout.PadLeft(tail, tailW), st.Topic)
+	line2 := "   " + st.Muted.Render(layout.Pad(pv, pvW)) + " " + st.Topic.Render(layout.PadLeft(tail, tailW))
 	return layout.Fit(line1, w) + "\n" + layout.Fit(line2, w)
 }
 

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/lipgloss/v2"
-
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/theme"
@@ -83,9 +81,8 @@ func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // cells is what a one-line row's cells are drawn from.
 type cells struct {
-	r     *Row
-	st    *theme.Styles
-	paint func(string, lipgloss.Style) string
+	r  *Row
+	st *theme.Styles
 	// name, preview, operator and when are the row's texts as shown.
 	name, preview, operator, when string
 }
@@ -102,34 +99,34 @@ var columns = layout.Table[cells]{Lead: 1, Columns: []layout.Column[cells]{
 	{Title: "STATUS", Width: 9, Cell: statusCell},
 	{Title: "•", Width: 1, Cell: unreadCell},
 	{Title: "NAME", Pane: layout.Part{N: 1, D: 5}, Min: 12, Max: 28, Cell: func(c cells, w int) string {
-		return c.paint(layout.Pad(c.name, w), c.st.Bold)
+		return c.st.Bold.Render(layout.Pad(c.name, w))
 	}},
 	// The preview keeps 29 cells (what it has at 98) before the widget comes in.
 	{Title: "LAST MESSAGE", Rest: true, Min: 29, Cell: func(c cells, w int) string { return layout.Pad(c.preview, w) }},
 	{Title: "TOPICS", Pane: layout.Part{N: 1, D: 7}, Min: 10, Max: 32, Cell: func(c cells, w int) string {
-		return c.paint(layout.Pad(topicsCell(c.r.Topics, w), w), c.st.Topic)
+		return c.st.Topic.Render(layout.Pad(topicsCell(c.r.Topics, w), w))
 	}},
 	{Title: "OPERATOR", Pane: layout.Part{N: 1, D: 8}, Min: 10, Max: 20, Cell: func(c cells, w int) string {
-		return c.paint(layout.Pad(c.operator, w), c.st.Muted)
+		return c.st.Muted.Render(layout.Pad(c.operator, w))
 	}},
 	{Title: "WIDGET", Pane: layout.Part{N: 1, D: 10}, Min: 10, Max: 18, Drop: 1, Cell: func(c cells, w int) string {
-		return c.paint(layout.Pad(widgetName(c.r), w), c.st.Muted)
+		return c.st.Muted.Render(layout.Pad(widgetName(c.r), w))
 	}},
 	{Title: "AGE", Width: 6, Right: true, Cell: func(c cells, w int) string {
-		return c.paint(layout.PadLeft(c.when, w), c.st.Muted)
+		return c.st.Muted.Render(layout.PadLeft(c.when, w))
 	}},
 }}
 
 // statusCell is the status as a symbol and a word.
 func statusCell(c cells, w int) string {
 	sym, word := layout.StatusSymbol(c.r.Status)
-	return c.paint(layout.Pad(sym+" "+word, w), layout.StatusStyle(c.st, c.r.Status))
+	return layout.StatusStyle(c.st, c.r.Status).Render(layout.Pad(sym+" "+word, w))
 }
 
 // unreadCell marks an unread conversation.
 func unreadCell(c cells, _ int) string {
 	if c.r.Unread {
-		return c.paint("•", c.st.Unread)
+		return c.st.Unread.Render("•")
 	}
 	return " "
 }
