@@ -148,8 +148,9 @@ type Model[R any] struct {
 	pinNote  string
 	onPinned bool
 
-	cache      map[int64]cached // drawn rows not under the cursor, at cacheWidth
+	cache      map[int64]cached // drawn rows, at cacheWidth: about those of the window (View)
 	cacheWidth int
+	drawn      []int64          // the rows the last frame drew from the cache or into it
 	busy       map[int64]string // what is being done to rows (SetBusy)
 }
 

@@ -183,6 +183,36 @@ func TestViewDrawsOnlyTheWindowAndCachesRows(t *testing.T) {
 	}
 }
 
+// The render cache keeps about the rows of the window: paging through a hundred rows keeps
+// at most two windows' worth drawn, and a step back over the edge of the window finds the
+// rows it scrolled away from still drawn.
+func TestRenderCacheKeepsTheWindow(t *testing.T) {
+	c := env(t)
+	p, renders := newPane(t, c, nil, 100, 80, 12, list.Options{}) // ten rows in view
+	p = viewtest.Settle(p, p.l.Load(false), wait)
+	for range 20 {
+		p, _ = p.key("ctrl+d")
+		p.l.View()
+		if n := p.l.CachedRows(); n > 20 {
+			t.Fatalf("the cache holds %d drawn rows at row %d, want at most 20 (two windows)", n, p.l.Cursor())
+		}
+	}
+	p, _ = p.key("g")
+	p.l.View()
+	for range 10 {
+		p, _ = p.key("j") // the tenth scrolls half a window down
+	}
+	p.l.View()
+	*renders = 0
+	for range 6 { // the sixth scrolls half a window up again
+		p, _ = p.key("k")
+		p.l.View()
+	}
+	if p.l.Cursor() != 4 || *renders != 0 {
+		t.Fatalf("back to row %d over the window's edge: %d rows laid out, want none (drawn a moment ago)", p.l.Cursor()+1, *renders)
+	}
+}
+
 // The row under the cursor is drawn as the others are, with the cursor's cell at its left
 // edge: a bar on every line of the row, or on the first line of a marked row its mark. A
 // move of the cursor changes those cells and nothing else above the footer.

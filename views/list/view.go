@@ -16,8 +16,9 @@ import (
 
 // View draws the header, the pinned row, the rows in the window (only those: never all of
 // them), the source's detail block and the footer, exactly the list's width×height. Rows
-// come from the cache while their stamp is unchanged; the row under the cursor is drawn as
-// the others are, with the cursor's cell at its left edge.
+// come from the cache while their stamp is unchanged (the cache keeps about the window's
+// rows: trimCache); the row under the cursor is drawn as the others are, with the cursor's
+// cell at its left edge.
 func (m *Model[R]) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
@@ -66,6 +67,7 @@ func (m *Model[R]) View() string {
 			}
 		}
 	}
+	m.trimCache()
 	blank := strings.Repeat(" ", m.width)
 	for n < top+l.body {
 		put(blank, 1)
@@ -122,10 +124,34 @@ func (m *Model[R]) entry(r *R, selected, pinned bool, now time.Time) string {
 			m.cache[id] = cached{text: s, stamp: c.Stamp}
 		}
 	}
+	if !pinned {
+		m.drawn = append(m.drawn, id)
+	}
 	if selected {
 		s = m.cursorOn(s, mark)
 	}
 	return s
+}
+
+// trimCache keeps the cache to about the rows in the window: once it holds twice as many
+// rows as this frame drew, the others go. Paging through thousands of rows keeps a few
+// windows' worth of drawn rows, not a drawn copy of every row passed; a move back by half
+// a window still finds its rows drawn.
+func (m *Model[R]) trimCache() {
+	drawn := m.drawn
+	m.drawn = m.drawn[:0]
+	if len(m.cache) <= 2*max(len(drawn), m.win.Visible()) {
+		return
+	}
+	keep := make(map[int64]bool, len(drawn))
+	for _, id := range drawn {
+		keep[id] = true
+	}
+	for id := range m.cache {
+		if !keep[id] {
+			delete(m.cache, id)
+		}
+	}
 }
 
 // cursorOn marks a drawn entry as the one under the cursor: the first cell of each of its
