@@ -77,8 +77,11 @@ const (
 	DefaultMaxRetries   = 4
 	DefaultMaxRetryWait = 60 * time.Second
 	DefaultMaxBodyBytes = 64 << 20
-	// DefaultCacheMaxBytes bounds the client's memory of decoded data.
-	DefaultCacheMaxBytes = 8 << 20
+	// DefaultCacheMaxBytes bounds the client's memory of decoded data: about 850 list
+	// rows' conversations with their pages, and a thread of up to about 1,900 messages
+	// (an entry may take a quarter). Paging through a long list fills it to the bound, so
+	// it is most of parley's heap then.
+	DefaultCacheMaxBytes = 4 << 20
 	defaultBackoffBase   = 500 * time.Millisecond
 )
 
