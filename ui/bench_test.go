@@ -23,7 +23,6 @@ import (
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/ui"
-	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/conversations/listing"
 	"github.com/parley-tui/parley/views/viewtest"
@@ -158,9 +157,9 @@ func appWith(tb testing.TB, w, h int, cs []client.Conversation, ms []client.Mess
 }
 
 // bigApp is the root model loaded the way a user loads it, through HTTP from a sandbox of
-// the large data set with a 5,000-message thread: 10,000 conversations paged in with
-// ctrl+d (JSON decoding, the client's memory and the list all take part), the long thread
-// opened and scrolled back to its first message. The list has the focus and its cursor is
+// the large data set with a 5,000-message thread (loadThroughHTTP): 10,000 conversations
+// paged in with ctrl+d (JSON decoding, the client's memory and the list all take part),
+// the long thread opened and scrolled back to its first message. The list has the focus and its cursor is
 // on the first row; no command of a key is run from here on (the rest timer would open
 // another thread). It is made once per test binary: seeding the data set takes a while
 // (PARLEY_BENCH_DB names a database file to keep it in between runs).
@@ -168,7 +167,6 @@ var big struct {
 	once sync.Once
 	app  *ui.App
 	rows []listing.Row
-	w, h int
 }
 
 func bigApp(b *testing.B) (*ui.App, []listing.Row) {
@@ -181,29 +179,7 @@ func bigApp(b *testing.B) (*ui.App, []listing.Row) {
 		}
 		// The sandbox serves until the test binary ends.
 		info := run.Server.Info()
-		c, err := client.New(client.Config{BaseURL: run.URL, Token: info.CustomerToken, Now: clock, CacheTTL: 2 * time.Minute})
-		if err != nil {
-			b.Fatal(err)
-		}
-		app := ui.New(ui.Options{Client: c, Styles: theme.New(theme.Default(), true, false), Keys: keymap.Default(),
-			Now: clock, RefreshInterval: 30 * time.Second, RequestBudget: 1 << 30, PageSize: 100})
-		loop := viewtest.NewLoop(b, app)
-		loop.Run(app.Init())
-		loop.Deliver(tea.WindowSizeMsg{Width: 120, Height: 40})
-		tri := app.Screen().(*conversations.Model)
-		loop.Until("the first page", func() bool { return len(tri.List.Rows()) > 0 && !tri.List.Loading() })
-		for len(tri.List.Rows()) < benchConversations {
-			loop.Deliver(viewtest.Key("ctrl+d"))
-			loop.Until("the next page", func() bool { return !tri.List.Loading() })
-		}
-		loop.Deliver(common.OpenConversationMsg{ConversationID: info.LongConversationID, From: "the benchmark"})
-		loop.Until("the thread", func() bool {
-			return tri.Msgs.ConversationID() == info.LongConversationID && tri.Msgs.Loaded() > 0 && !tri.Msgs.Loading()
-		})
-		for tri.Msgs.HasOlder() {
-			loop.Deliver(viewtest.Key("ctrl+u"))
-			loop.Until("the older messages", func() bool { return !tri.Msgs.Loading() })
-		}
+		app, tri := loadThroughHTTP(b, run.URL, info.CustomerToken, benchConversations, info.LongConversationID)
 		if n := tri.Msgs.Loaded(); n != benchMessages {
 			b.Fatalf("the thread has %d messages loaded, want %d", n, benchMessages)
 		}
@@ -215,7 +191,6 @@ func bigApp(b *testing.B) (*ui.App, []listing.Row) {
 			b.Fatalf("focus on pane %d, the list's cursor on row %d: want the list's first row", tri.Focused(), tri.List.Cursor())
 		}
 		big.app, big.rows = app, tri.List.Rows()
-		big.w, big.h = 120, 40
 	})
 	if big.app == nil {
 		b.Fatal("the data set did not load (see the first benchmark's failure)")
