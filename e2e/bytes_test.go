@@ -18,7 +18,7 @@ import (
 // (TERM=xterm-256color, COLORTERM=truecolor), recorded by tmux itself (pipe-pane). Each
 // press is sent once the one before is on the screen (the position under the list shows
 // it); the list scrolls on the way. It measures: the figures are logged at 120×40 and
-// 200×50, the first 10 presses (inside the window) apart (README, Performance). The
+// 200×50, the first 10 presses (inside the window) apart (docs/performance.md). The
 // sandbox's rows hold Chinese names and emoji, which Bubble Tea v2.1.1's renderer repaints
 // in full every frame whatever changed, so they cost most of each frame; the budgets are
 // held in ui's TestKeystrokeBytes, where the rows are chosen.
