@@ -28,9 +28,10 @@ import (
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
-// The performance budgets of DESIGN.md, measured with:
+// The performance budgets of the README's Performance section, measured with:
 //
-//	go test -run '^$' -bench 'Frame|KeyBytes' -count 5 -benchtime 2000x ./ui/
+//	go test -run '^$' -bench Frame -count 5 -benchtime 1000x ./ui/
+//	go test -run '^$' -bench KeyBytes -count 5 -benchtime 1x ./ui/
 //	go test -run 'TestKeystrokeBytes|TestMemoryWithLargeData' -v ./ui/
 const (
 	benchConversations = 10000
@@ -312,7 +313,7 @@ func keyBytes(m frames, w, h, presses int) []int {
 	return out
 }
 
-// keyBytesBudget is DESIGN.md's budget of terminal bytes per j at 120×40 with colour,
+// keyBytesBudget is the README's budget of terminal bytes per j at 120×40 with colour,
 // averaged over 50 presses from the top of the list (the list scrolls on the way), on
 // rows in Latin letters.
 const keyBytesBudget = 800
@@ -368,7 +369,7 @@ func reportKeyBytes(b *testing.B, model func() frames, w, h int) {
 }
 
 // TestKeystrokeBytes: the terminal bytes per j, averaged over 50 presses from the top of
-// the list at 120×40 with colour, on rows in Latin letters stay within DESIGN.md's budget:
+// the list at 120×40 with colour, on rows in Latin letters stay within the README's budget:
 // the renderer writes the cells that changed, the cursor is marked by a cell at the row's
 // left edge, and the list scrolls half a window at a time, so most presses redraw two
 // cells a line of two rows, the position and little else.

@@ -24,7 +24,7 @@ import (
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
-// memoryBudget is DESIGN.md's: parley's RSS after paging 12,000 conversations through
+// memoryBudget is the README's: parley's RSS after paging 12,000 conversations through
 // HTTP and scrolling a 1,234-message thread to its start.
 const memoryBudget = 40_000_000
 
