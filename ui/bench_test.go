@@ -28,11 +28,11 @@ import (
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
-// The performance budgets of the README's Performance section, measured with:
+// The performance figures of the README's Performance section, measured with:
 //
 //	go test -run '^$' -bench Frame -count 5 -benchtime 1000x ./ui/
 //	go test -run '^$' -bench KeyBytes -count 5 -benchtime 1x ./ui/
-//	go test -run 'TestKeystrokeBytes|TestMemoryWithLargeData' -v ./ui/
+//	go test -tags large -run 'TestKeystrokeBytes|TestParleyMemoryThroughHTTP' -v ./ui/
 const (
 	benchConversations = 10000
 	benchMessages      = 5000
@@ -259,7 +259,7 @@ func (a appModel) frame() string           { return a.app.View().Content }
 // the garbage collector's share too; on a shared machine it varies less than ns/op, which
 // counts the time other processes had the CPU) and the bytes written a key (B/key).
 //
-//	go test -run '^$' -bench Frame -count 5 -benchtime 2000x ./ui/
+//	go test -run '^$' -bench Frame -count 5 -benchtime 1000x ./ui/
 func BenchmarkFrame(b *testing.B) {
 	app, rows := bigApp(b)
 	for _, size := range benchSizes {
@@ -313,9 +313,9 @@ func keyBytes(m frames, w, h, presses int) []int {
 	return out
 }
 
-// keyBytesBudget is the README's budget of terminal bytes per j at 120×40 with colour,
+// keyBytesBudget is 800 bytes: the terminal bytes a j writes at 120×40 with colour,
 // averaged over 50 presses from the top of the list (the list scrolls on the way), on
-// rows in Latin letters.
+// rows in Latin letters, stay within it.
 const keyBytesBudget = 800
 
 // pressRows are the rows the bytes a key are measured on: Latin letters only, and the
@@ -369,7 +369,7 @@ func reportKeyBytes(b *testing.B, model func() frames, w, h int) {
 }
 
 // TestKeystrokeBytes: the terminal bytes per j, averaged over 50 presses from the top of
-// the list at 120×40 with colour, on rows in Latin letters stay within the README's budget:
+// the list at 120×40 with colour, on rows in Latin letters stay within 800 bytes:
 // the renderer writes the cells that changed, the cursor is marked by a cell at the row's
 // left edge, and the list scrolls half a window at a time, so most presses redraw two
 // cells a line of two rows, the position and little else.

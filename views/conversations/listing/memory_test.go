@@ -10,7 +10,7 @@ import (
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
-// rowBudget is the README's: a conversation list keeps at most 1 KB a row.
+// rowBudget is 1 KB: a conversation list keeps at most that much a row.
 const rowBudget = 1024
 
 // TestRowsStayCompact: the conversation list holding 12,000 rows, paged through to the
