@@ -129,13 +129,8 @@ func TestEndRefusedByTheServerNamesTheField(t *testing.T) {
 	tui.Keys("E")
 	tui.WaitFor(fmt.Sprintf("End conversation #%d", conv.ID), 10*time.Second)
 	tui.Keys("y")
-	// The toast wraps in its box: read its words across lines and borders.
-	words := func(screen string) string {
-		f := strings.Fields(strings.NewReplacer("│", " ", "╭", " ", "╮", " ", "╰", " ", "╯", " ", "─", " ").Replace(screen))
-		return strings.ReplaceAll(strings.Join(f, " "), "- ", "-")
-	}
 	want := fmt.Sprintf(`Could not end conversation #%d: the API refused status "ended": status: this field is read-only`, conv.ID)
-	tui.WaitUntil(func(s string) bool { return strings.Contains(words(s), want) }, 10*time.Second, want)
+	tui.WaitUntil(func(s string) bool { return strings.Contains(ToastText(s), want) }, 10*time.Second, want)
 	got, err := c.GetConversation(client.Fresh(t.Context()), conv.ID)
 	if err != nil {
 		t.Fatal(err)
