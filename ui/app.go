@@ -34,6 +34,9 @@ type Options struct {
 	Keys   *keymap.KeyMap
 	// Now is the clock (fixed in tests); nil means time.Now.
 	Now func() time.Time
+	// Timer arms the timers (common.Ctx.Timer): nil is tea.Tick; tests give a clock they
+	// move, so no timer fires before the test says.
+	Timer common.Timer
 	// Demo is true on the embedded sandbox.
 	Demo bool
 	// Label names the API in the status bar (the base URL's host).
@@ -191,6 +194,7 @@ func New(o Options) *App {
 		Styles:            o.Styles,
 		Keys:              o.Keys,
 		Now:               o.Now,
+		Timer:             o.Timer,
 		Client:            o.Client,
 		PageSize:          o.PageSize,
 		Operators:         map[int64]string{},
@@ -540,7 +544,7 @@ func (a *App) addToast(text string, isErr bool) tea.Cmd {
 	if len(a.toasts) > 3 {
 		a.toasts = a.toasts[len(a.toasts)-3:]
 	}
-	return common.Tick(d, toastExpiredMsg{id: a.toastID})
+	return a.ctx.Tick(d, toastExpiredMsg{id: a.toastID})
 }
 
 func (a *App) tooSmall() bool { return a.width < MinWidth || a.height < MinHeight }

@@ -59,7 +59,7 @@ func TestHelpShowsTheKeysOfWhereYouAre(t *testing.T) {
 	if err := keys.Apply(map[string][]string{"status": {"S"}}); err != nil {
 		t.Fatal(err)
 	}
-	app := ui.New(ui.Options{Client: c, Styles: theme.Plain(false), Keys: keys, Now: clock, PageSize: 100})
+	app := ui.New(ui.Options{Client: c, Styles: theme.Plain(false), Keys: keys, Now: clock, Timer: viewtest.After, PageSize: 100})
 	d := newDriver(t, app, 120, 40)
 	d.waitFor("conversations ·")
 	d.key("?")

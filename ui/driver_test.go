@@ -66,6 +66,7 @@ func newAppWith(t testing.TB, c *client.Client, set func(*ui.Options)) *ui.App {
 		Styles:          theme.Plain(false),
 		Keys:            keymap.Default(),
 		Now:             clock,
+		Timer:           viewtest.After, // timers fire when the test moves its clock
 		Demo:            true,
 		RefreshInterval: 30 * time.Second,
 		RequestBudget:   400,
@@ -80,7 +81,8 @@ func newAppWith(t testing.TB, c *client.Client, set func(*ui.Options)) *ui.App {
 // driver runs a model in a viewtest.Loop: every message it is given is followed by what it
 // leads to (requests answered, forms moved), and waitFor delivers messages until the view
 // shows a text. Nothing waits for an amount of time: timers (rest, auto-refresh, toasts)
-// fire in their time and are delivered while the test waits for something.
+// run on the loop's clock; they fire, in their order, when the test lets time pass (Quiet)
+// or waits for something while nothing else is on its way.
 type driver struct {
 	*viewtest.Loop
 	t testing.TB

@@ -18,10 +18,25 @@ import (
 )
 
 // observed wraps the root model and counts the messages it saw, so a test can wait for data
-// rather than for time.
+// rather than for time. It keeps the timers the App arms on its own clock: none fires
+// unless the test moves it (advance), so a frame never depends on how fast the test's keys
+// came.
 type observed struct {
 	*ui.App
 	viewtest.Seen
+	timers viewtest.Timers
+}
+
+// newObserved is newAppWith (set may be nil) observed, its timers on the observer's clock.
+func newObserved(t *testing.T, c *client.Client, set func(*ui.Options)) *observed {
+	o := &observed{}
+	o.App = newAppWith(t, c, func(opts *ui.Options) {
+		opts.Timer = o.timers.Arm
+		if set != nil {
+			set(opts)
+		}
+	})
+	return o
 }
 
 func (o *observed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -30,15 +45,31 @@ func (o *observed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return o, cmd
 }
 
+// advance moves the clock of the App's timers on by d and sends the program the timers that
+// fall due, in their order.
+func (o *observed) advance(tm *teatest.TestModel, d time.Duration) {
+	end := o.timers.Elapsed() + d
+	for {
+		msg, ok := o.timers.Next(end)
+		if !ok {
+			break
+		}
+		tm.Send(msg)
+	}
+	o.timers.MoveTo(end)
+}
+
 // TestGoldenConversations renders the conversations screen against the in-process sandbox
-// (seed 1, fixed clock) at 80, 120, 160 and 200 columns: the list as it opens, and a thread opened
-// with j, enter. Regenerate with: go test ./ui -run Golden -update
+// (seed 1, fixed clock) at 80, 120, 160 and 200 columns: the list as it opens (its first
+// page and the operators loaded, before any time passed: the cursor has not rested on the
+// first row yet), and a thread opened with j, enter. Regenerate with:
+// go test ./ui -run Golden -update
 func TestGoldenConversations(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {160, 48}, {200, 50}} {
 		name := fmt.Sprintf("%dx%d", size[0], size[1])
 		t.Run(name, func(t *testing.T) {
 			sb := testSandbox(t)
-			o := &observed{App: newApp(t, newClient(t, sb, client.Config{}))}
+			o := newObserved(t, newClient(t, sb, client.Config{}), nil)
 			tm := teatest.NewTestModel(t, o, teatest.WithInitialTermSize(size[0], size[1]))
 			o.WaitSeen(t, map[string]int{fmt.Sprintf("%T", common.OperatorsLoadedMsg{}): 1, fmt.Sprintf("%T", common.RefreshedMsg{}): 1})
 			tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
@@ -46,7 +77,7 @@ func TestGoldenConversations(t *testing.T) {
 		})
 		t.Run(name+"/thread", func(t *testing.T) {
 			sb := testSandbox(t)
-			o := &observed{App: newApp(t, newClient(t, sb, client.Config{}))}
+			o := newObserved(t, newClient(t, sb, client.Config{}), nil)
 			tm := teatest.NewTestModel(t, o, teatest.WithInitialTermSize(size[0], size[1]))
 			o.WaitSeen(t, map[string]int{fmt.Sprintf("%T", common.OperatorsLoadedMsg{}): 1, fmt.Sprintf("%T", common.RefreshedMsg{}): 1})
 			tm.Send(tea.KeyPressMsg{Code: 'j', Text: "j"})

@@ -25,7 +25,7 @@ import (
 func newMouseApp(t testing.TB, c *client.Client, mouse bool) *ui.App {
 	t.Helper()
 	return ui.New(ui.Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: clock,
-		Demo: true, RefreshInterval: 30 * time.Second, RequestBudget: 400, PageSize: 100, Mouse: mouse})
+		Timer: viewtest.After, Demo: true, RefreshInterval: 30 * time.Second, RequestBudget: 400, PageSize: 100, Mouse: mouse})
 }
 
 // sgrClick is a left press and release at column x, line y (0-based) as a terminal in SGR
@@ -134,7 +134,7 @@ func TestMouseClickTabAndRows(t *testing.T) {
 func TestMouseClickRowsBelowTheViewsRow(t *testing.T) {
 	sb := testSandbox(t)
 	app := ui.New(ui.Options{Client: newClient(t, sb, client.Config{}), Styles: theme.Plain(false), Keys: keymap.Default(),
-		Now: clock, Demo: true, RefreshInterval: 30 * time.Second, RequestBudget: 400, PageSize: 100, Mouse: true,
+		Now: clock, Timer: viewtest.After, Demo: true, RefreshInterval: 30 * time.Second, RequestBudget: 400, PageSize: 100, Mouse: true,
 		Views: []common.SavedView{
 			{Name: "Waiting", Screen: common.ViewsConversations, Status: "pending"},
 			{Name: "Berlin", Screen: common.ViewsContacts, Search: "Berlin"},

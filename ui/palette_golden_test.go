@@ -28,12 +28,13 @@ func goldenAfterKeys(t *testing.T, w, h int, keys string) {
 func goldenAfterKeysWith(t *testing.T, w, h int, keys string, set func(*ui.Options)) {
 	t.Helper()
 	sb := testSandbox(t)
-	o := &observed{App: newAppWith(t, newClient(t, sb, client.Config{}), set)}
+	o := newObserved(t, newClient(t, sb, client.Config{}), set)
 	tm := teatest.NewTestModel(t, o, teatest.WithInitialTermSize(w, h))
 	o.WaitSeen(t, map[string]int{fmt.Sprintf("%T", common.OperatorsLoadedMsg{}): 1, fmt.Sprintf("%T", common.RefreshedMsg{}): 1})
 	if w >= conversations.WideWidth {
-		// The wide layout opens the first row once the cursor rested on it: wait for it, so
-		// that the frame does not depend on how fast the keys come.
+		// The wide layout opens the first row once the cursor rested on it: let it rest and
+		// wait for what it loads.
+		o.advance(tm, common.RestDelay)
 		o.WaitSeen(t, map[string]int{"thread.pageMsg": 1, fmt.Sprintf("%T", detail.LoadedMsg{}): 1})
 	}
 	for _, m := range viewtest.Keys(keys) {

@@ -88,7 +88,7 @@ func (a *App) armAuto() tea.Cmd {
 	}
 	d := max(time.Second, due.Sub(now))
 	a.auto.due = now.Add(d)
-	return common.Tick(d, autoTickMsg{gen: a.autoGen})
+	return a.ctx.Tick(d, autoTickMsg{gen: a.autoGen})
 }
 
 // onAutoTick refreshes the shown screen when its pace says so (and the screen is on the

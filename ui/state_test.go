@@ -11,6 +11,7 @@ import (
 	"github.com/parley-tui/parley/ui"
 	"github.com/parley-tui/parley/views/analytics"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/viewtest"
 )
 
 // states records what SaveState is given.
@@ -38,7 +39,7 @@ func stateApp(t *testing.T, restore *ui.State, rec *states) *ui.App {
 	t.Helper()
 	return ui.New(ui.Options{
 		Client: newClient(t, testSandbox(t), client.Config{}), Styles: theme.Plain(false), Keys: keymap.Default(),
-		Now: clock, Demo: true, RequestBudget: 400, PageSize: 100,
+		Now: clock, Timer: viewtest.After, Demo: true, RequestBudget: 400, PageSize: 100,
 		Views: []common.SavedView{
 			{Name: "New", Screen: common.ViewsConversations, Status: "new"},
 			{Name: "Named", Screen: common.ViewsContacts, Ordering: "name"},

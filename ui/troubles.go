@@ -76,7 +76,7 @@ func (a *App) onEvent(ev client.Event) tea.Cmd {
 				cmds = append(cmds, a.addToast(limitToast(ev.Family, until, now), true))
 			}
 			t.limits[ev.Family] = until
-			cmds = append(cmds, common.Tick(max(time.Second, until.Sub(now)), limitEndedMsg{}))
+			cmds = append(cmds, a.ctx.Tick(max(time.Second, until.Sub(now)), limitEndedMsg{}))
 		case client.ProblemRateLimited:
 			if !ev.Until.IsZero() {
 				t.waits[ev.Family] = wait{kind: ev.Kind, problem: ev.Problem, status: ev.Status, until: ev.Until}
@@ -102,7 +102,7 @@ func (a *App) onEvent(ev client.Event) tea.Cmd {
 	}
 	if len(t.waits) > 0 && !a.statusTick {
 		a.statusTick = true
-		cmds = append(cmds, common.Tick(time.Second, statusTickMsg{}))
+		cmds = append(cmds, a.ctx.Tick(time.Second, statusTickMsg{}))
 	}
 	return tea.Batch(append(cmds, a.listen())...)
 }
@@ -145,7 +145,7 @@ func (a *App) onStatusTick() tea.Cmd {
 		a.statusTick = false
 		return nil
 	}
-	return common.Tick(time.Second, statusTickMsg{})
+	return a.ctx.Tick(time.Second, statusTickMsg{})
 }
 
 // onLimitEnded forgets the daily limits that are over and lets auto-refresh go on.

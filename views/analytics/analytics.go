@@ -162,10 +162,6 @@ type Model struct {
 	namesSeen  int // lists of names taken in, so the table measures its operators again
 
 	width, height int
-
-	// after delivers msg once d has passed (common.Tick): the debounce of automatic runs.
-	// Tests move its time themselves instead of waiting for it.
-	after func(d time.Duration, msg tea.Msg) tea.Cmd
 }
 
 // New returns the screen. Nothing is requested until it is first shown.
@@ -184,7 +180,6 @@ func New(ctx *common.Ctx) *Model {
 		names:      map[int64]string{},
 		namesAsked: map[int64]bool{},
 		nameLoads:  common.NewLoader(ctx),
-		after:      common.Tick,
 	}
 	m.now = ctx.Now()
 	m.refreshQuery()
@@ -281,7 +276,7 @@ func (m *Model) schedule(delay time.Duration) tea.Cmd {
 	if delay <= 0 {
 		delay = time.Millisecond
 	}
-	return m.after(delay, runTickMsg{seq: m.seq})
+	return m.ctx.Tick(delay, runTickMsg{seq: m.seq}) // the debounce of automatic runs
 }
 
 func (m *Model) running() bool { return m.run != nil && m.run.key == m.key }
@@ -471,7 +466,7 @@ func (m *Model) startClock() tea.Cmd {
 	}
 	m.ticking = true
 	m.clockSeq++
-	return common.Tick(time.Second, clockTickMsg{seq: m.clockSeq})
+	return m.ctx.Tick(time.Second, clockTickMsg{seq: m.clockSeq})
 }
 
 // Update handles the screen's keys, its pickers' results and its query results.
@@ -506,7 +501,7 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 			m.ticking = false
 			return m, nil
 		}
-		return m, common.Tick(time.Second, clockTickMsg{seq: m.clockSeq})
+		return m, m.ctx.Tick(time.Second, clockTickMsg{seq: m.clockSeq})
 	case windowMsg:
 		return m, m.onWindow(msg)
 	case metricPickedMsg:

@@ -21,6 +21,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/export"
+	"github.com/parley-tui/parley/internal/wait"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
@@ -62,10 +63,13 @@ var (
 
 // host is the shared stand-in root (viewtest.Host) that publishes a snapshot of the
 // screen's state after every update, so a test can wait for a state instead of sleeping.
+// It keeps the screen's timers (the debounce of automatic runs, the countdown's clock) on
+// its own clock, which only the test moves (advance).
 type host struct {
 	*viewtest.Host
 	s     *Model
-	clock *fakeClock // the debounce's clock, when the test moves it (nil: real time)
+	tm    *teatest.TestModel
+	clock viewtest.Timers
 
 	mu    sync.Mutex
 	state hostState
@@ -107,17 +111,7 @@ func (h *host) snapshot() hostState {
 // waitState polls the host until ok holds.
 func waitState(t *testing.T, h *host, what string, ok func(hostState) bool) hostState {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		s := h.snapshot()
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("waited 20s for %s; state %+v", what, s)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	return wait.Value(t, what, h.snapshot, ok)
 }
 
 func loadedNotRunning(s hostState) bool {
@@ -129,28 +123,26 @@ func keyFor(metric client.Metric, p Preset, mode client.OperatorMode) string {
 	return QueryKey(p.Period(fixedNow).Apply(client.AnalyticsQuery{Metric: metric, OperatorMode: mode}), 0)
 }
 
-// waitFor waits until the results of the query with key are shown.
+// waitFor lets the keys pause (the debounce's RunDelay passes) and waits until the results
+// of the query with key are shown.
 func waitFor(t *testing.T, h *host, key string) {
 	t.Helper()
+	h.advance(t, RunDelay)
 	waitState(t, h, "the results of "+key, func(s hostState) bool { return s.key == key && loadedNotRunning(s) })
 }
 
-// startHost runs the screen in a teatest program of w×h.
+// startHost runs the screen in a teatest program of w×h and lets its first query run.
 func startHost(t *testing.T, ctx *common.Ctx, w, h int) (*host, *teatest.TestModel) {
 	t.Helper()
-	return startHostOn(t, ctx, w, h, nil)
-}
-
-// startHostOn is startHost with the debounce on clock (nil: real time).
-func startHostOn(t *testing.T, ctx *common.Ctx, w, h int, clock *fakeClock) (*host, *teatest.TestModel) {
-	t.Helper()
 	s := New(ctx)
-	if clock != nil {
-		s.after = clock.after
-	}
-	hs := &host{Host: viewtest.NewHost(ctx, s), s: s, clock: clock}
+	hs := &host{Host: viewtest.NewHost(ctx, s), s: s}
+	ctx.Timer = hs.clock.Arm
 	tm := teatest.NewTestModel(t, hs, teatest.WithInitialTermSize(w, h))
+	hs.tm = tm
 	t.Cleanup(func() { _ = tm.Quit() })
+	waitState(t, hs, "the screen shown", func(s hostState) bool { return s.updates > 0 })
+	hs.advance(t, RunDelay)
+	waitState(t, hs, "the first query", loadedNotRunning)
 	return hs, tm
 }
 
@@ -169,16 +161,10 @@ func TestQuestionPathUnderTenKeystrokes(t *testing.T) {
 	ctx, _ := sandboxCtx(t)
 	h, tm := startHost(t, ctx, 120, 40)
 	waitState(t, h, "the first query", loadedNotRunning)
-	// A person types slower than a modal opens; wait for each menu to open and close.
+	// A person types slower than a modal opens: each key after the one before was handled
+	// (a menu opened or closed).
 	for _, k := range questionPath {
-		before := h.snapshot().modals
-		tm.Send(k)
-		switch {
-		case k.String() == "m" || k.String() == "d":
-			waitState(t, h, "a menu", func(s hostState) bool { return s.modals == 1 })
-		case k.Code == tea.KeyEnter && before > 0:
-			waitState(t, h, "the menu to close", func(s hostState) bool { return s.modals == 0 })
-		}
+		deliver(t, h, tm, k)
 	}
 	waitFor(t, h, keyFor(client.MetricOperatorResponseTimeFirst, PresetLastMonth, client.OperatorModeHuman))
 	if err := tm.Quit(); err != nil {
@@ -218,18 +204,15 @@ func TestQuestionPathUnderTenKeystrokes(t *testing.T) {
 func askTheQuestion(t *testing.T, h *host, tm *teatest.TestModel) {
 	t.Helper()
 	rt := client.MetricOperatorResponseTimeFirst
-	tm.Send(typed("m"))
-	waitState(t, h, "the picker", func(s hostState) bool { return s.modals == 1 })
-	tm.Send(keyTab)
-	tm.Send(keyTab)
-	tm.Send(keyEnter)
+	for _, k := range []tea.Msg{typed("m"), keyTab, keyTab, keyEnter} {
+		deliver(t, h, tm, k)
+	}
 	waitFor(t, h, keyFor(rt, PresetLast30, ""))
-	tm.Send(typed("d"))
-	waitState(t, h, "the range menu", func(s hostState) bool { return s.modals == 1 })
-	tm.Send(typed("j"))
-	tm.Send(keyEnter)
+	for _, k := range []tea.Msg{typed("d"), typed("j"), keyEnter} {
+		deliver(t, h, tm, k)
+	}
 	waitFor(t, h, keyFor(rt, PresetLastMonth, ""))
-	tm.Send(typed("h"))
+	deliver(t, h, tm, typed("h"))
 	waitFor(t, h, keyFor(rt, PresetLastMonth, client.OperatorModeHuman))
 }
 
@@ -321,51 +304,19 @@ func usage(ctx *common.Ctx, metric client.Metric) int {
 	return ctx.Client.Usage(client.Family("analytics:" + string(metric)))
 }
 
-// fakeClock is the debounce's clock in a test: its timers fire when the test moves it past
-// them (advance), never by themselves.
-type fakeClock struct {
-	mu      sync.Mutex
-	now     time.Duration
-	pending []fakeTimer
-}
-
-type fakeTimer struct {
-	at  time.Duration
-	msg tea.Msg
-}
-
-// after is Model.after on the fake clock (called from the screen's Update).
-func (c *fakeClock) after(d time.Duration, msg tea.Msg) tea.Cmd {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.pending = append(c.pending, fakeTimer{at: c.now + d, msg: msg})
-	return nil
-}
-
-// advance moves the clock by d and delivers the timers due by then, earliest first, each
-// once the host handled the one before.
-func (c *fakeClock) advance(t *testing.T, h *host, tm *teatest.TestModel, d time.Duration) {
+// advance moves the clock of the screen's timers on by d and delivers the timers that
+// fall due by then, earliest first, each once the host handled the one before.
+func (h *host) advance(t *testing.T, d time.Duration) {
 	t.Helper()
-	c.mu.Lock()
-	c.now += d
-	c.mu.Unlock()
+	end := h.clock.Elapsed() + d
 	for {
-		c.mu.Lock()
-		next := -1
-		for i, f := range c.pending {
-			if f.at <= c.now && (next < 0 || f.at < c.pending[next].at) {
-				next = i
-			}
+		msg, ok := h.clock.Next(end)
+		if !ok {
+			break
 		}
-		if next < 0 {
-			c.mu.Unlock()
-			return
-		}
-		f := c.pending[next]
-		c.pending = append(c.pending[:next], c.pending[next+1:]...)
-		c.mu.Unlock()
-		deliver(t, h, tm, f.msg)
+		deliver(t, h, h.tm, msg)
 	}
+	h.clock.MoveTo(end)
 }
 
 // deliver sends msg and waits until the host handled it and what it started on the screen:
@@ -384,29 +335,16 @@ func deliver(t *testing.T, h *host, tm *teatest.TestModel, msg tea.Msg) {
 // the host's fake clock) and waits until no run is left.
 func settle(t *testing.T, h *host, tm *teatest.TestModel, msgs ...tea.Msg) hostState {
 	t.Helper()
-	if h.clock == nil {
-		t.Fatal("settle needs a host on a fake clock (startHostOn)")
-	}
 	for _, m := range msgs {
 		deliver(t, h, tm, m)
 	}
-	h.clock.advance(t, h, tm, 2*RunDelay)
+	h.advance(t, 2*RunDelay)
 	return waitState(t, h, "no run", func(s hostState) bool { return !s.running })
-}
-
-// startClocked runs the screen on a fake clock and lets its first query run.
-func startClocked(t *testing.T, ctx *common.Ctx, w, h int) (*host, *teatest.TestModel) {
-	t.Helper()
-	hs, tm := startHostOn(t, ctx, w, h, &fakeClock{})
-	waitState(t, hs, "the screen shown", func(s hostState) bool { return s.updates > 0 })
-	hs.clock.advance(t, hs, tm, RunDelay)
-	waitState(t, hs, "the first query", loadedNotRunning)
-	return hs, tm
 }
 
 func TestCacheAndViewChangesCostNoRequest(t *testing.T) {
 	ctx, _ := sandboxCtx(t)
-	h, tm := startClocked(t, ctx, 120, 40)
+	h, tm := startHost(t, ctx, 120, 40)
 	metric := DefaultMetric
 	if n := usage(ctx, metric); n != 1 {
 		t.Fatalf("the first query cost %d requests", n)
@@ -436,7 +374,7 @@ func TestCacheAndViewChangesCostNoRequest(t *testing.T) {
 
 func TestLongRangeShowsCostAndRunsOnEnter(t *testing.T) {
 	ctx, _ := sandboxCtx(t)
-	h, tm := startClocked(t, ctx, 120, 40)
+	h, tm := startHost(t, ctx, 120, 40)
 	metric := client.MetricConversationDuration
 	p, err := ParseCustom("119d", "today", fixedNow)
 	if err != nil || p.Days() != 120 {
@@ -1149,12 +1087,12 @@ func TestTypingThePathCostsOneRequest(t *testing.T) {
 	for _, gap := range []time.Duration{100 * time.Millisecond, 300 * time.Millisecond, 600 * time.Millisecond} {
 		t.Run(gap.String(), func(t *testing.T) {
 			ctx, _ := sandboxCtx(t)
-			h, tm := startClocked(t, ctx, 120, 40)
+			h, tm := startHost(t, ctx, 120, 40)
 			for _, k := range questionPath {
 				deliver(t, h, tm, k)
-				h.clock.advance(t, h, tm, gap)
+				h.advance(t, gap)
 			}
-			h.clock.advance(t, h, tm, RunDelay) // the keys pause
+			h.advance(t, RunDelay) // the keys pause
 			rt := client.MetricOperatorResponseTimeFirst
 			waitFor(t, h, keyFor(rt, PresetLastMonth, client.OperatorModeHuman))
 			if n := usage(ctx, rt); n != 1 {
@@ -1505,7 +1443,7 @@ func TestExportToastNamesTheWholePath(t *testing.T) {
 // that only ends in the future runs as typed.
 func TestFutureRangeSendsNothing(t *testing.T) {
 	ctx, _ := sandboxCtx(t)
-	h, tm := startClocked(t, ctx, 120, 40)
+	h, tm := startHost(t, ctx, 120, 40)
 	future, err := ParseCustom("2026-11-30", "2027-01-20", fixedNow)
 	if err != nil {
 		t.Fatal(err)

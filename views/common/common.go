@@ -22,6 +22,9 @@ type Ctx struct {
 	Styles *theme.Styles
 	Keys   *keymap.KeyMap
 	Now    func() time.Time
+	// Timer is the clock of the views' timers (Tick): nil is tea.Tick, the program's; tests
+	// give one whose timers fire when the test moves its clock.
+	Timer  Timer
 	Client *client.Client
 	// PageSize is the list page size (1..100).
 	PageSize int
@@ -279,8 +282,16 @@ type TaskDoneMsg struct {
 	Lost error
 }
 
-// Tick returns a command that delivers msg after d.
-func Tick(d time.Duration, msg tea.Msg) tea.Cmd {
+// Timer returns a command that delivers msg once d has passed.
+type Timer func(d time.Duration, msg tea.Msg) tea.Cmd
+
+// Tick returns a command that delivers msg after d on the context's clock (Timer): every
+// timer of the views (a cursor's rest, a debounce, auto-refresh, a toast, a countdown) is
+// armed here, so a test decides when each one fires.
+func (c *Ctx) Tick(d time.Duration, msg tea.Msg) tea.Cmd {
+	if c.Timer != nil {
+		return c.Timer(d, msg)
+	}
 	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 }
 

@@ -16,13 +16,14 @@ const RestDelay = 150 * time.Millisecond
 // owner id keeps one screen's timers from another's (every screen sees every timer).
 type Rest struct {
 	owner, seq int
+	tick       Timer
 }
 
 // RestMsg is the rest timer of one move.
 type RestMsg struct{ owner, seq int }
 
 // NewRest returns a rest timer with an owner id of its own.
-func NewRest(ctx *Ctx) Rest { return Rest{owner: ctx.NewID()} }
+func NewRest(ctx *Ctx) Rest { return Rest{owner: ctx.NewID(), tick: ctx.Tick} }
 
 // Moved starts the timer when the cursor went from row before to row now (ids; 0: no
 // row) and now is not the row shown already; the timers of earlier moves become stale.
@@ -31,7 +32,7 @@ func (r *Rest) Moved(before, now, shown int64) tea.Cmd {
 		return nil
 	}
 	r.seq++
-	return Tick(RestDelay, RestMsg{owner: r.owner, seq: r.seq})
+	return r.tick(RestDelay, RestMsg{owner: r.owner, seq: r.seq})
 }
 
 // Rested reports whether msg is this timer's, of the latest move: the cursor rests where

@@ -2,6 +2,9 @@ package common_test
 
 import (
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/views/common"
 )
@@ -10,7 +13,11 @@ import (
 // no timer; of two moves only the later one's timer counts, and one rest timer never takes
 // another's (two screens see each other's timers).
 func TestRestTakesOnlyItsLatestMove(t *testing.T) {
-	ctx := &common.Ctx{}
+	var armed []time.Duration
+	ctx := &common.Ctx{Timer: func(d time.Duration, msg tea.Msg) tea.Cmd {
+		armed = append(armed, d)
+		return func() tea.Msg { return msg }
+	}}
 	a, b := common.NewRest(ctx), common.NewRest(ctx)
 	for _, c := range []struct {
 		name               string
@@ -23,6 +30,9 @@ func TestRestTakesOnlyItsLatestMove(t *testing.T) {
 	first, second := a.Moved(1, 2, 0), a.Moved(2, 3, 0)
 	if first == nil || second == nil {
 		t.Fatal("a move to another row started no timer")
+	}
+	if len(armed) != 2 || armed[0] != common.RestDelay || armed[1] != common.RestDelay {
+		t.Fatalf("armed %v on the context's clock, want two timers of %v", armed, common.RestDelay)
 	}
 	older, latest := first().(common.RestMsg), second().(common.RestMsg)
 	if a.Rested(older) {

@@ -646,7 +646,7 @@ func (m *Modal) hold(cmd tea.Cmd) tea.Cmd {
 	done := settledMsg{m: m, gen: m.gen}
 	return tea.Batch(
 		tea.Sequence(cmd, func() tea.Msg { return done }),
-		tea.Tick(holdLimit, func(time.Time) tea.Msg { return done }),
+		m.ctx.Tick(holdLimit, done),
 	)
 }
 

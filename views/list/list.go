@@ -358,7 +358,7 @@ func (m *Model[R]) Show(src Source[R]) tea.Cmd {
 // shows the new query at once.
 func (m *Model[R]) ShowSoon(src Source[R]) tea.Cmd {
 	r := m.startQuery(src)
-	return common.Tick(ReloadDelay, reloadMsg{owner: m.owner, req: r})
+	return m.ctx.Tick(ReloadDelay, reloadMsg{owner: m.owner, req: r})
 }
 
 func (m *Model[R]) startQuery(src Source[R]) Request {

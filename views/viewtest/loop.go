@@ -17,13 +17,18 @@ import (
 // Loop runs a model (a Host, or the root model) like Bubble Tea does, but on the test's
 // goroutine: commands run on their own goroutines and only send their messages back; the
 // test delivers them while it waits for a condition, so the model's state is the test's to
-// read between calls. The loop knows its commands that are still running and which of them
-// only wait for a timer (tea.Tick, tea.Every, a cursor blink, whatever wraps them), so Key
-// and Settle wait for exactly the messages on their way (requests included) and never for
-// an amount of time. Quiet and Drain settle too, and besides wait for timers for the time
-// they are given.
+// read between calls. Key and Settle wait for exactly the messages on their way (requests
+// included) and never for an amount of time. The views' timers (a context whose Timer is
+// After) run on the loop's own clock (Timers): none fires while the loop settles, so none
+// can overtake a key; Advance (and Quiet and Drain) moves the clock and delivers the
+// timers that fall due, each after what the one before led to, and Until moves it to the
+// next timer whenever nothing else is on its way. Timers the views do not arm (tea.Tick
+// and tea.Every in a test's own command, a cursor blink) the loop recognises as commands
+// that only wait, and delivers them when they fire.
 type Loop struct {
 	Model tea.Model
+	// Timers is the clock of the timers the model armed (Timer messages).
+	Timers Timers
 
 	t    testing.TB
 	msgs chan tea.Msg
@@ -144,6 +149,9 @@ func (l *Loop) Deliver(msg tea.Msg) {
 	if _, ok := msg.(tea.QuitMsg); ok {
 		return
 	}
+	if l.Timers.Hold(msg) {
+		return
+	}
 	var cmd tea.Cmd
 	l.Model, cmd = l.Model.Update(msg)
 	l.Run(cmd)
@@ -214,52 +222,64 @@ func (l *Loop) Settle() {
 	}
 }
 
-// Quiet settles (Settle), then delivers messages until none arrived for d: for timers, a
-// command that only waits sends its message after its time.
-func (l *Loop) Quiet(d time.Duration) {
+// Advance settles (Settle), then moves the loop's clock on by d: the timers that fall due
+// meanwhile are delivered in their order, each after the loop settled what the one before
+// led to (a timer armed by one of them fires too when it falls due within d).
+func (l *Loop) Advance(d time.Duration) {
 	l.t.Helper()
 	l.Settle()
+	end := l.Timers.Elapsed() + d
 	for {
-		select {
-		case m := <-l.msgs:
-			l.Deliver(m)
-		case <-time.After(d):
-			l.Settle()
-			return
+		msg, ok := l.Timers.Next(end)
+		if !ok {
+			break
 		}
+		l.Deliver(msg)
+		l.Settle()
 	}
+	l.Timers.MoveTo(end)
 }
 
-// Until delivers messages until cond holds, and fails the test after 15 seconds.
+// Quiet lets the time d pass (Advance): the timers due within d fire, in their order.
+func (l *Loop) Quiet(d time.Duration) {
+	l.t.Helper()
+	l.Advance(d)
+}
+
+// Until delivers messages until cond holds; whenever nothing is on its way but timers, it
+// moves the loop's clock to the next one and delivers it. It fails the test after 15
+// seconds.
 func (l *Loop) Until(what string, cond func() bool) {
 	l.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for !cond() {
+		if time.Now().After(deadline) {
+			l.t.Fatalf("waited 15s for %s; view:\n%s", what, l.Model.View().Content)
+		}
+		select {
+		case m := <-l.msgs:
+			l.Deliver(m)
+			continue
+		default:
+		}
+		if l.waiting() {
+			if m, ok := l.Timers.Due(); ok {
+				l.Deliver(m)
+				continue
+			}
+		}
 		select {
 		case m := <-l.msgs:
 			l.Deliver(m)
 		case <-time.After(5 * time.Millisecond):
-			if time.Now().After(deadline) {
-				l.t.Fatalf("waited 15s for %s; view:\n%s", what, l.Model.View().Content)
-			}
 		}
 	}
 }
 
-// Drain settles (Settle), delivers what arrives within d and settles again: it shows that
-// nothing more happens, neither from a command still running (a late answer) nor from a
-// timer due within d.
+// Drain settles (Settle) and lets the time d pass (Advance): it shows that nothing more
+// happens, neither from a command still running (a late answer) nor from a timer due
+// within d.
 func (l *Loop) Drain(d time.Duration) {
 	l.t.Helper()
-	l.Settle()
-	end := time.After(d)
-	for {
-		select {
-		case m := <-l.msgs:
-			l.Deliver(m)
-		case <-end:
-			l.Settle()
-			return
-		}
-	}
+	l.Advance(d)
 }

@@ -1,6 +1,7 @@
 package viewtest
 
 import (
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -33,15 +34,22 @@ func wrapped(cmd tea.Cmd) tea.Cmd { return func() tea.Msg { return cmd() } }
 // A key's command that takes a while (a request to a slow server) has delivered its message
 // when Key returns, and the next key comes after it, however long it took.
 func TestKeyWaitsForWhatTheKeyStarted(t *testing.T) {
+	started, answer := make(chan struct{}), make(chan struct{})
 	r := &recorder{cmd: func(k string) tea.Cmd {
 		if k != "r" {
 			return nil
 		}
 		return wrapped(tea.Sequence(func() tea.Msg {
-			time.Sleep(100 * time.Millisecond) // the server is slow: no outcome depends on how slow
+			close(started)
+			<-answer // the server answers when it answers
 			return "answer"
 		}, func() tea.Msg { return "then this" }))
 	}}
+	go func() {
+		<-started
+		runtime.Gosched()
+		close(answer)
+	}()
 	l := NewLoop(t, r)
 	l.Key("r", "j")
 	if want := []string{"key r", "answer", "then this", "key j"}; !slices.Equal(r.got, want) {
@@ -76,5 +84,56 @@ func TestKeyDoesNotWaitForTimers(t *testing.T) {
 	l.Until("the short timer", func() bool { return slices.Contains(r.got, "soon") })
 	if slices.Contains(r.got, "an hour later") || slices.Contains(r.got, "hourly") {
 		t.Fatalf("delivered %q", r.got)
+	}
+}
+
+// The timers a view arms on the test's clock (After) fire only when the loop's clock moves:
+// never while Key settles, in the order they fall due when Advance lets time pass, and one
+// at a time while Until waits with nothing else on its way.
+func TestTimersFireWhenTheLoopsClockMoves(t *testing.T) {
+	r := &recorder{}
+	r.cmd = func(k string) tea.Cmd {
+		switch k {
+		case "t":
+			return tea.Batch(wrapped(After(150*time.Millisecond, "rested")), After(50*time.Millisecond, "soon"),
+				After(time.Hour, "an hour later"))
+		}
+		return nil
+	}
+	l := NewLoop(t, r)
+	l.Key("t")
+	if want := []string{"key t"}; !slices.Equal(r.got, want) {
+		t.Fatalf("after the key: %q, want %q", r.got, want)
+	}
+	l.Advance(100 * time.Millisecond)
+	if want := []string{"key t", "soon"}; !slices.Equal(r.got, want) {
+		t.Fatalf("after 100ms: %q, want %q", r.got, want)
+	}
+	l.Advance(100 * time.Millisecond)
+	if want := []string{"key t", "soon", "rested"}; !slices.Equal(r.got, want) {
+		t.Fatalf("after 200ms: %q, want %q", r.got, want)
+	}
+	if e := l.Timers.Elapsed(); e != 200*time.Millisecond {
+		t.Errorf("the clock shows %v, want 200ms", e)
+	}
+	l.Until("the timer of an hour", func() bool { return slices.Contains(r.got, "an hour later") })
+	if e := l.Timers.Elapsed(); e != time.Hour {
+		t.Errorf("the clock shows %v after the hour's timer, want 1h", e)
+	}
+	if l.Timers.Pending() != 0 {
+		t.Errorf("%d timers left", l.Timers.Pending())
+	}
+}
+
+// Run gives a timer's message when it falls due within the wait it is given, and nothing
+// otherwise; RunSkippingTicks never waits for one.
+func TestRunTakesTimersDueWithinItsWait(t *testing.T) {
+	cmd := tea.Batch(After(150*time.Millisecond, "rested"), After(time.Minute, "later"), func() tea.Msg { return "now" })
+	got := Run(cmd, time.Second)
+	if len(got) != 2 || !slices.Contains(got, tea.Msg("rested")) || !slices.Contains(got, tea.Msg("now")) {
+		t.Errorf("Run gave %v, want now and rested", got)
+	}
+	if got := RunSkippingTicks(cmd, time.Second); len(got) != 1 || got[0] != "now" {
+		t.Errorf("RunSkippingTicks gave %v, want now", got)
 	}
 }

@@ -47,6 +47,8 @@ func (r *ModalRun) exec(cmd tea.Cmd) {
 		return
 	}
 	switch msg.(type) {
+	case Timer: // never fires
+		return
 	case common.ToastMsg, common.TaskDoneMsg:
 		r.Out = append(r.Out, msg)
 		return

@@ -120,6 +120,7 @@ func Ctx(c *client.Client) *common.Ctx {
 		Styles:    theme.Plain(false),
 		Keys:      keymap.Default(),
 		Now:       Clock,
+		Timer:     After, // the test's clock: a Loop moves it (Advance)
 		Client:    c,
 		PageSize:  100,
 		Operators: map[int64]string{},
@@ -129,13 +130,14 @@ func Ctx(c *client.Client) *common.Ctx {
 }
 
 // Run executes cmd and everything it batches or sequences, concurrently like Bubble Tea,
-// and returns the messages produced. Commands still running after wait (long ticks,
-// listeners) are abandoned.
+// and returns the messages produced. Commands still running after wait (listeners) are
+// abandoned; a timer armed on the test's clock (a Timer) gives its message when it falls
+// due within wait, and nothing otherwise.
 func Run(cmd tea.Cmd, wait time.Duration) []tea.Msg { return run(cmd, wait, nil) }
 
-// RunSkippingTicks is Run without the commands that only sleep (tea.Tick, tea.Every,
-// cursor blinks), so nothing waits for them; everything else (requests included) is
-// awaited for up to wait.
+// RunSkippingTicks is Run without the commands that only wait for a time (timers on the
+// test's clock, tea.Tick, tea.Every, cursor blinks), so nothing waits for them;
+// everything else (requests included) is awaited for up to wait.
 func RunSkippingTicks(cmd tea.Cmd, wait time.Duration) []tea.Msg { return run(cmd, wait, sleeps) }
 
 func run(cmd tea.Cmd, wait time.Duration, skip func(tea.Cmd) bool) []tea.Msg {
@@ -160,6 +162,12 @@ func run(cmd tea.Cmd, wait time.Duration, skip func(tea.Cmd) bool) []tea.Msg {
 		case msg = <-done:
 		case <-time.After(wait):
 			return
+		}
+		if t, ok := msg.(Timer); ok {
+			if skip != nil || t.D > wait {
+				return
+			}
+			msg = t.Msg
 		}
 		if msg == nil {
 			return
