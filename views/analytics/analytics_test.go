@@ -21,7 +21,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/export"
-	"github.com/parley-tui/parley/internal/wait"
+	"github.com/parley-tui/parley/internal/waitfor"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
@@ -111,7 +111,7 @@ func (h *host) snapshot() hostState {
 // waitState polls the host until ok holds.
 func waitState(t *testing.T, h *host, what string, ok func(hostState) bool) hostState {
 	t.Helper()
-	return wait.Value(t, what, h.snapshot, ok)
+	return waitfor.Value(t, what, h.snapshot, ok)
 }
 
 func loadedNotRunning(s hostState) bool {

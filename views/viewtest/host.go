@@ -6,10 +6,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/parley-tui/parley/internal/waitfor"
 	"github.com/parley-tui/parley/views/common"
 )
 
@@ -129,23 +129,17 @@ func (s *Seen) Count(name string) int {
 }
 
 // WaitSeen waits until every named type was seen at least as often as want says, and
-// fails the test after 20 seconds.
+// fails the test after waitfor.Deadline.
 func (s *Seen) WaitSeen(t testing.TB, want map[string]int) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		ok := true
+	waitfor.True(t, fmt.Sprintf("the messages %v", want), func() bool {
 		for name, n := range want {
-			ok = ok && s.Count(name) >= n
+			if s.Count(name) < n {
+				return false
+			}
 		}
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("never received %v", want)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return true
+	})
 }
 
 // Opened is the last modal that the updates since the last look asked to open (nil when

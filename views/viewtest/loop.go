@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/parley-tui/parley/internal/waitfor"
 	"github.com/parley-tui/parley/keymap"
 )
 
@@ -191,11 +193,11 @@ func KeysOf(k string) []tea.Msg {
 }
 
 // Settle delivers messages until none is waiting and every command still running only
-// waits for a timer, and fails the test when that takes 20 seconds (a command that never
+// waits for a timer, and fails the test when that takes waitfor.Deadline (a command that never
 // returns).
 func (l *Loop) Settle() {
 	l.t.Helper()
-	deadline := time.After(20 * time.Second)
+	deadline := time.After(waitfor.Deadline)
 	for {
 		select {
 		case m := <-l.msgs:
@@ -217,7 +219,7 @@ func (l *Loop) Settle() {
 			l.Deliver(m)
 		case <-time.After(time.Millisecond):
 		case <-deadline:
-			l.t.Fatalf("commands still running after 20s; view:\n%s", l.Model.View().Content)
+			l.t.Fatalf("commands still running after %s; view:\n%s", waitfor.Deadline, l.Model.View().Content)
 		}
 	}
 }
@@ -247,14 +249,14 @@ func (l *Loop) Quiet(d time.Duration) {
 }
 
 // Until delivers messages until cond holds; whenever nothing is on its way but timers, it
-// moves the loop's clock to the next one and delivers it. It fails the test after 15
-// seconds.
+// moves the loop's clock to the next one and delivers it. It fails the test after
+// waitfor.Deadline.
 func (l *Loop) Until(what string, cond func() bool) {
 	l.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(waitfor.Deadline)
 	for !cond() {
 		if time.Now().After(deadline) {
-			l.t.Fatalf("waited 15s for %s; view:\n%s", what, l.Model.View().Content)
+			l.t.Fatalf("waited %s for %s; view:\n%s", waitfor.Deadline, what, l.Model.View().Content)
 		}
 		select {
 		case m := <-l.msgs:

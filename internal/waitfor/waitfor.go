@@ -1,8 +1,8 @@
-// Package wait is how a test waits for something that happens on another goroutine, in
+// Package waitfor is how a test waits for something that happens on another goroutine, in
 // another process or behind a socket: it polls a condition until it holds and fails the
 // test when it does not hold within Deadline. It holds the tests' only poll loop; nothing
 // but tests (and the packages that help tests) imports it.
-package wait
+package waitfor
 
 import (
 	"fmt"
@@ -10,14 +10,14 @@ import (
 	"time"
 )
 
-// Deadline is how long For and Value poll before they fail the test: far more than
+// Deadline is how long True and Value poll before they fail the test: far more than
 // anything takes on a quiet machine, so that a machine busy with other work (two CPU hogs
 // beside the tests) does not fail a test that only ran slowly.
 const Deadline = 30 * time.Second
 
-// For polls cond until it holds, and fails the test (saying it waited for what) when it
+// True polls cond until it holds, and fails the test (saying it waited for what) when it
 // does not within Deadline.
-func For(t testing.TB, what string, cond func() bool) {
+func True(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	poll(t, what, func() (bool, string) { return cond(), "" })
 }
