@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"net"
@@ -21,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parley-tui/parley/internal/waitfor"
 	"github.com/parley-tui/parley/sandbox"
 )
 
@@ -101,18 +103,10 @@ func runSandboxCmd(t *testing.T, args ...string) (vars map[string]string, stderr
 	return vars, stderr, stop
 }
 
-// waitStderr waits until the command's stderr holds want (it writes after stdout), failing
-// the test after 10 s.
+// waitStderr waits until the command's stderr holds want (it writes after stdout).
 func waitStderr(t *testing.T, stderr *syncBuffer, want string) string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(stderr.String(), want) {
-		if time.Now().After(deadline) {
-			t.Fatalf("stderr lacks %q: %s", want, stderr.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return stderr.String()
+	return waitfor.Value(t, fmt.Sprintf("%q on stderr", want), stderr.String, func(s string) bool { return strings.Contains(s, want) })
 }
 
 func getStatus(t *testing.T, url, token string) int {

@@ -23,6 +23,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/parley-tui/parley/internal/waitfor"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/serve"
 	"github.com/parley-tui/parley/theme"
@@ -162,17 +163,6 @@ func sshTerminalChecked(t *testing.T, addr string, key gossh.Signer, hostKey gos
 	return s, out, in, done
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 // hubSandbox serves a small sandbox for a test of the hub.
 func hubSandbox(t *testing.T) (*sandbox.Running, sandbox.Info) {
 	t.Helper()
@@ -264,11 +254,11 @@ func TestServeCommand(t *testing.T) {
 		{"listening", "reach", "this machine only"},
 		{"ready", "users", "2"},
 	} {
-		waitFor(t, fmt.Sprintf("the record %q", w), func() bool { return logged(t, p.stderr.String(), w[0], w[1:]...) })
+		waitfor.True(t, fmt.Sprintf("the record %q", w), func() bool { return logged(t, p.stderr.String(), w[0], w[1:]...) })
 	}
 
 	_, out, _, done := sshTerminal(t, p.addr, anna)
-	waitFor(t, "Anna's conversations", func() bool { return strings.Contains(ansi.Strip(out.String()), "conversations") })
+	waitfor.True(t, "Anna's conversations", func() bool { return strings.Contains(ansi.Strip(out.String()), "conversations") })
 
 	// SIGHUP with Anna's key removed: her session ends with a message.
 	write(benEntry)
@@ -279,11 +269,11 @@ func TestServeCommand(t *testing.T) {
 	if !strings.Contains(ansi.Strip(out.String()), "your key was removed from the hub's users file") {
 		t.Errorf("Anna was told %q", ansi.Strip(out.String()))
 	}
-	waitFor(t, "the reload in the log", func() bool { return logged(t, p.stderr.String(), "users reloaded", "path", users, "users", "1") })
+	waitfor.True(t, "the reload in the log", func() bool { return logged(t, p.stderr.String(), "users reloaded", "path", users, "users", "1") })
 
 	// SIGTERM: Ben's session ends, his terminal restored and told why.
 	_, benOut, _, benDone := sshTerminal(t, p.addr, ben)
-	waitFor(t, "Ben's conversations", func() bool { return strings.Contains(ansi.Strip(benOut.String()), "conversations") })
+	waitfor.True(t, "Ben's conversations", func() bool { return strings.Contains(ansi.Strip(benOut.String()), "conversations") })
 	if err := p.stop(t, syscall.SIGTERM); err != nil {
 		t.Errorf("SIGTERM: %v; stderr:\n%s", err, p.stderr.String())
 	}

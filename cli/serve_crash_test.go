@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/internal/waitfor"
 )
 
 // A panic that ends the hub's process (in a goroutine of its own, caught by the process's
@@ -30,11 +32,11 @@ func TestAHubCrashTellsEverySession(t *testing.T) {
 	go func() {
 		served <- runServe(ctx, &globalFlags{}, f, func(string) bool { return false }, env, stdout, stderr)
 	}()
-	waitFor(t, "the hub's address", func() bool { return strings.HasSuffix(stdout.String(), "\n") })
+	waitfor.True(t, "the hub's address", func() bool { return strings.HasSuffix(stdout.String(), "\n") })
 	addr := strings.TrimSpace(strings.TrimPrefix(stdout.String(), "PARLEY_SSH_ADDR="))
 
 	_, out, _, done := sshTerminal(t, addr, key)
-	waitFor(t, "Ben's conversations", func() bool { return strings.Contains(ansi.Strip(out.String()), "conversations") })
+	waitfor.True(t, "Ben's conversations", func() bool { return strings.Contains(ansi.Strip(out.String()), "conversations") })
 
 	go func() {
 		defer proc.Recover("a goroutine of the hub")

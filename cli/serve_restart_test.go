@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/parley-tui/parley/internal/waitfor"
 	"github.com/parley-tui/parley/ledger"
 )
 
@@ -41,7 +42,7 @@ func TestHubKilledRestartsFromItsFiles(t *testing.T) {
 	var hostKey gossh.PublicKey
 	s := openAgent(t, p.addr, anna, func(_ string, _ net.Addr, k gossh.PublicKey) error { hostKey = k; return nil })
 	s.setTopic(t, "Restarted")
-	waitFor(t, "the write in the audit log", func() bool { return len(auditLines(t, auditLog)) == 1 })
+	waitfor.True(t, "the write in the audit log", func() bool { return len(auditLines(t, auditLog)) == 1 })
 
 	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -76,7 +77,7 @@ func TestHubKilledRestartsFromItsFiles(t *testing.T) {
 	}
 	again := openAgent(t, p2.addr, anna, gossh.FixedHostKey(hostKey))
 	again.setTopic(t, "Back")
-	waitFor(t, "the second write in the audit log", func() bool { return len(auditLines(t, auditLog)) == 2 })
+	waitfor.True(t, "the second write in the audit log", func() bool { return len(auditLines(t, auditLog)) == 2 })
 	if err := p2.stop(t, syscall.SIGTERM); err != nil {
 		t.Errorf("SIGTERM after the restart: %v; stderr:\n%s", err, p2.stderr.String())
 	}
@@ -110,13 +111,13 @@ func openAgent(t *testing.T, addr string, key gossh.Signer, hostKey gossh.HostKe
 	t.Helper()
 	_, out, in, done := sshTerminalChecked(t, addr, key, hostKey)
 	a := &agentSession{out: out, in: in, done: done}
-	waitFor(t, "the session's list", func() bool { return listCount.MatchString(ansi.Strip(a.out.String())) })
+	waitfor.True(t, "the session's list", func() bool { return listCount.MatchString(ansi.Strip(a.out.String())) })
 	return a
 }
 
 func (a *agentSession) wait(t *testing.T, text string) {
 	t.Helper()
-	waitFor(t, "the session to show "+text, func() bool { return strings.Contains(ansi.Strip(a.out.String()), text) })
+	waitfor.True(t, "the session to show "+text, func() bool { return strings.Contains(ansi.Strip(a.out.String()), text) })
 }
 
 // setTopic adds a topic to the first conversation in the topics form.

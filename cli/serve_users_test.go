@@ -10,6 +10,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/parley-tui/parley/internal/waitfor"
 )
 
 // `parley serve users add` while the hub runs: the key added connects without a restart
@@ -39,9 +41,9 @@ func TestServeUsersAddConnectsWithoutARestart(t *testing.T) {
 	if r.err != nil || !strings.Contains(r.stdout, `added "Ben" (viewer) to `+users) {
 		t.Fatalf("users add: %v\nstdout: %s\nstderr: %s", r.err, r.stdout, r.stderr)
 	}
-	waitFor(t, "the hub to read the file", func() bool { return logged(t, p.stderr.String(), "users reloaded", "users", "2") })
+	waitfor.True(t, "the hub to read the file", func() bool { return logged(t, p.stderr.String(), "users reloaded", "users", "2") })
 	_, out, _, done := sshTerminal(t, p.addr, ben)
-	waitFor(t, "Ben's conversations", func() bool { return strings.Contains(ansi.Strip(out.String()), "conversations") })
+	waitfor.True(t, "Ben's conversations", func() bool { return strings.Contains(ansi.Strip(out.String()), "conversations") })
 
 	r = runParley(t, bin, env, "", "serve", "users", "list", "--users", users)
 	if r.err != nil {

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/parley-tui/parley/internal/waitfor"
 )
 
 const twoRows = `{"count": 2, "next": null, "previous": null, "results": [{"id": 11, "status": "new"}, {"id": 12, "status": "pending"}]}`
@@ -48,7 +50,7 @@ func TestIdenticalGETsInFlightAreSentOnce(t *testing.T) {
 		defer wg.Done()
 		_, otherOrg = shared.WithContext(2, 7).ListConversations(bg(), ConversationListOptions{ListOptions: ListOptions{Limit: 100}})
 	}()
-	waitUntil(t, "two requests sent and the other callers waiting", func() bool {
+	waitfor.True(t, "two requests sent and the other callers waiting", func() bool {
 		return rec.count() == 2 && hub.flights.waiting() == callers-1
 	})
 	close(release)
@@ -122,7 +124,7 @@ func TestCancelledSenderDoesNotFailTheCallersWaiting(t *testing.T) {
 		_, err := hub.ListConversations(senderCtx, opts)
 		senderErr <- err
 	}()
-	waitUntil(t, "the first request to reach the server", func() bool { return rec.count() == 1 })
+	waitfor.True(t, "the first request to reach the server", func() bool { return rec.count() == 1 })
 
 	type result struct {
 		p   *Page[Conversation]
@@ -140,7 +142,7 @@ func TestCancelledSenderDoesNotFailTheCallersWaiting(t *testing.T) {
 		_, err := hub.ListConversations(quitterCtx, opts)
 		quitter <- err
 	}()
-	waitUntil(t, "two callers waiting for the first", func() bool { return hub.flights.waiting() == 2 })
+	waitfor.True(t, "two callers waiting for the first", func() bool { return hub.flights.waiting() == 2 })
 	quit()
 	if err := <-quitter; !errors.Is(err, context.Canceled) {
 		t.Fatalf("a waiting caller whose context ended: %v", err)
@@ -257,7 +259,7 @@ func TestAFreshGETDoesNotJoinOneInFlight(t *testing.T) {
 	c, _ := newTestClient(t, rec.base(), func(c *Config) { c.CacheTTL = time.Minute })
 	opts := ConversationListOptions{ListOptions: ListOptions{Limit: 100}}
 	go func() { _, _ = c.ListConversations(t.Context(), opts) }()
-	waitUntil(t, "the first GET sent", func() bool { return rec.count() == 1 })
+	waitfor.True(t, "the first GET sent", func() bool { return rec.count() == 1 })
 	// Within the client's 5 s timeout of the hanging one: joining it would end in this
 	// context's deadline, not in an answer.
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)

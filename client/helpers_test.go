@@ -190,16 +190,3 @@ func (r *recorder) setRespond(fn func(w http.ResponseWriter, r *http.Request, n 
 	defer r.mu.Unlock()
 	r.respond = fn
 }
-
-// waitUntil waits for cond, checking it every millisecond, and fails the test when it does
-// not hold within 10 s.
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/parley-tui/parley/internal/waitfor"
 )
 
 // A GET sent before a write and answered after it may show what the write changed as it
@@ -36,7 +38,7 @@ func TestAnswerSentBeforeAWriteIsNotKept(t *testing.T) {
 		}
 		before <- p
 	}()
-	waitUntil(t, "the first GET to reach the server", func() bool { return rec.count() == 1 })
+	waitfor.True(t, "the first GET to reach the server", func() bool { return rec.count() == 1 })
 	if _, err := c.SetOperatorAway(context.Background(), 7, true); err != nil {
 		t.Fatal(err)
 	}

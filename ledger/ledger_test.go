@@ -1,9 +1,11 @@
 package ledger
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/parley-tui/parley/internal/waitfor"
 )
 
 const testBase = "https://api.example.com/prefix"
@@ -22,7 +26,8 @@ const testBase = "https://api.example.com/prefix"
 const helperEnv = "LEDGER_TEST_HELPER_DIR"
 
 // TestMain doubles as the helper process of TestTwoProcessesCountEverything: with
-// helperEnv set it waits for the go file, adds its counts and exits.
+// helperEnv set it says it is ready on stdout, waits for the go line on stdin, adds its
+// counts and exits.
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(helperEnv); dir != "" {
 		os.Exit(helperProcess(dir))
@@ -37,20 +42,11 @@ func helperProcess(dir string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	if err := os.WriteFile(filepath.Join(dir, "ready-"+strconv.Itoa(os.Getpid())), nil, 0o600); err != nil {
-		fmt.Fprintln(os.Stderr, err)
+	fmt.Println("ready")
+	// The parent starts both processes' counting at once.
+	if line, err := bufio.NewReader(os.Stdin).ReadString('\n'); line != "go\n" {
+		fmt.Fprintf(os.Stderr, "no go line: %q, %v\n", line, err)
 		return 1
-	}
-	deadline := time.Now().Add(time.Minute)
-	for { // the parent starts both processes' counting at once
-		if _, err := os.Stat(filepath.Join(dir, "go")); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			fmt.Fprintln(os.Stderr, "no go file")
-			return 1
-		}
-		time.Sleep(time.Millisecond)
 	}
 	day := os.Getenv("LEDGER_TEST_HELPER_DAY")
 	for range n {
@@ -174,14 +170,28 @@ func TestTwoProcessesCountEverything(t *testing.T) {
 	dir := t.TempDir()
 	const n = 200
 	var cmds []*exec.Cmd
+	var gos []io.WriteCloser
 	for range 2 {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), helperEnv+"="+dir, "LEDGER_TEST_HELPER_N="+strconv.Itoa(n), "LEDGER_TEST_HELPER_DAY="+today)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
+		// Its ready line: it opened the ledger.
+		if line, err := bufio.NewReader(out).ReadString('\n'); line != "ready\n" {
+			t.Fatalf("the helper did not start: %q, %v; stderr: %s", line, err, stderr.String())
+		}
+		gos = append(gos, in)
 		t.Cleanup(func() {
 			if t.Failed() && stderr.Len() > 0 {
 				t.Logf("helper stderr: %s", stderr.String())
@@ -189,19 +199,10 @@ func TestTwoProcessesCountEverything(t *testing.T) {
 		})
 		cmds = append(cmds, cmd)
 	}
-	deadline := time.Now().Add(time.Minute)
-	for {
-		ready, _ := filepath.Glob(filepath.Join(dir, "ready-*"))
-		if len(ready) == 2 {
-			break
+	for _, in := range gos {
+		if _, err := io.WriteString(in, "go\n"); err != nil {
+			t.Fatal(err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the helpers did not start: %v", ready)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o600); err != nil {
-		t.Fatal(err)
 	}
 	for _, cmd := range cmds {
 		if err := cmd.Wait(); err != nil {
@@ -381,7 +382,7 @@ func TestRefreshShowsOtherProcessesAndANewDay(t *testing.T) {
 	if err := writer.Add(today, k, Counts{Answered: 4}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the other ledger's count", func() bool { return watcher.Get(today, k).Answered == 4 })
+	waitfor.True(t, "the other ledger's count", func() bool { return watcher.Get(today, k).Answered == 4 })
 
 	tomorrow := "2026-03-15"
 	if err := writer.Add(tomorrow, k, Counts{Answered: 2}); err != nil {
@@ -391,20 +392,9 @@ func TestRefreshShowsOtherProcessesAndANewDay(t *testing.T) {
 	clock.Lock()
 	clock.t = testNow.Add(time.Hour)
 	clock.Unlock()
-	waitFor(t, "the new day's count", func() bool { return watcher.Get(tomorrow, k).Answered == 2 })
+	waitfor.True(t, "the new day's count", func() bool { return watcher.Get(tomorrow, k).Answered == 2 })
 	if err := watcher.Close(); err != nil {
 		t.Fatal(err)
-	}
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %s within 10s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
 	}
 }
 
@@ -440,7 +430,7 @@ func TestRefreshPanicReachesTheGuard(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(w.Path(), today+".json"), []byte(`{"version": 99}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the panic at the guard", func() bool { g.mu.Lock(); defer g.mu.Unlock(); return g.value != nil })
+	waitfor.True(t, "the panic at the guard", func() bool { g.mu.Lock(); defer g.mu.Unlock(); return g.value != nil })
 	if g.where != "the request ledger" || g.value != "a bug in the error handler" {
 		t.Errorf("guard got %q %v", g.where, g.value)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parley-tui/parley/internal/waitfor"
 	"github.com/parley-tui/parley/sandbox"
 )
 
@@ -69,7 +70,7 @@ func TestLatencyHoldsEveryAnswerBack(t *testing.T) {
 		answered <- answer{status, err}
 	}()
 	<-wrote
-	waitFor(t, "the request held back", func() bool { return sandbox.Delayed(slow.Server) == 1 })
+	waitfor.True(t, "the request held back", func() bool { return sandbox.Delayed(slow.Server) == 1 })
 	began := time.Now()
 	if err := slow.Close(); err != nil {
 		t.Fatalf("close with a request held back: %v", err)
@@ -78,16 +79,4 @@ func TestLatencyHoldsEveryAnswerBack(t *testing.T) {
 		t.Fatalf("the request in flight at the shutdown: status %d, %v", a.status, a.err)
 	}
 	t.Logf("closed in %v with a request held back for an hour", time.Since(began))
-}
-
-// waitFor polls cond until it holds, failing the test after 10 s.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/parley-tui/parley/internal/waitfor"
 )
 
 // countingTerminal is a session whose output is counted, not kept (and searched only in its
@@ -126,10 +128,10 @@ func benchSessions(b *testing.B, sessions int) {
 func settle(tb testing.TB, th *testHub) {
 	tb.Helper()
 	last, since := -1, time.Now()
-	for time.Since(since) < 500*time.Millisecond {
+	waitfor.True(tb, "the sandbox's log to stop growing", func() bool {
 		if n := len(th.api.log.lines(tb)); n != last {
 			last, since = n, time.Now()
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return time.Since(since) >= 500*time.Millisecond
+	})
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/parley-tui/parley/internal/waitfor"
 )
 
 // manualClock is the hub's clock (Options.Now) and timers (Options.AfterFunc) in a test:
@@ -185,7 +187,7 @@ func TestAConnectionWithoutASessionIsClosed(t *testing.T) {
 	if !greeted(t, raw) {
 		t.Fatal("the hub refused a connection")
 	}
-	waitFor(t, 5*time.Second, "two connections waiting", func() bool { return th.waiting() == 2 })
+	waitfor.True(t, "two connections waiting", func() bool { return th.waiting() == 2 })
 
 	clock.advance(DefaultNoSessionTimeout - time.Second)
 	if !alive(idle) {
@@ -194,7 +196,7 @@ func TestAConnectionWithoutASessionIsClosed(t *testing.T) {
 	clock.advance(time.Second)
 	waitClosed(t, idle, "a connection without a session")
 	closedByHub(t, raw, "a connection that never finished its handshake")
-	waitFor(t, 5*time.Second, "no connection", func() bool { return th.Connections() == 0 })
+	waitfor.True(t, "no connection", func() bool { return th.Connections() == 0 })
 
 	clock.advance(time.Minute) // the log's minute ends
 	first := th.logged(t, "connection closed", "from", "127.0.0.1", "user", "Vic", "reason", "no session within 30s")
@@ -230,7 +232,7 @@ func TestAConnectionWithASessionStays(t *testing.T) {
 	term.waitText("contacts")
 	term.press("\x03") // ctrl+c quits from anywhere
 	term.ended()
-	waitFor(t, 5*time.Second, "the connection without its session", func() bool { return th.waiting() == 1 })
+	waitfor.True(t, "the connection without its session", func() bool { return th.waiting() == 1 })
 	if !alive(c) {
 		t.Fatal("the connection was closed as its session ended")
 	}
@@ -244,7 +246,7 @@ func TestAConnectionWithoutASessionTakesAPlace(t *testing.T) {
 	clock := newManualClock()
 	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, withClock(clock), func(o *Options) { o.MaxSessions = 1 })
 	idle := th.dial(t, "Vic")
-	waitFor(t, 5*time.Second, "the first connection", func() bool { return th.Connections() == 1 })
+	waitfor.True(t, "the first connection", func() bool { return th.Connections() == 1 })
 	clock.advance(10 * time.Second)
 	c := th.dial(t, "Vic")
 	refused := open(t, c, "Vic refused", 80, 24)
@@ -284,7 +286,7 @@ func TestHandshakesInProgressAreLimited(t *testing.T) {
 	}
 	// A slot is free again when its connection closes, and when its key is accepted.
 	_ = first.Close()
-	waitFor(t, 5*time.Second, "a free slot", func() bool { return th.Connections() == 7 })
+	waitfor.True(t, "a free slot", func() bool { return th.Connections() == 7 })
 	th.dialFrom(t, "127.0.0.2", "Vic")
 	if !greeted(t, rawDial(t, "127.0.0.10", th.addr)) {
 		t.Error("a handshake was refused with a slot free")

@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/parley-tui/parley/internal/waitfor"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -61,7 +61,7 @@ func TestAPoisonedNumberInOneSessionLeavesTheHubServing(t *testing.T) {
 			sam.waitText("conversations ·")
 			vic := open(t, th.dial(t, "Vic"), "Vic", 80, 24)
 			vic.waitText("conversations")
-			waitFor(t, 5*time.Second, "three sessions", func() bool { return th.SessionCount() == 3 })
+			waitfor.True(t, "three sessions", func() bool { return th.SessionCount() == 3 })
 			if log := th.log.String(); strings.Contains(log, "internal error") {
 				t.Errorf("the hub caught an internal error:\n%s", log)
 			}

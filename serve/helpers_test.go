@@ -95,18 +95,6 @@ func (a *testAPI) operators(t testing.TB) map[string][]int64 {
 	return out
 }
 
-// waitFor polls cond until it holds, failing after d.
-func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", d, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // record is one record of the hub's log (its JSON form).
 type record map[string]any
 

@@ -16,6 +16,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/internal/waitfor"
 	"github.com/parley-tui/parley/theme"
 )
 
@@ -52,7 +53,7 @@ func TestTwoKeysSeeTheSameList(t *testing.T) {
 		term.waitText(fmt.Sprintf("%d conversations", count))
 		term.waitText(fmt.Sprintf("#%d", newest))
 	}
-	waitFor(t, 5*time.Second, "two sessions", func() bool { return th.SessionCount() == 2 })
+	waitfor.True(t, "two sessions", func() bool { return th.SessionCount() == 2 })
 	if n := th.Sessions(th.members["Clara"].org); n != 2 {
 		t.Errorf("Sessions(org) = %d, want 2", n)
 	}
@@ -71,7 +72,7 @@ func TestTwoKeysSeeTheSameList(t *testing.T) {
 	if !strings.HasSuffix(clara.out.String(), "\x1b[?1049l") && !strings.Contains(clara.out.String(), "\x1b[?1049l") {
 		t.Error("Clara's terminal was not taken off the alternate screen")
 	}
-	waitFor(t, 5*time.Second, "one session left", func() bool { return th.SessionCount() == 1 })
+	waitfor.True(t, "one session left", func() bool { return th.SessionCount() == 1 })
 	sam.waitText(fmt.Sprintf("#%d", newest)) // still there
 }
 
@@ -96,10 +97,10 @@ func TestOnlyKnownKeysGetIn(t *testing.T) {
 	}
 	c := th.dial(t, "Vic")
 	_ = c.Close()
-	waitFor(t, 5*time.Second, "the first refusal in the log", func() bool {
+	waitfor.True(t, "the first refusal in the log", func() bool {
 		return th.logged(t, "connection refused", "reason", "no key of the users file (public keys only)") > 0
 	})
-	waitFor(t, 5*time.Second, "every connection closed", func() bool { return th.Connections() == 0 })
+	waitfor.True(t, "every connection closed", func() bool { return th.Connections() == 0 })
 	clock.advance(time.Minute)
 	if n := th.logged(t, "connection refused"); n != 1 {
 		t.Errorf("%d records of refusals, want the first one only:\n%s", n, th.log.String())
@@ -199,7 +200,7 @@ func TestMaxSessions(t *testing.T) {
 	}
 	a.press("q")
 	a.ended()
-	waitFor(t, 5*time.Second, "a free place", func() bool { return th.SessionCount() == 1 })
+	waitfor.True(t, "a free place", func() bool { return th.SessionCount() == 1 })
 	fourth := open(t, c, "Vic 4", 80, 24)
 	fourth.waitText("conversations")
 }
@@ -218,7 +219,7 @@ func TestConnectionRateLimit(t *testing.T) {
 		}
 	}
 	refused := []string{"from", "127.0.0.1", "reason", "more than 2 a minute"}
-	waitFor(t, 5*time.Second, "the refusal in the log", func() bool { return th.logged(t, "connection refused", refused...) > 0 })
+	waitfor.True(t, "the refusal in the log", func() bool { return th.logged(t, "connection refused", refused...) > 0 })
 	clock.advance(time.Minute)
 	if n := th.logged(t, "connection refused", refused...); n != 1 {
 		t.Errorf("%d records of refusals, want 1:\n%s", n, th.log.String())
@@ -267,7 +268,7 @@ func TestReloadEndsTheSessionsOfRemovedKeys(t *testing.T) {
 	if !strings.Contains(clara.out.String(), "\x1b[?1049l") {
 		t.Error("Clara's terminal was not taken off the alternate screen")
 	}
-	waitFor(t, 5*time.Second, "Sam alone", func() bool { return th.SessionCount() == 1 })
+	waitfor.True(t, "Sam alone", func() bool { return th.SessionCount() == 1 })
 	if _, err := dialWith(th.addr, gossh.PublicKeys(th.members["Clara"].signer)); err == nil {
 		t.Error("Clara's removed key still gets in")
 	}
@@ -358,7 +359,7 @@ func TestAPanicEndsOneSessionOnly(t *testing.T) {
 	if n := gather(t, m).sum(metricPanics, "where", panicSession); n != 1 {
 		t.Errorf("%v panics ending a session counted, want 1", n)
 	}
-	waitFor(t, 5*time.Second, "Sam alone", func() bool { return th.SessionCount() == 1 })
+	waitfor.True(t, "Sam alone", func() bool { return th.SessionCount() == 1 })
 	sam.press("2")
 	sam.waitText("contacts")
 	again := open(t, th.dial(t, "Clara"), "Clara again", 80, 24)
@@ -458,7 +459,7 @@ func TestASessionEndedBeforeItsTUIStartsIsToldWhy(t *testing.T) {
 		defer cancel()
 		shut <- th.ShutdownFor(ctx, "the hub is shutting down (a test)")
 	}()
-	waitFor(t, 5*time.Second, "the session told to end", func() bool {
+	waitfor.True(t, "the session told to end", func() bool {
 		th.mu.Lock()
 		defer th.mu.Unlock()
 		for s := range th.sessions {

@@ -22,6 +22,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/internal/waitfor"
 	"github.com/parley-tui/parley/ui"
 	"github.com/parley-tui/parley/views/common"
 )
@@ -161,7 +162,7 @@ func TestMetricsTellWhatHappened(t *testing.T) {
 	}
 	clara.setTopic("Escalated")
 	timer.fire() // one shared poll
-	waitFor(t, 10*time.Second, "the poll's answer", func() bool { return th.scrape(t).sum(metricPolls, "outcome", "answered") == 1 })
+	waitfor.True(t, "the poll's answer", func() bool { return th.scrape(t).sum(metricPolls, "outcome", "answered") == 1 })
 	// A write the role refuses, as a session's client sends it: Vic is a viewer.
 	if _, err := th.sessionClient(User{Name: "Vic", Role: RoleViewer}).SetOperatorAway(context.Background(), ms[0].operator, true); err == nil {
 		t.Fatal("a viewer's write went through")
@@ -243,7 +244,7 @@ func TestMetricsTellWhatHappened(t *testing.T) {
 
 	vic.press("q")
 	vic.ended()
-	waitFor(t, 5*time.Second, "Vic's session gone", func() bool { return th.scrape(t).sum(metricSessions, "role", "viewer") == 0 })
+	waitfor.True(t, "Vic's session gone", func() bool { return th.scrape(t).sum(metricSessions, "role", "viewer") == 0 })
 	if got := th.scrape(t).sum(metricSessions); got != 2 {
 		t.Errorf("%v sessions after Vic quit, want 2", got)
 	}
@@ -333,13 +334,13 @@ func TestHealthFollowsTheAPI(t *testing.T) {
 		t.Errorf("before Serve: %v %q", ok, why)
 	}
 	th.serve(t)
-	waitFor(t, 5*time.Second, "the hub serving", func() bool { code, _ := th.health(t); return code == http.StatusOK })
+	waitfor.True(t, "the hub serving", func() bool { code, _ := th.health(t); return code == http.StatusOK })
 	vic := open(t, th.dial(t, "Vic"), "Vic", 80, 24)
 	vic.waitText("conversations")
 	poll := func(outcome string, n float64) {
 		t.Helper()
 		timer.fire()
-		waitFor(t, 20*time.Second, fmt.Sprintf("poll %v %s", n, outcome), func() bool { return th.scrape(t).sum(metricPolls, "outcome", outcome) == n })
+		waitfor.True(t, fmt.Sprintf("poll %v %s", n, outcome), func() bool { return th.scrape(t).sum(metricPolls, "outcome", outcome) == n })
 	}
 	poll("answered", 1)
 	if code, body := th.health(t); code != http.StatusOK || !strings.HasPrefix(body, "ok: ") {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/internal/waitfor"
 	"github.com/parley-tui/parley/views/common"
 )
 
@@ -104,12 +105,12 @@ func TestPollerAsksForWhatChanged(t *testing.T) {
 	p.start()
 	t.Cleanup(p.stop)
 
-	waitFor(t, 5*time.Second, "the poller's first wait", func() bool { return timer.lastAsked() >= 0 })
+	waitfor.True(t, "the poller's first wait", func() bool { return timer.lastAsked() >= 0 })
 	if every := p.PollEvery(); every != 30*time.Second {
 		t.Errorf("PollEvery = %s, want 30s", every)
 	}
 	timer.fire()
-	waitFor(t, 10*time.Second, "the first poll", func() bool { return got.n() == 1 })
+	waitfor.True(t, "the first poll", func() bool { return got.n() == 1 })
 	first := got.last()
 	if first.Err != nil {
 		t.Fatal(first.Err)
@@ -125,7 +126,7 @@ func TestPollerAsksForWhatChanged(t *testing.T) {
 	}
 	before := api.log.count(t, conversationsFamily)
 	timer.fire()
-	waitFor(t, 10*time.Second, "the second poll", func() bool { return got.n() == 2 })
+	waitfor.True(t, "the second poll", func() bool { return got.n() == 2 })
 	second := got.last()
 	if second.Err != nil {
 		t.Fatal(second.Err)
@@ -158,7 +159,7 @@ func TestPollerPaceFollowsActivity(t *testing.T) {
 	p := newPoller(0, c, common.Budget{Interval: 30 * time.Second, PerDay: common.APIDailyLimit}, timer.after, clock.now, got.add, nil, noRecover)
 	p.start()
 	t.Cleanup(p.stop)
-	waitFor(t, 5*time.Second, "the first wait", func() bool { return timer.lastAsked() == 30*time.Second })
+	waitfor.True(t, "the first wait", func() bool { return timer.lastAsked() == 30*time.Second })
 
 	steps := []struct {
 		quiet time.Duration
@@ -172,15 +173,15 @@ func TestPollerPaceFollowsActivity(t *testing.T) {
 	for i, s := range steps {
 		clock.set(start.Add(s.quiet))
 		timer.fire()
-		waitFor(t, 10*time.Second, "a poll", func() bool { return got.n() == i+1 })
-		waitFor(t, 5*time.Second, "the pace after "+s.quiet.String()+" without a key", func() bool { return p.PollEvery() == s.every })
+		waitfor.True(t, "a poll", func() bool { return got.n() == i+1 })
+		waitfor.True(t, "the pace after "+s.quiet.String()+" without a key", func() bool { return p.PollEvery() == s.every })
 	}
 	// Asleep: no timer is armed; a key wakes it and, the last poll being long ago, it
 	// polls at once.
 	asked := len(timer.asked)
 	clock.set(clock.now().Add(time.Hour))
 	p.key(clock.now())
-	waitFor(t, 5*time.Second, "a wait after the key", func() bool {
+	waitfor.True(t, "a wait after the key", func() bool {
 		timer.mu.Lock()
 		defer timer.mu.Unlock()
 		return len(timer.asked) > asked
@@ -223,13 +224,13 @@ func TestPollerStartsAgainAfterAPanic(t *testing.T) {
 	p.start()
 	t.Cleanup(p.stop)
 	timer.fire()
-	waitFor(t, 10*time.Second, "the panic to be caught", func() bool {
+	waitfor.True(t, "the panic to be caught", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return len(caught) == 1
 	})
-	waitFor(t, 5*time.Second, "the poller to count as stopped", func() bool { return p.PollEvery() == 0 })
+	waitfor.True(t, "the poller to count as stopped", func() bool { return p.PollEvery() == 0 })
 	p.start()
 	timer.fire()
-	waitFor(t, 10*time.Second, "a poll after the restart", func() bool { return got.n() == 1 })
+	waitfor.True(t, "a poll after the restart", func() bool { return got.n() == 1 })
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/charmbracelet/x/vt"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/parley-tui/parley/internal/waitfor"
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/theme"
 )
@@ -259,17 +260,7 @@ func (term *terminal) waitText(want string) {
 // waitScreen waits until ok holds for the screen.
 func (term *terminal) waitScreen(what string, ok func(string) bool) string {
 	term.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		s := term.screen()
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			term.t.Fatalf("%s's terminal never showed %s; it shows:\n%s", term.name, what, s)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return waitfor.Value(term.t, term.name+"'s terminal to show "+what, term.screen, ok)
 }
 
 // press sends keys as typed.

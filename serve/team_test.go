@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/internal/waitfor"
 )
 
 // withTimer makes the hub's pollers wait on timer: a poll runs when the test fires it.
@@ -134,7 +135,7 @@ func TestIdleSessionsCostWhatOneCosts(t *testing.T) {
 		for range polls {
 			before := api.log.count(t, conversationsFamily)
 			timer.fire()
-			waitFor(t, 10*time.Second, "the poll", func() bool { return api.log.count(t, conversationsFamily) > before })
+			waitfor.True(t, "the poll", func() bool { return api.log.count(t, conversationsFamily) > before })
 			settle(t, th)
 		}
 		costs[n] = api.log.count(t, conversationsFamily)

@@ -7,9 +7,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/parley-tui/parley/internal/waitfor"
 )
 
 // writeUsers writes a users file into a new directory with mode and returns its path.
@@ -232,7 +233,7 @@ func TestTheHubWatchesItsUsersFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock.advance(DefaultUsersCheck)
-	waitFor(t, 10*time.Second, "the reload", func() bool { return th.logged(t, "users reloaded", "users", "3") == 1 })
+	waitfor.True(t, "the reload", func() bool { return th.logged(t, "users reloaded", "users", "3") == 1 })
 	term := open(t, th.dial(t, "Clara"), "Clara", 80, 24)
 	term.waitText("conversations")
 
@@ -241,7 +242,7 @@ func TestTheHubWatchesItsUsersFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock.advance(DefaultUsersCheck)
-	waitFor(t, 10*time.Second, "the refusal", func() bool { return th.logged(t, "the users file was not reloaded; the one in force stays") == 1 })
+	waitfor.True(t, "the refusal", func() bool { return th.logged(t, "the users file was not reloaded; the one in force stays") == 1 })
 	clock.advance(DefaultUsersCheck)
 	clock.advance(DefaultUsersCheck)
 	if n := th.logged(t, "reading the users file again"); n != 2 {
