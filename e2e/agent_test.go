@@ -145,8 +145,9 @@ func TestAgentSession(t *testing.T) {
 			if i > 200 {
 				t.Fatalf("scrolling back never loaded %d messages:\n%s", want, s)
 			}
+			before := threadHeader.FindString(s)
 			tui.Keys("C-u")
-			time.Sleep(50 * time.Millisecond) // a user's pace on ctrl+u, not a wait for an outcome
+			tui.WaitUntil(func(s string) bool { return threadHeader.FindString(s) != before }, 15*time.Second, "the thread to move up from "+before)
 		}
 		tui.Keys("BTab")
 	}
@@ -156,7 +157,7 @@ func TestAgentSession(t *testing.T) {
 	var changedAt int // request log length when the other agent changed a conversation
 	for i := 1; i < steps; i++ {
 		// The session's rhythm: one step every 20 s of the session.
-		time.Sleep(time.Until(began.Add(time.Duration(i) * step)))
+		pace(began.Add(time.Duration(i) * step))
 		switch {
 		case i == 18:
 			// Search for the long thread, read back two pages of it, then clear the search.
@@ -199,7 +200,7 @@ func TestAgentSession(t *testing.T) {
 	}
 	// The session ends half a step after the last move: an auto-refresh due at the 10-minute
 	// mark would race the reading of the log.
-	time.Sleep(time.Until(began.Add(steps*step - step/2)))
+	pace(began.Add(steps*step - step/2))
 	took := time.Since(began)
 
 	log := sb.Requests(t)[before:]

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/internal/waitfor"
 )
 
 // binary is the parley binary built once for the whole run.
@@ -369,9 +370,14 @@ func (tui *TUI) Keys(keys ...string) {
 }
 
 // afterEsc waits until escGap has passed since the last Escape.
-func (tui *TUI) afterEsc() {
-	if wait := time.Until(tui.escAt.Add(escGap)); wait > 0 {
-		time.Sleep(wait)
+func (tui *TUI) afterEsc() { pace(tui.escAt.Add(escGap)) }
+
+// pace waits until the moment at: a user's rhythm that a test plays in real time (a key
+// after an Escape, the steps of a session replayed at its pace). It paces keys; it decides
+// no outcome, which the test then waits for by its condition.
+func pace(at time.Time) {
+	if d := time.Until(at); d > 0 {
+		time.Sleep(d)
 	}
 }
 
@@ -452,16 +458,7 @@ func (tui *TUI) Record() (stop func() []byte) {
 	return func() []byte {
 		tui.t.Helper()
 		tui.tmux("pipe-pane", "-t", tui.session) // closes the pipe: cat ends, then done appears
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			if _, err := os.Stat(done); err == nil {
-				break
-			}
-			if time.Now().After(deadline) {
-				tui.t.Fatal("the pane's recording did not end within 10 s")
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
+		waitfor.True(tui.t, "the pane's recording to end", func() bool { _, err := os.Stat(done); return err == nil })
 		b, err := os.ReadFile(out)
 		if err != nil {
 			tui.t.Fatal(err)

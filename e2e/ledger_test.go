@@ -47,13 +47,7 @@ func TestRequestCountSurvivesARestart(t *testing.T) {
 		before = waitCounted(t, first, sb, before)
 	}
 	first.Keys("q")
-	deadline := time.Now().Add(10 * time.Second)
-	for !first.Dead() {
-		if time.Now().After(deadline) {
-			t.Fatal("parley did not quit on q")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	first.WaitUntil(func(string) bool { return first.Dead() }, 10*time.Second, "parley to quit on q")
 
 	second := StartTUI(t, 160, 40, env)
 	waitList(t, second)

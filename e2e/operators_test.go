@@ -103,13 +103,7 @@ func awayOf(t *testing.T, sb *Sandbox, id int64) bool {
 // waitAway waits until the API reports want for operator id.
 func waitAway(t *testing.T, tui *TUI, sb *Sandbox, id int64, want bool) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for awayOf(t, sb, id) != want {
-		if time.Now().After(deadline) {
-			t.Fatalf("operator %d: away is not %v after 15s; screen:\n%s", id, want, tui.Screen())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	tui.WaitUntil(func(string) bool { return awayOf(t, sb, id) == want }, 15*time.Second, fmt.Sprintf("operator %d to be away %v by the API", id, want))
 }
 
 // awayWord is how the screen shows a status.

@@ -339,7 +339,7 @@ func TestServeTenAgents(t *testing.T) {
 			t.Error(p)
 		}
 	}
-	time.Sleep(time.Until(began.Add(steps*step - step/2)))
+	pace(began.Add(steps*step - step/2))
 	// Ten panes on a small machine may run behind the session's rhythm: the hub polled for
 	// as long as they were connected.
 	took := time.Since(began)
@@ -401,7 +401,7 @@ func playQueue(tui *TUI, agent int, queueOf func(int) ([]int64, int), steps int,
 	}
 	pos, down := 0, true
 	for s := 1; s < steps; s++ {
-		time.Sleep(time.Until(began.Add(time.Duration(s) * step))) // the session's rhythm
+		pace(began.Add(time.Duration(s) * step)) // the session's rhythm
 		if s == 12 {
 			edit()
 		}

@@ -105,15 +105,20 @@ func TestScrollBackThroughTheLongThread(t *testing.T) {
 	}
 	tui.Keys("Enter")
 	tui.WaitFor(fmt.Sprintf("#%d", long.ID), 15*time.Second)
-	// Scroll up steadily, like a user holding ctrl+u.
-	deadline := time.Now().Add(3 * time.Minute)
-	// The oldest message's body (the list header shows the query without the colon).
-	for !strings.Contains(tui.Screen(), "Start of the long thread:") || strings.Contains(tui.Screen(), "loading") {
-		if time.Now().After(deadline) {
-			t.Fatalf("never reached the first message:\n%s", tui.Screen())
+	// Scroll up steadily, like a user holding ctrl+u: three pages a step, the next step once
+	// the thread moved (its place or the messages loaded, in its header).
+	for i := 0; ; i++ {
+		s := tui.Screen()
+		// The oldest message's body (the list header shows the query without the colon).
+		if strings.Contains(s, "Start of the long thread:") && !strings.Contains(s, "loading") {
+			break
 		}
+		if i == 1000 {
+			t.Fatalf("never reached the first message:\n%s", s)
+		}
+		before := threadHeader.FindString(s)
 		tui.Keys("C-u", "C-u", "C-u")
-		time.Sleep(50 * time.Millisecond)
+		tui.WaitUntil(func(s string) bool { return threadHeader.FindString(s) != before }, 15*time.Second, "the thread to move up from "+before)
 	}
 	s := tui.WaitFor(fmt.Sprintf("%d loaded · all", n), 15*time.Second)
 	want := (n + 99) / 100
@@ -130,23 +135,29 @@ func TestHostileTextIsInert(t *testing.T) {
 	waitList(t, narrow)
 	search(t, narrow, "Mallory")
 	narrow.Keys("Enter")
-	narrow.WaitFor(" loaded ·", 15*time.Second)
-	// Walk the whole thread, top to bottom, a screen at a time.
+	narrow.WaitUntil(showsHostileThread, 15*time.Second, "the hostile thread")
+	// Walk the whole thread, top to bottom, a screen at a time: every frame checked is the
+	// one the key led to (the thread's place in its header moved).
 	narrow.Keys("g")
-	time.Sleep(100 * time.Millisecond)
-	for i := 0; i < 60; i++ {
-		checkFrames(t, narrow.Screen())
+	s := narrow.WaitUntil(func(s string) bool { return threadPlace(s) == "top" }, 15*time.Second, "the top of the thread")
+	for i := 0; threadPlace(s) != "bottom"; i++ {
+		checkFrames(t, s)
+		if i == 60 {
+			t.Fatalf("60 pages down and not at the bottom of the thread:\n%s", s)
+		}
+		before := threadPlace(s)
 		narrow.Keys("C-d")
-		time.Sleep(40 * time.Millisecond)
+		s = narrow.WaitUntil(func(s string) bool { return threadPlace(s) != before }, 15*time.Second, "the page after "+before)
 	}
+	checkFrames(t, s)
 	tui := StartTUI(t, 100, 30, sb.Env)
 	waitList(t, tui)
 	title := tui.Title()
 	search(t, tui, "Mallory")
 	tui.Keys("Enter")
-	tui.WaitFor(" loaded ·", 15*time.Second)
-	for i := 0; i < 40; i++ {
-		s := tui.Screen()
+	s = tui.WaitUntil(showsHostileThread, 15*time.Second, "the hostile thread")
+	// Up through the thread from its bottom, three lines a step.
+	for i := 0; i < 40 && threadPlace(s) != "top"; i++ {
 		if got := tui.Title(); got != title {
 			t.Fatalf("hostile text changed the pane title from %q to %q", title, got)
 		}
@@ -154,10 +165,10 @@ func TestHostileTextIsInert(t *testing.T) {
 			t.Fatalf("the screen was cleared or scrolled away (tab bar or status bar missing):\n%s", s)
 		}
 		checkFits(t, s, 100, 30)
+		before := threadPlace(s)
 		tui.Keys("k", "k", "k")
-		time.Sleep(30 * time.Millisecond)
+		s = tui.WaitUntil(func(s string) bool { return threadPlace(s) != before }, 15*time.Second, "the thread above "+before)
 	}
-	s := tui.Screen()
 	if !strings.Contains(s, "␛") {
 		t.Fatalf("escape sequences are not shown as inert text:\n%s", s)
 	}
@@ -242,6 +253,26 @@ func checkFrames(t *testing.T, screen string) {
 			}
 		}
 	}
+}
+
+// placeInThread is the thread header's (threadHeader) word for where the pane is in the
+// thread: "#700149 · 27 loaded · all · 17% · …" (top, bottom, or how far down).
+var placeInThread = regexp.MustCompile(` · (top|bottom|\d+%)(?: · |\s*$)`)
+
+// threadPlace is where the thread pane on screen is in its thread ("" when no thread is
+// shown).
+func threadPlace(screen string) string {
+	if m := placeInThread.FindStringSubmatch(threadHeader.FindString(screen)); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// showsHostileThread reports whether the thread pane shows Mallory's conversation (the
+// start of its contact's name, "␛]0;pwned␇Mallory…", in the header), loaded.
+func showsHostileThread(screen string) bool {
+	h := threadHeader.FindString(screen)
+	return strings.Contains(h, " loaded · ") && strings.Contains(h, "␛]0;pwned") && !strings.Contains(screen, "loading")
 }
 
 // checkFits asserts the screen has at most h lines, none wider than w cells.
