@@ -37,7 +37,9 @@ func TestMain(m *testing.M) {
 
 func helperProcess(dir string) int {
 	n, _ := strconv.Atoi(os.Getenv("LEDGER_TEST_HELPER_N"))
-	l, err := Open(Options{Dir: dir, BaseURL: testBase})
+	// The lock is polled: on a busy machine the other process may hold on to it through
+	// many of its adds, longer than DefaultLockWait. What is tested is that nothing is lost.
+	l, err := Open(Options{Dir: dir, BaseURL: testBase, LockWait: time.Minute})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
