@@ -32,7 +32,7 @@ func TestAutoRefreshKeepsTickingUnderAForm(t *testing.T) {
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
 	clock := viewtest.NewMovingClock(viewtest.Now)
-	a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(),
+	a := New(Options{Timer: viewtest.After, Client: c, Styles: theme.Plain(false), Keys: keymap.Default(),
 		Now: clock.Now, RefreshInterval: 30 * time.Second, RequestBudget: 400, PageSize: 100})
 	m := &counting{App: a}
 	l := viewtest.NewLoop(t, m)

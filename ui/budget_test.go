@@ -45,6 +45,7 @@ func policyApp(t *testing.T, opts sandbox.Options, o Options, cfg ...func(*clien
 	}
 	viewtest.Ctx(c) // plain colours
 	o.Client, o.Styles, o.Keys, o.Now, o.PageSize = c, theme.Plain(false), keymap.Default(), clock.Now, 100
+	o.Timer = viewtest.After
 	if o.RefreshInterval == 0 {
 		o.RefreshInterval = 30 * time.Second
 	}

@@ -19,7 +19,7 @@ import (
 // two auto-refresh ticks shows after the second.
 func TestAutoRefreshWithAFastClockMissesNothing(t *testing.T) {
 	s := viewtest.NewSkewed(t, 10*time.Minute, sandbox.Options{})
-	a := New(Options{Client: s.Client, Styles: theme.Plain(false), Keys: keymap.Default(),
+	a := New(Options{Timer: viewtest.After, Client: s.Client, Styles: theme.Plain(false), Keys: keymap.Default(),
 		Now: s.Local, RefreshInterval: 30 * time.Second, RequestBudget: 400, PageSize: 100})
 	l := viewtest.NewLoop(t, a)
 	l.Deliver(tea.WindowSizeMsg{Width: 120, Height: 40})

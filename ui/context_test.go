@@ -61,7 +61,7 @@ func startAppWith(t *testing.T, token func(sandbox.Info) string, w, h int, set f
 		t.Fatal(err)
 	}
 	viewtest.Ctx(c) // plain colours
-	o := Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(),
+	o := Options{Timer: viewtest.After, Client: c, Styles: theme.Plain(false), Keys: keymap.Default(),
 		Now: viewtest.Clock, Demo: true, RequestBudget: 400, PageSize: 100, DefaultOperatorID: info.OwnerOperatorID}
 	if set != nil {
 		set(&o)

@@ -77,7 +77,7 @@ func TestStatusBarNamesTheRefreshKeyAsBound(t *testing.T) {
 	if err := keys.Apply(map[string][]string{"refresh": {"R"}}); err != nil {
 		t.Fatal(err)
 	}
-	a := New(Options{Client: e.Client, Styles: theme.Plain(false), Keys: keys, Now: viewtest.Clock,
+	a := New(Options{Timer: viewtest.After, Client: e.Client, Styles: theme.Plain(false), Keys: keys, Now: viewtest.Clock,
 		RequestBudget: 1, RefreshInterval: 30 * time.Second, Label: "api.example.com"})
 	a.Update(common.RefreshedMsg{At: viewtest.Now})
 	a.Update(tea.WindowSizeMsg{Width: 200, Height: 24})

@@ -43,7 +43,7 @@ func TestOperatorListRequestsOfAVisitToEveryScreen(t *testing.T) {
 				t.Fatal(err)
 			}
 			viewtest.Ctx(c) // plain colours
-			app := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: viewtest.Clock,
+			app := New(Options{Timer: viewtest.After, Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: viewtest.Clock,
 				Demo: true, RequestBudget: 400, PageSize: 100, DefaultOperatorID: info.OwnerOperatorID})
 			l := &appLoop{Loop: viewtest.NewLoop(t, app), t: t, app: app, log: log}
 			l.Run(app.Init())

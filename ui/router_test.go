@@ -149,7 +149,7 @@ func TestHostRoutesAsTheApp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	app := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: viewtest.Clock})
+	app := New(Options{Timer: viewtest.After, Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: viewtest.Clock})
 	byApp := routeRun(app.Ctx(), tea.WindowSizeMsg{Width: 100, Height: 30}, func(s common.Screen) {
 		for i := range app.route.Screens {
 			app.route.Screens[i] = quietScreen{}

@@ -79,7 +79,7 @@ func newBoomApp(t *testing.T, r *reports, now func() time.Time) *App {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: now, ReportCrash: r.report})
+	a := New(Options{Timer: viewtest.After, Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: now, ReportCrash: r.report})
 	a.specs = append(a.specs, screenSpec{id: 99, name: "boom", title: "Boom", family: client.FamilyConversations, auto: true})
 	a.route.Screens = append(a.route.Screens, boom{a.route.Screens[0], &boomState{}})
 	a.route.Active = len(a.route.Screens) - 1

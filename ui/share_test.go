@@ -34,7 +34,7 @@ func TestHubSessionsShareTheOperatorsRefresh(t *testing.T) {
 		shared := c.ShareReads(0)
 		var loops []*appLoop
 		for i := range 2 {
-			o := Options{Client: shared.WithContext(0, int64(2001+i)), Styles: theme.Plain(false), Keys: keymap.Default(),
+			o := Options{Timer: viewtest.After, Client: shared.WithContext(0, int64(2001+i)), Styles: theme.Plain(false), Keys: keymap.Default(),
 				Now: clock.Now, PageSize: 100, RefreshInterval: 30 * time.Second, RequestBudget: 5000}
 			if hub {
 				o.Team = &fakeTeam{sessions: map[int64]int{1001: 2}, every: 30 * time.Second}

@@ -160,7 +160,7 @@ func simulateDay(t *testing.T, halfDay bool) dayFigures {
 		t.Fatal(err)
 	}
 	viewtest.Ctx(c) // plain colours
-	app := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: clock.Now,
+	app := New(Options{Timer: viewtest.After, Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: clock.Now,
 		RefreshInterval: 30 * time.Second, PageSize: 100})
 	s := &sim{t: t, app: app, clock: clock, log: log}
 	init := app.initCmds()

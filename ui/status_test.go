@@ -28,7 +28,7 @@ func TestStatusBarShowsRateLimitCountdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(),
+	a := New(Options{Timer: viewtest.After, Client: c, Styles: theme.Plain(false), Keys: keymap.Default(),
 		Now: func() time.Time { return now }})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	a.Update(eventMsg{client.Event{Kind: client.EventRetry, Family: client.FamilyConversations, Status: 429, Delay: 5 * time.Second,
@@ -61,7 +61,7 @@ func TestStatusBarTellsServerErrorsAndNoAnswerFromRateLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(),
+	a := New(Options{Timer: viewtest.After, Client: c, Styles: theme.Plain(false), Keys: keymap.Default(),
 		Now: func() time.Time { return now }})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	a.Update(eventMsg{client.Event{Kind: client.EventRetry, Family: client.FamilyConversations, Status: 503, Delay: 5 * time.Second}})
@@ -128,7 +128,7 @@ func TestStatusBarCountsWhatTheAPICounted(t *testing.T) {
 		}
 	}
 	bar := func(c *client.Client, w int) string {
-		a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: viewtest.Clock,
+		a := New(Options{Timer: viewtest.After, Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: viewtest.Clock,
 			RequestBudget: 400, RefreshInterval: 30 * time.Second, Label: "api.example.com"})
 		a.Update(common.RefreshedMsg{At: viewtest.Now})
 		a.Update(tea.WindowSizeMsg{Width: w, Height: 24})
@@ -163,7 +163,7 @@ func TestToastsStayInsideThePanes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: viewtest.Clock})
+	a := New(Options{Timer: viewtest.After, Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: viewtest.Clock})
 	for _, w := range []int{80, 120} {
 		a.Update(tea.WindowSizeMsg{Width: w, Height: 24})
 		a.toasts = nil
@@ -225,7 +225,7 @@ func TestToastsNeverCoverADialog(t *testing.T) {
 		{"full form", 21, "line"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: viewtest.Clock})
+			a := New(Options{Timer: viewtest.After, Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: viewtest.Clock})
 			a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 			a.route.Modals = append(a.route.Modals, boxModal{w: 40, h: tc.modalH})
 			a.Update(common.ToastMsg{Text: "Saved.", Error: true})
@@ -266,7 +266,7 @@ func TestRepeatedToastShowsOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: viewtest.Clock})
+	a := New(Options{Timer: viewtest.After, Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: viewtest.Clock})
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	for _, text := range []string{"Cannot reach 127.0.0.1:9.", "Saved.", "Cannot reach 127.0.0.1:9."} {
 		a.Update(common.ToastMsg{Text: text, Error: true})
@@ -285,7 +285,7 @@ func TestStatusBarKeepsAnUnusualAutoStateWhenNarrow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Demo: true,
+	a := New(Options{Timer: viewtest.After, Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Demo: true,
 		Now: func() time.Time { return now }, RefreshInterval: 30 * time.Second})
 	a.opsOrg, a.ctx.DefaultOperatorID, a.ctx.Operators = 1001, 2001, map[int64]string{2001: "Clara"}
 	a.Update(common.RefreshedMsg{At: now})
@@ -312,7 +312,7 @@ func TestStatusBarKeepsAnUnusualAutoStateWhenNarrow(t *testing.T) {
 // as long as errors show.
 func TestAStartNoteIsAnErrorToast(t *testing.T) {
 	note := "The saved state (state.json) could not be read (cut short or not JSON); it is kept as state.json.damaged-20261120T140200Z and parley starts afresh."
-	a := New(Options{Client: viewtest.Client(t, viewtest.Sandbox(t, sandbox.Options{Size: "small"})), Styles: theme.Plain(false),
+	a := New(Options{Timer: viewtest.After, Client: viewtest.Client(t, viewtest.Sandbox(t, sandbox.Options{Size: "small"})), Styles: theme.Plain(false),
 		Keys: keymap.Default(), Now: viewtest.Clock, RequestBudget: 400, PageSize: 100, StartNote: note})
 	l := viewtest.NewLoop(t, a)
 	l.Deliver(tea.WindowSizeMsg{Width: 200, Height: 40})

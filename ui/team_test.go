@@ -283,7 +283,7 @@ func TestHubStatusBar(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(Options{Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: viewtest.Clock, Label: "api.example.com",
+	a := New(Options{Timer: viewtest.After, Client: c, Styles: theme.Plain(false), Keys: keymap.Default(), Now: viewtest.Clock, Label: "api.example.com",
 		Team: &fakeTeam{sessions: map[int64]int{1001: 1}}, UserName: "clara"})
 	a.Update(common.OperatorsLoadedMsg{Operators: []client.Operator{{ID: 2001, OrganizationID: 1001, Name: "Clara Hoffmann", DisplayName: "Clara"}}})
 	a.Update(tea.WindowSizeMsg{Width: 200, Height: 24})
