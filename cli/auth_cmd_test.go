@@ -21,6 +21,7 @@ import (
 	"github.com/parley-tui/parley/config"
 	"github.com/parley-tui/parley/credentials"
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/sandbox/sandboxtest"
 )
 
 const authTestToken = "tok-SECRET-0123456789abcdef"
@@ -510,10 +511,6 @@ func TestAuthLoginWrongOrganization(t *testing.T) {
 // smallSandbox serves the small demo data set on a free port until the test ends.
 func smallSandbox(t *testing.T) *sandbox.Running {
 	t.Helper()
-	run, err := sandbox.Start(t.Context(), sandbox.Options{Size: sandbox.SizeSmall}, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = run.Close() })
+	run := sandboxtest.Start(t, sandbox.Options{Size: sandbox.SizeSmall})
 	return run
 }

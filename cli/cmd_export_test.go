@@ -24,6 +24,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/sandbox/sandboxtest"
 	"github.com/parley-tui/parley/sanitize"
 )
 
@@ -33,11 +34,7 @@ func apiEnv(t *testing.T, sb *sandbox.Running) []string {
 
 func TestConversationsExportWalksEverything(t *testing.T) {
 	bin := parleyBinary(t)
-	sb, err := sandbox.Start(t.Context(), sandbox.Options{Size: sandbox.SizeMedium}, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = sb.Close() })
+	sb := sandboxtest.Start(t, sandbox.Options{Size: sandbox.SizeMedium})
 	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken})
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/sandbox/sandboxtest"
 )
 
 // lockedBuffer is a request log the sandbox writes while the test reads it.
@@ -94,11 +95,7 @@ var dateFlagRuns = map[string]func(flag, value string) (args []string, param str
 func TestEveryDateFlagTakesEveryForm(t *testing.T) {
 	bin := parleyBinary(t)
 	log := &lockedBuffer{}
-	sb, err := sandbox.Start(t.Context(), sandbox.Options{Size: sandbox.SizeSmall, RequestLog: log, BurstRate: -1}, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = sb.Close() })
+	sb := sandboxtest.Start(t, sandbox.Options{Size: sandbox.SizeSmall, RequestLog: log, BurstRate: -1})
 	env := apiEnv(t, sb)
 
 	now := time.Now().UTC()

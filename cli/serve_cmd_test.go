@@ -25,6 +25,7 @@ import (
 
 	"github.com/parley-tui/parley/internal/waitfor"
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/sandbox/sandboxtest"
 	"github.com/parley-tui/parley/serve"
 	"github.com/parley-tui/parley/theme"
 )
@@ -166,11 +167,7 @@ func sshTerminalChecked(t *testing.T, addr string, key gossh.Signer, hostKey gos
 // hubSandbox serves a small sandbox for a test of the hub.
 func hubSandbox(t *testing.T) (*sandbox.Running, sandbox.Info) {
 	t.Helper()
-	run, err := sandbox.Start(context.Background(), sandbox.Options{Size: sandbox.SizeSmall, BurstRate: -1}, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = run.Close() })
+	run := sandboxtest.Start(t, sandbox.Options{Size: sandbox.SizeSmall, BurstRate: -1})
 	return run, run.Server.Info()
 }
 

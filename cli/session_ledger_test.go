@@ -16,6 +16,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/ledger"
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/sandbox/sandboxtest"
 )
 
 // sandboxCounted reads the sandbox's request log: the conversations requests it counted
@@ -73,11 +74,7 @@ func TestLedgerCountsWhatTheSandboxCounted(t *testing.T) {
 	bin := parleyBinary(t)
 	log := &syncBuffer{}
 	const limit = 24
-	sb, err := sandbox.Start(t.Context(), sandbox.Options{Size: sandbox.SizeSmall, Seed: 1, DailyLimit: limit, BurstRate: -1, RequestLog: log}, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = sb.Close() })
+	sb := sandboxtest.Start(t, sandbox.Options{Size: sandbox.SizeSmall, Seed: 1, DailyLimit: limit, BurstRate: -1, RequestLog: log})
 	state := t.TempDir()
 	env := append(apiEnv(t, sb), "XDG_STATE_HOME="+state)
 	export := func(max int) error {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"os"
@@ -19,17 +18,14 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/sandbox/sandboxtest"
 	"github.com/parley-tui/parley/theme"
 )
 
 // startTestSandbox serves a small sandbox in-process for the binary under test.
 func startTestSandbox(t *testing.T) *sandbox.Running {
 	t.Helper()
-	sb, err := sandbox.Start(context.Background(), sandbox.Options{Size: "small"}, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = sb.Close() })
+	sb := sandboxtest.Start(t, sandbox.Options{Size: "small"})
 	return sb
 }
 
@@ -215,11 +211,7 @@ func TestLookFollowsTheTerminal(t *testing.T) {
 // the client of a TUI that is not read-only still writes.
 func TestReadOnlyClientSendsNoWrite(t *testing.T) {
 	log := &syncBuffer{}
-	sb, err := sandbox.Start(t.Context(), sandbox.Options{Size: sandbox.SizeSmall, Seed: 1, BurstRate: -1, RequestLog: log}, "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = sb.Close() })
+	sb := sandboxtest.Start(t, sandbox.Options{Size: sandbox.SizeSmall, Seed: 1, BurstRate: -1, RequestLog: log})
 	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken})
 	if err != nil {
 		t.Fatal(err)

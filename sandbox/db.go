@@ -414,6 +414,12 @@ func openDSN(ctx context.Context, dsn string, o Options) (*sql.DB, bool, error) 
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
 	db.SetConnMaxIdleTime(0)
+	if o.Image != nil {
+		if err := restore(ctx, db, o.Image); err != nil {
+			_ = db.Close()
+			return nil, false, err
+		}
+	}
 	reused, err := prepareDB(ctx, db, o)
 	if err != nil {
 		_ = db.Close()

@@ -46,8 +46,8 @@ func bodies(t *testing.T, a *api) [][]byte {
 
 func TestDeterministicSeed(t *testing.T) {
 	t.Parallel()
-	a := newAPI(t, start(t, sandbox.Options{Seed: 7}))
-	b := newAPI(t, start(t, sandbox.Options{Seed: 7}))
+	a := newAPI(t, startSeeded(t, sandbox.Options{Seed: 7}))
+	b := newAPI(t, startSeeded(t, sandbox.Options{Seed: 7}))
 	if a.info.LongConversationID != b.info.LongConversationID || a.info.HostileConversationID != b.info.HostileConversationID ||
 		a.info.RestrictedOperatorID != b.info.RestrictedOperatorID {
 		t.Fatalf("infos differ: %+v / %+v", a.info, b.info)

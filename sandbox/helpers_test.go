@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/sandbox/sandboxtest"
 )
 
 // fixedNow is the clock of every test server.
@@ -21,19 +22,17 @@ var fixedNow = time.Date(2026, 11, 20, 10, 15, 30, 123456000, time.UTC)
 
 func clock() time.Time { return fixedNow }
 
-// start serves a small sandbox for one test; opts may override the defaults.
+// start serves a small sandbox for one test; opts may override the defaults. Its data set
+// is seeded once per test binary (sandboxtest); startSeeded seeds one of its own.
 func start(t testing.TB, opts sandbox.Options) *sandbox.Running {
 	t.Helper()
-	if opts.Size == "" {
-		opts.Size = sandbox.SizeSmall
-	}
-	if opts.Now == nil {
-		opts.Now = clock
-	}
-	if opts.BurstRate == 0 {
-		opts.BurstRate = -1
-	}
-	r, err := sandbox.Start(context.Background(), opts, "127.0.0.1:0")
+	return sandboxtest.Start(t, defaults(opts))
+}
+
+// startSeeded is start with a database seeded for the test alone (its own tokens).
+func startSeeded(t testing.TB, opts sandbox.Options) *sandbox.Running {
+	t.Helper()
+	r, err := sandbox.Start(context.Background(), defaults(opts), "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("start sandbox: %v", err)
 	}
@@ -43,6 +42,20 @@ func start(t testing.TB, opts sandbox.Options) *sandbox.Running {
 		}
 	})
 	return r
+}
+
+// defaults are the tests' options: small, the fixed clock, no burst limit.
+func defaults(opts sandbox.Options) sandbox.Options {
+	if opts.Size == "" {
+		opts.Size = sandbox.SizeSmall
+	}
+	if opts.Now == nil {
+		opts.Now = clock
+	}
+	if opts.BurstRate == 0 {
+		opts.BurstRate = -1
+	}
+	return opts
 }
 
 // onceServer is a small sandbox without limits, started when a test first asks for it and

@@ -64,6 +64,10 @@ type Options struct {
 	// Variants switch behaviours the spec leaves open to other plausible ones (see Variant);
 	// none = the sandbox's own choices of docs/api-notes.md.
 	Variants []Variant
+	// Image, when set, is the database to start from (a copy of it, in memory; DBPath must
+	// be empty): seeded with this Seed and Size and within a week of Now, it is served as it
+	// is, tokens included; otherwise it is seeded again like any database.
+	Image *Image
 	// LongThread is how many messages the long conversation (Info.LongConversationID) gets
 	// when the database is seeded; 0 = the size's (1,520 small, 1,600 medium, 2,000 large).
 	// The other conversations share what is left of the size's messages.
@@ -103,6 +107,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	o.PathPrefix = p
 	o.Latency = max(o.Latency, 0)
+	if o.Image != nil && o.DBPath != "" {
+		return o, errors.New("a sandbox opened from an image lives in memory: give no database path")
+	}
 	if err := checkVariants(o.Variants); err != nil {
 		return o, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/sandbox/sandboxtest"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -46,7 +47,8 @@ type testAPI struct {
 	proxy *viewtest.Proxy
 }
 
-// startAPI serves a small sandbox (an in-memory database) for one test.
+// startAPI serves a small sandbox (an in-memory database, seeded once per test binary) for
+// one test.
 func startAPI(t testing.TB) *testAPI { return startAPIOn(t, nil) }
 
 // startAPIOn is startAPI on clock now (nil: the machine's): its data, its Date header and
@@ -54,16 +56,7 @@ func startAPI(t testing.TB) *testAPI { return startAPIOn(t, nil) }
 func startAPIOn(t testing.TB, now func() time.Time) *testAPI {
 	t.Helper()
 	log := &requestLog{}
-	r, err := sandbox.Start(context.Background(), sandbox.Options{Size: sandbox.SizeSmall, BurstRate: -1, RequestLog: log, Now: now},
-		"127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("start the sandbox: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := r.Close(); err != nil {
-			t.Errorf("close the sandbox: %v", err)
-		}
-	})
+	r := sandboxtest.Start(t, sandbox.Options{Size: sandbox.SizeSmall, BurstRate: -1, RequestLog: log, Now: now})
 	return &testAPI{run: r, info: r.Server.Info(), log: log}
 }
 

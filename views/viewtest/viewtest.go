@@ -23,6 +23,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/sandbox/sandboxtest"
 	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/common"
 )
@@ -34,7 +35,7 @@ var Now = time.Date(2026, 11, 20, 15, 4, 5, 0, time.UTC)
 func Clock() time.Time { return Now }
 
 // Sandbox starts an in-process sandbox (small, seed 1, fixed clock, no burst limit) that
-// lives until the test ends.
+// lives until the test ends; its data set is seeded once per test process (sandboxtest).
 func Sandbox(t testing.TB, opts sandbox.Options) *sandbox.Running {
 	t.Helper()
 	if opts.Size == "" {
@@ -49,12 +50,7 @@ func Sandbox(t testing.TB, opts sandbox.Options) *sandbox.Running {
 	if opts.BurstRate == 0 {
 		opts.BurstRate = -1
 	}
-	sb, err := sandbox.Start(context.Background(), opts, "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("start sandbox: %v", err)
-	}
-	t.Cleanup(func() { _ = sb.Close() })
-	return sb
+	return sandboxtest.Start(t, opts)
 }
 
 // Transport is an HTTP transport of the test's own. Its idle connections close when the
