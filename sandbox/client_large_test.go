@@ -1,3 +1,5 @@
+//go:build large
+
 package sandbox_test
 
 import (
@@ -15,7 +17,9 @@ import (
 // default organization), with and without capped-count: the envelope at the cap on the wire,
 // and through the client a walk from the first page that ends at the 10,000th conversation,
 // then goes on through /all/ (backwards from the last row loaded) to the oldest one. The data set is seeded once per test binary
-// (largePath) and both servers serve the same file; -short leaves this test out.
+// (largePath) and both servers serve the same file. It runs with -tags large (a step of the
+// CI of its own: seeding the large data set and walking it take most of a minute), and
+// -short leaves it out there too.
 func TestClientLargeOffsetCap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seeds the large data set")

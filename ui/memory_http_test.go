@@ -1,3 +1,5 @@
+//go:build large
+
 package ui_test
 
 import (
@@ -38,8 +40,8 @@ const (
 // garbage and returned the pages it freed to the system (debug.FreeOSMemory): what parley
 // keeps resident. Right after the last page, before the runtime's scavenger returns what
 // decoding left free, VmRSS is higher and varies from run to run with when the scavenger
-// ran; it is logged beside the heap in use. -short leaves the test out, like the other
-// tests of the large data set.
+// ran; it is logged beside the heap in use. Like the other tests of the large data set it
+// runs with -tags large (a step of the CI of its own), and -short leaves it out there.
 func TestParleyMemoryThroughHTTP(t *testing.T) {
 	if os.Getenv("PARLEY_MEMORY_PROBE") != "" {
 		t.Skip("inside the probe")
