@@ -47,17 +47,7 @@ func (o *observed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // advance moves the clock of the App's timers on by d and sends the program the timers that
 // fall due, in their order.
-func (o *observed) advance(tm *teatest.TestModel, d time.Duration) {
-	end := o.timers.Elapsed() + d
-	for {
-		msg, ok := o.timers.Next(end)
-		if !ok {
-			break
-		}
-		tm.Send(msg)
-	}
-	o.timers.MoveTo(end)
-}
+func (o *observed) advance(tm *teatest.TestModel, d time.Duration) { o.timers.Advance(d, tm.Send) }
 
 // TestGoldenConversations renders the conversations screen against the in-process sandbox
 // (seed 1, fixed clock) at 80, 120, 160 and 200 columns: the list as it opens (its first

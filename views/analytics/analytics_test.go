@@ -308,15 +308,7 @@ func usage(ctx *common.Ctx, metric client.Metric) int {
 // fall due by then, earliest first, each once the host handled the one before.
 func (h *host) advance(t *testing.T, d time.Duration) {
 	t.Helper()
-	end := h.clock.Elapsed() + d
-	for {
-		msg, ok := h.clock.Next(end)
-		if !ok {
-			break
-		}
-		deliver(t, h, h.tm, msg)
-	}
-	h.clock.MoveTo(end)
+	h.clock.Advance(d, func(msg tea.Msg) { deliver(t, h, h.tm, msg) })
 }
 
 // deliver sends msg and waits until the host handled it and what it started on the screen:

@@ -230,16 +230,10 @@ func (l *Loop) Settle() {
 func (l *Loop) Advance(d time.Duration) {
 	l.t.Helper()
 	l.Settle()
-	end := l.Timers.Elapsed() + d
-	for {
-		msg, ok := l.Timers.Next(end)
-		if !ok {
-			break
-		}
+	l.Timers.Advance(d, func(msg tea.Msg) {
 		l.Deliver(msg)
 		l.Settle()
-	}
-	l.Timers.MoveTo(end)
+	})
 }
 
 // Quiet lets the time d pass (Advance): the timers due within d fire, in their order.

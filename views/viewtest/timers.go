@@ -88,12 +88,21 @@ func (c *Timers) Next(by time.Duration) (tea.Msg, bool) {
 // the clock to it.
 func (c *Timers) Due() (tea.Msg, bool) { return c.Next(time.Duration(1<<63 - 1)) }
 
-// MoveTo moves the clock on to at (a time since the start) without handing out anything:
-// call it after Next has handed out what fell due by then.
-func (c *Timers) MoveTo(at time.Duration) {
+// Advance moves the clock on by d and hands deliver the message of each timer that falls
+// due meanwhile, in their order; a timer armed while it delivers fires too when it falls
+// due within d.
+func (c *Timers) Advance(d time.Duration, deliver func(tea.Msg)) {
+	end := c.Elapsed() + d
+	for {
+		msg, ok := c.Next(end)
+		if !ok {
+			break
+		}
+		deliver(msg)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.now = max(c.now, at)
+	c.now = max(c.now, end)
 }
 
 // Elapsed is the clock's time since it started.
