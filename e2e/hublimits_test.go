@@ -123,7 +123,7 @@ func TestServeHandshakeFlood(t *testing.T) {
 		flood.Add(1)
 		go func() {
 			defer flood.Done()
-			time.Sleep(time.Until(at)) // the flood's schedule, not a test's outcome
+			pace(at) // the flood's schedule, not a test's outcome
 			d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 10 * time.Second}
 			c, err := d.Dial("tcp", hub.Addr)
 			if err != nil {
@@ -181,7 +181,7 @@ func TestServeHandshakeFlood(t *testing.T) {
 		time.Sleep(500 * time.Millisecond) // polling a count, not deciding an outcome
 	}
 	left, leftAt := hubConnections(t, hub), time.Since(began)
-	time.Sleep(time.Until(began.Add(65 * time.Second))) // the log's minute ends: a measurement's span
+	pace(began.Add(65 * time.Second)) // the log's minute ends: a measurement's span
 	floodLog := strings.Count(hub.stderr.String(), "\n") - logBefore
 	rssAfter := rss(t, pid)
 	after := term.latencies(t, 100, 0)
