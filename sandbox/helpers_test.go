@@ -32,16 +32,7 @@ func start(t testing.TB, opts sandbox.Options) *sandbox.Running {
 // startSeeded is start with a database seeded for the test alone (its own tokens).
 func startSeeded(t testing.TB, opts sandbox.Options) *sandbox.Running {
 	t.Helper()
-	r, err := sandbox.Start(context.Background(), defaults(opts), "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("start sandbox: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := r.Close(); err != nil {
-			t.Errorf("close sandbox: %v", err)
-		}
-	})
-	return r
+	return sandboxtest.StartSeeded(t, defaults(opts))
 }
 
 // defaults are the tests' options: small, the fixed clock, no burst limit.

@@ -15,8 +15,7 @@ import (
 // Start serves a sandbox with opts on a free port of 127.0.0.1 until the test ends. One in
 // memory (opts.DBPath empty, no opts.Image) starts from the data set this process seeded
 // earlier with the same seed, size, long thread and clock time (seeding it the first time):
-// its tokens are then the first one's. A test about seeding itself, or about tokens new
-// databases get, starts its sandbox with package sandbox.
+// its tokens are then the first one's.
 func Start(t testing.TB, opts sandbox.Options) *sandbox.Running {
 	t.Helper()
 	if opts.DBPath == "" && opts.Image == nil {
@@ -26,6 +25,13 @@ func Start(t testing.TB, opts sandbox.Options) *sandbox.Running {
 		}
 		opts.Image = img
 	}
+	return StartSeeded(t, opts)
+}
+
+// StartSeeded is Start with a database opened as opts say, seeded for the test alone when
+// it is new: its own tokens (a test of seeding, or of what a new database gets).
+func StartSeeded(t testing.TB, opts sandbox.Options) *sandbox.Running {
+	t.Helper()
 	r, err := sandbox.Start(context.Background(), opts, "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("start a sandbox: %v", err)
