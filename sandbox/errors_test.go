@@ -169,7 +169,7 @@ func TestPermissions(t *testing.T) {
 
 func TestNotFoundMethodAndMediaType(t *testing.T) {
 	t.Parallel()
-	a := shared(t)
+	a := newAPI(t, start(t, sandbox.Options{})) // it writes (marked_read_operator): not on the shared sandbox
 	for _, p := range []string{
 		"/api/um/v3/conversations/1/",
 		"/api/um/v3/conversations/abc/",
