@@ -2,6 +2,7 @@ package ui_test
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -38,12 +39,18 @@ func testSandbox(t testing.TB) *sandbox.Running {
 	return sbRun
 }
 
+// newClient is a client of sb with the customer token; without an HTTP client in cfg it
+// has a transport of the test's own (viewtest.Transport), whose connections close before
+// the sandbox does.
 func newClient(t testing.TB, sb *sandbox.Running, cfg client.Config) *client.Client {
 	t.Helper()
 	cfg.BaseURL = sb.URL
 	cfg.Token = sb.Server.Info().CustomerToken
 	if cfg.Now == nil {
 		cfg.Now = clock
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{Transport: viewtest.Transport(t)}
 	}
 	c, err := client.New(cfg)
 	if err != nil {
