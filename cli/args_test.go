@@ -75,6 +75,7 @@ func requiredPlaceholder(use string) bool {
 // What the user sees, from the binary: the message on stderr, exit status 1, nothing on
 // stdout and no request made (no API is configured).
 func TestMissingArgumentFromTheBinary(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	for _, c := range []struct {
 		args []string

@@ -283,6 +283,7 @@ func hangingBus(t *testing.T) string {
 // With a keyring that never answers, start-up waits for the keyring timeout once, says so
 // on stderr and in the --debug log (never the token), and goes on with the file's token.
 func TestCLIUnresponsiveKeyring(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	run := smallSandbox(t)
 	token := run.Server.Info().CustomerToken

@@ -33,6 +33,7 @@ func apiEnv(t *testing.T, sb *sandbox.Running) []string {
 }
 
 func TestConversationsExportWalksEverything(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	sb := sandboxtest.Start(t, sandbox.Options{Size: sandbox.SizeMedium})
 	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken})
@@ -547,6 +548,7 @@ func TestDebugLogRecordsRequestsWithoutTheToken(t *testing.T) {
 // A command waiting out a 429 says so on stderr, with the wait the server asked for, and
 // then succeeds; the output on stdout is not touched by the notice.
 func TestCommandsTellAboutRateLimitWaits(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	const token = "test-token-rate-limit-notice"
 	var calls int
@@ -640,6 +642,7 @@ func TestCommandErrorsAreSafeForTheTerminal(t *testing.T) {
 // A server that cannot be reached is named in plain words, in the retry notices and in
 // the final error.
 func TestCommandErrorForAnUnreachableAPI(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	srv := httptest.NewServer(http.NotFoundHandler())
 	addr := srv.Listener.Addr().String()
@@ -726,6 +729,7 @@ func TestExportOutputFailsBeforeAnyRequest(t *testing.T) {
 // Export files hold API data: -o writes them 0600 (also over a file that was 0644), with
 // the same content as stdout gets.
 func TestExportFilesArePrivate(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	sb := startTestSandbox(t)
 	dir := t.TempDir()

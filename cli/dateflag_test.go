@@ -93,6 +93,7 @@ var dateFlagRuns = map[string]func(flag, value string) (args []string, param str
 // (and today/yesterday/now) — through one parser, and refuses anything else naming the
 // flag. Each flag is run against the sandbox with each form, and the request carries it.
 func TestEveryDateFlagTakesEveryForm(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	log := &lockedBuffer{}
 	sb := sandboxtest.Start(t, sandbox.Options{Size: sandbox.SizeSmall, RequestLog: log, BurstRate: -1})

@@ -188,6 +188,7 @@ func TestSandboxCommandPrintsEnvAndServes(t *testing.T) {
 // The built binary shuts down cleanly on SIGINT and on SIGTERM: exit status 0, the database
 // closed (no write-ahead log left behind) and the port released.
 func TestSandboxCommandStopsOnSignals(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	db := filepath.Join(t.TempDir(), "s.db")
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
