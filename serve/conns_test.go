@@ -223,7 +223,7 @@ func TestAConnectionWithASessionStays(t *testing.T) {
 	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, withClock(clock))
 	c := th.dial(t, "Vic")
 	term := open(t, c, "Vic", 80, 24)
-	term.waitText("conversations")
+	term.waitList()
 	clock.advance(3 * DefaultNoSessionTimeout)
 	if !alive(c) {
 		t.Fatal("a connection with a session was closed")
@@ -259,7 +259,7 @@ func TestAConnectionWithoutASessionTakesAPlace(t *testing.T) {
 	clock.advance(DefaultNoSessionTimeout - 10*time.Second)
 	waitClosed(t, idle, "the connection without a session")
 	again := open(t, c, "Vic again", 80, 24)
-	again.waitText("conversations")
+	again.waitList()
 	if th.SessionCount() != 1 {
 		t.Errorf("%d sessions, want 1", th.SessionCount())
 	}

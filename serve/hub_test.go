@@ -189,8 +189,8 @@ func TestMaxSessions(t *testing.T) {
 	c := th.dial(t, "Vic")
 	a := open(t, c, "Vic 1", 80, 24)
 	b := open(t, c, "Vic 2", 80, 24)
-	a.waitText("conversations")
-	b.waitText("conversations")
+	a.waitList()
+	b.waitList()
 	third := open(t, c, "Vic 3", 80, 24)
 	if code := third.ended(); code != 1 {
 		t.Errorf("the third session ended with %d, want 1", code)
@@ -202,7 +202,7 @@ func TestMaxSessions(t *testing.T) {
 	a.ended()
 	waitfor.True(t, "a free place", func() bool { return th.SessionCount() == 1 })
 	fourth := open(t, c, "Vic 4", 80, 24)
-	fourth.waitText("conversations")
+	fourth.waitList()
 }
 
 // One address may open --conn-rate connections a minute; its refusals write one line and,
@@ -239,8 +239,8 @@ func TestReloadEndsTheSessionsOfRemovedKeys(t *testing.T) {
 	th := startHub(t, api, ms)
 	clara := open(t, th.dial(t, "Clara"), "Clara", 80, 24)
 	sam := open(t, th.dial(t, "Sam"), "Sam", 80, 24)
-	clara.waitText("conversations")
-	sam.waitText("conversations")
+	clara.waitList()
+	sam.waitList()
 
 	bad := usersYAML(ms[1]) + "- name: Eve\n  key: nope\n  role: agent\n  operator: 1\n"
 	if err := os.WriteFile(th.users, []byte(bad), 0o600); err != nil {
@@ -280,7 +280,7 @@ func TestShutdownRestoresEveryTerminal(t *testing.T) {
 	th := startHub(t, api, threeUsers(t, api))
 	terms := []*terminal{open(t, th.dial(t, "Clara"), "Clara", 80, 24), open(t, th.dial(t, "Vic"), "Vic", 80, 24)}
 	for _, term := range terms {
-		term.waitText("conversations")
+		term.waitList()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -345,7 +345,7 @@ func TestAPanicEndsOneSessionOnly(t *testing.T) {
 		}
 	})
 	sam := open(t, th.dial(t, "Sam"), "Sam", 80, 24)
-	sam.waitText("conversations")
+	sam.waitList()
 	clara := open(t, th.dial(t, "Clara"), "Clara", 80, 24, "PARLEY_TEST_PANIC=1")
 	if code := clara.ended(); code != 1 {
 		t.Errorf("Clara's session ended with %d, want 1", code)
@@ -363,7 +363,7 @@ func TestAPanicEndsOneSessionOnly(t *testing.T) {
 	sam.press("2")
 	sam.waitText("contacts")
 	again := open(t, th.dial(t, "Clara"), "Clara again", 80, 24)
-	again.waitText("conversations")
+	again.waitList()
 }
 
 // A session without a key for the idle timeout ends, and says so.
@@ -412,8 +412,8 @@ func TestEachSessionHasItsOwnColourProfile(t *testing.T) {
 	})
 	plain := open(t, th.dial(t, "Clara"), "Clara", 100, 30, "NO_COLOR=1")
 	rich := open(t, th.dial(t, "Sam"), "Sam", 100, 30, "COLORTERM=truecolor")
-	plain.waitText("conversations")
-	rich.waitText("conversations")
+	plain.waitList()
+	rich.waitList()
 	if out := plain.out.String(); strings.Contains(out, "\x1b[38;") || strings.Contains(out, "\x1b[48;") {
 		t.Error("the NO_COLOR session got colour codes")
 	}
@@ -426,7 +426,7 @@ func TestEachSessionHasItsOwnColourProfile(t *testing.T) {
 func TestASessionFollowsItsWindow(t *testing.T) {
 	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}})
 	term := open(t, th.dial(t, "Vic"), "Vic", 80, 24)
-	term.waitText("conversations")
+	term.waitList()
 	if strings.Contains(term.screen(), "Messages") {
 		t.Fatalf("80 columns show the messages pane:\n%s", term.screen())
 	}

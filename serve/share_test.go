@@ -29,7 +29,7 @@ func TestFiveSessionsOpeningOneThreadCostOneRequest(t *testing.T) {
 	var terms []*terminal
 	for _, m := range ms {
 		term := open(t, th.dial(t, m.name), m.name, 120, 40)
-		term.waitText("conversations")
+		term.waitList()
 		terms = append(terms, term)
 	}
 	for _, term := range terms {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -255,6 +256,17 @@ func (term *terminal) text() string { return ansi.Strip(term.out.String()) }
 func (term *terminal) waitText(want string) {
 	term.t.Helper()
 	term.waitScreen("the text "+strconv.Quote(want), func(s string) bool { return strings.Contains(s, want) })
+}
+
+// listShown is the conversation list's header once its first page is in ("98
+// conversations · …"); while it loads the header has no count ("… conversations").
+var listShown = regexp.MustCompile(`[0-9] conversations · `)
+
+// waitList waits until the conversation list shows its first page: a key pressed while
+// it loads moves no cursor.
+func (term *terminal) waitList() {
+	term.t.Helper()
+	term.waitScreen("the conversation list", listShown.MatchString)
 }
 
 // waitScreen waits until ok holds for the screen.

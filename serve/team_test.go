@@ -82,8 +82,8 @@ func TestAnAgentCannotActAsAnotherOperator(t *testing.T) {
 	th := startHub(t, api, threeUsers(t, api))
 	clara := open(t, th.dial(t, "Clara"), "Clara", 120, 40)
 	sam := open(t, th.dial(t, "Sam"), "Sam", 120, 40)
-	clara.waitText("conversations")
-	sam.waitText("conversations")
+	clara.waitList()
+	sam.waitList()
 	clara.press("\x10") // ctrl+p
 	clara.press("2")
 	clara.waitText("contacts")
@@ -101,7 +101,7 @@ func TestNoSessionPicksAnotherOrganization(t *testing.T) {
 	api := startAPI(t)
 	th := startHub(t, api, threeUsers(t, api))
 	sam := open(t, th.dial(t, "Sam"), "Sam", 120, 40)
-	sam.waitText("conversations")
+	sam.waitList()
 	sam.press("\x0f") // ctrl+o
 	sam.press("2")
 	sam.waitText("contacts")
@@ -129,7 +129,7 @@ func TestIdleSessionsCostWhatOneCosts(t *testing.T) {
 		})
 		c := th.dial(t, "Vic")
 		for i := range n {
-			open(t, c, fmt.Sprintf("Vic %d", i+1), 120, 40).waitText("conversations")
+			open(t, c, fmt.Sprintf("Vic %d", i+1), 120, 40).waitList()
 		}
 		settle(t, th)
 		for range polls {
