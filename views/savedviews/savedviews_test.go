@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/forms"
 	"github.com/parley-tui/parley/views/list"
@@ -16,46 +17,22 @@ import (
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
-// filter is a screen's filter with one field, a topic id.
-type filter struct{ Topic int64 }
-
-func (f filter) IsZero() bool { return f.Topic == 0 }
-
-// codec reads a view's status as the ordering's stand-in and its topic filter (Params); a
-// view with any other filter is one it cannot read.
-var codec = sv.Codec[filter]{
-	Query: func(v common.SavedView) (list.Query[filter], error) {
-		var f filter
-		if err := (sv.Params{"topic": sv.ID(&f.Topic)}).Apply(v.Filters); err != nil {
-			return list.Query[filter]{}, err
-		}
-		return list.Query[filter]{Filter: f, Ordering: v.Ordering, Search: v.Search}, nil
-	},
-	View: func(q list.Query[filter]) common.SavedView {
-		v := common.SavedView{Screen: "things", Ordering: q.Ordering, Search: q.Search}
-		if q.Filter.Topic != 0 {
-			v.Filters = map[string]string{"topic": fmt.Sprint(q.Filter.Topic)}
-		}
-		return v
-	},
-}
-
 // saved are the config file's views: two of this screen, one it cannot read, one of
 // another screen.
 func saved() []common.SavedView {
 	return []common.SavedView{
-		{Name: "Billing", Screen: "things", Filters: map[string]string{"topic": "7"}},
-		{Name: "Broken", Screen: "things", Filters: map[string]string{"colour": "red"}},
-		{Name: "Elsewhere", Screen: "others", Search: "x"},
-		{Name: "Newest", Screen: "things", Ordering: "-id"},
+		{Name: "Billing", Screen: common.ViewsConversations, Filters: map[string]string{"topics": "7"}},
+		{Name: "Broken", Screen: common.ViewsConversations, Filters: map[string]string{"colour": "red"}},
+		{Name: "Elsewhere", Screen: common.ViewsContacts, Search: "x"},
+		{Name: "Newest", Screen: common.ViewsConversations, Ordering: "-last_message_sent_at"},
 	}
 }
 
-func newViews(t *testing.T, views []common.SavedView) (*common.Ctx, *sv.Views[filter]) {
+func newViews(t *testing.T, views []common.SavedView) (*common.Ctx, *sv.Views[client.ConversationFilter]) {
 	t.Helper()
 	ctx := viewtest.Ctx(nil)
 	ctx.Views = views
-	v := sv.New(ctx, "things", codec)
+	v := sv.New(ctx, common.ViewsConversations, client.Conversations)
 	return ctx, &v
 }
 
@@ -71,7 +48,7 @@ func TestTheRowHoldsAllAndTheScreensReadableViews(t *testing.T) {
 	}
 	var titles []string
 	for _, c := range v.Choices() {
-		if c.Group != "Views: things" || c.Msg != (common.ShowViewMsg{Name: c.Title}) {
+		if c.Group != "Views: conversations" || c.Msg != (common.ShowViewMsg{Name: c.Title}) {
 			t.Errorf("choice %+v", c)
 		}
 		titles = append(titles, c.Title)
@@ -89,30 +66,30 @@ func TestTheRowHoldsAllAndTheScreensReadableViews(t *testing.T) {
 // on a screen without views they say how to save one.
 func TestKeysStepThroughTheViews(t *testing.T) {
 	_, v := newViews(t, saved())
-	var shown []list.Query[filter]
-	show := func(q list.Query[filter]) tea.Cmd { shown = append(shown, q); return nil }
+	var shown []list.Query[client.ConversationFilter]
+	show := func(q list.Query[client.ConversationFilter]) tea.Cmd { shown = append(shown, q); return nil }
 	for _, k := range []string{"]", "]", "]", "["} {
-		if _, ok := v.Keys(viewtest.Key(k), list.Query[filter]{}, show); !ok {
+		if _, ok := v.Keys(viewtest.Key(k), list.Query[client.ConversationFilter]{}, show); !ok {
 			t.Fatalf("%s was not a views key", k)
 		}
 	}
-	want := []list.Query[filter]{{Filter: filter{Topic: 7}}, {Ordering: "-id"}, {}, {Ordering: "-id"}}
+	want := []list.Query[client.ConversationFilter]{{Filter: client.ConversationFilter{TopicID: 7}}, {Ordering: "-last_message_sent_at"}, {}, {Ordering: "-last_message_sent_at"}}
 	if fmt.Sprint(shown) != fmt.Sprint(want) {
 		t.Fatalf("showed %v, want %v", shown, want)
 	}
 	if v.Active() != "Newest" {
 		t.Errorf("active %q after ] ] ] [", v.Active())
 	}
-	if _, ok := v.Keys(viewtest.Key("j"), list.Query[filter]{}, show); ok {
+	if _, ok := v.Keys(viewtest.Key("j"), list.Query[client.ConversationFilter]{}, show); ok {
 		t.Error("j was taken as a views key")
 	}
 
 	_, none := newViews(t, nil)
-	cmd, ok := none.Keys(viewtest.Key("]"), list.Query[filter]{}, show)
+	cmd, ok := none.Keys(viewtest.Key("]"), list.Query[client.ConversationFilter]{}, show)
 	if !ok || len(shown) != 4 {
 		t.Fatalf("] without views: taken %v, showed %d queries", ok, len(shown))
 	}
-	if toast := cmd().(common.ToastMsg).Text; !strings.Contains(toast, "No saved views of things") || !strings.Contains(toast, "V saves") {
+	if toast := cmd().(common.ToastMsg).Text; !strings.Contains(toast, "No saved views of conversations") || !strings.Contains(toast, "V saves") {
 		t.Errorf("] without views says %q", toast)
 	}
 }
@@ -151,22 +128,22 @@ func TestObserveTakesTheCountOfTheViewsOwnQueryOnly(t *testing.T) {
 // hand over its query; a name the screen has no view of leaves "all", and Show says so.
 func TestRestoreAndShowByName(t *testing.T) {
 	_, v := newViews(t, saved())
-	var preset []list.Query[filter]
-	v.Restore("gone", func(q list.Query[filter]) { preset = append(preset, q) })
+	var preset []list.Query[client.ConversationFilter]
+	v.Restore("gone", func(q list.Query[client.ConversationFilter]) { preset = append(preset, q) })
 	if len(preset) != 0 || v.Active() != list.ViewsAll {
 		t.Fatalf("an unknown view restored %v, active %q", preset, v.Active())
 	}
-	v.Restore("Newest", func(q list.Query[filter]) { preset = append(preset, q) })
-	if len(preset) != 1 || preset[0].Ordering != "-id" || v.Active() != "Newest" {
+	v.Restore("Newest", func(q list.Query[client.ConversationFilter]) { preset = append(preset, q) })
+	if len(preset) != 1 || preset[0].Ordering != "-last_message_sent_at" || v.Active() != "Newest" {
 		t.Fatalf("restored %v, active %q", preset, v.Active())
 	}
-	var shown []list.Query[filter]
-	show := func(q list.Query[filter]) tea.Cmd { shown = append(shown, q); return nil }
+	var shown []list.Query[client.ConversationFilter]
+	show := func(q list.Query[client.ConversationFilter]) tea.Cmd { shown = append(shown, q); return nil }
 	cmd := v.Show("Elsewhere", show) // another screen's view
 	if len(shown) != 0 || cmd == nil || !strings.Contains(cmd().(common.ToastMsg).Text, `No view "Elsewhere"`) {
 		t.Fatalf("Show of another screen's view: showed %v", shown)
 	}
-	if v.Show("Billing", show); len(shown) != 1 || shown[0].Filter.Topic != 7 || v.Active() != "Billing" {
+	if v.Show("Billing", show); len(shown) != 1 || shown[0].Filter.TopicID != 7 || v.Active() != "Billing" {
 		t.Fatalf("Show(Billing) showed %v, active %q", shown, v.Active())
 	}
 }
@@ -176,7 +153,7 @@ func TestRestoreAndShowByName(t *testing.T) {
 // name and changes nothing; saving under a name the screen has replaces that view.
 func TestSaveWritesTheViewAndKeepsTheNameOnFailure(t *testing.T) {
 	ctx, v := newViews(t, saved())
-	q := list.Query[filter]{Filter: filter{Topic: 9}, Search: "late"}
+	q := list.Query[client.ConversationFilter]{Filter: client.ConversationFilter{TopicID: 9}, Search: "late"}
 	if cmd := v.SaveForm(q); cmd == nil || !strings.Contains(cmd().(common.ToastMsg).Text, "no config file") {
 		t.Fatal("without a config file the form opened")
 	}
@@ -240,7 +217,7 @@ func TestSaveWritesTheViewAndKeepsTheNameOnFailure(t *testing.T) {
 
 	fail = nil
 	d, _ = done(save("Late ones", "ctrl+s"))
-	want := common.SavedView{Name: "Late ones", Screen: "things", Search: "late", Filters: map[string]string{"topic": "9"}}
+	want := common.SavedView{Name: "Late ones", Screen: common.ViewsConversations, Search: "late", Filters: map[string]string{"topics": "9"}}
 	if d.Err != nil || len(written) != 1 || fmt.Sprint(written[0]) != fmt.Sprint(want) {
 		t.Fatalf("wrote %v (%v), want %v", written, d.Err, want)
 	}
@@ -258,9 +235,9 @@ func TestSaveWritesTheViewAndKeepsTheNameOnFailure(t *testing.T) {
 	if d.Err != nil || len(written) != 2 || written[1].Name != "Late ones" {
 		t.Fatalf("saving the view shown again wrote %v (%v): its name was not offered", written, d.Err)
 	}
-	q = list.Query[filter]{Filter: filter{Topic: 9}, Search: "late", Ordering: "-id"}
+	q = list.Query[client.ConversationFilter]{Filter: client.ConversationFilter{TopicID: 9}, Search: "late", Ordering: "-last_message_sent_at"}
 	d, _ = done(save("late ONES", "ctrl+s"))
-	if !v.OnTask(d) || v.Row().Len() != 4 || len(ctx.Views) != 5 || ctx.Views[4].Ordering != "-id" {
+	if !v.OnTask(d) || v.Row().Len() != 4 || len(ctx.Views) != 5 || ctx.Views[4].Ordering != "-last_message_sent_at" {
 		t.Fatalf("saving under the view's name: row %v, views %v", v.Row().Names(), ctx.Views)
 	}
 }
