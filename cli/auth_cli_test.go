@@ -171,6 +171,7 @@ func TestCLILoginWithoutDBus(t *testing.T) {
 // The real root command rewrites pflag's errors: the message names the flag and what to
 // do, never the value.
 func TestCLIFlagValueNotRepeated(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	env := headlessEnv(t)
 	r := runParley(t, bin, env, "", "auth", "login", "--base-url", "http://127.0.0.1:1", "--with-token="+authTestToken)
@@ -188,6 +189,7 @@ func TestCLIFlagValueNotRepeated(t *testing.T) {
 // errors, with the token in the environment and on stdin; run fails on any output
 // holding it.
 func TestCLINeverPrintsToken(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	_, srv := newFakeAuthAPI(t, 1, 2)
 	base := headlessEnv(t)

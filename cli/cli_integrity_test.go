@@ -14,6 +14,7 @@ import (
 // without results) fails with a plain-words reason on stderr and prints nothing on stdout:
 // never `null`, never an empty list, never exit 0.
 func TestContactsSearchRefusesABadSuccessAnswer(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	for _, tc := range []struct {
 		name, ctype, body, want string

@@ -109,6 +109,7 @@ func TestConversationsExportWalksEverything(t *testing.T) {
 // timestamp format and HTML characters stay as they are, and a pretty-printed answer still
 // gives one line per conversation.
 func TestConversationsExportVerbatim(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	const token = "test-token-export-verbatim"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -311,6 +312,7 @@ func TestParseRange(t *testing.T) {
 
 // contacts search passes the contacts on as the API sent them, in its rank order.
 func TestContactsSearchVerbatim(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	const token = "test-token-search-verbatim"
 	var gotQuery string
@@ -358,6 +360,7 @@ func TestContactsSearchVerbatim(t *testing.T) {
 }
 
 func TestContactsSearchRanked(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	sb := startTestSandbox(t)
 	c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken})
@@ -405,6 +408,7 @@ func TestContactsSearchRanked(t *testing.T) {
 }
 
 func TestAnalyticsExportSplitsLongRanges(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	sb := startTestSandbox(t)
 	to := time.Now().UTC()
@@ -440,6 +444,7 @@ func TestAnalyticsExportSplitsLongRanges(t *testing.T) {
 // A date-time range longer than 93 days starting mid-day: every window must stay within the
 // 93 calendar days the API allows, or the server refuses it.
 func TestAnalyticsExportSplitsLongDateTimeRanges(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	sb := startTestSandbox(t)
 	now := time.Now().UTC()
@@ -470,6 +475,7 @@ func TestAnalyticsExportSplitsLongDateTimeRanges(t *testing.T) {
 // Errors go to stderr with a non-zero exit and the server's detail; stdout stays empty and
 // no output carries the token.
 func TestExportCommandErrors(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	sb := startTestSandbox(t)
 	const badToken = "cust_not_a_real_token_0123456789"
@@ -522,6 +528,7 @@ func TestExportCommandErrors(t *testing.T) {
 }
 
 func TestDebugLogRecordsRequestsWithoutTheToken(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	sb := startTestSandbox(t)
 	logPath := t.TempDir() + "/debug.log"
@@ -619,6 +626,7 @@ func TestWaitNoticesOnlyForWaits(t *testing.T) {
 // The server's detail text in a command's error is untrusted: it reaches stderr with its
 // escape sequences made inert.
 func TestCommandErrorsAreSafeForTheTerminal(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -664,6 +672,7 @@ func TestCommandErrorForAnUnreachableAPI(t *testing.T) {
 // Analytics exports keep API text inert on a terminal too: JSON writes C1 controls as
 // \u escapes (the same JSON value), and the data survive unchanged.
 func TestAnalyticsExportJSONIsTerminalSafe(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -695,6 +704,7 @@ func TestAnalyticsExportJSONIsTerminalSafe(t *testing.T) {
 // An -o that cannot be written fails at once, naming the file, before any request: the
 // analytics requests count against a tight per-minute limit.
 func TestExportOutputFailsBeforeAnyRequest(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	var requests atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -771,6 +781,7 @@ func TestExportFilesArePrivate(t *testing.T) {
 // An export that fails after it began leaves no half-written file: the file that was there
 // stays as it was, and nothing else is left in its directory.
 func TestFailedExportLeavesNoPartialFile(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -822,6 +833,7 @@ func TestFailedExportLeavesNoPartialFile(t *testing.T) {
 // Ctrl-C during an export to a file ends it without a file: the temporary one is removed
 // and a file that was there stays as it was.
 func TestInterruptedExportLeavesNoFile(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	arrived := make(chan struct{}, 4)
 	release := make(chan struct{})
@@ -931,6 +943,7 @@ func decodeNumbers(t *testing.T, b []byte) any {
 // --table shows the same contact with those characters removed (the separators become
 // spaces, DEL a control picture).
 func TestJSONOutputEscapesInvisibleText(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	sb := startTestSandbox(t)
 	ctx := t.Context()

@@ -107,6 +107,7 @@ func filter(list []string, prefix string) []string {
 // with the usage and nothing on stdout (a redirect must not save the help as a script),
 // and the unknown word is not repeated.
 func TestCompletionScripts(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	for shell, want := range map[string]string{"bash": "# bash completion V2 for parley", "zsh": "#compdef parley", "fish": "# fish completion for parley"} {
 		r := runParley(t, bin, headlessEnv(t), "", "completion", shell)
@@ -129,6 +130,7 @@ func TestCompletionScripts(t *testing.T) {
 // An operator id (assign --assignee, operators away) is completed from the organization's
 // operator list, one read, each with its name, role and away status.
 func TestOperatorIDCompletion(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	sb := smallSandbox(t)
 	ops, err := viewtest.Client(t, sb).AllOperators(t.Context())

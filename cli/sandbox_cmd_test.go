@@ -424,6 +424,7 @@ func TestSandboxCommandVariants(t *testing.T) {
 // A taken port is said in those words, with the address, and before anything is made: no
 // database is opened or seeded and no request log is created (listen, then seed, then serve).
 func TestSandboxCommandOnATakenPort(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	bin := parleyBinary(t)
 	taken, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 // (the hub watches its users file), and list shows the new user; remove takes her out
 // again and her session ends.
 func TestServeUsersAddConnectsWithoutARestart(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	run, info := hubSandbox(t)
 	dir := t.TempDir()
 	_, annaKey := testKey(t)
@@ -74,6 +75,7 @@ func TestServeUsersAddConnectsWithoutARestart(t *testing.T) {
 // with the reason and exit status 1, and leaves the file as it was; check says what is
 // wrong with a file and that a good one checks out.
 func TestServeUsersAddRefusesWithTheReason(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	run, info := hubSandbox(t)
 	dir := t.TempDir()
 	_, annaKey := testKey(t)

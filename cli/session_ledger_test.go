@@ -68,6 +68,7 @@ func ledgerCount(t *testing.T, stateHome, base string) ledger.Counts {
 // the same time until the daily limit answers 429, count into one ledger in the state
 // directory; it holds what the sandbox counted, and the refused requests apart.
 func TestLedgerCountsWhatTheSandboxCounted(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	if now := time.Now().UTC(); now.Add(2*time.Minute).Day() != now.Day() {
 		t.Skip("too close to midnight UTC: the sandbox and the ledger would start a new day")
 	}

@@ -637,6 +637,7 @@ func TestNotesAddLostAnswerByTheServersClock(t *testing.T) {
 // A note comes from stdin with "-"; an empty note, an overlong note and a bad contact id
 // are refused before anything is sent.
 func TestNotesAddText(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	f := newWriteFixture(t)
 	id := f.contact(t)
 	r := runParley(t, f.bin, f.env, "  line one\nline two\n\n", "notes", "add", itoa(id), "-")
