@@ -15,6 +15,7 @@ import (
 // Each write is one JSON line: time, user, operator, method, path, the ids it touched and
 // its outcome; the file is private and the token never in it.
 func TestAuditLogLines(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "audit.jsonl")
 	if err := os.WriteFile(path, []byte("{\"earlier\":true}\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -108,6 +109,7 @@ func (f *failingWriter) Write(p []byte) (int, error) {
 // written after a restart each on a line of their own: the line cut short is the only one
 // a reader skips. The same when a write fails half way (a full disk) and later ones work.
 func TestAuditLogCutShortKeepsEveryCompleteRecord(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 20, 10, 15, 30, 0, time.UTC)
 	write := func(a *Audit, users ...string) {
 		for _, u := range users {

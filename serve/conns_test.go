@@ -180,6 +180,7 @@ func waitClosed(t *testing.T, c *gossh.Client, what string) {
 // handshake, is closed at the end of the no-session timeout and not before; each is
 // logged, the second of an address in the minute in the minute's summary.
 func TestAConnectionWithoutASessionIsClosed(t *testing.T) {
+	t.Parallel()
 	clock := newManualClock()
 	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, withClock(clock))
 	idle := th.dial(t, "Vic")
@@ -219,6 +220,7 @@ func TestAConnectionWithoutASessionIsClosed(t *testing.T) {
 // A connection keeps its place while it has a session, however long; when its last session
 // ends, the no-session timeout starts again.
 func TestAConnectionWithASessionStays(t *testing.T) {
+	t.Parallel()
 	clock := newManualClock()
 	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, withClock(clock))
 	c := th.dial(t, "Vic")
@@ -243,6 +245,7 @@ func TestAConnectionWithASessionStays(t *testing.T) {
 // A connection without a session takes a place of --max-sessions: with every place taken a
 // session is told so; when the idle connection is closed, the place is free again.
 func TestAConnectionWithoutASessionTakesAPlace(t *testing.T) {
+	t.Parallel()
 	clock := newManualClock()
 	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, withClock(clock), func(o *Options) { o.MaxSessions = 1 })
 	idle := th.dial(t, "Vic")
@@ -268,6 +271,7 @@ func TestAConnectionWithoutASessionTakesAPlace(t *testing.T) {
 // Handshakes in progress are limited per address (an eighth of --max-handshakes) and for
 // all addresses together; a slot is free again when its connection ends.
 func TestHandshakesInProgressAreLimited(t *testing.T) {
+	t.Parallel()
 	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, func(o *Options) { o.MaxHandshakes = 8 })
 	first := rawDial(t, "127.0.0.2", th.addr)
 	if !greeted(t, first) {
@@ -306,6 +310,7 @@ func TestHandshakesInProgressAreLimited(t *testing.T) {
 
 // All addresses together may open --handshake-rate connections a minute.
 func TestHandshakeRateOfAllAddresses(t *testing.T) {
+	t.Parallel()
 	clock := newManualClock()
 	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, withClock(clock), func(o *Options) { o.HandshakeRate = 3 })
 	for _, from := range []string{"127.0.0.2", "127.0.0.3", "127.0.0.4"} {

@@ -18,6 +18,7 @@ import (
 // reaching the count formatter ended the whole hub, every session with it, with a fatal
 // stack overflow that no per-session recover catches (the test binary died with it).
 func TestAPoisonedNumberInOneSessionLeavesTheHubServing(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name                 string
 		v                    int64

@@ -10,6 +10,7 @@ import (
 )
 
 func TestGateFollowsTheRoles(t *testing.T) {
+	t.Parallel()
 	const own, other, stranger = 7, 8, 99
 	knows := func(org, op int64) bool { return org == 1001 && (op == own || op == other) }
 	viewer := Gate(User{Role: RoleViewer, Operator: own, Org: 1001}, knows)
@@ -65,6 +66,7 @@ func TestGateFollowsTheRoles(t *testing.T) {
 // gate asks of an agent, so both pass and the sandbox has the conversation assigned first to
 // the agent, then to the other operator.
 func TestAnAgentTakesAndHandsOverAConversation(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	users := threeUsers(t, api)
 	agent, other := users[0].operator, users[1].operator

@@ -21,6 +21,7 @@ const rawInvisible = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u20
 // the conversation's messages from the first and its notes reach the agent's terminal
 // with none of those characters and none of the escape sequences in the text.
 func TestHostileTextReachesASessionInert(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	th := startHub(t, api, threeUsers(t, api))
 	clara := open(t, th.dial(t, "Clara"), "Clara", 200, 50)

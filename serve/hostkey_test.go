@@ -10,6 +10,7 @@ import (
 // The host key is made with mode 0600 (its directory 0700) on the first start and the
 // same key is read on the next.
 func TestHostKeyIsMadePrivateAndReused(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "state", "parley", "hub_host_ed25519_key")
 	s1, created, err := HostKey(path)
 	if err != nil {
@@ -50,6 +51,7 @@ func TestHostKeyIsMadePrivateAndReused(t *testing.T) {
 // A key file others may read is refused (anyone who reads it can pose as the hub), and
 // so is a file that is not a key.
 func TestHostKeyRefusesAnOpenOrBadFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "key")
 	if _, _, err := HostKey(path); err != nil {

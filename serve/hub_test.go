@@ -44,6 +44,7 @@ func firstPage(t *testing.T, api *testAPI) (count int, newest int64) {
 
 // Two sessions with different keys see the same list, each on a terminal of its own size.
 func TestTwoKeysSeeTheSameList(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	th := startHub(t, api, threeUsers(t, api))
 	count, newest := firstPage(t, api)
@@ -79,6 +80,7 @@ func TestTwoKeysSeeTheSameList(t *testing.T) {
 // Only the keys of the users file get in, and only by public key; the refusals are logged,
 // the first of the minute in full and the others summed up when the minute ends.
 func TestOnlyKnownKeysGetIn(t *testing.T) {
+	t.Parallel()
 	clock := newManualClock()
 	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, withClock(clock))
 	stranger, _ := newKey(t, "")
@@ -113,6 +115,7 @@ func TestOnlyKnownKeysGetIn(t *testing.T) {
 // Only an interactive session with a PTY: a command, a subsystem (sftp), port forwarding
 // both ways, agent and X11 forwarding, and a shell without a terminal are refused.
 func TestOnlyInteractiveTerminals(t *testing.T) {
+	t.Parallel()
 	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}})
 	c := th.dial(t, "Vic")
 
@@ -185,6 +188,7 @@ func TestOnlyInteractiveTerminals(t *testing.T) {
 // The hub takes at most --max-sessions sessions; the next one is told why it cannot come
 // in, and a place is free again when a session ends.
 func TestMaxSessions(t *testing.T) {
+	t.Parallel()
 	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, func(o *Options) { o.MaxSessions = 2 })
 	c := th.dial(t, "Vic")
 	a := open(t, c, "Vic 1", 80, 24)
@@ -208,6 +212,7 @@ func TestMaxSessions(t *testing.T) {
 // One address may open --conn-rate connections a minute; its refusals write one line and,
 // when the minute ends, one line that counts the others.
 func TestConnectionRateLimit(t *testing.T) {
+	t.Parallel()
 	clock := newManualClock()
 	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, withClock(clock), func(o *Options) { o.ConnPerMinute = 2 })
 	th.dial(t, "Vic")
@@ -234,6 +239,7 @@ func TestConnectionRateLimit(t *testing.T) {
 // SIGHUP's reload: a session of a key removed from the users file ends with a message on
 // its terminal; the others go on; a users file that does not check out changes nothing.
 func TestReloadEndsTheSessionsOfRemovedKeys(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	ms := threeUsers(t, api)
 	th := startHub(t, api, ms)
@@ -276,6 +282,7 @@ func TestReloadEndsTheSessionsOfRemovedKeys(t *testing.T) {
 
 // Shutdown ends every session cleanly: each terminal is restored and told why.
 func TestShutdownRestoresEveryTerminal(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	th := startHub(t, api, threeUsers(t, api))
 	terms := []*terminal{open(t, th.dial(t, "Clara"), "Clara", 80, 24), open(t, th.dial(t, "Vic"), "Vic", 80, 24)}
@@ -304,6 +311,7 @@ func TestShutdownRestoresEveryTerminal(t *testing.T) {
 // A hub shut down before its Serve has started (a signal right after start-up) is shut:
 // Serve, when it runs, returns nil at once instead of taking connections for ever.
 func TestShutdownBeforeServeEndsServe(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	th := listenHub(t, api, threeUsers(t, api))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -330,6 +338,7 @@ func TestShutdownBeforeServeEndsServe(t *testing.T) {
 // A panic in one session ends that session only, logged with its user's name; the hub
 // and the other sessions go on.
 func TestAPanicEndsOneSessionOnly(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	m := NewMetrics()
 	th := startHub(t, api, threeUsers(t, api), func(o *Options) {
@@ -368,6 +377,7 @@ func TestAPanicEndsOneSessionOnly(t *testing.T) {
 
 // A session without a key for the idle timeout ends, and says so.
 func TestIdleSessionEnds(t *testing.T) {
+	t.Parallel()
 	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, func(o *Options) { o.IdleTimeout = 700 * time.Millisecond })
 	term := open(t, th.dial(t, "Vic"), "Vic", 80, 24)
 	if code := term.ended(); code != 1 {
@@ -404,6 +414,7 @@ func TestCopyGoesToTheSessionsOwnTerminal(t *testing.T) {
 // client sent: one without colour (NO_COLOR) gets no colour codes, one with 24-bit colour
 // (COLORTERM=truecolor) gets them.
 func TestEachSessionHasItsOwnColourProfile(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	th := startHub(t, api, threeUsers(t, api), func(o *Options) {
 		o.Look = func(env []string) Look {
@@ -424,6 +435,7 @@ func TestEachSessionHasItsOwnColourProfile(t *testing.T) {
 
 // A session follows its terminal's size: a window change redraws it at the new size.
 func TestASessionFollowsItsWindow(t *testing.T) {
+	t.Parallel()
 	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}})
 	term := open(t, th.dial(t, "Vic"), "Vic", 80, 24)
 	term.waitList()
@@ -441,6 +453,7 @@ func TestASessionFollowsItsWindow(t *testing.T) {
 
 // A session the hub ends before its TUI has started is told why too.
 func TestASessionEndedBeforeItsTUIStartsIsToldWhy(t *testing.T) {
+	t.Parallel()
 	drawing, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
 	th := startHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, func(o *Options) {

@@ -140,6 +140,7 @@ func (th *testHub) health(t testing.TB) (int, string) {
 // the SSH sessions the test opened, the day's budget is the conversations family's count,
 // and the shared poll, the memory, the write refused and the audit line are counted.
 func TestMetricsTellWhatHappened(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	m := NewMetrics()
 	timer := newManualTimer()
@@ -324,6 +325,7 @@ func (p *switchProxy) off() {
 // /healthz answers 200 while the API answers the shared poll, 503 with the reason once a
 // poll gets no answer, and 200 again after the next poll the API answers.
 func TestHealthFollowsTheAPI(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	proxy := newSwitchProxy(t, api.run.Addr.String())
 	m := NewMetrics()
@@ -369,6 +371,7 @@ func TestHealthFollowsTheAPI(t *testing.T) {
 
 // The hub refuses a metrics address without metrics to serve there.
 func TestMetricsAddrWithoutMetrics(t *testing.T) {
+	t.Parallel()
 	th := listenHub(t, nil, []*member{{name: "Vic", role: "viewer"}})
 	t.Cleanup(func() { _ = th.ln.Close() })
 	h, err := New(Options{Client: th.opts.Client, Users: th.opts.Users, HostKey: th.opts.HostKey, Keys: th.opts.Keys, Look: th.opts.Look,
@@ -384,6 +387,7 @@ func TestMetricsAddrWithoutMetrics(t *testing.T) {
 // docs/hub.md names every metric of the hub, and names no parley_ metric that does not
 // exist.
 func TestHubDocNamesEveryMetric(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("..", "docs", "hub.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -419,6 +423,7 @@ func TestHubDocNamesEveryMetric(t *testing.T) {
 // A panic a session's TUI catches (and goes on) is counted, and reported as before: by the
 // hub's reporter, or as its value when there is none.
 func TestATUIPanicIsCounted(t *testing.T) {
+	t.Parallel()
 	m := NewMetrics()
 	th := listenHub(t, nil, []*member{{name: "Vic", role: "viewer"}}, func(o *Options) { o.Metrics = m })
 	t.Cleanup(func() { _ = th.ln.Close() })
@@ -435,6 +440,7 @@ func TestATUIPanicIsCounted(t *testing.T) {
 // The budget left never wraps and stays within the limit: a count from the ledger's file
 // can be any int.
 func TestBudgetLeftNeverWraps(t *testing.T) {
+	t.Parallel()
 	for used, want := range map[int]int{0: common.APIDailyLimit, 4999: 1, 5000: 0, 7000: 0, math.MaxInt: 0,
 		math.MinInt: common.APIDailyLimit, -1: common.APIDailyLimit} {
 		if got := budgetLeft(used); got != want {

@@ -97,6 +97,7 @@ func noRecover(string) {}
 // overlap), as a poll (one attempt), and an edit made between two polls is in the next
 // answer.
 func TestPollerAsksForWhatChanged(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	c := api.client(t, time.Minute)
 	timer := newManualTimer()
@@ -151,6 +152,7 @@ func TestPollerAsksForWhatChanged(t *testing.T) {
 // someone pressed a key lately, slower while everyone is idle, none after long without a
 // key, and at once when someone comes back.
 func TestPollerPaceFollowsActivity(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	c := api.client(t, time.Minute)
 	clock := &fakeClock{t: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)}
@@ -197,6 +199,7 @@ func TestPollerPaceFollowsActivity(t *testing.T) {
 // A panic in a poller is logged and the poller counts as stopped: the next session that
 // connects starts it again.
 func TestPollerStartsAgainAfterAPanic(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	timer := newManualTimer()
 	var mu sync.Mutex

@@ -15,6 +15,7 @@ import (
 // well-formed variables its client sent: a TERM sent as a variable does not count, a
 // malformed or oversized variable is dropped, and the rest arrive in order.
 func TestASessionsEnvironmentIsThePTYsTerminalAndTheClientsVariables(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var seen [][]string
 	api := startAPI(t)

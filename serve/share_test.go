@@ -11,6 +11,7 @@ import (
 // Five sessions opening the same thread within the memory's time-to-live cost one request
 // for it: reads go out under the hub's identity and are held once for every session.
 func TestFiveSessionsOpeningOneThreadCostOneRequest(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	ops := api.operators(t)
 	// Five users acting as five operators: a session's reads still go out as the hub.

@@ -13,6 +13,7 @@ import (
 // record when the minute ends; past tallyHosts addresses, the others are summed up
 // together; after stop every event is a record.
 func TestTallySumsUpAMinute(t *testing.T) {
+	t.Parallel()
 	clock := newManualClock()
 	var mu sync.Mutex
 	var lines []string

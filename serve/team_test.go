@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ func withTimer(timer *manualTimer) hubOption { return func(o *Options) { o.After
 // An edit made in one session shows in the other after one shared poll, and that poll is
 // the only request it costs the other session.
 func TestAnEditShowsInTheOtherSessionAfterOneSharedPoll(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	timer := newManualTimer()
 	th := startHub(t, api, threeUsers(t, api), withTimer(timer))
@@ -55,6 +57,7 @@ func TestAnEditShowsInTheOtherSessionAfterOneSharedPoll(t *testing.T) {
 
 // A viewer is offered no edit: the edit keys do nothing and nothing is sent.
 func TestAViewerSendsNoWrite(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	th := startHub(t, api, threeUsers(t, api))
 	vic := open(t, th.dial(t, "Vic"), "Vic", 120, 40)
@@ -78,6 +81,7 @@ func TestAViewerSendsNoWrite(t *testing.T) {
 
 // An agent is not offered act as (ctrl+p); a supervisor is.
 func TestAnAgentCannotActAsAnotherOperator(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	th := startHub(t, api, threeUsers(t, api))
 	clara := open(t, th.dial(t, "Clara"), "Clara", 120, 40)
@@ -98,6 +102,7 @@ func TestAnAgentCannotActAsAnotherOperator(t *testing.T) {
 // customer token would let it read them. The picker would open at once; the screen
 // switch after the key shows that the key was read.
 func TestNoSessionPicksAnotherOrganization(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	th := startHub(t, api, threeUsers(t, api))
 	sam := open(t, th.dial(t, "Sam"), "Sam", 120, 40)
@@ -117,29 +122,44 @@ func TestIdleSessionsCostWhatOneCosts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("20 sessions")
 	}
+	t.Parallel()
 	const polls = 3
+	var mu sync.Mutex
 	costs := map[int]int{}
-	for _, n := range []int{1, 5, 20} {
-		api := startAPI(t)
-		timer := newManualTimer()
-		// A short interval: a session that polled for itself would show in the counts.
-		th := startHub(t, api, []*member{{name: "Vic", role: "viewer"}}, withTimer(timer), func(o *Options) {
-			o.MaxSessions = 20
-			o.RefreshInterval = time.Second
-		})
-		c := th.dial(t, "Vic")
-		for i := range n {
-			open(t, c, fmt.Sprintf("Vic %d", i+1), 120, 40).waitList()
+	// Each count of sessions has a sandbox and a hub of its own: they run side by side, and
+	// the group returns when all three have counted.
+	t.Run("sessions", func(t *testing.T) {
+		for _, n := range []int{1, 5, 20} {
+			t.Run(fmt.Sprint(n), func(t *testing.T) {
+				t.Parallel()
+				api := startAPI(t)
+				timer := newManualTimer()
+				// A short interval: a session that polled for itself would show in the counts.
+				th := startHub(t, api, []*member{{name: "Vic", role: "viewer"}}, withTimer(timer), func(o *Options) {
+					o.MaxSessions = 20
+					o.RefreshInterval = time.Second
+				})
+				c := th.dial(t, "Vic")
+				for i := range n {
+					open(t, c, fmt.Sprintf("Vic %d", i+1), 120, 40).waitList()
+				}
+				settle(t, th)
+				for range polls {
+					before := api.log.count(t, conversationsFamily)
+					timer.fire()
+					waitfor.True(t, "the poll", func() bool { return api.log.count(t, conversationsFamily) > before })
+					settle(t, th)
+				}
+				cost := api.log.count(t, conversationsFamily)
+				t.Logf("%2d idle sessions, start-up and %d shared polls: %d conversation-family requests", n, polls, cost)
+				mu.Lock()
+				costs[n] = cost
+				mu.Unlock()
+			})
 		}
-		settle(t, th)
-		for range polls {
-			before := api.log.count(t, conversationsFamily)
-			timer.fire()
-			waitfor.True(t, "the poll", func() bool { return api.log.count(t, conversationsFamily) > before })
-			settle(t, th)
-		}
-		costs[n] = api.log.count(t, conversationsFamily)
-		t.Logf("%2d idle sessions, start-up and %d shared polls: %d conversation-family requests", n, polls, costs[n])
+	})
+	if len(costs) != 3 {
+		t.Fatalf("counted %d of 3 hubs", len(costs))
 	}
 	for _, n := range []int{5, 20} {
 		if d := costs[n] - costs[1]; d < -1 || d > 1 {

@@ -28,6 +28,7 @@ func newKey(t testing.TB, comment string) (gossh.Signer, string) {
 }
 
 func TestParseUsersReadsEveryField(t *testing.T) {
+	t.Parallel()
 	_, k1 := newKey(t, "clara@laptop")
 	_, k2 := newKey(t, "sam@desk")
 	_, k3 := newKey(t, "vic")
@@ -78,6 +79,7 @@ func TestParseUsersReadsEveryField(t *testing.T) {
 // Every problem of a users file is reported at its line, with the entry named, and
 // nothing is returned.
 func TestParseUsersNamesEachBadEntry(t *testing.T) {
+	t.Parallel()
 	_, k1 := newKey(t, "a")
 	_, k2 := newKey(t, "b")
 	priv := "-----BEGIN OPENSSH PRIVATE KEY----- abc"
@@ -144,6 +146,7 @@ func TestParseUsersNamesEachBadEntry(t *testing.T) {
 // organization: an id the API does not list, and an organization it does not know, are
 // errors naming the entry's line.
 func TestCheckOperatorsAgainstTheAPI(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	c := api.client(t, 0)
 	ops := api.operators(t)

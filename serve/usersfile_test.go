@@ -45,6 +45,7 @@ func comments(s string) []string {
 // those above the entry removed), the entries keep their order, the new one comes last, the
 // file keeps its permissions, and the hub reads the result as it would at its start.
 func TestUsersFileKeepsCommentsAndOrder(t *testing.T) {
+	t.Parallel()
 	_, k1 := newKey(t, "clara@laptop")
 	_, k2 := newKey(t, "sam@desk #2")
 	_, k3 := newKey(t, "dana #new: x")
@@ -126,6 +127,7 @@ func TestUsersFileKeepsCommentsAndOrder(t *testing.T) {
 // A bad entry is refused with the reason and changes nothing: a key that is not one (or is
 // private, or two), no role, an agent without an operator, a name or key the file has.
 func TestUsersFileRefusesBadEntries(t *testing.T) {
+	t.Parallel()
 	_, k1 := newKey(t, "clara@laptop")
 	_, k2 := newKey(t, "x")
 	content := fmt.Sprintf("- name: Clara\n  key: %s\n  operator: 7\n  role: agent\n", k1)
@@ -173,6 +175,7 @@ func TestUsersFileRefusesBadEntries(t *testing.T) {
 // The first user goes into a file that does not exist yet (mode 0600), or that holds
 // only comments or an empty list.
 func TestUsersFileTakesTheFirstUser(t *testing.T) {
+	t.Parallel()
 	_, k := newKey(t, "vic")
 	for name, content := range map[string]string{"absent": "", "comments": "# the team\n", "empty list": "# the team\n[]\n"} {
 		path := filepath.Join(t.TempDir(), "users.yaml")
@@ -207,6 +210,7 @@ func TestUsersFileTakesTheFirstUser(t *testing.T) {
 // connects, a session of a key removed ends; a file that does not check out changes
 // nothing and is not tried again until it changes.
 func TestTheHubWatchesItsUsersFile(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	clock := newManualClock()
 	ms := threeUsers(t, api)

@@ -13,6 +13,7 @@ import (
 // Every write of a session goes out as the session's operator through the role's gate, and
 // each one, sent or refused, is a line of the audit log; a refused write sends nothing.
 func TestSessionWritesPassTheGateAndTheAuditLog(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	ms := threeUsers(t, api)
 	auditBuf := &syncBuffer{}
