@@ -15,6 +15,7 @@ import (
 func ownSandbox(t *testing.T) *sandbox.Running { return viewtest.Sandbox(t, sandbox.Options{}) }
 
 func TestEditTopicsUpdatesRowAndDetailInPlace(t *testing.T) {
+	t.Parallel()
 	sb := ownSandbox(t)
 	app, c, d := startOn(t, sb, 200, 50)
 	tri := app.Screen().(*conversations.Model)
@@ -52,6 +53,7 @@ func TestEditTopicsUpdatesRowAndDetailInPlace(t *testing.T) {
 }
 
 func TestDeleteMarkedConversations(t *testing.T) {
+	t.Parallel()
 	sb := ownSandbox(t)
 	app, c, d := startOn(t, sb, 120, 40)
 	tri := app.Screen().(*conversations.Model)
@@ -106,6 +108,7 @@ func TestDeleteMarkedConversations(t *testing.T) {
 // keeps ongoing conversations from list DELETEs only, so the single DELETE is the server's
 // to judge); enter does not confirm, y sends it, and the sandbox's refusal shows.
 func TestDeleteOneOngoingWarnsThenShowsTheAnswer(t *testing.T) {
+	t.Parallel()
 	sb := ownSandbox(t)
 	app, c, d := startOn(t, sb, 120, 40)
 	tri := app.Screen().(*conversations.Model)
@@ -129,6 +132,7 @@ func TestDeleteOneOngoingWarnsThenShowsTheAnswer(t *testing.T) {
 }
 
 func TestNoteFromTheConversationsScreenSavesAndCloses(t *testing.T) {
+	t.Parallel()
 	sb := ownSandbox(t)
 	app, c, d := startOn(t, sb, 120, 40)
 	tri := app.Screen().(*conversations.Model)

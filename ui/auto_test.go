@@ -29,6 +29,7 @@ func (c *counting) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // TestAutoRefreshKeepsTickingUnderAForm: with the filter form open, the auto-refresh tick
 // still refreshes the visible page (asking only for what changed) and schedules the next.
 func TestAutoRefreshKeepsTickingUnderAForm(t *testing.T) {
+	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
 	clock := viewtest.NewMovingClock(viewtest.Now)

@@ -381,6 +381,7 @@ func reportKeyBytes(b *testing.B, model func() frames, w, h int) {
 // average stays within half as much again as the first press, which moves the cursor
 // inside the window.
 func TestKeystrokeBytes(t *testing.T) {
+	t.Parallel()
 	cs, ms := latinData()
 	n := keyBytes(appModel{appWith(t, 120, 40, cs, ms)}, 120, 40, 50)
 	if avg := average(t, n); avg > keyBytesBudget {
@@ -411,6 +412,7 @@ func average(t *testing.T, presses []int) int {
 // stays within 80 MB. It measures in a fresh process (this test binary run again with only
 // the probe), so other tests' sandboxes and data do not count.
 func TestMemoryWithLargeData(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("PARLEY_MEMORY_PROBE") != "" {
 		t.Skip("inside the probe")
 	}
@@ -434,6 +436,7 @@ func TestMemoryWithLargeData(t *testing.T) {
 
 // TestMemoryProbe loads the data and prints the process's RSS; it runs only as the probe.
 func TestMemoryProbe(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("PARLEY_MEMORY_PROBE") == "" {
 		t.Skip("runs only as TestMemoryWithLargeData's probe")
 	}

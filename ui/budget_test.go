@@ -115,6 +115,7 @@ func (l *appLoop) conversationsPolled() int {
 // in view come along only every common.SlotsFactor refreshes. An away change made by
 // someone else shows within one interval.
 func TestOperatorsListOnTheRootsTimerAndSlotsSlower(t *testing.T) {
+	t.Parallel()
 	l, clock := policyApp(t, sandbox.Options{}, Options{RequestBudget: 500})
 	l.Key("3")
 	ops := l.app.Screen().(*operators.Model)
@@ -157,6 +158,7 @@ func TestOperatorsListOnTheRootsTimerAndSlotsSlower(t *testing.T) {
 // analytics screens never auto-refresh, so no tick is armed while they are shown and the
 // status bar does not claim a pace for them.
 func TestEachScreenPacedByWhatItRefreshes(t *testing.T) {
+	t.Parallel()
 	l, _ := policyApp(t, sandbox.Options{}, Options{RequestBudget: 50})
 	c := l.app.ctx.Client
 	for c.Usage(client.FamilyConversations) < 36 { // 4 of the allowance of 40 left: 8 intervals

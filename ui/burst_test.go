@@ -68,6 +68,7 @@ type listCase struct {
 }
 
 func TestKeysReadTogetherMoveEveryList(t *testing.T) {
+	t.Parallel()
 	l, _ := startApp(t, nil, 120, 40)
 	cases := []listCase{
 		{name: "conversations", key: "1",
@@ -134,6 +135,7 @@ const downDown = "\x1b[B\x1b[B"
 // down arrows read together, exactly as on the keys read apart (and not one row, as one
 // key does); in the picker "jj" read together is the filter "jj", as j j typed apart.
 func TestKeysReadTogetherMoveTheMetricPickerAndTheRangeMenu(t *testing.T) {
+	t.Parallel()
 	l, _ := startApp(t, nil, 120, 40)
 	l.Key("4")
 	type selector interface{ Selected() client.Metric }
@@ -192,6 +194,7 @@ func TestKeysReadTogetherMoveTheMetricPickerAndTheRangeMenu(t *testing.T) {
 // picker), moves on two down arrows read together, and takes digits read together as an
 // id.
 func TestKeysReadTogetherInTheOperatorPicker(t *testing.T) {
+	t.Parallel()
 	l, _ := startApp(t, nil, 120, 40)
 	l.Key("ctrl+p")
 	p := l.picker()
@@ -293,6 +296,7 @@ func noteText(view string) string {
 // moves its cursor two options (not one, as one j does), a text field gets "jj" as text.
 // Each form is tried on its first field and on its first select or multi-select.
 func TestKeysReadTogetherInEveryForm(t *testing.T) {
+	t.Parallel()
 	l, _ := startApp(t, nil, 120, 40)
 	type formCase struct {
 		name   string
@@ -368,6 +372,7 @@ func TestKeysReadTogetherInEveryForm(t *testing.T) {
 // together moves two rows in the list and in a form's select, whose footer names v; j,
 // no longer bound, moves neither.
 func TestReboundKeysReadTogether(t *testing.T) {
+	t.Parallel()
 	keys := keymap.Default()
 	if err := keys.Apply(map[string][]string{"down": {"v", "down"}}); err != nil {
 		t.Fatal(err)

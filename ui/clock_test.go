@@ -18,6 +18,7 @@ import (
 // client's) 10 minutes ahead of the server's, a conversation changed on the server between
 // two auto-refresh ticks shows after the second.
 func TestAutoRefreshWithAFastClockMissesNothing(t *testing.T) {
+	t.Parallel()
 	s := viewtest.NewSkewed(t, 10*time.Minute, sandbox.Options{})
 	a := New(Options{Timer: viewtest.After, Client: s.Client, Styles: theme.Plain(false), Keys: keymap.Default(),
 		Now: s.Local, RefreshInterval: 30 * time.Second, RequestBudget: 400, PageSize: 100})

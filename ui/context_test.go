@@ -101,6 +101,7 @@ func (l *appLoop) toasts() string {
 }
 
 func TestActAsOperatorAndBack(t *testing.T) {
+	t.Parallel()
 	l, info := startApp(t, nil, 100, 30)
 	if bar := l.statusBar(); !strings.Contains(bar, "org 1001 · as Clara") {
 		t.Fatalf("status bar without organization and operator: %q", bar)
@@ -141,6 +142,7 @@ func TestActAsOperatorAndBack(t *testing.T) {
 }
 
 func TestPickOrganization(t *testing.T) {
+	t.Parallel()
 	l, info := startApp(t, nil, 100, 30)
 	l.Key("3")
 	ops := l.app.Screen().(*operators.Model)
@@ -183,6 +185,7 @@ func TestPickOrganization(t *testing.T) {
 // to another one does not happen: parley says so and stays where it was, with the same
 // status bar, counters, refresh time and data.
 func TestOrganizationTokenCannotSwitch(t *testing.T) {
+	t.Parallel()
 	l2, info := startApp(t, func(i sandbox.Info) string { return i.OrgTokens[i.DefaultOrgID] }, 80, 24)
 	tri := l2.app.Screen().(*conversations.Model)
 	l2.Until("the list", func() bool { return len(tri.List.Rows()) > 0 && !l2.app.lastRefresh.IsZero() })
@@ -228,6 +231,7 @@ func TestOrganizationTokenCannotSwitch(t *testing.T) {
 
 // A check that a later choice superseded is dropped.
 func TestStaleSwitchCheckIsDropped(t *testing.T) {
+	t.Parallel()
 	l, info := startApp(t, nil, 100, 30)
 	stale, _ := l.app.loads.Start(loadSwitch)
 	l.app.loads.Start(loadSwitch) // a later choice
@@ -244,6 +248,7 @@ func TestStaleSwitchCheckIsDropped(t *testing.T) {
 // requests whether it is chosen by id or as "default organization of the token": the
 // status bar and the auto-refresh budget see one count.
 func TestDefaultOrganizationByIDCountsOnce(t *testing.T) {
+	t.Parallel()
 	l, info := startApp(t, nil, 120, 30)
 	tri := l.app.Screen().(*conversations.Model)
 	l.Until("the list", func() bool { return len(tri.List.Rows()) > 0 })
@@ -302,6 +307,7 @@ func TestDefaultOrganizationByIDCountsOnce(t *testing.T) {
 // The ctrl+p picker filters by name as every picker does (letters are text, j too), a
 // typed id offers itself first, and esc clears the filter before it closes.
 func TestContextPickerFiltersByNameOrID(t *testing.T) {
+	t.Parallel()
 	l, info := startApp(t, nil, 100, 30)
 	l.Key("ctrl+p")
 	p := l.picker()
@@ -336,6 +342,7 @@ func TestContextPickerFiltersByNameOrID(t *testing.T) {
 
 // An edit on the operators screen reaches the directory (names, the ctrl+p picker).
 func TestOperatorEditReloadsTheDirectory(t *testing.T) {
+	t.Parallel()
 	l, info := startApp(t, nil, 100, 30)
 	l.Key("3")
 	ops := l.app.Screen().(*operators.Model)
@@ -355,6 +362,7 @@ func TestOperatorEditReloadsTheDirectory(t *testing.T) {
 // Acting as another operator of the same organization keeps the conversations screen in
 // place: the cursor's row and the open thread stay, and they load again.
 func TestActAsOperatorKeepsTheOpenConversation(t *testing.T) {
+	t.Parallel()
 	l, info := startApp(t, nil, 100, 30)
 	tri := l.app.Screen().(*conversations.Model)
 	l.Until("the list", func() bool { return len(tri.List.Rows()) > 5 && !tri.List.Loading() })
@@ -380,6 +388,7 @@ func TestActAsOperatorKeepsTheOpenConversation(t *testing.T) {
 // A form refused for lack of permission keeps its input while ctrl+p switches the acting
 // operator over it, and the same form then saves as the new operator.
 func TestActAsOperatorOverARefusedForm(t *testing.T) {
+	t.Parallel()
 	l, info := startApp(t, nil, 100, 30)
 	l.Key("ctrl+p")
 	l.picker()
@@ -439,6 +448,7 @@ func TestActAsOperatorOverARefusedForm(t *testing.T) {
 // operator the operators screen makes since the sandbox's away answer does not state the
 // online status.
 func TestAwayToggleUpdatesTheDirectoryWithoutARequest(t *testing.T) {
+	t.Parallel()
 	l, info := startApp(t, nil, 100, 30)
 	l.Key("3")
 	ops := l.app.Screen().(*operators.Model)
@@ -493,6 +503,7 @@ func TestAwayToggleUpdatesTheDirectoryWithoutARequest(t *testing.T) {
 // The note form is a form like the others: refused for lack of permission, ctrl+p switches
 // the acting operator over it, its text stays, and it then saves as the new operator.
 func TestActAsOperatorOverARefusedNote(t *testing.T) {
+	t.Parallel()
 	l, _ := startApp(t, nil, 100, 30)
 	var bot int64
 	for _, o := range l.app.opList {

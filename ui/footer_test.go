@@ -52,6 +52,7 @@ func (l *appLoop) checkFooter(where string, w int, want ...string) {
 // and quit; an open overlay's own keys instead. At 80 columns it stays one line: hints that
 // do not fit go, help and quit stay.
 func TestFooterShowsTheKeysOfWhatHasThem(t *testing.T) {
+	t.Parallel()
 	for _, w := range []int{80, 120} {
 		l, _ := startApp(t, nil, w, 24)
 		l.Until("conversations", func() bool { return len(l.app.Screen().(*conversations.Model).List.Rows()) > 0 })
@@ -94,6 +95,7 @@ func TestFooterShowsTheKeysOfWhatHasThem(t *testing.T) {
 // message, topics, a note, the next or previous conversation and back to the list, before
 // any key that only moves; wider, the moves follow.
 func TestThreadFooterCarriesTheAgentPath(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		w    int
 		want string
@@ -113,6 +115,7 @@ func TestThreadFooterCarriesTheAgentPath(t *testing.T) {
 
 // A rebound key shows in the footer as bound: the footer is built from the bindings.
 func TestFooterFollowsRebinding(t *testing.T) {
+	t.Parallel()
 	keys := keymap.Default()
 	if err := keys.Apply(map[string][]string{"down": {"n", "down"}, "note": {"N"},
 		"submit": {"f2"}, "help": {"f1"}}); err != nil {

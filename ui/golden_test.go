@@ -55,6 +55,7 @@ func (o *observed) advance(tm *teatest.TestModel, d time.Duration) { o.timers.Ad
 // first row yet), and a thread opened with j, enter. Regenerate with:
 // go test ./ui -run Golden -update
 func TestGoldenConversations(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {160, 48}, {200, 50}} {
 		name := fmt.Sprintf("%dx%d", size[0], size[1])
 		t.Run(name, func(t *testing.T) {

@@ -89,6 +89,7 @@ func helpEntries(t *testing.T, l *appLoop, h *helpModal, w, ht int) []string {
 }
 
 func TestHelpFitsAndScrollsAtTheSmallestSizes(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {80, 20}} {
 		l, _ := startApp(t, nil, size[0], size[1])
 		l.Until("the list", func() bool { return strings.Contains(l.app.Render(), "conversations ·") })
@@ -131,6 +132,7 @@ func TestHelpFitsAndScrollsAtTheSmallestSizes(t *testing.T) {
 // moves or filters and never closes it: as in every picker, letters are filter text (q and
 // j too), and back clears a filter first.
 func TestHelpClosesWithHelpAndBackOnly(t *testing.T) {
+	t.Parallel()
 	l, _ := startApp(t, nil, 80, 24)
 	for _, k := range []string{"?", "esc"} {
 		h := l.openHelp()
@@ -163,6 +165,7 @@ func TestHelpClosesWithHelpAndBackOnly(t *testing.T) {
 // At 200×50 every key is listed once, on the conversations list and the contacts list
 // (whose screens repeat keys of their panes).
 func TestHelpListsEveryKeyOnce(t *testing.T) {
+	t.Parallel()
 	l, _ := startApp(t, nil, 200, 50)
 	l.Until("the list", func() bool { return strings.Contains(l.app.Render(), "conversations ·") })
 	check := func(where string) {
@@ -193,6 +196,7 @@ func TestHelpListsEveryKeyOnce(t *testing.T) {
 // Help lays out in as many columns as it needs and cuts nothing when even one column is
 // narrow.
 func TestHelpLayoutReflows(t *testing.T) {
+	t.Parallel()
 	ctx := &common.Ctx{Styles: theme.Plain(false), Keys: keymap.Default()}
 	k := ctx.Keys
 	groups := [][]key.Binding{{k.Up, k.Down, k.Top, k.Bottom, k.PageDown, k.PageUp},
@@ -228,6 +232,7 @@ func TestHelpLayoutReflows(t *testing.T) {
 // Typing filters help (the filter line at its top), the arrows move from key to key and
 // enter runs the key under the cursor through the input layer, help closed first.
 func TestHelpFiltersAndRunsTheKey(t *testing.T) {
+	t.Parallel()
 	l, _ := startApp(t, nil, 80, 24)
 	l.Until("conversations", func() bool { return len(l.app.Screen().(*conversations.Model).List.Rows()) > 0 })
 	h := l.openHelp()

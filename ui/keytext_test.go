@@ -22,6 +22,7 @@ import (
 // rebound, the pane titles, the empty thread, the rank-order toasts and the too-small
 // screen say the new keys.
 func TestTextsNameTheKeysAsBound(t *testing.T) {
+	t.Parallel()
 	keys := keymap.Default()
 	if err := keys.Apply(map[string][]string{"next_pane": {"ctrl+n"}, "open": {"enter", "right"},
 		"back": {"esc", "ctrl+g"}, "order": {"O"}, "quit": {"Q"},
@@ -69,6 +70,7 @@ func TestTextsNameTheKeysAsBound(t *testing.T) {
 
 // The status bar says which key still refreshes once the day's budget is spent, as bound.
 func TestStatusBarNamesTheRefreshKeyAsBound(t *testing.T) {
+	t.Parallel()
 	e := viewtest.NewEnv(t, sandbox.Options{Size: "small", Seed: 1}, nil)
 	if _, err := e.Client.ListConversations(t.Context(), client.ConversationListOptions{}); err != nil {
 		t.Fatal(err)

@@ -86,6 +86,7 @@ func TestParleyMemoryThroughHTTP(t *testing.T) {
 // TestParleyMemoryProbe is parley's side of TestParleyMemoryThroughHTTP; it runs only as
 // its probe.
 func TestParleyMemoryProbe(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("PARLEY_MEMORY_PROBE") == "" {
 		t.Skip("runs only as TestParleyMemoryThroughHTTP's probe")
 	}

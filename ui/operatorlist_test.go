@@ -25,6 +25,7 @@ import (
 // opening the assign picker costs at most these operator list requests, with the client's
 // memory on (as the TUI runs) and off (every read goes out).
 func TestOperatorListRequestsOfAVisitToEveryScreen(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		ttl  time.Duration

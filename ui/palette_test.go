@@ -49,6 +49,7 @@ func startConversations(t *testing.T, w, h int, set func(*Options)) *appLoop {
 // The palette lists the keys of where the user is and of the whole app, each with its key,
 // and the screens; typing filters them fuzzily, best first; esc closes it.
 func TestPaletteListsAndFilters(t *testing.T) {
+	t.Parallel()
 	l := startConversations(t, 80, 24, nil)
 	for _, open := range []string{":", "ctrl+k"} {
 		p := l.openPalette(open)
@@ -95,6 +96,7 @@ func TestPaletteListsAndFilters(t *testing.T) {
 // A key's row runs that key through the root's input layer after the palette closed: the
 // filters row opens the filters form, as f does.
 func TestPaletteRunsABindingAsItsKey(t *testing.T) {
+	t.Parallel()
 	keys := keymap.Default()
 	if err := keys.Apply(map[string][]string{"filter": {"F"}}); err != nil {
 		t.Fatal(err)
@@ -115,6 +117,7 @@ func TestPaletteRunsABindingAsItsKey(t *testing.T) {
 // Every key of the default bindings can be pressed by the palette: the press reads back as
 // the key (key.Matches compares them).
 func TestKeyPressOfEveryDefaultKey(t *testing.T) {
+	t.Parallel()
 	k := keymap.Default()
 	for _, b := range bindings(k) {
 		for _, kk := range b.Keys() {
@@ -134,6 +137,7 @@ func TestKeyPressOfEveryDefaultKey(t *testing.T) {
 // A number (typed after ":", so ":123" on the keyboard) offers to open that conversation
 // first, and enter opens it on the conversations screen, from any screen.
 func TestPaletteNumberOpensConversation(t *testing.T) {
+	t.Parallel()
 	l := startConversations(t, 120, 40, nil)
 	rows := l.app.Screen().(*conversations.Model).List.Rows()
 	id := rows[len(rows)/2].ID
@@ -164,6 +168,7 @@ func TestPaletteNumberOpensConversation(t *testing.T) {
 // Read-only: the edit keys are gone from the palette, and so is act as; searching and
 // moving stay.
 func TestPaletteReadOnlyHidesEdits(t *testing.T) {
+	t.Parallel()
 	edits := []string{"edit topics", "new note", "delete", "mark row", "act as", "edit", "toggle away"}
 	for _, ro := range []bool{false, true} {
 		l := startConversations(t, 80, 24, func(o *Options) { o.ReadOnly = ro })
@@ -212,6 +217,7 @@ func (c choosy) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 // A screen's choices appear in the palette (sanitized), and choosing one shows that
 // screen and hands it the choice's message.
 func TestPaletteOffersChoosersChoices(t *testing.T) {
+	t.Parallel()
 	l := startConversations(t, 80, 24, nil)
 	var got []tea.Msg
 	i := slices.IndexFunc(l.app.specs, func(sp screenSpec) bool { return sp.id == common.ScreenContacts })
@@ -237,6 +243,7 @@ func TestPaletteOffersChoosersChoices(t *testing.T) {
 // The organizations and operators the pickers know are offered; choosing an operator
 // acts as them.
 func TestPaletteSwitchesOperator(t *testing.T) {
+	t.Parallel()
 	l := startConversations(t, 80, 24, nil)
 	op := l.app.opList[len(l.app.opList)-1]
 	p := l.openPalette(":")
@@ -253,6 +260,7 @@ func TestPaletteSwitchesOperator(t *testing.T) {
 
 // The palette fits the smallest terminal and uses more of a large one.
 func TestPaletteFits(t *testing.T) {
+	t.Parallel()
 	widths := map[int]int{}
 	for _, size := range [][2]int{{80, 24}, {80, 20}, {200, 50}} {
 		l := startConversations(t, size[0], size[1], nil)

@@ -216,6 +216,7 @@ func walkEditKeys(l *appLoop, off offKeys, w, h int) walkReport {
 // nothing, changes nothing and sends no request to the sandbox. The same walk without
 // ReadOnly finds the hints and keys at every place, so the walk sees them where they are.
 func TestReadOnlyOffersNoEditAnywhere(t *testing.T) {
+	t.Parallel()
 	const w, h = 160, 40
 	off := offIn(keymap.CanWrite)
 	if len(off.hints) == 0 || !slices.Contains(off.keys, "t") || !slices.Contains(off.keys, "ctrl+p") {
@@ -278,6 +279,7 @@ func TestReadOnlyOffersNoEditAnywhere(t *testing.T) {
 // offered ctrl+p: neither the footer nor help names it, and it opens no picker, not over an
 // edit form either; the edits stay. Without FixedOperator the same steps open the picker.
 func TestFixedOperatorOffersNoActAs(t *testing.T) {
+	t.Parallel()
 	const w, h = 120, 40
 	for _, fixed := range []bool{true, false} {
 		l, _ := startAppWith(t, nil, w, h, func(o *Options) { o.FixedOperator = fixed })
@@ -314,6 +316,7 @@ func TestFixedOperatorOffersNoActAs(t *testing.T) {
 // and it opens no picker, so the session cannot read another organization with the hub's
 // customer token. Without FixedOrganization the same key opens the picker.
 func TestFixedOrganizationOffersNoOrganizationPicker(t *testing.T) {
+	t.Parallel()
 	const w, h = 120, 40
 	for _, fixed := range []bool{true, false} {
 		l, _ := startAppWith(t, nil, w, h, func(o *Options) { o.FixedOrganization = fixed })

@@ -24,6 +24,7 @@ import (
 // pace of its time); the next key refreshes at once and brings back 30 s. The status bar
 // says each state.
 func TestAutoRefreshSlowsStepByStepAndAKeyWakesIt(t *testing.T) {
+	t.Parallel()
 	l, clock := policyApp(t, sandbox.Options{}, Options{RequestBudget: 500})
 	start := clock.Now()
 	for i := range 4 { // working: a key before every tick
@@ -97,6 +98,7 @@ func TestAutoRefreshSlowsStepByStepAndAKeyWakesIt(t *testing.T) {
 // getting the focus back counts as a key: a refresh at once when the last is older than
 // 30 s.
 func TestLosingFocusSlowsAutoRefresh(t *testing.T) {
+	t.Parallel()
 	l, clock := policyApp(t, sandbox.Options{}, Options{RequestBudget: 500})
 	start := clock.Now()
 	l.Deliver(tea.BlurMsg{})
@@ -132,6 +134,7 @@ func TestLosingFocusSlowsAutoRefresh(t *testing.T) {
 // toast went; auto-refresh of that family stops; the loaded rows stay usable; `r` says
 // why it cannot fetch.
 func TestDailyLimitStopsPollingAndHoldsTheStatusBar(t *testing.T) {
+	t.Parallel()
 	l, clock := policyApp(t, sandbox.Options{DailyLimit: 4}, Options{RequestBudget: 500})
 	tr := l.app.Screen().(*conversations.Model)
 	rows := len(tr.List.Rows())
@@ -203,6 +206,7 @@ func (f *failing) RoundTrip(r *http.Request) (*http.Response, error) {
 // stopped server "unreachable", each with the data's age ("offline data as of 15:04"), as
 // long as no answer came, and never "rate-limited"; the next answer ends the state.
 func TestServerErrorAndUnreachableAreNotRateLimits(t *testing.T) {
+	t.Parallel()
 	f := &failing{}
 	var sb *sandbox.Running
 	l, clock := policyApp(t, sandbox.Options{}, Options{RequestBudget: 500}, func(c *client.Config, s *sandbox.Running) {
@@ -296,6 +300,7 @@ func (o *down503) attempts() (polls, lists []time.Time) {
 // status bar says it backs off. A refresh the user asks for (r) is still retried. The
 // first answer ends the back-off: the next tick is 30 s on again.
 func TestOutageBacksOffPollingWithOneAttemptATick(t *testing.T) {
+	t.Parallel()
 	var o *down503
 	l, clock := policyApp(t, sandbox.Options{}, Options{RequestBudget: 500}, func(c *client.Config, _ *sandbox.Running) {
 		c.MaxRetryWait = time.Millisecond // retries, where made, take no time

@@ -15,6 +15,7 @@ import (
 // background puts the light palette on the rows already drawn (the list's cache of rows is
 // drawn again), a dark one after dark changes nothing.
 func TestBackgroundAnswerRestylesTheRowsDrawn(t *testing.T) {
+	t.Parallel()
 	l, _ := startApp(t, nil, 120, 40)
 	*l.app.ctx.Styles = *theme.New(theme.Default(), true, false)
 	tri := l.app.Screen().(*conversations.Model)
@@ -50,6 +51,7 @@ func TestBackgroundAnswerRestylesTheRowsDrawn(t *testing.T) {
 // line above the footer (no drawn cursor that blinks by redrawing); without a prompt the
 // cursor is hidden.
 func TestSearchPromptShowsTheTerminalsCursor(t *testing.T) {
+	t.Parallel()
 	l, _ := startApp(t, nil, 120, 40)
 	tri := l.app.Screen().(*conversations.Model)
 	l.Until("conversations", func() bool { return len(tri.List.Rows()) >= 1 })

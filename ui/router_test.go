@@ -145,6 +145,7 @@ func routeRun(ctx *common.Ctx, size tea.WindowSizeMsg, install func(common.Scree
 // must hand every message to the same screen and modals in the same order, so a screen's
 // tests see the routing the program runs.
 func TestHostRoutesAsTheApp(t *testing.T) {
+	t.Parallel()
 	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "t"})
 	if err != nil {
 		t.Fatal(err)

@@ -109,6 +109,7 @@ func deliver(t *testing.T, a *App, cmd tea.Cmd) {
 }
 
 func TestPanicInUpdateKeepsTheModelAndToasts(t *testing.T) {
+	t.Parallel()
 	r := &reports{}
 	a := newBoomApp(t, r, viewtest.Clock)
 	m, cmd := a.Update(viewtest.Key("x"))
@@ -142,6 +143,7 @@ func TestPanicInUpdateKeepsTheModelAndToasts(t *testing.T) {
 }
 
 func TestPanicInACommandToastsAndGoesOn(t *testing.T) {
+	t.Parallel()
 	r := &reports{}
 	a := newBoomApp(t, r, viewtest.Clock)
 	_, cmd := a.Update(viewtest.Key("z"))
@@ -159,6 +161,7 @@ func TestPanicInACommandToastsAndGoesOn(t *testing.T) {
 }
 
 func TestCrashLogNotWrittenIsSaid(t *testing.T) {
+	t.Parallel()
 	r := &reports{err: errors.New("disk full")}
 	a := newBoomApp(t, r, viewtest.Clock)
 	_, cmd := a.Update(viewtest.Key("x"))
@@ -169,6 +172,7 @@ func TestCrashLogNotWrittenIsSaid(t *testing.T) {
 }
 
 func TestPanicInViewKeepsTheLastFrame(t *testing.T) {
+	t.Parallel()
 	r := &reports{}
 	a := newBoomApp(t, r, viewtest.Clock)
 	good := a.Render()
@@ -202,6 +206,7 @@ func TestPanicInViewKeepsTheLastFrame(t *testing.T) {
 }
 
 func TestPanicStormQuits(t *testing.T) {
+	t.Parallel()
 	r := &reports{}
 	a := newBoomApp(t, r, viewtest.Clock) // a fixed clock: every panic at the same moment
 	for i := 1; i < stormCount; i++ {
@@ -237,6 +242,7 @@ func TestPanicStormQuits(t *testing.T) {
 }
 
 func TestPanicsSpreadOutDoNotQuit(t *testing.T) {
+	t.Parallel()
 	r := &reports{}
 	now := viewtest.Now
 	a := newBoomApp(t, r, func() time.Time { return now })
@@ -253,6 +259,7 @@ func TestPanicsSpreadOutDoNotQuit(t *testing.T) {
 // TestUpdatePanicInARunningProgram runs the App in a real Bubble Tea program: a panic in
 // Update is reported once, with its own cause, and the program goes on until q.
 func TestUpdatePanicInARunningProgram(t *testing.T) {
+	t.Parallel()
 	r := &reports{}
 	a := newBoomApp(t, r, viewtest.Clock)
 	// The window size a terminal would report: output that is no terminal reports 0×0,

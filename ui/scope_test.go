@@ -14,6 +14,7 @@ import (
 // screen it names that one again. With an organization token the data is of its one
 // organization, and the bar does not claim several.
 func TestStatusBarNamesTheAnalyticsScope(t *testing.T) {
+	t.Parallel()
 	l, _ := startApp(t, nil, 160, 40)
 	if bar := l.statusBar(); !strings.Contains(bar, "org 1001 · as Clara") {
 		t.Fatalf("the conversations screen's status bar: %q", bar)

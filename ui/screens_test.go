@@ -12,6 +12,7 @@ import (
 // The registry lists the screens in tab order, each named as the key table's action whose
 // default key is the number of its place.
 func TestScreenRegistry(t *testing.T) {
+	t.Parallel()
 	k := keymap.Default()
 	seen := map[string]bool{}
 	for i, sp := range screenSpecs() {

@@ -21,6 +21,7 @@ import (
 // answer (common.Ctx.SharePolls). Two parleys outside the hub ask twice, and a session's
 // own answer of the last tick is too old for its next one.
 func TestHubSessionsShareTheOperatorsRefresh(t *testing.T) {
+	t.Parallel()
 	for _, hub := range []bool{true, false} {
 		log := &viewtest.RequestLog{}
 		clock := viewtest.NewMovingClock(viewtest.Now)

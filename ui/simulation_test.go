@@ -205,6 +205,7 @@ func simulateDay(t *testing.T, halfDay bool) dayFigures {
 // the idle lunch hour, nothing while parley sits open overnight, and what the README's
 // table "Requests per agent-shift" says.
 func TestSimulatedAgentDayStaysUnderTheBudget(t *testing.T) {
+	t.Parallel()
 	f := simulateDay(t, false)
 	half := simulateDay(t, true)
 	budget := 5000 / 10

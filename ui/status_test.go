@@ -23,6 +23,7 @@ import (
 // TestStatusBarShowsRateLimitCountdown: a retry after a 429 shows "rate-limited, retrying
 // in Ns" and the count goes down with the clock until the wait is over.
 func TestStatusBarShowsRateLimitCountdown(t *testing.T) {
+	t.Parallel()
 	now := viewtest.Now
 	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "t"})
 	if err != nil {
@@ -56,6 +57,7 @@ func TestStatusBarShowsRateLimitCountdown(t *testing.T) {
 // down as a server error and one after a failed connection as an unreachable API; neither
 // reads as rate limiting.
 func TestStatusBarTellsServerErrorsAndNoAnswerFromRateLimits(t *testing.T) {
+	t.Parallel()
 	now := viewtest.Now
 	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "t"})
 	if err != nil {
@@ -86,6 +88,7 @@ func statusLine(v string) string {
 // TestStatusBarNumbersKeepTheirLabel: however narrow the terminal, the request count and
 // the refresh time say what they are ("conv 3/400", not "3/400").
 func TestStatusBarNumbersKeepTheirLabel(t *testing.T) {
+	t.Parallel()
 	bare := regexp.MustCompile(`│ (\d+/\d+|\d\d:\d\d:\d\d)`)
 	for _, o := range []Options{{Demo: true}, {Label: "api.example.com"}, {Label: "chat-api.eu-west-1.example.com"}} {
 		c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "t"})
@@ -120,6 +123,7 @@ func TestStatusBarNumbersKeepTheirLabel(t *testing.T) {
 // attempts it refused with 429, and those that never reached it, show apart, also on a
 // narrow terminal.
 func TestStatusBarCountsWhatTheAPICounted(t *testing.T) {
+	t.Parallel()
 	e := viewtest.NewEnv(t, sandbox.Options{Size: "small", Seed: 1, DailyLimit: 2, BurstRate: -1}, nil)
 	for i := range 3 {
 		_, err := e.Client.ListConversations(t.Context(), client.ConversationListOptions{})
@@ -159,6 +163,7 @@ func TestStatusBarCountsWhatTheAPICounted(t *testing.T) {
 // TestToastsStayInsideThePanes: a toast as wide as the terminal allows keeps two columns off
 // both sides (the panes' borders stay visible) and every line keeps the width.
 func TestToastsStayInsideThePanes(t *testing.T) {
+	t.Parallel()
 	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "t"})
 	if err != nil {
 		t.Fatal(err)
@@ -210,6 +215,7 @@ func (b boxModal) View() string {
 // leaves no room there, into the bottom line in place of the status bar; the form's every
 // cell stays visible in all cases.
 func TestToastsNeverCoverADialog(t *testing.T) {
+	t.Parallel()
 	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "t"})
 	if err != nil {
 		t.Fatal(err)
@@ -262,6 +268,7 @@ func TestToastsNeverCoverADialog(t *testing.T) {
 
 // The same toast twice (two lists failing on one unreachable API) shows once.
 func TestRepeatedToastShowsOnce(t *testing.T) {
+	t.Parallel()
 	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "t"})
 	if err != nil {
 		t.Fatal(err)
@@ -280,6 +287,7 @@ func TestRepeatedToastShowsOnce(t *testing.T) {
 // other than live (idle, the budget, stopped) stays in the status bar and the time of
 // the last refresh gives way; live, the usual state, is the first to go.
 func TestStatusBarKeepsAnUnusualAutoStateWhenNarrow(t *testing.T) {
+	t.Parallel()
 	now := viewtest.Now
 	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "t", Now: func() time.Time { return now }})
 	if err != nil {
@@ -311,6 +319,7 @@ func TestStatusBarKeepsAnUnusualAutoStateWhenNarrow(t *testing.T) {
 // A start note (the state file was damaged and kept aside) shows as an error toast, for
 // as long as errors show.
 func TestAStartNoteIsAnErrorToast(t *testing.T) {
+	t.Parallel()
 	note := "The saved state (state.json) could not be read (cut short or not JSON); it is kept as state.json.damaged-20261120T140200Z and parley starts afresh."
 	a := New(Options{Timer: viewtest.After, Client: viewtest.Client(t, viewtest.Sandbox(t, sandbox.Options{Size: "small"})), Styles: theme.Plain(false),
 		Keys: keymap.Default(), Now: viewtest.Clock, RequestBudget: 400, PageSize: 100, StartNote: note})

@@ -85,6 +85,7 @@ func topicsOf(rows []listing.Row, id int64) []string {
 // another organization changes nothing. A poll whose window starts after the list's own
 // makes the list ask once itself, from its own window.
 func TestHubPollsMergeIntoTheConversationList(t *testing.T) {
+	t.Parallel()
 	const org = 1001
 	team := &fakeTeam{sessions: map[int64]int{org: 3}, every: 30 * time.Second}
 	var mate teammate
@@ -234,6 +235,7 @@ func TestHubPollsMergeIntoTheConversationList(t *testing.T) {
 // host, the operator's name and "today" give way, and the shared period goes first, as
 // the live auto-refresh does (not polling stays); read-only stays.
 func TestHubStatusBar(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		o     Options
