@@ -20,6 +20,7 @@ import (
 // a resend updates the same contact), a note written from the contact (its id above the
 // notes shown), the note delete and the contact deletes (a 404).
 func TestLostWritesAreCheckedWithoutTheLocalClock(t *testing.T) {
+	t.Parallel()
 	viewtest.EachSkew(t, sandbox.Options{DailyLimit: 1 << 30}, func(t *testing.T, sk *viewtest.Skewed) {
 		e := envOn(t, sk.Sandbox, 0)
 		p, ctx := sk.Lossy(t)

@@ -8,6 +8,7 @@ import (
 // The one-line row's widths, as its comment gives them: verified, name, email, place, phone
 // (from 120), company (from 140), locale (from 90), time.
 func TestColumnWidths(t *testing.T) {
+	t.Parallel()
 	for w, want := range map[int][]int{
 		60:  {1, 14, 22, 11, -1, -1, -1, 6},
 		78:  {1, 19, 30, 16, -1, -1, -1, 6},

@@ -7,6 +7,7 @@ import (
 
 // Coordinates show as sent where they are a place on Earth, "—" where they cannot be one.
 func TestCoordinates(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		lat, lon float64
 		want     string

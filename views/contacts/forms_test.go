@@ -78,6 +78,7 @@ func bodyOf(t *testing.T, s viewtest.Sent) map[string]any {
 }
 
 func TestEditFormPrefillsAndSendsOnlyChanges(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	ct := e.contactWith(t, func(c client.Contact) bool {
 		return client.Str(c.Name) != "" && client.Str(c.Company) != "" && client.Str(c.Email) != ""
@@ -130,6 +131,7 @@ func TestEditFormPrefillsAndSendsOnlyChanges(t *testing.T) {
 }
 
 func TestEditFormValidatesBeforeSending(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	ct := e.contactWith(t, func(c client.Contact) bool { return client.Str(c.Email) != "" })
 
@@ -176,6 +178,7 @@ func TestEditFormValidatesBeforeSending(t *testing.T) {
 }
 
 func TestEditFormKeepsInputOnFailureAndNeverSubmitsTwice(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	ct := e.contactWith(t, func(c client.Contact) bool { return client.Str(c.Name) != "" })
 	e.ctx.Client = e.as(t, e.operatorWithRole(t, client.RoleBot)) // bots may not edit: 403
@@ -220,6 +223,7 @@ func TestEditFormKeepsInputOnFailureAndNeverSubmitsTwice(t *testing.T) {
 }
 
 func TestUpsertFormCreatesThenUpdatesByIdentifier(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	open := func() common.Modal { return openModal(contacts.NewUpsertForm(e.ctx), 76, 40) }
 
@@ -299,6 +303,7 @@ func TestFilterFormSendsTheSevenFilters(t *testing.T) {
 }
 
 func TestEditFormRateLimitedKeepsInput(t *testing.T) {
+	t.Parallel()
 	e := envOn(t, viewtest.Sandbox(t, sandbox.Options{DailyLimit: 2}), 0)
 	p, err := e.c.ListContacts(t.Context(), client.ContactListOptions{ListOptions: client.ListOptions{Limit: 1}})
 	if err != nil {
@@ -369,6 +374,7 @@ func sleeps(c tea.Cmd) bool {
 }
 
 func TestUpsertFormKeysOfOneReadLandInTheirFields(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	m := openModal(contacts.NewUpsertForm(e.ctx), 76, 40)
 	// a, enter, then tmux send-keys "Zed" Tab "zed@x.org" in one batch.
@@ -391,6 +397,7 @@ func TestUpsertFormKeysOfOneReadLandInTheirFields(t *testing.T) {
 }
 
 func TestEditFormErrorsFollowTheFixAndKeepTheFocus(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	ct := e.contactWith(t, func(c client.Contact) bool { return client.Str(c.Email) != "" })
 	m := openModal(contacts.NewEditForm(e.ctx, ct), 76, 20)
@@ -492,6 +499,7 @@ func TestFilterFormMessagesNameTheirField(t *testing.T) {
 // phone number the value is required; the PUT names phone_number and carries it, creates
 // the contact the first time and updates it the second.
 func TestUpsertFormFindsByPhoneNumber(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	open := func() common.Modal { return openModal(contacts.NewUpsertForm(e.ctx), 76, 40) }
 	v := open().View()
@@ -536,6 +544,7 @@ func TestUpsertFormFindsByPhoneNumber(t *testing.T) {
 // the hostile text the API holds in the fields left alone stays as it was, byte for byte,
 // instead of being replaced by what the form showed of it.
 func TestEditSendsOnlyTheChangedFieldAndLeavesHostileTextAlone(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	bg := context.Background()
 	conv, err := e.c.GetConversation(bg, e.info.HostileConversationID)
@@ -601,6 +610,7 @@ func TestEditSendsOnlyTheChangedFieldAndLeavesHostileTextAlone(t *testing.T) {
 // A field the user left alone is not checked either: hostile text the API holds there
 // (which would fail the check as shown) does not stop saving another field.
 func TestEditIgnoresProblemsOfUntouchedFields(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	bg := context.Background()
 	ct := e.contactWith(t, func(c client.Contact) bool {
@@ -640,6 +650,7 @@ func lossy(t *testing.T) (*env, *viewtest.Proxy) {
 // and closes as saved, confirmed; lost before the sandbox saw it, the form stays open with
 // the text and says not saved.
 func TestEditLostAnswerIsCheckedAgainstTheContact(t *testing.T) {
+	t.Parallel()
 	for _, fault := range []viewtest.Fault{viewtest.DropAnswer, viewtest.DropRequest} {
 		saved := fault == viewtest.DropAnswer
 		t.Run(map[bool]string{true: "answer", false: "request"}[saved], func(t *testing.T) {
@@ -693,6 +704,7 @@ func TestEditLostAnswerIsCheckedAgainstTheContact(t *testing.T) {
 // same text written earlier is not taken for the one a lost request never made. A note the
 // sandbox did make shows in the detail once confirmed.
 func TestNoteFromTheContactTellsItsOwnNoteApart(t *testing.T) {
+	t.Parallel()
 	e, p := lossy(t)
 	ct := e.contactWith(t, func(c client.Contact) bool { return client.Str(c.Name) != "" })
 	const text = "Called back, no answer."
@@ -731,6 +743,7 @@ func TestNoteFromTheContactTellsItsOwnNoteApart(t *testing.T) {
 
 // Deletes whose answer was lost are settled by reading the item again: a 404 is a delete.
 func TestDeletesLostAnswerAreConfirmedByA404(t *testing.T) {
+	t.Parallel()
 	e, p := lossy(t)
 	ct := e.contactWith(t, func(c client.Contact) bool { return client.Str(c.Name) != "" })
 	n, err := e.c.CreateNote(context.Background(), client.NewNote{ContactIdentityID: ct.ID, Body: "to go"})
@@ -776,6 +789,7 @@ func TestDeletesLostAnswerAreConfirmedByA404(t *testing.T) {
 // A marked delete whose answer was lost: when every marked contact is still there it was
 // not carried out, and the rows and the marks stay.
 func TestDeleteMarkedLostRequestDeletesNothing(t *testing.T) {
+	t.Parallel()
 	e, p := lossy(t)
 	hs := newHarness(t, e.ctx, 100, 30)
 	marked := deleteTwoLosingTheRequest(t, hs, p)

@@ -175,6 +175,7 @@ func TestListViewIsExactlyItsSize(t *testing.T) {
 }
 
 func TestRowsAreSanitized(t *testing.T) {
+	t.Parallel()
 	r := contacts.RowFrom(client.Contact{ID: 1, Name: ptr("\x1b]0;pwned\x07Eve\u202e\u200c\U000E0041\u3164"), Email: ptr("e\x1b[2J@x.io" + viewtest.Invisible),
 		City: ptr("Ber\u009blin\nX" + viewtest.Invisible), Country: ptr("D\x07E" + viewtest.Invisible)})
 	for _, s := range []string{r.Name, r.Email, r.City, r.Country, r.Place()} {
@@ -255,6 +256,7 @@ func (f *fakeCapped) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestListContinuesPastTheOffsetCapThroughAll(t *testing.T) {
+	t.Parallel()
 	f := &fakeCapped{total: 10250}
 	srv := httptest.NewServer(f)
 	defer srv.Close()
@@ -336,6 +338,7 @@ func TestListContinuesPastTheOffsetCapThroughAll(t *testing.T) {
 }
 
 func TestJoinersAreDroppedEmojiKept(t *testing.T) {
+	t.Parallel()
 	r := contacts.RowFrom(client.Contact{ID: 1, Name: ptr("a\u200db 👩\u200d💻 x\u200d")})
 	if r.Name != "ab 👩💻 x" {
 		t.Fatalf("name %q", r.Name)
@@ -451,6 +454,7 @@ func rowLine(v string, i int) string { return strings.TrimRight(strings.Split(v,
 // TestListAgesStayCurrent: a row's age follows the clock between two frames although rows
 // are rendered once and cached.
 func TestListAgesStayCurrent(t *testing.T) {
+	t.Parallel()
 	e := fakeContacts(t, 30*time.Second, 150*time.Second, 50*time.Minute)
 	now := viewtest.Now
 	e.ctx.Now = func() time.Time { return now }
@@ -472,6 +476,7 @@ func TestListAgesStayCurrent(t *testing.T) {
 
 // TestListCountIsSingularForOne: one contact reads "1 contact", with a search too.
 func TestListCountIsSingularForOne(t *testing.T) {
+	t.Parallel()
 	e := fakeContacts(t, time.Hour)
 	m := newList(e, 100, 100, 10)
 	m = viewtest.Handle(m, contacts.SearchMsg{Text: "anna"}, wait)
@@ -524,6 +529,7 @@ func TestListOrderingKeySendsOneRequest(t *testing.T) {
 // TestListHeaderSaysWhatTheTimeIs: the time at the end of a row is the last message, or
 // the creation in the created_at orderings, and the header says which.
 func TestListHeaderSaysWhatTheTimeIs(t *testing.T) {
+	t.Parallel()
 	e := fakeContacts(t, 50*time.Minute)
 	m := newList(e, 100, 100, 10)
 	m = viewtest.Settle(m, m.Load(false), wait)

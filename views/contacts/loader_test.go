@@ -13,6 +13,7 @@ import (
 // Opening another contact cancels the requests for the one left, also while one waits out
 // a 429: no retries are spent on a contact the pane no longer shows.
 func TestDetailOpeningAnotherContactCancelsTheLeftOnesRequests(t *testing.T) {
+	t.Parallel()
 	api := viewtest.NewThrottling(t, "/contact_identities/1/", `{"id":2,"count":0,"next":null,"previous":null,"results":[]}`)
 	m := contacts.NewDetail(viewtest.Ctx(api.Client))
 	m.SetSize(60, 20)

@@ -188,6 +188,7 @@ func TestWideLayoutPreviewsTheContactWhereTheCursorRests(t *testing.T) {
 }
 
 func TestDeleteOneNamesItAndSendsTheSingleDelete(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	hs := newHarness(t, e.ctx, 100, 30)
 	hs.focus()
@@ -229,6 +230,7 @@ func TestDeleteOneNamesItAndSendsTheSingleDelete(t *testing.T) {
 }
 
 func TestDeleteMarkedSendsExactlyTheirIds(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	hs := newHarness(t, e.ctx, 100, 30)
 	hs.focus()
@@ -306,6 +308,7 @@ func TestDeleteMarkedSendsExactlyTheirIds(t *testing.T) {
 }
 
 func TestDeleteWithoutPermissionSaysSo(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	e.ctx.Client = e.as(t, e.operatorWithRole(t, client.RoleAgent)) // agents may not delete
 	hs := newHarness(t, e.ctx, 100, 30)
@@ -388,6 +391,7 @@ func TestDetailShowsFieldsConversationsAndNotesAndOpensAConversation(t *testing.
 }
 
 func TestNoteCreateAndDeleteUpdateTheDetailInPlace(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	ct := e.contactWith(t, func(c client.Contact) bool { return client.Str(c.Name) != "" })
 	hs := newHarness(t, e.ctx, 80, 22)
@@ -428,6 +432,7 @@ func TestNoteCreateAndDeleteUpdateTheDetailInPlace(t *testing.T) {
 }
 
 func TestEditFromTheScreenUpdatesRowAndDetailInPlace(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	ct := e.contactWith(t, func(c client.Contact) bool { return client.Str(c.Name) != "" })
 	hs := newHarness(t, e.ctx, 160, 46)
@@ -484,6 +489,7 @@ func (hs *harness) save() {
 // contact, and a new contact has no conversations or notes); with a search or an ordering
 // on, the list asks for its first page again (one request).
 func TestUpsertFromTheScreenOpensTheContactInTheList(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		setup func(hs *harness)
@@ -574,6 +580,7 @@ func TestCopyIDToastsTheID(t *testing.T) {
 // Switching the organization or operator while a contact is open in the narrow layout goes
 // back to the list: the open contact belonged to the previous context.
 func TestContextChangeReturnsToTheList(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	hs := newHarness(t, e.ctx, 80, 24)
 	hs.focus()
@@ -593,6 +600,7 @@ func TestContextChangeReturnsToTheList(t *testing.T) {
 // Switching only the acting operator keeps the open contact (reloaded) and the focus on
 // it: the user retries what the other operator was refused, in the same place.
 func TestOperatorSwitchKeepsTheOpenContact(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	hs := newHarness(t, e.ctx, 80, 24)
 	hs.focus()
@@ -659,6 +667,7 @@ func (hs *harness) selectNote(id int64) {
 // j reads a note taller than the pane line by line before it moves on, and the selection
 // stays visible all the way (a bar marks the body of the selected note).
 func TestDetailJReadsThroughATallNote(t *testing.T) {
+	t.Parallel()
 	hs, _, tall := openTallNote(t, 60)
 	hs.selectNote(tall)
 	for i := 0; i < 200 && !strings.Contains(hs.s.View(), "tall line 60"); i++ {
@@ -685,6 +694,7 @@ func TestDetailJReadsThroughATallNote(t *testing.T) {
 // A page down into the middle of a tall note, then j, goes on from there: it never jumps
 // back to the first entry of the pane.
 func TestDetailPageIntoATallNoteThenJGoesOn(t *testing.T) {
+	t.Parallel()
 	hs, _, tall := openTallNote(t, 60)
 	hs.selectNote(tall)
 	hs.key("ctrl+d", "ctrl+d")
@@ -705,6 +715,7 @@ func TestDetailPageIntoATallNoteThenJGoesOn(t *testing.T) {
 // G shows the end of the pane, and the entry it selects (if any) is in view: d never
 // asks about a note the user cannot see.
 func TestDetailBottomSelectsOnlyWhatIsInView(t *testing.T) {
+	t.Parallel()
 	hs, ct, tall := openTallNote(t, 60)
 	hs.key("G")
 	v := hs.s.View()
@@ -742,6 +753,7 @@ func (e *env) upsert(t *testing.T, u client.ContactUpdate) client.Contact {
 // A contact with a very long name: the delete question shows the start of the name and
 // the id, and the box with its keys fits the screen.
 func TestDeleteQuestionAboutALongNameFits(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	name := strings.Repeat("Bartholomew ", 150)
 	ct := e.upsert(t, client.ContactUpdate{Email: ptr("long.name@example.com"), Name: ptr(name)})
@@ -774,6 +786,7 @@ func TestDeleteQuestionAboutALongNameFits(t *testing.T) {
 // A field of a thousand characters takes a few lines, ending in "…": the conversations
 // and notes still show on the first screen.
 func TestDetailLongFieldIsCut(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	street := strings.Repeat("Long Street ", 100)
 	ct := e.upsert(t, client.ContactUpdate{Email: ptr("long.street@example.com"), Name: ptr("Street Person"), Street: ptr(street)})
@@ -791,6 +804,7 @@ func TestDetailLongFieldIsCut(t *testing.T) {
 // A contact longer than the pane says how much is below on its last line, like the
 // conversation detail; at the end there is nothing more to say.
 func TestDetailSaysWhatIsBelow(t *testing.T) {
+	t.Parallel()
 	hs, _, _ := openTallNote(t, 30)
 	lines := strings.Split(hs.s.Detail.View(), "\n")
 	if last := ansi.Strip(lines[len(lines)-1]); !strings.Contains(last, "↓ ") || !strings.Contains(last, " more lines") {
@@ -805,6 +819,7 @@ func TestDetailSaysWhatIsBelow(t *testing.T) {
 // Deleting a contact takes its conversations with it, and one with an ongoing conversation
 // is not deleted at all: the question says how many conversations go and that rule.
 func TestDeleteQuestionCountsTheContactsConversations(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	ct := e.contactWith(t, func(c client.Contact) bool {
 		return c.ConversationCount != nil && *c.ConversationCount >= 2
@@ -828,6 +843,7 @@ func TestDeleteQuestionCountsTheContactsConversations(t *testing.T) {
 // In the detail of a contact whose conversations show an ongoing one, d says it cannot be
 // deleted and sends nothing, instead of asking for a delete the server refuses.
 func TestDeleteOfAContactWithAnOngoingConversationIsNotAsked(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	var busy client.Contact
 	for _, st := range []string{client.StatusNew, client.StatusPending} {
@@ -968,6 +984,7 @@ func TestNoteFieldsShowAsSent(t *testing.T) {
 // TestListAgesFollowTheServerClock: with the local clock 10 minutes fast, a contact row's
 // age is told from the server's clock (learnt from its answers), not 10 minutes more.
 func TestListAgesFollowTheServerClock(t *testing.T) {
+	t.Parallel()
 	s := viewtest.NewSkewed(t, 10*time.Minute, sandbox.Options{})
 	ctx := s.Ctx()
 	ctx.PageSize = 100
@@ -1003,6 +1020,7 @@ func TestListAgesFollowTheServerClock(t *testing.T) {
 // contact detail tells ages from the server's clock: a contact created 20 seconds ago on the
 // server was created "just now", not "10m ago", and the age is not left out as if to come.
 func TestDetailAgesFollowTheServerClock(t *testing.T) {
+	t.Parallel()
 	for _, skew := range []time.Duration{10 * time.Minute, -10 * time.Minute} {
 		s := viewtest.NewSkewed(t, skew, sandbox.Options{})
 		p, err := s.Client.ListContacts(t.Context(), client.ContactListOptions{ListOptions: client.ListOptions{Limit: 1}})

@@ -21,6 +21,7 @@ import (
 // contact tells stays); a section with a next page gives its count and says below its
 // items how many more there are.
 func TestDetailSectionsSayWhereTheyStand(t *testing.T) {
+	t.Parallel()
 	e := envOn(t, viewtest.Sandbox(t, sandbox.Options{DailyLimit: 1 << 30, BurstRate: -1}), 0)
 	p := viewtest.NewProxy(t, e.sb.URL)
 	ctx := viewtest.Ctx(p.Client(t, e.info.CustomerToken, true))

@@ -20,6 +20,7 @@ import (
 // topics (the form), mark read (the same check as take, assign, unassign and reopen), end
 // (asked first) and delete.
 func TestLostWritesAreCheckedWithoutTheLocalClock(t *testing.T) {
+	t.Parallel()
 	viewtest.EachSkew(t, sandbox.Options{}, func(t *testing.T, sk *viewtest.Skewed) {
 		p, ctx := sk.Lossy(t)
 		info := sk.Sandbox.Server.Info()

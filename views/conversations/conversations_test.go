@@ -64,6 +64,7 @@ func openScreen(ctx *common.Ctx, w, h int) *conversations.Model {
 }
 
 func TestHoldingJLoadsOnlyWhereTheCursorRests(t *testing.T) {
+	t.Parallel()
 	// What resting costs depends on the panes shown: the thread and the detail side by side,
 	// the thread alone (the medium layout hides the detail until p), or nothing at all when
 	// the list is the one pane shown.
@@ -137,6 +138,7 @@ func TestHoldingJLoadsOnlyWhereTheCursorRests(t *testing.T) {
 // One pane at a time, tab pressed before the cursor rests opens the row under the cursor,
 // not the one opened before.
 func TestTabFromTheListOpensTheRowUnderTheCursor(t *testing.T) {
+	t.Parallel()
 	m, _, _, _ := newScreen(t, 80, 24)
 	_, cmd := m.Update(viewtest.Key("enter"))
 	settle(m, cmd)
@@ -152,6 +154,7 @@ func TestTabFromTheListOpensTheRowUnderTheCursor(t *testing.T) {
 
 // Growing the terminal past the one-pane layout loads the thread the new layout shows.
 func TestResizeShowsTheThreadOfTheCursorRow(t *testing.T) {
+	t.Parallel()
 	m, _, _, _ := newScreen(t, 80, 24)
 	_, cmd := m.Update(viewtest.Key("j"))
 	settle(m, cmd)
@@ -167,6 +170,7 @@ func TestResizeShowsTheThreadOfTheCursorRow(t *testing.T) {
 }
 
 func TestRevisitIsAnsweredWithoutRequests(t *testing.T) {
+	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.ClientVia(t, sb, nil, client.Config{CacheTTL: time.Minute})
 	m := openScreen(viewtest.Ctx(c), 120, 40)
@@ -188,6 +192,7 @@ func TestRevisitIsAnsweredWithoutRequests(t *testing.T) {
 // the list shows the conversation's version unchanged; a conversation a refresh shows
 // changed costs its newest page when it is read again, and nothing else does.
 func TestRevisitCostsNothingWhileTheVersionStands(t *testing.T) {
+	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	clock := viewtest.NewMovingClock(viewtest.Now)
 	log := &requestLog{}
@@ -270,6 +275,7 @@ func (l *requestLog) take() []string {
 }
 
 func TestLayouts(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		w, h   int
 		panes  []string
@@ -329,6 +335,7 @@ func TestLayouts(t *testing.T) {
 }
 
 func TestEnterOpensAndEscReturns(t *testing.T) {
+	t.Parallel()
 	m, _, _, _ := newScreen(t, 120, 40)
 	_, cmd := m.Update(viewtest.Key("enter"))
 	settle(m, cmd)
@@ -346,6 +353,7 @@ func TestEnterOpensAndEscReturns(t *testing.T) {
 }
 
 func TestOpenConversationMessage(t *testing.T) {
+	t.Parallel()
 	m, _, sb, _ := newScreen(t, 200, 50)
 	id := sb.Server.Info().LongConversationID
 	_, cmd := m.Update(common.OpenConversationMsg{ConversationID: id})
@@ -385,6 +393,7 @@ func markRows(t *testing.T, m *conversations.Model, idx ...int) {
 // The marked-delete confirmation counts what the server will really delete, and marks that
 // are all ongoing send nothing at all.
 func TestDeleteMarkedCountsOnlyEnded(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name          string
 		ended, active int
@@ -442,6 +451,7 @@ func TestDeleteMarkedCountsOnlyEnded(t *testing.T) {
 // The topics form offers every topic seen in this context, not only those of the rows the
 // current search left, and forgets them when the organization changes.
 func TestTopicsFormOffersTopicsSeenBefore(t *testing.T) {
+	t.Parallel()
 	m, _, _, ctx := newScreen(t, 120, 40)
 	all := map[string]bool{}
 	for _, r := range m.List.Rows() {
@@ -493,6 +503,7 @@ func topicsForm(t *testing.T, ctx *common.Ctx, m *conversations.Model) string {
 // A topic that first shows on a loaded row through an auto-refresh merge (the row changed
 // in place: no new page, no new row) is offered by the topics form of any row.
 func TestTopicsFormOffersATopicFromARefreshMerge(t *testing.T) {
+	t.Parallel()
 	m, c, _, ctx := newScreen(t, 120, 40)
 	rows := m.List.Rows()
 	if len(rows) < 4 {
@@ -525,6 +536,7 @@ func TestTopicsFormOffersATopicFromARefreshMerge(t *testing.T) {
 // A resize never leaves the focus on a hidden pane: the detail, shown with p one pane at a
 // time, stays shown (and focused) when the terminal grows to the medium or wide layout.
 func TestResizeKeepsTheFocusedDetailShown(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{120, 40}, {200, 50}} {
 		m, _, _, _ := newScreen(t, 200, 50)
 		m.Update(viewtest.Key("p")) // wide: hide the detail
@@ -548,6 +560,7 @@ func TestResizeKeepsTheFocusedDetailShown(t *testing.T) {
 
 // Help outside the list does not offer marking or deleting rows, which only the list does.
 func TestHelpOutsideTheListHasNoRowKeys(t *testing.T) {
+	t.Parallel()
 	m, _, _, _ := newScreen(t, 120, 40)
 	k := keymap.Default()
 	has := func(w keymap.Where, b key.Binding) bool {
@@ -575,6 +588,7 @@ func TestHelpOutsideTheListHasNoRowKeys(t *testing.T) {
 // Deleting the open conversation opens the row the cursor lands on (once it rests), instead
 // of leaving the thread and detail panes empty.
 func TestDeletingTheOpenConversationOpensTheNextRow(t *testing.T) {
+	t.Parallel()
 	m, _, _, ctx := newScreen(t, 200, 50)
 	var cmd tea.Cmd
 	for range 3 {
@@ -609,6 +623,7 @@ func TestDeletingTheOpenConversationOpensTheNextRow(t *testing.T) {
 // refreshed (the detail in place); while it stays the same, a refresh costs only the list
 // request.
 func TestRefreshFollowsTheOpenConversation(t *testing.T) {
+	t.Parallel()
 	m, c, _, _ := newScreen(t, 200, 50)
 	_, cmd := m.Update(viewtest.Key("enter"))
 	settle(m, cmd)
@@ -643,6 +658,7 @@ func TestRefreshFollowsTheOpenConversation(t *testing.T) {
 // A conversation opened from elsewhere (a contact's detail) stays open while tab goes round
 // the panes one at a time, and the list's cursor goes to it when it is loaded.
 func TestOpenedConversationSurvivesTabbingThroughThePanes(t *testing.T) {
+	t.Parallel()
 	m, _, sb, _ := newScreen(t, 80, 24)
 	rows := m.List.Rows()
 	if len(rows) < 5 {
@@ -680,6 +696,7 @@ func TestOpenedConversationSurvivesTabbingThroughThePanes(t *testing.T) {
 // footer says it is not in the list, and moving is predictable (down goes to the first
 // row, up from there back onto it). When its row loads, the pin goes; a new query drops it.
 func TestOpenedConversationNotInTheListIsPinned(t *testing.T) {
+	t.Parallel()
 	m, c, _, _ := newPagedScreen(t, 120, 40, 20)
 	rows := m.List.Rows()
 	if len(rows) >= m.List.Total() {

@@ -78,6 +78,7 @@ func answer(m *conversations.Model, q common.Modal, k tea.KeyMsg) []common.Toast
 // conversations from list DELETEs only), and the sandbox's refusal shows with its detail
 // while the row stays.
 func TestDeleteOngoingWarnsAndShowsTheRefusal(t *testing.T) {
+	t.Parallel()
 	m, c, _, ctx := newScreen(t, 120, 40)
 	r := cursorOnOngoing(t, m)
 	q := askDelete(t, ctx, m)
@@ -105,6 +106,7 @@ func TestDeleteOngoingWarnsAndShowsTheRefusal(t *testing.T) {
 // TestDeleteOngoingThatTheServerDeletes: when the server deletes the conversation the list
 // shows as ongoing (here: ended meanwhile by another agent), the row goes and a toast says so.
 func TestDeleteOngoingThatTheServerDeletes(t *testing.T) {
+	t.Parallel()
 	m, c, sb, ctx := newScreen(t, 120, 40)
 	r := cursorOnOngoing(t, m)
 	ended := client.StatusEnded

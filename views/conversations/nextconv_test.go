@@ -20,6 +20,7 @@ func press(m *conversations.Model, key string) {
 // beyond what opening the conversation costs (its newest page and its detail, the shown
 // panes' only).
 func TestNextAndPreviousConversationFromEveryPane(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		w, h   int
 		detail bool // shown beside the thread
@@ -74,6 +75,7 @@ func TestNextAndPreviousConversationFromEveryPane(t *testing.T) {
 // J on the last row loaded asks for the next page, and the cursor, the thread and the
 // detail go on to the first conversation of that page when it arrives.
 func TestNextConversationLoadsTheNextPage(t *testing.T) {
+	t.Parallel()
 	m, cl, _, _ := newPagedScreen(t, 80, 24, 10)
 	rows := m.List.Rows()
 	n := len(rows)

@@ -35,6 +35,7 @@ func assignedCounts(t *testing.T, c *client.Client) (byOp map[int64]int, byOpSta
 // "assigned to <name>" (the name sanitized), s cycles the status within them, the filter
 // form shows the operator, and esc clears the filter.
 func TestShowOperatorConversations(t *testing.T) {
+	t.Parallel()
 	m, c, _, _ := newScreen(t, 200, 50)
 	byOp, byOpStatus := assignedCounts(t, c)
 	var op int64

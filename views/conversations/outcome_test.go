@@ -66,6 +66,7 @@ func (s *lossyScreen) addTopic(t *testing.T, topic string) *forms.Modal {
 // The topics PATCH reaches the sandbox and its answer is lost: the form reads the
 // conversation again, finds the topics saved, closes saying so, and the row shows them.
 func TestTopicsLostAnswerIsConfirmed(t *testing.T) {
+	t.Parallel()
 	s := newLossyScreen(t)
 	r, _ := s.m.List.Selected()
 	s.proxy.Lose("PATCH", "/api/um/v3/conversations/", viewtest.DropAnswer, 1)
@@ -89,6 +90,7 @@ func TestTopicsLostAnswerIsConfirmed(t *testing.T) {
 // The PATCH is lost before the sandbox sees it: the form says the topics were not saved,
 // keeps what was typed, and ctrl+s sends them again.
 func TestTopicsLostRequestIsNotSaved(t *testing.T) {
+	t.Parallel()
 	s := newLossyScreen(t)
 	r, _ := s.m.List.Selected()
 	before := s.topicsOf(t, r.ID)
@@ -123,6 +125,7 @@ func TestTopicsLostRequestIsNotSaved(t *testing.T) {
 // The DELETE of an ended conversation reaches the sandbox and its answer is lost: the
 // conversation is read again, and its 404 means it was deleted.
 func TestDeleteLostAnswerIsConfirmedByA404(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		fault viewtest.Fault
 		toast string

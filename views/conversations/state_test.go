@@ -135,6 +135,7 @@ func assignee(c *client.Conversation) int64 {
 // T on an unassigned conversation assigns it to the acting operator without asking; the
 // row and the detail show the server's answer.
 func TestTakeAssignsToTheActingOperator(t *testing.T) {
+	t.Parallel()
 	s := newActionScreen(t, sandbox.Options{}, nil, assignTo(0))
 	agent := s.info.RestrictedOperatorID
 	s.Key("enter", "T") // from the thread pane: the open conversation
@@ -160,6 +161,7 @@ func TestTakeAssignsToTheActingOperator(t *testing.T) {
 // T on a conversation another operator has asks first, naming both; n sends nothing, y
 // takes it.
 func TestTakeFromAnotherOperatorAsks(t *testing.T) {
+	t.Parallel()
 	s := newActionScreen(t, sandbox.Options{}, nil, assignToOwner)
 	owner := s.info.OwnerOperatorID
 	s.Key("T")
@@ -184,6 +186,7 @@ func TestTakeFromAnotherOperatorAsks(t *testing.T) {
 // A opens a picker of the operators by display name with their away/online state; typing
 // narrows it, enter assigns the conversation to the one under the cursor.
 func TestAssignPicksAnOperator(t *testing.T) {
+	t.Parallel()
 	s := newActionScreen(t, sandbox.Options{}, nil, assignTo(0))
 	owner := s.info.OwnerOperatorID
 	s.Key("A")
@@ -209,6 +212,7 @@ func TestAssignPicksAnOperator(t *testing.T) {
 
 // Assigning a conversation that is someone else's to a third operator asks first.
 func TestAssignSomeoneElsesAsks(t *testing.T) {
+	t.Parallel()
 	s := newActionScreen(t, sandbox.Options{}, nil, assignToOwner)
 	owner := s.info.OwnerOperatorID
 	agentName := s.names[s.info.RestrictedOperatorID]
@@ -231,6 +235,7 @@ func TestAssignSomeoneElsesAsks(t *testing.T) {
 
 // U on the agent's own conversation unassigns it at once (null sent).
 func TestUnassignSendsNull(t *testing.T) {
+	t.Parallel()
 	s := newActionScreen(t, sandbox.Options{}, nil, assignToAgent)
 	s.Key("U")
 	s.Until("unassigned", func() bool { return s.row(t).OperatorID == 0 })
@@ -244,6 +249,7 @@ func TestUnassignSendsNull(t *testing.T) {
 
 // E asks, naming the conversation; n sends nothing, y ends it.
 func TestEndAsksNamingTheConversation(t *testing.T) {
+	t.Parallel()
 	s := newActionScreen(t, sandbox.Options{}, nil, setStatus(client.StatusPending, true))
 	r := s.row(t)
 	s.Key("enter", "E") // from the thread pane: the open conversation, shown in the detail
@@ -268,6 +274,7 @@ func TestEndAsksNamingTheConversation(t *testing.T) {
 
 // O on an ended conversation sets it back to pending; on an ongoing one it sends nothing.
 func TestReopenSetsPending(t *testing.T) {
+	t.Parallel()
 	s := newActionScreen(t, sandbox.Options{}, nil, setStatus(client.StatusEnded, true))
 	s.Key("O")
 	s.Until("reopened", func() bool { return s.row(t).Status == writes.ReopenStatus })
@@ -282,6 +289,7 @@ func TestReopenSetsPending(t *testing.T) {
 
 // u toggles marked_read_operator: unread becomes read, and read unread.
 func TestToggleRead(t *testing.T) {
+	t.Parallel()
 	s := newActionScreen(t, sandbox.Options{}, nil, setStatus(client.StatusPending, false))
 	if !s.row(t).Unread {
 		t.Fatal("the row is not unread")
@@ -315,6 +323,7 @@ func (d dropPatchBody) RoundTrip(r *http.Request) (*http.Response, error) {
 // A 200 that does not show the change is reported, and the row shows what the server
 // answered, not what was sent.
 func TestAnAnswerWithoutTheChangeIsReported(t *testing.T) {
+	t.Parallel()
 	s := newActionScreen(t, sandbox.Options{}, func(next http.RoundTripper) http.RoundTripper { return dropPatchBody{next} },
 		assignTo(0))
 	s.Key("T")
@@ -334,6 +343,7 @@ func TestAnAnswerWithoutTheChangeIsReported(t *testing.T) {
 // A server that refuses the field (400 "status: this field is read-only.") gets a message
 // naming the field; the row keeps its status.
 func TestARefusedFieldIsNamed(t *testing.T) {
+	t.Parallel()
 	s := newActionScreen(t, sandbox.Options{Variants: []sandbox.Variant{sandbox.VariantReadOnlyFields}}, nil,
 		func(*client.Client, int64, sandbox.Info) error { return nil })
 	before := s.row(t).Status

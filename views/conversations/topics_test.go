@@ -78,6 +78,7 @@ func (s *topicsScreen) topics(t *testing.T) []string {
 // API spells them: toggling another topic on adds it, and the others stay the same topics
 // (before, their display text was sent, which created new topics in their place).
 func TestTopicsFormSendsKeptTopicsAsTheAPISpellsThem(t *testing.T) {
+	t.Parallel()
 	const hostile = "\x1b]0;TOPICPWN\x07Evil\u202etopic " + viewtest.Invisible
 	const joined = "Zw\u200dj \u009b kept"
 	const toggled = "!Aaa\u202e toggled\x1b[0m" // seen on another row; sorts first: g reaches it
@@ -115,6 +116,7 @@ func TestTopicsFormSendsKeptTopicsAsTheAPISpellsThem(t *testing.T) {
 // other, then the space: the form moves three options down and toggles the fourth, not the
 // one the cursor started on.
 func TestTopicsFormTakesKeysReadTogetherOneByOne(t *testing.T) {
+	t.Parallel()
 	others := []string{"!A1", "!A2", "!A3", "!A4"} // sort first: g reaches the first
 	s := newTopicsScreen(t, []string{"Kept"}, others)
 	s.Key("t")
@@ -133,6 +135,7 @@ func TestTopicsFormTakesKeysReadTogetherOneByOne(t *testing.T) {
 // topic was toggled (as the note form does with typed text): any key but y keeps editing,
 // y discards without sending anything.
 func TestTopicsFormAsksBeforeDiscardingAToggle(t *testing.T) {
+	t.Parallel()
 	s := newTopicsScreen(t, []string{"Kept"}, []string{"!Other"})
 	const question = "Discard your changes?"
 
@@ -170,6 +173,7 @@ func TestTopicsFormAsksBeforeDiscardingAToggle(t *testing.T) {
 // moves to the next field (not "confirm", which it does not), and that ctrl+s saves; on the
 // last field enter saves too.
 func TestTopicsFormHintsSayWhatTheKeysDo(t *testing.T) {
+	t.Parallel()
 	s := newTopicsScreen(t, []string{"Kept"}, []string{"Other"})
 	s.Key("t")
 	f := s.Modal()

@@ -74,6 +74,7 @@ func (s *viewsScreen) row() string {
 }
 
 func TestViewsSwitchWithKeysAndShowTheirCounts(t *testing.T) {
+	t.Parallel()
 	s := newViewsScreen(t, savedNewEnded, 200, 50, "", nil)
 	all, fresh, ended := s.count(t, ""), s.count(t, "new"), s.count(t, "ended")
 	if s.m.ActiveView() != "all" {
@@ -168,6 +169,7 @@ func (n noCount) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func TestViewsShowNoCountTheServerDidNotSend(t *testing.T) {
+	t.Parallel()
 	s := newViewsScreen(t, savedNewEnded, 200, 50, "", func(rt http.RoundTripper) http.RoundTripper { return noCount{rt} })
 	if len(s.m.List.Rows()) == 0 {
 		t.Fatal("no rows")
@@ -192,6 +194,7 @@ func TestViewsShowNoCountTheServerDidNotSend(t *testing.T) {
 }
 
 func TestViewRestoredBeforeTheFirstLoad(t *testing.T) {
+	t.Parallel()
 	s := newViewsScreen(t, savedNewEnded, 120, 40, "ended LATE", nil)
 	if s.m.ActiveView() != "Ended late" {
 		t.Fatalf("restored %q", s.m.ActiveView())
@@ -213,6 +216,7 @@ func TestViewRestoredBeforeTheFirstLoad(t *testing.T) {
 }
 
 func TestSaveViewWritesTheConfigAndKeepsTheNameOnFailure(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "config.yaml")
 	broken := "# mine\ntheme: [\n"
 	if err := os.WriteFile(path, []byte(broken), 0o600); err != nil {
@@ -283,6 +287,7 @@ func TestSaveViewWritesTheConfigAndKeepsTheNameOnFailure(t *testing.T) {
 }
 
 func TestViewKeysWithoutViewsSayHow(t *testing.T) {
+	t.Parallel()
 	s := newViewsScreen(t, nil, 80, 24, "", nil)
 	s.Key("]")
 	s.Settle()
@@ -300,6 +305,7 @@ func TestViewKeysWithoutViewsSayHow(t *testing.T) {
 // against the in-process sandbox (small, seed 1, fixed clock, no colour).
 // Regenerate with: go test ./views/conversations -run GoldenViewsRow -update
 func TestGoldenViewsRow(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			s := newViewsScreen(t, savedNewEnded, size[0], size[1], "", nil)

@@ -11,6 +11,7 @@ import (
 // the first 28 cells of every preview (before, the list stayed 80 columns wide: names cut
 // at 14, previews at 18).
 func TestWideListUsesTheWidth(t *testing.T) {
+	t.Parallel()
 	m, _, _, _ := newScreen(t, 200, 50)
 	v := m.View()
 	names, previews := 0, 0

@@ -10,6 +10,7 @@ import (
 // TestCursorIDIsTheRowUnderTheCursor: no row before the first page, then the id of the row
 // under the cursor, the pinned row's while the cursor is on it.
 func TestCursorIDIsTheRowUnderTheCursor(t *testing.T) {
+	t.Parallel()
 	c := env(t)
 	p, _ := newPane(t, c, nil, 10, 80, 12, list.Options{})
 	if id := p.l.CursorID(); id != 0 {

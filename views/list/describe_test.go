@@ -13,6 +13,7 @@ import (
 // known, dates as the forms write them, choices by their words, texts sanitized; the
 // status is left to the header.
 func TestDescribe(t *testing.T) {
+	t.Parallel()
 	day := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	names := func(resource string, id int64) string {
 		if resource == "topic" && id == 3 {

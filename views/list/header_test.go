@@ -8,6 +8,7 @@ import (
 )
 
 func TestFitHeader(t *testing.T) {
+	t.Parallel()
 	parts := []HeaderPart{
 		{"79 conversations", "79"},
 		{"status:all", "status:all", ""},

@@ -126,6 +126,7 @@ func env(t *testing.T) *client.Client {
 // Two lists of the same rows on one context: a page is stamped with its list's owner id
 // and never lands in the other, even when both lists' pagers are at the same request.
 func TestAPageReachesOnlyItsOwnList(t *testing.T) {
+	t.Parallel()
 	c := env(t)
 	ctx := viewtest.Ctx(c)
 	a, _ := newPane(t, c, ctx, 10, 80, 12, list.Options{})
@@ -147,6 +148,7 @@ func TestAPageReachesOnlyItsOwnList(t *testing.T) {
 
 // A query's answer that arrives after a newer query's is dropped.
 func TestAnOlderQuerysPageIsDropped(t *testing.T) {
+	t.Parallel()
 	c := env(t)
 	p, renders := newPane(t, c, nil, 10, 80, 12, list.Options{})
 	first := p.l.Show(source{renders: renders})
@@ -162,6 +164,7 @@ func TestAnOlderQuerysPageIsDropped(t *testing.T) {
 // View is exactly the size given at every size, lays out only the rows in view, and takes
 // them from its cache on the next frame, the rows the cursor left and reached too.
 func TestViewDrawsOnlyTheWindowAndCachesRows(t *testing.T) {
+	t.Parallel()
 	c := env(t)
 	p, renders := newPane(t, c, nil, 100, 80, 12, list.Options{})
 	p = viewtest.Settle(p, p.l.Load(false), wait)
@@ -250,6 +253,7 @@ func TestCursorIsACellAtTheRowsLeftEdge(t *testing.T) {
 // Marks survive paging, RemoveRows drops rows and marks with the cursor kept near, and the
 // count goes down with them.
 func TestMarksAndRemoveRows(t *testing.T) {
+	t.Parallel()
 	c := env(t)
 	p, _ := newPane(t, c, nil, 100, 80, 12, list.Options{Marks: true})
 	p = viewtest.Settle(p, p.l.Load(false), wait)
@@ -274,6 +278,7 @@ func TestMarksAndRemoveRows(t *testing.T) {
 
 // Without marks the mark key is not the list's.
 func TestMarkKeyIsFreeWithoutMarks(t *testing.T) {
+	t.Parallel()
 	c := env(t)
 	p, _ := newPane(t, c, nil, 100, 80, 12, list.Options{})
 	p = viewtest.Settle(p, p.l.Load(false), wait)
@@ -285,6 +290,7 @@ func TestMarkKeyIsFreeWithoutMarks(t *testing.T) {
 // A pinned row shows above the rows with the cursor on it, says what it is in the footer,
 // and goes when its row loads, the cursor then on that row.
 func TestPinnedRowGoesWhenItsRowLoads(t *testing.T) {
+	t.Parallel()
 	p, last := pinnedPane(t)
 	if r, ok := p.l.Selected(); !ok || r.ID != last || !p.l.OnPinned() {
 		t.Fatalf("selected %v, want the pinned row", r)

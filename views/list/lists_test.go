@@ -139,6 +139,7 @@ func operatorsScreen(ctx *common.Ctx, w, h int) under {
 // was moved to, by id: in the conversations list an ended conversation above it went
 // meanwhile, so that row's place in the new rows is one higher than it was.
 func TestRefreshKeepsTheRowMovedToWhileInFlight(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		open   func(*common.Ctx) under
@@ -278,6 +279,7 @@ func (cl capped) listed(t *testing.T, e *viewtest.Env, from int) (offset, all []
 // once; the header says "30+" until /all/ tells the true total. Before, the list stopped at
 // 30/30.
 func TestPagesPastTheCapWhenTheCountIsCapped(t *testing.T) {
+	t.Parallel()
 	for _, cl := range cappedLists {
 		t.Run(cl.name, func(t *testing.T) {
 			e, oldestFirst, newestFirst, open := cl.start(t)
@@ -328,6 +330,7 @@ func TestPagesPastTheCapWhenTheCountIsCapped(t *testing.T) {
 // the rows in between load as the cursor walks up to the top, each page once, to the
 // server's whole list. Before, G jumped to 30/30.
 func TestBottomReachesTheLastRowPastTheCap(t *testing.T) {
+	t.Parallel()
 	for _, cl := range cappedLists {
 		t.Run(cl.name, func(t *testing.T) {
 			e, oldestFirst, newestFirst, open := cl.start(t)
@@ -409,6 +412,7 @@ func TestBottomReachesTheLastRowPastTheCap(t *testing.T) {
 // is not known), the footer says why, and G says plainly that it stops at the last row the
 // API lists (naming the bottom keys as bound).
 func TestOtherOrderingsStopAtTheCapAndSaySo(t *testing.T) {
+	t.Parallel()
 	for _, cl := range cappedLists {
 		t.Run(cl.name, func(t *testing.T) {
 			e, _, _, open := cl.start(t)
@@ -509,6 +513,7 @@ func pagedEnv(t *testing.T, pageSize int) (*viewtest.Env, *common.Ctx, *viewtest
 // Paging walks every row once, newest first, one request a page: the first page, then
 // each next link as the cursor comes within a screen of the end, never before.
 func TestPagingWalksEveryRowOnce(t *testing.T) {
+	t.Parallel()
 	for _, pl := range pagedLists {
 		t.Run(pl.name, func(t *testing.T) {
 			e, ctx, _ := pagedEnv(t, 10)
@@ -548,6 +553,7 @@ func TestPagingWalksEveryRowOnce(t *testing.T) {
 // rows in between then load a page at a time from both ends as the cursor reaches them,
 // each page once, and end up exactly the server's list.
 func TestBottomLoadsTheLastPageDirectly(t *testing.T) {
+	t.Parallel()
 	for _, pl := range pagedLists {
 		t.Run(pl.name, func(t *testing.T) {
 			e, ctx, _ := pagedEnv(t, 10)
@@ -604,6 +610,7 @@ func TestBottomLoadsTheLastPageDirectly(t *testing.T) {
 // rows before it are gone meanwhile (all deleted), there is no page after them to ask for,
 // and r loads the first page instead of doing nothing.
 func TestRRetriesTheFailedNextPage(t *testing.T) {
+	t.Parallel()
 	for _, pl := range pagedLists {
 		t.Run(pl.name, func(t *testing.T) {
 			e, ctx, fail := pagedEnv(t, 10)

@@ -15,6 +15,7 @@ func lineOf(p pane, y int) string { return strings.Split(p.l.View(), "\n")[y] }
 // window scrolled); a second click on it reports it as selected (to open); the header, the
 // footer and the room below the last row reach nothing.
 func TestClickSelectsTheRowDrawnThere(t *testing.T) {
+	t.Parallel()
 	c := env(t)
 	p, _ := newPane(t, c, nil, 100, 80, 12, list.Options{})
 	p = viewtest.Settle(p, p.l.Load(false), wait)
@@ -57,6 +58,7 @@ func TestClickSelectsTheRowDrawnThere(t *testing.T) {
 
 // Empty, a list's lines reach no row.
 func TestClickOnAnEmptyListReachesNothing(t *testing.T) {
+	t.Parallel()
 	c := env(t)
 	p, _ := newPane(t, c, nil, 100, 80, 12, list.Options{})
 	if hit, cmd := p.l.Click(2); hit != list.HitNone || cmd != nil {
@@ -67,6 +69,7 @@ func TestClickOnAnEmptyListReachesNothing(t *testing.T) {
 // The pinned row is clicked like any other: onto it, then a second click reports it
 // selected; a click on a row below leaves it.
 func TestClickOnAndOffThePinnedRow(t *testing.T) {
+	t.Parallel()
 	p, _ := pinnedPane(t)
 	if hit, _ := p.l.Click(1); hit != list.HitSelected {
 		t.Fatalf("a click on the pinned row under the cursor: %v", hit)
@@ -85,6 +88,7 @@ func TestClickOnAndOffThePinnedRow(t *testing.T) {
 // The wheel moves the cursor a row a step, onto and off the pinned row, and the next page
 // is asked for as the cursor nears the loaded end, as with the keys.
 func TestWheelMovesTheCursorAndLoadsAhead(t *testing.T) {
+	t.Parallel()
 	c := env(t)
 	p, _ := newPane(t, c, nil, 10, 80, 6, list.Options{}) // four rows in view
 	p = viewtest.Settle(p, p.l.Load(false), wait)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestAddPageDropsStaleAnswersAndKeepsRowsOnce(t *testing.T) {
+	t.Parallel()
 	var p Pager
 	id := func(r int64) int64 { return r }
 	index := map[int64]int{}
@@ -46,6 +47,7 @@ func TestAddPageDropsStaleAnswersAndKeepsRowsOnce(t *testing.T) {
 }
 
 func TestRetryNextOnlyAfterAFailedNextPage(t *testing.T) {
+	t.Parallel()
 	var p Pager
 	id := func(r int64) int64 { return r }
 	index := map[int64]int{}
@@ -99,6 +101,7 @@ func offsetPage(r Request, n, offset int) Page[int64] {
 }
 
 func TestGapFillsFromBothEnds(t *testing.T) {
+	t.Parallel()
 	var p Pager
 	id := func(r int64) int64 { return r }
 	index := map[int64]int{}
@@ -147,6 +150,7 @@ func TestGapFillsFromBothEnds(t *testing.T) {
 }
 
 func TestJumpEndOnlyWhereTheLastPageCanBeHad(t *testing.T) {
+	t.Parallel()
 	id := func(r int64) int64 { return r }
 	load := func(total int, kind LinkKind, link string) (*Pager, []int64) {
 		var p Pager
@@ -184,6 +188,7 @@ func TestJumpEndOnlyWhereTheLastPageCanBeHad(t *testing.T) {
 }
 
 func TestRemoveRowsBeforeTheGapMoveIt(t *testing.T) {
+	t.Parallel()
 	var p Pager
 	id := func(r int64) int64 { return r }
 	index := map[int64]int{}
@@ -209,6 +214,7 @@ func TestRemoveRowsBeforeTheGapMoveIt(t *testing.T) {
 // moved since the request went out; a preferred row (one just created) wins only when the
 // cursor has not moved.
 func TestKeepAtFollowsTheCursorOfWhenThePageArrives(t *testing.T) {
+	t.Parallel()
 	index := map[int64]int{10: 0, 20: 1, 30: 2, 40: 3}
 	var p Pager
 	cases := []struct {
@@ -240,6 +246,7 @@ func TestKeepAtFollowsTheCursorOfWhenThePageArrives(t *testing.T) {
 // count, or its end, makes the total exact. An offset count at the cap then does not lower
 // the total known.
 func TestCountAtTheCapIsALowerBound(t *testing.T) {
+	t.Parallel()
 	p := Pager{Cap: 30}
 	id := func(r int64) int64 { return r }
 	index := map[int64]int{}
@@ -306,6 +313,7 @@ func TestCountAtTheCapIsALowerBound(t *testing.T) {
 // after a gap; the gap fills from above by offset pages to the cap and then by cursor pages
 // (the offset walk's end does not close it), and from below by the cursor's links.
 func TestBottomPastTheCapByCursor(t *testing.T) {
+	t.Parallel()
 	const total = 65
 	p := Pager{Cap: 30}
 	id := func(r int64) int64 { return r }
@@ -372,6 +380,7 @@ func TestBottomPastTheCapByCursor(t *testing.T) {
 // newest offset page reversed after the cursor page before it; both placed by the cursor
 // count. Without a count nothing can be placed: bottom then stays with the rows loaded.
 func TestFetchBottomPlacesTheLastRowsByTheCursorCount(t *testing.T) {
+	t.Parallel()
 	const total = 45 // ids 1..45
 	count := total
 	var cursors []string

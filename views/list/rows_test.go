@@ -6,6 +6,7 @@ import (
 )
 
 func TestRemoveRowsKeepsTheCursorOnItsRow(t *testing.T) {
+	t.Parallel()
 	id := func(r int64) int64 { return r }
 	rows := []int64{10, 11, 12, 13, 14, 15}
 	index := map[int64]int{}
@@ -28,6 +29,7 @@ func TestRemoveRowsKeepsTheCursorOnItsRow(t *testing.T) {
 // Every removed row before the cursor moves it up one: removing the two rows above it
 // leaves it on its row, not on the one below.
 func TestRemoveRowsBeforeTheCursorEachMoveItUp(t *testing.T) {
+	t.Parallel()
 	id := func(r int64) int64 { return r }
 	rows := []int64{10, 11, 12, 13}
 	index := map[int64]int{}

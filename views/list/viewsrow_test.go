@@ -10,6 +10,7 @@ import (
 )
 
 func TestViewsRowKeepsTheActiveViewInSight(t *testing.T) {
+	t.Parallel()
 	st := theme.Plain(false)
 	v := NewViewsRow([]string{"Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf\x1b[31m"})
 	v.SetCount(0, "1,204")
@@ -35,6 +36,7 @@ func TestViewsRowKeepsTheActiveViewInSight(t *testing.T) {
 // TestViewsRowAtFindsTheViewDrawnThere: At names the view under a cell of the row as View
 // drew it, wide and narrow (after a "…" mark), and nothing on a mark or the blank end.
 func TestViewsRowAtFindsTheViewDrawnThere(t *testing.T) {
+	t.Parallel()
 	st := theme.Plain(false)
 	v := NewViewsRow([]string{"Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf"})
 	for _, tc := range []struct {

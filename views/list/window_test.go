@@ -27,6 +27,7 @@ func clampRef(cursor, offset, fit, n int) (int, int) {
 }
 
 func TestWindowClampKeepsTheCursorInView(t *testing.T) {
+	t.Parallel()
 	for n := 0; n < 12; n++ {
 		for fit := 0; fit < 6; fit++ {
 			for cursor := 0; cursor < 14; cursor++ {
@@ -51,6 +52,7 @@ func TestWindowClampKeepsTheCursorInView(t *testing.T) {
 // a list scrolls once every half window, not on every press; at the end of the list the
 // window stops at the last row.
 func TestWindowScrollsHalfAWindowAtAStep(t *testing.T) {
+	t.Parallel()
 	w := Window{}
 	w.SetSize(10)
 	var scrolls []int // the cursor positions at which the window scrolled
@@ -83,6 +85,7 @@ func TestWindowScrollsHalfAWindowAtAStep(t *testing.T) {
 }
 
 func TestWindowMoveKeys(t *testing.T) {
+	t.Parallel()
 	k := keymap.Default()
 	runes := viewtest.Key
 	steps := []struct {
@@ -127,6 +130,7 @@ func TestWindowMoveKeys(t *testing.T) {
 // bottom, page moves and steps from anywhere keep the cursor on the list and the window
 // around it, without any sum wrapping round.
 func TestWindowOverTheLargestCount(t *testing.T) {
+	t.Parallel()
 	const n = math.MaxInt
 	var w Window
 	w.SetSize(20)
@@ -154,6 +158,7 @@ func TestWindowOverTheLargestCount(t *testing.T) {
 // A gap of rows opened by a count at the largest int (100 rows before it, the last 50 of
 // the count after it) has positions up to it and maps them to the rows both ways.
 func TestGapUpToTheLargestCount(t *testing.T) {
+	t.Parallel()
 	p := Pager{Gap: Gap{At: 100, N: math.MaxInt - 150}, Loaded: true}
 	if got := p.Len(150); got != math.MaxInt {
 		t.Fatalf("Len = %d", got)

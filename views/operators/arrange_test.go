@@ -51,6 +51,7 @@ func serverStatuses(t *testing.T, e *env) map[int64]struct{ away, online *bool }
 // numbers come from the sandbox's own answer, and some operator is away and some online,
 // so zeros cannot pass.
 func TestHeaderCountsOnlyWhatTheServerSent(t *testing.T) {
+	t.Parallel()
 	e, p := withoutAway(t)
 	l, m, _ := open(t, e, e.Client, 120, 24)
 	var avail, away, online int
@@ -125,6 +126,7 @@ func TestHeaderCountsOnlyWhatTheServerSent(t *testing.T) {
 // slots used (most first), then by name again, each named in the header; the cursor stays
 // on its operator.
 func TestSortCycles(t *testing.T) {
+	t.Parallel()
 	e, p := withoutAway(t)
 	l, m, _ := open(t, e, e.Client, 100, 24)
 	name := func(r operators.Row) string { return strings.ToLower(cmp.Or(r.Name, r.DisplayName)) }
@@ -198,6 +200,7 @@ func names(rows []operators.Row) []string {
 // screen with the selected operator's assigned conversations (and nothing else: no
 // request of the operators screen's own).
 func TestEnterShowsTheOperatorsConversations(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, m, _ := open(t, e, e.Client, 100, 24)
 	owner := e.Info.OwnerOperatorID

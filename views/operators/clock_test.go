@@ -17,6 +17,7 @@ import (
 // operator's is_away, both when the change arrived and when it did not), the edit (the
 // operator's values) and the delete (a 404).
 func TestLostWritesAreCheckedWithoutTheLocalClock(t *testing.T) {
+	t.Parallel()
 	viewtest.EachSkew(t, sandbox.Options{}, func(t *testing.T, sk *viewtest.Skewed) {
 		info := sk.Sandbox.Server.Info()
 		e := &env{Env: &viewtest.Env{Sandbox: sk.Sandbox, Client: viewtest.Client(t, sk.Sandbox), Info: info}}

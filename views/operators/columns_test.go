@@ -8,6 +8,7 @@ import (
 // The row's widths: status 12, online 7, name, display name (the rest below wideRow, at
 // most 24 from it), email and locale from wideRow (the email up to 48), role 6, slots 10.
 func TestColumnWidths(t *testing.T) {
+	t.Parallel()
 	for w, want := range map[int][]int{
 		60:  {12, 7, 10, 8, -1, -1, -1, 6, 10},
 		78:  {12, 7, 21, 15, -1, -1, -1, 6, 10},

@@ -21,6 +21,7 @@ import (
 // A 403 says its reason once, and the form keeps the focus on the field the user was on
 // (the last one: enter there submitted), so typing goes on there.
 func TestEditRefusedKeepsTheFocusAndSaysWhyOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	restricted := e.Client.WithContext(0, e.Info.RestrictedOperatorID)
 	l, m, _ := open(t, e, restricted, 80, 24)
@@ -40,6 +41,7 @@ func TestEditRefusedKeepsTheFocusAndSaysWhyOnce(t *testing.T) {
 
 // ctrl+s saves the operator form from its first field, like every other form.
 func TestEditSavesWithCtrlSFromAnyField(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, m, _ := open(t, e, e.Client, 80, 24)
 	id := e.Info.OwnerOperatorID + 1
@@ -62,6 +64,7 @@ func TestEditSavesWithCtrlSFromAnyField(t *testing.T) {
 // After a refusal, switching back to the default operator (same organization) keeps the
 // list and the cursor, so the same key works at once on the same operator.
 func TestOperatorSwitchKeepsTheCursor(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	restricted := e.Client.WithContext(0, e.Info.RestrictedOperatorID)
 	l, m, ctx := open(t, e, restricted, 80, 24)
@@ -87,6 +90,7 @@ func TestOperatorSwitchKeepsTheCursor(t *testing.T) {
 // Shown again after longer than the refresh interval, the screen refreshes at once; shown
 // again sooner, it does not.
 func TestFocusAfterAWhileRefreshesAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	now := viewtest.Now
 	ctx := viewtest.Ctx(e.Client)
@@ -117,6 +121,7 @@ func TestFocusAfterAWhileRefreshesAtOnce(t *testing.T) {
 // The form shows an operator's hostile name sanitized and sends only what the user changed:
 // the name and display name the API holds stay as they were, byte for byte.
 func TestEditLeavesHostileTextOfUntouchedFieldsAlone(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.Info.OwnerOperatorID + 1
 	const name = "\x1b]0;OPPWN\x07Ben\u202e \x1b[0m\u009b2J 👩\u200d💻"
@@ -165,6 +170,7 @@ func toastTexts(h *viewtest.Host) []string {
 // been saved, reads the operator again and reports the status as confirmed; when the PATCH
 // never arrived, it says not saved and the row keeps the status the API has.
 func TestAwayLostAnswerIsCheckedByReadingTheOperator(t *testing.T) {
+	t.Parallel()
 	for _, fault := range []viewtest.Fault{viewtest.DropAnswer, viewtest.DropRequest} {
 		saved := fault == viewtest.DropAnswer
 		t.Run(map[bool]string{true: "answer", false: "request"}[saved], func(t *testing.T) {
@@ -209,6 +215,7 @@ func TestAwayLostAnswerIsCheckedByReadingTheOperator(t *testing.T) {
 // could not confirm, and the row no longer states the status it had before as a fact (the
 // server may hold either): it shows the status as unknown until a refresh reads it.
 func TestAwayLostAnswerUncheckedShowsTheStatusUnknown(t *testing.T) {
+	t.Parallel()
 	e, p, l, m := lossy(t)
 	owner := e.Info.OwnerOperatorID
 	moveTo(t, l, m, owner)
@@ -237,6 +244,7 @@ func TestAwayLostAnswerUncheckedShowsTheStatusUnknown(t *testing.T) {
 
 // An edit whose answer was lost is confirmed by reading the operator back.
 func TestEditLostAnswerIsConfirmed(t *testing.T) {
+	t.Parallel()
 	e, p, l, m := lossy(t)
 	id := e.Info.OwnerOperatorID + 1
 	f := renameLosing(t, p, l, m, id, "Ben Okafor Sr", viewtest.DropAnswer)
@@ -251,6 +259,7 @@ func TestEditLostAnswerIsConfirmed(t *testing.T) {
 
 // An edit lost before the sandbox saw it is not saved: the form stays open with the text.
 func TestEditLostRequestIsNotSaved(t *testing.T) {
+	t.Parallel()
 	e, p, l, m := lossy(t)
 	id := e.Info.OwnerOperatorID + 1
 	f := renameLosing(t, p, l, m, id, "Ben Okafor Sr", viewtest.DropRequest)
@@ -266,6 +275,7 @@ func TestEditLostRequestIsNotSaved(t *testing.T) {
 
 // A delete whose answer was lost is confirmed by the 404 of reading the operator again.
 func TestDeleteLostAnswerIsConfirmedByA404(t *testing.T) {
+	t.Parallel()
 	e, p, l, m := lossy(t)
 	victim := e.Info.OwnerOperatorID + 2
 	moveTo(t, l, m, victim)

@@ -73,6 +73,7 @@ func moveTo(t *testing.T, l *viewtest.Screen, m *operators.Model, id int64) {
 }
 
 func TestListShowsEveryOperatorWithStatusAndSlots(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, m, _ := open(t, e, e.Client, 80, 24)
 	rows := m.Rows()
@@ -112,6 +113,7 @@ func TestListShowsEveryOperatorWithStatusAndSlots(t *testing.T) {
 
 // Slots are fetched only for visible operators, and for those scrolled into view.
 func TestSlotsOnlyForVisibleOperators(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, m, _ := open(t, e, e.Client, 80, 9) // 3 operators visible (a frame, three header lines, a footer)
 	l.Until("three slot requests", func() bool { return e.Log.Count("GET", "/slots/") >= 3 })
@@ -129,6 +131,7 @@ func TestSlotsOnlyForVisibleOperators(t *testing.T) {
 }
 
 func TestAwayOfOneselfNeedsNoConfirmation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, m, _ := open(t, e, e.Client, 80, 24)
 	owner := e.Info.OwnerOperatorID
@@ -171,6 +174,7 @@ func ask(t *testing.T, l *viewtest.Screen, m *operators.Model, id int64, k strin
 }
 
 func TestAwayOfAnotherOperatorAsksFirst(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, m, _ := open(t, e, e.Client, 80, 24)
 	other := e.Info.OwnerOperatorID + 1
@@ -196,6 +200,7 @@ func TestAwayOfAnotherOperatorAsksFirst(t *testing.T) {
 
 // A second w while the first toggle is on its way sends nothing.
 func TestAwayTwiceSendsOneRequest(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, m, _ := open(t, e, e.Client, 80, 24)
 	moveTo(t, l, m, e.Info.OwnerOperatorID)
@@ -211,6 +216,7 @@ func TestAwayTwiceSendsOneRequest(t *testing.T) {
 }
 
 func TestAwayForbiddenThenAllowedAsDefault(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	restricted := e.Client.WithContext(0, e.Info.RestrictedOperatorID)
 	l, m, ctx := open(t, e, restricted, 80, 24)
@@ -240,6 +246,7 @@ func TestAwayForbiddenThenAllowedAsDefault(t *testing.T) {
 }
 
 func TestDeleteConfirmsNamingTheOperator(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, m, _ := open(t, e, e.Client, 80, 24)
 	victim := e.Info.OwnerOperatorID + 2
@@ -258,6 +265,7 @@ func TestDeleteConfirmsNamingTheOperator(t *testing.T) {
 }
 
 func TestDeleteForbiddenShowsPermission(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, m, _ := open(t, e, e.Client.WithContext(0, e.Info.RestrictedOperatorID), 80, 24)
 	moveTo(t, l, m, e.Info.OwnerOperatorID+1)
@@ -275,6 +283,7 @@ func TestDeleteForbiddenShowsPermission(t *testing.T) {
 
 // Results of an older context are dropped.
 func TestStaleListDropped(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := viewtest.Ctx(e.Client)
 	m := operators.New(ctx)
@@ -297,6 +306,7 @@ func TestStaleListDropped(t *testing.T) {
 // its operator); a hidden screen ignores it, and so does one refreshed less than half its
 // pace ago (a tick armed at another screen's faster pace).
 func TestAutoRefreshUpdatesInPlace(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, m, _, clock := openPaced(t, e, common.Budget{Interval: 20 * time.Second, PerDay: 1 << 30})
 	target := e.Info.OwnerOperatorID + 3
@@ -332,6 +342,7 @@ func TestAutoRefreshUpdatesInPlace(t *testing.T) {
 // in view (one request each) come along only every common.SlotsFactor refreshes; `r`
 // refreshes both at once. The header says the pace of both.
 func TestAutoRefreshPacesTheListAndTheSlotsApart(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, m, ctx, clock := openPaced(t, e, common.Budget{Interval: 30 * time.Second, PerDay: 500, Reserve: 100})
 	if used := e.Client.Usage(client.FamilyOperators); used != 8 {
@@ -377,6 +388,7 @@ func TestAutoRefreshPacesTheListAndTheSlotsApart(t *testing.T) {
 // slots stay out when what is left cannot pay for them, and once only the reserve is
 // left auto-refresh stops (and says so) while r still works.
 func TestAutoRefreshLeavesTheReserve(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// 8 used by the first load: 2 of 10 left for polling (under a quarter: ×4), 5 kept.
 	l, m, _, clock := openPaced(t, e, common.Budget{Interval: 30 * time.Second, PerDay: 15, Reserve: 5})
@@ -413,6 +425,7 @@ func TestAutoRefreshLeavesTheReserve(t *testing.T) {
 }
 
 func TestViewIsExactlyTheSizeGiven(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, m, _ := open(t, e, e.Client, 80, 24)
 	for _, sz := range [][2]int{{80, 24}, {80, 20}, {100, 30}, {120, 40}, {160, 48}, {200, 50}, {81, 7}} {
@@ -424,6 +437,7 @@ func TestViewIsExactlyTheSizeGiven(t *testing.T) {
 }
 
 func TestRowsAreSanitized(t *testing.T) {
+	t.Parallel()
 	r := operators.RowFrom(client.Operator{ID: 1, Name: "Eve\x1b]52;c;aGk=\x07\u202e" + viewtest.Invisible, DisplayName: "a\nb" + viewtest.Invisible, Role: "agent\r" + viewtest.Invisible})
 	for _, s := range []string{r.Name, r.DisplayName, r.Role} {
 		viewtest.CheckInertLine(t, s, "a row")
@@ -462,6 +476,7 @@ func typeInto(l *viewtest.Screen, s string) {
 }
 
 func TestEditValidatesLocally(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		fn   func(string) error
 		in   string
@@ -503,6 +518,7 @@ func TestEditValidatesLocally(t *testing.T) {
 }
 
 func TestEditSendsOnlyChangedFields(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, m, _ := open(t, e, e.Client, 80, 24)
 	id := e.Info.OwnerOperatorID + 1
@@ -531,6 +547,7 @@ func TestEditSendsOnlyChangedFields(t *testing.T) {
 }
 
 func TestEditKeepsInputOnPermissionErrorAndWorksAsDefault(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	restricted := e.Client.WithContext(0, e.Info.RestrictedOperatorID)
 	l, m, ctx := open(t, e, restricted, 80, 24)
@@ -560,6 +577,7 @@ func TestEditKeepsInputOnPermissionErrorAndWorksAsDefault(t *testing.T) {
 }
 
 func TestEditNeverSubmitsTwice(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, m, _ := open(t, e, e.Client, 80, 24)
 	edit(t, l, m, e.Info.OwnerOperatorID+1)
@@ -581,6 +599,7 @@ func TestEditNeverSubmitsTwice(t *testing.T) {
 // A 429 of the daily limit on the PATCH (never retried) shows in the form, which keeps
 // what was typed.
 func TestEditRateLimitedKeepsInput(t *testing.T) {
+	t.Parallel()
 	e := newEnvWith(t, sandbox.Options{DailyLimit: 8}) // the list and 7 slots use it up
 	l, m, _ := open(t, e, e.Client, 80, 24)
 	f := edit(t, l, m, e.Info.OwnerOperatorID+1)
@@ -607,6 +626,7 @@ func TestEditRateLimitedKeepsInput(t *testing.T) {
 // Neither the list nor the slots are asked for (away does not change them). Before, the row
 // showed an operator set away as offline, also when the server kept it online.
 func TestAwayTogglesShowTheServersAnswer(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		variant sandbox.Variant
 		reads   int // GETs of the operator per toggle
@@ -702,6 +722,7 @@ func (e emptyAway) RoundTrip(r *http.Request) (*http.Response, error) {
 // reading the operator back, both ways, so the row shows the operator's status. Before, {}
 // read as "not away" and was believed when available was asked for.
 func TestAwayAnswerWithoutFieldsIsReadBack(t *testing.T) {
+	t.Parallel()
 	e := &env{Env: viewtest.NewEnv(t, sandbox.Options{}, func(next http.RoundTripper) http.RoundTripper { return emptyAway{next} })}
 	l, m, _ := open(t, e, e.Client, 80, 24)
 	owner := e.Info.OwnerOperatorID
@@ -723,6 +744,7 @@ func TestAwayAnswerWithoutFieldsIsReadBack(t *testing.T) {
 
 // # goes to a loaded operator (its slots then fetched); an id no operator has is said so.
 func TestJumpToID(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, m, _ := open(t, e, e.Client, 80, 9) // four operators in view
 	target := m.Rows()[len(m.Rows())-1]
@@ -762,6 +784,7 @@ func newEnvWith(t *testing.T, opts sandbox.Options) *env {
 // fixed clock, no colour) once the list and every visible operator's slots are in.
 // Regenerate with: go test ./views/operators -run Golden -update
 func TestGoldenOperators(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {160, 48}, {200, 50}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			ctx := viewtest.Ctx(newEnv(t).Client)
@@ -845,6 +868,7 @@ func serverSlots(t *testing.T, e *env, v sandbox.Variant, id int64) (used, total
 // on the operator as max_slots), and some operator uses a slot, so 0/0 cannot pass. Before,
 // {"used", "max"} showed "slots 0/0" for everyone and a list "slots ?".
 func TestSlotsShowWhatEveryServerSays(t *testing.T) {
+	t.Parallel()
 	for _, v := range []sandbox.Variant{"", sandbox.VariantSlotsUsedMax, sandbox.VariantSlotsList} {
 		t.Run(cmp.Or(string(v), "default"), func(t *testing.T) {
 			opts := sandbox.Options{}
@@ -931,6 +955,7 @@ func (p *partial) edit(path string, body []byte) ([]byte, error) {
 // "—". The fields parley does not read show in the detail (p), sanitized. Before, the
 // operator showed "available" and "offline" and the slots "n/0", "0/n" and "0/0".
 func TestAbsentValuesShowADash(t *testing.T) {
+	t.Parallel()
 	p := &partial{}
 	e := &env{Env: viewtest.NewEnv(t, sandbox.Options{}, func(next http.RoundTripper) http.RoundTripper {
 		return viewtest.EditBodies{Next: next, Edit: p.edit}

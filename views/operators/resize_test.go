@@ -10,6 +10,7 @@ import (
 // tells the active screen, common.Resizer), without a key or an auto-refresh. A Host given
 // the list before its size (as a fast answer can come) is the same case.
 func TestSlotsLoadForOperatorsAResizeShows(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, m, _ := open(t, e, e.Client, 80, 9) // 3 operators visible
 	l.Until("three slot requests", func() bool { return e.Log.Count("GET", "/slots/") >= 3 })

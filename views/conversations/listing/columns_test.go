@@ -8,6 +8,7 @@ import (
 // The one-line row's widths, as its comment gives them: status 9, unread 1, name, preview,
 // topics, operator, widget (from 118), age 6; the preview takes the rest.
 func TestColumnWidths(t *testing.T) {
+	t.Parallel()
 	for w, want := range map[int][]int{
 		76:  {9, 1, 15, 17, 10, 10, -1, 6},
 		78:  {9, 1, 15, 18, 11, 10, -1, 6},

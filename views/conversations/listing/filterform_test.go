@@ -34,6 +34,7 @@ func sentFilters(r *viewtest.ModalRun) []listing.FilterMsg {
 }
 
 func TestFilterFormInconsistentIDsKeepTheFocusOnTheIDs(t *testing.T) {
+	t.Parallel()
 	m := listing.New(viewtest.Ctx(nil))
 	r := runFilterForm(m, 76, 20)
 	// Status, operator, topic, widget; contact id, UUID; then the id range, the wrong way round.
@@ -65,6 +66,7 @@ func TestFilterFormInconsistentIDsKeepTheFocusOnTheIDs(t *testing.T) {
 // rows, the filter form still offers every topic seen, and the header names the topic
 // filtered by; ForgetSeen (another organization) forgets them.
 func TestFilterFormOffersTopicsSeenBefore(t *testing.T) {
+	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	m := newList(t, viewtest.Client(t, sb), 100, 120, 20)
 	m = viewtest.Settle(m, m.Load(false), wait)
@@ -115,6 +117,7 @@ func TestFilterFormOffersTopicsSeenBefore(t *testing.T) {
 // With a status filter set, the form's status select still shows every option, the ones
 // above the chosen one included, and the chosen one stays chosen.
 func TestFilterFormStatusShowsEveryOption(t *testing.T) {
+	t.Parallel()
 	m := listing.New(viewtest.Ctx(nil))
 	_ = m.SetQuery(listing.Query{Filter: client.ConversationFilter{Status: client.StatusPending}})
 	r := runFilterForm(m, 76, 20)
@@ -129,6 +132,7 @@ func TestFilterFormStatusShowsEveryOption(t *testing.T) {
 // An age that overflows, or a date outside 2000–2100, is refused with the field's title and
 // the forms accepted, and nothing is sent; 3000000h used to come out as the year 2269.
 func TestFilterFormRefusesTimesOutsideTheRange(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ typed, want string }{
 		{"3000000h", `Updated after: "3000000h" is too far back (before 2000)`},
 		{"999999999999999999d", `Updated after: "999999999999999999d" is too far back`},

@@ -44,6 +44,7 @@ func newListCtx(t *testing.T, c *client.Client, pageSize, w, h int) (listing.Mod
 }
 
 func TestStaleResultsAreDropped(t *testing.T) {
+	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
 	m := newList(t, c, 100, 100, 20)
@@ -63,6 +64,7 @@ func TestStaleResultsAreDropped(t *testing.T) {
 }
 
 func TestStatusOrderSearchAndEsc(t *testing.T) {
+	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
 	m := newList(t, c, 100, 120, 20)
@@ -104,6 +106,7 @@ func TestStatusOrderSearchAndEsc(t *testing.T) {
 }
 
 func TestViewIsExactlyItsSize(t *testing.T) {
+	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
 	for _, size := range [][2]int{{40, 10}, {60, 22}, {76, 30}, {120, 40}, {200, 50}} {
@@ -125,6 +128,7 @@ func TestViewIsExactlyItsSize(t *testing.T) {
 }
 
 func TestRowsAreSanitized(t *testing.T) {
+	t.Parallel()
 	r := listing.RowFrom(client.Conversation{
 		ID:          1,
 		Status:      "new",
@@ -147,6 +151,7 @@ func ptr(s string) *string { return &s }
 // browsing continues through /conversations/all/ by cursor to the last conversation, in
 // both directions; other orderings stop at the cap and say so.
 func TestPastTheOffsetCapByCursor(t *testing.T) {
+	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{OffsetCap: 30})
 	c := viewtest.Client(t, sb)
 	for _, ordering := range []string{"", "id"} {
@@ -189,6 +194,7 @@ func TestPastTheOffsetCapByCursor(t *testing.T) {
 // filter shows its rows from the first (even when they hold the row that was selected);
 // r refreshes the same query and keeps the cursor on its row.
 func TestNewQueryStartsAtTheTopAndRefreshKeepsTheRow(t *testing.T) {
+	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
 	m := newList(t, c, 100, 120, 20)
@@ -275,6 +281,7 @@ func settleAll(m listing.Model, cmds []tea.Cmd) listing.Model {
 // default ordering sends no ordering (the default request's URL, so the response cache
 // answers it) and the header still names it.
 func TestOrderingAndStatusKeysSendOneRequest(t *testing.T) {
+	t.Parallel()
 	c, e := listEnv(t)
 	m := newList(t, c, 100, 120, 20)
 	m = viewtest.Settle(m, m.Load(false), wait)
@@ -338,6 +345,7 @@ func TestOrderingAndStatusKeysSendOneRequest(t *testing.T) {
 // TestReloadDroppedWhenTheQueryChangesAgain: a search submitted while an `o` waits to
 // reload supersedes it: only the search is asked for.
 func TestReloadDroppedWhenTheQueryChangesAgain(t *testing.T) {
+	t.Parallel()
 	c, e := listEnv(t)
 	m := newList(t, c, 100, 120, 20)
 	m = viewtest.Settle(m, m.Load(false), wait)
@@ -355,6 +363,7 @@ func TestReloadDroppedWhenTheQueryChangesAgain(t *testing.T) {
 // the header says the results are ranked instead of naming an ordering; o then changes
 // nothing (it says why).
 func TestSearchIsRankedAndSendsNoOrdering(t *testing.T) {
+	t.Parallel()
 	c, e := listEnv(t)
 	m := newList(t, c, 100, 160, 20)
 	m = viewtest.Settle(m, m.SetQuery(listing.Query{Ordering: "-last_message_sent_at"}), wait)
@@ -395,6 +404,7 @@ func toastText(msg tea.Msg) string {
 // rows marked before the list changed under them), then the search, then the filters,
 // as in the contacts list.
 func TestEscClearsMarksThenSearchThenFilters(t *testing.T) {
+	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
 	m := newList(t, c, 100, 120, 20)
@@ -454,6 +464,7 @@ func line(v string, i int) string { return strings.Split(v, "\n")[1+i] }
 // TestAgesStayCurrent: a row's age follows the clock between two frames although rows are
 // rendered once and cached.
 func TestAgesStayCurrent(t *testing.T) {
+	t.Parallel()
 	m, now := preloaded(t, 100, []client.Conversation{
 		conv(3, viewtest.Now.Add(-30*time.Second)),
 		conv(2, viewtest.Now.Add(-150*time.Second)),
@@ -481,6 +492,7 @@ func TestAgesStayCurrent(t *testing.T) {
 // TestOneLineRowsShowOperatorAndTopics: from 76 columns (a pane at 80 or at 200 columns)
 // a row names the assigned operator and the topics; every line keeps the pane width.
 func TestOneLineRowsShowOperatorAndTopics(t *testing.T) {
+	t.Parallel()
 	for _, w := range []int{76, 78, 95, 96, 109, 140} {
 		m, _ := preloaded(t, w, []client.Conversation{conv(2, viewtest.Now), conv(1, viewtest.Now)}, 2)
 		v := m.View()
@@ -500,6 +512,7 @@ func TestOneLineRowsShowOperatorAndTopics(t *testing.T) {
 // TestNarrowRowsShowTopicsAndTheWholeOperator: at 78 columns several topics shrink to the
 // first and a count; on two-line rows (a narrow pane) the topics never cut the operator.
 func TestNarrowRowsShowTopicsAndTheWholeOperator(t *testing.T) {
+	t.Parallel()
 	c := conv(1, viewtest.Now)
 	c.Topics = []client.Topic{{ID: 1, Text: "Product question"}, {ID: 2, Text: "Sales lead"}, {ID: 3, Text: "Billing"}}
 	m, _ := preloaded(t, 78, []client.Conversation{conv(2, viewtest.Now), c}, 2)
@@ -522,6 +535,7 @@ func TestNarrowRowsShowTopicsAndTheWholeOperator(t *testing.T) {
 }
 
 func TestTopicsCell(t *testing.T) {
+	t.Parallel()
 	topics := []string{"Product question", "Sales lead", "Billing"}
 	for _, tc := range []struct {
 		w    int
@@ -558,6 +572,7 @@ func TestTopicsCell(t *testing.T) {
 
 // TestCountsAreSingularForOne: one conversation reads "1 conversation".
 func TestCountsAreSingularForOne(t *testing.T) {
+	t.Parallel()
 	m, _ := preloaded(t, 100, []client.Conversation{conv(1, viewtest.Now)}, 1)
 	header := line(m.View(), -1)
 	if !strings.HasPrefix(header, " 1 conversation ·") {
@@ -574,6 +589,7 @@ func TestCountsAreSingularForOne(t *testing.T) {
 // shortens its parts, and when that is not enough takes a second line, instead of cutting off
 // the filters, the search or the ordering.
 func TestHeaderKeepsEveryPartVisible(t *testing.T) {
+	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
 	m := newList(t, c, 100, 52, 38)
@@ -641,6 +657,7 @@ func jump(t *testing.T, ctx *common.Ctx, m listing.Model, text string) (listing.
 // (id__gt and id__lt around it, with the list's filters) and shows pinned with the cursor on
 // it; one the list's filters leave out, and text that is no id, are said so.
 func TestJumpToID(t *testing.T) {
+	t.Parallel()
 	c, log := listEnv(t)
 	m, ctx := newListCtx(t, c, 10, 120, 20)
 	m = viewtest.Settle(m, m.Load(false), wait)
@@ -806,6 +823,7 @@ func tenRows() []fakeConv {
 // where it belongs: not loaded, not counted. The merge query's own count (the number of
 // changed conversations) never becomes the list's total.
 func TestMergeInsertsOnlyNewConversationsOnTop(t *testing.T) {
+	t.Parallel()
 	f := &fakeMergeAPI{total: 500, list: tenRows(), changed: []fakeConv{
 		{id: 50, lastAt: viewtest.Now.Add(-30 * 24 * time.Hour), topic: "edited elsewhere"},
 		{id: 95, lastAt: viewtest.Now.Add(-6 * time.Hour), topic: "billing"},
@@ -849,6 +867,7 @@ func TestMergeInsertsOnlyNewConversationsOnTop(t *testing.T) {
 // last message is later than every loaded row's, and counts it only when it is new (an id
 // above every loaded one); a search inserts nothing and sends no ordering.
 func TestMergeInOtherOrderings(t *testing.T) {
+	t.Parallel()
 	changed := []fakeConv{
 		{id: 50, lastAt: viewtest.Now.Add(-30 * 24 * time.Hour), topic: "old, edited"},
 		{id: 30, lastAt: viewtest.Now.Add(-time.Minute), topic: "old, new message"},
@@ -900,6 +919,7 @@ func conversationsOf(cs []fakeConv) []listing.Row {
 // neither puts it on top nor counts it, while a loaded conversation edited the same way
 // changes in place.
 func TestMergeKeepsAnOldEditedConversationOutOfTheList(t *testing.T) {
+	t.Parallel()
 	e := viewtest.NewEnv(t, sandbox.Options{}, nil)
 	for _, ordering := range []string{"", "-last_message_sent_at"} {
 		m := newList(t, e.Client, 10, 120, 20)
@@ -954,6 +974,7 @@ func skewedList(t *testing.T, skew time.Duration, pageSize, height int) (*viewte
 // auto-refreshes is merged into the list whether the local clock runs 10 minutes fast or
 // slow: the "updated since" window is told by the server's clock.
 func TestRefreshMissesNothingWithASkewedClock(t *testing.T) {
+	t.Parallel()
 	for _, skew := range []time.Duration{10 * time.Minute, -10 * time.Minute} {
 		t.Run("local clock off by "+skew.String(), func(t *testing.T) {
 			server, m, other := skewedList(t, skew, 100, 40)
@@ -988,6 +1009,7 @@ func TestRefreshMissesNothingWithASkewedClock(t *testing.T) {
 // TestRefreshWindowIsNotMovedByALaterPage: a page loaded later (scrolling down) does not
 // move the "updated since" window past changes to the rows loaded before it.
 func TestRefreshWindowIsNotMovedByALaterPage(t *testing.T) {
+	t.Parallel()
 	server, m, other := skewedList(t, 0, 10, 12)
 	m = viewtest.Settle(m, m.Load(false), wait)
 	loaded := len(m.Rows())
@@ -1015,6 +1037,7 @@ func TestRefreshWindowIsNotMovedByALaterPage(t *testing.T) {
 // TestRowAgesFollowTheServerClock: with the local clock 10 minutes fast, a row's age is
 // told from the server's clock (learnt from its Date header), not "10m" more.
 func TestRowAgesFollowTheServerClock(t *testing.T) {
+	t.Parallel()
 	server, m, _ := skewedList(t, 10*time.Minute, 100, 40)
 	m = viewtest.Settle(m, m.Load(false), wait)
 	lines := strings.Split(ansi.Strip(m.View()), "\n")

@@ -14,6 +14,7 @@ import (
 // TestMatches: every filter the list's query can carry, judged from a conversation's own
 // fields; what they cannot tell is not known.
 func TestMatches(t *testing.T) {
+	t.Parallel()
 	at := func(s string) time.Time {
 		v, err := time.Parse(time.RFC3339Nano, s)
 		if err != nil {
@@ -101,6 +102,7 @@ func TestMatches(t *testing.T) {
 // conversations it says the query lists are exactly those the sandbox lists, wherever it
 // says it knows.
 func TestMatchesAgreesWithTheSandbox(t *testing.T) {
+	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
 	ctx := context.Background()

@@ -30,6 +30,7 @@ func apiConv(t *testing.T, c fakeConv) client.Conversation {
 // (a reload answered after it) changes nothing, and within a poll a row older than the one
 // shown does not replace it; a newer one does. No poll here leaves a gap, so none asks.
 func TestPollsNeverPutOlderDataOverNewer(t *testing.T) {
+	t.Parallel()
 	f := &fakeMergeAPI{total: 10, list: tenRows()}
 	m := loadedFake(t, f, listing.Query{})
 	queries := func() int {

@@ -18,6 +18,7 @@ import (
 // column before the age; narrower, the column gives way and the row is as before. The
 // widget filter (um_widget_id) narrows the list and the header names the widget.
 func TestWidgetColumn(t *testing.T) {
+	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
 	rowLines := func(m listing.Model) []string {

@@ -76,6 +76,7 @@ func (g *gapEnv) fillGap(t *testing.T, key string) {
 // g goes to the first message of a 1,520-message thread with one request (two with the
 // one that opened it, as the sandbox counts them), leaving a gap; a second g costs none.
 func TestTopGoesToTheFirstMessageWithOneRequest(t *testing.T) {
+	t.Parallel()
 	g := openLong(t, 80, 22)
 	if n := g.messageRequests(); n != 1 {
 		t.Fatalf("opening the thread cost %d message requests, want 1", n)
@@ -106,6 +107,7 @@ func TestTopGoesToTheFirstMessageWithOneRequest(t *testing.T) {
 // After g the gap fills from above as the view goes down, one page per request, and the
 // thread ends whole and in order.
 func TestGapFillsFromAbove(t *testing.T) {
+	t.Parallel()
 	g := openLong(t, 80, 22)
 	g.m = press(g.m, "g")
 	g.fillGap(t, "ctrl+d")
@@ -123,6 +125,7 @@ func TestGapFillsFromAbove(t *testing.T) {
 // After g, going to the bottom and scrolling up fills the gap from below, as scrolling
 // back without g does.
 func TestGapFillsFromBelow(t *testing.T) {
+	t.Parallel()
 	g := openLong(t, 80, 22)
 	g.m = press(g.m, "g")
 	g.m = press(g.m, "G")
@@ -136,6 +139,7 @@ func TestGapFillsFromBelow(t *testing.T) {
 // Filling the gap keeps the view still: the lines shown stay when a page goes into it
 // from above or from below.
 func TestGapPageDoesNotMoveTheView(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, toward, start string
 	}{{"from above", "j", "g"}, {"from below", "k", "G"}} {
@@ -162,6 +166,7 @@ func TestGapPageDoesNotMoveTheView(t *testing.T) {
 // page when another conversation opened meanwhile, and a gap page when r reopened the
 // thread.
 func TestStaleThreadPagesAreDropped(t *testing.T) {
+	t.Parallel()
 	t.Run("older page superseded by g", func(t *testing.T) {
 		g := openLong(t, 80, 22)
 		var older tea.Cmd
@@ -211,6 +216,7 @@ func TestStaleThreadPagesAreDropped(t *testing.T) {
 // The position indicator is right at both ends of a short thread (it said 73 % at the
 // first message of a 7-message thread), and with a gap says what is known for sure.
 func TestPositionIndicator(t *testing.T) {
+	t.Parallel()
 	m := thread.New(viewtest.Ctx(nil))
 	at := client.Time{Time: viewtest.Now.Add(-time.Hour)}
 	var msgs []client.Message

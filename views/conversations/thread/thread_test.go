@@ -62,6 +62,7 @@ func untilAsked(t *testing.T, m thread.Model, key string) (thread.Model, tea.Cmd
 }
 
 func TestOpensAtNewestAndScrollsBackWithOneRequestPerPage(t *testing.T) {
+	t.Parallel()
 	m, c, long := open(t, 80, 30)
 	if !strings.Contains(m.View(), "100 loaded") {
 		t.Fatalf("first page not shown:\n%s", m.View())
@@ -100,6 +101,7 @@ func TestOpensAtNewestAndScrollsBackWithOneRequestPerPage(t *testing.T) {
 }
 
 func TestPrependDoesNotMoveTheView(t *testing.T) {
+	t.Parallel()
 	m, _, _ := open(t, 80, 30)
 	// Scroll up until a prefetch is in flight, but do not run it yet.
 	m, pending := untilAsked(t, m, "k")
@@ -121,6 +123,7 @@ func TestPrependDoesNotMoveTheView(t *testing.T) {
 }
 
 func TestStalePageOfAnotherConversationIsDropped(t *testing.T) {
+	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
 	info := sb.Server.Info()
@@ -141,6 +144,7 @@ func TestStalePageOfAnotherConversationIsDropped(t *testing.T) {
 // A page carries its pane's owner id: another thread pane showing the same conversation,
 // with a request of the same generation and number in flight, does not take it.
 func TestAnotherPanesPageIsDropped(t *testing.T) {
+	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
 	info := sb.Server.Info()
@@ -157,6 +161,7 @@ func TestAnotherPanesPageIsDropped(t *testing.T) {
 }
 
 func TestHostileThreadFitsAndIsInert(t *testing.T) {
+	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.Client(t, sb)
 	m := thread.New(viewtest.Ctx(c))
@@ -191,6 +196,7 @@ func firstWords(s string) string {
 // The header keeps the reading position once every message is loaded, renames the open
 // conversation only, and ends without a dangling separator when there is no name yet.
 func TestHeaderPositionAndTitle(t *testing.T) {
+	t.Parallel()
 	m, _, long := open(t, 80, 30)
 	for m.HasOlder() || m.Loading() {
 		m = step(m, "pgup")
@@ -214,6 +220,7 @@ func TestHeaderPositionAndTitle(t *testing.T) {
 
 // Message text keeps one column off both sides of the pane.
 func TestMessagesKeepAMargin(t *testing.T) {
+	t.Parallel()
 	m, _, _ := open(t, 60, 30)
 	for i, l := range strings.Split(ansi.Strip(m.View()), "\n")[1:] {
 		if strings.TrimSpace(l) == "" || strings.HasPrefix(strings.TrimSpace(l), "─") {
@@ -228,6 +235,7 @@ func TestMessagesKeepAMargin(t *testing.T) {
 // A narrow pane wraps a message's header at its separators: the sender's name and the
 // delivery state stay whole, and every line keeps the width.
 func TestNarrowHeadersKeepNameAndState(t *testing.T) {
+	t.Parallel()
 	m := thread.New(viewtest.Ctx(nil))
 	at := client.Time{Time: viewtest.Now.Add(-time.Minute)}
 	m.Preload(1, "t", []client.Message{
@@ -255,6 +263,7 @@ func TestNarrowHeadersKeepNameAndState(t *testing.T) {
 // the reading position, instead of reopening the thread at its newest message. The pane
 // names the refresh key as bound (R when rebound).
 func TestRRetriesAFailedOlderPage(t *testing.T) {
+	t.Parallel()
 	for _, refresh := range []string{"r", "R"} {
 		t.Run(refresh, func(t *testing.T) {
 			sb := viewtest.Sandbox(t, sandbox.Options{})
@@ -326,6 +335,7 @@ func (f *fakeThread) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // follows them, a view further up stays where it is, a refresh with nothing new changes
 // nothing, and more new messages than a page starts the thread over from the newest page.
 func TestRefreshAppendsNewMessages(t *testing.T) {
+	t.Parallel()
 	f := &fakeThread{n: 150}
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
@@ -380,6 +390,7 @@ func TestRefreshAppendsNewMessages(t *testing.T) {
 // a 429 for it stops at once instead of retrying (and spending the day's budget) for a
 // thread nobody looks at any more.
 func TestOpeningAnotherConversationCancelsTheLeftOnesRequests(t *testing.T) {
+	t.Parallel()
 	api := viewtest.NewThrottling(t, "/conversations/1/", `{"next":null,"previous":null,"results":[]}`)
 	m := thread.New(viewtest.Ctx(api.Client))
 	m.SetSize(60, 20)
@@ -393,6 +404,7 @@ func TestOpeningAnotherConversationCancelsTheLeftOnesRequests(t *testing.T) {
 // Refresh (r, a refresh that shows the conversation changed, a switch of the acting
 // operator) opens a thread again whose first page failed, instead of leaving the error.
 func TestRefreshReopensAThreadWhoseFirstPageFailed(t *testing.T) {
+	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	tr := &viewtest.FailingPages{Next: viewtest.Transport(t), Param: "limit"} // every page
 	c := viewtest.ClientVia(t, sb, tr, client.Config{MaxRetries: -1})
@@ -418,6 +430,7 @@ func TestRefreshReopensAThreadWhoseFirstPageFailed(t *testing.T) {
 // loaded, older pages included, without a request, and scrolling on asks only for the
 // pages not loaded yet.
 func TestReopenAtTheSameVersionComesFromMemory(t *testing.T) {
+	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	info := sb.Server.Info()
 	c, err := client.New(client.Config{BaseURL: sb.URL, Token: info.CustomerToken, Now: viewtest.Clock, CacheTTL: time.Minute,
@@ -460,6 +473,7 @@ func TestReopenAtTheSameVersionComesFromMemory(t *testing.T) {
 
 // A refresh shows the new state of a message already loaded (delivered, then read).
 func TestRefreshShowsANewDeliveryState(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	state := "Delivered to contact"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
