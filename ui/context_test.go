@@ -546,6 +546,7 @@ func TestActAsOperatorOverARefusedNote(t *testing.T) {
 // earlier opening is dropped, and the current one fills the list without losing what was
 // typed or the row under the cursor.
 func TestOrgPickerDropsAStaleProbe(t *testing.T) {
+	t.Parallel()
 	l, info := startApp(t, nil, 100, 30)
 	l.Key("ctrl+o")
 	p := l.picker()
