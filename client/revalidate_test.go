@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/parley-tui/parley/internal/waitfor"
 )
 
 // changes answers a conversation list: a revalidation (updated_at_from_date) with the
@@ -216,7 +218,7 @@ func TestRevalidationErrorsAndWrites(t *testing.T) {
 		_, err := c.ListConversations(bg(), search)
 		done <- err
 	}()
-	waitUntil(t, "the revalidation on its way", func() bool { return rec.count() == 3 })
+	waitfor.True(t, "the revalidation on its way", func() bool { return rec.count() == 3 })
 	if _, err := c.CreateNote(bg(), NewNote{ContactIdentityID: 1, Body: "x"}); err != nil {
 		t.Fatal(err)
 	}

@@ -6,9 +6,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/internal/waitfor"
 	"github.com/parley-tui/parley/ui"
 )
 
@@ -23,7 +23,7 @@ func (term *terminal) rings() int {
 // titled waits until the session set its terminal's title to want (OSC 2).
 func (term *terminal) titled(want string) {
 	term.t.Helper()
-	waitFor(term.t, 20*time.Second, term.name+"'s title "+want, func() bool {
+	waitfor.True(term.t, term.name+"'s title "+want, func() bool {
 		return strings.Contains(term.out.String(), "\x1b]2;"+want+"\a")
 	})
 }
@@ -76,7 +76,7 @@ func TestOneSharedPollAlertsOnlyTheSessionItConcerns(t *testing.T) {
 	sam.titled("parley — 1 mine")
 	for _, term := range []*terminal{clara, sam} {
 		// The bell goes out as a command of its own, after the frame with the title.
-		waitFor(t, 20*time.Second, term.name+"'s bell", func() bool { return term.rings() > 0 })
+		waitfor.True(t, term.name+"'s bell", func() bool { return term.rings() > 0 })
 		if n := term.rings(); n != 1 {
 			t.Errorf("%s's terminal rang %d times, want once", term.name, n)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/internal/waitfor"
 	"github.com/parley-tui/parley/views/common"
 )
 
@@ -73,7 +74,7 @@ func TestTheHubStretchesItsPollsWhenTheForecastFallsShortOfTheShift(t *testing.T
 	for _, term := range terms {
 		term.waitText("conversations")
 	}
-	waitFor(t, 10*time.Second, "the first wait of the poller", func() bool { return timer.lastAsked() >= 0 })
+	waitfor.True(t, "the first wait of the poller", func() bool { return timer.lastAsked() >= 0 })
 	if d := timer.lastAsked(); d != 30*time.Second {
 		t.Fatalf("the poller first waits %s, want the interval", d)
 	}
@@ -88,7 +89,7 @@ func TestTheHubStretchesItsPollsWhenTheForecastFallsShortOfTheShift(t *testing.T
 		}
 		asked := len(timer.waits())
 		timer.fire()
-		waitFor(t, 10*time.Second, "the poller's next wait", func() bool { return len(timer.waits()) > asked })
+		waitfor.True(t, "the poller's next wait", func() bool { return len(timer.waits()) > asked })
 		if o := th.Outlook(org); o.Stretch > 1 {
 			stretched = minute
 			t.Logf("minute %d: the poller waits %s; forecast %+v", minute, timer.lastAsked(), o.Forecast)

@@ -36,14 +36,15 @@ func newViews(t *testing.T, views []common.SavedView) (*common.Ctx, *sv.Views[cl
 	return ctx, &v
 }
 
-// The row holds "all" and the screen's own views it can read, in the config file's order;
-// the palette offers them under the screen's name.
+// The row holds "all" and the screen's own views, in the config file's order, one it cannot
+// read now too; the palette offers them under the screen's name. Choosing the one it cannot
+// read says why and leaves the active view.
 func TestTheRowHoldsAllAndTheScreensReadableViews(t *testing.T) {
 	_, v := newViews(t, saved())
 	if !v.Shown() || v.Active() != list.ViewsAll {
 		t.Fatalf("shown %v, active %q", v.Shown(), v.Active())
 	}
-	if got, want := strings.Join(v.Row().Names(), ","), "all,Billing,Newest"; got != want {
+	if got, want := strings.Join(v.Row().Names(), ","), "all,Billing,Broken,Newest"; got != want {
 		t.Fatalf("row %s, want %s", got, want)
 	}
 	var titles []string
@@ -53,8 +54,12 @@ func TestTheRowHoldsAllAndTheScreensReadableViews(t *testing.T) {
 		}
 		titles = append(titles, c.Title)
 	}
-	if strings.Join(titles, ",") != "all,Billing,Newest" {
+	if strings.Join(titles, ",") != "all,Billing,Broken,Newest" {
 		t.Errorf("palette offers %v", titles)
+	}
+	if _, toast, ok := v.Select("Broken"); ok || toast == nil || v.Active() != list.ViewsAll ||
+		!strings.Contains(toast().(common.ToastMsg).Text, "The view Broken cannot be shown now") {
+		t.Errorf("choosing the view it cannot read: taken %v, active %q", ok, v.Active())
 	}
 	// A screen without views of its own draws no row and offers none.
 	if _, none := newViews(t, saved()[2:3]); none.Shown() || none.Choices() != nil {
@@ -98,7 +103,7 @@ func TestKeysStepThroughTheViews(t *testing.T) {
 // query's, never one from before an answer; a query changed from the view's is modified.
 func TestObserveTakesTheCountOfTheViewsOwnQueryOnly(t *testing.T) {
 	_, v := newViews(t, saved())
-	billing, _ := v.Select("Billing")
+	billing, _, _ := v.Select("Billing")
 	sent := func(count string, answered bool) func() (string, bool) {
 		return func() (string, bool) { return count, answered }
 	}
@@ -208,7 +213,7 @@ func TestSaveWritesTheViewAndKeepsTheNameOnFailure(t *testing.T) {
 	if !ok || d.Err == nil || !errors.Is(d.Err, fail) || !strings.Contains(d.Err.Error(), `"Late ones"`) {
 		t.Fatalf("a failed write reported %+v (%v)", d, ok)
 	}
-	if !v.OnTask(d) || v.Row().Len() != 3 || v.Active() != list.ViewsAll {
+	if !v.OnTask(d) || v.Row().Len() != 4 || v.Active() != list.ViewsAll {
 		t.Fatalf("a failed save changed the row: %v, active %q", v.Row().Names(), v.Active())
 	}
 	if view := ansi.Strip(r.M.View()); !strings.Contains(view, "Late ones") {
@@ -237,7 +242,7 @@ func TestSaveWritesTheViewAndKeepsTheNameOnFailure(t *testing.T) {
 	}
 	q = list.Query[client.ConversationFilter]{Filter: client.ConversationFilter{TopicID: 9}, Search: "late", Ordering: "-last_message_sent_at"}
 	d, _ = done(save("late ONES", "ctrl+s"))
-	if !v.OnTask(d) || v.Row().Len() != 4 || len(ctx.Views) != 5 || ctx.Views[4].Ordering != "-last_message_sent_at" {
+	if !v.OnTask(d) || v.Row().Len() != 5 || len(ctx.Views) != 5 || ctx.Views[4].Ordering != "-last_message_sent_at" {
 		t.Fatalf("saving under the view's name: row %v, views %v", v.Row().Names(), ctx.Views)
 	}
 }
