@@ -50,6 +50,7 @@ func (r *rawTap) written() string {
 // without a change rings nothing; opening it takes the count away. With the mute key,
 // the next arrival counts in the title without a ring.
 func TestAnAssignmentByAnotherClientAlertsOnceWithinOnePoll(t *testing.T) {
+	t.Parallel()
 	var sb *sandbox.Running
 	var me, mateID int64
 	l, clock := policyApp(t, sandbox.Options{}, Options{Alerts: Alerts{Bell: true, Title: true}},
@@ -153,6 +154,7 @@ func (l *appLoop) tabs() string { return strings.Split(l.app.Render(), "\n")[0] 
 // can neither end the sequence nor start another: one ESC, one BEL, the fields parley
 // writes.
 func TestNotificationsAreInert(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"\x1b]0;pwned\x07Mallory\x1b[2J", "Eve\u009c;\u009d8;;http://x\u009c", strings.Repeat("W", 60), "\u202eevil\u202c;name"} {
 		arrival := []common.Arrival{{Name: name, Assigned: true, Conversation: client.Conversation{ID: 7}}}
 		for how, fields := range map[Notify]int{NotifyOSC9: 1, NotifyOSC777: 3} {
@@ -182,6 +184,7 @@ func TestNotificationsAreInert(t *testing.T) {
 // TestABurstRingsOnce: arrivals within BellGap of a ring ring no more (nor notify), and
 // ring again after it; a notification goes with the ring, as the settings say.
 func TestABurstRingsOnce(t *testing.T) {
+	t.Parallel()
 	l, clock := policyApp(t, sandbox.Options{}, Options{Alerts: Alerts{Bell: true, Notify: NotifyOSC9}})
 	one := common.ArrivedMsg{Arrivals: []common.Arrival{{Name: "Ann Lee", New: true, Conversation: client.Conversation{ID: 1}}}}
 	for range 10 {

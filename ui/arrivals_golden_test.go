@@ -23,8 +23,10 @@ import (
 // Mine (and New when it is new) with what they list of it. Regenerate with:
 // go test ./ui -run Golden -update
 func TestGoldenArrivals(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
 			sb := viewtest.Sandbox(t, sandbox.Options{}) // changed below: not the shared one
 			me, mateID := viewtest.AgentAndMate(t, sb)
 			app := newAppWith(t, newClient(t, sb, client.Config{OperatorID: me}), func(o *ui.Options) {

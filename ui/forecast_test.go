@@ -16,6 +16,7 @@ import (
 // interval and a toast says so. Without a shift end the forecast shows all the same, and
 // nothing is stretched.
 func TestForecastStretchesAutoRefreshForTheShift(t *testing.T) {
+	t.Parallel()
 	for _, shift := range []time.Duration{22 * time.Hour, 0} {
 		l, clock := policyApp(t, sandbox.Options{}, Options{RequestBudget: 2000, ShiftEnd: shift})
 		c := l.app.ctx.Client

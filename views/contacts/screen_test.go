@@ -1079,6 +1079,7 @@ func TestGoldenContacts(t *testing.T) {
 // A contact with a position and no company: the detail labels each as what it is and
 // shows no company the server did not send.
 func TestDetailPositionIsNotTheCompany(t *testing.T) {
+	t.Parallel()
 	e := writable(t)
 	ct := e.upsert(t, client.ContactUpdate{Email: ptr("office.manager@example.com"), Name: ptr("Office Person"), Position: ptr("Office Manager")})
 	if ct.Company != nil && *ct.Company != "" {

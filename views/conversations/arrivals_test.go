@@ -85,6 +85,7 @@ func (e *queueEnv) poll() []common.Arrival {
 // TestMineIsTheActingOperatorsQueue: the built-in view Mine lists the conversations
 // assigned to the operator parley acts as, and follows when that operator changes.
 func TestMineIsTheActingOperatorsQueue(t *testing.T) {
+	t.Parallel()
 	e := newQueueEnv(t)
 	if row := e.row(); !strings.Contains(row, "all") || !strings.Contains(row, "Mine") || !strings.Contains(row, "New") {
 		t.Fatalf("the row of views: %q", row)
@@ -116,6 +117,7 @@ func TestMineIsTheActingOperatorsQueue(t *testing.T) {
 // view whose query its fields cannot judge with •?, and the screen counts it, until it is
 // opened.
 func TestArrivalsMarkTheViewsThatListThem(t *testing.T) {
+	t.Parallel()
 	e := newQueueEnv(t)
 	var target int64
 	var status string

@@ -785,6 +785,7 @@ func TestOpenedConversationNotInTheListIsPinned(t *testing.T) {
 // conversations brought it) is shown from memory, with no answer to wait for: its pinned
 // row shows its contact and status at once, never "? unknown #id".
 func TestPinnedConversationHeldByTheClientShowsItsData(t *testing.T) {
+	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{})
 	c := viewtest.ClientVia(t, sb, nil, client.Config{CacheTTL: 2 * time.Minute})
 	ctx := viewtest.Ctx(c)

@@ -133,6 +133,7 @@ func TestDeleteOngoingThatTheServerDeletes(t *testing.T) {
 // list DELETE carries only the 2 ended ids in delete_ids, the question says the ongoing ones
 // are not sent, and the toast says what was deleted and what was left.
 func TestDeleteMarkedSendsOnlyTheEnded(t *testing.T) {
+	t.Parallel()
 	e := viewtest.NewEnv(t, sandbox.Options{}, nil)
 	ctx := viewtest.Ctx(e.Client)
 	m := openScreen(ctx, 120, 40)

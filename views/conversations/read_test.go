@@ -65,6 +65,7 @@ func (e *readEnv) open(id int64) {
 // PATCH (marked_read_operator true) and the dot goes; enter on a read one, or on the same
 // one again, sends none; u still toggles.
 func TestOpeningAnUnreadConversationMarksItRead(t *testing.T) {
+	t.Parallel()
 	e := newReadEnv(t, nil)
 	unread, read := e.rowWith(true), e.rowWith(false)
 	e.open(unread.ID)
@@ -90,6 +91,7 @@ func TestOpeningAnUnreadConversationMarksItRead(t *testing.T) {
 // TestRestingOnAnUnreadRowDoesNotMarkIt: the cursor resting on an unread row shows it in
 // the thread without marking it read: only opening it does.
 func TestRestingOnAnUnreadRowDoesNotMarkIt(t *testing.T) {
+	t.Parallel()
 	e := newReadEnv(t, nil)
 	rows := e.m.List.Rows()
 	var unread listing.Row
@@ -112,6 +114,7 @@ func TestRestingOnAnUnreadRowDoesNotMarkIt(t *testing.T) {
 // TestNoMarkReadWhereTheSessionMayNotWrite: read-only (a viewer of the hub too) and the
 // setting off send nothing when an unread conversation is opened; the dot stays.
 func TestNoMarkReadWhereTheSessionMayNotWrite(t *testing.T) {
+	t.Parallel()
 	for name, setup := range map[string]func(*common.Ctx){
 		"read-only": func(ctx *common.Ctx) {
 			keys := *ctx.Keys
@@ -121,6 +124,7 @@ func TestNoMarkReadWhereTheSessionMayNotWrite(t *testing.T) {
 		"setting off": func(ctx *common.Ctx) { ctx.MarkReadOnOpen = false },
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			e := newReadEnv(t, setup)
 			unread := e.rowWith(true)
 			e.open(unread.ID)
@@ -138,6 +142,7 @@ func TestNoMarkReadWhereTheSessionMayNotWrite(t *testing.T) {
 // contact while not among the rows (pinned), whether it is unread comes with its detail;
 // then one PATCH goes.
 func TestAConversationOpenedFromElsewhereIsMarkedReadWhenItsDetailTells(t *testing.T) {
+	t.Parallel()
 	e := newReadEnv(t, nil)
 	unread := e.rowWith(true)
 	other := client.StatusNew

@@ -109,6 +109,7 @@ func (e *arrivalsEnv) notMine() listing.Row {
 // them and counted as theirs; the same poll again, and a later one without a change,
 // bring nothing. Opening it takes it off the count.
 func TestAnAssignmentByAnotherClientArrivesOnce(t *testing.T) {
+	t.Parallel()
 	e := newArrivalsEnv(t, listing.Query{})
 	if got := e.deliver(e.poll()); len(got) != 0 {
 		t.Fatalf("a poll without a change brought arrivals: %+v", got)
@@ -139,6 +140,7 @@ func TestAnAssignmentByAnotherClientArrivesOnce(t *testing.T) {
 // before it is opened leaves the count; the list's own edit (taking one, its row updated)
 // is no arrival at the next poll.
 func TestAConversationAssignedAwayIsNoLongerCounted(t *testing.T) {
+	t.Parallel()
 	e := newArrivalsEnv(t, listing.Query{})
 	r := e.notMine()
 	e.assign(r.ID, e.me)
@@ -170,6 +172,7 @@ func TestAConversationAssignedAwayIsNoLongerCounted(t *testing.T) {
 // message of the contact in one assigned to the acting operator arrives; one of an
 // operator's does not.
 func TestNewConversationsAndMessagesArrive(t *testing.T) {
+	t.Parallel()
 	e := newArrivalsEnv(t, listing.Query{Filter: client.ConversationFilter{Status: client.StatusNew}})
 	tpl := e.poll().Conversations[0]
 	fresh := tpl
@@ -219,6 +222,7 @@ func TestNewConversationsAndMessagesArrive(t *testing.T) {
 // auto-refresh brings the same arrivals, and finding them costs nothing beyond the one
 // request of the merge.
 func TestARefreshMergeFindsArrivalsWithoutARequestOfItsOwn(t *testing.T) {
+	t.Parallel()
 	log := &viewtest.RequestLog{}
 	sb := viewtest.Sandbox(t, sandbox.Options{RequestLog: log})
 	base := viewtest.Client(t, sb)
@@ -269,6 +273,7 @@ func TestARefreshMergeFindsArrivalsWithoutARequestOfItsOwn(t *testing.T) {
 // operator arrives when it changed after the list loaded, and not when the change came
 // before.
 func TestAConversationNotSeenBeforeArrivesWhenAssignedAfterTheListLoaded(t *testing.T) {
+	t.Parallel()
 	var early, late int64
 	e := newArrivalsEnvBefore(t, listing.Query{Filter: client.ConversationFilter{Status: client.StatusEnded}}, func(e *arrivalsEnv) {
 		p, err := e.mate.ListConversations(context.Background(), client.ConversationListOptions{
