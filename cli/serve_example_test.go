@@ -9,7 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/parley-tui/parley/internal/waitfor"
 )
 
 // The example of `parley serve --help` that starts a hub in the background and connects to
@@ -17,6 +18,7 @@ import (
 // gets PARLEY_SSH_ADDR as soon as the hub listens, instead of waiting for the hub's stdout
 // to close, which it never does while the hub runs.
 func TestServeHelpBackgroundExampleDoesNotHang(t *testing.T) {
+	t.Parallel() // it runs the binary: waits for other processes
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
@@ -59,16 +61,17 @@ func TestServeHelpBackgroundExampleDoesNotHang(t *testing.T) {
 	go func() { done <- cmd.Wait() }()
 	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) })
 	addr := regexp.MustCompile(`ADDR=127\.0\.0\.1:[0-9]+\n`)
-	deadline := time.After(60 * time.Second)
-	for !addr.MatchString(out.String()) {
+	var ended error
+	exited := false
+	waitfor.True(t, "the example's address line", func() bool {
 		select {
-		case err := <-done:
-			if !addr.MatchString(out.String()) {
-				t.Fatalf("the example ended (%v) without the address: %q\n%s", err, out.String(), stderr.String())
-			}
-		case <-deadline:
-			t.Fatalf("the example %q still waits after 60 s (stdout %q)", script, out.String())
-		case <-time.After(50 * time.Millisecond):
+		case ended = <-done:
+			exited = true
+		default:
 		}
+		return exited || addr.MatchString(out.String())
+	})
+	if !addr.MatchString(out.String()) {
+		t.Fatalf("the example %q ended (%v) without the address: %q\n%s", script, ended, out.String(), stderr.String())
 	}
 }
