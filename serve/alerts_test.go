@@ -33,6 +33,7 @@ func (term *terminal) titled(want string) {
 // rings once and titles its terminal with its own one, never the other's; the poll is the
 // only request the alerts cost. The terminal gets its title back when the session ends.
 func TestOneSharedPollAlertsOnlyTheSessionItConcerns(t *testing.T) {
+	t.Parallel()
 	api := startAPI(t)
 	timer := newManualTimer()
 	users := threeUsers(t, api)

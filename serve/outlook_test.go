@@ -49,6 +49,7 @@ func (s *dayStore) Each(day string, fn func(client.CounterKey, client.Tally)) {
 // the team spends 20 a minute (1,200 an hour), which runs the 5,000 out around 12:15, and
 // the shift ends at 17:00.
 func TestTheHubStretchesItsPollsWhenTheForecastFallsShortOfTheShift(t *testing.T) {
+	t.Parallel()
 	clock := newManualClock()
 	api := startAPIOn(t, clock.now)
 	timer := newManualTimer()

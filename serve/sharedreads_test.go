@@ -78,16 +78,31 @@ func operatorVisits(t *testing.T, n, minutes int, gap, interval time.Duration) v
 // what one session does (±2): the list, the slots and the directory are fetched once for
 // all of them inside their windows. Visits spread over the whole minute cost the list once
 // per refresh interval (what one session showing the screen all along costs) and the slots
-// what one session's do.
+// what one session's do. The three hubs run at once: their minutes of settling do not add
+// up.
 func TestOperatorsAreReadOnceForEverySession(t *testing.T) {
+	t.Parallel()
 	const interval = 30 * time.Second
-	one := operatorVisits(t, 1, 10, 2*time.Second, interval)
-	ten := operatorVisits(t, 10, 10, 2*time.Second, interval)
+	var one, ten, spread visits
+	t.Run("hubs", func(t *testing.T) {
+		for name, run := range map[string]func(t *testing.T){
+			"1 session":            func(t *testing.T) { one = operatorVisits(t, 1, 10, 2*time.Second, interval) },
+			"10 sessions 2s apart": func(t *testing.T) { ten = operatorVisits(t, 10, 10, 2*time.Second, interval) },
+			"10 sessions 6s apart": func(t *testing.T) { spread = operatorVisits(t, 10, 10, 6*time.Second, interval) },
+		} {
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				run(t)
+			})
+		}
+	})
+	if t.Failed() {
+		return
+	}
 	t.Logf("operators-family requests: 1 session %d, 10 sessions 2s apart %d", one.all, ten.all)
 	if d := ten.all - one.all; d < -2 || d > 2 {
 		t.Errorf("10 sessions cost %d operators-family requests, one costs %d", ten.all, one.all)
 	}
-	spread := operatorVisits(t, 10, 10, 6*time.Second, interval)
 	t.Logf("10 sessions 6s apart: %d operators-family requests, %d of them the list's", spread.all, spread.list)
 	if most := int(10*time.Minute/interval) + 2; spread.list > most {
 		t.Errorf("10 sessions spread over each minute asked for the operator list %d times, more than once an interval (%d)", spread.list, most)
@@ -111,6 +126,7 @@ func search(term *terminal, text string, want string) {
 // costs one full request and one revalidation: the second session's is a changed-only
 // read of the search's conversations since the first answer, which finds none.
 func TestAnIdenticalSearchIsRevalidatedNotFetchedAgain(t *testing.T) {
+	t.Parallel()
 	clock := newManualClock()
 	api := startAPIOn(t, clock.now)
 	th := startHub(t, api, []*member{{name: "Vic", role: "viewer"}}, withTimer(newManualTimer()), onClock(t, api, clock))
