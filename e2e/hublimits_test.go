@@ -22,6 +22,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/parley-tui/parley/internal/waitfor"
 )
 
 // `ssh -N` (a connection that never opens a session) with a key of the users file is closed
@@ -54,13 +56,7 @@ func TestServeClosesSSHWithoutASession(t *testing.T) {
 		t.Fatalf("ssh -N is still connected %s after the %s window; the hub's log:\n%s", 30*time.Second, window, hub.stderr.String())
 	}
 	want := `msg="connection closed" from=127.0.0.1 user=Clara reason="no session within 2s"`
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(hub.stderr.String(), want) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the hub's log does not say %q:\n%s", want, hub.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitfor.Value(t, "the hub's log to say "+want, hub.stderr.String, func(log string) bool { return strings.Contains(log, want) })
 }
 
 // TestServeHandshakeFlood is a measurement, not a pass/fail test of its figures: one agent
