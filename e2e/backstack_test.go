@@ -13,7 +13,7 @@ import (
 	"github.com/parley-tui/parley/sanitize"
 )
 
-// TestLookupOpensTheNewestConversationAndEscReturns plays the quick lookup: 2, a word,
+// TestLookupOpensTheNewestConversationAndEscReturns plays the quick lookup: 2, /, a word,
 // Enter, Enter opens the contact, Enter its newest conversation; the status bar says
 // "esc: back to <name>", and Escape returns to the contact's detail without a request.
 // Then 3 and 2 again: no search prompt opens by itself, and q quits.
@@ -49,7 +49,7 @@ func TestLookupOpensTheNewestConversationAndEscReturns(t *testing.T) {
 
 	tui := StartTUI(t, 80, 24, sb.Env)
 	waitList(t, tui)
-	searchContacts(t, tui, word) // 2, the word, Enter
+	searchContacts(t, tui, word) // 2, /, the word, Enter
 	openRank(t, tui, 0)          // Enter
 	tui.Keys("Enter")
 	s := tui.WaitUntil(func(s string) bool {

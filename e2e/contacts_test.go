@@ -5,7 +5,10 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,11 +19,11 @@ import (
 
 var contactsLoaded = regexp.MustCompile(`\d+ contacts? ·`)
 
-// searchContacts opens the contacts screen with 2, which focuses the search prompt, types
+// searchContacts opens the contacts screen with 2 and the search prompt with /, types
 // query and waits for the ranked results.
 func searchContacts(t *testing.T, tui *TUI, query string) string {
 	t.Helper()
-	tui.Keys("2")
+	tui.Keys("2", "/")
 	tui.WaitFor("Search contacts:", 10*time.Second)
 	tui.Type(query)
 	tui.Keys("Enter")
@@ -185,4 +188,33 @@ func TestCreateANoteAndDeleteIt(t *testing.T) {
 	}); n != 1 {
 		t.Fatalf("%d DELETE requests for the note, want 1", n)
 	}
+}
+
+// TestRestoredContactsSwallowNoKeys: parley restored on the contacts screen (its state file
+// says so) opens no prompt: 2 and 3 typed at once switch to the operators, 2 back, and q
+// quits; nothing is typed into a search.
+func TestRestoredContactsSwallowNoKeys(t *testing.T) {
+	sb := StartSandbox(t, "small")
+	state := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(state, "parley"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(state, "parley", "state.json"), []byte(`{"screen":"contacts"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tui := StartTUI(t, 80, 24, append(slices.Clone(sb.Env), "XDG_STATE_HOME="+state))
+	s := tui.WaitUntil(contactsLoaded.MatchString, 15*time.Second, "the restored contacts screen")
+	if strings.Contains(s, "Search contacts:") {
+		t.Fatalf("the restored contacts screen opened the search prompt:\n%s", s)
+	}
+	tui.Type("23")
+	s = tui.WaitUntil(func(s string) bool {
+		return strings.Contains(s, "operators ·") || strings.Contains(s, "Search contacts:")
+	},
+		10*time.Second, "the operators screen")
+	if strings.Contains(s, "Search contacts:") {
+		t.Fatalf("2 3 were typed into a search:\n%s", s)
+	}
+	tui.Type("2q")
+	tui.WaitUntil(func(string) bool { return tui.Dead() }, 5*time.Second, "parley to quit on q")
 }

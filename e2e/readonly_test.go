@@ -86,7 +86,7 @@ func TestReadOnlyWalkSendsOnlyGET(t *testing.T) {
 	tui.Keys("Escape", "Escape")
 
 	// 2: contacts, a search, a contact's detail.
-	tui.Keys("2")
+	tui.Keys("2", "/")
 	tui.WaitFor("Search contacts:", 10*time.Second)
 	tui.Type("anna")
 	tui.Keys("Enter")

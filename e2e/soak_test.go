@@ -883,10 +883,8 @@ func contactOpen(scr string) bool {
 
 // contacts searches for a contact, opens it and writes a note about it.
 func (s *soak) contacts() {
-	s.act("screen", "2") // opens the search prompt when it switches to the contacts
-	if _, ok := s.poll(3*time.Second, func(scr string) bool { return strings.Contains(scr, "Search contacts:") }); !ok {
-		s.act("search", "/") // the contacts were on screen already
-	}
+	s.act("screen", "2")
+	s.act("search", "/")
 	w := s.contactWords[s.rng.IntN(len(s.contactWords))]
 	if !s.enterSearch("Search contacts:", w) {
 		return

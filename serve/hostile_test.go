@@ -37,6 +37,8 @@ func TestHostileTextReachesASessionInert(t *testing.T) {
 	checkScreen(t, clara)
 
 	clara.press("2")
+	clara.waitText("contacts ·")
+	clara.press("/")
 	clara.waitText("enter search")
 	clara.press("mallory\r")
 	clara.waitText("␛]0;pwned␇Mallory redoc ␛[31mRed␛[0m�2J 👩💻")

@@ -183,7 +183,6 @@ func TestEachScreenPacedByWhatItRefreshes(t *testing.T) {
 
 	for _, s := range []struct{ key, name string }{{"2", "contacts"}, {"4", "analytics"}} {
 		l.Key(s.key)
-		l.closeAll() // the contacts' search prompt
 		l.Settle()
 		if due := l.app.AutoDue(); !due.IsZero() {
 			t.Errorf("%s: a tick is armed for %v", s.name, due)

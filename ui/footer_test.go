@@ -62,7 +62,7 @@ func TestFooterShowsTheKeysOfWhatHasThem(t *testing.T) {
 		l.checkFooter("the thread", w, "g top", "t topics", "n note", "J/K next/prev", "esc back", "? help", ": palette", "q quit")
 		l.Key("esc")
 
-		l.Key("2")
+		l.Key("2", "/")
 		l.checkFooter("contacts search prompt", w, "enter run", "esc cancel")
 		l.closeAll()
 		l.Until("contacts", func() bool { return len(l.app.Screen().(*contacts.Model).List.Rows()) > 0 })

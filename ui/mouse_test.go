@@ -112,7 +112,8 @@ func TestMouseClickTabAndRows(t *testing.T) {
 	if !ok {
 		t.Fatalf("a click on the contacts tab shows %T", app.Screen())
 	}
-	d.waitFor("Search contacts:") // a fresh contacts screen asks what to look up
+	d.key("/")
+	d.waitFor("Search contacts:") // the search prompt open: a click on a row closes it
 	d.Until("the contacts", func() bool { return len(con.List.Rows()) >= 3 })
 	row := con.List.Rows()[2]
 	_, header, _ = cellOf(d.view(), "contacts ·")
@@ -161,6 +162,7 @@ func TestMouseClickRowsBelowTheViewsRow(t *testing.T) {
 
 	d.click("2 Contacts")
 	con := app.Screen().(*contacts.Model)
+	d.key("/")
 	d.waitFor("Search contacts:")
 	d.Until("the contacts", func() bool { return len(con.List.Rows()) >= 3 })
 	row := con.List.Rows()[2]
@@ -287,8 +289,6 @@ func TestContactsPreviewTheFirstContactOfANewList(t *testing.T) {
 	d := newDriver(t, app, 160, 46)
 	d.waitFor("conversations ·")
 	d.key("2")
-	d.waitFor("Search contacts:")
-	d.key("esc") // browse
 	con := app.Screen().(*contacts.Model)
 	d.Until("the contacts", func() bool { return len(con.List.Rows()) > 0 })
 	first := con.List.Rows()[0]

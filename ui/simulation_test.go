@@ -119,7 +119,7 @@ func (s *sim) work(end time.Time) {
 		case now.Second() != 0:
 			s.keys([]string{"j", "k", "j"}[now.Second()%3])
 		case m == 50:
-			s.keys("2", "esc") // the contacts screen (its search prompt closed), for a minute
+			s.keys("2") // the contacts screen, for a minute
 		case m == 51:
 			s.keys("1")
 		case m%20 == 5:

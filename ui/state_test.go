@@ -1,6 +1,8 @@
 package ui_test
 
 import (
+	"strings"
+
 	"sync"
 	"testing"
 	"time"
@@ -98,5 +100,25 @@ func TestStateWithoutRestoreStartsOnConversations(t *testing.T) {
 	if st := a.State(); st.Screen != "conversations" || st.Views["conversations"] != "all" || st.Analytics == nil ||
 		st.Analytics.Range != "last30" {
 		t.Fatalf("fresh state: %+v %+v", st, st.Analytics)
+	}
+}
+
+// TestRestoredContactsTakeTheScreenKeys: parley restored on the contacts screen opens no
+// prompt; 2 then 3 switch screens (nothing is typed into a search), and q quits.
+func TestRestoredContactsTakeTheScreenKeys(t *testing.T) {
+	a := stateApp(t, &ui.State{Screen: "contacts"}, &states{})
+	d := newDriver(t, a, 80, 24)
+	d.waitFor("contacts ·")
+	if strings.Contains(d.view(), "Search contacts:") {
+		t.Fatalf("the restored contacts screen opened the search prompt:\n%s", d.view())
+	}
+	d.key("2")
+	d.key("3")
+	if a.ScreenName() != "Operators" {
+		t.Fatalf("2 then 3 on the restored contacts show %q:\n%s", a.ScreenName(), d.view())
+	}
+	d.key("2")
+	if _, cmd := a.Update(viewtest.Key("q")); !quits(cmd) {
+		t.Fatalf("q on the contacts screen did not quit:\n%s", d.view())
 	}
 }

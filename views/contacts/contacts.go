@@ -4,10 +4,9 @@
 // and a detail pane with every contact field, the contact's conversations and its notes.
 // The edit, create-or-update-by-identifier and note forms open from here.
 //
-// Quick lookup: the first time the screen is shown it opens with the search prompt focused,
-// so pressing 2, typing a few words and enter shows ranked contacts, and enter twice more
-// opens the first one's newest conversation. Later visits keep the screen as it was left
-// (a key pressed after 2 is never typed into a prompt the user did not open); / searches.
+// Quick lookup: 2, / and a few words, enter shows ranked contacts, and enter twice more
+// opens the first one's newest conversation. The screen never opens a prompt by itself
+// (a key pressed after 2 is never typed into a prompt the user did not open): / searches.
 package contacts
 
 import (
@@ -72,9 +71,8 @@ type Model struct {
 	started    bool
 	// loads is the screen's own: its owner id reports the outcome of the note deletes it
 	// starts, and it reads the contact for the edit form (the last one asked for wins).
-	loads    common.Loader
-	prompted bool        // the search prompt opened by itself once (quick lookup): never again
-	rest     common.Rest // the cursor's rest in the list: the contact it rests on is previewed
+	loads common.Loader
+	rest  common.Rest // the cursor's rest in the list: the contact it rests on is previewed
 	// views are the saved views: their row sits above the list when there are any.
 	views sv.Views[client.ContactFilter]
 }
@@ -87,27 +85,15 @@ func New(ctx *common.Ctx) *Model {
 	return m
 }
 
-// Focus is called when the screen becomes active: the first time it loads the first page
-// and, while nothing was searched yet, opens the search prompt (quick lookup). Later
-// visits open nothing: the search key (/) does.
+// Focus is called when the screen becomes active: the first time it loads the first page.
+// It opens no prompt: only the search key (/) does, so the keys pressed after the screen
+// key (3, q) act as screen keys.
 func (m *Model) Focus() tea.Cmd {
-	var cmds []tea.Cmd
 	if !m.started {
 		m.started = true
-		cmds = append(cmds, m.List.Load(false))
+		return m.List.Load(false)
 	}
-	if !m.prompted && m.fresh() {
-		m.prompted = true
-		cmds = append(cmds, m.searchPrompt())
-	}
-	return tea.Batch(cmds...)
-}
-
-// fresh reports the untouched state: no search, no filter, no saved view, the cursor on
-// the first row and no contact open.
-func (m *Model) fresh() bool {
-	q := m.List.Query()
-	return q.Search == "" && q.Filter.IsZero() && m.views.Row().Active() == 0 && m.List.Cursor() == 0 && m.Detail.ID() == 0 && len(m.List.Marked()) == 0
+	return nil
 }
 
 func (m *Model) searchPrompt() tea.Cmd {

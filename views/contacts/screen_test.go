@@ -89,12 +89,13 @@ func (hs *harness) revisit(want string) {
 	hs.key("esc")
 }
 
-func TestQuickLookupIsOneKeystrokePlusTheQuery(t *testing.T) {
+func TestQuickLookupIsTwoKeystrokesPlusTheQuery(t *testing.T) {
 	e := readOnly(t)
 	hs := newHarness(t, e.ctx, 80, 22)
 	hs.focus() // what pressing 2 does
+	hs.key("/")
 	if hs.Top() == nil || !hs.Top().Inline() || !strings.Contains(hs.Top().View(), "Search contacts:") {
-		t.Fatalf("showing the screen did not focus the search prompt: %v", hs.Modals())
+		t.Fatalf("/ did not focus the search prompt: %v", hs.Modals())
 	}
 	hs.typeText("berlin")
 	hs.key("enter")
@@ -121,16 +122,19 @@ func TestQuickLookupIsOneKeystrokePlusTheQuery(t *testing.T) {
 	hs.revisit("berlin") // with a query: / opens the prompt with the current search
 }
 
-// TestSearchPromptOpensByItselfOnlyTheFirstTime: the first visit opens the search prompt,
-// with its keys on its line; after esc, the next visits open nothing (a 3 or q pressed
-// after 2 is never typed into it), and / opens it.
-func TestSearchPromptOpensByItselfOnlyTheFirstTime(t *testing.T) {
+// TestSearchPromptOpensOnlyOnTheSearchKey: no visit opens a prompt by itself (a 3 or q
+// pressed after 2 is never typed into one); / opens it, with its keys on its line.
+func TestSearchPromptOpensOnlyOnTheSearchKey(t *testing.T) {
 	e := readOnly(t)
 	hs := newHarness(t, e.ctx, 80, 22)
 	hs.focus()
+	if top := hs.Top(); top != nil {
+		t.Fatalf("the first visit opened %q", top.View())
+	}
+	hs.key("/")
 	top := hs.Top()
 	if top == nil || !strings.Contains(top.View(), "Search contacts:") {
-		t.Fatalf("the first visit did not open the search prompt: %v", hs.Modals())
+		t.Fatalf("/ did not open the search prompt: %v", hs.Modals())
 	}
 	top.SetSize(80, 1)
 	if v := ansi.Strip(top.View()); !strings.Contains(v, "enter search · esc cancel") {
@@ -150,7 +154,6 @@ func TestWideLayoutPreviewsTheContactWhereTheCursorRests(t *testing.T) {
 	e := readOnly(t)
 	hs := newHarness(t, e.ctx, 160, 46)
 	hs.focus()
-	hs.key("esc") // the search prompt: browse
 	used := func() int {
 		return e.c.Usage(client.FamilyContacts) + e.c.Usage(client.FamilyConversations) + e.c.Usage(client.FamilyNotes)
 	}
@@ -497,7 +500,7 @@ func TestUpsertFromTheScreenOpensTheContactInTheList(t *testing.T) {
 		want  int
 	}{
 		{"default order", func(hs *harness) { hs.key("esc") }, "/", 0},
-		{"search", func(hs *harness) { hs.typeText("Aaron"); hs.key("enter") }, "/contact_identities/", 1},
+		{"search", func(hs *harness) { hs.key("/"); hs.typeText("Aaron"); hs.key("enter") }, "/contact_identities/", 1},
 		{"name A→Z", func(hs *harness) { hs.key("esc", "o", "o", "o"); hs.settle(hs.s.List.Reload(0)) }, "/contact_identities/", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -1041,7 +1044,7 @@ func TestDetailAgesFollowTheServerClock(t *testing.T) {
 
 // TestGoldenContacts renders the contacts screen against the in-process sandbox (seed 1,
 // fixed clock, no colour) at 80, 120, 160 and 200 columns: the first page of every contact,
-// the ranked results of a search typed right after the screen opens, and the first result
+// the ranked results of a search typed after / , and the first result
 // opened. Regenerate with:
 // go test ./views/contacts -run Golden -update
 func TestGoldenContacts(t *testing.T) {
@@ -1060,9 +1063,8 @@ func TestGoldenContacts(t *testing.T) {
 					golden.RequireEqual(t, []byte(viewtest.Plain(tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View().Content)))
 					return
 				}
-				// The screen opens its search prompt when it is first shown (Init): the keys
-				// typed go to it.
-				tm.Type("paris")
+				// / opens the search prompt: the keys typed go to it.
+				tm.Type("/paris")
 				tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 				h.WaitSeen(t, map[string]int{"contacts.SearchMsg": 1, "list.PageMsg": 2})
 				if step == "detail" {

@@ -15,7 +15,6 @@ func TestWideListShowsEmailsWhole(t *testing.T) {
 		e := readOnly(t)
 		hs := newHarness(t, e.ctx, c.w, c.h)
 		hs.focus()
-		hs.key("esc") // the search prompt the first visit opens
 		v := hs.s.View()
 		whole, long := 0, 0
 		for _, r := range hs.s.List.VisibleRows() {
