@@ -317,6 +317,44 @@ func (k *KeyMap) Allows(action string, w Where) bool {
 	return s != nil && s.In&w != 0 && s.needs(w)&k.denied == 0 && k.binding(action).Enabled()
 }
 
+// Refused is the binding of the action keyName (as tea.KeyPressMsg.String() names it) is
+// bound to in the places w when this session may not use it there, and what the session
+// lacks for it (Deny); ok is false when the key is no such action's, or when an action
+// the session may use there takes it.
+func (k *KeyMap) Refused(keyName string, w Where) (b key.Binding, lacks Caps, ok bool) {
+	for _, s := range table {
+		kb := k.binding(s.Name)
+		if s.In&w == 0 || kb == nil || !slices.Contains(kb.Keys(), keyName) {
+			continue
+		}
+		if l := s.needs(w) & k.denied; l != 0 {
+			if !ok {
+				b, lacks, ok = *kb, l, true
+			}
+			continue
+		}
+		return key.Binding{}, 0, false
+	}
+	return b, lacks, ok
+}
+
+// Why says in words why a session that lacks c is not offered an action, by the first
+// lack of c in this order: writing, changing operators, acting as another operator,
+// picking an organization ("" for none).
+func Why(c Caps) string {
+	switch {
+	case c&CanWrite != 0:
+		return "read-only"
+	case c&CanManageOperators != 0:
+		return "an agent cannot change operators"
+	case c&CanActAs != 0:
+		return "an agent acts only as their own operator"
+	case c&CanPickOrg != 0:
+		return "this session stays in its organization"
+	}
+	return ""
+}
+
 // DisabledEdits are the bindings of the actions that change something (their entry needs
 // CanWrite) that are off and bound to the key named keyName (as tea.KeyPressMsg.String()
 // names it): what a read-only parley names when that key is pressed.

@@ -450,3 +450,29 @@ func TestYesNo(t *testing.T) {
 		t.Error("yes on enter alone: enter is no answer")
 	}
 }
+
+// TestRefusedNamesWhatTheSessionLacksWhereTheKeyActs: a hub agent's e on the operators
+// screen is refused for want of CanManageOperators, while e on a contact stays its own; a
+// read-only session's d on the analytics screen picks the date range (no refusal); ctrl+o
+// in a hub session lacks CanPickOrg in every place.
+func TestRefusedNamesWhatTheSessionLacksWhereTheKeyActs(t *testing.T) {
+	agent := Default()
+	agent.Deny(CanActAs | CanManageOperators | CanPickOrg)
+	if b, lacks, ok := agent.Refused("e", InOperators); !ok || lacks != CanManageOperators || b.Help().Desc != "edit" {
+		t.Fatalf("agent e on operators: %v %v %v", b.Help(), lacks, ok)
+	}
+	if _, _, ok := agent.Refused("e", InContactDetail); ok {
+		t.Fatal("agent e on a contact is refused")
+	}
+	if _, lacks, ok := agent.Refused("ctrl+o", InAnalytics); !ok || Why(lacks) != "this session stays in its organization" {
+		t.Fatalf("agent ctrl+o: %v %v", lacks, ok)
+	}
+	ro := Default()
+	ro.Deny(CanWrite)
+	if _, _, ok := ro.Refused("d", InAnalytics); ok {
+		t.Fatal("read-only d on analytics (the date range) is refused")
+	}
+	if _, lacks, ok := ro.Refused("d", InOperators); !ok || Why(lacks) != "read-only" {
+		t.Fatalf("read-only d on operators: %v %v", lacks, ok)
+	}
+}

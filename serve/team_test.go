@@ -79,7 +79,8 @@ func TestAViewerSendsNoWrite(t *testing.T) {
 	}
 }
 
-// An agent is not offered act as (ctrl+p); a supervisor is.
+// An agent is not offered act as (ctrl+p), and is told why at once; nor an operator's edit
+// form (e), told why before any form opens; a supervisor is offered act as.
 func TestAnAgentCannotActAsAnotherOperator(t *testing.T) {
 	t.Parallel()
 	api := startAPI(t)
@@ -89,10 +90,15 @@ func TestAnAgentCannotActAsAnotherOperator(t *testing.T) {
 	clara.waitList()
 	sam.waitList()
 	clara.press("\x10") // ctrl+p
+	clara.waitText("ctrl+p (act as operator) is off: an agent acts only as their own operator")
+	clara.press("3")
+	clara.waitText("operators")
+	clara.press("e")
+	clara.waitText("e (edit) is off: an agent cannot change operators")
 	clara.press("2")
 	clara.waitText("contacts")
-	if strings.Contains(clara.screen(), "Act as operator") {
-		t.Errorf("the agent was offered act as:\n%s", clara.screen())
+	if s := clara.screen(); strings.Contains(s, "Act as operator") || strings.Contains(s, "Edit operator") {
+		t.Errorf("the agent was offered act as or an operator's form:\n%s", s)
 	}
 	sam.press("\x10")
 	sam.waitText("Act as operator")

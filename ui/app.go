@@ -123,6 +123,15 @@ func (o Options) denied() keymap.Caps {
 	return c
 }
 
+// onlyOperator is the one operator a fixed-operator session (a hub agent) acts as and sets
+// the away status of (0: any).
+func onlyOperator(o Options) int64 {
+	if o.FixedOperator {
+		return o.DefaultOperatorID
+	}
+	return 0
+}
+
 // App is the root model.
 type App struct {
 	ctx  *common.Ctx
@@ -199,6 +208,7 @@ func New(o Options) *App {
 		PageSize:          o.PageSize,
 		Operators:         map[int64]string{},
 		DefaultOperatorID: o.DefaultOperatorID,
+		OnlyOperator:      onlyOperator(o),
 		Remote:            o.Remote,
 		SharePolls:        sharePolls(o),
 		ActingOperatorID:  o.Client.OperatorID(),
@@ -413,15 +423,20 @@ func (a *App) firstKey(msg tea.Msg) (tea.Cmd, bool) {
 	if key.Matches(press, k.ForceQuit) {
 		return a.quit(), true
 	}
-	if f, ok := a.route.Top().(common.Submitter); ok && key.Matches(press, k.ActAs) && !f.Submitting() {
-		return a.operatorPicker(), true
+	if f, ok := a.route.Top().(common.Submitter); ok && !f.Submitting() {
+		if key.Matches(press, k.ActAs) {
+			return a.operatorPicker(), true
+		}
+		if text, refused := a.refusedKey(press, keymap.InForm); refused {
+			return a.addToast(text, false), true
+		}
 	}
 	return nil, false
 }
 
 // globalKey takes, when no modal is open, the global bindings (back after a jump, quit,
 // help, palette, the context pickers, the number keys) and the edit keys read-only mode
-// turned off (refusedEdit); on a terminal too small it takes every key (quit quits).
+// turned off (refusedKey); on a terminal too small it takes every key (quit quits).
 func (a *App) globalKey(msg tea.Msg) (tea.Cmd, bool) {
 	k := a.ctx.Keys
 	press, isKey := msg.(tea.KeyPressMsg)
@@ -456,7 +471,7 @@ func (a *App) globalKey(msg tea.Msg) (tea.Cmd, bool) {
 			return a.switchTo(sp.id), true
 		}
 	}
-	if text, refused := a.refusedEdit(press); refused {
+	if text, refused := a.refusedKey(press, a.Screen().Where()); refused {
 		return a.addToast(text, false), true
 	}
 	return nil, false
@@ -483,18 +498,28 @@ func (a *App) quit() tea.Cmd {
 	return a.ctx.OpenModal(a.quitAsk)
 }
 
-// refusedEdit says why an edit key does nothing in read-only mode: the key belongs to an
-// edit binding that read-only turned off, and no enabled binding of the screen's help (the
-// analytics screen's d picks the date range) takes it.
-func (a *App) refusedEdit(press tea.KeyPressMsg) (string, bool) {
+// refusedKey says why a key does nothing here, before anything is asked or opened: the
+// key belongs to an action of the place the user is in (w) that this session may not use
+// there (keymap.KeyMap.Refused: a hub agent's e on an operator, ctrl+p, ctrl+o), or to an
+// edit binding read-only turned off that no enabled binding of the screen's help takes
+// (the analytics screen's d picks the date range). The words name the key, the action and
+// why (keymap.Why), never a request.
+func (a *App) refusedKey(press tea.KeyPressMsg, w keymap.Where) (string, bool) {
+	k := a.ctx.Keys
+	if b, lacks, ok := k.Refused(press.String(), w); ok {
+		if lacks&keymap.CanWrite != 0 {
+			return fmt.Sprintf("read-only: %s (%s) is off", press.String(), b.Help().Desc), true
+		}
+		return fmt.Sprintf("%s (%s) is off: %s", press.String(), b.Help().Desc, keymap.Why(lacks)), true
+	}
 	if !a.opts.ReadOnly {
 		return "", false
 	}
-	off := a.ctx.Keys.DisabledEdits(press.String())
+	off := k.DisabledEdits(press.String())
 	if len(off) == 0 {
 		return "", false
 	}
-	for _, sec := range a.ctx.Keys.Sections(a.Screen().Where()) {
+	for _, sec := range k.Sections(w) {
 		for _, b := range sec.Keys {
 			if key.Matches(press, b) {
 				return "", false

@@ -49,6 +49,16 @@ func startAppWithKeys(t *testing.T, token func(sandbox.Info) string, keys *keyma
 // startAppWith is startApp with the options set changes (nil: none).
 func startAppWith(t *testing.T, token func(sandbox.Info) string, w, h int, set func(*Options)) (*appLoop, sandbox.Info) {
 	t.Helper()
+	return startAppFor(t, token, w, h, func(o *Options, _ sandbox.Info) {
+		if set != nil {
+			set(o)
+		}
+	})
+}
+
+// startAppFor is startAppWith whose changes see the sandbox's facts (its operators).
+func startAppFor(t *testing.T, token func(sandbox.Info) string, w, h int, set func(*Options, sandbox.Info)) (*appLoop, sandbox.Info) {
+	t.Helper()
 	log := &viewtest.RequestLog{}
 	sb := viewtest.Sandbox(t, sandbox.Options{RequestLog: log})
 	info := sb.Server.Info()
@@ -63,9 +73,7 @@ func startAppWith(t *testing.T, token func(sandbox.Info) string, w, h int, set f
 	viewtest.Ctx(c) // plain colours
 	o := Options{Timer: viewtest.After, Client: c, Styles: theme.Plain(false), Keys: keymap.Default(),
 		Now: viewtest.Clock, Demo: true, RequestBudget: 400, PageSize: 100, DefaultOperatorID: info.OwnerOperatorID}
-	if set != nil {
-		set(&o)
-	}
+	set(&o, info)
 	app := New(o)
 	l := &appLoop{Loop: viewtest.NewLoop(t, app), t: t, app: app, log: log}
 	l.Run(app.Init())

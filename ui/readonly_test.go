@@ -248,7 +248,7 @@ func TestReadOnlyOffersNoEditAnywhere(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"conversations list: d read-only: d (delete) is off", "conversations thread: t read-only: t (edit topics) is off",
-		"operators: w read-only: w (toggle away) is off", "analytics: e read-only: e (edit, export) is off", "navigation: ctrl+p read-only: ctrl+p (act as operator) is off"} {
+		"operators: w read-only: w (toggle away) is off", "analytics: e read-only: e (export) is off", "navigation: ctrl+p read-only: ctrl+p (act as operator) is off"} {
 		if !slices.Contains(rep.said, want) {
 			t.Errorf("read-only: no %q among %q", want, rep.said)
 		}

@@ -46,6 +46,10 @@ type Ctx struct {
 	ActingOperatorID int64
 	// DefaultOperatorID is the token's own operator when known (demo: the owner).
 	DefaultOperatorID int64
+	// OnlyOperator is, in a session fixed to one operator (a hub agent), that operator: the
+	// only one whose away status the session sets (0: any). With Keys (whose Deny and
+	// Allows hold the session's role and read-only) it is what the session may do.
+	OnlyOperator int64
 	// Remote: the terminal is a remote session's (the team hub), not the one parley's
 	// process runs in, so nothing goes through the process's own tmux (clipboard.Copy).
 	Remote bool

@@ -8,10 +8,10 @@ import (
 	"slices"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
@@ -82,16 +82,13 @@ func (s source) Footnote(st list.Status) (note, hints string) {
 	if !st.At.IsZero() {
 		note = " · refreshed " + st.At.In(s.m.ctx.Now().Location()).Format("15:04:05")
 	}
-	// The keys as bound, and only those enabled (read-only has no edits), most used first:
-	// as many as fit beside the note.
+	// The keys as bound, and only those this session may use here (read-only has no edits,
+	// a hub agent no operator edits), most used first: as many as fit beside the note.
 	var parts []string
-	for _, h := range []struct {
-		b    key.Binding
-		what string
-	}{{k.Open, "conversations"}, {k.Status, "filter"}, {k.Order, "sort"}, {k.Away, "away"}, {k.Edit, "edit"},
-		{k.Delete, "delete"}, {k.ToggleDetail, "detail"}, {k.Refresh, "refresh"}} {
-		if h.b.Enabled() {
-			parts = append(parts, h.b.Help().Key+" "+h.what)
+	for _, h := range []struct{ action, what string }{{"open", "conversations"}, {"status", "filter"}, {"order", "sort"},
+		{"away", "away"}, {"edit", "edit"}, {"delete", "delete"}, {"toggle_detail", "detail"}, {"refresh", "refresh"}} {
+		if k.Allows(h.action, keymap.InOperators) {
+			parts = append(parts, k.Binding(h.action).Help().Key+" "+h.what)
 		}
 	}
 	room := st.Width - ansi.StringWidth(fmt.Sprintf(" %d/%d", st.Cursor+1, st.Rows)+note) - 2

@@ -25,11 +25,16 @@ type awayMsg struct {
 }
 
 // askAway toggles the selected operator's away status: at once for oneself, after a
-// confirmation naming the operator otherwise.
+// confirmation naming the operator otherwise; a session fixed to one operator (a hub
+// agent) is told at once that it sets only its own.
 func (m *Model) askAway() tea.Cmd {
 	r, refuse, ok := m.idleSelected()
 	if !ok {
 		return refuse
+	}
+	if only := m.ctx.OnlyOperator; only != 0 && r.ID != only {
+		return common.Toast(fmt.Sprintf("%s (%s) is off for %s: an agent sets only their own away status",
+			m.ctx.Keys.Away.Help().Key, m.ctx.Keys.Away.Help().Desc, r.Label()))
 	}
 	// Unknown (the server did not say): the toggle sets away.
 	away := !(r.IsAway.Known && r.IsAway.V)

@@ -1,0 +1,194 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/views/analytics"
+	"github.com/parley-tui/parley/views/contacts"
+	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/navigation"
+	"github.com/parley-tui/parley/views/operators"
+)
+
+// hubRole is a role of the team hub as its sessions are built (serve/wire.go), and what
+// the hub's gate refuses it, written here from the gate's rules and not from the key table:
+// a viewer changes nothing; an agent acts only as their own operator, changes no operator
+// (sets only their own away status), and no session picks another organization.
+type hubRole struct {
+	name    string
+	set     func(o *Options, own int64)
+	refuses func(action string, w keymap.Where) bool
+}
+
+// apiWrites are the actions that send a write to the API.
+var apiWrites = []string{"topics", "note", "edit", "away", "upsert", "delete", "take", "assign", "unassign", "end", "reopen", "toggle_read"}
+
+var hubRoles = []hubRole{
+	{"viewer", func(o *Options, own int64) {
+		o.ReadOnly, o.FixedOrganization, o.DefaultOperatorID = true, true, own
+	}, func(a string, _ keymap.Where) bool {
+		return slices.Contains(apiWrites, a) || a == "pick_org" || a == "act_as"
+	}},
+	{"agent", func(o *Options, own int64) {
+		o.FixedOperator, o.FixedOrganization, o.DefaultOperatorID = true, true, own
+	}, func(a string, w keymap.Where) bool {
+		return a == "pick_org" || a == "act_as" || (w == keymap.InOperators && (a == "edit" || a == "delete"))
+	}},
+	{"supervisor", func(o *Options, own int64) {
+		o.FixedOrganization, o.DefaultOperatorID = true, own
+	}, func(a string, _ keymap.Where) bool { return a == "pick_org" }},
+}
+
+// TestHubRolesAreOfferedNothingTheHubRefuses is the table of every key × role: in every
+// place of every screen, an action the hub's gate would refuse the role is named neither
+// by the footer, help nor the palette, and its key opens nothing, sends nothing and says
+// at once, in words (no method, no path), why it is off. An agent's away key on another
+// operator says so too, before any confirmation.
+func TestHubRolesAreOfferedNothingTheHubRefuses(t *testing.T) {
+	const w, h = 160, 40
+	all := keymap.Default()
+	for _, role := range hubRoles {
+		t.Run(role.name, func(t *testing.T) {
+			l, info := startAppFor(t, nil, w, h, func(o *Options, info sandbox.Info) { role.set(o, info.RestrictedOperatorID) })
+			checked := 0
+			check := func(place string, where keymap.Where) {
+				t.Helper()
+				foot := l.footer()
+				help := strings.Join(helpEntries(t, l, l.openHelp(), w, h), "\n")
+				l.closeAll()
+				l.Quiet(200 * time.Millisecond) // timers of the walk so far (rest, reload) are done
+				var palette []string
+				for _, it := range l.app.paletteItems() {
+					palette = append(palette, it.title+" "+it.keys)
+				}
+				for _, action := range keymap.Actions() {
+					if !all.Allows(action, where) || !role.refuses(action, where) {
+						continue
+					}
+					b := all.Binding(action)
+					hint := b.Help().Key + " " + b.Help().Desc
+					if strings.Contains(foot, " "+b.Help().Key+" ") {
+						t.Errorf("%s: the footer offers %s: %q", place, action, foot)
+					}
+					if strings.Contains(help, hint) {
+						t.Errorf("%s: help offers %q", place, hint)
+					}
+					if slices.Contains(palette, b.Help().Desc+" "+b.Help().Key) {
+						t.Errorf("%s: the palette offers %q", place, hint)
+					}
+					for _, k := range b.Keys() {
+						toast, what := pressRefusedKey(l, k)
+						if what != "" {
+							t.Errorf("%s: %s (%s) %s", place, k, action, what)
+						}
+						if toast == "" || strings.Contains(toast, "/api/") || strings.ContainsAny(toast, "{}") ||
+							strings.Contains(toast, "PATCH") || strings.Contains(toast, "DELETE") || !strings.Contains(toast, " is off") {
+							t.Errorf("%s: %s (%s) says %q, want why it is off in words", place, k, action, toast)
+						}
+						checked++
+					}
+				}
+			}
+			walkPlaces(l, check)
+			if checked == 0 && role.name != "supervisor" {
+				t.Fatal("no refused key was pressed: the walk sees nothing")
+			}
+
+			// The away key on another operator than one's own.
+			l.Key("3")
+			ops := l.app.Screen().(*operators.Model)
+			l.Until("operators", func() bool { return ops.Loaded() && !ops.Busy() })
+			for i := 0; i < 20; i++ {
+				if r, ok := ops.Selected(); ok && r.ID != info.RestrictedOperatorID {
+					break
+				}
+				l.Key("j")
+			}
+			r, _ := ops.Selected()
+			toast, what := pressRefusedKey(l, "w")
+			switch role.name {
+			case "agent":
+				if what != "" || !strings.Contains(toast, "sets only their own away status") {
+					t.Errorf("w on operator %d: %s, toast %q", r.ID, what, toast)
+				}
+			case "supervisor":
+				if !strings.Contains(what, "opened") {
+					t.Errorf("w on operator %d asked nothing (toast %q)", r.ID, toast)
+				}
+				l.closeAll()
+			}
+		})
+	}
+}
+
+// pressRefusedKey presses k and reports the toast it raised and what else it did (opened a
+// modal, changed the frame, sent a write), closing what it opened.
+func pressRefusedKey(l *appLoop, k string) (toast, what string) {
+	l.t.Helper()
+	before, sent, toastID := renderWithoutToasts(l.app), len(l.log.Lines()), l.app.toastID
+	l.Key(k)
+	var did []string
+	if m := l.top(); m != nil {
+		did = append(did, fmt.Sprintf("opened %T", m))
+	}
+	if renderWithoutToasts(l.app) != before {
+		did = append(did, "changed the frame")
+	}
+	for _, line := range l.log.Lines()[sent:] {
+		if line.Method != "GET" {
+			did = append(did, "sent "+line.Method+" "+line.Path)
+		}
+	}
+	for _, t := range l.app.toasts {
+		if t.id > toastID {
+			toast = t.text
+		}
+	}
+	if l.top() != nil {
+		l.closeAll()
+	}
+	return toast, strings.Join(did, ", ")
+}
+
+// walkPlaces shows every place of every screen in l (the conversations list, thread and
+// detail, the contacts list and a contact, the operators, analytics and navigation) and
+// calls check at each.
+func walkPlaces(l *appLoop, check func(place string, where keymap.Where)) {
+	l.t.Helper()
+	tri := l.app.Screen().(*conversations.Model)
+	l.Until("conversations", func() bool { return len(tri.List.Rows()) > 0 && !tri.List.Loading() })
+	check("conversations list", keymap.InConvList)
+	l.Key("enter")
+	l.Until("the thread", func() bool { return tri.Focused() == conversations.PaneMessages })
+	check("conversations thread", keymap.InThread)
+	l.Key("tab")
+	l.Until("the detail", func() bool { return tri.Focused() == conversations.PaneDetail })
+	check("conversations detail", keymap.InConvDetail)
+
+	l.Key("2")
+	ct := l.app.Screen().(*contacts.Model)
+	l.Until("contacts", func() bool { return len(ct.List.Rows()) > 0 })
+	check("contacts list", keymap.InContactList)
+	l.Key("enter")
+	l.Until("a contact's detail", func() bool { return ct.Focused() == contacts.PaneDetail })
+	check("contact detail", keymap.InContactDetail)
+
+	l.Key("3")
+	ops := l.app.Screen().(*operators.Model)
+	l.Until("operators", func() bool { return ops.Loaded() && !ops.Busy() })
+	check("operators", keymap.InOperators)
+	l.Key("4")
+	an := l.app.Screen().(*analytics.Model)
+	l.Until("analytics", func() bool { return an.Loaded() })
+	check("analytics", keymap.InAnalytics)
+	l.Key("5")
+	nav := l.app.Screen().(*navigation.Model)
+	l.Until("navigation", func() bool { return nav.Loaded() })
+	check("navigation", keymap.InNavigation)
+}
