@@ -1,6 +1,8 @@
 // Package prompt is a one-line input shown in the bottom line (search): the open key
 // (enter) submits, the back key (esc) cancels; printable keys are always text. The line
-// ends with its keys ("enter search · esc cancel") when there is room for them.
+// ends with its keys ("enter search · esc cancel") when there is room for them. A prompt
+// opened with text (the search in force) shows it selected: typing or a paste replaces
+// it, backspace clears it, a move key keeps it to edit.
 package prompt
 
 import (
@@ -23,6 +25,9 @@ type Model struct {
 	submit func(string) tea.Msg
 	does   string // what the open key does, for the hint ("search"; "": no hint)
 	width  int
+	// selected: the text it opened with is selected, until a key replaces, clears or
+	// keeps it.
+	selected bool
 }
 
 // minInput is the fewest cells the input keeps before the hint gives way.
@@ -38,7 +43,7 @@ func New(ctx *common.Ctx, label, value string, submit func(string) tea.Msg) *Mod
 	in.SetStyles(InputStyles(ctx))
 	in.SetVirtualCursor(false) // the terminal's cursor (Cursor): no blink frames
 	in.Focus()
-	return &Model{ctx: ctx, input: in, label: label, submit: submit}
+	return &Model{ctx: ctx, input: in, label: label, submit: submit, selected: value != ""}
 }
 
 // Doing names what the open key does in the hint at the end of the line ("search").
@@ -111,10 +116,24 @@ func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 		case key.Matches(k, m.ctx.Keys.Back) && !common.Typed(k):
 			return m, m.ctx.CloseModal(m)
 		case m.input.Value() == "" && key.Matches(k, m.ctx.Keys.Search):
-			// The key that opens a search, pressed in an empty search prompt (the contacts
-			// screen opens its prompt by itself): the user is already where it leads.
+			// The key that opens a search, pressed in an empty search prompt: the user is
+			// already where it leads.
 			return m, nil
 		}
+		if m.selected {
+			m.selected = false
+			switch {
+			case common.Typed(k):
+				m.input.SetValue("")
+			case k.Code == tea.KeyBackspace || k.Code == tea.KeyDelete:
+				m.input.SetValue("")
+				return m, nil
+			}
+		}
+	}
+	if _, ok := msg.(tea.PasteMsg); ok && m.selected {
+		m.selected = false
+		m.input.SetValue("")
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
@@ -124,6 +143,9 @@ func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 // View renders the input line, with the hint at its right end when there is room.
 func (m *Model) View() string {
 	v := m.input.View()
+	if m.selected {
+		v = m.input.Styles().Focused.Prompt.Render(m.input.Prompt) + m.ctx.Styles.Selected.Render(m.input.Value())
+	}
 	if !m.hintShown() {
 		return v
 	}
