@@ -233,10 +233,8 @@ func (s source) Header(st list.Status) []string {
 	return list.HeaderLines(st, s.ctx.Styles.HeaderLine, parts)
 }
 
-// Empty says that no contact matches (the search, with how to clear it).
+// Empty says that no contact matches, naming the search and filters that hide rows and
+// the key that clears them.
 func (s source) Empty(list.Status) string {
-	if s.q.Search != "" {
-		return "No contact matches the search. " + s.ctx.Keys.Back.Help().Key + " clears it."
-	}
-	return "No contacts match."
+	return list.EmptyWhy("contacts", s.q.Search, list.Describe(client.Contacts, s.q.Filter, nil), s.ctx.Keys.Back.Help().Key)
 }

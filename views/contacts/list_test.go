@@ -149,7 +149,7 @@ func TestListSearchOrderingFiltersAndEsc(t *testing.T) {
 		t.Fatalf("second esc left %+v", m.Query().Filter)
 	}
 	m = viewtest.Handle(m, contacts.SearchMsg{Text: "zzzznotaword"}, wait)
-	if m.Total() != 0 || !strings.Contains(m.View(), "No contact matches the search") {
+	if want := `No contacts match the search "zzzznotaword". esc clears it.`; m.Total() != 0 || !strings.Contains(m.View(), want) {
 		t.Fatalf("nonsense search: total %d\n%s", m.Total(), m.View())
 	}
 }

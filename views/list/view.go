@@ -93,7 +93,10 @@ func (m *Model[R]) emptyLines(n int) []string {
 	case m.pg.Err != nil:
 		lines = common.LoadFailedLines(m.pg.Err, m.ctx.Keys.Refresh.Help().Key, m.width, min(4, n))
 	default:
-		lines = []string{"  " + m.src.Empty(m.status())}
+		// Wrapped at words: what hides the rows and the key that clears them stay whole.
+		for _, l := range strings.Split(ansi.Wrap(m.src.Empty(m.status()), max(1, m.width-3), ""), "\n") {
+			lines = append(lines, "  "+l)
+		}
 	}
 	return lines[:min(len(lines), max(0, n))]
 }
@@ -284,4 +287,32 @@ func FilterParts(filters []string) []HeaderPart {
 		parts = append(parts, HeaderPart{f, f, f, ShortValue(f, 16)})
 	}
 	return parts
+}
+
+// EmptyWhy says that no row of many (the noun: "conversations") matches, and names what
+// hides rows: the search (sanitized here), then the filters in the header's words (the
+// status among them), and the key (back) that clears them, the search first. Without a
+// search or a filter it says only that there are none.
+func EmptyWhy(many, search string, filters []string, back string) string {
+	var hide []string
+	q := sanitize.Line(search)
+	if q != "" {
+		hide = append(hide, fmt.Sprintf("the search %q", q))
+	}
+	if len(filters) == 1 {
+		hide = append(hide, "the filter "+filters[0])
+	} else if len(filters) > 1 {
+		hide = append(hide, "the filters "+strings.Join(filters, ", "))
+	}
+	if len(hide) == 0 {
+		return "No " + many + "."
+	}
+	clears := back + " clears it."
+	switch {
+	case q != "" && len(filters) > 0:
+		clears = back + " clears the search, then again the filters."
+	case len(filters) > 1:
+		clears = back + " clears them."
+	}
+	return "No " + many + " match " + strings.Join(hide, " and ") + ". " + clears
 }

@@ -594,7 +594,16 @@ func (s source) RowHeight(w int) int {
 func (s source) Stamp(r *Row, now time.Time) string { return layout.RelTime(r.LastAt, now) }
 
 // Empty says that no conversation matches.
-func (s source) Empty(list.Status) string { return "No conversations match." }
+// Empty says that no conversation matches, naming the search, status and filters that
+// hide rows and the key that clears them.
+func (s source) Empty(list.Status) string {
+	var filters []string
+	if st := s.q.Filter.Status; st != "" {
+		filters = append(filters, "status:"+st)
+	}
+	filters = append(filters, list.Describe(client.Conversations, s.q.Filter, s.name)...)
+	return list.EmptyWhy("conversations", s.q.Search, filters, s.ctx.Keys.Back.Help().Key)
+}
 
 // Render lays a row out at the pane width with its age (the stamp). The pinned row shows
 // its number until its detail arrives, and no age without a last message.
