@@ -229,8 +229,11 @@ type Ordering struct {
 	// Value is as sent: a field, with a leading "-" for descending; "" is the server's order
 	// when a request names none and that order has no value of its own.
 	Value string
-	// Words name it in the header ("last msg↓", "name A→Z").
+	// Words name it in a narrow header ("last msg↓", "name A→Z").
 	Words string
+	// Says names it in a person's words, where there is room ("by last message, newest
+	// first").
+	Says string
 }
 
 // Resource is what a list endpoint takes besides paging and search: its filter parameters
@@ -344,6 +347,18 @@ func (r Resource[F, R]) OrderingWords(o string) string {
 	}
 	if i := slices.IndexFunc(r.Orderings, func(x Ordering) bool { return x.Value == o }); i >= 0 {
 		return r.Orderings[i].Words
+	}
+	return o
+}
+
+// OrderingSays names ordering o in a person's words ("" = the server's default); an
+// unknown one is named as sent.
+func (r Resource[F, R]) OrderingSays(o string) string {
+	if o == "" && r.Default != "" {
+		o = r.Default
+	}
+	if i := slices.IndexFunc(r.Orderings, func(x Ordering) bool { return x.Value == o }); i >= 0 {
+		return r.Orderings[i].Says
 	}
 	return o
 }
@@ -468,11 +483,15 @@ var Conversations = Resource[ConversationFilter, Conversation]{
 			Flag: "activity-to", Usage: "last activity up to"},
 	},
 	Orderings: []Ordering{
-		{"-id", "id↓"}, {"id", "id↑"},
-		{"-last_message_sent_at", "last msg↓"}, {"last_message_sent_at", "last msg↑"},
-		{"-contact_last_message_sent_at", "contact last↓"}, {"contact_last_message_sent_at", "contact last↑"},
-		{"-contact_first_message_sent_at", "contact first↓"}, {"contact_first_message_sent_at", "contact first↑"},
-		{"-contact_last_update_at", "contact upd↓"}, {"contact_last_update_at", "contact upd↑"},
+		{"-id", "id↓", "newest first"}, {"id", "id↑", "oldest first"},
+		{"-last_message_sent_at", "last msg↓", "by last message, newest first"},
+		{"last_message_sent_at", "last msg↑", "by last message, oldest first"},
+		{"-contact_last_message_sent_at", "contact last↓", "by the contact's last message, newest first"},
+		{"contact_last_message_sent_at", "contact last↑", "by the contact's last message, oldest first"},
+		{"-contact_first_message_sent_at", "contact first↓", "by the contact's first message, newest first"},
+		{"contact_first_message_sent_at", "contact first↑", "by the contact's first message, oldest first"},
+		{"-contact_last_update_at", "contact upd↓", "by the contact's last update, newest first"},
+		{"contact_last_update_at", "contact upd↑", "by the contact's last update, oldest first"},
 	},
 	Default: "-id",
 	Status:  "status",
@@ -507,10 +526,10 @@ var Contacts = Resource[ContactFilter, Contact]{
 			Choices: []Choice{{Value: "true", Label: "✓ verified", Short: "verified"}, {Value: "false", Label: "not verified", Short: "unverified"}}},
 	},
 	Orderings: []Ordering{
-		{"", "newest"},
-		{"-created_at", "created ↓"}, {"created_at", "created ↑"},
-		{"name", "name A→Z"}, {"-name", "name Z→A"},
-		{"email", "email A→Z"}, {"-email", "email Z→A"},
+		{"", "newest", "newest first"},
+		{"-created_at", "created ↓", "by creation, newest first"}, {"created_at", "created ↑", "by creation, oldest first"},
+		{"name", "name A→Z", "by name, A to Z"}, {"-name", "name Z→A", "by name, Z to A"},
+		{"email", "email A→Z", "by email, A to Z"}, {"-email", "email Z→A", "by email, Z to A"},
 	},
 	Check: func(f kf) (string, error) {
 		if !f.FromDateTime.IsZero() && !f.ToDateTime.IsZero() && !f.FromDateTime.Before(f.ToDateTime) {

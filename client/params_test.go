@@ -145,8 +145,8 @@ func TestParamParseRefuses(t *testing.T) {
 	}
 }
 
-// The words of the orderings: the server's default named as the ordering it is, an
-// unknown one as sent.
+// The words of the orderings, short and in a person's words: the server's default named as
+// the ordering it is, an unknown one as sent.
 func TestOrderingWords(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
 		{Conversations.OrderingWords(""), "id↓"},
@@ -154,6 +154,11 @@ func TestOrderingWords(t *testing.T) {
 		{Conversations.OrderingWords("sideways"), "sideways"},
 		{Contacts.OrderingWords(""), "newest"},
 		{Contacts.OrderingWords("-email"), "email Z→A"},
+		{Conversations.OrderingSays(""), "newest first"},
+		{Conversations.OrderingSays("-last_message_sent_at"), "by last message, newest first"},
+		{Conversations.OrderingSays("sideways"), "sideways"},
+		{Contacts.OrderingSays(""), "newest first"},
+		{Contacts.OrderingSays("name"), "by name, A to Z"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%q, want %q", tc.got, tc.want)

@@ -303,7 +303,7 @@ func TestWideListAndAnOperatorsConversations(t *testing.T) {
 	// The operators directory names operators by their display name, the rows and the
 	// header alike.
 	shown := cmp.Or(op.DisplayName, op.Name)
-	want := fmt.Sprintf("%d conversations · status:all · assigned to %s", byOp[op.ID], shown)
+	want := fmt.Sprintf("%d conversations · all statuses · assigned to %s", byOp[op.ID], shown)
 	s = tui.WaitUntil(func(s string) bool { return strings.Contains(s, want) && !strings.Contains(s, "loading…") },
 		20*time.Second, want)
 	rows := 0

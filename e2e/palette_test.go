@@ -63,6 +63,6 @@ func TestPaletteAndHelpFilter(t *testing.T) {
 	}
 	tui.Keys("Down", "Enter")
 	tui.WaitUntil(func(s string) bool {
-		return !strings.Contains(s, "Keys:") && strings.Contains(s, "order:id")
+		return !strings.Contains(s, "Keys:") && strings.Contains(s, "oldest first")
 	}, 20*time.Second, "the ordering cycled from help")
 }

@@ -97,7 +97,7 @@ const (
 
 var (
 	soakFooter     = regexp.MustCompile(`[│┃] (\d+)/(\d+)\b`)
-	emptyList      = regexp.MustCompile(`[│┃] 0( conversations)? · status:all · order`)
+	emptyList      = regexp.MustCompile(`[│┃] 0( conversations)? · all statuses · `)
 	listHeader     = regexp.MustCompile(`[│┃] \d[\d,]*( conversations?)? · [^│┃]*`)
 	threadLoaded   = regexp.MustCompile(`#\d+ · [\d,]+ loaded ·`)
 	threadHeader   = regexp.MustCompile(`#\d+ · [^│┃]*`)
@@ -107,8 +107,8 @@ var (
 	fetchedAt      = regexp.MustCompile(`fetched \d\d:\d\d:\d\d[^│┃]*?\d+ free`)
 	refreshedAt    = regexp.MustCompile(`(refreshed|as of) \d\d:\d\d:\d\d`)
 	contactsHeader = regexp.MustCompile(`[│┃] \d[\d,]*( contacts?)? ·`)
-	statusHeader   = regexp.MustCompile(`status:[a-z]+`)
-	orderHeader    = regexp.MustCompile(`order:[-a-z_]+`)
+	statusHeader   = regexp.MustCompile(`all statuses|only [a-z]+`)
+	orderHeader    = regexp.MustCompile(`order:[-a-z_]+|(by [a-z' ]+, )?(newest|oldest) first|by [a-z]+, [AZ] to [AZ]`)
 	pickedMetric   = regexp.MustCompile(`▸ (um_[a-z_]+)`)
 	exitedStatus   = regexp.MustCompile(`parley exited with status (\d+)`)
 	maySaved       = regexp.MustCompile(`(?i)(may|might) have been (saved|set|made)|could not confirm`)
@@ -831,14 +831,14 @@ func (s *soak) clearList() bool {
 		if before == "" {
 			return false // not loaded: esc would have nothing to clear
 		}
-		if strings.Contains(before, "status:all") && !strings.Contains(before, "search:") {
+		if strings.Contains(before, "all statuses") && !strings.Contains(before, "search:") {
 			return true
 		}
 		s.act("clear", "Escape")
 		s.expect("clear", 20*time.Second, func(next string) bool { return listHeader.FindString(next) != before && listReady(next) })
 	}
 	h := listHeader.FindString(s.screen())
-	return strings.Contains(h, "status:all") && !strings.Contains(h, "search:")
+	return strings.Contains(h, "all statuses") && !strings.Contains(h, "search:")
 }
 
 // searchAndFilter searches the conversations for a name, cycles the status filter and the

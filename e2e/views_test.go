@@ -30,7 +30,7 @@ func TestSavedViewSurvivesRestart(t *testing.T) {
 		return strings.Contains(s, "all ") && strings.Contains(s, "Pending") && strings.Contains(s, "conversations ·")
 	}, 15*time.Second, "the row of views")
 	tui.Keys("s") // status new
-	tui.WaitFor("status:new", 10*time.Second)
+	tui.WaitFor("only new", 10*time.Second)
 	tui.Keys("V")
 	tui.WaitFor("Save the query as a view", 10*time.Second)
 	tui.Type("Fresh")
@@ -61,11 +61,11 @@ func TestSavedViewSurvivesRestart(t *testing.T) {
 	// Started again: the saved view is there, active, and its query is what the list asks.
 	again := StartTUI(t, 80, 24, env)
 	screen = again.WaitUntil(func(s string) bool {
-		return strings.Contains(s, "Fresh") && strings.Contains(s, "status:new") && strings.Contains(s, "conversations ·")
+		return strings.Contains(s, "Fresh") && strings.Contains(s, "only new") && strings.Contains(s, "conversations ·")
 	}, 15*time.Second, "the restored view")
 	if !strings.Contains(screen, "Pending") {
 		t.Fatalf("the row after the restart:\n%s", screen)
 	}
 	again.Keys("[") // Pending, before Fresh
-	again.WaitFor("status:pending", 10*time.Second)
+	again.WaitFor("only pending", 10*time.Second)
 }

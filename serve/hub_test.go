@@ -51,7 +51,7 @@ func TestTwoKeysSeeTheSameList(t *testing.T) {
 	clara := open(t, th.dial(t, "Clara"), "Clara", 100, 30)
 	sam := open(t, th.dial(t, "Sam"), "Sam", 120, 40)
 	for _, term := range []*terminal{clara, sam} {
-		term.waitText(fmt.Sprintf("%d conversations", count))
+		term.waitText(fmt.Sprintf("│ %d ", count)) // the header's count ("98 conversations", "98" in a narrow list)
 		term.waitText(fmt.Sprintf("#%d", newest))
 	}
 	waitfor.True(t, "two sessions", func() bool { return th.SessionCount() == 2 })

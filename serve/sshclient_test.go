@@ -259,8 +259,9 @@ func (term *terminal) waitText(want string) {
 }
 
 // listShown is the conversation list's header once its first page is in ("98
-// conversations · …"); while it loads the header has no count ("… conversations").
-var listShown = regexp.MustCompile(`[0-9] conversations · `)
+// conversations · …", "98 · …" where the list pane is narrow); while it loads the header
+// has no count ("… conversations").
+var listShown = regexp.MustCompile(`│ [0-9][0-9,]*( conversations?)? · `)
 
 // waitList waits until the conversation list shows its first page: a key pressed while
 // it loads moves no cursor.

@@ -37,7 +37,7 @@ func TestHostileTextIsInertOnEveryScreen(t *testing.T) {
 	}
 	viewtest.CheckInert(t, d.view(), "the thread")
 
-	d.key("2")
+	d.key("2", "/")
 	d.waitFor("enter search · esc cancel")
 	d.read("mallory")
 	d.key("enter")

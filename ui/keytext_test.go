@@ -50,7 +50,7 @@ func TestTextsNameTheKeysAsBound(t *testing.T) {
 	}
 
 	l.Key("2")
-	l.Key("refund", "enter") // the first visit opens the search prompt
+	l.Key("/", "refund", "enter")
 	ct := l.app.Screen().(*contacts.Model)
 	l.Until("the contact search", func() bool { return ct.List.Query().Search == "refund" && !ct.List.Loading() })
 	l.Key("O")

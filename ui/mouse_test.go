@@ -146,11 +146,11 @@ func TestMouseClickRowsBelowTheViewsRow(t *testing.T) {
 	tri := app.Screen().(*conversations.Model)
 	// A click on a view shows it, as [ and ] do; one on the row's blank end does nothing.
 	d.click("Waiting")
-	d.waitFor("status:pending")
+	d.waitFor("only pending")
 	d.Until("the pending conversations", func() bool { return len(tri.List.Rows()) > 2 })
 	_, viewsLine, _ := cellOf(d.view(), "Waiting")
 	d.read(sgrClick(70, viewsLine))
-	if tri.List.Cursor() != 0 || !strings.Contains(d.view(), "status:pending") {
+	if tri.List.Cursor() != 0 || !strings.Contains(d.view(), "only pending") {
 		t.Fatalf("a click on the views row's blank end acted (cursor %d):\n%s", tri.List.Cursor(), d.view())
 	}
 	third := tri.List.Rows()[2]

@@ -212,8 +212,8 @@ func (s source) Render(r *Row, c list.Cell) string {
 
 // Header describes the query in one line, or two when one cannot show every part: count,
 // search, filters, ordering and what the row time is. Each part has forms from the longest
-// to the shortest: the noun goes first, then the words "search:" and "order:" and the long
-// time label, then long search and filter values are cut, each on its own.
+// to the shortest: the noun goes first, then the word "search:", the ordering's words (to
+// its short ones) and the long time label, then long search and filter values are cut, each on its own.
 func (s source) Header(st list.Status) []string {
 	parts := []list.HeaderPart{list.CountPart(st, "contact", "contacts")}
 	if p, ok := list.SearchPart(s.q.Search); ok {
@@ -221,8 +221,8 @@ func (s source) Header(st list.Status) []string {
 	}
 	parts = append(parts, list.FilterParts(list.Describe(client.Contacts, s.q.Filter, nil))...)
 	if s.q.Search == "" {
-		o := OrderingLabel(s.q.Ordering)
-		parts = append(parts, list.HeaderPart{"order:" + o, "order:" + o, o})
+		says := client.Contacts.OrderingSays(s.q.Ordering)
+		parts = append(parts, list.HeaderPart{says, says, OrderingLabel(s.q.Ordering)})
 	}
 	// What the time at the end of each row is (see Stamp).
 	if s.createdTimes() {

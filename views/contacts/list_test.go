@@ -98,7 +98,7 @@ func TestListSearchOrderingFiltersAndEsc(t *testing.T) {
 		if q, _ := url.ParseQuery(reqs[len(reqs)-1].Query); q.Get("ordering") != want {
 			t.Fatalf("request for %q sent ordering=%q", want, q.Get("ordering"))
 		}
-		if !strings.Contains(m.View(), "order:"+contacts.OrderingLabel(want)) {
+		if !strings.Contains(m.View(), client.Contacts.OrderingSays(want)) {
 			t.Fatalf("header lacks the ordering %q:\n%s", want, m.View())
 		}
 	}
@@ -507,7 +507,7 @@ func TestListOrderingKeySendsOneRequest(t *testing.T) {
 	}
 	want := contacts.OrderingCycle[3]
 	header := strings.Split(m.View(), "\n")[0]
-	if m.Query().Ordering != want || !strings.Contains(header, "order:"+contacts.OrderingLabel(want)) ||
+	if m.Query().Ordering != want || !strings.Contains(header, client.Contacts.OrderingSays(want)) ||
 		!strings.Contains(header, "… contacts") {
 		t.Fatalf("three o: ordering %q, header %q", m.Query().Ordering, header)
 	}
@@ -556,7 +556,7 @@ func TestHeaderKeepsEveryPartVisible(t *testing.T) {
 		{"search", contacts.Query{Search: "berlin schmidt", Filter: client.ContactFilter{Verified: &yes}},
 			[]string{`"berlin schmidt"`, "verified", "time: last"}},
 		{"order", contacts.Query{Ordering: "-created_at", Filter: client.ContactFilter{Locale: "de_DE", Verified: &yes}},
-			[]string{"created ↓", "locale:de_DE", "verified", "time: created"}},
+			[]string{"by creation, newest first", "locale:de_DE", "verified", "time: created"}},
 	} {
 		for _, w := range []int{52, 43} {
 			t.Run(fmt.Sprintf("%s/%d", tc.name, w), func(t *testing.T) {

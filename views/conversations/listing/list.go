@@ -599,7 +599,7 @@ func (s source) Stamp(r *Row, now time.Time) string { return layout.RelTime(r.La
 func (s source) Empty(list.Status) string {
 	var filters []string
 	if st := s.q.Filter.Status; st != "" {
-		filters = append(filters, "status:"+st)
+		filters = append(filters, "status "+st)
 	}
 	filters = append(filters, list.Describe(client.Conversations, s.q.Filter, s.name)...)
 	return list.EmptyWhy("conversations", s.q.Search, filters, s.ctx.Keys.Back.Help().Key)
@@ -701,22 +701,24 @@ func operatorName(ctx *common.Ctx, id int64) string {
 
 // Header describes the query in one line, or two when one cannot show every part: the
 // total, search, status, filters and ordering. Each part has forms from the longest to the
-// shortest: the noun goes first, then "status:all" (and the words "search:" and "order:"),
-// then long search and filter values are cut, each on its own.
+// shortest: the noun goes first, then "all statuses" (and the word "search:", and the
+// ordering's words give way to its short ones), then long search and filter values are
+// cut, each on its own.
 func (s source) Header(st list.Status) []string {
 	parts := []list.HeaderPart{list.CountPart(st, "conversation", "conversations")}
 	if p, ok := list.SearchPart(s.q.Search); ok {
 		parts = append(parts, p)
 	}
-	if status := s.q.Filter.Status; status == "" {
-		parts = append(parts, list.HeaderPart{"status:all", "status:all", ""})
+	if status := sanitize.Line(s.q.Filter.Status); status == "" {
+		parts = append(parts, list.HeaderPart{"all statuses", "all statuses", ""})
 	} else {
-		parts = append(parts, list.HeaderPart{"status:" + status, "status:" + status, status})
+		parts = append(parts, list.HeaderPart{"only " + status, "only " + status, status})
 	}
 	parts = append(parts, list.FilterParts(list.Describe(client.Conversations, s.q.Filter, s.name))...)
 	if s.q.Search == "" {
 		o := orderingOrDefault(s.q)
-		parts = append(parts, list.HeaderPart{"order:" + o, "order:" + o, "by " + client.Conversations.OrderingWords(o)})
+		parts = append(parts, list.HeaderPart{client.Conversations.OrderingSays(o), client.Conversations.OrderingSays(o),
+			"by " + client.Conversations.OrderingWords(o)})
 	}
 	return list.HeaderLines(st, s.ctx.Styles.HeaderLine, parts)
 }
