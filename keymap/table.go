@@ -165,8 +165,9 @@ var table = []Spec{
 	{Name: "prev_conversation", Keys: []string{"K"}, Help: "previous conversation", Doc: "the same, backwards",
 		In: InConversations, Foot: InThread | InConvDetail, Prio: 41, Group: GroupPane},
 
-	{Name: "search", Keys: []string{"/"}, Help: "search", Doc: "server `search_query`, runs on enter; in a form's list, filters it",
-		In: InConversations | InContacts | InForm, Foot: InConvList | InContactList, Prio: 90, Group: GroupAct},
+	{Name: "search", Keys: []string{"/"}, Help: "search", Doc: "server `search_query`, runs on enter; on the operators screen, finds operators by name as you type; in a form's list, filters it",
+		In: InConversations | InContacts | InOperators | InForm, Foot: InConvList | InContactList | InOperators, Prio: 90, Group: GroupAct,
+		Local: []Local{{In: InOperators, Help: "find by name"}}},
 	{Name: "filter", Keys: []string{"f"}, Help: "filters", Doc: "the filters form", In: InConversations | InContacts | InAnalytics,
 		Foot: InConvList | InContactList | InAnalytics, Prio: 100, Group: GroupAct},
 	{Name: "status", Keys: []string{"s"}, Help: "cycle status", Doc: "the status filter", In: InConvList | InOperators,

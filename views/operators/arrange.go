@@ -113,12 +113,19 @@ func availabilityRank(r Row) int {
 // sortName is how an operator sorts by name: the name, else the display name, without case.
 func sortName(r Row) string { return strings.ToLower(cmp.Or(r.Name, r.DisplayName)) }
 
-// arranged is every operator the filter keeps, in the order asked; used gives an
-// operator's slot use when it is known.
-func arranged(all []Row, show Show, by Sort, used func(id int64) (client.Opt[int], bool)) []Row {
+// NameHas reports whether the operator's name or display name holds text, whatever the
+// case ("" holds in every name).
+func NameHas(r Row, text string) bool {
+	t := strings.ToLower(strings.TrimSpace(text))
+	return strings.Contains(strings.ToLower(r.Name), t) || strings.Contains(strings.ToLower(r.DisplayName), t)
+}
+
+// arranged is every operator the filter and the name keep, in the order asked; used gives
+// an operator's slot use when it is known.
+func arranged(all []Row, show Show, name string, by Sort, used func(id int64) (client.Opt[int], bool)) []Row {
 	out := make([]Row, 0, len(all))
 	for _, r := range all {
-		if show.Keeps(r) {
+		if show.Keeps(r) && NameHas(r, name) {
 			out = append(out, r)
 		}
 	}

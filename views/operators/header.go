@@ -12,6 +12,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
@@ -27,7 +28,7 @@ func (s source) Header(st list.Status) []string {
 	styles := m.ctx.Styles
 	c := CountOf(m.all)
 	count := list.CountPart(st, "operator", "operators")
-	if m.show != ShowAll && st.Loaded {
+	if (m.show != ShowAll || strings.TrimSpace(m.name) != "") && st.Loaded {
 		all := fmt.Sprintf("%s of %d operators", st.Count, c.All)
 		count = list.HeaderPart{all, all, fmt.Sprintf("%s of %d", st.Count, c.All)}
 	}
@@ -43,6 +44,9 @@ func (s source) Header(st list.Status) []string {
 			parts = append(parts, list.HeaderPart{fmt.Sprintf("%d status unknown", c.Unknown), fmt.Sprintf("%d unknown", c.Unknown)})
 		}
 		parts = append(parts, list.HeaderPart{fmt.Sprintf("%d online", c.Online)})
+	}
+	if name := sanitize.Line(strings.TrimSpace(m.name)); name != "" {
+		parts = append(parts, list.HeaderPart{fmt.Sprintf("name has %q", name), fmt.Sprintf("%q", list.ShortValue(name, 12))})
 	}
 	parts = append(parts,
 		list.HeaderPart{"filter:" + m.show.String(), "filter:" + m.show.String(), m.show.String()},
@@ -85,7 +89,7 @@ func (s source) Footnote(st list.Status) (note, hints string) {
 	// The keys as bound, and only those this session may use here (read-only has no edits,
 	// a hub agent no operator edits), most used first: as many as fit beside the note.
 	var parts []string
-	for _, h := range []struct{ action, what string }{{"open", "conversations"}, {"status", "filter"}, {"order", "sort"},
+	for _, h := range []struct{ action, what string }{{"open", "conversations"}, {"search", "find"}, {"status", "filter"}, {"order", "sort"},
 		{"away", "away"}, {"edit", "edit"}, {"delete", "delete"}, {"toggle_detail", "detail"}, {"refresh", "refresh"}} {
 		if k.Allows(h.action, keymap.InOperators) {
 			parts = append(parts, k.Binding(h.action).Help().Key+" "+h.what)

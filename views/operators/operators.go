@@ -22,6 +22,7 @@ import (
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
 	"github.com/parley-tui/parley/views/list"
+	"github.com/parley-tui/parley/views/prompt"
 )
 
 // Task kinds this screen reports in common.TaskDoneMsg.
@@ -67,6 +68,8 @@ type Model struct {
 	// those the filter keeps in the order asked (arrange).
 	all  []Row
 	show Show
+	// name keeps the operators whose name holds it (typed after /, as you type; "" all).
+	name string
 	sort Sort
 }
 
@@ -106,7 +109,7 @@ func (m *Model) Sort() Sort { return m.sort }
 func (m *Model) arrange() { m.arrangeIn(&m.l) }
 
 func (m *Model) arrangeIn(l *list.Model[Row]) {
-	l.Arrange(arranged(m.all, m.show, m.sort, func(id int64) (client.Opt[int], bool) {
+	l.Arrange(arranged(m.all, m.show, m.name, m.sort, func(id int64) (client.Opt[int], bool) {
 		s, ok := m.slots[id]
 		return s.val.CurrentSlots, ok && s.known
 	}))
@@ -185,6 +188,13 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return m, m.onKey(msg)
+	case nameMsg:
+		if msg.owner == m.l.Owner() {
+			m.name = msg.text
+			m.arrange()
+			return m, m.fetchSlots(m.l.VisibleRows())
+		}
+		return m, nil
 	case tea.MouseClickMsg:
 		_, cmd := m.l.Click(msg.Mouse().Y - 1) // the rows' lines start below the frame's top
 		return m, cmd
@@ -277,6 +287,12 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Delete):
 		return m.askDelete()
+	case key.Matches(msg, k.Search):
+		return m.ctx.OpenModal(prompt.New(m.ctx, "Find operator:", m.name, m.nameMsg).Doing("keep").Live(m.nameMsg))
+	case key.Matches(msg, k.Back) && m.name != "":
+		m.name = ""
+		m.arrange()
+		return m.fetchSlots(m.l.VisibleRows())
 	case key.Matches(msg, k.Status):
 		m.show = (m.show + 1) % showCount
 		m.arrange()
@@ -329,3 +345,17 @@ func (m *Model) View() string {
 	}
 	return layout.Frame(m.ctx.FrameStyles(), "Operators", m.l.View(), m.width, m.height, m.l.Focused())
 }
+
+// nameMsg is the name filter typed after / (as it changes): it reaches the screen of owner.
+type nameMsg struct {
+	owner int
+	text  string
+}
+
+func (m *Model) nameMsg(text string) tea.Msg { return nameMsg{owner: m.l.Owner(), text: text} }
+
+// Name is the name filter ("" none).
+func (m *Model) Name() string { return m.name }
+
+// UsesBack reports whether esc has work of the screen's own: it clears the name filter.
+func (m *Model) UsesBack() bool { return m.name != "" }

@@ -1015,3 +1015,70 @@ func TestAbsentValuesShowADash(t *testing.T) {
 		t.Fatal("the detail closed")
 	}
 }
+
+// TestSlashFindsOperatorsByNameAsYouType: / opens the prompt the contacts search uses;
+// each letter typed narrows the list (and so j and k) to the operators whose name holds
+// it; enter keeps the filter, named in the header; esc in the prompt puts back what it
+// opened with; esc on the screen clears it; a name no operator has says what hides them.
+func TestSlashFindsOperatorsByNameAsYouType(t *testing.T) {
+	e := newEnv(t)
+	l, m, _ := open(t, e, e.Client, 80, 24)
+	all := len(m.Rows())
+	names := func() []string {
+		var out []string
+		for _, r := range m.Rows() {
+			out = append(out, r.Name)
+		}
+		return out
+	}
+	l.Key("/")
+	if top := l.H.Top(); top == nil || !strings.Contains(ansi.Strip(top.View()), "Find operator:") {
+		t.Fatalf("/ opened no name prompt: %v", l.H.Modals())
+	}
+	l.Key("i")
+	l.Settle()
+	for _, r := range m.Rows() {
+		if !operators.NameHas(r, "i") {
+			t.Errorf("typing i kept %q", r.Name)
+		}
+	}
+	if n := len(m.Rows()); n == 0 || n == all {
+		t.Fatalf("typing i kept %d of %d operators: %v", n, all, names())
+	}
+	l.Key("v", "e")
+	l.Settle()
+	if got := names(); len(got) != 1 || got[0] != "Tomás Rivera" {
+		t.Fatalf("typing ive kept %v, want Tomás Rivera only", got)
+	}
+	l.Key("enter")
+	l.Settle()
+	if l.H.Top() != nil {
+		t.Fatal("enter left the prompt open")
+	}
+	l.Key("j", "j")
+	if r, ok := m.Selected(); !ok || r.Name != "Tomás Rivera" {
+		t.Fatalf("j left the match: on %q", r.Name)
+	}
+	if v := ansi.Strip(l.H.Render()); !strings.Contains(v, `1 of 7`) || !strings.Contains(v, `"ive"`) {
+		t.Fatalf("the header does not name the filter:\n%s", v)
+	}
+	// esc in a reopened prompt puts the filter back as it was.
+	l.Key("/", "x")
+	l.Settle()
+	if n := len(m.Rows()); n != 0 {
+		t.Fatalf("typing x over the selected ive kept %v", names())
+	}
+	if v := ansi.Strip(l.H.Render()); !strings.Contains(v, `No operators match the search "x". esc clears it.`) {
+		t.Fatalf("the empty list does not say why:\n%s", v)
+	}
+	l.Key("esc")
+	l.Settle()
+	if got := names(); len(got) != 1 || m.Name() != "ive" {
+		t.Fatalf("esc in the prompt left %q: %v", m.Name(), got)
+	}
+	l.Key("esc")
+	l.Settle()
+	if n := len(m.Rows()); n != all || m.Name() != "" {
+		t.Fatalf("esc on the screen kept %q: %d of %d operators", m.Name(), n, all)
+	}
+}

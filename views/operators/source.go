@@ -98,8 +98,16 @@ func (s source) Render(r *Row, c list.Cell) string { return s.m.render(r, c) }
 
 // Empty says there are no operators.
 func (s source) Empty(list.Status) string {
+	k := s.m.ctx.Keys
+	if strings.TrimSpace(s.m.name) != "" && len(s.m.all) > 0 {
+		why := list.EmptyWhy("operators", strings.TrimSpace(s.m.name), nil, k.Back.Help().Key)
+		if s.m.show != ShowAll {
+			why += fmt.Sprintf(" Only %s ones show (%s shows others).", s.m.show, k.Status.Help().Key)
+		}
+		return why
+	}
 	if s.m.show != ShowAll && len(s.m.all) > 0 {
-		return fmt.Sprintf("No operator is %s (%s shows others).", s.m.show, s.m.ctx.Keys.Status.Help().Key)
+		return fmt.Sprintf("No operator is %s (%s shows others).", s.m.show, k.Status.Help().Key)
 	}
 	return "No operators."
 }

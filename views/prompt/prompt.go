@@ -28,6 +28,10 @@ type Model struct {
 	// selected: the text it opened with is selected, until a key replaces, clears or
 	// keeps it.
 	selected bool
+	// live, when set, turns the text into a message at every change (a filter as you
+	// type); cancelling sends it the text the prompt opened with.
+	live    func(string) tea.Msg
+	initial string
 }
 
 // minInput is the fewest cells the input keeps before the hint gives way.
@@ -43,7 +47,24 @@ func New(ctx *common.Ctx, label, value string, submit func(string) tea.Msg) *Mod
 	in.SetStyles(InputStyles(ctx))
 	in.SetVirtualCursor(false) // the terminal's cursor (Cursor): no blink frames
 	in.Focus()
-	return &Model{ctx: ctx, input: in, label: label, submit: submit, selected: value != ""}
+	return &Model{ctx: ctx, input: in, label: label, submit: submit, selected: value != "", initial: value}
+}
+
+// Live makes the prompt a filter as you type: every change of the text is sent as
+// live(text), and cancelling sends live of the text it opened with.
+func (m *Model) Live(live func(string) tea.Msg) *Model {
+	m.live = live
+	return m
+}
+
+// changed is the live message of the text, when it differs from before and the prompt is
+// live.
+func (m *Model) changed(before string) tea.Cmd {
+	if m.live == nil || m.input.Value() == before {
+		return nil
+	}
+	out := m.live(m.input.Value())
+	return func() tea.Msg { return out }
 }
 
 // Doing names what the open key does in the hint at the end of the line ("search").
@@ -107,6 +128,7 @@ func (m *Model) ShortHelp() []key.Binding {
 // Update edits the text; enter submits, esc cancels; the search key is ignored while the
 // prompt is empty.
 func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
+	before := m.input.Value()
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(k, m.ctx.Keys.Open) && !common.Typed(k): // an open key bound to a letter types it
@@ -114,6 +136,10 @@ func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 			out := m.submit(text)
 			return m, tea.Sequence(m.ctx.CloseModal(m), func() tea.Msg { return out })
 		case key.Matches(k, m.ctx.Keys.Back) && !common.Typed(k):
+			if m.live != nil && m.input.Value() != m.initial {
+				out := m.live(m.initial)
+				return m, tea.Sequence(m.ctx.CloseModal(m), func() tea.Msg { return out })
+			}
 			return m, m.ctx.CloseModal(m)
 		case m.input.Value() == "" && key.Matches(k, m.ctx.Keys.Search):
 			// The key that opens a search, pressed in an empty search prompt: the user is
@@ -127,7 +153,7 @@ func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 				m.input.SetValue("")
 			case k.Code == tea.KeyBackspace || k.Code == tea.KeyDelete:
 				m.input.SetValue("")
-				return m, nil
+				return m, m.changed(before)
 			}
 		}
 	}
@@ -137,7 +163,7 @@ func (m *Model) Update(msg tea.Msg) (common.Modal, tea.Cmd) {
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
-	return m, cmd
+	return m, tea.Batch(cmd, m.changed(before))
 }
 
 // View renders the input line, with the hint at its right end when there is room.
