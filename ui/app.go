@@ -330,6 +330,9 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.onMouse(msg)
 	case replayKeyMsg:
 		return a, a.onKey(msg.press)
+	case screenKeyMsg:
+		cmd := a.jump(common.SwitchScreenMsg{Screen: msg.screen})
+		return a, tea.Batch(cmd, func() tea.Msg { return replayKeyMsg{press: msg.press} })
 	case tea.FocusMsg:
 		return a, a.onFocus(true)
 	case tea.BlurMsg:

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -17,7 +18,9 @@ import (
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/contacts"
 	"github.com/parley-tui/parley/views/layout"
+	"github.com/parley-tui/parley/views/operators"
 	"github.com/parley-tui/parley/views/picker"
 )
 
@@ -42,6 +45,7 @@ func runBinding(b key.Binding) tea.Cmd {
 // when chosen (after the palette closed).
 type paletteItem struct {
 	kind  string // what it is ("key", "screen", a choice's group…), shown muted
+	far   bool   // of another screen, or an object found by name: listed after the near ones
 	title string // sanitized
 	hint  string // sanitized; shown after the title (a view's count)
 	keys  string // the key that does the same, when there is one
@@ -71,7 +75,7 @@ func newPalette(ctx *common.Ctx, where string, items []paletteItem) *palette {
 	}
 	p := &palette{ctx: ctx, where: where, items: items}
 	p.pick = picker.New(ctx, texts, picker.Options{Prompt: ": ", Placeholder: "type to filter; a number opens that conversation",
-		CharLimit: 256, RowsTop: picker.BoxRowsTop, Typed: func(q string) (string, bool) {
+		CharLimit: 256, RowsTop: picker.BoxRowsTop, Near: func(i int) bool { return !items[i].far }, Typed: func(q string) (string, bool) {
 			id := jumpID(q)
 			return fmt.Sprintf("open conversation %d", id), id != 0
 		}})
@@ -184,15 +188,20 @@ func (p *palette) row(mt picker.Match, selected bool, w, kindW, keyW int) string
 		keySt.Render(keys)
 }
 
-// paletteItems is everything the palette offers where the user is: the keys the key table
-// lists there (keymap.KeyMap.Sections: the screen's and the global ones), every screen,
-// the choices of the screens that offer some (saved views), and the organizations and
-// operators the pickers know, when they may be switched. Before a query orders them by
-// match: the screens, the screen's keys, its choices, the global keys, the contexts, and
-// last the keys that move the cursor (seldom what a palette is opened for).
+// paletteItems is everything the palette offers: the keys the key table lists where the
+// user is (keymap.KeyMap.Sections: the screen's and the global ones), every screen, the
+// actions of the other screens where the user stands on them (chosen: that screen, then
+// its key), the choices of the screens that offer some (saved views, the contacts a list
+// holds), the operators of the directory (to find one, and to set one away where the
+// session may), and the organizations and operators the pickers know, when they may be
+// switched. Before a query orders them so: the screens, the screen's keys, its saved
+// views, the global keys, the contexts, the other screens' keys, the operators and
+// contacts, and last the keys that move the cursor (seldom what a palette is opened for).
+// A query lists the matches best first, those of the screen the user is on (and the
+// screens, saved views and global keys) before the rest.
 func (a *App) paletteItems() []paletteItem {
 	k := a.ctx.Keys
-	var screens, own, global, moves, choices []paletteItem
+	var screens, own, global, moves, choices, elsewhere, objects []paletteItem
 	seen := map[string]bool{}
 	screenKeys := []key.Binding{k.Palette}
 	for i := range a.specs {
@@ -228,6 +237,9 @@ func (a *App) paletteItems() []paletteItem {
 			it.keys = sanitize.Line(k.Help().Key)
 		}
 		screens = append(screens, it)
+		if i != a.route.Active {
+			elsewhere = append(elsewhere, a.screenActions(i)...)
+		}
 	}
 	for i, sp := range a.specs {
 		ch, ok := a.route.Screens[i].(common.Chooser)
@@ -239,11 +251,83 @@ func (a *App) paletteItems() []paletteItem {
 			if kind == "" {
 				kind = sp.name
 			}
-			choices = append(choices, paletteItem{kind: kind, title: sanitize.Line(c.Title), hint: sanitize.Line(c.Hint),
-				msg: common.SwitchScreenMsg{Screen: sp.id, Then: c.Msg}})
+			it := paletteItem{kind: kind, title: sanitize.Line(c.Title), hint: sanitize.Line(c.Hint),
+				msg: common.SwitchScreenMsg{Screen: sp.id, Then: c.Msg}}
+			if _, contact := c.Msg.(contacts.OpenContactMsg); contact {
+				objects = append(objects, it)
+			} else {
+				choices = append(choices, it)
+			}
 		}
 	}
-	return slices.Concat(screens, own, choices, global, a.contextItems(), moves)
+	far := slices.Concat(a.contextItems(), elsewhere, a.operatorItems(), objects)
+	for i := range far {
+		far[i].far = true
+	}
+	return slices.Concat(screens, own, choices, global, far, moves)
+}
+
+// screenKeyMsg is an action of another screen chosen in the palette: the root shows that
+// screen, then runs the key there as if pressed (replayKeyMsg), where the user stands on it.
+type screenKeyMsg struct {
+	screen common.ScreenID
+	where  keymap.Where // where the key acts: the screen's place when it was offered
+	press  tea.KeyPressMsg
+}
+
+// screenActions are the actions of screen i (not the active one) where the user stands on
+// it, as the key table lists them for the session there: neither the moves nor the global
+// keys (offered once) nor the way back.
+func (a *App) screenActions(i int) []paletteItem {
+	k := a.ctx.Keys
+	w := a.route.Screens[i].Where()
+	var out []paletteItem
+	for _, sec := range k.Sections(w) {
+		if sec.Group == keymap.GroupMove || sec.Group == keymap.GroupGlobal {
+			continue
+		}
+		for _, b := range sec.Keys {
+			if sharesKey(b, k.Back) {
+				continue
+			}
+			for _, kk := range b.Keys() {
+				if press, ok := keymap.Press(kk); ok {
+					out = append(out, paletteItem{kind: a.specs[i].name, title: sanitize.Line(b.Help().Desc),
+						keys: sanitize.Line(b.Help().Key), msg: screenKeyMsg{screen: a.specs[i].id, where: w, press: press}})
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// operatorItems are the operators of the directory by name: chosen, the operators screen
+// shows it under the cursor; and, where the session may set it away (a hub agent only
+// their own), "away <name>" (or "available <name>" for one the directory says is away),
+// which toggles it as the away key does, after the usual confirmation for another operator.
+func (a *App) operatorItems() []paletteItem {
+	k := a.ctx.Keys
+	mayAway := k.Allows("away", keymap.InOperators)
+	var items []paletteItem
+	for _, o := range a.opList {
+		name, shown := sanitize.Line(cmp.Or(o.Name, o.DisplayName)), sanitize.Line(o.DisplayName)
+		label := fmt.Sprintf("%s (#%d)", name, o.ID)
+		if shown != "" && shown != name {
+			label = fmt.Sprintf("%s “%s” (#%d)", name, shown, o.ID) // both names find it
+		}
+		items = append(items, paletteItem{kind: "operator", title: label, hint: sanitize.Line(o.Role),
+			msg: common.SwitchScreenMsg{Screen: common.ScreenOperators, Then: operators.ChooseMsg{ID: o.ID}}})
+		if mayAway && (a.ctx.OnlyOperator == 0 || o.ID == a.ctx.OnlyOperator) {
+			word := "away"
+			if o.IsAway.Known && o.IsAway.V {
+				word = "available"
+			}
+			items = append(items, paletteItem{kind: "operator", title: word + " " + label, keys: sanitize.Line(k.Away.Help().Key),
+				msg: common.SwitchScreenMsg{Screen: common.ScreenOperators, Then: operators.ChooseMsg{ID: o.ID, Away: true}}})
+		}
+	}
+	return items
 }
 
 // contextItems are the organizations and operators the pickers (ctrl+o, ctrl+p) know

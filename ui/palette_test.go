@@ -13,8 +13,11 @@ import (
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/views/analytics"
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/confirm"
+	"github.com/parley-tui/parley/views/contacts"
 	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/forms"
+	"github.com/parley-tui/parley/views/operators"
 	"github.com/parley-tui/parley/views/viewtest"
 )
 
@@ -55,14 +58,15 @@ func TestPaletteListsAndFilters(t *testing.T) {
 		p := l.openPalette(open)
 		got := p.titles()
 		for _, want := range []string{"conversations: filters [f]", "conversations: cycle status [s]", "key: help [?]",
-			"conversations: refresh [r]", "key: quit [q]", "screen: Analytics [4]", "screen: Navigation [5]", "operator: act as the default operator [ctrl+p]"} {
+			"conversations: refresh [r]", "key: quit [q]", "screen: Analytics [4]", "screen: Navigation [5]", "operator: act as the default operator [ctrl+p]",
+			"analytics: pick metric [m]", "operators: toggle away [w]"} {
 			if !slices.Contains(got, want) {
 				t.Errorf("%s: the palette lacks %q: %q", open, want, got)
 			}
 		}
 		for _, r := range got {
-			if strings.Contains(r, "command palette") || strings.Contains(r, "pick metric") {
-				t.Errorf("%s: the palette offers %q (itself, or another screen's key)", open, r)
+			if strings.Contains(r, "command palette") || strings.HasPrefix(r, "analytics: down") {
+				t.Errorf("%s: the palette offers %q (itself, or another screen's move)", open, r)
 			}
 		}
 		l.Key("esc")
@@ -169,7 +173,7 @@ func TestPaletteNumberOpensConversation(t *testing.T) {
 // moving stay.
 func TestPaletteReadOnlyHidesEdits(t *testing.T) {
 	t.Parallel()
-	edits := []string{"edit topics", "new note", "delete", "mark row", "act as", "edit", "toggle away"}
+	edits := []string{"edit topics", "new note", "delete", "mark row", "act as", "edit", "toggle away", "away ", "available "}
 	for _, ro := range []bool{false, true} {
 		l := startConversations(t, 80, 24, func(o *Options) { o.ReadOnly = ro })
 		p := l.openPalette(":")
@@ -250,7 +254,7 @@ func TestPaletteSwitchesOperator(t *testing.T) {
 	if !slices.ContainsFunc(p.titles(), func(s string) bool { return strings.HasPrefix(s, "organization: organization ") }) {
 		t.Errorf("no organization offered: %q", p.titles())
 	}
-	l.Key(fmt.Sprintf("#%d)", op.ID))
+	l.Key(fmt.Sprintf("act as #%d)", op.ID))
 	if got := p.titles(); len(got) == 0 || !strings.HasPrefix(got[0], "operator: act as ") || !strings.Contains(got[0], fmt.Sprintf("(#%d)", op.ID)) {
 		t.Fatalf("#%d) shows %q first", op.ID, got)
 	}
@@ -284,4 +288,55 @@ func TestPaletteFits(t *testing.T) {
 	if widths[200] <= widths[80] {
 		t.Errorf("the palette is %d wide at 200 columns, %d at 80", widths[200], widths[80])
 	}
+}
+
+// The palette finds what every screen offers, from any screen: "away" on the conversations
+// screen lists the operators screen's away key and "away <name>" of each operator, which
+// shows that operator on the operators screen and asks first, as w does; an operator's
+// name shows it under the cursor; a contact the contacts list holds opens by name.
+func TestPaletteFindsEveryScreensActionsAndObjects(t *testing.T) {
+	l := startConversations(t, 120, 40, nil)
+	l.Until("the operator directory", func() bool { return len(l.app.opList) > 0 })
+	p := l.openPalette(":")
+	l.Key("away Ben")
+	got := p.titles()
+	if len(got) == 0 || !strings.HasPrefix(got[0], "operator: away Ben Okafor “Ben” (#") {
+		t.Fatalf("\"away Ben\" shows %q first, want away Ben Okafor", got)
+	}
+	l.Key("enter")
+	ops, ok := l.app.Screen().(*operators.Model)
+	if !ok {
+		t.Fatalf("away Ben shows %s", l.app.ScreenName())
+	}
+	c := modal[*confirm.Model](l, "the away confirmation")
+	if v := ansi.Strip(c.View()); !strings.Contains(v, "Ben Okafor") || !strings.Contains(v, "away") {
+		t.Fatalf("the confirmation does not name Ben going away:\n%s", v)
+	}
+	if r, _ := ops.Selected(); r.Name != "Ben Okafor" {
+		t.Fatalf("the cursor is on %q, want Ben Okafor", r.Name)
+	}
+	l.Key("n")
+	l.Key("1")
+	p = l.openPalette(":")
+	l.Key("Mira")
+	if got := p.titles(); len(got) == 0 || !strings.HasPrefix(got[0], "operator: Mira Jensen “Mira” (#") {
+		t.Fatalf("\"Mira\" shows %q first", got)
+	}
+	l.Key("enter")
+	l.Until("Mira under the cursor", func() bool { r, _ := ops.Selected(); return r.Name == "Mira Jensen" })
+
+	l.Key("2")
+	ct := l.app.Screen().(*contacts.Model)
+	l.Until("contacts", func() bool { return len(ct.List.Rows()) > 2 })
+	want := ct.List.Rows()[2]
+	l.Key("3")
+	p = l.openPalette(":")
+	l.Key(want.Title())
+	if got := p.titles(); len(got) == 0 || got[0] != "contact: "+want.Title() {
+		t.Fatalf("%q shows %q first", want.Title(), got)
+	}
+	l.Key("enter")
+	l.Until("the contact open", func() bool {
+		return l.app.Screen() == common.Screen(ct) && ct.Focused() == contacts.PaneDetail && ct.Detail.ID() == want.ID
+	})
 }

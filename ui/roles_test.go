@@ -10,6 +10,7 @@ import (
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/analytics"
+	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/contacts"
 	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/navigation"
@@ -65,7 +66,12 @@ func TestHubRolesAreOfferedNothingTheHubRefuses(t *testing.T) {
 				l.Quiet(200 * time.Millisecond) // timers of the walk so far (rest, reload) are done
 				var palette []string
 				for _, it := range l.app.paletteItems() {
-					palette = append(palette, it.title+" "+it.keys)
+					if _, here := it.msg.(replayKeyMsg); here {
+						palette = append(palette, it.title+" "+it.keys) // a key of this place
+					}
+					if what := refusedPaletteEntry(all, role, info.RestrictedOperatorID, it); what != "" {
+						t.Errorf("%s: the palette offers %q: %s", place, it.title, what)
+					}
 				}
 				for _, action := range keymap.Actions() {
 					if !all.Allows(action, where) || !role.refuses(action, where) {
@@ -125,6 +131,25 @@ func TestHubRolesAreOfferedNothingTheHubRefuses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// refusedPaletteEntry says what of the hub's refusals the palette entry it offers (another
+// screen's key, an operator's away status), or "".
+func refusedPaletteEntry(all *keymap.KeyMap, role hubRole, own int64, it paletteItem) string {
+	switch msg := it.msg.(type) {
+	case screenKeyMsg:
+		for _, action := range keymap.Actions() {
+			if all.Allows(action, msg.where) && slices.Contains(all.Binding(action).Keys(), msg.press.String()) && role.refuses(action, msg.where) {
+				return fmt.Sprintf("%s (%s) of another screen", action, msg.press.String())
+			}
+		}
+	case common.SwitchScreenMsg:
+		if c, ok := msg.Then.(operators.ChooseMsg); ok && c.Away &&
+			(role.refuses("away", keymap.InOperators) || (role.name == "agent" && c.ID != own)) {
+			return fmt.Sprintf("the away status of operator %d", c.ID)
+		}
+	}
+	return ""
 }
 
 // pressRefusedKey presses k and reports the toast it raised and what else it did (opened a

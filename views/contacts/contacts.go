@@ -211,6 +211,11 @@ func (m *Model) update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		return m, nil
 	case common.ShowViewMsg:
 		return m, m.views.Show(msg.Name, m.showQuery)
+	case OpenContactMsg:
+		m.List.Select(msg.ID)
+		cmd := m.Detail.Open(msg.ID, false)
+		m.setFocus(PaneDetail)
+		return m, cmd
 	case SearchMsg, FilterMsg:
 		if !m.wide() && m.focus != PaneList {
 			m.setFocus(PaneList)

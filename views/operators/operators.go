@@ -71,6 +71,8 @@ type Model struct {
 	// name keeps the operators whose name holds it (typed after /, as you type; "" all).
 	name string
 	sort Sort
+	// chosen is what the palette chose before the list arrived (ChooseMsg).
+	chosen *ChooseMsg
 }
 
 // New returns the screen; it loads when first shown.
@@ -234,6 +236,12 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 		return m, m.l.Load(keep)
 	case awayMsg:
 		return m, m.startAway(msg.id, msg.away)
+	case ChooseMsg:
+		if !m.l.Loaded() {
+			m.chosen = &msg // when the list arrives (Arrived)
+			return m, nil
+		}
+		return m, m.choose(msg)
 	case common.TaskDoneMsg:
 		return m, m.onTask(msg)
 	}
@@ -359,3 +367,29 @@ func (m *Model) Name() string { return m.name }
 
 // UsesBack reports whether esc has work of the screen's own: it clears the name filter.
 func (m *Model) UsesBack() bool { return m.name != "" }
+
+// ChooseMsg is an operator chosen in the command palette by name: the screen puts its
+// cursor on it, first clearing the name and the filter when they hide it; with Away it then
+// toggles its away status as the away key does (asking first for another operator).
+type ChooseMsg struct {
+	ID   int64
+	Away bool
+}
+
+// choose puts the cursor on the chosen operator (see ChooseMsg).
+func (m *Model) choose(c ChooseMsg) tea.Cmd {
+	i := slices.IndexFunc(m.all, func(r Row) bool { return r.ID == c.ID })
+	if i < 0 {
+		return common.Toast(fmt.Sprintf("operator #%d is not in the list (any more)", c.ID))
+	}
+	if !m.l.Select(c.ID) {
+		m.name, m.show = "", ShowAll // they hide it
+		m.arrange()
+		m.l.Select(c.ID)
+	}
+	cmd := m.fetchSlots(m.l.VisibleRows())
+	if c.Away {
+		return tea.Batch(cmd, m.askAway())
+	}
+	return cmd
+}

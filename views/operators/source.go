@@ -56,6 +56,11 @@ func (s source) Arrived(l *list.Model[Row], p list.Page[Row]) tea.Cmd {
 	if rows := l.Rows(); first && len(rows) > 0 {
 		l.Select(rows[0].ID) // a new list starts at its first row in the order asked
 	}
+	var chosen tea.Cmd
+	if c := m.chosen; c != nil {
+		m.chosen = nil
+		chosen = func() tea.Msg { return *c } // once the list holds these rows
+	}
 	if !p.Quiet || m.slotsDue {
 		m.round++
 		m.slotsAt, m.slotsDue, m.autoRound = m.ctx.Now(), false, p.Quiet
@@ -64,7 +69,7 @@ func (s source) Arrived(l *list.Model[Row], p list.Page[Row]) tea.Cmd {
 	if !p.Quiet {
 		m.refreshAsked = false
 	}
-	return m.fetchSlots(l.VisibleRows())
+	return tea.Batch(m.fetchSlots(l.VisibleRows()), chosen)
 }
 
 // DetailHeight is the lines of the selected operator's fields out of room, or none when

@@ -45,6 +45,10 @@ type Options struct {
 	// Group, when set with Best, keeps the matches of one group together: the groups in the
 	// order of their best match, each group's best first (the metrics under their themes).
 	Group func(item int) string
+	// Near, when set with Best, lists the matches of the near items (what the screen the
+	// user is on offers) before the others, each part best first: "filters" on the
+	// conversations screen finds its own filters before the contacts screen's.
+	Near func(item int) bool
 	// RowsTop is the line of the picker's view where its rows start, one line a row, for
 	// the mouse (BoxRowsTop in a Box with a rule); 0: the rows take no clicks.
 	RowsTop int
@@ -187,6 +191,15 @@ func (m *Model) filter() {
 		slices.SortStableFunc(m.shown, func(a, b Match) int {
 			return cmp.Compare(rank[m.opts.Group(a.Item)], rank[m.opts.Group(b.Item)])
 		})
+	}
+	if m.opts.Near != nil && m.opts.Order == Best {
+		far := func(mt Match) int {
+			if m.opts.Near(mt.Item) {
+				return 0
+			}
+			return 1
+		}
+		slices.SortStableFunc(m.shown, func(a, b Match) int { return cmp.Compare(far(a), far(b)) })
 	}
 	m.typed = ""
 	if m.opts.Typed != nil {
