@@ -36,6 +36,18 @@ func (s Show) String() string {
 	return "all"
 }
 
+// Says names the filter in a person's words, as the header shows it where there is room
+// ("all statuses", "only available", "only status unknown"); String is its short word.
+func (s Show) Says() string {
+	switch s {
+	case ShowAll:
+		return "all statuses"
+	case ShowUnknown:
+		return "only status unknown"
+	}
+	return "only " + s.String()
+}
+
 // Keeps reports whether the filter shows r: only from what the server sent, so an operator
 // whose away status it did not send is neither available nor away.
 func (s Show) Keeps(r Row) bool {

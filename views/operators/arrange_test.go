@@ -79,7 +79,7 @@ func TestHeaderCountsOnlyWhatTheServerSent(t *testing.T) {
 	}
 	header := strings.Join(strings.Split(l.H.Render(), "\n")[1:3], "\n")
 	for _, s := range []string{fmt.Sprintf("%d operators", want.All), fmt.Sprintf("%d available", avail),
-		fmt.Sprintf("%d away", away), "1 status unknown", fmt.Sprintf("%d online", online), "filter:all", "sort:name"} {
+		fmt.Sprintf("%d away", away), "1 status unknown", fmt.Sprintf("%d online", online), "all statuses", "by name"} {
 		if !strings.Contains(header, s) {
 			t.Errorf("the header lacks %q:\n%s", s, header)
 		}
@@ -107,7 +107,7 @@ func TestHeaderCountsOnlyWhatTheServerSent(t *testing.T) {
 			t.Fatalf("filter %v shows %v, want %v", f, shown, ids)
 		}
 		v := l.H.Render()
-		if !strings.Contains(v, "filter:"+f.String()) {
+		if !strings.Contains(v, f.Says()) {
 			t.Fatalf("the header does not name the filter %q:\n%s", f, v)
 		}
 		if f == operators.ShowAvailable && slices.Contains(shown, p.noStatus) {
@@ -174,7 +174,7 @@ func TestSortCycles(t *testing.T) {
 		if m.Sort() != s.sort || !sortedBy(s.key) {
 			t.Fatalf("sort %v (want %v): %v", m.Sort(), s.sort, names(m.Rows()))
 		}
-		if v := l.H.Render(); !strings.Contains(v, "sort:"+s.sort.String()) {
+		if v := l.H.Render(); !strings.Contains(v, "by "+s.sort.String()) {
 			t.Fatalf("the header does not name the sort %q:\n%s", s.sort, v)
 		}
 		if r, _ := m.Selected(); r.ID != p.noStatus {

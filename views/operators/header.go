@@ -49,8 +49,8 @@ func (s source) Header(st list.Status) []string {
 		parts = append(parts, list.HeaderPart{fmt.Sprintf("name has %q", name), fmt.Sprintf("%q", list.ShortValue(name, 12))})
 	}
 	parts = append(parts,
-		list.HeaderPart{"filter:" + m.show.String(), "filter:" + m.show.String(), m.show.String()},
-		list.HeaderPart{"sort:" + m.sort.String(), "sort:" + m.sort.String(), "by " + m.sort.String()})
+		list.HeaderPart{m.show.Says(), m.show.Says(), m.show.String()},
+		list.HeaderPart{"by " + m.sort.String()})
 	used := m.ctx.Client.Usage(client.FamilyOperators)
 	budget := "operators requests today " + layout.Count(used) + "/" + layout.Count(m.ctx.Budget.PerDay)
 	cost := []list.HeaderPart{{budget, budget, "requests " + layout.Count(used) + "/" + layout.Count(m.ctx.Budget.PerDay)}}
