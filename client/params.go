@@ -342,11 +342,8 @@ func (r Resource[F, R]) OrderingCycle() []string {
 // OrderingWords name ordering o in the header ("" = the server's default); an unknown
 // one is named as sent.
 func (r Resource[F, R]) OrderingWords(o string) string {
-	if o == "" && r.Default != "" {
-		o = r.Default
-	}
-	if i := slices.IndexFunc(r.Orderings, func(x Ordering) bool { return x.Value == o }); i >= 0 {
-		return r.Orderings[i].Words
+	if x, ok := r.ordering(o); ok {
+		return x.Words
 	}
 	return o
 }
@@ -354,13 +351,21 @@ func (r Resource[F, R]) OrderingWords(o string) string {
 // OrderingSays names ordering o in a person's words ("" = the server's default); an
 // unknown one is named as sent.
 func (r Resource[F, R]) OrderingSays(o string) string {
+	if x, ok := r.ordering(o); ok {
+		return x.Says
+	}
+	return o
+}
+
+// ordering is the declared ordering o ("" = the server's default), if it is one.
+func (r Resource[F, R]) ordering(o string) (Ordering, bool) {
 	if o == "" && r.Default != "" {
 		o = r.Default
 	}
 	if i := slices.IndexFunc(r.Orderings, func(x Ordering) bool { return x.Value == o }); i >= 0 {
-		return r.Orderings[i].Says
+		return r.Orderings[i], true
 	}
-	return o
+	return Ordering{}, false
 }
 
 // yes is a rule's verdict on a condition the row's fields decide.

@@ -12,12 +12,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/parley-tui/parley/keymap"
-	"github.com/parley-tui/parley/views/analytics"
-	"github.com/parley-tui/parley/views/contacts"
 	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/forms"
-	"github.com/parley-tui/parley/views/navigation"
-	"github.com/parley-tui/parley/views/operators"
 )
 
 // bindings are every binding of k.
@@ -134,28 +130,14 @@ func walkEditKeys(l *appLoop, off offKeys, w, h int) walkReport {
 			if taken[k] {
 				continue
 			}
-			before, sent, toastID := renderWithoutToasts(l.app), len(l.log.Lines()), l.app.toastID
-			l.Key(k)
-			var what []string
-			if m := l.top(); m != nil {
-				what = append(what, fmt.Sprintf("opened %T", m))
-			}
-			if renderWithoutToasts(l.app) != before {
-				what = append(what, "changed the frame")
-			}
-			var toast string
-			for _, t := range l.app.toasts {
-				if t.id > toastID {
-					toast = t.text
-				}
-			}
+			toast, what, sent := pressKey(l, k)
 			if toast != "" {
 				rep.said = append(rep.said, place+": "+k+" "+toast)
 			} else if len(what) == 0 {
 				rep.silent = append(rep.silent, place+": "+k)
 			}
-			if n := len(l.log.Lines()); n != sent {
-				what = append(what, fmt.Sprintf("sent %d requests", n-sent))
+			if len(sent) > 0 {
+				what = append(what, fmt.Sprintf("sent %d requests", len(sent)))
 			}
 			if len(what) > 0 {
 				rep.reacted = append(rep.reacted, place+": "+k+" "+strings.Join(what, ", "))
@@ -169,45 +151,7 @@ func walkEditKeys(l *appLoop, off offKeys, w, h int) walkReport {
 		}
 	}
 
-	tri := l.app.Screen().(*conversations.Model)
-	l.Until("conversations", func() bool { return len(tri.List.Rows()) > 0 && !tri.List.Loading() })
-	check("conversations list")
-	l.Key("enter")
-	l.Until("the thread", func() bool { return tri.Focused() == conversations.PaneMessages })
-	check("conversations thread")
-	l.Key("tab")
-	l.Until("the detail", func() bool { return tri.Focused() == conversations.PaneDetail })
-	check("conversations detail")
-
-	l.Key("2")
-	l.closeAll() // the search prompt it opens with
-	ct := l.app.Screen().(*contacts.Model)
-	l.Until("contacts", func() bool { return len(ct.List.Rows()) > 0 })
-	check("contacts list")
-	// A contact without notes: its notes say how to write one.
-	l.Key("enter")
-	l.Until("a contact's detail", func() bool { return ct.Focused() == contacts.PaneDetail })
-	for i := 0; i < 30 && !strings.Contains(ansi.Strip(l.app.Render()), "Notes (0)"); i++ {
-		l.Key("esc", "j", "enter")
-		l.Quiet(50 * time.Millisecond)
-	}
-	if !strings.Contains(ansi.Strip(l.app.Render()), "Notes (0)") {
-		l.t.Fatalf("no contact without notes among the first 30:\n%s", ansi.Strip(l.app.Render()))
-	}
-	check("contact detail")
-
-	l.Key("3")
-	ops := l.app.Screen().(*operators.Model)
-	l.Until("operators", func() bool { return ops.Loaded() && !ops.Busy() })
-	check("operators")
-	l.Key("4")
-	an := l.app.Screen().(*analytics.Model)
-	l.Until("analytics", func() bool { return an.Loaded() })
-	check("analytics")
-	l.Key("5")
-	nav := l.app.Screen().(*navigation.Model)
-	l.Until("navigation", func() bool { return nav.Loaded() })
-	check("navigation")
+	walkPlaces(l, func(place string, _ keymap.Where) { check(place) })
 	return rep
 }
 

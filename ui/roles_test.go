@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/parley-tui/parley/keymap"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/views/analytics"
@@ -15,6 +17,7 @@ import (
 	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/navigation"
 	"github.com/parley-tui/parley/views/operators"
+	"github.com/parley-tui/parley/views/viewtest"
 )
 
 // hubRole is a role of the team hub as its sessions are built (serve/wire.go), and what
@@ -156,23 +159,10 @@ func refusedPaletteEntry(all *keymap.KeyMap, role hubRole, own int64, it palette
 // modal, changed the frame, sent a write), closing what it opened.
 func pressRefusedKey(l *appLoop, k string) (toast, what string) {
 	l.t.Helper()
-	before, sent, toastID := renderWithoutToasts(l.app), len(l.log.Lines()), l.app.toastID
-	l.Key(k)
-	var did []string
-	if m := l.top(); m != nil {
-		did = append(did, fmt.Sprintf("opened %T", m))
-	}
-	if renderWithoutToasts(l.app) != before {
-		did = append(did, "changed the frame")
-	}
-	for _, line := range l.log.Lines()[sent:] {
+	toast, did, sent := pressKey(l, k)
+	for _, line := range sent {
 		if line.Method != "GET" {
 			did = append(did, "sent "+line.Method+" "+line.Path)
-		}
-	}
-	for _, t := range l.app.toasts {
-		if t.id > toastID {
-			toast = t.text
 		}
 	}
 	if l.top() != nil {
@@ -181,9 +171,29 @@ func pressRefusedKey(l *appLoop, k string) (toast, what string) {
 	return toast, strings.Join(did, ", ")
 }
 
+// pressKey presses k and reports the newest toast it raised, whether it opened a modal or
+// changed the frame (toasts aside), and the requests sent meanwhile; it closes nothing.
+func pressKey(l *appLoop, k string) (toast string, did []string, sent []viewtest.Logged) {
+	l.t.Helper()
+	before, n, toastID := renderWithoutToasts(l.app), len(l.log.Lines()), l.app.toastID
+	l.Key(k)
+	if m := l.top(); m != nil {
+		did = append(did, fmt.Sprintf("opened %T", m))
+	}
+	if renderWithoutToasts(l.app) != before {
+		did = append(did, "changed the frame")
+	}
+	for _, t := range l.app.toasts {
+		if t.id > toastID {
+			toast = t.text
+		}
+	}
+	return toast, did, l.log.Lines()[n:]
+}
+
 // walkPlaces shows every place of every screen in l (the conversations list, thread and
-// detail, the contacts list and a contact, the operators, analytics and navigation) and
-// calls check at each.
+// detail, the contacts list and a contact without notes, the operators, analytics and
+// navigation) and calls check at each.
 func walkPlaces(l *appLoop, check func(place string, where keymap.Where)) {
 	l.t.Helper()
 	tri := l.app.Screen().(*conversations.Model)
@@ -200,8 +210,16 @@ func walkPlaces(l *appLoop, check func(place string, where keymap.Where)) {
 	ct := l.app.Screen().(*contacts.Model)
 	l.Until("contacts", func() bool { return len(ct.List.Rows()) > 0 })
 	check("contacts list", keymap.InContactList)
+	// A contact without notes: its notes say how to write one (a hint of the n key).
 	l.Key("enter")
 	l.Until("a contact's detail", func() bool { return ct.Focused() == contacts.PaneDetail })
+	for i := 0; i < 30 && !strings.Contains(ansi.Strip(l.app.Render()), "Notes (0)"); i++ {
+		l.Key("esc", "j", "enter")
+		l.Quiet(50 * time.Millisecond)
+	}
+	if !strings.Contains(ansi.Strip(l.app.Render()), "Notes (0)") {
+		l.t.Fatalf("no contact without notes among the first 30:\n%s", ansi.Strip(l.app.Render()))
+	}
 	check("contact detail", keymap.InContactDetail)
 
 	l.Key("3")
