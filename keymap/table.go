@@ -182,7 +182,7 @@ var table = []Spec{
 	{Name: "copy_id", Keys: []string{"y"}, Help: "copy id", Doc: "OSC 52; inside tmux also through `tmux load-buffer -w`, so it works with tmux's default `set-clipboard external`",
 		In: InConversations | InContacts | InNavigation, Foot: InNavigation, Prio: 115, Group: GroupAct,
 		Local: []Local{{In: InNavigation, Help: "copy URL"}}},
-	{Name: "jump_id", Keys: []string{"#"}, Help: "go to id", Doc: "typed in the bottom line: a loaded row at once; in the conversations and contacts lists one not loaded yet is asked for by id, with the list's filters, and shows pinned above the rows (`»`) with the cursor on it; in the navigation and operators lists, among the rows loaded",
+	{Name: "jump_id", Keys: []string{"#"}, Help: "go to id", Doc: "typed in the bottom line: a loaded row at once; in the conversations and contacts lists one not loaded yet is asked for by id, with the list's filters, and shows pinned above the rows (`»`) with the cursor on it; in the navigation and operators lists, among the rows loaded; on the operators screen a name instead of an id finds operators by name, as `/` does",
 		In: InConvList | InContactList | InOperators | InNavigation, Prio: 220, Group: GroupAct},
 
 	{Name: "prev_view", Keys: []string{"["}, Help: "previous view", Doc: "conversations and contacts: the saved view before (see [Saved views](#saved-views))",

@@ -46,6 +46,10 @@ func (m *Model[R]) jump(text string) tea.Cmd {
 		return nil
 	}
 	id, err := forms.ParseID(text)
+	if err != nil && m.opts.Named != nil {
+		msg := m.opts.Named(text)
+		return func() tea.Msg { return msg }
+	}
 	if err != nil {
 		return common.ErrorToast(fmt.Errorf("go to id: %w", err))
 	}

@@ -103,6 +103,9 @@ type Options struct {
 	Marks bool
 	// ShowLoaded: the footer says how many rows are loaded when not all are.
 	ShowLoaded bool
+	// Named, when set, is the message a jump (#) to text that is no id sends instead of an
+	// error: the operators screen finds operators by that name.
+	Named func(text string) tea.Msg
 }
 
 // ReloadDelay is how long Show waits after the last of several quick changes of the query

@@ -82,7 +82,7 @@ func New(ctx *common.Ctx) *Model {
 		slots: map[int64]slotState{},
 		loads: common.NewLoader(ctx),
 	}
-	m.l = list.New[Row](ctx, source{m: m}, list.Options{})
+	m.l = list.New[Row](ctx, source{m: m}, list.Options{Named: m.nameMsg}) // # with a name finds by name, as /
 	return m
 }
 

@@ -1082,3 +1082,17 @@ func TestSlashFindsOperatorsByNameAsYouType(t *testing.T) {
 		t.Fatalf("esc on the screen kept %q: %d of %d operators", m.Name(), n, all)
 	}
 }
+
+// TestJumpWithANameFindsByName: # followed by a name instead of an id finds operators by
+// that name, as / does ("not a positive whole number" before).
+func TestJumpWithANameFindsByName(t *testing.T) {
+	e := newEnv(t)
+	l, m, _ := open(t, e, e.Client, 80, 24)
+	l.Key("#")
+	l.Settle()
+	l.Key("M", "i", "r", "a", "enter")
+	l.Settle()
+	if r, ok := m.Selected(); !ok || r.Name != "Mira Jensen" || len(m.Rows()) != 1 || m.Name() != "Mira" {
+		t.Fatalf("#Mira: name %q, %d rows, cursor on %q; toast %q", m.Name(), len(m.Rows()), r.Name, l.H.LastToast())
+	}
+}
