@@ -243,7 +243,7 @@ var rawNull = json.RawMessage("null")
 func wantConversation() Conversation {
 	return Conversation{
 		ID:              4711,
-		AcceptsMessages: true,
+		AcceptsMessages: Some(true),
 		AddonURLs:       map[string]string{"crm": "https://crm.example.com/contacts/88", "shop": "https://shop.example.com/orders?c=88"},
 		Contact: Contact{
 			ID: 88, Name: ptr("Jane Roe"), Email: ptr("jane@example.com"), EmailVerified: true,
@@ -282,7 +282,7 @@ func wantConversation() Conversation {
 		CreatedAt:       utc(2024, 3, 1, 10, 15, 0, 0), // sent without zone
 		Custom:          json.RawMessage(`{"order": {"id": "A-17", "items": [1, 2, 3], "gift": null}, "vip": true}`),
 		CustomerID:      12,
-		DataPrivacy:     false,
+		DataPrivacy:     Some(false),
 		ExpiryState:     2,
 		FeedbackMessage: nil,
 		LanguageName:    "German",
@@ -301,7 +301,7 @@ func wantConversation() Conversation {
 		MarkedReadOperator:     false,
 		OperatorAssignedTo:     ptr(int64(3)),
 		OrganizationID:         7,
-		PageImpressions:        12.5,
+		PageImpressions:        Some(json.Number("12.5")),
 		PostSurveyOption:       rawNull,
 		PreSurveyOption:        rawNull,
 		Rate:                   nil,

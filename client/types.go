@@ -89,7 +89,7 @@ func formatFilterTime(t time.Time) string { return t.UTC().Format(timeFormat) }
 // Conversation is a chat with a contact (spec: Conversation).
 type Conversation struct {
 	ID                        int64              `json:"id"`
-	AcceptsMessages           bool               `json:"accepts_messages"`
+	AcceptsMessages           Opt[bool]          `json:"accepts_messages"`
 	AddonURLs                 map[string]string  `json:"addon_urls"`
 	Contact                   Contact            `json:"contact"`
 	ContactChannel            ContactChannel     `json:"contact_channel"`
@@ -101,7 +101,7 @@ type Conversation struct {
 	CreatedAt                 Time               `json:"created_at"`
 	Custom                    json.RawMessage    `json:"custom,omitempty"`
 	CustomerID                int64              `json:"customer_id"`
-	DataPrivacy               bool               `json:"data_privacy"`
+	DataPrivacy               Opt[bool]          `json:"data_privacy"`
 	ExpiryState               int                `json:"expiry_state"`
 	FeedbackMessage           *string            `json:"feedback_message"`
 	LanguageName              string             `json:"language_name"`
@@ -112,7 +112,7 @@ type Conversation struct {
 	MarkedReadOperator        bool               `json:"marked_read_operator"`
 	OperatorAssignedTo        *int64             `json:"operator_assigned_to"`
 	OrganizationID            int64              `json:"organization_id"`
-	PageImpressions           float64            `json:"page_impressions"`
+	PageImpressions           Opt[json.Number]   `json:"page_impressions"`
 	PostSurveyOption          json.RawMessage    `json:"post_survey_option,omitempty"`
 	PreSurveyOption           json.RawMessage    `json:"pre_survey_option,omitempty"`
 	Rate                      *int               `json:"rate"`
@@ -221,6 +221,37 @@ type Message struct {
 
 // FromOperator reports whether an operator (human or bot) sent the message.
 func (m Message) FromOperator() bool { return m.Sender.Type == SenderOperator }
+
+// Role is who sent the message: RoleBot ("bot") for a bot operator, SenderOperator
+// ("operator") for a human one, else SenderContact ("contact").
+func (m Message) Role() string {
+	switch {
+	case m.FromOperator() && m.OperatorIsBot:
+		return RoleBot
+	case m.FromOperator():
+		return SenderOperator
+	}
+	return SenderContact
+}
+
+// SenderName is the name a message's sender goes by, as the API sent it (unsanitized):
+// the display name, else the name; for an operator's message the operator's display name
+// first, and the operator's name when the message names no one. "" when nothing names the
+// sender.
+func (m Message) SenderName() string {
+	name := m.DisplayName
+	if name == "" {
+		name = m.Name
+	}
+	if m.FromOperator() {
+		if m.OperatorDisplayName != "" {
+			name = m.OperatorDisplayName
+		} else if name == "" {
+			name = m.OperatorName
+		}
+	}
+	return strings.TrimSpace(name)
+}
 
 // IDRef is an object carrying only an id.
 type IDRef struct {

@@ -179,9 +179,9 @@ var table = []Spec{
 	{Name: "delete", Keys: []string{"d"}, Help: "delete", Doc: "asks; marked rows → exactly their ids in `delete_ids`",
 		In: InConvList | InContacts | InOperators, Foot: InContacts | InOperators, Prio: 150, Group: GroupAct, Needs: CanWrite,
 		Local: []Local{{In: InOperators, Needs: CanManageOperators}}},
-	{Name: "copy_id", Keys: []string{"y"}, Help: "copy id", Doc: "OSC 52; inside tmux also through `tmux load-buffer -w`, so it works with tmux's default `set-clipboard external`",
+	{Name: "copy_id", Keys: []string{"y"}, Help: "copy id", Doc: "OSC 52; inside tmux also through `tmux load-buffer -w`, so it works with tmux's default `set-clipboard external`. In a thread or a conversation's detail it copies the marked link (`▸`: the lowest attachment or add-on link in view) and the id when no link is in view",
 		In: InConversations | InContacts | InNavigation, Foot: InNavigation, Prio: 115, Group: GroupAct,
-		Local: []Local{{In: InNavigation, Help: "copy URL"}}},
+		Local: []Local{{In: InNavigation, Help: "copy URL"}, {In: InThread | InConvDetail, Help: "copy link (▸) or id"}}},
 	{Name: "jump_id", Keys: []string{"#"}, Help: "go to id", Doc: "typed in the bottom line: a loaded row at once; in the conversations and contacts lists one not loaded yet is asked for by id, with the list's filters, and shows pinned above the rows (`»`) with the cursor on it; in the navigation and operators lists, among the rows loaded; on the operators screen a name instead of an id finds operators by name, as `/` does",
 		In: InConvList | InContactList | InOperators | InNavigation, Prio: 220, Group: GroupAct},
 

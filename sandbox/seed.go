@@ -24,7 +24,9 @@ import (
 // derived from the seed, which anyone can compute, and are seeded anew.
 // Version 5: the hostile contact's name, a hostile message and a hostile note carry
 // invisible characters (ZWNJ, tags, Hangul fillers, isolates).
-const seedDataVersion = 5
+// Version 6: the hostile conversation's link message carries its url with the escape
+// sequences and bell that follow it in the text (a hostile url).
+const seedDataVersion = 6
 
 type sizeSpec struct {
 	contacts      int
@@ -894,7 +896,13 @@ func (g *gen) seedConversation(p *convPlan) error {
 			var url any
 			if i := strings.Index(ln.text, "https://"); i >= 0 {
 				u := ln.text[i:]
-				if j := strings.IndexAny(u, " \n\x1b\x07"); j >= 0 {
+				// A url ends at white space, and at an escape character or a bell but in
+				// the hostile conversation: its url keeps them (a hostile url).
+				ends := " \n\x1b\x07"
+				if p.hostile {
+					ends = " \n"
+				}
+				if j := strings.IndexAny(u, ends); j >= 0 {
 					u = u[:j]
 				}
 				url = u

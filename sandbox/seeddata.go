@@ -455,7 +455,7 @@ var hostileMessages = []string{
 	"Hi, my order is broken \x1b]0;pwned\x07 please help",
 	"\x1b[2J\x1b[HThe screen should not be cleared by this message.",
 	"Copy this: \x1b]52;c;cm0gLXJmIH4vKg==\x07 (an OSC 52 clipboard write)",
-	"Click \x1b]8;;https://evil.example/phish\x1b\\here\x1b]8;;\x1b\\ to claim your refund",
+	"Click \x1b]8;;https://evil.example/phish\x07here\x1b]8;;\x1b\\ to claim your refund",
 	"DCS test \x1bP1$r0m\x1b\\ and APC \x1b_payload\x1b\\ and PM \x1b^privacy\x1b\\",
 	"C1 CSI \u009b31mred?\u009b0m and NEL\u0085here",
 	"Please open invoice_\u202Efdp.exe today",

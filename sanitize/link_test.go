@@ -7,7 +7,7 @@ import (
 
 func TestParseLink(t *testing.T) {
 	cases := []struct {
-		name, in             string
+		name, in            string
 		url, linkName, host string // url "" : not a web link
 	}{
 		{"attachment", "https://files.example.com/99006/3/invoice.pdf",

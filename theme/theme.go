@@ -139,6 +139,8 @@ type Styles struct {
 	OperatorName, ContactName, BotName lipgloss.Style
 	MessageMeta, MessageBody, Divider  lipgloss.Style
 	Loading                            lipgloss.Style
+	// Link is the name of a link (a message's attachment, an add-on link).
+	Link lipgloss.Style
 
 	// Detail and forms.
 	Label, Value, Section lipgloss.Style
@@ -241,6 +243,7 @@ func New(t Theme, dark, mono bool) *Styles {
 	s.MessageBody = ns()
 	s.Divider = fg(t.Subtle)
 	s.Loading = fg(t.Warning).Italic(true)
+	s.Link = fg(t.Accent).Underline(true)
 
 	s.Label = fg(t.Muted)
 	s.Value = ns()

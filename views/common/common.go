@@ -53,6 +53,10 @@ type Ctx struct {
 	// Remote: the terminal is a remote session's (the team hub), not the one parley's
 	// process runs in, so nothing goes through the process's own tmux (clipboard.Copy).
 	Remote bool
+	// Hyperlinks: the links parley draws (a message's attachment, an add-on link) are
+	// terminal hyperlinks (OSC 8) on this terminal; otherwise they are text (the copy key
+	// copies them either way).
+	Hyperlinks bool
 	// SharePolls, in a session of the team hub, is how old an answer another session
 	// fetched may be for this one's auto-refresh to take it (client.Within): sessions that
 	// show the same screen then cost one request a period together, not one each.

@@ -319,8 +319,25 @@ func (m *Model) noteForm() tea.Cmd {
 	return m.ctx.OpenModal(notes.NewNoteForm(m.ctx, r.ContactID, r.Name))
 }
 
-// copyID copies the target's id to the clipboard with OSC 52 (through tmux when inside it).
+// copyID copies to the clipboard with OSC 52 (through tmux when inside it) the link the
+// focused thread or detail marks (the lowest web link in view: an attachment, an add-on
+// link), else the target's id.
 func (m *Model) copyID() tea.Cmd {
+	var l sanitize.Link
+	ok := false
+	what := ""
+	switch m.focus {
+	case PaneMessages:
+		l, ok = m.Msgs.MarkedLink()
+		what = "the link to " + l.Name
+	case PaneDetail:
+		var name string
+		name, l, ok = m.Detail.MarkedLink()
+		what = "the " + name + " link"
+	}
+	if ok {
+		return clipboard.Copy(m.ctx, l.URL, what)
+	}
 	r, ok := m.target()
 	if !ok {
 		return nil

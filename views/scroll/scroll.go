@@ -100,34 +100,47 @@ func (p *Pane) Wheel(d int) { p.SetOffset(p.Offset() + d) }
 // hint reports whether the last line of the room shows the "more" hint.
 func (p Pane) hint() bool { return p.More != nil && p.h > 0 && p.Offset()+p.h < len(p.lines) }
 
-// Shown reports whether line i is in view (not under the "more" hint).
-func (p Pane) Shown(i int) bool {
+// InView are the lines in view, from to to (one past the last), the line under the
+// "more" hint left out.
+func (p Pane) InView() (from, to int) {
 	end := min(len(p.lines), p.Offset()+p.h)
 	if p.hint() {
 		end--
 	}
-	return i >= p.Offset() && i < end
+	return p.Offset(), max(p.Offset(), end)
+}
+
+// Shown reports whether line i is in view (not under the "more" hint).
+func (p Pane) Shown(i int) bool {
+	from, to := p.InView()
+	return i >= from && i < to
 }
 
 // View draws the lines in view, exactly w×h; with More, a pane with lines below says how
 // many on its last line.
-func (p Pane) View() string {
+func (p Pane) View() string { return p.ViewWith(-1, "") }
+
+// ViewWith is View with line i drawn as line instead (a line drawn another way while it is
+// in view, such as a marked one); i outside the lines changes nothing.
+func (p Pane) ViewWith(i int, line string) string {
 	if p.w <= 0 || p.h <= 0 {
 		return ""
 	}
 	off := p.Offset()
 	var b strings.Builder
 	b.Grow((p.w + 16) * p.h)
-	for i := range p.h {
-		if i > 0 {
+	for r := range p.h {
+		if r > 0 {
 			b.WriteByte('\n')
 		}
-		j := off + i
+		j := off + r
 		switch {
 		case j >= len(p.lines):
 			b.WriteString(strings.Repeat(" ", p.w))
-		case i == p.h-1 && p.hint():
+		case r == p.h-1 && p.hint():
 			b.WriteString(layout.Fit(p.More.Muted.Render(fmt.Sprintf(" ↓ %d more lines", len(p.lines)-j)), p.w))
+		case j == i:
+			b.WriteString(layout.Fit(line, p.w))
 		default:
 			b.WriteString(layout.Fit(p.lines[j], p.w))
 		}

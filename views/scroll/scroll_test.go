@@ -83,3 +83,28 @@ func TestPaneView(t *testing.T) {
 		}
 	}
 }
+
+// InView leaves out the line under the "more" hint; ViewWith draws one line in view another
+// way and changes nothing for a line out of view or under the hint.
+func TestViewWith(t *testing.T) {
+	p := scroll.New(theme.Plain(true))
+	p.SetSize(10, 4)
+	p.SetLines(lines(10))
+	p.SetOffset(2)
+	if from, to := p.InView(); from != 2 || to != 5 {
+		t.Fatalf("in view: %d to %d, want 2 to 5 (line 5 is under the hint)", from, to)
+	}
+	got := strings.Split(p.ViewWith(3, "marked"), "\n")
+	if len(got) != 4 || strings.TrimSpace(got[1]) != "marked" || strings.TrimSpace(got[0]) != "line 2" {
+		t.Fatalf("ViewWith(3): %q", got)
+	}
+	for _, i := range []int{0, 5, 9, -1} {
+		if v := p.ViewWith(i, "marked"); v != p.View() {
+			t.Errorf("ViewWith(%d) changed the view: %q", i, v)
+		}
+	}
+	p.SetOffset(6)
+	if from, to := p.InView(); from != 6 || to != 10 {
+		t.Fatalf("at the bottom: %d to %d, want 6 to 10", from, to)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -59,6 +60,18 @@ type Model struct {
 	partsLine    int
 	partsLoading bool
 	partsErr     error
+
+	// The add-on links (addon_urls) that are web addresses: their lines in lines,
+	// ascending, each drawn marked too; the copy key copies the lowest one in view.
+	links []addonLink
+}
+
+// addonLink is one of the conversation's add-on links as the pane draws it.
+type addonLink struct {
+	name   string // the integration's name, sanitized
+	link   sanitize.Link
+	line   int    // its line in lines
+	marked string // the line with the mark (▸), fitted
 }
 
 // New returns an empty pane.
@@ -249,9 +262,38 @@ func (m *Model) Wheel(d int) tea.Cmd {
 	return m.PartsIfShown()
 }
 
+// inView are the lines [from, to) in view, the "more" hint's line left out.
+func (m Model) inView() (from, to int) { return m.pane.InView() }
+
+// markedLink is the index in links of the one the copy key copies: the lowest in view.
+func (m Model) markedLink() int {
+	lines := make([]int, len(m.links))
+	for i, l := range m.links {
+		lines[i] = l.line
+	}
+	from, to := m.inView()
+	return layout.LowestInView(lines, from, to-from)
+}
+
+// MarkedLink is the add-on link the copy key copies, with its name: the lowest one in view,
+// which the pane marks (▸) while it is focused. False when no web link is in view.
+func (m Model) MarkedLink() (string, sanitize.Link, bool) {
+	j := m.markedLink()
+	if j < 0 {
+		return "", sanitize.Link{}, false
+	}
+	return m.links[j].name, m.links[j].link, true
+}
+
 // View renders the visible lines, exactly width×height; with more below, the last line
-// says how many (the parts come last, often below a short pane).
-func (m Model) View() string { return m.pane.View() }
+// says how many (the parts come last, often below a short pane). While the pane is
+// focused, the link the copy key copies is drawn marked.
+func (m Model) View() string {
+	if j := m.markedLink(); j >= 0 && m.focused {
+		return m.pane.ViewWith(m.links[j].line, m.links[j].marked)
+	}
+	return m.pane.View()
+}
 
 // rebuild lays the conversation out at the current width.
 func (m *Model) rebuild() {
@@ -260,6 +302,7 @@ func (m *Model) rebuild() {
 	var out []string
 	add := func(s string) { out = append(out, s) }
 	m.partsLine = -1
+	m.links = nil
 	if m.id == 0 {
 		m.pane.SetLines(fitAll([]string{st.Muted.Render(" No conversation selected.")}, m.width))
 		return
@@ -316,6 +359,9 @@ func (m *Model) rebuild() {
 	section(fmt.Sprintf("Conversation #%d", c.ID))
 	sym, word := layout.StatusSymbol(c.Status)
 	field("Status", sym+" "+word+descSuffix(c.StatusDescription))
+	if subj := subject(c.Subject); subj != "" {
+		field("Subject", subj)
+	}
 	op := "unassigned"
 	if c.OperatorAssignedTo != nil {
 		op = m.ctx.Operators[*c.OperatorAssignedTo]
@@ -344,6 +390,16 @@ func (m *Model) rebuild() {
 		read = "read by operator"
 	}
 	field("Read", read)
+	// Shown only as sent: a server that leaves them out (or sends null) shows no line.
+	if v, ok := c.AcceptsMessages.Get(); ok {
+		field("Accepts msgs", yesNo(v))
+	}
+	if v, ok := c.DataPrivacy.Get(); ok {
+		field("Data privacy", yesNo(v))
+	}
+	if v, ok := c.PageImpressions.Get(); ok {
+		field("Impressions", v.String())
+	}
 	var topics []string
 	for _, t := range c.Topics {
 		topics = append(topics, t.Text)
@@ -354,6 +410,19 @@ func (m *Model) rebuild() {
 	field("Topics", strings.Join(topics, ", "))
 	if cd := compactJSON(c.Custom); cd != "" {
 		field("Custom", cd)
+	}
+
+	if names := addonNames(c.AddonURLs); len(names) > 0 {
+		section("Links")
+		for _, name := range names {
+			l := sanitize.ParseLink(c.AddonURLs[name])
+			shown := sanitize.Line(name)
+			add(" " + layout.LinkLine(st, layout.GlyphAddon, shown, l, m.ctx.Hyperlinks, false))
+			if l.Web() {
+				m.links = append(m.links, addonLink{name: shown, link: l, line: len(out) - 1,
+					marked: layout.Fit(" "+layout.LinkLine(st, layout.GlyphAddon, shown, l, m.ctx.Hyperlinks, true), m.width)})
+			}
+		}
 	}
 
 	ct := c.Contact
@@ -407,6 +476,36 @@ func fitAll(lines []string, w int) []string {
 		lines[i] = layout.Fit(l, w)
 	}
 	return lines
+}
+
+// addonNames are the names of the add-on links that have a value, sorted (a JSON object's
+// order does not survive decoding).
+func addonNames(urls map[string]string) []string {
+	var out []string
+	for name, u := range urls {
+		if strings.TrimSpace(u) != "" {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// subject is the conversation's subject as one line: a string as it is, any other value
+// as compact JSON; "" when it is missing or null (the spec has seen only null).
+func subject(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return strings.TrimSpace(s)
+	}
+	return compactJSON(raw)
+}
+
+func yesNo(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
 }
 
 func descSuffix(d string) string {

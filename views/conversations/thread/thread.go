@@ -41,30 +41,27 @@ type item struct {
 	name         string
 	at           time.Time
 	state        string
-	body         string // sanitized, newlines kept
+	body         string        // sanitized, newlines kept
+	link         sanitize.Link // the message's url; zero when it has none
 }
 
+// attached reports whether the message has a url to show.
+func (it item) attached() bool { return it.link.Web() || it.link.Text != "" }
+
 func itemFrom(m client.Message) item {
-	name := m.DisplayName
-	if name == "" {
-		name = m.Name
-	}
-	if m.FromOperator() {
-		if m.OperatorDisplayName != "" {
-			name = m.OperatorDisplayName
-		} else if name == "" {
-			name = m.OperatorName
-		}
-	}
-	return item{
+	it := item{
 		id:           m.ID,
 		fromOperator: m.FromOperator(),
 		bot:          m.OperatorIsBot,
-		name:         sanitize.Line(strings.TrimSpace(name)),
+		name:         sanitize.Line(m.SenderName()),
 		at:           m.SentAt.Time,
 		state:        sanitize.Line(m.State.Label()),
 		body:         sanitize.Text(m.Body),
 	}
+	if u := client.Str(m.URL); u != "" {
+		it.link = sanitize.ParseLink(u)
+	}
+	return it
 }
 
 // Kinds of page answers besides Refresh's.
@@ -134,13 +131,23 @@ type Model struct {
 	err      error
 	requests int // pages requested for this conversation
 
-	blocks     map[string][]string // rendered block per message id at blockWidth
+	blocks     map[string]block // rendered block per message id at blockWidth
 	blockWidth int
+	// linkLines are the lines of the web links in lines, ascending, and linkItems the item
+	// each belongs to: the copy key copies the lowest one in view (MarkedLink).
+	linkLines, linkItems []int
+}
+
+// block is one message laid out at the pane's width.
+type block struct {
+	lines  []string // fitted
+	link   int      // the line of its web link in lines; -1 for none
+	marked string   // that line with the mark (▸), fitted
 }
 
 // New returns an empty pane.
 func New(ctx *common.Ctx) Model {
-	return Model{ctx: ctx, loads: common.NewLoader(ctx), requested: map[string]bool{}, blocks: map[string][]string{}}
+	return Model{ctx: ctx, loads: common.NewLoader(ctx), requested: map[string]bool{}, blocks: map[string]block{}}
 }
 
 // ConversationID is the open conversation (0 = none).
@@ -601,7 +608,7 @@ func (m Model) unloaded(page []item, from, to int) ([]item, bool) {
 func (m Model) anchor() (string, int) {
 	n := min(len(m.starts), len(m.items)) // equal once rebuilt
 	i := sort.Search(n, func(i int) bool {
-		return m.starts[i]+len(m.blocks[m.items[i].id]) > m.offset
+		return m.starts[i]+len(m.blocks[m.items[i].id].lines) > m.offset
 	})
 	if i >= n {
 		return "", 0
@@ -687,6 +694,7 @@ func (m *Model) rebuild() {
 	}
 	lines := make([]string, 0, len(m.lines)+len(m.items)*3)
 	m.starts = make([]int, 0, len(m.items)) // never the backing array of a copy of the model
+	m.linkLines, m.linkItems = nil, nil
 	var lastDay string
 	for i, it := range m.items {
 		if m.gap && i == m.gapAt {
@@ -702,13 +710,14 @@ func (m *Model) rebuild() {
 		b, ok := m.blocks[it.id]
 		if !ok {
 			b = m.block(it)
-			for i, l := range b {
-				b[i] = layout.Fit(l, m.width) // fitted once, so View only copies
-			}
 			m.blocks[it.id] = b
 		}
 		m.starts = append(m.starts, len(lines))
-		lines = append(lines, b...)
+		if b.link >= 0 {
+			m.linkLines = append(m.linkLines, len(lines)+b.link)
+			m.linkItems = append(m.linkItems, i)
+		}
+		lines = append(lines, b.lines...)
 	}
 	m.lines = lines
 }
@@ -722,9 +731,11 @@ func (m Model) divider(day string) string {
 	return m.ctx.Styles.Divider.Render(ansi.Truncate(s, w, ""))
 }
 
-// block renders one message: a header (name, role, time, delivery state) and the wrapped
-// body. Contact messages sit on the left, operator messages are indented to the right.
-func (m Model) block(it item) []string {
+// block renders one message, fitted to the pane's width (once, so View only copies): a
+// header (name, role, time, delivery state), the wrapped body and the attachment, if any
+// (a line with its file name and host, layout.LinkLine). Contact messages sit on the left,
+// operator messages are indented to the right.
+func (m Model) block(it item) block {
 	st := m.ctx.Styles
 	w := max(10, m.width)
 	// One column of margin on each side keeps text off the pane's border.
@@ -769,17 +780,41 @@ func (m Model) block(it item) []string {
 	}
 	out = append(out, prefix+cur)
 	body := it.body
-	if body == "" {
+	if body == "" && !it.attached() {
 		body = st.Muted.Render("(empty message)")
 	}
-	for _, l := range strings.Split(body, "\n") {
-		wrapped := ansi.Wrap(l, max(1, bodyW-2), "")
-		for _, wl := range strings.Split(wrapped, "\n") {
-			out = append(out, prefix+"  "+wl)
+	if body != "" {
+		for _, l := range strings.Split(body, "\n") {
+			wrapped := ansi.Wrap(l, max(1, bodyW-2), "")
+			for _, wl := range strings.Split(wrapped, "\n") {
+				out = append(out, prefix+"  "+wl)
+			}
+		}
+	}
+	b := block{link: -1}
+	if it.attached() {
+		out = append(out, prefix+layout.LinkLine(st, layout.GlyphAttachment, "", it.link, m.ctx.Hyperlinks, false))
+		if it.link.Web() {
+			b.link = len(out) - 1
+			b.marked = layout.Fit(prefix+layout.LinkLine(st, layout.GlyphAttachment, "", it.link, m.ctx.Hyperlinks, true), m.width)
 		}
 	}
 	out = append(out, "")
-	return out
+	for i, l := range out {
+		out[i] = layout.Fit(l, m.width)
+	}
+	b.lines = out
+	return b
+}
+
+// MarkedLink is the web link the copy key copies: the lowest one in view, which the pane
+// marks (▸) while it is focused. False when no web link is in view.
+func (m Model) MarkedLink() (sanitize.Link, bool) {
+	j := layout.LowestInView(m.linkLines, m.offset, m.viewHeight())
+	if j < 0 || !m.opened {
+		return sanitize.Link{}, false
+	}
+	return m.items[m.linkItems[j]].link, true
 }
 
 // View renders the header line and the visible lines, exactly width×height.
@@ -803,9 +838,15 @@ func (m Model) View() string {
 		vh--
 	default:
 		end := min(len(m.lines), m.offset+vh)
+		marked := -1 // the line of the link the copy key copies, marked while focused
+		if j := layout.LowestInView(m.linkLines, m.offset, vh); j >= 0 && m.focused {
+			marked = j
+		}
 		for i := m.offset; i < end; i++ {
 			line := m.lines[i] // fitted by rebuild
 			switch {
+			case marked >= 0 && i == m.linkLines[marked]:
+				line = m.blocks[m.items[m.linkItems[marked]].id].marked
 			case m.gap && i == m.gapLine && m.loading:
 				line = layout.Fit(st.Loading.Render("  ⟳ loading the messages between…"), m.width)
 			case m.gap && i == m.gapLine:

@@ -1,0 +1,109 @@
+package conversations_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/conversations"
+	"github.com/parley-tui/parley/views/viewtest"
+)
+
+// attached is a conversation of the test sandbox (small, seed 1) whose second newest
+// message carries a url: a photo of a damaged item, on files.example.net.
+const (
+	attached    = 700129
+	attachedURL = "https://files.example.net/uploads/IMG_2041.jpg"
+)
+
+// openAttached is the screen at w×h with the conversation attached open in the thread,
+// which has the focus.
+func openAttached(t *testing.T, w, h int) (*conversations.Model, *common.Ctx) {
+	t.Helper()
+	m, c, _, ctx := newScreen(t, w, h)
+	found := false
+	for msg, err := range c.Messages(t.Context(), attached, client.MessageOptions{CursorOptions: client.CursorOptions{Limit: 3}}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		found = found || client.Str(msg.URL) == attachedURL
+	}
+	if !found {
+		t.Fatalf("conversation %d carries no message with url %s: the sandbox's data changed", attached, attachedURL)
+	}
+	_, cmd := m.Update(common.OpenConversationMsg{ConversationID: attached})
+	settle(m, cmd)
+	if m.Focused() != conversations.PaneMessages || m.Msgs.ConversationID() != attached {
+		t.Fatalf("the thread of %d is not open and focused", attached)
+	}
+	return m, ctx
+}
+
+// TestGoldenAttachment: a message's url shows as a line with its file name and host under
+// the message, marked as the link y copies.
+// Regenerate with: go test ./views/conversations -run GoldenAttachment -update
+func TestGoldenAttachment(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m, _ := openAttached(t, size[0], size[1])
+			v := viewtest.Plain(m.View())
+			if !strings.Contains(v, "▸ 📎 IMG_2041.jpg · files.example.net") {
+				t.Fatalf("no marked attachment line:\n%s", v)
+			}
+			golden.RequireEqual(t, []byte(v))
+		})
+	}
+}
+
+// copied is what the command copies to the clipboard ("" for nothing) and the toast it says.
+func copied(t *testing.T, cmd tea.Cmd) (text, toast string) {
+	t.Helper()
+	for _, msg := range viewtest.Run(cmd, wait) {
+		switch msg := msg.(type) {
+		case common.ToastMsg:
+			toast = msg.Text
+		default:
+			if fmt.Sprintf("%T", msg) == "tea.setClipboardMsg" {
+				text = fmt.Sprint(msg)
+			}
+		}
+	}
+	return text, toast
+}
+
+// TestCopyKeyCopiesTheMarkedLink: y in the thread copies the marked attachment's URL; in
+// the list, and in a thread without a link in view, the conversation's id as before.
+func TestCopyKeyCopiesTheMarkedLink(t *testing.T) {
+	m, _ := openAttached(t, 200, 50)
+	_, cmd := m.Update(viewtest.Key("y"))
+	if text, toast := copied(t, cmd); text != attachedURL || !strings.Contains(toast, "the link to IMG_2041.jpg") {
+		t.Fatalf("y in the thread copied %q (%q), want %q", text, toast, attachedURL)
+	}
+	m.Update(viewtest.Key("esc"))
+	r, _ := m.List.Selected()
+	_, cmd = m.Update(viewtest.Key("y"))
+	if text, _ := copied(t, cmd); text != fmt.Sprint(r.ID) {
+		t.Fatalf("y in the list copied %q, want the id %d", text, r.ID)
+	}
+	if v := viewtest.Plain(m.View()); strings.Contains(v, "▸") || !strings.Contains(v, "📎 IMG_2041.jpg") {
+		t.Fatalf("the thread beside the focused list marks its link (or does not show it):\n%s", v)
+	}
+
+	// The long thread opens at messages without a url: y copies its id.
+	m, _, sb, _ := newScreen(t, 80, 24)
+	long := sb.Server.Info().LongConversationID
+	_, cmd = m.Update(common.OpenConversationMsg{ConversationID: long})
+	settle(m, cmd)
+	if _, ok := m.Msgs.MarkedLink(); ok {
+		t.Fatalf("the long thread's newest messages carry a link:\n%s", viewtest.Plain(m.View()))
+	}
+	_, cmd = m.Update(viewtest.Key("y"))
+	if text, _ := copied(t, cmd); text != fmt.Sprint(long) {
+		t.Fatalf("y in a thread without a link in view copied %q, want the id %d", text, long)
+	}
+}
