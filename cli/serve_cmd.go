@@ -483,7 +483,7 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 			_ = k.Apply(s.Keys) // checked above
 			return k
 		},
-		Look:  sessionLook(mode),
+		Look:  sessionLook(mode, s.Hyperlinks),
 		Label: hostOf(sess.Label), Demo: sess.Demo, RefreshInterval: s.RefreshInterval, PageSize: s.PageSize, ShiftEnd: ss.shiftEnd,
 		// Every session gets the config file's alerts, marking read on open and saved views
 		// (the built-in ones included); a session saves no view into the hub's file.
@@ -603,12 +603,13 @@ func shutdownHub(hub *serve.Hub, log hubLog, why string) error {
 }
 
 // sessionLook is how a session of the hub draws, told by the environment its SSH client
-// sent (TERM from its PTY request, COLORTERM, NO_COLOR, COLORFGBG when it sends them): its
-// output is an SSH channel, not a terminal parley could ask.
-func sessionLook(mode theme.Mode) func(env []string) serve.Look {
+// sent (TERM from its PTY request, COLORTERM, NO_COLOR, COLORFGBG, TERM_PROGRAM when it
+// sends them): its output is an SSH channel, not a terminal parley could ask. Links are
+// hyperlinks by the hub's hyperlinks setting, auto deciding by the session's terminal.
+func sessionLook(mode theme.Mode, links config.Hyperlinks) func(env []string) serve.Look {
 	return func(env []string) serve.Look {
 		l := lookWith(mode, colorprofile.Env(env), env)
-		return serve.Look{Profile: l.profile, Styles: l.styles, AskBackground: l.ask}
+		return serve.Look{Profile: l.profile, Styles: l.styles, AskBackground: l.ask, Hyperlinks: hyperlinksOn(links, env)}
 	}
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/parley-tui/parley/config"
 	"github.com/parley-tui/parley/internal/waitfor"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/sandbox/sandboxtest"
@@ -419,21 +420,28 @@ func TestServeSettingsPrecedence(t *testing.T) {
 
 // A session's look follows the environment its SSH client sent.
 func TestSessionLookFollowsTheClientsEnvironment(t *testing.T) {
-	look := sessionLook(theme.ModeAuto)
+	look := sessionLook(theme.ModeAuto, config.HyperlinksAuto)
 	for _, c := range []struct {
-		env  []string
-		want colorprofile.Profile
-		ask  bool
+		env   []string
+		want  colorprofile.Profile
+		ask   bool
+		links bool
 	}{
-		{[]string{"TERM=xterm-256color"}, colorprofile.ANSI256, true},
-		{[]string{"TERM=xterm-256color", "COLORTERM=truecolor"}, colorprofile.TrueColor, true},
-		{[]string{"TERM=xterm-256color", "NO_COLOR=1"}, colorprofile.ASCII, false},
-		{[]string{"TERM=xterm-256color", "COLORFGBG=0;15"}, colorprofile.ANSI256, false},
+		{[]string{"TERM=xterm-256color"}, colorprofile.ANSI256, true, false},
+		{[]string{"TERM=xterm-256color", "COLORTERM=truecolor"}, colorprofile.TrueColor, true, false},
+		{[]string{"TERM=xterm-256color", "NO_COLOR=1"}, colorprofile.ASCII, false, false},
+		{[]string{"TERM=xterm-256color", "COLORFGBG=0;15"}, colorprofile.ANSI256, false, false},
+		{[]string{"TERM=xterm-kitty"}, colorprofile.TrueColor, true, true},
 	} {
 		l := look(c.env)
-		if l.Profile != c.want || l.AskBackground != c.ask || l.Styles == nil {
-			t.Errorf("%v: profile %v, ask %v; want %v, %v", c.env, l.Profile, l.AskBackground, c.want, c.ask)
+		if l.Profile != c.want || l.AskBackground != c.ask || l.Styles == nil || l.Hyperlinks != c.links {
+			t.Errorf("%v: profile %v, ask %v, links %v; want %v, %v, %v", c.env, l.Profile, l.AskBackground, l.Hyperlinks, c.want, c.ask, c.links)
 		}
+	}
+	// The hub's setting decides for every session when it says on or off.
+	if !sessionLook(theme.ModeAuto, config.HyperlinksOn)([]string{"TERM=xterm-256color"}).Hyperlinks ||
+		sessionLook(theme.ModeAuto, config.HyperlinksOff)([]string{"TERM=xterm-kitty"}).Hyperlinks {
+		t.Error("the hub's hyperlinks setting does not decide")
 	}
 }
 

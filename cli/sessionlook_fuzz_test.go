@@ -7,13 +7,15 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/parley-tui/parley/config"
 	"github.com/parley-tui/parley/theme"
 )
 
 // A hub session's look, from any environment its client sends (the variables joined by
 // U+001E): never more colour than the variables allow (NO_COLOR and the mono theme leave
 // attributes only, a dumb or missing TERM none), styles always, and the terminal asked for
-// its background only when neither the theme nor COLORFGBG says it and there is colour.
+// its background only when neither the theme nor COLORFGBG says it and there is colour;
+// hyperlinks always when the setting is on, never when it is off.
 func FuzzSessionLook(f *testing.F) {
 	for _, s := range []string{
 		"TERM=xterm-256color\x1eCOLORTERM=truecolor", "TERM=xterm-256color\x1eNO_COLOR=1", "TERM=dumb",
@@ -27,7 +29,7 @@ func FuzzSessionLook(f *testing.F) {
 		noColor, _ := strconv.ParseBool(envValue(env, "NO_COLOR"))
 		_, fgbg := colorFGBG(envValue(env, "COLORFGBG"))
 		for _, mode := range []theme.Mode{theme.ModeAuto, theme.ModeDark, theme.ModeLight, theme.ModeMono} {
-			l := sessionLook(mode)(env)
+			l := sessionLook(mode, config.HyperlinksAuto)(env)
 			if l.Styles == nil {
 				t.Fatalf("%q, %v: no styles", vars, mode)
 			}
@@ -40,6 +42,10 @@ func FuzzSessionLook(f *testing.F) {
 			if l.AskBackground && (mode != theme.ModeAuto || fgbg || l.Profile <= colorprofile.ASCII) {
 				t.Fatalf("%q, %v: asks for the background (profile %v, COLORFGBG %v)", vars, mode, l.Profile, fgbg)
 			}
+		}
+		if !sessionLook(theme.ModeAuto, config.HyperlinksOn)(env).Hyperlinks ||
+			sessionLook(theme.ModeAuto, config.HyperlinksOff)(env).Hyperlinks {
+			t.Fatalf("%q: hyperlinks on or off not followed", vars)
 		}
 	})
 }

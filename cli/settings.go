@@ -80,6 +80,9 @@ type Settings struct {
 	// Alerts are how the TUI tells of arrivals (flags, else the config file's alerts:
 	// section, else the defaults: the bell and the title on, notifications off).
 	Alerts AlertSettings
+	// Hyperlinks: links as terminal hyperlinks: auto (default), on or off (PARLEY_HYPERLINKS,
+	// else hyperlinks in the config file); hyperlinksOn decides auto by the terminal.
+	Hyperlinks config.Hyperlinks
 	// LedgerDir holds the persistent request ledger: $XDG_STATE_HOME/parley/ledger or the
 	// platform's equivalent; "" when no state directory can be found (counts stay in
 	// memory).
@@ -265,6 +268,19 @@ func resolveSettingsOpts(_ context.Context, g *globalFlags, env func(string) str
 	}
 	if s.Alerts, err = alertSettings(cfg.Alerts, g); err != nil {
 		return s, err
+	}
+
+	// Hyperlinks: env → file.
+	s.Hyperlinks = config.HyperlinksAuto
+	if cfg.Hyperlinks != "" {
+		s.Hyperlinks = cfg.Hyperlinks
+	}
+	if v := strings.TrimSpace(env(envHyperlinks)); v != "" {
+		h, err := config.ParseHyperlinks(v)
+		if err != nil {
+			return s, fmt.Errorf("%s: %w", envHyperlinks, err)
+		}
+		s.Hyperlinks = h
 	}
 
 	// The request ledger.

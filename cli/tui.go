@@ -102,6 +102,8 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 		// Arrivals: the bell, the title, notifications; opening marks read.
 		Alerts:         uiAlerts(s.Alerts),
 		MarkReadOnOpen: s.MarkReadOnOpen,
+		// Links are terminal hyperlinks where the terminal takes them (hyperlinksOn).
+		Hyperlinks: hyperlinksOn(s.Hyperlinks, os.Environ()),
 		// Saved views are not API edits: read-only saves them too. The built-in ones
 		// (Mine, New) come first unless the file places or hides them.
 		Views:     savedViews(config.ShownViews(s.Views)),

@@ -28,6 +28,18 @@ const (
 	ThemeMono  Theme = "mono"
 )
 
+// Hyperlinks says whether the links parley draws (a message's attachment, an add-on link)
+// are terminal hyperlinks (OSC 8): auto (where the terminal is known to take them), on or
+// off.
+type Hyperlinks string
+
+// The hyperlinks settings.
+const (
+	HyperlinksAuto Hyperlinks = "auto"
+	HyperlinksOn   Hyperlinks = "on"
+	HyperlinksOff  Hyperlinks = "off"
+)
+
 // Defaults and limits of the settings a config file may change.
 const (
 	DefaultTheme           = ThemeAuto
@@ -101,6 +113,8 @@ type Config struct {
 	// Alerts is the alerts: section: the bell, the title and desktop notifications on
 	// arrivals (the zero value when the file has none).
 	Alerts Alerts
+	// Hyperlinks is one of the Hyperlinks constants ("" = not set; PARLEY_HYPERLINKS wins).
+	Hyperlinks Hyperlinks
 	// Keys maps an action name to the keys bound to it, exactly as written in the file
 	// (a single key is a list of one; an empty list is kept). The keymap package validates
 	// the action names and the keys and reports conflicts.

@@ -442,3 +442,22 @@ func TestAUTF16FileIsRefusedSayingSo(t *testing.T) {
 		t.Errorf("UTF-8 with a byte order mark: %v", err)
 	}
 }
+
+// TestHyperlinks: hyperlinks takes auto, on or off (true and false too, whatever the case);
+// anything else is refused with its line; unset it stays "" (auto applies).
+func TestHyperlinks(t *testing.T) {
+	for text, want := range map[string]Hyperlinks{"auto": HyperlinksAuto, "On": HyperlinksOn, "off": HyperlinksOff,
+		"true": HyperlinksOn, "FALSE": HyperlinksOff} {
+		c, err := Parse([]byte("theme: dark\nhyperlinks: "+text+"\n"), "c.yaml")
+		if err != nil || c.Hyperlinks != want {
+			t.Errorf("hyperlinks: %s: %q, %v", text, c.Hyperlinks, err)
+		}
+	}
+	if c, err := Parse([]byte("theme: dark\n"), "c.yaml"); err != nil || c.Hyperlinks != "" {
+		t.Errorf("unset: %q, %v", c.Hyperlinks, err)
+	}
+	_, err := Parse([]byte("theme: dark\nhyperlinks: sometimes\n"), "c.yaml")
+	if err == nil || !strings.Contains(err.Error(), `c.yaml:2: hyperlinks: "sometimes" is not auto, on or off`) {
+		t.Errorf("a bad value: %v", err)
+	}
+}

@@ -27,6 +27,7 @@ const (
 	KeyRequestTimeout  = "request_timeout"
 	KeyReadOnly        = "readonly"
 	KeyMouse           = "mouse"
+	KeyHyperlinks      = "hyperlinks"
 	KeyKeys            = "keys"
 	KeyServe           = "serve"
 	KeyShiftEnd        = "shift_end"
@@ -35,7 +36,7 @@ const (
 var knownKeys = []string{
 	KeyBaseURL, KeyOrganizationID, KeyOperatorID, KeyTheme,
 	KeyRefreshInterval, KeyPageSize, KeyRequestBudget, KeyTeamSize, KeyRequestTimeout, KeyReadOnly, KeyKeys, KeyServe,
-	KeyMouse, KeyViews, KeyAlerts, KeyMarkReadOnOpen, KeyShiftEnd,
+	KeyMouse, KeyHyperlinks, KeyViews, KeyAlerts, KeyMarkReadOnOpen, KeyShiftEnd,
 }
 
 // oldSpellings are keys of earlier releases, read as the key they map to and listed nowhere
@@ -509,6 +510,13 @@ func (p *parser) value(name string, v *yaml.Node) {
 		} else {
 			p.c.MarkReadOnOpen = &b
 		}
+	case KeyHyperlinks:
+		h, err := ParseHyperlinks(s)
+		if err != nil {
+			p.addf(v, "%s: %v", name, err)
+			return
+		}
+		p.c.Hyperlinks = h
 	case KeyShiftEnd:
 		d, err := ParseShiftEnd(s)
 		if err != nil {
@@ -636,6 +644,20 @@ func ParseTheme(s string) (Theme, error) {
 		return t, nil
 	}
 	return "", fmt.Errorf("%q is not a theme (auto, dark, light or mono)", s)
+}
+
+// ParseHyperlinks checks a hyperlinks setting: auto, on or off (true and false read as on
+// and off).
+func ParseHyperlinks(s string) (Hyperlinks, error) {
+	switch h := Hyperlinks(strings.ToLower(strings.TrimSpace(s))); h {
+	case HyperlinksAuto, HyperlinksOn, HyperlinksOff:
+		return h, nil
+	case "true":
+		return HyperlinksOn, nil
+	case "false":
+		return HyperlinksOff, nil
+	}
+	return "", fmt.Errorf("%q is not auto, on or off", s)
 }
 
 // ParseRefreshInterval reads an auto-refresh interval: a Go duration such as "30s" or

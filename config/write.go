@@ -98,6 +98,14 @@ const example = `# parley configuration
 #   notify: off       # desktop notifications through the terminal: off, osc9 or osc777
 #   mute: 30m         # how long M silences the bell and the notifications, 1m to 24h
 
+# Links (a message's attachment, a conversation's add-on links) as terminal hyperlinks
+# (OSC 8), which the terminal opens on a click (often with ctrl or cmd held): auto turns
+# them on in terminals known to support them (iTerm2, WezTerm, kitty, Ghostty, foot,
+# Alacritty, VS Code, Windows Terminal, GNOME Terminal and other VTE terminals, Konsole)
+# and off elsewhere and inside tmux or screen, which may not pass them on; on and off
+# decide for every terminal. y copies a link either way. Env PARLEY_HYPERLINKS.
+# hyperlinks: auto
+
 # Key bindings: an action name and the key or keys that trigger it (a key or a list).
 # The "?" help shows the actions and their keys; conflicts are reported at start-up.
 # keys:
@@ -160,7 +168,7 @@ func WriteExample(path string, force bool) error {
 
 // Setting is one top-level scalar value for Set.
 type Setting struct {
-	Key   string // one of base_url, organization_id, operator_id, theme, refresh_interval, page_size, request_budget, team_size, request_timeout, readonly, mouse, mark_read_on_open
+	Key   string // one of base_url, organization_id, operator_id, theme, refresh_interval, page_size, request_budget, team_size, request_timeout, readonly, mouse, mark_read_on_open, hyperlinks
 	Value string
 }
 
@@ -270,6 +278,8 @@ func apply(c *Config, s *Setting) (bool, error) {
 		c.Mouse, s.Value = parsed.Mouse, strconv.FormatBool(*parsed.Mouse)
 	case KeyMarkReadOnOpen:
 		c.MarkReadOnOpen, s.Value = parsed.MarkReadOnOpen, strconv.FormatBool(*parsed.MarkReadOnOpen)
+	case KeyHyperlinks:
+		c.Hyperlinks, s.Value = parsed.Hyperlinks, string(parsed.Hyperlinks)
 	}
 	return !sameValues(old, *c), nil
 }

@@ -47,11 +47,13 @@ const (
 )
 
 // Look is how a session's TUI draws on its terminal: the colour profile its renderer
-// writes with, the styles, and whether it asks the terminal for its background.
+// writes with, the styles, whether it asks the terminal for its background and whether
+// links are terminal hyperlinks (ui.Options.Hyperlinks).
 type Look struct {
 	Profile       colorprofile.Profile
 	Styles        *theme.Styles
 	AskBackground bool
+	Hyperlinks    bool
 }
 
 // Options configure a hub.

@@ -61,7 +61,7 @@ func (h *Hub) audit(u User) func(client.RequestInfo) {
 func (h *Hub) uiOptions(sess *session, look Look) ui.Options {
 	u := sess.user
 	o := ui.Options{
-		Client: h.sessionClient(u), Styles: look.Styles, AskBackground: look.AskBackground, Now: h.opts.Now,
+		Client: h.sessionClient(u), Styles: look.Styles, AskBackground: look.AskBackground, Hyperlinks: look.Hyperlinks, Now: h.opts.Now,
 		Keys: h.opts.Keys(), Demo: h.opts.Demo, Label: h.opts.Label, RefreshInterval: h.opts.RefreshInterval,
 		// The hub is the team: the organization's whole day is its budget.
 		RequestBudget: common.APIDailyLimit, PageSize: h.opts.PageSize, Events: sess.events, DefaultOperatorID: u.Operator,

@@ -92,6 +92,9 @@ type Options struct {
 	// MarkReadOnOpen: opening an unread conversation marks it read (where the session may
 	// write).
 	MarkReadOnOpen bool
+	// Hyperlinks: the links parley draws (a message's attachment, an add-on link) are
+	// terminal hyperlinks (OSC 8), for a terminal that takes them (common.Ctx.Hyperlinks).
+	Hyperlinks bool
 
 	// Views are the saved views of the list screens (the config file's views: section);
 	// SaveView writes one into the config file (nil: none can be saved).
@@ -210,6 +213,7 @@ func New(o Options) *App {
 		DefaultOperatorID: o.DefaultOperatorID,
 		OnlyOperator:      onlyOperator(o),
 		Remote:            o.Remote,
+		Hyperlinks:        o.Hyperlinks,
 		SharePolls:        sharePolls(o),
 		ActingOperatorID:  o.Client.OperatorID(),
 		Budget: common.Budget{Interval: o.RefreshInterval, PerDay: o.RequestBudget,
