@@ -123,7 +123,7 @@ yesterday, or an age before now: 2w, 7d, 12h, 90m, 1h30m. They must fall in 2000
 	exp.Flags().IntVar(&max, "max", 0, "stop after this many conversations (0 = all)")
 	exp.Flags().StringVarP(&output, "output", "o", "", "write to this file (mode 0600) instead of stdout")
 	noFiles(exp, "page-size", "max")
-	cmd.AddCommand(exp)
+	cmd.AddCommand(exp, newTranscriptCmd(g))
 	addConversationWrites(cmd, g)
 	return cmd
 }
