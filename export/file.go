@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 // File is an export file being written. Exports hold API data, so the file is 0600, like
@@ -32,6 +34,21 @@ func Create(path string) (*File, error) { return create(path, false) }
 // CreateNew opens an export to path, which must not exist: it holds the name at once with an
 // empty 0600 file, and an error that wraps fs.ErrExist says that the name is taken.
 func CreateNew(path string) (*File, error) { return create(path, true) }
+
+// CreateFree opens an export to path, which must not exist, or when that name is taken to
+// the first free one of path-2, path-3, … (the number before the extension), up to 999;
+// Name says which.
+func CreateFree(path string) (*File, error) {
+	ext := filepath.Ext(path)
+	target := path
+	for i := 2; ; i++ {
+		f, err := CreateNew(target)
+		if err == nil || !errors.Is(err, fs.ErrExist) || i > 999 {
+			return f, err
+		}
+		target = strings.TrimSuffix(path, ext) + "-" + strconv.Itoa(i) + ext
+	}
+}
 
 func create(path string, isNew bool) (*File, error) {
 	if path == "" {

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -205,5 +206,29 @@ func TestCreateFollowsASymbolicLink(t *testing.T) {
 	}
 	if got := readFile(t, target); got != "new" {
 		t.Fatalf("the linked file holds %q", got)
+	}
+}
+
+// TestCreateFree: a taken name gets -2, -3, … before its extension; a free one is used.
+func TestCreateFree(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "parley-conversation-7.md")
+	var names []string
+	for range 3 {
+		f, err := export.CreateFree(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Write([]byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, filepath.Base(f.Name()))
+	}
+	want := []string{"parley-conversation-7.md", "parley-conversation-7-2.md", "parley-conversation-7-3.md"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("names %q, want %q", names, want)
 	}
 }

@@ -3,9 +3,7 @@ package analytics
 import (
 	"bufio"
 	"cmp"
-	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -215,23 +213,14 @@ func exportForm(ctx *common.Ctx, q client.AnalyticsQuery, p Period, pts []client
 func WriteExport(path string, auto bool, f export.Format, metric client.Metric, pts []client.DataPoint) (string, error) {
 	create := export.Create
 	if auto {
-		create = export.CreateNew
+		create = export.CreateFree
 	}
-	target := path
-	var file *export.File
-	var err error
-	for i := 2; ; i++ {
-		file, err = create(target)
-		if err == nil || !auto || !errors.Is(err, fs.ErrExist) || i > 999 {
-			break
-		}
-		ext := "." + string(f)
-		target = strings.TrimSuffix(path, ext) + fmt.Sprintf("-%d", i) + ext
-	}
+	file, err := create(path)
 	if err != nil {
 		return "", fmt.Errorf("export: %w", err)
 	}
 	defer file.Abort()
+	target := file.Name()
 	w := bufio.NewWriter(file)
 	if err := export.DataPoints(w, f, metric, pts); err != nil {
 		return "", err
