@@ -27,7 +27,7 @@ type KeyMap struct {
 	Up, Down, Top, Bottom, PageDown, PageUp, Open             key.Binding
 	NextConversation, PrevConversation                        key.Binding
 	Search, Filter, Status, Order, Mark, Delete, CopyID       key.Binding
-	JumpID, PrevView, NextView, SaveView                      key.Binding
+	Transcript, JumpID, PrevView, NextView, SaveView          key.Binding
 	Topics, Note, Edit, Away, Upsert                          key.Binding
 	Take, Assign, Unassign, End, Reopen, ToggleRead           key.Binding
 	Yes, No, Submit                                           key.Binding
@@ -339,12 +339,14 @@ func (k *KeyMap) Refused(keyName string, w Where) (b key.Binding, lacks Caps, ok
 }
 
 // Why says in words why a session that lacks c is not offered an action, by the first
-// lack of c in this order: writing, changing operators, acting as another operator,
-// picking an organization ("" for none).
+// lack of c in this order: writing, saving files, changing operators, acting as another
+// operator, picking an organization ("" for none).
 func Why(c Caps) string {
 	switch {
 	case c&CanWrite != 0:
 		return "read-only"
+	case c&CanSaveFiles != 0:
+		return "the file would land on the hub's machine; parley on your own machine writes it"
 	case c&CanManageOperators != 0:
 		return "an agent cannot change operators"
 	case c&CanActAs != 0:

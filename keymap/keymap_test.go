@@ -154,12 +154,33 @@ func TestSubmitCanBeReboundOutsideTheFormsKeys(t *testing.T) {
 	}
 }
 
+// TestNoFilesDisablesTheFileWritersOnly: a session that may not save files on parley's
+// machine (the hub's) is offered neither the analytics export nor the transcript.
+func TestNoFilesDisablesTheFileWritersOnly(t *testing.T) {
+	k := Default()
+	k.Deny(CanSaveFiles)
+	for _, a := range Actions() {
+		off := a == "export" || a == "transcript"
+		if k.binding(a).Enabled() == off {
+			t.Errorf("%s: enabled %v after Deny(CanSaveFiles), want %v", a, k.binding(a).Enabled(), !off)
+		}
+	}
+	for _, c := range []struct {
+		key string
+		w   Where
+	}{{"D", InThread}, {"D", InConvList}, {"e", InAnalytics}} {
+		if _, lacks, ok := k.Refused(c.key, c.w); !ok || !strings.Contains(Why(lacks), "the hub's machine") {
+			t.Errorf("%s: refused %v, why %q", c.key, ok, Why(lacks))
+		}
+	}
+}
+
 // TestReadOnlyDisablesEveryEditAndNothingElse: after Deny(CanWrite) (read-only) the edit,
 // delete, mark, act as and export bindings are disabled (no key matches them, rebound ones
 // included) and every other action still matches its keys. A copy taken before keeps its
 // bindings, and a rebinding made after stays off.
 func TestReadOnlyDisablesEveryEditAndNothingElse(t *testing.T) {
-	edits := []string{"topics", "note", "edit", "away", "upsert", "take", "assign", "unassign", "end", "reopen", "toggle_read", "delete", "mark", "act_as", "export"}
+	edits := []string{"topics", "note", "edit", "away", "upsert", "take", "assign", "unassign", "end", "reopen", "toggle_read", "delete", "mark", "act_as", "export", "transcript"}
 	k := Default()
 	if err := k.Apply(map[string][]string{"note": {"N"}}); err != nil {
 		t.Fatal(err)

@@ -53,6 +53,9 @@ const (
 	// CanManageOperators: change operators (edit one, delete one). A hub agent lacks it
 	// (an agent sets only their own away status: a rule on the row, not on the key).
 	CanManageOperators
+	// CanSaveFiles: write files on the machine parley runs on (an export, a transcript).
+	// A session of the team hub lacks it: that machine is the hub's, not the agent's.
+	CanSaveFiles
 )
 
 // Group is what an action is about; help lists the actions of a place by group.
@@ -182,6 +185,9 @@ var table = []Spec{
 	{Name: "copy_id", Keys: []string{"y"}, Help: "copy id", Doc: "OSC 52; inside tmux also through `tmux load-buffer -w`, so it works with tmux's default `set-clipboard external`. In a thread or a conversation's detail it copies the marked link (`▸`: the lowest attachment or add-on link in view) and the id when no link is in view",
 		In: InConversations | InContacts | InNavigation, Foot: InNavigation, Prio: 115, Group: GroupAct,
 		Local: []Local{{In: InNavigation, Help: "copy URL"}, {In: InThread | InConvDetail, Help: "copy link (▸) or id"}}},
+	{Name: "transcript", Keys: []string{"D"}, Help: "write transcript", Short: "transcript",
+		Doc: "the conversation's whole thread, oldest first, to a file in the current directory (text, Markdown or JSON, as `parley conversations transcript` writes it); a toast names the file",
+		In:  InConversations, Prio: 250, Group: GroupAct, Needs: CanWrite | CanSaveFiles},
 	{Name: "jump_id", Keys: []string{"#"}, Help: "go to id", Doc: "typed in the bottom line: a loaded row at once; in the conversations and contacts lists one not loaded yet is asked for by id, with the list's filters, and shows pinned above the rows (`»`) with the cursor on it; in the navigation and operators lists, among the rows loaded; on the operators screen a name instead of an id finds operators by name, as `/` does",
 		In: InConvList | InContactList | InOperators | InNavigation, Prio: 220, Group: GroupAct},
 
@@ -217,7 +223,7 @@ var table = []Spec{
 	{Name: "submit", Keys: []string{"ctrl+s"}, Help: "submit", Doc: "saves a form from any field", In: InForm, Prio: 1, Group: GroupForm},
 
 	{Name: "export", Keys: []string{"e"}, Help: "export", Doc: "analytics: to a file", In: InAnalytics, Foot: InAnalytics, Prio: 186,
-		Group: GroupAnalytics, Needs: CanWrite},
+		Group: GroupAnalytics, Needs: CanWrite | CanSaveFiles},
 	{Name: "metric", Keys: []string{"m"}, Help: "pick metric", Doc: "analytics", In: InAnalytics, Foot: InAnalytics, Prio: 80, Group: GroupAnalytics},
 	{Name: "range", Keys: []string{"d"}, Help: "date range", Doc: "analytics", In: InAnalytics, Foot: InAnalytics, Prio: 81, Group: GroupAnalytics},
 	{Name: "mode", Keys: []string{"h"}, Help: "human/bot/all", Doc: "analytics: `operator_mode`", In: InAnalytics, Foot: InAnalytics, Prio: 82,

@@ -111,7 +111,7 @@ type Options struct {
 
 // denied is what the session may not do (keymap.Caps): read-only writes nothing, a fixed
 // operator (a hub agent) acts as no one else and changes no operator, a fixed organization
-// picks no other.
+// picks no other, a remote session (the hub's) saves no file on the hub's machine.
 func (o Options) denied() keymap.Caps {
 	var c keymap.Caps
 	if o.ReadOnly {
@@ -122,6 +122,9 @@ func (o Options) denied() keymap.Caps {
 	}
 	if o.FixedOrganization {
 		c |= keymap.CanPickOrg
+	}
+	if o.Remote {
+		c |= keymap.CanSaveFiles // the machine is the hub's, not the session's
 	}
 	return c
 }

@@ -25,6 +25,9 @@ const (
 	KindOperatorEdit       = "operator.edit"       // Result: operators.Row
 	KindOperatorDelete     = "operator.delete"     // Result: list.Deleted
 	KindAnalyticsExport    = "analytics.export"    // Result: analytics.ExportResult
+	// KindConversationTranscript writes a file, not the API. Result:
+	// conversations.TranscriptResult; Subject: the conversation.
+	KindConversationTranscript = "conversation.transcript"
 )
 
 // TaskTimeout bounds one write (retries included) and, after its answer was lost, the read

@@ -279,6 +279,8 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		cmd = tea.Batch(cmd, m.onChangeDone(msg))
 	}
 	switch {
+	case msg.Kind == common.KindConversationTranscript:
+		return tea.Batch(cmd, transcriptDone(msg))
 	case msg.Kind == common.KindConversationUpdate && msg.Err == nil:
 		if res, ok := msg.Result.(*client.Conversation); ok && res != nil {
 			row := listing.RowFrom(*res)

@@ -589,6 +589,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.deleteConfirm()
 	case key.Matches(msg, k.CopyID):
 		return m.copyID()
+	case key.Matches(msg, k.Transcript):
+		return m.transcriptForm()
 	case key.Matches(msg, k.Take):
 		return m.take()
 	case key.Matches(msg, k.Assign):
