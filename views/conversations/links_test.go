@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/theme"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/conversations"
 	"github.com/parley-tui/parley/views/viewtest"
@@ -105,5 +107,34 @@ func TestCopyKeyCopiesTheMarkedLink(t *testing.T) {
 	_, cmd = m.Update(viewtest.Key("y"))
 	if text, _ := copied(t, cmd); text != fmt.Sprint(long) {
 		t.Fatalf("y in a thread without a link in view copied %q, want the id %d", text, long)
+	}
+}
+
+// TestHostileURLInertOnScreen: the whole screen at 200×50 (list, thread and detail in
+// their frames) with the hostile conversation's link in view reaches the terminal through
+// Bubble Tea's renderer with one hyperlink, to the url percent-encoded, and nothing else
+// of the url's.
+func TestHostileURLInertOnScreen(t *testing.T) {
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	ctx := viewtest.Ctx(viewtest.Client(t, sb))
+	ctx.Styles = theme.New(theme.Default(), true, false)
+	ctx.Hyperlinks = true
+	m := openScreen(ctx, 200, 50)
+	_, cmd := m.Update(common.OpenConversationMsg{ConversationID: sb.Server.Info().HostileConversationID})
+	settle(m, cmd)
+	for range 400 {
+		if l, ok := m.Msgs.MarkedLink(); ok && l.Host == "evil.example" {
+			break
+		}
+		_, cmd = m.Update(viewtest.Key("k"))
+		settle(m, cmd)
+	}
+	const target = "https://evil.example/phish%07here%1B]8;;%1B%5C"
+	if l, ok := m.Msgs.MarkedLink(); !ok || l.URL != target {
+		t.Fatalf("the hostile link is not in view (%+v):\n%s", l, viewtest.Plain(m.View()))
+	}
+	out := viewtest.Rendered(t, m.View(), 200, 50, "evil.example")
+	if seen := viewtest.RawLinks(t, out, target); !seen[target] {
+		t.Fatalf("no hyperlink to %s", target)
 	}
 }

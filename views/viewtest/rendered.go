@@ -2,6 +2,7 @@ package viewtest
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -74,4 +75,37 @@ func (r *recording) bytes() []byte {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return bytes.Clone(r.out.Bytes())
+}
+
+// RawLinks reads what a renderer wrote as a terminal does, sequence by sequence, and fails
+// the test unless the only string sequences are hyperlinks (OSC 8) to the targets of want
+// or their ends, and no control character stands alone but those that move the cursor
+// (CR, LF, BS). It returns the targets linked.
+func RawLinks(tb testing.TB, out []byte, want ...string) map[string]bool {
+	tb.Helper()
+	p := ansi.NewParser()
+	var state byte
+	seen := map[string]bool{}
+	for len(out) > 0 {
+		seq, _, n, next := ansi.DecodeSequence(out, state, p)
+		state, out = next, out[n:]
+		switch {
+		case ansi.HasOscPrefix(seq):
+			target, ok := strings.CutPrefix(string(p.Data()), "8;;")
+			if p.Command() != 8 || !ok {
+				tb.Fatalf("the renderer wrote an OSC that is not a hyperlink: %q", seq)
+			}
+			if target != "" && !slices.Contains(want, target) {
+				tb.Fatalf("a hyperlink to %q, not one of %q", target, want)
+			}
+			if target != "" {
+				seen[target] = true
+			}
+		case ansi.HasDcsPrefix(seq), ansi.HasApcPrefix(seq), ansi.HasPmPrefix(seq), ansi.HasSosPrefix(seq):
+			tb.Fatalf("the renderer wrote a string sequence: %q", seq)
+		case len(seq) == 1 && (seq[0] < 0x20 || seq[0] == 0x7f) && !strings.ContainsRune("\r\n\b", rune(seq[0])):
+			tb.Fatalf("the renderer wrote the control %q on its own", seq)
+		}
+	}
+	return seen
 }

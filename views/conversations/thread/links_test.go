@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
 	"github.com/parley-tui/parley/theme"
@@ -21,49 +19,6 @@ func linked(c *client.Client) *common.Ctx {
 	ctx.Styles = theme.New(theme.Default(), true, false)
 	ctx.Hyperlinks = true
 	return ctx
-}
-
-// checkRaw reads what the renderer wrote as a terminal does, sequence by sequence: the only
-// string sequences are hyperlinks (OSC 8) to the targets of want or their ends, and no
-// control character stands alone but those that move the cursor. It returns the targets
-// linked.
-func checkRaw(t *testing.T, out []byte, want ...string) map[string]bool {
-	t.Helper()
-	p := ansi.NewParser()
-	var state byte
-	seen := map[string]bool{}
-	for len(out) > 0 {
-		seq, _, n, next := ansi.DecodeSequence(out, state, p)
-		state, out = next, out[n:]
-		switch {
-		case ansi.HasOscPrefix(seq):
-			data := string(p.Data())
-			target, ok := strings.CutPrefix(data, "8;;")
-			if p.Command() != 8 || !ok {
-				t.Fatalf("the renderer wrote an OSC that is not a hyperlink: %q", seq)
-			}
-			if target != "" && !contains(want, target) {
-				t.Fatalf("a hyperlink to %q, not one of %q", target, want)
-			}
-			if target != "" {
-				seen[target] = true
-			}
-		case ansi.HasDcsPrefix(seq), ansi.HasApcPrefix(seq), ansi.HasPmPrefix(seq), ansi.HasSosPrefix(seq):
-			t.Fatalf("the renderer wrote a string sequence: %q", seq)
-		case len(seq) == 1 && (seq[0] < 0x20 || seq[0] == 0x7f) && !strings.ContainsRune("\r\n\b", rune(seq[0])):
-			t.Fatalf("the renderer wrote the control %q on its own", seq)
-		}
-	}
-	return seen
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // TestHostileURLRendersInert: a message's url with an escape, a bell, a string terminator
@@ -96,7 +51,7 @@ func TestHostileURLRendersInert(t *testing.T) {
 		t.Fatalf("the hostile link does not show as inert text:\n%s", viewtest.Plain(view))
 	}
 	out := Rendered(t, view)
-	if seen := checkRaw(t, out, target); !seen[target] {
+	if seen := viewtest.RawLinks(t, out, target); !seen[target] {
 		t.Fatalf("the link's name is not a hyperlink to %q", target)
 	}
 }
@@ -144,7 +99,7 @@ func TestURLsMadeSafe(t *testing.T) {
 			}
 		}
 		out := Rendered(t, view)
-		seen := checkRaw(t, out, want...)
+		seen := viewtest.RawLinks(t, out, want...)
 		switch {
 		case on && len(seen) != len(want):
 			t.Fatalf("hyperlinks to %v, want %v", seen, want)
