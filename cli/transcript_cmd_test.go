@@ -1,55 +1,33 @@
 package cli
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/views/viewtest"
 )
 
-// requestLog is the sandbox's request log (one JSON line a request).
-type requestLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *requestLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-// paths are the method and path of every request logged, in order.
-func (l *requestLog) paths(t *testing.T) []string {
-	t.Helper()
-	l.mu.Lock()
-	defer l.mu.Unlock()
+// paths are the method, path and query of every request logged, in order.
+func paths(log *viewtest.RequestLog) []string {
 	var out []string
-	sc := bufio.NewScanner(bytes.NewReader(l.buf.Bytes()))
-	for sc.Scan() {
-		var r struct{ Method, Path, Query string }
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
+	for _, r := range log.Lines() {
 		out = append(out, r.Method+" "+r.Path+"?"+r.Query)
 	}
 	return out
 }
 
 // TestConversationsTranscriptOfALongThread: the transcript of a 1,234-message thread has
-// every message, oldest first, and costs ⌈1234/100⌉ = 13 requests, all of them pages of
+// every message once, oldest first, and costs ⌈1234/100⌉ = 13 requests, all of them pages of
 // the thread in ascending order; -o writes a 0600 file.
 func TestConversationsTranscriptOfALongThread(t *testing.T) {
 	bin := parleyBinary(t)
-	log := &requestLog{}
+	log := &viewtest.RequestLog{}
 	sb, err := sandbox.Start(t.Context(), sandbox.Options{Size: sandbox.SizeSmall, LongThread: 1234, RequestLog: log}, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -77,6 +55,7 @@ func TestConversationsTranscriptOfALongThread(t *testing.T) {
 		t.Fatalf("%d messages in the transcript, want 1,234", len(lines))
 	}
 	var prev client.Message
+	seen := map[string]bool{}
 	for i, l := range lines {
 		var m struct {
 			ID     string      `json:"id"`
@@ -89,20 +68,24 @@ func TestConversationsTranscriptOfALongThread(t *testing.T) {
 		if i == 0 && !strings.HasPrefix(m.Body, "Start of the long thread") {
 			t.Fatalf("the first message is %q", m.Body)
 		}
+		if seen[m.ID] {
+			t.Fatalf("message %s twice (line %d)", m.ID, i+1)
+		}
+		seen[m.ID] = true
 		if i > 0 && m.SentAt.Before(prev.SentAt.Time) {
 			t.Fatalf("message %d (%s) is older than the one before it (%s)", i+1, m.ID, prev.ID)
 		}
 		prev.ID, prev.SentAt = m.ID, m.SentAt
 	}
 	var pages []string
-	for _, p := range log.paths(t) {
+	for _, p := range paths(log) {
 		if strings.Contains(p, "/messages/") {
 			pages = append(pages, p)
 		}
 	}
-	t.Logf("%d requests, %d of them message pages", len(log.paths(t)), len(pages))
-	if len(pages) != 13 || len(log.paths(t)) != 13 {
-		t.Fatalf("%d requests, %d of them message pages; want 13 and 13:\n%s", len(log.paths(t)), len(pages), strings.Join(log.paths(t), "\n"))
+	t.Logf("%d requests, %d of them message pages", len(paths(log)), len(pages))
+	if len(pages) != 13 || len(paths(log)) != 13 {
+		t.Fatalf("%d requests, %d of them message pages; want 13 and 13:\n%s", len(paths(log)), len(pages), strings.Join(paths(log), "\n"))
 	}
 	for _, p := range pages {
 		if !strings.Contains(p, "ordering=id") || !strings.Contains(p, "limit=100") {
@@ -115,14 +98,14 @@ func TestConversationsTranscriptOfALongThread(t *testing.T) {
 	if r.err != nil || !strings.HasPrefix(r.stdout, "Conversation #"+strconv.FormatInt(long, 10)) || !strings.HasSuffix(r.stdout, "\n1234 messages\n") {
 		t.Fatalf("text: %v\n%s", r.err, r.stderr)
 	}
-	before := len(log.paths(t))
+	before := len(paths(log))
 	for _, args := range [][]string{{"0"}, {"abc"}, {"7", "--format", "pdf"}, {}} {
 		r = runParley(t, bin, apiEnv(t, sb), "", append([]string{"conversations", "transcript"}, args...)...)
 		if r.err == nil {
 			t.Errorf("%q was taken", args)
 		}
 	}
-	if n := len(log.paths(t)); n != before {
+	if n := len(paths(log)); n != before {
 		t.Errorf("refused arguments sent %d requests", n-before)
 	}
 }

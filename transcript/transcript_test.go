@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/sandbox"
+	"github.com/parley-tui/parley/views/viewtest"
 )
 
 // now is the tests' fixed clock; the sandbox seeds its data relative to it.
@@ -169,4 +171,56 @@ func TestParseFormat(t *testing.T) {
 	if FileName(7, Markdown) != "parley-conversation-7.md" || FileName(7, JSON) != "parley-conversation-7.jsonl" {
 		t.Error(FileName(7, Markdown), FileName(7, JSON))
 	}
+}
+
+// TestRequestsAreCeilOfNOver100: a thread of exactly 200 messages costs 2 requests, not a
+// third for an empty page, and one of 201 costs 3; every message is written once, in
+// ascending id order.
+func TestRequestsAreCeilOfNOver100(t *testing.T) {
+	for _, n := range []int{200, 201} {
+		log := &viewtest.RequestLog{}
+		sb, err := sandbox.Start(t.Context(), sandbox.Options{Size: sandbox.SizeSmall, LongThread: n, RequestLog: log, BurstRate: -1}, "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := client.New(client.Config{BaseURL: sb.URL, Token: sb.Server.Info().CustomerToken})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, written := write(t, c, sb.Server.Info().LongConversationID, JSON)
+		_ = sb.Close()
+		if written != n {
+			t.Fatalf("%d messages written of %d", written, n)
+		}
+		if want := (n + PageSize - 1) / PageSize; len(log.Lines()) != want {
+			t.Errorf("%d messages: %d requests, want %d", n, len(log.Lines()), want)
+		}
+		prev, seen := "", map[string]bool{}
+		for i, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			var jm jsonMessage
+			if err := json.Unmarshal([]byte(l), &jm); err != nil {
+				t.Fatalf("line %d: %v", i+1, err)
+			}
+			if seen[jm.ID] || (prev != "" && !idBefore(prev, jm.ID)) {
+				t.Fatalf("line %d: message %s after %s", i+1, jm.ID, prev)
+			}
+			seen[jm.ID], prev = true, jm.ID
+		}
+	}
+}
+
+// idBefore orders message ids (conversation.part.sequence) by their numbers.
+func idBefore(a, b string) bool {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		x, errx := strconv.ParseInt(pa[i], 10, 64)
+		y, erry := strconv.ParseInt(pb[i], 10, 64)
+		if errx != nil || erry != nil {
+			return a < b
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return len(pa) < len(pb)
 }
