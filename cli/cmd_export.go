@@ -64,33 +64,21 @@ yesterday, or an age before now: 2w, 7d, 12h, 90m, 1h30m. They must fall in 2000
 			if max < 0 {
 				return fmt.Errorf("--max %d: want 0 (all) or more", max)
 			}
-			// The file first: a path that cannot be written fails before any request.
-			file, err := createOutput(output)
+			o, err := openOutput(cmd, g, output)
 			if err != nil {
 				return err
 			}
-			defer file.Abort()
-			ctx, stop := exportContext(cmd.Context(), file)
-			defer stop()
-			s, err := openSession(ctx, g, cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			w := cmd.OutOrStdout()
-			if file != nil {
-				w = file
-			}
-			out := bufio.NewWriterSize(w, 64<<10)
+			defer o.close()
+			out := bufio.NewWriterSize(o.w, 64<<10)
 			progress := newProgress(cmd.ErrOrStderr(), "conversations")
 			n := 0
 			opts := client.AllConversationsOptions{Filter: filter, CursorOptions: client.CursorOptions{Limit: pageSize, Ordering: "id"}}
 			// Each conversation goes out as the server sent it (fields parley does not know
 			// included), compacted onto one line.
-			for raw, err := range s.Client.ConversationsAllJSON(ctx, opts) {
+			for raw, err := range o.s.Client.ConversationsAllJSON(o.ctx, opts) {
 				if err != nil {
 					progress.done(n)
-					if file != nil {
+					if o.file != nil {
 						return fmt.Errorf("export conversations after %d (%s not written): %w", n, output, err)
 					}
 					out.Flush()
@@ -109,13 +97,7 @@ yesterday, or an age before now: 2w, 7d, 12h, 90m, 1h30m. They must fall in 2000
 			if err := out.Flush(); err != nil {
 				return fmt.Errorf("write output: %w", err)
 			}
-			if file != nil {
-				if err := file.Commit(); err != nil {
-					return fmt.Errorf("write output: %w", err)
-				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "wrote %d conversations to %s\n", n, output)
-			}
-			return nil
+			return o.commit(fmt.Sprintf("%d conversations", n))
 		},
 	}
 	f.register(exp)
@@ -306,30 +288,19 @@ Metrics: run "parley analytics metrics".`,
 			}
 			// The file first: a path that cannot be written fails before the requests, which
 			// count against the metric's rate limits.
-			file, err := createOutput(output)
+			o, err := openOutput(cmd, g, output)
 			if err != nil {
 				return err
 			}
-			defer file.Abort()
-			ctx, stop := exportContext(cmd.Context(), file)
-			defer stop()
-			s, err := openSession(ctx, g, cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+			defer o.close()
 			if n := q.Requests(); n > 1 && isTerminal(cmd.ErrOrStderr()) {
 				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d requests (periods of at most %d days)\n", metric.Metric, n, client.MaxAnalyticsDays)
 			}
-			pts, err := s.Client.Analytics(ctx, q)
+			pts, err := o.s.Client.Analytics(o.ctx, q)
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
-			if file != nil {
-				w = file
-			}
-			if file == nil && f == export.CSV && isTerminal(w) {
+			if o.file == nil && f == export.CSV && isTerminal(o.w) {
 				// CSV has no escapes: on a terminal, value_str (API text) is shown made
 				// safe, as everywhere else. A file gets it verbatim.
 				pts = slices.Clone(pts)
@@ -344,16 +315,10 @@ Metrics: run "parley analytics metrics".`,
 			if err := export.DataPoints(&buf, f, metric.Metric, pts); err != nil {
 				return err
 			}
-			if _, err := w.Write(buf.Bytes()); err != nil {
+			if _, err := o.w.Write(buf.Bytes()); err != nil {
 				return fmt.Errorf("write output: %w", err)
 			}
-			if file != nil {
-				if err := file.Commit(); err != nil {
-					return fmt.Errorf("write output: %w", err)
-				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "wrote %d data points to %s\n", len(pts), output)
-			}
-			return nil
+			return o.commit(fmt.Sprintf("%d data points", len(pts)))
 		},
 	}
 	fl := exp.Flags()
@@ -468,6 +433,59 @@ func createOutput(path string) (*export.File, error) {
 		return nil, fmt.Errorf("--output: %w", err)
 	}
 	return f, nil
+}
+
+// output is where a command's data goes, stdout or its -o file, with the session it reads
+// through: ctx ends on an interrupt while a file is written (exportContext).
+type output struct {
+	ctx    context.Context
+	s      *session
+	file   *export.File // nil: stdout
+	path   string
+	w      io.Writer // the file, or stdout
+	stderr io.Writer
+	stop   context.CancelFunc
+}
+
+// openOutput opens the -o file at path first (a path that cannot be written fails before
+// any request), then the session. close undoes both.
+func openOutput(cmd *cobra.Command, g *globalFlags, path string) (*output, error) {
+	file, err := createOutput(path)
+	if err != nil {
+		return nil, err
+	}
+	ctx, stop := exportContext(cmd.Context(), file)
+	s, err := openSession(ctx, g, cmd.ErrOrStderr())
+	if err != nil {
+		stop()
+		file.Abort()
+		return nil, err
+	}
+	o := &output{ctx: ctx, s: s, file: file, path: path, w: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(), stop: stop}
+	if file != nil {
+		o.w = file
+	}
+	return o, nil
+}
+
+// commit puts a complete file in place and says "wrote <what> to <path>" on stderr;
+// nothing for stdout.
+func (o *output) commit(what string) error {
+	if o.file == nil {
+		return nil
+	}
+	if err := o.file.Commit(); err != nil {
+		return fmt.Errorf("write output: %w", err)
+	}
+	fmt.Fprintf(o.stderr, "wrote %s to %s\n", what, o.path)
+	return nil
+}
+
+// close ends the session and removes a file not committed.
+func (o *output) close() {
+	o.s.Close()
+	o.stop()
+	o.file.Abort()
 }
 
 // exportContext is ctx, ended also by an interrupt (Ctrl-C) while an export file is being

@@ -39,37 +39,19 @@ escaped in json, so printing a transcript on a terminal is safe.`,
 			if err != nil {
 				return fmt.Errorf("--format: %w", err)
 			}
-			// The file first: a path that cannot be written fails before any request.
-			file, err := createOutput(output)
+			o, err := openOutput(cmd, g, output)
 			if err != nil {
 				return err
 			}
-			defer file.Abort()
-			ctx, stop := exportContext(cmd.Context(), file)
-			defer stop()
-			s, err := openSession(ctx, g, cmd.ErrOrStderr())
+			defer o.close()
+			n, err := transcript.Write(o.ctx, o.s.Client, id, f, o.w)
 			if err != nil {
-				return err
-			}
-			defer s.Close()
-			w := cmd.OutOrStdout()
-			if file != nil {
-				w = file
-			}
-			n, err := transcript.Write(ctx, s.Client, id, f, w)
-			if err != nil {
-				if file != nil {
+				if o.file != nil {
 					return fmt.Errorf("transcript of conversation %d (%s not written): %w", id, output, err)
 				}
 				return fmt.Errorf("transcript: %w", err)
 			}
-			if file != nil {
-				if err := file.Commit(); err != nil {
-					return fmt.Errorf("write output: %w", err)
-				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "wrote %d messages of conversation %d to %s\n", n, id, output)
-			}
-			return nil
+			return o.commit(fmt.Sprintf("%d messages of conversation %d", n, id))
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", string(transcript.Text), "text, markdown or json")
