@@ -144,9 +144,11 @@ type jsonMessage struct {
 	ID             string      `json:"id"`
 	SentAt         client.Time `json:"sent_at"`
 	Role           string      `json:"role"`
-	SenderID       int64       `json:"sender_id"`
-	Name           string      `json:"name"`
-	Body           string      `json:"body"`
+	// SenderID is the sender's id, absent when the message names none (no sender, or id 0):
+	// never a 0 the server did not send.
+	SenderID *int64 `json:"sender_id,omitempty"`
+	Name     string `json:"name"`
+	Body     string `json:"body"`
 	// URL is the message's url as sent (absent when it has none); Link is the same made
 	// safe (sanitize.Link), only for an http or https URL.
 	URL  *string `json:"url,omitempty"`
@@ -156,8 +158,10 @@ type jsonMessage struct {
 func (jsonFormat) begin(*bufio.Writer, int64) error { return nil }
 
 func (jsonFormat) message(w *bufio.Writer, id int64, m client.Message) error {
-	jm := jsonMessage{ConversationID: id, ID: m.ID, SentAt: m.SentAt, Role: m.Role(), SenderID: m.Sender.ID,
-		Name: m.SenderName(), Body: m.Body}
+	jm := jsonMessage{ConversationID: id, ID: m.ID, SentAt: m.SentAt, Role: m.Role(), Name: m.SenderName(), Body: m.Body}
+	if m.Sender.ID != 0 {
+		jm.SenderID = &m.Sender.ID
+	}
 	if u := strings.TrimSpace(client.Str(m.URL)); u != "" {
 		jm.URL = m.URL
 		jm.Link = sanitize.ParseLink(u).URL

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -223,4 +224,37 @@ func idBefore(a, b string) bool {
 		}
 	}
 	return len(pa) < len(pb)
+}
+
+// TestJSONWritesOnlyWhatWasSent: a message without a sender, a time or a url has no
+// sender_id, a null sent_at and no url or link in its JSON line, never a zero of parley's.
+func TestJSONWritesOnlyWhatWasSent(t *testing.T) {
+	var b bytes.Buffer
+	w := bufio.NewWriter(&b)
+	if err := (jsonFormat{}).message(w, 7, client.Message{ID: "7.1.1", Body: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"sender_id", "url", "link"} {
+		if v, ok := got[k]; ok {
+			t.Errorf("%s: %v, the message has none", k, v)
+		}
+	}
+	if v, ok := got["sent_at"]; !ok || v != nil {
+		t.Errorf("sent_at: %v (present %v), want null", v, ok)
+	}
+	b.Reset()
+	m := client.Message{ID: "7.1.2", Body: "hi", Sender: client.Sender{Type: client.SenderContact, ID: 50203}}
+	if err := (jsonFormat{}).message(w, 7, m); err != nil || w.Flush() != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"sender_id":50203`) {
+		t.Errorf("the sender's id is missing: %s", b.String())
+	}
 }
