@@ -22,7 +22,7 @@ func readOnlyEditKeys() (keys []string, refused map[string]bool) {
 	k := keymap.Default()
 	k.Deny(keymap.CanWrite)
 	refused = map[string]bool{}
-	keys = []string{"t", "n", "e", "w", "d", "a", "space", "ctrl+p", "T", "A", "U", "E", "O", "u"}
+	keys = []string{"t", "n", "e", "w", "d", "a", "space", "ctrl+p", "T", "A", "U", "E", "O", "u", "D"}
 	for _, name := range keys {
 		refused[name] = len(k.DisabledEdits(name)) > 0
 	}
@@ -66,7 +66,7 @@ func TestReadOnlyWalkSendsOnlyGET(t *testing.T) {
 	sb := StartSandbox(t, "small")
 	tui := StartTUI(t, 120, 40, sb.Env, "--readonly")
 	keys, refused := readOnlyEditKeys()
-	for _, k := range []string{"t", "n", "d", "ctrl+p"} {
+	for _, k := range []string{"t", "n", "d", "ctrl+p", "D"} {
 		if !refused[k] {
 			t.Fatalf("the key map does not turn %s off in read-only mode", k)
 		}
@@ -80,7 +80,7 @@ func TestReadOnlyWalkSendsOnlyGET(t *testing.T) {
 	pressRefused(t, tui, "conversations list", keys, refused)
 	tui.Keys("j", "Enter")
 	tui.WaitUntil(threadOpen.MatchString, 15*time.Second, "the thread")
-	pressRefused(t, tui, "thread", []string{"t", "n", "e", "d", "T", "E", "u"}, refused)
+	pressRefused(t, tui, "thread", []string{"t", "n", "e", "d", "T", "E", "u", "D"}, refused)
 	tui.Keys("g", "G", "Tab")
 	pressRefused(t, tui, "conversation detail", []string{"t", "n", "e", "d"}, refused)
 	tui.Keys("Escape", "Escape")
