@@ -98,6 +98,11 @@ func TestConversationsTranscriptOfALongThread(t *testing.T) {
 	if r.err != nil || !strings.HasPrefix(r.stdout, "Conversation #"+strconv.FormatInt(long, 10)) || !strings.HasSuffix(r.stdout, "\n1234 messages\n") {
 		t.Fatalf("text: %v\n%s", r.err, r.stderr)
 	}
+	// A conversation that is not there: the error, and nothing on stdout.
+	r = runParley(t, bin, apiEnv(t, sb), "", "conversations", "transcript", "99")
+	if r.err == nil || r.stdout != "" || !strings.Contains(r.stderr, "conversation 99 after 0 messages") {
+		t.Fatalf("a missing conversation: %v, stdout %q, stderr %q", r.err, r.stdout, r.stderr)
+	}
 	before := len(paths(log))
 	for _, args := range [][]string{{"0"}, {"abc"}, {"7", "--format", "pdf"}, {}} {
 		r = runParley(t, bin, apiEnv(t, sb), "", append([]string{"conversations", "transcript"}, args...)...)

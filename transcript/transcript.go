@@ -71,7 +71,8 @@ const timeLayout = "2006-01-02 15:04:05"
 // Write writes conversation id's thread to w in format f, oldest message first, reading it
 // through c a page at a time (ascending cursor, PageSize messages a request) and writing
 // each page before asking for the next. It returns how many messages it wrote; after an
-// error, w holds what was written before it.
+// error, w holds what was written before it: nothing at all when the first page failed
+// (the heading waits for the thread's first answer).
 func Write(ctx context.Context, c *client.Client, id int64, f Format, w io.Writer) (int, error) {
 	var fw formatter
 	switch f {
@@ -86,8 +87,16 @@ func Write(ctx context.Context, c *client.Client, id int64, f Format, w io.Write
 	}
 	out := bufio.NewWriter(w)
 	n := 0
-	if err := fw.begin(out, id); err != nil {
-		return 0, err
+	begun := false
+	begin := func() error {
+		if begun {
+			return nil
+		}
+		begun = true
+		if err := fw.begin(out, id); err != nil {
+			return fmt.Errorf("write the transcript: %w", err)
+		}
+		return nil
 	}
 	opts := client.MessageOptions{CursorOptions: client.CursorOptions{Limit: PageSize, Ordering: "id"}}
 	for m, err := range c.Messages(ctx, id, opts) {
@@ -96,6 +105,9 @@ func Write(ctx context.Context, c *client.Client, id int64, f Format, w io.Write
 				return n, fmt.Errorf("write the transcript: %w", ferr)
 			}
 			return n, fmt.Errorf("conversation %d after %d messages: %w", id, n, err)
+		}
+		if err := begin(); err != nil {
+			return n, err
 		}
 		if err := fw.message(out, id, m); err != nil {
 			return n, fmt.Errorf("write the transcript: %w", err)
@@ -106,6 +118,9 @@ func Write(ctx context.Context, c *client.Client, id int64, f Format, w io.Write
 				return n, fmt.Errorf("write the transcript: %w", err)
 			}
 		}
+	}
+	if err := begin(); err != nil { // a thread without messages
+		return n, err
 	}
 	if err := fw.end(out, n); err != nil {
 		return n, fmt.Errorf("write the transcript: %w", err)

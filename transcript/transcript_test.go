@@ -258,3 +258,19 @@ func TestJSONWritesOnlyWhatWasSent(t *testing.T) {
 		t.Errorf("the sender's id is missing: %s", b.String())
 	}
 }
+
+// TestAMissingConversationWritesNothing: when the thread's first page fails (404), the
+// error names the conversation and nothing is written, not even the heading.
+func TestAMissingConversationWritesNothing(t *testing.T) {
+	_, c := testSandbox(t)
+	for _, f := range Formats {
+		var b bytes.Buffer
+		n, err := Write(t.Context(), c, 99, f, &b)
+		if err == nil || n != 0 || !strings.Contains(err.Error(), "conversation 99 after 0 messages") {
+			t.Fatalf("%s: %d messages, %v", f, n, err)
+		}
+		if b.Len() != 0 {
+			t.Fatalf("%s: wrote %q before the error", f, b.String())
+		}
+	}
+}
