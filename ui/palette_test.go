@@ -118,6 +118,26 @@ func TestPaletteRunsABindingAsItsKey(t *testing.T) {
 	}
 }
 
+// The palette's "write transcript" row is D: on the open conversation it opens the
+// transcript's form for that conversation.
+func TestPaletteWritesTranscript(t *testing.T) {
+	l := startConversations(t, 80, 24, nil)
+	tri := l.app.Screen().(*conversations.Model)
+	l.Key("enter")
+	l.Until("the thread", func() bool { return tri.Focused() == conversations.PaneMessages })
+	id := tri.Msgs.ConversationID()
+	p := l.openPalette(":")
+	l.Key("transcript")
+	if got := p.titles(); len(got) == 0 || got[0] != "conversations: write transcript [D]" {
+		t.Fatalf("\"transcript\" shows %q first, want D", got)
+	}
+	l.Key("enter")
+	f := modal[*forms.Modal](l, "the transcript form")
+	if v := ansi.Strip(f.View()); !strings.Contains(v, fmt.Sprintf("Transcript of conversation #%d", id)) {
+		t.Fatalf("the palette's transcript is not the open conversation's (#%d):\n%s", id, v)
+	}
+}
+
 // Every key of the default bindings can be pressed by the palette: the press reads back as
 // the key (key.Matches compares them).
 func TestKeyPressOfEveryDefaultKey(t *testing.T) {

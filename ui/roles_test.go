@@ -23,7 +23,8 @@ import (
 // hubRole is a role of the team hub as its sessions are built (serve/wire.go), and what
 // the hub's gate refuses it, written here from the gate's rules and not from the key table:
 // a viewer changes nothing; an agent acts only as their own operator, changes no operator
-// (sets only their own away status), and no session picks another organization.
+// (sets only their own away status), no session picks another organization, and no
+// session writes a file (a transcript, an export: it would land on the hub's machine).
 type hubRole struct {
 	name    string
 	set     func(o *Options, own int64)
@@ -33,20 +34,23 @@ type hubRole struct {
 // apiWrites are the actions that send a write to the API.
 var apiWrites = []string{"topics", "note", "edit", "away", "upsert", "delete", "take", "assign", "unassign", "end", "reopen", "toggle_read"}
 
+// fileWriters are the actions that write a file on the machine parley runs on.
+var fileWriters = []string{"transcript", "export"}
+
 var hubRoles = []hubRole{
 	{"viewer", func(o *Options, own int64) {
-		o.ReadOnly, o.FixedOrganization, o.DefaultOperatorID = true, true, own
+		o.ReadOnly, o.FixedOrganization, o.Remote, o.DefaultOperatorID = true, true, true, own
 	}, func(a string, _ keymap.Where) bool {
-		return slices.Contains(apiWrites, a) || a == "pick_org" || a == "act_as"
+		return slices.Contains(apiWrites, a) || slices.Contains(fileWriters, a) || a == "pick_org" || a == "act_as"
 	}},
 	{"agent", func(o *Options, own int64) {
-		o.FixedOperator, o.FixedOrganization, o.DefaultOperatorID = true, true, own
+		o.FixedOperator, o.FixedOrganization, o.Remote, o.DefaultOperatorID = true, true, true, own
 	}, func(a string, w keymap.Where) bool {
-		return a == "pick_org" || a == "act_as" || (w == keymap.InOperators && (a == "edit" || a == "delete"))
+		return slices.Contains(fileWriters, a) || a == "pick_org" || a == "act_as" || (w == keymap.InOperators && (a == "edit" || a == "delete"))
 	}},
 	{"supervisor", func(o *Options, own int64) {
-		o.FixedOrganization, o.DefaultOperatorID = true, own
-	}, func(a string, _ keymap.Where) bool { return a == "pick_org" }},
+		o.FixedOrganization, o.Remote, o.DefaultOperatorID = true, true, own
+	}, func(a string, _ keymap.Where) bool { return slices.Contains(fileWriters, a) || a == "pick_org" }},
 }
 
 // TestHubRolesAreOfferedNothingTheHubRefuses is the table of every key × role: in every
