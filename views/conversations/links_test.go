@@ -110,6 +110,48 @@ func TestCopyKeyCopiesTheMarkedLink(t *testing.T) {
 	}
 }
 
+// TestCopyKeyInTheDetailCopiesTheMarkedAddonLink: y in the focused detail of a
+// conversation with add-on links copies the marked one's URL, as the detail marks it.
+func TestCopyKeyInTheDetailCopiesTheMarkedAddonLink(t *testing.T) {
+	m, c, _, _ := newScreen(t, 200, 50)
+	p, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var conv client.Conversation
+	for _, r := range p.Results {
+		if len(r.AddonURLs) > 0 {
+			conv = r
+			break
+		}
+	}
+	if conv.ID == 0 {
+		t.Fatal("no conversation of the first 100 has add-on links: the sandbox's data changed")
+	}
+	_, cmd := m.Update(common.OpenConversationMsg{ConversationID: conv.ID})
+	settle(m, cmd)
+	_, cmd = m.Update(viewtest.Key("tab"))
+	settle(m, cmd)
+	if m.Focused() != conversations.PaneDetail {
+		t.Fatalf("tab did not focus the detail of %d", conv.ID)
+	}
+	for range 100 {
+		if _, _, ok := m.Detail.MarkedLink(); ok {
+			break
+		}
+		_, cmd = m.Update(viewtest.Key("j"))
+		settle(m, cmd)
+	}
+	name, l, ok := m.Detail.MarkedLink()
+	if !ok || conv.AddonURLs[name] != l.URL {
+		t.Fatalf("the marked link %q %+v (%v) is none of %v:\n%s", name, l, ok, conv.AddonURLs, viewtest.Plain(m.View()))
+	}
+	_, cmd = m.Update(viewtest.Key("y"))
+	if text, toast := copied(t, cmd); text != l.URL || !strings.Contains(toast, "the "+name+" link") {
+		t.Fatalf("y in the detail copied %q (%q), want %q", text, toast, l.URL)
+	}
+}
+
 // TestHostileURLInertOnScreen: the whole screen at 200×50 (list, thread and detail in
 // their frames) with the hostile conversation's link in view reaches the terminal through
 // Bubble Tea's renderer with one hyperlink, to the url percent-encoded, and nothing else
