@@ -11,6 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/parley-tui/parley/internal/waitfor"
 )
 
 // Rendered is the bytes Bubble Tea's renderer writes to a true-colour terminal of w×h for a
@@ -25,14 +27,14 @@ func Rendered(tb testing.TB, view string, w, h int, until string) []byte {
 		tea.WithColorProfile(colorprofile.TrueColor), tea.WithWindowSize(w, h))
 	done := make(chan struct{})
 	go func() { _, _ = p.Run(); close(done) }()
-	deadline := time.After(20 * time.Second)
+	deadline := time.After(waitfor.Deadline)
 	for !out.shows(until) {
 		select {
 		case <-out.wrote:
 		case <-deadline:
 			p.Kill()
 			<-done
-			tb.Fatalf("waited 20s for the renderer to draw %q", until)
+			tb.Fatalf("waited %s for the renderer to draw %q", waitfor.Deadline, until)
 		}
 	}
 	p.Quit()
