@@ -77,6 +77,9 @@ func errorText(err error) string {
 		}
 		return text
 	case client.IsNotFound(err):
+		if strings.EqualFold(strings.TrimRight(detail, ". "), "not found") {
+			return "Not found: the server has nothing by that id." // its own words say no more
+		}
 		return "Not found: " + detail
 	case client.IsValidation(err):
 		return "Refused by the API: " + detail

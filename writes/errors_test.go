@@ -36,6 +36,12 @@ func TestPermissionTextSaysItOnce(t *testing.T) {
 	if got := writes.ErrorText(&client.Error{Status: 404, Detail: "No contact."}); got != "Not found: No contact." {
 		t.Errorf("404: %q", got)
 	}
+	// A 404 whose detail only says "Not found." is not said twice.
+	for _, d := range []string{"Not found.", "not found"} {
+		if got := writes.ErrorText(&client.Error{Status: 404, Detail: d}); got != "Not found: the server has nothing by that id." {
+			t.Errorf("404 %q: %q", d, got)
+		}
+	}
 	if got := writes.ErrorText(fmt.Errorf("x: %w", context.DeadlineExceeded)); got != "The API did not answer in time." {
 		t.Errorf("timeout: %q", got)
 	}

@@ -811,3 +811,37 @@ func TestPinnedConversationHeldByTheClientShowsItsData(t *testing.T) {
 		t.Fatalf("the pinned row does not show %q (%s):\n%s", name, conv.Status, lines[1])
 	}
 }
+
+// Opening a conversation the server does not have (a number typed in the palette) pins a
+// row that says nothing it does not know (no "unassigned": the assignment is unknown) and
+// says which conversation was not found, in words ("Not found: Not found." before).
+func TestOpeningAConversationThatDoesNotExistSaysSo(t *testing.T) {
+	t.Parallel()
+	m, _, _, _ := newScreen(t, 200, 50) // the list wide enough for its operator column
+	const id = 1
+	_, cmd := m.Update(common.OpenConversationMsg{ConversationID: id, From: "the palette"})
+	var toasts []string
+	pending := []tea.Cmd{cmd}
+	for len(pending) > 0 {
+		c := pending[0]
+		pending = pending[1:]
+		for _, msg := range viewtest.Run(c, wait) {
+			if tm, ok := msg.(common.ToastMsg); ok {
+				toasts = append(toasts, tm.Text)
+			}
+			_, next := m.Update(msg)
+			pending = append(pending, next)
+		}
+	}
+	if m.List.Pinned() != id {
+		t.Fatalf("pinned %d, want %d", m.List.Pinned(), id)
+	}
+	row := strings.Split(m.List.View(), "\n")[1]
+	if !strings.Contains(row, "#1") || strings.Contains(row, "unassigned") || !strings.Contains(row, "—") {
+		t.Fatalf("the pinned row of a conversation not found: %q; want its number and — for the operator", row)
+	}
+	want := "Conversation #1: Not found: the server has nothing by that id."
+	if !slices.Contains(toasts, want) {
+		t.Fatalf("toasts %q; want %q", toasts, want)
+	}
+}

@@ -629,6 +629,9 @@ func (s source) Render(row *Row, c list.Cell) string {
 		name = "(no name)"
 	}
 	op := operatorName(s.ctx, r.OperatorID)
+	if r.Status == "" {
+		op = "—" // a pinned row before its detail arrives: the assignment is not known yet
+	}
 	pv := r.Preview
 	if r.PreviewFromOperator && pv != "" {
 		pv = "↩ " + pv

@@ -26,6 +26,7 @@ import (
 	"github.com/parley-tui/parley/sanitize"
 	"github.com/parley-tui/parley/views/common"
 	"github.com/parley-tui/parley/views/layout"
+	"github.com/parley-tui/parley/writes"
 )
 
 // PageSize is how many messages one request asks for.
@@ -496,7 +497,7 @@ func (m *Model) receive(msg pageMsg) (bool, tea.Cmd) {
 		m.err = msg.err
 	}
 	if msg.err != nil {
-		return false, common.ErrorToast(msg.err)
+		return false, common.FailToast(fmt.Sprintf("Conversation #%d: %s", msg.convID, writes.ErrorText(msg.err)))
 	}
 	m.requests += msg.requests
 	return true, nil
