@@ -96,11 +96,14 @@ const (
 )
 
 var (
-	soakFooter     = regexp.MustCompile(`[│┃] (\d+)/(\d+)\b`)
-	emptyList      = regexp.MustCompile(`[│┃] 0( conversations)? · all statuses · `)
-	listHeader     = regexp.MustCompile(`[│┃] \d[\d,]*( conversations?)? · [^│┃]*`)
-	threadLoaded   = regexp.MustCompile(`#\d+ · [\d,]+ loaded ·`)
-	threadHeader   = regexp.MustCompile(`#\d+ · [^│┃]*`)
+	soakFooter   = regexp.MustCompile(`[│┃] (\d+)/(\d+)\b`)
+	emptyList    = regexp.MustCompile(`[│┃] 0( conversations)? · all statuses · `)
+	listHeader   = regexp.MustCompile(`[│┃] \d[\d,]*( conversations?)? · [^│┃]*`)
+	threadLoaded = regexp.MustCompile(`#\d+ · [\d,]+ loaded ·`)
+	threadHeader = regexp.MustCompile(`#\d+ · [^│┃]*`)
+	// threadPosition is a thread header's place in a thread taller than its pane, below
+	// its top (none when the whole thread fits).
+	threadPosition = regexp.MustCompile(` · (bottom|\d+%|\d+ older|\d+ newer) · `)
 	navLoaded      = regexp.MustCompile(`\d+ navigation events? ·`)
 	topicsTitle    = regexp.MustCompile(`Topics of conversation #(\d+)`)
 	metricTitle    = regexp.MustCompile(`Analytics · (um_[a-z_]+)`)

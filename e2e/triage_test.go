@@ -47,8 +47,9 @@ func search(t *testing.T, tui *TUI, query string) {
 	tui.WaitFor("Search conversations:", 10*time.Second)
 	tui.Type(query)
 	tui.Keys("Enter")
-	quoted := fmt.Sprintf("search:%q", query)
-	quoted = quoted[:min(len(quoted), 16)] // a narrow header cuts the end
+	// The header names the search as search:"…" or, narrow, as "…" alone, and cuts its end.
+	quoted := fmt.Sprintf("%q", query)
+	quoted = quoted[:min(len(quoted), 9)]
 	tui.WaitUntil(func(s string) bool {
 		return strings.Contains(s, quoted) && !strings.Contains(s, "loading…") && listLoaded.MatchString(s)
 	}, 15*time.Second, "search results")
