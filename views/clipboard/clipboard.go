@@ -14,18 +14,20 @@ import (
 	"github.com/parley-tui/parley/views/common"
 )
 
-// Copy returns a command that copies text to the clipboard, then toasts what it did. The
-// text is parley's own (an id), never API text. Bubble Tea writes the OSC 52 sequence to
-// the program's own terminal (tea.SetClipboard), so it reaches the terminal of the session
-// that asked, over SSH too. Inside tmux, tmux ignores an application's OSC 52 unless
-// `set-clipboard on` (the default is `external`), and Bubble Tea does not go around that:
-// the text also goes to `tmux load-buffer -w -`, which fills tmux's paste buffer and hands
-// it to the outer terminal's clipboard by tmux's own OSC 52. That is for parley's own
-// terminal only: a session of the team hub (ctx.Remote) copies by OSC 52 alone, or the
-// hub's machine's tmux would get what an agent copied.
+// Copy returns a command that copies text to the clipboard, then toasts what it did: in
+// that order (a sequence, not a batch), so the program has queued the OSC 52 sequence for
+// its terminal before the toast reaches the model, and no frame says "Copied" before the
+// copy went out. The text is parley's own (an id), never API text. Bubble Tea writes the
+// OSC 52 sequence to the program's own terminal (tea.SetClipboard), so it reaches the
+// terminal of the session that asked, over SSH too. Inside tmux, tmux ignores an
+// application's OSC 52 unless `set-clipboard on` (the default is `external`), and Bubble
+// Tea does not go around that: the text also goes to `tmux load-buffer -w -`, which fills
+// tmux's paste buffer and hands it to the outer terminal's clipboard by tmux's own OSC 52.
+// That is for parley's own terminal only: a session of the team hub (ctx.Remote) copies
+// by OSC 52 alone, or the hub's machine's tmux would get what an agent copied.
 func Copy(ctx *common.Ctx, text, what string) tea.Cmd {
 	remote := ctx.Remote
-	return tea.Batch(tea.SetClipboard(text), func() tea.Msg {
+	return tea.Sequence(tea.SetClipboard(text), func() tea.Msg {
 		if !remote && os.Getenv("TMUX") != "" {
 			if err := tmuxLoadBuffer(text); err == nil {
 				return common.ToastMsg{Text: "Copied " + what + " (tmux buffer and clipboard)"}

@@ -1,6 +1,7 @@
 package clipboard
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,9 +10,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/parley-tui/parley/views/common"
+	"github.com/parley-tui/parley/views/viewtest"
 )
 
-// run runs cmd and the commands of its batch, and returns the toast it ended with.
+// run runs cmd and the commands of its batch or sequence, and returns the toast it ended
+// with.
 func run(t *testing.T, cmd tea.Cmd) string {
 	t.Helper()
 	var toast string
@@ -20,17 +23,40 @@ func run(t *testing.T, cmd tea.Cmd) string {
 		if c == nil {
 			return
 		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			for _, c := range msg {
+		msg := c()
+		if cmds, ok := viewtest.SubCommands(msg); ok {
+			for _, c := range cmds {
 				walk(c)
 			}
-		case common.ToastMsg:
-			toast = msg.Text
+		}
+		if m, ok := msg.(common.ToastMsg); ok {
+			toast = m.Text
 		}
 	}
 	walk(cmd)
 	return toast
+}
+
+// The toast comes after the clipboard write, never beside it: the copy is a sequence whose
+// first command writes the clipboard and whose last toasts, so the program queues the
+// OSC 52 sequence before a frame can say "Copied" (in a batch the toast could win).
+func TestCopyToastsAfterTheClipboardWrite(t *testing.T) {
+	t.Setenv("TMUX", "")
+	msg := Copy(&common.Ctx{}, "700123", "conversation id")()
+	cmds, ok := viewtest.SubCommands(msg)
+	if _, batch := msg.(tea.BatchMsg); batch || !ok {
+		t.Fatalf("the copy is %T, want a sequence", msg)
+	}
+	var got []tea.Msg
+	for _, c := range cmds {
+		got = append(got, c())
+	}
+	if len(got) != 2 || fmt.Sprint(got[0]) != "700123" {
+		t.Fatalf("the copy sends %v, want the clipboard write first", got)
+	}
+	if toast, ok := got[1].(common.ToastMsg); !ok || !strings.Contains(toast.Text, "Copied conversation id") {
+		t.Fatalf("the copy's second message is %#v, want its toast", got[1])
+	}
 }
 
 // TestCopyUsesTheOwnTmuxOnlyForItsOwnTerminal: inside tmux, parley's own terminal also
