@@ -115,7 +115,9 @@ func (m *Model) askDelete() tea.Cmd {
 
 // checkAway reads operator id again (fresh) after an away PATCH (asking for away) whose
 // answer was lost: the row shows "checking" meanwhile, and the task reports the operator
-// read when its status is the one asked for (see common.TaskDoneMsg.Lost).
+// read when its status is the one asked for (see common.TaskDoneMsg.Lost). The "checking…"
+// toast is sent before the check starts (a sequence, not a batch): a check that answers
+// at once would otherwise have its verdict shown first and then covered by "checking…".
 func (m *Model) checkAway(id int64, away bool, cause error, label string) tea.Cmd {
 	m.l.SetBusy(id, "checking")
 	_, check := m.ctx.Start(common.Write{Owner: m.loads.Owner(), Kind: KindAway, Subject: id, Lost: cause,
@@ -126,7 +128,7 @@ func (m *Model) checkAway(id int64, away bool, cause error, label string) tea.Cm
 			}
 			return RowFrom(*op), nil
 		}})
-	return tea.Batch(common.Toast(label+": may have been set "+writes.AwayWord(away)+"; checking…"), check)
+	return tea.Sequence(common.Toast(label+": may have been set "+writes.AwayWord(away)+"; checking…"), check)
 }
 
 // onTask takes the end of a write: an edit from the edit form, and the screen's own away
