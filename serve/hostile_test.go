@@ -43,6 +43,10 @@ func TestHostileTextReachesASessionInert(t *testing.T) {
 	clara.press("mallory\r")
 	clara.waitText("␛]0;pwned␇Mallory redoc ␛[31mRed␛[0m�2J 👩💻")
 	checkScreen(t, clara)
+	// The detail's sections are in before G: G pressed while they load goes to the end of
+	// what is there, and the notes arriving after it land below the screen.
+	clara.waitText("Conversations (1)")
+	clara.waitText("Notes (6)")
 	clara.press("\tG") // the notes, to their end
 	clara.waitText("Customer pasted ␛]0;pwned␇ into the form")
 	clara.waitText("Note with bidi gnirts desrever and ZWJ ab isolate")
