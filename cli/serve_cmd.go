@@ -11,7 +11,9 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -608,6 +610,12 @@ func shutdownHub(hub *serve.Hub, log hubLog, why string) error {
 // hyperlinks by the hub's hyperlinks setting, auto deciding by the session's terminal.
 func sessionLook(mode theme.Mode, links config.Hyperlinks) func(env []string) serve.Look {
 	return func(env []string) serve.Look {
+		// Only NAME=VALUE entries: a bare "NO_COLOR" read as a variable set empty would undo
+		// an earlier NO_COLOR=1 for the colour profile but not for the theme.
+		env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+			name, _, ok := strings.Cut(kv, "=")
+			return !ok || name == ""
+		})
 		l := lookWith(mode, colorprofile.Env(env), env)
 		return serve.Look{Profile: l.profile, Styles: l.styles, AskBackground: l.ask, Hyperlinks: hyperlinksOn(links, env)}
 	}
