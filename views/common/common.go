@@ -68,6 +68,10 @@ type Ctx struct {
 
 	// Views are the saved views of the list screens (the config file's views: section).
 	Views []SavedView
+	// Orderings are the orderings the list screens show when a query names none, by screen
+	// (ViewsConversations, ViewsContacts): the config file's all views. A screen not in it
+	// shows its list's own default (DefaultOrdering).
+	Orderings map[string]string
 	// SaveView writes a view into the config file (called from a command, never in
 	// Update); nil when there is no config file to write to.
 	SaveView func(SavedView) error

@@ -31,6 +31,15 @@ type ViewSavedMsg struct {
 	Err    error
 }
 
+// DefaultOrdering is the ordering a list of screen shows when its query names none: the
+// config file's (its all view's ordering), else own, the list's default.
+func (c *Ctx) DefaultOrdering(screen, own string) string {
+	if o := c.Orderings[screen]; o != "" {
+		return o
+	}
+	return own
+}
+
 // ViewsOf are the saved views of screen, in the config file's order.
 func (c *Ctx) ViewsOf(screen string) []SavedView {
 	var out []SavedView

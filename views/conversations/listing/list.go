@@ -24,13 +24,23 @@ import (
 	"github.com/parley-tui/parley/views/list"
 )
 
-// Query is what the list shows: filters (status included), ordering ("" = the server's
-// default, id descending) and search.
+// Query is what the list shows: filters (status included), ordering ("" = the list's
+// default, DefaultOrdering unless the config file names another) and search.
 type Query = list.Query[client.ConversationFilter]
+
+// DefaultOrdering is the list's ordering when a query names none and the config file names
+// no other: by last message, newest first, what each row's time shows.
+const DefaultOrdering = "-last_message_sent_at"
 
 // OrderingCycle is the order `o` walks through the spec's 10 orderings (as declared, the
 // server's default, id descending, first).
 var OrderingCycle = client.Conversations.OrderingCycle()
+
+// defaultOrdering is the ordering of a query that names none: the config file's, else
+// DefaultOrdering.
+func defaultOrdering(ctx *common.Ctx) string {
+	return ctx.DefaultOrdering(common.ViewsConversations, DefaultOrdering)
+}
 
 // StatusCycle is the order `s` walks through: every status, then each declared one.
 var StatusCycle = statusCycle()
@@ -160,7 +170,7 @@ func (s source) Pages() list.Fetcher[Row] {
 	e := list.Endpoints[client.Conversation, Row]{
 		What: "conversations", One: "conversation", Row: RowFrom, ID: rowID,
 		Offset: func(ctx context.Context, c *client.Client, limit, offset int) (*client.Page[client.Conversation], error) {
-			opts := listOptions(q, limit)
+			opts := listOptions(s.ctx, q, limit)
 			opts.Offset = offset
 			return c.ListConversations(ctx, opts)
 		},
@@ -184,15 +194,15 @@ func (s source) Pages() list.Fetcher[Row] {
 			if f.IDGreaterThan >= id || f.IDLessThan != 0 && f.IDLessThan <= id {
 				return &client.Page[client.Conversation]{}, nil // outside the query's bounds
 			}
-			opts := listOptions(Query{Filter: f, Search: q.Search}, 1)
+			opts := listOptions(s.ctx, Query{Filter: f, Search: q.Search, Ordering: client.Conversations.Default}, 1)
 			return c.ListConversations(ctx, opts)
 		},
 	}
 	if !e.Ranked {
 		e.Whole = "order by id"
 	}
-	if q.Search == "" && (q.Ordering == "" || q.Ordering == "-id" || q.Ordering == "id") {
-		e.Desc = q.Ordering != "id"
+	if o := orderingOrDefault(s.ctx, q); q.Search == "" && (o == "-id" || o == "id") {
+		e.Desc = o != "id"
 		e.All = func(ctx context.Context, c *client.Client, cursor string, limit int) (*client.CursorPage[client.Conversation], error) {
 			return c.ConversationsAllPage(ctx, client.AllConversationsOptions{
 				Filter:        q.Filter,
@@ -279,31 +289,22 @@ func (m Model) windowFrom() time.Time {
 	return m.Model.Reached()
 }
 
-// SetQuery replaces the query and loads its first page. The server's order when a
-// request names none (spec: id descending) is kept as "" and never sent, so the default
-// query has one URL (and one entry in the response cache).
-func (m *Model) SetQuery(q Query) tea.Cmd {
-	if q.Ordering == client.Conversations.Default {
-		q.Ordering = ""
-	}
-	return m.Searchable.SetQuery(q)
-}
-
 // listOptions are the request options of q: no ordering with a search (results come in
-// rank order) or for the server's default, so the default query keeps one URL.
-func listOptions(q Query, limit int) client.ConversationListOptions {
+// rank order) or for the server's default (spec: id descending), so that query keeps one
+// URL (and one entry in the response cache).
+func listOptions(ctx *common.Ctx, q Query, limit int) client.ConversationListOptions {
 	return client.ConversationListOptions{
-		ListOptions: client.ListOptions{Limit: limit, Ordering: requestOrdering(q), Search: q.Search},
+		ListOptions: client.ListOptions{Limit: limit, Ordering: requestOrdering(ctx, q), Search: q.Search},
 		Filter:      q.Filter,
 	}
 }
 
 // requestOrdering is the ordering parameter q sends ("" = none).
-func requestOrdering(q Query) string {
-	if q.Search != "" || q.Ordering == client.Conversations.Default {
-		return ""
+func requestOrdering(ctx *common.Ctx, q Query) string {
+	if o := orderingOrDefault(ctx, q); q.Search == "" && o != client.Conversations.Default {
+		return o
 	}
-	return q.Ordering
+	return ""
 }
 
 // RefreshOverlap is how far before the server's time of the last refresh the next one
@@ -330,7 +331,7 @@ func (m *Model) RefreshChanged() tea.Cmd {
 		since = q.Filter.UpdatedAtFromDate
 	}
 	q.Filter.UpdatedAtFromDate = since
-	c, opts, now := m.ctx.Client, listOptions(q, m.ctx.PageLimit()), m.ctx.Now
+	c, opts, now := m.ctx.Client, listOptions(m.ctx, q, m.ctx.PageLimit()), m.ctx.Now
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(requestTimeout, true)
 		defer cancel()
@@ -370,7 +371,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 
 // onMerge takes the conversations updated since the last refresh. Loaded rows are updated
 // in place. An unloaded row is either new or an old conversation edited elsewhere, and the
-// list inserts it only where its place is certain: on top, in the default order (id
+// list inserts it only where its place is certain: on top, in the order by id (id
 // descending) when its id is above every loaded id, and with -last_message_sent_at when its
 // last message is later than every loaded row's. The merge query's count is the number
 // of changed conversations, not the list's, so the total grows only by the conversations
@@ -481,7 +482,7 @@ func (m Model) aboveAll(rows []Row) (top []Row, added int) {
 			latest = r.LastAt
 		}
 	}
-	switch orderingOrDefault(m.Query()) {
+	switch orderingOrDefault(m.ctx, m.Query()) {
 	case client.Conversations.Default:
 		for _, r := range rows {
 			if r.ID > maxID {
@@ -511,10 +512,10 @@ func (m Model) aboveAll(rows []Row) (top []Row, added int) {
 }
 
 // orderingOrDefault is the ordering in effect without a search: the query's, or the
-// server's default.
-func orderingOrDefault(q Query) string {
+// list's default (defaultOrdering).
+func orderingOrDefault(ctx *common.Ctx, q Query) string {
 	if q.Ordering == "" {
-		return client.Conversations.Default
+		return defaultOrdering(ctx)
 	}
 	return q.Ordering
 }
@@ -570,8 +571,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if q.Search != "" {
 			return common.Toast("Search results come in rank order: " + k.Back.Help().Key + " clears the search, then " + k.Order.Help().Key + " orders the list."), true
 		}
-		q.Ordering = OrderingCycle[(slices.Index(OrderingCycle, orderingOrDefault(q))+1)%len(OrderingCycle)]
-		if q.Ordering == client.Conversations.Default {
+		q.Ordering = OrderingCycle[(slices.Index(OrderingCycle, orderingOrDefault(m.ctx, q))+1)%len(OrderingCycle)]
+		if q.Ordering == defaultOrdering(m.ctx) {
 			q.Ordering = ""
 		}
 		return m.SetQuerySoon(q), true
@@ -719,7 +720,7 @@ func (s source) Header(st list.Status) []string {
 	}
 	parts = append(parts, list.FilterParts(list.Describe(client.Conversations, s.q.Filter, s.name))...)
 	if s.q.Search == "" {
-		o := orderingOrDefault(s.q)
+		o := orderingOrDefault(s.ctx, s.q)
 		parts = append(parts, list.HeaderPart{client.Conversations.OrderingSays(o), client.Conversations.OrderingSays(o),
 			"by " + client.Conversations.OrderingWords(o)})
 	}

@@ -79,13 +79,13 @@ func TestStatusOrderSearchAndEsc(t *testing.T) {
 		}
 	}
 	m = viewtest.Handle(m, viewtest.Key("o"), wait)
-	if m.Query().Ordering != "id" {
-		t.Fatalf("o after the default -id gave %q, want id", m.Query().Ordering)
+	if m.Query().Ordering != "last_message_sent_at" {
+		t.Fatalf("o after the default -last_message_sent_at gave %q, want last_message_sent_at", m.Query().Ordering)
 	}
 	rows := m.Rows()
 	for i := 1; i < len(rows); i++ {
-		if rows[i].ID < rows[i-1].ID {
-			t.Fatalf("ordering id: %d listed after %d", rows[i].ID, rows[i-1].ID)
+		if rows[i].LastAt.Before(rows[i-1].LastAt) {
+			t.Fatalf("ordering last_message_sent_at: %d (%v) listed after %d (%v)", rows[i].ID, rows[i].LastAt, rows[i-1].ID, rows[i-1].LastAt)
 		}
 	}
 	m = viewtest.Handle(m, listing.SearchMsg{Text: "zzzznotaword"}, wait)
@@ -156,7 +156,7 @@ func TestPastTheOffsetCapByCursor(t *testing.T) {
 	t.Parallel()
 	sb := viewtest.Sandbox(t, sandbox.Options{OffsetCap: 30})
 	c := viewtest.Client(t, sb)
-	for _, ordering := range []string{"", "id"} {
+	for _, ordering := range []string{"-id", "id"} {
 		m := newList(t, c, 10, 100, 20)
 		m = viewtest.Settle(m, m.SetQuery(listing.Query{Ordering: ordering}), wait)
 		total := m.Total()
@@ -179,16 +179,19 @@ func TestPastTheOffsetCapByCursor(t *testing.T) {
 			t.Fatalf("the footer does not say browsing went on through /all/:\n%s", m.View())
 		}
 	}
-	m := newList(t, c, 10, 100, 20)
-	m = viewtest.Settle(m, m.SetQuery(listing.Query{Ordering: "-last_message_sent_at"}), wait)
-	for i := 0; i < 20; i++ {
-		m = viewtest.Handle(m, viewtest.Key("G"), wait)
-	}
-	if got := len(m.Rows()); got != 30 {
-		t.Fatalf("a time ordering browsed %d rows, want the cap of 30", got)
-	}
-	if !strings.Contains(m.View(), "order by id") {
-		t.Fatalf("the footer does not explain the cap:\n%s", m.View())
+	// The default ordering (by last message) is a time ordering.
+	for _, ordering := range []string{"", "-last_message_sent_at"} {
+		m := newList(t, c, 10, 100, 20)
+		m = viewtest.Settle(m, m.SetQuery(listing.Query{Ordering: ordering}), wait)
+		for i := 0; i < 20; i++ {
+			m = viewtest.Handle(m, viewtest.Key("G"), wait)
+		}
+		if got := len(m.Rows()); got != 30 {
+			t.Fatalf("ordering %q browsed %d rows, want the cap of 30", ordering, got)
+		}
+		if !strings.Contains(m.View(), "order by id") {
+			t.Fatalf("ordering %q: the footer does not explain the cap:\n%s", ordering, m.View())
+		}
 	}
 }
 
@@ -280,19 +283,20 @@ func settleAll(m listing.Model, cmds []tea.Cmd) listing.Model {
 
 // TestOrderingAndStatusKeysSendOneRequest: five quick `o` cost one list request, for the
 // ordering the header showed at once; two quick `s` likewise. Cycling back to the
-// default ordering sends no ordering (the default request's URL, so the response cache
-// answers it) and the header still names it.
+// default ordering (by last message) sends the first load's URL again, so the response
+// cache answers it, and the header still names it.
 func TestOrderingAndStatusKeysSendOneRequest(t *testing.T) {
 	t.Parallel()
 	c, e := listEnv(t)
 	m := newList(t, c, 100, 120, 20)
 	m = viewtest.Settle(m, m.Load(false), wait)
-	if reqs := listRequests(t, e); len(reqs) != 1 || reqs[0].Has("ordering") {
-		t.Fatalf("first load: %v, want one request without ordering", reqs)
+	if reqs := listRequests(t, e); len(reqs) != 1 || reqs[0].Get("ordering") != listing.DefaultOrdering {
+		t.Fatalf("first load: %v, want one request with ordering %s", reqs, listing.DefaultOrdering)
 	}
 
 	m, cmds := press(m, "o", "o", "o", "o", "o")
-	want := listing.OrderingCycle[5]
+	start := slices.Index(listing.OrderingCycle, listing.DefaultOrdering)
+	want := listing.OrderingCycle[(start+5)%len(listing.OrderingCycle)]
 	if m.Query().Ordering != want {
 		t.Fatalf("five o: ordering %q, want %q", m.Query().Ordering, want)
 	}
@@ -339,7 +343,7 @@ func TestOrderingAndStatusKeysSendOneRequest(t *testing.T) {
 	if reqs := listRequests(t, e)[before:]; len(reqs) != 0 {
 		t.Fatalf("back at the default ordering the list asked the server again (%v): the cached first load should answer", reqs)
 	}
-	if !strings.Contains(m.View(), "· newest first") || len(m.Rows()) == 0 {
+	if !strings.Contains(m.View(), "· "+client.Conversations.OrderingSays(listing.DefaultOrdering)) || len(m.Rows()) == 0 {
 		t.Fatalf("header at the default ordering:\n%s", m.View())
 	}
 }
@@ -368,7 +372,7 @@ func TestSearchIsRankedAndSendsNoOrdering(t *testing.T) {
 	t.Parallel()
 	c, e := listEnv(t)
 	m := newList(t, c, 100, 160, 20)
-	m = viewtest.Settle(m, m.SetQuery(listing.Query{Ordering: "-last_message_sent_at"}), wait)
+	m = viewtest.Settle(m, m.SetQuery(listing.Query{Ordering: "-contact_last_message_sent_at"}), wait)
 	var cmd tea.Cmd
 	m = viewtest.Handle(m, listing.SearchMsg{Text: "thanks"}, wait)
 	reqs := listRequests(t, e)
@@ -384,7 +388,7 @@ func TestSearchIsRankedAndSendsNoOrdering(t *testing.T) {
 		t.Fatalf("header with a search: %q", header)
 	}
 	m, cmd = m.Update(viewtest.Key("o"))
-	if m.Query().Ordering != "-last_message_sent_at" || m.Loading() || cmd == nil {
+	if m.Query().Ordering != "-contact_last_message_sent_at" || m.Loading() || cmd == nil {
 		t.Fatalf("o with a search: ordering %q, loading %v", m.Query().Ordering, m.Loading())
 	}
 	if msgs := viewtest.Run(cmd, wait); len(msgs) != 1 || !strings.Contains(toastText(msgs[0]), "rank order") {
@@ -821,7 +825,7 @@ func tenRows() []fakeConv {
 
 // TestMergeInsertsOnlyNewConversationsOnTop: of the rows the "updated since" query returns,
 // loaded ones change in place, a new conversation (an id above every loaded one) goes on
-// top in the default order and counts, and an old conversation edited elsewhere stays
+// top in the order by id and counts, and an old conversation edited elsewhere stays
 // where it belongs: not loaded, not counted. The merge query's own count (the number of
 // changed conversations) never becomes the list's total.
 func TestMergeInsertsOnlyNewConversationsOnTop(t *testing.T) {
@@ -832,12 +836,12 @@ func TestMergeInsertsOnlyNewConversationsOnTop(t *testing.T) {
 		{id: 120, lastAt: viewtest.Now.Add(-time.Minute)},
 		{id: 121, lastAt: viewtest.Now},
 	}}
-	m := loadedFake(t, f, listing.Query{})
+	m := loadedFake(t, f, listing.Query{Ordering: "-id"})
 	selected, _ := m.Selected()
 	m = viewtest.Settle(m, m.RefreshChanged(), wait)
 
 	if q := f.last(); !q.Has("updated_at_from_date") || q.Has("ordering") {
-		t.Fatalf("merge query %v: want updated_at_from_date and no ordering (the default)", q)
+		t.Fatalf("merge query %v: want updated_at_from_date and no ordering (the server's, id descending)", q)
 	}
 	want := []int64{121, 120, 100, 99, 98, 97, 96, 95, 94, 93, 92, 91}
 	if got := ids(m.Rows()); !slices.Equal(got, want) {
@@ -1063,5 +1067,29 @@ func TestRowAgesFollowTheServerClock(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("no visible row whose age differs by the skew: the seed has no recent conversation")
+	}
+}
+
+// TestDefaultOrderFollowsTheTimeColumn: a query that names no ordering lists the
+// conversations by their last message, newest first, which is what each row's time shows,
+// so the times never go up down the list; the header says so in words.
+func TestDefaultOrderFollowsTheTimeColumn(t *testing.T) {
+	t.Parallel()
+	sb := viewtest.Sandbox(t, sandbox.Options{})
+	c := viewtest.Client(t, sb)
+	m := newList(t, c, 100, 120, 20)
+	m = viewtest.Settle(m, m.Load(false), wait)
+	rows := m.Rows()
+	if len(rows) < 10 {
+		t.Fatalf("only %d rows", len(rows))
+	}
+	for i := 1; i < len(rows); i++ {
+		if rows[i].LastAt.After(rows[i-1].LastAt) {
+			t.Fatalf("row %d (#%d, last message %v) is newer than row %d (#%d, %v): the time column jumps",
+				i, rows[i].ID, rows[i].LastAt, i-1, rows[i-1].ID, rows[i-1].LastAt)
+		}
+	}
+	if header := strings.SplitN(ansi.Strip(m.View()), "\n", 2)[0]; !strings.Contains(header, "by last message, newest first") {
+		t.Fatalf("header %q does not name the order", header)
 	}
 }
