@@ -226,14 +226,17 @@ func (p Param[F, R]) Choice(v string) (Choice, bool) {
 
 // Ordering is one value of a list's ordering parameter.
 type Ordering struct {
-	// Value is as sent: a field, with a leading "-" for descending; "" is the server's order
-	// when a request names none and that order has no value of its own.
+	// Value is as sent: a field, with a leading "-" for descending. For an Implied ordering
+	// it only names the order (in a query, a saved view, the config file), never sent.
 	Value string
 	// Words name it in a narrow header ("last msg↓", "name A→Z").
 	Words string
 	// Says names it in a person's words, where there is room ("by last message, newest
 	// first").
 	Says string
+	// Implied: the server's order when a request names none, which the spec gives no value
+	// to send (the contact list's id descending).
+	Implied bool
 }
 
 // Resource is what a list endpoint takes besides paging and search: its filter parameters
@@ -243,8 +246,7 @@ type Resource[F, R any] struct {
 	// Orderings are the values of the ordering parameter, in the order the ordering key
 	// walks them.
 	Orderings []Ordering
-	// Default is the ordering the server uses when a request names none, when it is one of
-	// Orderings ("" when it is not).
+	// Default is the ordering the server uses when a request names none: one of Orderings.
 	Default string
 	// Status names the status parameter, which a saved view keeps under a key of its own
 	// and the header shows apart ("" = the resource has none).
@@ -322,15 +324,24 @@ func (r Resource[F, R]) Match(f F, row R) (match, known bool) {
 func (r Resource[F, R]) OrderingValues() []string {
 	var out []string
 	for _, o := range r.Orderings {
-		if o.Value != "" {
+		if !o.Implied {
 			out = append(out, o.Value)
 		}
 	}
 	return out
 }
 
+// Request is the ordering parameter a request for ordering o sends: none ("") for the
+// server's default, so that query has one URL (and one entry in the response cache).
+func (r Resource[F, R]) Request(o string) string {
+	if o == r.Default {
+		return ""
+	}
+	return o
+}
+
 // OrderingCycle are the orderings in the order the ordering key walks them, the server's
-// default included.
+// default included: every ordering a query, a saved view or the config file may name.
 func (r Resource[F, R]) OrderingCycle() []string {
 	out := make([]string, len(r.Orderings))
 	for i, o := range r.Orderings {
@@ -340,7 +351,7 @@ func (r Resource[F, R]) OrderingCycle() []string {
 }
 
 // OrderingWords name ordering o in the header ("" = the server's default); an unknown
-// one is named as sent.
+// one is named as given.
 func (r Resource[F, R]) OrderingWords(o string) string {
 	if x, ok := r.ordering(o); ok {
 		return x.Words
@@ -349,7 +360,7 @@ func (r Resource[F, R]) OrderingWords(o string) string {
 }
 
 // OrderingSays names ordering o in a person's words ("" = the server's default); an
-// unknown one is named as sent.
+// unknown one is named as given.
 func (r Resource[F, R]) OrderingSays(o string) string {
 	if x, ok := r.ordering(o); ok {
 		return x.Says
@@ -359,7 +370,7 @@ func (r Resource[F, R]) OrderingSays(o string) string {
 
 // ordering is the declared ordering o ("" = the server's default), if it is one.
 func (r Resource[F, R]) ordering(o string) (Ordering, bool) {
-	if o == "" && r.Default != "" {
+	if o == "" {
 		o = r.Default
 	}
 	if i := slices.IndexFunc(r.Orderings, func(x Ordering) bool { return x.Value == o }); i >= 0 {
@@ -488,15 +499,15 @@ var Conversations = Resource[ConversationFilter, Conversation]{
 			Flag: "activity-to", Usage: "last activity up to"},
 	},
 	Orderings: []Ordering{
-		{"-id", "id↓", "newest first"}, {"id", "id↑", "oldest first"},
-		{"-last_message_sent_at", "last msg↓", "by last message, newest first"},
-		{"last_message_sent_at", "last msg↑", "by last message, oldest first"},
-		{"-contact_last_message_sent_at", "contact last↓", "by the contact's last message, newest first"},
-		{"contact_last_message_sent_at", "contact last↑", "by the contact's last message, oldest first"},
-		{"-contact_first_message_sent_at", "contact first↓", "by the contact's first message, newest first"},
-		{"contact_first_message_sent_at", "contact first↑", "by the contact's first message, oldest first"},
-		{"-contact_last_update_at", "contact upd↓", "by the contact's last update, newest first"},
-		{"contact_last_update_at", "contact upd↑", "by the contact's last update, oldest first"},
+		{Value: "-id", Words: "id↓", Says: "newest first"}, {Value: "id", Words: "id↑", Says: "oldest first"},
+		{Value: "-last_message_sent_at", Words: "last msg↓", Says: "by last message, newest first"},
+		{Value: "last_message_sent_at", Words: "last msg↑", Says: "by last message, oldest first"},
+		{Value: "-contact_last_message_sent_at", Words: "contact last↓", Says: "by the contact's last message, newest first"},
+		{Value: "contact_last_message_sent_at", Words: "contact last↑", Says: "by the contact's last message, oldest first"},
+		{Value: "-contact_first_message_sent_at", Words: "contact first↓", Says: "by the contact's first message, newest first"},
+		{Value: "contact_first_message_sent_at", Words: "contact first↑", Says: "by the contact's first message, oldest first"},
+		{Value: "-contact_last_update_at", Words: "contact upd↓", Says: "by the contact's last update, newest first"},
+		{Value: "contact_last_update_at", Words: "contact upd↑", Says: "by the contact's last update, oldest first"},
 	},
 	Default: "-id",
 	Status:  "status",
@@ -531,11 +542,15 @@ var Contacts = Resource[ContactFilter, Contact]{
 			Choices: []Choice{{Value: "true", Label: "✓ verified", Short: "verified"}, {Value: "false", Label: "not verified", Short: "unverified"}}},
 	},
 	Orderings: []Ordering{
-		{"", "newest", "newest first"},
-		{"-created_at", "created ↓", "by creation, newest first"}, {"created_at", "created ↑", "by creation, oldest first"},
-		{"name", "name A→Z", "by name, A to Z"}, {"-name", "name Z→A", "by name, Z to A"},
-		{"email", "email A→Z", "by email, A to Z"}, {"-email", "email Z→A", "by email, Z to A"},
+		{Value: "-id", Words: "newest", Says: "newest first", Implied: true},
+		{Value: "-created_at", Words: "created ↓", Says: "by creation, newest first"},
+		{Value: "created_at", Words: "created ↑", Says: "by creation, oldest first"},
+		{Value: "name", Words: "name A→Z", Says: "by name, A to Z"}, {Value: "-name", Words: "name Z→A", Says: "by name, Z to A"},
+		{Value: "email", Words: "email A→Z", Says: "by email, A to Z"}, {Value: "-email", Words: "email Z→A", Says: "by email, Z to A"},
 	},
+	// The server's order when a request names none (spec: id descending); the spec gives
+	// the contact list no id ordering to send.
+	Default: "-id",
 	Check: func(f kf) (string, error) {
 		if !f.FromDateTime.IsZero() && !f.ToDateTime.IsZero() && !f.FromDateTime.Before(f.ToDateTime) {
 			return "", fmt.Errorf("active after (%s) must be before active before (%s)",

@@ -69,6 +69,7 @@ func TestLostWritesAreCheckedWithoutTheLocalClock(t *testing.T) {
 		}
 
 		// A note from the contact, then its delete, each with the answer lost.
+		inServerOrder(e.ctx)
 		hs := newHarness(t, e.ctx, 100, 30)
 		openContact(t, hs, ct)
 		p.Lose("POST", "/api/um/v3/notes/", viewtest.DropAnswer, 1)

@@ -291,7 +291,7 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		if u.Created {
 			word = "Created"
 			switch q := m.List.Query(); {
-			case q.Search == "" && q.Filter.IsZero() && (q.Ordering == "" || q.Ordering == "-created_at"):
+			case q.Search == "" && q.Filter.IsZero() && slices.Contains([]string{client.Contacts.Default, "-created_at"}, orderingOrDefault(m.ctx, q)):
 				// Newest first: a new contact's place is the top.
 				m.List.InsertTop(r)
 			default:

@@ -750,6 +750,7 @@ func TestDeletesLostAnswerAreConfirmedByA404(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	inServerOrder(e.ctx)
 	hs := newHarness(t, e.ctx, 100, 30)
 	openContact(t, hs, ct)
 	for i := 0; i < 200; i++ {

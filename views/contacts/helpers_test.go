@@ -178,3 +178,10 @@ func openModal(m common.Modal, w, h int) common.Modal {
 }
 
 func ptr(s string) *string { return &s }
+
+// inServerOrder makes ctx's contact list open in the server's order (newest id first)
+// rather than the default by creation: the tests that delete the top rows rely on the
+// sandbox's newest contacts having no ongoing conversation.
+func inServerOrder(ctx *common.Ctx) {
+	ctx.Orderings = map[string]string{common.ViewsContacts: client.Contacts.Default}
+}

@@ -15,13 +15,34 @@ import (
 	"github.com/parley-tui/parley/views/list"
 )
 
-// Query is what the list shows: filters, ordering ("" = the server's default, newest first:
-// id descending) and search (server search_query; results then come in rank order).
+// Query is what the list shows: filters, ordering ("" = the list's default, DefaultOrdering
+// unless the config file names another) and search (server search_query; results then
+// come in rank order).
 type Query = list.Query[client.ContactFilter]
 
-// OrderingCycle is the order `o` walks through: the default (newest first), then the
-// spec's six contact orderings (client.Contacts).
+// DefaultOrdering is the list's ordering when a query names none and the config file names
+// no other: by creation, newest first, what each row's time then shows. The API orders
+// contacts by no time of their last message.
+const DefaultOrdering = "-created_at"
+
+// OrderingCycle is the order `o` walks through: the server's order (newest first: id
+// descending), then the spec's six contact orderings (client.Contacts).
 var OrderingCycle = client.Contacts.OrderingCycle()
+
+// defaultOrdering is the ordering of a query that names none: the config file's, else
+// DefaultOrdering.
+func defaultOrdering(ctx *common.Ctx) string {
+	return ctx.DefaultOrdering(common.ViewsContacts, DefaultOrdering)
+}
+
+// orderingOrDefault is the ordering in effect without a search: the query's, or the list's
+// default (defaultOrdering).
+func orderingOrDefault(ctx *common.Ctx, q Query) string {
+	if q.Ordering == "" {
+		return defaultOrdering(ctx)
+	}
+	return q.Ordering
+}
 
 // OrderingLabel names an ordering for the header.
 func OrderingLabel(o string) string { return client.Contacts.OrderingWords(o) }
@@ -57,7 +78,7 @@ type source struct {
 func rowID(r Row) int64 { return r.ID }
 
 // Pages lists q's contacts: from the offset endpoint, and past the offset cap through
-// /contact_identities/all/ for the default order (newest first, id descending) without a
+// /contact_identities/all/ for the server's order (newest first, id descending) without a
 // search, the one order that endpoint serves: walked backwards with `previous` cursors,
 // each page reversed. Filters apply to both endpoints.
 func (s source) Pages() list.Fetcher[Row] {
@@ -65,7 +86,7 @@ func (s source) Pages() list.Fetcher[Row] {
 	e := list.Endpoints[client.Contact, Row]{
 		What: "contacts", One: "contact", Row: RowFrom, ID: rowID,
 		Offset: func(ctx context.Context, c *client.Client, limit, offset int) (*client.Page[client.Contact], error) {
-			return c.ListContacts(ctx, contactListOptions(q, limit, offset))
+			return c.ListContacts(ctx, contactListOptions(s.ctx, q, limit, offset))
 		},
 		Ranked: q.Search != "",
 		Lookup: func(ctx context.Context, c *client.Client, id int64) (*client.Page[client.Contact], error) {
@@ -74,13 +95,13 @@ func (s source) Pages() list.Fetcher[Row] {
 			}
 			byID := q
 			byID.Filter.ID = id
-			return c.ListContacts(ctx, contactListOptions(byID, 1, 0))
+			return c.ListContacts(ctx, contactListOptions(s.ctx, byID, 1, 0))
 		},
 	}
 	if !e.Ranked {
-		e.Whole = "use the default order"
+		e.Whole = "order " + client.Contacts.OrderingSays(client.Contacts.Default)
 	}
-	if q.Search == "" && q.Ordering == "" {
+	if canContinue(s.ctx, q) {
 		e.Desc = true
 		e.All = func(ctx context.Context, c *client.Client, cursor string, limit int) (*client.CursorPage[client.Contact], error) {
 			return c.ContactsAllPage(ctx, client.AllContactsOptions{
@@ -93,8 +114,8 @@ func (s source) Pages() list.Fetcher[Row] {
 }
 
 // contactListOptions are the request options of q's page at offset.
-func contactListOptions(q Query, limit, offset int) client.ContactListOptions {
-	ordering := q.Ordering
+func contactListOptions(ctx *common.Ctx, q Query, limit, offset int) client.ContactListOptions {
+	ordering := client.Contacts.Request(orderingOrDefault(ctx, q))
 	if q.Search != "" {
 		ordering = "" // ranked by the server; an ordering would be ignored anyway
 	}
@@ -113,8 +134,13 @@ func (s source) Arrived(_ *list.Model[Row], p list.Page[Row]) tea.Cmd {
 }
 
 // CanContinue reports whether browsing may go on past the offset cap through
-// /contact_identities/all/: only in the default order without a search.
-func (m List) CanContinue() bool { q := m.Query(); return q.Search == "" && q.Ordering == "" }
+// /contact_identities/all/: only in the server's order without a search.
+func (m List) CanContinue() bool { return canContinue(m.ctx, m.Query()) }
+
+// canContinue is CanContinue of query q.
+func canContinue(ctx *common.Ctx, q Query) bool {
+	return q.Search == "" && orderingOrDefault(ctx, q) == client.Contacts.Default
+}
 
 // Update handles pages, search and filter messages and, when focused, keys.
 func (m List) Update(msg tea.Msg) (List, tea.Cmd) {
@@ -142,7 +168,7 @@ func (m *List) UpdateRow(r Row) {
 	m.Model.UpdateRow(r)
 }
 
-// InsertTop puts a new contact first (after a create, in the default newest-first order).
+// InsertTop puts a new contact first (after a create, in a newest-first order).
 func (m *List) InsertTop(r Row) {
 	if _, ok := m.Model.Row(r.ID); ok {
 		m.UpdateRow(r)
@@ -155,7 +181,10 @@ func (m *List) InsertTop(r Row) {
 // list.ReloadDelay after the last press.
 func (m *List) CycleOrdering() tea.Cmd {
 	q := m.Query()
-	q.Ordering = OrderingCycle[(slices.Index(OrderingCycle, q.Ordering)+1)%len(OrderingCycle)]
+	q.Ordering = OrderingCycle[(slices.Index(OrderingCycle, orderingOrDefault(m.ctx, q))+1)%len(OrderingCycle)]
+	if q.Ordering == defaultOrdering(m.ctx) {
+		q.Ordering = ""
+	}
 	return m.SetQuerySoon(q)
 }
 
@@ -171,8 +200,15 @@ func (s source) RowHeight(w int) int {
 }
 
 // createdTimes reports whether the time column shows when contacts were created (the
-// created_at orderings) rather than their last message.
-func (s source) createdTimes() bool { return strings.HasSuffix(s.q.Ordering, "created_at") }
+// created_at orderings, the default one among them) rather than their last message (a
+// search's ranked results without an ordering of their own).
+func (s source) createdTimes() bool {
+	o := s.q.Ordering
+	if s.q.Search == "" {
+		o = orderingOrDefault(s.ctx, s.q)
+	}
+	return strings.HasSuffix(o, "created_at")
+}
 
 // Stamp is the time column: creation for the created_at orderings, else the last message
 // ("—" for a contact that never wrote).
@@ -221,8 +257,9 @@ func (s source) Header(st list.Status) []string {
 	}
 	parts = append(parts, list.FilterParts(list.Describe(client.Contacts, s.q.Filter, nil))...)
 	if s.q.Search == "" {
-		says := client.Contacts.OrderingSays(s.q.Ordering)
-		parts = append(parts, list.HeaderPart{says, says, OrderingLabel(s.q.Ordering)})
+		o := orderingOrDefault(s.ctx, s.q)
+		says := client.Contacts.OrderingSays(o)
+		parts = append(parts, list.HeaderPart{says, says, OrderingLabel(o)})
 	}
 	// What the time at the end of each row is (see Stamp).
 	if s.createdTimes() {

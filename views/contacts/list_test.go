@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -88,30 +89,36 @@ func TestListSearchOrderingFiltersAndEsc(t *testing.T) {
 	e := readOnly(t)
 	m := newList(e, 100, 120, 20)
 	m = viewtest.Settle(m, m.Load(false), wait)
-	// o walks the six orderings after the default, each sent to the server.
-	for _, want := range contacts.OrderingCycle[1:] {
+	// o walks the six other orderings after the default, each sent to the server but the
+	// server's own order, which is sent as no ordering.
+	start := slices.Index(contacts.OrderingCycle, contacts.DefaultOrdering)
+	for i := 1; i < len(contacts.OrderingCycle); i++ {
+		want := contacts.OrderingCycle[(start+i)%len(contacts.OrderingCycle)]
 		m = viewtest.Handle(m, viewtest.Key("o"), wait)
 		if m.Query().Ordering != want {
 			t.Fatalf("o gave %q, want %q", m.Query().Ordering, want)
 		}
 		reqs := e.rec.Requests("GET", "/contact_identities/")
-		if q, _ := url.ParseQuery(reqs[len(reqs)-1].Query); q.Get("ordering") != want {
+		if q, _ := url.ParseQuery(reqs[len(reqs)-1].Query); q.Get("ordering") != client.Contacts.Request(want) {
 			t.Fatalf("request for %q sent ordering=%q", want, q.Get("ordering"))
 		}
 		if !strings.Contains(m.View(), client.Contacts.OrderingSays(want)) {
 			t.Fatalf("header lacks the ordering %q:\n%s", want, m.View())
 		}
-	}
-	rows := m.Rows()
-	for i := 1; i < len(rows); i++ {
-		if rows[i].Email != "" && rows[i-1].Email != "" && strings.ToLower(rows[i].Email) > strings.ToLower(rows[i-1].Email) {
-			t.Fatalf("-email: %q after %q", rows[i].Email, rows[i-1].Email)
+		if want != "-email" {
+			continue
+		}
+		rows := m.Rows()
+		for i := 1; i < len(rows); i++ {
+			if rows[i].Email != "" && rows[i-1].Email != "" && strings.ToLower(rows[i].Email) > strings.ToLower(rows[i-1].Email) {
+				t.Fatalf("-email: %q after %q", rows[i].Email, rows[i-1].Email)
+			}
 		}
 	}
 	var cmd tea.Cmd
 	m = viewtest.Handle(m, viewtest.Key("o"), wait) // back to the default
 	if m.Query().Ordering != "" {
-		t.Fatalf("o after -email gave %q, want the default", m.Query().Ordering)
+		t.Fatalf("o after the whole cycle gave %q, want the default", m.Query().Ordering)
 	}
 
 	m = viewtest.Handle(m, contacts.FilterMsg{Filter: client.ContactFilter{Locale: "de_DE"}}, wait)
@@ -265,6 +272,7 @@ func TestListContinuesPastTheOffsetCapThroughAll(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := &env{c: c, ctx: viewtest.Ctx(c)}
+	inServerOrder(e.ctx) // the one order /all/ serves
 	m := newList(e, 100, 100, 20)
 	m = viewtest.Settle(m, m.Load(false), wait)
 	for i := 0; i < 1000 && len(m.Rows()) < f.total; i++ {
@@ -458,6 +466,7 @@ func TestListAgesStayCurrent(t *testing.T) {
 	e := fakeContacts(t, 30*time.Second, 150*time.Second, 50*time.Minute)
 	now := viewtest.Now
 	e.ctx.Now = func() time.Time { return now }
+	inServerOrder(e.ctx) // its rows show the last message's age
 	m := newList(e, 100, 100, 10)
 	m = viewtest.Settle(m, m.Load(false), wait)
 	check := func(when string, want ...string) {
@@ -505,7 +514,8 @@ func TestListOrderingKeySendsOneRequest(t *testing.T) {
 		m, cmd = m.Update(viewtest.Key("o"))
 		cmds = append(cmds, cmd)
 	}
-	want := contacts.OrderingCycle[3]
+	start := slices.Index(contacts.OrderingCycle, contacts.DefaultOrdering)
+	want := contacts.OrderingCycle[(start+3)%len(contacts.OrderingCycle)]
 	header := strings.Split(m.View(), "\n")[0]
 	if m.Query().Ordering != want || !strings.Contains(header, client.Contacts.OrderingSays(want)) ||
 		!strings.Contains(header, "… contacts") {
@@ -526,19 +536,20 @@ func TestListOrderingKeySendsOneRequest(t *testing.T) {
 	}
 }
 
-// TestListHeaderSaysWhatTheTimeIs: the time at the end of a row is the last message, or
-// the creation in the created_at orderings, and the header says which.
+// TestListHeaderSaysWhatTheTimeIs: the time at the end of a row is the creation in the
+// created_at orderings (the default one among them), else the last message, and the header
+// says which.
 func TestListHeaderSaysWhatTheTimeIs(t *testing.T) {
 	t.Parallel()
 	e := fakeContacts(t, 50*time.Minute)
 	m := newList(e, 100, 100, 10)
 	m = viewtest.Settle(m, m.Load(false), wait)
-	if v := m.View(); !strings.Contains(strings.Split(v, "\n")[0], "time: last message") || !strings.HasSuffix(rowLine(v, 0), " 50m") {
+	if v := m.View(); !strings.Contains(strings.Split(v, "\n")[0], "by creation, newest first · time: created") || !strings.HasSuffix(rowLine(v, 0), " Jan 1") {
 		t.Fatalf("default order:\n%s", v)
 	}
-	m = viewtest.Settle(m, m.SetQuery(contacts.Query{Ordering: "-created_at"}), wait)
-	if v := m.View(); !strings.Contains(strings.Split(v, "\n")[0], "time: created") || !strings.HasSuffix(rowLine(v, 0), " Jan 1") {
-		t.Fatalf("created order:\n%s", v)
+	m = viewtest.Settle(m, m.SetQuery(contacts.Query{Ordering: client.Contacts.Default}), wait)
+	if v := m.View(); !strings.Contains(strings.Split(v, "\n")[0], "newest first · time: last message") || !strings.HasSuffix(rowLine(v, 0), " 50m") {
+		t.Fatalf("the server's order:\n%s", v)
 	}
 }
 
@@ -622,5 +633,27 @@ func TestJumpToID(t *testing.T) {
 	_, toasts := viewtest.KeyAnswer(t, e.ctx, m, "#", fmt.Sprint(unverified.ID), wait)
 	if want := fmt.Sprintf("This list has no contact #%d.", unverified.ID); len(toasts) != 1 || toasts[0] != want {
 		t.Fatalf("# of an unverified contact among the verified: toasts %q, want %q", toasts, want)
+	}
+}
+
+// TestDefaultOrderFollowsTheTimeColumn: a query that names no ordering lists the contacts
+// by creation, newest first, and each row's time is its creation, so the times never go up
+// down the list; the header says both.
+func TestDefaultOrderFollowsTheTimeColumn(t *testing.T) {
+	e := readOnly(t)
+	m := newList(e, 100, 120, 20)
+	m = viewtest.Settle(m, m.Load(false), wait)
+	rows := m.Rows()
+	if len(rows) < 10 {
+		t.Fatalf("only %d rows", len(rows))
+	}
+	for i := 1; i < len(rows); i++ {
+		if rows[i].CreatedAt.After(rows[i-1].CreatedAt) {
+			t.Fatalf("row %d (#%d, created %v) is newer than row %d (#%d, %v): the time column jumps",
+				i, rows[i].ID, rows[i].CreatedAt, i-1, rows[i-1].ID, rows[i-1].CreatedAt)
+		}
+	}
+	if header := strings.SplitN(m.View(), "\n", 2)[0]; !strings.Contains(header, "by creation, newest first · time: created") {
+		t.Fatalf("header %q does not name the order and the time", header)
 	}
 }

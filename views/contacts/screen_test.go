@@ -193,6 +193,7 @@ func TestWideLayoutPreviewsTheContactWhereTheCursorRests(t *testing.T) {
 func TestDeleteOneNamesItAndSendsTheSingleDelete(t *testing.T) {
 	t.Parallel()
 	e := writable(t)
+	inServerOrder(e.ctx)
 	hs := newHarness(t, e.ctx, 100, 30)
 	hs.focus()
 	hs.key("esc") // close the prompt: browse
@@ -994,7 +995,8 @@ func TestListAgesFollowTheServerClock(t *testing.T) {
 	m := contacts.NewList(ctx)
 	m.SetSize(120, 60)
 	m.Focus()
-	m = viewtest.Settle(m, m.Load(false), wait)
+	// The server's order: its rows show the last message's age.
+	m = viewtest.Settle(m, m.SetQuery(contacts.Query{Ordering: client.Contacts.Default}), wait)
 	lines := strings.Split(ansi.Strip(m.View()), "\n")
 	checked := 0
 	for _, r := range m.Rows() {

@@ -301,10 +301,10 @@ func listOptions(ctx *common.Ctx, q Query, limit int) client.ConversationListOpt
 
 // requestOrdering is the ordering parameter q sends ("" = none).
 func requestOrdering(ctx *common.Ctx, q Query) string {
-	if o := orderingOrDefault(ctx, q); q.Search == "" && o != client.Conversations.Default {
-		return o
+	if q.Search != "" {
+		return ""
 	}
-	return ""
+	return client.Conversations.Request(orderingOrDefault(ctx, q))
 }
 
 // RefreshOverlap is how far before the server's time of the last refresh the next one
