@@ -490,6 +490,7 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 		// Every session gets the config file's alerts, marking read on open and saved views
 		// (the built-in ones included); a session saves no view into the hub's file.
 		Alerts: uiAlerts(s.Alerts), MarkReadOnOpen: s.MarkReadOnOpen, Views: savedViews(config.ShownViews(s.Views)),
+		Orderings: config.DefaultOrderings(s.Views),
 		ReportCrash: func(user string, c *ui.Crash) (string, string, error) {
 			where := user + "'s session: " + c.Where
 			dl.log.Error("crash", "user", user, "in", c.Where)

@@ -106,7 +106,7 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 		Hyperlinks: hyperlinksOn(s.Hyperlinks, os.Environ()),
 		// Saved views are not API edits: read-only saves them too. The built-in ones
 		// (Mine, New) come first unless the file places or hides them.
-		Views:     savedViews(config.ShownViews(s.Views)),
+		Views: savedViews(config.ShownViews(s.Views)), Orderings: config.DefaultOrderings(s.Views),
 		SaveView:  viewSaver(s.ConfigPath),
 		State:     saved,
 		SaveState: state.write,

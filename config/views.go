@@ -24,7 +24,9 @@ const (
 )
 
 // AllView is the name of the view every list screen shows first: its list with no filter,
-// no search and the default order. A saved view may not take that name.
+// no search and the default order. An entry of that name holds only a screen and an
+// ordering: the default order of that screen's list (DefaultOrderings); a saved view may
+// not take the name.
 const AllView = "all"
 
 // MaxViewName is the longest view name, in characters.
@@ -47,6 +49,21 @@ type View struct {
 	Hidden bool
 	// Line is where the view starts in the file (0 for a view not read from a file).
 	Line int
+}
+
+// isAll reports whether v is an AllView entry (the default order of a screen's list).
+func (v View) isAll() bool { return strings.EqualFold(strings.TrimSpace(v.Name), AllView) }
+
+// DefaultOrderings are the default orders the file's AllView entries give the list
+// screens, by screen; a screen without one keeps its list's own.
+func DefaultOrderings(file []View) map[string]string {
+	out := map[string]string{}
+	for _, v := range file {
+		if v.isAll() && v.Ordering != "" {
+			out[v.Screen] = v.Ordering
+		}
+	}
+	return out
 }
 
 // OperatorMe is the value of the operator_id filter that stands for the acting operator
@@ -80,7 +97,7 @@ func ShownViews(file []View) []View {
 		}
 	}
 	for _, v := range file {
-		if v.Hidden {
+		if v.Hidden || v.isAll() {
 			continue
 		}
 		if i := slices.IndexFunc(builtins, func(b View) bool { return b.Screen == v.Screen && strings.EqualFold(v.Name, b.Name) }); i >= 0 && v.queryless() {
@@ -124,13 +141,13 @@ type viewScreen struct {
 	check func(name, value string) (bool, error)
 	// status checks a status (nil: the screen's list has none).
 	status func(string) error
-	// orderings are the values of the ordering parameter.
+	// orderings are the orderings a query may name (the server's own order included).
 	orderings []string
 }
 
 // screenOf reads a list's declaration.
 func screenOf[F, R any](r client.Resource[F, R]) viewScreen {
-	s := viewScreen{orderings: r.OrderingValues()}
+	s := viewScreen{orderings: r.OrderingCycle()}
 	for _, name := range r.Names() {
 		if name != r.Status {
 			s.filters = append(s.filters, name)
@@ -205,8 +222,10 @@ func (p *parser) checkView(n *yaml.Node, v View) bool {
 	switch name := v.Name; {
 	case strings.TrimSpace(name) == "":
 		bad("each view needs a name")
-	case strings.EqualFold(strings.TrimSpace(name), AllView):
-		bad("%q is the built-in view of the whole list; give this one another name", AllView)
+	case v.isAll():
+		if v.Ordering == "" || v.Status != "" || len(v.Filters) > 0 || v.Search != "" || v.Hidden {
+			bad("%q is the built-in view of the whole list: it takes only a screen and an ordering (the list's default order); give a view with a query another name", AllView)
+		}
 	case len([]rune(name)) > MaxViewName:
 		bad("the name %q is longer than %d characters", name, MaxViewName)
 	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }):

@@ -228,7 +228,7 @@ func TestAddViewRefusesAndKeepsFile(t *testing.T) {
 }
 
 // A view holds what its list's declaration takes: the contacts list has no id ordering
-// (the API answers 400), a date is a date or ISO 8601 and never empty, a yes/no is true or
+// to send (the API answers 400) but its own order, id descending, which it names -id, a date is a date or ISO 8601 and never empty, a yes/no is true or
 // false, a text what its check accepts.
 func TestViewValuesFollowTheListDeclaration(t *testing.T) {
 	for _, tc := range []struct {
@@ -237,7 +237,8 @@ func TestViewValuesFollowTheListDeclaration(t *testing.T) {
 	}{
 		{View{Name: "a", Screen: ViewConversations, Ordering: "contact_last_update_at"}, ""},
 		{View{Name: "a", Screen: ViewConversations, Filters: map[string]string{"updated_at_from_date": "2026-03-01T09:00:00Z"}}, ""},
-		{View{Name: "a", Screen: ViewContacts, Ordering: "id"}, `"id" is not a contacts ordering (known: -created_at, created_at, name, -name, email, -email)`},
+		{View{Name: "a", Screen: ViewContacts, Ordering: "id"}, `"id" is not a contacts ordering (known: -id, -created_at, created_at, name, -name, email, -email)`},
+		{View{Name: "a", Screen: ViewContacts, Ordering: "-id"}, ""}, // the server's own order, sent as none
 		{View{Name: "a", Screen: ViewContacts, Ordering: "-name"}, ""},
 		{View{Name: "a", Screen: ViewConversations, Filters: map[string]string{"updated_at_from_date": ""}}, `updated_at_from_date: "" is not a date or a time`},
 		{View{Name: "a", Screen: ViewConversations, Filters: map[string]string{"last_activity_to_date": "7d"}}, `last_activity_to_date: "7d" is not a date or a time`},
@@ -315,5 +316,44 @@ func TestOperatorMeAndHidden(t *testing.T) {
 	c, err := Load(path)
 	if err != nil || len(c.Views) != 1 || !c.Views[0].Hidden {
 		t.Fatalf("written and read back: %+v, %v", c.Views, err)
+	}
+}
+
+// An "all" entry holds only a screen and an ordering: the default order of that screen's
+// list. It is no view of its own in the row.
+func TestAllEntryGivesTheDefaultOrder(t *testing.T) {
+	data := `views:
+  - name: all
+    screen: conversations
+    ordering: -id
+  - name: All
+    screen: contacts
+    ordering: name
+  - name: New
+    screen: conversations
+    status: new
+`
+	c, err := Parse([]byte(data), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := DefaultOrderings(c.Views)
+	if len(got) != 2 || got[ViewConversations] != "-id" || got[ViewContacts] != "name" {
+		t.Errorf("default orderings %v", got)
+	}
+	for _, v := range ShownViews(c.Views) {
+		if strings.EqualFold(v.Name, AllView) {
+			t.Errorf("the all entry is shown as a view: %+v", v)
+		}
+	}
+	for _, bad := range []string{
+		"views:\n  - {name: all, screen: conversations}\n",
+		"views:\n  - {name: all, screen: conversations, ordering: -id, status: new}\n",
+		"views:\n  - {name: all, screen: contacts, ordering: -id, search: acme}\n",
+		"views:\n  - {name: all, screen: contacts, ordering: -last_message_sent_at}\n",
+	} {
+		if _, err := Parse([]byte(bad), "c.yaml"); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
 	}
 }

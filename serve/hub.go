@@ -118,8 +118,10 @@ type Options struct {
 	// own); MarkReadOnOpen marks a conversation read when an agent opens it unread.
 	Alerts         ui.Alerts
 	MarkReadOnOpen bool
-	// Views are the saved views every session offers (the built-in ones included).
-	Views []common.SavedView
+	// Views are the saved views every session offers (the built-in ones included);
+	// Orderings the list screens' default orders, by screen.
+	Views     []common.SavedView
+	Orderings map[string]string
 	// ShiftEnd is when the team's working day ends, a time of day on the hub's clock (17h:
 	// 17:00; 0: none): while the day's forecast says an organization's budget runs out
 	// before it, its polls are stretched and its sessions told (common.Budget.ShiftEnd).

@@ -75,7 +75,7 @@ func (h *Hub) uiOptions(sess *session, look Look) ui.Options {
 		Team:     team{hub: h, org: u.Org},
 		UserName: u.Name,
 		// Each session alerts for its own operator and view, from the shared polls.
-		Alerts: h.opts.Alerts, MarkReadOnOpen: h.opts.MarkReadOnOpen, Views: h.opts.Views,
+		Alerts: h.opts.Alerts, MarkReadOnOpen: h.opts.MarkReadOnOpen, Views: h.opts.Views, Orderings: h.opts.Orderings,
 	}
 	report := h.opts.ReportCrash
 	o.ReportCrash = func(c *ui.Crash) (string, string, error) {

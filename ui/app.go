@@ -5,6 +5,7 @@ package ui
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -100,6 +101,9 @@ type Options struct {
 	// SaveView writes one into the config file (nil: none can be saved).
 	Views    []common.SavedView
 	SaveView func(common.SavedView) error
+	// Orderings are the list screens' default orders, by screen (the config file's all
+	// entries; a screen not in it keeps its list's own).
+	Orderings map[string]string
 	// State is what the last run left to restore (nil: start afresh); SaveState keeps the
 	// state when it changes (called from a command; nil: not kept).
 	State     *State
@@ -222,6 +226,7 @@ func New(o Options) *App {
 		Budget: common.Budget{Interval: o.RefreshInterval, PerDay: o.RequestBudget,
 			Reserve: common.ReserveFor(o.RequestBudget), ShiftEnd: o.ShiftEnd},
 		Views:          slices.Clone(o.Views),
+		Orderings:      maps.Clone(o.Orderings),
 		SaveView:       o.SaveView,
 		MarkReadOnOpen: o.MarkReadOnOpen,
 	}

@@ -1093,3 +1093,43 @@ func TestDefaultOrderFollowsTheTimeColumn(t *testing.T) {
 		t.Fatalf("header %q does not name the order", header)
 	}
 }
+
+// TestConfiguredDefaultOrder: the config file's default order (id descending here) is what
+// a query that names none lists: no ordering sent (the server's own), the header's words,
+// o going on from it, and browsing past the offset cap through /all/.
+func TestConfiguredDefaultOrder(t *testing.T) {
+	t.Parallel()
+	e := viewtest.NewEnv(t, sandbox.Options{OffsetCap: 30}, nil)
+	ctx := viewtest.Ctx(e.Client)
+	ctx.PageSize = 10
+	ctx.Orderings = map[string]string{common.ViewsConversations: "-id"}
+	m := listing.New(ctx)
+	m.SetSize(100, 20)
+	m.Focus()
+	m = viewtest.Settle(m, m.Load(false), wait)
+	for _, l := range e.Log.Lines() {
+		if strings.Contains(l.Query, "ordering") {
+			t.Fatalf("request %+v: want the first page without an ordering", l)
+		}
+	}
+	if header := strings.SplitN(ansi.Strip(m.View()), "\n", 2)[0]; !strings.Contains(header, "· newest first") {
+		t.Fatalf("header %q", header)
+	}
+	total := m.Total()
+	for i := 0; i < 100 && len(m.Rows()) < total; i++ {
+		m = viewtest.Handle(m, viewtest.Key("G"), wait)
+	}
+	rows := m.Rows()
+	if len(rows) != total || total <= 30 {
+		t.Fatalf("browsed %d of %d conversations past the cap of 30", len(rows), total)
+	}
+	for i := 1; i < len(rows); i++ {
+		if rows[i].ID > rows[i-1].ID {
+			t.Fatalf("%d follows %d in the order by id", rows[i].ID, rows[i-1].ID)
+		}
+	}
+	m = viewtest.Handle(m, viewtest.Key("o"), wait)
+	if m.Query().Ordering != "id" {
+		t.Fatalf("o after the configured -id gave %q", m.Query().Ordering)
+	}
+}
