@@ -212,7 +212,7 @@ func TestExampleParsesToNothing(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, uncommented)
 	}
-	if c.BaseURL == "" || c.PageSize != 100 || c.TeamSize != DefaultTeamSize || c.RequestBudget != RequestBudgetFor(DefaultTeamSize) || len(c.Keys) != 2 || len(c.Views) != 3 ||
+	if c.BaseURL == "" || c.PageSize != 100 || c.TeamSize != DefaultTeamSize || c.RequestBudget != RequestBudgetFor(DefaultTeamSize) || len(c.Keys) != 2 || len(c.Views) != 4 ||
 		c.Alerts.Mute != DefaultMute || c.Alerts.Notify != NotifyOff || c.MarkReadOnOpen == nil || !*c.MarkReadOnOpen {
 		t.Fatalf("uncommented example: %+v\n%s", c, uncommented)
 	}

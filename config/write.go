@@ -115,8 +115,14 @@ const example = `# parley configuration
 # Saved views: named queries of the conversations and contacts lists, shown as a row
 # above the list ("all" first) and switched with [ and ]; V saves the current query here.
 # filters take the API's filter names (topics, um_widget_id, operator_id, email, …);
-# ordering is an API ordering (a leading - for descending).
+# ordering is an API ordering (a leading - for descending). An entry named all with only a
+# screen and an ordering sets that list's default order (conversations by last message,
+# -last_message_sent_at, and contacts by creation, -created_at, unless it says otherwise;
+# -id is the server's own order, which browses past 10,000 results).
 # views:
+#   - name: all
+#     screen: conversations
+#     ordering: -id
 #   - name: New
 #     screen: conversations
 #     status: new

@@ -16,7 +16,7 @@ import (
 // pending, unread) and returns it with the sandbox's owner operator.
 func actionsSetup(t *testing.T, c *client.Client) (id int64, owner client.Operator) {
 	t.Helper()
-	p, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1}})
+	p, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1, Ordering: listOrder}})
 	if err != nil || len(p.Results) == 0 {
 		t.Fatalf("first conversation: %v", err)
 	}
@@ -36,9 +36,9 @@ func actionsSetup(t *testing.T, c *client.Client) (id int64, owner client.Operat
 	if owner.ID == 0 {
 		t.Fatal("the sandbox has no owner operator")
 	}
-	p, err = c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1}})
+	p, err = c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1, Ordering: listOrder}})
 	if err != nil || len(p.Results) == 0 || p.Results[0].ID != id {
-		t.Fatalf("conversation %d is no longer the first one after the setup: %v", id, err)
+		t.Fatalf("conversation %d is no longer the first one (by last message) after the setup: %v", id, err)
 	}
 	return id, owner
 }
@@ -116,7 +116,7 @@ func TestConversationActions(t *testing.T) {
 func TestEndRefusedByTheServerNamesTheField(t *testing.T) {
 	sb := StartSandbox(t, "small", "--variant", "read-only-fields")
 	c := sb.Client(t)
-	p, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1}})
+	p, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1, Ordering: listOrder}})
 	if err != nil || len(p.Results) == 0 {
 		t.Fatalf("first conversation: %v", err)
 	}

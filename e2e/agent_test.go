@@ -85,7 +85,7 @@ func TestAgentSession(t *testing.T) {
 	step := 20 * time.Second / time.Duration(k)
 	sb := StartSandbox(t, "small")
 	c := sb.Client(t)
-	first, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: queue}})
+	first, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: queue, Ordering: listOrder}})
 	if err != nil || len(first.Results) < queue {
 		t.Fatalf("the first %d conversations: %v (%v)", queue, first, err)
 	}

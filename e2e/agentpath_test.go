@@ -27,7 +27,7 @@ func TestAgentPath(t *testing.T) {
 	sb := StartSandbox(t, "small", "--long-thread", strconv.Itoa(longThread))
 	c := sb.Client(t)
 	news, err := c.ListConversations(t.Context(), client.ConversationListOptions{
-		ListOptions: client.ListOptions{Limit: 2},
+		ListOptions: client.ListOptions{Limit: 2, Ordering: listOrder},
 		Filter:      client.ConversationFilter{Status: client.StatusNew},
 	})
 	if err != nil || len(news.Results) < 2 {
@@ -68,7 +68,7 @@ func TestAgentPath(t *testing.T) {
 		}, 30*time.Second, fmt.Sprintf("the thread of %d", id))
 	}
 
-	press("s") // the new conversations, newest first
+	press("s") // the new conversations, by last message, newest first
 	tui.WaitUntil(func(s string) bool {
 		return strings.Contains(s, "new") && listLoaded.MatchString(s) && !strings.Contains(s, "loading…")
 	}, 15*time.Second, "the new conversations")

@@ -17,7 +17,7 @@ import (
 func TestEditTopics(t *testing.T) {
 	sb := StartSandbox(t, "small")
 	c := sb.Client(t)
-	first, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1}})
+	first, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1, Ordering: listOrder}})
 	if err != nil || len(first.Results) == 0 {
 		t.Fatalf("first conversation: %v", err)
 	}
@@ -49,7 +49,7 @@ func TestEditTopics(t *testing.T) {
 func TestBulkDeleteTwoEndedAndAnOngoingRefused(t *testing.T) {
 	sb := StartSandbox(t, "small")
 	c := sb.Client(t)
-	page, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 100}})
+	page, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 100, Ordering: listOrder}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -246,7 +246,7 @@ func TestWideListAndAnOperatorsConversations(t *testing.T) {
 	if w := listPaneWidth(s); w < 100 {
 		t.Fatalf("the list is %d columns wide at 200:\n%s", w, s)
 	}
-	page, err := api.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 40}})
+	page, err := api.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 40, Ordering: listOrder}})
 	if err != nil {
 		t.Fatal(err)
 	}

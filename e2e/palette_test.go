@@ -16,7 +16,7 @@ import (
 // opens it; "?" "cycle" filters help to the cycle keys, and enter on one runs it.
 func TestPaletteAndHelpFilter(t *testing.T) {
 	sb := StartSandbox(t, "small")
-	page, err := sb.Client(t).ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 30}})
+	page, err := sb.Client(t).ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 30, Ordering: listOrder}})
 	if err != nil || len(page.Results) < 30 {
 		t.Fatalf("conversations: %v (%d)", err, len(page.Results))
 	}

@@ -5,6 +5,8 @@ package e2e
 import (
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -29,7 +31,8 @@ func thousands(n int) string {
 
 // TestPastTheCapWithACappedCount: against a server whose offset lists report a count of
 // at most 10,000 (`parley sandbox --variant capped-count`) and that has more conversations
-// than that, the conversation list in the default order (newest first) shows "10,000+",
+// than that, the conversation list in id order (newest first: the config file's all entry
+// makes it the default) shows "10,000+",
 // G reaches the true last conversation, and walking back up from it crosses the cap: every
 // row is the server's, in its order, on both sides of position 10,000 and both ways across
 // it. The request log shows the rows past the cap came from /conversations/all/ (ordering
@@ -60,7 +63,11 @@ func TestPastTheCapWithACappedCount(t *testing.T) {
 	before := len(sb.Requests(t))
 
 	// 200×100: one line a row, about 95 rows to a page.
-	tui := StartTUI(t, 200, 100, sb.Env)
+	conf := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(conf, []byte("views:\n  - name: all\n    screen: conversations\n    ordering: -id\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tui := StartTUI(t, 200, 100, append(slices.Clip(sb.Env), "PARLEY_CONFIG="+conf))
 	// The header says the count may be more than the cap.
 	// (The list's border is heavy while it has the focus, light otherwise.)
 	tui.WaitUntil(func(s string) bool {

@@ -34,6 +34,10 @@ func findConversation(t *testing.T, sb *Sandbox, query string, ok func(client.Co
 // A narrow list pane drops the noun: "93 · search:…".
 var listLoaded = regexp.MustCompile(`[│┃] \d[\d,]*( conversations?)? ·`)
 
+// listOrder is the conversation list's default order (by last message, newest first): the
+// API asked in it lists the conversations as the list shows them.
+const listOrder = "-last_message_sent_at"
+
 // waitList waits until the conversation list has loaded (its header shows the count).
 func waitList(t *testing.T, tui *TUI) string {
 	t.Helper()

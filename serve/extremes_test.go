@@ -36,8 +36,8 @@ func TestAPoisonedNumberInOneSessionLeavesTheHubServing(t *testing.T) {
 			th := startHub(t, api, threeUsers(t, api))
 			clara := open(t, th.dial(t, "Clara"), "Clara", 120, 40)
 			sam := open(t, th.dial(t, "Sam"), "Sam", 120, 40)
-			clara.waitText("conversations ·")
-			sam.waitText("conversations ·")
+			clara.waitList()
+			sam.waitList()
 
 			// Should the test binary die from here on (a fatal error takes no recover and
 			// no test report), this line names the test and the cause.
@@ -57,9 +57,9 @@ func TestAPoisonedNumberInOneSessionLeavesTheHubServing(t *testing.T) {
 				t.Fatalf("%d sessions, want Clara's and Sam's", n)
 			}
 			sam.press("1")
-			sam.waitText("conversations ·")
+			sam.waitList()
 			vic := open(t, th.dial(t, "Vic"), "Vic", 80, 24)
-			vic.waitText("conversations")
+			vic.waitList()
 			waitfor.True(t, "three sessions", func() bool { return th.SessionCount() == 3 })
 			if log := th.log.String(); strings.Contains(log, "internal error") {
 				t.Errorf("the hub caught an internal error:\n%s", log)

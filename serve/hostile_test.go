@@ -25,7 +25,7 @@ func TestHostileTextReachesASessionInert(t *testing.T) {
 	api := startAPI(t)
 	th := startHub(t, api, threeUsers(t, api))
 	clara := open(t, th.dial(t, "Clara"), "Clara", 200, 50)
-	clara.waitText("conversations ·")
+	clara.waitList()
 	clara.press("/")
 	clara.press("mallory\r")
 	clara.waitText(fmt.Sprintf("#%d", api.info.HostileConversationID))

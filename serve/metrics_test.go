@@ -338,7 +338,7 @@ func TestHealthFollowsTheAPI(t *testing.T) {
 	th.serve(t)
 	waitfor.True(t, "the hub serving", func() bool { code, _ := th.health(t); return code == http.StatusOK })
 	vic := open(t, th.dial(t, "Vic"), "Vic", 80, 24)
-	vic.waitText("conversations")
+	vic.waitList()
 	poll := func(outcome string, n float64) {
 		t.Helper()
 		timer.fire()

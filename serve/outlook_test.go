@@ -73,7 +73,7 @@ func TestTheHubStretchesItsPollsWhenTheForecastFallsShortOfTheShift(t *testing.T
 	c := th.dial(t, "Vic")
 	terms := []*terminal{open(t, c, "Vic 1", 200, 40), open(t, c, "Vic 2", 200, 40)}
 	for _, term := range terms {
-		term.waitText("conversations")
+		term.waitList()
 	}
 	waitfor.True(t, "the first wait of the poller", func() bool { return timer.lastAsked() >= 0 })
 	if d := timer.lastAsked(); d != 30*time.Second {

@@ -57,7 +57,7 @@ func operatorVisits(t *testing.T, n, minutes int, gap, interval time.Duration) v
 	var terms []*terminal
 	for i := range n {
 		term := open(t, c, fmt.Sprintf("Vic %d", i+1), 120, 40)
-		term.waitText("conversations")
+		term.waitList()
 		terms = append(terms, term)
 	}
 	settle(t, th)
@@ -144,8 +144,8 @@ func TestAnIdenticalSearchIsRevalidatedNotFetchedAgain(t *testing.T) {
 	c := th.dial(t, "Vic")
 	a := open(t, c, "Vic 1", 120, 40)
 	b := open(t, c, "Vic 2", 120, 40)
-	a.waitText("conversations")
-	b.waitText("conversations")
+	a.waitList()
+	b.waitList()
 	settle(t, th)
 	// The sandbox's data was stamped at its start; the search comes a while later.
 	clock.advance(10 * time.Minute)

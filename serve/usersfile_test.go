@@ -216,7 +216,7 @@ func TestTheHubWatchesItsUsersFile(t *testing.T) {
 	ms := threeUsers(t, api)
 	th := startHub(t, api, ms[1:], withClock(clock))
 	sam := open(t, th.dial(t, "Sam"), "Sam", 80, 24)
-	sam.waitText("conversations")
+	sam.waitList()
 	clara := ms[0]
 	clara.signer, clara.key = newKey(t, "clara@test")
 	th.members["Clara"] = clara
@@ -239,7 +239,7 @@ func TestTheHubWatchesItsUsersFile(t *testing.T) {
 	clock.advance(DefaultUsersCheck)
 	waitfor.True(t, "the reload", func() bool { return th.logged(t, "users reloaded", "users", "3") == 1 })
 	term := open(t, th.dial(t, "Clara"), "Clara", 80, 24)
-	term.waitText("conversations")
+	term.waitList()
 
 	// A file that does not check out: logged once, the users in force stay.
 	if err := os.WriteFile(th.users, []byte("- name: Eve\n  key: nope\n  role: agent\n"), 0o600); err != nil {

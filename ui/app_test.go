@@ -42,7 +42,7 @@ func TestCoalescedKeysAreReplayed(t *testing.T) {
 	sb := testSandbox(t)
 	app := newApp(t, newClient(t, sb, client.Config{}))
 	d := newDriver(t, app, 120, 40)
-	d.waitFor("conversations ·")
+	d.waitList("conversations")
 	tri := app.Screen().(*conversations.Model)
 	rows := tri.List.Rows()
 	// Two presses read together: Bubble Tea's input reader makes two messages of them.
@@ -61,7 +61,7 @@ func TestHelpShowsTheKeysOfWhereYouAre(t *testing.T) {
 	}
 	app := ui.New(ui.Options{Client: c, Styles: theme.Plain(false), Keys: keys, Now: clock, Timer: viewtest.After, PageSize: 100})
 	d := newDriver(t, app, 120, 40)
-	d.waitFor("conversations ·")
+	d.waitList("conversations")
 	d.key("?")
 	v := d.view()
 	for _, want := range []string{"cycle status", "filters", "search", "next pane", "quit"} {
@@ -86,7 +86,7 @@ func TestKeysRightAfterSlashGoToTheSearch(t *testing.T) {
 	for _, oneRead := range []bool{false, true} {
 		app := newApp(t, newClient(t, sb, client.Config{}))
 		d := newDriver(t, app, 120, 40)
-		d.waitFor("conversations ·")
+		d.waitList("conversations")
 		tri := app.Screen().(*conversations.Model)
 		if oneRead {
 			d.read("/dos")

@@ -31,7 +31,7 @@ func TestEscReturnsToTheContactAConversationWasOpenedFrom(t *testing.T) {
 	sb := testSandbox(t)
 	app, c, d := startOn(t, sb, 120, 40)
 	d.key("2")
-	d.waitFor("contacts ·")
+	d.waitList("contacts")
 	cs := app.Screen().(*contacts.Model)
 	for i := 0; ; i++ {
 		if r, ok := cs.List.Selected(); ok && r.ConversationCount > 0 {

@@ -108,7 +108,7 @@ func startOn(t testing.TB, sb *sandbox.Running, w, h int) (*ui.App, *client.Clie
 	c := newClient(t, sb, client.Config{})
 	app := newApp(t, c)
 	d := newDriver(t, app, w, h)
-	d.waitFor("conversations ·")
+	d.waitList("conversations")
 	return app, c, d
 }
 
@@ -134,6 +134,14 @@ func (d *driver) key(keys ...string) {
 }
 
 func (d *driver) view() string { return d.Model.View().Content }
+
+// waitList delivers messages until the view shows a list of noun with its first page.
+func (d *driver) waitList(noun string) string {
+	d.t.Helper()
+	re := viewtest.ListShown(noun)
+	d.Until("the view to show the "+noun, func() bool { return re.MatchString(d.view()) })
+	return d.view()
+}
 
 // waitFor delivers messages until the view contains text.
 func (d *driver) waitFor(text string) string {

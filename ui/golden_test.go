@@ -52,7 +52,8 @@ func (o *observed) advance(tm *teatest.TestModel, d time.Duration) { o.timers.Ad
 // TestGoldenConversations renders the conversations screen against the in-process sandbox
 // (seed 1, fixed clock) at 80, 120, 160 and 200 columns: the list as it opens (its first
 // page and the operators loaded, before any time passed: the cursor has not rested on the
-// first row yet), and a thread opened with j, enter. Regenerate with:
+// first row yet), and the third row's thread (the hostile one) opened with j, j, enter.
+// Regenerate with:
 // go test ./ui -run Golden -update
 func TestGoldenConversations(t *testing.T) {
 	t.Parallel()
@@ -71,6 +72,7 @@ func TestGoldenConversations(t *testing.T) {
 			o := newObserved(t, newClient(t, sb, client.Config{}), nil)
 			tm := teatest.NewTestModel(t, o, teatest.WithInitialTermSize(size[0], size[1]))
 			o.WaitSeen(t, map[string]int{fmt.Sprintf("%T", common.OperatorsLoadedMsg{}): 1, fmt.Sprintf("%T", common.RefreshedMsg{}): 1})
+			tm.Send(tea.KeyPressMsg{Code: 'j', Text: "j"})
 			tm.Send(tea.KeyPressMsg{Code: 'j', Text: "j"})
 			tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 			want := map[string]int{"thread.pageMsg": 1}

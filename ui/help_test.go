@@ -92,7 +92,7 @@ func TestHelpFitsAndScrollsAtTheSmallestSizes(t *testing.T) {
 	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {80, 20}} {
 		l, _ := startApp(t, nil, size[0], size[1])
-		l.Until("the list", func() bool { return strings.Contains(l.app.Render(), "conversations ·") })
+		l.Until("the list", func() bool { return viewtest.ListShown("conversations").MatchString(l.app.Render()) })
 		h := l.openHelp()
 		got := helpEntries(t, l, h, size[0], size[1])
 		for _, want := range []string{"ctrl+o organization", "ctrl+p act as operator", "q quit", "ctrl+c quit now",
@@ -167,7 +167,7 @@ func TestHelpClosesWithHelpAndBackOnly(t *testing.T) {
 func TestHelpListsEveryKeyOnce(t *testing.T) {
 	t.Parallel()
 	l, _ := startApp(t, nil, 200, 50)
-	l.Until("the list", func() bool { return strings.Contains(l.app.Render(), "conversations ·") })
+	l.Until("the list", func() bool { return viewtest.ListShown("conversations").MatchString(l.app.Render()) })
 	check := func(where string) {
 		t.Helper()
 		h := l.openHelp()

@@ -68,7 +68,7 @@ func TestMouseOffAsksNothingAndDoesNothing(t *testing.T) {
 	sb := testSandbox(t)
 	app := newMouseApp(t, newClient(t, sb, client.Config{}), false)
 	d := newDriver(t, app, 80, 24)
-	d.waitFor("conversations ·")
+	d.waitList("conversations")
 	if m := app.View().MouseMode; m != tea.MouseModeNone {
 		t.Fatalf("mouse off: the view's mouse mode is %v", m)
 	}
@@ -88,7 +88,7 @@ func TestMouseClickTabAndRows(t *testing.T) {
 	sb := testSandbox(t)
 	app := newMouseApp(t, newClient(t, sb, client.Config{}), true)
 	d := newDriver(t, app, 80, 24)
-	d.waitFor("conversations ·")
+	d.waitList("conversations")
 	if m := app.View().MouseMode; m != tea.MouseModeCellMotion {
 		t.Fatalf("mouse on: the view's mouse mode is %v", m)
 	}
@@ -141,7 +141,7 @@ func TestMouseClickRowsBelowTheViewsRow(t *testing.T) {
 			{Name: "Berlin", Screen: common.ViewsContacts, Search: "Berlin"},
 		}})
 	d := newDriver(t, app, 80, 24)
-	d.waitFor("conversations ·")
+	d.waitList("conversations")
 	d.waitFor("Waiting")
 	tri := app.Screen().(*conversations.Model)
 	// A click on a view shows it, as [ and ] do; one on the row's blank end does nothing.
@@ -182,7 +182,7 @@ func TestMousePanesAndWheel(t *testing.T) {
 	sb := testSandbox(t)
 	app := newMouseApp(t, newClient(t, sb, client.Config{}), true)
 	d := newDriver(t, app, 120, 40)
-	d.waitFor("conversations ·")
+	d.waitList("conversations")
 	tri := app.Screen().(*conversations.Model)
 	for range 3 {
 		d.read(sgrWheel(false, 10, 10))
@@ -232,7 +232,7 @@ func TestMouseClickInAForm(t *testing.T) {
 	sb := testSandbox(t)
 	app := newMouseApp(t, newClient(t, sb, client.Config{}), true)
 	d := newDriver(t, app, 120, 40)
-	d.waitFor("conversations ·")
+	d.waitList("conversations")
 	tri := app.Screen().(*conversations.Model)
 	d.key("f")
 	v := d.waitFor("Widget")
@@ -271,7 +271,7 @@ func TestGoldenMouseContacts(t *testing.T) {
 	sb := testSandbox(t)
 	app := newMouseApp(t, newClient(t, sb, client.Config{}), true)
 	d := newDriver(t, app, 80, 24)
-	d.waitFor("conversations ·")
+	d.waitList("conversations")
 	d.click("2 Contacts")
 	con := app.Screen().(*contacts.Model)
 	d.Until("the contacts", func() bool { return len(con.List.Rows()) >= 3 })
@@ -287,7 +287,7 @@ func TestContactsPreviewTheFirstContactOfANewList(t *testing.T) {
 	sb := testSandbox(t)
 	app := newApp(t, newClient(t, sb, client.Config{}))
 	d := newDriver(t, app, 160, 46)
-	d.waitFor("conversations ·")
+	d.waitList("conversations")
 	d.key("2")
 	con := app.Screen().(*contacts.Model)
 	d.Until("the contacts", func() bool { return len(con.List.Rows()) > 0 })
@@ -310,7 +310,7 @@ func TestMouseInThePalette(t *testing.T) {
 	sb := testSandbox(t)
 	app := newMouseApp(t, newClient(t, sb, client.Config{}), true)
 	d := newDriver(t, app, 120, 40)
-	d.waitFor("conversations ·")
+	d.waitList("conversations")
 	d.key(":")
 	d.waitFor("Command palette")
 	d.read("screen")

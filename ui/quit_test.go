@@ -29,7 +29,7 @@ func TestQuitWithAHalfWrittenNoteAsks(t *testing.T) {
 	sb := testSandbox(t)
 	app := newApp(t, newClient(t, sb, client.Config{}))
 	d := newDriver(t, app, 120, 40)
-	d.waitFor("conversations ·")
+	d.waitList("conversations")
 	d.key("n")
 	d.waitFor("New note about")
 	ctrlC := viewtest.Key("ctrl+c")
@@ -75,7 +75,7 @@ func TestQuitWithoutUnsavedTextIsImmediate(t *testing.T) {
 	sb := testSandbox(t)
 	app := newApp(t, newClient(t, sb, client.Config{}))
 	d := newDriver(t, app, 120, 40)
-	d.waitFor("conversations ·")
+	d.waitList("conversations")
 	if _, cmd := app.Update(viewtest.Key("q")); !quits(cmd) {
 		t.Fatal("q did not quit")
 	}
@@ -93,7 +93,7 @@ func TestQuitLeavesAnEmptyLastFrame(t *testing.T) {
 	sb := testSandbox(t)
 	app := newApp(t, newClient(t, sb, client.Config{}))
 	d := newDriver(t, app, 120, 40)
-	d.waitFor("conversations ·")
+	d.waitList("conversations")
 	if v := app.View(); v.Content == "" || !v.AltScreen {
 		t.Fatalf("before the quit: content %d bytes, alternate screen %v", len(v.Content), v.AltScreen)
 	}

@@ -108,7 +108,7 @@ func TestStateWithoutRestoreStartsOnConversations(t *testing.T) {
 func TestRestoredContactsTakeTheScreenKeys(t *testing.T) {
 	a := stateApp(t, &ui.State{Screen: "contacts"}, &states{})
 	d := newDriver(t, a, 80, 24)
-	d.waitFor("contacts ·")
+	d.waitList("contacts")
 	if strings.Contains(d.view(), "Search contacts:") {
 		t.Fatalf("the restored contacts screen opened the search prompt:\n%s", d.view())
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -228,6 +229,13 @@ func Keys(text string) []tea.Msg {
 		out = append(out, Key(string(r)))
 	}
 	return out
+}
+
+// ListShown matches a list's header once its first page is in: the count, then the noun
+// (conversations, contacts) where the pane has room for it, then " · ". While the list
+// loads its header has no count.
+func ListShown(noun string) *regexp.Regexp {
+	return regexp.MustCompile(`[│┃] [0-9][0-9,]*\+?( ` + regexp.QuoteMeta(noun) + `)? · `)
 }
 
 // CheckSize fails the test unless view is exactly w×h: h lines, each w cells wide. what
