@@ -37,7 +37,7 @@ func TestHostileTextReachesASessionInert(t *testing.T) {
 	checkScreen(t, clara)
 
 	clara.press("2")
-	clara.waitText("contacts ·")
+	clara.waitText("time: created") // the contacts list's header
 	clara.press("/")
 	clara.waitText("enter search")
 	clara.press("mallory\r")

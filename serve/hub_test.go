@@ -18,6 +18,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/internal/waitfor"
 	"github.com/parley-tui/parley/theme"
+	"github.com/parley-tui/parley/views/conversations/listing"
 )
 
 // threeUsers is a users file of three: an agent, a supervisor and a viewer of the sandbox's
@@ -32,10 +33,11 @@ func threeUsers(t *testing.T, api *testAPI) []*member {
 	}
 }
 
-// firstPage is what the conversations screen shows first: the count and the newest id.
+// firstPage is what the conversations screen shows first (by last message, newest first):
+// the count and the first row's id.
 func firstPage(t *testing.T, api *testAPI) (count int, newest int64) {
 	t.Helper()
-	p, err := api.client(t, 0).ListConversations(context.Background(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1}})
+	p, err := api.client(t, 0).ListConversations(context.Background(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1, Ordering: listing.DefaultOrdering}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,7 +372,7 @@ func TestAPanicEndsOneSessionOnly(t *testing.T) {
 	}
 	waitfor.True(t, "Sam alone", func() bool { return th.SessionCount() == 1 })
 	sam.press("2")
-	sam.waitText("contacts")
+	sam.waitText("time: created") // the contacts list's header
 	again := open(t, th.dial(t, "Clara"), "Clara again", 80, 24)
 	again.waitList()
 }

@@ -29,7 +29,7 @@ func TestASessionsEnvironmentIsThePTYsTerminalAndTheClientsVariables(t *testing.
 	})
 	clara := open(t, th.dial(t, "Clara"), "Clara", 100, 30,
 		"TERM=dumb", "COLORFGBG=0;15", "1BAD=x", "HUGE="+strings.Repeat("x", maxSessionEnvVar), "LANG=C.UTF-8")
-	clara.waitText("all statuses") // the list's header: the session is up
+	clara.waitList() // the list's header: the session is up
 	mu.Lock()
 	defer mu.Unlock()
 	if len(seen) != 1 {
