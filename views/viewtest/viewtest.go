@@ -231,6 +231,21 @@ func Keys(text string) []tea.Msg {
 	return out
 }
 
+// CheckNewestFirst fails the test unless rows (at least 10) are newest first by at, the
+// time each row shows: no row is newer than the one above it.
+func CheckNewestFirst[R any](t testing.TB, rows []R, id func(R) int64, at func(R) time.Time) {
+	t.Helper()
+	if len(rows) < 10 {
+		t.Fatalf("only %d rows", len(rows))
+	}
+	for i := 1; i < len(rows); i++ {
+		if at(rows[i]).After(at(rows[i-1])) {
+			t.Fatalf("row %d (#%d, %v) is newer than row %d (#%d, %v): the time column jumps",
+				i, id(rows[i]), at(rows[i]), i-1, id(rows[i-1]), at(rows[i-1]))
+		}
+	}
+}
+
 // ListShown matches a list's header once its first page is in: the count, then the noun
 // (conversations, contacts) where the pane has room for it, then " · ". While the list
 // loads its header has no count.
