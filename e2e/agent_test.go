@@ -85,7 +85,9 @@ func TestAgentSession(t *testing.T) {
 	step := 20 * time.Second / time.Duration(k)
 	sb := StartSandbox(t, "small")
 	c := sb.Client(t)
-	first, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: queue, Ordering: listOrder}})
+	// The queue is in id order, newest first (the config file below makes it the list's
+	// default): the order its figures were measured in, with threads long enough to scroll.
+	first, err := c.ListConversations(t.Context(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: queue}})
 	if err != nil || len(first.Results) < queue {
 		t.Fatalf("the first %d conversations: %v (%v)", queue, first, err)
 	}
@@ -106,7 +108,8 @@ func TestAgentSession(t *testing.T) {
 	if refresh < config.MinRefreshInterval {
 		t.Fatalf("auto-refresh every %s of the session at %d× is every %s, shorter than parley takes (%s)", session, k, refresh, config.MinRefreshInterval)
 	}
-	if err := os.WriteFile(conf, []byte(fmt.Sprintf("refresh_interval: %s\nrequest_budget: 5000\n", refresh)), 0o600); err != nil {
+	if err := os.WriteFile(conf, []byte(fmt.Sprintf("refresh_interval: %s\nrequest_budget: 5000\n"+
+		"views:\n  - name: all\n    screen: conversations\n    ordering: -id\n", refresh)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	before := len(sb.Requests(t))
