@@ -205,7 +205,7 @@ type capped struct {
 
 var cappedLists = []capped{
 	{name: "conversations", noun: "conversations", path: "/conversations/", cap: 30,
-		orderings: []string{"", "id"}, other: "-last_message_sent_at",
+		orderings: []string{"-id", "id"}, other: "", // the default, by last message
 		open: func(ctx *common.Ctx, o string) under {
 			return conversationList(ctx, listing.Query{Ordering: o}, 120, 20)
 		},
@@ -214,7 +214,7 @@ var cappedLists = []capped{
 				func(x client.Conversation) int64 { return x.ID })
 		}},
 	{name: "contacts", noun: "contacts", path: "/contact_identities/", cap: 20,
-		orderings: []string{""}, other: "name",
+		orderings: []string{"-id"}, other: "name",
 		open: func(ctx *common.Ctx, o string) under { return contactList(ctx, contacts.Query{Ordering: o}, 120, 20) },
 		all: func(t *testing.T, c *client.Client) []int64 {
 			return allIDs(t, c.ContactsAll(t.Context(), client.AllContactsOptions{CursorOptions: client.CursorOptions{Limit: 100}}),
@@ -358,7 +358,7 @@ func TestBottomReachesTheLastRowPastTheCap(t *testing.T) {
 				if n := len(offset) + len(all); n < requests || n > requests+(18+2)/10 {
 					t.Fatalf("ordering %q: G sent %v and %v, want %d requests and those the screen needs", ordering, offset, all, requests)
 				}
-				if q := all[0]; q.Get("ordering") != "id" || (ordering == "") != (q.Get("cursor") == "") {
+				if q := all[0]; q.Get("ordering") != "id" || (ordering == "-id") != (q.Get("cursor") == "") {
 					t.Fatalf("ordering %q: the first /all/ request is %v", ordering, q)
 				}
 				if ordering == "id" {
@@ -507,6 +507,9 @@ func pagedEnv(t *testing.T, pageSize int) (*viewtest.Env, *common.Ctx, *viewtest
 	e.Client = c
 	ctx := viewtest.Ctx(c)
 	ctx.PageSize = pageSize
+	// The lists in the server's own order (id descending), which the tests read the rows
+	// and pages against.
+	ctx.Orderings = map[string]string{common.ViewsConversations: client.Conversations.Default, common.ViewsContacts: client.Contacts.Default}
 	return e, ctx, fail
 }
 
