@@ -28,17 +28,26 @@ func loadThroughHTTP(tb testing.TB, url, token string, rows int, thread int64) (
 	if err != nil {
 		tb.Fatal(err)
 	}
+	// In the server's id order, the one that browses past the offset cap (the default, by
+	// last message, stops at 10,000 rows).
 	app := ui.New(ui.Options{Client: c, Styles: theme.New(theme.Default(), true, false), Keys: keymap.Default(),
-		Now: clock, RefreshInterval: 30 * time.Second, RequestBudget: 5000, PageSize: 100})
+		Now: clock, RefreshInterval: 30 * time.Second, RequestBudget: 5000, PageSize: 100,
+		Orderings: map[string]string{common.ViewsConversations: "-id"}})
 	loop := viewtest.NewLoop(tb, app)
 	loop.Run(app.Init())
 	loop.Deliver(tea.WindowSizeMsg{Width: 120, Height: 40})
 	tri := app.Screen().(*conversations.Model)
 	loop.Until("the first page", func() bool { return len(tri.List.Rows()) > 0 && !tri.List.Loading() })
-	for len(tri.List.Rows()) < rows {
+	for stalled := 0; len(tri.List.Rows()) < rows; {
+		had := len(tri.List.Rows())
 		loop.Deliver(viewtest.Key("ctrl+d"))
 		_ = app.Render()
 		loop.Until("the next page", func() bool { return !tri.List.Loading() })
+		if stalled++; len(tri.List.Rows()) > had {
+			stalled = 0
+		} else if stalled > 200 { // a page holds 100 rows, ctrl+d moves less: it stopped
+			tb.Fatalf("the list stopped at %d rows of the %d wanted (total %d)", had, rows, tri.List.Total())
+		}
 	}
 	loop.Deliver(common.OpenConversationMsg{ConversationID: thread, From: "the test"})
 	loop.Until("the thread", func() bool {
