@@ -303,7 +303,10 @@ func TestServeTenAgents(t *testing.T) {
 		fmt.Fprintf(&users, "- name: Agent %d\n  key: %s\n  operator: %s\n  role: agent\n", i+1, pub, sb.RestrictedOperatorID)
 	}
 	refresh := 30 * time.Second / time.Duration(k)
-	hub := StartHub(t, sb, users.String(), fmt.Sprintf("refresh_interval: %s\n", refresh))
+	// The queues are the API's first rows in its id order: the sessions list in that order too
+	// (the config's all entry), as the figures were measured.
+	hub := StartHub(t, sb, users.String(), fmt.Sprintf("refresh_interval: %s\n"+
+		"views:\n  - name: all\n    screen: conversations\n    ordering: -id\n", refresh))
 	// All ten sessions are connected at once before the session begins (subtests marked
 	// parallel would run only as many at a time as the machine has processors), then each
 	// plays its script in a goroutine of its own; what went wrong is reported afterwards.
