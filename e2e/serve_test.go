@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -193,8 +194,8 @@ func TestServeTwoSSHClients(t *testing.T) {
 	sam := StartSSH(t, hub, samKey, 120, 40)
 	waitList(t, clara)
 	waitList(t, sam)
-	header := fmt.Sprintf("%d conversations", first.Count)
-	clara.WaitFor(header, 10*time.Second)
+	header := regexp.MustCompile(fmt.Sprintf(`[│┃] %d (conversations )?· `, first.Count)) // narrow: no noun
+	clara.WaitUntil(header.MatchString, 10*time.Second, header.String())
 	want := body(clara.Screen())
 	sam.WaitUntil(func(s string) bool { return body(s) == body(clara.Screen()) }, 15*time.Second,
 		"Sam's screen to show what Clara's shows:\n"+want)
