@@ -151,6 +151,7 @@ func TestNormalizeBaseURL(t *testing.T) {
 		"HTTPS://Api.Example.com:8443/x/":      "https://api.example.com:8443/x",
 		"http://127.0.0.1:8080/api/um/v3":      "http://127.0.0.1:8080",
 		" https://api.example.com/api/um/v3/ ": "https://api.example.com",
+		"https://h/p/api/um/v3/api/um//":       "https://h/p",
 	}
 	for in, want := range ok {
 		got, err := NormalizeBaseURL(in)
@@ -158,7 +159,7 @@ func TestNormalizeBaseURL(t *testing.T) {
 			t.Errorf("%q: got %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "api.example.com", "ftp://x", "https://", "https://u:secret@x", "https://x?token=1", "https://x#f"} {
+	for _, in := range []string{"", "api.example.com", "ftp://x", "https://", "https://u:secret@x", "https://x?token=1", "https://x#f", "https://bad\x9fhost/"} {
 		_, err := NormalizeBaseURL(in)
 		if err == nil {
 			t.Errorf("%q: want an error", in)

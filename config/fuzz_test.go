@@ -159,7 +159,8 @@ func checkConfig(t *testing.T, data []byte, c Config) {
 func FuzzNormalizeBaseURL(f *testing.F) {
 	for _, s := range []string{"https://api.example.com", "https://API.example.com/api/um/v3/", "http://h:8080/p/api/um/v1/analytics",
 		"ftp://x", "https://user:secret-token-123@host", "https://h/?q=1", "https://h/#f", "https://h?", "https:///p", "  https://h/  ",
-		"cust_0123456789abcdef", "https://h/%zz", "https://[::1]:443/", "https://h/a b", "\x00", "https://h/\u202e"} {
+		"cust_0123456789abcdef", "https://h/%zz", "https://[::1]:443/", "https://h/a b", "\x00", "https://h/\u202e",
+		"https://API.example.5555555cZZZZZPZZZZZ\x9fo_/api/um/v3/api/um//", "https://h/api/um/v1/analytics/api/um/v3"} {
 		f.Add(s)
 	}
 	fixed := map[string]bool{

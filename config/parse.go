@@ -616,13 +616,23 @@ func NormalizeBaseURL(s string) (string, error) {
 	if u.RawQuery != "" || u.Fragment != "" || u.ForceQuery {
 		return "", errors.New("the URL must not have a query (?…) or fragment (#…)")
 	}
+	if !utf8.ValidString(u.Host) {
+		return "", errors.New("not a valid URL")
+	}
 	u.Scheme = strings.ToLower(u.Scheme)
 	u.Host = strings.ToLower(u.Host)
+	// The API's own path is taken off however often it was pasted ("/api/um/v3/api/um"),
+	// so that the result normalizes to itself. Each pass shortens the path: the loop ends.
 	path := strings.TrimRight(u.Path, "/")
-	for _, suffix := range []string{"/api/um/v3", "/api/um/v1/analytics", "/api/um"} {
-		path = strings.TrimSuffix(path, suffix)
+	for trimmed := true; trimmed; {
+		trimmed = false
+		for _, suffix := range []string{"/api/um/v3", "/api/um/v1/analytics", "/api/um"} {
+			if p := strings.TrimSuffix(path, suffix); p != path {
+				path, trimmed = strings.TrimRight(p, "/"), true
+			}
+		}
 	}
-	u.Path = strings.TrimRight(path, "/")
+	u.Path = path
 	u.RawPath = ""
 	return u.String(), nil
 }
