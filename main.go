@@ -8,7 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/parley-tui/parley/cli"
+	"github.com/parley-tui/parley/internal/cli"
 )
 
 // version is parley's version; release builds set it with -ldflags "-X main.version=…".

@@ -27,5 +27,5 @@ unset PARLEY_TOKEN PARLEY_BASE_URL PARLEY_ORG_ID PARLEY_OPERATOR_ID PARLEY_CONFI
 # "login" collection and every store fails.
 dbus-run-session -- sh -c '
   printf %s keyring-test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null
-  go test -count=1 -tags keyring ./credentials/...
+  go test -count=1 -tags keyring ./internal/credentials/...
 ' </dev/null

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/parley-tui/parley/when"
+	"github.com/parley-tui/parley/internal/when"
 )
 
 // A list resource's query is declared once, here: each filter parameter with its name, its

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parley-tui/parley/when"
+	"github.com/parley-tui/parley/internal/when"
 )
 
 // checkDeclaration checks that a list's declaration is whole: each parameter names one

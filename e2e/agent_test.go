@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/config"
+	"github.com/parley-tui/parley/internal/config"
 )
 
 // agentScale is how many times faster than life the agent session runs: PARLEY_AGENT_SCALE

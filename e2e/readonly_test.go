@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parley-tui/parley/keymap"
+	"github.com/parley-tui/parley/internal/keymap"
 )
 
 // tmuxKeys are tmux's names of the keys whose key-map names differ.

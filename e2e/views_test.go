@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parley-tui/parley/config"
+	"github.com/parley-tui/parley/internal/config"
 )
 
 // A query saved as a view with V survives a restart: parley starts again on that view, and

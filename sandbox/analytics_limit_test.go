@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/internal/views/viewtest"
 	"github.com/parley-tui/parley/sandbox"
-	"github.com/parley-tui/parley/views/viewtest"
 )
 
 // sleepOn is a wait that moves clock on by the time waited.

@@ -1,0 +1,277 @@
+package contacts
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/parley-tui/parley/client"
+	"github.com/parley-tui/parley/internal/views/common"
+	"github.com/parley-tui/parley/internal/views/components/layout"
+	"github.com/parley-tui/parley/internal/views/components/list"
+)
+
+// Query is what the list shows: filters, ordering ("" = the list's default, DefaultOrdering
+// unless the config file names another) and search (server search_query; results then
+// come in rank order).
+type Query = list.Query[client.ContactFilter]
+
+// DefaultOrdering is the list's ordering when a query names none and the config file names
+// no other: by creation, newest first, what each row's time then shows. The API orders
+// contacts by no time of their last message.
+const DefaultOrdering = "-created_at"
+
+// OrderingCycle is the order `o` walks through: the server's order (newest first: id
+// descending), then the spec's six contact orderings (client.Contacts).
+var OrderingCycle = client.Contacts.OrderingCycle()
+
+// defaultOrdering is the ordering of a query that names none: the config file's, else
+// DefaultOrdering.
+func defaultOrdering(ctx *common.Ctx) string {
+	return ctx.DefaultOrdering(common.ViewsContacts, DefaultOrdering)
+}
+
+// orderingOrDefault is the ordering in effect without a search: the query's, or the list's
+// default (defaultOrdering).
+func orderingOrDefault(ctx *common.Ctx, q Query) string {
+	if q.Ordering == "" {
+		return defaultOrdering(ctx)
+	}
+	return q.Ordering
+}
+
+// OrderingLabel names an ordering for the header.
+func OrderingLabel(o string) string { return client.Contacts.OrderingWords(o) }
+
+// requestTimeout bounds one request (retries included).
+const requestTimeout = 90 * time.Second
+
+// SearchMsg sets (or with "" clears) the server search.
+type SearchMsg struct{ Text string }
+
+// FilterMsg replaces every contact filter.
+type FilterMsg struct{ Filter client.ContactFilter }
+
+// List is the contact list pane: the searchable list component (whose methods it has) fed
+// by the contact source of its query.
+type List struct {
+	list.Searchable[Row, client.ContactFilter]
+	ctx *common.Ctx
+}
+
+// NewList returns an empty list; Load fetches the first page.
+func NewList(ctx *common.Ctx) List {
+	src := func(q Query) list.Source[Row] { return source{ctx: ctx, q: q} }
+	return List{ctx: ctx, Searchable: list.NewSearchable(list.New(ctx, src(Query{}), list.Options{Marks: true}), src)}
+}
+
+// source is the contact list's side of the list component for query q.
+type source struct {
+	ctx *common.Ctx
+	q   Query
+}
+
+func rowID(r Row) int64 { return r.ID }
+
+// Pages lists q's contacts: from the offset endpoint, and past the offset cap through
+// /contact_identities/all/ for the server's order (newest first, id descending) without a
+// search, the one order that endpoint serves: walked backwards with `previous` cursors,
+// each page reversed. Filters apply to both endpoints.
+func (s source) Pages() list.Fetcher[Row] {
+	q := s.q
+	e := list.Endpoints[client.Contact, Row]{
+		What: "contacts", One: "contact", Row: RowFrom, ID: rowID,
+		Offset: func(ctx context.Context, c *client.Client, limit, offset int) (*client.Page[client.Contact], error) {
+			return c.ListContacts(ctx, contactListOptions(s.ctx, q, limit, offset))
+		},
+		Ranked: q.Search != "",
+		Lookup: func(ctx context.Context, c *client.Client, id int64) (*client.Page[client.Contact], error) {
+			if q.Filter.ID != 0 && q.Filter.ID != id {
+				return &client.Page[client.Contact]{}, nil // the query is another contact
+			}
+			byID := q
+			byID.Filter.ID = id
+			return c.ListContacts(ctx, contactListOptions(s.ctx, byID, 1, 0))
+		},
+	}
+	if !e.Ranked {
+		e.Whole = "order " + client.Contacts.OrderingSays(client.Contacts.Default)
+	}
+	if canContinue(s.ctx, q) {
+		e.Desc = true
+		e.All = func(ctx context.Context, c *client.Client, cursor string, limit int) (*client.CursorPage[client.Contact], error) {
+			return c.ContactsAllPage(ctx, client.AllContactsOptions{
+				Filter:        q.Filter,
+				CursorOptions: client.CursorOptions{Cursor: cursor, Limit: limit, Ordering: "id"},
+			})
+		}
+	}
+	return e
+}
+
+// contactListOptions are the request options of q's page at offset.
+func contactListOptions(ctx *common.Ctx, q Query, limit, offset int) client.ContactListOptions {
+	ordering := client.Contacts.Request(orderingOrDefault(ctx, q))
+	if q.Search != "" {
+		ordering = "" // ranked by the server; an ordering would be ignored anyway
+	}
+	return client.ContactListOptions{
+		ListOptions: client.ListOptions{Limit: limit, Offset: offset, Ordering: ordering, Search: q.Search},
+		Filter:      q.Filter,
+	}
+}
+
+// Arrived names the contacts of a page for other screens.
+func (s source) Arrived(_ *list.Model[Row], p list.Page[Row]) tea.Cmd {
+	for _, r := range p.Rows {
+		s.ctx.LearnContact(r.ID, r.Name)
+	}
+	return nil
+}
+
+// CanContinue reports whether browsing may go on past the offset cap through
+// /contact_identities/all/: only in the server's order without a search.
+func (m List) CanContinue() bool { return canContinue(m.ctx, m.Query()) }
+
+// canContinue is CanContinue of query q.
+func canContinue(ctx *common.Ctx, q Query) bool {
+	return q.Search == "" && orderingOrDefault(ctx, q) == client.Contacts.Default
+}
+
+// Update handles pages, search and filter messages and, when focused, keys.
+func (m List) Update(msg tea.Msg) (List, tea.Cmd) {
+	switch msg := msg.(type) {
+	case SearchMsg:
+		return m, m.Search(msg.Text)
+	case FilterMsg:
+		return m, m.Filter(msg.Filter)
+	case tea.KeyPressMsg:
+		if m.Model.Focused() && key.Matches(msg, m.ctx.Keys.Order) {
+			return m, m.CycleOrdering()
+		}
+	}
+	var cmd tea.Cmd
+	m.Searchable, cmd = m.Searchable.Update(msg)
+	return m, cmd
+}
+
+// UpdateRow replaces one row in place (after an edit) when it is loaded; a conversation
+// count the row does not know (-1) stays the one shown.
+func (m *List) UpdateRow(r Row) {
+	if old, ok := m.Model.Row(r.ID); ok && r.ConversationCount < 0 {
+		r.ConversationCount = old.ConversationCount
+	}
+	m.Model.UpdateRow(r)
+}
+
+// InsertTop puts a new contact first (after a create, in a newest-first order).
+func (m *List) InsertTop(r Row) {
+	if _, ok := m.Model.Row(r.ID); ok {
+		m.UpdateRow(r)
+		return
+	}
+	m.Model.InsertTop(r)
+}
+
+// CycleOrdering moves to the next ordering and shows it at once; the list reloads
+// list.ReloadDelay after the last press.
+func (m *List) CycleOrdering() tea.Cmd {
+	q := m.Query()
+	q.Ordering = OrderingCycle[(slices.Index(OrderingCycle, orderingOrDefault(m.ctx, q))+1)%len(OrderingCycle)]
+	if q.Ordering == defaultOrdering(m.ctx) {
+		q.Ordering = ""
+	}
+	return m.SetQuerySoon(q)
+}
+
+// wideRow is the width from which a contact takes one line instead of two.
+const wideRow = 60
+
+// RowHeight is one line from wideRow columns, else two.
+func (s source) RowHeight(w int) int {
+	if w >= wideRow {
+		return 1
+	}
+	return 2
+}
+
+// createdTimes reports whether the time column shows when contacts were created (the
+// created_at orderings, the default one among them) rather than their last message (a
+// search's ranked results without an ordering of their own).
+func (s source) createdTimes() bool {
+	o := s.q.Ordering
+	if s.q.Search == "" {
+		o = orderingOrDefault(s.ctx, s.q)
+	}
+	return strings.HasSuffix(o, "created_at")
+}
+
+// Stamp is the time column: creation for the created_at orderings, else the last message
+// ("—" for a contact that never wrote).
+func (s source) Stamp(r *Row, now time.Time) string {
+	if s.createdTimes() {
+		return layout.RelTime(r.CreatedAt, now)
+	}
+	return layout.RelTime(r.LastAt, now)
+}
+
+// Render lays a row out at the pane width.
+func (s source) Render(r *Row, c list.Cell) string {
+	st := s.ctx.Styles
+	w, when := c.Width, c.Stamp
+	name := r.Name
+	if name == "" {
+		name = "(no name)"
+	}
+	cc := cells{r: r, st: st, name: name, when: when}
+	if w >= wideRow {
+		var widths [8]int
+		return layout.Fit(columns.Row(c.Mark, cc, columns.Widths(w, widths[:0])), w)
+	}
+	const timeW = 6
+	nameW := max(1, w-1-2-1-timeW)
+	line1 := c.Mark + verifiedCell(cc, 1) + " " + st.Bold.Render(layout.Pad(name, nameW)) + " " + st.Muted.Render(layout.PadLeft(when, timeW))
+	second := r.Email
+	if p := r.Place(); p != "" {
+		if second != "" {
+			second += " · "
+		}
+		second += p
+	}
+	line2 := "   " + st.Muted.Render(layout.Pad(second, max(0, w-3)))
+	return layout.Fit(line1, w) + "\n" + layout.Fit(line2, w)
+}
+
+// Header describes the query in one line, or two when one cannot show every part: count,
+// search, filters, ordering and what the row time is. Each part has forms from the longest
+// to the shortest: the noun goes first, then the word "search:", the ordering's words (to
+// its short ones) and the long time label, then long search and filter values are cut, each on its own.
+func (s source) Header(st list.Status) []string {
+	parts := []list.HeaderPart{list.CountPart(st, "contact", "contacts")}
+	if p, ok := list.SearchPart(s.q.Search); ok {
+		parts = append(parts, p)
+	}
+	parts = append(parts, list.FilterParts(list.Describe(client.Contacts, s.q.Filter, nil))...)
+	if s.q.Search == "" {
+		o := orderingOrDefault(s.ctx, s.q)
+		says := client.Contacts.OrderingSays(o)
+		parts = append(parts, list.HeaderPart{says, says, OrderingLabel(o)})
+	}
+	// What the time at the end of each row is (see Stamp).
+	if s.createdTimes() {
+		parts = append(parts, list.HeaderPart{"time: created"})
+	} else {
+		parts = append(parts, list.HeaderPart{"time: last message", "time: last message", "time: last msg"})
+	}
+	return list.HeaderLines(st, s.ctx.Styles.HeaderLine, parts)
+}
+
+// Empty says that no contact matches, naming the search and filters that hide rows and
+// the key that clears them.
+func (s source) Empty(list.Status) string {
+	return list.EmptyWhy("contacts", s.q.Search, list.Describe(client.Contacts, s.q.Filter, nil), s.ctx.Keys.Back.Help().Key)
+}
