@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,35 +12,59 @@ import (
 	"github.com/parley-tui/parley/internal/config"
 )
 
-// settingSpan is an inline YAML setting in the README ("`keys: {…}`", "`theme: mono`").
+// settingSpan is an inline YAML setting of the docs ("`keys: {…}`", "`theme: mono`").
 var settingSpan = regexp.MustCompile("`((?:" + strings.Join([]string{config.KeyBaseURL, config.KeyOrganizationID,
 	config.KeyOperatorID, config.KeyTheme, config.KeyRefreshInterval, config.KeyPageSize, config.KeyRequestBudget,
 	config.KeyTeamSize, config.KeyRequestTimeout, config.KeyKeys}, "|") + "): [^`]+)`")
 
-// viewsBlock is the README's example of saved views: a fenced YAML block of a views: section.
+// viewsBlock is an example of saved views in the docs: a fenced YAML block of a views:
+// section.
 var viewsBlock = regexp.MustCompile("(?s)```yaml\n(" + config.KeyViews + ":\n.*?)```")
 
 // commentedSetting is a setting line of the "config init" example, without its "# ".
 var commentedSetting = regexp.MustCompile(`^ *(- )?[a-z_]+:( |$)`)
 
-// Every config example a user may copy loads as parley loads it at start-up ("config path"
-// checks the file and the key bindings): the README's inline settings, and the example of
-// "config init" with every setting uncommented.
-func TestConfigExamplesLoad(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+// docsText is the README and every page of docs/, one after the other.
+func docsText(t *testing.T) string {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	paths := []string{filepath.Join(root, "README.md")}
+	err := filepath.WalkDir(filepath.Join(root, "docs"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".md") {
+			paths = append(paths, path)
+		}
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	var b strings.Builder
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(data)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// Every config example a user may copy loads as parley loads it at start-up ("config path"
+// checks the file and the key bindings): the inline settings of the README and docs/, their
+// examples of saved views, and the example of "config init" with every setting uncommented.
+func TestConfigExamplesLoad(t *testing.T) {
+	docs := docsText(t)
 	var examples []string
-	for _, m := range settingSpan.FindAllStringSubmatch(string(readme), -1) {
+	for _, m := range settingSpan.FindAllStringSubmatch(docs, -1) {
 		examples = append(examples, m[1]+"\n")
 	}
 	if !slices.ContainsFunc(examples, func(e string) bool { return strings.HasPrefix(e, "keys: ") }) {
-		t.Fatalf("no keys example found in the README: %q", examples)
+		t.Fatalf("no keys example found in the docs: %q", examples)
 	}
-	views := viewsBlock.FindAllStringSubmatch(string(readme), -1)
+	views := viewsBlock.FindAllStringSubmatch(docs, -1)
 	if len(views) == 0 {
-		t.Fatal("no views example found in the README")
+		t.Fatal("no views example found in the docs")
 	}
 	for _, m := range views {
 		examples = append(examples, m[1])
@@ -81,16 +106,16 @@ func TestConfigKeyConflictNamesLineOnce(t *testing.T) {
 	}
 }
 
-// `parley config --help` quotes the agent day of the README's table "Requests per
-// agent-shift" (its whole-day conversations figure), not a figure of its own.
-func TestConfigHelpQuotesTheREADMEsAgentDay(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+// `parley config --help` quotes the agent day of the table "Requests per agent-shift" of
+// docs/budget.md (its whole-day conversations figure), not a figure of its own.
+func TestConfigHelpQuotesTheDocsAgentDay(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "budget.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`\n\| whole day \(the UTC day\) \| ([0-9]+) \|`).FindSubmatch(readme)
+	m := regexp.MustCompile(`\n\| whole day \(the UTC day\) \| ([0-9]+) \|`).FindSubmatch(doc)
 	if m == nil {
-		t.Fatal("the README has no whole-day row in \"Requests per agent-shift\"")
+		t.Fatal("docs/budget.md has no whole-day row in \"Requests per agent-shift\"")
 	}
 	help := strings.Join(strings.Fields(newConfigCmdWith(&globalFlags{}, func(string) string { return "" }).Long), " ")
 	want := "spends about " + string(m[1]) + " conversations requests"

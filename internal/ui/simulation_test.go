@@ -202,8 +202,8 @@ func simulateDay(t *testing.T, halfDay bool) dayFigures {
 
 // TestSimulatedAgentDayStaysUnderTheBudget: one agent's scripted working day spends, in
 // every family, no more than the default budget (a tenth of the API's 5000), little in
-// the idle lunch hour, nothing while parley sits open overnight, and what the README's
-// table "Requests per agent-shift" says.
+// the idle lunch hour, nothing while parley sits open overnight, and what the table
+// "Requests per agent-shift" of docs/budget.md says.
 func TestSimulatedAgentDayStaysUnderTheBudget(t *testing.T) {
 	t.Parallel()
 	f := simulateDay(t, false)
@@ -242,11 +242,11 @@ func TestSimulatedAgentDayStaysUnderTheBudget(t *testing.T) {
 		"agents":      fmt.Sprintf("| agents of one organization in 5,000 a day | %d | |", 5000/conv),
 	}
 	t.Logf("per family: active hour %v; idle hour %v; night %v; day %v; after a half day %v", f.active, f.idle, f.night, f.day, half.night)
-	readme := readREADME(t)
+	doc := readBudgetDoc(t)
 	for what, row := range rows {
 		t.Log(row)
-		if !strings.Contains(readme, row+"\n") {
-			t.Errorf("the README's \"Requests per agent-shift\" table lacks the %s row %q", what, row)
+		if !strings.Contains(doc, row+"\n") {
+			t.Errorf("the \"Requests per agent-shift\" table of docs/budget.md lacks the %s row %q", what, row)
 		}
 	}
 }
@@ -261,9 +261,10 @@ func stepsBeforeStop(interval time.Duration) int {
 		int((common.StopAfter-common.LongIdleAfter)/(interval*common.LongIdleFactor))
 }
 
-func readREADME(t *testing.T) string {
+// readBudgetDoc is docs/budget.md, the page of auto-refresh and the request budget.
+func readBudgetDoc(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "budget.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
