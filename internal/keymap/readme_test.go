@@ -208,13 +208,17 @@ func TestREADMEKeySummaryIsTheTable(t *testing.T) {
 			continue
 		}
 		keys, action := strings.TrimPrefix(cells[0], "| "), cells[1]
-		i := slices.IndexFunc(table, func(s Spec) bool { return actionCell(s) == action })
-		if i < 0 {
-			t.Errorf("README key summary row %q: no action %s in the table", line, action)
-			continue
+		var want []string // the keys of the entries of that action ("—": every fixed one)
+		for _, s := range table {
+			if actionCell(s) == action {
+				want = append(want, keysCell(s))
+			}
 		}
-		if want := keysCell(table[i]); keys != want {
-			t.Errorf("README key summary: %s is %s, the table says %s", action, keys, want)
+		switch {
+		case len(want) == 0:
+			t.Errorf("README key summary row %q: no action %s in the table", line, action)
+		case !slices.Contains(want, keys):
+			t.Errorf("README key summary: %s is %s, the table says %s", action, keys, strings.Join(want, " or "))
 		}
 		rows++
 	}
