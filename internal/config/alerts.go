@@ -83,66 +83,16 @@ func ParseMute(s string) (time.Duration, error) {
 
 // alerts reads the alerts: section.
 func (p *parser) alerts(v *yaml.Node) {
-	if v.Kind != yaml.MappingNode {
-		p.addf(v, "alerts must map settings to values, like \"bell: false\"")
-		return
-	}
-	a := Alerts{Lines: map[string]int{}}
-	for i := 0; i+1 < len(v.Content); i += 2 {
-		k, val := deref(v.Content[i]), deref(v.Content[i+1])
-		name := strings.TrimSpace(k.Value)
-		if k.Kind != yaml.ScalarNode || !contains(alertKeys, name) {
-			if sug := suggest(name, alertKeys); sug != "" {
-				p.addf(k, "alerts: unknown key %q (did you mean %q?)", name, sug)
-			} else {
-				p.addf(k, "alerts: unknown key %q (known keys: %s)", name, strings.Join(alertKeys, ", "))
-			}
-			continue
-		}
-		if prev, dup := a.Lines[name]; dup {
-			p.addf(k, "alerts: %s is set twice (first on line %d)", name, prev)
-			continue
-		}
-		a.Lines[name] = k.Line
-		if isNull(val) {
-			continue
-		}
-		text, ok := p.scalar("alerts: "+name, val)
-		if !ok {
-			continue
-		}
-		if err := a.set(name, text); err != nil {
-			p.addf(val, "alerts: %s: %v", name, err)
-		}
-	}
-	p.c.Alerts = a
+	a := &p.c.Alerts
+	a.Lines = p.section(v, "alerts", "alerts must map settings to values, like \"bell: false\"", alertKeys, a.settings())
 }
 
-// set checks and stores one setting of the section.
-func (a *Alerts) set(name, text string) error {
-	switch name {
-	case AlertBell, AlertTitle:
-		b, err := parseBool(text)
-		if err != nil {
-			return err
-		}
-		if name == AlertBell {
-			a.Bell = &b
-		} else {
-			a.Title = &b
-		}
-	case AlertNotify:
-		w, err := ParseNotify(text)
-		if err != nil {
-			return err
-		}
-		a.Notify = w
-	case AlertMute:
-		d, err := ParseMute(text)
-		if err != nil {
-			return err
-		}
-		a.Mute = d
+// settings are the settings of the section, by key.
+func (a *Alerts) settings() map[string]setter {
+	return map[string]setter{
+		AlertBell:   store(&a.Bell, ptr(parseBool)),
+		AlertTitle:  store(&a.Title, ptr(parseBool)),
+		AlertNotify: store(&a.Notify, ParseNotify),
+		AlertMute:   store(&a.Mute, ParseMute),
 	}
-	return nil
 }

@@ -360,11 +360,7 @@ func (p *parser) document(root *yaml.Node) {
 			continue
 		}
 		if !known(name) {
-			if s := suggest(name, knownKeys); s != "" {
-				p.addf(k, "unknown key %q (did you mean %q?)", name, s)
-			} else {
-				p.addf(k, "unknown key %q (known keys: %s)", name, strings.Join(knownKeys, ", "))
-			}
+			p.unknownKey(k, "", name, knownKeys)
 			continue
 		}
 		p.c.Lines[name] = k.Line
@@ -410,120 +406,127 @@ func (p *parser) scalar(name string, v *yaml.Node) (string, bool) {
 }
 
 func (p *parser) value(name string, v *yaml.Node) {
-	if name == KeyKeys {
+	switch name {
+	case KeyKeys:
 		p.keys(v)
-		return
-	}
-	if name == KeyServe {
+	case KeyServe:
 		p.serve(v)
-		return
-	}
-	if name == KeyViews {
+	case KeyViews:
 		p.views(v)
-		return
-	}
-	if name == KeyAlerts {
+	case KeyAlerts:
 		p.alerts(v)
-		return
+	default:
+		s, ok := p.scalar(name, v)
+		if !ok {
+			return
+		}
+		// Messages name the key as the file writes it; its current spelling decides.
+		if set := p.c.settings()[canonical(name)]; set != nil {
+			if err := set(s); err != nil {
+				p.addf(v, "%s: %v", name, err)
+			}
+		}
 	}
-	s, ok := p.scalar(name, v)
-	if !ok {
-		return
+}
+
+// settings are the top-level settings that hold a single value, by key: each checks the
+// text of its value and stores it in c.
+func (c *Config) settings() map[string]setter {
+	return map[string]setter{
+		KeyBaseURL:         store(&c.BaseURL, NormalizeBaseURL),
+		KeyOrganizationID:  store(&c.OrganizationID, NormalizeID),
+		KeyOperatorID:      store(&c.OperatorID, NormalizeID),
+		KeyTheme:           store(&c.Theme, ParseTheme),
+		KeyRefreshInterval: store(&c.RefreshInterval, ptr(ParseRefreshInterval)),
+		KeyPageSize:        store(&c.PageSize, wholeIn(1, MaxPageSize)),
+		KeyRequestBudget:   store(&c.RequestBudget, wholeIn(1, MaxRequestBudget)),
+		KeyTeamSize:        store(&c.TeamSize, wholeIn(1, MaxTeamSize)),
+		KeyRequestTimeout:  store(&c.RequestTimeout, ParseRequestTimeout),
+		KeyReadOnly:        store(&c.ReadOnly, ptr(parseBool)),
+		KeyMouse:           store(&c.Mouse, ptr(parseBool)),
+		KeyMarkReadOnOpen:  store(&c.MarkReadOnOpen, ptr(parseBool)),
+		KeyHyperlinks:      store(&c.Hyperlinks, ParseHyperlinks),
+		KeyShiftEnd:        store(&c.ShiftEnd, ParseShiftEnd),
 	}
-	// Messages name the key as the file writes it; its current spelling decides.
-	switch canonical(name) {
-	case KeyBaseURL:
-		u, err := NormalizeBaseURL(s)
+}
+
+// setter checks the text of one setting's value and stores what it means.
+type setter func(text string) error
+
+// store is the setter that keeps in *dst what parse reads from the text; a text parse
+// refuses leaves *dst alone.
+func store[T any](dst *T, parse func(string) (T, error)) setter {
+	return func(text string) error {
+		v, err := parse(text)
 		if err != nil {
-			p.addf(v, "%s: %v", name, err)
-			return
+			return err
 		}
-		p.c.BaseURL = u
-	case KeyOrganizationID, KeyOperatorID:
-		id, err := NormalizeID(s)
+		*dst = v
+		return nil
+	}
+}
+
+// ptr reads with parse into a pointer: the form of a setting whose zero value is a
+// value of its own (nil: not set).
+func ptr[T any](parse func(string) (T, error)) func(string) (*T, error) {
+	return func(s string) (*T, error) {
+		v, err := parse(s)
 		if err != nil {
-			p.addf(v, "%s: %v", name, err)
-			return
+			return nil, err
 		}
-		if name == KeyOrganizationID {
-			p.c.OrganizationID = id
-		} else {
-			p.c.OperatorID = id
+		return &v, nil
+	}
+}
+
+// wholeIn reads a whole number from lo to hi (intIn).
+func wholeIn(lo, hi int) func(string) (int, error) {
+	return func(s string) (int, error) { return intIn(s, lo, hi) }
+}
+
+// section reads a section of settings (serve:, alerts:): a mapping whose keys are among
+// keys, each once, and whose values are single values that settings check and store.
+// Messages start with the section's name; usage says what the section must look like. It
+// returns the line of each key (nil when the section is not a mapping).
+func (p *parser) section(v *yaml.Node, name, usage string, keys []string, settings map[string]setter) map[string]int {
+	if v.Kind != yaml.MappingNode {
+		p.addf(v, "%s", usage)
+		return nil
+	}
+	where := name + ": "
+	lines := map[string]int{}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := deref(v.Content[i]), deref(v.Content[i+1])
+		key := strings.TrimSpace(k.Value)
+		if k.Kind != yaml.ScalarNode || !contains(keys, key) {
+			p.unknownKey(k, where, key, keys)
+			continue
 		}
-	case KeyTheme:
-		t, err := ParseTheme(s)
-		if err != nil {
-			p.addf(v, "%s: %v", name, err)
-			return
+		if prev, dup := lines[key]; dup {
+			p.addf(k, "%s%s is set twice (first on line %d)", where, key, prev)
+			continue
 		}
-		p.c.Theme = t
-	case KeyRefreshInterval:
-		d, err := ParseRefreshInterval(s)
-		if err != nil {
-			p.addf(v, "%s: %v", name, err)
-			return
+		lines[key] = k.Line
+		if isNull(val) {
+			continue
 		}
-		p.c.RefreshInterval = &d
-	case KeyPageSize:
-		n, err := intIn(s, 1, MaxPageSize)
-		if err != nil {
-			p.addf(v, "%s: %v", name, err)
-			return
+		text, ok := p.scalar(where+key, val)
+		if !ok {
+			continue
 		}
-		p.c.PageSize = n
-	case KeyRequestBudget:
-		n, err := intIn(s, 1, MaxRequestBudget)
-		if err != nil {
-			p.addf(v, "%s: %v", name, err)
-			return
+		if err := settings[key](text); err != nil {
+			p.addf(val, "%s%s: %v", where, key, err)
 		}
-		p.c.RequestBudget = n
-	case KeyTeamSize:
-		n, err := intIn(s, 1, MaxTeamSize)
-		if err != nil {
-			p.addf(v, "%s: %v", name, err)
-			return
-		}
-		p.c.TeamSize = n
-	case KeyRequestTimeout:
-		d, err := ParseRequestTimeout(s)
-		if err != nil {
-			p.addf(v, "%s: %v", name, err)
-			return
-		}
-		p.c.RequestTimeout = d
-	case KeyReadOnly:
-		b, err := parseBool(s)
-		if err != nil {
-			p.addf(v, "%s: %v", name, err)
-			return
-		}
-		p.c.ReadOnly = &b
-	case KeyMouse, KeyMarkReadOnOpen:
-		b, err := parseBool(s)
-		if err != nil {
-			p.addf(v, "%s: %v", name, err)
-			return
-		}
-		if name == KeyMouse {
-			p.c.Mouse = &b
-		} else {
-			p.c.MarkReadOnOpen = &b
-		}
-	case KeyHyperlinks:
-		h, err := ParseHyperlinks(s)
-		if err != nil {
-			p.addf(v, "%s: %v", name, err)
-			return
-		}
-		p.c.Hyperlinks = h
-	case KeyShiftEnd:
-		d, err := ParseShiftEnd(s)
-		if err != nil {
-			p.addf(v, "%s: %v", name, err)
-			return
-		}
-		p.c.ShiftEnd = d
+	}
+	return lines
+}
+
+// unknownKey reports a key that is not among keys, with the one likely meant; where
+// starts the message ("" at the top level).
+func (p *parser) unknownKey(k *yaml.Node, where, name string, keys []string) {
+	if s := suggest(name, keys); s != "" {
+		p.addf(k, "%sunknown key %q (did you mean %q?)", where, name, s)
+	} else {
+		p.addf(k, "%sunknown key %q (known keys: %s)", where, name, strings.Join(keys, ", "))
 	}
 }
 

@@ -100,122 +100,48 @@ func Resolve(path, configPath, home string) string {
 }
 
 func (p *parser) serve(v *yaml.Node) {
-	if v.Kind != yaml.MappingNode {
-		p.addf(v, serveSectionUsage)
-		return
-	}
-	s := Serve{Lines: map[string]int{}}
-	for i := 0; i+1 < len(v.Content); i += 2 {
-		k, val := deref(v.Content[i]), deref(v.Content[i+1])
-		name := strings.TrimSpace(k.Value)
-		if k.Kind != yaml.ScalarNode || !contains(serveKeys, name) {
-			if sug := suggest(name, serveKeys); sug != "" {
-				p.addf(k, "serve: unknown key %q (did you mean %q?)", name, sug)
-			} else {
-				p.addf(k, "serve: unknown key %q (known keys: %s)", name, strings.Join(serveKeys, ", "))
-			}
-			continue
-		}
-		if prev, dup := s.Lines[name]; dup {
-			p.addf(k, "serve: %s is set twice (first on line %d)", name, prev)
-			continue
-		}
-		s.Lines[name] = k.Line
-		if isNull(val) {
-			continue
-		}
-		text, ok := p.scalar("serve: "+name, val)
-		if !ok {
-			continue
-		}
-		if err := s.set(name, text); err != nil {
-			p.addf(val, "serve: %s: %v", name, err)
-		}
-	}
-	p.c.Serve = s
+	s := &p.c.Serve
+	s.Lines = p.section(v, "serve", serveSectionUsage, serveKeys, s.settings())
 }
 
-// set checks and stores one setting of the section.
-func (s *Serve) set(name, text string) error {
-	switch name {
-	case ServeAddr:
-		if err := CheckListenAddr(text); err != nil {
-			return err
-		}
-		s.Addr = text
-	case ServeUsers, ServeHostKey, ServeAuditLog:
-		if text == "" {
-			return fmt.Errorf("must be a file path")
-		}
-		switch name {
-		case ServeUsers:
-			s.Users = text
-		case ServeHostKey:
-			s.HostKey = text
-		default:
-			s.AuditLog = text
-		}
-	case ServeMaxSessions:
-		n, err := intIn(text, 1, MaxServeSessions)
-		if err != nil {
-			return err
-		}
-		s.MaxSessions = n
-	case ServeConnRate:
-		n, err := intIn(text, 1, MaxServeConnRate)
-		if err != nil {
-			return err
-		}
-		s.ConnRate = n
-	case ServeMaxHandshakes:
-		n, err := intIn(text, 1, MaxServeHandshakes)
-		if err != nil {
-			return err
-		}
-		s.MaxHandshakes = n
-	case ServeHandshakeRate:
-		n, err := intIn(text, 1, MaxServeConnRate)
-		if err != nil {
-			return err
-		}
-		s.HandshakeRate = n
-	case ServeIdleTimeout:
-		d, err := ParseIdleTimeout(text)
-		if err != nil {
-			return err
-		}
-		s.IdleTimeout = d
-	case ServeMetricsAddr:
-		if err := CheckMetricsAddr(text); err != nil {
-			return err
-		}
-		s.MetricsAddr = text
-	case ServeLogFormat:
-		f, err := ParseLogFormat(text)
-		if err != nil {
-			return err
-		}
-		s.LogFormat = f
-	case ServeNoSessionTimeout:
-		d, err := durationIn(text, MinNoSessionTimeout, MaxNoSessionTimeout, "30s or 2m")
-		if err != nil {
-			return err
-		}
-		s.NoSessionTimeout = d
-	case ServeCacheSize:
-		n, err := ParseCacheSize(text)
-		if err != nil {
-			return err
-		}
-		s.CacheSize = n
-	case ServeShiftEnd:
-		d, err := ParseShiftEnd(text)
-		if err != nil {
-			return err
-		}
-		s.ShiftEnd = d
+// settings are the settings of the section, by key.
+func (s *Serve) settings() map[string]setter {
+	return map[string]setter{
+		ServeAddr:        store(&s.Addr, checked(CheckListenAddr)),
+		ServeUsers:       store(&s.Users, filePath),
+		ServeHostKey:     store(&s.HostKey, filePath),
+		ServeAuditLog:    store(&s.AuditLog, filePath),
+		ServeMaxSessions: store(&s.MaxSessions, wholeIn(1, MaxServeSessions)),
+		ServeIdleTimeout: store(&s.IdleTimeout, ParseIdleTimeout),
+		ServeConnRate:    store(&s.ConnRate, wholeIn(1, MaxServeConnRate)),
+		ServeNoSessionTimeout: store(&s.NoSessionTimeout, func(text string) (time.Duration, error) {
+			return durationIn(text, MinNoSessionTimeout, MaxNoSessionTimeout, "30s or 2m")
+		}),
+		ServeMaxHandshakes: store(&s.MaxHandshakes, wholeIn(1, MaxServeHandshakes)),
+		ServeHandshakeRate: store(&s.HandshakeRate, wholeIn(1, MaxServeConnRate)),
+		ServeLogFormat:     store(&s.LogFormat, ParseLogFormat),
+		ServeMetricsAddr:   store(&s.MetricsAddr, checked(CheckMetricsAddr)),
+		ServeCacheSize:     store(&s.CacheSize, ParseCacheSize),
+		ServeShiftEnd:      store(&s.ShiftEnd, ParseShiftEnd),
 	}
-	return nil
+}
+
+// checked reads a text that check accepts as itself.
+func checked(check func(string) error) func(string) (string, error) {
+	return func(s string) (string, error) {
+		if err := check(s); err != nil {
+			return "", err
+		}
+		return s, nil
+	}
+}
+
+// filePath reads a file path: any text but none.
+func filePath(s string) (string, error) {
+	if s == "" {
+		return "", fmt.Errorf("must be a file path")
+	}
+	return s, nil
 }
 
 // CheckListenAddr checks an address to listen on: host:port, the port 0 to 65535 (0
