@@ -62,24 +62,24 @@ const (
 func NewMetrics() *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: metricRequests,
-			Help: "Requests the hub sent to the API, every attempt, by family, method and HTTP status (none: no answer came)."},
-			[]string{"family", "method", "status"}),
-		memory: prometheus.NewCounterVec(prometheus.CounterOpts{Name: metricMemory,
-			Help: "Reads that asked the hub's response memory: hit (answered from it, nothing sent) or miss (sent, or joined to one in flight)."},
-			[]string{"result"}),
-		joins: prometheus.NewCounterVec(prometheus.CounterOpts{Name: metricJoins,
-			Help: "Reads answered by an identical read in flight at the same time (single flight): nothing was sent for them."},
-			[]string{"family"}),
-		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{Name: metricRefusals,
-			Help: "Writes the hub refused before sending them, by the role's reason."},
-			[]string{"reason"}),
-		panics: prometheus.NewCounterVec(prometheus.CounterOpts{Name: metricPanics,
-			Help: "Panics caught: in a session's TUI (it goes on), ending a session, or in the hub's own goroutines."},
-			[]string{"where"}),
-		polls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: metricPolls,
-			Help: "Shared polls of an organization's conversations, by outcome (answered or failed)."},
-			[]string{"org", "outcome"}),
+		requests: counterVec(metricRequests,
+			"Requests the hub sent to the API, every attempt, by family, method and HTTP status (none: no answer came).",
+			"family", "method", "status"),
+		memory: counterVec(metricMemory,
+			"Reads that asked the hub's response memory: hit (answered from it, nothing sent) or miss (sent, or joined to one in flight).",
+			"result"),
+		joins: counterVec(metricJoins,
+			"Reads answered by an identical read in flight at the same time (single flight): nothing was sent for them.",
+			"family"),
+		refusals: counterVec(metricRefusals,
+			"Writes the hub refused before sending them, by the role's reason.",
+			"reason"),
+		panics: counterVec(metricPanics,
+			"Panics caught: in a session's TUI (it goes on), ending a session, or in the hub's own goroutines.",
+			"where"),
+		polls: counterVec(metricPolls,
+			"Shared polls of an organization's conversations, by outcome (answered or failed).",
+			"org", "outcome"),
 	}
 	m.reg.MustRegister(m.requests, m.memory, m.joins, m.refusals, m.panics, m.polls, hubCollector{m},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -93,6 +93,11 @@ func NewMetrics() *Metrics {
 		m.refusals.WithLabelValues(r)
 	}
 	return m
+}
+
+// counterVec is a counter of the hub's, with its labels.
+func counterVec(name, help string, labels ...string) *prometheus.CounterVec {
+	return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
 }
 
 // Registry is the registry the metrics are gathered from.

@@ -11,16 +11,9 @@ import (
 )
 
 // Poll is one answer of an organization's shared poller: the conversations updated since
-// Since (by the server's clock), every page of it. It has the fields of common.PolledMsg,
-// which each session of the organization receives.
-type Poll struct {
-	Org           int64
-	Since         time.Time
-	Reached       time.Time // client.ServerReached after the answer
-	At            time.Time // local time of the answer
-	Conversations []client.Conversation
-	Err           error
-}
+// Since (by the server's clock), every page of it, as each session of the organization
+// receives it.
+type Poll = common.PolledMsg
 
 // pollOverlap is how far before the server's time of the last poll the next one asks for
 // changes (as internal/views/screens/conversations/listing.RefreshOverlap).

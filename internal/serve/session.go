@@ -183,7 +183,7 @@ func (s *session) pump() {
 		case <-s.done:
 			return
 		case p := <-s.polls:
-			s.program.Send(polledMsg(p))
+			s.program.Send(p)
 		case o := <-s.outlooks:
 			s.program.Send(common.OutlookMsg{Org: s.user.Org, Outlook: o})
 		}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -81,14 +82,10 @@ func (t *tally) flush() {
 	hosts, others := t.hosts, t.others
 	t.hosts, t.others, t.timer = map[string]map[string]int{}, map[string]int{}, nil
 	t.mu.Unlock()
-	names := make([]string, 0, len(hosts))
-	for h, counts := range hosts {
-		if len(counts) > 0 {
-			names = append(names, h)
+	for _, h := range slices.Sorted(maps.Keys(hosts)) {
+		if len(hosts[h]) == 0 {
+			continue
 		}
-	}
-	slices.Sort(names)
-	for _, h := range names {
 		n, text := summary(hosts[h])
 		t.log(slog.LevelWarn, "connections summed up", slog.String("from", h), slog.String("period", "1m"),
 			slog.Int("count", n), slog.String("summary", text))

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/internal/ui"
 	"github.com/parley-tui/parley/internal/views/common"
@@ -87,9 +85,6 @@ func (h *Hub) uiOptions(sess *session, look Look) ui.Options {
 	}
 	return o
 }
-
-// polledMsg is a poll as the TUI takes it.
-func polledMsg(p Poll) tea.Msg { return common.PolledMsg(p) }
 
 // team is what a session knows of the hub (common.Team): the sessions connected and its
 // organization's poller's pace.
