@@ -51,28 +51,20 @@ func newConfigCmdWith(g *globalFlags, env func(string) string) *cobra.Command {
 		Use:   "init [--force]",
 		Short: "Write a commented example config file",
 		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			path, err := configPath(g, env)
-			if err != nil {
-				return err
-			}
+		RunE: withConfigPath(g, env, func(cmd *cobra.Command, path string) error {
 			if err := config.WriteExample(path, force); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Wrote %s; every setting in it is commented out until you change it.\n", path)
 			return nil
-		},
+		}),
 	}
 	initCmd.Flags().BoolVar(&force, "force", false, "replace an existing file")
 	pathCmd := &cobra.Command{
 		Use:   "path",
 		Short: "Print the config file's path and check the file, key bindings included",
 		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			path, err := configPath(g, env)
-			if err != nil {
-				return err
-			}
+		RunE: withConfigPath(g, env, func(cmd *cobra.Command, path string) error {
 			fmt.Fprintln(cmd.OutOrStdout(), path)
 			c, err := config.Load(path)
 			if err != nil {
@@ -86,10 +78,22 @@ func newConfigCmdWith(g *globalFlags, env func(string) string) *cobra.Command {
 				fmt.Fprintln(cmd.ErrOrStderr(), `(the file does not exist; "parley config init" writes an example)`)
 			}
 			return nil
-		},
+		}),
 	}
 	cmd.AddCommand(initCmd, pathCmd)
 	return cmd
+}
+
+// withConfigPath is the RunE of a command that runs on the config file in use
+// (configPath).
+func withConfigPath(g *globalFlags, env func(string) string, run func(cmd *cobra.Command, path string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, _ []string) error {
+		path, err := configPath(g, env)
+		if err != nil {
+			return err
+		}
+		return run(cmd, path)
+	}
 }
 
 // configPath is the config file in use: --config, else PARLEY_CONFIG, else the default.

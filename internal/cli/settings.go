@@ -227,12 +227,8 @@ func resolveSettingsOpts(_ context.Context, g *globalFlags, env func(string) str
 	if cfg.RequestTimeout != 0 {
 		s.RequestTimeout = cfg.RequestTimeout
 	}
-	if v := strings.TrimSpace(env(envTimeout)); v != "" {
-		d, err := config.ParseRequestTimeout(v)
-		if err != nil {
-			return s, fmt.Errorf("%s: %w", envTimeout, err)
-		}
-		s.RequestTimeout = d
+	if err := fromEnv(env, envTimeout, &s.RequestTimeout, config.ParseRequestTimeout); err != nil {
+		return s, err
 	}
 
 	// Read-only: flag → file.
@@ -247,12 +243,8 @@ func resolveSettingsOpts(_ context.Context, g *globalFlags, env func(string) str
 	if cfg.Mouse != nil {
 		s.Mouse = *cfg.Mouse
 	}
-	if v := strings.TrimSpace(env(envMouse)); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return s, fmt.Errorf("%s: %q is not true or false", envMouse, v)
-		}
-		s.Mouse = b
+	if err := fromEnv(env, envMouse, &s.Mouse, parseEnvBool); err != nil {
+		return s, err
 	}
 	if g.mouse.given {
 		s.Mouse = g.mouse.value
@@ -275,12 +267,8 @@ func resolveSettingsOpts(_ context.Context, g *globalFlags, env func(string) str
 	if cfg.Hyperlinks != "" {
 		s.Hyperlinks = cfg.Hyperlinks
 	}
-	if v := strings.TrimSpace(env(envHyperlinks)); v != "" {
-		h, err := config.ParseHyperlinks(v)
-		if err != nil {
-			return s, fmt.Errorf("%s: %w", envHyperlinks, err)
-		}
-		s.Hyperlinks = h
+	if err := fromEnv(env, envHyperlinks, &s.Hyperlinks, config.ParseHyperlinks); err != nil {
+		return s, err
 	}
 
 	// The request ledger.
@@ -314,6 +302,30 @@ func resolveSettingsOpts(_ context.Context, g *globalFlags, env func(string) str
 			credentials.EnvToken, envBaseURL, displayPath(s.ConfigPath))
 	}
 	return s, nil
+}
+
+// fromEnv sets *dst to what parse reads from the environment variable name, when it is
+// set; an error names the variable.
+func fromEnv[T any](env func(string) string, name string, dst *T, parse func(string) (T, error)) error {
+	v := strings.TrimSpace(env(name))
+	if v == "" {
+		return nil
+	}
+	x, err := parse(v)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	*dst = x
+	return nil
+}
+
+// parseEnvBool reads a yes/no environment variable as strconv.ParseBool does.
+func parseEnvBool(v string) (bool, error) {
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("%q is not true or false", v)
+	}
+	return b, nil
 }
 
 // pick returns the first non-empty of flag, env and file, and names its origin.
