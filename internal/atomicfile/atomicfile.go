@@ -1,7 +1,8 @@
-// Package atomicfile replaces small files so that a crash at any moment (of the process or
-// of the machine) leaves either the old file or the new one, whole: the new content goes
-// into a temporary file beside the old one, is synced to the disk, and is renamed over it;
-// then the directory is synced so that the rename lasts too. A file that cannot be read is
+// Package atomicfile replaces files so that a crash at any moment (of the process or of
+// the machine) leaves either the old file or the new one, whole: the new content goes into
+// a temporary file beside the old one (in one write, or as a stream: Begin), is synced to
+// the disk, and is renamed over it; then the directory is synced so that the rename lasts
+// too. A file that cannot be read is
 // kept aside under a name of its own (SetAside) rather than overwritten.
 package atomicfile
 
@@ -24,42 +25,80 @@ func Write(path, pattern string, data []byte) error { return WriteWith(path, pat
 // WriteWith is Write with prepare (when not nil) called on the temporary file once data is
 // in it, before it is synced and renamed: to give it another mode or owner (those of the
 // file it replaces). An error of prepare stops the replacement.
-func WriteWith(path, pattern string, data []byte, prepare func(*os.File) error) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, pattern)
+func WriteWith(path, pattern string, data []byte, prepare func(*os.File) error) error {
+	p, err := Begin(path, pattern)
 	if err != nil {
-		return fmt.Errorf("create a temporary file: %w", err)
+		return err
 	}
-	defer func() {
-		if err != nil {
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		_ = tmp.Close()
+	if _, err := p.Write(data); err != nil {
+		p.Abort()
 		return fmt.Errorf("write: %w", err)
 	}
 	if prepare != nil {
-		if err = prepare(tmp); err != nil {
-			_ = tmp.Close()
+		if err := prepare(p.File()); err != nil {
+			p.Abort()
 			return err
 		}
 	}
-	if err = tmp.Sync(); err != nil {
-		_ = tmp.Close()
+	return p.Commit()
+}
+
+// Pending is the replacement of a file while it is written (Write in one go, or a stream
+// of writes of any length): the content goes to a temporary file beside the file, which
+// Commit puts in its place and Abort removes.
+type Pending struct {
+	tmp  *os.File
+	path string
+}
+
+// Begin starts replacing path. The temporary file is created in path's directory with
+// os.CreateTemp's pattern (mode 0600, which the file keeps unless it is changed through
+// File).
+func Begin(path, pattern string) (*Pending, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), pattern)
+	if err != nil {
+		return nil, fmt.Errorf("create a temporary file: %w", err)
+	}
+	return &Pending{tmp: tmp, path: path}, nil
+}
+
+// Write writes to the temporary file.
+func (p *Pending) Write(b []byte) (int, error) { return p.tmp.Write(b) }
+
+// File is the temporary file, to give it another mode or owner before Commit.
+func (p *Pending) File() *os.File { return p.tmp }
+
+// Commit syncs the temporary file to the disk, renames it over the file and syncs the
+// directory, so that the rename lasts too. After an error the temporary file is gone and
+// the file is as it was; the error says which step failed.
+func (p *Pending) Commit() (err error) {
+	defer func() {
+		if err != nil {
+			_ = os.Remove(p.tmp.Name())
+		}
+	}()
+	if err = p.tmp.Sync(); err != nil {
+		_ = p.tmp.Close()
 		return fmt.Errorf("sync: %w", err)
 	}
-	if err = tmp.Close(); err != nil {
+	if err = p.tmp.Close(); err != nil {
 		return fmt.Errorf("close: %w", err)
 	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
+	if err = os.Rename(p.tmp.Name(), p.path); err != nil {
 		return fmt.Errorf("rename into place: %w", err)
 	}
-	if d, derr := os.Open(dir); derr == nil {
+	if d, derr := os.Open(filepath.Dir(p.path)); derr == nil {
 		_ = d.Sync() // not every system syncs a directory; the file itself is synced
 		_ = d.Close()
 	}
 	return nil
+}
+
+// Abort gives the replacement up: the temporary file is removed and the file stays as it
+// was.
+func (p *Pending) Abort() {
+	_ = p.tmp.Close()
+	_ = os.Remove(p.tmp.Name())
 }
 
 // stampLayout is the UTC time in the name of a file kept aside: safe in a file name on

@@ -105,3 +105,44 @@ func TestWriteWithPrepare(t *testing.T) {
 		t.Errorf("%d files in the directory, want the file alone", len(entries))
 	}
 }
+
+// A replacement written as a stream takes the file's place on Commit; one given up with
+// Abort leaves the file as it was and no temporary file.
+func TestBeginCommitAbort(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "export.csv")
+	if err := os.WriteFile(path, []byte("old\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Begin(path, ".export-*.part")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Write([]byte("half")); err != nil {
+		t.Fatal(err)
+	}
+	p.Abort()
+	if b, err := os.ReadFile(path); err != nil || string(b) != "old\n" {
+		t.Fatalf("after Abort: %q, %v", b, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left behind after Abort: %v", entries)
+	}
+	if p, err = Begin(path, ".export-*.part"); err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []string{"a,b\n", "1,2\n"} {
+		if _, err := p.Write([]byte(part)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != "a,b\n1,2\n" {
+		t.Fatalf("after Commit: %q, %v", b, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left behind after Commit: %v", entries)
+	}
+}

@@ -3,16 +3,20 @@ package export
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/parley-tui/parley/internal/atomicfile"
 )
 
 // File is an export file being written. Exports hold API data, so the file is 0600, like
 // every file parley writes. The data goes to a temporary file beside the target, and Commit
-// renames it to the target: no one ever finds half an export under the target's name, and
+// renames it to the target (package atomicfile, which syncs the file and its directory):
+// no one ever finds half an export under the target's name, and
 // an export that fails (or is interrupted) leaves what the target held before untouched.
 // A target that exists and is not a regular file (a terminal, /dev/null, a pipe) is written
 // to directly: there is nothing to replace.
@@ -20,12 +24,11 @@ import (
 // Create and CreateNew check everything they can before any data is fetched: a missing or
 // unwritable directory, a directory as the target, a target that may not be written.
 type File struct {
-	f        *os.File
-	path     string // the target, as given
-	real     string // the target with symbolic links resolved: what Commit replaces
-	tmp      string // the temporary file; "" when writing to the target directly
-	reserved bool   // CreateNew made the target (empty) to hold its name: Abort removes it
-	done     bool   // committed or aborted
+	direct   *os.File            // the target itself, when it is written to directly
+	pending  *atomicfile.Pending // else the replacement of the target (symbolic links resolved)
+	path     string              // the target, as given
+	reserved bool                // CreateNew made the target (empty) to hold its name: Abort removes it
+	done     bool                // committed or aborted
 }
 
 // Create opens an export to path that replaces the file there, if any.
@@ -54,7 +57,8 @@ func create(path string, isNew bool) (*File, error) {
 	if path == "" {
 		return nil, errors.New("no file name")
 	}
-	out := &File{path: path, real: path}
+	out := &File{path: path}
+	real := path // the target with symbolic links resolved: what Commit replaces
 	if isNew {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if err != nil {
@@ -66,8 +70,8 @@ func create(path string, isNew bool) (*File, error) {
 		}
 		out.reserved = true
 	} else if fi, err := os.Stat(path); err == nil {
-		if real, err := filepath.EvalSymlinks(path); err == nil {
-			out.real = real
+		if r, err := filepath.EvalSymlinks(path); err == nil {
+			real = r
 		}
 		switch {
 		case fi.IsDir():
@@ -77,7 +81,7 @@ func create(path string, isNew bool) (*File, error) {
 			if err != nil {
 				return nil, fmt.Errorf("open %s: %w", path, reason(err))
 			}
-			out.f = f
+			out.direct = f
 			return out, nil
 		}
 		// The new file replaces this one; whoever made it read-only meant it to stay.
@@ -89,21 +93,25 @@ func create(path string, isNew bool) (*File, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w", path, reason(err))
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(out.real), "."+filepath.Base(out.real)+".*.part") // mode 0600
+	pending, err := atomicfile.Begin(real, "."+filepath.Base(real)+".*.part") // mode 0600
 	if err != nil {
 		out.abortReserved()
 		return nil, fmt.Errorf("cannot create %s: %w", path, reason(err))
 	}
-	out.f, out.tmp = tmp, tmp.Name()
+	out.pending = pending
 	return out, nil
 }
 
-// reason is the cause of a file system error without the path, which the messages above
-// name themselves (and which, for the temporary file, means nothing to the user).
+// reason is the cause of a file system error without the paths, which the messages above
+// name themselves (and which, for the temporary file, mean nothing to the user).
 func reason(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
 	}
 	return err
 }
@@ -116,7 +124,11 @@ func (f *File) Write(p []byte) (int, error) {
 	if f.done {
 		return 0, fmt.Errorf("write %s: the export is closed", f.path)
 	}
-	n, err := f.f.Write(p)
+	var w io.Writer = f.pending
+	if f.direct != nil {
+		w = f.direct
+	}
+	n, err := w.Write(p)
 	if err != nil {
 		return n, fmt.Errorf("write %s: %w", f.path, reason(err))
 	}
@@ -129,25 +141,17 @@ func (f *File) Commit() error {
 	if f.done {
 		return fmt.Errorf("commit %s: the export is closed", f.path)
 	}
-	if f.tmp == "" {
-		f.done = true
-		if err := f.f.Close(); err != nil {
+	f.done = true
+	if f.direct != nil {
+		if err := f.direct.Close(); err != nil {
 			return fmt.Errorf("close %s: %w", f.path, reason(err))
 		}
 		return nil
 	}
-	err := f.f.Sync()
-	if cerr := f.f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.tmp, f.real)
-	}
-	if err != nil {
-		f.Abort()
+	if err := f.pending.Commit(); err != nil {
+		f.abortReserved()
 		return fmt.Errorf("write %s: %w", f.path, reason(err))
 	}
-	f.done = true
 	return nil
 }
 
@@ -159,9 +163,10 @@ func (f *File) Abort() {
 		return
 	}
 	f.done = true
-	_ = f.f.Close()
-	if f.tmp != "" {
-		_ = os.Remove(f.tmp)
+	if f.direct != nil {
+		_ = f.direct.Close()
+	} else {
+		f.pending.Abort()
 	}
 	f.abortReserved()
 }
