@@ -56,14 +56,8 @@ type Alerts struct {
 
 // ParseNotify reads a notify value: off (or false), osc9 or osc777.
 func ParseNotify(s string) (string, error) {
-	v := strings.ToLower(strings.TrimSpace(s))
-	if v == "false" {
-		v = NotifyOff
-	}
-	for _, w := range NotifyWays {
-		if v == w {
-			return v, nil
-		}
+	if w, ok := oneOf(s, NotifyWays, map[string]string{"false": NotifyOff}); ok {
+		return w, nil
 	}
 	return "", fmt.Errorf("%q is not one of %s (osc9 for iTerm2, WezTerm, Ghostty and kitty; osc777 for GNOME Terminal and other VTE terminals, urxvt and foot)",
 		s, strings.Join(NotifyWays, ", "))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -387,15 +388,7 @@ func oldSpelling(key string) string {
 	return ""
 }
 
-func known(name string) bool {
-	name = canonical(name)
-	for _, k := range knownKeys {
-		if k == name {
-			return true
-		}
-	}
-	return false
-}
+func known(name string) bool { return slices.Contains(knownKeys, canonical(name)) }
 
 func (p *parser) scalar(name string, v *yaml.Node) (string, bool) {
 	if v.Kind != yaml.ScalarNode {
@@ -497,7 +490,7 @@ func (p *parser) section(v *yaml.Node, name, usage string, keys []string, settin
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, val := deref(v.Content[i]), deref(v.Content[i+1])
 		key := strings.TrimSpace(k.Value)
-		if k.Kind != yaml.ScalarNode || !contains(keys, key) {
+		if k.Kind != yaml.ScalarNode || !slices.Contains(keys, key) {
 			p.unknownKey(k, where, key, keys)
 			continue
 		}
@@ -652,8 +645,7 @@ func NormalizeID(s string) (string, error) {
 
 // ParseTheme checks a theme name.
 func ParseTheme(s string) (Theme, error) {
-	switch t := Theme(strings.ToLower(strings.TrimSpace(s))); t {
-	case ThemeAuto, ThemeDark, ThemeLight, ThemeMono:
+	if t, ok := oneOf(s, []Theme{ThemeAuto, ThemeDark, ThemeLight, ThemeMono}, nil); ok {
 		return t, nil
 	}
 	return "", fmt.Errorf("%q is not a theme (auto, dark, light or mono)", s)
@@ -662,15 +654,24 @@ func ParseTheme(s string) (Theme, error) {
 // ParseHyperlinks checks a hyperlinks setting: auto, on or off (true and false read as on
 // and off).
 func ParseHyperlinks(s string) (Hyperlinks, error) {
-	switch h := Hyperlinks(strings.ToLower(strings.TrimSpace(s))); h {
-	case HyperlinksAuto, HyperlinksOn, HyperlinksOff:
+	if h, ok := oneOf(s, []Hyperlinks{HyperlinksAuto, HyperlinksOn, HyperlinksOff},
+		map[string]Hyperlinks{"true": HyperlinksOn, "false": HyperlinksOff}); ok {
 		return h, nil
-	case "true":
-		return HyperlinksOn, nil
-	case "false":
-		return HyperlinksOff, nil
 	}
 	return "", fmt.Errorf("%q is not auto, on or off", s)
+}
+
+// oneOf reads a setting that is one of names (or of the names aliases gives another
+// meaning), in any case, blanks around it ignored.
+func oneOf[T ~string](s string, names []T, aliases map[string]T) (T, bool) {
+	v := strings.ToLower(strings.TrimSpace(s))
+	if a, ok := aliases[v]; ok {
+		return a, true
+	}
+	if slices.Contains(names, T(v)) {
+		return T(v), true
+	}
+	return "", false
 }
 
 // ParseRefreshInterval reads an auto-refresh interval: a Go duration such as "30s" or

@@ -176,11 +176,10 @@ func CheckMetricsAddr(s string) error {
 
 // ParseLogFormat reads the format of the hub's log: text or json.
 func ParseLogFormat(s string) (string, error) {
-	f := strings.ToLower(strings.TrimSpace(s))
-	if !contains(LogFormats, f) {
-		return "", fmt.Errorf("%q is not a log format (%s)", s, strings.Join(LogFormats, " or "))
+	if f, ok := oneOf(s, LogFormats, nil); ok {
+		return f, nil
 	}
-	return f, nil
+	return "", fmt.Errorf("%q is not a log format (%s)", s, strings.Join(LogFormats, " or "))
 }
 
 // ParseIdleTimeout reads a session idle timeout: a Go duration such as 8h or 90m,
@@ -199,13 +198,4 @@ func durationIn(s string, lo, hi time.Duration, like string) (time.Duration, err
 		return 0, fmt.Errorf("%q is out of range (%s to %s)", s, lo, hi)
 	}
 	return d, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
