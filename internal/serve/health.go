@@ -42,7 +42,7 @@ func (h *Hub) Health() (ok bool, why string) {
 	serving, closing := h.serving, h.closing
 	var orgs []int64
 	for org, p := range h.pollers {
-		if _, polled := h.polled[org]; polled && p.isRunning() {
+		if _, polled := h.polled[org]; polled && p.state().running {
 			orgs = append(orgs, org)
 		}
 	}

@@ -251,8 +251,9 @@ func (c hubCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	c.budget(h, gauge)
 	for org, p := range h.pollersNow() {
-		gauge(descPoll, p.PollEvery().Seconds(), strconv.FormatInt(org, 10))
-		gauge(descStretch, float64(p.Stretch()), strconv.FormatInt(org, 10))
+		now := p.state()
+		gauge(descPoll, now.every.Seconds(), strconv.FormatInt(org, 10))
+		gauge(descStretch, float64(now.stretch), strconv.FormatInt(org, 10))
 	}
 	if a := h.opts.Audit; a != nil {
 		ch <- prometheus.MustNewConstMetric(descAudit, prometheus.CounterValue, float64(a.Lines()))

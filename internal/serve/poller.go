@@ -120,31 +120,24 @@ func (p *poller) key(at time.Time) {
 	}
 }
 
-// isRunning reports whether the poller runs (a session of the organization is connected).
-func (p *poller) isRunning() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.running
+// pollState is what a poller does at one moment.
+type pollState struct {
+	running bool          // it runs: a session of the organization is connected
+	every   time.Duration // its period (0 while it does not poll)
+	stretch int           // the factor the day's forecast stretches the polls by (1: none)
 }
 
-// PollEvery is the poller's period now (0 while it does not poll).
-func (p *poller) PollEvery() time.Duration {
+// state is what the poller does now, read at once.
+func (p *poller) state() pollState {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.every
-}
-
-// Stretch is the factor the day's forecast stretches the polls by now (1: none).
-func (p *poller) Stretch() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.stretch
+	return pollState{running: p.running, every: p.every, stretch: p.stretch}
 }
 
 // Outlook is the organization's day's budget as the forecast sees it now, with the
 // stretch of the polls.
 func (p *poller) Outlook() common.Outlook {
-	return p.budget.DayOutlook(p.client, p.budget.PerDay, p.Stretch())
+	return p.budget.DayOutlook(p.client, p.budget.PerDay, p.state().stretch)
 }
 
 // pace is the period for the organization's activity, budget and forecast now, and when

@@ -107,7 +107,7 @@ func TestPollerAsksForWhatChanged(t *testing.T) {
 	t.Cleanup(p.stop)
 
 	waitfor.True(t, "the poller's first wait", func() bool { return timer.lastAsked() >= 0 })
-	if every := p.PollEvery(); every != 30*time.Second {
+	if every := p.state().every; every != 30*time.Second {
 		t.Errorf("PollEvery = %s, want 30s", every)
 	}
 	timer.fire()
@@ -176,7 +176,7 @@ func TestPollerPaceFollowsActivity(t *testing.T) {
 		clock.set(start.Add(s.quiet))
 		timer.fire()
 		waitfor.True(t, "a poll", func() bool { return got.n() == i+1 })
-		waitfor.True(t, "the pace after "+s.quiet.String()+" without a key", func() bool { return p.PollEvery() == s.every })
+		waitfor.True(t, "the pace after "+s.quiet.String()+" without a key", func() bool { return p.state().every == s.every })
 	}
 	// Asleep: no timer is armed; a key wakes it and, the last poll being long ago, it
 	// polls at once.
@@ -191,7 +191,7 @@ func TestPollerPaceFollowsActivity(t *testing.T) {
 	if d := timer.lastAsked(); d != 0 {
 		t.Errorf("after a key the poller waits %s, want 0 (at once)", d)
 	}
-	if every := p.PollEvery(); every != 30*time.Second {
+	if every := p.state().every; every != 30*time.Second {
 		t.Errorf("PollEvery after a key = %s, want 30s", every)
 	}
 }
@@ -232,7 +232,7 @@ func TestPollerStartsAgainAfterAPanic(t *testing.T) {
 		defer mu.Unlock()
 		return len(caught) == 1
 	})
-	waitfor.True(t, "the poller to count as stopped", func() bool { return p.PollEvery() == 0 })
+	waitfor.True(t, "the poller to count as stopped", func() bool { return p.state().every == 0 })
 	p.start()
 	timer.fire()
 	waitfor.True(t, "a poll after the restart", func() bool { return got.n() == 1 })

@@ -102,5 +102,5 @@ func (t team) PollEvery() time.Duration {
 	if p == nil {
 		return 0
 	}
-	return p.PollEvery()
+	return p.state().every
 }
