@@ -53,7 +53,7 @@ const (
 	// DefaultTeamSize: RequestBudgetFor(DefaultTeamSize).
 	DefaultRequestBudget = MaxRequestBudget / DefaultTeamSize
 	// AgentDayRequests is what one agent's working day spends of the conversations family
-	// with the default settings: the simulated day of the README's table "Requests per
+	// with the default settings: the simulated day of docs/budget.md's table "Requests per
 	// agent-shift", whose test keeps the two equal. `parley config --help` quotes it.
 	AgentDayRequests = 408
 

@@ -84,7 +84,7 @@ type Spec struct {
 	Keys  []string // the default keys
 	Help  string   // what help, the palette and the footer say
 	Short string   // the footer's words, when shorter than Help
-	Doc   string   // more about it, for the README's key table
+	Doc   string   // more about it, for the key table of docs/keys.md
 	In    Where    // where it applies
 	Foot  Where    // where the footer names it (within In)
 	Prio  int      // its rank in the footer and in its help group: lower first (most used)
@@ -119,7 +119,7 @@ func conversationAction(name, k, help, doc string, prio int) Spec {
 // moves are the places with something to move in.
 const moves = InScreens | InForm
 
-// table is every action, in the order of the README's key table.
+// table is every action, in the order of the key table of docs/keys.md.
 var table = []Spec{
 	{Name: "quit", Keys: []string{"q"}, Help: "quit", In: InScreens, Prio: 930, Group: GroupGlobal, Pin: true},
 	{Name: "force_quit", Keys: []string{"ctrl+c"}, Help: "quit now", Doc: "always quits, from anywhere; cannot be rebound",

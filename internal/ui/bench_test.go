@@ -28,7 +28,7 @@ import (
 	"github.com/parley-tui/parley/sandbox"
 )
 
-// The performance figures of the README's Performance section, measured with:
+// The performance figures of docs/performance.md, measured with:
 //
 //	go test -run '^$' -bench Frame -count 5 -benchtime 1000x ./internal/ui/
 //	go test -run '^$' -bench KeyBytes -count 5 -benchtime 1x ./internal/ui/

@@ -45,7 +45,7 @@ const (
 	Asleep
 )
 
-// String names the step as the README's table does.
+// String names the step as the table of docs/budget.md does.
 func (a Activity) String() string {
 	switch a {
 	case Live:

@@ -37,7 +37,7 @@ func (w *Window) Reset() { w.Cursor, w.Offset = 0, 0 }
 // cursor lands in the middle), not one item: the next half window of steps then scrolls
 // nothing. Every scroll redraws the whole list on the terminal, while a step inside the
 // window redraws two rows, so holding j through a list sends a fraction of the bytes
-// (the bytes per key of the README's Performance section). Longer moves scroll just enough.
+// (the bytes per key of docs/performance.md). Longer moves scroll just enough.
 func (w *Window) Move(d, n int) {
 	if n == 0 {
 		return
