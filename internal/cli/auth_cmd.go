@@ -15,8 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/internal/config"
@@ -191,7 +191,7 @@ Two ways on:
 func readToken(cmd *cobra.Command, withToken bool, baseURL string) (string, error) {
 	in := cmd.InOrStdin()
 	f, isFile := in.(*os.File)
-	tty := isFile && term.IsTerminal(int(f.Fd()))
+	tty := isFile && term.IsTerminal(f.Fd())
 	if withToken && !tty {
 		b, err := io.ReadAll(io.LimitReader(in, maxTokenInput+1))
 		if err != nil {
@@ -207,7 +207,7 @@ func readToken(cmd *cobra.Command, withToken bool, baseURL string) (string, erro
 	}
 	stderr := cmd.ErrOrStderr()
 	fmt.Fprintf(stderr, "API token for %s (input is hidden): ", baseURL)
-	b, err := readPassword(int(f.Fd()), stderr)
+	b, err := readPassword(f.Fd(), stderr)
 	fmt.Fprintln(stderr)
 	if err != nil {
 		return "", fmt.Errorf("read token: %w", err)
@@ -217,7 +217,7 @@ func readToken(cmd *cobra.Command, withToken bool, baseURL string) (string, erro
 
 // readPassword reads a line without echo. An interrupt while it waits turns the echo back
 // on before parley exits, so the shell is not left without echo.
-func readPassword(fd int, stderr io.Writer) ([]byte, error) {
+func readPassword(fd uintptr, stderr io.Writer) ([]byte, error) {
 	state, err := term.GetState(fd)
 	if err != nil {
 		return nil, err

@@ -19,8 +19,8 @@ import (
 	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/internal/export"
@@ -521,7 +521,7 @@ func cell(s string) string { return sanitize.Line(s) }
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
+	return ok && term.IsTerminal(f.Fd())
 }
 
 // progress prints a counter on stderr when stderr is a terminal.

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/term"
+	"github.com/charmbracelet/x/term"
 )
 
 // Shutdown on a signal. SIGINT, SIGTERM and SIGHUP (a dropped SSH connection) end the TUI
@@ -44,7 +44,7 @@ const resetSequence = "\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1004l\x
 // put it back when Bubble Tea cannot.
 type ttyGuard struct {
 	mu    sync.Mutex
-	fd    int
+	fd    uintptr
 	state *term.State
 	out   io.Writer
 	done  bool // put back already (by Bubble Tea or by restore)
@@ -52,7 +52,7 @@ type ttyGuard struct {
 
 // save records the state of the terminal on fd (the TUI's input) and the output the
 // reset sequence goes to.
-func (t *ttyGuard) save(fd int, out io.Writer) error {
+func (t *ttyGuard) save(fd uintptr, out io.Writer) error {
 	st, err := term.GetState(fd)
 	if err != nil {
 		return fmt.Errorf("read the terminal's settings: %w", err)

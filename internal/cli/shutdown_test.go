@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
-	"golang.org/x/term"
 )
 
 // fakeWatch is a signalWatch whose program never ends by itself and whose clock only
@@ -149,10 +149,10 @@ func openRawPTY(t *testing.T, out io.Writer) (g *ttyGuard, ptmx, tty *os.File) {
 		out = tty
 	}
 	g = &ttyGuard{}
-	if err := g.save(int(tty.Fd()), out); err != nil {
+	if err := g.save(tty.Fd(), out); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := term.MakeRaw(int(tty.Fd())); err != nil {
+	if _, err := term.MakeRaw(tty.Fd()); err != nil {
 		t.Fatal(err)
 	}
 	if !isRaw(t, tty) {

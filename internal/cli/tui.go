@@ -11,7 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
-	"golang.org/x/term"
+	"github.com/charmbracelet/x/term"
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/internal/config"
@@ -27,7 +27,7 @@ const responseCacheTTL = 2 * time.Minute
 // needTerminal explains why parley will not draw (nil when it may).
 func needTerminal(termVar string, hadTerm bool) error {
 	switch {
-	case !term.IsTerminal(int(os.Stdin.Fd())) || !term.IsTerminal(int(os.Stdout.Fd())):
+	case !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()):
 		return errors.New("a terminal is needed: stdin and stdout must be a TTY (over ssh use `ssh -t`); for scripts use the subcommands, see parley --help")
 	case !hadTerm || termVar == "" || termVar == "dumb":
 		return errors.New("a terminal that can draw is needed: TERM is unset or \"dumb\"; for scripts use the subcommands, see parley --help")
@@ -126,7 +126,7 @@ func runTUI(ctx context.Context, g *globalFlags, termVar string, hadTerm bool, s
 	// auto-refresh down while it is in the background).
 	p := tea.NewProgram(app, tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithColorProfile(look.profile),
 		tea.WithFilter(ui.Leaving))
-	if err := proc.tty.save(int(os.Stdin.Fd()), os.Stdout); err != nil {
+	if err := proc.tty.save(os.Stdin.Fd(), os.Stdout); err != nil {
 		return err
 	}
 	// The terminal's title comes back when parley ends (where the terminal keeps a stack).
