@@ -88,6 +88,12 @@ type Param[F, R any] struct {
 	// Upper marks a date that ends a range: a day alone given on the command line means the
 	// whole day, as the API reads a date in an upper bound.
 	Upper bool
+	// Leavable marks a filter whose set a row can leave by a change of its own (a status, an
+	// operator, topics, a later message or update): a revalidation of a held answer leaves
+	// it out and asks about the wider set, in which such a change shows. The others (the
+	// contact, the widget, ids, "from" dates) hold a row once it matches, or it enters them
+	// only by a change, which shows.
+	Leavable bool
 	// Check validates a text value beyond its kind (an email, a locale); "" always passes.
 	Check func(string) error
 	// Match is the team hub's rule: what the row's own fields say about the set value. Nil
@@ -95,6 +101,10 @@ type Param[F, R any] struct {
 	// all, whatever the other parameters say.
 	Match func(F, R) Verdict
 }
+
+// UpdatedFrom is the conversation list's parameter for the conversations updated since a
+// time: what a refresh, the hub's poll and a revalidation ask for changes with.
+const UpdatedFrom = "updated_at_from_date"
 
 // OperatorMe is the value a saved view may hold for an operator parameter (Names
 // "operator") instead of an id: the operator parley acts as when the view is shown (the
@@ -423,18 +433,18 @@ type cf = ConversationFilter
 // Conversations is the conversation list's query.
 var Conversations = Resource[ConversationFilter, Conversation]{
 	Params: []Param[ConversationFilter, Conversation]{
-		{Name: "status", Text: func(f *cf) *string { return &f.Status }, Label: "Status", Group: "Who and what",
+		{Name: "status", Leavable: true, Text: func(f *cf) *string { return &f.Status }, Label: "Status", Group: "Who and what",
 			Flag: "status", Usage: "status: new, pending or ended (another word is sent as given, with a warning)", Any: "any",
 			Choices: []Choice{{StatusNew, "● new", "", "not yet answered"}, {StatusPending, "◐ pending", "", "in progress"},
 				{StatusEnded, "○ ended", "", "closed"}},
 			// Compared as sent, not folded.
 			Match: func(f cf, c Conversation) Verdict { return yes(c.Status == f.Status) }},
-		{Name: "operator_id", ID: func(f *cf) *int64 { return &f.OperatorID }, Label: "Operator", Group: "Who and what",
+		{Name: "operator_id", Leavable: true, ID: func(f *cf) *int64 { return &f.OperatorID }, Label: "Operator", Group: "Who and what",
 			Short: "assigned to %s", Names: "operator", Any: "any operator", Flag: "operator-id", Usage: "conversations of this operator",
 			Match: func(f cf, c Conversation) Verdict {
 				return yes(c.OperatorAssignedTo != nil && *c.OperatorAssignedTo == f.OperatorID)
 			}},
-		{Name: "topics", ID: func(f *cf) *int64 { return &f.TopicID }, Label: "Topic", Group: "Who and what",
+		{Name: "topics", Leavable: true, ID: func(f *cf) *int64 { return &f.TopicID }, Label: "Topic", Group: "Who and what",
 			Short: "topic:%s", Names: "topic", Any: "any topic", Flag: "topic", Usage: "conversations with this topic id",
 			Match: func(f cf, c Conversation) Verdict {
 				return yes(slices.ContainsFunc(c.Topics, func(t Topic) bool { return t.ID == f.TopicID }))
@@ -479,22 +489,22 @@ var Conversations = Resource[ConversationFilter, Conversation]{
 			Match: func(f cf, c Conversation) Verdict {
 				return onOrAfter(c.ContactLastMessageSentAt, f.ContactLastMessageFromDate)
 			}},
-		{Name: "contact_last_message_to_date", Date: func(f *cf) *time.Time { return &f.ContactLastMessageToDate },
+		{Name: "contact_last_message_to_date", Leavable: true, Date: func(f *cf) *time.Time { return &f.ContactLastMessageToDate },
 			Label: "Last contact message before", Group: "Contact messages", Short: "last≤%s", Upper: true,
 			Flag: "last-message-to", Usage: "last contact message sent up to",
 			Match: func(f cf, c Conversation) Verdict {
 				return onOrBefore(c.ContactLastMessageSentAt, f.ContactLastMessageToDate)
 			}},
-		{Name: "updated_at_from_date", Date: func(f *cf) *time.Time { return &f.UpdatedAtFromDate },
+		{Name: UpdatedFrom, Date: func(f *cf) *time.Time { return &f.UpdatedAtFromDate },
 			Label: "Updated after", Group: "Activity", Short: "updated≥%s", Flag: "updated-from", Usage: "last update after",
 			Match: func(f cf, c Conversation) Verdict { return onOrAfter(&c.UpdatedAt, f.UpdatedAtFromDate) }},
-		{Name: "updated_at_to_date", Date: func(f *cf) *time.Time { return &f.UpdatedAtToDate },
+		{Name: "updated_at_to_date", Leavable: true, Date: func(f *cf) *time.Time { return &f.UpdatedAtToDate },
 			Label: "Updated before", Group: "Activity", Short: "updated≤%s", Upper: true, Flag: "updated-to", Usage: "last update up to",
 			Match: func(f cf, c Conversation) Verdict { return onOrBefore(&c.UpdatedAt, f.UpdatedAtToDate) }},
 		// The last activity: a conversation carries no such time, so no rule.
 		{Name: "last_activity_from_date", Date: func(f *cf) *time.Time { return &f.LastActivityFromDate },
 			Label: "Last activity after", Group: "Activity", Short: "activity≥%s", Flag: "activity-from", Usage: "last activity after"},
-		{Name: "last_activity_to_date", Date: func(f *cf) *time.Time { return &f.LastActivityToDate },
+		{Name: "last_activity_to_date", Leavable: true, Date: func(f *cf) *time.Time { return &f.LastActivityToDate },
 			Label: "Last activity before", Group: "Activity", Short: "activity≤%s", Upper: true,
 			Flag: "activity-to", Usage: "last activity up to"},
 	},

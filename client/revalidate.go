@@ -23,14 +23,6 @@ import (
 // asks for changes (as the conversation list's refresh and the hub's poll overlap).
 const RevalidateOverlap = 2 * time.Minute
 
-// changingFilters are the conversation filters whose set a conversation can leave by a
-// change of its own (a status, an operator, topics, a later message or update): a
-// revalidation leaves them out and asks about the wider set, in which such a change shows.
-// The others (the contact, the widget, ids, "from" dates, the search) hold a conversation
-// once it matches, or it enters them only by a change, which shows.
-var changingFilters = []string{"status", "operator_id", "topics", "updated_at_to_date", "last_activity_to_date",
-	"contact_last_message_to_date"}
-
 // paging are the query parameters of a page, not of the set it is a page of.
 var paging = []string{"limit", "offset", "cursor", "ordering"}
 
@@ -58,7 +50,7 @@ func revalidated(u *url.URL) bool {
 		return false
 	}
 	q := u.Query()
-	if q.Has("updated_at_from_date") {
+	if q.Has(UpdatedFrom) {
 		return false
 	}
 	for k := range q {
@@ -71,16 +63,21 @@ func revalidated(u *url.URL) bool {
 
 // revalidate asks whether a held conversation list answer a (under akey, of the GET of u)
 // is still current: the conversations of its query, without its paging and the filters a
-// change can leave (changingFilters), updated since a.reached less RevalidateOverlap, one
+// change can leave (Param.Leavable), updated since a.reached less RevalidateOverlap, one
 // at most. None: the answer is current, and the memory holds it as fetched now (true).
 // One: something it may list changed (false: fetch it again). An error is the read's: what
 // the full read would have met.
 func (c *Client) revalidate(ctx context.Context, u *url.URL, fam Family, akey memoKey, a answer) (bool, error) {
 	q := u.Query()
-	for _, k := range slices.Concat(paging, changingFilters) {
+	for _, k := range paging {
 		q.Del(k)
 	}
-	q.Set("updated_at_from_date", formatFilterTime(a.reached.Add(-RevalidateOverlap)))
+	for _, p := range Conversations.Params {
+		if p.Leavable {
+			q.Del(p.Name)
+		}
+	}
+	q.Set(UpdatedFrom, formatFilterTime(a.reached.Add(-RevalidateOverlap)))
 	q.Set("limit", "1")
 	raw := c.endpoint(v3+"/conversations/", q)
 	ru, err := url.Parse(raw)
