@@ -467,6 +467,25 @@ func (c *Client) do(ctx context.Context, req request, out checker) (int, error) 
 	return status, err
 }
 
+// call does req (see do) and returns its answer decoded into a new T.
+func call[T any, P interface {
+	*T
+	checker
+}](ctx context.Context, c *Client, req request) (*T, error) {
+	var out T
+	if _, err := c.do(ctx, req, P(&out)); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// remove sends a DELETE of path (below the configured API) with query q; any success
+// answer is fine. noRetry as in request.
+func (c *Client) remove(ctx context.Context, path string, q url.Values, noRetry bool) error {
+	_, err := c.do(ctx, request{method: http.MethodDelete, url: c.endpoint(path, q), noRetry: noRetry}, nil)
+	return err
+}
+
 // exchange is do without the write hooks; info, for a write, learns its path, family,
 // attempts and whether the gates refused it.
 func (c *Client) exchange(ctx context.Context, req request, out checker, info *RequestInfo) (int, error) {

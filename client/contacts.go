@@ -12,29 +12,9 @@ import (
 	"strings"
 )
 
-// ContactListOptions are the query of GET /contact_identities/.
-type ContactListOptions struct {
-	ListOptions
-	Filter ContactFilter
-}
-
 // ListContacts returns one offset page of contacts.
 func (c *Client) ListContacts(ctx context.Context, opts ContactListOptions) (*Page[Contact], error) {
-	return listContacts[Contact](ctx, c, opts)
-}
-
-func listContacts[T any](ctx context.Context, c *Client, opts ContactListOptions) (*Page[T], error) {
-	if err := checkOrdering(opts.Ordering, ContactOrderings, "contact_identities"); err != nil {
-		return nil, err
-	}
-	q := url.Values{}
-	opts.Filter.encode(q)
-	opts.ListOptions.encode(q)
-	var p Page[T]
-	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(v3+"/contact_identities/", q)}, &p); err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return filteredPage[Contact](ctx, c, "/contact_identities/", ContactOrderings, opts)
 }
 
 // SearchContacts runs search_query on the contacts list: results in rank order.
@@ -46,30 +26,12 @@ func (c *Client) SearchContacts(ctx context.Context, query string, limit int) (*
 // server sent it (fields the client does not know and the server's timestamp format kept),
 // for passing on.
 func (c *Client) SearchContactsJSON(ctx context.Context, query string, filter ContactFilter, limit int) (*Page[json.RawMessage], error) {
-	return listContacts[json.RawMessage](ctx, c, ContactListOptions{ListOptions: ListOptions{Search: query, Limit: limit}, Filter: filter})
-}
-
-// AllContactsOptions are the query of GET /contact_identities/all/.
-type AllContactsOptions struct {
-	CursorOptions
-	Filter     ContactFilter
-	ExcludeIDs []int64 // contacts left out (exclude_ids)
+	return filteredPage[json.RawMessage](ctx, c, "/contact_identities/", ContactOrderings, ContactListOptions{ListOptions: ListOptions{Search: query, Limit: limit}, Filter: filter})
 }
 
 // ContactsAllPage returns one cursor page of /contact_identities/all/.
 func (c *Client) ContactsAllPage(ctx context.Context, opts AllContactsOptions) (*CursorPage[Contact], error) {
-	if err := checkOrdering(opts.Ordering, AllOrderings, "contact_identities/all"); err != nil {
-		return nil, err
-	}
-	q := url.Values{}
-	opts.Filter.encode(q)
-	opts.CursorOptions.encode(q)
-	setIDs(q, "exclude_ids", opts.ExcludeIDs)
-	var p CursorPage[Contact]
-	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(v3+"/contact_identities/all/", q)}, &p); err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return allPage[Contact](ctx, c, "/contact_identities/all/", opts)
 }
 
 // ContactsAll walks /contact_identities/all/ by cursor to the end.
@@ -87,11 +49,7 @@ func (c *Client) GetContact(ctx context.Context, id int64) (*Contact, error) {
 			return &ct, nil
 		}
 	}
-	var ct Contact
-	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(contactPath(id), nil)}, &ct); err != nil {
-		return nil, err
-	}
-	return &ct, nil
+	return call[Contact](ctx, c, request{method: http.MethodGet, url: c.endpoint(contactPath(id), nil)})
 }
 
 // ContactUpdate is a contact PATCH (or PUT) body: nil fields are not sent; a pointer to ""
@@ -167,11 +125,7 @@ func (u ContactUpdate) MarshalJSON() ([]byte, error) { return json.Marshal(u.Fie
 
 // UpdateContact PATCHes a contact and returns it as the server now has it.
 func (c *Client) UpdateContact(ctx context.Context, id int64, u ContactUpdate) (*Contact, error) {
-	var ct Contact
-	if _, err := c.do(ctx, request{method: http.MethodPatch, url: c.endpoint(contactPath(id), nil), body: u}, &ct); err != nil {
-		return nil, err
-	}
-	return &ct, nil
+	return call[Contact](ctx, c, request{method: http.MethodPatch, url: c.endpoint(contactPath(id), nil), body: u})
 }
 
 // Identifier fields of the PUT upsert: the contact fields that identify a contact
@@ -208,26 +162,17 @@ func (c *Client) UpsertContact(ctx context.Context, identifier string, u Contact
 
 // DeleteContact deletes one contact.
 func (c *Client) DeleteContact(ctx context.Context, id int64) error {
-	_, err := c.do(ctx, request{method: http.MethodDelete, url: c.endpoint(contactPath(id), nil)}, nil)
-	return err
+	return c.remove(ctx, contactPath(id), nil, false)
 }
 
 // DeleteContacts deletes exactly the given contacts (`delete_ids`).
 func (c *Client) DeleteContacts(ctx context.Context, ids []int64) error {
-	if len(ids) == 0 {
-		return ErrEmptyBulkDelete
-	}
 	return c.BulkDeleteContacts(ctx, BulkDelete[ContactFilter]{DeleteIDs: ids})
 }
 
 // BulkDeleteContacts sends a list DELETE of contacts (irrevocable; see BulkDelete).
 func (c *Client) BulkDeleteContacts(ctx context.Context, b BulkDelete[ContactFilter]) error {
-	q, err := b.values()
-	if err != nil {
-		return err
-	}
-	_, err = c.do(ctx, request{method: http.MethodDelete, url: c.endpoint(v3+"/contact_identities/", q), noRetry: len(b.DeleteIDs) == 0}, nil)
-	return err
+	return b.send(ctx, c, v3+"/contact_identities/")
 }
 
 func contactPath(id int64) string {

@@ -12,53 +12,15 @@ import (
 
 const v3 = "/api/um/v3"
 
-// ConversationListOptions are the query of GET /conversations/.
-type ConversationListOptions struct {
-	ListOptions
-	Filter ConversationFilter
-}
-
 // ListConversations returns one offset page of conversations (each with only its last
 // message). Follow Page.Next with FetchPage[Conversation].
 func (c *Client) ListConversations(ctx context.Context, opts ConversationListOptions) (*Page[Conversation], error) {
-	if err := checkOrdering(opts.Ordering, ConversationOrderings, "conversations"); err != nil {
-		return nil, err
-	}
-	q := url.Values{}
-	opts.Filter.encode(q)
-	opts.ListOptions.encode(q)
-	var p Page[Conversation]
-	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(v3+"/conversations/", q)}, &p); err != nil {
-		return nil, err
-	}
-	return &p, nil
-}
-
-// AllConversationsOptions are the query of GET /conversations/all/.
-type AllConversationsOptions struct {
-	CursorOptions
-	Filter     ConversationFilter
-	ExcludeIDs []int64 // conversations left out (exclude_ids)
+	return filteredPage[Conversation](ctx, c, "/conversations/", ConversationOrderings, opts)
 }
 
 // ConversationsAllPage returns one cursor page of /conversations/all/ (no result cap).
 func (c *Client) ConversationsAllPage(ctx context.Context, opts AllConversationsOptions) (*CursorPage[Conversation], error) {
-	return conversationsAllPage[Conversation](ctx, c, opts)
-}
-
-func conversationsAllPage[T any](ctx context.Context, c *Client, opts AllConversationsOptions) (*CursorPage[T], error) {
-	if err := checkOrdering(opts.Ordering, AllOrderings, "conversations/all"); err != nil {
-		return nil, err
-	}
-	q := url.Values{}
-	opts.Filter.encode(q)
-	opts.CursorOptions.encode(q)
-	setIDs(q, "exclude_ids", opts.ExcludeIDs)
-	var p CursorPage[T]
-	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(v3+"/conversations/all/", q)}, &p); err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return allPage[Conversation](ctx, c, "/conversations/all/", opts)
 }
 
 // ConversationsAll walks /conversations/all/ by cursor to the end.
@@ -71,7 +33,7 @@ func (c *Client) ConversationsAll(ctx context.Context, opts AllConversationsOpti
 // timestamp format are kept (what an export should pass on).
 func (c *Client) ConversationsAllJSON(ctx context.Context, opts AllConversationsOptions) iter.Seq2[json.RawMessage, error] {
 	return walkCursor(ctx, c, func() (*CursorPage[json.RawMessage], error) {
-		return conversationsAllPage[json.RawMessage](ctx, c, opts)
+		return allPage[json.RawMessage](ctx, c, "/conversations/all/", opts)
 	})
 }
 
@@ -119,11 +81,7 @@ func (u ConversationUpdate) MarshalJSON() ([]byte, error) {
 
 // UpdateConversation PATCHes a conversation and returns it as the server now has it.
 func (c *Client) UpdateConversation(ctx context.Context, id int64, u ConversationUpdate) (*Conversation, error) {
-	var conv Conversation
-	if _, err := c.do(ctx, request{method: http.MethodPatch, url: c.endpoint(conversationPath(id), nil), body: u}, &conv); err != nil {
-		return nil, err
-	}
-	return &conv, nil
+	return call[Conversation](ctx, c, request{method: http.MethodPatch, url: c.endpoint(conversationPath(id), nil), body: u})
 }
 
 // SetConversationTopics replaces a conversation's topics (PATCH with topics as strings).
@@ -138,27 +96,18 @@ func (c *Client) SetConversationTopics(ctx context.Context, id int64, topics []s
 // list DELETEs only: a server may delete an ongoing one here or refuse (the sandbox
 // answers 400), which the error then says.
 func (c *Client) DeleteConversation(ctx context.Context, id int64) error {
-	_, err := c.do(ctx, request{method: http.MethodDelete, url: c.endpoint(conversationPath(id), nil)}, nil)
-	return err
+	return c.remove(ctx, conversationPath(id), nil, false)
 }
 
 // DeleteConversations deletes exactly the given conversations (`delete_ids`). The server
 // never deletes an ongoing one; the answer does not say which were skipped.
 func (c *Client) DeleteConversations(ctx context.Context, ids []int64) error {
-	if len(ids) == 0 {
-		return ErrEmptyBulkDelete
-	}
 	return c.BulkDeleteConversations(ctx, BulkDelete[ConversationFilter]{DeleteIDs: ids})
 }
 
 // BulkDeleteConversations sends a list DELETE (irrevocable; see BulkDelete).
 func (c *Client) BulkDeleteConversations(ctx context.Context, b BulkDelete[ConversationFilter]) error {
-	q, err := b.values()
-	if err != nil {
-		return err
-	}
-	_, err = c.do(ctx, request{method: http.MethodDelete, url: c.endpoint(v3+"/conversations/", q), noRetry: len(b.DeleteIDs) == 0}, nil)
-	return err
+	return b.send(ctx, c, v3+"/conversations/")
 }
 
 // MessagesPage returns one cursor page of a conversation's messages. Without options that is
@@ -169,11 +118,7 @@ func (c *Client) MessagesPage(ctx context.Context, conversationID int64, opts Me
 	}
 	q := url.Values{}
 	opts.encode(q)
-	var p CursorPage[Message]
-	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(conversationPath(conversationID)+"messages/", q)}, &p); err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return call[CursorPage[Message]](ctx, c, request{method: http.MethodGet, url: c.endpoint(conversationPath(conversationID)+"messages/", q)})
 }
 
 // Messages walks a conversation's messages by cursor to the end (newest first by default).

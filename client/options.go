@@ -1,7 +1,9 @@
 package client
 
 import (
+	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -144,6 +146,69 @@ func (f ContactFilter) encode(q url.Values) { Contacts.encode(f, q) }
 // IsZero reports whether no filter is set.
 func (f ContactFilter) IsZero() bool { return Contacts.IsZero(f) }
 
+// listFilter is the filter of a filtered list: ConversationFilter or ContactFilter.
+type listFilter interface {
+	IsZero() bool
+	encode(url.Values)
+}
+
+// FilteredListOptions are the query of a filtered offset list (ConversationListOptions,
+// ContactListOptions).
+type FilteredListOptions[F listFilter] struct {
+	ListOptions
+	Filter F
+}
+
+// ConversationListOptions are the query of GET /conversations/.
+type ConversationListOptions = FilteredListOptions[ConversationFilter]
+
+// ContactListOptions are the query of GET /contact_identities/.
+type ContactListOptions = FilteredListOptions[ContactFilter]
+
+// filteredPage GETs one offset page of the filtered list at path (below the API's root,
+// "/conversations/"), after checking the ordering against the list's orderings.
+func filteredPage[T any, F listFilter](ctx context.Context, c *Client, path string, orderings []string, opts FilteredListOptions[F]) (*Page[T], error) {
+	q := url.Values{}
+	opts.Filter.encode(q)
+	return listPage[T](ctx, c, path, orderings, opts.ListOptions, q)
+}
+
+// listPage GETs one offset page of the list at path (below the API's root, "/notes/") with
+// the query q and opts, after checking the ordering against the list's orderings.
+func listPage[T any](ctx context.Context, c *Client, path string, orderings []string, opts ListOptions, q url.Values) (*Page[T], error) {
+	if err := checkOrdering(opts.Ordering, orderings, strings.Trim(path, "/")); err != nil {
+		return nil, err
+	}
+	opts.encode(q)
+	return call[Page[T]](ctx, c, request{method: http.MethodGet, url: c.endpoint(v3+path, q)})
+}
+
+// AllOptions are the query of an /all/ list (AllConversationsOptions, AllContactsOptions).
+type AllOptions[F listFilter] struct {
+	CursorOptions
+	Filter     F
+	ExcludeIDs []int64 // items left out (exclude_ids)
+}
+
+// AllConversationsOptions are the query of GET /conversations/all/.
+type AllConversationsOptions = AllOptions[ConversationFilter]
+
+// AllContactsOptions are the query of GET /contact_identities/all/.
+type AllContactsOptions = AllOptions[ContactFilter]
+
+// allPage GETs one cursor page of the /all/ list at path (below the API's root,
+// "/conversations/all/").
+func allPage[T any, F listFilter](ctx context.Context, c *Client, path string, opts AllOptions[F]) (*CursorPage[T], error) {
+	if err := checkOrdering(opts.Ordering, AllOrderings, strings.Trim(path, "/")); err != nil {
+		return nil, err
+	}
+	q := url.Values{}
+	opts.Filter.encode(q)
+	opts.CursorOptions.encode(q)
+	setIDs(q, "exclude_ids", opts.ExcludeIDs)
+	return call[CursorPage[T]](ctx, c, request{method: http.MethodGet, url: c.endpoint(v3+path, q)})
+}
+
 // CursorOptions are the parameters of cursor-paginated endpoints.
 type CursorOptions struct {
 	Cursor   string // "" = first page; an item id, or "-<id>" for the other direction
@@ -178,15 +243,21 @@ func (o MessageOptions) encode(q url.Values) {
 // chosen by the filter and search are deleted. A request with none of ids, filter or search is
 // refused by the client (ErrEmptyBulkDelete). Without DeleteIDs the request is never retried:
 // sent again, it would delete the next batch.
-type BulkDelete[F interface {
-	IsZero() bool
-	encode(url.Values)
-}] struct {
+type BulkDelete[F listFilter] struct {
 	DeleteIDs  []int64
 	Filter     F
 	Search     string
 	Limit      int
 	ExcludeIDs []int64
+}
+
+// send sends b as the list DELETE of the list at path.
+func (b BulkDelete[F]) send(ctx context.Context, c *Client, path string) error {
+	q, err := b.values()
+	if err != nil {
+		return err
+	}
+	return c.remove(ctx, path, q, len(b.DeleteIDs) == 0)
 }
 
 func (b BulkDelete[F]) values() (url.Values, error) {

@@ -14,11 +14,7 @@ func FetchPage[T any](ctx context.Context, c *Client, link string) (*Page[T], er
 	if link == "" {
 		return nil, errors.New("client: empty page link")
 	}
-	var p Page[T]
-	if _, err := c.do(ctx, request{method: http.MethodGet, url: link}, &p); err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return call[Page[T]](ctx, c, request{method: http.MethodGet, url: link})
 }
 
 // FetchCursorPage follows a cursor envelope's `next` or `previous` link verbatim.
@@ -26,11 +22,7 @@ func FetchCursorPage[T any](ctx context.Context, c *Client, link string) (*Curso
 	if link == "" {
 		return nil, errors.New("client: empty page link")
 	}
-	var p CursorPage[T]
-	if _, err := c.do(ctx, request{method: http.MethodGet, url: link}, &p); err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return call[CursorPage[T]](ctx, c, request{method: http.MethodGet, url: link})
 }
 
 // ErrPagingLoop is returned by the list walkers when the server sends a `next` link that was

@@ -18,17 +18,9 @@ type NoteListOptions struct {
 
 // ListNotes returns one page of notes.
 func (c *Client) ListNotes(ctx context.Context, opts NoteListOptions) (*Page[Note], error) {
-	if err := checkOrdering(opts.Ordering, NoteOrderings, "notes"); err != nil {
-		return nil, err
-	}
 	q := url.Values{}
 	setInt(q, "contact_identity_id", opts.ContactIdentityID)
-	opts.ListOptions.encode(q)
-	var p Page[Note]
-	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(v3+"/notes/", q)}, &p); err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return listPage[Note](ctx, c, "/notes/", NoteOrderings, opts.ListOptions, q)
 }
 
 // NewNote is the body of POST /notes/.
@@ -39,26 +31,17 @@ type NewNote struct {
 
 // CreateNote creates a note about a contact. It is never retried.
 func (c *Client) CreateNote(ctx context.Context, n NewNote) (*Note, error) {
-	var out Note
-	if _, err := c.do(ctx, request{method: http.MethodPost, url: c.endpoint(v3+"/notes/", nil), body: n}, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return call[Note](ctx, c, request{method: http.MethodPost, url: c.endpoint(v3+"/notes/", nil), body: n})
 }
 
 // GetNote returns one note.
 func (c *Client) GetNote(ctx context.Context, id int64) (*Note, error) {
-	var out Note
-	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(idPath("notes", id), nil)}, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return call[Note](ctx, c, request{method: http.MethodGet, url: c.endpoint(idPath("notes", id), nil)})
 }
 
 // DeleteNote deletes one note.
 func (c *Client) DeleteNote(ctx context.Context, id int64) error {
-	_, err := c.do(ctx, request{method: http.MethodDelete, url: c.endpoint(idPath("notes", id), nil)}, nil)
-	return err
+	return c.remove(ctx, idPath("notes", id), nil, false)
 }
 
 // NavigationListOptions are the query of GET /navigation/ (ordering id or -id).
@@ -70,32 +53,15 @@ type NavigationListOptions struct {
 
 // ListNavigation returns one page of navigation events.
 func (c *Client) ListNavigation(ctx context.Context, opts NavigationListOptions) (*Page[NavigationEvent], error) {
-	if err := checkOrdering(opts.Ordering, NavigationOrderings, "navigation"); err != nil {
-		return nil, err
-	}
 	q := url.Values{}
 	setInt(q, "contact_identity_id", opts.ContactIdentityID)
 	setInt(q, "conversation_id", opts.ConversationID)
-	opts.ListOptions.encode(q)
-	var p Page[NavigationEvent]
-	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(v3+"/navigation/", q)}, &p); err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return listPage[NavigationEvent](ctx, c, "/navigation/", NavigationOrderings, opts.ListOptions, q)
 }
 
 // ListOperators returns one page of operators.
 func (c *Client) ListOperators(ctx context.Context, opts ListOptions) (*Page[Operator], error) {
-	if err := checkOrdering(opts.Ordering, OperatorOrderings, "operators"); err != nil {
-		return nil, err
-	}
-	q := url.Values{}
-	opts.encode(q)
-	var p Page[Operator]
-	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(v3+"/operators/", q)}, &p); err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return listPage[Operator](ctx, c, "/operators/", OperatorOrderings, opts, url.Values{})
 }
 
 // Operators walks every operator page by page (limit 100).
@@ -125,11 +91,7 @@ func (c *Client) AllOperators(ctx context.Context) ([]Operator, error) {
 
 // GetOperator returns one operator.
 func (c *Client) GetOperator(ctx context.Context, id int64) (*Operator, error) {
-	var out Operator
-	if _, err := c.do(ctx, request{method: http.MethodGet, url: c.endpoint(idPath("operators", id), nil)}, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return call[Operator](ctx, c, request{method: http.MethodGet, url: c.endpoint(idPath("operators", id), nil)})
 }
 
 // OperatorUpdate is an operator PATCH body (writable fields: docs/api-notes.md). It never
@@ -143,17 +105,12 @@ type OperatorUpdate struct {
 
 // UpdateOperator PATCHes an operator.
 func (c *Client) UpdateOperator(ctx context.Context, id int64, u OperatorUpdate) (*Operator, error) {
-	var out Operator
-	if _, err := c.do(ctx, request{method: http.MethodPatch, url: c.endpoint(idPath("operators", id), nil), body: u}, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return call[Operator](ctx, c, request{method: http.MethodPatch, url: c.endpoint(idPath("operators", id), nil), body: u})
 }
 
 // DeleteOperator deletes an operator.
 func (c *Client) DeleteOperator(ctx context.Context, id int64) error {
-	_, err := c.do(ctx, request{method: http.MethodDelete, url: c.endpoint(idPath("operators", id), nil)}, nil)
-	return err
+	return c.remove(ctx, idPath("operators", id), nil, false)
 }
 
 // OperatorSlots returns an operator's slot usage, as far as the answer gives it (see
