@@ -108,6 +108,22 @@ func decodeObject(b []byte, plain any) (object, error) {
 	return rest, nil
 }
 
+// decodeKeeping decodes b, a JSON object, into plain (as decodeObject), lets take (when not
+// nil) read alternative names from the fields plain has no json tag for, and keeps what is
+// left in *extra. plain is the value being decoded, zeroed by the caller, under its plain
+// type; extra is its Extra.
+func decodeKeeping(b []byte, plain any, extra *Extra, take func(object)) error {
+	rest, err := decodeObject(b, plain)
+	if err != nil {
+		return err
+	}
+	if take != nil {
+		take(rest)
+	}
+	*extra = rest.extra()
+	return nil
+}
+
 // fieldTags are the JSON names of a struct type's fields.
 func fieldTags(t reflect.Type) []string {
 	var out []string
@@ -184,43 +200,26 @@ var (
 // another name of it), and keeps the rest in Extra.
 func (o *Operator) UnmarshalJSON(b []byte) error {
 	type plain Operator
-	var p plain
-	rest, err := decodeObject(b, &p)
-	if err != nil {
-		return err
-	}
-	takeOpt(rest, &p.IsAway, altAway...)
-	takeOpt(rest, &p.IsOnline, altOnline...)
-	takeOpt(rest, &p.MaxSlots, altMaxSlots...)
-	p.Extra = rest.extra()
-	*o = Operator(p)
-	return nil
+	*o = Operator{}
+	return decodeKeeping(b, (*plain)(o), &o.Extra, func(rest object) {
+		takeOpt(rest, &o.IsAway, altAway...)
+		takeOpt(rest, &o.IsOnline, altOnline...)
+		takeOpt(rest, &o.MaxSlots, altMaxSlots...)
+	})
 }
 
 // UnmarshalJSON reads a note, keeping the fields it does not know in Extra.
 func (n *Note) UnmarshalJSON(b []byte) error {
 	type plain Note
-	var p plain
-	rest, err := decodeObject(b, &p)
-	if err != nil {
-		return err
-	}
-	p.Extra = rest.extra()
-	*n = Note(p)
-	return nil
+	*n = Note{}
+	return decodeKeeping(b, (*plain)(n), &n.Extra, nil)
 }
 
 // UnmarshalJSON reads a navigation event, keeping the fields it does not know in Extra.
 func (e *NavigationEvent) UnmarshalJSON(b []byte) error {
 	type plain NavigationEvent
-	var p plain
-	rest, err := decodeObject(b, &p)
-	if err != nil {
-		return err
-	}
-	p.Extra = rest.extra()
-	*e = NavigationEvent(p)
-	return nil
+	*e = NavigationEvent{}
+	return decodeKeeping(b, (*plain)(e), &e.Extra, nil)
 }
 
 // UnmarshalJSON reads the slots answer in any of the shapes a server may plausibly give:
@@ -238,26 +237,21 @@ func (s *Slots) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	type plain Slots
-	var p plain
-	rest, err := decodeObject(b, &p)
-	if err != nil {
-		return err
-	}
-	if p.OperatorID == 0 {
-		rest.take(&p.OperatorID, "id")
-	}
-	takeOpt(rest, &p.CurrentSlots, altSlotsUsed...)
-	takeOpt(rest, &p.TotalSlots, altSlotsMax...)
-	var held []json.RawMessage
-	if rest.take(&held, altSlotsList...) {
-		p.Held = compactAll(held)
-		if !p.CurrentSlots.Known {
-			p.CurrentSlots = Some(len(held))
+	*s = Slots{}
+	return decodeKeeping(b, (*plain)(s), &s.Extra, func(rest object) {
+		if s.OperatorID == 0 {
+			rest.take(&s.OperatorID, "id")
 		}
-	}
-	p.Extra = rest.extra()
-	*s = Slots(p)
-	return nil
+		takeOpt(rest, &s.CurrentSlots, altSlotsUsed...)
+		takeOpt(rest, &s.TotalSlots, altSlotsMax...)
+		var held []json.RawMessage
+		if rest.take(&held, altSlotsList...) {
+			s.Held = compactAll(held)
+			if !s.CurrentSlots.Known {
+				s.CurrentSlots = Some(len(held))
+			}
+		}
+	})
 }
 
 func compactAll(raw []json.RawMessage) []json.RawMessage {
@@ -297,14 +291,9 @@ func (a *AwayStatus) UnmarshalJSON(b []byte) error {
 		}
 	}
 	type plain AwayStatus
-	var p plain
-	rest, err := decodeObject(b, &p)
-	if err != nil {
-		return err
-	}
-	takeOpt(rest, &p.IsAway, altAway...)
-	takeOpt(rest, &p.IsOnline, append([]string{"is_online"}, altOnline...)...)
-	p.Extra = rest.extra()
-	*a = AwayStatus(p)
-	return nil
+	*a = AwayStatus{}
+	return decodeKeeping(b, (*plain)(a), &a.Extra, func(rest object) {
+		takeOpt(rest, &a.IsAway, altAway...)
+		takeOpt(rest, &a.IsOnline, append([]string{"is_online"}, altOnline...)...)
+	})
 }

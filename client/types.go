@@ -468,16 +468,7 @@ func (p *Page[T]) UnmarshalJSON(b []byte) error {
 		*p = Page[T]{Count: len(items), Results: items}
 		return nil
 	}
-	var env struct {
-		Count    *int            `json:"count"`
-		Next     *string         `json:"next"`
-		Previous *string         `json:"previous"`
-		Results  json.RawMessage `json:"results"`
-	}
-	if err := json.Unmarshal(b, &env); err != nil {
-		return err
-	}
-	results, err := decodeResults[T](env.Results)
+	env, results, err := decodeEnvelope[T](b)
 	if err != nil {
 		return err
 	}
@@ -504,16 +495,7 @@ type CursorPage[T any] struct {
 
 // UnmarshalJSON decodes the cursor envelope; null links become "".
 func (p *CursorPage[T]) UnmarshalJSON(b []byte) error {
-	var env struct {
-		Count    *int            `json:"count"`
-		Next     *string         `json:"next"`
-		Previous *string         `json:"previous"`
-		Results  json.RawMessage `json:"results"`
-	}
-	if err := json.Unmarshal(b, &env); err != nil {
-		return err
-	}
-	results, err := decodeResults[T](env.Results)
+	env, results, err := decodeEnvelope[T](b)
 	if err != nil {
 		return err
 	}
@@ -522,6 +504,24 @@ func (p *CursorPage[T]) UnmarshalJSON(b []byte) error {
 	}
 	*p = CursorPage[T]{Count: env.Count, Next: Str(env.Next), Previous: Str(env.Previous), Results: results, noResults: env.Results == nil}
 	return nil
+}
+
+// envelope is a list answer's envelope as sent (nil: not sent, or null).
+type envelope struct {
+	Count    *int            `json:"count"`
+	Next     *string         `json:"next"`
+	Previous *string         `json:"previous"`
+	Results  json.RawMessage `json:"results"`
+}
+
+// decodeEnvelope decodes a list answer's envelope and its results (see decodeResults).
+func decodeEnvelope[T any](b []byte) (envelope, []T, error) {
+	var env envelope
+	if err := json.Unmarshal(b, &env); err != nil {
+		return env, nil, err
+	}
+	results, err := decodeResults[T](env.Results)
+	return env, results, err
 }
 
 // decodeResults decodes an envelope's `results` (raw is nil when the key was missing): never
