@@ -7,27 +7,16 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/parley-tui/parley/internal/when"
 )
 
 // Time is an API timestamp. It decodes ISO 8601 with or without fractional seconds and with
 // or without a zone (no zone means UTC), and encodes as RFC 3339 in UTC with microseconds.
 type Time struct{ time.Time }
 
-var timeLayouts = []string{
-	time.RFC3339Nano,
-	"2006-01-02T15:04:05.999999999",
-	"2006-01-02T15:04:05.999999999Z0700",
-	"2006-01-02 15:04:05.999999999Z07:00",
-	"2006-01-02 15:04:05.999999999",
-	"2006-01-02T15:04Z07:00",
-	"2006-01-02T15:04",
-	"2006-01-02T15:04:05.999999999Z07", // an offset of whole hours: +01
-	"2006-01-02 15:04:05.999999999Z07",
-	"2006-01-02T15:04Z07",
-	time.DateOnly,
-}
-
-// ParseTime parses an ISO 8601 timestamp in any of the shapes the API uses.
+// ParseTime parses an ISO 8601 timestamp in any of the shapes the API uses (when.ParseISO),
+// or a date alone.
 func ParseTime(s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	// ISO 8601 allows the separator and the UTC designator in lower case.
@@ -37,18 +26,20 @@ func ParseTime(s string) (time.Time, error) {
 	if strings.HasSuffix(s, "z") {
 		s = s[:len(s)-1] + "Z"
 	}
-	for _, l := range timeLayouts {
-		if t, err := time.Parse(l, s); err == nil {
-			t = t.UTC()
-			// A zone offset can push year 0 or 9999 out of the four-digit range, which
-			// MarshalJSON would then write in a form ParseTime cannot read back.
-			if y := t.Year(); y < 0 || y > 9999 {
-				return time.Time{}, fmt.Errorf("timestamp %q is out of range", s)
-			}
-			return t, nil
+	t, ok := when.ParseISO(s)
+	if !ok {
+		d, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("timestamp %q is not ISO 8601", s)
 		}
+		t = d
 	}
-	return time.Time{}, fmt.Errorf("timestamp %q is not ISO 8601", s)
+	// A zone offset can push year 0 or 9999 out of the four-digit range, which
+	// MarshalJSON would then write in a form ParseTime cannot read back.
+	if y := t.Year(); y < 0 || y > 9999 {
+		return time.Time{}, fmt.Errorf("timestamp %q is out of range", s)
+	}
+	return t, nil
 }
 
 // UnmarshalJSON accepts a timestamp string or null (the zero Time).

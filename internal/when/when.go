@@ -263,9 +263,8 @@ func parseAge(s string) (age time.Duration, clock, ok, tooLong bool) {
 	return age, clock, true, tooLong
 }
 
-// layouts are the ISO 8601 shapes accepted, as client.ParseTime reads API timestamps, and
-// the "2026-11-01 14:30" of the forms. The input is upper-cased first.
-var layouts = []string{
+// isoLayouts are the ISO 8601 shapes of the API's timestamps (ParseISO).
+var isoLayouts = []string{
 	time.RFC3339Nano,
 	"2006-01-02T15:04:05.999999999",
 	"2006-01-02T15:04:05.999999999Z0700",
@@ -276,21 +275,40 @@ var layouts = []string{
 	"2006-01-02T15:04:05.999999999Z07", // an offset of whole hours: +01
 	"2006-01-02 15:04:05.999999999Z07",
 	"2006-01-02T15:04Z07",
+}
+
+// formLayouts are the "2026-11-01 14:30" of the forms, read after the ISO 8601 shapes.
+var formLayouts = []string{
 	"2006-01-02 15:04",
 	"2006-01-02 15:04Z07:00",
 }
 
-// parseTimestamp reads a date or an ISO 8601 timestamp; date reports a date alone.
+// ParseISO reads s in one of the ISO 8601 shapes of the API's timestamps, with or without
+// seconds, fraction and zone (no zone means UTC); the time is in UTC. It is what
+// client.ParseTime reads API timestamps with; it checks no range.
+func ParseISO(s string) (time.Time, bool) { return parseFirst(isoLayouts, s) }
+
+// parseFirst reads s in the first of layouts that fits, in UTC.
+func parseFirst(layouts []string, s string) (time.Time, bool) {
+	for _, l := range layouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
+}
+
+// parseTimestamp reads a date or an ISO 8601 timestamp (the input upper-cased); date
+// reports a date alone.
 func parseTimestamp(s string) (t time.Time, date, ok bool) {
 	if t, err := time.Parse(time.DateOnly, s); err == nil {
 		return t, true, true
 	}
-	for _, l := range layouts {
-		if t, err := time.Parse(l, s); err == nil {
-			return t.UTC(), false, true
-		}
+	if t, ok := ParseISO(s); ok {
+		return t, false, true
 	}
-	return time.Time{}, false, false
+	t, ok = parseFirst(formLayouts, s)
+	return t, false, ok
 }
 
 func dayOf(t time.Time) time.Time {
