@@ -22,15 +22,14 @@ type checker interface {
 
 // resource is an API object that must carry its id to be of any use.
 type resource interface {
-	// kind names it in an error: "conversation".
-	kind() string
-	hasID() bool
+	// identity names it in an error ("conversation") and reports whether it carries its id.
+	identity() (kind string, hasID bool)
 }
 
 // checkResource is the check of a single resource.
 func checkResource(r resource) string {
-	if !r.hasID() {
-		return "the " + r.kind() + " it returned has no id"
+	if kind, ok := r.identity(); !ok {
+		return "the " + kind + " it returned has no id"
 	}
 	return ""
 }
@@ -42,31 +41,28 @@ func checkItems[T any](results []T, noResults bool) string {
 		return "the list it returned has no results"
 	}
 	for i, item := range results {
-		if r, ok := any(item).(resource); ok && !r.hasID() {
-			return fmt.Sprintf("%s %d of the %d it returned has no id", r.kind(), i+1, len(results))
+		if r, ok := any(item).(resource); ok {
+			if kind, ok := r.identity(); !ok {
+				return fmt.Sprintf("%s %d of the %d it returned has no id", kind, i+1, len(results))
+			}
 		}
 	}
 	return ""
 }
 
-func (c Conversation) kind() string   { return "conversation" }
-func (c Conversation) hasID() bool    { return c.ID != 0 }
-func (c *Conversation) check() string { return checkResource(c) }
+func (c Conversation) identity() (string, bool) { return "conversation", c.ID != 0 }
+func (c *Conversation) check() string           { return checkResource(c) }
 
-func (c Contact) kind() string   { return "contact" }
-func (c Contact) hasID() bool    { return c.ID != 0 }
-func (c *Contact) check() string { return checkResource(c) }
+func (c Contact) identity() (string, bool) { return "contact", c.ID != 0 }
+func (c *Contact) check() string           { return checkResource(c) }
 
-func (m Message) kind() string { return "message" }
-func (m Message) hasID() bool  { return m.ID != "" }
+func (m Message) identity() (string, bool) { return "message", m.ID != "" }
 
-func (n Note) kind() string   { return "note" }
-func (n Note) hasID() bool    { return n.ID != 0 }
-func (n *Note) check() string { return checkResource(n) }
+func (n Note) identity() (string, bool) { return "note", n.ID != 0 }
+func (n *Note) check() string           { return checkResource(n) }
 
-func (o Operator) kind() string   { return "operator" }
-func (o Operator) hasID() bool    { return o.ID != 0 }
-func (o *Operator) check() string { return checkResource(o) }
+func (o Operator) identity() (string, bool) { return "operator", o.ID != 0 }
+func (o *Operator) check() string           { return checkResource(o) }
 
 // Slots: the spec shows no fields, so any object or array is read; what it does not say
 // stays unknown (shown as "—").

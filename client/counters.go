@@ -394,15 +394,13 @@ func (l *limiter) wait(ts []*slot, now time.Time) time.Duration {
 func (l *limiter) reserve(k limiterKey) (*slot, time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	k = l.key(k)
-	now := l.now()
-	ts := l.prune(k, now)
-	if len(ts) < l.n {
-		s := &slot{pending: true}
-		l.sent[k] = append(ts, s)
-		return s, 0
+	k, ts, wait := l.look(k)
+	if wait > 0 {
+		return nil, wait
 	}
-	return nil, l.wait(ts, now)
+	s := &slot{pending: true}
+	l.sent[k] = append(ts, s)
+	return s, 0
 }
 
 // done starts the window of s: its attempt ended now.
@@ -416,13 +414,21 @@ func (l *limiter) done(s *slot) {
 func (l *limiter) peek(k limiterKey) time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	_, _, wait := l.look(k)
+	return wait
+}
+
+// look returns k as key makes it, the requests of its window (pruned) and how long until
+// one leaves a full window: 0 when a slot is free (a request still in the window leaves
+// it after now). The caller holds mu.
+func (l *limiter) look(k limiterKey) (limiterKey, []*slot, time.Duration) {
 	k = l.key(k)
 	now := l.now()
 	ts := l.prune(k, now)
 	if len(ts) < l.n {
-		return 0
+		return k, ts, 0
 	}
-	return l.wait(ts, now)
+	return k, ts, l.wait(ts, now)
 }
 
 // free is how many requests key may send now without waiting.
