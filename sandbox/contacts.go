@@ -57,12 +57,14 @@ func (rq *request) contactWhere() (*whereB, error) {
 	return w, nil
 }
 
-func (rq *request) contactSet() (searchedSet, error) {
+// contactSet resolves the filtered (and maybe searched) set, with extra conditions on the
+// contacts table (alias ct).
+func (rq *request) contactSet(extra ...string) (searchedSet, error) {
 	w, err := rq.contactWhere()
 	if err != nil {
 		return searchedSet{}, err
 	}
-	return rq.searchedOrOrdered(w, "contacts ct", "ct.id", contactIndex, contactOrderings)
+	return rq.searchedOrOrdered(w, "contacts ct", "ct.id", contactIndex, contactOrderings, extra...)
 }
 
 func (rq *request) listContacts() (int, any, error) {
@@ -84,83 +86,46 @@ func (rq *request) allContacts() (int, any, error) {
 func (rq *request) loadContactsAny(ids []int64) (any, error) { return rq.loadContacts(ids) }
 
 func (rq *request) loadContacts(ids []int64) ([]contactJSON, error) {
-	out := make([]contactJSON, 0, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
 	writable := rq.writable(capEditContact, 0)
-	db := rq.s.db
-	in := "(" + placeholders(len(ids)) + ")"
-	rows, err := db.QueryContext(rq.ctx, `SELECT `+contactColumns("ct")+`,
+	cs, err := inOrderOf(rq, "contacts", ids, `SELECT `+contactColumns("ct")+`,
 		(SELECT count(*) FROM conversations c WHERE c.contact_id = ct.id)
-		FROM contacts ct WHERE ct.id IN `+in, int64Args(ids)...)
-	if err != nil {
-		return nil, fmt.Errorf("load contacts: %w", err)
-	}
-	byID := map[int64]*contactJSON{}
-	for rows.Next() {
-		c := &contactJSON{}
+		FROM contacts ct WHERE ct.id IN `, func(rows *sql.Rows) (int64, contactJSON, error) {
+		var c contactJSON
 		var n int
-		if err := rows.Scan(append(contactTargets(c), &n)...); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("scan contact: %w", err)
+		if err := rows.Scan(append(contactTargets(&c), &n)...); err != nil {
+			return 0, c, err
 		}
-		finishContact(c, writable)
+		finishContact(&c, writable)
 		c.ConversationCount = &n
-		uuids := []string{}
-		c.ContactUUIDs = &uuids
-		byID[c.ID] = c
+		c.ContactUUIDs = &[]string{}
+		return c.ID, c, nil
+	})
+	if err != nil || len(cs) == 0 {
+		return cs, err
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("load contacts: %w", err)
+	uuids := make(map[int64]*[]string, len(cs))
+	for _, c := range cs {
+		uuids[c.ID] = c.ContactUUIDs
 	}
-	rows, err = db.QueryContext(rq.ctx, `SELECT contact_id, uuid FROM contact_uuids WHERE contact_id IN `+in+`
-		ORDER BY created_at, widget_id, uuid`, int64Args(ids)...)
-	if err != nil {
-		return nil, fmt.Errorf("load contact uuids: %w", err)
-	}
-	for rows.Next() {
+	err = eachRow(rq.ctx, rq.s.db, `SELECT contact_id, uuid FROM contact_uuids WHERE contact_id IN (`+placeholders(len(ids))+`)
+		ORDER BY created_at, widget_id, uuid`, int64Args(ids), func(rows *sql.Rows) error {
 		var id int64
 		var u string
 		if err := rows.Scan(&id, &u); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("scan contact uuid: %w", err)
+			return err
 		}
-		if c := byID[id]; c != nil {
-			*c.ContactUUIDs = append(*c.ContactUUIDs, u)
+		if list := uuids[id]; list != nil {
+			*list = append(*list, u)
 		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("load contact uuids: %w", err)
 	}
-	for _, id := range ids {
-		if c := byID[id]; c != nil {
-			out = append(out, *c)
-		}
-	}
-	return out, nil
+	return cs, nil
 }
 
-func (rq *request) findContact(id int64) error {
-	ex, err := rq.excluded(id)
-	if err != nil {
-		return err
-	}
-	if ex {
-		return notFound()
-	}
-	var one int
-	err = rq.s.db.QueryRowContext(rq.ctx, `SELECT 1 FROM contacts WHERE id = ? AND organization_id = ?`, id, rq.org).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return notFound()
-	}
-	if err != nil {
-		return fmt.Errorf("find contact: %w", err)
-	}
-	return nil
-}
+func (rq *request) findContact(id int64) error { return rq.find("contacts", id, "1", new(int)) }
 
 func (rq *request) getContact() (int, any, error) {
 	if err := rq.findContact(rq.route.id); err != nil {
@@ -170,14 +135,7 @@ func (rq *request) getContact() (int, any, error) {
 }
 
 func (rq *request) oneContact(id int64, status int) (int, any, error) {
-	cs, err := rq.loadContacts([]int64{id})
-	if err != nil {
-		return 0, nil, err
-	}
-	if len(cs) == 0 {
-		return 0, nil, notFound()
-	}
-	return status, cs[0], nil
+	return one(id, status, rq.loadContacts)
 }
 
 // --- writes --------------------------------------------------------------------------------
@@ -405,21 +363,8 @@ func deleteContacts(rq *request, q querier, ids []int64) error {
 	}
 	in := "(" + placeholders(len(ids)) + ")"
 	args := int64Args(ids)
-	rows, err := q.QueryContext(rq.ctx, `SELECT id FROM conversations WHERE contact_id IN `+in, args...)
+	convs, err := column[int64](rq.ctx, q, `SELECT id FROM conversations WHERE contact_id IN `+in, args...)
 	if err != nil {
-		return fmt.Errorf("delete contacts: %w", err)
-	}
-	var convs []int64
-	for rows.Next() {
-		var c int64
-		if err := rows.Scan(&c); err != nil {
-			rows.Close()
-			return fmt.Errorf("delete contacts: %w", err)
-		}
-		convs = append(convs, c)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return fmt.Errorf("delete contacts: %w", err)
 	}
 	for len(convs) > 0 {
@@ -477,47 +422,5 @@ func (rq *request) deleteContact() (int, any, error) {
 const noOngoingConversation = `NOT EXISTS (SELECT 1 FROM conversations oc WHERE oc.contact_id = ct.id AND oc.status != 'ended')`
 
 func (rq *request) bulkDeleteContacts() (int, any, error) {
-	if err := rq.require(capDelete, 0); err != nil {
-		return 0, nil, err
-	}
-	var ids []int64
-	delIDs, present, err := rq.idList("delete_ids")
-	if err != nil {
-		return 0, nil, err
-	}
-	if present {
-		if len(delIDs) > 0 {
-			w := &whereB{}
-			w.add("ct.organization_id = ?", rq.org)
-			w.add("ct.id IN ("+placeholders(len(delIDs))+")", int64Args(delIDs)...)
-			w.add(noOngoingConversation)
-			if err := rq.addExclude(w, "ct.id"); err != nil {
-				return 0, nil, err
-			}
-			ids, err = rq.s.queryIDs(rq, "SELECT ct.id FROM contacts ct"+w.sql(), w.args...)
-			if err != nil {
-				return 0, nil, err
-			}
-		}
-	} else {
-		set, err := rq.contactSet()
-		if err != nil {
-			return 0, nil, err
-		}
-		set.w.add(noOngoingConversation)
-		limit, err := rq.limitParam(defaultLimit)
-		if err != nil {
-			return 0, nil, err
-		}
-		ids, err = rq.s.queryIDs(rq, "SELECT "+set.idCol+" FROM "+set.from+set.w.sql()+" ORDER BY "+set.order+" LIMIT ?", append(set.w.args, limit)...)
-		if err != nil {
-			return 0, nil, err
-		}
-	}
-	if len(ids) > 0 {
-		if err := rq.s.inTx(rq, func(q querier) error { return deleteContacts(rq, q, ids) }); err != nil {
-			return 0, nil, err
-		}
-	}
-	return http.StatusNoContent, nil, nil
+	return rq.bulkDelete("contacts ct", "ct", noOngoingConversation, rq.contactSet, deleteContacts)
 }

@@ -102,10 +102,7 @@ func (rq *request) conversationSet(extra ...string) (searchedSet, error) {
 	if err != nil {
 		return searchedSet{}, err
 	}
-	for _, e := range extra {
-		w.add(e)
-	}
-	return rq.searchedOrOrdered(w, "conversations c", "c.id", conversationIndex, conversationOrderings)
+	return rq.searchedOrOrdered(w, "conversations c", "c.id", conversationIndex, conversationOrderings, extra...)
 }
 
 func (rq *request) listConversations() (int, any, error) {
@@ -131,21 +128,8 @@ func (rq *request) allConversations() (int, any, error) {
 // findConversation returns 404 unless the conversation exists in the organization and is not
 // excluded.
 func (rq *request) findConversation(id int64) (status string, err error) {
-	ex, err := rq.excluded(id)
-	if err != nil {
-		return "", err
-	}
-	if ex {
-		return "", notFound()
-	}
-	err = rq.s.db.QueryRowContext(rq.ctx, `SELECT status FROM conversations WHERE id = ? AND organization_id = ?`, id, rq.org).Scan(&status)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", notFound()
-	}
-	if err != nil {
-		return "", fmt.Errorf("find conversation: %w", err)
-	}
-	return status, nil
+	err = rq.find("conversations", id, "status", &status)
+	return status, err
 }
 
 func (rq *request) getConversation() (int, any, error) {
@@ -156,14 +140,7 @@ func (rq *request) getConversation() (int, any, error) {
 }
 
 func (rq *request) oneConversation(id int64) (int, any, error) {
-	items, err := rq.loadConversations([]int64{id}, true)
-	if err != nil {
-		return 0, nil, err
-	}
-	if len(items) == 0 {
-		return 0, nil, notFound()
-	}
-	return http.StatusOK, items[0], nil
+	return one(id, http.StatusOK, func(ids []int64) ([]conversationJSON, error) { return rq.loadConversations(ids, true) })
 }
 
 func (rq *request) loadConversations(ids []int64, withParts bool) ([]conversationJSON, error) {
@@ -174,20 +151,17 @@ func (rq *request) loadConversations(ids []int64, withParts bool) ([]conversatio
 	db := rq.s.db
 	cust := rq.s.customerID
 	writable := rq.writable(capEditConversation, 0)
+	in, args := "("+placeholders(len(ids))+")", int64Args(ids)
 	byID := map[int64]*conversationJSON{}
-	rows, err := db.QueryContext(rq.ctx, `SELECT c.id, c.organization_id, c.contact_uuid, c.operator_assigned_to,
+	loaded := make([]*conversationJSON, 0, len(ids))
+	err := eachRow(rq.ctx, db, `SELECT c.id, c.organization_id, c.contact_uuid, c.operator_assigned_to,
 		c.status, c.created_at, c.updated_at, c.last_message_sent_at, c.contact_first_message_sent_at,
 		c.contact_last_message_sent_at, c.contact_last_update_at, c.accepts_messages, c.data_privacy, c.expiry_state,
 		c.feedback_message, c.language_name, c.locale, c.marked_read_contact, c.marked_read_operator,
 		c.page_impressions, c.rate, c.slot_reserved, c.channel_type, c.channel_state, c.custom, c.addon_urls,
 		w.id, w.name, w.language_name, `+contactColumns("ct")+`
 		FROM conversations c JOIN contacts ct ON ct.id = c.contact_id JOIN widgets w ON w.id = c.widget_id
-		WHERE c.id IN (`+placeholders(len(ids))+`)`, int64Args(ids)...)
-	if err != nil {
-		return nil, fmt.Errorf("load conversations: %w", err)
-	}
-	loaded := make([]*conversationJSON, 0, len(ids))
-	for rows.Next() {
+		WHERE c.id IN `+in, args, func(rows *sql.Rows) error {
 		c := &conversationJSON{}
 		var custom, addons string
 		targets := []any{&c.ID, &c.OrganizationID, &c.ConversationContactUUID, &c.OperatorAssignedTo,
@@ -198,8 +172,7 @@ func (rq *request) loadConversations(ids []int64, withParts bool) ([]conversatio
 			&c.Widget.ID, &c.Widget.Name, &c.Widget.LanguageName}
 		targets = append(targets, contactTargets(&c.Contact)...)
 		if err := rows.Scan(targets...); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("scan conversation: %w", err)
+			return err
 		}
 		c.Custom = json.RawMessage(custom)
 		c.AddonURLs = json.RawMessage(addons)
@@ -212,57 +185,47 @@ func (rq *request) loadConversations(ids []int64, withParts bool) ([]conversatio
 		finishContact(&c.Contact, writable)
 		byID[c.ID] = c
 		loaded = append(loaded, c)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("load conversations: %w", err)
 	}
 	if len(loaded) == 0 {
 		return out, nil
 	}
 	// Topics.
-	rows, err = db.QueryContext(rq.ctx, `SELECT ctp.conversation_id, t.id, t.organization_id, t.text
+	err = eachRow(rq.ctx, db, `SELECT ctp.conversation_id, t.id, t.organization_id, t.text
 		FROM conversation_topics ctp JOIN topics t ON t.id = ctp.topic_id
-		WHERE ctp.conversation_id IN (`+placeholders(len(ids))+`) ORDER BY t.id`, int64Args(ids)...)
-	if err != nil {
-		return nil, fmt.Errorf("load topics: %w", err)
-	}
-	for rows.Next() {
+		WHERE ctp.conversation_id IN `+in+` ORDER BY t.id`, args, func(rows *sql.Rows) error {
 		var cid int64
 		t := topicJSON{ReadPermission: true, WritePermission: writable}
 		if err := rows.Scan(&cid, &t.ID, &t.OrganizationID, &t.Text); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("scan topic: %w", err)
+			return err
 		}
 		if c := byID[cid]; c != nil {
 			c.Topics = append(c.Topics, t)
 		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("load topics: %w", err)
 	}
 	// Last messages, one index lookup per conversation in one statement.
-	rows, err = db.QueryContext(rq.ctx, `SELECT `+prefixed("m", messageColumns)+` FROM conversations c
+	err = eachRow(rq.ctx, db, `SELECT `+prefixed("m", messageColumns)+` FROM conversations c
 		JOIN messages m ON m.conversation_id = c.id AND (m.part_id, m.seq) = (
 			SELECT l.part_id, l.seq FROM messages l WHERE l.conversation_id = c.id ORDER BY l.part_id DESC, l.seq DESC LIMIT 1)
-		WHERE c.id IN (`+placeholders(len(ids))+`)`, int64Args(ids)...)
-	if err != nil {
-		return nil, fmt.Errorf("load last messages: %w", err)
-	}
-	for rows.Next() {
+		WHERE c.id IN `+in, args, func(rows *sql.Rows) error {
 		m := &messageJSON{}
 		if err := rows.Scan(messageTargets(m)...); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("scan last message: %w", err)
+			return err
 		}
 		m.finish()
 		if c := byID[m.ConversationID]; c != nil {
 			c.LastMessage = m
 		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("load last messages: %w", err)
 	}
 	if withParts {
@@ -283,26 +246,22 @@ func (rq *request) loadConversations(ids []int64, withParts bool) ([]conversatio
 }
 
 func (rq *request) loadParts(convID int64, writable bool) ([]partJSON, error) {
-	rows, err := rq.s.db.QueryContext(rq.ctx, `SELECT p.id, w.name, p.created_at, p.ended_at, p.browser_name,
-		p.browser_os, p.browser_version, p.city, p.country, p.lat, p.lon, p.referrer
-		FROM parts p JOIN widgets w ON w.id = p.widget_id WHERE p.conversation_id = ? ORDER BY p.id`, convID)
-	if err != nil {
-		return nil, fmt.Errorf("load parts: %w", err)
-	}
-	defer rows.Close()
 	parts := []partJSON{}
-	for rows.Next() {
+	err := eachRow(rq.ctx, rq.s.db, `SELECT p.id, w.name, p.created_at, p.ended_at, p.browser_name,
+		p.browser_os, p.browser_version, p.city, p.country, p.lat, p.lon, p.referrer
+		FROM parts p JOIN widgets w ON w.id = p.widget_id WHERE p.conversation_id = ? ORDER BY p.id`, []any{convID}, func(rows *sql.Rows) error {
 		p := partJSON{PartType: "ChatMeta", ReadPermission: true, WritePermission: writable}
 		var widget string
 		if err := rows.Scan(&p.ID, &widget, &p.CreatedAt, &p.EndedAt, &p.Browser.Name, &p.Browser.OS,
 			&p.Browser.Version, &p.Location.City, &p.Location.Country, &p.Location.Lat, &p.Location.Lon, &p.Referrer); err != nil {
-			return nil, fmt.Errorf("scan part: %w", err)
+			return err
 		}
 		p.NameFriendly = "Chat via " + widget
 		p.Duration = hms(int64(p.EndedAt) - int64(p.CreatedAt))
 		parts = append(parts, p)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("load parts: %w", err)
 	}
 	return parts, nil
@@ -461,48 +420,7 @@ func (rq *request) deleteConversation() (int, any, error) {
 }
 
 func (rq *request) bulkDeleteConversations() (int, any, error) {
-	if err := rq.require(capDelete, 0); err != nil {
-		return 0, nil, err
-	}
-	var ids []int64
-	delIDs, present, err := rq.idList("delete_ids")
-	if err != nil {
-		return 0, nil, err
-	}
-	if present {
-		if len(delIDs) > 0 {
-			w := &whereB{}
-			w.add("c.organization_id = ?", rq.org)
-			w.add("c.status = 'ended'")
-			w.add("c.id IN ("+placeholders(len(delIDs))+")", int64Args(delIDs)...)
-			if err := rq.addExclude(w, "c.id"); err != nil {
-				return 0, nil, err
-			}
-			ids, err = rq.s.queryIDs(rq, "SELECT c.id FROM conversations c"+w.sql(), w.args...)
-			if err != nil {
-				return 0, nil, err
-			}
-		}
-	} else {
-		set, err := rq.conversationSet("c.status = 'ended'")
-		if err != nil {
-			return 0, nil, err
-		}
-		limit, err := rq.limitParam(defaultLimit)
-		if err != nil {
-			return 0, nil, err
-		}
-		ids, err = rq.s.queryIDs(rq, "SELECT "+set.idCol+" FROM "+set.from+set.w.sql()+" ORDER BY "+set.order+" LIMIT ?", append(set.w.args, limit)...)
-		if err != nil {
-			return 0, nil, err
-		}
-	}
-	if len(ids) > 0 {
-		if err := rq.s.inTx(rq, func(q querier) error { return deleteConversations(rq, q, ids) }); err != nil {
-			return 0, nil, err
-		}
-	}
-	return http.StatusNoContent, nil, nil
+	return rq.bulkDelete("conversations c", "c", "c.status = 'ended'", rq.conversationSet, deleteConversations)
 }
 
 func (s *Server) inTx(rq *request, fn func(q querier) error) error {
@@ -528,21 +446,8 @@ func deleteConversations(rq *request, q querier, ids []int64) error {
 	}
 	in := "(" + placeholders(len(ids)) + ")"
 	args := int64Args(ids)
-	var contacts []int64
-	rows, err := q.QueryContext(rq.ctx, `SELECT DISTINCT contact_id FROM conversations WHERE id IN `+in, args...)
+	contacts, err := column[int64](rq.ctx, q, `SELECT DISTINCT contact_id FROM conversations WHERE id IN `+in, args...)
 	if err != nil {
-		return fmt.Errorf("delete conversations: %w", err)
-	}
-	for rows.Next() {
-		var c int64
-		if err := rows.Scan(&c); err != nil {
-			rows.Close()
-			return fmt.Errorf("delete conversations: %w", err)
-		}
-		contacts = append(contacts, c)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return fmt.Errorf("delete conversations: %w", err)
 	}
 	for _, st := range []string{

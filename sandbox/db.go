@@ -21,6 +21,36 @@ type querier interface {
 	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
 }
 
+// eachRow runs query and calls scan on each row of the result, in order, and closes the
+// rows before it returns; the first error (of the query, a scan or reading the rows) ends it.
+func eachRow(ctx context.Context, q querier, query string, args []any, scan func(*sql.Rows) error) error {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// column runs query, whose rows have one column, and returns its values in order.
+func column[T any](ctx context.Context, q querier, query string, args ...any) ([]T, error) {
+	var out []T
+	err := eachRow(ctx, q, query, args, func(rows *sql.Rows) error {
+		var v T
+		if err := rows.Scan(&v); err != nil {
+			return err
+		}
+		out = append(out, v)
+		return nil
+	})
+	return out, err
+}
+
 // reseedAfter is how old (by the seed clock) a database may be before it is seeded anew, so
 // that "the last 7 days" of demo analytics are never empty.
 const reseedAfter = 7 * 24 * time.Hour
@@ -561,22 +591,9 @@ func dropAll(ctx context.Context, q querier) error {
 		if virtual {
 			cond = `sql LIKE 'CREATE VIRTUAL%'`
 		}
-		rows, err := q.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table'
+		names, err := column[string](ctx, q, `SELECT name FROM sqlite_master WHERE type = 'table'
 			AND name NOT LIKE 'sqlite_%' AND name <> 'meta' AND `+cond)
 		if err != nil {
-			return fmt.Errorf("list tables: %w", err)
-		}
-		var names []string
-		for rows.Next() {
-			var n string
-			if err := rows.Scan(&n); err != nil {
-				rows.Close()
-				return fmt.Errorf("list tables: %w", err)
-			}
-			names = append(names, n)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return fmt.Errorf("list tables: %w", err)
 		}
 		for _, n := range names {

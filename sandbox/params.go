@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
 	"math"
@@ -458,23 +459,120 @@ func listOf[T any](rq *request, from string, w *whereB, order string, idCol stri
 }
 
 func (s *Server) queryIDs(rq *request, query string, args ...any) ([]int64, error) {
-	rows, err := s.db.QueryContext(rq.ctx, query, args...)
+	ids, err := column[int64](rq.ctx, s.db, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("query ids: %w", err)
 	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("scan id: %w", err)
-		}
-		ids = append(ids, id)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("query ids: %w", err)
-	}
 	return ids, nil
+}
+
+// find reads column of the row id of table, in the organization, into dst; a row that is not
+// there, or that exclude_ids leaves out, is a 404.
+func (rq *request) find(table string, id int64, column string, dst any) error {
+	ex, err := rq.excluded(id)
+	if err != nil {
+		return err
+	}
+	if ex {
+		return notFound()
+	}
+	err = rq.s.db.QueryRowContext(rq.ctx, `SELECT `+column+` FROM `+table+` WHERE id = ? AND organization_id = ?`, id, rq.org).Scan(dst)
+	if errors.Is(err, sql.ErrNoRows) {
+		return notFound()
+	}
+	if err != nil {
+		return fmt.Errorf("find in %s: %w", table, err)
+	}
+	return nil
+}
+
+// inOrderOf runs query, which ends in "IN " and is completed by the list of ids, scans each
+// row with scan (which returns its id) and returns the rows in the order of ids: an id
+// without a row is left out. what names the rows in an error.
+func inOrderOf[T any](rq *request, what string, ids []int64, query string, scan func(*sql.Rows) (int64, T, error)) ([]T, error) {
+	out := make([]T, 0, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	byID := make(map[int64]T, len(ids))
+	err := eachRow(rq.ctx, rq.s.db, query+"("+placeholders(len(ids))+")", int64Args(ids), func(rows *sql.Rows) error {
+		id, v, err := scan(rows)
+		if err == nil {
+			byID[id] = v
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", what, err)
+	}
+	for _, id := range ids {
+		if v, ok := byID[id]; ok {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// one answers the resource id, loaded by load, with status; 404 when load finds none.
+func one[T any](id int64, status int, load func(ids []int64) ([]T, error)) (int, any, error) {
+	items, err := load([]int64{id})
+	if err != nil {
+		return 0, nil, err
+	}
+	if len(items) == 0 {
+		return 0, nil, notFound()
+	}
+	return status, items[0], nil
+}
+
+// bulkDelete answers the list DELETE of a list: from (its table, as alias) holds the rows,
+// deletable is the condition a row must meet to be deleted, resolve gives the list's set
+// (filters, search, ordering) with extra conditions, and del deletes rows in a transaction.
+// With delete_ids those of them in the organization are deleted, else the first limit
+// (default 10) of the set; deletable rows only, exclude_ids never.
+func (rq *request) bulkDelete(from, alias, deletable string, resolve func(extra ...string) (searchedSet, error), del func(rq *request, q querier, ids []int64) error) (int, any, error) {
+	if err := rq.require(capDelete, 0); err != nil {
+		return 0, nil, err
+	}
+	var ids []int64
+	delIDs, present, err := rq.idList("delete_ids")
+	if err != nil {
+		return 0, nil, err
+	}
+	if present {
+		if len(delIDs) > 0 {
+			w := &whereB{}
+			w.add(alias+".organization_id = ?", rq.org)
+			w.add(deletable)
+			w.add(alias+".id IN ("+placeholders(len(delIDs))+")", int64Args(delIDs)...)
+			if err := rq.addExclude(w, alias+".id"); err != nil {
+				return 0, nil, err
+			}
+			ids, err = rq.s.queryIDs(rq, "SELECT "+alias+".id FROM "+from+w.sql(), w.args...)
+			if err != nil {
+				return 0, nil, err
+			}
+		}
+	} else {
+		set, err := resolve(deletable)
+		if err != nil {
+			return 0, nil, err
+		}
+		limit, err := rq.limitParam(defaultLimit)
+		if err != nil {
+			return 0, nil, err
+		}
+		ids, err = rq.s.queryIDs(rq, "SELECT "+set.idCol+" FROM "+set.from+set.w.sql()+" ORDER BY "+set.order+" LIMIT ?", append(set.w.args, limit)...)
+		if err != nil {
+			return 0, nil, err
+		}
+	}
+	if len(ids) > 0 {
+		if err := rq.s.inTx(rq, func(q querier) error { return del(rq, q, ids) }); err != nil {
+			return 0, nil, err
+		}
+	}
+	return http.StatusNoContent, nil, nil
 }
 
 // allList serves an /all/ endpoint: cursor pagination over ids ascending, with count.

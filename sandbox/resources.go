@@ -37,63 +37,22 @@ func (rq *request) listNotes() (int, any, error) {
 }
 
 func (rq *request) loadNotes(ids []int64) ([]noteJSON, error) {
-	out := make([]noteJSON, 0, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
 	writable := rq.writable(capCreateNote, 0)
-	rows, err := rq.s.db.QueryContext(rq.ctx, `SELECT id, organization_id, contact_id, body, operator_id, created_at, updated_at
-		FROM notes WHERE id IN (`+placeholders(len(ids))+`)`, int64Args(ids)...)
-	if err != nil {
-		return nil, fmt.Errorf("load notes: %w", err)
-	}
-	defer rows.Close()
-	byID := map[int64]noteJSON{}
-	for rows.Next() {
+	return inOrderOf(rq, "notes", ids, `SELECT id, organization_id, contact_id, body, operator_id, created_at, updated_at
+		FROM notes WHERE id IN `, func(rows *sql.Rows) (int64, noteJSON, error) {
 		n := noteJSON{ReadPermission: true, WritePermission: writable}
-		if err := rows.Scan(&n.ID, &n.OrganizationID, &n.ContactIdentityID, &n.Body, &n.OperatorID, &n.CreatedAt, &n.UpdatedAt); err != nil {
-			return nil, fmt.Errorf("scan note: %w", err)
-		}
-		byID[n.ID] = n
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("load notes: %w", err)
-	}
-	for _, id := range ids {
-		if n, ok := byID[id]; ok {
-			out = append(out, n)
-		}
-	}
-	return out, nil
+		err := rows.Scan(&n.ID, &n.OrganizationID, &n.ContactIdentityID, &n.Body, &n.OperatorID, &n.CreatedAt, &n.UpdatedAt)
+		return n.ID, n, err
+	})
 }
 
 func (rq *request) findNote(id int64) (contactID int64, err error) {
-	ex, err := rq.excluded(id)
-	if err != nil {
-		return 0, err
-	}
-	if ex {
-		return 0, notFound()
-	}
-	err = rq.s.db.QueryRowContext(rq.ctx, `SELECT contact_id FROM notes WHERE id = ? AND organization_id = ?`, id, rq.org).Scan(&contactID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, notFound()
-	}
-	if err != nil {
-		return 0, fmt.Errorf("find note: %w", err)
-	}
-	return contactID, nil
+	err = rq.find("notes", id, "contact_id", &contactID)
+	return contactID, err
 }
 
 func (rq *request) oneNote(id int64, status int) (int, any, error) {
-	ns, err := rq.loadNotes([]int64{id})
-	if err != nil {
-		return 0, nil, err
-	}
-	if len(ns) == 0 {
-		return 0, nil, notFound()
-	}
-	return status, ns[0], nil
+	return one(id, status, rq.loadNotes)
 }
 
 func (rq *request) getNote() (int, any, error) {
@@ -209,34 +168,13 @@ func (rq *request) listNavigation() (int, any, error) {
 }
 
 func (rq *request) loadNavigation(ids []int64) ([]navigationJSON, error) {
-	out := make([]navigationJSON, 0, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
-	rows, err := rq.s.db.QueryContext(rq.ctx, `SELECT id, organization_id, contact_id, conversation_id, url, title,
-		referrer, created_at FROM navigation WHERE id IN (`+placeholders(len(ids))+`)`, int64Args(ids)...)
-	if err != nil {
-		return nil, fmt.Errorf("load navigation: %w", err)
-	}
-	defer rows.Close()
-	byID := map[int64]navigationJSON{}
-	for rows.Next() {
+	return inOrderOf(rq, "navigation", ids, `SELECT id, organization_id, contact_id, conversation_id, url, title,
+		referrer, created_at FROM navigation WHERE id IN `, func(rows *sql.Rows) (int64, navigationJSON, error) {
 		var v navigationJSON
-		if err := rows.Scan(&v.ID, &v.OrganizationID, &v.ContactIdentityID, &v.ConversationID, &v.URL, &v.Title,
-			&v.Referrer, &v.CreatedAt); err != nil {
-			return nil, fmt.Errorf("scan navigation: %w", err)
-		}
-		byID[v.ID] = v
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("load navigation: %w", err)
-	}
-	for _, id := range ids {
-		if v, ok := byID[id]; ok {
-			out = append(out, v)
-		}
-	}
-	return out, nil
+		err := rows.Scan(&v.ID, &v.OrganizationID, &v.ContactIdentityID, &v.ConversationID, &v.URL, &v.Title,
+			&v.Referrer, &v.CreatedAt)
+		return v.ID, v, err
+	})
 }
 
 // --- operators -------------------------------------------------------------------------------
@@ -262,70 +200,27 @@ func (rq *request) listOperators() (int, any, error) {
 }
 
 func (rq *request) loadOperators(ids []int64) ([]operatorJSON, error) {
-	out := make([]operatorJSON, 0, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
-	rows, err := rq.s.db.QueryContext(rq.ctx, `SELECT id, organization_id, name, display_name, email, role, is_bot,
+	return inOrderOf(rq, "operators", ids, `SELECT id, organization_id, name, display_name, email, role, is_bot,
 		is_away, is_online, locale, operator_group_id, created_at, updated_at, total_slots
-		FROM operators WHERE id IN (`+placeholders(len(ids))+`)`, int64Args(ids)...)
-	if err != nil {
-		return nil, fmt.Errorf("load operators: %w", err)
-	}
-	defer rows.Close()
-	byID := map[int64]operatorJSON{}
-	for rows.Next() {
+		FROM operators WHERE id IN `, func(rows *sql.Rows) (int64, operatorJSON, error) {
 		o := operatorJSON{ReadPermission: true}
 		var slots int
 		if err := rows.Scan(&o.ID, &o.OrganizationID, &o.Name, &o.DisplayName, &o.Email, &o.Role, &o.IsBot,
 			&o.IsAway, &o.IsOnline, &o.Locale, &o.OperatorGroupID, &o.CreatedAt, &o.UpdatedAt, &slots); err != nil {
-			return nil, fmt.Errorf("scan operator: %w", err)
+			return 0, o, err
 		}
 		if rq.s.variants[VariantSlotsList] {
 			o.MaxSlots = &slots
 		}
 		o.WritePermission = rq.writable(capEditOperator, o.ID)
-		byID[o.ID] = o
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("load operators: %w", err)
-	}
-	for _, id := range ids {
-		if o, ok := byID[id]; ok {
-			out = append(out, o)
-		}
-	}
-	return out, nil
+		return o.ID, o, nil
+	})
 }
 
-func (rq *request) findOperator(id int64) error {
-	ex, err := rq.excluded(id)
-	if err != nil {
-		return err
-	}
-	if ex {
-		return notFound()
-	}
-	var one int
-	err = rq.s.db.QueryRowContext(rq.ctx, `SELECT 1 FROM operators WHERE id = ? AND organization_id = ?`, id, rq.org).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return notFound()
-	}
-	if err != nil {
-		return fmt.Errorf("find operator: %w", err)
-	}
-	return nil
-}
+func (rq *request) findOperator(id int64) error { return rq.find("operators", id, "1", new(int)) }
 
 func (rq *request) oneOperator(id int64) (int, any, error) {
-	ops, err := rq.loadOperators([]int64{id})
-	if err != nil {
-		return 0, nil, err
-	}
-	if len(ops) == 0 {
-		return 0, nil, notFound()
-	}
-	return http.StatusOK, ops[0], nil
+	return one(id, http.StatusOK, rq.loadOperators)
 }
 
 func (rq *request) getOperator() (int, any, error) {

@@ -141,8 +141,12 @@ type searchedSet struct {
 
 // searchedOrOrdered is the set a list (or its DELETE) works on: the ranked search when
 // search_query is given (a query without usable keywords matches nothing), else the
-// filtered rows in the requested ordering (default id descending).
-func (rq *request) searchedOrOrdered(w *whereB, table, idCol string, ix searchIndex, orderings map[string]string) (searchedSet, error) {
+// filtered rows in the requested ordering (default id descending). extra are conditions on
+// table beyond the filters in w; with them a search is joined with the table.
+func (rq *request) searchedOrOrdered(w *whereB, table, idCol string, ix searchIndex, orderings map[string]string, extra ...string) (searchedSet, error) {
+	for _, e := range extra {
+		w.add(e)
+	}
 	set := searchedSet{from: table, w: w, idCol: idCol}
 	if fts, ok := rq.searchParam(); ok {
 		if fts == "" {

@@ -160,6 +160,19 @@ func TestBulkDeleteContacts(t *testing.T) {
 	if n := countOf(t, a, "/api/um/v3/contact_identities/"); n != total-2 {
 		t.Fatalf("filtered delete: %d, want %d", n, total-2)
 	}
+	total -= 2
+	// A searched delete with no filter deletes from what the search finds only, and skips
+	// the busy contact also when the search finds it.
+	if busy.Name == nil || len(strings.Fields(*busy.Name)) == 0 {
+		t.Fatal("the busy contact has no name to search for")
+	}
+	search := q("search_query", strings.Fields(*busy.Name)[0])
+	found := countOf(t, a, "/api/um/v3/contact_identities/?"+search)
+	expectStatus(t, a.del("/api/um/v3/contact_identities/?limit=1&"+search), 204, "searched")
+	gone := found - countOf(t, a, "/api/um/v3/contact_identities/?"+search)
+	if n := countOf(t, a, "/api/um/v3/contact_identities/"); gone > 1 || n != total-gone {
+		t.Fatalf("searched delete: %d of %d found gone, %d contacts left of %d", gone, found, n, total)
+	}
 	if ongoing(busy.ID) == 0 || countOf(t, a, "/api/um/v3/contact_identities/?id="+itoa(busy.ID)) != 1 {
 		t.Fatal("list DELETEs took the contact with ongoing conversations")
 	}
