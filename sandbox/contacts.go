@@ -57,33 +57,14 @@ func (rq *request) contactWhere() (*whereB, error) {
 	return w, nil
 }
 
-// contactSet resolves the filtered (and maybe searched) set, with extra conditions on the
-// contacts table (alias ct).
-func (rq *request) contactSet(extra ...string) (searchedSet, error) {
-	w, err := rq.contactWhere()
-	if err != nil {
-		return searchedSet{}, err
-	}
-	return rq.searchedOrOrdered(w, "contacts ct", "ct.id", contactIndex, contactOrderings, extra...)
-}
+// contactList is the contacts list (GET, its /all/ and its DELETE).
+var contactList = searchable{from: "contacts ct", alias: "ct", where: (*request).contactWhere,
+	index: contactIndex, orderings: contactOrderings,
+	load: func(rq *request, ids []int64) (any, error) { return rq.loadContacts(ids) }}
 
-func (rq *request) listContacts() (int, any, error) {
-	set, err := rq.contactSet()
-	if err != nil {
-		return 0, nil, err
-	}
-	return rq.offsetList(set.from, set.w, set.order, set.idCol, rq.loadContactsAny)
-}
+func (rq *request) listContacts() (int, any, error) { return rq.list(contactList) }
 
-func (rq *request) allContacts() (int, any, error) {
-	w, err := rq.contactWhere()
-	if err != nil {
-		return 0, nil, err
-	}
-	return rq.allList("contacts ct", w, "ct.id", rq.loadContactsAny)
-}
-
-func (rq *request) loadContactsAny(ids []int64) (any, error) { return rq.loadContacts(ids) }
+func (rq *request) allContacts() (int, any, error) { return rq.all(contactList) }
 
 func (rq *request) loadContacts(ids []int64) ([]contactJSON, error) {
 	writable := rq.writable(capEditContact, 0)
@@ -256,10 +237,7 @@ func sameNullString(old sql.NullString, v any) bool {
 }
 
 func (rq *request) patchContact() (int, any, error) {
-	if err := rq.require(capEditContact, 0); err != nil {
-		return 0, nil, err
-	}
-	body, err := rq.patchObject()
+	body, err := rq.writeBody(capEditContact, 0)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -332,25 +310,15 @@ func (rq *request) putContact() (int, any, error) {
 	case !errors.Is(err, sql.ErrNoRows):
 		return 0, nil, fmt.Errorf("look up contact: %w", err)
 	}
-	var newID int64
-	err = rq.s.inTx(rq, func(q querier) error {
-		now := rq.s.opts.Now().UnixMicro()
-		var err error
-		if newID, err = nextID(rq, q, "contacts"); err != nil {
-			return err
-		}
+	return rq.create("contacts", func(q querier, id, now int64) error {
 		if _, err := q.ExecContext(rq.ctx, `INSERT INTO contacts(id, organization_id, email_verified,
 			is_mobile_number_verified, loc_lat, loc_lon, locale, contact_by_email, contact_by_phone,
 			contact_by_service_channels, contact_by_service_messenger, is_blocked, needs_register, created_at, updated_at)
-			VALUES (?, ?, 0, 0, 0, 0, 'en_US', 0, 0, 0, 0, 0, 0, ?, ?)`, newID, rq.org, now, now); err != nil {
+			VALUES (?, ?, 0, 0, 0, 0, 'en_US', 0, 0, 0, 0, 0, 0, ?, ?)`, id, rq.org, now, now); err != nil {
 			return fmt.Errorf("create contact: %w", err)
 		}
-		return applyContactChanges(rq, q, newID, ch)
-	})
-	if err != nil {
-		return 0, nil, err
-	}
-	return rq.oneContact(newID, http.StatusCreated)
+		return applyContactChanges(rq, q, id, ch)
+	}, rq.oneContact)
 }
 
 // --- deletes -------------------------------------------------------------------------------
@@ -422,5 +390,5 @@ func (rq *request) deleteContact() (int, any, error) {
 const noOngoingConversation = `NOT EXISTS (SELECT 1 FROM conversations oc WHERE oc.contact_id = ct.id AND oc.status != 'ended')`
 
 func (rq *request) bulkDeleteContacts() (int, any, error) {
-	return rq.bulkDelete("contacts ct", "ct", noOngoingConversation, rq.contactSet, deleteContacts)
+	return rq.bulkDelete(contactList, noOngoingConversation, deleteContacts)
 }

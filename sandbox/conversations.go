@@ -95,35 +95,15 @@ func (rq *request) conversationWhere() (*whereB, error) {
 	return w, nil
 }
 
-// conversationSet resolves the filtered (and maybe searched) set, with extra conditions on
-// the conversations table (alias c).
-func (rq *request) conversationSet(extra ...string) (searchedSet, error) {
-	w, err := rq.conversationWhere()
-	if err != nil {
-		return searchedSet{}, err
-	}
-	return rq.searchedOrOrdered(w, "conversations c", "c.id", conversationIndex, conversationOrderings, extra...)
-}
+// conversationList is the conversations list (GET, its /all/ and its DELETE); its rows
+// come without their parts.
+var conversationList = searchable{from: "conversations c", alias: "c", where: (*request).conversationWhere,
+	index: conversationIndex, orderings: conversationOrderings,
+	load: func(rq *request, ids []int64) (any, error) { return rq.loadConversations(ids, false) }}
 
-func (rq *request) listConversations() (int, any, error) {
-	set, err := rq.conversationSet()
-	if err != nil {
-		return 0, nil, err
-	}
-	return rq.offsetList(set.from, set.w, set.order, set.idCol, func(ids []int64) (any, error) {
-		return rq.loadConversations(ids, false)
-	})
-}
+func (rq *request) listConversations() (int, any, error) { return rq.list(conversationList) }
 
-func (rq *request) allConversations() (int, any, error) {
-	w, err := rq.conversationWhere()
-	if err != nil {
-		return 0, nil, err
-	}
-	return rq.allList("conversations c", w, "c.id", func(ids []int64) (any, error) {
-		return rq.loadConversations(ids, false)
-	})
-}
+func (rq *request) allConversations() (int, any, error) { return rq.all(conversationList) }
 
 // findConversation returns 404 unless the conversation exists in the organization and is not
 // excluded.
@@ -275,10 +255,7 @@ func finishContact(c *contactJSON, writable bool) {
 // --- PATCH -----------------------------------------------------------------------------------
 
 func (rq *request) patchConversation() (int, any, error) {
-	if err := rq.require(capEditConversation, 0); err != nil {
-		return 0, nil, err
-	}
-	body, err := rq.patchObject()
+	body, err := rq.writeBody(capEditConversation, 0)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -420,7 +397,7 @@ func (rq *request) deleteConversation() (int, any, error) {
 }
 
 func (rq *request) bulkDeleteConversations() (int, any, error) {
-	return rq.bulkDelete("conversations c", "c", "c.status = 'ended'", rq.conversationSet, deleteConversations)
+	return rq.bulkDelete(conversationList, "c.status = 'ended'", deleteConversations)
 }
 
 func (s *Server) inTx(rq *request, fn func(q querier) error) error {

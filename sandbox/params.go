@@ -513,6 +513,31 @@ func inOrderOf[T any](rq *request, what string, ids []int64, query string, scan 
 	return out, nil
 }
 
+// idFilter is a list's query parameter that takes an id, and the condition it sets.
+type idFilter struct{ param, cond string }
+
+// plainList answers an offset list of table (under alias) in the organization, narrowed by
+// filters and exclude_ids, in the ordering asked for (default id descending).
+func plainList[T any](rq *request, table, alias string, filters []idFilter, orderings map[string]string, load func(ids []int64) ([]T, error)) (int, any, error) {
+	w := &whereB{}
+	w.add(alias+".organization_id = ?", rq.org)
+	for _, f := range filters {
+		if n, ok, err := rq.intParam(f.param); err != nil {
+			return 0, nil, err
+		} else if ok {
+			w.add(f.cond, n)
+		}
+	}
+	if err := rq.addExclude(w, alias+".id"); err != nil {
+		return 0, nil, err
+	}
+	order, err := rq.ordering(orderings, alias+".id DESC")
+	if err != nil {
+		return 0, nil, err
+	}
+	return listOf(rq, table+" "+alias, w, order, alias+".id", load)
+}
+
 // one answers the resource id, loaded by load, with status; 404 when load finds none.
 func one[T any](id int64, status int, load func(ids []int64) ([]T, error)) (int, any, error) {
 	items, err := load([]int64{id})
@@ -525,12 +550,11 @@ func one[T any](id int64, status int, load func(ids []int64) ([]T, error)) (int,
 	return status, items[0], nil
 }
 
-// bulkDelete answers the list DELETE of a list: from (its table, as alias) holds the rows,
-// deletable is the condition a row must meet to be deleted, resolve gives the list's set
-// (filters, search, ordering) with extra conditions, and del deletes rows in a transaction.
-// With delete_ids those of them in the organization are deleted, else the first limit
-// (default 10) of the set; deletable rows only, exclude_ids never.
-func (rq *request) bulkDelete(from, alias, deletable string, resolve func(extra ...string) (searchedSet, error), del func(rq *request, q querier, ids []int64) error) (int, any, error) {
+// bulkDelete answers the DELETE of list l: deletable is the condition a row must meet to be
+// deleted, del deletes rows in a transaction. With delete_ids those of them in the
+// organization are deleted, else the first limit (default 10) of the list's set; deletable
+// rows only, exclude_ids never.
+func (rq *request) bulkDelete(l searchable, deletable string, del func(rq *request, q querier, ids []int64) error) (int, any, error) {
 	if err := rq.require(capDelete, 0); err != nil {
 		return 0, nil, err
 	}
@@ -542,19 +566,19 @@ func (rq *request) bulkDelete(from, alias, deletable string, resolve func(extra 
 	if present {
 		if len(delIDs) > 0 {
 			w := &whereB{}
-			w.add(alias+".organization_id = ?", rq.org)
+			w.add(l.alias+".organization_id = ?", rq.org)
 			w.add(deletable)
-			w.add(alias+".id IN ("+placeholders(len(delIDs))+")", int64Args(delIDs)...)
-			if err := rq.addExclude(w, alias+".id"); err != nil {
+			w.add(l.alias+".id IN ("+placeholders(len(delIDs))+")", int64Args(delIDs)...)
+			if err := rq.addExclude(w, l.alias+".id"); err != nil {
 				return 0, nil, err
 			}
-			ids, err = rq.s.queryIDs(rq, "SELECT "+alias+".id FROM "+from+w.sql(), w.args...)
+			ids, err = rq.s.queryIDs(rq, "SELECT "+l.alias+".id FROM "+l.from+w.sql(), w.args...)
 			if err != nil {
 				return 0, nil, err
 			}
 		}
 	} else {
-		set, err := resolve(deletable)
+		set, err := rq.set(l, deletable)
 		if err != nil {
 			return 0, nil, err
 		}

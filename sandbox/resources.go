@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -19,21 +20,7 @@ var noteOrderings = map[string]string{
 }
 
 func (rq *request) listNotes() (int, any, error) {
-	w := &whereB{}
-	w.add("n.organization_id = ?", rq.org)
-	if n, ok, err := rq.intParam("contact_identity_id"); err != nil {
-		return 0, nil, err
-	} else if ok {
-		w.add("n.contact_id = ?", n)
-	}
-	if err := rq.addExclude(w, "n.id"); err != nil {
-		return 0, nil, err
-	}
-	order, err := rq.ordering(noteOrderings, "n.id DESC")
-	if err != nil {
-		return 0, nil, err
-	}
-	return listOf(rq, "notes n", w, order, "n.id", rq.loadNotes)
+	return plainList(rq, "notes", "n", []idFilter{{"contact_identity_id", "n.contact_id = ?"}}, noteOrderings, rq.loadNotes)
 }
 
 func (rq *request) loadNotes(ids []int64) ([]noteJSON, error) {
@@ -63,10 +50,7 @@ func (rq *request) getNote() (int, any, error) {
 }
 
 func (rq *request) createNote() (int, any, error) {
-	if err := rq.require(capCreateNote, 0); err != nil {
-		return 0, nil, err
-	}
-	body, err := rq.patchObject()
+	body, err := rq.writeBody(capCreateNote, 0)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -98,23 +82,13 @@ func (rq *request) createNote() (int, any, error) {
 	if !(rq.op.implicit && !rq.tok.customer) {
 		author = rq.op.id
 	}
-	var id int64
-	err = rq.s.inTx(rq, func(q querier) error {
-		now := rq.s.opts.Now().UnixMicro()
-		var err error
-		if id, err = nextID(rq, q, "notes"); err != nil {
-			return err
-		}
+	return rq.create("notes", func(q querier, id, now int64) error {
 		if _, err := q.ExecContext(rq.ctx, `INSERT INTO notes(id, organization_id, contact_id, body, operator_id, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`, id, rq.org, contactID, text, author, now, now); err != nil {
 			return fmt.Errorf("create note: %w", err)
 		}
 		return reindexContact(rq, q, contactID)
-	})
-	if err != nil {
-		return 0, nil, err
-	}
-	return rq.oneNote(id, http.StatusCreated)
+	}, rq.oneNote)
 }
 
 func (rq *request) deleteNote() (int, any, error) {
@@ -145,26 +119,10 @@ func (rq *request) deleteNote() (int, any, error) {
 var navigationOrderings = map[string]string{"-id": "v.id DESC", "id": "v.id ASC"}
 
 func (rq *request) listNavigation() (int, any, error) {
-	w := &whereB{}
-	w.add("v.organization_id = ?", rq.org)
-	for _, f := range []struct{ param, cond string }{
+	return plainList(rq, "navigation", "v", []idFilter{
 		{"contact_identity_id", "v.contact_id = ?"},
 		{"conversation_id", "v.conversation_id = ?"},
-	} {
-		if n, ok, err := rq.intParam(f.param); err != nil {
-			return 0, nil, err
-		} else if ok {
-			w.add(f.cond, n)
-		}
-	}
-	if err := rq.addExclude(w, "v.id"); err != nil {
-		return 0, nil, err
-	}
-	order, err := rq.ordering(navigationOrderings, "v.id DESC")
-	if err != nil {
-		return 0, nil, err
-	}
-	return listOf(rq, "navigation v", w, order, "v.id", rq.loadNavigation)
+	}, navigationOrderings, rq.loadNavigation)
 }
 
 func (rq *request) loadNavigation(ids []int64) ([]navigationJSON, error) {
@@ -187,16 +145,7 @@ var operatorOrderings = map[string]string{
 }
 
 func (rq *request) listOperators() (int, any, error) {
-	w := &whereB{}
-	w.add("o.organization_id = ?", rq.org)
-	if err := rq.addExclude(w, "o.id"); err != nil {
-		return 0, nil, err
-	}
-	order, err := rq.ordering(operatorOrderings, "o.id DESC")
-	if err != nil {
-		return 0, nil, err
-	}
-	return listOf(rq, "operators o", w, order, "o.id", rq.loadOperators)
+	return plainList(rq, "operators", "o", nil, operatorOrderings, rq.loadOperators)
 }
 
 func (rq *request) loadOperators(ids []int64) ([]operatorJSON, error) {
@@ -217,6 +166,19 @@ func (rq *request) loadOperators(ids []int64) ([]operatorJSON, error) {
 	})
 }
 
+// operatorWrite begins a write to the operator of the route: the session may do c to it,
+// the body is a JSON object (writeBody) and the operator is there.
+func (rq *request) operatorWrite(c capability) (id int64, body map[string]json.RawMessage, err error) {
+	id = rq.route.id
+	if body, err = rq.writeBody(c, id); err != nil {
+		return 0, nil, err
+	}
+	if err := rq.findOperator(id); err != nil {
+		return 0, nil, err
+	}
+	return id, body, nil
+}
+
 func (rq *request) findOperator(id int64) error { return rq.find("operators", id, "1", new(int)) }
 
 func (rq *request) oneOperator(id int64) (int, any, error) {
@@ -231,15 +193,8 @@ func (rq *request) getOperator() (int, any, error) {
 }
 
 func (rq *request) patchOperator() (int, any, error) {
-	id := rq.route.id
-	if err := rq.require(capEditOperator, id); err != nil {
-		return 0, nil, err
-	}
-	body, err := rq.patchObject()
+	id, body, err := rq.operatorWrite(capEditOperator)
 	if err != nil {
-		return 0, nil, err
-	}
-	if err := rq.findOperator(id); err != nil {
 		return 0, nil, err
 	}
 	sets := []string{"updated_at = ?"}
@@ -368,15 +323,8 @@ type awayJSON struct {
 // offline, and the answer is the away status. With VariantAwayIndependent the online status
 // stays as it is and the answer is the whole operator.
 func (rq *request) operatorAway() (int, any, error) {
-	id := rq.route.id
-	if err := rq.require(capToggleAway, id); err != nil {
-		return 0, nil, err
-	}
-	body, err := rq.patchObject()
+	id, body, err := rq.operatorWrite(capToggleAway)
 	if err != nil {
-		return 0, nil, err
-	}
-	if err := rq.findOperator(id); err != nil {
 		return 0, nil, err
 	}
 	raw, ok := body["is_away"]
@@ -433,6 +381,24 @@ func retiredID(rq *request, q querier, table string) (int64, error) {
 		return 0, fmt.Errorf("meta retired_id_%s: %w", table, err)
 	}
 	return n, nil
+}
+
+// create answers a request that makes a row of table: in one transaction insert writes it
+// with a new id (nextID) at now; the answer is the new resource as answer gives it, 201.
+func (rq *request) create(table string, insert func(q querier, id, now int64) error, answer func(id int64, status int) (int, any, error)) (int, any, error) {
+	var id int64
+	err := rq.s.inTx(rq, func(q querier) error {
+		now := rq.s.opts.Now().UnixMicro()
+		var err error
+		if id, err = nextID(rq, q, table); err != nil {
+			return err
+		}
+		return insert(q, id, now)
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return answer(id, http.StatusCreated)
 }
 
 // nextID is the id of a new row of table: above every id it has or ever had.

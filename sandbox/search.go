@@ -139,6 +139,44 @@ type searchedSet struct {
 	idCol string
 }
 
+// searchable is a list with filters and full-text search: its table (from, under alias),
+// the filters of its query (where), its search index, its orderings, and how its rows load.
+type searchable struct {
+	from, alias string
+	where       func(rq *request) (*whereB, error)
+	index       searchIndex
+	orderings   map[string]string
+	load        func(rq *request, ids []int64) (any, error)
+}
+
+// set resolves the list's filtered (and maybe searched) set, with extra conditions on its
+// table.
+func (rq *request) set(l searchable, extra ...string) (searchedSet, error) {
+	w, err := l.where(rq)
+	if err != nil {
+		return searchedSet{}, err
+	}
+	return rq.searchedOrOrdered(w, l.from, l.alias+".id", l.index, l.orderings, extra...)
+}
+
+// list answers the list's offset pages.
+func (rq *request) list(l searchable) (int, any, error) {
+	set, err := rq.set(l)
+	if err != nil {
+		return 0, nil, err
+	}
+	return rq.offsetList(set.from, set.w, set.order, set.idCol, func(ids []int64) (any, error) { return l.load(rq, ids) })
+}
+
+// all answers the list's /all/ endpoint.
+func (rq *request) all(l searchable) (int, any, error) {
+	w, err := l.where(rq)
+	if err != nil {
+		return 0, nil, err
+	}
+	return rq.allList(l.from, w, l.alias+".id", func(ids []int64) (any, error) { return l.load(rq, ids) })
+}
+
 // searchedOrOrdered is the set a list (or its DELETE) works on: the ranked search when
 // search_query is given (a query without usable keywords matches nothing), else the
 // filtered rows in the requested ordering (default id descending). extra are conditions on

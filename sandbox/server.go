@@ -356,6 +356,15 @@ func (rq *request) jsonObject() (map[string]json.RawMessage, error) {
 	return m, nil
 }
 
+// writeBody begins a write: the session may do c (to target), and the body is a JSON
+// object of fields (patchObject).
+func (rq *request) writeBody(c capability, target int64) (map[string]json.RawMessage, error) {
+	if err := rq.require(c, target); err != nil {
+		return nil, err
+	}
+	return rq.patchObject()
+}
+
 // patchObject is jsonObject for PATCH and PUT bodies, which must not be wrapped in "update".
 func (rq *request) patchObject() (map[string]json.RawMessage, error) {
 	m, err := rq.jsonObject()
