@@ -37,56 +37,29 @@ func pns(ss ...string) []personName {
 	return out
 }
 
-// asciiFold turns common Latin letters with diacritics into plain ASCII, lower-cased.
+// foldings are the plain ASCII of the Latin letters with diacritics the seed's names use;
+// spaces and apostrophes are dropped.
+var foldings = strings.NewReplacer(
+	"ä", "ae", "Ä", "ae", "ö", "oe", "Ö", "oe", "ü", "ue", "Ü", "ue", "ß", "ss",
+	"é", "e", "è", "e", "ê", "e", "ë", "e", "É", "e", "ę", "e",
+	"á", "a", "à", "a", "â", "a", "ã", "a", "å", "a", "Á", "a", "Å", "a", "ą", "a",
+	"í", "i", "ì", "i", "î", "i", "ï", "i",
+	"ó", "o", "ò", "o", "ô", "o", "õ", "o", "ø", "o", "Ø", "o",
+	"ú", "u", "ù", "u", "û", "u",
+	"ç", "c", "ć", "c", "ñ", "n", "ń", "n", "ł", "l", "Ł", "l", "ś", "s", "Ś", "s", "ż", "z", "ź", "z", "Ż", "z",
+	" ", "", "'", "",
+)
+
+// asciiFold turns common Latin letters with diacritics into plain ASCII, lower-cased; other
+// letters beyond ASCII are dropped.
 func asciiFold(s string) string {
 	var b []rune
-	for _, r := range s {
-		switch r {
-		case 'ä', 'Ä':
-			b = append(b, 'a', 'e')
-		case 'ö', 'Ö':
-			b = append(b, 'o', 'e')
-		case 'ü', 'Ü':
-			b = append(b, 'u', 'e')
-		case 'ß':
-			b = append(b, 's', 's')
-		case 'é', 'è', 'ê', 'ë', 'É':
-			b = append(b, 'e')
-		case 'á', 'à', 'â', 'ã', 'å', 'Á', 'Å':
-			b = append(b, 'a')
-		case 'í', 'ì', 'î', 'ï':
-			b = append(b, 'i')
-		case 'ó', 'ò', 'ô', 'õ', 'ø', 'Ø':
-			b = append(b, 'o')
-		case 'ú', 'ù', 'û':
-			b = append(b, 'u')
-		case 'ç':
-			b = append(b, 'c')
-		case 'ñ':
-			b = append(b, 'n')
-		case 'ł', 'Ł':
-			b = append(b, 'l')
-		case 'ś', 'Ś':
-			b = append(b, 's')
-		case 'ż', 'ź', 'Ż':
-			b = append(b, 'z')
-		case 'ć':
-			b = append(b, 'c')
-		case 'ń':
-			b = append(b, 'n')
-		case 'ę':
-			b = append(b, 'e')
-		case 'ą':
-			b = append(b, 'a')
-		case ' ', '\'':
-			// dropped
-		default:
-			if r >= 'A' && r <= 'Z' {
-				r += 'a' - 'A'
-			}
-			if r < 128 {
-				b = append(b, r)
-			}
+	for _, r := range foldings.Replace(s) {
+		if r >= 'A' && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		if r < 128 {
+			b = append(b, r)
 		}
 	}
 	return string(b)
