@@ -8,9 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -551,14 +552,11 @@ func singleValued(q url.Values, analytics bool) error {
 		}
 		return n
 	}
-	keys := make([]string, 0, len(q))
-	for k, vs := range q {
-		if given(vs) > 1 {
-			keys = append(keys, k)
+	for _, k := range slices.Sorted(maps.Keys(q)) {
+		n := given(q[k])
+		if n <= 1 {
+			continue
 		}
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
 		switch k {
 		case "exclude_ids", "delete_ids":
 			continue
@@ -567,7 +565,7 @@ func singleValued(q url.Values, analytics bool) error {
 				continue
 			}
 		}
-		return badRequest("%s: given %d times; send it once.", k, given(q[k]))
+		return badRequest("%s: given %d times; send it once.", k, n)
 	}
 	return nil
 }
