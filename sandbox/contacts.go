@@ -10,14 +10,7 @@ import (
 	"strings"
 )
 
-var contactOrderings = map[string]string{
-	"created_at":  "ct.created_at ASC, ct.id ASC",
-	"-created_at": "ct.created_at DESC, ct.id DESC",
-	"name":        "ct.name COLLATE NOCASE ASC, ct.id ASC",
-	"-name":       "ct.name COLLATE NOCASE DESC, ct.id DESC",
-	"email":       "ct.email COLLATE NOCASE ASC, ct.id ASC",
-	"-email":      "ct.email COLLATE NOCASE DESC, ct.id DESC",
-}
+var contactOrderings = orderings("ct", "created_at", "name COLLATE NOCASE", "email COLLATE NOCASE")
 
 func (rq *request) contactWhere() (*whereB, error) {
 	w := &whereB{}

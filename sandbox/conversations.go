@@ -12,18 +12,8 @@ import (
 	"strings"
 )
 
-var conversationOrderings = map[string]string{
-	"id":                             "c.id ASC",
-	"-id":                            "c.id DESC",
-	"last_message_sent_at":           "c.last_message_sent_at ASC, c.id ASC",
-	"-last_message_sent_at":          "c.last_message_sent_at DESC, c.id DESC",
-	"contact_first_message_sent_at":  "c.contact_first_message_sent_at ASC, c.id ASC",
-	"-contact_first_message_sent_at": "c.contact_first_message_sent_at DESC, c.id DESC",
-	"contact_last_update_at":         "c.contact_last_update_at ASC, c.id ASC",
-	"-contact_last_update_at":        "c.contact_last_update_at DESC, c.id DESC",
-	"contact_last_message_sent_at":   "c.contact_last_message_sent_at ASC, c.id ASC",
-	"-contact_last_message_sent_at":  "c.contact_last_message_sent_at DESC, c.id DESC",
-}
+var conversationOrderings = orderings("c", "id", "last_message_sent_at", "contact_first_message_sent_at",
+	"contact_last_update_at", "contact_last_message_sent_at")
 
 // conversationWhere builds the organization, filter and exclude_ids conditions.
 func (rq *request) conversationWhere() (*whereB, error) {

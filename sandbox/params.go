@@ -255,6 +255,24 @@ func (rq *request) addExclude(w *whereB, col string) error {
 	return nil
 }
 
+// orderings builds a list's orderings on the table under alias: each field (a column, with
+// " COLLATE NOCASE" for one ordered as text) ascending, and with "-" descending, ties
+// broken by id the same way; "id" orders by id alone.
+func orderings(alias string, fields ...string) map[string]string {
+	m := map[string]string{}
+	for _, f := range fields {
+		name, _, _ := strings.Cut(f, " ")
+		for prefix, dir := range map[string]string{"": " ASC", "-": " DESC"} {
+			if name == "id" {
+				m[prefix+name] = alias + ".id" + dir
+			} else {
+				m[prefix+name] = alias + "." + f + dir + ", " + alias + ".id" + dir
+			}
+		}
+	}
+	return m
+}
+
 // ordering resolves the ordering parameter against a table of allowed values; def is the
 // ORDER BY used without the parameter.
 func (rq *request) ordering(allowed map[string]string, def string) (string, error) {
@@ -517,8 +535,8 @@ func inOrderOf[T any](rq *request, what string, ids []int64, query string, scan 
 type idFilter struct{ param, cond string }
 
 // plainList answers an offset list of table (under alias) in the organization, narrowed by
-// filters and exclude_ids, in the ordering asked for (default id descending).
-func plainList[T any](rq *request, table, alias string, filters []idFilter, orderings map[string]string, load func(ids []int64) ([]T, error)) (int, any, error) {
+// filters and exclude_ids, in the ordering asked for among allowed (default id descending).
+func plainList[T any](rq *request, table, alias string, filters []idFilter, allowed map[string]string, load func(ids []int64) ([]T, error)) (int, any, error) {
 	w := &whereB{}
 	w.add(alias+".organization_id = ?", rq.org)
 	for _, f := range filters {
@@ -531,7 +549,7 @@ func plainList[T any](rq *request, table, alias string, filters []idFilter, orde
 	if err := rq.addExclude(w, alias+".id"); err != nil {
 		return 0, nil, err
 	}
-	order, err := rq.ordering(orderings, alias+".id DESC")
+	order, err := rq.ordering(allowed, alias+".id DESC")
 	if err != nil {
 		return 0, nil, err
 	}

@@ -12,12 +12,7 @@ import (
 
 // --- notes -----------------------------------------------------------------------------------
 
-var noteOrderings = map[string]string{
-	"-id":         "n.id DESC",
-	"id":          "n.id ASC",
-	"created_at":  "n.created_at ASC, n.id ASC",
-	"-created_at": "n.created_at DESC, n.id DESC",
-}
+var noteOrderings = orderings("n", "id", "created_at")
 
 func (rq *request) listNotes() (int, any, error) {
 	return plainList(rq, "notes", "n", []idFilter{{"contact_identity_id", "n.contact_id = ?"}}, noteOrderings, rq.loadNotes)
@@ -116,7 +111,7 @@ func (rq *request) deleteNote() (int, any, error) {
 
 // --- navigation ------------------------------------------------------------------------------
 
-var navigationOrderings = map[string]string{"-id": "v.id DESC", "id": "v.id ASC"}
+var navigationOrderings = orderings("v", "id")
 
 func (rq *request) listNavigation() (int, any, error) {
 	return plainList(rq, "navigation", "v", []idFilter{
@@ -137,12 +132,7 @@ func (rq *request) loadNavigation(ids []int64) ([]navigationJSON, error) {
 
 // --- operators -------------------------------------------------------------------------------
 
-var operatorOrderings = map[string]string{
-	"id":    "o.id ASC",
-	"-id":   "o.id DESC",
-	"name":  "o.name COLLATE NOCASE ASC, o.id ASC",
-	"-name": "o.name COLLATE NOCASE DESC, o.id DESC",
-}
+var operatorOrderings = orderings("o", "id", "name COLLATE NOCASE")
 
 func (rq *request) listOperators() (int, any, error) {
 	return plainList(rq, "operators", "o", nil, operatorOrderings, rq.loadOperators)
