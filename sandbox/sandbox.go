@@ -16,11 +16,12 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/parley-tui/parley/internal/netaddr"
 )
 
 // Size selects how much demo data is seeded.
@@ -246,7 +247,7 @@ func StartOn(ctx context.Context, opts Options, ln net.Listener) (*Running, erro
 		IdleTimeout:       2 * time.Minute,
 	}
 	r := &Running{
-		URL:    "http://" + localAddr(ln.Addr()) + s.opts.PathPrefix,
+		URL:    "http://" + netaddr.Local(ln.Addr()) + s.opts.PathPrefix,
 		Addr:   ln.Addr(),
 		Server: s,
 		srv:    srv,
@@ -260,18 +261,6 @@ func StartOn(ctx context.Context, opts Options, ln net.Listener) (*Running, erro
 		r.done <- err
 	}()
 	return r, nil
-}
-
-// localAddr is the host:port where a client on this machine reaches a listener on a: a
-// itself, or the IPv4 loopback address for the unspecified address (every interface; Go
-// listens there on IPv4 and IPv6 alike). A base URL of http://[::]:PORT or 0.0.0.0 names no
-// machine.
-func localAddr(a net.Addr) string {
-	tcp, ok := a.(*net.TCPAddr)
-	if !ok || !tcp.IP.IsUnspecified() {
-		return a.String()
-	}
-	return net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
 }
 
 // Close shuts the HTTP server down gracefully (waiting up to 5 s for requests in flight) and

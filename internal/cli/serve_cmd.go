@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -25,6 +24,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/internal/config"
 	"github.com/parley-tui/parley/internal/keymap"
+	"github.com/parley-tui/parley/internal/netaddr"
 	"github.com/parley-tui/parley/internal/serve"
 	"github.com/parley-tui/parley/internal/theme"
 	"github.com/parley-tui/parley/internal/ui"
@@ -509,11 +509,11 @@ func startHub(ctx context.Context, g *globalFlags, s Settings, ss serveSettings,
 	if err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintf(stdout, "PARLEY_SSH_ADDR=%s\n", localAddr(addr)); err != nil {
+	if _, err := fmt.Fprintf(stdout, "PARLEY_SSH_ADDR=%s\n", netaddr.Local(addr)); err != nil {
 		return fmt.Errorf("write the address: %w", err)
 	}
 	if ma := hub.MetricsAddr(); ma != nil {
-		if _, err := fmt.Fprintf(stdout, "PARLEY_METRICS_ADDR=%s\n", localAddr(ma)); err != nil {
+		if _, err := fmt.Fprintf(stdout, "PARLEY_METRICS_ADDR=%s\n", netaddr.Local(ma)); err != nil {
 			return fmt.Errorf("write the metrics address: %w", err)
 		}
 		if where, others := reach(ma); others {
@@ -648,14 +648,4 @@ func operatorLister(c *client.Client) serve.OperatorsOf {
 		}
 		return out, nil
 	}
-}
-
-// localAddr is the host:port where a client on this machine reaches a listener on a (the
-// loopback address for the unspecified one).
-func localAddr(a net.Addr) string {
-	tcp, ok := a.(*net.TCPAddr)
-	if !ok || !tcp.IP.IsUnspecified() {
-		return a.String()
-	}
-	return net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
 }
