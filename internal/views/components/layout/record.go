@@ -3,9 +3,11 @@ package layout
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/internal/theme"
 )
 
@@ -29,7 +31,7 @@ func Record(st *theme.Styles, title string, fields []Field, extra []string, w, h
 	var out []string
 	out = append(out, Fit(" "+st.Section.Render(title), w))
 	for _, f := range fields {
-		label := " " + st.Label.Render(Pad(f.Label, labelW)) + " "
+		label := labelCell(st, f.Label, labelW)
 		if !f.Whole || f.Value == "" {
 			out = append(out, Fit(label+OrDash(f.Value), w))
 			continue
@@ -57,3 +59,56 @@ func Record(st *theme.Styles, title string, fields []Field, extra []string, w, h
 	}
 	return out
 }
+
+// labelCell is a field's label padded to labelW cells, with a space either side.
+func labelCell(st *theme.Styles, label string, labelW int) string {
+	return " " + st.Label.Render(Pad(label, labelW)) + " "
+}
+
+// Labelled lays out one labelled value of a detail pane w cells wide (the contact's, the
+// conversation's): the label padded to labelW, the value (sanitized) word-wrapped beside it
+// and indented under it. With maxLines > 0 it keeps that many lines, the last one cut with
+// "…". The lines are not fitted to w.
+func Labelled(st *theme.Styles, label, value string, labelW, w, maxLines int) []string {
+	room := max(4, w-labelW-2)
+	lines := strings.Split(ansi.Wrap(value, room, ""), "\n")
+	if maxLines > 0 && len(lines) > maxLines {
+		lines = lines[:maxLines]
+		lines[maxLines-1] = ansi.Truncate(lines[maxLines-1], room-1, "") + "…"
+	}
+	indent := strings.Repeat(" ", labelW+2)
+	for i, l := range lines {
+		if i == 0 {
+			lines[i] = labelCell(st, label, labelW) + l
+		} else {
+			lines[i] = indent + l
+		}
+	}
+	return lines
+}
+
+// Stamps writes the times of a detail pane: to the minute in Now's zone, each followed by
+// what Age says of it against Now (" (5h ago)", or "" for no age).
+type Stamps struct {
+	Now time.Time
+	Age func(t, now time.Time) string
+}
+
+// Of is t written out, "—" for the zero time.
+func (s Stamps) Of(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.In(s.Now.Location()).Format("2006-01-02 15:04") + s.Age(t, s.Now)
+}
+
+// OfSent is a time the server may leave out written out, "—" when it did.
+func (s Stamps) OfSent(t *client.Time) string {
+	if t == nil {
+		return "—"
+	}
+	return s.Of(t.Time)
+}
+
+// AgoInParens is Ago in parentheses after a space: " (5h ago)".
+func AgoInParens(t, now time.Time) string { return " (" + Ago(t, now) + ")" }

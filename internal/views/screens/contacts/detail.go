@@ -780,35 +780,12 @@ func (m *Detail) rebuild() {
 	}
 	now := m.ctx.ServerNow() // ages by the server's clock, which stamped the times
 	loc := now.Location()
-	ts := func(t time.Time) string {
-		if t.IsZero() {
-			return "—"
-		}
-		return t.In(loc).Format("2006-01-02 15:04") + ago(t, now)
-	}
-	tsp := func(t *client.Time) string {
-		if t == nil {
-			return "—"
-		}
-		return ts(t.Time)
-	}
-	const labelW = 13
+	ts := layout.Stamps{Now: now, Age: ago}
 	field := func(label, value string) {
-		prefix := " " + st.Label.Render(layout.Pad(label, labelW)) + " "
-		room := max(4, w-labelW-2)
-		wrapped := strings.Split(ansi.Wrap(value, room, ""), "\n")
-		if len(wrapped) > maxFieldLines {
-			// A field is a summary: an address of a thousand characters would push the
-			// conversations and notes out of sight (the edit form has all of it).
-			wrapped = wrapped[:maxFieldLines]
-			wrapped[maxFieldLines-1] = ansi.Truncate(wrapped[maxFieldLines-1], room-1, "") + "…"
-		}
-		for i, l := range wrapped {
-			if i == 0 {
-				text(prefix + l)
-			} else {
-				text(strings.Repeat(" ", labelW+2) + l)
-			}
+		// A field is a summary: an address of a thousand characters would push the
+		// conversations and notes out of sight (the edit form has all of it).
+		for _, l := range layout.Labelled(st, label, value, 13, w, maxFieldLines) {
+			text(l)
 		}
 	}
 	section := func(title string) {
@@ -967,9 +944,9 @@ func (m *Detail) rebuild() {
 				field(u.label, s)
 			}
 		}
-		field("Created", ts(c.CreatedAt.Time))
-		field("First msg", tsp(c.FirstMessageSentAt))
-		field("Last msg", tsp(c.LastMessageSentAt))
+		field("Created", ts.Of(c.CreatedAt.Time))
+		field("First msg", ts.OfSent(c.FirstMessageSentAt))
+		field("Last msg", ts.OfSent(c.LastMessageSentAt))
 		if len(c.ContactUUIDs) > 0 {
 			field("UUIDs", strings.Join(c.ContactUUIDs, ", "))
 		}
@@ -1020,7 +997,7 @@ func ago(t, now time.Time) string {
 	if d := now.Sub(t); d <= -time.Minute || d >= 60*24*time.Hour {
 		return ""
 	}
-	return " (" + layout.Ago(t, now) + ")"
+	return layout.AgoInParens(t, now)
 }
 
 func prefixed(prefix, s string) string {

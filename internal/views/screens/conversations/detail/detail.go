@@ -318,32 +318,9 @@ func (m *Model) rebuild() {
 	}
 	c := m.conv
 	now := m.ctx.ServerNow() // ages by the server's clock, which stamped the times
-	loc := now.Location()
-	ts := func(t time.Time) string {
-		if t.IsZero() {
-			return "—"
-		}
-		return t.In(loc).Format("2006-01-02 15:04") + " (" + layout.Ago(t, now) + ")"
-	}
-	tsp := func(t *client.Time) string {
-		if t == nil {
-			return "—"
-		}
-		return ts(t.Time)
-	}
-	labelW := 12
+	ts := layout.Stamps{Now: now, Age: layout.AgoInParens}
 	field := func(label, value string) {
-		value = sanitize.Line(value)
-		prefix := " " + st.Label.Render(layout.Pad(label, labelW)) + " "
-		room := max(4, w-labelW-2)
-		wrapped := strings.Split(ansi.Wrap(value, room, ""), "\n")
-		for i, l := range wrapped {
-			if i == 0 {
-				add(prefix + l)
-			} else {
-				add(strings.Repeat(" ", labelW+2) + l)
-			}
-		}
+		out = append(out, layout.Labelled(st, label, sanitize.Line(value), 12, w, 0)...)
 	}
 	// A section title wraps like the fields do ("Part 1 of 8 · Chat via Help Center"
 	// in a narrow pane), never cut without a sign.
@@ -373,10 +350,10 @@ func (m *Model) rebuild() {
 	field("Widget", fmt.Sprintf("%s (#%d, %s)", c.Widget.Name, c.Widget.ID, c.Widget.LanguageName))
 	field("Locale", c.Locale+" · "+c.LanguageName)
 	field("Channel", strings.Trim(c.ContactChannel.Type+" · "+c.ContactChannel.State, " ·"))
-	field("Created", ts(c.CreatedAt.Time))
-	field("Updated", ts(c.UpdatedAt.Time))
-	field("First msg", tsp(c.ContactFirstMessageSentAt))
-	field("Last msg", tsp(c.ContactLastMessageSentAt))
+	field("Created", ts.Of(c.CreatedAt.Time))
+	field("Updated", ts.Of(c.UpdatedAt.Time))
+	field("First msg", ts.OfSent(c.ContactFirstMessageSentAt))
+	field("Last msg", ts.OfSent(c.ContactLastMessageSentAt))
 	rate := "—"
 	if c.Rate != nil {
 		rate = fmt.Sprintf("%d", *c.Rate)
@@ -464,7 +441,7 @@ func (m *Model) rebuild() {
 		section(fmt.Sprintf("Part %d of %d · %s", i+1, len(c.ConversationPartSet), layout.OrDash(p.NameFriendly)))
 		field("Browser", layout.OrDash(strings.TrimSpace(p.Browser.Name+" "+p.Browser.Version+" · "+p.Browser.OS)))
 		field("Location", layout.OrDash(strings.Trim(p.Location.City+", "+p.Location.Country, ", ")))
-		field("Started", ts(p.CreatedAt.Time))
+		field("Started", ts.Of(p.CreatedAt.Time))
 		field("Duration", layout.OrDash(p.Duration))
 		field("Referrer", layout.OrDash(client.Str(p.Referrer)))
 	}
