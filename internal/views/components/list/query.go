@@ -1,10 +1,13 @@
 package list
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/parley-tui/parley/internal/views/common"
 )
 
 // Query is what a searchable list shows: its filters, its ordering ("" = the server's
@@ -101,4 +104,34 @@ func (m *Searchable[R, F]) Clear() tea.Cmd {
 		return nil
 	}
 	return m.SetQuery(q)
+}
+
+// Orderings are a searchable list's orderings: the cycle the order key walks through and
+// the ordering of a query that names none, the config file's for the list's screen, else
+// the list's own.
+type Orderings struct {
+	Cycle  []string
+	Screen string // the screen's name in the config file (common.ViewsContacts)
+	Own    string // the list's default ordering when the config file names none
+}
+
+// Default is the ordering of a query that names none: the config file's, else Own.
+func (o Orderings) Default(ctx *common.Ctx) string { return ctx.DefaultOrdering(o.Screen, o.Own) }
+
+// Of is the ordering in effect without a search for a query's ordering: it, or Default
+// when it is "".
+func (o Orderings) Of(ctx *common.Ctx, ordering string) string {
+	if ordering == "" {
+		return o.Default(ctx)
+	}
+	return ordering
+}
+
+// Next is the ordering after the one in effect in the cycle, "" when that is Default.
+func (o Orderings) Next(ctx *common.Ctx, ordering string) string {
+	next := o.Cycle[(slices.Index(o.Cycle, o.Of(ctx, ordering))+1)%len(o.Cycle)]
+	if next == o.Default(ctx) {
+		return ""
+	}
+	return next
 }

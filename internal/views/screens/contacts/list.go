@@ -2,7 +2,6 @@ package contacts
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"time"
 
@@ -29,20 +28,13 @@ const DefaultOrdering = "-created_at"
 // descending), then the spec's six contact orderings (client.Contacts).
 var OrderingCycle = client.Contacts.OrderingCycle()
 
-// defaultOrdering is the ordering of a query that names none: the config file's, else
-// DefaultOrdering.
-func defaultOrdering(ctx *common.Ctx) string {
-	return ctx.DefaultOrdering(common.ViewsContacts, DefaultOrdering)
-}
+// orderings are the list's: OrderingCycle, and DefaultOrdering unless the config file
+// names another.
+var orderings = list.Orderings{Cycle: OrderingCycle, Screen: common.ViewsContacts, Own: DefaultOrdering}
 
 // orderingOrDefault is the ordering in effect without a search: the query's, or the list's
-// default (defaultOrdering).
-func orderingOrDefault(ctx *common.Ctx, q Query) string {
-	if q.Ordering == "" {
-		return defaultOrdering(ctx)
-	}
-	return q.Ordering
-}
+// default.
+func orderingOrDefault(ctx *common.Ctx, q Query) string { return orderings.Of(ctx, q.Ordering) }
 
 // OrderingLabel names an ordering for the header.
 func OrderingLabel(o string) string { return client.Contacts.OrderingWords(o) }
@@ -181,10 +173,7 @@ func (m *List) InsertTop(r Row) {
 // list.ReloadDelay after the last press.
 func (m *List) CycleOrdering() tea.Cmd {
 	q := m.Query()
-	q.Ordering = OrderingCycle[(slices.Index(OrderingCycle, orderingOrDefault(m.ctx, q))+1)%len(OrderingCycle)]
-	if q.Ordering == defaultOrdering(m.ctx) {
-		q.Ordering = ""
-	}
+	q.Ordering = orderings.Next(m.ctx, q.Ordering)
 	return m.SetQuerySoon(q)
 }
 

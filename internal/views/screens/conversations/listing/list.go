@@ -36,11 +36,9 @@ const DefaultOrdering = "-last_message_sent_at"
 // server's default, id descending, first).
 var OrderingCycle = client.Conversations.OrderingCycle()
 
-// defaultOrdering is the ordering of a query that names none: the config file's, else
-// DefaultOrdering.
-func defaultOrdering(ctx *common.Ctx) string {
-	return ctx.DefaultOrdering(common.ViewsConversations, DefaultOrdering)
-}
+// orderings are the list's: OrderingCycle, and DefaultOrdering unless the config file
+// names another.
+var orderings = list.Orderings{Cycle: OrderingCycle, Screen: common.ViewsConversations, Own: DefaultOrdering}
 
 // StatusCycle is the order `s` walks through: every status, then each declared one.
 var StatusCycle = statusCycle()
@@ -512,13 +510,8 @@ func (m Model) aboveAll(rows []Row) (top []Row, added int) {
 }
 
 // orderingOrDefault is the ordering in effect without a search: the query's, or the
-// list's default (defaultOrdering).
-func orderingOrDefault(ctx *common.Ctx, q Query) string {
-	if q.Ordering == "" {
-		return defaultOrdering(ctx)
-	}
-	return q.Ordering
-}
+// list's default.
+func orderingOrDefault(ctx *common.Ctx, q Query) string { return orderings.Of(ctx, q.Ordering) }
 
 // Pin shows conversation id, opened from elsewhere (from: "a contact", "navigation") and not
 // among the loaded rows, above them with the cursor on it. Its row fills in with UpdateRow
@@ -571,10 +564,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if q.Search != "" {
 			return common.Toast("Search results come in rank order: " + k.Back.Help().Key + " clears the search, then " + k.Order.Help().Key + " orders the list."), true
 		}
-		q.Ordering = OrderingCycle[(slices.Index(OrderingCycle, orderingOrDefault(m.ctx, q))+1)%len(OrderingCycle)]
-		if q.Ordering == defaultOrdering(m.ctx) {
-			q.Ordering = ""
-		}
+		q.Ordering = orderings.Next(m.ctx, q.Ordering)
 		return m.SetQuerySoon(q), true
 	}
 	return nil, false
