@@ -286,6 +286,19 @@ func RenderLines(s string, style lipgloss.Style) string {
 	return strings.Join(lines, "\n")
 }
 
+// Panes draws a screen's panes side by side in order, each in its frame widths[p] wide and
+// h lines tall, the focused one marked. pane gives a pane's title and body for its width;
+// hint, unless "", follows every title (one pane at a time: the key to the next).
+func Panes[P comparable](fs FrameStyles, order []P, widths map[P]int, h int, focus P, hint string,
+	pane func(p P, w int) (title, body string)) string {
+	blocks := make([]string, 0, len(order))
+	for _, p := range order {
+		title, body := pane(p, widths[p])
+		blocks = append(blocks, Frame(fs, title+hint, body, widths[p], h, p == focus))
+	}
+	return JoinHorizontal(blocks...)
+}
+
 // PaneAt is the pane drawn at column x when panes are drawn side by side in order, each
 // widths[p] wide, and that pane's left column (false: none there).
 func PaneAt[P comparable](x int, order []P, widths map[P]int) (p P, left int, ok bool) {

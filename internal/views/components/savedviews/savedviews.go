@@ -197,6 +197,15 @@ func (v *Views[F]) View(w int, q list.Query[F]) string {
 	return v.row.View(v.ctx.Styles, w, v.Modified(q))
 }
 
+// Atop is the list's body under the row of views drawn in w cells for the list's query q,
+// when the row is shown; else the body alone.
+func (v *Views[F]) Atop(body string, w int, q list.Query[F]) string {
+	if !v.Shown() {
+		return body
+	}
+	return v.View(w, q) + "\n" + body
+}
+
 // At is the name of the view drawn at cell x of View(w, q) (false: none there).
 func (v *Views[F]) At(w int, q list.Query[F], x int) (string, bool) {
 	i, ok := v.row.At(v.ctx.Styles, w, v.Modified(q), x)

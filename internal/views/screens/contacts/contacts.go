@@ -619,24 +619,14 @@ func (m *Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
-	ws := m.widths()
-	fs := m.ctx.FrameStyles()
-	var blocks []string
-	for _, p := range m.visible() {
-		var title, body string
-		switch p {
-		case PaneList:
-			title, body = "Contacts", m.List.View()
-			if m.views.Shown() {
-				body = m.views.View(max(0, ws[p]-2), m.List.Query()) + "\n" + body
-			}
-		case PaneDetail:
-			title, body = m.Detail.Title(), m.Detail.View()
-		}
-		if !m.wide() {
-			title += "  (" + m.ctx.Keys.NextPane.Help().Key + ": next pane)"
-		}
-		blocks = append(blocks, layout.Frame(fs, title, body, ws[p], m.height, p == m.focus))
+	hint := ""
+	if !m.wide() {
+		hint = "  (" + m.ctx.Keys.NextPane.Help().Key + ": next pane)"
 	}
-	return layout.JoinHorizontal(blocks...)
+	return layout.Panes(m.ctx.FrameStyles(), m.visible(), m.widths(), m.height, m.focus, hint, func(p Pane, w int) (string, string) {
+		if p == PaneDetail {
+			return m.Detail.Title(), m.Detail.View()
+		}
+		return "Contacts", m.views.Atop(m.List.View(), max(0, w-2), m.List.Query())
+	})
 }

@@ -643,27 +643,17 @@ func (m *Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
-	ws := m.widths()
-	fs := m.ctx.FrameStyles()
-	var blocks []string
-	for _, p := range m.visible() {
-		w := ws[p]
-		var title, body string
-		switch p {
-		case PaneList:
-			title, body = "Conversations", m.List.View()
-			if m.views.Shown() {
-				body = m.views.View(max(0, w-2), m.List.Query()) + "\n" + body
-			}
-		case PaneMessages:
-			title, body = "Messages", m.Msgs.View()
-		case PaneDetail:
-			title, body = "Detail", m.Detail.View()
-		}
-		if m.mode() == 1 {
-			title += "  (" + m.ctx.Keys.NextPane.Help().Key + ": next pane)"
-		}
-		blocks = append(blocks, layout.Frame(fs, title, body, w, m.height, p == m.focus))
+	hint := ""
+	if m.mode() == 1 {
+		hint = "  (" + m.ctx.Keys.NextPane.Help().Key + ": next pane)"
 	}
-	return layout.JoinHorizontal(blocks...)
+	return layout.Panes(m.ctx.FrameStyles(), m.visible(), m.widths(), m.height, m.focus, hint, func(p Pane, w int) (string, string) {
+		switch p {
+		case PaneMessages:
+			return "Messages", m.Msgs.View()
+		case PaneDetail:
+			return "Detail", m.Detail.View()
+		}
+		return "Conversations", m.views.Atop(m.List.View(), max(0, w-2), m.List.Query())
+	})
 }
