@@ -205,20 +205,14 @@ func (l *Loop) Settle() {
 	l.t.Helper()
 	deadline := time.After(waitfor.Deadline)
 	for {
-		select {
-		case m := <-l.msgs:
-			l.Deliver(m)
+		if l.deliverQueued() {
 			continue
-		default:
 		}
 		if l.waiting() {
-			select {
-			case m := <-l.msgs: // queued since the look above
-				l.Deliver(m)
+			if l.deliverQueued() { // queued since the look above
 				continue
-			default:
-				return
 			}
+			return
 		}
 		select {
 		case m := <-l.msgs:
@@ -227,6 +221,17 @@ func (l *Loop) Settle() {
 		case <-deadline:
 			l.t.Fatalf("commands still running after %s; view:\n%s", waitfor.Deadline, l.Model.View().Content)
 		}
+	}
+}
+
+// deliverQueued delivers a message that is waiting, if one is, and reports whether it did.
+func (l *Loop) deliverQueued() bool {
+	select {
+	case m := <-l.msgs:
+		l.Deliver(m)
+		return true
+	default:
+		return false
 	}
 }
 
@@ -258,11 +263,8 @@ func (l *Loop) Until(what string, cond func() bool) {
 		if time.Now().After(deadline) {
 			l.t.Fatalf("waited %s for %s; view:\n%s", waitfor.Deadline, what, l.Model.View().Content)
 		}
-		select {
-		case m := <-l.msgs:
-			l.Deliver(m)
+		if l.deliverQueued() {
 			continue
-		default:
 		}
 		if l.waiting() {
 			if m, ok := l.Timers.Due(); ok {
