@@ -78,44 +78,35 @@ func (v *ViewsRow) Add(name string) int {
 }
 
 // SetCount records the count the server sent for view i's query ("" forgets it).
-func (v *ViewsRow) SetCount(i int, count string) {
-	if i < 0 || i >= len(v.names) {
-		return
-	}
-	if count == "" {
-		delete(v.counts, v.names[i])
-		return
-	}
-	v.counts[v.names[i]] = count
-}
+func (v *ViewsRow) SetCount(i int, count string) { v.set(v.counts, i, count) }
 
 // Count is view i's count as last sent ("" when none is known).
-func (v ViewsRow) Count(i int) string {
-	if i < 0 || i >= len(v.names) {
-		return ""
-	}
-	return v.counts[v.names[i]]
-}
+func (v ViewsRow) Count(i int) string { return v.get(v.counts, i) }
 
 // SetMark puts mark after view i's count ("" takes it away): what arrived in the view
 // since (the conversations screen's "•2").
-func (v *ViewsRow) SetMark(i int, mark string) {
-	if i < 0 || i >= len(v.names) {
-		return
-	}
-	if mark == "" {
-		delete(v.marks, v.names[i])
-		return
-	}
-	v.marks[v.names[i]] = mark
-}
+func (v *ViewsRow) SetMark(i int, mark string) { v.set(v.marks, i, mark) }
 
 // Mark is view i's mark ("" when none).
-func (v ViewsRow) Mark(i int) string {
+func (v ViewsRow) Mark(i int) string { return v.get(v.marks, i) }
+
+// set records s for view i in by (counts or marks, by the view's name); "" forgets it.
+func (v *ViewsRow) set(by map[string]string, i int, s string) {
+	switch {
+	case i < 0 || i >= len(v.names):
+	case s == "":
+		delete(by, v.names[i])
+	default:
+		by[v.names[i]] = s
+	}
+}
+
+// get is what by (counts or marks) holds for view i ("" when nothing).
+func (v ViewsRow) get(by map[string]string, i int) string {
 	if i < 0 || i >= len(v.names) {
 		return ""
 	}
-	return v.marks[v.names[i]]
+	return by[v.names[i]]
 }
 
 // View draws the row in w cells. modified marks the active view with "*" when the list's
