@@ -138,6 +138,10 @@ func (c *Ctx) NewID() int {
 	return c.ids
 }
 
+// RequestTimeout bounds one read of a view (retries included): a page of a list, a thread,
+// a detail.
+const RequestTimeout = 90 * time.Second
+
 // RequestContext is the context of one request, bounded by timeout; fresh makes it skip
 // the client's response cache.
 func RequestContext(timeout time.Duration, fresh bool) (context.Context, context.CancelFunc) {

@@ -8,9 +8,6 @@ import (
 	"github.com/parley-tui/parley/client"
 )
 
-// requestTimeout bounds one page request (retries included).
-const requestTimeout = 90 * time.Second
-
 // PageMsg is a page for the list whose owner id it carries: pages of one list never land in
 // another, whatever their row type. Reached is set on a first page: a time the server's
 // clock had reached when it answered (client.ServerReached).

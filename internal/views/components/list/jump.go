@@ -66,7 +66,7 @@ func (m *Model[R]) jump(text string) tea.Cmd {
 	}
 	owner, gen, c := m.owner, m.pg.Gen(), m.ctx.Client
 	return func() tea.Msg {
-		ctx, cancel := common.RequestContext(requestTimeout, false)
+		ctx, cancel := common.RequestContext(common.RequestTimeout, false)
 		defer cancel()
 		r, ok, err := lookup(ctx, c, id)
 		return foundMsg[R]{owner: owner, gen: gen, id: id, row: r, ok: ok, err: err}

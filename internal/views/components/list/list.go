@@ -433,7 +433,7 @@ func (m *Model[R]) Preload(rows []R, total int) {
 func (m *Model[R]) fetchFirst(r Request, fresh bool) tea.Cmd {
 	f, c, limit, now, owner, share := m.fetch, m.ctx.Client, m.ctx.PageLimit(), m.ctx.Now, m.owner, m.ctx.SharePolls
 	return func() tea.Msg {
-		ctx, cancel := common.RequestContext(requestTimeout, fresh)
+		ctx, cancel := common.RequestContext(common.RequestTimeout, fresh)
 		defer cancel()
 		if r.Quiet {
 			// An auto-refresh: the next tick asks again; in the hub another session's
@@ -474,12 +474,12 @@ func (m *Model[R]) more() tea.Cmd {
 	})
 }
 
-// request runs fetch, which answers r, in a command within requestTimeout. fetch gets
+// request runs fetch, which answers r, in a command within common.RequestTimeout. fetch gets
 // everything it reads as arguments or captured in Update.
 func (m *Model[R]) request(fetch func(context.Context, Fetcher[R], int) Page[R]) tea.Cmd {
 	f, limit, now, owner := m.fetch, m.ctx.PageLimit(), m.ctx.Now, m.owner
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), common.RequestTimeout)
 		defer cancel()
 		p := fetch(ctx, f, limit) // answers r (its Offset placing the last rows)
 		p.At = now()

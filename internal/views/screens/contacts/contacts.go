@@ -461,7 +461,7 @@ func (m *Model) edit() tea.Cmd {
 	stamp, parent := m.loads.Start(0)
 	c := m.ctx.Client
 	return func() tea.Msg {
-		ctx, cancel := common.RequestContextIn(parent, requestTimeout, true)
+		ctx, cancel := common.RequestContextIn(parent, common.RequestTimeout, true)
 		defer cancel()
 		ct, err := c.GetContact(ctx, id)
 		if err != nil {

@@ -313,7 +313,7 @@ func (m *Detail) Open(id int64, fresh bool) tea.Cmd {
 	stamp, parent := m.loads.Start(loadContact)
 	c := m.ctx.Client
 	load := func() tea.Msg {
-		ctx, cancel := common.RequestContextIn(parent, requestTimeout, fresh)
+		ctx, cancel := common.RequestContextIn(parent, common.RequestTimeout, fresh)
 		defer cancel()
 		ct, err := c.GetContact(ctx, id)
 		if err != nil {
@@ -432,7 +432,7 @@ func firstPage[A, T any](s *section[T], l *common.Loader, c *client.Client, fres
 	fetch func(context.Context, *client.Client) (*client.Page[A], error), row func(A) T, msg func(common.Stamp, list.Page[T]) tea.Msg) tea.Cmd {
 	stamp, parent, r := s.begin(l, true)
 	return func() tea.Msg {
-		ctx, cancel := common.RequestContextIn(parent, requestTimeout, fresh)
+		ctx, cancel := common.RequestContextIn(parent, common.RequestTimeout, fresh)
 		defer cancel()
 		p, err := fetch(ctx, c)
 		if err != nil {
@@ -451,7 +451,7 @@ func nextPage[A, T any](s *section[T], l *common.Loader, c *client.Client, what 
 	link := s.next
 	stamp, parent, r := s.begin(l, false)
 	return func() tea.Msg {
-		ctx, cancel := common.RequestContextIn(parent, requestTimeout, false)
+		ctx, cancel := common.RequestContextIn(parent, common.RequestTimeout, false)
 		defer cancel()
 		p := list.FetchNext(ctx, c, r, link, list.LinkOffset, nil, row)
 		if p.Err != nil {

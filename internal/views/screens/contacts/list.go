@@ -39,9 +39,6 @@ func orderingOrDefault(ctx *common.Ctx, q Query) string { return orderings.Of(ct
 // OrderingLabel names an ordering for the header.
 func OrderingLabel(o string) string { return client.Contacts.OrderingWords(o) }
 
-// requestTimeout bounds one request (retries included).
-const requestTimeout = 90 * time.Second
-
 // SearchMsg sets (or with "" clears) the server search.
 type SearchMsg struct{ Text string }
 

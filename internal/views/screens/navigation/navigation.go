@@ -31,9 +31,6 @@ const (
 	OrderOldest = "id"
 )
 
-// requestTimeout bounds one page request (retries included).
-const requestTimeout = 90 * time.Second
-
 // wideRow is the inner width from which an event takes one line instead of two. Below it
 // (a 120-column terminal's list has 118) the second line shows the URL whole, which one
 // line would cut at about 40 cells.
@@ -184,7 +181,7 @@ func (m *Model) refreshNew() tea.Cmd {
 	m.merging = true
 	owner, gen, c, limit, now, share := m.l.Owner(), m.l.Gen(), m.ctx.Client, m.ctx.PageLimit(), m.ctx.Now, m.ctx.SharePolls
 	return func() tea.Msg {
-		ctx, cancel := common.RequestContext(requestTimeout, true)
+		ctx, cancel := common.RequestContext(common.RequestTimeout, true)
 		defer cancel()
 		// One attempt: the next tick asks again; in the hub another session's answer of a
 		// moment ago will do.

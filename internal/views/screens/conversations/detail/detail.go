@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -24,8 +23,6 @@ import (
 	"github.com/parley-tui/parley/internal/writes"
 	"github.com/parley-tui/parley/sanitize"
 )
-
-const requestTimeout = 90 * time.Second
 
 type loadedMsg struct {
 	stamp common.Stamp
@@ -181,7 +178,7 @@ func (m *Model) fetch(fresh, parts bool) tea.Cmd {
 	stamp, parent := m.loads.Start(0)
 	id, v, c := m.id, m.version, m.ctx.Client
 	return func() tea.Msg {
-		ctx, cancel := common.RequestContextIn(parent, requestTimeout, fresh)
+		ctx, cancel := common.RequestContextIn(parent, common.RequestTimeout, fresh)
 		defer cancel()
 		conv, err := c.ConversationWithParts(ctx, id, v)
 		return loadedMsg{stamp: stamp, id: id, conv: conv, err: err, parts: parts}

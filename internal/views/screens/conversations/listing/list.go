@@ -52,9 +52,6 @@ func statusCycle() []string {
 	return out
 }
 
-// requestTimeout bounds one list request (retries included).
-const requestTimeout = 90 * time.Second
-
 // mergeMsg is the answer to RefreshChanged: the conversations updated since the last
 // refresh, for the list owner's query generation gen.
 type mergeMsg struct {
@@ -331,7 +328,7 @@ func (m *Model) RefreshChanged() tea.Cmd {
 	q.Filter.UpdatedAtFromDate = since
 	c, opts, now := m.ctx.Client, listOptions(m.ctx, q, m.ctx.PageLimit()), m.ctx.Now
 	return func() tea.Msg {
-		ctx, cancel := common.RequestContext(requestTimeout, true)
+		ctx, cancel := common.RequestContext(common.RequestTimeout, true)
 		defer cancel()
 		p, err := c.ListConversations(client.Poll(ctx), opts) // one attempt: the next tick asks again
 		if err != nil {

@@ -32,8 +32,6 @@ import (
 // PageSize is how many messages one request asks for.
 const PageSize = 100
 
-const requestTimeout = 90 * time.Second
-
 // item is a message reduced to what the pane draws, sanitized.
 type item struct {
 	id           string
@@ -229,7 +227,7 @@ func (m *Model) latest(key int64, newest, fresh bool) tea.Cmd {
 	stamp, parent := m.loads.Start(key)
 	conv, v, c := m.convID, m.version, m.ctx.Client
 	return func() tea.Msg {
-		ctx, cancel := common.RequestContextIn(parent, requestTimeout, fresh)
+		ctx, cancel := common.RequestContextIn(parent, common.RequestTimeout, fresh)
 		defer cancel()
 		msg := pageMsg{stamp: stamp, convID: conv, newest: newest}
 		th, err := c.LatestMessages(ctx, conv, v, PageSize)
@@ -283,7 +281,7 @@ func (m *Model) page(kind int, link string, get func(context.Context, *client.Cl
 	stamp, parent := m.loads.Start(loadPage)
 	conv, c := m.convID, m.ctx.Client
 	return func() tea.Msg {
-		ctx, cancel := common.RequestContextIn(parent, requestTimeout, false)
+		ctx, cancel := common.RequestContextIn(parent, common.RequestTimeout, false)
 		defer cancel()
 		msg := pageMsg{stamp: stamp, convID: conv, kind: kind, requests: 1}
 		p, err := get(ctx, c)
