@@ -45,31 +45,56 @@ type contactMsg struct {
 	err     error
 }
 
-type convPageMsg struct {
+// pageMsg is a page of a section (conversations or notes), stamped by the pane's loader.
+type pageMsg[T any] struct {
 	stamp common.Stamp
-	page  list.Page[listing.Row]
-}
-
-type notePageMsg struct {
-	stamp common.Stamp
-	page  list.Page[noteItem]
+	page  list.Page[T]
 }
 
 // section is one of the pane's paged lists, the contact's conversations or its notes: the
-// items loaded, the count, the next link, whether a request is in flight, and its key in
-// the pane's loader.
-type section[T any] struct {
+// items loaded, the count, the next link, whether a request is in flight, and how it
+// loads: its key in the pane's loader, what its errors name, the request of a contact's
+// first page, an item of what the API sends and, when set, an item's id (an item already
+// loaded is not added again).
+type section[A, T any] struct {
 	items   []T
 	count   int
 	next    string
 	loading bool
 	err     error
-	key     int64
+
+	key   int64
+	what  string
+	first func(ctx context.Context, c *client.Client, contact int64) (*client.Page[A], error)
+	row   func(A) T
+	id    func(T) int64
+}
+
+// conversationsSection is the contact's conversations, newest first, none loaded.
+func conversationsSection() section[client.Conversation, listing.Row] {
+	return section[client.Conversation, listing.Row]{key: loadConversations, what: "conversations", row: listing.RowFrom,
+		first: func(ctx context.Context, c *client.Client, contact int64) (*client.Page[client.Conversation], error) {
+			return c.ListConversations(ctx, client.ConversationListOptions{
+				ListOptions: client.ListOptions{Limit: DetailPageSize, Ordering: "-last_message_sent_at"},
+				Filter:      client.ConversationFilter{ContactIdentityID: contact},
+			})
+		}}
+}
+
+// notesSection is the contact's notes, newest first, none loaded.
+func notesSection() section[client.Note, noteItem] {
+	return section[client.Note, noteItem]{key: loadNotes, what: "notes", row: noteFrom, id: noteID,
+		first: func(ctx context.Context, c *client.Client, contact int64) (*client.Page[client.Note], error) {
+			return c.ListNotes(ctx, client.NoteListOptions{
+				ListOptions:       client.ListOptions{Limit: DetailPageSize, Ordering: "-created_at"},
+				ContactIdentityID: contact,
+			})
+		}}
 }
 
 // begin starts a request of the pane's loader for the section: the first page, or the
 // next one.
-func (s *section[T]) begin(l *common.Loader, first bool) (common.Stamp, context.Context, list.Request) {
+func (s *section[A, T]) begin(l *common.Loader, first bool) (common.Stamp, context.Context, list.Request) {
 	stamp, parent := l.Start(s.key)
 	s.loading = true
 	if first {
@@ -79,12 +104,12 @@ func (s *section[T]) begin(l *common.Loader, first bool) (common.Stamp, context.
 }
 
 // more reports whether there is a next page to ask for.
-func (s *section[T]) more() bool { return !s.loading && s.next != "" }
+func (s *section[A, T]) more() bool { return !s.loading && s.next != "" }
 
 // heading is the section's title: name, then "(loading…)" while its first page loads, else
 // its count (told: the count the contact itself tells, nil when it does not), and nothing
 // after a failure.
-func (s *section[T]) heading(name string, told *int) string {
+func (s *section[A, T]) heading(name string, told *int) string {
 	switch {
 	case s.loading && len(s.items) == 0:
 		return name + " (loading…)"
@@ -98,7 +123,7 @@ func (s *section[T]) heading(name string, told *int) string {
 
 // empty tells what stands in place of the items when there are none: the error of the
 // first page, or none once it loaded nothing.
-func (s *section[T]) empty() (err error, none bool) {
+func (s *section[A, T]) empty() (err error, none bool) {
 	if len(s.items) > 0 {
 		return nil, false
 	}
@@ -106,12 +131,12 @@ func (s *section[T]) empty() (err error, none bool) {
 }
 
 // rest is how many items the next pages hold, and whether there is a next page.
-func (s *section[T]) rest() (int, bool) { return max(0, s.count-len(s.items)), s.next != "" }
+func (s *section[A, T]) rest() (int, bool) { return max(0, s.count-len(s.items)), s.next != "" }
 
-// take applies page p when stamp names the request awaited of the pane's loader l, and
-// reports whether it did. A failed page keeps what is loaded. With key set, an item that
-// is already loaded is not added again.
-func (s *section[T]) take(l *common.Loader, stamp common.Stamp, p list.Page[T], key func(T) int64) bool {
+// take applies the page of msg when its stamp names the request awaited of the pane's
+// loader l, and reports whether it did. A failed page keeps what is loaded.
+func (s *section[A, T]) take(l *common.Loader, msg pageMsg[T]) bool {
+	stamp, p := msg.stamp, msg.page
 	if stamp.Key != s.key || !l.Take(stamp) {
 		return false
 	}
@@ -123,15 +148,15 @@ func (s *section[T]) take(l *common.Loader, stamp common.Stamp, p list.Page[T], 
 	if p.Replace {
 		s.items = nil
 	}
-	if key == nil {
+	if s.id == nil {
 		s.items = append(s.items, p.Rows...)
 	} else {
 		seen := make(map[int64]bool, len(s.items))
 		for _, it := range s.items {
-			seen[key(it)] = true
+			seen[s.id(it)] = true
 		}
 		for _, it := range p.Rows {
-			if !seen[key(it)] {
+			if !seen[s.id(it)] {
 				s.items = append(s.items, it)
 			}
 		}
@@ -205,8 +230,8 @@ type Detail struct {
 	// left).
 	loads common.Loader
 
-	convs section[listing.Row]
-	notes section[noteItem]
+	convs section[client.Conversation, listing.Row]
+	notes section[client.Note, noteItem]
 
 	items  []item
 	lines  []dline
@@ -223,7 +248,7 @@ type Detail struct {
 // NewDetail returns an empty pane.
 func NewDetail(ctx *common.Ctx) Detail {
 	return Detail{ctx: ctx, cursor: -1, loads: common.NewLoader(ctx), pane: scroll.New(nil),
-		convs: section[listing.Row]{key: loadConversations}, notes: section[noteItem]{key: loadNotes}}
+		convs: conversationsSection(), notes: notesSection()}
 }
 
 // ID is the contact shown (0 = none).
@@ -321,7 +346,7 @@ func (m *Detail) Open(id int64, fresh bool) tea.Cmd {
 		}
 		return contactMsg{stamp: stamp, id: id, contact: ct, err: err}
 	}
-	cmd := tea.Batch(load, m.loadConversations(fresh), m.loadNotes(fresh))
+	cmd := tea.Batch(load, m.convs.load(&m.loads, c, fresh, id), m.notes.load(&m.loads, c, fresh, id))
 	m.rebuild()
 	return cmd
 }
@@ -332,7 +357,7 @@ func (m *Detail) Open(id int64, fresh bool) tea.Cmd {
 func (m *Detail) OpenWith(c client.Contact, created bool) tea.Cmd {
 	m.loads.Next()
 	m.id, m.err, m.loading = c.ID, nil, false
-	m.convs, m.notes = section[listing.Row]{key: loadConversations}, section[noteItem]{key: loadNotes}
+	m.convs, m.notes = conversationsSection(), notesSection()
 	m.cursor, m.first = -1, true
 	m.pane.SetOffset(0)
 	sc := sanitizeContact(c)
@@ -341,7 +366,7 @@ func (m *Detail) OpenWith(c client.Contact, created bool) tea.Cmd {
 		m.rebuild()
 		return nil
 	}
-	cmd := tea.Batch(m.loadConversations(true), m.loadNotes(true))
+	cmd := tea.Batch(m.convs.load(&m.loads, m.ctx.Client, true, m.id), m.notes.load(&m.loads, m.ctx.Client, true, m.id))
 	m.rebuild()
 	return cmd
 }
@@ -392,63 +417,29 @@ func (m *Detail) RemoveNote(id int64) {
 	}
 }
 
-func (m *Detail) loadConversations(fresh bool) tea.Cmd {
-	id := m.id
-	return firstPage(&m.convs, &m.loads, m.ctx.Client, fresh, fmt.Sprintf("conversations of contact %d", id),
-		func(ctx context.Context, c *client.Client) (*client.Page[client.Conversation], error) {
-			return c.ListConversations(ctx, client.ConversationListOptions{
-				ListOptions: client.ListOptions{Limit: DetailPageSize, Ordering: "-last_message_sent_at"},
-				Filter:      client.ConversationFilter{ContactIdentityID: id},
-			})
-		}, listing.RowFrom, func(s common.Stamp, p list.Page[listing.Row]) tea.Msg { return convPageMsg{s, p} })
-}
-
-func (m *Detail) moreConversations() tea.Cmd {
-	return nextPage(&m.convs, &m.loads, m.ctx.Client, fmt.Sprintf("conversations of contact %d", m.id),
-		listing.RowFrom, func(s common.Stamp, p list.Page[listing.Row]) tea.Msg { return convPageMsg{s, p} })
-}
-
-func (m *Detail) loadNotes(fresh bool) tea.Cmd {
-	id := m.id
-	return firstPage(&m.notes, &m.loads, m.ctx.Client, fresh, fmt.Sprintf("notes of contact %d", id),
-		func(ctx context.Context, c *client.Client) (*client.Page[client.Note], error) {
-			return c.ListNotes(ctx, client.NoteListOptions{
-				ListOptions:       client.ListOptions{Limit: DetailPageSize, Ordering: "-created_at"},
-				ContactIdentityID: id,
-			})
-		}, noteFrom, func(s common.Stamp, p list.Page[noteItem]) tea.Msg { return notePageMsg{s, p} })
-}
-
-func (m *Detail) moreNotes() tea.Cmd {
-	return nextPage(&m.notes, &m.loads, m.ctx.Client, fmt.Sprintf("notes of contact %d", m.id),
-		noteFrom, func(s common.Stamp, p list.Page[noteItem]) tea.Msg { return notePageMsg{s, p} })
-}
-
-// firstPage is the command that fetches section s's first page as a request of the pane's
-// loader l (fresh skips the response cache): fetch asks for it, row makes its items rows,
-// an error names what ("notes of contact 3") and msg makes the stamped page the section's
-// message.
-func firstPage[A, T any](s *section[T], l *common.Loader, c *client.Client, fresh bool, what string,
-	fetch func(context.Context, *client.Client) (*client.Page[A], error), row func(A) T, msg func(common.Stamp, list.Page[T]) tea.Msg) tea.Cmd {
+// load is the command that fetches the section's first page of contact's as a request of
+// the pane's loader l (fresh skips the response cache).
+func (s *section[A, T]) load(l *common.Loader, c *client.Client, fresh bool, contact int64) tea.Cmd {
+	first, what, row := s.first, s.what, s.row // the command reads no model
 	stamp, parent, r := s.begin(l, true)
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContextIn(parent, common.RequestTimeout, fresh)
 		defer cancel()
-		p, err := fetch(ctx, c)
+		p, err := first(ctx, c, contact)
 		if err != nil {
-			err = fmt.Errorf("%s: %w", what, err)
+			err = fmt.Errorf("%s of contact %d: %w", what, contact, err)
 		}
-		return msg(stamp, list.FirstPage(r, p, err, row, time.Time{}))
+		return pageMsg[T]{stamp, list.FirstPage(r, p, err, row, time.Time{})}
 	}
 }
 
-// nextPage is firstPage for the page after the loaded ones, at the section's next link;
-// nil when there is none to ask for or a request is in flight.
-func nextPage[A, T any](s *section[T], l *common.Loader, c *client.Client, what string, row func(A) T, msg func(common.Stamp, list.Page[T]) tea.Msg) tea.Cmd {
+// loadMore is load for the page after the loaded ones, at the section's next link; nil
+// when there is none to ask for or a request is in flight.
+func (s *section[A, T]) loadMore(l *common.Loader, c *client.Client, contact int64) tea.Cmd {
 	if !s.more() {
 		return nil
 	}
-	link := s.next
+	link, what, row := s.next, fmt.Sprintf("%s of contact %d", s.what, contact), s.row // the command reads no model
 	stamp, parent, r := s.begin(l, false)
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContextIn(parent, common.RequestTimeout, false)
@@ -457,7 +448,7 @@ func nextPage[A, T any](s *section[T], l *common.Loader, c *client.Client, what 
 		if p.Err != nil {
 			p.Err = fmt.Errorf("%s: %w", what, p.Err)
 		}
-		return msg(stamp, p)
+		return pageMsg[T]{stamp, p}
 	}
 }
 
@@ -504,13 +495,13 @@ func (m Detail) Update(msg tea.Msg) (Detail, tea.Cmd) {
 		}
 		c := *m.contact
 		return m, func() tea.Msg { return contactLoadedMsg{contact: c} }
-	case convPageMsg:
-		if m.convs.take(&m.loads, msg.stamp, msg.page, nil) {
+	case pageMsg[listing.Row]:
+		if m.convs.take(&m.loads, msg) {
 			m.rebuild()
 		}
 		return m, nil
-	case notePageMsg:
-		if m.notes.take(&m.loads, msg.stamp, msg.page, noteID) {
+	case pageMsg[noteItem]:
+		if m.notes.take(&m.loads, msg) {
 			m.rebuild()
 		}
 		return m, nil
@@ -582,9 +573,9 @@ func (m *Detail) prefetch() tea.Cmd {
 	it := m.items[m.cursor]
 	switch {
 	case it.kind == itemConversation && len(m.convs.items)-it.idx <= m.height:
-		return m.moreConversations()
+		return m.convs.loadMore(&m.loads, m.ctx.Client, m.id)
 	case it.kind == itemNote && len(m.notes.items)-it.idx <= m.height:
-		return m.moreNotes()
+		return m.notes.loadMore(&m.loads, m.ctx.Client, m.id)
 	}
 	return nil
 }
