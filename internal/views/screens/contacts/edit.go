@@ -263,9 +263,21 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 		_, err := cur.changes(orig)
 		return err
 	}
-	// What the last submit sent, and as whom: a lost answer is checked against it.
-	var sent client.ContactUpdate
-	var sentBy *client.Client
+	save := &forms.Checked[client.ContactUpdate]{Kind: KindUpdated, Subject: id, What: fmt.Sprintf("update contact %d", id),
+		Send: func(ctx context.Context, c *client.Client, u client.ContactUpdate) (any, error) {
+			ct, err := c.UpdateContact(ctx, id, u)
+			if err != nil {
+				return nil, err
+			}
+			return *ct, nil
+		},
+		Check: func(ctx context.Context, c *client.Client, u client.ContactUpdate, cause error) (any, error) {
+			ct, err := writes.CheckContact(ctx, c, id, u, cause)
+			if err != nil {
+				return nil, err
+			}
+			return ct, nil
+		}}
 	return forms.New(ctx, forms.Options{
 		Title: title,
 		Build: func() *huh.Form { return huh.NewForm(cur.groups(ctx, nil, true, &orig)...) },
@@ -276,17 +288,7 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 			return err != nil || len(u.Fields()) > 0
 		},
 		Success: "Contact saved",
-		Verify: func(taskID int, cause error) tea.Cmd {
-			u := sent
-			return ctx.StartAs(taskID, common.Write{Kind: KindUpdated, Subject: id, Lost: cause, As: sentBy,
-				Do: func(ctx context.Context, c *client.Client) (any, error) {
-					ct, err := writes.CheckContact(ctx, c, id, u, cause)
-					if err != nil {
-						return nil, err
-					}
-					return ct, nil
-				}})
-		},
+		Verify:  save.Verify(ctx),
 		Submit: func() (int, tea.Cmd, error) {
 			if err := check(); err != nil {
 				return 0, nil, err
@@ -298,15 +300,7 @@ func NewEditForm(ctx *common.Ctx, c client.Contact) common.Modal {
 			if len(u.Fields()) == 0 {
 				return 0, common.Toast("Nothing changed"), nil
 			}
-			sent, sentBy = u, ctx.Client
-			task, cmd := ctx.Start(common.Write{Kind: KindUpdated, Subject: id, What: fmt.Sprintf("update contact %d", id),
-				Do: func(ctx context.Context, c *client.Client) (any, error) {
-					ct, err := c.UpdateContact(ctx, id, u)
-					if err != nil {
-						return nil, err
-					}
-					return *ct, nil
-				}})
+			task, cmd := save.Start(ctx, u)
 			return task, cmd, nil
 		},
 	})

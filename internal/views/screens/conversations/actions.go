@@ -78,9 +78,13 @@ func (m *Model) topicsForm() tea.Cmd {
 		opts[i] = huh.NewOption(t.Name, t.Text)
 	}
 	ctx, id := m.ctx, r.ID
-	// What the last submit sent, and as whom: a lost answer is checked against it.
-	var sent []string
-	var sentBy *client.Client
+	save := &forms.Checked[[]string]{Kind: common.KindConversationUpdate, Subject: id,
+		Send: func(ctx context.Context, c *client.Client, topics []string) (any, error) {
+			return c.SetConversationTopics(ctx, id, topics)
+		},
+		Check: func(ctx context.Context, c *client.Client, topics []string, cause error) (any, error) {
+			return writes.CheckTopics(ctx, c, id, topics, cause)
+		}}
 	title := fmt.Sprintf("Topics of conversation #%d", r.ID)
 	if r.Name != "" {
 		title += " with " + r.Name
@@ -112,20 +116,9 @@ func (m *Model) topicsForm() tea.Cmd {
 			return strings.TrimSpace(extra) != "" || !slices.Equal(slices.Sorted(slices.Values(selected)), initial)
 		},
 		Success: "Topics saved",
-		Verify: func(taskID int, cause error) tea.Cmd {
-			want := slices.Clone(sent)
-			return ctx.StartAs(taskID, common.Write{Kind: common.KindConversationUpdate, Subject: id, Lost: cause, As: sentBy,
-				Do: func(ctx context.Context, c *client.Client) (any, error) {
-					return writes.CheckTopics(ctx, c, id, want, cause)
-				}})
-		},
+		Verify:  save.Verify(ctx),
 		Submit: func() (int, tea.Cmd, error) {
-			topics := mergeTopics(selected, extra)
-			sent, sentBy = slices.Clone(topics), ctx.Client // as the operator acting now (ctrl+p works over the form)
-			task, cmd := ctx.Start(common.Write{Kind: common.KindConversationUpdate, Subject: id,
-				Do: func(ctx context.Context, c *client.Client) (any, error) {
-					return c.SetConversationTopics(ctx, id, topics)
-				}})
+			task, cmd := save.Start(ctx, mergeTopics(selected, extra))
 			return task, cmd, nil
 		},
 	}))

@@ -144,21 +144,26 @@ func (m *Model) EditForm(r Row) common.Modal {
 				Validate(forms.Labelled("Locale", unchanged(orig.Locale, ValidateLocale))),
 		))
 	}
-	// What the last submit sent, and as whom: a lost answer is checked against it.
-	var sent client.OperatorUpdate
-	var sentBy *client.Client
+	id := r.ID
+	save := &forms.Checked[client.OperatorUpdate]{Kind: KindEdit, Subject: id, What: fmt.Sprintf("update operator %d", id),
+		Send: func(ctx context.Context, c *client.Client, u client.OperatorUpdate) (any, error) {
+			op, err := c.UpdateOperator(ctx, id, u)
+			if err != nil {
+				return nil, err
+			}
+			return RowFrom(*op), nil
+		},
+		Check: func(ctx context.Context, c *client.Client, u client.OperatorUpdate, cause error) (any, error) {
+			return checkEdit(ctx, c, id, u, cause)
+		}}
 	return forms.New(m.ctx, forms.Options{
 		Title: "Edit operator " + r.Label(),
 		Build: build,
 		Width: 64,
 		// The screen says "Saved operator …" with the name as saved (it may have changed).
-		Dirty: func() bool { return v != orig },
-		Check: func() error { return v.validate(orig) },
-		Verify: func(taskID int, cause error) tea.Cmd {
-			u, id := sent, r.ID
-			return m.ctx.StartAs(taskID, common.Write{Kind: KindEdit, Subject: id, Lost: cause, As: sentBy,
-				Do: func(ctx context.Context, c *client.Client) (any, error) { return checkEdit(ctx, c, id, u, cause) }})
-		},
+		Dirty:  func() bool { return v != orig },
+		Check:  func() error { return v.validate(orig) },
+		Verify: save.Verify(m.ctx),
 		Submit: func() (int, tea.Cmd, error) {
 			if err := v.validate(orig); err != nil {
 				return 0, nil, err
@@ -167,16 +172,7 @@ func (m *Model) EditForm(r Row) common.Modal {
 			if !changed {
 				return 0, common.Toast("Nothing changed"), nil
 			}
-			id := r.ID
-			sent, sentBy = u, m.ctx.Client
-			taskID, cmd := m.ctx.Start(common.Write{Kind: KindEdit, Subject: id, What: fmt.Sprintf("update operator %d", id),
-				Do: func(ctx context.Context, c *client.Client) (any, error) {
-					op, err := c.UpdateOperator(ctx, id, u)
-					if err != nil {
-						return nil, err
-					}
-					return RowFrom(*op), nil
-				}})
+			taskID, cmd := save.Start(m.ctx, u)
 			return taskID, cmd, nil
 		},
 	})
