@@ -98,6 +98,14 @@ func (v *Views[F]) query(i int) (list.Query[F], tea.Cmd, bool) {
 // without any keeps its line for rows).
 func (v *Views[F]) Shown() bool { return v.row.Len() > 1 }
 
+// Lines is how many lines the row of views takes above the list: 1 when it is shown.
+func (v *Views[F]) Lines() int {
+	if v.Shown() {
+		return 1
+	}
+	return 0
+}
+
 // Row is the row of views.
 func (v *Views[F]) Row() list.ViewsRow { return v.row }
 
@@ -204,6 +212,19 @@ func (v *Views[F]) Atop(body string, w int, q list.Query[F]) string {
 		return body
 	}
 	return v.View(w, q) + "\n" + body
+}
+
+// ClickAt reads a click at x, y of a list pane framed w cells wide (x 0 is the frame's left
+// edge, y 0 its top) for the list's query q: below the row of views, the list's line
+// clicked and true; on the row, the view clicked ("" for none).
+func (v *Views[F]) ClickAt(w, x, y int, q list.Query[F]) (view string, line int, inList bool) {
+	if top := 1 + v.Lines(); y >= top {
+		return "", y - top, true
+	}
+	if name, ok := v.At(w-2, q, x-1); ok && y == 1 {
+		return name, 0, false
+	}
+	return "", 0, false
 }
 
 // At is the name of the view drawn at cell x of View(w, q) (false: none there).

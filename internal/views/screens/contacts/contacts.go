@@ -149,11 +149,7 @@ func (m *Model) layout() {
 	for p, w := range m.widths() {
 		switch p {
 		case PaneList:
-			if m.views.Shown() {
-				m.List.SetSize(max(0, w-2), max(0, h-1)) // the row of views takes the first line
-			} else {
-				m.List.SetSize(max(0, w-2), h)
-			}
+			m.List.SetSize(max(0, w-2), max(0, h-m.views.Lines()))
 		case PaneDetail:
 			m.Detail.SetSize(max(0, w-2), h)
 		}

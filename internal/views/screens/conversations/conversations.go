@@ -217,11 +217,7 @@ func (m *Model) layout() {
 		iw := max(0, w-2)
 		switch p {
 		case PaneList:
-			if m.views.Shown() {
-				m.List.SetSize(iw, max(0, h-1)) // the row of views takes the first line
-			} else {
-				m.List.SetSize(iw, h)
-			}
+			m.List.SetSize(iw, max(0, h-m.views.Lines()))
 		case PaneMessages:
 			m.Msgs.SetSize(iw, h)
 		case PaneDetail:

@@ -30,19 +30,14 @@ func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
 		return m.leave(from)
 	}
 	before := m.selectedID()
-	// The pane's body starts below its top border, the list below the row of saved views
-	// when there is one (a click on that row selects no list row).
-	top := 1
-	if m.views.Shown() {
-		top++
-	}
-	if ms.Y < top {
-		if name, ok := m.views.At(m.widths()[PaneList]-2, m.List.Query(), ms.X-left-1); ok && ms.Y == 1 {
-			return tea.Batch(m.leave(from), m.views.Show(name, m.showQuery)) // a click on a view shows it, as [ and ] do
+	view, line, inList := m.views.ClickAt(m.widths()[PaneList], ms.X-left, ms.Y, m.List.Query())
+	if !inList {
+		if view != "" {
+			return tea.Batch(m.leave(from), m.views.Show(view, m.showQuery)) // a click on a view shows it, as [ and ] do
 		}
 		return m.leave(from)
 	}
-	hit, cmd := m.List.Click(ms.Y - top)
+	hit, cmd := m.List.Click(line)
 	if hit == list.HitSelected && from == PaneList {
 		m.setFocus(PaneMessages)
 		return tea.Batch(cmd, m.openSelected())
