@@ -287,10 +287,15 @@ func RenderLines(s string, style lipgloss.Style) string {
 }
 
 // Panes draws a screen's panes side by side in order, each in its frame widths[p] wide and
-// h lines tall, the focused one marked. pane gives a pane's title and body for its width;
-// hint, unless "", follows every title (one pane at a time: the key to the next).
-func Panes[P comparable](fs FrameStyles, order []P, widths map[P]int, h int, focus P, hint string,
+// h lines tall, the focused one marked. pane gives a pane's title and body for its width.
+// next, when the screen shows one pane at a time, is the key to the next pane, which every
+// title then names ("" otherwise).
+func Panes[P comparable](fs FrameStyles, order []P, widths map[P]int, h int, focus P, next string,
 	pane func(p P, w int) (title, body string)) string {
+	hint := ""
+	if next != "" {
+		hint = "  (" + next + ": next pane)"
+	}
 	blocks := make([]string, 0, len(order))
 	for _, p := range order {
 		title, body := pane(p, widths[p])

@@ -615,11 +615,11 @@ func (m *Model) View() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
-	hint := ""
+	next := ""
 	if !m.wide() {
-		hint = "  (" + m.ctx.Keys.NextPane.Help().Key + ": next pane)"
+		next = m.ctx.Keys.NextPane.Help().Key
 	}
-	return layout.Panes(m.ctx.FrameStyles(), m.visible(), m.widths(), m.height, m.focus, hint, func(p Pane, w int) (string, string) {
+	return layout.Panes(m.ctx.FrameStyles(), m.visible(), m.widths(), m.height, m.focus, next, func(p Pane, w int) (string, string) {
 		if p == PaneDetail {
 			return m.Detail.Title(), m.Detail.View()
 		}
