@@ -35,6 +35,7 @@ import (
 	"github.com/parley-tui/parley/internal/keymap"
 	"github.com/parley-tui/parley/internal/theme"
 	"github.com/parley-tui/parley/internal/views/common"
+	"github.com/parley-tui/parley/internal/views/components/layout"
 	"github.com/parley-tui/parley/internal/writes"
 )
 
@@ -976,7 +977,7 @@ func (m *Modal) tail() []string {
 				shown = append(shown, lines...)
 			}
 			if rest > 0 {
-				shown = append(shown, fmt.Sprintf("  … and %d more %s", rest, plural(rest, "problem", "problems")))
+				shown = append(shown, fmt.Sprintf("  … and %d more %s", rest, layout.Plural(rest, "problem", "problems")))
 			}
 			break
 		}
@@ -1015,13 +1016,6 @@ func (m *Modal) tail() []string {
 		}
 	}
 	return out
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // helpKeys are the focused field's keys, then the submit key (saying what it does when

@@ -43,3 +43,11 @@ func Count[N Integer](n N) string {
 	}
 	return Thousands(n)
 }
+
+// Plural is one when n is 1, else many: the word that goes with a count.
+func Plural[N Integer](n N, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -242,12 +242,7 @@ func FormatWhen(t time.Time, withTime bool) string {
 func Plan(q client.AnalyticsQuery) []client.AnalyticsWindow { return q.Windows() }
 
 // CostText is "1 request" or "3 requests".
-func CostText(n int) string {
-	if n == 1 {
-		return "1 request"
-	}
-	return strconv.Itoa(n) + " requests"
-}
+func CostText(n int) string { return strconv.Itoa(n) + " " + layout.Plural(n, "request", "requests") }
 
 // QueryKey identifies a query's results: metric, organization context, period, filters and
 // operator mode. Two queries with the same key return the same data points.

@@ -234,11 +234,9 @@ func describe(info client.MetricInfo) string {
 	return s
 }
 
+// plural is n and word, made plural unless n is 1: "1 day", "1,200 data points".
 func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return layout.Count(n) + " " + word + "s"
+	return layout.Count(n) + " " + layout.Plural(n, word, word+"s")
 }
 
 // filterText says the operator mode and every id filter in at most w cells. Each part has

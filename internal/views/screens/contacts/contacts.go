@@ -324,18 +324,9 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 	return nil
 }
 
-func pluralWord(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
+// plural is n and the word that goes with it: "1 contact", "3 contacts".
 func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
+	return fmt.Sprintf("%d %s", n, layout.Plural(n, one, many))
 }
 
 // target is the contact the edit keys act on: the open one when the detail is focused,
@@ -552,7 +543,7 @@ func (m *Model) confirmMarked(rows []Row) tea.Cmd {
 	}
 	title := fmt.Sprintf("Delete %s?", plural(len(ids), "contact", "contacts"))
 	body := fmt.Sprintf("Delete the %d marked %s: %s? Only these %d are deleted, each with its conversations, notes and visited pages; one with an ongoing conversation is kept. This cannot be undone.",
-		len(ids), pluralWord(len(ids), "contact", "contacts"), named, len(ids))
+		len(ids), layout.Plural(len(ids), "contact", "contacts"), named, len(ids))
 	return m.List.ConfirmDelete(list.Delete{Kind: KindDeleted, IDs: ids, Title: title, Body: body,
 		Do:   func(ctx context.Context, c *client.Client) (list.Deleted, error) { return deleteContacts(ctx, c, ids) },
 		Done: contactsDeleted})
@@ -594,7 +585,7 @@ func deleteContacts(ctx context.Context, c *client.Client, ids []int64) (list.De
 				res.Kept = res.Kept[:kept]
 				res.Lost = err
 				return failed(&writes.NotDoneError{Cause: err, Done: "deleted",
-					Found: pluralWord(len(chunk), "the contact is", fmt.Sprintf("the %d contacts are", len(chunk))) + " still there"})
+					Found: layout.Plural(len(chunk), "the contact is", fmt.Sprintf("the %d contacts are", len(chunk))) + " still there"})
 			}
 			res.Lost = err
 		}

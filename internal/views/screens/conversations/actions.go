@@ -13,6 +13,7 @@ import (
 	"github.com/parley-tui/parley/internal/views/common"
 	"github.com/parley-tui/parley/internal/views/components/clipboard"
 	"github.com/parley-tui/parley/internal/views/components/forms"
+	"github.com/parley-tui/parley/internal/views/components/layout"
 	"github.com/parley-tui/parley/internal/views/components/list"
 	"github.com/parley-tui/parley/internal/views/components/notes"
 	"github.com/parley-tui/parley/internal/views/screens/conversations/listing"
@@ -218,9 +219,9 @@ func deleted(c *client.Client, err error, gone, kept []int64) (list.Deleted, err
 
 // deletedText says what a conversation delete did.
 func deletedText(d list.Deleted, confirmed string) string {
-	text := fmt.Sprintf("Deleted %d conversation%s%s.", len(d.IDs), plural(len(d.IDs)), confirmed)
+	text := fmt.Sprintf("Deleted %d conversation%s%s.", len(d.IDs), layout.Plural(len(d.IDs), "", "s"), confirmed)
 	if n := len(d.Kept); n > 0 {
-		text += fmt.Sprintf(" %d ongoing conversation%s not sent (only ended ones can be deleted).", n, plural(n))
+		text += fmt.Sprintf(" %d ongoing conversation%s not sent (only ended ones can be deleted).", n, layout.Plural(n, "", "s"))
 	}
 	return text
 }
@@ -296,13 +297,6 @@ func (m *Model) onTask(msg common.TaskDoneMsg) tea.Cmd {
 		return tea.Batch(cmd, reload, follow)
 	}
 	return cmd
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // noteForm writes a note about the target conversation's contact.

@@ -117,9 +117,6 @@ func transcriptDone(msg common.TaskDoneMsg) tea.Cmd {
 	if msg.Err != nil || !ok {
 		return nil
 	}
-	noun := "messages"
-	if r.Messages == 1 {
-		noun = "message"
-	}
+	noun := layout.Plural(r.Messages, "message", "messages")
 	return common.Toast(fmt.Sprintf("Wrote %s %s of #%d to %s", layout.Thousands(r.Messages), noun, msg.Subject, r.Path))
 }
