@@ -10,6 +10,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/internal/views/common"
+	"github.com/parley-tui/parley/internal/views/components/forms"
 	"github.com/parley-tui/parley/internal/views/components/layout"
 	"github.com/parley-tui/parley/internal/views/components/list"
 )
@@ -56,6 +57,17 @@ type List struct {
 func NewList(ctx *common.Ctx) List {
 	src := func(q Query) list.Source[Row] { return source{ctx: ctx, q: q} }
 	return List{ctx: ctx, Searchable: list.NewSearchable(list.New(ctx, src(Query{}), list.Options{Marks: true}), src)}
+}
+
+// FilterForm is the `f` modal with the 7 contact filters (client.Contacts); applying it
+// sends a FilterMsg.
+func (m List) FilterForm() common.Modal {
+	return forms.Filter(m.ctx, client.Contacts, m.Query().Filter, forms.FilterOptions[client.ContactFilter]{
+		Title: "Filter contacts",
+		Width: 64,
+		Hint:  forms.Hint(m.ctx, "applies"),
+		Send:  func(f client.ContactFilter) tea.Msg { return FilterMsg{Filter: f} },
+	})
 }
 
 // source is the contact list's side of the list component for query q.
