@@ -22,6 +22,7 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/internal/export"
 	"github.com/parley-tui/parley/internal/views/common"
+	"github.com/parley-tui/parley/internal/views/components/forms"
 	"github.com/parley-tui/parley/internal/views/components/layout"
 	"github.com/parley-tui/parley/internal/views/viewtest"
 	"github.com/parley-tui/parley/internal/waitfor"
@@ -253,11 +254,11 @@ func TestExportWritesTheCLIFormat(t *testing.T) {
 			t.Fatal(err)
 		}
 		name := filepath.Join(dir, ExportName(client.MetricConversationDuration, p, f))
-		got1, err := WriteExport(name, true, f, client.MetricConversationDuration, pts)
+		got1, err := WriteExport(forms.OutFile{Path: name, Auto: true}, f, client.MetricConversationDuration, pts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got2, err := WriteExport(name, true, f, client.MetricConversationDuration, pts)
+		got2, err := WriteExport(forms.OutFile{Path: name, Auto: true}, f, client.MetricConversationDuration, pts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -277,7 +278,7 @@ func TestExportWritesTheCLIFormat(t *testing.T) {
 		if err := os.Chmod(got1, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if got, err := WriteExport(got1, false, f, client.MetricConversationDuration, pts[:1]); err != nil || got != got1 {
+		if got, err := WriteExport(forms.OutFile{Path: got1}, f, client.MetricConversationDuration, pts[:1]); err != nil || got != got1 {
 			t.Errorf("overwrite: %q %v", got, err)
 		}
 		// Exports hold API data: 0600, whatever the umask lets other files be.
@@ -287,7 +288,7 @@ func TestExportWritesTheCLIFormat(t *testing.T) {
 			}
 		}
 	}
-	if _, err := WriteExport(filepath.Join(dir, "missing", "x.csv"), false, export.CSV, client.MetricConversationDuration, pts); err == nil {
+	if _, err := WriteExport(forms.OutFile{Path: filepath.Join(dir, "missing", "x.csv")}, export.CSV, client.MetricConversationDuration, pts); err == nil {
 		t.Error("no error for a missing directory")
 	}
 	// Nothing but the exports is left in the directory (no temporary files).

@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -187,35 +186,23 @@ func exportForm(ctx *common.Ctx, q client.AnalyticsQuery, p Period, pts []client
 				return 0, nil, err
 			}
 			id := ctx.NewID()
-			target, auto := strings.TrimSpace(path), false
-			if target == "" {
-				target, auto = ExportName(q.Metric, p, f), true
-			}
-			metric := q.Metric
+			out, metric := forms.FileTarget(path, ExportName(q.Metric, p, f)), q.Metric
 			return id, func() tea.Msg {
-				written, err := WriteExport(target, auto, f, metric, pts)
+				written, err := WriteExport(out, f, metric, pts)
 				if err != nil {
 					return common.TaskDoneMsg{TaskID: id, Kind: KindExport, Err: err}
 				}
-				if abs, err := filepath.Abs(written); err == nil {
-					written = abs // the toast says where the file went
-				}
-				return common.TaskDoneMsg{TaskID: id, Kind: KindExport, Result: ExportResult{Path: written, Points: len(pts)}}
+				return common.TaskDoneMsg{TaskID: id, Kind: KindExport, Result: ExportResult{Path: forms.Written(written), Points: len(pts)}}
 			}, nil
 		},
 	})
 }
 
-// WriteExport writes pts to path in format f, mode 0600 (see export.File: the file appears
-// only complete, and a failed export leaves what was there). With auto, an existing file is
-// never overwritten: "-2", "-3", … is added before the extension instead. It returns the
-// path written.
-func WriteExport(path string, auto bool, f export.Format, metric client.Metric, pts []client.DataPoint) (string, error) {
-	create := export.Create
-	if auto {
-		create = export.CreateFree
-	}
-	file, err := create(path)
+// WriteExport writes pts to out in format f, mode 0600 (see export.File: the file appears
+// only complete, and a failed export leaves what was there; forms.OutFile: a name of
+// parley's own never replaces a file). It returns the path written.
+func WriteExport(out forms.OutFile, f export.Format, metric client.Metric, pts []client.DataPoint) (string, error) {
+	file, err := out.Create()
 	if err != nil {
 		return "", fmt.Errorf("export: %w", err)
 	}

@@ -3,7 +3,6 @@ package conversations
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -11,7 +10,6 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/internal/export"
 	"github.com/parley-tui/parley/internal/transcript"
 	"github.com/parley-tui/parley/internal/views/common"
 	"github.com/parley-tui/parley/internal/views/components/forms"
@@ -64,20 +62,12 @@ func (m *Model) transcriptForm() tea.Cmd {
 			if err != nil {
 				return 0, nil, err
 			}
-			task := ctx.NewID()
-			target, auto := strings.TrimSpace(path), false
-			if target == "" {
-				target, auto = transcript.FileName(id, f), true
-			}
-			c := ctx.Client
+			task, out, c := ctx.NewID(), forms.FileTarget(path, transcript.FileName(id, f)), ctx.Client
 			return task, func() tea.Msg {
-				written, n, err := writeTranscript(c, id, f, target, auto)
+				written, n, err := writeTranscript(c, id, f, out)
 				done := common.TaskDoneMsg{TaskID: task, Kind: common.KindConversationTranscript, Subject: id, Err: err}
 				if err == nil {
-					if abs, err := filepath.Abs(written); err == nil {
-						written = abs // the toast says where the file went
-					}
-					done.Result = TranscriptResult{Path: written, Messages: n}
+					done.Result = TranscriptResult{Path: forms.Written(written), Messages: n}
 				}
 				return done
 			}, nil
@@ -85,16 +75,11 @@ func (m *Model) transcriptForm() tea.Cmd {
 	}))
 }
 
-// writeTranscript writes conversation id's transcript in format f to path, mode 0600 (the
-// file appears only complete: export.File). With auto an existing file is never replaced:
-// the first free name of path-2, path-3, … is taken instead. It returns the path written
-// and how many messages it holds.
-func writeTranscript(c *client.Client, id int64, f transcript.Format, path string, auto bool) (string, int, error) {
-	create := export.Create
-	if auto {
-		create = export.CreateFree
-	}
-	file, err := create(path)
+// writeTranscript writes conversation id's transcript in format f to out, mode 0600 (the
+// file appears only complete: export.File; forms.OutFile: a name of parley's own never
+// replaces a file). It returns the path written and how many messages it holds.
+func writeTranscript(c *client.Client, id int64, f transcript.Format, out forms.OutFile) (string, int, error) {
+	file, err := out.Create()
 	if err != nil {
 		return "", 0, fmt.Errorf("transcript: %w", err)
 	}
