@@ -70,17 +70,20 @@ func (a *App) Stopped() *Stopped { return a.safe.stopped }
 // Init starts every screen, loads the operator directory, listens for client events and
 // starts auto-refresh.
 func (a *App) Init() tea.Cmd {
-	cmd, c := a.protect("Init", func() tea.Cmd {
-		cmd := a.initCmds()
-		if opened := a.route.Settle(); opened != nil {
-			cmd = tea.Batch(cmd, opened)
-		}
-		return cmd
-	})
+	cmd, c := a.protect("Init", func() tea.Cmd { return a.settled(a.initCmds()) })
 	if c != nil {
 		return a.crashed(c)
 	}
 	return guard(cmd)
+}
+
+// settled is cmd with the Init commands of the modals opened through the context meanwhile
+// (common.Router.Settle).
+func (a *App) settled(cmd tea.Cmd) tea.Cmd {
+	if opened := a.route.Settle(); opened != nil {
+		return tea.Batch(cmd, opened)
+	}
+	return cmd
 }
 
 // Update is the root's update with panics caught: the App is returned as it stands, the
@@ -105,10 +108,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	cmd, c := a.protect("Update", func() tea.Cmd {
 		_, cmd := a.update(msg)
-		if opened := a.route.Settle(); opened != nil {
-			cmd = tea.Batch(cmd, opened)
-		}
-		return cmd
+		return a.settled(cmd)
 	})
 	if c != nil {
 		cmd = a.crashed(c)
