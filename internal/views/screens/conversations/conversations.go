@@ -5,6 +5,8 @@
 package conversations
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -614,14 +616,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
-func (m *Model) paneVisible(p Pane) bool {
-	for _, v := range m.visible() {
-		if v == p {
-			return true
-		}
-	}
-	return false
-}
+func (m *Model) paneVisible(p Pane) bool { return slices.Contains(m.visible(), p) }
 
 // Where is the focused pane.
 func (m *Model) Where() keymap.Where {
