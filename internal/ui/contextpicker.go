@@ -94,11 +94,7 @@ func (p *contextPicker) setItems(items []pickItem) {
 	}
 }
 
-func (p *contextPicker) SetSize(w, h int) {
-	p.Room = picker.Room{Width: w, Height: h}
-	p.pick.SetWidth(p.Inner())
-	p.pick.SetRows(p.rows())
-}
+func (p *contextPicker) SetSize(w, h int) { p.Give(w, h, &p.pick, p.rows) }
 
 // rows is how many rows the list shows: all of them (the typed id's too) when they fit.
 func (p *contextPicker) rows() int {

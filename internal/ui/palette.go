@@ -82,11 +82,7 @@ func newPalette(ctx *common.Ctx, where string, items []paletteItem) *palette {
 	return p
 }
 
-func (p *palette) SetSize(w, h int) {
-	p.Room = picker.Room{Width: w, Height: h}
-	p.pick.SetWidth(p.Inner())
-	p.pick.SetRows(p.rows())
-}
+func (p *palette) SetSize(w, h int) { p.Give(w, h, &p.pick, p.rows) }
 
 // ShortHelp: the keys of the palette.
 func (p *palette) ShortHelp() []key.Binding { return p.pick.ShortHelp("run", "close") }

@@ -92,11 +92,7 @@ func New(ctx *common.Ctx, title, note string, items []Item, onPick func(Item) te
 }
 
 // SetSize gives the area the modal may use.
-func (m *Model) SetSize(w, h int) {
-	m.Room = picker.Room{Width: w, Height: h}
-	m.pick.SetWidth(m.Inner())
-	m.pick.SetRows(m.rows())
-}
+func (m *Model) SetSize(w, h int) { m.Give(w, h, &m.pick, m.rows) }
 
 // rows is how many operators the list shows: all of them when they fit.
 func (m *Model) rows() int {

@@ -193,5 +193,13 @@ func (Room) Init() tea.Cmd { return nil }
 // Inline is false: a picker is a centered box.
 func (Room) Inline() bool { return false }
 
+// Give gives a picker modal the room w×h and sizes its picker for it: the Box's inner width
+// and rows() rows (which may read the room).
+func (r *Room) Give(w, h int, pick *Model, rows func() int) {
+	*r = Room{Width: w, Height: h}
+	pick.SetWidth(r.Inner())
+	pick.SetRows(rows())
+}
+
 // Inner is the text width of a Box in the room.
 func (r Room) Inner() int { return max(10, BoxWidth(r.Width)-4) }
