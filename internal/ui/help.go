@@ -347,7 +347,7 @@ func renderColumns(ctx *common.Ctx, cols [][]*helpEntry, w, sel int) []string {
 				keySt, descSt = st.Selected, st.Selected
 			}
 			n := utf8.RuneCountInString(e.key) + 1 // the match's text: the key, a space, the description
-			split := countBelow(e.marks, n)
+			split := picker.Below(e.marks, n)
 			kw := min(columnKeyWidth(c), widths[i])
 			b.WriteString(picker.Cell(e.key, e.marks[:split], kw, keySt, st.Match))
 			if rest := widths[i] - kw; rest > 0 {
@@ -357,16 +357,6 @@ func renderColumns(ctx *common.Ctx, cols [][]*helpEntry, w, sel int) []string {
 		lines[r] = layout.Fit(b.String(), w)
 	}
 	return lines
-}
-
-// countBelow is how many of the ascending runes are below n.
-func countBelow(runes []int, n int) int {
-	for i, r := range runes {
-		if r >= n {
-			return i
-		}
-	}
-	return len(runes)
 }
 
 func (h *helpModal) View() string {

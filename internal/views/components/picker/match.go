@@ -106,6 +106,17 @@ func runeIndexes(s string, bytes []int) []int {
 	return out
 }
 
+// Below is how many of the ascending runes of a match are below n: those of a text's first
+// n runes when the match's text is drawn in two parts.
+func Below(runes []int, n int) int {
+	for i, r := range runes {
+		if r >= n {
+			return i
+		}
+	}
+	return len(runes)
+}
+
 // Shift is runes moved by n (the match of a text drawn after n other runes), without those
 // that land before 0.
 func Shift(runes []int, n int) []int {

@@ -175,7 +175,7 @@ func (p *metricPicker) draw() {
 			p.top[i] = len(lines)
 		}
 		name := string(info.Metric)
-		marks := mt.Runes[:countBelow(mt.Runes, utf8.RuneCountInString(name))]
+		marks := mt.Runes[:picker.Below(mt.Runes, utf8.RuneCountInString(name))]
 		base, prefix, desc := st.Base, "  ", st.Muted
 		if i == p.pick.Cursor() {
 			base, prefix, desc = st.Selected, "▸ ", st.Selected
@@ -186,16 +186,6 @@ func (p *metricPicker) draw() {
 		}
 	}
 	p.body.SetLines(lines)
-}
-
-// countBelow is how many of the ascending runes are below n.
-func countBelow(runes []int, n int) int {
-	for i, r := range runes {
-		if r >= n {
-			return i
-		}
-	}
-	return len(runes)
 }
 
 // showCursor scrolls the cursor's metric into view, with its theme's header when it is
