@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parley-tui/parley/internal/atomicfile"
 	"github.com/parley-tui/parley/internal/waitfor"
 )
 
@@ -429,7 +430,9 @@ func TestRefreshPanicReachesTheGuard(t *testing.T) {
 			}
 		}
 	})
-	if err := os.WriteFile(filepath.Join(w.Path(), today+".json"), []byte(`{"version": 99}`), 0o600); err != nil {
+	// Put in place whole, as a parley writes its day: the refresh runs every millisecond,
+	// and a file it caught half written it would set aside as damaged instead.
+	if err := atomicfile.Write(filepath.Join(w.Path(), today+".json"), "."+today+".*.tmp", []byte(`{"version": 99}`)); err != nil {
 		t.Fatal(err)
 	}
 	waitfor.True(t, "the panic at the guard", func() bool { g.mu.Lock(); defer g.mu.Unlock(); return g.value != nil })
