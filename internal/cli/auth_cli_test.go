@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/parley-tui/parley/internal/credentials"
+	"github.com/parley-tui/parley/internal/testrun"
 )
 
 // These tests run the built parley binary, as a user would.
@@ -47,7 +48,13 @@ func parleyBinary(t *testing.T) string {
 	return built.bin
 }
 
+// TestMain runs four of the package's parallel tests at once (they wait on the parley
+// binaries they run) and removes the binary built for them.
 func TestMain(m *testing.M) {
+	if err := testrun.WaitBound(4); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 	code := m.Run()
 	if built.dir != "" {
 		_ = os.RemoveAll(built.dir)

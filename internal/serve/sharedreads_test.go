@@ -54,11 +54,12 @@ func operatorVisits(t *testing.T, n, minutes int, gap, interval time.Duration) v
 		o.MaxSessions, o.RefreshInterval = n, interval
 	})
 	c := th.dial(t, "Vic")
-	var terms []*terminal
+	terms := make([]*terminal, n)
 	for i := range n {
-		term := open(t, c, fmt.Sprintf("Vic %d", i+1), 120, 40)
+		terms[i] = open(t, c, fmt.Sprintf("Vic %d", i+1), 120, 40)
+	}
+	for _, term := range terms {
 		term.waitList()
-		terms = append(terms, term)
 	}
 	settle(t, th)
 	start := api.log.count(t, operatorsFamily)

@@ -146,8 +146,14 @@ func TestIdleSessionsCostWhatOneCosts(t *testing.T) {
 					o.RefreshInterval = time.Second
 				})
 				c := th.dial(t, "Vic")
+				// All sessions start at once (their start-ups overlap as a team's morning does),
+				// then each shows its list.
+				terms := make([]*terminal, n)
 				for i := range n {
-					open(t, c, fmt.Sprintf("Vic %d", i+1), 120, 40).waitList()
+					terms[i] = open(t, c, fmt.Sprintf("Vic %d", i+1), 120, 40)
+				}
+				for _, term := range terms {
+					term.waitList()
 				}
 				settle(t, th)
 				for range polls {
