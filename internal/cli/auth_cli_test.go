@@ -29,7 +29,7 @@ var built struct {
 
 // parleyBinary builds the binary (the module root's main package) once into a temporary
 // directory.
-func parleyBinary(t *testing.T) string {
+func parleyBinary(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
@@ -65,7 +65,7 @@ func TestMain(m *testing.M) {
 // headlessEnv is an environment without any D-Bus session: no DBUS_SESSION_BUS_ADDRESS,
 // XDG_RUNTIME_DIR an empty directory, and fresh config and home directories (the request
 // ledger then goes under the fresh home).
-func headlessEnv(t *testing.T) []string {
+func headlessEnv(t testing.TB) []string {
 	t.Helper()
 	bus := fmt.Sprintf("/run/user/%d/bus", os.Getuid())
 	if _, err := os.Stat(bus); err == nil {
