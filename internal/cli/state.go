@@ -58,6 +58,15 @@ func parseState(data []byte) (ui.State, error) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		return ui.State{}, err
 	}
+	if a := s.Analytics; a != nil {
+		// An empty id list filters nothing, like an absent one: both read as nil, so what is
+		// read is what a write of it reads back.
+		for _, ids := range []*[]int64{&a.Orgs, &a.Widgets, &a.Ops, &a.Groups} {
+			if len(*ids) == 0 {
+				*ids = nil
+			}
+		}
+	}
 	return s, nil
 }
 
