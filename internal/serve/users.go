@@ -164,7 +164,7 @@ func ParseUsers(data []byte, path string) (*Users, error) {
 		return nil, &UsersError{Path: path, Problems: []UsersProblem{{Msg: "not a YAML file: " + shorten(sanitize.Line(strings.TrimPrefix(err.Error(), "yaml: ")))}}}
 	}
 	p := usersParser{users: &Users{Path: path}}
-	if len(doc.Content) == 0 {
+	if len(doc.Content) == 0 || isNull(doc.Content[0]) {
 		return nil, &UsersError{Path: path, Problems: []UsersProblem{{Msg: "no users: the file must list at least one user (name, key, operator, org, role)"}}}
 	}
 	root := doc.Content[0]
@@ -186,6 +186,12 @@ func ParseUsers(data []byte, path string) (*Users, error) {
 		return nil, &UsersError{Path: path, Problems: p.problems}
 	}
 	return p.users, nil
+}
+
+// isNull says whether n is an empty document's value ("---" alone, "~", "null"): a file
+// without users, whose line yaml may place past the file's end.
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
 }
 
 type usersParser struct {
