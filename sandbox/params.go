@@ -107,7 +107,9 @@ func (rq *request) sizeParam(name string) (int64, bool, error) {
 		return 0, false, nil
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
-	if errors.Is(err, strconv.ErrRange) && n > 0 {
+	// ParseInt reports the overflow as soon as the digits read overflow, before it reads
+	// the rest: only digits throughout make a number too large.
+	if errors.Is(err, strconv.ErrRange) && n > 0 && strings.Trim(v, "0123456789") == "" {
 		return math.MaxInt64, true, nil
 	}
 	if err != nil {
