@@ -357,24 +357,21 @@ func deleteContacts(rq *request, q querier, ids []int64) error {
 }
 
 func (rq *request) deleteContact() (int, any, error) {
-	if err := rq.require(capDelete, 0); err != nil {
-		return 0, nil, err
-	}
-	if err := rq.findContact(rq.route.id); err != nil {
-		return 0, nil, err
-	}
-	var ongoing int
-	if err := rq.s.db.QueryRowContext(rq.ctx, `SELECT count(*) FROM conversations WHERE contact_id = ? AND status != 'ended'`,
-		rq.route.id).Scan(&ongoing); err != nil {
-		return 0, nil, fmt.Errorf("count ongoing conversations: %w", err)
-	}
-	if ongoing > 0 {
-		return 0, nil, badRequest("Contact %d has %d ongoing conversation(s); a contact is deleted with its conversations, and only ended ones can be deleted.", rq.route.id, ongoing)
-	}
-	if err := rq.s.inTx(rq, func(q querier) error { return deleteContacts(rq, q, []int64{rq.route.id}) }); err != nil {
-		return 0, nil, err
-	}
-	return http.StatusNoContent, nil, nil
+	id := rq.route.id
+	return rq.remove(0, func() error {
+		if err := rq.findContact(id); err != nil {
+			return err
+		}
+		var ongoing int
+		if err := rq.s.db.QueryRowContext(rq.ctx, `SELECT count(*) FROM conversations WHERE contact_id = ? AND status != 'ended'`,
+			id).Scan(&ongoing); err != nil {
+			return fmt.Errorf("count ongoing conversations: %w", err)
+		}
+		if ongoing > 0 {
+			return badRequest("Contact %d has %d ongoing conversation(s); a contact is deleted with its conversations, and only ended ones can be deleted.", id, ongoing)
+		}
+		return nil
+	}, func(q querier) error { return deleteContacts(rq, q, []int64{id}) })
 }
 
 // noOngoingConversation keeps contacts with an ongoing conversation out of a list DELETE:

@@ -370,20 +370,17 @@ func decodeValue(raw json.RawMessage, v any) error {
 // --- DELETE ----------------------------------------------------------------------------------
 
 func (rq *request) deleteConversation() (int, any, error) {
-	if err := rq.require(capDelete, 0); err != nil {
-		return 0, nil, err
-	}
-	status, err := rq.findConversation(rq.route.id)
-	if err != nil {
-		return 0, nil, err
-	}
-	if status != "ended" {
-		return 0, nil, badRequest("Conversation %d is ongoing (status %q); only ended conversations can be deleted.", rq.route.id, status)
-	}
-	if err := rq.s.inTx(rq, func(q querier) error { return deleteConversations(rq, q, []int64{rq.route.id}) }); err != nil {
-		return 0, nil, err
-	}
-	return http.StatusNoContent, nil, nil
+	id := rq.route.id
+	return rq.remove(0, func() error {
+		status, err := rq.findConversation(id)
+		if err != nil {
+			return err
+		}
+		if status != "ended" {
+			return badRequest("Conversation %d is ongoing (status %q); only ended conversations can be deleted.", id, status)
+		}
+		return nil
+	}, func(q querier) error { return deleteConversations(rq, q, []int64{id}) })
 }
 
 func (rq *request) bulkDeleteConversations() (int, any, error) {

@@ -87,14 +87,11 @@ func (rq *request) createNote() (int, any, error) {
 }
 
 func (rq *request) deleteNote() (int, any, error) {
-	if err := rq.require(capDelete, 0); err != nil {
-		return 0, nil, err
-	}
-	contactID, err := rq.findNote(rq.route.id)
-	if err != nil {
-		return 0, nil, err
-	}
-	err = rq.s.inTx(rq, func(q querier) error {
+	var contactID int64
+	return rq.remove(0, func() (err error) {
+		contactID, err = rq.findNote(rq.route.id)
+		return err
+	}, func(q querier) error {
 		if err := keepIDsRetired(rq, q, "notes", `SELECT ?`, rq.route.id); err != nil {
 			return err
 		}
@@ -103,10 +100,6 @@ func (rq *request) deleteNote() (int, any, error) {
 		}
 		return reindexContact(rq, q, contactID)
 	})
-	if err != nil {
-		return 0, nil, err
-	}
-	return http.StatusNoContent, nil, nil
 }
 
 // --- navigation ------------------------------------------------------------------------------
@@ -223,16 +216,15 @@ func (rq *request) patchOperator() (int, any, error) {
 
 func (rq *request) deleteOperator() (int, any, error) {
 	id := rq.route.id
-	if err := rq.require(capDelete, id); err != nil {
-		return 0, nil, err
-	}
-	if err := rq.findOperator(id); err != nil {
-		return 0, nil, err
-	}
-	if rq.s.ownerOf[rq.org] == id {
-		return 0, nil, badRequest("Operator %d is the organization's owner and cannot be deleted.", id)
-	}
-	err := rq.s.inTx(rq, func(q querier) error {
+	return rq.remove(id, func() error {
+		if err := rq.findOperator(id); err != nil {
+			return err
+		}
+		if rq.s.ownerOf[rq.org] == id {
+			return badRequest("Operator %d is the organization's owner and cannot be deleted.", id)
+		}
+		return nil
+	}, func(q querier) error {
 		if _, err := q.ExecContext(rq.ctx, `UPDATE conversations SET operator_assigned_to = NULL, slot_reserved = 0
 			WHERE operator_assigned_to = ?`, id); err != nil {
 			return fmt.Errorf("unassign conversations: %w", err)
@@ -242,10 +234,6 @@ func (rq *request) deleteOperator() (int, any, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return 0, nil, err
-	}
-	return http.StatusNoContent, nil, nil
 }
 
 type slotsJSON struct {
@@ -389,6 +377,22 @@ func (rq *request) create(table string, insert func(q querier, id, now int64) er
 		return 0, nil, err
 	}
 	return answer(id, http.StatusCreated)
+}
+
+// remove answers a DELETE of one row: the delete permission (target: the operator the
+// permission concerns, 0 for none), then check (the row is there and may go; its error is
+// the answer), then del in one transaction; 204.
+func (rq *request) remove(target int64, check func() error, del func(q querier) error) (int, any, error) {
+	if err := rq.require(capDelete, target); err != nil {
+		return 0, nil, err
+	}
+	if err := check(); err != nil {
+		return 0, nil, err
+	}
+	if err := rq.s.inTx(rq, del); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusNoContent, nil, nil
 }
 
 // nextID is the id of a new row of table: above every id it has or ever had.
