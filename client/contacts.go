@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -175,6 +174,4 @@ func (c *Client) BulkDeleteContacts(ctx context.Context, b BulkDelete[ContactFil
 	return b.send(ctx, c, v3+"/contact_identities/")
 }
 
-func contactPath(id int64) string {
-	return v3 + "/contact_identities/" + strconv.FormatInt(id, 10) + "/"
-}
+func contactPath(id int64) string { return idPath("contact_identities", id) }

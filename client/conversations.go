@@ -3,11 +3,9 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"iter"
 	"net/http"
 	"net/url"
-	"strconv"
 )
 
 const v3 = "/api/um/v3"
@@ -126,6 +124,4 @@ func (c *Client) Messages(ctx context.Context, conversationID int64, opts Messag
 	return walkCursor(ctx, c, func() (*CursorPage[Message], error) { return c.MessagesPage(ctx, conversationID, opts) })
 }
 
-func conversationPath(id int64) string {
-	return fmt.Sprintf("%s/conversations/%s/", v3, strconv.FormatInt(id, 10))
-}
+func conversationPath(id int64) string { return idPath("conversations", id) }
