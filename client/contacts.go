@@ -77,45 +77,67 @@ type ContactUpdate struct {
 	URLProfilePicture         *string
 }
 
-// Fields lists the JSON names and values of the set fields.
+// Texts are u's text fields by the API's name.
+func (u *ContactUpdate) Texts() map[string]**string {
+	return map[string]**string{
+		"name":                 &u.Name,
+		"email":                &u.Email,
+		"phone_number":         &u.PhoneNumber,
+		"mobile_number":        &u.MobileNumber,
+		"company":              &u.Company,
+		"position":             &u.Position,
+		"gender":               &u.Gender,
+		"salutation":           &u.Salutation,
+		"street":               &u.Street,
+		"city":                 &u.City,
+		"country":              &u.Country,
+		"locale":               &u.Locale,
+		"external_customer_id": &u.ExternalCustomerID,
+		"url_facebook":         &u.URLFacebook,
+		"url_linkedin":         &u.URLLinkedIn,
+		"url_twitter":          &u.URLTwitter,
+		"url_profile_picture":  &u.URLProfilePicture,
+	}
+}
+
+// ContactBy are u's "may be contacted by" flags by the API's name.
+func (u *ContactUpdate) ContactBy() map[string]**bool {
+	return map[string]**bool{
+		"contact_by_email":             &u.ContactByEmail,
+		"contact_by_phone":             &u.ContactByPhone,
+		"contact_by_service_channels":  &u.ContactByServiceChannels,
+		"contact_by_service_messenger": &u.ContactByServiceMessenger,
+	}
+}
+
+// ContactBy are c's "may be contacted by" flags by the API's name, as ContactUpdate's.
+func (c Contact) ContactBy() map[string]bool {
+	return map[string]bool{
+		"contact_by_email":             c.ContactByEmail,
+		"contact_by_phone":             c.ContactByPhone,
+		"contact_by_service_channels":  c.ContactByServiceChannels,
+		"contact_by_service_messenger": c.ContactByServiceMessenger,
+	}
+}
+
+// Fields lists the JSON names and values of the set fields. A text set to "" is null
+// (cleared), but for the locale, which a contact always has.
 func (u ContactUpdate) Fields() map[string]any {
 	m := map[string]any{}
-	text := func(k string, p *string, nullable bool) {
-		if p == nil {
-			return
-		}
-		if *p == "" && nullable {
+	for k, p := range u.Texts() {
+		switch {
+		case *p == nil:
+		case **p == "" && k != "locale":
 			m[k] = nil
-			return
-		}
-		m[k] = *p
-	}
-	flag := func(k string, p *bool) {
-		if p != nil {
-			m[k] = *p
+		default:
+			m[k] = **p
 		}
 	}
-	text("name", u.Name, true)
-	text("email", u.Email, true)
-	text("phone_number", u.PhoneNumber, true)
-	text("mobile_number", u.MobileNumber, true)
-	text("company", u.Company, true)
-	text("position", u.Position, true)
-	text("gender", u.Gender, true)
-	text("salutation", u.Salutation, true)
-	text("street", u.Street, true)
-	text("city", u.City, true)
-	text("country", u.Country, true)
-	text("locale", u.Locale, false)
-	text("external_customer_id", u.ExternalCustomerID, true)
-	flag("contact_by_email", u.ContactByEmail)
-	flag("contact_by_phone", u.ContactByPhone)
-	flag("contact_by_service_channels", u.ContactByServiceChannels)
-	flag("contact_by_service_messenger", u.ContactByServiceMessenger)
-	text("url_facebook", u.URLFacebook, true)
-	text("url_linkedin", u.URLLinkedIn, true)
-	text("url_twitter", u.URLTwitter, true)
-	text("url_profile_picture", u.URLProfilePicture, true)
+	for k, p := range u.ContactBy() {
+		if *p != nil {
+			m[k] = **p
+		}
+	}
 	return m
 }
 

@@ -20,11 +20,10 @@ type ContactText struct {
 	Check func(string) error
 	// Required: the field cannot be cleared (a contact always has a locale).
 	Required bool
-	field    func(u *client.ContactUpdate) **string
 }
 
 // Dst is where the field goes in u.
-func (t ContactText) Dst(u *client.ContactUpdate) **string { return t.field(u) }
+func (t ContactText) Dst(u *client.ContactUpdate) **string { return u.Texts()[t.Name] }
 
 // Normalize is the value sent for v: trimmed, a country code in upper case.
 func (t ContactText) Normalize(v string) string {
@@ -42,30 +41,30 @@ func (t ContactText) Set(u *client.ContactUpdate, v string) error {
 	if v == "" && t.Required {
 		return fmt.Errorf("%s: a contact always has one; it cannot be removed", t.Name)
 	}
-	*t.field(u) = &v
+	*t.Dst(u) = &v
 	return nil
 }
 
 // ContactTexts are the contact's writable text fields (docs/api-notes.md, "Writable
 // fields"), in the order the edit form shows them.
 var ContactTexts = []ContactText{
-	{Label: "Name", Name: "name", field: func(u *client.ContactUpdate) **string { return &u.Name }},
-	{Label: "Email", Name: "email", Check: client.ValidEmail, field: func(u *client.ContactUpdate) **string { return &u.Email }},
-	{Label: "Phone number", Name: "phone_number", field: func(u *client.ContactUpdate) **string { return &u.PhoneNumber }},
-	{Label: "Mobile number", Name: "mobile_number", field: func(u *client.ContactUpdate) **string { return &u.MobileNumber }},
-	{Label: "Company", Name: "company", field: func(u *client.ContactUpdate) **string { return &u.Company }},
-	{Label: "Position", Name: "position", field: func(u *client.ContactUpdate) **string { return &u.Position }},
-	{Label: "Gender", Name: "gender", field: func(u *client.ContactUpdate) **string { return &u.Gender }},
-	{Label: "Salutation", Name: "salutation", field: func(u *client.ContactUpdate) **string { return &u.Salutation }},
-	{Label: "Street", Name: "street", field: func(u *client.ContactUpdate) **string { return &u.Street }},
-	{Label: "City", Name: "city", field: func(u *client.ContactUpdate) **string { return &u.City }},
-	{Label: "Country", Name: "country", Check: client.ValidCountry, field: func(u *client.ContactUpdate) **string { return &u.Country }},
-	{Label: "Locale", Name: "locale", Check: client.ValidLocale, Required: true, field: func(u *client.ContactUpdate) **string { return &u.Locale }},
-	{Label: "External customer id", Name: "external_customer_id", field: func(u *client.ContactUpdate) **string { return &u.ExternalCustomerID }},
-	{Label: "Facebook URL", Name: "url_facebook", Check: client.ValidURL, field: func(u *client.ContactUpdate) **string { return &u.URLFacebook }},
-	{Label: "LinkedIn URL", Name: "url_linkedin", Check: client.ValidURL, field: func(u *client.ContactUpdate) **string { return &u.URLLinkedIn }},
-	{Label: "Twitter URL", Name: "url_twitter", Check: client.ValidURL, field: func(u *client.ContactUpdate) **string { return &u.URLTwitter }},
-	{Label: "Profile picture URL", Name: "url_profile_picture", Check: client.ValidURL, field: func(u *client.ContactUpdate) **string { return &u.URLProfilePicture }},
+	{Label: "Name", Name: "name"},
+	{Label: "Email", Name: "email", Check: client.ValidEmail},
+	{Label: "Phone number", Name: "phone_number"},
+	{Label: "Mobile number", Name: "mobile_number"},
+	{Label: "Company", Name: "company"},
+	{Label: "Position", Name: "position"},
+	{Label: "Gender", Name: "gender"},
+	{Label: "Salutation", Name: "salutation"},
+	{Label: "Street", Name: "street"},
+	{Label: "City", Name: "city"},
+	{Label: "Country", Name: "country", Check: client.ValidCountry},
+	{Label: "Locale", Name: "locale", Check: client.ValidLocale, Required: true},
+	{Label: "External customer id", Name: "external_customer_id"},
+	{Label: "Facebook URL", Name: "url_facebook", Check: client.ValidURL},
+	{Label: "LinkedIn URL", Name: "url_linkedin", Check: client.ValidURL},
+	{Label: "Twitter URL", Name: "url_twitter", Check: client.ValidURL},
+	{Label: "Profile picture URL", Name: "url_profile_picture", Check: client.ValidURL},
 }
 
 // ContactFlag is one of the contact's "may be contacted by" flags.
@@ -73,31 +72,21 @@ type ContactFlag struct {
 	// Label says what the flag allows: "email".
 	Label string
 	// Name is the API's field: "contact_by_email".
-	Name  string
-	field func(u *client.ContactUpdate) **bool
-	of    func(c client.Contact) bool
+	Name string
 }
 
 // Dst is where the flag goes in u.
-func (f ContactFlag) Dst(u *client.ContactUpdate) **bool { return f.field(u) }
+func (f ContactFlag) Dst(u *client.ContactUpdate) **bool { return u.ContactBy()[f.Name] }
 
 // Of is the flag's value in c.
-func (f ContactFlag) Of(c client.Contact) bool { return f.of(c) }
+func (f ContactFlag) Of(c client.Contact) bool { return c.ContactBy()[f.Name] }
 
 // ContactFlags are the contact's writable flags, in the order the edit form shows them.
 var ContactFlags = []ContactFlag{
-	{Label: "email", Name: "contact_by_email",
-		field: func(u *client.ContactUpdate) **bool { return &u.ContactByEmail },
-		of:    func(c client.Contact) bool { return c.ContactByEmail }},
-	{Label: "phone", Name: "contact_by_phone",
-		field: func(u *client.ContactUpdate) **bool { return &u.ContactByPhone },
-		of:    func(c client.Contact) bool { return c.ContactByPhone }},
-	{Label: "service channels", Name: "contact_by_service_channels",
-		field: func(u *client.ContactUpdate) **bool { return &u.ContactByServiceChannels },
-		of:    func(c client.Contact) bool { return c.ContactByServiceChannels }},
-	{Label: "service messenger", Name: "contact_by_service_messenger",
-		field: func(u *client.ContactUpdate) **bool { return &u.ContactByServiceMessenger },
-		of:    func(c client.Contact) bool { return c.ContactByServiceMessenger }},
+	{Label: "email", Name: "contact_by_email"},
+	{Label: "phone", Name: "contact_by_phone"},
+	{Label: "service channels", Name: "contact_by_service_channels"},
+	{Label: "service messenger", Name: "contact_by_service_messenger"},
 }
 
 // ContactTextNamed is the text field the API calls name.
