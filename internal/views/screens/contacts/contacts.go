@@ -190,13 +190,10 @@ func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) (common.Screen, tea.Cmd) {
+	if cmd, ok := common.Input(msg, m.onKey, m.onClick, m.onWheel); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		return m, m.onKey(msg)
-	case tea.MouseClickMsg:
-		return m, m.onClick(msg.Mouse())
-	case tea.MouseWheelMsg:
-		return m, m.onWheel(msg.Mouse())
 	case common.SettledMsg:
 		if !m.settle.Settled(msg) || !m.previewing() {
 			return m, nil // the cursor moved on, or the detail is no longer beside the list

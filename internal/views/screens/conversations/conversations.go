@@ -363,18 +363,10 @@ func (m *Model) reread() (listing.Query, bool) {
 func (m *Model) Unseen() common.Unseen { return m.List.UnseenCount() }
 
 func (m *Model) update(msg tea.Msg) (common.Screen, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		before := m.focus
-		cmd := m.onKey(msg)
-		if m.focus != before {
-			m.landed = false // the user moved on from where the jump left the focus
-		}
+	if cmd, ok := common.Input(msg, m.onKey, m.onClick, m.onWheel); ok {
 		return m, cmd
-	case tea.MouseClickMsg:
-		return m, m.onClick(msg.Mouse())
-	case tea.MouseWheelMsg:
-		return m, m.onWheel(msg.Mouse())
+	}
+	switch msg := msg.(type) {
 	case common.ShowViewMsg:
 		return m, m.views.Show(msg.Name, m.showQuery)
 	case common.SettledMsg:
@@ -529,6 +521,15 @@ func (m *Model) afterMove(before int64) tea.Cmd {
 }
 
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	before := m.focus
+	cmd := m.key(msg)
+	if m.focus != before {
+		m.landed = false // the user moved on from where the jump left the focus
+	}
+	return cmd
+}
+
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.ctx.Keys
 	if cmd, ok := m.views.Keys(msg, m.List.Query(), m.List.SetQuery); ok {
 		return cmd

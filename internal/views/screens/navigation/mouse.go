@@ -15,3 +15,6 @@ func (m *Model) onClick(ms tea.Mouse) tea.Cmd {
 	}
 	return cmd
 }
+
+// onWheel moves the cursor a row a step.
+func (m *Model) onWheel(ms tea.Mouse) tea.Cmd { return m.l.Wheel(list.WheelStep(ms)) }

@@ -195,13 +195,10 @@ func (m *Model) refreshNew() tea.Cmd {
 
 // Update handles pages and, when active, keys.
 func (m *Model) Update(msg tea.Msg) (common.Screen, tea.Cmd) {
+	if cmd, ok := common.Input(msg, m.onKey, m.onClick, m.onWheel); ok {
+		return m, cmd
+	}
 	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		return m, m.onKey(msg)
-	case tea.MouseClickMsg:
-		return m, m.onClick(msg.Mouse())
-	case tea.MouseWheelMsg:
-		return m, m.l.Wheel(list.WheelStep(msg.Mouse()))
 	case mergeMsg:
 		return m, m.onMerge(msg)
 	case common.RefreshMsg:
