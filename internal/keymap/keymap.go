@@ -399,3 +399,22 @@ func (k *KeyMap) Scroll(msg tea.KeyPressMsg, at, page, end int) (to int, ok bool
 	}
 	return at, false
 }
+
+// Do is one of a screen's key actions: the binding of an entry of the table and what the
+// screen does when a key of it is pressed. A screen lists the actions that do the same
+// wherever its focus is, and runs them with Run.
+type Do struct {
+	Key key.Binding
+	Run func() tea.Cmd
+}
+
+// Run runs the first of acts whose binding msg matches; ok is false when none does. A
+// binding the session may not use (Deny) is off and matches no key: its action never runs.
+func Run(msg tea.KeyPressMsg, acts []Do) (cmd tea.Cmd, ok bool) {
+	for _, a := range acts {
+		if key.Matches(msg, a.Key) {
+			return a.Run(), true
+		}
+	}
+	return nil, false
+}

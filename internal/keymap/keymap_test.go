@@ -497,3 +497,30 @@ func TestRefusedNamesWhatTheSessionLacksWhereTheKeyActs(t *testing.T) {
 		t.Fatalf("read-only d on operators: %v %v", lacks, ok)
 	}
 }
+
+// Run runs the action of the binding pressed, as rebound, and never one the session may
+// not use: its key is then left to the caller.
+func TestRunRunsTheActionOfTheKeyTheSessionMayUse(t *testing.T) {
+	k := Default()
+	if err := k.Apply(map[string][]string{"take": {"z"}}); err != nil {
+		t.Fatal(err)
+	}
+	k.Deny(CanWrite)
+	var ran []string
+	do := func(name string) func() tea.Cmd {
+		return func() tea.Cmd { ran = append(ran, name); return nil }
+	}
+	acts := []Do{{Key: k.Take, Run: do("take")}, {Key: k.Search, Run: do("search")}, {Key: k.CopyID, Run: do("copy_id")}}
+	for _, c := range []struct {
+		key string
+		ok  bool
+	}{{"/", true}, {"y", true}, {"z", false}, {"T", false}, {"x", false}} {
+		p, _ := Press(c.key)
+		if _, ok := Run(p, acts); ok != c.ok {
+			t.Errorf("%s: ran %v, want %v", c.key, ok, c.ok)
+		}
+	}
+	if want := []string{"search", "copy_id"}; !slices.Equal(ran, want) {
+		t.Errorf("ran %v, want %v", ran, want)
+	}
+}

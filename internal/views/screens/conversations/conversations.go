@@ -571,37 +571,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back) && m.focus != PaneList:
 		m.setFocus(PaneList)
 		return nil
-	case key.Matches(msg, k.NextConversation):
-		return m.step(1)
-	case key.Matches(msg, k.PrevConversation):
-		return m.step(-1)
-	case key.Matches(msg, k.Search):
-		return m.ctx.OpenModal(prompt.New(m.ctx, "Search conversations:", m.List.Query().Search,
-			func(s string) tea.Msg { return listing.SearchMsg{Text: s} }).Doing("search"))
-	case key.Matches(msg, k.Filter):
-		return m.ctx.OpenModal(m.List.FilterForm())
-	case key.Matches(msg, k.Topics):
-		return m.topicsForm()
-	case key.Matches(msg, k.Note):
-		return m.noteForm()
 	case key.Matches(msg, k.Delete) && m.focus == PaneList:
 		return m.deleteConfirm()
-	case key.Matches(msg, k.CopyID):
-		return m.copyID()
-	case key.Matches(msg, k.Transcript):
-		return m.transcriptForm()
-	case key.Matches(msg, k.Take):
-		return m.take()
-	case key.Matches(msg, k.Assign):
-		return m.assign()
-	case key.Matches(msg, k.Unassign):
-		return m.unassign()
-	case key.Matches(msg, k.End):
-		return m.end()
-	case key.Matches(msg, k.Reopen):
-		return m.reopen()
-	case key.Matches(msg, k.ToggleRead):
-		return m.toggleRead()
+	}
+	if cmd, ok := keymap.Run(msg, m.actions()); ok {
+		return cmd
 	}
 	var cmd tea.Cmd
 	switch m.focus {
@@ -615,6 +589,33 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.Detail, cmd = m.Detail.Update(msg)
 	}
 	return cmd
+}
+
+// actions are the screen's keys that do the same in every pane.
+func (m *Model) actions() []keymap.Do {
+	k := m.ctx.Keys
+	return []keymap.Do{
+		{Key: k.NextConversation, Run: func() tea.Cmd { return m.step(1) }},
+		{Key: k.PrevConversation, Run: func() tea.Cmd { return m.step(-1) }},
+		{Key: k.Search, Run: m.searchPrompt},
+		{Key: k.Filter, Run: func() tea.Cmd { return m.ctx.OpenModal(m.List.FilterForm()) }},
+		{Key: k.Topics, Run: m.topicsForm},
+		{Key: k.Note, Run: m.noteForm},
+		{Key: k.CopyID, Run: m.copyID},
+		{Key: k.Transcript, Run: m.transcriptForm},
+		{Key: k.Take, Run: m.take},
+		{Key: k.Assign, Run: m.assign},
+		{Key: k.Unassign, Run: m.unassign},
+		{Key: k.End, Run: m.end},
+		{Key: k.Reopen, Run: m.reopen},
+		{Key: k.ToggleRead, Run: m.toggleRead},
+	}
+}
+
+// searchPrompt asks for the search text; enter runs the search.
+func (m *Model) searchPrompt() tea.Cmd {
+	return m.ctx.OpenModal(prompt.New(m.ctx, "Search conversations:", m.List.Query().Search,
+		func(s string) tea.Msg { return listing.SearchMsg{Text: s} }).Doing("search"))
 }
 
 func (m *Model) paneVisible(p Pane) bool { return slices.Contains(m.visible(), p) }
