@@ -173,6 +173,21 @@ func (c *Ctx) FrameStyles() layout.FrameStyles {
 		TitleFocused: st.PaneTitleFocused, TitleBlurred: st.PaneTitleBlurred, Thick: st.Mono}
 }
 
+// Panes draws a screen of panes w×h, nothing when w or h is 0 or less: the panes of order
+// side by side in their frames, widths[p] wide, the focused one marked (layout.Panes). When
+// the screen shows one pane at a time (oneAtATime), every title names the next-pane key.
+func Panes[P comparable](c *Ctx, w, h int, order []P, widths map[P]int, focus P, oneAtATime bool,
+	pane func(p P, w int) (title, body string)) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	next := ""
+	if oneAtATime {
+		next = c.Keys.NextPane.Help().Key
+	}
+	return layout.Panes(c.FrameStyles(), order, widths, h, focus, next, pane)
+}
+
 // OpenModalMsg asks the root to push a modal (from a command's result; in Update use
 // Ctx.OpenModal).
 type OpenModalMsg struct{ Modal Modal }

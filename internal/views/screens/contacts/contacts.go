@@ -600,14 +600,7 @@ func (m *Model) Where() keymap.Where {
 
 // View renders the visible panes in their frames, exactly the size given.
 func (m *Model) View() string {
-	if m.width <= 0 || m.height <= 0 {
-		return ""
-	}
-	next := ""
-	if !m.wide() {
-		next = m.ctx.Keys.NextPane.Help().Key
-	}
-	return layout.Panes(m.ctx.FrameStyles(), m.visible(), m.widths(), m.height, m.focus, next, func(p Pane, w int) (string, string) {
+	return common.Panes(m.ctx, m.width, m.height, m.visible(), m.widths(), m.focus, !m.wide(), func(p Pane, w int) (string, string) {
 		if p == PaneDetail {
 			return m.Detail.Title(), m.Detail.View()
 		}

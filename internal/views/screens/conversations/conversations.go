@@ -13,7 +13,6 @@ import (
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/internal/keymap"
 	"github.com/parley-tui/parley/internal/views/common"
-	"github.com/parley-tui/parley/internal/views/components/layout"
 	"github.com/parley-tui/parley/internal/views/components/prompt"
 	sv "github.com/parley-tui/parley/internal/views/components/savedviews"
 	"github.com/parley-tui/parley/internal/views/screens/conversations/detail"
@@ -633,14 +632,7 @@ func (m *Model) Where() keymap.Where {
 
 // View renders the visible panes in their frames.
 func (m *Model) View() string {
-	if m.width <= 0 || m.height <= 0 {
-		return ""
-	}
-	next := ""
-	if m.mode() == 1 {
-		next = m.ctx.Keys.NextPane.Help().Key
-	}
-	return layout.Panes(m.ctx.FrameStyles(), m.visible(), m.widths(), m.height, m.focus, next, func(p Pane, w int) (string, string) {
+	return common.Panes(m.ctx, m.width, m.height, m.visible(), m.widths(), m.focus, m.mode() == 1, func(p Pane, w int) (string, string) {
 		switch p {
 		case PaneMessages:
 			return "Messages", m.Msgs.View()
