@@ -4,6 +4,7 @@ package common
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -222,6 +223,20 @@ func ErrorToast(err error) tea.Cmd { return FailToast(writes.ErrorText(err)) }
 // other error.
 func FailToast(text string) tea.Cmd {
 	return func() tea.Msg { return ToastMsg{Text: text, Error: true} }
+}
+
+// Unusable is the check an action on a row makes first (the selected row, the action's
+// target): stop is true when there is no row (ok false: nothing to say) or when the row
+// lacks what the action needs (lacks), and then cmd is a toast of why, worded by format and
+// args.
+func Unusable(ok, lacks bool, format string, args ...any) (cmd tea.Cmd, stop bool) {
+	switch {
+	case !ok:
+		return nil, true
+	case lacks:
+		return Toast(fmt.Sprintf(format, args...)), true
+	}
+	return nil, false
 }
 
 // SwitchScreenMsg asks the root to show another screen.

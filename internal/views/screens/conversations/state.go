@@ -96,11 +96,8 @@ func (m *Model) take() tea.Cmd {
 // unassign removes the target's operator, asking first when it is someone else's.
 func (m *Model) unassign() tea.Cmd {
 	r, ok := m.target()
-	if !ok {
-		return nil
-	}
-	if r.OperatorID == 0 {
-		return common.Toast(fmt.Sprintf("Conversation #%d is not assigned. Nothing was sent.", r.ID))
+	if cmd, stop := common.Unusable(ok, r.OperatorID == 0, "Conversation #%d is not assigned. Nothing was sent.", r.ID); stop {
+		return cmd
 	}
 	ch := m.assignChange(r, 0, "unassign", fmt.Sprintf("Unassigned conversation #%d.", r.ID))
 	return m.sendUnlessTheirs(r, ch, "Unassign conversation?", "Unassign it?")
@@ -197,11 +194,8 @@ func (m *Model) sendUnlessTheirs(r listing.Row, ch stateChange, title, question 
 // end asks, naming the conversation, then ends it.
 func (m *Model) end() tea.Cmd {
 	r, ok := m.target()
-	if !ok {
-		return nil
-	}
-	if r.Status == client.StatusEnded {
-		return common.Toast(fmt.Sprintf("Conversation #%d is already ended. Nothing was sent.", r.ID))
+	if cmd, stop := common.Unusable(ok, r.Status == client.StatusEnded, "Conversation #%d is already ended. Nothing was sent.", r.ID); stop {
+		return cmd
 	}
 	ch := statusChange(r, client.StatusEnded, "end", fmt.Sprintf("Ended conversation #%d.", r.ID))
 	return m.ask("End conversation?", fmt.Sprintf("End %s? Its slot is freed; %s reopens it.",
@@ -211,11 +205,8 @@ func (m *Model) end() tea.Cmd {
 // reopen sets an ended conversation back to writes.ReopenStatus.
 func (m *Model) reopen() tea.Cmd {
 	r, ok := m.target()
-	if !ok {
-		return nil
-	}
-	if r.Status != client.StatusEnded {
-		return common.Toast(fmt.Sprintf("Conversation #%d is not ended (%s). Nothing was sent.", r.ID, r.Status))
+	if cmd, stop := common.Unusable(ok, r.Status != client.StatusEnded, "Conversation #%d is not ended (%s). Nothing was sent.", r.ID, r.Status); stop {
+		return cmd
 	}
 	return m.send(statusChange(r, writes.ReopenStatus, "reopen", fmt.Sprintf("Reopened conversation #%d (%s).", r.ID, writes.ReopenStatus)))
 }

@@ -269,11 +269,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.open()
 	case key.Matches(msg, k.CopyID):
 		r, ok := m.Selected()
-		if !ok {
-			return nil
-		}
-		if r.URL == "" {
-			return common.Toast(fmt.Sprintf("Event #%d has no URL", r.ID))
+		if cmd, stop := common.Unusable(ok, r.URL == "", "Event #%d has no URL", r.ID); stop {
+			return cmd
 		}
 		return clipboard.Copy(m.ctx, r.URL, fmt.Sprintf("the URL of event #%d", r.ID))
 	}
@@ -286,11 +283,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 // click on the selected row).
 func (m *Model) open() tea.Cmd {
 	r, ok := m.Selected()
-	if !ok {
-		return nil
-	}
-	if r.ConversationID == 0 {
-		return common.Toast(fmt.Sprintf("Event #%d belongs to no conversation", r.ID))
+	if cmd, stop := common.Unusable(ok, r.ConversationID == 0, "Event #%d belongs to no conversation", r.ID); stop {
+		return cmd
 	}
 	then := common.OpenConversationMsg{ConversationID: r.ConversationID, ContactID: r.ContactID, From: "navigation"}
 	return common.ScreenNavigation.Jump(common.ScreenConversations, then)
