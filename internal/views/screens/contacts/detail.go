@@ -912,12 +912,9 @@ func (m *Detail) rebuild() {
 		}
 		field("External id", str(c.ExternalCustomerID))
 		var by []string
-		for _, f := range []struct {
-			on   bool
-			name string
-		}{{c.ContactByEmail, "email"}, {c.ContactByPhone, "phone"}, {c.ContactByServiceChannels, "service channels"}, {c.ContactByServiceMessenger, "service messenger"}} {
-			if f.on {
-				by = append(by, f.name)
+		for _, f := range writes.ContactFlags {
+			if f.Of(*c) {
+				by = append(by, f.Label)
 			}
 		}
 		if len(by) == 0 {
