@@ -33,15 +33,34 @@ type authDeps struct {
 	onRequest func(client.RequestInfo)
 }
 
-// withDebugLog opens the --debug log for an auth command: its verification requests are
-// logged like every other request (never the token). The returned function closes it.
-func withDebugLog(g *globalFlags, d authDeps) (authDeps, func(), error) {
-	dl, err := openDebugLog(g.debug)
-	if err != nil {
-		return d, nil, err
+// authNeeds is what an auth command needs before it runs.
+type authNeeds struct {
+	// newConfig accepts a named config file that does not exist yet (auth login creates it).
+	newConfig bool
+	// requests: the command sends verification requests, logged in the --debug log like
+	// every other request (never the token).
+	requests bool
+}
+
+// authRunE is the RunE of an auth command: run gets the settings resolved from the flags,
+// the environment and the config file, and d with the --debug log when it sends requests.
+func authRunE(g *globalFlags, d authDeps, needs authNeeds, run func(cmd *cobra.Command, s Settings, d authDeps) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, _ []string) error {
+		s, err := resolveSettingsOpts(cmd.Context(), g, d.env, needs.newConfig)
+		if err != nil {
+			return err
+		}
+		d := d // this run's copy: the log below is this run's
+		if needs.requests {
+			dl, err := openDebugLog(g.debug)
+			if err != nil {
+				return err
+			}
+			defer func() { _ = dl.close() }()
+			d.onRequest = dl.request
+		}
+		return run(cmd, s, d)
 	}
-	d.onRequest = dl.request
-	return d, func() { _ = dl.close() }, nil
 }
 
 func defaultAuthDeps() authDeps {
@@ -97,9 +116,9 @@ Without a usable OS keyring (a headless machine without a D-Bus session), set
 PARLEY_TOKEN instead, or pass --insecure-storage to store the token in a file
 readable only by you ($XDG_CONFIG_HOME/parley/credentials, mode 0600).`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runLogin(cmd, g, d, o)
-		},
+		RunE: authRunE(g, d, authNeeds{newConfig: true, requests: true}, func(cmd *cobra.Command, s Settings, d authDeps) error {
+			return runLogin(cmd, s, d, o)
+		}),
 	}
 	cmd.Flags().BoolVar(&o.withToken, "with-token", false, "read the token from stdin")
 	setFlagHint(cmd.Flags(), "with-token", "takes no value; pipe the token on stdin (for example: printenv MY_TOKEN | parley auth login --with-token)")
@@ -107,18 +126,9 @@ readable only by you ($XDG_CONFIG_HOME/parley/credentials, mode 0600).`,
 	return cmd
 }
 
-func runLogin(cmd *cobra.Command, g *globalFlags, d authDeps, o loginOptions) error {
+func runLogin(cmd *cobra.Command, s Settings, d authDeps, o loginOptions) error {
 	ctx := cmd.Context()
 	stderr := cmd.ErrOrStderr()
-	s, err := resolveSettingsOpts(ctx, g, d.env, true)
-	if err != nil {
-		return err
-	}
-	d, closeLog, err := withDebugLog(g, d)
-	if err != nil {
-		return err
-	}
-	defer closeLog()
 	if s.BaseURL == "" {
 		return errors.New("no base URL: pass --base-url URL (or set PARLEY_BASE_URL, or base_url in the config file)")
 	}
@@ -433,24 +443,13 @@ func newAuthStatusCmd(g *globalFlags, d authDeps) *cobra.Command {
 4 characters, and whether it works (one request). Exits non-zero when there is no
 token or it does not work.`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runStatus(cmd, g, d)
-		},
+		RunE: authRunE(g, d, authNeeds{requests: true}, runStatus),
 	}
 }
 
-func runStatus(cmd *cobra.Command, g *globalFlags, d authDeps) error {
+func runStatus(cmd *cobra.Command, s Settings, d authDeps) error {
 	ctx := cmd.Context()
 	out := cmd.OutOrStdout()
-	s, err := resolveSettings(ctx, g, d.env)
-	if err != nil {
-		return err
-	}
-	d, closeLog, err := withDebugLog(g, d)
-	if err != nil {
-		return err
-	}
-	defer closeLog()
 	row := func(k, v string) { fmt.Fprintf(out, "%-14s%s\n", k+":", v) }
 	cfg := "none"
 	if s.ConfigExists {
@@ -529,19 +528,13 @@ func newAuthLogoutCmd(g *globalFlags, d authDeps) *cobra.Command {
 		Use:   "logout",
 		Short: "Remove the stored token from the OS keyring and the credentials file",
 		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runLogout(cmd, g, d)
-		},
+		RunE:  authRunE(g, d, authNeeds{}, runLogout),
 	}
 }
 
-func runLogout(cmd *cobra.Command, g *globalFlags, d authDeps) error {
+func runLogout(cmd *cobra.Command, s Settings, d authDeps) error {
 	ctx := cmd.Context()
 	w := cmd.ErrOrStderr()
-	s, err := resolveSettings(ctx, g, d.env)
-	if err != nil {
-		return err
-	}
 	if s.BaseURL == "" {
 		return errors.New("no base URL: pass --base-url URL for the API to log out of")
 	}
