@@ -31,10 +31,7 @@ import (
 // newConversationsCmd is `parley conversations export` and the conversation writes
 // (write_cmds.go).
 func newConversationsCmd(g *globalFlags) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "conversations",
-		Short: "Conversations from the command line",
-	}
+	cmd := commandGroup("conversations", "Conversations")
 	f := newFilterFlags(client.Conversations)
 	var (
 		pageSize int
@@ -115,10 +112,7 @@ var metricName = regexp.MustCompile(`^um_[a-z0-9_]{1,60}$`)
 
 // newContactsCmd is `parley contacts search` and the contact writes (write_cmds.go).
 func newContactsCmd(g *globalFlags) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "contacts",
-		Short: "Contacts from the command line",
-	}
+	cmd := commandGroup("contacts", "Contacts")
 	var (
 		limit int
 		table bool
@@ -231,10 +225,7 @@ func writeColumns(b *strings.Builder, rows [][]string) {
 
 // newAnalyticsCmd is `parley analytics export`.
 func newAnalyticsCmd(g *globalFlags) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "analytics",
-		Short: "Analytics API data points from the command line",
-	}
+	cmd := commandGroup("analytics", "Analytics API data points")
 	var (
 		from, to, mode, format, output         string
 		orgIDs, widgetIDs, operatorIDs, groups string

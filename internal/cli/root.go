@@ -157,3 +157,9 @@ from an embedded sandbox.`,
 	setUpCompletion(root)
 	return root
 }
+
+// commandGroup is the command that holds the commands about one kind of data (what), such
+// as `parley contacts`.
+func commandGroup(use, what string) *cobra.Command {
+	return &cobra.Command{Use: use, Short: what + " from the command line"}
+}

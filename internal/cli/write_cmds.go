@@ -534,10 +534,7 @@ func trimmed(ts []string) []string {
 
 // newNotesCmd is `parley notes add`.
 func newNotesCmd(g *globalFlags) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "notes",
-		Short: "Notes about contacts from the command line",
-	}
+	cmd := commandGroup("notes", "Notes about contacts")
 	var wf writeFlags
 	add := &cobra.Command{
 		Use:   "add CONTACT_ID TEXT...",
@@ -647,10 +644,7 @@ func itemByID(list json.RawMessage, id int64) (json.RawMessage, bool) {
 
 // newOperatorsCmd is `parley operators away`.
 func newOperatorsCmd(g *globalFlags) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "operators",
-		Short: "Operators from the command line",
-	}
+	cmd := commandGroup("operators", "Operators")
 	var (
 		wf      writeFlags
 		on, off bool
