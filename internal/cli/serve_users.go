@@ -55,37 +55,19 @@ func newServeUsersCmd(g *globalFlags) *cobra.Command {
 	}
 	cmd.PersistentFlags().StringVar(&f.users, "users", "", "the users file (default: the config file's serve: users, else <config dir>/parley/users.yaml)")
 
-	list := &cobra.Command{
-		Use:     "list",
-		Short:   "List the users of the users file: name, role, operator, organization and key",
-		Example: "  parley serve users list --users /etc/parley/users.yaml",
-		Args:    noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			users, err := f.load(cmd.Context(), g)
-			if err != nil {
-				return err
-			}
+	list := f.readingCmd(g, "list", "List the users of the users file: name, role, operator, organization and key",
+		func(cmd *cobra.Command, users *serve.Users) error {
 			return writeUsers(cmd.OutOrStdout(), users)
-		},
-	}
+		})
 
-	check := &cobra.Command{
-		Use:     "check",
-		Short:   "Check the users file as parley serve does at its start, against the API",
-		Example: "  parley serve users check --users /etc/parley/users.yaml",
-		Args:    noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			users, err := f.load(cmd.Context(), g)
-			if err != nil {
-				return err
-			}
+	check := f.readingCmd(g, "check", "Check the users file as parley serve does at its start, against the API",
+		func(cmd *cobra.Command, users *serve.Users) error {
 			if err := checkAgainstAPI(cmd.Context(), g, users, cmd.ErrOrStderr()); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s: %s, each checked against the API\n", users.Path, plural(len(users.List), "user"))
 			return nil
-		},
-	}
+		})
 
 	add := &cobra.Command{
 		Use:   "add --name NAME --key FILE|- --role ROLE [--operator ID] [--org ID]",
@@ -157,13 +139,26 @@ func (f *usersFlags) path(ctx context.Context, g *globalFlags) (string, error) {
 	return usersPath(f.users, s, os.Getenv)
 }
 
-// load reads and checks the users file (without the API).
-func (f *usersFlags) load(ctx context.Context, g *globalFlags) (*serve.Users, error) {
-	path, err := f.path(ctx, g)
-	if err != nil {
-		return nil, err
+// readingCmd is the serve users command use, which only reads the users file: run gets
+// its users, read and checked (without the API).
+func (f *usersFlags) readingCmd(g *globalFlags, use, short string, run func(cmd *cobra.Command, users *serve.Users) error) *cobra.Command {
+	return &cobra.Command{
+		Use:     use,
+		Short:   short,
+		Example: "  parley serve users " + use + " --users /etc/parley/users.yaml",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			path, err := f.path(cmd.Context(), g)
+			if err != nil {
+				return err
+			}
+			users, err := serve.LoadUsers(path)
+			if err != nil {
+				return err
+			}
+			return run(cmd, users)
+		},
 	}
-	return serve.LoadUsers(path)
 }
 
 // add adds the user of the flags.
