@@ -161,20 +161,13 @@ func (p *Process) runCrashHooks(summary string) {
 	if len(hooks) == 0 {
 		return
 	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		// The process is ending already: a second panic here must not stop it from ending
-		// with the first one's report.
-		defer func() { _ = recover() }()
+	// The process is ending already: a second panic here does not stop it from ending with
+	// the first one's report.
+	runWithin(crashHookWait, func() {
 		for _, f := range hooks {
 			f(summary)
 		}
-	}()
-	select {
-	case <-done:
-	case <-time.After(crashHookWait):
-	}
+	})
 }
 
 // crashExitCode is the exit status after an uncaught internal error (the Go runtime's own

@@ -91,12 +91,18 @@ func (t *ttyGuard) restore(wait time.Duration) bool {
 // writeWithin writes s to w, giving up after wait: after SIGHUP the terminal may be gone,
 // and a terminal that stopped reading blocks writes forever.
 func writeWithin(w io.Writer, s string, wait time.Duration) {
+	runWithin(wait, func() { _, _ = io.WriteString(w, s) })
+}
+
+// runWithin runs f, giving up on it after wait, for a process that is ending right after:
+// a panic in f is swallowed (it must not stop the ending or replace its report) and an f
+// that blocks is left behind.
+func runWithin(wait time.Duration, f func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		// The process ends right after this write, whatever happens to it.
 		defer func() { _ = recover() }()
-		_, _ = io.WriteString(w, s)
+		f()
 	}()
 	timer := time.NewTimer(wait)
 	defer timer.Stop()

@@ -184,6 +184,18 @@ func TestRestoreOnAStuckTerminalReturns(t *testing.T) {
 	}
 }
 
+// A crash hook with a bug of its own must not end the process before the first report.
+func TestRunWithinSwallowsAPanic(t *testing.T) {
+	ran := false
+	runWithin(time.Minute, func() {
+		ran = true
+		panic("a crash hook's own bug")
+	})
+	if !ran {
+		t.Fatal("f did not run")
+	}
+}
+
 func TestRestoreWritesTheResetSequenceOnce(t *testing.T) {
 	g, ptmx, tty := openRawPTY(t, nil)
 	if !g.restore(restoreWait) {
