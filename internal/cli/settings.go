@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -197,10 +198,7 @@ func resolveSettingsOpts(_ context.Context, g *globalFlags, env func(string) str
 	}
 
 	// File-only settings, with defaults.
-	s.Theme = config.DefaultTheme
-	if cfg.Theme != "" {
-		s.Theme = cfg.Theme
-	}
+	s.Theme = cmp.Or(cfg.Theme, config.DefaultTheme)
 	s.Keys, s.KeyLines = cfg.Keys, cfg.KeyLines
 	s.Serve = cfg.Serve
 	s.Views = cfg.Views
@@ -208,25 +206,13 @@ func resolveSettingsOpts(_ context.Context, g *globalFlags, env func(string) str
 	if cfg.RefreshInterval != nil {
 		s.RefreshInterval = *cfg.RefreshInterval
 	}
-	s.PageSize = config.DefaultPageSize
-	if cfg.PageSize != 0 {
-		s.PageSize = cfg.PageSize
-	}
-	s.TeamSize = config.DefaultTeamSize
-	if cfg.TeamSize != 0 {
-		s.TeamSize = cfg.TeamSize
-	}
-	s.RequestBudget = config.RequestBudgetFor(s.TeamSize)
-	if cfg.RequestBudget != 0 {
-		s.RequestBudget = cfg.RequestBudget
-	}
+	s.PageSize = cmp.Or(cfg.PageSize, config.DefaultPageSize)
+	s.TeamSize = cmp.Or(cfg.TeamSize, config.DefaultTeamSize)
+	s.RequestBudget = cmp.Or(cfg.RequestBudget, config.RequestBudgetFor(s.TeamSize))
 	s.ShiftEnd = cfg.ShiftEnd
 
 	// The request timeout: env → file → default.
-	s.RequestTimeout = config.DefaultRequestTimeout
-	if cfg.RequestTimeout != 0 {
-		s.RequestTimeout = cfg.RequestTimeout
-	}
+	s.RequestTimeout = cmp.Or(cfg.RequestTimeout, config.DefaultRequestTimeout)
 	if err := fromEnv(env, envTimeout, &s.RequestTimeout, config.ParseRequestTimeout); err != nil {
 		return s, err
 	}
@@ -263,10 +249,7 @@ func resolveSettingsOpts(_ context.Context, g *globalFlags, env func(string) str
 	}
 
 	// Hyperlinks: env → file.
-	s.Hyperlinks = config.HyperlinksAuto
-	if cfg.Hyperlinks != "" {
-		s.Hyperlinks = cfg.Hyperlinks
-	}
+	s.Hyperlinks = cmp.Or(cfg.Hyperlinks, config.HyperlinksAuto)
 	if err := fromEnv(env, envHyperlinks, &s.Hyperlinks, config.ParseHyperlinks); err != nil {
 		return s, err
 	}
