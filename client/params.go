@@ -258,6 +258,9 @@ type Resource[F, R any] struct {
 	Orderings []Ordering
 	// Default is the ordering the server uses when a request names none: one of Orderings.
 	Default string
+	// Shown is the ordering the resource's list shows when its query names none and the
+	// config file names no other: one of Orderings, what each row's time then shows.
+	Shown string
 	// Status names the status parameter, which a saved view keeps under a key of its own
 	// and the header shows apart ("" = the resource has none).
 	Status string
@@ -520,7 +523,9 @@ var Conversations = Resource[ConversationFilter, Conversation]{
 		{Value: "contact_last_update_at", Words: "contact upd↑", Says: "by the contact's last update, oldest first"},
 	},
 	Default: "-id",
-	Status:  "status",
+	// By last message, newest first: what each row's age shows.
+	Shown:  "-last_message_sent_at",
+	Status: "status",
 	Check: func(f cf) (string, error) {
 		if f.IDGreaterThan > 0 && f.IDLessThan > 0 && f.IDGreaterThan >= f.IDLessThan-1 {
 			return "id__gt", fmt.Errorf("no id is greater than %d and smaller than %d", f.IDGreaterThan, f.IDLessThan)
@@ -561,6 +566,9 @@ var Contacts = Resource[ContactFilter, Contact]{
 	// The server's order when a request names none (spec: id descending); the spec gives
 	// the contact list no id ordering to send.
 	Default: "-id",
+	// By creation, newest first, what each row's time then shows: the API orders contacts
+	// by no time of their last message.
+	Shown: "-created_at",
 	Check: func(f kf) (string, error) {
 		if !f.FromDateTime.IsZero() && !f.ToDateTime.IsZero() && !f.FromDateTime.Before(f.ToDateTime) {
 			return "", fmt.Errorf("active after (%s) must be before active before (%s)",

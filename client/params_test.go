@@ -98,6 +98,9 @@ func checkDeclaration[F, R any](t *testing.T, r Resource[F, R], samples map[Kind
 	if r.Default != "" && !values[r.Default] {
 		t.Errorf("the default ordering %q is not declared", r.Default)
 	}
+	if r.Shown != "" && !values[r.Shown] {
+		t.Errorf("the shown ordering %q is not declared", r.Shown)
+	}
 }
 
 func TestDeclarations(t *testing.T) {

@@ -17,7 +17,6 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/internal/theme"
-	"github.com/parley-tui/parley/internal/views/screens/conversations/listing"
 	"github.com/parley-tui/parley/internal/waitfor"
 )
 
@@ -37,7 +36,7 @@ func threeUsers(t *testing.T, api *testAPI) []*member {
 // the count and the first row's id.
 func firstPage(t *testing.T, api *testAPI) (count int, newest int64) {
 	t.Helper()
-	p, err := api.client(t, 0).ListConversations(context.Background(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1, Ordering: listing.DefaultOrdering}})
+	p, err := api.client(t, 0).ListConversations(context.Background(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1, Ordering: client.Conversations.Shown}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/parley-tui/parley/client"
-	"github.com/parley-tui/parley/internal/views/screens/conversations/listing"
 )
 
 // Five sessions opening the same thread within the memory's time-to-live cost one request
@@ -21,7 +20,7 @@ func TestFiveSessionsOpeningOneThreadCostOneRequest(t *testing.T) {
 		ms = append(ms, &member{name: fmt.Sprintf("Sup%d", i+1), role: "supervisor", operator: id})
 	}
 	th := startHub(t, api, ms)
-	p, err := api.client(t, 0).ListConversations(context.Background(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 3, Ordering: listing.DefaultOrdering}})
+	p, err := api.client(t, 0).ListConversations(context.Background(), client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 3, Ordering: client.Conversations.Shown}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -315,3 +315,22 @@ func TestPinnedRowGoesWhenItsRowLoads(t *testing.T) {
 		t.Fatalf("G from the pinned row: the cursor stayed on %d", r.ID)
 	}
 }
+
+// A searchable list takes the search and filter messages of its own filter type only: a
+// contact search never changes the conversation list's query.
+func TestSearchableTakesOnlyItsOwnFiltersMessages(t *testing.T) {
+	t.Parallel()
+	ctx := viewtest.Ctx(env(t))
+	src := func(list.Query[client.ConversationFilter]) list.Source[row] { return source{renders: new(int)} }
+	m := list.NewSearchable(list.New(ctx, src(list.Query[client.ConversationFilter]{}), list.Options{}), src)
+	m, cmd := m.Update(list.SearchMsg[client.ContactFilter]{Text: "anna"})
+	m, _ = m.Update(list.FilterMsg[client.ContactFilter]{Filter: client.ContactFilter{Locale: "de_DE"}})
+	if q := m.Query(); cmd != nil || q.Search != "" || !q.Filter.IsZero() {
+		t.Fatalf("the contact messages changed the conversation query to %+v", q)
+	}
+	m, _ = m.Update(list.SearchMsg[client.ConversationFilter]{Text: "  anna "})
+	m, _ = m.Update(list.FilterMsg[client.ConversationFilter]{Filter: client.ConversationFilter{Status: "open"}})
+	if q := m.Query(); q.Search != "anna" || q.Filter.Status != "open" {
+		t.Fatalf("query %+v, want the search anna of open conversations", q)
+	}
+}

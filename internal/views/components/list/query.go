@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/internal/views/common"
 )
 
@@ -76,11 +77,18 @@ func (m Searchable[R, F]) CanClear() bool {
 	return len(m.marked) > 0 || m.q.Search != "" || !m.q.Filter.IsZero()
 }
 
-// Update is the list's Update with the query's own key: back (esc), when focused, clears
-// what Clear clears.
+// Update is the list's Update with the query's own messages: a SearchMsg or FilterMsg of
+// its filter changes the query, and back (esc), when focused, clears what Clear clears.
 func (m Searchable[R, F]) Update(msg tea.Msg) (Searchable[R, F], tea.Cmd) {
-	if k, ok := msg.(tea.KeyPressMsg); ok && m.focused && key.Matches(k, m.ctx.Keys.Back) {
-		return m, m.Clear()
+	switch msg := msg.(type) {
+	case SearchMsg[F]:
+		return m, m.Search(msg.Text)
+	case FilterMsg[F]:
+		return m, m.Filter(msg.Filter)
+	case tea.KeyPressMsg:
+		if m.focused && key.Matches(msg, m.ctx.Keys.Back) {
+			return m, m.Clear()
+		}
 	}
 	var cmd tea.Cmd
 	m.Model, cmd = m.Model.Update(msg)
@@ -106,32 +114,66 @@ func (m *Searchable[R, F]) Clear() tea.Cmd {
 	return m.SetQuery(q)
 }
 
-// Orderings are a searchable list's orderings: the cycle the order key walks through and
-// the ordering of a query that names none, the config file's for the list's screen, else
-// the list's own.
-type Orderings struct {
-	Cycle  []string
-	Screen string // the screen's name in the config file (common.ViewsContacts)
-	Own    string // the list's default ordering when the config file names none
+// SearchMsg sets (or with "" clears) the server search of the searchable list of filter
+// F: F tells the lists apart, so a contact search never reaches the conversation list.
+type SearchMsg[F any] struct{ Text string }
+
+// FilterMsg replaces every filter of the searchable list of filter F.
+type FilterMsg[F any] struct{ Filter F }
+
+// Declaration declares a searchable list of a resource whose API items are T and whose
+// rows are R: the resource's query (filters, orderings, the ordering shown by default),
+// the screen the config file names its own default ordering under, and how rows are named
+// and made. Each such list has one.
+type Declaration[F interface{ IsZero() bool }, T, R any] struct {
+	Resource client.Resource[F, T]
+	Screen   string // the screen's name in the config file (common.ViewsContacts)
+	// One names one row, Many the rows ("contact", "contacts").
+	One, Many string
+	// Row makes an item a row (sanitizing its text); ID is a row's id.
+	Row func(T) R
+	ID  func(R) int64
 }
 
-// Default is the ordering of a query that names none: the config file's, else Own.
-func (o Orderings) Default(ctx *common.Ctx) string { return ctx.DefaultOrdering(o.Screen, o.Own) }
+// Default is the ordering of a query that names none: the config file's for the screen,
+// else the resource's Shown.
+func (d Declaration[F, T, R]) Default(ctx *common.Ctx) string {
+	return ctx.DefaultOrdering(d.Screen, d.Resource.Shown)
+}
 
 // Of is the ordering in effect without a search for a query's ordering: it, or Default
 // when it is "".
-func (o Orderings) Of(ctx *common.Ctx, ordering string) string {
+func (d Declaration[F, T, R]) Of(ctx *common.Ctx, ordering string) string {
 	if ordering == "" {
-		return o.Default(ctx)
+		return d.Default(ctx)
 	}
 	return ordering
 }
 
-// Next is the ordering after the one in effect in the cycle, "" when that is Default.
-func (o Orderings) Next(ctx *common.Ctx, ordering string) string {
-	next := o.Cycle[(slices.Index(o.Cycle, o.Of(ctx, ordering))+1)%len(o.Cycle)]
-	if next == o.Default(ctx) {
+// Next is the ordering after the one in effect in the order the ordering key walks
+// (client.Resource.OrderingCycle), "" when that is Default.
+func (d Declaration[F, T, R]) Next(ctx *common.Ctx, ordering string) string {
+	cycle := d.Resource.OrderingCycle()
+	next := cycle[(slices.Index(cycle, d.Of(ctx, ordering))+1)%len(cycle)]
+	if next == d.Default(ctx) {
 		return ""
 	}
 	return next
+}
+
+// ListOptions are the paging, search and ordering of q's page at offset: no ordering with
+// a search (results come in rank order) or for the server's default (client.Resource.Request).
+func (d Declaration[F, T, R]) ListOptions(ctx *common.Ctx, q Query[F], limit, offset int) client.ListOptions {
+	o := client.ListOptions{Limit: limit, Offset: offset, Search: q.Search}
+	if q.Search == "" {
+		o.Ordering = d.Resource.Request(d.Of(ctx, q.Ordering))
+	}
+	return o
+}
+
+// Endpoints are what every query of the list has: its nouns, its rows and ids, and whether
+// it is a search in rank order. The list adds how the query's pages are fetched (Offset,
+// Lookup, All) and, for a query not ranked, Whole.
+func (d Declaration[F, T, R]) Endpoints(q Query[F]) Endpoints[T, R] {
+	return Endpoints[T, R]{What: d.Many, One: d.One, Row: d.Row, ID: d.ID, Ranked: q.Search != ""}
 }

@@ -15,36 +15,29 @@ import (
 	"github.com/parley-tui/parley/internal/views/components/list"
 )
 
-// Query is what the list shows: filters, ordering ("" = the list's default, DefaultOrdering
-// unless the config file names another) and search (server search_query; results then
-// come in rank order).
+// Query is what the list shows: filters, ordering ("" = the list's default,
+// client.Contacts.Shown unless the config file names another) and search (server
+// search_query: results then come in rank order).
 type Query = list.Query[client.ContactFilter]
 
-// DefaultOrdering is the list's ordering when a query names none and the config file names
-// no other: by creation, newest first, what each row's time then shows. The API orders
-// contacts by no time of their last message.
-const DefaultOrdering = "-created_at"
-
-// OrderingCycle is the order `o` walks through: the server's order (newest first: id
-// descending), then the spec's six contact orderings (client.Contacts).
-var OrderingCycle = client.Contacts.OrderingCycle()
-
-// orderings are the list's: OrderingCycle, and DefaultOrdering unless the config file
-// names another.
-var orderings = list.Orderings{Cycle: OrderingCycle, Screen: common.ViewsContacts, Own: DefaultOrdering}
+// declared is the contact list: its query (client.Contacts: the `o` key walks the server's
+// order, newest first, then the spec's six orderings), its rows and their names.
+var declared = list.Declaration[client.ContactFilter, client.Contact, Row]{
+	Resource: client.Contacts, Screen: common.ViewsContacts, One: "contact", Many: "contacts", Row: RowFrom, ID: rowID,
+}
 
 // orderingOrDefault is the ordering in effect without a search: the query's, or the list's
 // default.
-func orderingOrDefault(ctx *common.Ctx, q Query) string { return orderings.Of(ctx, q.Ordering) }
+func orderingOrDefault(ctx *common.Ctx, q Query) string { return declared.Of(ctx, q.Ordering) }
 
 // OrderingLabel names an ordering for the header.
 func OrderingLabel(o string) string { return client.Contacts.OrderingWords(o) }
 
 // SearchMsg sets (or with "" clears) the server search.
-type SearchMsg struct{ Text string }
+type SearchMsg = list.SearchMsg[client.ContactFilter]
 
 // FilterMsg replaces every contact filter.
-type FilterMsg struct{ Filter client.ContactFilter }
+type FilterMsg = list.FilterMsg[client.ContactFilter]
 
 // List is the contact list pane: the searchable list component (whose methods it has) fed
 // by the contact source of its query.
@@ -84,20 +77,17 @@ func rowID(r Row) int64 { return r.ID }
 // each page reversed. Filters apply to both endpoints.
 func (s source) Pages() list.Fetcher[Row] {
 	q := s.q
-	e := list.Endpoints[client.Contact, Row]{
-		What: "contacts", One: "contact", Row: RowFrom, ID: rowID,
-		Offset: func(ctx context.Context, c *client.Client, limit, offset int) (*client.Page[client.Contact], error) {
-			return c.ListContacts(ctx, contactListOptions(s.ctx, q, limit, offset))
-		},
-		Ranked: q.Search != "",
-		Lookup: func(ctx context.Context, c *client.Client, id int64) (*client.Page[client.Contact], error) {
-			if q.Filter.ID != 0 && q.Filter.ID != id {
-				return &client.Page[client.Contact]{}, nil // the query is another contact
-			}
-			byID := q
-			byID.Filter.ID = id
-			return c.ListContacts(ctx, contactListOptions(s.ctx, byID, 1, 0))
-		},
+	e := declared.Endpoints(q)
+	e.Offset = func(ctx context.Context, c *client.Client, limit, offset int) (*client.Page[client.Contact], error) {
+		return c.ListContacts(ctx, contactListOptions(s.ctx, q, limit, offset))
+	}
+	e.Lookup = func(ctx context.Context, c *client.Client, id int64) (*client.Page[client.Contact], error) {
+		if q.Filter.ID != 0 && q.Filter.ID != id {
+			return &client.Page[client.Contact]{}, nil // the query is another contact
+		}
+		byID := q
+		byID.Filter.ID = id
+		return c.ListContacts(ctx, contactListOptions(s.ctx, byID, 1, 0))
 	}
 	if !e.Ranked {
 		e.Whole = "order " + client.Contacts.OrderingSays(client.Contacts.Default)
@@ -116,14 +106,7 @@ func (s source) Pages() list.Fetcher[Row] {
 
 // contactListOptions are the request options of q's page at offset.
 func contactListOptions(ctx *common.Ctx, q Query, limit, offset int) client.ContactListOptions {
-	ordering := client.Contacts.Request(orderingOrDefault(ctx, q))
-	if q.Search != "" {
-		ordering = "" // ranked by the server; an ordering would be ignored anyway
-	}
-	return client.ContactListOptions{
-		ListOptions: client.ListOptions{Limit: limit, Offset: offset, Ordering: ordering, Search: q.Search},
-		Filter:      q.Filter,
-	}
+	return client.ContactListOptions{ListOptions: declared.ListOptions(ctx, q, limit, offset), Filter: q.Filter}
 }
 
 // Arrived names the contacts of a page for other screens.
@@ -143,17 +126,11 @@ func canContinue(ctx *common.Ctx, q Query) bool {
 	return q.Search == "" && orderingOrDefault(ctx, q) == client.Contacts.Default
 }
 
-// Update handles pages, search and filter messages and, when focused, keys.
+// Update handles the ordering key when focused; the searchable list the rest (pages,
+// search and filter messages, its keys).
 func (m List) Update(msg tea.Msg) (List, tea.Cmd) {
-	switch msg := msg.(type) {
-	case SearchMsg:
-		return m, m.Search(msg.Text)
-	case FilterMsg:
-		return m, m.Filter(msg.Filter)
-	case tea.KeyPressMsg:
-		if m.Model.Focused() && key.Matches(msg, m.ctx.Keys.Order) {
-			return m, m.CycleOrdering()
-		}
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.Model.Focused() && key.Matches(k, m.ctx.Keys.Order) {
+		return m, m.CycleOrdering()
 	}
 	var cmd tea.Cmd
 	m.Searchable, cmd = m.Searchable.Update(msg)
@@ -182,7 +159,7 @@ func (m *List) InsertTop(r Row) {
 // list.ReloadDelay after the last press.
 func (m *List) CycleOrdering() tea.Cmd {
 	q := m.Query()
-	q.Ordering = orderings.Next(m.ctx, q.Ordering)
+	q.Ordering = declared.Next(m.ctx, q.Ordering)
 	return m.SetQuerySoon(q)
 }
 
@@ -249,7 +226,7 @@ func (s source) Render(r *Row, c list.Cell) string {
 // to the shortest: the noun goes first, then the word "search:", the ordering's words (to
 // its short ones) and the long time label, then long search and filter values are cut, each on its own.
 func (s source) Header(st list.Status) []string {
-	parts := []list.HeaderPart{list.CountPart(st, "contact", "contacts")}
+	parts := []list.HeaderPart{list.CountPart(st, declared.One, declared.Many)}
 	if p, ok := list.SearchPart(s.q.Search); ok {
 		parts = append(parts, p)
 	}
@@ -271,5 +248,5 @@ func (s source) Header(st list.Status) []string {
 // Empty says that no contact matches, naming the search and filters that hide rows and
 // the key that clears them.
 func (s source) Empty(list.Status) string {
-	return list.EmptyWhy("contacts", s.q.Search, list.Describe(client.Contacts, s.q.Filter, nil), s.ctx.Keys.Back.Help().Key)
+	return list.EmptyWhy(declared.Many, s.q.Search, list.Describe(client.Contacts, s.q.Filter, nil), s.ctx.Keys.Back.Help().Key)
 }

@@ -91,9 +91,10 @@ func TestListSearchOrderingFiltersAndEsc(t *testing.T) {
 	m = viewtest.Settle(m, m.Load(false), wait)
 	// o walks the six other orderings after the default, each sent to the server but the
 	// server's own order, which is sent as no ordering.
-	start := slices.Index(contacts.OrderingCycle, contacts.DefaultOrdering)
-	for i := 1; i < len(contacts.OrderingCycle); i++ {
-		want := contacts.OrderingCycle[(start+i)%len(contacts.OrderingCycle)]
+	cycle := client.Contacts.OrderingCycle()
+	start := slices.Index(cycle, client.Contacts.Shown)
+	for i := 1; i < len(cycle); i++ {
+		want := cycle[(start+i)%len(cycle)]
 		m = viewtest.Handle(m, viewtest.Key("o"), wait)
 		if m.Query().Ordering != want {
 			t.Fatalf("o gave %q, want %q", m.Query().Ordering, want)
@@ -514,8 +515,9 @@ func TestListOrderingKeySendsOneRequest(t *testing.T) {
 		m, cmd = m.Update(viewtest.Key("o"))
 		cmds = append(cmds, cmd)
 	}
-	start := slices.Index(contacts.OrderingCycle, contacts.DefaultOrdering)
-	want := contacts.OrderingCycle[(start+3)%len(contacts.OrderingCycle)]
+	cycle := client.Contacts.OrderingCycle()
+	start := slices.Index(cycle, client.Contacts.Shown)
+	want := cycle[(start+3)%len(cycle)]
 	header := strings.Split(m.View(), "\n")[0]
 	if m.Query().Ordering != want || !strings.Contains(header, client.Contacts.OrderingSays(want)) ||
 		!strings.Contains(header, "… contacts") {

@@ -1068,7 +1068,7 @@ func TestGoldenContacts(t *testing.T) {
 				// / opens the search prompt: the keys typed go to it.
 				tm.Type("/paris")
 				tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
-				h.WaitSeen(t, map[string]int{"contacts.SearchMsg": 1, "list.PageMsg": 2})
+				h.WaitSeen(t, map[string]int{"list.SearchMsg": 1, "list.PageMsg": 2})
 				if step == "detail" {
 					tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 					h.WaitSeen(t, map[string]int{"contacts.contactMsg": 1, "contacts.pageMsg": 2}) // its conversations and its notes

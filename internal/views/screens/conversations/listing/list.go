@@ -25,20 +25,16 @@ import (
 )
 
 // Query is what the list shows: filters (status included), ordering ("" = the list's
-// default, DefaultOrdering unless the config file names another) and search.
+// default, client.Conversations.Shown unless the config file names another) and search.
 type Query = list.Query[client.ConversationFilter]
 
-// DefaultOrdering is the list's ordering when a query names none and the config file names
-// no other: by last message, newest first, what each row's time shows.
-const DefaultOrdering = "-last_message_sent_at"
-
-// OrderingCycle is the order `o` walks through the spec's 10 orderings (as declared, the
-// server's default, id descending, first).
-var OrderingCycle = client.Conversations.OrderingCycle()
-
-// orderings are the list's: OrderingCycle, and DefaultOrdering unless the config file
-// names another.
-var orderings = list.Orderings{Cycle: OrderingCycle, Screen: common.ViewsConversations, Own: DefaultOrdering}
+// declared is the conversation list: its query (client.Conversations: the `o` key walks
+// the spec's 10 orderings, as declared, the server's default, id descending, first), its
+// rows and their names.
+var declared = list.Declaration[client.ConversationFilter, client.Conversation, Row]{
+	Resource: client.Conversations, Screen: common.ViewsConversations, One: "conversation", Many: "conversations",
+	Row: RowFrom, ID: rowID,
+}
 
 // StatusCycle is the order `s` walks through: every status, then each declared one.
 var StatusCycle = statusCycle()
@@ -64,10 +60,10 @@ type mergeMsg struct {
 }
 
 // SearchMsg sets (or with "" clears) the server search.
-type SearchMsg struct{ Text string }
+type SearchMsg = list.SearchMsg[client.ConversationFilter]
 
 // FilterMsg replaces every filter, status included.
-type FilterMsg struct{ Filter client.ConversationFilter }
+type FilterMsg = list.FilterMsg[client.ConversationFilter]
 
 // Model is the list pane: the list component (whose methods it has) fed by the conversation
 // source of its query, with the refresh merge on top. A conversation opened from elsewhere
@@ -185,36 +181,30 @@ func rowID(r Row) int64 { return r.ID }
 // a search, past the offset cap from /all/ (walked backwards for id descending).
 func (s source) Pages() list.Fetcher[Row] {
 	q := s.q
-	e := list.Endpoints[client.Conversation, Row]{
-		What: "conversations", One: "conversation", Row: RowFrom, ID: rowID,
-		Offset: func(ctx context.Context, c *client.Client, limit, offset int) (*client.Page[client.Conversation], error) {
-			opts := listOptions(s.ctx, q, limit)
-			opts.Offset = offset
-			return c.ListConversations(ctx, opts)
-		},
-		Ranked: q.Search != "",
-		Lookup: func(ctx context.Context, c *client.Client, id int64) (*client.Page[client.Conversation], error) {
-			// The query with id__gt and id__lt around id, inside any id bounds it has. At
-			// the largest id there is no id above it to send: no id__lt then (0), unless the
-			// query has one (which no id is below).
-			f := q.Filter
-			above, ok := sat.AddOK(id, 1)
-			if !ok {
-				above = 0
+	e := declared.Endpoints(q)
+	e.Offset = func(ctx context.Context, c *client.Client, limit, offset int) (*client.Page[client.Conversation], error) {
+		return c.ListConversations(ctx, listOptions(s.ctx, q, limit, offset))
+	}
+	e.Lookup = func(ctx context.Context, c *client.Client, id int64) (*client.Page[client.Conversation], error) {
+		// The query with id__gt and id__lt around id, inside any id bounds it has. At the
+		// largest id there is no id above it to send: no id__lt then (0), unless the query
+		// has one (which no id is below).
+		f := q.Filter
+		above, ok := sat.AddOK(id, 1)
+		if !ok {
+			above = 0
+		}
+		f.IDGreaterThan, f.IDLessThan = max(f.IDGreaterThan, id-1), above
+		if q.Filter.IDLessThan != 0 {
+			f.IDLessThan = q.Filter.IDLessThan
+			if ok {
+				f.IDLessThan = min(q.Filter.IDLessThan, above)
 			}
-			f.IDGreaterThan, f.IDLessThan = max(f.IDGreaterThan, id-1), above
-			if q.Filter.IDLessThan != 0 {
-				f.IDLessThan = q.Filter.IDLessThan
-				if ok {
-					f.IDLessThan = min(q.Filter.IDLessThan, above)
-				}
-			}
-			if f.IDGreaterThan >= id || f.IDLessThan != 0 && f.IDLessThan <= id {
-				return &client.Page[client.Conversation]{}, nil // outside the query's bounds
-			}
-			opts := listOptions(s.ctx, Query{Filter: f, Search: q.Search, Ordering: client.Conversations.Default}, 1)
-			return c.ListConversations(ctx, opts)
-		},
+		}
+		if f.IDGreaterThan >= id || f.IDLessThan != 0 && f.IDLessThan <= id {
+			return &client.Page[client.Conversation]{}, nil // outside the query's bounds
+		}
+		return c.ListConversations(ctx, listOptions(s.ctx, Query{Filter: f, Search: q.Search, Ordering: client.Conversations.Default}, 1, 0))
 	}
 	if !e.Ranked {
 		e.Whole = "order by id"
@@ -307,22 +297,11 @@ func (m Model) windowFrom() time.Time {
 	return m.Model.Reached()
 }
 
-// listOptions are the request options of q: no ordering with a search (results come in
-// rank order) or for the server's default (spec: id descending), so that query keeps one
-// URL (and one entry in the response cache).
-func listOptions(ctx *common.Ctx, q Query, limit int) client.ConversationListOptions {
-	return client.ConversationListOptions{
-		ListOptions: client.ListOptions{Limit: limit, Ordering: requestOrdering(ctx, q), Search: q.Search},
-		Filter:      q.Filter,
-	}
-}
-
-// requestOrdering is the ordering parameter q sends ("" = none).
-func requestOrdering(ctx *common.Ctx, q Query) string {
-	if q.Search != "" {
-		return ""
-	}
-	return client.Conversations.Request(orderingOrDefault(ctx, q))
+// listOptions are the request options of q's page at offset: no ordering with a search
+// (results come in rank order) or for the server's default (spec: id descending), so that
+// query keeps one URL (and one entry in the response cache).
+func listOptions(ctx *common.Ctx, q Query, limit, offset int) client.ConversationListOptions {
+	return client.ConversationListOptions{ListOptions: declared.ListOptions(ctx, q, limit, offset), Filter: q.Filter}
 }
 
 // RefreshOverlap is how far before the server's time of the last refresh the next one
@@ -349,7 +328,7 @@ func (m *Model) RefreshChanged() tea.Cmd {
 		since = q.Filter.UpdatedAtFromDate
 	}
 	q.Filter.UpdatedAtFromDate = since
-	c, opts, now := m.ctx.Client, listOptions(m.ctx, q, m.ctx.PageLimit()), m.ctx.Now
+	c, opts, now := m.ctx.Client, listOptions(m.ctx, q, m.ctx.PageLimit(), 0), m.ctx.Now
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(common.RequestTimeout, true)
 		defer cancel()
@@ -361,7 +340,8 @@ func (m *Model) RefreshChanged() tea.Cmd {
 	}
 }
 
-// Update handles pages, merges, search and filters and, when focused, keys.
+// Update handles merges and, when focused, the status and ordering keys; the searchable
+// list the rest (pages, search and filter messages, its keys).
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case mergeMsg:
@@ -371,10 +351,6 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case common.OperatorsLoadedMsg:
 		m.Model.Invalidate() // rows show operator names
 		return m, nil
-	case SearchMsg:
-		return m, m.Search(msg.Text)
-	case FilterMsg:
-		return m, m.Filter(msg.Filter)
 	case tea.KeyPressMsg:
 		if m.Model.Focused() {
 			if cmd, ok := m.onKey(msg); ok {
@@ -531,7 +507,7 @@ func (m Model) aboveAll(rows []Row) (top []Row, added int) {
 
 // orderingOrDefault is the ordering in effect without a search: the query's, or the
 // list's default.
-func orderingOrDefault(ctx *common.Ctx, q Query) string { return orderings.Of(ctx, q.Ordering) }
+func orderingOrDefault(ctx *common.Ctx, q Query) string { return declared.Of(ctx, q.Ordering) }
 
 // Pin shows conversation id, opened from elsewhere (from: "a contact", "navigation") and not
 // among the loaded rows, above them with the cursor on it. Its row fills in with UpdateRow
@@ -584,7 +560,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if q.Search != "" {
 			return common.Toast("Search results come in rank order: " + k.Back.Help().Key + " clears the search, then " + k.Order.Help().Key + " orders the list."), true
 		}
-		q.Ordering = orderings.Next(m.ctx, q.Ordering)
+		q.Ordering = declared.Next(m.ctx, q.Ordering)
 		return m.SetQuerySoon(q), true
 	}
 	return nil, false
@@ -613,7 +589,7 @@ func (s source) Empty(list.Status) string {
 		filters = append(filters, "status "+st)
 	}
 	filters = append(filters, list.Describe(client.Conversations, s.q.Filter, s.name)...)
-	return list.EmptyWhy("conversations", s.q.Search, filters, s.ctx.Keys.Back.Help().Key)
+	return list.EmptyWhy(declared.Many, s.q.Search, filters, s.ctx.Keys.Back.Help().Key)
 }
 
 // Render lays a row out at the pane width with its age (the stamp). The pinned row shows
@@ -719,7 +695,7 @@ func operatorName(ctx *common.Ctx, id int64) string {
 // ordering's words give way to its short ones), then long search and filter values are
 // cut, each on its own.
 func (s source) Header(st list.Status) []string {
-	parts := []list.HeaderPart{list.CountPart(st, "conversation", "conversations")}
+	parts := []list.HeaderPart{list.CountPart(st, declared.One, declared.Many)}
 	if p, ok := list.SearchPart(s.q.Search); ok {
 		parts = append(parts, p)
 	}

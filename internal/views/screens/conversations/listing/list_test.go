@@ -290,13 +290,14 @@ func TestOrderingAndStatusKeysSendOneRequest(t *testing.T) {
 	c, e := listEnv(t)
 	m := newList(t, c, 100, 120, 20)
 	m = viewtest.Settle(m, m.Load(false), wait)
-	if reqs := listRequests(t, e); len(reqs) != 1 || reqs[0].Get("ordering") != listing.DefaultOrdering {
-		t.Fatalf("first load: %v, want one request with ordering %s", reqs, listing.DefaultOrdering)
+	if reqs := listRequests(t, e); len(reqs) != 1 || reqs[0].Get("ordering") != client.Conversations.Shown {
+		t.Fatalf("first load: %v, want one request with ordering %s", reqs, client.Conversations.Shown)
 	}
 
 	m, cmds := press(m, "o", "o", "o", "o", "o")
-	start := slices.Index(listing.OrderingCycle, listing.DefaultOrdering)
-	want := listing.OrderingCycle[(start+5)%len(listing.OrderingCycle)]
+	cycle := client.Conversations.OrderingCycle()
+	start := slices.Index(cycle, client.Conversations.Shown)
+	want := cycle[(start+5)%len(cycle)]
 	if m.Query().Ordering != want {
 		t.Fatalf("five o: ordering %q, want %q", m.Query().Ordering, want)
 	}
@@ -343,7 +344,7 @@ func TestOrderingAndStatusKeysSendOneRequest(t *testing.T) {
 	if reqs := listRequests(t, e)[before:]; len(reqs) != 0 {
 		t.Fatalf("back at the default ordering the list asked the server again (%v): the cached first load should answer", reqs)
 	}
-	if !strings.Contains(m.View(), "· "+client.Conversations.OrderingSays(listing.DefaultOrdering)) || len(m.Rows()) == 0 {
+	if !strings.Contains(m.View(), "· "+client.Conversations.OrderingSays(client.Conversations.Shown)) || len(m.Rows()) == 0 {
 		t.Fatalf("header at the default ordering:\n%s", m.View())
 	}
 }
