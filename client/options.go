@@ -146,15 +146,16 @@ func (f ContactFilter) encode(q url.Values) { Contacts.encode(f, q) }
 // IsZero reports whether no filter is set.
 func (f ContactFilter) IsZero() bool { return Contacts.IsZero(f) }
 
-// listFilter is the filter of a filtered list: ConversationFilter or ContactFilter.
-type listFilter interface {
+// ListFilter is the filter of a filtered list: ConversationFilter or ContactFilter (only
+// this package's filters can be one: it encodes itself as query parameters).
+type ListFilter interface {
 	IsZero() bool
 	encode(url.Values)
 }
 
 // FilteredListOptions are the query of a filtered offset list (ConversationListOptions,
 // ContactListOptions).
-type FilteredListOptions[F listFilter] struct {
+type FilteredListOptions[F ListFilter] struct {
 	ListOptions
 	Filter F
 }
@@ -167,7 +168,7 @@ type ContactListOptions = FilteredListOptions[ContactFilter]
 
 // filteredPage GETs one offset page of the filtered list at path (below the API's root,
 // "/conversations/"), after checking the ordering against the list's orderings.
-func filteredPage[T any, F listFilter](ctx context.Context, c *Client, path string, orderings []string, opts FilteredListOptions[F]) (*Page[T], error) {
+func filteredPage[T any, F ListFilter](ctx context.Context, c *Client, path string, orderings []string, opts FilteredListOptions[F]) (*Page[T], error) {
 	q := url.Values{}
 	opts.Filter.encode(q)
 	return listPage[T](ctx, c, path, orderings, opts.ListOptions, q)
@@ -184,7 +185,7 @@ func listPage[T any](ctx context.Context, c *Client, path string, orderings []st
 }
 
 // AllOptions are the query of an /all/ list (AllConversationsOptions, AllContactsOptions).
-type AllOptions[F listFilter] struct {
+type AllOptions[F ListFilter] struct {
 	CursorOptions
 	Filter     F
 	ExcludeIDs []int64 // items left out (exclude_ids)
@@ -198,7 +199,7 @@ type AllContactsOptions = AllOptions[ContactFilter]
 
 // allPage GETs one cursor page of the /all/ list at path (below the API's root,
 // "/conversations/all/").
-func allPage[T any, F listFilter](ctx context.Context, c *Client, path string, opts AllOptions[F]) (*CursorPage[T], error) {
+func allPage[T any, F ListFilter](ctx context.Context, c *Client, path string, opts AllOptions[F]) (*CursorPage[T], error) {
 	if err := checkOrdering(opts.Ordering, AllOrderings, strings.Trim(path, "/")); err != nil {
 		return nil, err
 	}
@@ -243,7 +244,7 @@ func (o MessageOptions) encode(q url.Values) {
 // chosen by the filter and search are deleted. A request with none of ids, filter or search is
 // refused by the client (ErrEmptyBulkDelete). Without DeleteIDs the request is never retried:
 // sent again, it would delete the next batch.
-type BulkDelete[F listFilter] struct {
+type BulkDelete[F ListFilter] struct {
 	DeleteIDs  []int64
 	Filter     F
 	Search     string

@@ -1,6 +1,7 @@
 package list
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -123,9 +124,9 @@ type FilterMsg[F any] struct{ Filter F }
 
 // Declaration declares a searchable list of a resource whose API items are T and whose
 // rows are R: the resource's query (filters, orderings, the ordering shown by default),
-// the screen the config file names its own default ordering under, and how rows are named
-// and made. Each such list has one.
-type Declaration[F interface{ IsZero() bool }, T, R any] struct {
+// the screen the config file names its own default ordering under, how rows are named and
+// made, and the endpoints that list them. Each such list has one.
+type Declaration[F client.ListFilter, T, R any] struct {
 	Resource client.Resource[F, T]
 	Screen   string // the screen's name in the config file (common.ViewsContacts)
 	// One names one row, Many the rows ("contact", "contacts").
@@ -133,6 +134,10 @@ type Declaration[F interface{ IsZero() bool }, T, R any] struct {
 	// Row makes an item a row (sanitizing its text); ID is a row's id.
 	Row func(T) R
 	ID  func(R) int64
+	// List fetches a page of the offset endpoint ((*client.Client).ListContacts), All one of
+	// the /all/ cursor endpoint ((*client.Client).ContactsAllPage).
+	List func(*client.Client, context.Context, client.FilteredListOptions[F]) (*client.Page[T], error)
+	All  func(*client.Client, context.Context, client.AllOptions[F]) (*client.CursorPage[T], error)
 }
 
 // Default is the ordering of a query that names none: the config file's for the screen,
@@ -171,9 +176,35 @@ func (d Declaration[F, T, R]) ListOptions(ctx *common.Ctx, q Query[F], limit, of
 	return o
 }
 
-// Endpoints are what every query of the list has: its nouns, its rows and ids, and whether
-// it is a search in rank order. The list adds how the query's pages are fetched (Offset,
-// Lookup, All) and, for a query not ranked, Whole.
-func (d Declaration[F, T, R]) Endpoints(q Query[F]) Endpoints[T, R] {
-	return Endpoints[T, R]{What: d.Many, One: d.One, Row: d.Row, ID: d.ID, Ranked: q.Search != ""}
+// Endpoints are q's endpoints, with what they send read from ctx now (they run in
+// commands): its pages from the offset endpoint in q's ordering (ListOptions) and, when Continues, past the offset cap from /all/ by id, walked backwards
+// for id descending. The list adds Lookup and, for a query not ranked, Whole.
+func (d Declaration[F, T, R]) Endpoints(ctx *common.Ctx, q Query[F]) Endpoints[T, R] {
+	e := Endpoints[T, R]{What: d.Many, One: d.One, Row: d.Row, ID: d.ID, Ranked: q.Search != ""}
+	opts := client.FilteredListOptions[F]{ListOptions: d.ListOptions(ctx, q, 0, 0), Filter: q.Filter}
+	e.Offset = func(cx context.Context, c *client.Client, limit, offset int) (*client.Page[T], error) {
+		opts := opts
+		opts.Limit, opts.Offset = limit, offset
+		return d.List(c, cx, opts)
+	}
+	if !d.Continues(ctx, q) {
+		return e
+	}
+	e.Desc = d.Of(ctx, q.Ordering) != "id"
+	e.All = func(cx context.Context, c *client.Client, cursor string, limit int) (*client.CursorPage[T], error) {
+		return d.All(c, cx, client.AllOptions[F]{Filter: q.Filter, CursorOptions: client.CursorOptions{Cursor: cursor, Limit: limit, Ordering: "id"}})
+	}
+	e.Newest = func(cx context.Context, c *client.Client, limit int) (*client.Page[T], error) {
+		// The server's order (id descending): its first page is the newest items.
+		return d.List(c, cx, client.FilteredListOptions[F]{ListOptions: client.ListOptions{Limit: limit}, Filter: q.Filter})
+	}
+	return e
+}
+
+// Continues reports whether browsing q may go on past the offset cap through /all/: without
+// a search, in an id ordering the resource declares (the one order that endpoint serves,
+// walked either way).
+func (d Declaration[F, T, R]) Continues(ctx *common.Ctx, q Query[F]) bool {
+	o := d.Of(ctx, q.Ordering)
+	return q.Search == "" && (o == "-id" || o == "id") && slices.Contains(d.Resource.OrderingCycle(), o)
 }

@@ -24,6 +24,7 @@ type Query = list.Query[client.ContactFilter]
 // order, newest first, then the spec's six orderings), its rows and their names.
 var declared = list.Declaration[client.ContactFilter, client.Contact, Row]{
 	Resource: client.Contacts, Screen: common.ViewsContacts, One: "contact", Many: "contacts", Row: RowFrom, ID: rowID,
+	List: (*client.Client).ListContacts, All: (*client.Client).ContactsAllPage,
 }
 
 // orderingOrDefault is the ordering in effect without a search: the query's, or the list's
@@ -77,36 +78,20 @@ func rowID(r Row) int64 { return r.ID }
 // each page reversed. Filters apply to both endpoints.
 func (s source) Pages() list.Fetcher[Row] {
 	q := s.q
-	e := declared.Endpoints(q)
-	e.Offset = func(ctx context.Context, c *client.Client, limit, offset int) (*client.Page[client.Contact], error) {
-		return c.ListContacts(ctx, contactListOptions(s.ctx, q, limit, offset))
-	}
+	e := declared.Endpoints(s.ctx, q)
+	byID := declared.ListOptions(s.ctx, q, 1, 0)
 	e.Lookup = func(ctx context.Context, c *client.Client, id int64) (*client.Page[client.Contact], error) {
 		if q.Filter.ID != 0 && q.Filter.ID != id {
 			return &client.Page[client.Contact]{}, nil // the query is another contact
 		}
-		byID := q
-		byID.Filter.ID = id
-		return c.ListContacts(ctx, contactListOptions(s.ctx, byID, 1, 0))
+		f := q.Filter
+		f.ID = id
+		return c.ListContacts(ctx, client.ContactListOptions{ListOptions: byID, Filter: f})
 	}
 	if !e.Ranked {
 		e.Whole = "order " + client.Contacts.OrderingSays(client.Contacts.Default)
 	}
-	if canContinue(s.ctx, q) {
-		e.Desc = true
-		e.All = func(ctx context.Context, c *client.Client, cursor string, limit int) (*client.CursorPage[client.Contact], error) {
-			return c.ContactsAllPage(ctx, client.AllContactsOptions{
-				Filter:        q.Filter,
-				CursorOptions: client.CursorOptions{Cursor: cursor, Limit: limit, Ordering: "id"},
-			})
-		}
-	}
 	return e
-}
-
-// contactListOptions are the request options of q's page at offset.
-func contactListOptions(ctx *common.Ctx, q Query, limit, offset int) client.ContactListOptions {
-	return client.ContactListOptions{ListOptions: declared.ListOptions(ctx, q, limit, offset), Filter: q.Filter}
 }
 
 // Arrived names the contacts of a page for other screens.
@@ -115,15 +100,6 @@ func (s source) Arrived(_ *list.Model[Row], p list.Page[Row]) tea.Cmd {
 		s.ctx.LearnContact(r.ID, r.Name)
 	}
 	return nil
-}
-
-// CanContinue reports whether browsing may go on past the offset cap through
-// /contact_identities/all/: only in the server's order without a search.
-func (m List) CanContinue() bool { return canContinue(m.ctx, m.Query()) }
-
-// canContinue is CanContinue of query q.
-func canContinue(ctx *common.Ctx, q Query) bool {
-	return q.Search == "" && orderingOrDefault(ctx, q) == client.Contacts.Default
 }
 
 // Update handles the ordering key when focused; the searchable list the rest (pages,

@@ -33,7 +33,7 @@ type Query = list.Query[client.ConversationFilter]
 // rows and their names.
 var declared = list.Declaration[client.ConversationFilter, client.Conversation, Row]{
 	Resource: client.Conversations, Screen: common.ViewsConversations, One: "conversation", Many: "conversations",
-	Row: RowFrom, ID: rowID,
+	Row: RowFrom, ID: rowID, List: (*client.Client).ListConversations, All: (*client.Client).ConversationsAllPage,
 }
 
 // StatusCycle is the order `s` walks through: every status, then each declared one.
@@ -181,10 +181,7 @@ func rowID(r Row) int64 { return r.ID }
 // a search, past the offset cap from /all/ (walked backwards for id descending).
 func (s source) Pages() list.Fetcher[Row] {
 	q := s.q
-	e := declared.Endpoints(q)
-	e.Offset = func(ctx context.Context, c *client.Client, limit, offset int) (*client.Page[client.Conversation], error) {
-		return c.ListConversations(ctx, listOptions(s.ctx, q, limit, offset))
-	}
+	e := declared.Endpoints(s.ctx, q)
 	e.Lookup = func(ctx context.Context, c *client.Client, id int64) (*client.Page[client.Conversation], error) {
 		// The query with id__gt and id__lt around id, inside any id bounds it has. At the
 		// largest id there is no id above it to send: no id__lt then (0), unless the query
@@ -204,23 +201,11 @@ func (s source) Pages() list.Fetcher[Row] {
 		if f.IDGreaterThan >= id || f.IDLessThan != 0 && f.IDLessThan <= id {
 			return &client.Page[client.Conversation]{}, nil // outside the query's bounds
 		}
-		return c.ListConversations(ctx, listOptions(s.ctx, Query{Filter: f, Search: q.Search, Ordering: client.Conversations.Default}, 1, 0))
+		// In the server's order: no ordering sent.
+		return c.ListConversations(ctx, client.ConversationListOptions{ListOptions: client.ListOptions{Limit: 1, Search: q.Search}, Filter: f})
 	}
 	if !e.Ranked {
 		e.Whole = "order by id"
-	}
-	if o := orderingOrDefault(s.ctx, q); q.Search == "" && (o == "-id" || o == "id") {
-		e.Desc = o != "id"
-		e.All = func(ctx context.Context, c *client.Client, cursor string, limit int) (*client.CursorPage[client.Conversation], error) {
-			return c.ConversationsAllPage(ctx, client.AllConversationsOptions{
-				Filter:        q.Filter,
-				CursorOptions: client.CursorOptions{Cursor: cursor, Limit: limit, Ordering: "id"},
-			})
-		}
-		e.Newest = func(ctx context.Context, c *client.Client, limit int) (*client.Page[client.Conversation], error) {
-			// The default order (id descending): its first page is the newest conversations.
-			return c.ListConversations(ctx, client.ConversationListOptions{ListOptions: client.ListOptions{Limit: limit}, Filter: q.Filter})
-		}
 	}
 	return e
 }
@@ -297,13 +282,6 @@ func (m Model) windowFrom() time.Time {
 	return m.Model.Reached()
 }
 
-// listOptions are the request options of q's page at offset: no ordering with a search
-// (results come in rank order) or for the server's default (spec: id descending), so that
-// query keeps one URL (and one entry in the response cache).
-func listOptions(ctx *common.Ctx, q Query, limit, offset int) client.ConversationListOptions {
-	return client.ConversationListOptions{ListOptions: declared.ListOptions(ctx, q, limit, offset), Filter: q.Filter}
-}
-
 // RefreshOverlap is how far before the server's time of the last refresh the next one
 // asks for changes: it covers a Date header's whole second, the time between the server
 // stamping a change and answering, and a server clock that steps back a little.
@@ -328,7 +306,7 @@ func (m *Model) RefreshChanged() tea.Cmd {
 		since = q.Filter.UpdatedAtFromDate
 	}
 	q.Filter.UpdatedAtFromDate = since
-	c, opts, now := m.ctx.Client, listOptions(m.ctx, q, m.ctx.PageLimit(), 0), m.ctx.Now
+	c, opts, now := m.ctx.Client, client.ConversationListOptions{ListOptions: declared.ListOptions(m.ctx, q, m.ctx.PageLimit(), 0), Filter: q.Filter}, m.ctx.Now
 	return func() tea.Msg {
 		ctx, cancel := common.RequestContext(common.RequestTimeout, true)
 		defer cancel()
