@@ -10,6 +10,7 @@ import (
 
 	"github.com/parley-tui/parley/client"
 	"github.com/parley-tui/parley/internal/views/common"
+	"github.com/parley-tui/parley/internal/views/components/forms"
 )
 
 // Query is what a searchable list shows: its filters, its ordering ("" = the server's
@@ -138,6 +139,13 @@ type Declaration[F client.ListFilter, T, R any] struct {
 	// the /all/ cursor endpoint ((*client.Client).ContactsAllPage).
 	List func(*client.Client, context.Context, client.FilteredListOptions[F]) (*client.Page[T], error)
 	All  func(*client.Client, context.Context, client.AllOptions[F]) (*client.CursorPage[T], error)
+}
+
+// FilterForm is the `f` modal with the list's filters (Resource) over f: applying it sends
+// the list's FilterMsg.
+func (d Declaration[F, T, R]) FilterForm(ctx *common.Ctx, f F, o forms.FilterOptions[F]) common.Modal {
+	o.Send = func(f F) tea.Msg { return FilterMsg[F]{Filter: f} }
+	return forms.Filter(ctx, d.Resource, f, o)
 }
 
 // Default is the ordering of a query that names none: the config file's for the screen,

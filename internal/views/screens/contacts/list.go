@@ -56,11 +56,10 @@ func NewList(ctx *common.Ctx) List {
 // FilterForm is the `f` modal with the 7 contact filters (client.Contacts); applying it
 // sends a FilterMsg.
 func (m List) FilterForm() common.Modal {
-	return forms.Filter(m.ctx, client.Contacts, m.Query().Filter, forms.FilterOptions[client.ContactFilter]{
+	return declared.FilterForm(m.ctx, m.Query().Filter, forms.FilterOptions[client.ContactFilter]{
 		Title: "Filter contacts",
 		Width: 64,
 		Hint:  forms.Hint(m.ctx, "applies"),
-		Send:  func(f client.ContactFilter) tea.Msg { return FilterMsg{Filter: f} },
 	})
 }
 

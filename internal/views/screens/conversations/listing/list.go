@@ -124,7 +124,7 @@ func New(ctx *common.Ctx) Model {
 // applying it sends a FilterMsg.
 func (m Model) FilterForm() common.Modal {
 	topics, widgets := m.known()
-	return forms.Filter(m.ctx, client.Conversations, m.Query().Filter, forms.FilterOptions[client.ConversationFilter]{
+	return declared.FilterForm(m.ctx, m.Query().Filter, forms.FilterOptions[client.ConversationFilter]{
 		Title: "Filter conversations",
 		Width: 72,
 		Picks: map[string]forms.Pick{
@@ -133,7 +133,6 @@ func (m Model) FilterForm() common.Modal {
 			"widget":   {Options: widgets, Height: 5},
 		},
 		Check: true,
-		Send:  func(f client.ConversationFilter) tea.Msg { return FilterMsg{Filter: f} },
 	})
 }
 
