@@ -185,7 +185,8 @@ func (d Declaration[F, T, R]) ListOptions(ctx *common.Ctx, q Query[F], limit, of
 }
 
 // Endpoints are q's endpoints, with what they send read from ctx now (they run in
-// commands): its pages from the offset endpoint in q's ordering (ListOptions) and, when Continues, past the offset cap from /all/ by id, walked backwards
+// commands): its pages from the offset endpoint in q's ordering (ListOptions) and, when
+// browsing may go on (continues), past the offset cap from /all/ by id, walked backwards
 // for id descending. The list adds Lookup and, for a query not ranked, Whole.
 func (d Declaration[F, T, R]) Endpoints(ctx *common.Ctx, q Query[F]) Endpoints[T, R] {
 	e := Endpoints[T, R]{What: d.Many, One: d.One, Row: d.Row, ID: d.ID, Ranked: q.Search != ""}
@@ -195,7 +196,7 @@ func (d Declaration[F, T, R]) Endpoints(ctx *common.Ctx, q Query[F]) Endpoints[T
 		opts.Limit, opts.Offset = limit, offset
 		return d.List(c, cx, opts)
 	}
-	if !d.Continues(ctx, q) {
+	if !d.continues(ctx, q) {
 		return e
 	}
 	e.Desc = d.Of(ctx, q.Ordering) != "id"
@@ -209,10 +210,10 @@ func (d Declaration[F, T, R]) Endpoints(ctx *common.Ctx, q Query[F]) Endpoints[T
 	return e
 }
 
-// Continues reports whether browsing q may go on past the offset cap through /all/: without
+// continues reports whether browsing q may go on past the offset cap through /all/: without
 // a search, in an id ordering the resource declares (the one order that endpoint serves,
 // walked either way).
-func (d Declaration[F, T, R]) Continues(ctx *common.Ctx, q Query[F]) bool {
+func (d Declaration[F, T, R]) continues(ctx *common.Ctx, q Query[F]) bool {
 	o := d.Of(ctx, q.Ordering)
 	return q.Search == "" && (o == "-id" || o == "id") && slices.Contains(d.Resource.OrderingCycle(), o)
 }
