@@ -184,6 +184,20 @@ func (t Table[R]) Row(lead string, row R, widths []int) string {
 	return b.String()
 }
 
+// Line is row as one line of a pane w cells wide: the columns laid out for w (Widths),
+// the row drawn at their widths (Row) and cut at the pane's edge.
+func (t Table[R]) Line(lead string, row R, w int) string {
+	var widths [16]int
+	return Fit(t.Row(lead, row, t.Widths(w, widths[:0])), w)
+}
+
+// Header is the titles line of a pane w cells wide: blank over the lead cells, then the
+// columns' titles laid out for w (Titles), cut at the pane's edge.
+func (t Table[R]) Header(w int) string {
+	var widths [16]int
+	return Fit(strings.Repeat(" ", t.Lead)+t.Titles(t.Widths(w, widths[:0])), w)
+}
+
 // Titles are the columns' titles at the widths (Widths), each padded to its column and
 // aligned as it is, a space between two: the Title where it fits, else the Short one.
 func (t Table[R]) Titles(widths []int) string {

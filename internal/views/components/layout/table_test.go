@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 func text(s string) func(string, int) string {
@@ -90,5 +92,30 @@ func TestTableWidthsReuseTheBuffer(t *testing.T) {
 	_ = tb.Widths(300, buf)
 	if b := tb.Widths(30, buf); !slices.Equal(a, b) || !slices.Equal(a, []int{2, 26}) {
 		t.Errorf("%v then %v", a, b)
+	}
+}
+
+// A line and the header laid out for the same pane put each column's title over its cell,
+// and neither is wider than the pane, however narrow.
+func TestTableLineUnderItsHeader(t *testing.T) {
+	tb := Table[string]{Lead: 2, MinFlex: 3, Columns: []Column[string]{
+		{Title: "ID", Width: 4, Cell: text("1234")},
+		{Title: "NAME", Flex: Part{1, 2}, Min: 4, Cell: text("Ada Lovelace")},
+		{Title: "WHEN", Width: 5, Right: true, Cell: func(_ string, w int) string { return PadLeft("3m", w) }},
+	}}
+	for _, w := range []int{40, 20, 12, 3} {
+		line, header := tb.Line("> ", "", w), tb.Header(w)
+		if ansi.StringWidth(line) > w || ansi.StringWidth(header) > w {
+			t.Errorf("at %d: line %q or header %q is wider than the pane", w, line, header)
+		}
+		if w < 20 {
+			continue
+		}
+		if !strings.HasPrefix(header, "  ID") || !strings.HasPrefix(line, "> 1234") {
+			t.Errorf("at %d: the id is not under its title:\n%q\n%q", w, header, line)
+		}
+		if i, j := strings.Index(header, "NAME"), strings.Index(line, "Ada"); i != j {
+			t.Errorf("at %d: the name is not under its title:\n%q\n%q", w, header, line)
+		}
 	}
 }

@@ -407,9 +407,7 @@ func (s source) columns() layout.Table[cells] {
 }
 
 func (s source) titles(w int) string {
-	t := s.columns()
-	var widths [8]int
-	return " " + t.Titles(t.Widths(w, widths[:0]))
+	return s.columns().Header(w)
 }
 
 func (s source) when(t time.Time) string {
@@ -450,9 +448,7 @@ func (s source) Render(r *Row, cell list.Cell) string {
 	}
 	ref := r.Referrer
 	if itemHeight(w) == 1 {
-		t := s.columns()
-		var widths [8]int
-		return layout.Fit(t.Row(cell.Mark, cells{s: s, r: r, st: st, title: title}, t.Widths(w, widths[:0])), w)
+		return s.columns().Line(cell.Mark, cells{s: s, r: r, st: st, title: title}, w)
 	}
 	at := s.when(r.At)
 	who := "contact " + id(r.ContactID)

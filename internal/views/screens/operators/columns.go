@@ -91,13 +91,10 @@ func displayNameCell(c cells, w int) string { return layout.Pad(c.r.DisplayName,
 
 // titles are the column titles at pane width w.
 func titles(w int) string {
-	var widths [10]int
-	return " " + columns.Titles(columns.Widths(w, widths[:0]))
+	return columns.Header(w)
 }
 
 // render lays out one operator.
 func (m *Model) render(r *Row, c list.Cell) string {
-	var widths [10]int
-	row := cells{m: m, r: r, busy: c.Busy, st: m.ctx.Styles}
-	return layout.Fit(columns.Row(c.Mark, row, columns.Widths(c.Width, widths[:0])), c.Width)
+	return columns.Line(c.Mark, cells{m: m, r: r, busy: c.Busy, st: m.ctx.Styles}, c.Width)
 }

@@ -602,8 +602,7 @@ func (s source) Render(row *Row, c list.Cell) string {
 	}
 	cc := cells{r: r, st: st, name: name, preview: pv, operator: op, when: when}
 	if w >= wideRow {
-		var widths [8]int
-		return layout.Fit(columns.Row(mark, cc, columns.Widths(w, widths[:0])), w)
+		return columns.Line(mark, cc, w)
 	}
 	// Two lines: status, unread, name, time / preview, topics, operator. The operator is
 	// never cut for the topics: they shrink to what is left ("Billing +2").
