@@ -124,6 +124,20 @@ func isHTML(h http.Header, body []byte) bool {
 	return (strings.HasPrefix(ct, "text/html") || strings.HasPrefix(ct, "application/xhtml")) && len(b) > 0 && !json.Valid(b)
 }
 
+// asciiLower is b with the ASCII capitals in lower case and every other byte as it is, so
+// an index into it is an index into b (bytes.ToLower changes the length of invalid UTF-8
+// and of some letters).
+func asciiLower(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
+}
+
 // maxTitle bounds the page title quoted in an error.
 const maxTitle = 60
 
@@ -133,7 +147,7 @@ func titleNote(page []byte) string {
 	if len(page) > 64<<10 {
 		page = page[:64<<10]
 	}
-	lower := bytes.ToLower(page)
+	lower := asciiLower(page)
 	start := bytes.Index(lower, []byte("<title"))
 	if start < 0 {
 		return ""

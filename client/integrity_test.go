@@ -393,6 +393,10 @@ func TestHTMLErrorPageBecomesAShortDetail(t *testing.T) {
 			504, "the server answered 504 Gateway Timeout with an HTML page"},
 		{"long title", "text/html", "<title>" + strings.Repeat("Very long title ", 20) + "</title>",
 			500, "the server answered 500 Internal Server Error with an HTML page (title: Very long title Very long title Very long title Very long…)"},
+		// Bytes whose lower case is longer or shorter (invalid UTF-8, İ) before the title: the
+		// title is found where it is in the page, not where it is in a lowered copy.
+		{"invalid UTF-8 and İ before the title", "text/html", "<html>\xff\xfe\xc1İİİ<head><title>Service Down</title></head></html>",
+			503, "the server answered 503 Service Unavailable with an HTML page (title: Service Down)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
