@@ -467,15 +467,16 @@ func (s source) Render(r *Row, cell list.Cell) string {
 	return layout.Fit(line1, w) + "\n" + layout.Pad(line2, w) // a cut URL ends in "…"
 }
 
-// Header counts the events and names the ordering; the wide layout adds column titles.
+// Header counts the events and names the ordering in words; the wide layout adds column
+// titles.
 func (s source) Header(st list.Status) []string {
 	styles := s.m.ctx.Styles
 	order := "newest first"
 	if s.ordering == OrderOldest {
 		order = "oldest first"
 	}
-	lines := []string{styles.HeaderLine.Render(fmt.Sprintf(" %s navigation events · order:%s (%s, %s toggles)",
-		st.Count, s.ordering, order, s.m.ctx.Keys.Order.Help().Key))}
+	lines := []string{styles.HeaderLine.Render(fmt.Sprintf(" %s navigation events · %s (%s toggles)",
+		st.Count, order, s.m.ctx.Keys.Order.Help().Key))}
 	if itemHeight(st.Width) == 1 {
 		lines = append(lines, styles.Muted.Render(s.titles(st.Width)))
 	}

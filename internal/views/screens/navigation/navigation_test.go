@@ -91,7 +91,7 @@ func TestOrderingToggles(t *testing.T) {
 			t.Fatalf("not oldest first at %d", i)
 		}
 	}
-	if !strings.Contains(l.H.Render(), "order:id (oldest first") {
+	if !strings.Contains(l.H.Render(), "events · oldest first (o toggles)") {
 		t.Fatalf("header:\n%s", l.H.Render())
 	}
 	l.Key("o")
