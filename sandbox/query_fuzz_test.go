@@ -75,11 +75,16 @@ var intParams = []intParam{
 // readInt is how the sandbox reads an integer: white space around it is ignored; ok false
 // for text that is no int64. A size too large for int64 saturates (sat) rather than fail.
 func readInt(v string) (n int64, ok, sat bool) {
-	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-	if errors.Is(err, strconv.ErrRange) && n > 0 {
+	v = strings.TrimSpace(v)
+	n, err := strconv.ParseInt(v, 10, 64)
+	// Too large is digits only: ParseInt reports the overflow before it reads what follows.
+	if errors.Is(err, strconv.ErrRange) && n > 0 && strings.Trim(v, "0123456789") == "" {
 		return math.MaxInt64, false, true
 	}
-	return n, err == nil, false
+	if err != nil {
+		return 0, false, false
+	}
+	return n, true, false
 }
 
 // The integer query parameters of the lists, fed any text: a value the API reads gives a
