@@ -274,10 +274,13 @@ func threadPlace(screen string) string {
 }
 
 // showsHostileThread reports whether the thread pane shows Mallory's conversation (the
-// start of its contact's name, "␛]0;pwned␇Mallory…", in the header), loaded.
+// start of its contact's name, "␛]0;pwned␇Mallory…", in the header), loaded: its first page
+// arrived (the header shows the place in the thread, which it does not before) and no page
+// is on its way.
 func showsHostileThread(screen string) bool {
 	h := threadHeader.FindString(screen)
-	return strings.Contains(h, " loaded · ") && strings.Contains(h, "␛]0;pwned") && !strings.Contains(screen, "loading")
+	return strings.Contains(h, " loaded · ") && strings.Contains(h, "␛]0;pwned") && threadPlace(screen) != "" &&
+		!strings.Contains(strings.ToLower(screen), "loading")
 }
 
 // checkFits asserts the screen has at most h lines, none wider than w cells.

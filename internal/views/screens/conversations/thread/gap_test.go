@@ -104,6 +104,42 @@ func TestTopGoesToTheFirstMessageWithOneRequest(t *testing.T) {
 	}
 }
 
+// g pressed while the thread's first page is on its way is kept, not lost when the page
+// lands at the newest message: the thread opens at its first message, with the one request
+// for the oldest page. G before the answer takes it back.
+func TestTopBeforeTheFirstPageOpensAtTheTop(t *testing.T) {
+	t.Parallel()
+	env := viewtest.NewEnv(t, sandbox.Options{}, nil)
+	long := env.Info.LongConversationID
+	for _, tc := range []struct {
+		keys     []string
+		top      bool
+		requests int
+	}{{[]string{"g"}, true, 2}, {[]string{"g", "G"}, false, 1}} {
+		base := env.Log.Count("GET", "/messages/")
+		m := thread.New(viewtest.Ctx(env.Client))
+		m.SetSize(80, 22)
+		m.Focus()
+		cmd := m.OpenAt(long, "Long thread", client.Version{}, true)
+		for _, k := range tc.keys {
+			m = press(m, k) // before the first page's answer
+		}
+		for cmd != nil {
+			m, cmd = apply(m, viewtest.Run(cmd, wait))
+		}
+		if n := env.Log.Count("GET", "/messages/") - base; n != tc.requests {
+			t.Errorf("%v before the first page: %d message requests, want %d", tc.keys, n, tc.requests)
+		}
+		h := head(m)
+		if tc.top && (!strings.Contains(h, " · top") || !strings.Contains(m.View(), "Start of the long thread")) {
+			t.Errorf("%v before the first page: not at the first message: %q\n%s", tc.keys, h, m.View())
+		}
+		if !tc.top && !strings.Contains(h, " · bottom") {
+			t.Errorf("%v before the first page: not at the newest message: %q", tc.keys, h)
+		}
+	}
+}
+
 // After g the gap fills from above as the view goes down, one page per request, and the
 // thread ends whole and in order.
 func TestGapFillsFromAbove(t *testing.T) {

@@ -127,6 +127,9 @@ type Model struct {
 	newer    string
 	dir      int  // the last scroll's direction: -1 up, 1 down
 	opened   bool // the first page arrived
+	// topFirst: the top key came while the first page was on its way; the thread opens at
+	// its first message instead of its newest (a key pressed before the answer is kept).
+	topFirst bool
 	err      error
 	requests int // pages requested for this conversation
 
@@ -190,7 +193,7 @@ func (m *Model) OpenAt(convID int64, title string, v client.Version, fresh bool)
 	m.inflight = ""
 	m.gap, m.gapAt, m.newer, m.dir = false, 0, "", 0
 	m.err = nil
-	m.opened = false
+	m.opened, m.topFirst = false, false
 	m.requests = 0
 	clear(m.requested)
 	clear(m.blocks)
@@ -446,6 +449,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.scroll(m.viewHeight() - 1)
 		case key.Matches(msg, k.PageUp):
 			m.scroll(-(m.viewHeight() - 1))
+		case key.Matches(msg, k.Top) && m.loading && !m.opened:
+			m.topFirst = true // the first page is on its way: it opens at the top
+			return m, nil
+		case key.Matches(msg, k.Bottom) && m.loading && !m.opened:
+			m.topFirst = false // the newest message, where a thread opens anyway
+			return m, nil
 		case key.Matches(msg, k.Top):
 			m.scroll(-len(m.lines))
 			if m.opened && !m.startLoaded() && (!m.loading || m.inflight != "") {
@@ -526,9 +535,20 @@ func (m Model) onPage(msg pageMsg) (Model, tea.Cmd) {
 		m.closeGap()
 	}
 	m.rebuild()
-	if first {
+	switch {
+	case first && m.topFirst:
+		// The top key came before this page: the first message, with the one request for
+		// the oldest page when this one does not reach it.
+		m.topFirst = false
+		m.offset = 0
+		m.clamp()
+		if !m.startLoaded() {
+			return m, m.fetchOldest()
+		}
+		return m, m.prefetch()
+	case first:
 		m.offset = m.maxOffset() // a thread opens at its newest message
-	} else {
+	default:
 		m.restore(anchor, delta) // keep the same lines in view
 	}
 	m.clamp()
