@@ -121,12 +121,12 @@ type Model struct {
 	// A gap: items[:gapAt] are the oldest messages (from the first on), items[gapAt:] the
 	// newest; newer links the page after items[gapAt-1], next the page before
 	// items[gapAt]. gapLine is the gap's line in lines.
-	gap      bool
-	gapAt    int
-	gapLine  int
-	newer    string
-	dir      int  // the last scroll's direction: -1 up, 1 down
-	opened   bool // the first page arrived
+	gap     bool
+	gapAt   int
+	gapLine int
+	newer   string
+	dir     int  // the last scroll's direction: -1 up, 1 down
+	opened  bool // the first page arrived
 	// topFirst: the top key came while the first page was on its way; the thread opens at
 	// its first message instead of its newest (a key pressed before the answer is kept).
 	topFirst bool
